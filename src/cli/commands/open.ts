@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError, shellQuote } from '../../core/errors.js';
+import { parseLid } from '../../core/lid.js';
+import { parseTarget, type Target } from '../../core/target.js';
+import { centredWindow, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
+import { openIndexed, type IndexedFile } from '../../io/indexedFile.js';
+import { resolveInRoot } from '../../io/root.js';
+import { ViewState } from '../../io/views.js';
+import { showWindow, windowSize } from '../shared.js';
+import type { CommandSpec } from '../spec.js';
+
+export const openCommand: CommandSpec = {
+  name: 'open',
+  summary: 'print a window of a file, every line with its number and LID',
+  description: [
+    'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
+    'A range shows at most 200 lines unless --window is given. The window becomes the file\'s last view, which scroll continues from.',
+  ],
+  args: [
+    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END or PATH:LID', required: true, complete: 'target' },
+  ],
+  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100)', env: 'RT_WINDOW' }],
+  examples: [
+    { command: 'rt open src/app.ts', explains: 'the first 100 lines' },
+    { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },
+    { command: 'rt open src/app.ts:101-140', explains: 'lines 101 to 140' },
+    { command: 'rt open src/app.ts:kq3f', explains: 'a window centred on the line whose LID is kq3f' },
+  ],
+  exits: [
+    [0, 'the window was printed'],
+    [2, 'bad usage, or a line past the end of the file'],
+    [3, 'the LID is not (or no longer) in the file'],
+    [4, 'the file is missing, binary, unreadable or outside the root'],
+  ],
+  readsStdin: false,
+  run(ctx, args, options) {
+    const target = parseTarget(args[0]!, (p) => fs.existsSync(path.resolve(ctx.cwd, p)));
+    const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target.path));
+    const size = windowSize(ctx, options);
+    const explicit = options.window !== undefined ? size : undefined;
+    const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
+    showWindow(ctx, file, window, ViewState.load(ctx.state, file.path.rel), explicit);
+  },
+};
+
+function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: number): LineWindow {
+  const total = file.total;
+  const display = file.path.display;
+  switch (target.kind) {
+    case 'top':
+      return topWindow(total, size);
+    case 'line':
+      checkLine(display, target.line, total);
+      return centredWindow(total, target.line, size);
+    case 'range':
+      checkLine(display, target.start, total);
+      return rangeWindow(total, target.start, target.end, rangeCap);
+    case 'lid': {
+      const code = parseLid(target.lid);
+      const at = file.lineOf(code);
+      if (at === -1) throw missingLid(file, target.lid, file.wasRetired(code));
+      return centredWindow(total, at + 1, size);
+    }
+  }
+}
+
+function checkLine(display: string, line: number, total: number): void {
+  if (line <= total) return;
+  const hint = total === 0 ? `${display} is empty; add text with: rt insert ${shellQuote(display)} '$' <<'EOF'` : `its last line: rt open ${shellQuote(`${display}:${total}`)}`;
+  throw new RtError('input', `line ${line} is past the end of ${display} (${total} ${total === 1 ? 'line' : 'lines'})`, [hint], { total });
+}
+
+export function missingLid(file: IndexedFile, lid: string, retired: boolean): RtError {
+  const display = shellQuote(file.path.display);
+  return retired
+    ? new RtError('stale', `LID ${lid} is no longer in ${file.path.display}: its line was changed or deleted`, [`see the file as it is now: rt open ${display}`], { lid })
+    : new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${display}`], { lid });
+}

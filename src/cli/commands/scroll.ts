@@ -1,0 +1,80 @@
+import { RtError, shellQuote } from '../../core/errors.js';
+import { parseLid } from '../../core/lid.js';
+import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../core/window.js';
+import { openIndexed, type IndexedFile } from '../../io/indexedFile.js';
+import { resolveInRoot } from '../../io/root.js';
+import { ViewState, type LastView } from '../../io/views.js';
+import { explicitWindowSize, showWindow } from '../shared.js';
+import { DEFAULT_WINDOW } from '../../core/window.js';
+import type { CommandSpec } from '../spec.js';
+
+export const scrollCommand: CommandSpec = {
+  name: 'scroll',
+  summary: 'print the next (+) or previous (-) window of a file',
+  description: [
+    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it. With no earlier view, + opens the top of the file.',
+    'If the file changed since, the last view is found again by the LIDs of its first and last lines. The window size is --window, else the one last given with --window for this file, else RT_WINDOW, else 100.',
+  ],
+  args: [
+    { name: 'path', summary: 'the file to scroll', required: true, complete: 'file' },
+    { name: 'direction', summary: '+ for the next window, - for the previous one', required: false, complete: 'none', choices: ['+', '-'] },
+  ],
+  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default: as last opened, else 100)', env: 'RT_WINDOW' }],
+  examples: [
+    { command: 'rt scroll src/app.ts', explains: 'the next window' },
+    { command: 'rt scroll src/app.ts -', explains: 'the previous window' },
+  ],
+  exits: [
+    [0, 'the window was printed (or there is nothing further, said on stderr)'],
+    [2, 'bad usage'],
+    [4, 'the file is missing, binary, unreadable or outside the root'],
+  ],
+  readsStdin: false,
+  run(ctx, args, options) {
+    const direction = args[1] ?? '+';
+    if (direction !== '+' && direction !== '-') {
+      throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${shellQuote(args[0]!)} +`]);
+    }
+    const file = openIndexed(ctx.state, resolveInRoot(ctx.root, args[0]!));
+    const view = ViewState.load(ctx.state, file.path.rel);
+    const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
+    const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
+    const last = view.last ? relocate(file, view.last) : null;
+    const display = shellQuote(file.path.display);
+
+    let window: LineWindow;
+    if (!last || file.total === 0) {
+      window = topWindow(file.total, size);
+    } else if (direction === '+') {
+      if (last.end >= file.total) {
+        ctx.warn(`already at the end of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
+        ctx.warn(`go back with: rt scroll ${display} -`);
+        return;
+      }
+      window = nextWindow(file.total, last, size);
+    } else {
+      if (last.start <= 1) {
+        ctx.warn(`already at the top of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
+        ctx.warn(`go on with: rt scroll ${display} +`);
+        return;
+      }
+      window = previousWindow(file.total, last, size);
+    }
+    showWindow(ctx, file, window, view, explicit);
+  },
+};
+
+/** Where the last view is now: moved with its end (or start) line if the file changed. */
+function relocate(file: IndexedFile, last: LastView): LineWindow {
+  const length = last.end - last.start;
+  const endAt = file.lineOf(parseLid(last.endLid));
+  if (endAt !== -1) return clamp(file.total, { start: endAt + 1 - length, end: endAt + 1 });
+  const startAt = file.lineOf(parseLid(last.startLid));
+  if (startAt !== -1) return clamp(file.total, { start: startAt + 1, end: startAt + 1 + length });
+  return clamp(file.total, last);
+}
+
+function clamp(total: number, w: LineWindow): LineWindow {
+  const start = Math.max(1, Math.min(w.start, total));
+  return { start, end: Math.max(start, Math.min(w.end, total)) };
+}

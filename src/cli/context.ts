@@ -1,0 +1,46 @@
+// Everything a command touches of the world, in one object that tests can replace.
+
+import { findRoot, type Root } from '../io/root.js';
+import { StateStore } from '../io/state.js';
+
+export interface Sink {
+  write(chunk: string | Uint8Array): unknown;
+  readonly isTTY?: boolean;
+}
+
+export interface Streams {
+  readonly stdout: Sink;
+  readonly stderr: Sink;
+}
+
+export class Context {
+  private rootCache: Root | undefined;
+  private stateCache: StateStore | undefined;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    readonly cwd: string,
+    readonly env: NodeJS.ProcessEnv,
+    readonly streams: Streams,
+    private readonly rootOverride: string | undefined,
+  ) {}
+
+  get root(): Root {
+    return (this.rootCache ??= findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined));
+  }
+
+  get state(): StateStore {
+    return (this.stateCache ??= new StateStore(this.root.dir, this.env, (m) => this.warn(m)));
+  }
+
+  out(chunk: string | Uint8Array): void {
+    this.streams.stdout.write(chunk);
+  }
+
+  /** An `rt: ` line on stderr, each distinct message once per run. */
+  warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.streams.stderr.write(`rt: ${message}\n`);
+  }
+}

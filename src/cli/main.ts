@@ -1,0 +1,58 @@
+// The entry point of the bundled CLI: argv → definitions → handler, errors → exit status.
+
+import { CommanderError } from 'commander';
+import { RtError } from '../core/errors.js';
+import { COMMANDS } from './commands/index.js';
+import { Context, type Streams } from './context.js';
+import { buildProgram, fromCommanderError } from './program.js';
+
+/** Runs rt with `argv` (without node and script); returns the exit status. */
+export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<number> {
+  const program = buildProgram(
+    COMMANDS,
+    (root) => new Context(cwd, env, streams, root),
+    (s) => streams.stderr.write(s),
+    (s) => streams.stdout.write(s),
+  );
+  if (argv.length === 0) {
+    streams.stderr.write(program.helpInformation());
+    return 2;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return report(error, streams, env);
+  }
+}
+
+function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv): number {
+  if (error instanceof CommanderError) {
+    const mapped = fromCommanderError(error);
+    if (mapped === 'ok') return 0;
+    streams.stderr.write('rt: see the usage with: rt help\n');
+    return mapped.exitStatus;
+  }
+  if (error instanceof RtError) {
+    streams.stderr.write(`rt: ${error.message}\n`);
+    for (const hint of error.hints) streams.stderr.write(`rt: ${hint}\n`);
+    if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
+    return error.exitStatus;
+  }
+  // A bug or an unexpected system failure: say what happened without a stack trace.
+  const e = error as NodeJS.ErrnoException;
+  streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
+  streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
+  return e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
+}
+
+const isMain = process.argv[1] !== undefined && !process.env.VITEST;
+if (isMain) {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // A closed pipe (rt … | head -1) ends quietly.
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const status = await runCli(process.argv.slice(2), process.cwd(), process.env, { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = status;
+}

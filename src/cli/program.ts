@@ -1,0 +1,75 @@
+// Builds the commander program from the command definitions: the definitions are the source
+// of truth; commander only parses.
+
+import { Command, CommanderError, Option } from 'commander';
+import { RtError } from '../core/errors.js';
+import type { Context } from './context.js';
+import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
+
+declare const __RT_VERSION__: string | undefined;
+export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
+
+/** Makes the program; `makeContext` is called with the global options once a command runs. */
+export function buildProgram(commands: readonly CommandSpec[], makeContext: (root: string | undefined) => Context, writeErr: (s: string) => void, writeOut: (s: string) => void): Command {
+  const program = new Command('rt')
+    .description('read, search and edit text files by persistent line IDs (LIDs)')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeErr,
+      writeOut,
+      outputError: (message, write) => write(prefixLines(message)),
+    });
+  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+
+  for (const spec of commands) {
+    const cmd = program.command(spec.name).description(spec.summary);
+    for (const arg of spec.args) {
+      const name = arg.variadic ? `${arg.name}...` : arg.name;
+      cmd.argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);
+    }
+    for (const option of spec.options) cmd.addOption(toOption(option));
+    cmd.helpOption('-h, --help', 'show help');
+    cmd.addHelpText('after', helpAfter(spec));
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const globals = self.optsWithGlobals<Record<string, string | undefined>>();
+      const ctx = makeContext(globals.root);
+      await spec.run(ctx, self.args, self.opts());
+    });
+  }
+  return program;
+}
+
+function toOption(spec: OptionSpec): Option {
+  const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
+  const option = new Option(flags, spec.summary);
+  if (spec.choices) option.choices(spec.choices);
+  return option;
+}
+
+function helpAfter(spec: CommandSpec): string {
+  const lines = ['', ...spec.description.map((p) => p), '', 'Examples:'];
+  for (const ex of spec.examples) lines.push(`  ${ex.command.padEnd(36)} ${ex.explains}`);
+  lines.push('', 'Exit status:');
+  for (const [code, meaning] of spec.exits) lines.push(`  ${code}  ${meaning}`);
+  return lines.join('\n');
+}
+
+/** Commander's messages, in rt's voice: every stderr line starts with `rt: `. */
+function prefixLines(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `rt: ${line}\n`)
+    .join('');
+}
+
+/** Commander's own exits: help and version are success; anything else is bad usage. */
+export function fromCommanderError(error: CommanderError): RtError | 'ok' {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 'ok';
+  return new RtError('usage', error.message.replace(/^error: /, ''), [], { reported: true });
+}

@@ -1,0 +1,44 @@
+// Steps several command handlers share.
+
+import { RtError } from '../core/errors.js';
+import { lidToString } from '../core/lid.js';
+import { DEFAULT_WINDOW, type LineWindow } from '../core/window.js';
+import { renderWindow } from '../render/window.js';
+import type { IndexedFile } from '../io/indexedFile.js';
+import type { ViewState } from '../io/views.js';
+import type { Context } from './context.js';
+import type { Options } from './spec.js';
+
+/** The --window option of a command, else RT_WINDOW (undefined when neither is set). */
+export function explicitWindowSize(ctx: Context, options: Options): number | undefined {
+  if (options.window !== undefined) return positiveInt(String(options.window), '--window');
+  const env = ctx.env.RT_WINDOW;
+  if (env !== undefined && env !== '') return positiveInt(env, 'RT_WINDOW');
+  return undefined;
+}
+
+export function windowSize(ctx: Context, options: Options): number {
+  return explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
+}
+
+export function positiveInt(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new RtError('usage', `${what} takes a whole number of lines, 1 or more (got ${JSON.stringify(text)})`, [`e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`]);
+  }
+  return n;
+}
+
+export function lidStrings(codes: Uint32Array): string[] {
+  return Array.from(codes, lidToString);
+}
+
+/** Prints `window` of `file` and records it as the file's last view. */
+export function showWindow(ctx: Context, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | undefined): void {
+  const from = window.start - 1;
+  const to = window.end;
+  const lids = file.total ? lidStrings(file.lids(from, to)) : [];
+  ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines: file.total ? file.contents(from, to) : [], lids }));
+  view.recordWindow(window, lids, explicitSize);
+  view.save(ctx.state);
+}

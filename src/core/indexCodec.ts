@@ -1,0 +1,66 @@
+// The compact encoding of a LineIndex inside its JSON state file.
+//
+// Each line is one 12-byte record (fingerprint h1, h2 and LID code, little-endian), so in
+// base64 each line is exactly 16 characters: a window's LIDs are decoded from a slice of the
+// string without decoding the rest. Retired LIDs are 6-byte records (code, day).
+
+import type { LineIndex, Retired } from './lineIndex.js';
+
+const RECORD = 12;
+const RECORD_B64 = 16;
+
+export function encodeRecords(index: LineIndex): string {
+  const n = index.lids.length;
+  const buf = Buffer.allocUnsafe(n * RECORD);
+  for (let i = 0; i < n; i++) {
+    buf.writeUInt32LE(index.h1[i]!, i * RECORD);
+    buf.writeUInt32LE(index.h2[i]!, i * RECORD + 4);
+    buf.writeUInt32LE(index.lids[i]!, i * RECORD + 8);
+  }
+  return buf.toString('base64');
+}
+
+export function decodeRecords(text: string, count: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> {
+  const buf = Buffer.from(text, 'base64');
+  if (buf.length !== count * RECORD) throw new Error(`index holds ${buf.length / RECORD} lines, expected ${count}`);
+  const h1 = new Uint32Array(count);
+  const h2 = new Uint32Array(count);
+  const lids = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    h1[i] = buf.readUInt32LE(i * RECORD);
+    h2[i] = buf.readUInt32LE(i * RECORD + 4);
+    lids[i] = buf.readUInt32LE(i * RECORD + 8);
+  }
+  return { h1, h2, lids };
+}
+
+/** LID codes of lines from..to-1 (0-based), decoded from their slice of the records alone. */
+export function decodeLidRange(text: string, from: number, to: number): Uint32Array {
+  const buf = Buffer.from(text.slice(from * RECORD_B64, to * RECORD_B64), 'base64');
+  const lids = new Uint32Array(to - from);
+  for (let i = 0; i < lids.length; i++) lids[i] = buf.readUInt32LE(i * RECORD + 8);
+  return lids;
+}
+
+export function encodeRetired(retired: Retired): string {
+  const n = retired.lids.length;
+  const buf = Buffer.allocUnsafe(n * 6);
+  for (let i = 0; i < n; i++) {
+    buf.writeUInt32LE(retired.lids[i]!, i * 6);
+    buf.writeUInt16LE(retired.days[i]!, i * 6 + 4);
+  }
+  return buf.toString('base64');
+}
+
+export function decodeRetired(text: string): Retired {
+  const buf = Buffer.from(text, 'base64');
+  if (buf.length % 6 !== 0) throw new Error('retired list is truncated');
+  const n = buf.length / 6;
+  const lids = new Uint32Array(n);
+  const days = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    lids[i] = buf.readUInt32LE(i * 6);
+    days[i] = buf.readUInt16LE(i * 6 + 4);
+  }
+  return { lids, days };
+}

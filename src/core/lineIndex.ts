@@ -1,0 +1,111 @@
+// The LID index of one file: each line's fingerprint and LID, plus the LIDs retired from it.
+//
+// `buildIndex` gives LIDs with no history (deterministic); `reconcileIndex` carries LIDs from an
+// old index to the file's current content through the line diff: paired lines keep their LID,
+// unpaired old lines retire theirs, new lines take fresh ones that are neither in use nor retired.
+
+import { matchLines } from './diff.js';
+import type { LineHashes } from './hash.js';
+import { assignLid, LidSet, lidLengthFor } from './lid.js';
+
+export interface Retired {
+  /** LID codes no longer in the file, never to be handed to other content. */
+  readonly lids: Uint32Array;
+  /** Day (since 1970) each was retired, so old ones can expire. */
+  readonly days: Uint16Array;
+}
+
+export interface LineIndex extends LineHashes {
+  readonly lids: Uint32Array;
+  readonly retired: Retired;
+}
+
+/** Retired LIDs are forgotten after this many days (like unused state, SPEC §5)… */
+export const RETIRED_DAYS = 30;
+/** …or, in a file rewritten many times over, beyond this many (oldest first). */
+export const RETIRED_MIN_CAP = 65_536;
+
+export const NO_RETIRED: Retired = { lids: new Uint32Array(0), days: new Uint16Array(0) };
+
+export function today(now = Date.now()): number {
+  return Math.floor(now / 86_400_000);
+}
+
+/** LIDs for a file with no history: the same on every machine. */
+export function buildIndex(hashes: LineHashes): LineIndex {
+  const count = hashes.h1.length;
+  const used = new LidSet();
+  const length = lidLengthFor(count);
+  const lids = new Uint32Array(count);
+  for (let i = 0; i < count; i++) lids[i] = assignLid(hashes.h1[i]!, hashes.h2[i]!, length, used);
+  return { h1: hashes.h1, h2: hashes.h2, lids, retired: NO_RETIRED };
+}
+
+/** Whether two fingerprint lists are the same lines in the same order. */
+export function sameLines(a: LineHashes, b: LineHashes): boolean {
+  if (a.h1.length !== b.h1.length) return false;
+  for (let i = 0; i < a.h1.length; i++) if (a.h1[i] !== b.h1[i] || a.h2[i] !== b.h2[i]) return false;
+  return true;
+}
+
+/** The index for `hashes` (the file now), keeping every LID the diff can carry over from `old`. */
+export function reconcileIndex(old: LineIndex, hashes: LineHashes, day = today()): LineIndex {
+  if (sameLines(old, hashes)) return old;
+  return carryOver(old, hashes, matchLines(old, hashes), day);
+}
+
+/**
+ * The index for `hashes` given `match` (new line → old line or -1). Used by reconcileIndex and by
+ * edits, which know exactly which lines they kept.
+ */
+export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array, day = today()): LineIndex {
+  const count = hashes.h1.length;
+  const kept = new Uint8Array(old.lids.length);
+  const lids = new Uint32Array(count);
+  const used = new LidSet();
+  used.addAll(old.lids);
+  used.addAll(old.retired.lids);
+  for (let j = 0; j < count; j++) {
+    const i = match[j]!;
+    if (i >= 0) {
+      lids[j] = old.lids[i]!;
+      kept[i] = 1;
+    }
+  }
+  const length = lidLengthFor(count);
+  for (let j = 0; j < count; j++) {
+    if (match[j]! < 0) lids[j] = assignLid(hashes.h1[j]!, hashes.h2[j]!, length, used);
+  }
+  const gone: number[] = [];
+  for (let i = 0; i < old.lids.length; i++) if (!kept[i]) gone.push(old.lids[i]!);
+  return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
+}
+
+/** Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. */
+export function retire(retired: Retired, gone: number[], day: number, lineCount: number): Retired {
+  const cap = Math.max(RETIRED_MIN_CAP, 2 * lineCount);
+  const lids: number[] = [];
+  const days: number[] = [];
+  for (let i = 0; i < retired.lids.length; i++) {
+    if (day - retired.days[i]! <= RETIRED_DAYS) {
+      lids.push(retired.lids[i]!);
+      days.push(retired.days[i]!);
+    }
+  }
+  for (const lid of gone) {
+    lids.push(lid);
+    days.push(day);
+  }
+  const from = Math.max(0, lids.length - cap);
+  if (from === 0 && gone.length === 0 && lids.length === retired.lids.length) return retired;
+  return { lids: Uint32Array.from(lids.slice(from)), days: Uint16Array.from(days.slice(from)) };
+}
+
+/** Line number (0-based) of each LID code, for anchor lookups. */
+export function positionOf(index: LineIndex, code: number): number {
+  return index.lids.indexOf(code);
+}
+
+export function isRetired(index: LineIndex, code: number): boolean {
+  return index.retired.lids.indexOf(code) !== -1;
+}

@@ -1,0 +1,44 @@
+// Parsing `PATH[:LINE | :START-END | :LID]`, the argument of `rt open`.
+
+import { RtError, shellQuote } from './errors.js';
+import { isLidText } from './lid.js';
+
+export type Target =
+  | { readonly kind: 'top'; readonly path: string }
+  | { readonly kind: 'line'; readonly path: string; readonly line: number }
+  | { readonly kind: 'range'; readonly path: string; readonly start: number; readonly end: number }
+  | { readonly kind: 'lid'; readonly path: string; readonly lid: string };
+
+/**
+ * Splits a target into path and position. A path that exists as given wins (a file may have
+ * a colon in its name); otherwise the part after the last colon is read as a position when it
+ * has the shape of one.
+ */
+export function parseTarget(arg: string, exists: (path: string) => boolean): Target {
+  const colon = arg.lastIndexOf(':');
+  if (colon <= 0 || exists(arg)) return { kind: 'top', path: arg };
+  const path = arg.slice(0, colon);
+  const where = arg.slice(colon + 1);
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d+)$/.exec(where))) {
+    return { kind: 'line', path, line: lineNumber(m[1]!, arg) };
+  }
+  if ((m = /^(\d+)-(\d+)$/.exec(where))) {
+    const start = lineNumber(m[1]!, arg);
+    const end = lineNumber(m[2]!, arg);
+    if (end < start) {
+      throw new RtError('usage', `range ${where} ends before it starts`, [`write it as ${shellQuote(`${path}:${end}-${start}`)}`]);
+    }
+    return { kind: 'range', path, start, end };
+  }
+  if (isLidText(where)) return { kind: 'lid', path, lid: where };
+  return { kind: 'top', path: arg };
+}
+
+function lineNumber(text: string, arg: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new RtError('usage', `line numbers start at 1: ${arg}`, [`use ${shellQuote(arg.replace(/:[^:]*$/, ':1'))}`]);
+  }
+  return n;
+}

@@ -1,0 +1,204 @@
+// A text file with its LIDs: loads the saved index when the file is unchanged (reading only the
+// bytes a window needs), otherwise reads and fingerprints the whole file and reconciles the saved
+// LIDs with what it holds now, then saves the result.
+
+import fs from 'node:fs';
+import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
+import { RtError } from '../core/errors.js';
+import { hashLines } from '../core/hash.js';
+import { decodeLidRange, decodeRecords, decodeRetired, encodeRecords, encodeRetired } from '../core/indexCodec.js';
+import { buildIndex, reconcileIndex, type LineIndex } from '../core/lineIndex.js';
+import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import type { ResolvedPath } from './root.js';
+import type { StateDoc, StateStore } from './state.js';
+
+export const INDEX_FORMAT = 'rt-index';
+export const INDEX_VERSION = 1;
+/** A checkpoint (byte offset of a line start) is kept every this many lines. */
+const CHECKPOINT_EVERY = 1024;
+/** A file modified this recently may change again within its timestamp's granularity. */
+const RACY_MS = 2000;
+
+/** What identifies a file's version without reading it. */
+interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+}
+
+interface IndexDoc extends StateDoc {
+  file: FileStamp;
+  /** The file was indexed so soon after it changed that its stamp cannot be trusted alone. */
+  racy: boolean;
+  lines: number;
+  records: string;
+  retired: string;
+  checkpoints: number[];
+}
+
+export interface IndexedFile {
+  readonly path: ResolvedPath;
+  /** Number of lines. */
+  readonly total: number;
+  /** Content bytes of lines from..to-1 (0-based). */
+  contents(from: number, to: number): Buffer[];
+  /** LID codes of lines from..to-1. */
+  lids(from: number, to: number): Uint32Array;
+  /** 0-based line now holding LID `code`, or -1. */
+  lineOf(code: number): number;
+  /** Whether `code` was an LID of this file that has since been retired. */
+  wasRetired(code: number): boolean;
+}
+
+/** Opens `file` (which must exist) as a text file with its LIDs, updating the saved index. */
+export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
+  const before = statFile(file);
+  const doc = store.load<IndexDoc>('index', file.rel, INDEX_FORMAT, INDEX_VERSION);
+  if (doc && !doc.racy && sameStamp(doc.file, before)) {
+    const warm = warmFile(file, doc);
+    if (warm) return warm;
+  }
+  return coldFile(store, file, doc, before);
+}
+
+function statFile(file: ResolvedPath): FileStamp {
+  let st: fs.BigIntStats;
+  try {
+    st = fs.statSync(file.abs, { bigint: true });
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  if (st.isDirectory()) {
+    throw new RtError('access', `${file.display} is a directory`, [`open a file in it; list its files with: rt find '' ${file.display}`]);
+  }
+  if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
+  if (st.size >= 2n ** 32n) throw new RtError('input', `${file.display} is larger than 4 GiB`, ['split it, or use a streaming tool such as sed']);
+  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
+}
+
+/** The file as its saved index describes it, reading only the byte ranges asked for. */
+function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
+  if (doc.checkpoints.length !== Math.ceil(doc.lines / CHECKPOINT_EVERY) || doc.records.length !== doc.lines * 16) return undefined;
+  let all: Uint32Array | undefined;
+  const allLids = () => (all ??= decodeLidRange(doc.records, 0, doc.lines));
+  let retired: Uint32Array | undefined;
+  return {
+    path: file,
+    total: doc.lines,
+    contents(from, to) {
+      if (from >= to) return [];
+      const first = Math.floor(from / CHECKPOINT_EVERY);
+      const last = Math.ceil(to / CHECKPOINT_EVERY);
+      const start = doc.checkpoints[first]!;
+      const end = last < doc.checkpoints.length ? doc.checkpoints[last]! : doc.file.size;
+      const chunk = readRange(file, start, end);
+      const lines = splitLines(chunk, false);
+      const base = first * CHECKPOINT_EVERY;
+      if (lines.count < to - base) {
+        throw new RtError('access', `${file.display} changed while it was read`, ['run the command again']);
+      }
+      const out: Buffer[] = [];
+      for (let i = from; i < to; i++) out.push(lineContent(lines, i - base));
+      return out;
+    },
+    lids: (from, to) => decodeLidRange(doc.records, from, to),
+    lineOf: (code) => allLids().indexOf(code),
+    wasRetired: (code) => (retired ??= decodeRetired(doc.retired).lids).indexOf(code) !== -1,
+  };
+}
+
+function readRange(file: ResolvedPath, start: number, end: number): Buffer {
+  const fd = fs.openSync(file.abs, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(end - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads the whole file, brings its LIDs up to date and saves them. */
+function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefined, before: FileStamp): IndexedFile {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file.abs);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+    throw new RtError('binary', `${file.display} looks like a binary file`, ['rt reads text files only; inspect it with a hex viewer such as xxd']);
+  }
+  const after = statFile(file);
+  const lines = splitLines(bytes);
+  const hashes = hashLines(lines);
+  let index: LineIndex;
+  const old = doc ? decodeDoc(store, file, doc) : undefined;
+  index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
+
+  const racy = !sameStamp(before, after) || Date.now() - Number(BigInt(after.mtimeNs) / 1_000_000n) < RACY_MS;
+  if (!doc || index !== old || !sameStamp(doc.file, after) || doc.racy !== racy) {
+    store.save('index', file.rel, toDoc(file.rel, index, lines, after, racy));
+  }
+  return inMemoryFile(file, lines, index);
+}
+
+function decodeDoc(store: StateStore, file: ResolvedPath, doc: IndexDoc): LineIndex | undefined {
+  try {
+    return { ...decodeRecords(doc.records, doc.lines), retired: decodeRetired(doc.retired) };
+  } catch (error) {
+    store.problem(`saved index of ${file.display} is damaged (${(error as Error).message}); rebuilding it`);
+    return undefined;
+  }
+}
+
+function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp, racy: boolean): IndexDoc {
+  const checkpoints: number[] = [];
+  for (let i = 0; i < lines.count; i += CHECKPOINT_EVERY) checkpoints.push(lines.starts[i]!);
+  return {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    path: rel,
+    touched: Date.now(),
+    file: stamp,
+    racy,
+    lines: lines.count,
+    records: encodeRecords(index),
+    retired: encodeRetired(index.retired),
+    checkpoints,
+  };
+}
+
+export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIndex): IndexedFile {
+  return {
+    path: file,
+    total: lines.count,
+    contents(from, to) {
+      const out: Buffer[] = [];
+      for (let i = from; i < to; i++) out.push(lineContent(lines, i));
+      return out;
+    },
+    lids: (from, to) => index.lids.subarray(from, to),
+    lineOf: (code) => index.lids.indexOf(code),
+    wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
+  };
+}
+
+function accessError(file: ResolvedPath, error: unknown): RtError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new RtError('not_found', `no such file: ${file.display}`, ['check the path; list files with: rt find NAME']);
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new RtError('access', `permission denied: ${file.display}`, [`check its permissions: ls -l ${file.display}`]);
+  }
+  return new RtError('access', `cannot read ${file.display}: ${code ?? String(error)}`, ['check the file and try again']);
+}

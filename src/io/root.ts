@@ -1,0 +1,122 @@
+// The root and its sandbox (SPEC §4): every path rt touches must resolve inside the root.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError, shellQuote } from '../core/errors.js';
+import { suggestPaths } from './suggest.js';
+
+export interface ResolvedPath {
+  /** Absolute real path (symbolic links resolved). */
+  readonly abs: string;
+  /** Path relative to the root, with `/` separators: the key of its state. */
+  readonly rel: string;
+  /** Path as shown to the user: relative to the working directory. */
+  readonly display: string;
+}
+
+export interface Root {
+  /** The root's real path. */
+  readonly dir: string;
+  readonly cwd: string;
+}
+
+/** The root: `override` (--root or RT_ROOT), else the nearest ancestor holding .git or .rt, else cwd. */
+export function findRoot(cwd: string, override: string | undefined): Root {
+  const realCwd = realpathOr(cwd);
+  if (override) {
+    const dir = path.resolve(cwd, override);
+    let real: string;
+    try {
+      real = fs.realpathSync.native(dir);
+      if (!fs.statSync(real).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new RtError('usage', `root ${override} is not a directory`, ['give --root (or RT_ROOT) an existing directory']);
+    }
+    return { dir: real, cwd: realCwd };
+  }
+  for (let dir = realCwd; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git')) || fs.existsSync(path.join(dir, '.rt'))) return { dir, cwd: realCwd };
+    if (path.dirname(dir) === dir) return { dir: realCwd, cwd: realCwd };
+  }
+}
+
+/**
+ * Resolves a user's path against the working directory, follows symbolic links, and refuses
+ * it unless it lies inside the root. A missing path is refused with the closest existing paths,
+ * unless `allowMissing` (for files about to be created).
+ */
+export function resolveInRoot(root: Root, userPath: string, allowMissing = false): ResolvedPath {
+  if (userPath === '') throw new RtError('usage', 'empty path', ['name a file, e.g. rt open README.md']);
+  const lexical = path.resolve(root.cwd, userPath);
+  const real = realpathAllowingMissing(lexical);
+  if (!isInside(root.dir, real.path)) {
+    throw new RtError('outside_root', `${userPath} is outside the root ${root.dir}`, [
+      `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
+    ]);
+  }
+  const rel = toPosix(path.relative(root.dir, real.path));
+  if (rel === '.rt' || rel.startsWith('.rt/')) {
+    throw new RtError('outside_root', `${userPath} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
+  }
+  if (real.missing && !allowMissing) {
+    const near = suggestPaths(root, lexical);
+    const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
+    throw new RtError('not_found', `no such file: ${userPath}`, hints, { suggestions: near });
+  }
+  return { abs: real.path, rel, display: displayPath(root, real.path) };
+}
+
+export function displayPath(root: Root, abs: string): string {
+  const rel = path.relative(root.cwd, abs);
+  return toPosix(rel === '' ? '.' : rel);
+}
+
+export function isInside(dir: string, target: string): boolean {
+  const rel = path.relative(dir, target);
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+function toPosix(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** Real path of `p`; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
+function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
+  const rest: string[] = [];
+  let current = p;
+  for (;;) {
+    try {
+      const real = fs.realpathSync.native(current);
+      return { path: rest.length ? path.join(real, ...rest.reverse()) : real, missing: rest.length > 0 };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw new RtError('access', `cannot resolve ${p}: ${code ?? String(error)}`, ['check the path and its permissions']);
+      }
+      // A dangling symbolic link must not be followed to wherever it points later.
+      if (isSymlink(current)) {
+        throw new RtError('not_found', `${p} is a symbolic link to a missing file`, ['remove the link or point it at a file inside the root']);
+      }
+      const parent = path.dirname(current);
+      if (parent === current) return { path: p, missing: true };
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,210 @@
+// State under `.rt/` at the root (SPEC §5): JSON files, one per tracked file and kind.
+//
+//   .rt/.gitignore          "*": the folder ignores itself; the user's .gitignore is never touched
+//   .rt/index/<key>.json    a file's line index (its LIDs)
+//   .rt/view/<key>.json     a file's view state (what was shown where)
+//   .rt/set-aside/          state files that could not be trusted, kept once for inspection
+//
+// State is a cache. It is written atomically (temporary file, then rename), never trusted when
+// it does not parse or claims another file, and never fatal: when it cannot be written, rt works
+// without it and says so once.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { hashString } from '../core/hash.js';
+
+export type Warn = (message: string) => void;
+
+export const STATE_DIR = '.rt';
+/** State of files not touched for this long is dropped. */
+const EXPIRY_MS = 30 * 86_400_000;
+/** How often (at most) a run sweeps expired state. */
+const SWEEP_EVERY_MS = 86_400_000;
+
+export type StateKind = 'index' | 'view';
+
+export interface StateDoc {
+  readonly format: string;
+  readonly version: number;
+  readonly path: string;
+  touched: number;
+}
+
+export class StateStore {
+  readonly dir: string;
+  private readonly disabledReason: string | undefined;
+  private writable: boolean | undefined;
+  private warned = false;
+
+  constructor(
+    rootDir: string,
+    env: NodeJS.ProcessEnv,
+    private readonly warn: Warn,
+  ) {
+    this.dir = path.join(rootDir, STATE_DIR);
+    const setting = (env.RT_STATE ?? '').toLowerCase();
+    this.disabledReason = ['off', '0', 'false', 'no'].includes(setting) ? 'RT_STATE=off' : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.disabledReason === undefined && this.writable !== false;
+  }
+
+  /** The parsed document for `rel`, or undefined when there is none or it cannot be trusted. */
+  load<T extends StateDoc>(kind: StateKind, rel: string, format: string, version: number): T | undefined {
+    if (this.disabledReason) return undefined;
+    const file = this.fileFor(kind, rel);
+    let text: string;
+    try {
+      if (!this.isOwnFolder()) return undefined;
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      this.setAside(kind, file, 'it is not valid JSON');
+      return undefined;
+    }
+    const d = doc as Partial<StateDoc> | null;
+    if (!d || typeof d !== 'object' || d.format !== format || d.version !== version || d.path !== rel) {
+      this.setAside(kind, file, d && typeof d === 'object' && d.format === format && d.version === version ? `it describes ${String(d.path)}` : 'it is not an rt state file of this version');
+      return undefined;
+    }
+    return d as T;
+  }
+
+  /** Writes `doc` for `rel` atomically; false (after one warning) when state cannot be saved. */
+  save(kind: StateKind, rel: string, doc: StateDoc): boolean {
+    if (!this.ensureFolder()) return false;
+    const file = this.fileFor(kind, rel);
+    doc.touched = Date.now();
+    try {
+      writeAtomic(file, JSON.stringify(doc));
+      return true;
+    } catch (error) {
+      this.disable(`cannot write ${path.relative(path.dirname(this.dir), file)} (${errorCode(error)})`);
+      return false;
+    }
+  }
+
+  /** Says once that state is not kept, and why. Called by commands that would have saved state. */
+  noteDisabled(): void {
+    if (this.disabledReason) this.warnOnce(`${this.disabledReason}: working without saved state (LID history and views are not kept)`);
+  }
+
+  /** Reports a problem with a state file that was then ignored (shown once per run). */
+  problem(message: string): void {
+    this.warn(message);
+  }
+
+  private fileFor(kind: StateKind, rel: string): string {
+    const base = path.posix.basename(rel).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60);
+    return path.join(this.dir, kind, `${base}-${hashString(rel)}.json`);
+  }
+
+  /** The state folder exists as a real directory of ours (not a symbolic link planted elsewhere). */
+  private isOwnFolder(): boolean {
+    const st = fs.lstatSync(this.dir);
+    return st.isDirectory() && !st.isSymbolicLink();
+  }
+
+  private ensureFolder(): boolean {
+    if (this.disabledReason) {
+      this.noteDisabled();
+      return false;
+    }
+    if (this.writable !== undefined) return this.writable;
+    try {
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(this.dir);
+      } catch {
+        fs.mkdirSync(this.dir);
+      }
+      if (st && (st.isSymbolicLink() || !st.isDirectory())) {
+        this.disable(`${STATE_DIR} at the root is not a plain folder`);
+        return false;
+      }
+      const ignore = path.join(this.dir, '.gitignore');
+      if (!fs.existsSync(ignore)) writeAtomic(ignore, '*\n');
+      for (const kind of ['index', 'view'] as const) fs.mkdirSync(path.join(this.dir, kind), { recursive: true });
+      this.writable = true;
+      this.sweepExpired();
+    } catch (error) {
+      this.disable(`cannot write ${STATE_DIR} at ${path.dirname(this.dir)} (${errorCode(error)})`);
+    }
+    return this.writable === true;
+  }
+
+  private disable(why: string): void {
+    this.writable = false;
+    this.warnOnce(`${why}: working without saved state (LID history and views are not kept)`);
+  }
+
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(message);
+  }
+
+  private setAside(kind: StateKind, file: string, why: string): void {
+    const target = path.join(this.dir, 'set-aside', `${kind}-${path.basename(file)}`);
+    try {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.renameSync(file, target);
+      this.warn(`state file ${path.relative(path.dirname(this.dir), file)} was set aside (${why}) and will be rebuilt`);
+    } catch {
+      this.warn(`state file ${path.relative(path.dirname(this.dir), file)} is unusable (${why}); ignoring it`);
+    }
+  }
+
+  /** Once a day at most: drop state files not touched for 30 days, and leftover temporary files. */
+  private sweepExpired(): void {
+    const stamp = path.join(this.dir, 'swept');
+    const now = Date.now();
+    try {
+      if (now - fs.statSync(stamp).mtimeMs < SWEEP_EVERY_MS) return;
+    } catch {
+      // never swept
+    }
+    try {
+      fs.writeFileSync(stamp, '');
+      for (const kind of ['index', 'view', 'set-aside']) {
+        const dir = path.join(this.dir, kind);
+        let names: string[] = [];
+        try {
+          names = fs.readdirSync(dir);
+        } catch {
+          continue;
+        }
+        for (const name of names) {
+          const file = path.join(dir, name);
+          const st = fs.statSync(file);
+          const stale = name.includes('.tmp-') ? now - st.mtimeMs > 3_600_000 : now - st.mtimeMs > EXPIRY_MS;
+          if (stale) fs.rmSync(file, { force: true });
+        }
+      }
+    } catch {
+      // Sweeping is housekeeping: never a reason to fail.
+    }
+  }
+}
+
+/** Writes a file by renaming a complete temporary file over it. */
+export function writeAtomic(file: string, data: string | Buffer): void {
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

@@ -1,0 +1,97 @@
+// View state: what rt has shown of a file, so that `scroll` knows where to go next and line
+// numbers can be checked against what was seen (SPEC §2).
+//
+// `shown` maps a line number to the LIDs shown at that number since the last open/scroll that
+// showed it (an open or scroll starts the list anew; an edit's printed region and search hits
+// add to it). `seen` holds every LID shown recently: LIDs are bound to content, so an LID in it
+// is a line shown since it last changed.
+
+import type { LineWindow } from '../core/window.js';
+import type { StateDoc, StateStore } from './state.js';
+
+export const VIEW_FORMAT = 'rt-view';
+export const VIEW_VERSION = 1;
+const MAX_NUMBERS = 5000;
+const MAX_SEEN = 20_000;
+
+export interface LastView extends LineWindow {
+  readonly startLid: string;
+  readonly endLid: string;
+}
+
+interface ViewDoc extends StateDoc {
+  window: number | null;
+  last: LastView | null;
+  /** [line number, LIDs shown there], least recent first. */
+  shown: Array<[number, string[]]>;
+  /** LIDs shown, least recent first. */
+  seen: string[];
+}
+
+/** How lines came to be shown: a window resets what a number means; the rest add to it. */
+export type ShownBy = 'window' | 'edit' | 'search';
+
+export class ViewState {
+  private constructor(
+    private readonly rel: string,
+    private readonly doc: ViewDoc,
+  ) {}
+
+  static load(store: StateStore, rel: string): ViewState {
+    const doc = store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION);
+    const valid = doc && Array.isArray(doc.shown) && Array.isArray(doc.seen);
+    return new ViewState(
+      rel,
+      valid ? doc : { format: VIEW_FORMAT, version: VIEW_VERSION, path: rel, touched: 0, window: null, last: null, shown: [], seen: [] },
+    );
+  }
+
+  get last(): LastView | null {
+    return this.doc.last;
+  }
+
+  /** The window size last asked for with --window, if any. */
+  get windowSize(): number | null {
+    return this.doc.window;
+  }
+
+  /** LIDs shown at `line` since the last window showed it (most recent last). */
+  shownAt(line: number): readonly string[] {
+    return this.doc.shown.find(([n]) => n === line)?.[1] ?? [];
+  }
+
+  wasSeen(lid: string): boolean {
+    return this.doc.seen.includes(lid);
+  }
+
+  /** Records lines `start`.. with their LIDs as shown. */
+  record(start: number, lids: readonly string[], by: ShownBy): void {
+    const byNumber = new Map(this.doc.shown);
+    lids.forEach((lid, i) => {
+      const n = start + i;
+      const before = by === 'window' ? [] : (byNumber.get(n) ?? []);
+      byNumber.delete(n);
+      byNumber.set(n, before.includes(lid) ? before : [...before, lid]);
+    });
+    this.doc.shown = [...byNumber].slice(-MAX_NUMBERS);
+    const seen = new Set(this.doc.seen);
+    for (const lid of lids) {
+      seen.delete(lid);
+      seen.add(lid);
+    }
+    this.doc.seen = [...seen].slice(-MAX_SEEN);
+  }
+
+  /** Records a window as the last one shown (what `scroll` continues from). */
+  recordWindow(window: LineWindow, lids: readonly string[], explicitSize: number | undefined): void {
+    this.record(window.start, lids, 'window');
+    if (explicitSize !== undefined) this.doc.window = explicitSize;
+    this.doc.last = lids.length
+      ? { start: window.start, end: window.end, startLid: lids[0]!, endLid: lids[lids.length - 1]! }
+      : null;
+  }
+
+  save(store: StateStore): void {
+    store.save('view', this.rel, this.doc);
+  }
+}

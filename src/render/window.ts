@@ -1,0 +1,62 @@
+// The window format of SPEC §1, read by agents and scripts: treat it as porcelain.
+//
+//   --- src/app.ts (lines 101-200 of 834) ---
+//   (100 more lines above)
+//   101:kq3f|    const total = items.reduce(add, 0);
+//   (634 more lines below)
+//
+// The counts always say "lines", even for one, so one pattern parses them.
+
+export const DISPLAY_LIMIT = 2000;
+
+export interface WindowView {
+  /** The path as shown to the user (relative to the working directory). */
+  readonly display: string;
+  readonly total: number;
+  /** First line shown (1-based); for an empty file, 0. */
+  readonly start: number;
+  readonly end: number;
+  /** Content bytes of lines start..end. */
+  readonly lines: readonly Buffer[];
+  readonly lids: readonly string[];
+}
+
+export function renderWindow(view: WindowView): Buffer {
+  const parts: Buffer[] = [];
+  const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
+  if (view.total === 0) {
+    text(`--- ${view.display} (empty file) ---\n`);
+    return Buffer.concat(parts);
+  }
+  text(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---\n`);
+  if (view.start > 1) text(`(${view.start - 1} more lines above)\n`);
+  for (let i = 0; i < view.lines.length; i++) {
+    parts.push(renderLine(view.start + i, view.lids[i]!, view.lines[i]!, '|'));
+  }
+  const below = view.total - view.end;
+  if (below > 0) text(`(${below} more lines below)\n`);
+  return Buffer.concat(parts);
+}
+
+/** One `<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */
+export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-'): Buffer {
+  return Buffer.concat([Buffer.from(`${number}:${lid}${separator}`, 'utf8'), displayContent(content), NEWLINE]);
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** Content as shown: exact bytes, or for a line over DISPLAY_LIMIT characters, cut with a marker. */
+export function displayContent(content: Buffer): Buffer {
+  if (content.length <= DISPLAY_LIMIT) return content; // at most as many characters as bytes
+  const text = content.toString('utf8');
+  let chars = 0;
+  let cut = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++; // a surrogate pair is one character
+    chars++;
+    if (chars === DISPLAY_LIMIT) cut = i + 1;
+  }
+  if (chars <= DISPLAY_LIMIT) return content;
+  return Buffer.from(`${text.slice(0, cut)}… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8');
+}
