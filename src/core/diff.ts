@@ -7,6 +7,7 @@
 // on both sides split it (as patience diff does) and each part is diffed again. A line the diff
 // cannot pair gets a new LID: an LID is lost in a pathological rewrite, never given to other text.
 
+import { FingerprintTable } from './fingerprintTable.js';
 import type { LineHashes } from './hash.js';
 
 /** Work bound for one Myers run, in steps along diagonals. */
@@ -130,45 +131,28 @@ class Differ {
 
 /** Counts each fingerprint on both sides (saturating at 2) and remembers its old position. */
 class UniqueLineTable {
-  private readonly h1: Uint32Array;
-  private readonly h2: Uint32Array;
+  private readonly table: FingerprintTable;
   private readonly counts: Uint8Array; // low nibble: old side, high nibble: new side
   private readonly positions: Int32Array;
-  private readonly mask: number;
 
   constructor(entries: number) {
-    let capacity = 64;
-    while (capacity < entries * 2) capacity *= 2;
-    this.h1 = new Uint32Array(capacity);
-    this.h2 = new Uint32Array(capacity);
-    this.counts = new Uint8Array(capacity);
-    this.positions = new Int32Array(capacity);
-    this.mask = capacity - 1;
-  }
-
-  private find(h1: number, h2: number): number {
-    let slot = (h1 ^ Math.imul(h2, 0x9e3779b1)) & this.mask;
-    while (this.counts[slot] !== 0 && (this.h1[slot] !== h1 || this.h2[slot] !== h2)) slot = (slot + 1) & this.mask;
-    return slot;
+    this.table = new FingerprintTable(entries);
+    this.counts = new Uint8Array(this.table.capacity);
+    this.positions = new Int32Array(this.table.capacity);
   }
 
   add(h1: number, h2: number, position: number, side: 0 | 1): void {
-    const slot = this.find(h1, h2);
+    const slot = this.table.slot(h1, h2);
     const c = this.counts[slot]!;
-    if (c === 0) {
-      this.h1[slot] = h1;
-      this.h2[slot] = h2;
-    }
     const shift = side * 4;
-    const n = (c >> shift) & 0xf;
-    if (n < 2) this.counts[slot] = c + (1 << shift);
+    if (((c >> shift) & 0xf) < 2) this.counts[slot] = c + (1 << shift);
     if (side === 0) this.positions[slot] = position;
   }
 
   /** The old position of a line occurring exactly once on each side, else -1. */
   uniquePartner(h1: number, h2: number): number {
-    const slot = this.find(h1, h2);
-    return this.counts[slot] === 0x11 ? this.positions[slot]! : -1;
+    const slot = this.table.find(h1, h2);
+    return slot >= 0 && this.counts[slot] === 0x11 ? this.positions[slot]! : -1;
   }
 }
 

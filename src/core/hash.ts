@@ -1,8 +1,9 @@
-// Line fingerprints: two independent 32-bit hashes of each line's content bytes.
+// Line fingerprints: two 32-bit hashes of each line's content bytes.
 //
-// Together they act as a 64-bit fingerprint, so two different lines are taken for the same
-// line with odds of about 2^-64 per comparison: the line diff compares fingerprints instead
-// of keeping every old line's text in the index.
+// h1 is FNV-1a; h2 sums FNV's running state at every byte, so it depends on the whole path the
+// state took, not only on where it ended (one multiply per byte buys both). Together they act as
+// a 64-bit fingerprint: the line diff compares fingerprints instead of keeping every old line's
+// text in the index, and takes two different lines for the same one with negligible odds.
 
 import type { FileLines } from './lines.js';
 
@@ -34,14 +35,12 @@ let secondHash = 0;
 
 function hashRange(bytes: Uint8Array, start: number, end: number): number {
   let a = 0x811c9dc5; // FNV-1a
-  let b = 0x9747b28c; // a multiply-xorshift hash with another constant
+  let b = 0x9747b28c; // the sum of FNV's states
   for (let p = start; p < end; p++) {
-    const c = bytes[p]!;
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
+    a = Math.imul(a ^ bytes[p]!, 0x01000193);
+    b = (b + a) | 0;
   }
-  secondHash = fmix32(b) >>> 0;
+  secondHash = fmix32(b ^ Math.imul(end - start, 0x5bd1e995)) >>> 0;
   return fmix32(a ^ (end - start)) >>> 0;
 }
 

@@ -9,36 +9,51 @@ import type { LineIndex, Retired } from './lineIndex.js';
 const RECORD = 12;
 const RECORD_B64 = 16;
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 export function encodeRecords(index: LineIndex): string {
   const n = index.lids.length;
-  const buf = Buffer.allocUnsafe(n * RECORD);
+  const words = new Uint32Array(n * 3);
   for (let i = 0; i < n; i++) {
-    buf.writeUInt32LE(index.h1[i]!, i * RECORD);
-    buf.writeUInt32LE(index.h2[i]!, i * RECORD + 4);
-    buf.writeUInt32LE(index.lids[i]!, i * RECORD + 8);
+    words[i * 3] = index.h1[i]!;
+    words[i * 3 + 1] = index.h2[i]!;
+    words[i * 3 + 2] = index.lids[i]!;
   }
+  const buf = Buffer.from(words.buffer, 0, n * RECORD);
+  if (!LITTLE_ENDIAN) buf.swap32();
   return buf.toString('base64');
 }
 
 export function decodeRecords(text: string, count: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> {
-  const buf = Buffer.from(text, 'base64');
-  if (buf.length !== count * RECORD) throw new Error(`index holds ${buf.length / RECORD} lines, expected ${count}`);
+  const words = decodeWords(text);
+  if (words.length !== count * 3) throw new Error(`index holds ${Math.floor(words.length / 3)} lines, expected ${count}`);
   const h1 = new Uint32Array(count);
   const h2 = new Uint32Array(count);
   const lids = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
-    h1[i] = buf.readUInt32LE(i * RECORD);
-    h2[i] = buf.readUInt32LE(i * RECORD + 4);
-    lids[i] = buf.readUInt32LE(i * RECORD + 8);
+    h1[i] = words[i * 3]!;
+    h2[i] = words[i * 3 + 1]!;
+    lids[i] = words[i * 3 + 2]!;
   }
   return { h1, h2, lids };
 }
 
+/** Base64 of little-endian 32-bit words → the words (copied to an aligned buffer). */
+function decodeWords(text: string): Uint32Array {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length % 4 !== 0) throw new Error('index records are truncated');
+  const aligned = new Uint8Array(bytes.length);
+  aligned.set(bytes);
+  const out = Buffer.from(aligned.buffer);
+  if (!LITTLE_ENDIAN) out.swap32();
+  return new Uint32Array(aligned.buffer);
+}
+
 /** LID codes of lines from..to-1 (0-based), decoded from their slice of the records alone. */
 export function decodeLidRange(text: string, from: number, to: number): Uint32Array {
-  const buf = Buffer.from(text.slice(from * RECORD_B64, to * RECORD_B64), 'base64');
+  const words = decodeWords(text.slice(from * RECORD_B64, to * RECORD_B64));
   const lids = new Uint32Array(to - from);
-  for (let i = 0; i < lids.length; i++) lids[i] = buf.readUInt32LE(i * RECORD + 8);
+  for (let i = 0; i < lids.length; i++) lids[i] = words[i * 3 + 2]!;
   return lids;
 }
 

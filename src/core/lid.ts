@@ -7,6 +7,8 @@
 // of the file or retired. With no saved state every line therefore gets the same LID on any
 // machine; duplicate lines take successive candidates in file order.
 
+import { FingerprintTable } from './fingerprintTable.js';
+
 export const LID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DIGIT_VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < LID_ALPHABET.length; i++) DIGIT_VALUES[LID_ALPHABET.charCodeAt(i)] = i;
@@ -45,26 +47,61 @@ function hasLetter(value: number, length: number): boolean {
   return false;
 }
 
-/** The k-th candidate code for a line with fingerprint (h1, h2). */
+/**
+ * The k-th candidate code for a line with fingerprint (h1, h2): double hashing, h1 + k·h2 with
+ * h2 made odd, so a line's candidates run through the whole space before repeating.
+ */
 export function candidate(h1: number, h2: number, k: number, length: number): number {
-  let x = (h1 ^ Math.imul(k, 0x9e3779b9)) + Math.imul(h2, k + 1);
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  const value = (x >>> 0) & (2 ** (5 * length) - 1);
+  const value = ((h1 + Math.imul(k, h2 | 1)) >>> 0) & (length === 4 ? 0xfffff : length === 5 ? 0x1ffffff : 0x3fffffff);
   return (((length - 4) << 30) | value) >>> 0;
 }
 
-/** Gives a line its first free candidate and marks it used. */
-export function assignLid(h1: number, h2: number, length: number, used: LidSet): number {
-  for (let k = 0; ; k++) {
-    const code = candidate(h1, h2, k, length);
-    if (hasLetter(code & 0x3fffffff, length) && !used.has(code)) {
-      used.add(code);
-      return code;
+/**
+ * Gives lines their first free candidates. Most lines take their first candidate. Duplicates of
+ * one content would each try every candidate their predecessors took (quadratic in a file of
+ * 200,000 blank lines), so past the first candidate the allocator remembers, per fingerprint,
+ * where the next search starts.
+ */
+export class LidAllocator {
+  private table: FingerprintTable | undefined;
+  private nextK: Int32Array | undefined;
+
+  constructor(
+    private readonly expected: number,
+    readonly used: LidSet,
+    private readonly length: number,
+  ) {}
+
+  /** Starts later searches for (h1, h2) at candidate `k` at least (lines of that content already there). */
+  skip(h1: number, h2: number, k: number): void {
+    const slot = this.slotOf(h1, h2);
+    if (this.nextK![slot]! < k) this.nextK![slot] = k;
+  }
+
+  assign(h1: number, h2: number): number {
+    const length = this.length;
+    const first = candidate(h1, h2, 0, length);
+    if (hasLetter(first & 0x3fffffff, length) && !this.used.has(first)) {
+      this.used.add(first);
+      return first;
     }
+    const slot = this.slotOf(h1, h2);
+    for (let k = Math.max(1, this.nextK![slot]!); ; k++) {
+      const code = candidate(h1, h2, k, length);
+      if (hasLetter(code & 0x3fffffff, length) && !this.used.has(code)) {
+        this.used.add(code);
+        this.nextK![slot] = k + 1;
+        return code;
+      }
+    }
+  }
+
+  private slotOf(h1: number, h2: number): number {
+    if (!this.table) {
+      this.table = new FingerprintTable(this.expected);
+      this.nextK = new Int32Array(this.table.capacity);
+    }
+    return this.table.slot(h1, h2);
   }
 }
 

@@ -6,7 +6,8 @@
 
 import { matchLines } from './diff.js';
 import type { LineHashes } from './hash.js';
-import { assignLid, LidSet, lidLengthFor } from './lid.js';
+import { FingerprintTable } from './fingerprintTable.js';
+import { LidAllocator, LidSet, lidLengthFor } from './lid.js';
 
 export interface Retired {
   /** LID codes no longer in the file, never to be handed to other content. */
@@ -34,10 +35,9 @@ export function today(now = Date.now()): number {
 /** LIDs for a file with no history: the same on every machine. */
 export function buildIndex(hashes: LineHashes): LineIndex {
   const count = hashes.h1.length;
-  const used = new LidSet();
-  const length = lidLengthFor(count);
+  const allocator = new LidAllocator(count, new LidSet(), lidLengthFor(count));
   const lids = new Uint32Array(count);
-  for (let i = 0; i < count; i++) lids[i] = assignLid(hashes.h1[i]!, hashes.h2[i]!, length, used);
+  for (let i = 0; i < count; i++) lids[i] = allocator.assign(hashes.h1[i]!, hashes.h2[i]!);
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: NO_RETIRED };
 }
 
@@ -65,16 +65,30 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
   const used = new LidSet();
   used.addAll(old.lids);
   used.addAll(old.retired.lids);
+  let fresh = 0;
   for (let j = 0; j < count; j++) {
     const i = match[j]!;
     if (i >= 0) {
       lids[j] = old.lids[i]!;
       kept[i] = 1;
-    }
+    } else fresh++;
   }
-  const length = lidLengthFor(count);
-  for (let j = 0; j < count; j++) {
-    if (match[j]! < 0) lids[j] = assignLid(hashes.h1[j]!, hashes.h2[j]!, length, used);
+  if (fresh > 0) {
+    // New lines search past the candidates their content's old lines probably took.
+    const table = new FingerprintTable(fresh);
+    for (let j = 0; j < count; j++) if (match[j]! < 0) table.slot(hashes.h1[j]!, hashes.h2[j]!);
+    const allocator = new LidAllocator(fresh, used, lidLengthFor(count));
+    const counts = new Int32Array(table.capacity);
+    for (let i = 0; i < old.lids.length; i++) {
+      const slot = table.find(old.h1[i]!, old.h2[i]!);
+      if (slot >= 0) counts[slot]!++;
+    }
+    for (let j = 0; j < count; j++) {
+      if (match[j]! >= 0) continue;
+      const slot = table.find(hashes.h1[j]!, hashes.h2[j]!);
+      allocator.skip(hashes.h1[j]!, hashes.h2[j]!, counts[slot]!);
+      lids[j] = allocator.assign(hashes.h1[j]!, hashes.h2[j]!);
+    }
   }
   const gone: number[] = [];
   for (let i = 0; i < old.lids.length; i++) if (!kept[i]) gone.push(old.lids[i]!);

@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { matchLines } from '../../src/core/diff.js';
+import { hashLines } from '../../src/core/hash.js';
+import { buildIndex, reconcileIndex, type LineIndex } from '../../src/core/lineIndex.js';
+import { lidToString } from '../../src/core/lid.js';
+import { splitLines } from '../../src/core/lines.js';
+
+const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
+const lidsOf = (index: LineIndex) => Array.from(index.lids, lidToString);
+
+/** A line of the model: its identity survives edits elsewhere; a change makes a new line. */
+interface ModelLine {
+  readonly id: number;
+  readonly content: string;
+}
+
+// Few distinct contents, so duplicates (blank lines, braces) are the rule, not the exception.
+const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', '\tfoo');
+type Op =
+  | { kind: 'insert'; at: number; lines: string[] }
+  | { kind: 'delete'; at: number; count: number }
+  | { kind: 'change'; at: number; content: string };
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), lines: fc.array(content, { minLength: 1, maxLength: 4 }) }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('change' as const), at: fc.nat(), content }),
+);
+
+let nextId = 0;
+function apply(lines: ModelLine[], o: Op): ModelLine[] {
+  const out = lines.slice();
+  if (o.kind === 'insert') {
+    out.splice(o.at % (lines.length + 1), 0, ...o.lines.map((c) => ({ id: nextId++, content: c })));
+  } else if (lines.length > 0 && o.kind === 'delete') {
+    out.splice(o.at % lines.length, o.count);
+  } else if (lines.length > 0 && o.kind === 'change') {
+    const at = o.at % lines.length;
+    if (out[at]!.content !== o.content) out[at] = { id: nextId++, content: o.content };
+  }
+  return out;
+}
+
+/** Length of a longest common subsequence, by dynamic programming. */
+function lcs(a: readonly string[], b: readonly string[]): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [0];
+    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!);
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+describe('LID index properties', () => {
+  it('keeps LIDs of unchanged lines, unique and bound to content, through any sequence of external edits', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 30 }), fc.array(op, { maxLength: 25 }), (initial, ops) => {
+        let model: ModelLine[] = initial.map((c) => ({ id: nextId++, content: c }));
+        let index = buildIndex(hashesOf(model.map((l) => l.content)));
+        // Every LID ever handed out, with the content it named: an LID never names other content.
+        const named = new Map<string, string>();
+        const lidOfId = new Map<number, string>();
+        const record = () =>
+          lidsOf(index).forEach((lid, i) => {
+            const c = model[i]!.content;
+            expect(named.get(lid) ?? c).toBe(c);
+            named.set(lid, c);
+          });
+        record();
+        model.forEach((l, i) => lidOfId.set(l.id, lidsOf(index)[i]!));
+
+        for (const o of ops) {
+          const before = model;
+          model = apply(model, o);
+          const oldLids = new Set(lidsOf(index));
+          index = reconcileIndex(index, hashesOf(model.map((l) => l.content)));
+          const lids = lidsOf(index);
+          expect(new Set(lids).size).toBe(lids.length); // unique
+          record(); // content-bound, never reused for other content
+
+          // Lines the edit did not touch all keep an LID: the diff pairs at least as many lines.
+          const survivors = model.filter((l) => lidOfId.has(l.id)).length;
+          const kept = lids.filter((lid) => oldLids.has(lid)).length;
+          expect(kept).toBeGreaterThanOrEqual(survivors);
+          expect(kept).toBe(lcs(before.map((l) => l.content), model.map((l) => l.content)));
+          // A surviving line whose content is unique on both sides keeps exactly its own LID.
+          model.forEach((l, i) => {
+            const unique = (ls: ModelLine[]) => ls.filter((x) => x.content === l.content).length === 1;
+            if (lidOfId.has(l.id) && unique(before) && unique(model)) expect(lids[i]).toBe(lidOfId.get(l.id));
+          });
+          // A changed or inserted line never keeps an old LID... unless the diff paired it with an
+          // equal old line (duplicates): then the LID still names the same content (checked above).
+          lidOfId.clear();
+          model.forEach((l, i) => lidOfId.set(l.id, lids[i]!));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is deterministic: the same content with no state gets the same LIDs', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 60 }), fc.array(op, { maxLength: 10 }), (initial, ops) => {
+        // History changes the LIDs of a file; a fresh start from the same content does not.
+        let model: ModelLine[] = initial.map((c) => ({ id: nextId++, content: c }));
+        let index = buildIndex(hashesOf(model.map((l) => l.content)));
+        for (const o of ops) {
+          model = apply(model, o);
+          index = reconcileIndex(index, hashesOf(model.map((l) => l.content)));
+        }
+        const contents = model.map((l) => l.content);
+        expect(lidsOf(buildIndex(hashesOf(contents)))).toEqual(lidsOf(buildIndex(hashesOf([...contents]))));
+        expect(index.lids.length).toBe(contents.length);
+      }),
+    );
+  });
+
+  it('gives a changed line a new LID', () => {
+    const before = buildIndex(hashesOf(['a', 'b', 'c']));
+    const after = reconcileIndex(before, hashesOf(['a', 'B', 'c']));
+    expect(lidsOf(after)[0]).toBe(lidsOf(before)[0]);
+    expect(lidsOf(after)[2]).toBe(lidsOf(before)[2]);
+    expect(lidsOf(after)[1]).not.toBe(lidsOf(before)[1]);
+    expect(after.retired.lids).toContain(before.lids[1]);
+  });
+
+  it('does not hand a retired LID back, even to the same content', () => {
+    const before = buildIndex(hashesOf(['a', 'x', 'c']));
+    const gone = reconcileIndex(before, hashesOf(['a', 'c']));
+    const back = reconcileIndex(gone, hashesOf(['a', 'x', 'c']));
+    expect(lidsOf(back)[1]).not.toBe(lidsOf(before)[1]);
+  });
+
+  it('keeps its LIDs fixed across versions (changing them would reshuffle every user\'s LIDs)', () => {
+    expect(lidsOf(buildIndex(hashesOf(['import fs from "node:fs";', '', '}', '', '}'])))).toMatchInlineSnapshot(`
+      [
+        "zc5p",
+        "wz0b",
+        "jryj",
+        "afhm",
+        "6e1x",
+      ]
+    `);
+  });
+
+  it('uses 4-character LIDs up to 100,000 lines, longer beyond', () => {
+    const small = buildIndex(hashesOf(Array.from({ length: 1000 }, (_, i) => `line ${i}`)));
+    expect(lidsOf(small).every((l) => /^[0-9a-z]{4}$/.test(l) && /[a-z]/.test(l))).toBe(true);
+    const big = buildIndex(hashesOf(Array.from({ length: 100_001 }, (_, i) => `${i % 3 ? '' : '}'}`)));
+    expect(lidsOf(big).every((l) => l.length === 5)).toBe(true);
+    expect(new Set(lidsOf(big)).size).toBe(100_001);
+  });
+});
+
+describe('matchLines', () => {
+  it('finds a longest common subsequence of equal lines, in order', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 40 }), fc.array(content, { maxLength: 40 }), (a, b) => {
+        const match = matchLines(hashesOf(a), hashesOf(b));
+        let last = -1;
+        let pairs = 0;
+        match.forEach((i, j) => {
+          if (i < 0) return;
+          expect(i).toBeGreaterThan(last);
+          expect(a[i]).toBe(b[j]);
+          last = i;
+          pairs++;
+        });
+        expect(pairs).toBe(lcs(a, b));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('pairs every unchanged line of a large file with scattered changes (beyond Myers\' bound)', () => {
+    const n = 60_000;
+    const a = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? '' : `line ${i}`));
+    const b = a.slice();
+    let changed = 0;
+    for (let i = 7; i < n; i += 23) {
+      b[i] = `changed ${i}`;
+      changed++;
+    }
+    const match = matchLines(hashesOf(a), hashesOf(b));
+    let pairs = 0;
+    match.forEach((i, j) => {
+      if (i >= 0) {
+        expect(i).toBe(j);
+        pairs++;
+      }
+    });
+    expect(pairs).toBe(n - changed);
+  });
+
+  it('carries LIDs across a 1,000,000-line file with a few changes', () => {
+    const n = 1_000_000;
+    const a = Array.from({ length: n }, (_, i) => `row ${i % 1000} ${i}`);
+    const b = a.slice();
+    b.splice(500_000, 1, 'changed');
+    b.splice(10, 2);
+    b.splice(900_000, 0, 'new');
+    const before = buildIndex(hashesOf(a));
+    const after = reconcileIndex(before, hashesOf(b));
+    const old = new Set(before.lids);
+    expect(Array.from(after.lids).filter((l) => old.has(l)).length).toBe(n - 3);
+  });
+});
