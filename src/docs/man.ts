@@ -1,0 +1,144 @@
+// Renders man/rt.1 from the command definitions plus the sections that describe rt as a whole.
+// The committed page is compared with this output by a test, so the two never drift.
+
+import type { CommandSpec, OptionSpec } from '../cli/spec.js';
+import { GLOBAL_OPTIONS } from '../cli/spec.js';
+
+interface Section {
+  readonly title: string;
+  readonly body: readonly Block[];
+}
+
+/** A paragraph, an indented example, or a tagged paragraph (term + text). */
+type Block = string | { readonly example: string } | { readonly term: string; readonly text: string };
+
+const OVERVIEW: readonly Section[] = [
+  {
+    title: 'DESCRIPTION',
+    body: [
+      'rt reads, searches and edits text files by persistent line IDs (LIDs). Every line it shows carries its number and its LID; edits name LIDs and read the new text from standard input, so the old text never has to be typed again, and a line that changed since it was shown is refused instead of overwritten.',
+      'A window looks like this:',
+      { example: '--- src/app.ts (lines 101-200 of 834) ---\n(100 more lines above)\n101:kq3f|    const total = items.reduce(add, 0);\n102:mw7a|    return total;\n(634 more lines below)' },
+      'The header names the path (relative to the working directory) and the lines shown. The count lines always say "lines", even for one, so one pattern parses them; they are left out when there is nothing above or below. An empty file shows only the header "--- PATH (empty file) ---".',
+      'Each line is NUMBER:LID|CONTENT. CONTENT is the line\'s bytes exactly as in the file (tabs, invalid UTF-8 and control bytes included) without its line ending: a "\\r" before the "\\n" belongs to the line ending and is not shown; a "\\r" anywhere else is content. A UTF-8 byte order mark is not part of line 1. A line longer than 2,000 characters is cut for display, ending in "… [+N chars]"; the file is never changed by reading.',
+    ],
+  },
+  {
+    title: 'LINE IDS',
+    body: [
+      'An LID is 4 lowercase characters for files of up to 100,000 lines (5 up to 3,000,000, then 6), from the alphabet 0-9 and a-z without i, l, o and u, and always contains a letter, so it is never read as a line number.',
+      'A line\'s LID is derived from its content: its candidates are a fixed sequence hashed from the line\'s bytes, and it takes the first that is not used by another line of the file. The same file with no saved state therefore gets the same LIDs on any machine; a second copy of a duplicate line takes the next candidate, in file order.',
+      'When a file changed since rt last saw it (by rt or by anything else: an editor, git, a formatter), rt pairs the old lines with the new ones by a line diff (Myers, bounded; lines unique on both sides split very large changes, as in patience diff). A paired line keeps its LID; duplicate lines such as "}" or blank lines keep their own LIDs, by position. A changed or new line gets a new LID, and the LIDs of changed and deleted lines are retired: they are not given to other content again (retired LIDs are remembered for 30 days, and at most the larger of 65,536 and twice the file\'s line count).',
+    ],
+  },
+  {
+    title: 'PATHS AND THE ROOT',
+    body: [
+      'The root is the nearest ancestor of the working directory holding .git or .rt, else the working directory; --root DIR or RT_ROOT override it. Every path, after resolving ".." and symbolic links, must lie inside the root, and rt\'s own .rt folder is never read or edited as a file; anything else is refused (exit 4). A missing file is refused with the closest existing paths.',
+      'In PATH:LINE, PATH:START-END and PATH:LID, a path that exists as given (even with a colon in its name) is taken whole; otherwise the part after the last colon is read as the position.',
+      'A file is binary, and refused, when its first 8 KiB hold a NUL byte or are more than a third control bytes other than tab, newline, carriage return, form feed, vertical tab, backspace and escape. Bytes of 0x80 and above are text, so Latin-1 and other non-UTF-8 files are read like any other.',
+    ],
+  },
+];
+
+const TRAILER: readonly Section[] = [
+  {
+    title: 'ENVIRONMENT',
+    body: [
+      { term: 'RT_ROOT', text: 'The root, as --root.' },
+      { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100).' },
+      { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
+      { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
+    ],
+  },
+  {
+    title: 'FILES',
+    body: [
+      'State lives in .rt/ at the root. It is a cache: deleting it loses the view history and the LID history, and a fresh start gives the same LIDs for the same content.',
+      { term: '.rt/.gitignore', text: 'Holds "*", so the folder ignores itself; the user\'s .gitignore is never touched.' },
+      { term: '.rt/index/NAME-HASH.json', text: 'A file\'s line index: its stamp (size, times, inode), its lines\' fingerprints and LIDs (base64 inside JSON), retired LIDs and byte offsets every 1,024 lines, so a window of an unchanged file reads only the bytes it shows.' },
+      { term: '.rt/view/NAME-HASH.json', text: 'A file\'s view state: the last window (which scroll continues from) and which lines were shown where.' },
+      { term: '.rt/set-aside/', text: 'State files that did not parse or described another file are moved here (with a warning) and rebuilt.' },
+      'State is written atomically (a temporary file, then a rename). If the root is not writable, or .rt is not a plain folder, rt works without saving state and says so once. State of files not touched in 30 days is dropped.',
+    ],
+  },
+  {
+    title: 'EXIT STATUS',
+    body: [
+      { term: '0', text: 'Success.' },
+      { term: '1', text: 'Nothing found (search commands).' },
+      { term: '2', text: 'Bad usage or input: an unknown command or option, a missing argument, a line past the end of the file.' },
+      { term: '3', text: 'A stale or conflicting anchor: an LID no longer in the file. Nothing was written.' },
+      { term: '4', text: 'File access refused or failed: missing, binary, a directory, outside the root, permission. Nothing was written.' },
+      'Errors and warnings go to standard error, each line starting with "rt: ", and say what to run instead.',
+    ],
+  },
+];
+
+export function renderManPage(commands: readonly CommandSpec[], version: string): string {
+  const out: string[] = [];
+  out.push(`.TH RT 1 "" "rt ${version}" "User Commands"`);
+  out.push('.SH NAME', 'rt \\- read, search and edit text files by persistent line IDs');
+  out.push('.SH SYNOPSIS');
+  for (const c of commands) out.push(`.B rt ${c.name}`, roff(synopsisArgs(c)), '.br');
+  out.push('.B rt help', '[\\fICOMMAND\\fR]');
+  for (const section of OVERVIEW) renderSection(out, section);
+  out.push('.SH COMMANDS');
+  for (const c of commands) renderCommand(out, c);
+  out.push('.SH GLOBAL OPTIONS');
+  for (const o of GLOBAL_OPTIONS) renderOption(out, o);
+  out.push('.TP', '.BR \\-h ", " \\-\\-help', 'Show help (also: rt help COMMAND).');
+  out.push('.TP', '.BR \\-V ", " \\-\\-version', 'Print the version.');
+  for (const section of TRAILER) renderSection(out, section);
+  return `${out.join('\n')}\n`;
+}
+
+function synopsisArgs(c: CommandSpec): string {
+  const opts = c.options.map((o) => `[--${o.long}${o.value ? ` ${o.value}` : ''}]`);
+  const args = c.args.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`) + (a.variadic ? '...' : ''));
+  return [...opts, ...args].join(' ');
+}
+
+function renderSection(out: string[], section: Section): void {
+  out.push(`.SH ${section.title}`);
+  for (const block of section.body) renderBlock(out, block);
+}
+
+function renderBlock(out: string[], block: Block): void {
+  if (typeof block === 'string') out.push('.PP', roff(block));
+  else if ('example' in block) out.push('.PP', '.RS 4', '.nf', ...block.example.split('\n').map(roff), '.fi', '.RE');
+  else out.push('.TP', `.B ${roff(block.term)}`, roff(block.text));
+}
+
+function renderCommand(out: string[], c: CommandSpec): void {
+  out.push(`.SS rt ${c.name} ${roff(synopsisArgs(c))}`);
+  out.push('.PP', roff(`${capitalise(c.summary)}.`));
+  for (const p of c.description) out.push('.PP', roff(p));
+  for (const a of c.args) out.push('.TP', `.I ${a.name.toUpperCase()}`, roff(a.summary + (a.choices ? ` (one of: ${a.choices.join(' ')})` : '')));
+  for (const o of c.options) renderOption(out, o);
+  if (c.readsStdin) out.push('.PP', 'Reads its text from standard input (a quoted heredoc).');
+  if (c.examples.length) {
+    out.push('.PP', 'Examples:', '.RS 4');
+    for (const e of c.examples) out.push('.TP', `.B ${roff(e.command)}`, roff(capitalise(e.explains)) + '.');
+    out.push('.RE');
+  }
+  out.push('.PP', 'Exit status:', '.RS 4');
+  for (const [code, meaning] of c.exits) out.push('.TP 4', `.B ${code}`, roff(capitalise(meaning)) + '.');
+  out.push('.RE');
+}
+
+function renderOption(out: string[], o: OptionSpec): void {
+  const names = [o.short ? `\\-${o.short}` : '', `\\-\\-${o.long}`].filter(Boolean).join(', ');
+  out.push('.TP', `.B ${names}${o.value ? ` \\fI${o.value}\\fR` : ''}`);
+  out.push(roff(`${capitalise(o.summary)}${o.env ? ` (environment: ${o.env})` : ''}.`));
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Escapes text for roff: backslashes, and a leading dot or quote that would start a request. */
+export function roff(text: string): string {
+  const escaped = text.replace(/\\/g, '\\e').replace(/-/g, '\\-');
+  return /^[.']/.test(escaped) ? `\\&${escaped}` : escaped;
+}
