@@ -12,7 +12,7 @@ export const scrollCommand: CommandSpec = {
   name: 'scroll',
   summary: 'print the next (+) or previous (-) window of a file',
   description: [
-    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it. With no earlier view, + opens the top of the file.',
+    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it. With no earlier view, either direction opens the top of the file. At the end (+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
     'If the file changed since, the last view is found again by the LIDs of its first and last lines. The window size is --window, else the one last given with --window for this file, else RT_WINDOW, else 100.',
   ],
   args: [
