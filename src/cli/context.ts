@@ -2,6 +2,7 @@
 
 import { findRoot, type Root } from '../io/root.js';
 import { StateStore } from '../io/state.js';
+import type { StdinSource } from '../io/stdin.js';
 
 export interface Sink {
   write(chunk: string | Uint8Array): unknown;
@@ -22,6 +23,7 @@ export class Context {
     readonly cwd: string,
     readonly env: NodeJS.ProcessEnv,
     readonly streams: Streams,
+    readonly stdin: StdinSource,
     private readonly rootOverride: string | undefined,
   ) {}
 

@@ -5,12 +5,13 @@ import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
+import { processStdin, type StdinSource } from '../io/stdin.js';
 
 /** Runs rt with `argv` (without node and script); returns the exit status. */
-export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<number> {
+export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin): Promise<number> {
   const program = buildProgram(
     COMMANDS,
-    (root) => new Context(cwd, env, streams, root),
+    (root) => new Context(cwd, env, streams, stdin, root),
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
   );

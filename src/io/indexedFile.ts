@@ -20,7 +20,7 @@ const CHECKPOINT_EVERY = 1024;
 const RACY_MS = 2000;
 
 /** What identifies a file's version without reading it. */
-interface FileStamp {
+export interface FileStamp {
   size: number;
   mtimeNs: string;
   ctimeNs: string;
@@ -54,7 +54,7 @@ export interface IndexedFile {
 /** Opens `file` (which must exist) as a text file with its LIDs, updating the saved index. */
 export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
   const before = statFile(file);
-  const doc = store.load<IndexDoc>('index', file.rel, INDEX_FORMAT, INDEX_VERSION);
+  const doc = loadIndexDoc(store, file.rel);
   if (doc && !doc.racy && sameStamp(doc.file, before)) {
     const warm = warmFile(file, doc);
     if (warm) return warm;
@@ -62,7 +62,7 @@ export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile 
   return coldFile(store, file, doc, before);
 }
 
-function statFile(file: ResolvedPath): FileStamp {
+export function statFile(file: ResolvedPath): FileStamp {
   let st: fs.BigIntStats;
   try {
     st = fs.statSync(file.abs, { bigint: true });
@@ -128,8 +128,19 @@ function readRange(file: ResolvedPath, start: number, end: number): Buffer {
   }
 }
 
-/** Reads the whole file, brings its LIDs up to date and saves them. */
-function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefined, before: FileStamp): IndexedFile {
+/** A file read whole, with its LIDs brought up to date (not saved yet). */
+export interface Snapshot {
+  readonly file: ResolvedPath;
+  readonly lines: FileLines;
+  readonly index: LineIndex;
+  /** The file's stamp when read. */
+  readonly stamp: FileStamp;
+  /** Whether the saved index differs from `index` (or its stamp from the file's). */
+  readonly stale: boolean;
+}
+
+/** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
+export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIndexDoc(store, file.rel), before = statFile(file)): Snapshot {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file.abs);
@@ -142,15 +153,28 @@ function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefin
   const after = statFile(file);
   const lines = splitLines(bytes);
   const hashes = hashLines(lines);
-  let index: LineIndex;
   const old = doc ? decodeDoc(store, file, doc) : undefined;
-  index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
+  const index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
+  // A file that changed while it was read gets a stamp that forces the next run to read it again.
+  const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
+  return { file, lines, index, stamp, stale: !doc || index !== old || !sameStamp(doc.file, stamp) || doc.racy !== isRacy(stamp) };
+}
 
-  const racy = !sameStamp(before, after) || Date.now() - Number(BigInt(after.mtimeNs) / 1_000_000n) < RACY_MS;
-  if (!doc || index !== old || !sameStamp(doc.file, after) || doc.racy !== racy) {
-    store.save('index', file.rel, toDoc(file.rel, index, lines, after, racy));
-  }
-  return inMemoryFile(file, lines, index);
+/** Saves the index of `lines` as the state of the file, whose stamp is `stamp`. */
+export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp): void {
+  store.save('index', rel, toDoc(rel, index, lines, stamp, isRacy(stamp)));
+}
+
+/** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
+function isRacy(stamp: FileStamp): boolean {
+  return stamp.size < 0 || Date.now() - Number(BigInt(stamp.mtimeNs) / 1_000_000n) < RACY_MS;
+}
+
+/** Reads the whole file, brings its LIDs up to date and saves them. */
+function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefined, before: FileStamp): IndexedFile {
+  const snap = readSnapshot(store, file, doc, before);
+  if (snap.stale) saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp);
+  return inMemoryFile(file, snap.lines, snap.index);
 }
 
 function decodeDoc(store: StateStore, file: ResolvedPath, doc: IndexDoc): LineIndex | undefined {
@@ -160,6 +184,31 @@ function decodeDoc(store: StateStore, file: ResolvedPath, doc: IndexDoc): LineIn
     store.problem(`saved index of ${file.display} is damaged (${(error as Error).message}); rebuilding it`);
     return undefined;
   }
+}
+
+/** The shape a saved index must have before any field of it is used. */
+function isIndexDoc(doc: unknown): doc is IndexDoc {
+  const d = doc as Partial<IndexDoc>;
+  const f = d.file as Partial<FileStamp> | undefined;
+  return (
+    Number.isSafeInteger(d.lines) &&
+    d.lines! >= 0 &&
+    typeof d.records === 'string' &&
+    typeof d.retired === 'string' &&
+    typeof d.racy === 'boolean' &&
+    Array.isArray(d.checkpoints) &&
+    d.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.size === 'number' &&
+    typeof f.mtimeNs === 'string' &&
+    typeof f.ctimeNs === 'string' &&
+    typeof f.ino === 'string'
+  );
+}
+
+export function loadIndexDoc(store: StateStore, rel: string): IndexDoc | undefined {
+  return store.load<IndexDoc>('index', rel, INDEX_FORMAT, INDEX_VERSION, isIndexDoc);
 }
 
 function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp, racy: boolean): IndexDoc {

@@ -51,7 +51,7 @@ export class StateStore {
   }
 
   /** The parsed document for `rel`, or undefined when there is none or it cannot be trusted. */
-  load<T extends StateDoc>(kind: StateKind, rel: string, format: string, version: number): T | undefined {
+  load<T extends StateDoc>(kind: StateKind, rel: string, format: string, version: number, valid: (doc: unknown) => boolean = () => true): T | undefined {
     if (this.disabledReason) return undefined;
     const file = this.fileFor(kind, rel);
     let text: string;
@@ -73,6 +73,10 @@ export class StateStore {
       this.setAside(kind, file, d && typeof d === 'object' && d.format === format && d.version === version ? `it describes ${String(d.path)}` : 'it is not an rt state file of this version');
       return undefined;
     }
+    if (!valid(d)) {
+      this.setAside(kind, file, 'it is damaged');
+      return undefined;
+    }
     return d as T;
   }
 
@@ -88,6 +92,11 @@ export class StateStore {
       this.disable(`cannot write ${path.relative(path.dirname(this.dir), file)} (${errorCode(error)})`);
       return false;
     }
+  }
+
+  /** Whether state can be saved (making the folder if needed); says once why not. */
+  canSave(): boolean {
+    return this.ensureFolder();
   }
 
   /** Says once that state is not kept, and why. Called by commands that would have saved state. */

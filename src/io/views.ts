@@ -28,6 +28,19 @@ interface ViewDoc extends StateDoc {
   seen: string[];
 }
 
+function isViewDoc(doc: unknown): boolean {
+  const d = doc as Partial<ViewDoc>;
+  const last = d.last as Partial<LastView> | null | undefined;
+  return (
+    (d.window === null || (Number.isSafeInteger(d.window) && d.window! > 0)) &&
+    (last === null || (typeof last === 'object' && Number.isSafeInteger(last.start) && Number.isSafeInteger(last.end) && typeof last.startLid === 'string' && typeof last.endLid === 'string')) &&
+    Array.isArray(d.shown) &&
+    d.shown.every((e) => Array.isArray(e) && Number.isSafeInteger(e[0]) && Array.isArray(e[1]) && e[1].every((l) => typeof l === 'string')) &&
+    Array.isArray(d.seen) &&
+    d.seen.every((l) => typeof l === 'string')
+  );
+}
+
 /** How lines came to be shown: a window resets what a number means; the rest add to it. */
 export type ShownBy = 'window' | 'edit' | 'search';
 
@@ -35,15 +48,13 @@ export class ViewState {
   private constructor(
     private readonly rel: string,
     private readonly doc: ViewDoc,
+    /** False when no state is kept: nothing can be said about what was shown. */
+    readonly kept: boolean,
   ) {}
 
   static load(store: StateStore, rel: string): ViewState {
-    const doc = store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION);
-    const valid = doc && Array.isArray(doc.shown) && Array.isArray(doc.seen);
-    return new ViewState(
-      rel,
-      valid ? doc : { format: VIEW_FORMAT, version: VIEW_VERSION, path: rel, touched: 0, window: null, last: null, shown: [], seen: [] },
-    );
+    const doc = store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc);
+    return new ViewState(rel, doc ?? { format: VIEW_FORMAT, version: VIEW_VERSION, path: rel, touched: 0, window: null, last: null, shown: [], seen: [] }, store.canSave());
   }
 
   get last(): LastView | null {
@@ -55,8 +66,9 @@ export class ViewState {
     return this.doc.window;
   }
 
-  /** LIDs shown at `line` since the last window showed it (most recent last). */
-  shownAt(line: number): readonly string[] {
+  /** LIDs shown at `line` since the last window showed it (most recent last); null when no state is kept. */
+  shownAt(line: number): readonly string[] | null {
+    if (!this.kept) return null;
     return this.doc.shown.find(([n]) => n === line)?.[1] ?? [];
   }
 

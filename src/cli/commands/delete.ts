@@ -1,0 +1,37 @@
+import { parseAnchor } from '../../core/anchor.js';
+import { RtError, shellQuote } from '../../core/errors.js';
+import { editFile, editFlags } from '../editing.js';
+import type { CommandSpec } from '../spec.js';
+import { resolveRange } from './edit.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, WRITE_EXITS } from './editOptions.js';
+
+export const deleteCommand: CommandSpec = {
+  name: 'delete',
+  summary: 'delete lines FROM..TO',
+  description: [
+    'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last line). Every line deleted must have been shown by rt since it last changed, unless --force. If the file ended without a newline, it still does.',
+    'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
+  ],
+  args: [
+    { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
+    { name: 'from', summary: 'first line to delete (an anchor)', required: true, complete: 'none' },
+    { name: 'to', summary: 'last line to delete (an anchor; default FROM)', required: false, complete: 'none' },
+  ],
+  options: [FORCE_UNSHOWN, DIFF, DRY_RUN],
+  examples: [
+    { command: 'rt delete src/app.ts kq3f', explains: 'delete the line kq3f' },
+    { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
+  ],
+  exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...WRITE_EXITS],
+  readsStdin: false,
+  run(ctx, args, options) {
+    const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
+    const from = parseAnchor(fromArg);
+    const to = parseAnchor(toArg ?? fromArg);
+    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [`name the last line by its LID; see it with: rt open ${shellQuote(pathArg)}`]);
+    editFile(ctx, pathArg, 'deleted', editFlags(ctx, options), (world) => {
+      const [a, b] = resolveRange(world, from, to);
+      return { start: a - 1, deleteCount: b - a + 1, insert: [] };
+    });
+  },
+};

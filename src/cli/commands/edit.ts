@@ -1,0 +1,51 @@
+import { parseAnchor, resolveAnchor, type AnchorWorld } from '../../core/anchor.js';
+import { textLines } from '../../core/edit.js';
+import { RtError, shellQuote } from '../../core/errors.js';
+import { readEditText } from '../../io/stdin.js';
+import { editFile, editFlags } from '../editing.js';
+import type { CommandSpec } from '../spec.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, WRITE_EXITS } from './editOptions.js';
+
+export const editCommand: CommandSpec = {
+  name: 'edit',
+  summary: 'replace lines FROM..TO with the text on standard input',
+  description: [
+    'Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file\'s line ending; every other byte of the file stays as it was.',
+    'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force.',
+    'Prints one line saying what changed, then the changed region with fresh LIDs and 3 lines of context. Every LID of an unchanged line stays valid, so several edits can follow one read.',
+  ],
+  args: [
+    { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
+    { name: 'from', summary: 'first line to replace (an anchor)', required: true, complete: 'none' },
+    { name: 'to', summary: 'last line to replace (an anchor; default FROM)', required: false, complete: 'none' },
+  ],
+  options: [FORCE_UNSHOWN, DIFF, DRY_RUN],
+  examples: [
+    { command: "rt edit src/app.ts kq3f mw7a <<'EOF'", explains: 'replace the lines kq3f to mw7a with the heredoc\'s lines' },
+    { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
+  ],
+  exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...WRITE_EXITS],
+  readsStdin: true,
+  run(ctx, args, options) {
+    const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
+    const from = parseAnchor(fromArg);
+    const to = parseAnchor(toArg ?? fromArg);
+    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${shellQuote(pathArg)} '$' <<'EOF'`]);
+    const text = textLines(readEditText(ctx.stdin, `rt edit ${shellQuote(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
+    editFile(ctx, pathArg, 'edited', editFlags(ctx, options), (world) => {
+      const [a, b] = resolveRange(world, from, to);
+      return { start: a - 1, deleteCount: b - a + 1, insert: text.lines };
+    });
+  },
+};
+
+/** FROM..TO as 1-based line numbers; $ as TO means the last line. */
+export function resolveRange(world: AnchorWorld, from: ReturnType<typeof parseAnchor>, to: ReturnType<typeof parseAnchor>): [number, number] {
+  const a = resolveAnchor(from, world);
+  const b = to.kind === 'end' ? world.total : resolveAnchor(to, world);
+  if (a > world.total) throw new RtError('input', `${world.display} has no line ${a}`, [`see its end: rt open ${shellQuote(world.display)}`]);
+  if (b < a) {
+    throw new RtError('usage', `the range ends before it starts: ${from.text} is line ${a}, ${to.text} is line ${b}`, ['give FROM before TO']);
+  }
+  return [a, b];
+}

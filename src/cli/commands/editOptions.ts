@@ -1,0 +1,13 @@
+// Options shared by the commands that write files.
+
+import type { OptionSpec } from '../spec.js';
+
+export const FORCE_UNSHOWN: OptionSpec = { long: 'force', kind: 'switch', summary: 'edit lines even if rt has not shown them since they last changed' };
+export const DIFF: OptionSpec = { long: 'diff', kind: 'switch', summary: 'also print a unified diff of the change', env: 'RT_DIFF' };
+export const DRY_RUN: OptionSpec = { long: 'dry-run', kind: 'switch', summary: 'print the diff of the change and write nothing' };
+
+export const WRITE_EXITS: ReadonlyArray<readonly [number, string]> = [
+  [2, 'bad usage, or no text on standard input'],
+  [3, 'an anchor is stale or names lines never shown: nothing was written'],
+  [4, 'the file is missing, binary, unwritable, outside the root, or RT_READONLY is set: nothing was written'],
+];

@@ -1,0 +1,189 @@
+// The path every edit takes: resolve, lock, read the file as it is now, resolve anchors, check
+// that the lines were shown, apply, write atomically, save the index the edit produced, report.
+// A refusal at any step writes nothing, to the file or to the state.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AnchorWorld } from '../core/anchor.js';
+import { applySplice, type Splice } from '../core/edit.js';
+import { RtError, shellQuote } from '../core/errors.js';
+import { lidToString } from '../core/lid.js';
+import { buildIndex } from '../core/lineIndex.js';
+import { hashLines } from '../core/hash.js';
+import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { renderUnifiedDiff } from '../render/diff.js';
+import { renderWindow } from '../render/window.js';
+import { readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
+import { acquireLock } from '../io/lock.js';
+import { resolveInRoot, type ResolvedPath } from '../io/root.js';
+import { ViewState } from '../io/views.js';
+import { cleanStaleTemps, replaceFile, versionOf } from '../io/writeFile.js';
+import type { Context } from './context.js';
+import type { Options } from './spec.js';
+
+/** Lines of context printed around a changed region. */
+const REGION_CONTEXT = 3;
+/** Most changed lines printed after an edit; the rest is one `rt open` away. */
+const REGION_MAX = 200;
+
+export type Verb = 'edited' | 'inserted' | 'deleted' | 'created';
+
+export interface EditFlags {
+  readonly force: boolean;
+  readonly dryRun: boolean;
+  readonly diff: boolean;
+}
+
+export function editFlags(ctx: Context, options: Options): EditFlags {
+  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF) };
+}
+
+function isOn(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function refuseIfReadOnly(ctx: Context, flags: EditFlags, display: string): void {
+  if (isOn(ctx.env.RT_READONLY) && !flags.dryRun) {
+    throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${display})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
+  }
+}
+
+/** Decides the splice once the file is read: resolves anchors against `world`. */
+export type PlanSplice = (world: AnchorWorld, snapshot: Snapshot) => Splice;
+
+/** Runs an edit of an existing file. */
+export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditFlags, plan: PlanSplice): void {
+  const file = resolveInRoot(ctx.root, pathArg);
+  refuseIfReadOnly(ctx, flags, file.display);
+  const store = ctx.state;
+  const lock = acquireLock(lockPathFor(file), file.display);
+  try {
+    cleanStaleTemps(file.abs);
+    const stBefore = safeStat(file);
+    const snapshot = readSnapshot(store, file);
+    const view = ViewState.load(store, file.rel);
+    const { index, lines } = snapshot;
+    const world: AnchorWorld = {
+      display: file.display,
+      total: lines.count,
+      lineOf: (code) => index.lids.indexOf(code),
+      lidCodeAt: (i) => index.lids[i]!,
+      wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
+      shownAt: (line) => view.shownAt(line),
+    };
+    const splice = plan(world, snapshot);
+    if (!flags.force && view.kept) checkShown(file, snapshot, view, splice);
+
+    const result = applySplice(lines, index, splice, dominantEol(lines));
+    const after = splitLines(result.bytes);
+    const span = { start: splice.start, oldCount: splice.deleteCount, newCount: splice.insert.length };
+    if (flags.dryRun) {
+      ctx.out(renderUnifiedDiff(file.display, lines, after, span));
+      ctx.warn(`dry run: nothing written to ${file.display}`);
+      return;
+    }
+    if (result.bytes.equals(lines.bytes)) {
+      ctx.warn(`${file.display} is unchanged: the new text is the same as the old`);
+    } else {
+      replaceFile(file.abs, result.bytes, versionOf(stBefore), file.display);
+    }
+    saveIndex(store, file.rel, after, result.index, statFile(file));
+    report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span) : undefined);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Runs `rt create`. */
+export function createFile(ctx: Context, pathArg: string, text: { lines: Buffer[]; eol: string }, flags: EditFlags): void {
+  const file = resolveInRoot(ctx.root, pathArg, true);
+  refuseIfReadOnly(ctx, flags, file.display);
+  const exists = fs.existsSync(file.abs);
+  if (exists && !flags.force) {
+    throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
+  }
+  if (exists && fs.statSync(file.abs).isDirectory()) throw new RtError('access', `${file.display} is a directory`, ['name a file']);
+  const store = ctx.state;
+  const bytes = Buffer.concat(text.lines.flatMap((l) => [l, Buffer.from(text.eol)]));
+  const after = splitLines(bytes);
+  const empty = splitLines(Buffer.alloc(0));
+  const span = { start: 0, oldCount: 0, newCount: after.count };
+  if (flags.dryRun) {
+    ctx.out(renderUnifiedDiff(file.display, empty, after, span));
+    ctx.warn(`dry run: nothing written to ${file.display}`);
+    return;
+  }
+  try {
+    fs.mkdirSync(path.dirname(file.abs), { recursive: true });
+  } catch (error) {
+    throw new RtError('access', `cannot make the folder of ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the path and its permissions']);
+  }
+  const lock = acquireLock(lockPathFor(file), file.display);
+  try {
+    cleanStaleTemps(file.abs);
+    const before = fs.existsSync(file.abs) ? fs.statSync(file.abs) : undefined;
+    if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
+    replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
+    const index = buildIndex(hashLines(after));
+    saveIndex(store, file.rel, after, index, statFile(file));
+    const view = ViewState.load(store, file.rel);
+    report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span) : undefined);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The lock sits beside the file, so every rt process finds it whatever its state settings. */
+function lockPathFor(file: ResolvedPath): string {
+  return path.join(path.dirname(file.abs), `.${path.basename(file.abs)}.rt-lock`);
+}
+
+function safeStat(file: ResolvedPath): fs.Stats {
+  try {
+    return fs.statSync(file.abs);
+  } catch {
+    throw new RtError('not_found', `no such file: ${file.display}`, ['check the path']);
+  }
+}
+
+/** SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown since it last changed. */
+function checkShown(file: ResolvedPath, snapshot: Snapshot, view: ViewState, splice: Splice): void {
+  const unseen: number[] = [];
+  for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
+    if (!view.wasSeen(lidToString(snapshot.index.lids[i]!))) unseen.push(i + 1);
+  }
+  if (unseen.length === 0) return;
+  const first = unseen[0]!;
+  const last = unseen[unseen.length - 1]!;
+  const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
+  throw new RtError('unshown', `${where} of ${file.display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: rt open ${shellQuote(`${file.display}:${first}-${last}`)}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
+}
+
+/** One confirmation line, then the changed region with fresh LIDs (recorded as shown), then the diff. */
+function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
+  const { start, oldCount, newCount } = span;
+  const delta = newCount - oldCount;
+  const range = (count: number) => (count === 0 ? `${start}` : `${start + 1}-${start + count}`);
+  const summary =
+    verb === 'edited'
+      ? `${range(oldCount)} → ${range(newCount)}`
+      : verb === 'deleted'
+        ? `${range(oldCount)}`
+        : `${range(newCount)}`;
+  ctx.out(`${verb} ${file.display}: ${summary} (${delta >= 0 ? '+' : ''}${delta})\n`);
+
+  const shown = Math.min(newCount, REGION_MAX);
+  const from = Math.max(0, start - REGION_CONTEXT);
+  const to = Math.min(after.count, start + shown + REGION_CONTEXT);
+  const contents: Buffer[] = [];
+  const lidTexts: string[] = [];
+  for (let i = from; i < to; i++) {
+    contents.push(lineContent(after, i));
+    lidTexts.push(lidToString(lids[i]!));
+  }
+  ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }));
+  if (newCount > shown) ctx.warn(`${newCount - shown} more new lines not shown: rt open ${shellQuote(`${file.display}:${start + shown + 1}-${start + newCount}`)}`);
+  if (diff) ctx.out(diff);
+  if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
+  view.save(ctx.state);
+}

@@ -1,0 +1,98 @@
+// A per-file lock so that concurrent rt processes editing one file take turns: the second waits,
+// then reads the first one's result and resolves its anchors against it (SPEC §4).
+//
+// The lock is a file created exclusively (O_EXCL) holding the owner's pid. A lock whose owner is
+// no longer running (killed mid-edit) is broken at once, instead of after a timeout as with
+// mtime-based locks: a killed rt must not stall the next one. Breaking is itself guarded by an
+// exclusive "breaker" file, so two waiters cannot both break a lock and then both take it.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import { RtError } from '../core/errors.js';
+import { isRunning } from './processes.js';
+
+const WAIT_MS = 30_000;
+const BREAKER_STALE_MS = 10_000;
+
+export interface Lock {
+  release(): void;
+}
+
+export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): Lock {
+  const deadline = Date.now() + waitMs;
+  const token = `${process.pid}@${os.hostname()}@${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, token, { flag: 'wx' });
+      return {
+        release() {
+          try {
+            if (fs.readFileSync(lockPath, 'utf8') === token) fs.unlinkSync(lockPath);
+          } catch {
+            // Already gone: nothing to release.
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new RtError('access', `cannot lock ${what}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the permissions of the folder']);
+      }
+    }
+    if (breakIfAbandoned(lockPath)) continue;
+    if (Date.now() > deadline) {
+      throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${lockPath}`]);
+    }
+    sleep(Math.min(2 + attempt * 2, 50));
+  }
+}
+
+function ownerOf(lockPath: string): string {
+  try {
+    return `pid ${fs.readFileSync(lockPath, 'utf8').split('@')[0]}`;
+  } catch {
+    return 'gone now';
+  }
+}
+
+/** Removes the lock if its owner is a process of this machine that is no longer running. */
+function breakIfAbandoned(lockPath: string): boolean {
+  const owner = readOwner(lockPath);
+  if (!owner || owner.host !== os.hostname() || isRunning(owner.pid)) return false;
+  const breaker = `${lockPath}.break`;
+  try {
+    fs.writeFileSync(breaker, String(process.pid), { flag: 'wx' });
+  } catch {
+    // Someone else is breaking it; a breaker left by a killed process expires.
+    try {
+      if (Date.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
+    } catch {
+      // gone already
+    }
+    return false;
+  }
+  try {
+    const again = readOwner(lockPath);
+    if (again && again.token === owner.token) fs.unlinkSync(lockPath);
+    return true;
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
+}
+
+function readOwner(lockPath: string): { pid: number; host: string; token: string } | undefined {
+  try {
+    const token = fs.readFileSync(lockPath, 'utf8');
+    const [pid, host] = token.split('@');
+    const n = Number(pid);
+    // A lock file caught half-written has no pid yet: treat it as held.
+    return Number.isInteger(n) && n > 0 && host ? { pid: n, host, token } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

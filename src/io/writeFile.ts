@@ -1,0 +1,110 @@
+// Safe replacement of a user's file (SPEC §4): the new content goes to a temporary file beside
+// the target, is flushed to disk and given the target's mode, and is renamed over the target
+// only if the target is still the version that was read. Killed at any instant, this leaves the
+// old file or the new one, whole; a temporary file left by a killed process is removed by the
+// next run (cleanStaleTemps).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError } from '../core/errors.js';
+import { isRunning } from './processes.js';
+
+const TEMP_MARK = '.rt-tmp-';
+
+export interface FileVersion {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+}
+
+export function versionOf(st: fs.Stats): FileVersion {
+  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+}
+
+function tempName(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARK}${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+}
+
+/**
+ * Writes `data` to `target` atomically. `expected` is the version that was read (undefined for
+ * a new file, which must then still not exist unless `overwrite`); a target changed since is
+ * refused.
+ */
+export function replaceFile(target: string, data: Buffer, expected: FileVersion | undefined, display: string, overwrite = false): void {
+  let mode = 0o666 & ~process.umask();
+  let owner: { uid: number; gid: number } | undefined;
+  try {
+    const st = fs.statSync(target);
+    mode = st.mode & 0o7777;
+    owner = { uid: st.uid, gid: st.gid };
+  } catch {
+    // a new file
+  }
+  const tmp = tempName(target);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode);
+    let written = 0;
+    while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
+    fs.fchmodSync(fd, mode);
+    if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    checkUnchanged(target, expected, display, overwrite);
+    fs.renameSync(tmp, target);
+  } catch (error) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    if (error instanceof RtError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RtError('access', `cannot write ${display}: ${code ?? String(error)}`, [code === 'EACCES' || code === 'EPERM' ? `check the permissions of ${path.dirname(display) || '.'}` : 'check the disk and try again']);
+  }
+  syncDir(path.dirname(target));
+}
+
+function checkUnchanged(target: string, expected: FileVersion | undefined, display: string, overwrite: boolean): void {
+  let now: fs.Stats | undefined;
+  try {
+    now = fs.statSync(target);
+  } catch {
+    now = undefined;
+  }
+  if (expected === undefined) {
+    if (now && !overwrite) throw new RtError('exists', `${display} appeared while it was being created`, [`look at it: rt open ${display}`]);
+    return;
+  }
+  if (!now || now.size !== expected.size || now.mtimeMs !== expected.mtimeMs || now.ino !== expected.ino) {
+    throw new RtError('stale', `${display} changed while it was being edited; nothing was written`, [`run the command again (its anchors are checked against the new content)`]);
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Not every file system lets a directory be synced; the rename is atomic regardless.
+  }
+}
+
+/** Removes temporary files of `target` left by rt processes that are no longer running. */
+export function cleanStaleTemps(target: string): void {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}${TEMP_MARK}`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
