@@ -23,8 +23,8 @@ export interface SpliceResult {
 
 /**
  * Applies `splice` to the file. New lines end with `eol`. The file keeps its final-newline
- * state: if it ended without a newline, its new last line does too; a line that stops being
- * last gains `eol`.
+ * state: if it ended without a newline, its new last line does too (unless that line is empty);
+ * a line that stops being last gains `eol`.
  */
 export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, eol: string): SpliceResult {
   const { bytes, starts, count } = lines;
@@ -35,13 +35,17 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
 
   const head = bytes.subarray(0, starts[start]!);
   const tail = bytes.subarray(starts[end]!);
-  const keepsNoFinalNewline = tail.length === 0 && !finalNewline;
+  // Without a final newline the last line ends the file bare — unless it is empty, for an empty
+  // line with no newline would be no line at all.
+  const bareEnd = tail.length === 0 && !finalNewline;
   const parts: Buffer[] = [head];
-  if (keepsNoFinalNewline && start === count && count > 0 && insert.length > 0) parts.push(eolBytes); // the old last line stops being last
-  if (keepsNoFinalNewline && start < count && insert.length === 0) parts[0] = stripEol(head); // a kept line becomes last
+  if (bareEnd && start === count && count > 0 && insert.length > 0) parts.push(eolBytes); // the old last line stops being last
+  if (bareEnd && start < count && insert.length === 0 && start > 0 && lines.contentEnds[start - 1]! > starts[start - 1]!) {
+    parts[0] = stripEol(head); // a kept line becomes last
+  }
   insert.forEach((content, i) => {
     parts.push(content);
-    if (i < insert.length - 1 || !keepsNoFinalNewline) parts.push(eolBytes);
+    if (i < insert.length - 1 || !bareEnd || content.length === 0) parts.push(eolBytes);
   });
   parts.push(tail);
   const out = Buffer.concat(parts);
@@ -82,10 +86,10 @@ export function textLines(text: Buffer): { lines: Buffer[]; eol: '\n' | '\r\n' }
   const withEnd = Buffer.concat([body, Buffer.from('\n')]);
   const split = splitLines(withEnd, false);
   const out: Buffer[] = [];
+  for (let i = 0; i < split.count; i++) out.push(Buffer.from(withEnd.subarray(split.starts[i]!, split.contentEnds[i]!)));
+  // The text's own convention, its removed trailing newline included: CRLF if most endings are.
   let crlf = 0;
-  for (let i = 0; i < split.count; i++) {
-    out.push(Buffer.from(withEnd.subarray(split.starts[i]!, split.contentEnds[i]!)));
-    if (split.starts[i + 1]! - split.contentEnds[i]! === 2) crlf++;
-  }
-  return { lines: out, eol: crlf * 2 > split.count ? '\r\n' : '\n' };
+  let lf = 0;
+  for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, at + 1)) at > 0 && text[at - 1] === 0x0d ? crlf++ : lf++;
+  return { lines: out, eol: crlf > lf ? '\r\n' : '\n' };
 }
