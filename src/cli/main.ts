@@ -16,7 +16,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     (s) => streams.stdout.write(s),
   );
   if (argv.length === 0) {
-    streams.stderr.write(program.helpInformation());
+    streams.stderr.write(`rt: no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\nrt: see: rt help, or rt help COMMAND\n`);
     return 2;
   }
   try {

@@ -33,12 +33,13 @@ export function lidStrings(codes: Uint32Array): string[] {
   return Array.from(codes, lidToString);
 }
 
-/** Prints `window` of `file` and records it as the file's last view. */
-export function showWindow(ctx: Context, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | undefined): void {
+/** Prints `window` of `file`, saves its index and records the window as the file's last view. */
+export function showWindow(ctx: Context, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | null | undefined): void {
   const from = window.start - 1;
   const to = window.end;
   const lids = file.total ? lidStrings(file.lids(from, to)) : [];
   ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines: file.total ? file.contents(from, to) : [], lids }));
+  file.persist();
   view.recordWindow(window, lids, explicitSize);
   view.save(ctx.state);
 }

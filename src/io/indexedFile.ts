@@ -2,6 +2,7 @@
 // bytes a window needs), otherwise reads and fingerprints the whole file and reconciles the saved
 // LIDs with what it holds now, then saves the result.
 
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { RtError } from '../core/errors.js';
@@ -35,6 +36,8 @@ interface IndexDoc extends StateDoc {
   records: string;
   retired: string;
   checkpoints: number[];
+  /** Digest of the fields above: a damaged index is never trusted. */
+  check: string;
 }
 
 export interface IndexedFile {
@@ -49,9 +52,14 @@ export interface IndexedFile {
   lineOf(code: number): number;
   /** Whether `code` was an LID of this file that has since been retired. */
   wasRetired(code: number): boolean;
+  /** Saves the index if reading brought it up to date. Called once the command has succeeded. */
+  persist(): void;
 }
 
-/** Opens `file` (which must exist) as a text file with its LIDs, updating the saved index. */
+/**
+ * Opens `file` (which must exist) as a text file with its LIDs. The updated index is saved by
+ * `persist()`, so that a command refused later writes no state.
+ */
 export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
   const before = statFile(file);
   const doc = loadIndexDoc(store, file.rel);
@@ -109,6 +117,7 @@ function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
     lids: (from, to) => decodeLidRange(doc.records, from, to),
     lineOf: (code) => allLids().indexOf(code),
     wasRetired: (code) => (retired ??= decodeRetired(doc.retired).lids).indexOf(code) !== -1,
+    persist: () => undefined,
   };
 }
 
@@ -173,8 +182,8 @@ function isRacy(stamp: FileStamp): boolean {
 /** Reads the whole file, brings its LIDs up to date and saves them. */
 function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefined, before: FileStamp): IndexedFile {
   const snap = readSnapshot(store, file, doc, before);
-  if (snap.stale) saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp);
-  return inMemoryFile(file, snap.lines, snap.index);
+  const opened = inMemoryFile(file, snap.lines, snap.index);
+  return { ...opened, persist: () => snap.stale && saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp) };
 }
 
 function decodeDoc(store: StateStore, file: ResolvedPath, doc: IndexDoc): LineIndex | undefined {
@@ -203,8 +212,18 @@ function isIndexDoc(doc: unknown): doc is IndexDoc {
     typeof f.size === 'number' &&
     typeof f.mtimeNs === 'string' &&
     typeof f.ctimeNs === 'string' &&
-    typeof f.ino === 'string'
+    typeof f.ino === 'string' &&
+    typeof d.check === 'string' &&
+    d.check === digest(d as IndexDoc)
   );
+}
+
+function digest(doc: Omit<IndexDoc, 'check'>): string {
+  const f = doc.file;
+  return createHash('md5')
+    .update(`${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.checkpoints.join(',')}|${doc.retired}|`)
+    .update(doc.records)
+    .digest('base64');
 }
 
 export function loadIndexDoc(store: StateStore, rel: string): IndexDoc | undefined {
@@ -214,7 +233,7 @@ export function loadIndexDoc(store: StateStore, rel: string): IndexDoc | undefin
 function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp, racy: boolean): IndexDoc {
   const checkpoints: number[] = [];
   for (let i = 0; i < lines.count; i += CHECKPOINT_EVERY) checkpoints.push(lines.starts[i]!);
-  return {
+  const doc = {
     format: INDEX_FORMAT,
     version: INDEX_VERSION,
     path: rel,
@@ -226,6 +245,7 @@ function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp
     retired: encodeRetired(index.retired),
     checkpoints,
   };
+  return { ...doc, check: digest(doc) };
 }
 
 export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIndex): IndexedFile {
@@ -240,6 +260,7 @@ export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIn
     lids: (from, to) => index.lids.subarray(from, to),
     lineOf: (code) => index.lids.indexOf(code),
     wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
+    persist: () => undefined,
   };
 }
 

@@ -63,7 +63,8 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
     throw new RtError('not_found', `no such file: ${userPath}`, hints, { suggestions: near });
   }
-  return { abs: real.path, rel, display: displayPath(root, real.path) };
+  // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
+  return { abs: real.path, rel, display: displayPath(root, lexical) };
 }
 
 export function displayPath(root: Root, abs: string): string {

@@ -94,10 +94,13 @@ export class ViewState {
     this.doc.seen = [...seen].slice(-MAX_SEEN);
   }
 
-  /** Records a window as the last one shown (what `scroll` continues from). */
-  recordWindow(window: LineWindow, lids: readonly string[], explicitSize: number | undefined): void {
+  /**
+   * Records a window as the last one shown (what `scroll` continues from). `size`: the --window
+   * given, null for none (forgetting an earlier one), undefined to keep what was remembered.
+   */
+  recordWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
     this.record(window.start, lids, 'window');
-    if (explicitSize !== undefined) this.doc.window = explicitSize;
+    if (size !== undefined) this.doc.window = size;
     this.doc.last = lids.length
       ? { start: window.start, end: window.end, startLid: lids[0]!, endLid: lids[lids.length - 1]! }
       : null;

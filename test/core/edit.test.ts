@@ -106,7 +106,7 @@ describe('edits addressed by LIDs from one read', () => {
         let model: ModelLine[] = f.lines.map((l) => ({ content: Buffer.from(l.content.replace(/\r$/, ''), 'latin1'), eol: l.eol }));
         // Without a final newline, an empty last line is no line at all: only a non-empty one can lack it.
         if (model.length && !f.finalNewline && model[model.length - 1]!.content.length > 0) model[model.length - 1]!.eol = '';
-        let bytes = serialise(f.bom, model);
+        let bytes: Buffer = serialise(f.bom, model);
         let lines = splitLines(bytes);
         let index: LineIndex = buildIndex(hashLines(lines));
         const initialLids = Array.from(index.lids, lidToString);
@@ -139,7 +139,7 @@ describe('edits addressed by LIDs from one read', () => {
           }
           const result = applySplice(lines, index, { start, deleteCount: del, insert }, dominantEol(lines));
           model = modelSplice(model, start, del, insert);
-          bytes = result.bytes;
+          bytes = Buffer.from(result.bytes);
           expect(bytes).toEqual(serialise(f.bom, model));
           lines = splitLines(bytes);
           index = result.index;

@@ -38,10 +38,13 @@ export function rt(args: readonly string[], options: RunOptions): RunResult {
     input: options.input ?? '',
     env: cleanEnv(options.env),
     maxBuffer: 512 * 1024 * 1024,
+    // A hung rt (reading a FIFO, waiting on a lock) must fail the test, not block the worker.
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
   });
-  if (result.error) throw result.error;
+  if (result.error) throw new Error(`rt ${args.join(' ')}: ${result.error.message}`);
   return {
     stdout: result.stdout.toString('utf8'),
     stderr: result.stderr.toString('utf8'),
