@@ -14,7 +14,7 @@ import type { ResolvedPath } from './root.js';
 import type { StateDoc, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 /** A checkpoint (byte offset of a line start) is kept every this many lines. */
 const CHECKPOINT_EVERY = 1024;
 /** A file modified this recently may change again within its timestamp's granularity. */
@@ -63,7 +63,7 @@ export interface IndexedFile {
 export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
   const before = statFile(file);
   const doc = loadIndexDoc(store, file.rel);
-  if (doc && !doc.racy && sameStamp(doc.file, before)) {
+  if (doc && trustworthy(doc, before)) {
     const warm = warmFile(file, doc);
     if (warm) return warm;
   }
@@ -161,9 +161,17 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIn
   }
   const after = statFile(file);
   const lines = splitLines(bytes);
-  const hashes = hashLines(lines);
-  const old = doc ? decodeDoc(store, file, doc) : undefined;
-  const index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
+  let index: LineIndex | undefined;
+  let old: LineIndex | undefined;
+  if (doc && sameStamp(before, after) && lines.count === doc.lines && trustworthy(doc, after)) {
+    // The file is the version the index describes: its fingerprints need not be computed again.
+    index = old = decodeDoc(store, file, doc);
+  }
+  if (!index) {
+    const hashes = hashLines(lines);
+    old = doc ? decodeDoc(store, file, doc) : undefined;
+    index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
+  }
   // A file that changed while it was read gets a stamp that forces the next run to read it again.
   const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
   return { file, lines, index, stamp, stale: !doc || index !== old || !sameStamp(doc.file, stamp) || doc.racy !== isRacy(stamp) };
@@ -218,9 +226,18 @@ function isIndexDoc(doc: unknown): doc is IndexDoc {
   );
 }
 
+/**
+ * Whether the index can stand in for reading the file: the file has the stamp the index was
+ * made from, that stamp was not taken within the file system's timestamp granularity of a
+ * change. (An index whose digest does not match is never loaded.)
+ */
+function trustworthy(doc: IndexDoc, stamp: FileStamp): boolean {
+  return !doc.racy && sameStamp(doc.file, stamp);
+}
+
 function digest(doc: Omit<IndexDoc, 'check'>): string {
   const f = doc.file;
-  return createHash('md5')
+  return createHash('sha256')
     .update(`${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.checkpoints.join(',')}|${doc.retired}|`)
     .update(doc.records)
     .digest('base64');

@@ -69,6 +69,8 @@ export class StateStore {
       return undefined;
     }
     const d = doc as Partial<StateDoc> | null;
+    // State of another version of rt is a cache of a different shape: rebuilt without a word.
+    if (d && typeof d === 'object' && d.format === format && typeof d.version === 'number' && d.version !== version) return undefined;
     if (!d || typeof d !== 'object' || d.format !== format || d.version !== version || d.path !== rel) {
       this.setAside(kind, file, d && typeof d === 'object' && d.format === format && d.version === version ? `it describes ${String(d.path)}` : 'it is not an rt state file of this version');
       return undefined;
