@@ -32,6 +32,27 @@ const OVERVIEW: readonly Section[] = [
     ],
   },
   {
+    title: 'ANCHORS',
+    body: [
+      'Where a command takes a line, it takes an anchor:',
+      { term: 'kq3f', text: 'An LID: the line holding it now, wherever it moved. An LID whose line was changed or deleted is refused (exit 3).' },
+      { term: '101', text: 'A line number, accepted only when it can mean one line alone: the line now at 101 is the line rt showed at 101, and no other line has been shown at 101 since the last open or scroll that showed it (the region printed after an edit counts as shown). Otherwise it is refused (exit 3) with where the line shown there is now. Without saved state (RT_STATE=off) a bare number cannot be checked and is refused; use an LID.' },
+      { term: '101:kq3f', text: 'Both; they must agree, else refused (exit 3) with where kq3f is now.' },
+      { term: '$, end', text: 'The position after the last line: insert $ appends. As TO of edit or delete, $ means through the last line.' },
+      'An edit may only replace or delete lines rt has shown (in a window or in the region printed after an edit) since they last changed; a range covering other lines is refused (exit 3) with the open command that shows them, unless --force. This check needs saved state: with RT_STATE=off it is not made.',
+    ],
+  },
+  {
+    title: 'EDITING',
+    body: [
+      'The text of edit, insert and create is read from standard input, byte for byte, with one trailing newline ("\\n" or "\\r\\n") removed, and split into lines on "\\n". Give it as a quoted heredoc (<<\'EOF\') so the shell changes nothing. A terminal or empty standard input is refused (exit 2); a heredoc holding one blank line is one empty line. To remove lines, use delete.',
+      'New lines take the line ending most of the file uses (CRLF files stay CRLF). Every other byte stays as it was: line endings, a BOM, tabs and bytes that are not UTF-8 in lines not named. If the file ended without a newline it still does, unless its new last line is empty (an empty line needs its newline to exist).',
+      'After an edit rt prints one line saying what changed, for example "edited src/app.ts: 101-102 → 101-103 (+1)" (insert: "inserted PATH: 101-103 (+3)"; delete: "deleted PATH: 101-102 (-2)"; create: "created PATH: 1-N (+N)"), then the changed region as a window with its fresh LIDs and up to 3 lines of context on each side (at most 200 new lines; the rest is named on stderr). Every LID of an unchanged line stays valid, so several edits can be made, top to bottom, from one read.',
+      'Writes are atomic: the new content goes to a temporary file beside the target (.NAME.rt-tmp-PID-XXXXXX), is flushed, given the target\'s mode (and owner, when run as root), and renamed over the target only if the target is still the version that was read (else exit 3, nothing written). A per-file lock (.NAME.rt-lock beside the file, holding the owner\'s pid) makes concurrent rt processes take turns; the one that waits then resolves its anchors against the new content. A lock or temporary file left by a killed rt is removed by the next run that finds its owner gone.',
+      '--dry-run prints the unified diff of the change and writes nothing, even under RT_READONLY. --diff (or RT_DIFF=1) prints the diff after the report.',
+    ],
+  },
+  {
     title: 'PATHS AND THE ROOT',
     body: [
       'The root is the nearest ancestor of the working directory holding .git or .rt, else the working directory; --root DIR or RT_ROOT override it. Every path, after resolving ".." and symbolic links, must lie inside the root, and rt\'s own .rt folder is never read or edited as a file; anything else is refused (exit 4). A missing file is refused with the closest existing paths.',
@@ -47,6 +68,8 @@ const TRAILER: readonly Section[] = [
     body: [
       { term: 'RT_ROOT', text: 'The root, as --root.' },
       { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100).' },
+      { term: 'RT_DIFF', text: '1 (or any value but 0, false, no, off): edits print a unified diff, as --diff.' },
+      { term: 'RT_READONLY', text: '1 (as RT_DIFF): refuse every command that would write a file (exit 4); --dry-run still works.' },
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
       { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
     ],
