@@ -51,11 +51,25 @@ function toOption(spec: OptionSpec): Option {
 }
 
 function helpAfter(spec: CommandSpec): string {
-  const lines = ['', ...spec.description.map((p) => p), '', 'Examples:'];
-  for (const ex of spec.examples) lines.push(`  ${ex.command.padEnd(36)} ${ex.explains}`);
+  const lines = ['', ...spec.description.flatMap((p) => [wrap(p, 80), '']), 'Examples:'];
+  for (const ex of spec.examples) lines.push(`  ${ex.command}`, `      ${ex.explains}`);
   lines.push('', 'Exit status:');
   for (const [code, meaning] of spec.exits) lines.push(`  ${code}  ${meaning}`);
   return lines.join('\n');
+}
+
+/** Wraps a paragraph at `width` columns. */
+function wrap(text: string, width: number): string {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out.join('\n');
 }
 
 /** Commander's messages, in rt's voice: every stderr line starts with `rt: `. */

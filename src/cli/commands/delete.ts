@@ -3,7 +3,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { editFile, editFlags } from '../editing.js';
 import type { CommandSpec } from '../spec.js';
 import { resolveRange } from './edit.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, WRITE_EXITS } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
 
 export const deleteCommand: CommandSpec = {
   name: 'delete',
@@ -22,7 +22,7 @@ export const deleteCommand: CommandSpec = {
     { command: 'rt delete src/app.ts kq3f', explains: 'delete the line kq3f' },
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
   ],
-  exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...WRITE_EXITS],
+  exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
   readsStdin: false,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];

@@ -4,7 +4,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { editFile, editFlags } from '../editing.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, WRITE_EXITS } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
 
 export const editCommand: CommandSpec = {
   name: 'edit',
@@ -24,7 +24,7 @@ export const editCommand: CommandSpec = {
     { command: "rt edit src/app.ts kq3f mw7a <<'EOF'", explains: 'replace the lines kq3f to mw7a with the heredoc\'s lines' },
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
   ],
-  exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...WRITE_EXITS],
+  exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...writeExits(true)],
   readsStdin: true,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];

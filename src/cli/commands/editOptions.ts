@@ -6,8 +6,11 @@ export const FORCE_UNSHOWN: OptionSpec = { long: 'force', kind: 'switch', summar
 export const DIFF: OptionSpec = { long: 'diff', kind: 'switch', summary: 'also print a unified diff of the change', env: 'RT_DIFF' };
 export const DRY_RUN: OptionSpec = { long: 'dry-run', kind: 'switch', summary: 'print the diff of the change and write nothing' };
 
-export const WRITE_EXITS: ReadonlyArray<readonly [number, string]> = [
-  [2, 'bad usage, or no text on standard input'],
-  [3, 'an anchor is stale or names lines never shown: nothing was written'],
-  [4, 'the file is missing, binary, unwritable, outside the root, or RT_READONLY is set: nothing was written'],
-];
+/** Exit statuses of a command that edits an existing file. */
+export function writeExits(readsStdin: boolean): ReadonlyArray<readonly [number, string]> {
+  return [
+    [2, readsStdin ? 'bad usage, or no text on standard input' : 'bad usage'],
+    [3, 'an anchor is stale or names lines never shown: nothing was written'],
+    [4, 'the file is missing, binary, unwritable, outside the root, or RT_READONLY is set: nothing was written'],
+  ];
+}

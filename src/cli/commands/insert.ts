@@ -4,7 +4,7 @@ import { shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { editFile, editFlags } from '../editing.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, WRITE_EXITS } from './editOptions.js';
+import { DIFF, DRY_RUN, writeExits } from './editOptions.js';
 
 export const insertCommand: CommandSpec = {
   name: 'insert',
@@ -23,7 +23,7 @@ export const insertCommand: CommandSpec = {
     { command: "rt insert src/app.ts kq3f --after <<'EOF'", explains: 'insert lines after it' },
     { command: "rt insert notes.md '$' <<'EOF'", explains: 'append lines to the file' },
   ],
-  exits: [[0, 'the lines were inserted (or, with --dry-run, the diff printed)'], ...WRITE_EXITS],
+  exits: [[0, 'the lines were inserted (or, with --dry-run, the diff printed)'], ...writeExits(true)],
   readsStdin: true,
   run(ctx, args, options) {
     const [pathArg, atArg] = args as [string, string];
