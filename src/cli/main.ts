@@ -9,11 +9,13 @@ import { processStdin, type StdinSource } from '../io/stdin.js';
 
 /** Runs rt with `argv` (without node and script); returns the exit status. */
 export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin): Promise<number> {
+  let status = 0;
   const program = buildProgram(
     COMMANDS,
     (root) => new Context(cwd, env, streams, stdin, root),
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
+    (s) => (status = s),
   );
   if (argv.length === 0) {
     streams.stderr.write(`rt: no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\nrt: see: rt help, or rt help COMMAND\n`);
@@ -21,7 +23,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return status;
   } catch (error) {
     return report(error, streams, env);
   }

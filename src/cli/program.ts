@@ -10,7 +10,13 @@ declare const __RT_VERSION__: string | undefined;
 export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
 
 /** Makes the program; `makeContext` is called with the global options once a command runs. */
-export function buildProgram(commands: readonly CommandSpec[], makeContext: (root: string | undefined) => Context, writeErr: (s: string) => void, writeOut: (s: string) => void): Command {
+export function buildProgram(
+  commands: readonly CommandSpec[],
+  makeContext: (root: string | undefined) => Context,
+  writeErr: (s: string) => void,
+  writeOut: (s: string) => void,
+  onStatus: (status: number) => void,
+): Command {
   const program = new Command('rt')
     .description('read, search and edit text files by persistent line IDs (LIDs)')
     .version(VERSION, '-V, --version', 'print the version')
@@ -37,7 +43,7 @@ export function buildProgram(commands: readonly CommandSpec[], makeContext: (roo
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | undefined>>();
       const ctx = makeContext(globals.root);
-      await spec.run(ctx, self.args, self.opts());
+      onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }
   return program;
@@ -47,6 +53,7 @@ function toOption(spec: OptionSpec): Option {
   const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
   const option = new Option(flags, spec.summary);
   if (spec.choices) option.choices(spec.choices);
+  if (spec.kind === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   return option;
 }
 

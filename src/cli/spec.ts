@@ -22,7 +22,8 @@ export interface OptionSpec {
   readonly short?: string;
   /** Placeholder of the value it takes (e.g. "N"); absent for a switch. */
   readonly value?: string;
-  readonly kind: 'switch' | 'count' | 'text' | 'choice';
+  /** switch: no value; count: a whole number; text: one value; list: repeatable; choice: one of `choices`. */
+  readonly kind: 'switch' | 'count' | 'text' | 'list' | 'choice';
   readonly choices?: readonly string[];
   readonly summary: string;
   /** Environment variable that sets the same thing. */
@@ -35,7 +36,7 @@ export interface Example {
 }
 
 export type Args = readonly string[];
-export type Options = Readonly<Record<string, string | boolean | number | undefined>>;
+export type Options = Readonly<Record<string, string | boolean | number | string[] | undefined>>;
 
 export interface CommandSpec {
   readonly name: string;
@@ -48,7 +49,8 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
-  run(ctx: Context, args: Args, options: Options): Promise<void> | void;
+  /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
+  run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }
 
 /** Options every command takes. */

@@ -4,8 +4,21 @@ import type { CommandSpec } from '../spec.js';
 import { createCommand } from './create.js';
 import { deleteCommand } from './delete.js';
 import { editCommand } from './edit.js';
+import { findCommand } from './find.js';
+import { grepCommand } from './grep.js';
+import { grepFileCommand } from './grepFile.js';
 import { insertCommand } from './insert.js';
 import { openCommand } from './open.js';
 import { scrollCommand } from './scroll.js';
 
-export const COMMANDS: readonly CommandSpec[] = [openCommand, scrollCommand, editCommand, insertCommand, deleteCommand, createCommand];
+export const COMMANDS: readonly CommandSpec[] = [
+  openCommand,
+  scrollCommand,
+  findCommand,
+  grepCommand,
+  grepFileCommand,
+  editCommand,
+  insertCommand,
+  deleteCommand,
+  createCommand,
+];

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { RtError, shellQuote } from '../../core/errors.js';
+import { comparePaths, listFiles } from '../../io/listFiles.js';
+import { resolveInRoot } from '../../io/root.js';
+import { capNotice, listOptions, maxOption, quoteArgs } from '../search.js';
+import type { CommandSpec } from '../spec.js';
+import { LISTING_OPTIONS } from './searchOptions.js';
+import fs from 'node:fs';
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+export const findCommand: CommandSpec = {
+  name: 'find',
+  summary: 'list files whose path matches a glob or contains a string',
+  description: [
+    'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore. At most 200 paths (--max N), then a line saying how many more.',
+  ],
+  args: [
+    { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
+    { name: 'dir', summary: 'the folder to look in (default: the working directory)', required: false, complete: 'dir' },
+  ],
+  options: [{ long: 'max', value: 'N', kind: 'count', summary: 'print at most N paths (default 200)' }, ...LISTING_OPTIONS],
+  examples: [
+    { command: "rt find '*.ts'", explains: 'every TypeScript file' },
+    { command: "rt find 'src/**/*.test.ts'", explains: 'test files under src' },
+    { command: 'rt find config', explains: 'files with config in their path, in any case' },
+  ],
+  exits: [
+    [0, 'something was found'],
+    [1, 'nothing was found'],
+    [2, 'bad usage'],
+    [4, 'DIR is missing, not a folder, or outside the root'],
+  ],
+  readsStdin: false,
+  run(ctx, args, options) {
+    const [pattern, dirArg] = args as [string, string | undefined];
+    const max = maxOption(options);
+    const dir = resolveInRoot(ctx.root, dirArg ?? '.');
+    if (!fs.statSync(dir.abs).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
+    const matches = GLOB_CHARS.test(pattern)
+      ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') })
+      : (rel: string) => rel.toLowerCase().includes(pattern.toLowerCase());
+    const found = listFiles(dir.abs, listOptions(options))
+      .files.filter((rel) => matches(rel))
+      .map((rel) => toDisplay(path.relative(ctx.root.cwd, path.join(dir.abs, rel))))
+      .sort(comparePaths);
+    if (found.length === 0) return 1;
+    for (const p of found.slice(0, max)) ctx.out(`${p}\n`);
+    if (found.length > max) {
+      const again = ['--max', String(found.length), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : []), pattern, ...(dirArg ? [dirArg] : [])];
+      ctx.out(capNotice('files', found.length - max, 0, `rt find ${quoteArgs(again)}`));
+    }
+    return 0;
+  },
+};
+
+function toDisplay(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}

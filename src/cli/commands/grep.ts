@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { compileMatcher } from '../../core/match.js';
+import { listFiles } from '../../io/listFiles.js';
+import { bomLengthOf, candidates, capNotice, listOptions, maxOption, printHits, quoteArgs, readSearchable, type FileHits } from '../search.js';
+import { positiveInt } from '../shared.js';
+import type { CommandSpec, Options } from '../spec.js';
+import type { Context } from '../context.js';
+import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
+
+/** How many ignored or hidden files are searched, at most, to tell why nothing was found. */
+const SKIPPED_CHECK_LIMIT = 20_000;
+
+export const grepCommand: CommandSpec = {
+  name: 'grep',
+  summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
+  description: [
+    'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -C, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --.',
+    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude; outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
+    'At most 200 hits are printed (--max N); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete.',
+  ],
+  args: [
+    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find', required: true, complete: 'none' },
+    { name: 'path', summary: 'files or folders to search (default: the working directory)', required: false, variadic: true, complete: 'file' },
+  ],
+  options: [
+    ...MATCH_OPTIONS,
+    { long: 'glob', short: 'g', value: 'GLOB', kind: 'list', summary: 'search only files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)' },
+    { long: 'files', short: 'l', kind: 'switch', summary: 'print only the paths of files with hits (at most 200, or --max)' },
+    ...LISTING_OPTIONS,
+  ],
+  examples: [
+    { command: 'rt grep -F parseConfig', explains: 'every line containing parseConfig, with its LID' },
+    { command: "rt grep -w -g '*.ts' total src", explains: 'the word total in TypeScript files under src' },
+    { command: 'rt grep -C 2 TODO', explains: 'TODO lines with 2 lines of context' },
+    { command: 'rt grep -l -i license', explains: 'the files mentioning license, in any case' },
+  ],
+  exits: [
+    [0, 'something was found'],
+    [1, 'nothing was found'],
+    [2, 'bad usage or an invalid pattern'],
+    [4, 'a PATH is missing or outside the root'],
+  ],
+  readsStdin: false,
+  run(ctx, args, options) {
+    return grep(ctx, args[0]!, args.slice(1), options);
+  },
+};
+
+function grep(ctx: Context, pattern: string, paths: readonly string[], options: Options): number {
+  const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const max = maxOption(options);
+  const context = options.context === undefined ? 0 : positiveIntOrZero(String(options.context));
+  const filesOnly = options.files === true;
+  const list = listOptions(options);
+  const globs = (options.glob as string[] | undefined) ?? [];
+  const set = candidates(ctx, paths, list, globs);
+
+  const shown: FileHits[] = [];
+  let shownHits = 0;
+  let moreHits = 0;
+  let moreFiles = 0;
+  for (const file of set.files) {
+    const bytes = readSearchable(file.abs);
+    if (!bytes) continue;
+    const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
+    if (lines.length === 0) continue;
+    if (filesOnly) {
+      if (shown.length < max) shown.push({ file, lines: [] });
+      else moreFiles++;
+      continue;
+    }
+    const room = max - shownHits;
+    if (room > 0) {
+      shown.push({ file, lines: lines.slice(0, room) });
+      shownHits += Math.min(room, lines.length);
+      moreHits += Math.max(0, lines.length - room);
+    } else {
+      moreHits += lines.length;
+      moreFiles++;
+    }
+  }
+
+  if (shown.length === 0) {
+    if (set.filtered) explainNothingFound(ctx, pattern, paths, options, set.files.length);
+    return 1;
+  }
+  const again = (n: number) => `rt grep ${quoteArgs(['--max', String(n), ...rawFlags(options), pattern, ...paths])}`;
+  if (filesOnly) {
+    for (const { file } of shown) ctx.out(`${file.display}\n`);
+    if (moreFiles) ctx.out(capNotice('files', moreFiles, 0, again(shown.length + moreFiles)));
+    return 0;
+  }
+  printHits(ctx, shown, context, true);
+  if (moreHits) ctx.out(capNotice('hits', moreHits, moreFiles, again(shownHits + moreHits)));
+  return 0;
+}
+
+function positiveIntOrZero(text: string): number {
+  return text.trim() === '0' ? 0 : positiveInt(text, '--context');
+}
+
+/** The flags of this search, to repeat it in a suggested command. */
+function rawFlags(options: Options): string[] {
+  const out: string[] = [];
+  if (options.ignoreCase) out.push('-i');
+  if (options.word) out.push('-w');
+  if (options.fixed) out.push('-F');
+  if (options.files) out.push('-l');
+  if (options.context !== undefined) out.push('-C', String(options.context));
+  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
+  if (options.hidden) out.push('--hidden');
+  if (options.ignore === false) out.push('--no-ignore');
+  return out;
+}
+
+/** When nothing was found, says whether ignored or hidden files held matches. */
+function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options, searched: number): void {
+  const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const seen = new Set(candidates(ctx, paths, listOptions(options), []).files.map((f) => f.abs));
+  let checked = 0;
+  let found: string | undefined;
+  let hits = 0;
+  for (const p of paths.length ? paths : ['.']) {
+    const dir = path.resolve(ctx.cwd, p);
+    let listing;
+    try {
+      listing = listFiles(dir, { hidden: true, noIgnore: true });
+    } catch {
+      continue;
+    }
+    for (const rel of listing.files) {
+      if (checked >= SKIPPED_CHECK_LIMIT) break;
+      const abs = path.join(dir, rel);
+      if (seen.has(abs)) continue;
+      checked++;
+      const bytes = readSearchable(abs);
+      if (!bytes) continue;
+      const n = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length;
+      if (n && !found) found = path.relative(ctx.cwd, abs);
+      hits += n;
+    }
+  }
+  if (found) {
+    ctx.warn(`no match in the ${searched} files searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
+    ctx.warn(`search them too with: rt grep ${quoteArgs(['--hidden', '--no-ignore', ...rawFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore'), pattern, ...paths])}`);
+  }
+}

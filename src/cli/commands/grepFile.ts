@@ -1,0 +1,44 @@
+import { RtError, shellQuote } from '../../core/errors.js';
+import { compileMatcher } from '../../core/match.js';
+import { resolveInRoot } from '../../io/root.js';
+import { bomLengthOf, capNotice, maxOption, printHits, quoteArgs, readSearchable } from '../search.js';
+import { positiveInt } from '../shared.js';
+import type { CommandSpec } from '../spec.js';
+import { MATCH_OPTIONS } from './searchOptions.js';
+import fs from 'node:fs';
+
+export const grepFileCommand: CommandSpec = {
+  name: 'grep-file',
+  summary: 'search one file; each hit is NUMBER:LID|CONTENT',
+  description: [
+    'Searches PATH for PATTERN (a JavaScript regular expression, or a literal string with -F) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open shows. With -C, context lines are NUMBER:LID-CONTENT and groups are separated by --. At most 200 hits (--max N), then a line saying how many more.',
+  ],
+  args: [
+    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find', required: true, complete: 'none' },
+    { name: 'path', summary: 'the file to search', required: true, complete: 'file' },
+  ],
+  options: [...MATCH_OPTIONS],
+  examples: [{ command: 'rt grep-file total src/app.ts', explains: 'the lines of src/app.ts matching total' }],
+  exits: [
+    [0, 'something was found'],
+    [1, 'nothing was found'],
+    [2, 'bad usage or an invalid pattern'],
+    [4, 'the file is missing, binary, unreadable or outside the root'],
+  ],
+  readsStdin: false,
+  run(ctx, args, options) {
+    const [pattern, pathArg] = args as [string, string];
+    const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+    const max = maxOption(options);
+    const context = options.context === undefined || String(options.context).trim() === '0' ? 0 : positiveInt(String(options.context), '--context');
+    const file = resolveInRoot(ctx.root, pathArg);
+    if (fs.statSync(file.abs).isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: rt grep ${shellQuote(pattern)} ${shellQuote(file.display)}`]);
+    const bytes = readSearchable(file.abs);
+    if (!bytes) throw new RtError('binary', `${file.display} is binary or unreadable`, ['rt searches text files only']);
+    const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
+    if (lines.length === 0) return 1;
+    printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false);
+    if (lines.length > max) ctx.out(capNotice('hits', lines.length - max, 0, `rt grep-file ${quoteArgs(['--max', String(lines.length), pattern, pathArg])}`));
+    return 0;
+  },
+};

@@ -1,0 +1,169 @@
+// What grep and grep-file share: reading candidate files, matching, and printing hits with the
+// LIDs `rt open` shows — computed only for the files that are printed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
+import { shellQuote } from '../core/errors.js';
+import { lidToString } from '../core/lid.js';
+import { hasBom, BOM } from '../core/lines.js';
+import type { LineMatcher } from '../core/match.js';
+import { displayContent } from '../render/window.js';
+import { openIndexed } from '../io/indexedFile.js';
+import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
+import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
+import { ViewState } from '../io/views.js';
+import type { Context } from './context.js';
+import { positiveInt } from './shared.js';
+import type { Options } from './spec.js';
+
+export const DEFAULT_MAX = 200;
+
+/** A file to search: its absolute path and how it is shown. */
+export interface Candidate {
+  readonly abs: string;
+  readonly display: string;
+}
+
+export interface CandidateSet {
+  readonly files: Candidate[];
+  /** Whether ignore rules or the hidden rule left files out (for the "nothing found" note). */
+  readonly filtered: boolean;
+}
+
+export function maxOption(options: Options): number {
+  return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max');
+}
+
+export function listOptions(options: Options): ListOptions {
+  return { hidden: options.hidden === true, noIgnore: options.ignore === false };
+}
+
+/**
+ * The files under `paths` (files and folders, resolved inside the root), filtered by `globs`
+ * (ripgrep's -g: a glob without "/" matches the file name at any depth, with "/" the path from
+ * the folder searched; "!" excludes), sorted as a tree is read.
+ */
+export function candidates(ctx: Context, paths: readonly string[], list: ListOptions, globs: readonly string[]): CandidateSet {
+  const include = globs.filter((g) => !g.startsWith('!')).map(globMatcher);
+  const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globMatcher(g.slice(1)));
+  const wanted = (rel: string) => (include.length === 0 || include.some((m) => m(rel))) && !exclude.some((m) => m(rel));
+  const files = new Map<string, Candidate>();
+  let filtered = false;
+  for (const p of paths.length ? paths : ['.']) {
+    const target = resolveInRoot(ctx.root, p);
+    const st = fs.statSync(target.abs);
+    if (!st.isDirectory()) {
+      // A file named on the command line is searched whatever the ignore rules say, as ripgrep does.
+      if (wanted(path.posix.basename(target.display))) files.set(target.abs, { abs: target.abs, display: target.display });
+      continue;
+    }
+    const listing = listFiles(target.abs, list);
+    filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
+    for (const rel of listing.files) {
+      if (!wanted(rel)) continue;
+      const abs = path.join(target.abs, rel);
+      files.set(abs, { abs, display: displayOf(ctx.root, abs) });
+    }
+  }
+  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered };
+}
+
+function displayOf(root: Root, abs: string): string {
+  const rel = path.relative(root.cwd, abs);
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+function globMatcher(glob: string): (rel: string) => boolean {
+  const matcher = picomatch(glob, { dot: true, basename: !glob.includes('/') });
+  return (rel) => matcher(rel);
+}
+
+/** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */
+export function readSearchable(abs: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size >= 2 ** 32) return undefined;
+    const bytes = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = fs.readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const data = bytes.subarray(0, got);
+    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? undefined : data;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function bomLengthOf(bytes: Buffer): number {
+  return hasBom(bytes) ? BOM.length : 0;
+}
+
+export interface FileHits {
+  readonly file: Candidate;
+  /** 0-based hit lines, ascending. */
+  readonly lines: number[];
+}
+
+/** Prints hits with their LIDs (and context lines), records them as shown, saves indexes. */
+export function printHits(ctx: Context, hits: readonly FileHits[], context: number, prefixPath: boolean): void {
+  const groupsSeparated = context > 0;
+  let firstGroup = true;
+  for (const { file, lines } of hits) {
+    let resolved: ResolvedPath;
+    try {
+      resolved = resolveInRoot(ctx.root, file.abs);
+    } catch {
+      continue;
+    }
+    const indexed = openIndexed(ctx.state, { ...resolved, display: file.display });
+    const view = ViewState.load(ctx.state, resolved.rel);
+    const hitSet = new Set(lines);
+    // Ranges of lines to print: each hit with `context` lines around it, merged when they touch.
+    const ranges: Array<[number, number]> = [];
+    for (const line of lines) {
+      if (line >= indexed.total) continue; // the file shrank since it was searched
+      const from = Math.max(0, line - context);
+      const to = Math.min(indexed.total, line + context + 1);
+      const last = ranges[ranges.length - 1];
+      if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+      else ranges.push([from, to]);
+    }
+    for (const [from, to] of ranges) {
+      if (groupsSeparated && !firstGroup) ctx.out('--\n');
+      firstGroup = false;
+      const lids = Array.from(indexed.lids(from, to), lidToString);
+      const contents = indexed.contents(from, to);
+      for (let i = from; i < to; i++) {
+        const sep = hitSet.has(i) ? '|' : '-';
+        const head = `${prefixPath ? `${file.display}:` : ''}${i + 1}:${lids[i - from]}${sep}`;
+        ctx.out(Buffer.concat([Buffer.from(head, 'utf8'), displayContent(contents[i - from]!), Buffer.from('\n')]));
+      }
+      view.record(from + 1, lids, 'search');
+    }
+    indexed.persist();
+    view.save(ctx.state);
+  }
+}
+
+/** The line saying how much the cap left out and how to see it. */
+export function capNotice(what: string, more: number, moreFiles: number, command: string): string {
+  const files = moreFiles > 0 ? ` in ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}` : '';
+  return `(${more} more ${what}${files} not shown; see them with: ${command}, or narrow the search with a PATH or -g GLOB)\n`;
+}
+
+export function quoteArgs(args: readonly string[]): string {
+  return args.map(shellQuote).join(' ');
+}
