@@ -61,18 +61,25 @@ export function candidates(ctx: Context, paths: readonly string[], list: ListOpt
     }
     const listing = listFiles(target.abs, list);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
+    const place = placeUnder(ctx.root, target.abs);
     for (const rel of listing.files) {
       if (!wanted(rel)) continue;
-      const abs = path.join(target.abs, rel);
-      files.set(abs, { abs, display: displayOf(ctx.root, abs) });
+      const file = place(rel);
+      files.set(file.abs, file);
     }
   }
   return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered };
 }
 
-function displayOf(root: Root, abs: string): string {
-  const rel = path.relative(root.cwd, abs);
-  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+/**
+ * Turns paths relative to `dir` into absolute paths and paths shown relative to the working
+ * directory. Joined by hand: path.join and path.relative per file cost more than searching many.
+ */
+export function placeUnder(root: Root, dir: string): (rel: string) => Candidate {
+  const absPrefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  const shown = path.relative(root.cwd, dir).split(path.sep).join('/');
+  const displayPrefix = shown === '' ? '' : `${shown}/`;
+  return (rel) => ({ abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)), display: displayPrefix + rel });
 }
 
 function globMatcher(glob: string): (rel: string) => boolean {

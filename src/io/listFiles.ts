@@ -48,7 +48,7 @@ function gitListing(dir: string): string[] | null {
 
 /** Applies what git does not know: `.ignore` files and the hidden rule. */
 function filterListing(dir: string, files: string[], options: ListOptions): Listing {
-  const ignoreFiles = files.filter((f) => path.posix.basename(f) === '.ignore');
+  const ignoreFiles = files.filter((f) => f === '.ignore' || f.endsWith('/.ignore'));
   const matchers = ignoreFiles
     .map((f) => ({ base: path.posix.dirname(f), matcher: loadIgnore(path.join(dir, f)) }))
     .filter((m): m is { base: string; matcher: Ignore } => m.matcher !== undefined);
@@ -126,14 +126,19 @@ function walk(dir: string, options: ListOptions): Listing {
   return { files, skippedHidden, viaGit: false };
 }
 
-/** Sorts paths as a tree is read: component by component. */
+/**
+ * Sorts paths as a tree is read: component by component. Comparing code units with "/" taken as
+ * the lowest gives exactly that order without splitting the paths.
+ */
 export function comparePaths(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i]!;
-    const y = pb[i]!;
-    if (x !== y) return x < y ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === 47) x = 0;
+    if (y === 47) y = 0;
+    return x - y;
   }
-  return pa.length - pb.length;
+  return a.length - b.length;
 }

@@ -48,15 +48,16 @@ const NEWLINE = Buffer.from('\n');
 /** Content as shown: exact bytes, or for a line over DISPLAY_LIMIT characters, cut with a marker. */
 export function displayContent(content: Buffer): Buffer {
   if (content.length <= DISPLAY_LIMIT) return content; // at most as many characters as bytes
-  const text = content.toString('utf8');
+  // Characters are counted as UTF-8 sequences (each byte that is not a continuation byte
+  // starts one), without decoding a line that may be megabytes long.
   let chars = 0;
   let cut = -1;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++; // a surrogate pair is one character
-    chars++;
-    if (chars === DISPLAY_LIMIT) cut = i + 1;
+  for (let i = 0; i < content.length; i++) {
+    if ((content[i]! & 0xc0) !== 0x80) {
+      if (chars === DISPLAY_LIMIT) cut = i;
+      chars++;
+    }
   }
   if (chars <= DISPLAY_LIMIT) return content;
-  return Buffer.from(`${text.slice(0, cut)}… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8');
+  return Buffer.concat([content.subarray(0, cut), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')]);
 }

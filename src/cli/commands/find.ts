@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, listOptions, maxOption, quoteArgs } from '../search.js';
+import { capNotice, listOptions, maxOption, placeUnder, quoteArgs } from '../search.js';
 import type { CommandSpec } from '../spec.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
@@ -42,9 +42,10 @@ export const findCommand: CommandSpec = {
     const matches = GLOB_CHARS.test(pattern)
       ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') })
       : (rel: string) => rel.toLowerCase().includes(pattern.toLowerCase());
+    const place = placeUnder(ctx.root, dir.abs);
     const found = listFiles(dir.abs, listOptions(options))
       .files.filter((rel) => matches(rel))
-      .map((rel) => toDisplay(path.relative(ctx.root.cwd, path.join(dir.abs, rel))))
+      .map((rel) => place(rel).display)
       .sort(comparePaths);
     if (found.length === 0) return 1;
     for (const p of found.slice(0, max)) ctx.out(`${p}\n`);
@@ -55,7 +56,3 @@ export const findCommand: CommandSpec = {
     return 0;
   },
 };
-
-function toDisplay(p: string): string {
-  return path.sep === '/' ? p : p.split(path.sep).join('/');
-}
