@@ -70,6 +70,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
       lidCodeAt: (i) => index.lids[i]!,
       wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
       shownAt: (line) => view.shownAt(line),
+      force: flags.force,
     };
     const splice = plan(world, snapshot);
     if (!flags.force && view.kept) checkShown(file, snapshot, view, splice);
@@ -95,16 +96,23 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
 }
 
 /** Runs `rt create`. */
-export function createFile(ctx: Context, pathArg: string, text: { lines: Buffer[]; eol: string }, flags: EditFlags): void {
+export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
+  if (/[\\/]$/.test(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(/[\\/]+$/, '')}/NAME`)}`]);
   const file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
-  const exists = fs.existsSync(file.abs);
-  if (exists && !flags.force) {
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.lstatSync(file.abs);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !fs.statSync(file.abs).isFile()) {
+    throw new RtError('access', `${file.display} exists and is not a regular file`, ['create makes regular files; choose another path']);
+  }
+  if (existing && !flags.force) {
     throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
   }
-  if (exists && fs.statSync(file.abs).isDirectory()) throw new RtError('access', `${file.display} is a directory`, ['name a file']);
   const store = ctx.state;
-  const bytes = Buffer.concat(text.lines.flatMap((l) => [l, Buffer.from(text.eol)]));
   const after = splitLines(bytes);
   const empty = splitLines(Buffer.alloc(0));
   const span = { start: 0, oldCount: 0, newCount: after.count };

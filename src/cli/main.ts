@@ -1,6 +1,7 @@
 // The entry point of the bundled CLI: argv → definitions → handler, errors → exit status.
 
 import { CommanderError } from 'commander';
+import { closest } from '../core/editDistance.js';
 import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { Context, type Streams } from './context.js';
@@ -17,6 +18,11 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     (s) => streams.stdout.write(s),
     (s) => (status = s),
   );
+  if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.some((c) => c.name === argv[1])) {
+    const near = closest(argv[1], COMMANDS.map((c) => c.name));
+    streams.stderr.write(`rt: unknown command '${argv[1]}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
+    return 2;
+  }
   if (argv.length === 0) {
     streams.stderr.write(`rt: no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\nrt: see: rt help, or rt help COMMAND\n`);
     return 2;
@@ -52,9 +58,10 @@ function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv): numbe
 const isMain = process.argv[1] !== undefined && !process.env.VITEST;
 if (isMain) {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // A closed pipe (rt … | head -1) ends quietly.
+    // A closed pipe (rt … | head -1) ends quietly; any other failure to write output is said.
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    process.stderr.write(`rt: cannot write the output: ${error.code ?? error.message}\n`);
+    process.exit(4);
   });
   const status = await runCli(process.argv.slice(2), process.cwd(), process.env, { stdout: process.stdout, stderr: process.stderr });
   process.exitCode = status;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
-import { shellQuote } from '../core/errors.js';
+import { printable, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
 import type { LineMatcher } from '../core/match.js';
@@ -79,7 +79,7 @@ export function placeUnder(root: Root, dir: string): (rel: string) => Candidate 
   const absPrefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   const shown = path.relative(root.cwd, dir).split(path.sep).join('/');
   const displayPrefix = shown === '' ? '' : `${shown}/`;
-  return (rel) => ({ abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)), display: displayPrefix + rel });
+  return (rel) => ({ abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)), display: printable(displayPrefix + rel) });
 }
 
 function globMatcher(glob: string): (rel: string) => boolean {

@@ -18,6 +18,9 @@ export function parseAnchor(text: string): Anchor {
   const both = /^(\d+):([0-9a-z]+)$/.exec(t);
   if (both && isLidText(both[2]!)) return { kind: 'both', text, line: lineNumber(both[1]!, text), lid: both[2]! };
   if (isLidText(t)) return { kind: 'lid', text, lid: t };
+  if (t !== t.toLowerCase() && /^(\d+:)?[0-9a-z]+$/.test(t.toLowerCase())) {
+    throw new RtError('usage', `LIDs are lowercase: ${JSON.stringify(t)}`, [`use ${t.toLowerCase()}`]);
+  }
   throw new RtError('usage', `not an anchor: ${JSON.stringify(text)}`, [
     'an anchor is an LID (kq3f), a line number (101), both (101:kq3f), or $ for the end',
   ]);
@@ -41,6 +44,8 @@ export interface AnchorWorld {
   wasRetired(code: number): boolean;
   /** LIDs shown at a line number since the last window showing it; null when no view state is kept. */
   shownAt(line: number): readonly string[] | null;
+  /** --force: a line number never shown (or not checkable) names the line now there. */
+  readonly force: boolean;
 }
 
 /**
@@ -86,6 +91,7 @@ function lineByNumber(line: number, world: AnchorWorld, file: string): number {
     throw new RtError('input', `line ${line} is past the end of ${world.display} (${world.total} lines)`, [world.total ? `see its end: rt open ${file}:${world.total}` : `append with: rt insert ${file} '$' <<'EOF'`], { total: world.total });
   }
   const now = lidToString(world.lidCodeAt(line - 1));
+  if ((shown === null || shown.length === 0) && world.force) return line;
   if (shown === null) {
     throw new RtError('stale', `line number ${line} cannot be checked: no view state is kept (RT_STATE=off or .rt not writable)`, [`name the line by LID or as ${line}:${now} after checking it: rt open ${file}:${line}`], { line, lid: now });
   }

@@ -3,7 +3,7 @@
 
 import { hashBytes } from './hash.js';
 import { carryOver, type LineIndex } from './lineIndex.js';
-import { endsWithNewline, splitLines, type FileLines } from './lines.js';
+import { endsWithNewline, type FileLines } from './lines.js';
 
 export interface Splice {
   /** First line replaced (0-based); equal to the line count to append. */
@@ -38,14 +38,17 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
   // Without a final newline the last line ends the file bare — unless it is empty, for an empty
   // line with no newline would be no line at all.
   const bareEnd = tail.length === 0 && !finalNewline;
+  const crlf = Buffer.from('\r\n', 'latin1');
+  // A line whose content ends in \r needs \r\n: with a bare \n its \r would become part of the ending.
+  const endingFor = (content: Uint8Array) => (content.length > 0 && content[content.length - 1] === 0x0d ? crlf : eolBytes);
   const parts: Buffer[] = [head];
-  if (bareEnd && start === count && count > 0 && insert.length > 0) parts.push(eolBytes); // the old last line stops being last
+  if (bareEnd && start === count && count > 0 && insert.length > 0) parts.push(endingFor(head.subarray(starts[count - 1]!))); // the old last line stops being last
   if (bareEnd && start < count && insert.length === 0 && start > 0 && lines.contentEnds[start - 1]! > starts[start - 1]!) {
     parts[0] = stripEol(head); // a kept line becomes last
   }
   insert.forEach((content, i) => {
     parts.push(content);
-    if (i < insert.length - 1 || !bareEnd || content.length === 0) parts.push(eolBytes);
+    if (i < insert.length - 1 || !bareEnd || content.length === 0) parts.push(endingFor(content));
   });
   parts.push(tail);
   const out = Buffer.concat(parts);
@@ -77,19 +80,27 @@ function stripEol(prefix: Buffer): Buffer {
   return prefix.subarray(0, n);
 }
 
-/** Text from stdin as lines: one trailing newline (`\n` or `\r\n`) removed, then split on `\n`. */
-export function textLines(text: Buffer): { lines: Buffer[]; eol: '\n' | '\r\n' } {
+/**
+ * Text from stdin as lines: one trailing newline (`\n` or `\r\n`) removed, then split on `\n`;
+ * a `\r` before a `\n` belongs to that line ending. `eol` is the text's own convention (CRLF if
+ * most of its endings are), and `bytes` the text exactly as given, for `create`.
+ */
+export function textLines(text: Buffer): { lines: Buffer[]; eol: '\n' | '\r\n'; bytes: Buffer } {
   let body = text;
   if (body.length && body[body.length - 1] === 0x0a) {
     body = body.subarray(0, body.length - (body.length > 1 && body[body.length - 2] === 0x0d ? 2 : 1));
   }
-  const withEnd = Buffer.concat([body, Buffer.from('\n')]);
-  const split = splitLines(withEnd, false);
-  const out: Buffer[] = [];
-  for (let i = 0; i < split.count; i++) out.push(Buffer.from(withEnd.subarray(split.starts[i]!, split.contentEnds[i]!)));
-  // The text's own convention, its removed trailing newline included: CRLF if most endings are.
+  const lines: Buffer[] = [];
   let crlf = 0;
   let lf = 0;
-  for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, at + 1)) at > 0 && text[at - 1] === 0x0d ? crlf++ : lf++;
-  return { lines: out, eol: crlf > lf ? '\r\n' : '\n' };
+  let start = 0;
+  for (let nl = body.indexOf(0x0a); nl !== -1; nl = body.indexOf(0x0a, start)) {
+    const cr = nl > start && body[nl - 1] === 0x0d;
+    cr ? crlf++ : lf++;
+    lines.push(Buffer.from(body.subarray(start, cr ? nl - 1 : nl)));
+    start = nl + 1;
+  }
+  lines.push(Buffer.from(body.subarray(start)));
+  if (body.length < text.length) text.length - body.length === 2 ? crlf++ : lf++;
+  return { lines, eol: crlf > lf ? '\r\n' : '\n', bytes: text };
 }

@@ -32,6 +32,9 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
     return { kind: 'range', path, start, end };
   }
   if (isLidText(where)) return { kind: 'lid', path, lid: where };
+  if (where !== where.toLowerCase() && isLidText(where.toLowerCase())) {
+    throw new RtError('usage', `LIDs are lowercase: ${where}`, [`use ${shellQuote(`${path}:${where.toLowerCase()}`)}`]);
+  }
   return { kind: 'top', path: arg };
 }
 

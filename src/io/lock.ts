@@ -48,15 +48,19 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
 
 function ownerOf(lockPath: string): string {
   try {
-    return `pid ${fs.readFileSync(lockPath, 'utf8').split('@')[0]}`;
+    const pid = fs.readFileSync(lockPath, 'utf8').split('@')[0];
+    return pid ? `pid ${pid}` : 'owner unknown';
   } catch {
     return 'gone now';
   }
 }
 
+/** A lock file without an owner (empty, garbled) older than this was not written by a live rt. */
+const OWNERLESS_STALE_MS = 2000;
+
 /** Removes the lock if its owner is a process of this machine that is no longer running. */
 function breakIfAbandoned(lockPath: string): boolean {
-  const owner = readOwner(lockPath);
+  const owner = readOwner(lockPath) ?? ownerlessStale(lockPath);
   if (!owner || owner.host !== os.hostname() || isRunning(owner.pid)) return false;
   const breaker = `${lockPath}.break`;
   try {
@@ -76,6 +80,17 @@ function breakIfAbandoned(lockPath: string): boolean {
     return true;
   } finally {
     fs.rmSync(breaker, { force: true });
+  }
+}
+
+/** A lock file with no readable owner, old enough to be abandoned: treated as owned by a dead process. */
+function ownerlessStale(lockPath: string): { pid: number; host: string; token: string } | undefined {
+  try {
+    const token = fs.readFileSync(lockPath, 'utf8');
+    if (Date.now() - fs.statSync(lockPath).mtimeMs < OWNERLESS_STALE_MS) return undefined;
+    return { pid: 0x7fffffff, host: os.hostname(), token };
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { RtError, shellQuote } from '../core/errors.js';
+import { printable, RtError, shellQuote } from '../core/errors.js';
 import { suggestPaths } from './suggest.js';
 
 export interface ResolvedPath {
@@ -69,7 +69,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
 
 export function displayPath(root: Root, abs: string): string {
   const rel = path.relative(root.cwd, abs);
-  return toPosix(rel === '' ? '.' : rel);
+  return printable(toPosix(rel === '' ? '.' : rel));
 }
 
 export function isInside(dir: string, target: string): boolean {

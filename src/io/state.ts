@@ -56,7 +56,7 @@ export class StateStore {
     const file = this.fileFor(kind, rel);
     let text: string;
     try {
-      if (!this.isOwnFolder()) return undefined;
+      if (!this.isOwnFolder(kind)) return undefined;
       text = fs.readFileSync(file, 'utf8');
     } catch {
       return undefined;
@@ -116,10 +116,13 @@ export class StateStore {
     return path.join(this.dir, kind, `${base}-${hashString(rel)}.json`);
   }
 
-  /** The state folder exists as a real directory of ours (not a symbolic link planted elsewhere). */
-  private isOwnFolder(): boolean {
-    const st = fs.lstatSync(this.dir);
-    return st.isDirectory() && !st.isSymbolicLink();
+  /** The state folder (and the one of `kind`) is a real folder of ours, not a symbolic link planted to lead elsewhere. */
+  private isOwnFolder(kind?: string): boolean {
+    for (const dir of kind ? [this.dir, path.join(this.dir, kind)] : [this.dir]) {
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory() || st.isSymbolicLink()) return false;
+    }
+    return true;
   }
 
   private ensureFolder(): boolean {
@@ -141,7 +144,13 @@ export class StateStore {
       }
       const ignore = path.join(this.dir, '.gitignore');
       if (!fs.existsSync(ignore)) writeAtomic(ignore, '*\n');
-      for (const kind of ['index', 'view'] as const) fs.mkdirSync(path.join(this.dir, kind), { recursive: true });
+      for (const kind of ['index', 'view'] as const) {
+        fs.mkdirSync(path.join(this.dir, kind), { recursive: true });
+        if (!this.isOwnFolder(kind)) {
+          this.disable(`${STATE_DIR}/${kind} is not a plain folder`);
+          return false;
+        }
+      }
       this.writable = true;
       this.sweepExpired();
     } catch (error) {
@@ -165,6 +174,7 @@ export class StateStore {
     const target = path.join(this.dir, 'set-aside', `${kind}-${path.basename(file)}`);
     try {
       fs.mkdirSync(path.dirname(target), { recursive: true });
+      if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
       fs.renameSync(file, target);
       this.warn(`state file ${path.relative(path.dirname(this.dir), file)} was set aside (${why}) and will be rebuilt`);
     } catch {

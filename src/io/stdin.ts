@@ -23,7 +23,7 @@ export const processStdin: StdinSource = {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
         if (code === 'EOF' || code === 'EBADF' || code === 'ENXIO') break; // no stdin at all
-        throw error;
+        throw new RtError('input', `cannot read standard input (${code ?? String(error)})`, ["give the text as a quoted heredoc: <<'EOF'"]);
       }
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));

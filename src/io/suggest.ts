@@ -2,6 +2,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { editDistance } from '../core/editDistance.js';
 import type { Root } from './root.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -71,18 +72,6 @@ function similarity(wanted: string, name: string): number {
 function stem(name: string): string {
   const dot = name.indexOf('.', 1);
   return dot === -1 ? name : name.slice(0, dot);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 function findByName(rootDir: string, name: string): string[] {

@@ -11,8 +11,8 @@ import type { StateDoc, StateStore } from './state.js';
 
 export const VIEW_FORMAT = 'rt-view';
 export const VIEW_VERSION = 1;
-const MAX_NUMBERS = 5000;
-const MAX_SEEN = 20_000;
+const MAX_NUMBERS = 20_000;
+const MAX_SEEN = 100_000;
 
 export interface LastView extends LineWindow {
   readonly startLid: string;

@@ -33,12 +33,23 @@ function tempName(target: string): string {
 export function replaceFile(target: string, data: Buffer, expected: FileVersion | undefined, display: string, overwrite = false): void {
   let mode = 0o666 & ~process.umask();
   let owner: { uid: number; gid: number } | undefined;
+  let st: fs.Stats | undefined;
   try {
-    const st = fs.statSync(target);
-    mode = st.mode & 0o7777;
-    owner = { uid: st.uid, gid: st.gid };
+    st = fs.statSync(target);
   } catch {
     // a new file
+  }
+  if (st) {
+    if (!st.isFile()) throw new RtError('access', `${display} is not a regular file`, ['rt writes regular files only']);
+    mode = st.mode & 0o7777;
+    owner = { uid: st.uid, gid: st.gid };
+    // Renaming over a file needs only the folder to be writable: the file's own permission
+    // must be honoured too, as an editor saving in place would.
+    try {
+      fs.accessSync(target, fs.constants.W_OK);
+    } catch {
+      throw new RtError('access', `permission denied: ${display} is not writable`, [`check its permissions: ls -l ${display}`]);
+    }
   }
   const tmp = tempName(target);
   let fd: number | undefined;
@@ -46,8 +57,9 @@ export function replaceFile(target: string, data: Buffer, expected: FileVersion 
     fd = fs.openSync(tmp, 'wx', mode);
     let written = 0;
     while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
-    fs.fchmodSync(fd, mode);
+    // Owner first: changing the owner clears the setuid and setgid bits that chmod then restores.
     if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
+    fs.fchmodSync(fd, mode);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;

@@ -1,6 +1,7 @@
 // A unified diff of one contiguous change, for --diff and --dry-run. The edit engine knows
 // exactly which lines it replaced, so no diff algorithm is needed: one hunk with 3 lines of
-// context, content bytes exactly as in the file, and git's "\ No newline at end of file" marker.
+// context, lines with their bytes and endings exactly as in the file, and git's
+// "\ No newline at end of file" marker.
 
 import { lineContent, lineEnding, type FileLines } from '../core/lines.js';
 
@@ -24,11 +25,12 @@ export function renderUnifiedDiff(path: string, before: FileLines, after: FileLi
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
   text(`--- a/${path}\n+++ b/${path}\n`);
   text(`@@ -${range(from, oldEnd - from)} +${range(from, newEnd - from)} @@\n`);
+  // Each line keeps its own ending (a CRLF line's \r too), so the diff applies with patch.
   const line = (mark: string, lines: FileLines, i: number) => {
     text(mark);
     parts.push(lineContent(lines, i));
-    text('\n');
-    if (lineEnding(lines, i) === '') text('\\ No newline at end of file\n');
+    const eol = lineEnding(lines, i);
+    text(eol === '' ? '\n\\ No newline at end of file\n' : eol);
   };
   for (let i = from; i < change.start; i++) line(' ', before, i);
   for (let i = change.start; i < change.start + change.oldCount; i++) line('-', before, i);

@@ -1,4 +1,3 @@
-import { textLines } from '../../core/edit.js';
 import { shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { createFile, editFlags } from '../editing.js';
@@ -9,7 +8,7 @@ export const createCommand: CommandSpec = {
   name: 'create',
   summary: 'create a file (and its folders) with the text on standard input',
   description: [
-    'Creates PATH, and any missing parent folders inside the root, holding the text on standard input (one trailing newline removed, then every line ended by a newline; CRLF if the text uses CRLF). Refused if PATH exists, unless --force, which replaces its whole content.',
+    'Creates PATH, and any missing parent folders inside the root, holding the text on standard input exactly as given: a heredoc\'s lines each end with a newline, and CRLF text stays CRLF. Refused if PATH exists, unless --force, which replaces its whole content; a folder or any other non-regular file is never replaced.',
     'Prints one line saying what was created, then its first lines with their LIDs.',
   ],
   args: [{ name: 'path', summary: 'the file to create', required: true, complete: 'file' }],
@@ -24,7 +23,6 @@ export const createCommand: CommandSpec = {
   readsStdin: true,
   run(ctx, args, options) {
     const pathArg = args[0]!;
-    const text = textLines(readEditText(ctx.stdin, `rt create ${shellQuote(pathArg)}`));
-    createFile(ctx, pathArg, text, editFlags(ctx, options));
+    createFile(ctx, pathArg, readEditText(ctx.stdin, `rt create ${shellQuote(pathArg)}`), editFlags(ctx, options));
   },
 };
