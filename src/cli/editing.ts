@@ -190,7 +190,7 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
     lidTexts.push(lidToString(lids[i]!));
   }
   ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }));
-  if (newCount > shown) ctx.warn(`${newCount - shown} more new lines not shown: rt open ${shellQuote(`${file.display}:${start + shown + 1}-${start + newCount}`)}`);
+  if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);
   if (diff) ctx.out(diff);
   if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
   view.save(ctx.state);

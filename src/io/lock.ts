@@ -23,7 +23,7 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
   const token = `${process.pid}@${os.hostname()}@${Date.now()}-${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.writeFileSync(lockPath, token, { flag: 'wx' });
+      takeLock(lockPath, token);
       return {
         release() {
           try {
@@ -43,6 +43,20 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
       throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${lockPath}`]);
     }
     sleep(Math.min(2 + attempt * 2, 50));
+  }
+}
+
+/**
+ * Creates the lock file with its owner already in it: written under a private name, then hard
+ * linked into place (link fails if the lock exists), so no lock file is ever seen empty.
+ */
+function takeLock(lockPath: string, token: string): void {
+  const draft = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  fs.writeFileSync(draft, token, { flag: 'wx' });
+  try {
+    fs.linkSync(draft, lockPath);
+  } finally {
+    fs.rmSync(draft, { force: true });
   }
 }
 
@@ -75,11 +89,22 @@ function breakIfAbandoned(lockPath: string): boolean {
     return false;
   }
   try {
-    const again = readOwner(lockPath);
-    if (again && again.token === owner.token) fs.unlinkSync(lockPath);
+    // Still the same abandoned lock (not one a live process has taken meanwhile)?
+    if (rawToken(lockPath) !== owner.token) return false;
+    fs.unlinkSync(lockPath);
     return true;
+  } catch {
+    return false;
   } finally {
     fs.rmSync(breaker, { force: true });
+  }
+}
+
+function rawToken(lockPath: string): string | undefined {
+  try {
+    return fs.readFileSync(lockPath, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

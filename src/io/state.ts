@@ -96,9 +96,27 @@ export class StateStore {
     }
   }
 
-  /** Whether state can be saved (making the folder if needed); says once why not. */
+  /**
+   * Whether state could be saved, without making anything: the state folder is ours and
+   * writable, or it does not exist yet and the root is writable.
+   */
   canSave(): boolean {
-    return this.ensureFolder();
+    if (this.disabledReason || this.writable === false) return false;
+    if (this.writable) return true;
+    try {
+      const st = fs.lstatSync(this.dir);
+      if (!st.isDirectory() || st.isSymbolicLink()) return false;
+      fs.accessSync(this.dir, fs.constants.W_OK);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    try {
+      fs.accessSync(path.dirname(this.dir), fs.constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Says once that state is not kept, and why. Called by commands that would have saved state. */

@@ -104,17 +104,22 @@ function syncDir(dir: string): void {
   }
 }
 
-/** Removes temporary files of `target` left by rt processes that are no longer running. */
+/**
+ * Removes temporary files of `target` left by rt processes that are no longer running: its
+ * `.NAME.rt-tmp-PID-…` files and the `.NAME.rt-lock.PID-…` drafts of its lock.
+ */
 export function cleanStaleTemps(target: string): void {
   const dir = path.dirname(target);
-  const prefix = `.${path.basename(target)}${TEMP_MARK}`;
+  const prefixes = [`.${path.basename(target)}${TEMP_MARK}`, `.${path.basename(target)}.rt-lock.`];
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix));
+    names = fs.readdirSync(dir);
   } catch {
     return;
   }
   for (const name of names) {
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    if (!prefix) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
   }
