@@ -59,7 +59,7 @@ export function candidates(ctx: Context, paths: readonly string[], list: ListOpt
       if (wanted(path.posix.basename(target.display))) files.set(target.abs, { abs: target.abs, display: target.display });
       continue;
     }
-    const listing = listFiles(target.abs, list);
+    const listing = listFiles(target.abs, list, ctx.root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
     const place = placeUnder(ctx.root, target.abs);
     for (const rel of listing.files) {
@@ -165,12 +165,31 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
   }
 }
 
-/** The line saying how much the cap left out and how to see it. */
-export function capNotice(what: string, more: number, moreFiles: number, command: string): string {
+/**
+ * The line saying how much the cap left out and how to see it: `what` is [singular, plural];
+ * `narrow` says how the search could be narrowed instead.
+ */
+export function capNotice(what: readonly [string, string], more: number, moreFiles: number, command: string, narrow: string): string {
   const files = moreFiles > 0 ? ` in ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}` : '';
-  return `(${more} more ${what}${files} not shown; see them with: ${command}, or narrow the search with a PATH or -g GLOB)\n`;
+  return `(${more} more ${more === 1 ? what[0] : what[1]}${files} not shown; see them with: ${command}${narrow ? `, or narrow the search with ${narrow}` : ''})\n`;
 }
 
-export function quoteArgs(args: readonly string[]): string {
-  return args.map(shellQuote).join(' ');
+/** A command line for the user: options, then `--` before operands if one could be taken for an option. */
+export function commandLine(command: string, options: readonly string[], operands: readonly string[]): string {
+  const sep = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
+  return `rt ${command} ${[...options, ...sep, ...operands].map(shellQuote).join(' ')}`;
+}
+
+/** The flags of a search as given, to repeat it in a suggested command. */
+export function searchFlags(options: Options): string[] {
+  const out: string[] = [];
+  if (options.ignoreCase) out.push('-i');
+  if (options.word) out.push('-w');
+  if (options.fixed) out.push('-F');
+  if (options.files) out.push('-l');
+  if (options.context !== undefined) out.push('-C', String(options.context));
+  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
+  if (options.hidden) out.push('--hidden');
+  if (options.ignore === false) out.push('--no-ignore');
+  return out;
 }

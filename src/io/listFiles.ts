@@ -1,8 +1,9 @@
 // Which files a search looks at: exactly the files git would show. In a git work tree that is
-// `git ls-files --cached --others --exclude-standard` (every ignore source git honours), less
-// what `.ignore` files exclude; elsewhere, a walk honouring `.gitignore` and `.ignore` files.
-// Hidden files (a path component starting with ".") are left out unless asked for; `.git` and
-// `.rt` always are.
+// `git ls-files --cached --others --exclude-standard` (every ignore source git honours) less
+// files deleted from the work tree and what `.ignore` files exclude; elsewhere, a walk
+// honouring `.gitignore` and `.ignore` files. Ignore files of the folders above the one listed
+// (up to the root) apply too. Hidden files (a path component starting with ".") are left out
+// unless asked for; `.git` and `.rt` always are.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,61 +18,126 @@ export interface ListOptions {
 export interface Listing {
   /** Paths relative to the listed directory, with `/`, in no particular order. */
   readonly files: string[];
-  /** Files left out because they are ignored or hidden (counted only where cheap to know). */
+  /** Hidden files left out. */
   readonly skippedHidden: number;
   readonly viaGit: boolean;
 }
 
 const ALWAYS_SKIPPED = new Set(['.git', '.rt']);
-const IGNORE_FILES = ['.gitignore', '.ignore'];
 
-export function listFiles(dir: string, options: ListOptions): Listing {
-  if (!options.noIgnore) {
-    const tracked = gitListing(dir);
-    if (tracked) return filterListing(dir, tracked, options);
-  }
-  return walk(dir, options);
+/**
+ * One ignore file's rules. Its folder covers the paths under `under` (relative to the listed
+ * folder; "" for the listed folder, or for a folder above it, which then sees paths through
+ * `prefix`, the way down from it to the listed folder). `order`: shallow files first.
+ */
+interface Rules {
+  readonly under: string;
+  readonly prefix: string;
+  readonly order: number;
+  readonly matcher: Ignore;
 }
 
-/** Files git shows under `dir` (tracked, and untracked but not ignored), or null outside a work tree. */
+function below(under: string, matcher: Ignore): Rules {
+  return { under, prefix: '', order: under === '' ? 0 : under.split('/').length, matcher };
+}
+
+/** Lists the files under `dir`; `top` is the root, the highest folder whose ignore files apply. */
+export function listFiles(dir: string, options: ListOptions, top: string = dir): Listing {
+  if (!options.noIgnore) {
+    const listed = gitListing(dir);
+    if (listed) return filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore']));
+  }
+  return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
+}
+
+/** Files git shows under `dir` (tracked and present, or untracked and not ignored), or null outside a work tree. */
 function gitListing(dir: string): string[] | null {
-  const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
+  const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '-t', '--cached', '--deleted', '--others', '--exclude-standard'], {
     cwd: dir,
     encoding: 'buffer',
     maxBuffer: 1 << 30,
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
   });
   if (result.status !== 0 || result.error) return null;
-  const out = result.stdout.toString('utf8');
-  return out.length ? out.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
+  // Each entry is "TAG path": H cached, ? untracked, R deleted from the work tree (also listed as H).
+  const entries = result.stdout.toString('utf8').split('\0');
+  const deleted = new Set<string>();
+  for (const e of entries) if (e.startsWith('R ')) deleted.add(e.slice(2));
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const e of entries) {
+    if (e.length < 3 || e.startsWith('R ')) continue;
+    const p = e.slice(2);
+    if (p.endsWith('/') || deleted.has(p) || seen.has(p)) continue; // nested repositories; merge stages
+    seen.add(p);
+    files.push(p);
+  }
+  return files;
 }
 
-/** Applies what git does not know: `.ignore` files and the hidden rule. */
-function filterListing(dir: string, files: string[], options: ListOptions): Listing {
-  const ignoreFiles = files.filter((f) => f === '.ignore' || f.endsWith('/.ignore'));
-  const matchers = ignoreFiles
-    .map((f) => ({ base: path.posix.dirname(f), matcher: loadIgnore(path.join(dir, f)) }))
-    .filter((m): m is { base: string; matcher: Ignore } => m.matcher !== undefined);
+/** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */
+function filterGitListing(dir: string, files: string[], options: ListOptions, inherited: Rules[]): Listing {
+  const rules = [...inherited];
+  for (const f of files) {
+    if (f === '.ignore' || f.endsWith('/.ignore')) {
+      const matcher = loadIgnore(path.join(dir, f));
+      const folder = path.posix.dirname(f);
+      if (matcher) rules.push(below(folder === '.' ? '' : folder, matcher));
+    }
+  }
+  // Shallow rules first, so a deeper file's negation can re-include what a shallower one excluded.
+  rules.sort((a, b) => a.order - b.order);
   let skippedHidden = 0;
   const kept = files.filter((f) => {
     if (!options.hidden && isHidden(f)) {
       skippedHidden++;
       return false;
     }
-    for (const { base, matcher } of matchers) {
-      const rel = base === '.' ? f : f.startsWith(`${base}/`) ? f.slice(base.length + 1) : undefined;
-      if (rel !== undefined && ignoredWithParents(matcher, rel)) return false;
-    }
-    return true;
+    return rules.length === 0 || !isIgnored(rules, f, false);
   });
   return { files: kept, skippedHidden, viaGit: true };
 }
 
-/** Whether `rel` or one of its parent folders is ignored by `matcher`. */
-function ignoredWithParents(matcher: Ignore, rel: string): boolean {
+/**
+ * Whether `rel` (relative to the listed folder) is ignored: each ancestor folder is checked
+ * first (nothing under an ignored folder comes back), then the path itself; within one path,
+ * the deepest rule that matches decides.
+ */
+function isIgnored(rules: readonly Rules[], rel: string, isDir: boolean): boolean {
   const parts = rel.split('/');
-  for (let i = 1; i < parts.length; i++) if (matcher.ignores(`${parts.slice(0, i).join('/')}/`)) return true;
-  return matcher.ignores(rel);
+  for (let i = 1; i < parts.length; i++) {
+    if (decide(rules, parts.slice(0, i).join('/'), true)) return true;
+  }
+  return decide(rules, rel, isDir);
+}
+
+function decide(rules: readonly Rules[], rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { under, prefix, matcher } of rules) {
+    if (under !== '' && !rel.startsWith(`${under}/`)) continue;
+    const inner = under === '' ? rel : rel.slice(under.length + 1);
+    const local = prefix ? `${prefix}/${inner}` : inner;
+    const verdict = matcher.test(isDir ? `${local}/` : local);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** The ignore files (of the given names) in the folders from `top` down to `dir`'s parent. */
+function inheritedRules(dir: string, top: string, names: readonly string[]): Rules[] {
+  const rel = path.relative(top, dir);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return [];
+  const parts = rel.split(path.sep);
+  const rules: Rules[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const folder = path.join(top, ...parts.slice(0, i));
+    for (const name of names) {
+      const matcher = loadIgnore(path.join(folder, name));
+      if (matcher) rules.push({ under: '', prefix: parts.slice(i).join('/'), order: i - parts.length, matcher });
+    }
+  }
+  return rules;
 }
 
 function isHidden(rel: string): boolean {
@@ -86,39 +152,41 @@ function loadIgnore(file: string): Ignore | undefined {
   }
 }
 
-/** A walk of `dir` honouring nested .gitignore and .ignore files (unless noIgnore). Symbolic links are not followed. */
-function walk(dir: string, options: ListOptions): Listing {
+/**
+ * A walk of `dir` honouring nested .gitignore and .ignore files (unless noIgnore). Symbolic
+ * links are listed as files and never followed.
+ */
+function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
   const files: string[] = [];
   let skippedHidden = 0;
-  const stack: Array<{ rel: string; rules: Array<{ base: string; matcher: Ignore }> }> = [{ rel: '', rules: [] }];
+  const stack: Array<{ rel: string; rules: Rules[] }> = [{ rel: '', rules: inherited }];
   while (stack.length) {
-    const { rel, rules: inherited } = stack.pop()!;
-    const abs = rel ? path.join(dir, rel) : dir;
+    const { rel, rules: outer } = stack.pop()!;
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(abs, { withFileTypes: true });
+      entries = fs.readdirSync(rel ? path.join(dir, rel) : dir, { withFileTypes: true });
     } catch {
       continue;
     }
-    let rules = inherited;
+    let rules = outer;
     if (!options.noIgnore) {
-      for (const name of IGNORE_FILES) {
-        if (entries.some((e) => e.name === name && e.isFile())) {
-          const matcher = loadIgnore(path.join(abs, name));
-          if (matcher) rules = [...rules, { base: rel, matcher }];
-        }
+      for (const name of ['.gitignore', '.ignore']) {
+        if (!entries.some((e) => e.name === name && e.isFile())) continue;
+        const matcher = loadIgnore(path.join(dir, rel, name));
+        if (matcher) rules = [...rules, below(rel, matcher)];
       }
     }
     for (const entry of entries) {
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       if (!options.hidden && entry.name.startsWith('.')) {
         skippedHidden++;
         continue;
       }
       const isDir = entry.isDirectory();
-      if (!isDir && !entry.isFile()) continue; // symbolic links, sockets, devices
-      if (rules.some(({ base, matcher }) => matcher.ignores(base ? `${childRel.slice(base.length + 1)}${isDir ? '/' : ''}` : `${childRel}${isDir ? '/' : ''}`))) continue;
+      if (!isDir && !entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, devices, FIFOs
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      // Ancestors were checked on the way down: only the entry itself is decided here.
+      if (rules.length && decide(rules, childRel, isDir)) continue;
       if (isDir) stack.push({ rel: childRel, rules });
       else files.push(childRel);
     }

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, listOptions, maxOption, placeUnder, quoteArgs } from '../search.js';
+import { capNotice, commandLine, listOptions, maxOption, placeUnder } from '../search.js';
 import type { CommandSpec } from '../spec.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
@@ -43,15 +43,15 @@ export const findCommand: CommandSpec = {
       ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') })
       : (rel: string) => rel.toLowerCase().includes(pattern.toLowerCase());
     const place = placeUnder(ctx.root, dir.abs);
-    const found = listFiles(dir.abs, listOptions(options))
+    const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
       .files.filter((rel) => matches(rel))
       .map((rel) => place(rel).display)
       .sort(comparePaths);
     if (found.length === 0) return 1;
     for (const p of found.slice(0, max)) ctx.out(`${p}\n`);
     if (found.length > max) {
-      const again = ['--max', String(found.length), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : []), pattern, ...(dirArg ? [dirArg] : [])];
-      ctx.out(capNotice('files', found.length - max, 0, `rt find ${quoteArgs(again)}`));
+      const flags = ['--max', String(found.length), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+      ctx.out(capNotice(['file', 'files'], found.length - max, 0, commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]), 'a DIR or a more specific PATTERN'));
     }
     return 0;
   },

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { compileMatcher } from '../../core/match.js';
-import { listFiles } from '../../io/listFiles.js';
-import { bomLengthOf, candidates, capNotice, listOptions, maxOption, printHits, quoteArgs, readSearchable, type FileHits } from '../search.js';
+import { bomLengthOf, candidates, capNotice, commandLine, listOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import { positiveInt } from '../shared.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
@@ -84,14 +82,15 @@ function grep(ctx: Context, pattern: string, paths: readonly string[], options: 
     if (set.filtered) explainNothingFound(ctx, pattern, paths, options, set.files.length);
     return 1;
   }
-  const again = (n: number) => `rt grep ${quoteArgs(['--max', String(n), ...rawFlags(options), pattern, ...paths])}`;
+  const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], [pattern, ...paths]);
+  const narrow = 'a PATH or -g GLOB';
   if (filesOnly) {
     for (const { file } of shown) ctx.out(`${file.display}\n`);
-    if (moreFiles) ctx.out(capNotice('files', moreFiles, 0, again(shown.length + moreFiles)));
+    if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
     return 0;
   }
   printHits(ctx, shown, context, true);
-  if (moreHits) ctx.out(capNotice('hits', moreHits, moreFiles, again(shownHits + moreHits)));
+  if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
 }
 
@@ -99,49 +98,24 @@ function positiveIntOrZero(text: string): number {
   return text.trim() === '0' ? 0 : positiveInt(text, '--context');
 }
 
-/** The flags of this search, to repeat it in a suggested command. */
-function rawFlags(options: Options): string[] {
-  const out: string[] = [];
-  if (options.ignoreCase) out.push('-i');
-  if (options.word) out.push('-w');
-  if (options.fixed) out.push('-F');
-  if (options.files) out.push('-l');
-  if (options.context !== undefined) out.push('-C', String(options.context));
-  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
-  if (options.hidden) out.push('--hidden');
-  if (options.ignore === false) out.push('--no-ignore');
-  return out;
-}
-
-/** When nothing was found, says whether ignored or hidden files held matches. */
+/** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
 function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options, searched: number): void {
   const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
-  const seen = new Set(candidates(ctx, paths, listOptions(options), []).files.map((f) => f.abs));
-  let checked = 0;
+  const globs = (options.glob as string[] | undefined) ?? [];
+  const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
+  const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs));
   let found: string | undefined;
   let hits = 0;
-  for (const p of paths.length ? paths : ['.']) {
-    const dir = path.resolve(ctx.cwd, p);
-    let listing;
-    try {
-      listing = listFiles(dir, { hidden: true, noIgnore: true });
-    } catch {
-      continue;
-    }
-    for (const rel of listing.files) {
-      if (checked >= SKIPPED_CHECK_LIMIT) break;
-      const abs = path.join(dir, rel);
-      if (seen.has(abs)) continue;
-      checked++;
-      const bytes = readSearchable(abs);
-      if (!bytes) continue;
-      const n = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length;
-      if (n && !found) found = path.relative(ctx.cwd, abs);
-      hits += n;
-    }
+  for (const file of wider.slice(0, SKIPPED_CHECK_LIMIT)) {
+    const bytes = readSearchable(file.abs);
+    if (!bytes) continue;
+    const n = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length;
+    if (n && !found) found = file.display;
+    hits += n;
   }
   if (found) {
     ctx.warn(`no match in the ${searched} files searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
-    ctx.warn(`search them too with: rt grep ${quoteArgs(['--hidden', '--no-ignore', ...rawFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore'), pattern, ...paths])}`);
+    const flags = ['--hidden', '--no-ignore', ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore')];
+    ctx.warn(`search them too with: ${commandLine('grep', flags, [pattern, ...paths])}`);
   }
 }

@@ -1,7 +1,7 @@
 import { RtError, shellQuote } from '../../core/errors.js';
 import { compileMatcher } from '../../core/match.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, capNotice, maxOption, printHits, quoteArgs, readSearchable } from '../search.js';
+import { bomLengthOf, capNotice, commandLine, maxOption, printHits, readSearchable, searchFlags } from '../search.js';
 import { positiveInt } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { MATCH_OPTIONS } from './searchOptions.js';
@@ -38,7 +38,7 @@ export const grepFileCommand: CommandSpec = {
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
     if (lines.length === 0) return 1;
     printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false);
-    if (lines.length > max) ctx.out(capNotice('hits', lines.length - max, 0, `rt grep-file ${quoteArgs(['--max', String(lines.length), pattern, pathArg])}`));
+    if (lines.length > max) ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], [pattern, pathArg]), 'a more specific PATTERN'));
     return 0;
   },
 };

@@ -1,0 +1,253 @@
+// End-to-end tests of `rt find` (SPEC §3 find and the search defaults, §6 exit codes): the
+// built binary, run in a generated git repository whose file list is checked against git's own
+// (`git ls-files --cached --others --exclude-standard`, less hidden and .ignore'd files).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, expectRun, run, tempDir, tempRepo, write, type Ran } from './harness.js';
+import { buildSearchRepo, dotIgnored, git, gitFiles, isHidden, outLines, parseCapNotice, treeOrder } from './search-fixture.js';
+
+afterAll(cleanup);
+
+/** Runs `rt find ARGS` at `cwd`, expects exit 0 and a clean stderr, returns the paths printed. */
+function found(args: readonly string[], cwd: string): string[] {
+  const r = run(['find', ...args], cwd);
+  expectRun(r, { status: 0, stderr: '' });
+  return outLines(r.stdout);
+}
+
+const sorted = (paths: readonly string[]) => [...paths].sort(treeOrder);
+const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** Every file on disk under `dir` (not .git, not .rt; hidden ones if `hidden`). */
+function diskFiles(dir: string, hidden: boolean, symlinks: boolean): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.git' || e.name === '.rt') continue;
+      if (!hidden && e.name.startsWith('.')) continue;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile() || (symlinks && e.isSymbolicLink())) out.push(r);
+    }
+  };
+  walk('');
+  return out;
+}
+
+describe('rt find in a generated git repository', () => {
+  let dir: string;
+  /** What rt find '' must print at the root: git's files, less hidden and .ignore'd ones. */
+  let all: string[];
+  beforeAll(() => {
+    dir = tempDir('rt-repo-');
+    buildSearchRepo(dir, tempDir('rt-outside-'));
+    all = sorted(gitFiles(dir).filter((p) => !isHidden(p) && !dotIgnored(p)));
+  });
+
+  describe('which files', () => {
+    it("rt find '' lists git ls-files --cached --others --exclude-standard, less hidden and .ignore'd files, sorted", () => {
+      expect(found([''], dir)).toEqual(all);
+      // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although ignored.
+      expect(all).toEqual(expect.arrayContaining(['README.md', 'src/new.ts', 'notes/todo.md', 'logs/keep.log', 'logs/tracked.log', 'data/blob.bin', 'link.ts']));
+      for (const p of ['debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/lib/deep/skip.gen.ts', 'src/dot-ignored.ts', '.env', 'src/.hidden.ts', '.config/settings.json', '.gitignore']) {
+        expect(all, p).not.toContain(p);
+      }
+    });
+
+    it('sorted as a tree is read: uppercase before lowercase, src/ before src-old/', () => {
+      const out = found([''], dir);
+      expect(out).toEqual(sorted(out));
+      expect(out.indexOf('src/util.ts')).toBeLessThan(out.indexOf('src-old/legacy.ts'));
+      expect(out.indexOf('src/lib/deep/nested.ts')).toBeLessThan(out.indexOf('src/new.ts'));
+      expect(out[0]).toBe('README.md');
+    });
+
+    it('--hidden adds hidden files and folders, still honouring ignore rules', () => {
+      const expected = sorted(gitFiles(dir).filter((p) => !dotIgnored(p)));
+      expect(found(['--hidden', ''], dir)).toEqual(expected);
+      expect(expected).toEqual(expect.arrayContaining(['.env', '.config/settings.json', 'src/.hidden.ts', '.gitignore', 'src/.ignore']));
+      expect(found(['--hidden', ''], dir).some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
+    });
+
+    it('--no-ignore adds ignored files (not hidden ones), and lists everything rt find lists without it', () => {
+      const out = found(['--no-ignore', ''], dir);
+      expect(out).toEqual(expect.arrayContaining(['debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/dot-ignored.ts']));
+      expect(out.filter(isHidden)).toEqual([]);
+      expect(out).toEqual(sorted(out));
+      // Widening the search never drops a file (the symbolic link link.ts included).
+      expect(all.filter((p) => !out.includes(p))).toEqual([]);
+    });
+
+    it('--hidden --no-ignore: every regular file but .git and .rt', () => {
+      const out = found(['--hidden', '--no-ignore', ''], dir);
+      expect(out.filter((p) => !fs.lstatSync(path.join(dir, p)).isSymbolicLink())).toEqual(sorted(diskFiles(dir, true, false)));
+      expect(out.some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
+    });
+
+    it('a tracked file deleted from the work tree is not listed', () => {
+      const d = tempRepo();
+      write(d, 'keep.txt', 'k\n');
+      write(d, 'gone.txt', 'g\n');
+      git(d, ['add', '.']);
+      git(d, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'x']);
+      fs.unlinkSync(path.join(d, 'gone.txt'));
+      const r = run(['find', ''], d);
+      expectRun(r, { status: 0, stdout: 'keep.txt\n', stderr: '' });
+      expectRun(run(['find', 'gone'], d), { status: 1, stdout: '' });
+    });
+
+    it('the global excludes file from XDG_CONFIG_HOME (git/ignore) is honoured, like git does', () => {
+      const d = tempRepo();
+      const home = tempDir('rt-home-');
+      write(home, 'xdg/git/ignore', '*.secret\n');
+      write(d, 'a.txt', 'a\n');
+      write(d, 'b.secret', 'b\n');
+      const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'xdg') };
+      expect(gitFiles(d, env)).toEqual(['a.txt']);
+      expectRun(run(['find', ''], d, { env }), { status: 0, stdout: 'a.txt\n', stderr: '' });
+      expectRun(run(['find', ''], d), { status: 0, stdout: 'a.txt\nb.secret\n', stderr: '' });
+    });
+  });
+
+  describe('patterns', () => {
+    it('a glob without / matches the file name at any depth', () => {
+      expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
+      expect(found(['*.ts'], dir)).toEqual(expect.arrayContaining(['data/bom.ts', 'src/lib/deep/nested.ts', 'src-old/legacy.ts', 'link.ts']));
+      expect(found(['*.{md,js}'], dir)).toEqual(all.filter((p) => /\.(md|js)$/.test(base(p))));
+      expect(found(['app.*'], dir)).toEqual(['src/app.ts', 'web/app.js', 'web/app.min.js']);
+      expect(found(['?EADME.md'], dir)).toEqual(['README.md']);
+      expect(found(['[bc]*.ts'], dir)).toEqual(['data/bom.ts']);
+    });
+
+    it('a glob with / matches the path from DIR (** crosses folders)', () => {
+      expect(found(['src/**/*.ts'], dir)).toEqual(all.filter((p) => p.startsWith('src/') && p.endsWith('.ts')));
+      expect(found(['src/*.ts'], dir)).toEqual(all.filter((p) => /^src\/[^/]*\.ts$/.test(p)));
+      expect(found(['*/app.*'], dir)).toEqual(['src/app.ts', 'web/app.js', 'web/app.min.js']);
+      // Not the file name: a glob with / does not match at any depth.
+      expect(run(['find', 'deep/*.ts'], dir).status).toBe(1);
+      expect(found(['**/deep/*.ts'], dir)).toEqual(['src/lib/deep/nested.ts']);
+    });
+
+    it('a plain string is a case-insensitive substring of the path', () => {
+      expect(found(['NOTES'], dir)).toEqual(['docs/my notes.md', 'notes/todo.md']);
+      expect(found(['App'], dir)).toEqual(all.filter((p) => p.toLowerCase().includes('app')));
+      expect(found(['rc/li'], dir)).toEqual(['src/lib/deep/nested.ts']);
+      expect(found(['.md'], dir)).toEqual(all.filter((p) => p.toLowerCase().includes('.md')));
+      expect(found(['my notes'], dir)).toEqual(['docs/my notes.md']);
+    });
+
+    it('hidden and ignored files are not found by name unless asked', () => {
+      expectRun(run(['find', '*.json'], dir), { status: 1, stdout: '' });
+      expect(found(['--hidden', '*.json'], dir)).toEqual(['.config/settings.json']);
+      expect(found(['*.log'], dir)).toEqual(['logs/keep.log', 'logs/tracked.log']);
+      expect(found(['--no-ignore', '*.log'], dir)).toEqual(['debug.log', 'logs/keep.log', 'logs/other.log', 'logs/tracked.log']);
+      expect(found(['--no-ignore', 'gen'], dir)).toEqual(expect.arrayContaining(['generated/gen.ts', 'src/gen-by-src.ts', 'src/lib/deep/skip.gen.ts']));
+    });
+  });
+
+  describe('DIR and the working directory', () => {
+    it('DIR: only files under it, shown relative to the working directory; a glob with / is matched from DIR', () => {
+      expect(found(['*.js', 'web'], dir)).toEqual(['web/app.js', 'web/app.min.js']);
+      expect(found(['*.ts', 'src-old'], dir)).toEqual(['src-old/legacy.ts']);
+      expect(found(['deep/nest*.ts', 'src/lib'], dir)).toEqual(['src/lib/deep/nested.ts']);
+      expect(found(['NESTED', 'src'], dir)).toEqual(['src/lib/deep/nested.ts']);
+      expect(found(['', 'web'], dir)).toEqual(['web/app.js', 'web/app.min.js']);
+    });
+
+    it("DIR lists what the root lists under it (the root's .ignore applies)", () => {
+      expect(found(['', 'src'], dir)).toEqual(all.filter((p) => p.startsWith('src/')));
+    });
+
+    it("from a subdirectory: paths relative to it, the root's files under it", () => {
+      const sub = path.join(dir, 'src');
+      expect(found([''], sub)).toEqual(all.filter((p) => p.startsWith('src/')).map((p) => p.slice(4)));
+    });
+
+    it('from a subdirectory, DIR .. lists the whole root as ../PATH', () => {
+      const sub = path.join(dir, 'src');
+      expect(found(['*.md', '..'], sub)).toEqual(all.filter((p) => p.endsWith('.md')).map((p) => `../${p}`));
+      expect(found(['', '../web'], sub)).toEqual(['../web/app.js', '../web/app.min.js']);
+    });
+  });
+
+  describe('exit codes', () => {
+    it('1 with empty stdout when nothing matches', () => {
+      expectRun(run(['find', 'no-such-name'], dir), { status: 1, stdout: '' });
+      expectRun(run(['find', '*.nothing'], dir), { status: 1, stdout: '' });
+    });
+
+    it('4 when DIR is missing or not a folder', () => {
+      expectRun(run(['find', '', 'nope'], dir), { status: 4, stdout: '', stderr: /^rt: .*nope/ });
+      expectRun(run(['find', '', 'README.md'], dir), { status: 4, stdout: '', stderr: /^rt: .*README\.md/ });
+    });
+
+    it('2 for a bad --max', () => {
+      expectRun(run(['find', '--max', '0', ''], dir), { status: 2, stdout: '', stderr: /^rt: / });
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('rt find: the cap (200 files by default)', () => {
+  /** A git repository with 230 files f000.txt … f229.txt under d/, and .hidden/h0 … h9.txt. */
+  function withManyFiles(): string {
+    const dir = tempRepo();
+    for (let i = 0; i < 230; i++) write(dir, `d/f${String(i).padStart(3, '0')}.txt`, 'x\n');
+    for (let i = 0; i < 10; i++) write(dir, `.hidden/h${i}.txt`, 'x\n');
+    return dir;
+  }
+
+  /** `shown` paths, then a notice whose command (run) lists all `total` paths. */
+  function expectCapped(r: Ran, shown: number, total: number): void {
+    expect(r.status, r.text).toBe(0);
+    expect(r.stderr, r.text).toBe('');
+    const lines = outLines(r.stdout);
+    expect(lines.length, r.text).toBe(shown + 1);
+    const last = lines[shown]!;
+    expect(last.startsWith('('), r.text).toBe(true);
+    const notice = parseCapNotice(last);
+    expect(notice, `a cap notice with a command\n${r.text}`).toMatchObject({ more: total - shown, what: 'files' });
+    expect(notice!.argv[0]).toBe('find');
+    const again = run(notice!.argv, r.cwd);
+    expect(again.status, again.text).toBe(0);
+    const againLines = outLines(again.stdout);
+    expect(againLines.length, `the suggested command lists all ${total}\n${r.text}\n${again.text}`).toBe(total);
+    expect(againLines.slice(0, shown)).toEqual(lines.slice(0, shown));
+  }
+
+  it('more than 200 files: exactly 200 paths, then a line with how many more and a runnable rt find --max N', () => {
+    const dir = withManyFiles();
+    const r = run(['find', ''], dir);
+    expectCapped(r, 200, 230);
+    expect(outLines(r.stdout).slice(0, 200)).toEqual(Array.from({ length: 200 }, (_, i) => `d/f${String(i).padStart(3, '0')}.txt`));
+    expect(outLines(r.stdout)[200]).toMatch(/rt find --max 230 /);
+  });
+
+  it('the suggested command keeps DIR, --hidden and --no-ignore', () => {
+    const dir = withManyFiles();
+    expectCapped(run(['find', '*.txt', 'd'], dir), 200, 230);
+    expectCapped(run(['find', '--hidden', '*.txt'], dir), 200, 240);
+    expectCapped(run(['find', '--hidden', '--no-ignore', '--max', '5', 'h'], dir), 5, 10);
+  });
+
+  it('--max N: N paths then the notice', () => {
+    const dir = withManyFiles();
+    expectCapped(run(['find', '--max', '3', 'f1'], dir), 3, 100);
+  });
+
+  it('a pattern starting with - gives a suggested command that still runs', () => {
+    const dir = tempRepo();
+    for (let i = 0; i < 5; i++) write(dir, `-x${i}.txt`, 'x\n');
+    expectCapped(run(['find', '--max', '2', '--', '-x'], dir), 2, 5);
+  });
+
+  it('the notice only suggests options find takes (find has no -g)', () => {
+    const dir = withManyFiles();
+    const r = run(['find', ''], dir);
+    const last = outLines(r.stdout).at(-1)!;
+    expect(last, r.text).not.toMatch(/-g GLOB/);
+  });
+});
