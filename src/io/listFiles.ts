@@ -1,6 +1,6 @@
 // Which files a search looks at: exactly the files git would show. In a git work tree that is
 // `git ls-files --cached --others --exclude-standard` (every ignore source git honours) less
-// files deleted from the work tree and what `.ignore` files exclude; elsewhere, a walk
+// what `.ignore` files exclude; elsewhere, a walk
 // honouring `.gitignore` and `.ignore` files. Ignore files of the folders above the one listed
 // (up to the root) apply too. Hidden files (a path component starting with ".") are left out
 // unless asked for; `.git` and `.rt` always are.
@@ -50,29 +50,22 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir):
   return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
 }
 
-/** Files git shows under `dir` (tracked and present, or untracked and not ignored), or null outside a work tree. */
+/**
+ * Files git shows under `dir` (tracked, and untracked but not ignored), or null outside a work
+ * tree. A tracked file deleted from the work tree is still listed (asking git to check costs a
+ * stat of every file): readers skip what they cannot open, and `find` checks what it prints.
+ */
 function gitListing(dir: string): string[] | null {
-  const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '-t', '--cached', '--deleted', '--others', '--exclude-standard'], {
+  const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
     cwd: dir,
     encoding: 'buffer',
     maxBuffer: 1 << 30,
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
   });
   if (result.status !== 0 || result.error) return null;
-  // Each entry is "TAG path": H cached, ? untracked, R deleted from the work tree (also listed as H).
-  const entries = result.stdout.toString('utf8').split('\0');
-  const deleted = new Set<string>();
-  for (const e of entries) if (e.startsWith('R ')) deleted.add(e.slice(2));
-  const seen = new Set<string>();
-  const files: string[] = [];
-  for (const e of entries) {
-    if (e.length < 3 || e.startsWith('R ')) continue;
-    const p = e.slice(2);
-    if (p.endsWith('/') || deleted.has(p) || seen.has(p)) continue; // nested repositories; merge stages
-    seen.add(p);
-    files.push(p);
-  }
-  return files;
+  const out = result.stdout.toString('utf8');
+  // A path ending in "/" is a nested repository, not a file.
+  return out.length ? out.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
 }
 
 /** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */

@@ -45,7 +45,10 @@ export const findCommand: CommandSpec = {
     const place = placeUnder(ctx.root, dir.abs);
     const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
       .files.filter((rel) => matches(rel))
-      .map((rel) => place(rel).display)
+      .map(place)
+      // git lists tracked files deleted from the work tree: only what exists is found.
+      .filter((file) => fs.lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined)
+      .map((file) => file.display)
       .sort(comparePaths);
     if (found.length === 0) return 1;
     for (const p of found.slice(0, max)) ctx.out(`${p}\n`);
