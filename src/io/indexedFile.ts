@@ -14,7 +14,7 @@ import type { ResolvedPath } from './root.js';
 import type { StateDoc, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 /** A checkpoint (byte offset of a line start) is kept every this many lines. */
 const CHECKPOINT_EVERY = 1024;
 /** A file modified this recently may change again within its timestamp's granularity. */
@@ -32,6 +32,8 @@ interface IndexDoc extends StateDoc {
   file: FileStamp;
   /** The file was indexed so soon after it changed that its stamp cannot be trusted alone. */
   racy: boolean;
+  /** For a racy stamp, a digest of the file's bytes: checking it is cheaper than fingerprinting every line. */
+  content: string | null;
   lines: number;
   records: string;
   retired: string;
@@ -163,7 +165,8 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIn
   const lines = splitLines(bytes);
   let index: LineIndex | undefined;
   let old: LineIndex | undefined;
-  if (doc && sameStamp(before, after) && lines.count === doc.lines && trustworthy(doc, after)) {
+  const sameVersion = doc && sameStamp(before, after) && lines.count === doc.lines && sameStamp(doc.file, after);
+  if (doc && sameVersion && (!doc.racy || (doc.content !== null && doc.content === contentDigest(bytes)))) {
     // The file is the version the index describes: its fingerprints need not be computed again.
     index = old = decodeDoc(store, file, doc);
   }
@@ -180,6 +183,10 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIn
 /** Saves the index of `lines` as the state of the file, whose stamp is `stamp`. */
 export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp): void {
   store.save('index', rel, toDoc(rel, index, lines, stamp, isRacy(stamp)));
+}
+
+function contentDigest(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('base64');
 }
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
@@ -213,6 +220,7 @@ function isIndexDoc(doc: unknown): doc is IndexDoc {
     typeof d.records === 'string' &&
     typeof d.retired === 'string' &&
     typeof d.racy === 'boolean' &&
+    (d.content === null || typeof d.content === 'string') &&
     Array.isArray(d.checkpoints) &&
     d.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
     typeof f === 'object' &&
@@ -238,7 +246,7 @@ function trustworthy(doc: IndexDoc, stamp: FileStamp): boolean {
 function digest(doc: Omit<IndexDoc, 'check'>): string {
   const f = doc.file;
   return createHash('sha256')
-    .update(`${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.checkpoints.join(',')}|${doc.retired}|`)
+    .update(`${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.content}|${doc.checkpoints.join(',')}|${doc.retired}|`)
     .update(doc.records)
     .digest('base64');
 }
@@ -257,6 +265,7 @@ function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp
     touched: Date.now(),
     file: stamp,
     racy,
+    content: racy ? contentDigest(lines.bytes) : null,
     lines: lines.count,
     records: encodeRecords(index),
     retired: encodeRetired(index.retired),
