@@ -71,6 +71,7 @@ const TRAILER: readonly Section[] = [
       { term: 'RT_DIFF', text: '1 (or any value but 0, false, no, off): edits print a unified diff, as --diff.' },
       { term: 'RT_READONLY', text: '1 (as RT_DIFF): refuse every command that would write a file (exit 4); --dry-run still works.' },
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
+      { term: 'RT_RIPGREP', text: 'off: never use ripgrep. When rg is installed, literal searches (grep -F) ask it which files may hold the string at all, then match only those; it narrows what rt reads and never changes what rt finds.' },
       { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
     ],
   },

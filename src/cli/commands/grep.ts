@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import { compileMatcher } from '../../core/match.js';
+import { ripgrepCandidates } from '../../io/ripgrep.js';
+import { resolveInRoot } from '../../io/root.js';
 import { bomLengthOf, candidates, capNotice, commandLine, listOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import { positiveInt } from '../shared.js';
 import type { CommandSpec, Options } from '../spec.js';
@@ -44,20 +47,23 @@ export const grepCommand: CommandSpec = {
   },
 };
 
-function grep(ctx: Context, pattern: string, paths: readonly string[], options: Options): number {
+async function grep(ctx: Context, pattern: string, paths: readonly string[], options: Options): Promise<number> {
   const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
   const max = maxOption(options);
   const context = options.context === undefined ? 0 : positiveIntOrZero(String(options.context));
   const filesOnly = options.files === true;
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
+  const pending = options.fixed ? prefilter(ctx, pattern, paths, options) : undefined; // runs while git lists files
   const set = candidates(ctx, paths, list, globs);
+  const maybe = await pending;
 
   const shown: FileHits[] = [];
   let shownHits = 0;
   let moreHits = 0;
   let moreFiles = 0;
   for (const file of set.files) {
+    if (maybe && !maybe.has(file.abs)) continue;
     const bytes = readSearchable(file.abs);
     if (!bytes) continue;
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
@@ -92,6 +98,19 @@ function grep(ctx: Context, pattern: string, paths: readonly string[], options: 
   printHits(ctx, shown, context, true);
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
+}
+
+/** For a literal search, the files ripgrep says may hold it (undefined: read them all). */
+function prefilter(ctx: Context, pattern: string, paths: readonly string[], options: Options): Promise<Set<string> | undefined> | undefined {
+  const dirs: string[] = [];
+  for (const p of paths.length ? paths : ['.']) {
+    const target = resolveInRoot(ctx.root, p);
+    // Files named on the command line are read anyway; only folders are worth a prefilter.
+    if (fs.statSync(target.abs).isDirectory()) dirs.push(target.abs);
+    else return undefined;
+  }
+  const list = listOptions(options);
+  return ripgrepCandidates({ literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs }, ctx.env);
 }
 
 function positiveIntOrZero(text: string): number {

@@ -1,0 +1,67 @@
+// ripgrep as an optional prefilter for literal searches. When `rg` is installed it finds, far
+// faster than reading every file from Node, the files that contain the literal at all; rt then
+// matches only those (with its own rules) and prints their hits with LIDs. It is never required,
+// and its answer only narrows the candidates rt chose itself, so it can never add a file:
+// - it is asked for a superset: --text (binary files too), no .ignore/.rgignore rules (rt applies
+//   .ignore itself), no config file, case-insensitive only for ASCII literals;
+// - files git tracks although an ignore rule matches them, which ripgrep skips, are listed by
+//   git and searched by rt directly.
+// RT_RIPGREP=off turns it off.
+
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export interface PrefilterRequest {
+  readonly literal: string;
+  readonly ignoreCase: boolean;
+  readonly hidden: boolean;
+  readonly noIgnore: boolean;
+  /** Absolute folders to search. */
+  readonly dirs: readonly string[];
+}
+
+/**
+ * Starts ripgrep; the promise gives the absolute paths of the files that may contain the literal,
+ * or undefined when ripgrep cannot answer. It runs while rt lists its own candidates.
+ */
+export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<Set<string> | undefined> {
+  if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return Promise.resolve(undefined);
+  if (request.literal === '' || request.dirs.length === 0) return Promise.resolve(undefined);
+  // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those.
+  if (request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.literal)) return Promise.resolve(undefined);
+  const args = ['--files-with-matches', '--null', '--fixed-strings', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
+  if (request.ignoreCase) args.push('--ignore-case');
+  if (request.hidden) args.push('--hidden');
+  if (request.noIgnore) args.push('--no-ignore');
+  args.push('--regexp', request.literal, '--', ...request.dirs);
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', () => resolve(undefined)); // not installed
+    child.on('close', (status) => {
+      if (status !== 0 && status !== 1) return resolve(undefined);
+      const found = new Set<string>();
+      for (const p of Buffer.concat(chunks).toString('utf8').split('\0')) if (p) found.add(path.resolve(p));
+      if (!request.noIgnore) for (const p of trackedButIgnored(request.dirs)) found.add(p);
+      resolve(found);
+    });
+  });
+}
+
+/** Files git tracks under `dirs` that an ignore rule matches (ripgrep skips them; git lists them). */
+function trackedButIgnored(dirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30 });
+    if (result.status !== 0) continue;
+    for (const p of result.stdout.toString('utf8').split('\0')) if (p) out.push(path.join(dir, p));
+  }
+  return out;
+}
