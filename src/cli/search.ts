@@ -8,7 +8,7 @@ import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { printable, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
-import type { LineMatcher } from '../core/match.js';
+import type { MatchOptions } from '../core/match.js';
 import { displayContent } from '../render/window.js';
 import { openIndexed } from '../io/indexedFile.js';
 import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
@@ -34,6 +34,16 @@ export interface CandidateSet {
 
 export function maxOption(options: Options): number {
   return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max');
+}
+
+export function matchOptions(options: Options): MatchOptions {
+  return { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true };
+}
+
+/** -C N: lines of context (0 allowed). */
+export function contextOption(options: Options): number {
+  if (options.context === undefined || String(options.context).trim() === '0') return 0;
+  return positiveInt(String(options.context), '--context');
 }
 
 export function listOptions(options: Options): ListOptions {

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import { compileMatcher } from '../../core/match.js';
 import { ripgrepCandidates } from '../../io/ripgrep.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, capNotice, commandLine, listOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
-import { positiveInt } from '../shared.js';
+import { bomLengthOf, candidates, capNotice, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
@@ -48,9 +47,9 @@ export const grepCommand: CommandSpec = {
 };
 
 async function grep(ctx: Context, pattern: string, paths: readonly string[], options: Options): Promise<number> {
-  const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const matcher = compileMatcher(pattern, matchOptions(options));
   const max = maxOption(options);
-  const context = options.context === undefined ? 0 : positiveIntOrZero(String(options.context));
+  const context = contextOption(options);
   const filesOnly = options.files === true;
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
@@ -113,13 +112,9 @@ function prefilter(ctx: Context, pattern: string, paths: readonly string[], opti
   return ripgrepCandidates({ literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs }, ctx.env);
 }
 
-function positiveIntOrZero(text: string): number {
-  return text.trim() === '0' ? 0 : positiveInt(text, '--context');
-}
-
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
 function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options, searched: number): void {
-  const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const matcher = compileMatcher(pattern, matchOptions(options));
   const globs = (options.glob as string[] | undefined) ?? [];
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
   const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs));

@@ -1,8 +1,7 @@
 import { RtError, shellQuote } from '../../core/errors.js';
 import { compileMatcher } from '../../core/match.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, capNotice, commandLine, maxOption, printHits, readSearchable, searchFlags } from '../search.js';
-import { positiveInt } from '../shared.js';
+import { bomLengthOf, capNotice, commandLine, contextOption, matchOptions, maxOption, printHits, readSearchable, searchFlags } from '../search.js';
 import type { CommandSpec } from '../spec.js';
 import { MATCH_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
@@ -28,9 +27,9 @@ export const grepFileCommand: CommandSpec = {
   readsStdin: false,
   run(ctx, args, options) {
     const [pattern, pathArg] = args as [string, string];
-    const matcher = compileMatcher(pattern, { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true });
+    const matcher = compileMatcher(pattern, matchOptions(options));
     const max = maxOption(options);
-    const context = options.context === undefined || String(options.context).trim() === '0' ? 0 : positiveInt(String(options.context), '--context');
+    const context = contextOption(options);
     const file = resolveInRoot(ctx.root, pathArg);
     if (fs.statSync(file.abs).isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: rt grep ${shellQuote(pattern)} ${shellQuote(file.display)}`]);
     const bytes = readSearchable(file.abs);
