@@ -63,6 +63,7 @@ if (isMain) {
     process.stderr.write(`rt: cannot write the output: ${error.code ?? error.message}\n`);
     process.exit(4);
   });
-  const status = await runCli(process.argv.slice(2), process.cwd(), process.env, { stdout: process.stdout, stderr: process.stderr });
-  process.exitCode = status;
+  void runCli(process.argv.slice(2), process.cwd(), process.env, { stdout: process.stdout, stderr: process.stderr }).then((status) => {
+    process.exitCode = status;
+  });
 }

@@ -1,4 +1,4 @@
-// Runs the built binary (bin/rt → dist/rt.mjs) in temporary directories, with a scrubbed
+// Runs the built binary (bin/rt.cjs → dist/rt.cjs) in temporary directories, with a scrubbed
 // environment, and returns stdout, stderr and the exit status together.
 
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 
-export const RT_BIN = path.resolve(__dirname, '../../bin/rt');
+export const RT_BIN = path.resolve(__dirname, '../../bin/rt.cjs');
 
 export interface RunResult {
   readonly stdout: string;
