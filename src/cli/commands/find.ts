@@ -46,15 +46,22 @@ export const findCommand: CommandSpec = {
     const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
       .files.filter((rel) => matches(rel))
       .map(place)
-      // git lists tracked files deleted from the work tree: only what exists is found.
-      .filter((file) => fs.lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined)
-      .map((file) => file.display)
-      .sort(comparePaths);
-    if (found.length === 0) return 1;
-    for (const p of found.slice(0, max)) ctx.out(`${p}\n`);
-    if (found.length > max) {
-      const flags = ['--max', String(found.length), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
-      ctx.out(capNotice(['file', 'files'], found.length - max, 0, commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]), 'a DIR or a more specific PATTERN'));
+      .sort((a, b) => comparePaths(a.display, b.display));
+    // git lists tracked files deleted from the work tree: a path is printed only if it exists
+    // (checked for the printed ones only; the count of the rest may include such files).
+    let printed = 0;
+    let next = 0;
+    for (; next < found.length && printed < max; next++) {
+      const file = found[next]!;
+      if (fs.lstatSync(file.abs, { throwIfNoEntry: false }) === undefined) continue;
+      ctx.out(`${file.display}\n`);
+      printed++;
+    }
+    if (printed === 0) return 1;
+    const more = found.length - next;
+    if (more > 0) {
+      const flags = ['--max', String(printed + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+      ctx.out(capNotice(['file', 'files'], more, 0, commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]), 'a DIR or a more specific PATTERN'));
     }
     return 0;
   },
