@@ -1,0 +1,179 @@
+// The benchmark suite: `npm run bench`. Builds its corpora, then measures rt against the
+// reference tools side by side in one run — alternating runs, medians, the ratio per pair —
+// prints a table and writes it as JSON (bench/results/latest.json). Absolute times are noise on
+// shared machines; the ratios are the figures. A reference tool that is missing (and cannot be
+// installed through apt) is skipped, and the table says so.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCorpora, CORPUS } from './corpus.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RT = path.join(root, 'bin', 'rt.cjs');
+const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+const env = { ...process.env, NO_COLOR: '1' };
+delete env.RT_STATE;
+delete env.RT_WINDOW;
+delete env.RT_RIPGREP;
+
+/** Looks a tool up on PATH; tries `apt-get install` once (as root) when it is missing. */
+function tool(name, aptPackage) {
+  const found = () => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  let where = found();
+  if (!where && aptPackage && process.getuid?.() === 0 && !process.env.BENCH_NO_APT) {
+    console.error(`bench: installing ${aptPackage} with apt-get`);
+    spawnSync('sh', ['-c', `apt-get update -qq >/dev/null 2>&1; apt-get install -y -qq ${aptPackage} >/dev/null 2>&1`], { stdio: 'inherit' });
+    where = found();
+  }
+  return where || undefined;
+}
+
+/** Wall time of one run, in ms. `args` runs directly (no shell). */
+function timeOnce(cmd, args, opts = {}) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env, input: opts.input ?? '', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0 && !(opts.okStatuses ?? []).includes(r.status)) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  }
+  return { ms, stdout: r.stdout };
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/**
+ * Times two commands alternately (A, B, A, B, …) after one warm-up each, so that both see the
+ * same machine load; gives their medians and the ratio A/B.
+ */
+function pair(a, b) {
+  a.prepare?.();
+  b.prepare?.();
+  a.run();
+  b.run();
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.prepare?.();
+    ta.push(a.run());
+    b.prepare?.();
+    tb.push(b.run());
+  }
+  const ma = median(ta);
+  const mb = median(tb);
+  return { a: ma, b: mb, ratio: ma / mb };
+}
+
+/** Peak resident memory of one run, in KiB, through GNU time. */
+function peakKiB(timeBin, cmd, args, cwd) {
+  const r = spawnSync(timeBin, ['-f', '%M', cmd, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const lines = r.stderr.trim().split('\n');
+  return Number(lines[lines.length - 1]);
+}
+
+const rows = [];
+function row(measure, result, target, goal, note = '') {
+  rows.push({ measure, ...result, target, goal, note });
+  const fmt = (x) => (x === undefined ? '-' : x.toFixed(x >= 100 ? 0 : 2));
+  console.log(`${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`);
+}
+
+function skip(measure, why) {
+  rows.push({ measure, skipped: why });
+  console.log(`${measure.padEnd(58)} skipped: ${why}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const corpus = buildCorpora(root);
+const sed = tool('sed');
+const rg = tool('rg', 'ripgrep');
+const git = tool('git', 'git');
+const fd = tool('fd') ?? tool('fdfind', 'fd-find');
+const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : tool('time', 'time');
+const node = process.execPath;
+
+console.log(`rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`);
+console.log(`corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`);
+console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
+
+const rtRun = (args, cwd, opts) => () => timeOnce(node, [RT, ...args], { cwd, ...opts }).ms;
+const floor = { run: () => timeOnce(node, ['-e', '0']).ms };
+
+// 1. Start-up on a small file.
+row('rt open small / node -e 0', pair({ run: rtRun(['open', CORPUS.small], corpus.dir) }, floor), '≤ 1.25', '≤ 1.0');
+
+// 2. The big file: first open (index built), then warm windows.
+const bigFile = path.join(corpus.dir, CORPUS.big);
+const stateDir = path.join(corpus.dir, '.rt');
+const firstOpen = [];
+for (let i = 0; i < 3; i++) {
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  firstOpen.push(timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir }).ms);
+}
+row('rt open big:500000, first (builds the index), median of 3', { a: median(firstOpen) }, 'well under 1 s');
+if (gnuTime) {
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  const kib = peakKiB(gnuTime, node, [RT, 'open', `${CORPUS.big}:500000`], corpus.dir);
+  const times = (kib * 1024) / corpus.bigBytes;
+  row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 3×', '≤ 1.5×', `${(kib / 1024).toFixed(0)} MiB`);
+} else skip('peak memory of a first rt open of big', 'GNU time not found');
+// Warm: the index exists and is not racy (the file was last changed long ago).
+timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir });
+const warmOpen = { run: rtRun(['open', `${CORPUS.big}:500000`], corpus.dir) };
+row('rt open big:500000 (warm) / node -e 0', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
+if (sed) {
+  row('rt open big:500000 (warm) / sed -n same window', pair(warmOpen, { run: () => timeOnce(sed, ['-n', '499951,500050p', CORPUS.big], { cwd: corpus.dir }).ms }), 'report', '≤ 1.5');
+} else skip('rt open big (warm) / sed -n', 'sed not found');
+
+// 3. An edit at line 500,000, each time by the LID the previous edit printed.
+if (sed) {
+  const edited = path.join(corpus.dir, 'edit-rt.txt');
+  const sedCopy = path.join(corpus.dir, 'edit-sed.txt');
+  fs.copyFileSync(bigFile, edited);
+  fs.copyFileSync(bigFile, sedCopy);
+  const shown = timeOnce(node, [RT, 'open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir }).stdout.toString();
+  let lid = /^500000:([0-9a-z]+)\|/m.exec(shown)[1];
+  let n = 0;
+  const rtEdit = {
+    run() {
+      const r = timeOnce(node, [RT, 'edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n` });
+      lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
+      return r.ms;
+    },
+  };
+  let m = 0;
+  const sedEdit = { run: () => timeOnce(sed, ['-i', `500000s/.*/edited by sed ${m++}/`, 'edit-sed.txt'], { cwd: corpus.dir }).ms };
+  row('rt edit at line 500,000 / sed -i same line', pair(rtEdit, sedEdit), '≤ 3.0', '≤ 1.5');
+  fs.rmSync(edited, { force: true });
+  fs.rmSync(sedCopy, { force: true });
+} else skip('rt edit / sed -i', 'sed not found');
+
+// 4. Search on the tree.
+const tree = corpus.tree;
+const ident = corpus.ident;
+const rtGrep = { run: rtRun(['grep', '-F', ident], tree) };
+if (rg) row(`rt grep -F ${ident} / rg -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), '≤ 1.5', '≤ 1.0');
+else skip('rt grep -F / rg -n -F', 'ripgrep not found');
+if (git) row(`rt grep -F ${ident} / git grep -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms }), 'report');
+const rtFind = { run: rtRun(['find', '*.ts'], tree) };
+if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms }), '≤ 1.0', '≤ 0.5');
+else skip("rt find '*.ts' / fd -g '*.ts'", 'fd not found');
+
+const out = path.join(root, 'bench', 'results');
+fs.mkdirSync(out, { recursive: true });
+const result = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cores: os.cpus().length,
+  runs: RUNS,
+  corpora: { small: CORPUS.small, big: { lines: corpus.bigLines, bytes: corpus.bigBytes }, tree: { files: corpus.treeFiles, packages: corpus.packages, ident } },
+  rows,
+};
+fs.writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+console.log(`\nwritten: ${path.relative(process.cwd(), path.join(out, 'latest.json'))}`);
