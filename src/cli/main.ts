@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { closest } from '../core/editDistance.js';
 import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { AGENT_GUIDE } from '../docs/agents.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
@@ -18,6 +19,10 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     (s) => streams.stdout.write(s),
     (s) => (status = s),
   );
+  if (argv[0] === 'help' && argv[1] === 'agents') {
+    streams.stdout.write(AGENT_GUIDE);
+    return 0;
+  }
   if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.some((c) => c.name === argv[1])) {
     const near = closest(argv[1], COMMANDS.map((c) => c.name));
     streams.stderr.write(`rt: unknown command '${argv[1]}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);

@@ -105,7 +105,7 @@ export function renderManPage(commands: readonly CommandSpec[], version: string)
   out.push('.SH NAME', 'rt \\- read, search and edit text files by persistent line IDs');
   out.push('.SH SYNOPSIS');
   for (const c of commands) out.push(`.B rt ${c.name}`, roff(synopsisArgs(c)), '.br');
-  out.push('.B rt help', '[\\fICOMMAND\\fR]');
+  out.push('.B rt help', '[\\fICOMMAND\\fR | \\fBagents\\fR]');
   for (const section of OVERVIEW) renderSection(out, section);
   out.push('.SH COMMANDS');
   for (const c of commands) renderCommand(out, c);

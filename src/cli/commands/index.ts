@@ -1,6 +1,7 @@
 // Every command rt has, in the order help lists them.
 
 import type { CommandSpec } from '../spec.js';
+import { completionsCommand } from './completions.js';
 import { createCommand } from './create.js';
 import { deleteCommand } from './delete.js';
 import { editCommand } from './edit.js';
@@ -21,4 +22,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   insertCommand,
   deleteCommand,
   createCommand,
+  completionsCommand,
 ];

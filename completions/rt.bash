@@ -1,0 +1,154 @@
+# bash completion for rt — generated from the command definitions (rt completions bash)
+# Install: rt completions bash > ~/.local/share/bash-completion/completions/rt
+
+_rt() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+  local valueflags='--window --root --max -C --context -g --glob'
+  local cmd="" pos=0 i word opts
+  # Find the command and how many arguments (not options or their values) follow it.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="${COMP_WORDS[i]}"
+    if [[ " $valueflags " == *" $word "* ]]; then ((i++)); continue; fi
+    [[ "$word" == -* ]] && continue
+    if [[ -z "$cmd" ]]; then cmd="$word"; else ((pos++)); fi
+  done
+  if [[ -z "$cmd" ]]; then
+    if [[ "$prev" == --root ]]; then COMPREPLY=($(compgen -d -- "$cur")); return; fi
+    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions help --root --help --version' -- "$cur"))
+    return
+  fi
+  case "$cmd" in
+    open)
+      opts='--window --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    scroll)
+      opts='--window --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        1) COMPREPLY=($(compgen -W '+ -' -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    find)
+      opts='--max --hidden --no-ignore --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=() ;;
+        1) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    grep)
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=() ;;
+        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      esac
+      ;;
+    grep-file)
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=() ;;
+        1) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    edit)
+      opts='--force --diff --dry-run --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        1) COMPREPLY=() ;;
+        2) COMPREPLY=() ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    insert)
+      opts='--after --diff --dry-run --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        1) COMPREPLY=() ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    delete)
+      opts='--force --diff --dry-run --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        1) COMPREPLY=() ;;
+        2) COMPREPLY=() ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    create)
+      opts='--force --diff --dry-run --root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    completions)
+      opts='--root -h --help'
+      case "$prev" in
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    help)
+      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions agents' -- "$cur"))
+      ;;
+  esac
+}
+complete -o filenames -o bashdefault -F _rt rt

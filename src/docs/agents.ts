@@ -1,0 +1,31 @@
+// The guide for agents: `rt help agents`, and the README section generated from it. Short
+// enough to paste into a system prompt.
+
+export const AGENT_GUIDE = `rt — read, search and edit files by line ID (LID). Every line rt shows is
+NUMBER:LID|CONTENT. Edit by naming LIDs; never retype old text.
+
+Read:
+  rt open FILE                 first 100 lines        rt open FILE:120      centred on 120
+  rt open FILE:40-80           a range                rt open FILE:kq3f     centred on an LID
+  rt scroll FILE [+|-]         next / previous window (2 lines overlap)
+Search (hits carry LIDs you can edit at once):
+  rt grep [-F] [-i] [-w] [-C N] [-g GLOB] PATTERN [PATH...]   → PATH:NUMBER:LID|CONTENT
+  rt grep-file PATTERN FILE    rt find GLOB-OR-SUBSTRING [DIR]
+Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
+  rt edit FILE FROM [TO] <<'EOF'        replace lines FROM..TO (LIDs)
+  ...new lines...
+  EOF
+  rt insert FILE LID [--after] <<'EOF'  insert before (after) a line; '$' appends
+  rt delete FILE FROM [TO]              delete lines
+  rt create FILE <<'EOF'                new file (--force replaces)
+Rules:
+- Name lines by LID (kq3f) or NUMBER:LID (101:kq3f). A bare number works only if it
+  still names the line rt showed there.
+- After an edit, LIDs of unchanged lines stay valid: make several edits top to bottom
+  from one read. The edit prints the changed region with fresh LIDs.
+- Exit 3 = stale: the line changed since you saw it. Nothing was written; re-open
+  the lines named in the message and retry with the new LIDs.
+- You may only replace lines rt has shown you (a window, a hit or an edit's region).
+- Exit codes: 0 ok, 1 nothing found, 2 bad usage, 3 stale (nothing written),
+  4 file access refused. Add --diff to see the change; --dry-run writes nothing.
+`;

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENT_GUIDE } from '../../src/docs/agents.js';
+import { run, tempDir } from './harness.js';
+
+const root = path.resolve(__dirname, '../..');
+
+/** Runs bash's completion function for the words typed so far (the last one is being completed). */
+function complete(cwd: string, words: readonly string[]): string[] {
+  const script = `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
+_rt; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = spawnSync('bash', ['--norc', '-c', script], { cwd, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.split('\n').filter(Boolean).sort();
+}
+
+describe('shell completions', () => {
+  it('rt completions SHELL prints the committed scripts', () => {
+    for (const [shell, file] of [['bash', 'rt.bash'], ['zsh', '_rt'], ['fish', 'rt.fish']] as const) {
+      const r = run(['completions', shell], root);
+      expect(r.status, r.text).toBe(0);
+      expect(r.stdout).toBe(fs.readFileSync(path.join(root, 'completions', file), 'utf8'));
+    }
+    const bad = run(['completions', 'tcsh'], root);
+    expect(bad.status, bad.text).toBe(2);
+  });
+
+  it('the bash script registers rt and completes commands, options, values and paths', () => {
+    const r = spawnSync('bash', ['--norc', '-c', `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}; complete -p rt`], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^complete .*-F _rt rt$/m);
+
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src', 'app.ts'), 'x\n');
+    fs.writeFileSync(path.join(dir, 'notes.md'), 'x\n');
+    expect(complete(dir, ['rt', 'gr'])).toEqual(['grep', 'grep-file']);
+    expect(complete(dir, ['rt', 'open', 'no'])).toEqual(['notes.md']);
+    expect(complete(dir, ['rt', 'open', 'src/'])).toEqual(['src/app.ts']);
+    expect(complete(dir, ['rt', 'grep', '--h'])).toEqual(['--help', '--hidden']);
+    expect(complete(dir, ['rt', 'grep', '-C', ''])).toEqual([]); // a number goes there
+    expect(complete(dir, ['rt', 'grep', 'pattern', 'sr'])).toEqual(['src']);
+    expect(complete(dir, ['rt', 'scroll', 'notes.md', ''])).toEqual(['+', '-']);
+    expect(complete(dir, ['rt', 'find', '*.ts', ''])).toEqual(['src']);
+    expect(complete(dir, ['rt', 'completions', ''])).toEqual(['bash', 'fish', 'zsh']);
+    expect(complete(dir, ['rt', 'help', 'ag'])).toEqual(['agents']);
+    expect(complete(dir, ['rt', '--root', 'sr'])).toEqual(['src']);
+  });
+
+  for (const [shell, check] of [['zsh', ['zsh', '-n']], ['fish', ['fish', '--no-execute']]] as const) {
+    const has = spawnSync(check[0], ['--version']).status === 0;
+    it.skipIf(!has)(`the ${shell} script is valid ${shell}`, () => {
+      const r = spawnSync(check[0], [check[1], path.join(root, 'completions', shell === 'zsh' ? '_rt' : 'rt.fish')], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    });
+  }
+});
+
+describe('rt help agents', () => {
+  it('prints the agent guide, under 40 lines, which the README carries too', () => {
+    const r = run(['help', 'agents'], root);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toBe(AGENT_GUIDE);
+    expect(AGENT_GUIDE.split('\n').length).toBeLessThan(40);
+    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(AGENT_GUIDE);
+  });
+});
