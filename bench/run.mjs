@@ -34,7 +34,7 @@ function tool(name, aptPackage) {
 /** Wall time of one run, in ms. `args` runs directly (no shell). */
 function timeOnce(cmd, args, opts = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: opts.cwd, env, input: opts.input ?? '', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: { ...env, ...opts.env }, input: opts.input ?? '', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && !(opts.okStatuses ?? []).includes(r.status)) {
     throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -71,7 +71,7 @@ function pair(a, b) {
 
 /** Peak resident memory of one run, in KiB, through GNU time. */
 function peakKiB(timeBin, cmd, args, cwd) {
-  const r = spawnSync(timeBin, ['-f', '%M', cmd, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(timeBin, ['-f', '%M', cmd, ...args], { cwd, env: { ...env, RT_ROOT: cwd }, encoding: 'utf8', maxBuffer: 1 << 30 });
   const lines = r.stderr.trim().split('\n');
   return Number(lines[lines.length - 1]);
 }
@@ -102,7 +102,8 @@ console.log(`rt benchmark — ${new Date().toISOString()} — node ${process.ver
 console.log(`corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`);
 console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
 
-const rtRun = (args, cwd, opts) => () => timeOnce(node, [RT, ...args], { cwd, ...opts }).ms;
+// The corpus folder is its own root (it lies inside rt's repository, whose root would be found).
+const rtRun = (args, cwd, opts) => () => timeOnce(node, [RT, ...args], { cwd, ...opts, env: { RT_ROOT: cwd } }).ms;
 const floor = { run: () => timeOnce(node, ['-e', '0']).ms };
 
 // 1. Start-up on a small file.
@@ -114,7 +115,7 @@ const stateDir = path.join(corpus.dir, '.rt');
 const firstOpen = [];
 for (let i = 0; i < 3; i++) {
   fs.rmSync(stateDir, { recursive: true, force: true });
-  firstOpen.push(timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir }).ms);
+  firstOpen.push(timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms);
 }
 row('rt open big:500000, first (builds the index), median of 3', { a: median(firstOpen) }, 'well under 1 s');
 if (gnuTime) {
@@ -124,7 +125,7 @@ if (gnuTime) {
   row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 3×', '≤ 1.5×', `${(kib / 1024).toFixed(0)} MiB`);
 } else skip('peak memory of a first rt open of big', 'GNU time not found');
 // Warm: the index exists and is not racy (the file was last changed long ago).
-timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir });
+timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } });
 const warmOpen = { run: rtRun(['open', `${CORPUS.big}:500000`], corpus.dir) };
 row('rt open big:500000 (warm) / node -e 0', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
 if (sed) {
@@ -137,12 +138,12 @@ if (sed) {
   const sedCopy = path.join(corpus.dir, 'edit-sed.txt');
   fs.copyFileSync(bigFile, edited);
   fs.copyFileSync(bigFile, sedCopy);
-  const shown = timeOnce(node, [RT, 'open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir }).stdout.toString();
+  const shown = timeOnce(node, [RT, 'open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).stdout.toString();
   let lid = /^500000:([0-9a-z]+)\|/m.exec(shown)[1];
   let n = 0;
   const rtEdit = {
     run() {
-      const r = timeOnce(node, [RT, 'edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n` });
+      const r = timeOnce(node, [RT, 'edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n`, env: { RT_ROOT: corpus.dir } });
       lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
       return r.ms;
     },

@@ -19,7 +19,7 @@ _rt() {
   fi
   case "$cmd" in
     open)
-      opts='--window --root -h --help'
+      opts='--window --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -31,7 +31,7 @@ _rt() {
       esac
       ;;
     scroll)
-      opts='--window --root -h --help'
+      opts='--window --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -44,7 +44,7 @@ _rt() {
       esac
       ;;
     find)
-      opts='--max --hidden --no-ignore --root -h --help'
+      opts='--max --hidden --no-ignore --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -57,7 +57,7 @@ _rt() {
       esac
       ;;
     grep)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root -h --help'
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -69,7 +69,7 @@ _rt() {
       esac
       ;;
     grep-file)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root -h --help'
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -82,7 +82,7 @@ _rt() {
       esac
       ;;
     edit)
-      opts='--force --diff --dry-run --root -h --help'
+      opts='--force --diff --dry-run --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -96,7 +96,7 @@ _rt() {
       esac
       ;;
     insert)
-      opts='--after --diff --dry-run --root -h --help'
+      opts='--after --diff --dry-run --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -109,7 +109,7 @@ _rt() {
       esac
       ;;
     delete)
-      opts='--force --diff --dry-run --root -h --help'
+      opts='--force --diff --dry-run --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -123,7 +123,7 @@ _rt() {
       esac
       ;;
     create)
-      opts='--force --diff --dry-run --root -h --help'
+      opts='--force --diff --dry-run --root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -135,7 +135,7 @@ _rt() {
       esac
       ;;
     completions)
-      opts='--root -h --help'
+      opts='--root --json -h --help'
       case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac

@@ -25,6 +25,8 @@ export class Context {
     readonly streams: Streams,
     readonly stdin: StdinSource,
     private readonly rootOverride: string | undefined,
+    /** --json: commands emit one document instead of text. */
+    readonly json = false,
   ) {}
 
   get root(): Root {
@@ -37,6 +39,11 @@ export class Context {
 
   out(chunk: string | Uint8Array): void {
     this.streams.stdout.write(chunk);
+  }
+
+  /** The --json document of this run. */
+  emit(doc: Record<string, unknown>): void {
+    this.streams.stdout.write(`${JSON.stringify(doc)}\n`);
   }
 
   /** An `rt: ` line on stderr, each distinct message once per run. */

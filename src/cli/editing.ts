@@ -2,6 +2,7 @@
 // that the lines were shown, apply, write atomically, save the index the edit produced, report.
 // A refusal at any step writes nothing, to the file or to the state.
 
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AnchorWorld } from '../core/anchor.js';
@@ -12,6 +13,7 @@ import { buildIndex } from '../core/lineIndex.js';
 import { hashLines } from '../core/hash.js';
 import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { renderUnifiedDiff } from '../render/diff.js';
+import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import { readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
 import { acquireLock } from '../io/lock.js';
@@ -79,8 +81,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     const after = splitLines(result.bytes);
     const span = { start: splice.start, oldCount: splice.deleteCount, newCount: splice.insert.length };
     if (flags.dryRun) {
-      ctx.out(renderUnifiedDiff(file.display, lines, after, span));
-      ctx.warn(`dry run: nothing written to ${file.display}`);
+      dryRun(ctx, verb, file, renderUnifiedDiff(file.display, lines, after, span));
       return;
     }
     if (result.bytes.equals(lines.bytes)) {
@@ -117,8 +118,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   const empty = splitLines(Buffer.alloc(0));
   const span = { start: 0, oldCount: 0, newCount: after.count };
   if (flags.dryRun) {
-    ctx.out(renderUnifiedDiff(file.display, empty, after, span));
-    ctx.warn(`dry run: nothing written to ${file.display}`);
+    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, empty, after, span));
     return;
   }
   try {
@@ -167,6 +167,19 @@ function checkShown(file: ResolvedPath, snapshot: Snapshot, view: ViewState, spl
   throw new RtError('unshown', `${where} of ${file.display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: rt open ${shellQuote(`${file.display}:${first}-${last}`)}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
 }
 
+const COMMAND_OF: Record<Verb, string> = { edited: 'edit', inserted: 'insert', deleted: 'delete', created: 'create' };
+
+/** The diff as a JSON value: text, plus the exact bytes when they are not valid UTF-8. */
+function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
+  return isUtf8(diff) ? { diff: diff.toString('utf8') } : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
+}
+
+function dryRun(ctx: Context, verb: Verb, file: ResolvedPath, diff: Buffer): void {
+  if (ctx.json) ctx.emit({ command: COMMAND_OF[verb], path: file.display, written: false, dryRun: true, ...jsonDiff(diff) });
+  else ctx.out(diff);
+  ctx.warn(`dry run: nothing written to ${file.display}`);
+}
+
 /** One confirmation line, then the changed region with fresh LIDs (recorded as shown), then the diff. */
 function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
   const { start, oldCount, newCount } = span;
@@ -178,7 +191,7 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
       : verb === 'deleted'
         ? `${range(oldCount)}`
         : `${range(newCount)}`;
-  ctx.out(`${verb} ${file.display}: ${summary} (${delta >= 0 ? '+' : ''}${delta})\n`);
+  if (!ctx.json) ctx.out(`${verb} ${file.display}: ${summary} (${delta >= 0 ? '+' : ''}${delta})\n`);
 
   const shown = Math.min(newCount, REGION_MAX);
   const from = Math.max(0, start - REGION_CONTEXT);
@@ -189,9 +202,23 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
     contents.push(lineContent(after, i));
     lidTexts.push(lidToString(lids[i]!));
   }
-  ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }));
+  if (ctx.json) {
+    ctx.emit({
+      command: COMMAND_OF[verb],
+      path: file.display,
+      written: true,
+      verb,
+      old: { start: start + 1, count: oldCount },
+      new: { start: start + 1, count: newCount },
+      delta,
+      window: jsonWindow(file.display, after.count, from + 1, lidTexts, contents),
+      ...(diff ? jsonDiff(diff) : {}),
+    });
+  } else {
+    ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }));
+    if (diff) ctx.out(diff);
+  }
   if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);
-  if (diff) ctx.out(diff);
   if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
   view.save(ctx.state);
 }

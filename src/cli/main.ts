@@ -14,7 +14,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   let status = 0;
   const program = buildProgram(
     COMMANDS,
-    (root) => new Context(cwd, env, streams, stdin, root),
+    (root, json) => new Context(cwd, env, streams, stdin, root, json),
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
     (s) => (status = s),
@@ -36,28 +36,32 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
-    return report(error, streams, env);
+    return report(error, streams, env, argv.includes('--json'));
   }
 }
 
-function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv): number {
+function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean): number {
   if (error instanceof CommanderError) {
     const mapped = fromCommanderError(error);
     if (mapped === 'ok') return 0;
     streams.stderr.write('rt: see the usage with: rt help\n');
+    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: ['rt help'], exit: mapped.exitStatus } })}\n`);
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
     streams.stderr.write(`rt: ${error.message}\n`);
     for (const hint of error.hints) streams.stderr.write(`rt: ${hint}\n`);
     if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
+    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hints: error.hints, exit: error.exitStatus, ...error.details } })}\n`);
     return error.exitStatus;
   }
   // A bug or an unexpected system failure: say what happened without a stack trace.
   const e = error as NodeJS.ErrnoException;
   streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
   streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
-  return e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
+  const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
+  if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`);
+  return status;
 }
 
 const isMain = process.argv[1] !== undefined && !process.env.VITEST;

@@ -12,7 +12,7 @@ export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.
 /** Makes the program; `makeContext` is called with the global options once a command runs. */
 export function buildProgram(
   commands: readonly CommandSpec[],
-  makeContext: (root: string | undefined) => Context,
+  makeContext: (root: string | undefined, json: boolean) => Context,
   writeErr: (s: string) => void,
   writeOut: (s: string) => void,
   onStatus: (status: number) => void,
@@ -41,8 +41,8 @@ export function buildProgram(
     cmd.addHelpText('after', helpAfter(spec));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const globals = self.optsWithGlobals<Record<string, string | undefined>>();
-      const ctx = makeContext(globals.root);
+      const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
+      const ctx = makeContext(globals.root as string | undefined, globals.json === true);
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }

@@ -9,6 +9,7 @@ import { printable, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
 import type { MatchOptions } from '../core/match.js';
+import { jsonLine, type JsonLine } from '../render/json.js';
 import { displayContent } from '../render/window.js';
 import { openIndexed } from '../io/indexedFile.js';
 import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
@@ -134,8 +135,18 @@ export interface FileHits {
   readonly lines: number[];
 }
 
-/** Prints hits with their LIDs (and context lines), records them as shown, saves indexes. */
-export function printHits(ctx: Context, hits: readonly FileHits[], context: number, prefixPath: boolean): void {
+export interface JsonHit extends JsonLine {
+  path: string;
+  /** false for a line of context (-C). */
+  hit: boolean;
+}
+
+/**
+ * Prints hits with their LIDs (and context lines), records them as shown, saves indexes. With
+ * --json, prints nothing and returns the hits for the command's document.
+ */
+export function printHits(ctx: Context, hits: readonly FileHits[], context: number, prefixPath: boolean): JsonHit[] {
+  const json: JsonHit[] = [];
   const groupsSeparated = context > 0;
   let firstGroup = true;
   for (const { file, lines } of hits) {
@@ -159,11 +170,15 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
       else ranges.push([from, to]);
     }
     for (const [from, to] of ranges) {
-      if (groupsSeparated && !firstGroup) ctx.out('--\n');
+      if (groupsSeparated && !firstGroup && !ctx.json) ctx.out('--\n');
       firstGroup = false;
       const lids = Array.from(indexed.lids(from, to), lidToString);
       const contents = indexed.contents(from, to);
       for (let i = from; i < to; i++) {
+        if (ctx.json) {
+          json.push({ path: file.display, ...jsonLine(i + 1, lids[i - from]!, contents[i - from]!), hit: hitSet.has(i) });
+          continue;
+        }
         const sep = hitSet.has(i) ? '|' : '-';
         const head = `${prefixPath ? `${file.display}:` : ''}${i + 1}:${lids[i - from]}${sep}`;
         ctx.out(Buffer.concat([Buffer.from(head, 'utf8'), displayContent(contents[i - from]!), Buffer.from('\n')]));
@@ -173,6 +188,14 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
     indexed.persist();
     view.save(ctx.state);
   }
+  return json;
+}
+
+/** What the cap left out, for --json: counts and the command that shows everything. */
+export interface JsonMore {
+  hits?: number;
+  files: number;
+  command: string;
 }
 
 /**

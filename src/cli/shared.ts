@@ -3,6 +3,7 @@
 import { RtError } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { DEFAULT_WINDOW, type LineWindow } from '../core/window.js';
+import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { IndexedFile } from '../io/indexedFile.js';
 import type { ViewState } from '../io/views.js';
@@ -34,11 +35,13 @@ export function lidStrings(codes: Uint32Array): string[] {
 }
 
 /** Prints `window` of `file`, saves its index and records the window as the file's last view. */
-export function showWindow(ctx: Context, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | null | undefined): void {
+export function showWindow(ctx: Context, command: string, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | null | undefined): void {
   const from = window.start - 1;
   const to = window.end;
   const lids = file.total ? lidStrings(file.lids(from, to)) : [];
-  ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines: file.total ? file.contents(from, to) : [], lids }));
+  const lines = file.total ? file.contents(from, to) : [];
+  if (ctx.json) ctx.emit({ command, ...jsonWindow(file.path.display, file.total, window.start, lids, lines) });
+  else ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines, lids }));
   file.persist();
   view.recordWindow(window, lids, explicitSize);
   view.save(ctx.state);

@@ -62,4 +62,5 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     summary: 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)',
     env: 'RT_ROOT',
   },
+  { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
 ];

@@ -64,6 +64,19 @@ const OVERVIEW: readonly Section[] = [
 
 const TRAILER: readonly Section[] = [
   {
+    title: 'JSON OUTPUT',
+    body: [
+      'With --json every command prints one JSON document on standard output (one line), carrying what its text output carries; messages still go to standard error, and the exit status is the same. A line is {"n": NUMBER, "lid": LID, "text": CONTENT}; when its bytes are not valid UTF-8, "text" has U+FFFD in their place and "base64" holds the exact bytes. Content is never cut in JSON.',
+      { term: 'open, scroll', text: '{"command", "path", "total", "start", "end", "above", "below", "lines": [LINE…]}; an empty file has start and end 0; a scroll with nothing further has no lines and a "note".' },
+      { term: 'edit, insert, delete, create', text: '{"command", "path", "written": true, "verb", "old": {"start", "count"}, "new": {"start", "count"}, "delta", "window": {as open}, "diff"?}; with --dry-run {"command", "path", "written": false, "dryRun": true, "diff"}. A diff that is not valid UTF-8 also comes as "diffBase64".' },
+      { term: 'grep', text: '{"command": "grep", "hits": [{"path", "n", "lid", "text", "base64"?, "hit"}…], "more"}; "hit" is false for a context line. With -l: {"command": "grep", "files": [PATH…], "more"}. "more" is null, or {"hits"?, "files", "command"} when the cap left some out.' },
+      { term: 'grep-file', text: '{"command": "grep-file", "path", "hits": [{"n", "lid", "text", "base64"?, "hit"}…], "more"}.' },
+      { term: 'find', text: '{"command": "find", "paths": [PATH…], "more"}.' },
+      { term: 'completions', text: '{"command": "completions", "shell", "script"}.' },
+      { term: 'errors', text: '{"error": {"code", "message", "hints": [TEXT…], "exit", …details}}, where "code" is one of usage, input, stale, unshown, exists, not_found, binary, outside_root, access or internal.' },
+    ],
+  },
+  {
     title: 'ENVIRONMENT',
     body: [
       { term: 'RT_ROOT', text: 'The root, as --root.' },

@@ -21,6 +21,8 @@ export const completionsCommand: CommandSpec = {
   ],
   readsStdin: false,
   run(ctx, args) {
-    ctx.out(renderCompletion(args[0] as Shell, COMMANDS));
+    const script = renderCompletion(args[0] as Shell, COMMANDS);
+    if (ctx.json) ctx.emit({ command: 'completions', shell: args[0], script });
+    else ctx.out(script);
   },
 };

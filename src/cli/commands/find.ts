@@ -49,20 +49,22 @@ export const findCommand: CommandSpec = {
       .sort((a, b) => comparePaths(a.display, b.display));
     // git lists tracked files deleted from the work tree: a path is printed only if it exists
     // (checked for the printed ones only; the count of the rest may include such files).
-    let printed = 0;
+    const paths: string[] = [];
     let next = 0;
-    for (; next < found.length && printed < max; next++) {
+    for (; next < found.length && paths.length < max; next++) {
       const file = found[next]!;
-      if (fs.lstatSync(file.abs, { throwIfNoEntry: false }) === undefined) continue;
-      ctx.out(`${file.display}\n`);
-      printed++;
+      if (fs.lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined) paths.push(file.display);
     }
-    if (printed === 0) return 1;
     const more = found.length - next;
-    if (more > 0) {
-      const flags = ['--max', String(printed + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
-      ctx.out(capNotice(['file', 'files'], more, 0, commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]), 'a DIR or a more specific PATTERN'));
+    const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+    const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
+    if (ctx.json) {
+      ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
+      return paths.length ? 0 : 1;
     }
+    if (paths.length === 0) return 1;
+    for (const p of paths) ctx.out(`${p}\n`);
+    if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
 };

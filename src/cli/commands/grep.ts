@@ -85,16 +85,25 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
 
   if (shown.length === 0) {
     if (set.filtered) explainNothingFound(ctx, pattern, paths, options, set.files.length);
+    if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: [], more: null } : { command: 'grep', hits: [], more: null });
     return 1;
   }
   const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], [pattern, ...paths]);
   const narrow = 'a PATH or -g GLOB';
   if (filesOnly) {
+    if (ctx.json) {
+      ctx.emit({ command: 'grep', files: shown.map((h) => h.file.display), more: moreFiles ? { files: moreFiles, command: again(shown.length + moreFiles) } : null });
+      return 0;
+    }
     for (const { file } of shown) ctx.out(`${file.display}\n`);
     if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
     return 0;
   }
-  printHits(ctx, shown, context, true);
+  const hits = printHits(ctx, shown, context, true);
+  if (ctx.json) {
+    ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
+    return 0;
+  }
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
 }

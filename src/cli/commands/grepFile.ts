@@ -35,9 +35,17 @@ export const grepFileCommand: CommandSpec = {
     const bytes = readSearchable(file.abs);
     if (!bytes) throw new RtError('binary', `${file.display} is binary or unreadable`, ['rt searches text files only']);
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
-    if (lines.length === 0) return 1;
-    printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false);
-    if (lines.length > max) ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], [pattern, pathArg]), 'a more specific PATTERN'));
+    const again = commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], [pattern, pathArg]);
+    if (lines.length === 0) {
+      if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
+      return 1;
+    }
+    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false);
+    if (ctx.json) {
+      ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
+      return 0;
+    }
+    if (lines.length > max) ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },
 };

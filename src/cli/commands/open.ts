@@ -41,7 +41,7 @@ export const openCommand: CommandSpec = {
     const size = windowSize(ctx, options);
     const explicit = options.window !== undefined ? size : undefined;
     const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
-    showWindow(ctx, file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
+    showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
   },
 };
 

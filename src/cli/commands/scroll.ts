@@ -6,6 +6,7 @@ import { resolveInRoot } from '../../io/root.js';
 import { ViewState, type LastView } from '../../io/views.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
 import { DEFAULT_WINDOW } from '../../core/window.js';
+import { jsonWindow } from '../../render/json.js';
 import type { CommandSpec } from '../spec.js';
 
 export const scrollCommand: CommandSpec = {
@@ -47,6 +48,7 @@ export const scrollCommand: CommandSpec = {
       window = topWindow(file.total, size);
     } else if (direction === '+') {
       if (last.end >= file.total) {
+        if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the end' });
         ctx.warn(`already at the end of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
         ctx.warn(`go back with: rt scroll ${display} -`);
         return;
@@ -54,13 +56,14 @@ export const scrollCommand: CommandSpec = {
       window = nextWindow(file.total, last, size);
     } else {
       if (last.start <= 1) {
+        if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the top' });
         ctx.warn(`already at the top of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
         ctx.warn(`go on with: rt scroll ${display} +`);
         return;
       }
       window = previousWindow(file.total, last, size);
     }
-    showWindow(ctx, file, window, view, explicit);
+    showWindow(ctx, 'scroll', file, window, view, explicit);
   },
 };
 
