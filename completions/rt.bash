@@ -3,7 +3,7 @@
 
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valueflags='--window --root --max -C --context -g --glob'
+  local valueflags='--window --root --color --max -C --context -g --glob'
   local cmd="" pos=0 i word opts
   # Find the command and how many arguments (not options or their values) follow it.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -19,8 +19,9 @@ _rt() {
   fi
   case "$cmd" in
     open)
-      opts='--window --root --json -h --help'
+      opts='--window --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -31,8 +32,9 @@ _rt() {
       esac
       ;;
     scroll)
-      opts='--window --root --json -h --help'
+      opts='--window --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -44,8 +46,9 @@ _rt() {
       esac
       ;;
     find)
-      opts='--max --hidden --no-ignore --root --json -h --help'
+      opts='--max --hidden --no-ignore --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -57,8 +60,9 @@ _rt() {
       esac
       ;;
     grep)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root --json -h --help'
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -69,8 +73,9 @@ _rt() {
       esac
       ;;
     grep-file)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root --json -h --help'
+      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -82,8 +87,9 @@ _rt() {
       esac
       ;;
     edit)
-      opts='--force --diff --dry-run --root --json -h --help'
+      opts='--force --diff --dry-run --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -96,8 +102,9 @@ _rt() {
       esac
       ;;
     insert)
-      opts='--after --diff --dry-run --root --json -h --help'
+      opts='--after --diff --dry-run --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -109,8 +116,9 @@ _rt() {
       esac
       ;;
     delete)
-      opts='--force --diff --dry-run --root --json -h --help'
+      opts='--force --diff --dry-run --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -123,8 +131,9 @@ _rt() {
       esac
       ;;
     create)
-      opts='--force --diff --dry-run --root --json -h --help'
+      opts='--force --diff --dry-run --root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
@@ -135,8 +144,9 @@ _rt() {
       esac
       ;;
     completions)
-      opts='--root --json -h --help'
+      opts='--root --color --json -h --help'
       case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi

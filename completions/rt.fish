@@ -18,11 +18,13 @@ complete -c rt -n __fish_use_subcommand -a completions -d 'print the shell compl
 complete -c rt -n __fish_use_subcommand -a help -d 'show help for a command or topic'
 complete -c rt -n '__fish_seen_subcommand_from open' -l window -r -d 'lines per window (default 100)'
 complete -c rt -n '__fish_seen_subcommand_from open' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from open' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from open' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from open' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from open' -F
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l window -r -d 'lines per window (default: as last opened, else 100)'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from scroll' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -F
@@ -31,6 +33,7 @@ complete -c rt -n '__fish_seen_subcommand_from find' -l max -r -d 'print at most
 complete -c rt -n '__fish_seen_subcommand_from find' -l hidden -d 'also search hidden files and folders (names starting with a dot)'
 complete -c rt -n '__fish_seen_subcommand_from find' -l no-ignore -d 'also search files that .gitignore, .ignore or git\'s exclude files ignore'
 complete -c rt -n '__fish_seen_subcommand_from find' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from find' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from find' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from find' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from find' -a '(__fish_complete_directories)'
@@ -44,6 +47,7 @@ complete -c rt -n '__fish_seen_subcommand_from grep' -s l -l files -d 'print onl
 complete -c rt -n '__fish_seen_subcommand_from grep' -l hidden -d 'also search hidden files and folders (names starting with a dot)'
 complete -c rt -n '__fish_seen_subcommand_from grep' -l no-ignore -d 'also search files that .gitignore, .ignore or git\'s exclude files ignore'
 complete -c rt -n '__fish_seen_subcommand_from grep' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from grep' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from grep' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from grep' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from grep' -F
@@ -53,6 +57,7 @@ complete -c rt -n '__fish_seen_subcommand_from grep-file' -s F -l fixed -d 'take
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -s C -l context -r -d 'also print N lines before and after each hit'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -l max -r -d 'print at most N hits (default 200)'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from grep-file' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -F
@@ -60,6 +65,7 @@ complete -c rt -n '__fish_seen_subcommand_from edit' -l force -d 'edit lines eve
 complete -c rt -n '__fish_seen_subcommand_from edit' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from edit' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from edit' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from edit' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from edit' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from edit' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from edit' -F
@@ -67,6 +73,7 @@ complete -c rt -n '__fish_seen_subcommand_from insert' -l after -d 'insert after
 complete -c rt -n '__fish_seen_subcommand_from insert' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from insert' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from insert' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from insert' -F
@@ -74,6 +81,7 @@ complete -c rt -n '__fish_seen_subcommand_from delete' -l force -d 'edit lines e
 complete -c rt -n '__fish_seen_subcommand_from delete' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from delete' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from delete' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from delete' -F
@@ -81,10 +89,12 @@ complete -c rt -n '__fish_seen_subcommand_from create' -l force -d 'replace the 
 complete -c rt -n '__fish_seen_subcommand_from create' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from create' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from create' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from create' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from create' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from create' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from create' -F
 complete -c rt -n '__fish_seen_subcommand_from completions' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
+complete -c rt -n '__fish_seen_subcommand_from completions' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'
 complete -c rt -n '__fish_seen_subcommand_from completions' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from completions' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'

@@ -3,6 +3,7 @@
 import { findRoot, type Root } from '../io/root.js';
 import { StateStore } from '../io/state.js';
 import type { StdinSource } from '../io/stdin.js';
+import { colorLevel, PLAIN, styleFor, type ColorChoice, type Style } from '../render/style.js';
 
 export interface Sink {
   write(chunk: string | Uint8Array): unknown;
@@ -27,7 +28,15 @@ export class Context {
     private readonly rootOverride: string | undefined,
     /** --json: commands emit one document instead of text. */
     readonly json = false,
+    private readonly color: ColorChoice = 'auto',
   ) {}
+
+  private styleCache: Style | undefined;
+
+  /** How text output is coloured (never in JSON). */
+  get style(): Style {
+    return (this.styleCache ??= this.json ? PLAIN : styleFor(colorLevel(this.color, this.env, this.streams.stdout.isTTY === true)));
+  }
 
   get root(): Root {
     return (this.rootCache ??= findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined));

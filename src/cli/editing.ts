@@ -81,7 +81,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     const after = splitLines(result.bytes);
     const span = { start: splice.start, oldCount: splice.deleteCount, newCount: splice.insert.length };
     if (flags.dryRun) {
-      dryRun(ctx, verb, file, renderUnifiedDiff(file.display, lines, after, span));
+      dryRun(ctx, verb, file, renderUnifiedDiff(file.display, lines, after, span, ctx.style));
       return;
     }
     if (result.bytes.equals(lines.bytes)) {
@@ -90,7 +90,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
       replaceFile(file.abs, result.bytes, versionOf(stBefore), file.display);
     }
     saveIndex(store, file.rel, after, result.index, statFile(file));
-    report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span) : undefined);
+    report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
   } finally {
     lock.release();
   }
@@ -118,7 +118,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   const empty = splitLines(Buffer.alloc(0));
   const span = { start: 0, oldCount: 0, newCount: after.count };
   if (flags.dryRun) {
-    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, empty, after, span));
+    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, empty, after, span, ctx.style));
     return;
   }
   try {
@@ -135,7 +135,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const index = buildIndex(hashLines(after));
     saveIndex(store, file.rel, after, index, statFile(file));
     const view = ViewState.load(store, file.rel);
-    report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span) : undefined);
+    report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
   } finally {
     lock.release();
   }
@@ -191,7 +191,7 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
       : verb === 'deleted'
         ? `${range(oldCount)}`
         : `${range(newCount)}`;
-  if (!ctx.json) ctx.out(`${verb} ${file.display}: ${summary} (${delta >= 0 ? '+' : ''}${delta})\n`);
+  if (!ctx.json) ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${summary} (${delta >= 0 ? '+' : ''}${delta})\n`);
 
   const shown = Math.min(newCount, REGION_MAX);
   const from = Math.max(0, start - REGION_CONTEXT);
@@ -215,7 +215,7 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
       ...(diff ? jsonDiff(diff) : {}),
     });
   } else {
-    ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }));
+    ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (diff) ctx.out(diff);
   }
   if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);

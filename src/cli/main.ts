@@ -5,6 +5,7 @@ import { closest } from '../core/editDistance.js';
 import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
+import type { ColorChoice } from '../render/style.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
@@ -14,7 +15,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   let status = 0;
   const program = buildProgram(
     COMMANDS,
-    (root, json) => new Context(cwd, env, streams, stdin, root, json),
+    (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
     (s) => (status = s),

@@ -12,7 +12,7 @@ export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.
 /** Makes the program; `makeContext` is called with the global options once a command runs. */
 export function buildProgram(
   commands: readonly CommandSpec[],
-  makeContext: (root: string | undefined, json: boolean) => Context,
+  makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context,
   writeErr: (s: string) => void,
   writeOut: (s: string) => void,
   onStatus: (status: number) => void,
@@ -42,7 +42,7 @@ export function buildProgram(
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
-      const ctx = makeContext(globals.root as string | undefined, globals.json === true);
+      const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }

@@ -10,7 +10,7 @@ import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
 import type { MatchOptions } from '../core/match.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
-import { displayContent } from '../render/window.js';
+import { renderLine } from '../render/window.js';
 import { openIndexed } from '../io/indexedFile.js';
 import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
 import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
@@ -170,7 +170,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
       else ranges.push([from, to]);
     }
     for (const [from, to] of ranges) {
-      if (groupsSeparated && !firstGroup && !ctx.json) ctx.out('--\n');
+      if (groupsSeparated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
       firstGroup = false;
       const lids = Array.from(indexed.lids(from, to), lidToString);
       const contents = indexed.contents(from, to);
@@ -179,9 +179,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
           json.push({ path: file.display, ...jsonLine(i + 1, lids[i - from]!, contents[i - from]!), hit: hitSet.has(i) });
           continue;
         }
-        const sep = hitSet.has(i) ? '|' : '-';
-        const head = `${prefixPath ? `${file.display}:` : ''}${i + 1}:${lids[i - from]}${sep}`;
-        ctx.out(Buffer.concat([Buffer.from(head, 'utf8'), displayContent(contents[i - from]!), Buffer.from('\n')]));
+        ctx.out(renderLine(i + 1, lids[i - from]!, contents[i - from]!, hitSet.has(i) ? '|' : '-', ctx.style, prefixPath ? file.display : undefined));
       }
       view.record(from + 1, lids, 'search');
     }

@@ -41,7 +41,7 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
   const lids = file.total ? lidStrings(file.lids(from, to)) : [];
   const lines = file.total ? file.contents(from, to) : [];
   if (ctx.json) ctx.emit({ command, ...jsonWindow(file.path.display, file.total, window.start, lids, lines) });
-  else ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines, lids }));
+  else ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines, lids }, ctx.style));
   file.persist();
   view.recordWindow(window, lids, explicitSize);
   view.save(ctx.state);

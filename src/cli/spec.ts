@@ -62,5 +62,12 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     summary: 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)',
     env: 'RT_ROOT',
   },
+  {
+    long: 'color',
+    value: 'WHEN',
+    kind: 'choice',
+    choices: ['auto', 'always', 'never'],
+    summary: 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never',
+  },
   { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
 ];

@@ -86,6 +86,8 @@ const TRAILER: readonly Section[] = [
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
       { term: 'RT_RIPGREP', text: 'off: never use ripgrep. When rg is installed, literal searches (grep -F) ask it which files may hold the string at all, then match only those; it narrows what rt reads and never changes what rt finds.' },
       { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
+      { term: 'NO_COLOR', text: 'Any non-empty value: no colour (unless --color always).' },
+      { term: 'FORCE_COLOR', text: 'Colour even when standard output is not a terminal (1, 2 or 3 for 16, 256 or 16 million colours; 0 for none), unless NO_COLOR or --color never. Without either, colour is used only when standard output is a terminal whose TERM is not dumb. Colour never changes the text, and --json is never coloured.' },
     ],
   },
   {

@@ -4,6 +4,7 @@
 // "\ No newline at end of file" marker.
 
 import { lineContent, lineEnding, type FileLines } from '../core/lines.js';
+import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DIFF_CONTEXT = 3;
 
@@ -14,7 +15,7 @@ export interface ChangeSpan {
   readonly newCount: number;
 }
 
-export function renderUnifiedDiff(path: string, before: FileLines, after: FileLines, span: ChangeSpan): Buffer {
+export function renderUnifiedDiff(path: string, before: FileLines, after: FileLines, span: ChangeSpan, style: Style = PLAIN): Buffer {
   // A line before the change whose ending changed (it stopped or started being last) is changed too.
   const endingChanged = span.start > 0 && lineEnding(before, span.start - 1) !== lineEnding(after, span.start - 1);
   const change = endingChanged ? { start: span.start - 1, oldCount: span.oldCount + 1, newCount: span.newCount + 1 } : span;
@@ -23,12 +24,13 @@ export function renderUnifiedDiff(path: string, before: FileLines, after: FileLi
   const newEnd = Math.min(after.count, change.start + change.newCount + DIFF_CONTEXT);
   const parts: Buffer[] = [];
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
-  text(`--- a/${path}\n+++ b/${path}\n`);
-  text(`@@ -${range(from, oldEnd - from)} +${range(from, newEnd - from)} @@\n`);
+  text(`${style.header(`--- a/${path}`)}\n${style.header(`+++ b/${path}`)}\n`);
+  text(`${style.hunk(`@@ -${range(from, oldEnd - from)} +${range(from, newEnd - from)} @@`)}\n`);
   // Each line keeps its own ending (a CRLF line's \r too), so the diff applies with patch.
   const line = (mark: string, lines: FileLines, i: number) => {
-    text(mark);
-    parts.push(lineContent(lines, i));
+    const paint = mark === '+' ? style.added : mark === '-' ? style.removed : undefined;
+    const body = Buffer.concat([Buffer.from(mark), lineContent(lines, i)]);
+    parts.push(paint ? styleBytes(paint, body) : body);
     const eol = lineEnding(lines, i);
     text(eol === '' ? '\n\\ No newline at end of file\n' : eol);
   };

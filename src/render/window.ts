@@ -7,6 +7,8 @@
 //
 // The counts always say "lines", even for one, so one pattern parses them.
 
+import { PLAIN, type Style } from './style.js';
+
 export const DISPLAY_LIMIT = 2000;
 
 export interface WindowView {
@@ -21,26 +23,27 @@ export interface WindowView {
   readonly lids: readonly string[];
 }
 
-export function renderWindow(view: WindowView): Buffer {
+export function renderWindow(view: WindowView, style: Style = PLAIN): Buffer {
   const parts: Buffer[] = [];
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
   if (view.total === 0) {
-    text(`--- ${view.display} (empty file) ---\n`);
+    text(`${style.header(`--- ${view.display} (empty file) ---`)}\n`);
     return Buffer.concat(parts);
   }
-  text(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---\n`);
-  if (view.start > 1) text(`(${view.start - 1} more lines above)\n`);
+  text(`${style.header(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---`)}\n`);
+  if (view.start > 1) text(`${style.note(`(${view.start - 1} more lines above)`)}\n`);
   for (let i = 0; i < view.lines.length; i++) {
-    parts.push(renderLine(view.start + i, view.lids[i]!, view.lines[i]!, '|'));
+    parts.push(renderLine(view.start + i, view.lids[i]!, view.lines[i]!, '|', style));
   }
   const below = view.total - view.end;
-  if (below > 0) text(`(${below} more lines below)\n`);
+  if (below > 0) text(`${style.note(`(${below} more lines below)`)}\n`);
   return Buffer.concat(parts);
 }
 
-/** One `<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */
-export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-'): Buffer {
-  return Buffer.concat([Buffer.from(`${number}:${lid}${separator}`, 'utf8'), displayContent(content), NEWLINE]);
+/** One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */
+export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string): Buffer {
+  const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
+  return Buffer.concat([Buffer.from(head, 'utf8'), displayContent(content), NEWLINE]);
 }
 
 const NEWLINE = Buffer.from('\n');
