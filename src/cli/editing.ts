@@ -10,6 +10,7 @@ import { applySplice, type Splice } from '../core/edit.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { buildIndex } from '../core/lineIndex.js';
+import { MAX_RANGE } from '../core/window.js';
 import { hashLines } from '../core/hash.js';
 import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { renderUnifiedDiff } from '../render/diff.js';
@@ -164,7 +165,9 @@ function checkShown(file: ResolvedPath, snapshot: Snapshot, view: ViewState, spl
   const first = unseen[0]!;
   const last = unseen[unseen.length - 1]!;
   const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
-  throw new RtError('unshown', `${where} of ${file.display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: rt open ${shellQuote(`${file.display}:${first}-${last}`)}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
+  const span = last - first + 1;
+  const open = `rt open ${shellQuote(`${file.display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
+  throw new RtError('unshown', `${where} of ${file.display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
 }
 
 const COMMAND_OF: Record<Verb, string> = { edited: 'edit', inserted: 'insert', deleted: 'delete', created: 'create' };

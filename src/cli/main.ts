@@ -24,7 +24,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     streams.stdout.write(AGENT_GUIDE);
     return 0;
   }
-  if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.some((c) => c.name === argv[1])) {
+  if (argv[0] === 'help' && argv[1] !== undefined && argv[1] !== 'help' && !COMMANDS.some((c) => c.name === argv[1])) {
     const near = closest(argv[1], COMMANDS.map((c) => c.name));
     streams.stderr.write(`rt: unknown command '${argv[1]}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
     return 2;

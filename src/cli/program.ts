@@ -83,6 +83,7 @@ function wrap(text: string, width: number): string {
 function prefixLines(message: string): string {
   return message
     .replace(/^error: /, '')
+    .replace(/\n?\(Did you mean ([^?]+)\?\)/, ' (did you mean $1?)')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => `rt: ${line}\n`)

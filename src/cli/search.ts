@@ -34,17 +34,17 @@ export interface CandidateSet {
 }
 
 export function maxOption(options: Options): number {
-  return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max');
+  return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max', 'results, 1 or more');
 }
 
 export function matchOptions(options: Options): MatchOptions {
   return { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true };
 }
 
-/** -C N: lines of context (0 allowed). */
+/** -C N: lines of context (0 or more). */
 export function contextOption(options: Options): number {
   if (options.context === undefined || String(options.context).trim() === '0') return 0;
-  return positiveInt(String(options.context), '--context');
+  return positiveInt(String(options.context), '--context', 'lines of context, 0 or more');
 }
 
 export function listOptions(options: Options): ListOptions {
@@ -65,6 +65,7 @@ export function candidates(ctx: Context, paths: readonly string[], list: ListOpt
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
     const st = fs.statSync(target.abs);
+    if (!st.isDirectory() && !st.isFile()) continue; // FIFOs, sockets, devices: nothing to search
     if (!st.isDirectory()) {
       // A file named on the command line is searched whatever the ignore rules say, as ripgrep does.
       if (wanted(path.posix.basename(target.display))) files.set(target.abs, { abs: target.abs, display: target.display });
@@ -102,7 +103,8 @@ function globMatcher(glob: string): (rel: string) => boolean {
 export function readSearchable(abs: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // Never follow a symbolic link; never wait on a FIFO.
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

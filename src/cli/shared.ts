@@ -22,10 +22,10 @@ export function windowSize(ctx: Context, options: Options): number {
   return explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
 }
 
-export function positiveInt(text: string, what: string): number {
+export function positiveInt(text: string, what: string, counting = 'lines, 1 or more'): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) {
-    throw new RtError('usage', `${what} takes a whole number of lines, 1 or more (got ${JSON.stringify(text)})`, [`e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`]);
+    throw new RtError('usage', `${what} takes a whole number of ${counting} (got ${JSON.stringify(text)})`, [`e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`]);
   }
   return n;
 }

@@ -16,31 +16,49 @@ export interface LineMatcher {
   matchingLines(bytes: Buffer, bomLength: number, limit: number): number[];
 }
 
-/** Word characters for -w, as ripgrep's ASCII default: letters, digits, underscore. */
-const WORD_BEFORE = '(?<![A-Za-z0-9_])';
-const WORD_AFTER = '(?![A-Za-z0-9_])';
+/** Word characters for -w, as ripgrep's: letters, digits (of any script) and underscore. */
+const WORD_BEFORE = '(?<![\\p{L}\\p{N}_])';
+const WORD_AFTER = '(?![\\p{L}\\p{N}_])';
+const ASCII_WORD_BEFORE = '(?<![A-Za-z0-9_])';
+const ASCII_WORD_AFTER = '(?![A-Za-z0-9_])';
 
 export function compileMatcher(pattern: string, options: MatchOptions): LineMatcher {
   if (pattern.includes('\n')) throw new RtError('usage', 'the pattern holds a newline, and matches never span lines', ['search for one line at a time']);
   if (options.fixed && !options.ignoreCase && !options.word) return bytesMatcher(Buffer.from(pattern, 'utf8'));
-  let source = options.fixed ? escapeRegExp(pattern) : pattern;
-  if (options.word) source = `${WORD_BEFORE}(?:${source})${WORD_AFTER}`;
-  let whole: RegExp;
-  let single: RegExp;
-  try {
-    whole = new RegExp(source, `gm${options.ignoreCase ? 'i' : ''}`);
-    single = new RegExp(source, options.ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`, [
-      'patterns are JavaScript regular expressions; for a literal string, add -F',
-    ]);
+  const base = options.fixed ? escapeRegExp(pattern) : pattern;
+  const flags = options.ignoreCase ? 'i' : '';
+  // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
+  // a pattern only valid without it (e.g. an escaped "-") is taken in the older dialect.
+  const unicode = compile(options.word ? `${WORD_BEFORE}(?:${base})${WORD_AFTER}` : base, `${flags}u`);
+  const regex = unicode ?? compile(options.word ? `${ASCII_WORD_BEFORE}(?:${base})${ASCII_WORD_AFTER}` : base, flags);
+  if (!regex) {
+    let message = 'invalid';
+    try {
+      new RegExp(base, flags);
+    } catch (error) {
+      message = (error as Error).message.replace(/^Invalid regular expression: /, '');
+    }
+    const hints = ['patterns are JavaScript regular expressions; for a literal string, add -F'];
+    if (/\(\?[a-z]+\)/.test(pattern)) hints.unshift('inline flags such as (?i) are not supported: use -i');
+    throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${message}`, hints);
   }
-  if (single.test('')) return everyLine();
-  return regexMatcher(whole, single);
+  if (regex.test('')) return everyLine();
+  const whole = new RegExp(regex.source, `gm${regex.flags}`);
+  // Lookarounds could see the neighbouring line through the whole-file pass: test line by line.
+  return /\(\?<?[=!]/.test(base) ? perLineMatcher(regex) : regexMatcher(whole, regex);
 }
 
+function compile(source: string, flags: string): RegExp | undefined {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A literal as a pattern: only the characters that are syntax are escaped (valid with or without the u flag). */
 export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** A literal pattern: searched as bytes, so it finds text in files that are not valid UTF-8 too. */
@@ -105,6 +123,27 @@ function regexMatcher(whole: RegExp, single: RegExp): LineMatcher {
         line++;
         lineStart = end + 1;
         whole.lastIndex = lineStart;
+      }
+      return out;
+    },
+  };
+}
+
+/** Each line tested on its own: for patterns whose matches depend on what surrounds them. */
+function perLineMatcher(single: RegExp): LineMatcher {
+  return {
+    matchingLines(bytes, bomLength, limit) {
+      const text = bytes.toString('utf8', bomLength);
+      const out: number[] = [];
+      let line = 0;
+      for (let start = 0; start <= text.length && out.length < limit; line++) {
+        const nl = text.indexOf('\n', start);
+        if (nl === -1 && start === text.length) break; // after a final newline: no more lines
+        let end = nl === -1 ? text.length : nl;
+        if (end > start && text.charCodeAt(end - 1) === 13 && nl !== -1) end--; // CRLF
+        if (single.test(text.slice(start, end))) out.push(line);
+        if (nl === -1) break;
+        start = nl + 1;
       }
       return out;
     },

@@ -139,7 +139,8 @@ function isHidden(rel: string): boolean {
 
 function loadIgnore(file: string): Ignore | undefined {
   try {
-    return ignore().add(fs.readFileSync(file, 'utf8'));
+    // Case matters, as it does to git on this system's file names.
+    return ignore({ ignorecase: false }).add(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }

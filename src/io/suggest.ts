@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { editDistance } from '../core/editDistance.js';
+import { printable } from '../core/errors.js';
 import type { Root } from './root.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -18,7 +19,7 @@ const SKIP_DIRS = new Set(['.git', '.rt', 'node_modules']);
 export function suggestPaths(root: Root, wanted: string): string[] {
   const out = new Set<string>();
   const show = (abs: string) => {
-    if (isInsideRoot(root, abs)) out.add(path.relative(root.cwd, abs).split(path.sep).join('/'));
+    if (isInsideRoot(root, abs)) out.add(printable(path.relative(root.cwd, abs).split(path.sep).join('/')));
   };
 
   // 1. The first missing component, compared with its siblings.

@@ -62,5 +62,6 @@ export function displayContent(content: Buffer): Buffer {
     }
   }
   if (chars <= DISPLAY_LIMIT) return content;
+  // Always "chars", as SPEC §1 writes the marker, so one pattern parses it.
   return Buffer.concat([content.subarray(0, cut), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')]);
 }

@@ -47,13 +47,14 @@ export const findCommand: CommandSpec = {
       .files.filter((rel) => matches(rel))
       .map(place)
       .sort((a, b) => comparePaths(a.display, b.display));
-    // git lists tracked files deleted from the work tree: a path is printed only if it exists
-    // (checked for the printed ones only; the count of the rest may include such files).
+    // git lists tracked files deleted from the work tree, and nested repositories: a path is
+    // printed only if it is a file, or a link to one (checked for the printed ones only; the
+    // count of the rest may include such paths).
     const paths: string[] = [];
     let next = 0;
     for (; next < found.length && paths.length < max; next++) {
       const file = found[next]!;
-      if (fs.lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined) paths.push(file.display);
+      if (isFileEntry(file.abs)) paths.push(file.display);
     }
     const more = found.length - next;
     const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
@@ -68,3 +69,10 @@ export const findCommand: CommandSpec = {
     return 0;
   },
 };
+
+function isFileEntry(abs: string): boolean {
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st) return false;
+  if (st.isSymbolicLink()) return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() === true;
+  return st.isFile();
+}

@@ -31,7 +31,9 @@ export const grepFileCommand: CommandSpec = {
     const max = maxOption(options);
     const context = contextOption(options);
     const file = resolveInRoot(ctx.root, pathArg);
-    if (fs.statSync(file.abs).isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: rt grep ${shellQuote(pattern)} ${shellQuote(file.display)}`]);
+    const st = fs.statSync(file.abs);
+    if (st.isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: rt grep ${shellQuote(pattern)} ${shellQuote(file.display)}`]);
+    if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
     const bytes = readSearchable(file.abs);
     if (!bytes) throw new RtError('binary', `${file.display} is binary or unreadable`, ['rt searches text files only']);
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
