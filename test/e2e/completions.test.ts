@@ -67,3 +67,19 @@ describe('rt help agents', () => {
     expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(AGENT_GUIDE);
   });
 });
+
+describe('rt help CMD', () => {
+  it('shows, for every command, what its definition holds: summary, arguments, options, examples, exit statuses', async () => {
+    const { COMMANDS } = await import('../../src/cli/commands/index.js');
+    for (const c of COMMANDS) {
+      const r = run(['help', c.name], root);
+      expect(r.status, r.text).toBe(0);
+      const text = r.stdout.replace(/\s+/g, ' ');
+      expect(text).toContain(c.summary);
+      for (const a of c.args) expect(text).toContain(a.name);
+      for (const o of c.options) expect(text).toContain(`--${o.long}`);
+      for (const e of c.examples) expect(text).toContain(e.command.replace(/\s+/g, ' '));
+      for (const [code, meaning] of c.exits) expect(text).toContain(`${code} ${meaning}`);
+    }
+  });
+});
