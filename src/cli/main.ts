@@ -37,16 +37,18 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
-    return report(error, streams, env, argv.includes('--json'));
+    const command = COMMANDS.find((c) => argv.includes(c.name))?.name;
+    return report(error, streams, env, argv.includes('--json'), command);
   }
 }
 
-function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean): number {
+function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean, command: string | undefined): number {
   if (error instanceof CommanderError) {
     const mapped = fromCommanderError(error);
     if (mapped === 'ok') return 0;
-    streams.stderr.write('rt: see the usage with: rt help\n');
-    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: ['rt help'], exit: mapped.exitStatus } })}\n`);
+    const help = command ? `rt help ${command}` : 'rt help';
+    streams.stderr.write(`rt: see the usage with: ${help}\n`);
+    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`);
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
