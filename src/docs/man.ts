@@ -36,10 +36,10 @@ const OVERVIEW: readonly Section[] = [
     body: [
       'Where a command takes a line, it takes an anchor:',
       { term: 'kq3f', text: 'An LID: the line holding it now, wherever it moved. An LID whose line was changed or deleted is refused (exit 3).' },
-      { term: '101', text: 'A line number, accepted only when it can mean one line alone: the line now at 101 is the line rt showed at 101, and no other line has been shown at 101 since the last open or scroll that showed it (the region printed after an edit counts as shown). Otherwise it is refused (exit 3) with where the line shown there is now. A number never shown there (or, without saved state, any number) is refused too, unless --force, which takes it as the line now at that number.' },
+      { term: '101', text: 'A line number, accepted only when it can mean one line alone: the line now at 101 is the line rt showed at 101, and no other line has been shown at 101 since the last open or scroll that showed it (the region printed after an edit and search hits count as shown). Otherwise it is refused (exit 3) with where the line shown there is now. A number never shown there (or, without saved state, any number) is refused too, unless --force, which takes it as the line now at that number.' },
       { term: '101:kq3f', text: 'Both; they must agree, else refused (exit 3) with where kq3f is now.' },
       { term: '$, end', text: 'The position after the last line: insert $ appends. As TO of edit or delete, $ means through the last line.' },
-      'An edit may only replace or delete lines rt has shown (in a window or in the region printed after an edit) since they last changed; a range covering other lines is refused (exit 3) with the open command that shows them, unless --force. This check needs saved state: with RT_STATE=off it is not made.',
+      'An edit may only replace or delete lines rt has shown (in a window, a search hit or context line, or the region printed after an edit) since they last changed; a range covering other lines is refused (exit 3) with the open command that shows them, unless --force. This check needs saved state: with RT_STATE=off it is not made.',
     ],
   },
   {
