@@ -12,12 +12,17 @@ const RECORD_B64 = 16;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export function encodeRecords(index: LineIndex): string {
-  const n = index.lids.length;
+  return encodeRecordRange(index, 0, index.lids.length);
+}
+
+/** Records of lines from..to-1 in base64: concatenating consecutive ranges gives encodeRecords. */
+export function encodeRecordRange(index: LineIndex, from: number, to: number): string {
+  const n = to - from;
   const words = new Uint32Array(n * 3);
   for (let i = 0; i < n; i++) {
-    words[i * 3] = index.h1[i]!;
-    words[i * 3 + 1] = index.h2[i]!;
-    words[i * 3 + 2] = index.lids[i]!;
+    words[i * 3] = index.h1[from + i]!;
+    words[i * 3 + 1] = index.h2[from + i]!;
+    words[i * 3 + 2] = index.lids[from + i]!;
   }
   const buf = Buffer.from(words.buffer, 0, n * RECORD);
   if (!LITTLE_ENDIAN) buf.swap32();

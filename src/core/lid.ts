@@ -7,7 +7,6 @@
 // of the file or retired. With no saved state every line therefore gets the same LID on any
 // machine; duplicate lines take successive candidates in file order.
 
-import { FingerprintTable } from './fingerprintTable.js';
 
 export const LID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DIGIT_VALUES = new Int8Array(128).fill(-1);
@@ -63,19 +62,22 @@ export function candidate(h1: number, h2: number, k: number, length: number): nu
  * where the next search starts.
  */
 export class LidAllocator {
-  private table: FingerprintTable | undefined;
-  private nextK: Int32Array | undefined;
+  /**
+   * Where the next search starts, for the fingerprints that needed more than their first
+   * candidate (duplicates, mostly): a Map, as they are few next to the lines of a file. Keyed by
+   * 53 bits of the fingerprint; two fingerprints sharing a key only share a starting point.
+   */
+  private readonly nextK = new Map<number, number>();
 
   constructor(
-    private readonly expected: number,
     readonly used: LidSet,
     private readonly length: number,
   ) {}
 
   /** Starts later searches for (h1, h2) at candidate `k` at least (lines of that content already there). */
   skip(h1: number, h2: number, k: number): void {
-    const slot = this.slotOf(h1, h2);
-    if (this.nextK![slot]! < k) this.nextK![slot] = k;
+    const key = keyOf(h1, h2);
+    if ((this.nextK.get(key) ?? 0) < k) this.nextK.set(key, k);
   }
 
   assign(h1: number, h2: number): number {
@@ -85,24 +87,20 @@ export class LidAllocator {
       this.used.add(first);
       return first;
     }
-    const slot = this.slotOf(h1, h2);
-    for (let k = Math.max(1, this.nextK![slot]!); ; k++) {
+    const key = keyOf(h1, h2);
+    for (let k = Math.max(1, this.nextK.get(key) ?? 0); ; k++) {
       const code = candidate(h1, h2, k, length);
       if (hasLetter(code & 0x3fffffff, length) && !this.used.has(code)) {
         this.used.add(code);
-        this.nextK![slot] = k + 1;
+        this.nextK.set(key, k + 1);
         return code;
       }
     }
   }
+}
 
-  private slotOf(h1: number, h2: number): number {
-    if (!this.table) {
-      this.table = new FingerprintTable(this.expected);
-      this.nextK = new Int32Array(this.table.capacity);
-    }
-    return this.table.slot(h1, h2);
-  }
+function keyOf(h1: number, h2: number): number {
+  return h1 * 0x200000 + (h2 & 0x1fffff);
 }
 
 /**

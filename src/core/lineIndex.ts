@@ -35,7 +35,7 @@ export function today(now = Date.now()): number {
 /** LIDs for a file with no history: the same on every machine. */
 export function buildIndex(hashes: LineHashes): LineIndex {
   const count = hashes.h1.length;
-  const allocator = new LidAllocator(count, new LidSet(), lidLengthFor(count));
+  const allocator = new LidAllocator(new LidSet(), lidLengthFor(count));
   const lids = new Uint32Array(count);
   for (let i = 0; i < count; i++) lids[i] = allocator.assign(hashes.h1[i]!, hashes.h2[i]!);
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: NO_RETIRED };
@@ -77,7 +77,7 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
     // New lines search past the candidates their content's old lines probably took.
     const table = new FingerprintTable(fresh);
     for (let j = 0; j < count; j++) if (match[j]! < 0) table.slot(hashes.h1[j]!, hashes.h2[j]!);
-    const allocator = new LidAllocator(fresh, used, lidLengthFor(count));
+    const allocator = new LidAllocator(used, lidLengthFor(count));
     const counts = new Int32Array(table.capacity);
     for (let i = 0; i < old.lids.length; i++) {
       const slot = table.find(old.h1[i]!, old.h2[i]!);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { RtError } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
-import { decodeLidRange, decodeRecords, decodeRetired, encodeRecords, encodeRetired } from '../core/indexCodec.js';
+import { decodeLidRange, decodeRecords, decodeRetired, encodeRecordRange, encodeRetired } from '../core/indexCodec.js';
 import { buildIndex, reconcileIndex, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import type { ResolvedPath } from './root.js';
@@ -182,8 +182,36 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIn
 
 /** Saves the index of `lines` as the state of the file, whose stamp is `stamp`. */
 export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp): void {
-  store.save('index', rel, toDoc(rel, index, lines, stamp, isRacy(stamp)));
+  const racy = isRacy(stamp);
+  const checkpoints: number[] = [];
+  for (let i = 0; i < lines.count; i += CHECKPOINT_EVERY) checkpoints.push(lines.starts[i]!);
+  const meta: Omit<IndexDoc, 'records' | 'check'> = {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    path: rel,
+    touched: Date.now(),
+    file: stamp,
+    racy,
+    content: racy ? contentDigest(lines.bytes) : null,
+    lines: lines.count,
+    retired: encodeRetired(index.retired),
+    checkpoints,
+  };
+  // The records (16 characters a line) are written in slices, the digest taken as they go.
+  store.saveText('index', rel, (write) => {
+    const hash = createHash('sha256').update(digestPrefix(meta));
+    write(`${JSON.stringify(meta).slice(0, -1)},"records":"`);
+    for (let from = 0; from < lines.count; from += RECORD_SLICE) {
+      const slice = encodeRecordRange(index, from, Math.min(lines.count, from + RECORD_SLICE));
+      hash.update(slice);
+      write(slice);
+    }
+    write(`","check":${JSON.stringify(hash.digest('base64'))}}`);
+  });
 }
+
+/** Lines whose records are encoded and written at a time. */
+const RECORD_SLICE = 65_536;
 
 function contentDigest(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('base64');
@@ -244,34 +272,17 @@ function trustworthy(doc: IndexDoc, stamp: FileStamp): boolean {
 }
 
 function digest(doc: Omit<IndexDoc, 'check'>): string {
+  return createHash('sha256').update(digestPrefix(doc)).update(doc.records).digest('base64');
+}
+
+/** What the digest covers before the records. */
+function digestPrefix(doc: Omit<IndexDoc, 'check' | 'records'>): string {
   const f = doc.file;
-  return createHash('sha256')
-    .update(`${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.content}|${doc.checkpoints.join(',')}|${doc.retired}|`)
-    .update(doc.records)
-    .digest('base64');
+  return `${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.content}|${doc.checkpoints.join(',')}|${doc.retired}|`;
 }
 
 export function loadIndexDoc(store: StateStore, rel: string): IndexDoc | undefined {
   return store.load<IndexDoc>('index', rel, INDEX_FORMAT, INDEX_VERSION, isIndexDoc);
-}
-
-function toDoc(rel: string, index: LineIndex, lines: FileLines, stamp: FileStamp, racy: boolean): IndexDoc {
-  const checkpoints: number[] = [];
-  for (let i = 0; i < lines.count; i += CHECKPOINT_EVERY) checkpoints.push(lines.starts[i]!);
-  const doc = {
-    format: INDEX_FORMAT,
-    version: INDEX_VERSION,
-    path: rel,
-    touched: Date.now(),
-    file: stamp,
-    racy,
-    content: racy ? contentDigest(lines.bytes) : null,
-    lines: lines.count,
-    records: encodeRecords(index),
-    retired: encodeRetired(index.retired),
-    checkpoints,
-  };
-  return { ...doc, check: digest(doc) };
 }
 
 export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIndex): IndexedFile {

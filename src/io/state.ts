@@ -84,13 +84,31 @@ export class StateStore {
 
   /** Writes `doc` for `rel` atomically; false (after one warning) when state cannot be saved. */
   save(kind: StateKind, rel: string, doc: StateDoc): boolean {
+    doc.touched = Date.now();
+    return this.saveText(kind, rel, (write) => write(JSON.stringify(doc)));
+  }
+
+  /**
+   * Writes the state file of `rel` piece by piece (`produce` calls `write` with consecutive
+   * parts of the JSON text), atomically: large indexes never exist as one string in memory.
+   */
+  saveText(kind: StateKind, rel: string, produce: (write: (part: string) => void) => void): boolean {
     if (!this.ensureFolder()) return false;
     const file = this.fileFor(kind, rel);
-    doc.touched = Date.now();
+    const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     try {
-      writeAtomic(file, JSON.stringify(doc));
+      const fd = fs.openSync(tmp, 'wx');
+      try {
+        produce((part) => {
+          fs.writeSync(fd, part);
+        });
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
       return true;
     } catch (error) {
+      fs.rmSync(tmp, { force: true });
       this.disable(`cannot write ${path.relative(path.dirname(this.dir), file)} (${errorCode(error)})`);
       return false;
     }
