@@ -1,7 +1,7 @@
 // Builds the commander program from the command definitions: the definitions are the source
 // of truth; commander only parses.
 
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { RtError } from '../core/errors.js';
 import type { Context } from './context.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
@@ -34,7 +34,9 @@ export function buildProgram(
     const cmd = program.command(spec.name).description(spec.summary);
     for (const arg of spec.args) {
       const name = arg.variadic ? `${arg.name}...` : arg.name;
-      cmd.argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);
+      const argument = new Argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);
+      if (arg.choices) argument.choices(arg.choices);
+      cmd.addArgument(argument);
     }
     for (const option of spec.options) cmd.addOption(toOption(option));
     cmd.helpOption('-h, --help', 'show help');
