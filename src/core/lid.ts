@@ -105,12 +105,13 @@ function keyOf(h1: number, h2: number): number {
 
 /**
  * A set of LID codes. Codes of 4 and 5 characters live in bitmaps (128 KiB and 4 MiB, made on
- * first use), which beat any hash table at a million lines; 6-character codes in a hash table.
+ * first use), which beat any hash table at a million lines; 6-character codes (files of more
+ * than 3,000,000 lines) in an open-addressing table of 32-bit words.
  */
 export class LidSet {
   private bits4: Uint8Array | undefined;
   private bits5: Uint8Array | undefined;
-  private readonly wide = new Set<number>();
+  private readonly wide = new CodeTable();
 
   has(code: number): boolean {
     const bits = this.bitsFor(code, false);
@@ -147,4 +148,46 @@ export class LidSet {
         return null;
     }
   }
+}
+
+/** A growable open-addressing set of non-zero 32-bit codes (a JS Set of millions of numbers is slow and large). */
+class CodeTable {
+  private table = new Uint32Array(1 << 16);
+  private count = 0;
+
+  has(code: number): boolean {
+    const mask = this.table.length - 1;
+    for (let slot = mix(code) & mask; ; slot = (slot + 1) & mask) {
+      const v = this.table[slot]!;
+      if (v === code) return true;
+      if (v === 0) return false;
+    }
+  }
+
+  add(code: number): void {
+    if ((this.count + 1) * 2 > this.table.length) this.grow();
+    const mask = this.table.length - 1;
+    for (let slot = mix(code) & mask; ; slot = (slot + 1) & mask) {
+      const v = this.table[slot]!;
+      if (v === code) return;
+      if (v === 0) {
+        this.table[slot] = code;
+        this.count++;
+        return;
+      }
+    }
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.table = new Uint32Array(old.length * 2);
+    this.count = 0;
+    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.add(old[i]!);
+  }
+}
+
+function mix(code: number): number {
+  let x = Math.imul(code ^ (code >>> 16), 0x45d9f3b);
+  x ^= x >>> 16;
+  return x;
 }
