@@ -45,4 +45,11 @@ describe('LidSet', () => {
     for (const c of codes) expect(set.has(c)).toBe(true);
     expect(set.has(candidate(1, 2, 1, 4))).toBe(false);
   });
+  it('grows to hold hundreds of thousands of 6-character codes', () => {
+    const set = new LidSet();
+    const codes = Array.from({ length: 200_000 }, (_, i) => candidate(i * 2654435761, i, 0, 6));
+    for (const c of codes) set.add(c);
+    expect(codes.every((c) => set.has(c))).toBe(true);
+    expect(set.has(candidate(1, 1, 1, 6)) === codes.includes(candidate(1, 1, 1, 6))).toBe(true);
+  });
 });
