@@ -9,7 +9,7 @@ import type { AnchorWorld } from '../core/anchor.js';
 import { applySplice, type Splice } from '../core/edit.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
-import { buildIndex } from '../core/lineIndex.js';
+import { buildIndex, retiredLine } from '../core/lineIndex.js';
 import { MAX_RANGE } from '../core/window.js';
 import { hashLines } from '../core/hash.js';
 import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
@@ -71,7 +71,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
       total: lines.count,
       lineOf: (code) => index.lids.indexOf(code),
       lidCodeAt: (i) => index.lids[i]!,
-      wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
+      retiredLine: (code) => retiredLine(index.retired, code),
       shownAt: (line) => view.shownAt(line),
       force: flags.force,
     };

@@ -41,7 +41,8 @@ export interface AnchorWorld {
   lineOf(code: number): number;
   /** LID code of 0-based line i. */
   lidCodeAt(i: number): number;
-  wasRetired(code: number): boolean;
+  /** For a retired LID, where its line was right after it changed (1-based); else undefined. */
+  retiredLine(code: number): number | undefined;
   /** LIDs shown at a line number since the last window showing it; null when no view state is kept. */
   shownAt(line: number): readonly string[] | null;
   /** --force: a line number never shown (or not checkable) names the line now there. */
@@ -75,9 +76,8 @@ function lineOfLid(lid: string, world: AnchorWorld, file: string): number {
   const code = parseLid(lid);
   const at = world.lineOf(code);
   if (at >= 0) return at + 1;
-  if (world.wasRetired(code)) {
-    throw new RtError('stale', `${lid} is no longer in ${world.display}: its line was changed or deleted since it was shown`, [`see the file as it is now and take the new LIDs: rt open ${file}`], { lid });
-  }
+  const was = world.retiredLine(code);
+  if (was !== undefined) throw retiredError(lid, was, world);
   throw new RtError('stale', `no line of ${world.display} has LID ${lid}`, [`check the LID, or see the lines of the file: rt open ${file}`], { lid });
 }
 
@@ -107,6 +107,15 @@ function lineByNumber(line: number, world: AnchorWorld, file: string): number {
     throw new RtError('stale', `line ${line} is not the line shown there: ${describe(lid, world)}; line ${line} is now ${now}`, [`name it by its LID (${lid}) if it still exists, or look again: rt open ${file}:${line}`], { line, lid });
   }
   return line;
+}
+
+/** The refusal of a retired LID, saying what stands where its line was. */
+export function retiredError(lid: string, was: number, world: Pick<AnchorWorld, 'display' | 'total' | 'lidCodeAt'>): RtError {
+  const file = shellQuote(world.display);
+  if (world.total === 0) return new RtError('stale', `${lid} is no longer in ${world.display}: its line was deleted (the file is empty now)`, [`see it: rt open ${file}`], { lid });
+  const line = Math.min(Math.max(was, 1), world.total);
+  const now = lidToString(world.lidCodeAt(line - 1));
+  return new RtError('stale', `${lid} is no longer in ${world.display}: its line was changed or deleted since it was shown; line ${line} (${now}) is where it was`, [`see the lines there now and take their LIDs: rt open ${shellQuote(`${world.display}:${line}`)}`], { lid, line, now });
 }
 
 function describe(lid: string, world: AnchorWorld): string {

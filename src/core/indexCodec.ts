@@ -2,7 +2,7 @@
 //
 // Each line is one 12-byte record (fingerprint h1, h2 and LID code, little-endian), so in
 // base64 each line is exactly 16 characters: a window's LIDs are decoded from a slice of the
-// string without decoding the rest. Retired LIDs are 6-byte records (code, day).
+// string without decoding the rest. Retired LIDs are 10-byte records (code, day, line).
 
 import type { LineIndex, Retired } from './lineIndex.js';
 
@@ -62,25 +62,30 @@ export function decodeLidRange(text: string, from: number, to: number): Uint32Ar
   return lids;
 }
 
+const RETIRED_RECORD = 10;
+
 export function encodeRetired(retired: Retired): string {
   const n = retired.lids.length;
-  const buf = Buffer.allocUnsafe(n * 6);
+  const buf = Buffer.allocUnsafe(n * RETIRED_RECORD);
   for (let i = 0; i < n; i++) {
-    buf.writeUInt32LE(retired.lids[i]!, i * 6);
-    buf.writeUInt16LE(retired.days[i]!, i * 6 + 4);
+    buf.writeUInt32LE(retired.lids[i]!, i * RETIRED_RECORD);
+    buf.writeUInt16LE(retired.days[i]!, i * RETIRED_RECORD + 4);
+    buf.writeUInt32LE(retired.lines[i]!, i * RETIRED_RECORD + 6);
   }
   return buf.toString('base64');
 }
 
 export function decodeRetired(text: string): Retired {
   const buf = Buffer.from(text, 'base64');
-  if (buf.length % 6 !== 0) throw new Error('retired list is truncated');
-  const n = buf.length / 6;
+  if (buf.length % RETIRED_RECORD !== 0) throw new Error('retired list is truncated');
+  const n = buf.length / RETIRED_RECORD;
   const lids = new Uint32Array(n);
   const days = new Uint16Array(n);
+  const lines = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    lids[i] = buf.readUInt32LE(i * 6);
-    days[i] = buf.readUInt16LE(i * 6 + 4);
+    lids[i] = buf.readUInt32LE(i * RETIRED_RECORD);
+    days[i] = buf.readUInt16LE(i * RETIRED_RECORD + 4);
+    lines[i] = buf.readUInt32LE(i * RETIRED_RECORD + 6);
   }
-  return { lids, days };
+  return { lids, days, lines };
 }

@@ -14,6 +14,8 @@ export interface Retired {
   readonly lids: Uint32Array;
   /** Day (since 1970) each was retired, so old ones can expire. */
   readonly days: Uint16Array;
+  /** Where its line was, 1-based, in the file right after the change that retired it. */
+  readonly lines: Uint32Array;
 }
 
 export interface LineIndex extends LineHashes {
@@ -26,7 +28,7 @@ export const RETIRED_DAYS = 30;
 /** …or, in a file rewritten many times over, beyond this many (oldest first). */
 export const RETIRED_MIN_CAP = 65_536;
 
-export const NO_RETIRED: Retired = { lids: new Uint32Array(0), days: new Uint16Array(0) };
+export const NO_RETIRED: Retired = { lids: new Uint32Array(0), days: new Uint16Array(0), lines: new Uint32Array(0) };
 
 export function today(now = Date.now()): number {
   return Math.floor(now / 86_400_000);
@@ -90,29 +92,40 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
       lids[j] = allocator.assign(hashes.h1[j]!, hashes.h2[j]!);
     }
   }
-  const gone: number[] = [];
-  for (let i = 0; i < old.lids.length; i++) if (!kept[i]) gone.push(old.lids[i]!);
+  // Where each old line went: a kept line to its new place; a gone one to the place after the
+  // last kept line before it, which is what stands where it was.
+  const newOf = new Int32Array(old.lids.length).fill(-1);
+  for (let j = 0; j < count; j++) if (match[j]! >= 0) newOf[match[j]!] = j;
+  const gone: Array<{ lid: number; line: number }> = [];
+  let lastNew = -1;
+  for (let i = 0; i < old.lids.length; i++) {
+    if (kept[i]) lastNew = newOf[i]!;
+    else gone.push({ lid: old.lids[i]!, line: Math.min(lastNew + 2, Math.max(count, 1)) });
+  }
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
 }
 
 /** Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. */
-export function retire(retired: Retired, gone: number[], day: number, lineCount: number): Retired {
+export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line: number }>, day: number, lineCount: number): Retired {
   const cap = Math.max(RETIRED_MIN_CAP, 2 * lineCount);
   const lids: number[] = [];
   const days: number[] = [];
+  const lines: number[] = [];
   for (let i = 0; i < retired.lids.length; i++) {
     if (day - retired.days[i]! <= RETIRED_DAYS) {
       lids.push(retired.lids[i]!);
       days.push(retired.days[i]!);
+      lines.push(retired.lines[i]!);
     }
   }
-  for (const lid of gone) {
-    lids.push(lid);
+  for (const g of gone) {
+    lids.push(g.lid);
     days.push(day);
+    lines.push(g.line);
   }
   const from = Math.max(0, lids.length - cap);
   if (from === 0 && gone.length === 0 && lids.length === retired.lids.length) return retired;
-  return { lids: Uint32Array.from(lids.slice(from)), days: Uint16Array.from(days.slice(from)) };
+  return { lids: Uint32Array.from(lids.slice(from)), days: Uint16Array.from(days.slice(from)), lines: Uint32Array.from(lines.slice(from)) };
 }
 
 /** Line number (0-based) of each LID code, for anchor lookups. */
@@ -120,6 +133,8 @@ export function positionOf(index: LineIndex, code: number): number {
   return index.lids.indexOf(code);
 }
 
-export function isRetired(index: LineIndex, code: number): boolean {
-  return index.retired.lids.indexOf(code) !== -1;
+/** Where the line of a retired LID was right after it changed (1-based), or undefined if `code` was never retired. */
+export function retiredLine(retired: Retired, code: number): number | undefined {
+  const at = retired.lids.lastIndexOf(code);
+  return at === -1 ? undefined : retired.lines[at]!;
 }

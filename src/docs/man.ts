@@ -35,7 +35,7 @@ const OVERVIEW: readonly Section[] = [
     title: 'ANCHORS',
     body: [
       'Where a command takes a line, it takes an anchor:',
-      { term: 'kq3f', text: 'An LID: the line holding it now, wherever it moved. An LID whose line was changed or deleted is refused (exit 3).' },
+      { term: 'kq3f', text: 'An LID: the line holding it now, wherever it moved. An LID whose line was changed or deleted is refused (exit 3), naming the line (and its LID) that stands where it was, and the open command that shows it.' },
       { term: '101', text: 'A line number, accepted only when it can mean one line alone: the line now at 101 is the line rt showed at 101, and no other line has been shown at 101 since the last open or scroll that showed it (the region printed after an edit and search hits count as shown). Otherwise it is refused (exit 3) with where the line shown there is now. A number never shown there (or, without saved state, any number) is refused too, unless --force, which takes it as the line now at that number.' },
       { term: '101:kq3f', text: 'Both; they must agree, else refused (exit 3) with where kq3f is now.' },
       { term: '$, end', text: 'The position after the last line: insert $ appends. As TO of edit or delete, $ means through the last line.' },

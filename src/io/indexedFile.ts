@@ -8,13 +8,13 @@ import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { RtError } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { decodeLidRange, decodeRecords, decodeRetired, encodeRecordRange, encodeRetired } from '../core/indexCodec.js';
-import { buildIndex, reconcileIndex, type LineIndex } from '../core/lineIndex.js';
+import { buildIndex, reconcileIndex, retiredLine, type LineIndex, type Retired } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import type { ResolvedPath } from './root.js';
 import type { StateDoc, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 /** A checkpoint (byte offset of a line start) is kept every this many lines. */
 const CHECKPOINT_EVERY = 1024;
 /** A file modified this recently may change again within its timestamp's granularity. */
@@ -52,8 +52,8 @@ export interface IndexedFile {
   lids(from: number, to: number): Uint32Array;
   /** 0-based line now holding LID `code`, or -1. */
   lineOf(code: number): number;
-  /** Whether `code` was an LID of this file that has since been retired. */
-  wasRetired(code: number): boolean;
+  /** For an LID of this file since retired, where its line was right after it changed (1-based); else undefined. */
+  retiredLine(code: number): number | undefined;
   /** Saves the index if reading brought it up to date. Called once the command has succeeded. */
   persist(): void;
 }
@@ -96,7 +96,7 @@ function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
   if (doc.checkpoints.length !== Math.ceil(doc.lines / CHECKPOINT_EVERY) || doc.records.length !== doc.lines * 16) return undefined;
   let all: Uint32Array | undefined;
   const allLids = () => (all ??= decodeLidRange(doc.records, 0, doc.lines));
-  let retired: Uint32Array | undefined;
+  let retired: Retired | undefined;
   return {
     path: file,
     total: doc.lines,
@@ -118,7 +118,7 @@ function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
     },
     lids: (from, to) => decodeLidRange(doc.records, from, to),
     lineOf: (code) => allLids().indexOf(code),
-    wasRetired: (code) => (retired ??= decodeRetired(doc.retired).lids).indexOf(code) !== -1,
+    retiredLine: (code) => retiredLine((retired ??= decodeRetired(doc.retired)), code),
     persist: () => undefined,
   };
 }
@@ -296,7 +296,7 @@ export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIn
     },
     lids: (from, to) => index.lids.subarray(from, to),
     lineOf: (code) => index.lids.indexOf(code),
-    wasRetired: (code) => index.retired.lids.indexOf(code) !== -1,
+    retiredLine: (code) => retiredLine(index.retired, code),
     persist: () => undefined,
   };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchLines } from '../../src/core/diff.js';
 import { hashLines } from '../../src/core/hash.js';
-import { buildIndex, reconcileIndex, type LineIndex } from '../../src/core/lineIndex.js';
+import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../../src/core/lineIndex.js';
 import { lidToString } from '../../src/core/lid.js';
 import { splitLines } from '../../src/core/lines.js';
 
@@ -123,6 +123,18 @@ describe('LID index properties', () => {
     expect(lidsOf(after)[2]).toBe(lidsOf(before)[2]);
     expect(lidsOf(after)[1]).not.toBe(lidsOf(before)[1]);
     expect(after.retired.lids).toContain(before.lids[1]);
+  });
+
+  it('remembers where a retired LID\'s line was, to say what stands there now', () => {
+    const before = buildIndex(hashesOf(['a', 'b', 'c', 'd', 'e', 'f']));
+    const changed = reconcileIndex(before, hashesOf(['a', 'B', 'c', 'd', 'e', 'f']));
+    expect(retiredLine(changed.retired, before.lids[1]!)).toBe(2);
+    const deleted = reconcileIndex(changed, hashesOf(['a', 'B', 'e', 'f']));
+    expect(retiredLine(deleted.retired, before.lids[2]!)).toBe(3);
+    expect(retiredLine(deleted.retired, before.lids[3]!)).toBe(3);
+    const atEnd = reconcileIndex(deleted, hashesOf(['a', 'B']));
+    expect(retiredLine(atEnd.retired, before.lids[5]!)).toBe(2);
+    expect(retiredLine(atEnd.retired, before.lids[0]!)).toBeUndefined();
   });
 
   it('does not hand a retired LID back, even to the same content', () => {

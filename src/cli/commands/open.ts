@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { retiredError } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
@@ -60,7 +61,7 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
     case 'lid': {
       const code = parseLid(target.lid);
       const at = file.lineOf(code);
-      if (at === -1) throw missingLid(file, target.lid, file.wasRetired(code));
+      if (at === -1) throw missingLid(file, target.lid, file.retiredLine(code));
       return centredWindow(total, at + 1, size);
     }
   }
@@ -72,9 +73,9 @@ function checkLine(display: string, line: number, total: number): void {
   throw new RtError('input', `line ${line} is past the end of ${display} (${total} ${total === 1 ? 'line' : 'lines'})`, [hint], { total });
 }
 
-export function missingLid(file: IndexedFile, lid: string, retired: boolean): RtError {
-  const display = shellQuote(file.path.display);
-  return retired
-    ? new RtError('stale', `LID ${lid} is no longer in ${file.path.display}: its line was changed or deleted`, [`see the file as it is now: rt open ${display}`], { lid })
-    : new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${display}`], { lid });
+export function missingLid(file: IndexedFile, lid: string, retiredAt: number | undefined): RtError {
+  if (retiredAt !== undefined) {
+    return retiredError(lid, retiredAt, { display: file.path.display, total: file.total, lidCodeAt: (i) => file.lids(i, i + 1)[0]! });
+  }
+  return new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${shellQuote(file.path.display)}`], { lid });
 }
