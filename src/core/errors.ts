@@ -12,9 +12,6 @@ export type ErrorCode =
   | 'outside_root' // a path that resolves outside the root
   | 'access'; // permission or I/O failure
 
-export const EXIT_OK = 0;
-export const EXIT_NOT_FOUND = 1;
-
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
   usage: 2,
   input: 2,

@@ -11,11 +11,7 @@ const RECORD_B64 = 16;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-export function encodeRecords(index: LineIndex): string {
-  return encodeRecordRange(index, 0, index.lids.length);
-}
-
-/** Records of lines from..to-1 in base64: concatenating consecutive ranges gives encodeRecords. */
+/** Records of lines from..to-1 in base64 (12 bytes, so 16 characters, a line): consecutive ranges concatenate. */
 export function encodeRecordRange(index: LineIndex, from: number, to: number): string {
   const n = to - from;
   const words = new Uint32Array(n * 3);

@@ -128,11 +128,6 @@ export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line
   return { lids: Uint32Array.from(lids.slice(from)), days: Uint16Array.from(days.slice(from)), lines: Uint32Array.from(lines.slice(from)) };
 }
 
-/** Line number (0-based) of each LID code, for anchor lookups. */
-export function positionOf(index: LineIndex, code: number): number {
-  return index.lids.indexOf(code);
-}
-
 /** Where the line of a retired LID was right after it changed (1-based), or undefined if `code` was never retired. */
 export function retiredLine(retired: Retired, code: number): number | undefined {
   const at = retired.lids.lastIndexOf(code);

@@ -20,7 +20,6 @@ export interface Listing {
   readonly files: string[];
   /** Hidden files left out. */
   readonly skippedHidden: number;
-  readonly viaGit: boolean;
 }
 
 const ALWAYS_SKIPPED = new Set(['.git', '.rt']);
@@ -88,7 +87,7 @@ function filterGitListing(dir: string, files: string[], options: ListOptions, in
     }
     return rules.length === 0 || !isIgnored(rules, f, false);
   });
-  return { files: kept, skippedHidden, viaGit: true };
+  return { files: kept, skippedHidden };
 }
 
 /**
@@ -185,7 +184,7 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
       else files.push(childRel);
     }
   }
-  return { files, skippedHidden, viaGit: false };
+  return { files, skippedHidden };
 }
 
 /**
