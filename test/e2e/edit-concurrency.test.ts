@@ -7,13 +7,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RT_BIN, cleanEnv, cleanup, numbered, parseWindow, range, run, tempDir, write, type ParsedWindow } from './harness.js';
+import { RT_BIN, cleanEnv, cleanup, numbered, range, run, tempDir, write, line, lines, text, openWindow } from './harness.js';
 
 afterAll(cleanup);
 
-const line = (n: number) => `line ${n}`;
-const lines = (a: number, b: number) => range(a, b).map(line);
-const text = (ls: readonly string[]) => ls.map((l) => `${l}\n`).join('');
 
 interface AsyncRun {
   readonly args: readonly string[];
@@ -63,12 +60,6 @@ function start(args: readonly string[], cwd: string, input = ''): Started {
   return { pid: child.pid!, done, fed, kill: () => child.kill('SIGKILL') };
 }
 
-function open(dir: string, target: string, extra: string[] = []): ParsedWindow {
-  const r = run(['open', target, ...extra], dir);
-  expect(r.status, r.text).toBe(0);
-  return parseWindow(r);
-}
-
 /** rt's leftovers in `dir`: temporary files and locks. */
 function leftovers(dir: string): string[] {
   return fs.readdirSync(dir).filter((n) => n.includes('.rt-tmp-') || n.includes('.rt-lock'));
@@ -95,7 +86,7 @@ describe('concurrent edits of one file', () => {
   it('6 concurrent rt edit of distinct lines, by LIDs from one open, all land in place', async () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(40));
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     // Some edits add lines and some remove them, so every edit moves the lines of the others.
     const edits: Array<[number, string]> = [
       [3, 'three a\nthree b\nthree c\n'],
@@ -115,7 +106,7 @@ describe('concurrent edits of one file', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text(want));
     expect(leftovers(dir)).toEqual([]);
     // Every untouched line kept its LID.
-    const again = open(dir, 'f.txt');
+    const again = openWindow(dir, 'f.txt');
     for (const k of range(1, 40).filter((k) => !edits.some(([at]) => at === k))) {
       expect(again.lidAt(want.indexOf(line(k)) + 1), line(k)).toBe(w.lidAt(k));
     }
@@ -124,7 +115,7 @@ describe('concurrent edits of one file', () => {
   it('concurrent inserts, deletes and appends by LID all land', async () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(30));
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const runs = [
       start(['insert', 'f.txt', w.lidAt(5)], dir, 'before 5\n'),
       start(['insert', 'f.txt', w.lidAt(10), '--after'], dir, 'after 10\n'),
@@ -142,7 +133,7 @@ describe('concurrent edits of one file', () => {
   it('two concurrent edits of the same LID: one lands, the other is refused (exit 3) against the new content', async () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(10));
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const runs = [start(['edit', 'f.txt', w.lidAt(4)], dir, 'first writer\n'), start(['edit', 'f.txt', w.lidAt(4)], dir, 'second writer\n')];
     const results = await Promise.all(runs.map((s) => s.done));
     const won = results.filter((r) => r.status === 0);
@@ -180,7 +171,7 @@ describe('an rt killed mid-edit', () => {
       let current = 0;
       /** The LID of line 1 now (opening line 1 also marks it shown). */
       const lid1 = () => {
-        const w = open(dir, 'big.txt:1-2');
+        const w = openWindow(dir, 'big.txt:1-2');
         expect(w.lines[0]!.content).toBe(`version ${current}`);
         return w.lidAt(1);
       };
@@ -268,7 +259,7 @@ describe('an rt killed mid-edit', () => {
     async () => {
       const dir = tempDir();
       const file = write(dir, 'f.txt', numbered(20_000));
-      const w = open(dir, 'f.txt:1-3');
+      const w = openWindow(dir, 'f.txt:1-3');
       // Make a real lock by killing an rt that holds it, then empty it as a kill just after the
       // exclusive create (or a power cut before the write reached the disk) would leave it.
       await killWhen(dir, ['edit', 'f.txt', w.lidAt(1)], 'one\n', () => heldLock(dir) !== undefined);
@@ -276,7 +267,7 @@ describe('an rt killed mid-edit', () => {
       expect(lock, 'no lock was left to empty').toBeDefined();
       fs.truncateSync(path.join(dir, lock!), 0);
       fs.writeFileSync(file, numbered(20_000)); // whatever the kill left, start again from line 1
-      const w2 = open(dir, 'f.txt:1-3');
+      const w2 = openWindow(dir, 'f.txt:1-3');
       await expectPrompt(dir, ['edit', 'f.txt', w2.lidAt(1)], 'one\n');
       expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
       expect(leftovers(dir)).toEqual([]);
@@ -290,7 +281,7 @@ describe('an rt killed mid-edit', () => {
       const dir = tempDir();
       const rest = bigRest();
       const file = write(dir, 'big.txt', version(0, rest));
-      let w = open(dir, 'big.txt:1-2');
+      let w = openWindow(dir, 'big.txt:1-2');
 
       // Killed while holding the lock (before or while writing its temporary file).
       const lockSeen = await killWhen(dir, ['edit', 'big.txt', w.lidAt(1)], 'version 1\n', () => heldLock(dir) !== undefined);
@@ -302,7 +293,7 @@ describe('an rt killed mid-edit', () => {
       expect(was1 || bytes.equals(version(0, rest))).toBe(true);
 
       let t0 = Date.now();
-      w = open(dir, 'big.txt:1-2');
+      w = openWindow(dir, 'big.txt:1-2');
       let r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 2\n' });
       expect(r.status, r.text).toBe(0);
       expect(Date.now() - t0, r.text).toBeLessThan(5_000);
@@ -310,7 +301,7 @@ describe('an rt killed mid-edit', () => {
       expect(leftovers(dir), r.text).toEqual([]);
 
       // Killed while its temporary file exists.
-      w = open(dir, 'big.txt:1-2');
+      w = openWindow(dir, 'big.txt:1-2');
       const tmpSeen = await killWhen(dir, ['edit', 'big.txt', w.lidAt(1)], 'version 3\n', () => fs.readdirSync(dir).some((n) => n.includes('.rt-tmp-')));
       expect(tmpSeen, 'the temporary file never appeared').toBe(true);
       bytes = fs.readFileSync(file);
@@ -318,7 +309,7 @@ describe('an rt killed mid-edit', () => {
       const current = bytes.equals(version(3, rest)) ? 3 : 2;
 
       t0 = Date.now();
-      w = open(dir, 'big.txt:1-2');
+      w = openWindow(dir, 'big.txt:1-2');
       expect(w.lines[0]!.content).toBe(`version ${current}`);
       r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 4\n' });
       expect(r.status, r.text).toBe(0);

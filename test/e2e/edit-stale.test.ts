@@ -8,34 +8,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   cleanup,
   expectRun,
-  numbered,
-  parseWindow,
   range,
   run,
   snapshot,
-  tempDir,
   tree,
-  write,
-  type ParsedWindow,
   type Ran,
+  line,
+  lines,
+  text,
+  withFile,
+  openWindow,
 } from './harness.js';
 
 afterAll(cleanup);
 
-const line = (n: number) => `line ${n}`;
-const lines = (a: number, b: number) => range(a, b).map(line);
-const text = (ls: readonly string[]) => ls.map((l) => `${l}\n`).join('');
-
-function withFile(n: number): { dir: string; file: string } {
-  const dir = tempDir();
-  return { dir, file: write(dir, 'f.txt', numbered(n)) };
-}
-
-function open(dir: string, target: string, extra: string[] = []): ParsedWindow {
-  const r = run(['open', target, ...extra], dir);
-  expect(r.status, r.text).toBe(0);
-  return parseWindow(r);
-}
 
 /**
  * Runs a command that must be refused: exit `status`, nothing on stdout, `rt: ` lines on stderr
@@ -58,7 +44,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe('an LID whose line changed since it was shown', () => {
   it('an LID of a line changed externally is refused (exit 3) with the rt open to run', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 4), 'line 5 changed by an editor', ...lines(6, 10)]));
     for (const [cmd, input] of [['edit', 'x\n'], ['insert', 'x\n'], ['delete', undefined]] as const) {
       expectRefused(dir, file, [cmd, 'f.txt', w.lidAt(5)], input, [new RegExp(`^rt: .*${w.lidAt(5)}`, 'm'), /rt open f\.txt/]);
@@ -69,7 +55,7 @@ describe('an LID whose line changed since it was shown', () => {
 
   it('an LID of a line deleted externally is refused', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 6), ...lines(8, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(7)], 'x\n', [new RegExp(`^rt: .*${w.lidAt(7)}`, 'm'), /rt open f\.txt/]);
     expectRefused(dir, file, ['delete', 'f.txt', w.lidAt(6), w.lidAt(7)], undefined, [new RegExp(w.lidAt(7)), /rt open f\.txt/]);
@@ -77,7 +63,7 @@ describe('an LID whose line changed since it was shown', () => {
 
   it('an LID of a line rt itself changed or deleted is refused, even when the old content comes back elsewhere', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     let r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'two\n' });
     expect(r.status, r.text).toBe(0);
     r = run(['delete', 'f.txt', w.lidAt(9)], dir);
@@ -91,7 +77,7 @@ describe('an LID whose line changed since it was shown', () => {
 
   it('an unknown LID is refused (exit 3) naming the LID', () => {
     const { dir, file } = withFile(10);
-    open(dir, 'f.txt');
+    openWindow(dir, 'f.txt');
     expectRefused(dir, file, ['edit', 'f.txt', 'zzzz'], 'x\n', [/^rt: .*zzzz/m]);
     expectRefused(dir, file, ['delete', 'f.txt', 'zzzz'], undefined, [/^rt: .*zzzz/m]);
     expectRefused(dir, file, ['insert', 'f.txt', 'zzzz'], 'x\n', [/^rt: .*zzzz/m]);
@@ -99,7 +85,7 @@ describe('an LID whose line changed since it was shown', () => {
 
   it('control: the LID of an unchanged line still names it after an external insertion above', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(['inserted 1', 'inserted 2', ...lines(1, 10)]));
     const r = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' });
     expect(r.status, r.text).toBe(0);
@@ -111,7 +97,7 @@ describe('an LID whose line changed since it was shown', () => {
 describe('a bare line number', () => {
   it('after an external insertion above it is refused, saying where the shown line is now', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     // Line 5 was shown as `line 5`, which is now line 6.
     const here = new RegExp(`${w.lidAt(5)}.*(now )?line 6|line 6.*${w.lidAt(5)}`);
@@ -123,14 +109,14 @@ describe('a bare line number', () => {
 
   it('whose line was changed externally is refused', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 4), 'line five', ...lines(6, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', '5'], 'x\n', [new RegExp(w.lidAt(5)), /rt open f\.txt/]);
   });
 
   it('past the end now, after an external deletion, is refused and never applied to another line', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(lines(3, 10)));
     const r = run(['delete', 'f.txt', '10'], dir);
     expect([2, 3], r.text).toContain(r.status);
@@ -140,7 +126,7 @@ describe('a bare line number', () => {
 
   it('never shown is refused (exit 3) with the rt open that shows it', () => {
     const { dir, file } = withFile(100);
-    open(dir, 'f.txt:1-10');
+    openWindow(dir, 'f.txt:1-10');
     expectRefused(dir, file, ['edit', 'f.txt', '50'], 'x\n', [/^rt: .*50/m, /rt open f\.txt:50\b/]);
     expectRefused(dir, file, ['insert', 'f.txt', '50'], 'x\n', [/rt open f\.txt:50\b/]);
   });
@@ -161,7 +147,7 @@ describe('a bare line number', () => {
 
   it('that different lines were shown at (after an insertion by rt) is refused as ambiguous', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['insert', 'f.txt', w.lidAt(4)], dir, { input: 'new\n' });
     expect(r.status, r.text).toBe(0);
     // Line 7 was shown as `line 7` by open and as `line 6` in the region printed by the insert.
@@ -170,7 +156,7 @@ describe('a bare line number', () => {
 
   it('control: a number shown in the region printed by an edit (same line count) is accepted', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(4)], dir, { input: 'four\n' });
     expect(r.status, r.text).toBe(0);
     const r2 = run(['edit', 'f.txt', '6'], dir, { input: 'six\n' });
@@ -182,7 +168,7 @@ describe('a bare line number', () => {
 describe('NUMBER:LID anchors', () => {
   it('that disagree are refused, saying where the LID is now', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     expectRefused(dir, file, ['edit', 'f.txt', `5:${w.lidAt(6)}`], 'x\n', [new RegExp(`${w.lidAt(6)}.*line 6`)]);
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', `5:${w.lidAt(5)}`], 'x\n', [new RegExp(`${w.lidAt(5)}.*line 6`)]);
@@ -191,7 +177,7 @@ describe('NUMBER:LID anchors', () => {
 
   it('control: NUMBER:LID that agree are accepted', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     const r = run(['edit', 'f.txt', `6:${w.lidAt(5)}`], dir, { input: 'five\n' });
     expect(r.status, r.text).toBe(0);
@@ -202,8 +188,8 @@ describe('NUMBER:LID anchors', () => {
 describe('a range over lines never shown', () => {
   it('with LIDs at both ends is refused (exit 3) with the rt open that shows the rest; --force allows it', () => {
     const { dir, file } = withFile(100);
-    const top = open(dir, 'f.txt:1-10');
-    const far = open(dir, 'f.txt:50', ['--window', '1']);
+    const top = openWindow(dir, 'f.txt:1-10');
+    const far = openWindow(dir, 'f.txt:50', ['--window', '1']);
     expect(far.lids.length).toBe(1);
     const args = ['delete', 'f.txt', `5:${top.lidAt(5)}`, far.lidAt(50)];
     expectRefused(dir, file, args, undefined, [/^rt: .*(11|not been shown)/m, /rt open '?f\.txt:11-49'?/]);
@@ -216,7 +202,7 @@ describe('a range over lines never shown', () => {
 
   it('with line numbers (rt delete f 5 30 after seeing lines 1-10) is refused with the rt open to run', () => {
     const { dir, file } = withFile(100);
-    open(dir, 'f.txt:1-10');
+    openWindow(dir, 'f.txt:1-10');
     expectRefused(dir, file, ['delete', 'f.txt', '5', '30'], undefined, [/rt open '?f\.txt:/]);
     expectRefused(dir, file, ['edit', 'f.txt', '5', '30'], 'x\n', [/rt open '?f\.txt:/]);
   });
@@ -224,7 +210,7 @@ describe('a range over lines never shown', () => {
   // --force also covers an unshown line named by its number (it still refuses a stale one).
   it('with line numbers: --force allows it', () => {
     const { dir, file } = withFile(100);
-    open(dir, 'f.txt:1-10');
+    openWindow(dir, 'f.txt:1-10');
     const r = run(['delete', 'f.txt', '5', '30', '--force'], dir);
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), ...lines(31, 100)]));
@@ -232,7 +218,7 @@ describe('a range over lines never shown', () => {
 
   it('--force never applies a stale line number: a number whose shown line moved is still refused', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', '5', '--force'], 'x\n', [new RegExp(`${w.lidAt(5)}.*line 6`)]);
     expectRefused(dir, file, ['delete', 'f.txt', '2', '5', '--force'], undefined, [new RegExp(`${w.lidAt(2)}.*line 3`)]);
@@ -240,7 +226,7 @@ describe('a range over lines never shown', () => {
 
   it('covering a shown line that changed externally since is refused; --force allows it', () => {
     const { dir, file } = withFile(20);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 6), 'line 7 changed', ...lines(8, 20)]));
     const args = ['edit', 'f.txt', w.lidAt(5), w.lidAt(9)];
     expectRefused(dir, file, args, 'x\n', [/^rt: .*7/m, /rt open '?f\.txt:7(-7)?'?/]);
@@ -251,9 +237,9 @@ describe('a range over lines never shown', () => {
 
   it('control: after opening the missing lines the same range is accepted', () => {
     const { dir, file } = withFile(100);
-    const top = open(dir, 'f.txt:1-10');
-    const far = open(dir, 'f.txt:50', ['--window', '1']);
-    open(dir, 'f.txt:11-49');
+    const top = openWindow(dir, 'f.txt:1-10');
+    const far = openWindow(dir, 'f.txt:50', ['--window', '1']);
+    openWindow(dir, 'f.txt:11-49');
     const r = run(['delete', 'f.txt', top.lidAt(5), far.lidAt(50)], dir);
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), ...lines(51, 100)]));

@@ -22,27 +22,15 @@ import {
   write,
   type ParsedWindow,
   type Ran,
+  line,
+  lines,
+  text,
+  withFile,
+  openWindow,
 } from './harness.js';
 
 afterAll(cleanup);
 
-const line = (n: number) => `line ${n}`;
-const lines = (a: number, b: number) => range(a, b).map(line);
-/** The text of lines, each ended by `\n`. */
-const text = (ls: readonly string[]) => ls.map((l) => `${l}\n`).join('');
-
-/** A temporary directory holding `f.txt` with `line 1` … `line n`. */
-function withFile(n = 10, name = 'f.txt'): { dir: string; file: string } {
-  const dir = tempDir();
-  return { dir, file: write(dir, name, numbered(n)) };
-}
-
-/** Opens `target` (PATH or PATH:RANGE) and returns the parsed window. */
-function open(dir: string, target: string, extra: string[] = []): ParsedWindow {
-  const r = run(['open', target, ...extra], dir);
-  expect(r.status, r.text).toBe(0);
-  return parseWindow(r);
-}
 
 /** The window printed after an edit's one-line summary (and before any diff). */
 function reportWindow(r: Ran): ParsedWindow {
@@ -70,7 +58,7 @@ function expectRefused(r: Ran, status: number, stderr: RegExp): void {
 describe('rt edit: replacing lines with the text on stdin', () => {
   it('replaces exactly the line named by its LID, reports it and prints the region with fresh LIDs', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'new\n' });
     const after = expectReport(r, 'edited f.txt: 2-2 → 2-2 (+0)', 'f.txt', 10, 1, 5, ['line 1', 'new', 'line 3', 'line 4', 'line 5']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(['line 1', 'new', ...lines(3, 10)]));
@@ -81,7 +69,7 @@ describe('rt edit: replacing lines with the text on stdin', () => {
 
   it('replaces one line by several: edited f.txt: 2-2 → 2-3 (+1)', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'a\nb\n' });
     const after = expectReport(r, 'edited f.txt: 2-2 → 2-3 (+1)', 'f.txt', 11, 1, 6, ['line 1', 'a', 'b', 'line 3', 'line 4', 'line 5']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(['line 1', 'a', 'b', ...lines(3, 10)]));
@@ -91,7 +79,7 @@ describe('rt edit: replacing lines with the text on stdin', () => {
 
   it('replaces a range FROM..TO (LIDs) with fewer lines, with 3 lines of context each side', () => {
     const { dir, file } = withFile(20);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(5), w.lidAt(8)], dir, { input: 'x\n' });
     const after = expectReport(r, 'edited f.txt: 5-8 → 5-5 (-3)', 'f.txt', 17, 2, 8, ['line 2', 'line 3', 'line 4', 'x', 'line 9', 'line 10', 'line 11']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), 'x', ...lines(9, 20)]));
@@ -100,7 +88,7 @@ describe('rt edit: replacing lines with the text on stdin', () => {
 
   it('accepts NUMBER:LID anchors and $ as TO (the last line)', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', `8:${w.lidAt(8)}`, '$'], dir, { input: 'tail\n' });
     expectReport(r, 'edited f.txt: 8-10 → 8-8 (-2)', 'f.txt', 8, 5, 8, ['line 5', 'line 6', 'line 7', 'tail']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 7), 'tail']));
@@ -108,7 +96,7 @@ describe('rt edit: replacing lines with the text on stdin', () => {
 
   it('takes the text byte for byte with exactly one trailing newline removed', () => {
     const { dir, file } = withFile(6);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     // Trailing blank line kept, tabs and spaces kept.
     let r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: '  indented\t \n\n' });
     expect(r.status, r.text).toBe(0);
@@ -126,7 +114,7 @@ describe('rt edit: replacing lines with the text on stdin', () => {
 describe('rt insert', () => {
   it('inserts before the line AT', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['insert', 'f.txt', w.lidAt(4)], dir, { input: 'new a\nnew b\n' });
     const after = expectReport(r, 'inserted f.txt: 4-5 (+2)', 'f.txt', 12, 1, 8, ['line 1', 'line 2', 'line 3', 'new a', 'new b', 'line 4', 'line 5', 'line 6']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 3), 'new a', 'new b', ...lines(4, 10)]));
@@ -135,7 +123,7 @@ describe('rt insert', () => {
 
   it('inserts after the line AT with --after', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['insert', 'f.txt', w.lidAt(4), '--after'], dir, { input: 'after 4\n' });
     expectReport(r, 'inserted f.txt: 5-5 (+1)', 'f.txt', 11, 2, 8, ['line 2', 'line 3', 'line 4', 'after 4', 'line 5', 'line 6', 'line 7']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), 'after 4', ...lines(5, 10)]));
@@ -162,7 +150,7 @@ describe('rt insert', () => {
 describe('rt delete', () => {
   it('deletes the lines FROM..TO and prints the lines around the gap', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['delete', 'f.txt', w.lidAt(3), w.lidAt(5)], dir);
     const after = expectReport(r, 'deleted f.txt: 3-5 (-3)', 'f.txt', 7, 1, 5, ['line 1', 'line 2', 'line 6', 'line 7', 'line 8']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 2), ...lines(6, 10)]));
@@ -171,7 +159,7 @@ describe('rt delete', () => {
 
   it('deletes one line when TO is left out', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['delete', 'f.txt', `7:${w.lidAt(7)}`], dir);
     expectReport(r, 'deleted f.txt: 7-7 (-1)', 'f.txt', 9, 4, 9, ['line 4', 'line 5', 'line 6', 'line 8', 'line 9', 'line 10']);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 6), ...lines(8, 10)]));
@@ -179,7 +167,7 @@ describe('rt delete', () => {
 
   it('ignores stdin', () => {
     const { dir, file } = withFile(5);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['delete', 'f.txt', w.lidAt(1)], dir, { input: 'ignored\n' });
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(lines(2, 5)));
@@ -238,7 +226,7 @@ describe('empty stdin is refused with the heredoc form', () => {
   for (const [name, args, form] of cases) {
     it(`rt ${name}: exit 2, the file unchanged`, () => {
       const { dir, file } = withFile(5);
-      const w = open(dir, 'f.txt');
+      const w = openWindow(dir, 'f.txt');
       const before = snapshot(file);
       const state = tree(dir);
       const r = run(args(w.lidAt(2)), dir, { input: '' });
@@ -278,7 +266,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 
   it('--diff appends a unified diff of the change after the region', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(5), '--diff'], dir, { input: 'five\nfive and a half\n' });
     expectReport(r, 'edited f.txt: 5-5 → 5-6 (+1)', 'f.txt', 11, 2, 9, region, diff);
     expect(fs.readFileSync(file, 'utf8')).toBe(edited);
@@ -286,7 +274,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 
   it('RT_DIFF=1 does the same as --diff; RT_DIFF=0 does not', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\nfive and a half\n', env: { RT_DIFF: '1' } });
     expectReport(r, 'edited f.txt: 5-5 → 5-6 (+1)', 'f.txt', 11, 2, 9, region, diff);
     expect(fs.readFileSync(file, 'utf8')).toBe(edited);
@@ -298,7 +286,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 
   it('the diff is a valid patch: applied to the old file it gives the new one', () => {
     const { dir, file } = withFile(30);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const old = fs.readFileSync(file);
     const r = run(['delete', 'f.txt', w.lidAt(10), w.lidAt(14), '--diff'], dir);
     expect(r.status, r.text).toBe(0);
@@ -315,7 +303,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
   it('the diff of a CRLF file is a valid patch of it', () => {
     const dir = tempDir();
     const file = write(dir, 'c.txt', 'a\r\nb\r\nc\r\nd\r\n');
-    const w = open(dir, 'c.txt');
+    const w = openWindow(dir, 'c.txt');
     const old = fs.readFileSync(file);
     const r = run(['edit', 'c.txt', w.lidAt(2), '--diff'], dir, { input: 'B\n' });
     expect(r.status, r.text).toBe(0);
@@ -331,7 +319,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 
   it('--dry-run prints the diff and leaves the file byte-identical, mtime and inode unchanged', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const r = run(['edit', 'f.txt', w.lidAt(5), '--dry-run'], dir, { input: 'five\nfive and a half\n' });
     expectRun(r, { status: 0, stdout: diff, stderr: /^rt: .*dry run/ });
@@ -344,7 +332,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 
   it('--dry-run of insert, delete and create writes nothing', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const ins = run(['insert', 'f.txt', '$', '--dry-run'], dir, { input: 'x\n' });
     expectRun(ins, { status: 0, stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -8,3 +8,4 @@', ' line 8', ' line 9', ' line 10', '+x', ''].join('\n'), stderr: /^rt: .*dry run/ });
@@ -360,7 +348,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
 describe('RT_READONLY=1', () => {
   it('refuses every edit with exit 4 and writes nothing, to the file or to the state', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const state = tree(dir);
     const env = { RT_READONLY: '1' };
@@ -381,7 +369,7 @@ describe('RT_READONLY=1', () => {
 
   it('--dry-run still works under it', () => {
     const { dir, file } = withFile(10);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const r = run(['edit', 'f.txt', w.lidAt(2), '--dry-run'], dir, { input: 'two\n', env: { RT_READONLY: '1' } });
     expectRun(r, { status: 0, stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -1,5 +1,5 @@', ' line 1', '-line 2', '+two', ' line 3', ' line 4', ' line 5', ''].join('\n'), stderr: /^rt: .*dry run/ });
@@ -423,7 +411,7 @@ function expectBytes(file: string, want: Buffer, r: Ran): void {
 describe('byte fidelity', () => {
   it('editing a middle line leaves every other byte identical; new lines end with \\r\\n', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     expect(w.total).toBe(8);
     const r = run(['edit', 'm.txt', w.lidAt(4)], dir, { input: 'replaced\nand \xe9 two\n' });
     expect(r.status, r.text).toBe(0);
@@ -432,7 +420,7 @@ describe('byte fidelity', () => {
 
   it('the text on stdin is written byte for byte, invalid UTF-8 included', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     const r = run(['edit', 'm.txt', w.lidAt(5)], dir, { input: b('\xc3\x28 raw \xff bytes\t\n') });
     expect(r.status, r.text).toBe(0);
     expectBytes(file, Buffer.concat([...MIXED.slice(0, 4), b('\xc3\x28 raw \xff bytes\t\r\n'), ...MIXED.slice(5)]), r);
@@ -440,7 +428,7 @@ describe('byte fidelity', () => {
 
   it('editing the last line keeps the missing final newline', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     const r = run(['edit', 'm.txt', w.lidAt(8)], dir, { input: 'new last\n' });
     expect(r.status, r.text).toBe(0);
     expectBytes(file, Buffer.concat([...MIXED.slice(0, 7), b('new last')]), r);
@@ -448,7 +436,7 @@ describe('byte fidelity', () => {
 
   it('replacing the last line by several keeps the missing final newline', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     const r = run(['edit', 'm.txt', w.lidAt(8)], dir, { input: 'one\ntwo\n' });
     expect(r.status, r.text).toBe(0);
     expectBytes(file, Buffer.concat([...MIXED.slice(0, 7), b('one\r\ntwo')]), r);
@@ -456,7 +444,7 @@ describe('byte fidelity', () => {
 
   it('deleting the last line keeps the missing final newline', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     const r = run(['delete', 'm.txt', w.lidAt(7), w.lidAt(8)], dir);
     expect(r.status, r.text).toBe(0);
     expectBytes(file, Buffer.concat([...MIXED.slice(0, 5), b('a bare LF line')]), r);
@@ -471,7 +459,7 @@ describe('byte fidelity', () => {
 
   it('inserting and deleting in the middle touch no other byte (BOM, tabs, LF line included)', () => {
     const { dir, file } = withMixed();
-    const w = open(dir, 'm.txt');
+    const w = openWindow(dir, 'm.txt');
     let r = run(['insert', 'm.txt', w.lidAt(2)], dir, { input: 'before tabs\n' });
     expect(r.status, r.text).toBe(0);
     r = run(['delete', 'm.txt', w.lidAt(6)], dir);
@@ -481,7 +469,7 @@ describe('byte fidelity', () => {
 
   it('a plain LF file stays LF', () => {
     const { dir, file } = withFile(5);
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(3)], dir, { input: 'x\ny\n' });
     expect(r.status, r.text).toBe(0);
     expectBytes(file, b(text(['line 1', 'line 2', 'x', 'y', 'line 4', 'line 5'])), r);
@@ -491,8 +479,8 @@ describe('byte fidelity', () => {
     const dir = tempDir();
     const crlf = write(dir, 'c.txt', 'a\r\nb\r\nc\r\n');
     const lf = write(dir, 'l.txt', 'a\nb\nc\n');
-    const wc = open(dir, 'c.txt');
-    const wl = open(dir, 'l.txt');
+    const wc = openWindow(dir, 'c.txt');
+    const wl = openWindow(dir, 'l.txt');
     let r = run(['edit', 'c.txt', wc.lidAt(2)], dir, { input: 'X\r\nY\r\n' });
     expect(r.status, r.text).toBe(0);
     expectBytes(crlf, b('a\r\nX\r\nY\r\nc\r\n'), r);
@@ -505,7 +493,7 @@ describe('byte fidelity', () => {
     const dir = tempDir();
     const real = write(dir, 'real.txt', numbered(5));
     fs.symlinkSync('real.txt', path.join(dir, 'link.txt'));
-    const w = open(dir, 'link.txt');
+    const w = openWindow(dir, 'link.txt');
     const r = run(['edit', 'link.txt', w.lidAt(2)], dir, { input: 'two\n' });
     expect(r.status, r.text).toBe(0);
     expect(fs.lstatSync(path.join(dir, 'link.txt')).isSymbolicLink(), r.text).toBe(true);
@@ -535,7 +523,7 @@ describe('byte fidelity', () => {
   for (const mode of [0o640, 0o755, 0o600]) {
     it(`keeps the file mode ${mode.toString(8)}`, () => {
       const { dir, file } = withMixed(mode);
-      const w = open(dir, 'm.txt');
+      const w = openWindow(dir, 'm.txt');
       let r = run(['edit', 'm.txt', w.lidAt(4)], dir, { input: 'x\n' });
       expect(r.status, r.text).toBe(0);
       expect(fs.statSync(file).mode & 0o7777, r.text).toBe(mode);
@@ -597,7 +585,7 @@ describe('several edits from one read', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(want);
 
     // Every untouched row kept the LID it was shown with.
-    const again = open(dir, 'code.txt');
+    const again = openWindow(dir, 'code.txt');
     expect(again.lines.map((l) => l.content)).toEqual(model.map((r) => r.text));
     model.forEach((row, i) => {
       if (row.orig !== null) expect(again.lids[i], `row ${row.orig}`).toBe(lid(row.orig));
@@ -608,7 +596,7 @@ describe('several edits from one read', () => {
   it('applies edits bottom to top from one read, too', () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(30));
-    const w = open(dir, 'f.txt');
+    const w = openWindow(dir, 'f.txt');
     const steps: Array<[string[], string | undefined]> = [
       [['delete', 'f.txt', w.lidAt(28), w.lidAt(30)], undefined],
       [['insert', 'f.txt', w.lidAt(20), '--after'], 'after 20\n'],

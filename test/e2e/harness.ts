@@ -323,3 +323,23 @@ export function unprivileged(): { uid: number; gid: number } | {} | undefined {
   const probe = spawnSync(process.execPath, [RT_BIN, '--version'], { ...nobody, env: cleanEnv(), cwd: os.tmpdir() });
   return probe.status === 0 ? nobody : undefined;
 }
+
+/** Line n of a `numbered` file. */
+export const line = (n: number) => `line ${n}`;
+/** Lines a..b of a `numbered` file. */
+export const lines = (a: number, b: number) => range(a, b).map(line);
+/** The text of lines, each ended by `\n`. */
+export const text = (ls: readonly string[]) => ls.map((l) => `${l}\n`).join('');
+
+/** A temporary directory holding `name` (f.txt) with `line 1` … `line n`. */
+export function withFile(n = 10, name = 'f.txt'): { dir: string; file: string } {
+  const dir = tempDir();
+  return { dir, file: write(dir, name, numbered(n)) };
+}
+
+/** Opens `target` (PATH or PATH:RANGE), expects success, and returns the parsed window. */
+export function openWindow(dir: string, target: string, extra: string[] = []): ParsedWindow {
+  const r = run(['open', target, ...extra], dir);
+  if (r.status !== 0) throw new Error(`rt open failed\n${r.text}`);
+  return parseWindow(r);
+}

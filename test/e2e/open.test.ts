@@ -23,12 +23,12 @@ import {
   windowText,
   write,
   type Ran,
+  line,
+  lines,
 } from './harness.js';
 
 afterAll(cleanup);
 
-const line = (n: number) => `line ${n}`;
-const lines = (a: number, b: number) => range(a, b).map(line);
 
 /** A temporary directory holding a.txt with `line 1` … `line n`. */
 function withNumbered(n = 300): string {
