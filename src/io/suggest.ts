@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { editDistance } from '../core/editDistance.js';
 import { printable } from '../core/errors.js';
-import type { Root } from './root.js';
+import { isInside, type Root } from './root.js';
 
 const MAX_SUGGESTIONS = 5;
 /** Bound on directory entries visited when looking for the same file name elsewhere. */
@@ -19,7 +19,7 @@ const SKIP_DIRS = new Set(['.git', '.rt', 'node_modules']);
 export function suggestPaths(root: Root, wanted: string): string[] {
   const out = new Set<string>();
   const show = (abs: string) => {
-    if (isInsideRoot(root, abs)) out.add(printable(path.relative(root.cwd, abs).split(path.sep).join('/')));
+    if (isInside(root.dir, abs)) out.add(printable(path.relative(root.cwd, abs).split(path.sep).join('/')));
   };
 
   // 1. The first missing component, compared with its siblings.
@@ -31,7 +31,7 @@ export function suggestPaths(root: Root, wanted: string): string[] {
     missing = path.basename(parent);
     parent = path.dirname(parent);
   }
-  if (isInsideRoot(root, parent)) {
+  if (isInside(root.dir, parent)) {
     const ranked = listDir(parent)
       .map((name) => ({ name, score: similarity(missing, name) }))
       .filter((e) => e.score < Infinity)
@@ -54,10 +54,6 @@ export function suggestPaths(root: Root, wanted: string): string[] {
   return [...out].slice(0, MAX_SUGGESTIONS);
 }
 
-function isInsideRoot(root: Root, dir: string): boolean {
-  const rel = path.relative(root.dir, dir);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /** Lower is closer; Infinity when the names have little in common. */
 function similarity(wanted: string, name: string): number {
