@@ -11,7 +11,6 @@ import { RT_BIN, cleanEnv, cleanup, numbered, range, run, tempDir, write, line, 
 
 afterAll(cleanup);
 
-
 interface AsyncRun {
   readonly args: readonly string[];
   readonly status: number | null;
@@ -208,7 +207,9 @@ describe('an rt killed mid-edit', () => {
       const r = run(['edit', 'big.txt', lid1()], dir, { input: `version ${next}\n` });
       const ms = Date.now() - t0;
       expect(r.status, `${r.text}\n${outcomes.join('\n')}`).toBe(0);
-      expect(ms, `the run after the kills took ${ms} ms\n${outcomes.join('\n')}`).toBeLessThan(5_000);
+      // Well under the 30 s a waiter gives a held lock: an abandoned lock was not waited for. (A
+      // tighter bound made this fail on a busy two-core machine, where a 20 MB edit can take 10 s.)
+      expect(ms, `the run after the kills took ${ms} ms\n${outcomes.join('\n')}`).toBeLessThan(20_000);
       expect(fs.readFileSync(file).equals(version(next, rest))).toBe(true);
       expect(leftovers(dir), outcomes.join('\n')).toEqual([]);
     },
@@ -243,7 +244,7 @@ describe('an rt killed mid-edit', () => {
   }
 
   /** Runs an rt edit that must finish, successfully, within `ms`; kills it otherwise. */
-  async function expectPrompt(dir: string, args: string[], input: string, ms = 5_000): Promise<void> {
+  async function expectPrompt(dir: string, args: string[], input: string, ms = 20_000): Promise<void> {
     const p = start(args, dir, input);
     const timer = setTimeout(() => p.kill(), ms);
     const r = await p.done;
