@@ -8,6 +8,7 @@ import { AGENT_GUIDE } from '../docs/agents.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
+import { processSinks } from '../io/output.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
 
 /** Runs rt with `argv` (without node and script); returns the exit status. */
@@ -69,13 +70,9 @@ function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: 
 
 const isMain = process.argv[1] !== undefined && !process.env.VITEST;
 if (isMain) {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // A closed pipe (rt … | head -1) ends quietly; any other failure to write output is said.
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`rt: cannot write the output: ${error.code ?? error.message}\n`);
-    process.exit(4);
-  });
-  void runCli(process.argv.slice(2), process.cwd(), process.env, { stdout: process.stdout, stderr: process.stderr }).then((status) => {
+  const streams = processSinks();
+  void runCli(process.argv.slice(2), process.cwd(), process.env, streams).then((status) => {
+    streams.stdout.flush();
     process.exitCode = status;
   });
 }

@@ -40,7 +40,7 @@ export function buildProgram(
     }
     for (const option of spec.options) cmd.addOption(toOption(option));
     cmd.helpOption('-h, --help', 'show help');
-    cmd.addHelpText('after', helpAfter(spec));
+    cmd.addHelpText('after', () => helpAfter(spec));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();

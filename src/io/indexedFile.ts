@@ -2,8 +2,8 @@
 // bytes a window needs), otherwise reads and fingerprints the whole file and reconciles the saved
 // LIDs with what it holds now, then saves the result.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { sha256 } from './builtins.js';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { RtError } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
@@ -199,7 +199,7 @@ export function saveIndex(store: StateStore, rel: string, lines: FileLines, inde
   };
   // The records (16 characters a line) are written in slices, the digest taken as they go.
   store.saveText('index', rel, (write) => {
-    const hash = createHash('sha256').update(digestPrefix(meta));
+    const hash = sha256().update(digestPrefix(meta));
     write(`${JSON.stringify(meta).slice(0, -1)},"records":"`);
     for (let from = 0; from < lines.count; from += RECORD_SLICE) {
       const slice = encodeRecordRange(index, from, Math.min(lines.count, from + RECORD_SLICE));
@@ -214,7 +214,7 @@ export function saveIndex(store: StateStore, rel: string, lines: FileLines, inde
 const RECORD_SLICE = 65_536;
 
 function contentDigest(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('base64');
+  return sha256().update(bytes).digest('base64');
 }
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
@@ -272,7 +272,7 @@ function trustworthy(doc: IndexDoc, stamp: FileStamp): boolean {
 }
 
 function digest(doc: Omit<IndexDoc, 'check'>): string {
-  return createHash('sha256').update(digestPrefix(doc)).update(doc.records).digest('base64');
+  return sha256().update(digestPrefix(doc)).update(doc.records).digest('base64');
 }
 
 /** What the digest covers before the records. */

@@ -5,8 +5,8 @@
 // (up to the root) apply too. Hidden files (a path component starting with ".") are left out
 // unless asked for; `.git` and `.rt` always are.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { childProcess } from './builtins.js';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -55,7 +55,7 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir):
  * stat of every file): readers skip what they cannot open, and `find` checks what it prints.
  */
 function gitListing(dir: string): string[] | null {
-  const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
+  const result = childProcess().spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
     cwd: dir,
     encoding: 'buffer',
     maxBuffer: 1 << 30,

@@ -8,8 +8,8 @@
 //   git and searched by rt directly.
 // RT_RIPGREP=off turns it off.
 
-import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { childProcess } from './builtins.js';
 
 export interface PrefilterRequest {
   readonly literal: string;
@@ -37,7 +37,7 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = childProcess().spawn('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'ignore'] });
     } catch {
       resolve(undefined);
       return;
@@ -59,7 +59,7 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
 function trackedButIgnored(dirs: readonly string[]): string[] {
   const out: string[] = [];
   for (const dir of dirs) {
-    const result = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30 });
+    const result = childProcess().spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30 });
     if (result.status !== 0) continue;
     for (const p of result.stdout.toString('utf8').split('\0')) if (p) out.push(path.join(dir, p));
   }

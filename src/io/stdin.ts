@@ -2,6 +2,7 @@
 
 import fs from 'node:fs';
 import { RtError } from '../core/errors.js';
+import { isTerminal } from './output.js';
 
 export interface StdinSource {
   readonly isTTY: boolean;
@@ -10,7 +11,7 @@ export interface StdinSource {
 
 export const processStdin: StdinSource = {
   get isTTY() {
-    return process.stdin.isTTY === true;
+    return isTerminal(0);
   },
   read() {
     const chunks: Buffer[] = [];

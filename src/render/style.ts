@@ -1,7 +1,9 @@
 // Colour for people at a terminal; never in a pipe or in JSON. Renderers take a Style and stay
 // pure: with PLAIN every function returns its input unchanged.
-
-import { Chalk } from 'chalk';
+//
+// The codes are the eight basic SGR colours plus bold and dim, written here rather than through
+// a colour library: rt uses nothing else, and loading one (with its terminal probing) would cost
+// every run start-up time even when, as in every pipe, there is no colour at all.
 
 export interface Style {
   readonly header: (s: string) => string;
@@ -31,22 +33,33 @@ export const PLAIN: Style = {
   verb: same,
 };
 
-/** The style for a colour level (0: none, 1: 16 colours, 2: 256, 3: truecolor). */
+/** The style for a colour level (0: none; 1, 2 or 3: the basic colours, which every level has). */
 export function styleFor(level: 0 | 1 | 2 | 3): Style {
   if (level === 0) return PLAIN;
-  const c = new Chalk({ level });
+  const bold = sgr(1, 22);
+  const green = sgr(32, 39);
   return {
-    header: (s) => c.bold(s),
-    note: (s) => c.dim(s),
-    number: (s) => c.green(s),
-    lid: (s) => c.yellow(s),
-    separator: (s) => c.dim(s),
-    path: (s) => c.magenta(s),
-    added: (s) => c.green(s),
-    removed: (s) => c.red(s),
-    hunk: (s) => c.cyan(s),
-    verb: (s) => c.bold.green(s),
+    header: bold,
+    note: sgr(2, 22),
+    number: green,
+    lid: sgr(33, 39),
+    separator: sgr(2, 22),
+    path: sgr(35, 39),
+    added: green,
+    removed: sgr(31, 39),
+    hunk: sgr(36, 39),
+    verb: (s) => bold(green(s)),
   };
+}
+
+/**
+ * Wraps text in an SGR attribute and its reset; where the text already holds that reset (a
+ * nested style), the attribute is opened again after it, so nesting reads as expected.
+ */
+function sgr(open: number, close: number): (s: string) => string {
+  const on = `\u001b[${open}m`;
+  const off = `\u001b[${close}m`;
+  return (s) => (s === '' ? s : `${on}${s.includes(off) ? s.split(off).join(off + on) : s}${off}`);
 }
 
 export type ColorChoice = 'auto' | 'always' | 'never';

@@ -1,0 +1,100 @@
+// Standard output and error written straight to their file descriptors.
+//
+// Node's process.stdout is a stream whose first use loads the tty or net modules (a pipe is a
+// socket to Node): a few milliseconds that every rt run would pay. rt writes little and is done
+// in one go, so it buffers stdout and writes it with fs.writeSync, as C tools do: in order, whole,
+// and flushed before anything goes to stderr so that a terminal shows both in the order written.
+
+import fs from 'node:fs';
+
+/** Flush once this much output is waiting. */
+const FLUSH_AT = 1 << 16;
+
+/** Whether `fd` is a terminal: only a character device can be, and only then is tty loaded. */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
+
+export class FdSink {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private tty: boolean | undefined;
+
+  /**
+   * `closed` is called when the reader went away (EPIPE) and `failed` on any other write error;
+   * `before` runs before each write of this sink (stderr flushes stdout first).
+   */
+  constructor(
+    private readonly fd: number,
+    private readonly buffered: boolean,
+    private readonly closed: () => void,
+    private readonly failed: (code: string) => void,
+    private readonly before: () => void = () => undefined,
+  ) {}
+
+  get isTTY(): boolean {
+    return (this.tty ??= isTerminal(this.fd));
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (buf.length === 0) return true;
+    this.parts.push(buf);
+    this.size += buf.length;
+    if (!this.buffered || this.size >= FLUSH_AT) this.flush();
+    return true;
+  }
+
+  /** Writes out everything waiting. */
+  flush(): void {
+    if (this.size === 0) return;
+    this.before();
+    const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    let done = 0;
+    while (done < data.length) {
+      try {
+        done += fs.writeSync(this.fd, data, done, data.length - done);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        // A non-blocking pipe that is full: wait for the reader a moment and go on.
+        if (code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          continue;
+        }
+        if (code === 'EPIPE') this.closed();
+        else this.failed(code);
+        return;
+      }
+    }
+  }
+}
+
+/** rt's stdout (buffered) and stderr (written at once, after stdout's waiting output). */
+export function processSinks(): { stdout: FdSink; stderr: FdSink } {
+  // A closed pipe (rt … | head -1) ends quietly; any other failure to write output is said.
+  const stdout: FdSink = new FdSink(
+    1,
+    true,
+    () => process.exit(0),
+    (code) => {
+      stderr.write(`rt: cannot write the output: ${code}\n`);
+      process.exit(4);
+    },
+  );
+  const stderr: FdSink = new FdSink(
+    2,
+    false,
+    () => undefined,
+    () => undefined,
+    () => stdout.flush(),
+  );
+  process.on('exit', () => stdout.flush());
+  return { stdout, stderr };
+}
