@@ -2,17 +2,18 @@
 //
 // Each line is one 12-byte record (fingerprint h1, h2 and LID code, little-endian), so in
 // base64 each line is exactly 16 characters: a window's LIDs are decoded from a slice of the
-// string without decoding the rest. Retired LIDs are 10-byte records (code, day, line).
+// records without decoding the rest. Retired LIDs are 10-byte records (code, day, line).
 
 import type { LineIndex, Retired } from './lineIndex.js';
 
 const RECORD = 12;
-const RECORD_B64 = 16;
+/** Base64 characters of one line's record. */
+export const RECORD_B64 = 16;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Records of lines from..to-1 in base64 (12 bytes, so 16 characters, a line): consecutive ranges concatenate. */
-export function encodeRecordRange(index: LineIndex, from: number, to: number): string {
+/** The records of lines from..to-1 as words: h1, h2 and LID of each line in turn. */
+export function recordWords(index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>, from: number, to: number): Uint32Array {
   const n = to - from;
   const words = new Uint32Array(n * 3);
   for (let i = 0; i < n; i++) {
@@ -20,13 +21,20 @@ export function encodeRecordRange(index: LineIndex, from: number, to: number): s
     words[i * 3 + 1] = index.h2[from + i]!;
     words[i * 3 + 2] = index.lids[from + i]!;
   }
-  const buf = Buffer.from(words.buffer, 0, n * RECORD);
-  if (!LITTLE_ENDIAN) buf.swap32();
-  return buf.toString('base64');
+  return words;
 }
 
-export function decodeRecords(text: string, count: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> {
-  const words = decodeWords(text);
+/** Record words in base64 (12 bytes, so 16 characters, a line): consecutive ranges concatenate. */
+export function encodeWords(words: Uint32Array): string {
+  const buf = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+  if (!LITTLE_ENDIAN) buf.swap32();
+  const text = buf.toString('base64');
+  if (!LITTLE_ENDIAN) buf.swap32();
+  return text;
+}
+
+/** Record words → the index's arrays. */
+export function splitWords(words: Uint32Array, count: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> {
   if (words.length !== count * 3) throw new Error(`index holds ${Math.floor(words.length / 3)} lines, expected ${count}`);
   const h1 = new Uint32Array(count);
   const h2 = new Uint32Array(count);
@@ -39,23 +47,15 @@ export function decodeRecords(text: string, count: number): Pick<LineIndex, 'h1'
   return { h1, h2, lids };
 }
 
-/** Base64 of little-endian 32-bit words → the words (copied to an aligned buffer). */
-function decodeWords(text: string): Uint32Array {
-  const bytes = Buffer.from(text, 'base64');
+/** Base64 (as text or as its ASCII bytes) of little-endian 32-bit words → the words (in an aligned buffer). */
+export function decodeWords(text: string | Uint8Array): Uint32Array {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'base64') : Buffer.from(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1'), 'base64');
   if (bytes.length % 4 !== 0) throw new Error('index records are truncated');
   const aligned = new Uint8Array(bytes.length);
   aligned.set(bytes);
   const out = Buffer.from(aligned.buffer);
   if (!LITTLE_ENDIAN) out.swap32();
   return new Uint32Array(aligned.buffer);
-}
-
-/** LID codes of lines from..to-1 (0-based), decoded from their slice of the records alone. */
-export function decodeLidRange(text: string, from: number, to: number): Uint32Array {
-  const words = decodeWords(text.slice(from * RECORD_B64, to * RECORD_B64));
-  const lids = new Uint32Array(to - from);
-  for (let i = 0; i < lids.length; i++) lids[i] = words[i * 3 + 2]!;
-  return lids;
 }
 
 const RETIRED_RECORD = 10;

@@ -3,44 +3,21 @@
 // LIDs with what it holds now, then saves the result.
 
 import fs from 'node:fs';
-import { sha256 } from './builtins.js';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
+import { digestBytes } from '../core/digest.js';
 import { RtError } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
-import { decodeLidRange, decodeRecords, decodeRetired, encodeRecordRange, encodeRetired } from '../core/indexCodec.js';
-import { buildIndex, reconcileIndex, retiredLine, type LineIndex, type Retired } from '../core/lineIndex.js';
+import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { sha256 } from './builtins.js';
 import type { ResolvedPath } from './root.js';
-import type { StateDoc, StateStore } from './state.js';
+import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead } from './savedIndex.js';
+import type { StateStore } from './state.js';
 
-export const INDEX_FORMAT = 'rt-index';
-export const INDEX_VERSION = 4;
-/** A checkpoint (byte offset of a line start) is kept every this many lines. */
-const CHECKPOINT_EVERY = 1024;
 /** A file modified this recently may change again within its timestamp's granularity. */
 const RACY_MS = 2000;
-
-/** What identifies a file's version without reading it. */
-export interface FileStamp {
-  size: number;
-  mtimeNs: string;
-  ctimeNs: string;
-  ino: string;
-}
-
-interface IndexDoc extends StateDoc {
-  file: FileStamp;
-  /** The file was indexed so soon after it changed that its stamp cannot be trusted alone. */
-  racy: boolean;
-  /** For a racy stamp, a digest of the file's bytes: checking it is cheaper than fingerprinting every line. */
-  content: string | null;
-  lines: number;
-  records: string;
-  retired: string;
-  checkpoints: number[];
-  /** Digest of the fields above: a damaged index is never trusted. */
-  check: string;
-}
+/** Files up to this size get a content digest in JavaScript; bigger ones, sha256 (faster in bulk, but a module to load). */
+const SMALL_CONTENT = 1 << 20;
 
 export interface IndexedFile {
   readonly path: ResolvedPath;
@@ -64,12 +41,9 @@ export interface IndexedFile {
  */
 export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
   const before = statFile(file);
-  const doc = loadIndexDoc(store, file.rel);
-  if (doc && trustworthy(doc, before)) {
-    const warm = warmFile(file, doc);
-    if (warm) return warm;
-  }
-  return coldFile(store, file, doc, before);
+  const saved = SavedIndex.open(store, file.rel);
+  if (saved && trustworthy(saved.head, before)) return warmFile(store, file, saved);
+  return coldFile(store, file, saved, before);
 }
 
 export function statFile(file: ResolvedPath): FileStamp {
@@ -91,24 +65,31 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
 }
 
-/** The file as its saved index describes it, reading only the byte ranges asked for. */
-function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
-  if (doc.checkpoints.length !== Math.ceil(doc.lines / CHECKPOINT_EVERY) || doc.records.length !== doc.lines * 16) return undefined;
+/**
+ * The file as its saved index describes it, reading only the byte ranges and the records asked
+ * for. Should the index prove damaged, or be replaced by another rt meanwhile, the file is read
+ * whole instead (against the index saved now, if any).
+ */
+function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): IndexedFile {
+  const head = saved.head;
+  let whole: IndexedFile | undefined;
+  const cold = () => (whole ??= coldFile(store, file, SavedIndex.open(store, file.rel), statFile(file)));
   let all: Uint32Array | undefined;
-  const allLids = () => (all ??= decodeLidRange(doc.records, 0, doc.lines));
-  let retired: Retired | undefined;
   return {
     path: file,
-    total: doc.lines,
+    get total() {
+      return whole ? whole.total : head.lines;
+    },
     contents(from, to) {
+      if (whole) return whole.contents(from, to);
       if (from >= to) return [];
-      const first = Math.floor(from / CHECKPOINT_EVERY);
-      const last = Math.ceil(to / CHECKPOINT_EVERY);
-      const start = doc.checkpoints[first]!;
-      const end = last < doc.checkpoints.length ? doc.checkpoints[last]! : doc.file.size;
+      const first = Math.floor(from / BLOCK);
+      const last = Math.ceil(to / BLOCK);
+      const start = head.checkpoints[first]!;
+      const end = last < head.checkpoints.length ? head.checkpoints[last]! : head.file.size;
       const chunk = readRange(file, start, end);
       const lines = splitLines(chunk, false);
-      const base = first * CHECKPOINT_EVERY;
+      const base = first * BLOCK;
       if (lines.count < to - base) {
         throw new RtError('access', `${file.display} changed while it was read`, ['run the command again']);
       }
@@ -116,10 +97,16 @@ function warmFile(file: ResolvedPath, doc: IndexDoc): IndexedFile | undefined {
       for (let i = from; i < to; i++) out.push(lineContent(lines, i - base));
       return out;
     },
-    lids: (from, to) => decodeLidRange(doc.records, from, to),
-    lineOf: (code) => allLids().indexOf(code),
-    retiredLine: (code) => retiredLine((retired ??= decodeRetired(doc.retired)), code),
-    persist: () => undefined,
+    lids: (from, to) => (whole ? undefined : saved.lids(from, to)) ?? cold().lids(from, to),
+    lineOf(code) {
+      if (!whole) all ??= saved.records()?.lids;
+      return all && !whole ? all.indexOf(code) : cold().lineOf(code);
+    },
+    retiredLine(code) {
+      const retired = whole ? undefined : saved.retired();
+      return retired ? retiredLine(retired, code) : cold().retiredLine(code);
+    },
+    persist: () => whole?.persist(),
   };
 }
 
@@ -151,7 +138,7 @@ export interface Snapshot {
 }
 
 /** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
-export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIndexDoc(store, file.rel), before = statFile(file)): Snapshot {
+export function readSnapshot(store: StateStore, file: ResolvedPath, saved = SavedIndex.open(store, file.rel), before = statFile(file)): Snapshot {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file.abs);
@@ -163,58 +150,42 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, doc = loadIn
   }
   const after = statFile(file);
   const lines = splitLines(bytes);
+  const head = saved?.head;
   let index: LineIndex | undefined;
   let old: LineIndex | undefined;
-  const sameVersion = doc && sameStamp(before, after) && lines.count === doc.lines && sameStamp(doc.file, after);
-  if (doc && sameVersion && (!doc.racy || (doc.content !== null && doc.content === contentDigest(bytes)))) {
+  const sameVersion = head && sameStamp(before, after) && lines.count === head.lines && sameStamp(head.file, after);
+  if (saved && sameVersion && (!head.racy || (head.content !== null && head.content === contentDigest(bytes)))) {
     // The file is the version the index describes: its fingerprints need not be computed again.
-    index = old = decodeDoc(store, file, doc);
+    index = old = savedIndex(saved);
   }
   if (!index) {
     const hashes = hashLines(lines);
-    old = doc ? decodeDoc(store, file, doc) : undefined;
+    old = saved && savedIndex(saved);
     index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
   }
   // A file that changed while it was read gets a stamp that forces the next run to read it again.
   const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
-  return { file, lines, index, stamp, stale: !doc || index !== old || !sameStamp(doc.file, stamp) || doc.racy !== isRacy(stamp) };
+  return { file, lines, index, stamp, stale: !head || index !== old || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp) };
+}
+
+/** The whole saved index, or undefined when part of it proved damaged (it is then set aside). */
+function savedIndex(saved: SavedIndex): LineIndex | undefined {
+  const records = saved.records();
+  const retired = records && saved.retired();
+  return records && retired ? { ...records, retired } : undefined;
 }
 
 /** Saves the index of `lines` as the state of the file, whose stamp is `stamp`. */
 export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp): void {
   const racy = isRacy(stamp);
   const checkpoints: number[] = [];
-  for (let i = 0; i < lines.count; i += CHECKPOINT_EVERY) checkpoints.push(lines.starts[i]!);
-  const meta: Omit<IndexDoc, 'records' | 'check'> = {
-    format: INDEX_FORMAT,
-    version: INDEX_VERSION,
-    path: rel,
-    touched: Date.now(),
-    file: stamp,
-    racy,
-    content: racy ? contentDigest(lines.bytes) : null,
-    lines: lines.count,
-    retired: encodeRetired(index.retired),
-    checkpoints,
-  };
-  // The records (16 characters a line) are written in slices, the digest taken as they go.
-  store.saveText('index', rel, (write) => {
-    const hash = sha256().update(digestPrefix(meta));
-    write(`${JSON.stringify(meta).slice(0, -1)},"records":"`);
-    for (let from = 0; from < lines.count; from += RECORD_SLICE) {
-      const slice = encodeRecordRange(index, from, Math.min(lines.count, from + RECORD_SLICE));
-      hash.update(slice);
-      write(slice);
-    }
-    write(`","check":${JSON.stringify(hash.digest('base64'))}}`);
-  });
+  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  saveIndexFile(store, rel, { file: stamp, racy, content: racy ? contentDigest(lines.bytes) : null, lines: lines.count, checkpoints }, index);
 }
 
-/** Lines whose records are encoded and written at a time. */
-const RECORD_SLICE = 65_536;
-
+/** A digest of a file's bytes, named by its kind: JavaScript's for small files, sha256 for the rest. */
 function contentDigest(bytes: Buffer): string {
-  return sha256().update(bytes).digest('base64');
+  return bytes.length < SMALL_CONTENT ? `d64:${digestBytes(bytes)}` : `sha256:${sha256().update(bytes).digest('base64')}`;
 }
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
@@ -223,66 +194,19 @@ function isRacy(stamp: FileStamp): boolean {
 }
 
 /** Reads the whole file, brings its LIDs up to date and saves them. */
-function coldFile(store: StateStore, file: ResolvedPath, doc: IndexDoc | undefined, before: FileStamp): IndexedFile {
-  const snap = readSnapshot(store, file, doc, before);
+function coldFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile {
+  const snap = readSnapshot(store, file, saved, before);
   const opened = inMemoryFile(file, snap.lines, snap.index);
   return { ...opened, persist: () => snap.stale && saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp) };
 }
 
-function decodeDoc(store: StateStore, file: ResolvedPath, doc: IndexDoc): LineIndex | undefined {
-  try {
-    return { ...decodeRecords(doc.records, doc.lines), retired: decodeRetired(doc.retired) };
-  } catch (error) {
-    store.problem(`saved index of ${file.display} is damaged (${(error as Error).message}); rebuilding it`);
-    return undefined;
-  }
-}
-
-/** The shape a saved index must have before any field of it is used. */
-function isIndexDoc(doc: unknown): doc is IndexDoc {
-  const d = doc as Partial<IndexDoc>;
-  const f = d.file as Partial<FileStamp> | undefined;
-  return (
-    Number.isSafeInteger(d.lines) &&
-    d.lines! >= 0 &&
-    typeof d.records === 'string' &&
-    typeof d.retired === 'string' &&
-    typeof d.racy === 'boolean' &&
-    (d.content === null || typeof d.content === 'string') &&
-    Array.isArray(d.checkpoints) &&
-    d.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
-    typeof f === 'object' &&
-    f !== null &&
-    typeof f.size === 'number' &&
-    typeof f.mtimeNs === 'string' &&
-    typeof f.ctimeNs === 'string' &&
-    typeof f.ino === 'string' &&
-    typeof d.check === 'string' &&
-    d.check === digest(d as IndexDoc)
-  );
-}
-
 /**
  * Whether the index can stand in for reading the file: the file has the stamp the index was
- * made from, that stamp was not taken within the file system's timestamp granularity of a
- * change. (An index whose digest does not match is never loaded.)
+ * made from, and that stamp was not taken within the file system's timestamp granularity of a
+ * change.
  */
-function trustworthy(doc: IndexDoc, stamp: FileStamp): boolean {
-  return !doc.racy && sameStamp(doc.file, stamp);
-}
-
-function digest(doc: Omit<IndexDoc, 'check'>): string {
-  return sha256().update(digestPrefix(doc)).update(doc.records).digest('base64');
-}
-
-/** What the digest covers before the records. */
-function digestPrefix(doc: Omit<IndexDoc, 'check' | 'records'>): string {
-  const f = doc.file;
-  return `${doc.path}|${doc.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${doc.racy}|${doc.content}|${doc.checkpoints.join(',')}|${doc.retired}|`;
-}
-
-export function loadIndexDoc(store: StateStore, rel: string): IndexDoc | undefined {
-  return store.load<IndexDoc>('index', rel, INDEX_FORMAT, INDEX_VERSION, isIndexDoc);
+function trustworthy(head: IndexHead, stamp: FileStamp): boolean {
+  return !head.racy && sameStamp(head.file, stamp);
 }
 
 export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIndex): IndexedFile {

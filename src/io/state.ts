@@ -82,6 +82,26 @@ export class StateStore {
     return d as T;
   }
 
+  /**
+   * The state file of `rel` opened for reading (not following a symbolic link), for documents
+   * read in parts; undefined when there is none or state is off.
+   */
+  openForReading(kind: StateKind, rel: string): { file: string; fd: number } | undefined {
+    if (this.disabledReason) return undefined;
+    const file = this.fileFor(kind, rel);
+    try {
+      if (!this.isOwnFolder(kind)) return undefined;
+      return { file, fd: fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Sets aside a state file found untrustworthy (see load). */
+  setAsideFile(kind: StateKind, file: string, why: string): void {
+    this.setAside(kind, file, why);
+  }
+
   /** Writes `doc` for `rel` atomically; false (after one warning) when state cannot be saved. */
   save(kind: StateKind, rel: string, doc: StateDoc): boolean {
     doc.touched = Date.now();

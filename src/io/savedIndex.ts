@@ -1,0 +1,280 @@
+// A file's saved line index, `.rt/index/<key>.json`, laid out so that a window of a big file is
+// served by reading a few kilobytes of it rather than all of it:
+//
+//   {"format":"rt-index","version":5,"path":…,"touched":…,"file":{…stamp…},"racy":…,
+//    "content":…,"lines":N,"checkpoints":[…],"blocks":"…","retiredLength":R,
+//    "retiredCheck":"…","head":"…","records":"<16 characters a line>","retired":"<R characters>"}
+//
+// Everything before "records" is the head: it is parsed alone, and its own digest ("head")
+// covers it. The records follow at a place the head determines, 16 base64 characters (12
+// bytes: fingerprint and LID) a line, and are read by the block of 1,024 lines, each block
+// checked against its digest in "blocks". The retired LIDs come last, checked by
+// "retiredCheck". Whatever the reader takes, it has checked; the whole is still one JSON
+// document, as SPEC §5 asks.
+
+import fs from 'node:fs';
+import { digestText, digestWords } from '../core/digest.js';
+import { decodeRetired, decodeWords, encodeRetired, encodeWords, RECORD_B64, recordWords, splitWords } from '../core/indexCodec.js';
+import type { LineIndex, Retired } from '../core/lineIndex.js';
+import type { StateStore } from './state.js';
+
+export const INDEX_FORMAT = 'rt-index';
+export const INDEX_VERSION = 5;
+/** Lines per block: a checkpoint (byte offset of a line start) and a records digest each. */
+export const BLOCK = 1024;
+/** Digest characters per block in "blocks". */
+const BLOCK_DIGEST = 16;
+
+const RECORDS_KEY = ',"records":"';
+const RETIRED_KEY = '","retired":"';
+const END = '"}';
+
+/** What identifies a file's version without reading it. */
+export interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+}
+
+/** The head of a saved index: everything but the records and the retired LIDs. */
+export interface IndexHead {
+  readonly format: string;
+  readonly version: number;
+  readonly path: string;
+  readonly touched: number;
+  readonly file: FileStamp;
+  /** The file was indexed so soon after it changed that its stamp cannot be trusted alone. */
+  readonly racy: boolean;
+  /** For a racy stamp, a digest of the file's bytes (see contentDigest). */
+  readonly content: string | null;
+  readonly lines: number;
+  /** Byte offset in the file of line 0, BLOCK, 2·BLOCK, … */
+  readonly checkpoints: readonly number[];
+  /** BLOCK_DIGEST characters per block: the digest of that block's record words. */
+  readonly blocks: string;
+  readonly retiredLength: number;
+  readonly retiredCheck: string;
+  /** Digest of every field above. */
+  readonly head: string;
+}
+
+/** A saved index whose head has been read and checked; records and retired LIDs are read on demand. */
+export class SavedIndex {
+  private constructor(
+    private readonly store: StateStore,
+    private readonly file: string,
+    private readonly identity: string,
+    readonly head: IndexHead,
+    /** Byte offset of the first record. */
+    private readonly recordsAt: number,
+  ) {}
+
+  /**
+   * The saved index of `rel`, or undefined when there is none or it is not to be trusted (then
+   * it is set aside, or, when it is of another version of rt, silently replaced later).
+   */
+  static open(store: StateStore, rel: string): SavedIndex | undefined {
+    const opened = store.openForReading('index', rel);
+    if (!opened) return undefined;
+    const { file, fd } = opened;
+    try {
+      const st = fs.fstatSync(fd);
+      const { text, recordsAt } = readHead(fd, st.size);
+      if (text === undefined) return damaged(store, file, 'it is not an rt state file of this version');
+      let head: unknown;
+      try {
+        head = JSON.parse(`${text}}`);
+      } catch {
+        return damaged(store, file, 'it is not valid JSON');
+      }
+      const h = head as Partial<IndexHead> | null;
+      if (h && typeof h === 'object' && h.format === INDEX_FORMAT && typeof h.version === 'number' && h.version !== INDEX_VERSION) return undefined;
+      if (!h || typeof h !== 'object' || h.format !== INDEX_FORMAT || h.version !== INDEX_VERSION) return damaged(store, file, 'it is not an rt state file of this version');
+      if (h.path !== rel) return damaged(store, file, `it describes ${String(h.path)}`);
+      if (!isHead(h)) return damaged(store, file, 'it is damaged');
+      if (st.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length) return damaged(store, file, 'it is truncated or damaged');
+      return new SavedIndex(store, file, identityOf(st), h, recordsAt);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
+  lids(from: number, to: number): Uint32Array | undefined {
+    const words = this.recordWords(from, to);
+    if (!words) return undefined;
+    const lids = new Uint32Array(to - from);
+    for (let i = 0; i < lids.length; i++) lids[i] = words[i * 3 + 2]!;
+    return lids;
+  }
+
+  /** Every line's fingerprint and LID, or undefined (damaged or replaced). */
+  records(): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const words = this.recordWords(0, this.head.lines);
+    return words && splitWords(words, this.head.lines);
+  }
+
+  /** The retired LIDs, or undefined (damaged or replaced). */
+  retired(): Retired | undefined {
+    const at = this.recordsAt + this.head.lines * RECORD_B64;
+    const bytes = this.read(at, at + RETIRED_KEY.length + this.head.retiredLength + END.length);
+    if (!bytes) return undefined;
+    const text = bytes.toString('latin1');
+    const body = text.slice(RETIRED_KEY.length, RETIRED_KEY.length + this.head.retiredLength);
+    if (!text.startsWith(RETIRED_KEY) || !text.endsWith(END) || digestText(body) !== this.head.retiredCheck) return this.damaged('its retired LIDs are damaged');
+    try {
+      return decodeRetired(body);
+    } catch (error) {
+      return this.damaged(`its retired LIDs are damaged (${(error as Error).message})`);
+    }
+  }
+
+  /** Record words of lines from..to-1, every block they touch checked against its digest. */
+  private recordWords(from: number, to: number): Uint32Array | undefined {
+    if (from >= to) return new Uint32Array(0);
+    const first = Math.floor(from / BLOCK);
+    const last = Math.ceil(to / BLOCK);
+    const lineEnd = Math.min(this.head.lines, last * BLOCK);
+    const bytes = this.read(this.recordsAt + first * BLOCK * RECORD_B64, this.recordsAt + lineEnd * RECORD_B64);
+    if (!bytes) return undefined;
+    let words: Uint32Array;
+    try {
+      words = decodeWords(bytes);
+    } catch {
+      return this.damaged('its records are damaged');
+    }
+    if (words.length !== (lineEnd - first * BLOCK) * 3) return this.damaged('its records are damaged');
+    for (let b = first; b < last; b++) {
+      const start = (b - first) * BLOCK * 3;
+      const end = Math.min(words.length, start + BLOCK * 3);
+      if (digestWords(words, start, end) !== this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)) {
+        return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(this.head.lines, (b + 1) * BLOCK)} are damaged`);
+      }
+    }
+    return words.subarray((from - first * BLOCK) * 3, (to - first * BLOCK) * 3);
+  }
+
+  /** Bytes start..end of the index file, provided it is still the file whose head was read. */
+  private read(start: number, end: number): Buffer | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch {
+      return undefined;
+    }
+    try {
+      if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
+      return readAt(fd, start, end);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private damaged(why: string): undefined {
+    this.store.setAsideFile('index', this.file, why);
+    return undefined;
+  }
+}
+
+/**
+ * Saves the index of a file: `checkpoints` are the byte offsets of lines 0, BLOCK, 2·BLOCK, …
+ * The records are written a slice at a time, so that a big index never exists as one string.
+ */
+export function saveIndexFile(
+  store: StateStore,
+  rel: string,
+  fields: { file: FileStamp; racy: boolean; content: string | null; lines: number; checkpoints: number[] },
+  index: LineIndex,
+): boolean {
+  const retired = encodeRetired(index.retired);
+  const slices: string[] = [];
+  let blocks = '';
+  for (let from = 0; from < fields.lines; from += BLOCK) {
+    const words = recordWords(index, from, Math.min(fields.lines, from + BLOCK));
+    blocks += digestWords(words);
+    slices.push(encodeWords(words));
+  }
+  const head: Omit<IndexHead, 'head'> = {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    path: rel,
+    touched: Date.now(),
+    ...fields,
+    blocks,
+    retiredLength: retired.length,
+    retiredCheck: digestText(retired),
+  };
+  return store.saveText('index', rel, (write) => {
+    write(`${JSON.stringify({ ...head, head: headDigest(head) }).slice(0, -1)}${RECORDS_KEY}`);
+    // Slices of 64 blocks: few writes, and no string of the whole records.
+    for (let i = 0; i < slices.length; i += 64) write(slices.slice(i, i + 64).join(''));
+    write(`${RETIRED_KEY}${retired}${END}`);
+  });
+}
+
+/** The head's text (without its closing brace) and where the records start; text undefined when there is no records key. */
+function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number } {
+  const marker = Buffer.from(RECORDS_KEY, 'latin1');
+  for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 4)) {
+    const bytes = readAt(fd, 0, length);
+    const at = bytes.indexOf(marker);
+    if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length };
+    if (length >= size) return { text: undefined, recordsAt: 0 };
+  }
+}
+
+function readAt(fd: number, start: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function identityOf(st: fs.Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+function damaged(store: StateStore, file: string, why: string): undefined {
+  store.setAsideFile('index', file, why);
+  return undefined;
+}
+
+function headDigest(h: Omit<IndexHead, 'head'>): string {
+  const f = h.file;
+  return digestText(
+    `${h.path}|${h.touched}|${h.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${h.racy}|${h.content}|${h.checkpoints.join(',')}|${h.blocks}|${h.retiredLength}|${h.retiredCheck}`,
+  );
+}
+
+/** The shape a head must have, and its digest, before any field of it is used. */
+function isHead(h: Partial<IndexHead>): h is IndexHead {
+  const f = h.file as Partial<FileStamp> | undefined;
+  return (
+    Number.isSafeInteger(h.lines) &&
+    h.lines! >= 0 &&
+    typeof h.touched === 'number' &&
+    typeof h.racy === 'boolean' &&
+    (h.content === null || typeof h.content === 'string') &&
+    Array.isArray(h.checkpoints) &&
+    h.checkpoints.length === Math.ceil(h.lines! / BLOCK) &&
+    h.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
+    typeof h.blocks === 'string' &&
+    h.blocks.length === h.checkpoints.length * BLOCK_DIGEST &&
+    Number.isSafeInteger(h.retiredLength) &&
+    h.retiredLength! >= 0 &&
+    typeof h.retiredCheck === 'string' &&
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.size === 'number' &&
+    typeof f.mtimeNs === 'string' &&
+    typeof f.ctimeNs === 'string' &&
+    typeof f.ino === 'string' &&
+    typeof h.head === 'string' &&
+    h.head === headDigest(h as IndexHead)
+  );
+}

@@ -1,0 +1,87 @@
+// The saved index read in parts: a window of an unchanged file reads the index's head and the
+// records of its own blocks, each checked, and the file stays one JSON document.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { age, cleanup, expectCleanStderr, numbered, run, tempDir, write } from './harness.js';
+
+afterAll(cleanup);
+
+/** A 5,000-line file opened once (its index saved) and made old enough to be trusted by its stamp. */
+function indexed(): { dir: string; index: string; fresh: string } {
+  const dir = tempDir();
+  const file = write(dir, 'a.txt', numbered(5000));
+  age(file);
+  const fresh = run(['open', 'a.txt:4000', '--window', '5'], dir, { env: { RT_STATE: 'off' } }).stdout;
+  run(['open', 'a.txt:1', '--window', '1'], dir);
+  const indexDir = path.join(dir, '.rt', 'index');
+  return { dir, index: path.join(indexDir, fs.readdirSync(indexDir)[0]!), fresh };
+}
+
+describe('the saved index', () => {
+  it('is one JSON document describing the file', () => {
+    const { index } = indexed();
+    const doc = JSON.parse(fs.readFileSync(index, 'utf8')) as Record<string, unknown>;
+    expect(doc).toMatchObject({ format: 'rt-index', path: 'a.txt', lines: 5000 });
+    expect((doc.records as string).length).toBe(5000 * 16);
+    expect(Object.keys(doc).slice(-2)).toEqual(['records', 'retired']);
+  });
+
+  it('a window of an unchanged file gives the LIDs a fresh reading gives', () => {
+    const { dir, fresh } = indexed();
+    const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
+    expect(r.stdout).toBe(fresh);
+    expect(r.stderr).toBe('');
+  });
+
+  it('damage to the records of the window being read is noticed: set aside, rebuilt, the same LIDs', () => {
+    const { dir, index, fresh } = indexed();
+    const text = fs.readFileSync(index, 'latin1');
+    // Line 4000 is in the block of lines 3073-4096; change one character of one of its records.
+    const at = text.indexOf('"records":"') + '"records":"'.length + 3999 * 16 + 5;
+    const damaged = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    fs.writeFileSync(index, damaged, 'latin1');
+    const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
+    expectCleanStderr(r);
+    expect(r.stdout).toBe(fresh);
+    expect(r.stderr).toMatch(/set aside \(its records of lines 3073-4096 are damaged\)/);
+    expect(fs.readdirSync(path.join(dir, '.rt', 'set-aside'))).toHaveLength(1);
+    // The rebuilt index serves the next window without a word.
+    const again = run(['open', 'a.txt:4000', '--window', '5'], dir);
+    expect(again.stdout).toBe(fresh);
+    expect(again.stderr).toBe('');
+  });
+
+  it('an index cut short, or with bytes added, is set aside and rebuilt', () => {
+    for (const change of [(t: string) => t.slice(0, -1), (t: string) => `${t} `, (t: string) => t.replace('"retired":"', '"retired":"AAAA')]) {
+      const { dir, index, fresh } = indexed();
+      fs.writeFileSync(index, change(fs.readFileSync(index, 'latin1')), 'latin1');
+      const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
+      expectCleanStderr(r);
+      expect(r.stdout).toBe(fresh);
+      expect(r.stderr).toMatch(/set aside/);
+    }
+  });
+
+  it('an index of an earlier version of rt is replaced without a word', () => {
+    const { dir, index, fresh } = indexed();
+    const doc = JSON.parse(fs.readFileSync(index, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(index, JSON.stringify({ ...doc, version: 4 }));
+    const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
+    expect(r.stdout).toBe(fresh);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(fs.readFileSync(index, 'utf8')).version).toBe(5);
+  });
+
+  it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
+    const dir = tempDir();
+    const name = 'ünï cødé — 文件.txt';
+    age(write(dir, name, numbered(3000)));
+    const fresh = run(['open', `${name}:2500`, '--window', '3'], dir, { env: { RT_STATE: 'off' } }).stdout;
+    run(['open', name], dir);
+    const r = run(['open', `${name}:2500`, '--window', '3'], dir);
+    expect(r.stdout).toBe(fresh);
+    expect(r.stderr).toBe('');
+  });
+});
