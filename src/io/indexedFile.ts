@@ -10,6 +10,7 @@ import { hashLines } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { sha256 } from './builtins.js';
+import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead } from './savedIndex.js';
 import type { StateStore } from './state.js';
@@ -113,14 +114,7 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
 function readRange(file: ResolvedPath, start: number, end: number): Buffer {
   const fd = fs.openSync(file.abs, 'r');
   try {
-    const buf = Buffer.allocUnsafe(end - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return readAt(fd, start, end);
   } finally {
     fs.closeSync(fd);
   }

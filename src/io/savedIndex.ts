@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import { digestText, digestWords } from '../core/digest.js';
 import { decodeRetired, decodeWords, encodeRetired, encodeWords, RECORD_B64, recordWords, splitWords } from '../core/indexCodec.js';
 import type { LineIndex, Retired } from '../core/lineIndex.js';
+import { readAt } from './readAt.js';
 import type { StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
@@ -222,17 +223,6 @@ function readHead(fd: number, size: number): { text: string | undefined; records
     if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length };
     if (length >= size) return { text: undefined, recordsAt: 0 };
   }
-}
-
-function readAt(fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
-  let got = 0;
-  while (got < buf.length) {
-    const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
 }
 
 function identityOf(st: fs.Stats): string {
