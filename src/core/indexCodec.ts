@@ -12,10 +12,13 @@ export const RECORD_B64 = 16;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** The records of lines from..to-1 as words: h1, h2 and LID of each line in turn. */
-export function recordWords(index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>, from: number, to: number): Uint32Array {
+/**
+ * The records of lines from..to-1 as words: h1, h2 and LID of each line in turn; written into
+ * `into` (when it is big enough) so that a caller going through a big index allocates once.
+ */
+export function recordWords(index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>, from: number, to: number, into?: Uint32Array): Uint32Array {
   const n = to - from;
-  const words = new Uint32Array(n * 3);
+  const words = into && into.length >= n * 3 ? into.subarray(0, n * 3) : new Uint32Array(n * 3);
   for (let i = 0; i < n; i++) {
     words[i * 3] = index.h1[from + i]!;
     words[i * 3 + 1] = index.h2[from + i]!;

@@ -189,13 +189,10 @@ export function saveIndexFile(
   index: LineIndex,
 ): boolean {
   const retired = encodeRetired(index.retired);
-  const slices: string[] = [];
+  // Two passes over the records: their block digests go in the head, before the records.
+  const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
   let blocks = '';
-  for (let from = 0; from < fields.lines; from += BLOCK) {
-    const words = recordWords(index, from, Math.min(fields.lines, from + BLOCK));
-    blocks += digestWords(words);
-    slices.push(encodeWords(words));
-  }
+  for (let from = 0; from < fields.lines; from += BLOCK) blocks += digestWords(recordWords(index, from, Math.min(fields.lines, from + BLOCK), scratch));
   const head: Omit<IndexHead, 'head'> = {
     format: INDEX_FORMAT,
     version: INDEX_VERSION,
@@ -208,11 +205,22 @@ export function saveIndexFile(
   };
   return store.saveText('index', rel, (write) => {
     write(`${JSON.stringify({ ...head, head: headDigest(head) }).slice(0, -1)}${RECORDS_KEY}`);
-    // Slices of 64 blocks: few writes, and no string of the whole records.
-    for (let i = 0; i < slices.length; i += 64) write(slices.slice(i, i + 64).join(''));
+    // Each slice's text goes through one reused buffer: no garbage of the index's size to collect.
+    const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
+    for (let from = 0; from < fields.lines; from += WRITE_SLICE) {
+      const n = text.write(encodeWords(recordWords(index, from, Math.min(fields.lines, from + WRITE_SLICE), scratch)), 'latin1');
+      write(text.subarray(0, n));
+    }
     write(`${RETIRED_KEY}${retired}${END}`);
   });
 }
+
+/**
+ * Lines whose records are encoded and written at a time: few writes, no string of all the
+ * records, and each slice's text (256 KiB) small enough to live in V8's young heap (Node makes
+ * strings over about 1 MB external, freed only by a full collection).
+ */
+const WRITE_SLICE = 16 * BLOCK;
 
 /** The head's text (without its closing brace) and where the records start; text undefined when there is no records key. */
 function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number } {

@@ -112,7 +112,7 @@ export class StateStore {
    * Writes the state file of `rel` piece by piece (`produce` calls `write` with consecutive
    * parts of the JSON text), atomically: large indexes never exist as one string in memory.
    */
-  saveText(kind: StateKind, rel: string, produce: (write: (part: string) => void) => void): boolean {
+  saveText(kind: StateKind, rel: string, produce: (write: (part: string | Uint8Array) => void) => void): boolean {
     if (!this.ensureFolder()) return false;
     const file = this.fileFor(kind, rel);
     const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -120,7 +120,8 @@ export class StateStore {
       const fd = fs.openSync(tmp, 'wx');
       try {
         produce((part) => {
-          fs.writeSync(fd, part);
+          const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+          for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
         });
       } finally {
         fs.closeSync(fd);
