@@ -79,7 +79,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     if (!flags.force && view.kept) checkShown(file, snapshot, view, splice);
 
     const result = applySplice(lines, index, splice, dominantEol(lines));
-    const after = splitLines(result.bytes);
+    const after = result.lines;
     const span = { start: splice.start, oldCount: splice.deleteCount, newCount: splice.insert.length };
     if (flags.dryRun) {
       dryRun(ctx, verb, file, renderUnifiedDiff(file.display, lines, after, span, ctx.style));

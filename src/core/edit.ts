@@ -3,7 +3,7 @@
 
 import { hashBytes } from './hash.js';
 import { carryOver, type LineIndex } from './lineIndex.js';
-import { endsWithNewline, type FileLines } from './lines.js';
+import { endsWithNewline, splitLines, type FileLines } from './lines.js';
 
 export interface Splice {
   /** First line replaced (0-based); equal to the line count to append. */
@@ -16,6 +16,8 @@ export interface Splice {
 
 export interface SpliceResult {
   readonly bytes: Buffer;
+  /** The new file as lines (the same as splitLines(bytes), found without scanning the kept lines). */
+  readonly lines: FileLines;
   readonly index: LineIndex;
   /** Line count after the edit. */
   readonly total: number;
@@ -70,7 +72,36 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
   h1.set(index.h1.subarray(end), after);
   h2.set(index.h2.subarray(end), after);
   for (let i = end; i < count; i++) match[after + i - end] = i;
-  return { bytes: out, index: carryOver(index, { h1, h2 }, match), total };
+  return { bytes: out, lines: spliceLines(lines, out, start, end, total), index: carryOver(index, { h1, h2 }, match), total };
+}
+
+/**
+ * The lines of `out`, which is `old` with lines start..end-1 replaced: the lines before stay
+ * where they were, those after move by the change in length, and only the bytes between (the
+ * new lines, and the line before them, whose ending an edit at the end may change) are split.
+ */
+export function spliceLines(old: FileLines, out: Buffer, start: number, end: number, total: number): FileLines {
+  const first = Math.max(0, start - 1);
+  const regionStart = old.starts[first]!;
+  const delta = out.length - old.bytes.length;
+  const tailStart = old.starts[end]! + delta;
+  const region = splitLines(out.subarray(regionStart, tailStart), false);
+  const kept = old.count - end;
+  if (first + region.count + kept !== total) return splitLines(out); // not expected: the edit engine's own rules say otherwise
+  const starts = new Uint32Array(total + 1);
+  const contentEnds = new Uint32Array(total);
+  starts.set(old.starts.subarray(0, first));
+  contentEnds.set(old.contentEnds.subarray(0, first));
+  for (let r = 0; r < region.count; r++) {
+    starts[first + r] = regionStart + region.starts[r]!;
+    contentEnds[first + r] = regionStart + region.contentEnds[r]!;
+  }
+  for (let i = end, k = first + region.count; i < old.count; i++, k++) {
+    starts[k] = old.starts[i]! + delta;
+    contentEnds[k] = old.contentEnds[i]! + delta;
+  }
+  starts[total] = out.length;
+  return { bytes: out, bomLength: old.bomLength, count: total, starts, contentEnds };
 }
 
 function stripEol(prefix: Buffer): Buffer {

@@ -50,15 +50,14 @@ export function splitWords(words: Uint32Array, count: number): Pick<LineIndex, '
   return { h1, h2, lids };
 }
 
-/** Base64 (as text or as its ASCII bytes) of little-endian 32-bit words → the words (in an aligned buffer). */
+/** Base64 (as text or as its ASCII bytes) of little-endian 32-bit words → the words. */
 export function decodeWords(text: string | Uint8Array): Uint32Array {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'base64') : Buffer.from(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1'), 'base64');
   if (bytes.length % 4 !== 0) throw new Error('index records are truncated');
-  const aligned = new Uint8Array(bytes.length);
-  aligned.set(bytes);
-  const out = Buffer.from(aligned.buffer);
-  if (!LITTLE_ENDIAN) out.swap32();
-  return new Uint32Array(aligned.buffer);
+  // Words need an aligned start: a small buffer may sit at any offset of Node's shared pool.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+  if (!LITTLE_ENDIAN) Buffer.from(aligned.buffer, aligned.byteOffset, aligned.length).swap32();
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
 }
 
 const RETIRED_RECORD = 10;

@@ -132,7 +132,20 @@ export class LidSet {
   }
 
   addAll(codes: Uint32Array): void {
-    for (let i = 0; i < codes.length; i++) this.add(codes[i]!);
+    // Most codes of a file share one length: its bitmap is looked up once.
+    let kind = -1;
+    let bits: Uint8Array | null | undefined;
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i]!;
+      if (code >>> 30 !== kind) {
+        kind = code >>> 30;
+        bits = this.bitsFor(code, true);
+      }
+      if (bits) {
+        const value = code & 0x3fffffff;
+        bits[value >>> 3]! |= 1 << (value & 7);
+      } else this.wide.add(code);
+    }
   }
 
   /** The bitmap for code's length (undefined: not made yet), or null for 6-character codes. */

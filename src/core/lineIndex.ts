@@ -64,9 +64,6 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
   const count = hashes.h1.length;
   const kept = new Uint8Array(old.lids.length);
   const lids = new Uint32Array(count);
-  const used = new LidSet();
-  used.addAll(old.lids);
-  used.addAll(old.retired.lids);
   let fresh = 0;
   for (let j = 0; j < count; j++) {
     const i = match[j]!;
@@ -79,6 +76,9 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
     // New lines search past the candidates their content's old lines probably took.
     const table = new FingerprintTable(fresh);
     for (let j = 0; j < count; j++) if (match[j]! < 0) table.slot(hashes.h1[j]!, hashes.h2[j]!);
+    const used = new LidSet();
+    used.addAll(old.lids);
+    used.addAll(old.retired.lids);
     const allocator = new LidAllocator(used, lidLengthFor(count));
     const counts = new Int32Array(table.capacity);
     for (let i = 0; i < old.lids.length; i++) {

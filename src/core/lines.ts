@@ -22,30 +22,50 @@ export interface FileLines {
   readonly contentEnds: Uint32Array;
 }
 
-/** Splits bytes into lines. `bytes` may start at a line boundary of a larger file (see `firstLine`). */
-export function splitLines(bytes: Buffer, skipBom = true): FileLines {
+/**
+ * Splits bytes into lines. `bytes` may start at a line boundary of a larger file (see
+ * `firstLine`). `expected`, the line count if known (a saved index's), lets one pass do: the
+ * arrays are made that size and grown only if it was wrong; without it a first pass counts.
+ */
+export function splitLines(bytes: Buffer, skipBom = true, expected?: number): FileLines {
   const bomLength = skipBom && hasBom(bytes) ? BOM.length : 0;
-  // Counting first lets us allocate exact typed arrays (cheaper than growing for 1M lines).
+  let capacity = expected;
+  if (capacity === undefined) {
+    capacity = 0;
+    for (let at = bytes.indexOf(LF, bomLength); at !== -1; at = bytes.indexOf(LF, at + 1)) capacity++;
+    if (bytes.length > bomLength && bytes[bytes.length - 1] !== LF) capacity++;
+  }
+  let starts: Uint32Array = new Uint32Array(capacity + 1);
+  let contentEnds: Uint32Array = new Uint32Array(capacity);
   let count = 0;
-  for (let at = bytes.indexOf(LF, bomLength); at !== -1; at = bytes.indexOf(LF, at + 1)) count++;
-  if (bytes.length > bomLength && bytes[bytes.length - 1] !== LF) count++;
-
-  const starts = new Uint32Array(count + 1);
-  const contentEnds = new Uint32Array(count);
-  let start = bomLength;
-  for (let i = 0; i < count; i++) {
-    starts[i] = start;
+  for (let start = bomLength; start < bytes.length; count++) {
+    if (count === contentEnds.length) {
+      const grown = Math.max(16, contentEnds.length * 2);
+      starts = grow(starts, grown + 1);
+      contentEnds = grow(contentEnds, grown);
+    }
+    starts[count] = start;
     const nl = bytes.indexOf(LF, start);
     if (nl === -1) {
-      contentEnds[i] = bytes.length;
+      contentEnds[count] = bytes.length;
       start = bytes.length;
     } else {
-      contentEnds[i] = nl > start && bytes[nl - 1] === CR ? nl - 1 : nl;
+      contentEnds[count] = nl > start && bytes[nl - 1] === CR ? nl - 1 : nl;
       start = nl + 1;
     }
   }
+  if (count + 1 !== starts.length) {
+    starts = starts.slice(0, count + 1);
+    contentEnds = contentEnds.slice(0, count);
+  }
   starts[count] = bytes.length;
   return { bytes, bomLength, count, starts, contentEnds };
+}
+
+function grow(array: Uint32Array, length: number): Uint32Array {
+  const bigger = new Uint32Array(length);
+  bigger.set(array);
+  return bigger;
 }
 
 export function hasBom(bytes: Buffer): boolean {

@@ -189,29 +189,36 @@ export function saveIndexFile(
   index: LineIndex,
 ): boolean {
   const retired = encodeRetired(index.retired);
-  // Two passes over the records: their block digests go in the head, before the records.
-  const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
-  let blocks = '';
-  for (let from = 0; from < fields.lines; from += BLOCK) blocks += digestWords(recordWords(index, from, Math.min(fields.lines, from + BLOCK), scratch));
+  const blockCount = Math.ceil(fields.lines / BLOCK);
   const head: Omit<IndexHead, 'head'> = {
     format: INDEX_FORMAT,
     version: INDEX_VERSION,
     path: rel,
     touched: Date.now(),
     ...fields,
-    blocks,
+    // The block digests are known once the records are encoded: the head is written with
+    // placeholders of their exact length, filled in afterwards (before the file is renamed into place).
+    blocks: '0'.repeat(blockCount * BLOCK_DIGEST),
     retiredLength: retired.length,
     retiredCheck: digestText(retired),
   };
-  return store.saveText('index', rel, (write) => {
-    write(`${JSON.stringify({ ...head, head: headDigest(head) }).slice(0, -1)}${RECORDS_KEY}`);
-    // Each slice's text goes through one reused buffer: no garbage of the index's size to collect.
+  const headText = `${JSON.stringify({ ...head, head: '0'.repeat(BLOCK_DIGEST) }).slice(0, -1)}${RECORDS_KEY}`;
+  const blocksAt = Buffer.byteLength(headText.slice(0, headText.indexOf(`"blocks":"`) + `"blocks":"`.length));
+  const headAt = Buffer.byteLength(headText.slice(0, headText.lastIndexOf(`"head":"`) + `"head":"`.length));
+  return store.saveText('index', rel, (write, patch) => {
+    write(headText);
+    // Each slice's words and text go through reused buffers: no garbage of the index's size.
+    const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
     const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
+    let blocks = '';
     for (let from = 0; from < fields.lines; from += WRITE_SLICE) {
-      const n = text.write(encodeWords(recordWords(index, from, Math.min(fields.lines, from + WRITE_SLICE), scratch)), 'latin1');
-      write(text.subarray(0, n));
+      const words = recordWords(index, from, Math.min(fields.lines, from + WRITE_SLICE), scratch);
+      for (let at = 0; at < words.length; at += BLOCK * 3) blocks += digestWords(words, at, Math.min(words.length, at + BLOCK * 3));
+      write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
     }
     write(`${RETIRED_KEY}${retired}${END}`);
+    patch(blocksAt, blocks);
+    patch(headAt, headDigest({ ...head, blocks }));
   });
 }
 

@@ -110,19 +110,29 @@ export class StateStore {
 
   /**
    * Writes the state file of `rel` piece by piece (`produce` calls `write` with consecutive
-   * parts of the JSON text), atomically: large indexes never exist as one string in memory.
+   * parts of the JSON text, and may `patch` bytes already written, at a byte offset),
+   * atomically: large indexes never exist as one string in memory, and no reader sees a
+   * part-written file.
    */
-  saveText(kind: StateKind, rel: string, produce: (write: (part: string | Uint8Array) => void) => void): boolean {
+  saveText(kind: StateKind, rel: string, produce: (write: (part: string | Uint8Array) => void, patch: (at: number, part: string) => void) => void): boolean {
     if (!this.ensureFolder()) return false;
     const file = this.fileFor(kind, rel);
     const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     try {
       const fd = fs.openSync(tmp, 'wx');
       try {
-        produce((part) => {
-          const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-          for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-        });
+        let position = 0;
+        const writeAt = (bytes: Uint8Array, at: number) => {
+          for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
+        };
+        produce(
+          (part) => {
+            const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+            writeAt(bytes, position);
+            position += bytes.length;
+          },
+          (at, part) => writeAt(Buffer.from(part, 'utf8'), at),
+        );
       } finally {
         fs.closeSync(fd);
       }

@@ -48,6 +48,17 @@ describe('splitLines / joinLines', () => {
       expect(joinLines(splitLines(input)).equals(input)).toBe(true);
     }
   });
+
+  it('a line count given as a hint, right or wrong, gives the same lines as none', () => {
+    for (let trial = 0; trial < 200; trial++) {
+      const input = Buffer.from(Array.from({ length: trial }, () => [0x0a, 0x0d, 0x41, 0xef, 0xbb, 0xbf][Math.floor(Math.random() * 6)]!));
+      const plain = splitLines(input);
+      for (const hint of [0, 1, plain.count - 1, plain.count, plain.count + 1, plain.count * 3].filter((h) => h >= 0)) {
+        const hinted = splitLines(input, true, hint);
+        expect({ ...hinted, bytes: undefined }).toEqual({ ...plain, bytes: undefined });
+      }
+    }
+  });
 });
 
 describe('dominantEol / endsWithNewline', () => {
