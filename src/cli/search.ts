@@ -51,36 +51,64 @@ export function listOptions(options: Options): ListOptions {
   return { hidden: options.hidden === true, noIgnore: options.ignore === false };
 }
 
+/** The files found under each path searched, before globs and sorting. */
+export interface Listed {
+  readonly groups: ReadonlyArray<{ readonly place: (rel: string) => Candidate; readonly absPrefix: string; readonly rels: readonly string[]; readonly named: boolean }>;
+  readonly filtered: boolean;
+}
+
 /**
- * The files under `paths` (files and folders, resolved inside the root), filtered by `globs`
- * (ripgrep's -g: a glob without "/" matches the file name at any depth, with "/" the path from
- * the folder searched; "!" excludes), sorted as a tree is read.
+ * The files under `paths` (files and folders, resolved inside the root): a folder's as git (or
+ * the walk) lists them; a file named on the command line whatever the ignore rules say, as
+ * ripgrep does. FIFOs, sockets and devices are left out.
  */
-export function candidates(ctx: Context, paths: readonly string[], list: ListOptions, globs: readonly string[]): CandidateSet {
-  const include = globs.filter((g) => !g.startsWith('!')).map(globMatcher);
-  const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globMatcher(g.slice(1)));
-  const wanted = (rel: string) => (include.length === 0 || include.some((m) => m(rel))) && !exclude.some((m) => m(rel));
-  const files = new Map<string, Candidate>();
+export function listCandidates(ctx: Context, paths: readonly string[], list: ListOptions): Listed {
+  const groups: Array<Listed['groups'][number]> = [];
   let filtered = false;
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
     const st = fs.statSync(target.abs);
-    if (!st.isDirectory() && !st.isFile()) continue; // FIFOs, sockets, devices: nothing to search
+    if (!st.isDirectory() && !st.isFile()) continue;
     if (!st.isDirectory()) {
-      // A file named on the command line is searched whatever the ignore rules say, as ripgrep does.
-      if (wanted(path.posix.basename(target.display))) files.set(target.abs, { abs: target.abs, display: target.display });
+      groups.push({ place: () => ({ abs: target.abs, display: target.display }), absPrefix: '', rels: [target.abs], named: true });
       continue;
     }
     const listing = listFiles(target.abs, list, ctx.root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
-    const place = placeUnder(ctx.root, target.abs);
-    for (const rel of listing.files) {
+    groups.push({ place: placeUnder(ctx.root, target.abs), absPrefix: absPrefixOf(target.abs), rels: listing.files, named: false });
+  }
+  return { groups, filtered };
+}
+
+/**
+ * The listed files that `globs` let through (ripgrep's -g: a glob without "/" matches the file
+ * name at any depth, with "/" the path from the folder searched; "!" excludes) and, when `only`
+ * is given, that are in it (absolute paths); sorted as a tree is read.
+ */
+export function pickCandidates(listed: Listed, globs: readonly string[], only?: ReadonlySet<string>): CandidateSet {
+  const include = globs.filter((g) => !g.startsWith('!')).map(globMatcher);
+  const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globMatcher(g.slice(1)));
+  const wanted = (rel: string) => (include.length === 0 || include.some((m) => m(rel))) && !exclude.some((m) => m(rel));
+  const files = new Map<string, Candidate>();
+  for (const group of listed.groups) {
+    if (group.named) {
+      const file = group.place('');
+      if (wanted(path.posix.basename(file.display))) files.set(file.abs, file);
+      continue;
+    }
+    for (const rel of group.rels) {
+      if (only && !only.has(group.absPrefix + rel)) continue;
       if (!wanted(rel)) continue;
-      const file = place(rel);
+      const file = group.place(rel);
       files.set(file.abs, file);
     }
   }
-  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered };
+  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered };
+}
+
+/** The files under `paths` that `globs` let through (listCandidates, then pickCandidates). */
+export function candidates(ctx: Context, paths: readonly string[], list: ListOptions, globs: readonly string[]): CandidateSet {
+  return pickCandidates(listCandidates(ctx, paths, list), globs);
 }
 
 /**
@@ -88,15 +116,26 @@ export function candidates(ctx: Context, paths: readonly string[], list: ListOpt
  * directory. Joined by hand: path.join and path.relative per file cost more than searching many.
  */
 export function placeUnder(root: Root, dir: string): (rel: string) => Candidate {
-  const absPrefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  const absPrefix = absPrefixOf(dir);
   const shown = path.relative(root.cwd, dir).split(path.sep).join('/');
   const displayPrefix = shown === '' ? '' : `${shown}/`;
   return (rel) => ({ abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)), display: printable(displayPrefix + rel) });
 }
 
-function globMatcher(glob: string): (rel: string) => boolean {
-  const matcher = picomatch(glob, { dot: true, basename: !glob.includes('/') });
-  return (rel) => matcher(rel);
+/** The prefix that makes a listed path (relative, with "/") absolute, as placeUnder does. */
+function absPrefixOf(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
+}
+
+/**
+ * A glob's test of a listed path: without "/" it matches the file name at any depth, with "/"
+ * the whole path (dot files included either way). The name is cut off here, once, rather than
+ * by picomatch's basename option, which costs more per path than the match itself.
+ */
+export function globMatcher(glob: string): (rel: string) => boolean {
+  if (glob.includes('/')) return picomatch(glob, { dot: true });
+  const re = picomatch.makeRe(glob, { dot: true });
+  return (rel) => re.test(rel.slice(rel.lastIndexOf('/') + 1));
 }
 
 /** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */

@@ -34,34 +34,45 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
   if (request.hidden) args.push('--hidden');
   if (request.noIgnore) args.push('--no-ignore');
   args.push('--regexp', request.literal, '--', ...request.dirs);
+  // Git's list of tracked files that ignore rules match is made at the same time.
+  const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);
+  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } }).then((r) => {
+    if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, or failed
+    const files = new Set<string>();
+    for (const p of r.stdout.toString('utf8').split('\0')) if (p) files.add(path.resolve(p));
+    return files;
+  });
+  return Promise.all([found, tracked]).then(([files, extra]) => {
+    if (files) for (const p of extra) files.add(p);
+    return files;
+  });
+}
+
+/** Files git tracks under `dirs` that an ignore rule matches (ripgrep skips them; git lists them). */
+async function trackedButIgnored(dirs: readonly string[]): Promise<string[]> {
+  const lists = await Promise.all(
+    dirs.map(async (dir) => {
+      const r = await output('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir });
+      if (!r || r.status !== 0) return [];
+      return r.stdout.toString('utf8').split('\0').filter(Boolean).map((p) => path.join(dir, p));
+    }),
+  );
+  return lists.flat();
+}
+
+/** Runs a program without waiting for it: its exit status and stdout, or undefined if it could not start. */
+function output(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: Buffer } | undefined> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = childProcess().spawn('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = childProcess().spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'ignore'] });
     } catch {
       resolve(undefined);
       return;
     }
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', () => resolve(undefined)); // not installed
-    child.on('close', (status) => {
-      if (status !== 0 && status !== 1) return resolve(undefined);
-      const found = new Set<string>();
-      for (const p of Buffer.concat(chunks).toString('utf8').split('\0')) if (p) found.add(path.resolve(p));
-      if (!request.noIgnore) for (const p of trackedButIgnored(request.dirs)) found.add(p);
-      resolve(found);
-    });
+    child.on('error', () => resolve(undefined));
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(chunks) }));
   });
-}
-
-/** Files git tracks under `dirs` that an ignore rule matches (ripgrep skips them; git lists them). */
-function trackedButIgnored(dirs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const dir of dirs) {
-    const result = childProcess().spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30 });
-    if (result.status !== 0) continue;
-    for (const p of result.stdout.toString('utf8').split('\0')) if (p) out.push(path.join(dir, p));
-  }
-  return out;
 }

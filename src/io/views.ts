@@ -45,6 +45,9 @@ function isViewDoc(doc: unknown): boolean {
 export type ShownBy = 'window' | 'edit' | 'search';
 
 export class ViewState {
+  /** Whether what was recorded since loading says more than the saved state did. */
+  private changed = false;
+
   private constructor(
     private readonly rel: string,
     private readonly doc: ViewDoc,
@@ -79,6 +82,14 @@ export class ViewState {
   /** Records lines `start`.. with their LIDs as shown. */
   record(start: number, lids: readonly string[], by: ShownBy): void {
     const byNumber = new Map(this.doc.shown);
+    const seenBefore = new Set(this.doc.seen);
+    const news = lids.some((lid, i) => {
+      const before = byNumber.get(start + i);
+      return !seenBefore.has(lid) || !before || (by === 'window' ? before.length !== 1 || before[0] !== lid : !before.includes(lid));
+    });
+    // Lines shown again as they were add nothing (a search repeated, say): the state stays as saved.
+    if (!news && by !== 'window') return;
+    this.changed = true;
     lids.forEach((lid, i) => {
       const n = start + i;
       const before = by === 'window' ? [] : (byNumber.get(n) ?? []);
@@ -100,13 +111,19 @@ export class ViewState {
    */
   recordWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
     this.record(window.start, lids, 'window');
+    this.changed = true;
     if (size !== undefined) this.doc.window = size;
     this.doc.last = lids.length
       ? { start: window.start, end: window.end, startLid: lids[0]!, endLid: lids[lids.length - 1]! }
       : null;
   }
 
+  /**
+   * Saves what was recorded; nothing when it added nothing to the saved state, unless that was
+   * last written a day ago or more (state untouched for 30 days is swept).
+   */
   save(store: StateStore): void {
+    if (!this.changed && this.doc.touched > 0 && Date.now() - this.doc.touched < 86_400_000) return;
     store.save('view', this.rel, this.doc);
   }
 }

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, commandLine, listOptions, maxOption, placeUnder } from '../search.js';
+import { capNotice, commandLine, globMatcher, listOptions, maxOption, placeUnder } from '../search.js';
 import type { CommandSpec } from '../spec.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
@@ -39,9 +38,8 @@ export const findCommand: CommandSpec = {
     const max = maxOption(options);
     const dir = resolveInRoot(ctx.root, dirArg ?? '.');
     if (!fs.statSync(dir.abs).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
-    const matches = GLOB_CHARS.test(pattern)
-      ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') })
-      : (rel: string) => rel.toLowerCase().includes(pattern.toLowerCase());
+    const needle = pattern.toLowerCase();
+    const matches = GLOB_CHARS.test(pattern) ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
     const place = placeUnder(ctx.root, dir.abs);
     const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
       .files.filter((rel) => matches(rel))

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { compileMatcher } from '../../core/match.js';
 import { ripgrepCandidates } from '../../io/ripgrep.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, capNotice, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
+import { bomLengthOf, candidates, capNotice, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
@@ -54,15 +54,14 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
   const pending = options.fixed ? prefilter(ctx, pattern, paths, options) : undefined; // runs while git lists files
-  const set = candidates(ctx, paths, list, globs);
-  const maybe = await pending;
+  const listed = listCandidates(ctx, paths, list);
+  const set = pickCandidates(listed, globs, await pending);
 
   const shown: FileHits[] = [];
   let shownHits = 0;
   let moreHits = 0;
   let moreFiles = 0;
   for (const file of set.files) {
-    if (maybe && !maybe.has(file.abs)) continue;
     const bytes = readSearchable(file.abs);
     if (!bytes) continue;
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
