@@ -8,7 +8,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { createRequire } = require('node:module');
 
 const file = path.join(__dirname, '..', 'dist', 'rt.cjs');
 const source = fs.readFileSync(file, 'utf8');
@@ -27,5 +26,6 @@ if (print && process.env.RT_WRITE_CODE_CACHE === file) {
   process.on('exit', () => fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()])));
 }
 const mod = { exports: {} };
-script.runInThisContext()(mod.exports, createRequire(file), mod, file, path.dirname(file));
+// The bundle requires only Node's own modules, which this file's require loads as well.
+script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file));
 

@@ -20,6 +20,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
     (s) => (status = s),
+    COMMANDS.find((c) => c.name === argv[0])?.name,
   );
   if (argv[0] === 'help' && argv[1] === 'agents') {
     streams.stdout.write(AGENT_GUIDE);

@@ -9,13 +9,18 @@ import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
 declare const __RT_VERSION__: string | undefined;
 export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
 
-/** Makes the program; `makeContext` is called with the global options once a command runs. */
+/**
+ * Makes the program; `makeContext` is called with the global options once a command runs. With
+ * `invoked` (the command named first on the command line), the other commands are only named
+ * and described: nothing of them can run or be asked for, and defining them costs start-up.
+ */
 export function buildProgram(
   commands: readonly CommandSpec[],
   makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context,
   writeErr: (s: string) => void,
   writeOut: (s: string) => void,
   onStatus: (status: number) => void,
+  invoked?: string,
 ): Command {
   const program = new Command('rt')
     .description('read, search and edit text files by persistent line IDs (LIDs)')
@@ -32,6 +37,7 @@ export function buildProgram(
 
   for (const spec of commands) {
     const cmd = program.command(spec.name).description(spec.summary);
+    if (invoked !== undefined && spec.name !== invoked) continue;
     for (const arg of spec.args) {
       const name = arg.variadic ? `${arg.name}...` : arg.name;
       const argument = new Argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);

@@ -10,10 +10,14 @@ import fs from 'node:fs';
 /** Flush once this much output is waiting. */
 const FLUSH_AT = 1 << 16;
 
-/** Whether `fd` is a terminal: only a character device can be, and only then is tty loaded. */
+/**
+ * Whether `fd` is a terminal: only a character device other than /dev/null (where benchmarks
+ * send output) can be, and only then is the tty module loaded to ask.
+ */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+    const st = fs.fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev === fs.statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false;
   } catch {
     return false;
   }
