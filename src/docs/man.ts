@@ -95,9 +95,9 @@ const TRAILER: readonly Section[] = [
     body: [
       'State lives in .rt/ at the root. It is a cache: deleting it loses the view history and the LID history, and a fresh start gives the same LIDs for the same content.',
       { term: '.rt/.gitignore', text: 'Holds "*", so the folder ignores itself; the user\'s .gitignore is never touched.' },
-      { term: '.rt/index/NAME-HASH.json', text: 'A file\'s line index: its stamp (size, times, inode), its lines\' fingerprints and LIDs (base64 inside JSON), retired LIDs and byte offsets every 1,024 lines, so a window of an unchanged file reads only the bytes it shows.' },
+      { term: '.rt/index/NAME-HASH.json', text: 'A file\'s line index, one JSON document in three parts: a head (the file\'s stamp: size, times, inode; byte offsets every 1,024 lines; a digest of each 1,024 lines\' records; a digest of the head itself), then its lines\' fingerprints and LIDs (16 base64 characters a line), then the LIDs retired from it. A window of an unchanged file reads the head and the records of its own lines, each part checked against its digest, and only the bytes of the file it shows. An index written by another version of rt is replaced without a word.' },
       { term: '.rt/view/NAME-HASH.json', text: 'A file\'s view state: the last window (which scroll continues from) and which lines were shown where.' },
-      { term: '.rt/set-aside/', text: 'State files that did not parse or described another file are moved here (with a warning) and rebuilt.' },
+      { term: '.rt/set-aside/', text: 'State files that did not parse, failed a digest check or described another file are moved here (with a warning) and rebuilt.' },
       'State is written atomically (a temporary file, then a rename). If the root is not writable, or .rt is not a plain folder, rt works without saving state and says so once. State of files not touched in 30 days is dropped.',
     ],
   },
