@@ -2,7 +2,7 @@
 // the LID index across the change without re-reading the file (the edit knows which lines it kept).
 
 import { hashBytes } from './hash.js';
-import { carryOver, type LineIndex } from './lineIndex.js';
+import { spliceIndex, type LineIndex } from './lineIndex.js';
 import { endsWithNewline, splitLines, type FileLines } from './lines.js';
 
 export interface Splice {
@@ -58,21 +58,16 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
   const total = count - deleteCount + insert.length;
   const h1 = new Uint32Array(total);
   const h2 = new Uint32Array(total);
-  const match = new Int32Array(total);
   h1.set(index.h1.subarray(0, start));
   h2.set(index.h2.subarray(0, start));
-  for (let i = 0; i < start; i++) match[i] = i;
   insert.forEach((content, i) => {
     const [a, b] = hashBytes(content);
     h1[start + i] = a;
     h2[start + i] = b;
-    match[start + i] = -1;
   });
-  const after = start + insert.length;
-  h1.set(index.h1.subarray(end), after);
-  h2.set(index.h2.subarray(end), after);
-  for (let i = end; i < count; i++) match[after + i - end] = i;
-  return { bytes: out, lines: spliceLines(lines, out, start, end, total), index: carryOver(index, { h1, h2 }, match), total };
+  h1.set(index.h1.subarray(end), start + insert.length);
+  h2.set(index.h2.subarray(end), start + insert.length);
+  return { bytes: out, lines: spliceLines(lines, out, start, end, total), index: spliceIndex(index, { h1, h2 }, start, deleteCount), total };
 }
 
 /**

@@ -56,42 +56,20 @@ export function reconcileIndex(old: LineIndex, hashes: LineHashes, day = today()
   return carryOver(old, hashes, matchLines(old, hashes), day);
 }
 
-/**
- * The index for `hashes` given `match` (new line → old line or -1). Used by reconcileIndex and by
- * edits, which know exactly which lines they kept.
- */
+/** The index for `hashes` given `match` (new line → old line or -1), as the line diff found it. */
 export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array, day = today()): LineIndex {
   const count = hashes.h1.length;
   const kept = new Uint8Array(old.lids.length);
   const lids = new Uint32Array(count);
-  let fresh = 0;
+  const fresh: number[] = [];
   for (let j = 0; j < count; j++) {
     const i = match[j]!;
     if (i >= 0) {
       lids[j] = old.lids[i]!;
       kept[i] = 1;
-    } else fresh++;
+    } else fresh.push(j);
   }
-  if (fresh > 0) {
-    // New lines search past the candidates their content's old lines probably took.
-    const table = new FingerprintTable(fresh);
-    for (let j = 0; j < count; j++) if (match[j]! < 0) table.slot(hashes.h1[j]!, hashes.h2[j]!);
-    const used = new LidSet();
-    used.addAll(old.lids);
-    used.addAll(old.retired.lids);
-    const allocator = new LidAllocator(used, lidLengthFor(count));
-    const counts = new Int32Array(table.capacity);
-    for (let i = 0; i < old.lids.length; i++) {
-      const slot = table.find(old.h1[i]!, old.h2[i]!);
-      if (slot >= 0) counts[slot]!++;
-    }
-    for (let j = 0; j < count; j++) {
-      if (match[j]! >= 0) continue;
-      const slot = table.find(hashes.h1[j]!, hashes.h2[j]!);
-      allocator.skip(hashes.h1[j]!, hashes.h2[j]!, counts[slot]!);
-      lids[j] = allocator.assign(hashes.h1[j]!, hashes.h2[j]!);
-    }
-  }
+  assignFresh(old, hashes, lids, fresh);
   // Where each old line went: a kept line to its new place; a gone one to the place after the
   // last kept line before it, which is what stands where it was.
   const newOf = new Int32Array(old.lids.length).fill(-1);
@@ -103,6 +81,51 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
     else gone.push({ lid: old.lids[i]!, line: Math.min(lastNew + 2, Math.max(count, 1)) });
   }
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
+}
+
+/**
+ * The index after an edit replaced old lines start..start+deleteCount-1 with new ones (`hashes`
+ * is the whole new file): what carryOver gives for that exact match, without going through every
+ * line more than to copy it.
+ */
+export function spliceIndex(old: LineIndex, hashes: LineHashes, start: number, deleteCount: number, day = today()): LineIndex {
+  const count = hashes.h1.length;
+  const end = start + deleteCount;
+  const inserted = count - (old.lids.length - deleteCount);
+  const lids = new Uint32Array(count);
+  lids.set(old.lids.subarray(0, start));
+  lids.set(old.lids.subarray(end), start + inserted);
+  const fresh: number[] = [];
+  for (let j = start; j < start + inserted; j++) fresh.push(j);
+  assignFresh(old, hashes, lids, fresh);
+  // A removed line's place is the one after the last kept line before it.
+  const gone: Array<{ lid: number; line: number }> = [];
+  for (let i = start; i < end; i++) gone.push({ lid: old.lids[i]!, line: Math.min(start + 1, Math.max(count, 1)) });
+  return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
+}
+
+/**
+ * Gives the new lines at `fresh` (ascending) LIDs that are neither in use in `old` nor retired;
+ * a line searches past the candidates its content's old lines probably took.
+ */
+function assignFresh(old: LineIndex, hashes: LineHashes, lids: Uint32Array, fresh: readonly number[]): void {
+  if (fresh.length === 0) return;
+  const table = new FingerprintTable(fresh.length);
+  for (const j of fresh) table.slot(hashes.h1[j]!, hashes.h2[j]!);
+  const used = new LidSet();
+  used.addAll(old.lids);
+  used.addAll(old.retired.lids);
+  const allocator = new LidAllocator(used, lidLengthFor(hashes.h1.length));
+  const counts = new Int32Array(table.capacity);
+  for (let i = 0; i < old.lids.length; i++) {
+    const slot = table.find(old.h1[i]!, old.h2[i]!);
+    if (slot >= 0) counts[slot]!++;
+  }
+  for (const j of fresh) {
+    const slot = table.find(hashes.h1[j]!, hashes.h2[j]!);
+    allocator.skip(hashes.h1[j]!, hashes.h2[j]!, counts[slot]!);
+    lids[j] = allocator.assign(hashes.h1[j]!, hashes.h2[j]!);
+  }
 }
 
 /** Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchLines } from '../../src/core/diff.js';
 import { hashLines } from '../../src/core/hash.js';
-import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../../src/core/lineIndex.js';
+import { buildIndex, carryOver, reconcileIndex, retiredLine, spliceIndex, type LineIndex } from '../../src/core/lineIndex.js';
 import { lidToString } from '../../src/core/lid.js';
 import { splitLines } from '../../src/core/lines.js';
 
@@ -162,6 +162,31 @@ describe('LID index properties', () => {
     const big = buildIndex(hashesOf(Array.from({ length: 100_001 }, (_, i) => `${i % 3 ? '' : '}'}`)));
     expect(lidsOf(big).every((l) => l.length === 5)).toBe(true);
     expect(new Set(lidsOf(big)).size).toBe(100_001);
+  });
+});
+
+describe('spliceIndex', () => {
+  it('gives what carryOver gives for the same splice, history included', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 30 }), fc.array(fc.array(content, { maxLength: 4 }), { minLength: 1, maxLength: 4 }), fc.nat(), fc.nat(), (initial, edits, a, b) => {
+        let index = buildIndex(hashesOf(initial));
+        let lines = initial.slice();
+        for (const insert of edits) {
+          const start = lines.length ? a % (lines.length + 1) : 0;
+          const deleteCount = Math.min(lines.length - start, b % 3);
+          const next = [...lines.slice(0, start), ...insert, ...lines.slice(start + deleteCount)];
+          const hashes = hashesOf(next);
+          const match = new Int32Array(next.length).map((_, j) => (j < start ? j : j < start + insert.length ? -1 : j - insert.length + deleteCount));
+          const expected = carryOver(index, hashes, match, 20_000);
+          const got = spliceIndex(index, hashes, start, deleteCount, 20_000);
+          expect(lidsOf(got)).toEqual(lidsOf(expected));
+          expect(got.retired).toEqual(expected.retired);
+          index = got;
+          lines = next;
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
