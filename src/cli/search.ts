@@ -140,6 +140,16 @@ export function globMatcher(glob: string): (rel: string) => boolean {
 
 /** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */
 export function readSearchable(abs: string): Buffer | undefined {
+  return readText(abs, Infinity);
+}
+
+/** Whether a file can be searched (see readSearchable), reading only as much as tells. */
+export function isSearchable(abs: string): boolean {
+  return readText(abs, SNIFF_BYTES) !== undefined;
+}
+
+/** Up to `limit` bytes of a file that is readable, regular and not binary; else undefined. */
+function readText(abs: string, limit: number): Buffer | undefined {
   let fd: number;
   try {
     // Never follow a symbolic link; never wait on a FIFO.
@@ -150,7 +160,7 @@ export function readSearchable(abs: string): Buffer | undefined {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size >= 2 ** 32) return undefined;
-    const bytes = Buffer.allocUnsafe(st.size);
+    const bytes = Buffer.allocUnsafe(Math.min(st.size, limit));
     let got = 0;
     while (got < bytes.length) {
       const n = fs.readSync(fd, bytes, got, bytes.length - got, got);

@@ -20,31 +20,77 @@ export interface PrefilterRequest {
   readonly dirs: readonly string[];
 }
 
+/** What ripgrep answered, and the files it could not answer for (searched by rt itself). */
+export interface RipgrepAnswer<T> {
+  readonly found: T;
+  /** Files git tracks although an ignore rule matches them: ripgrep skips them. */
+  readonly unanswered: ReadonlySet<string>;
+}
+
 /**
  * Starts ripgrep; the promise gives the absolute paths of the files that may contain the literal,
  * or undefined when ripgrep cannot answer. It runs while rt lists its own candidates.
  */
 export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<Set<string> | undefined> {
-  if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return Promise.resolve(undefined);
-  if (request.literal === '' || request.dirs.length === 0) return Promise.resolve(undefined);
   // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those.
   if (request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.literal)) return Promise.resolve(undefined);
-  const args = ['--files-with-matches', '--null', '--fixed-strings', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
-  if (request.ignoreCase) args.push('--ignore-case');
+  const run = search(request, env, ['--files-with-matches', ...(request.ignoreCase ? ['--ignore-case'] : [])]);
+  return (run ?? Promise.resolve(undefined)).then((r) => {
+    if (!r) return undefined;
+    const files = new Set<string>(r.unanswered);
+    for (const p of r.found.toString('utf8').split('\0')) if (p) files.add(path.resolve(p));
+    return files;
+  });
+}
+
+/**
+ * For a literal that ripgrep matches exactly as rt does (case-sensitive, no word rule, no line
+ * ending or BOM character in it), ripgrep's answer itself: the 1-based numbers of the matching
+ * lines of each file that may be searched (binary files included: rt sorts them out), by absolute
+ * path; undefined when ripgrep cannot answer. Lines are not printed (--max-columns 1): rt
+ * prints them itself, with their LIDs.
+ */
+export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<RipgrepAnswer<Map<string, number[]>> | undefined> | undefined {
+  if (request.ignoreCase || /[\r\n\ufeff]/.test(request.literal)) return undefined;
+  const run = search(request, env, ['--line-number', '--no-heading', '--max-columns', '1']);
+  return run?.then((r) => {
+    if (!r) return undefined;
+    const found = new Map<string, number[]>();
+    const out = r.found;
+    // Each hit is PATH \0 NUMBER : (at most one byte of the line, or a note) \n; paths may hold \n.
+    for (let at = 0; at < out.length; ) {
+      const nul = out.indexOf(0, at);
+      if (nul === -1) break;
+      const file = path.resolve(out.subarray(at, nul).toString('utf8'));
+      let n = 0;
+      let p = nul + 1;
+      for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
+      const end = out.indexOf(0x0a, p);
+      at = end === -1 ? out.length : end + 1;
+      const list = found.get(file);
+      if (list) list.push(n);
+      else found.set(file, [n]);
+    }
+    return { found, unanswered: r.unanswered };
+  });
+}
+
+/**
+ * Runs ripgrep over the request's folders with `mode` (what to print), and git's list of tracked
+ * but ignored files at the same time; undefined when ripgrep is not to be used at all.
+ */
+function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<RipgrepAnswer<Buffer> | undefined> | undefined {
+  if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
+  if (request.literal === '' || request.dirs.length === 0) return undefined;
+  const args = [...mode, '--null', '--fixed-strings', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
   if (request.hidden) args.push('--hidden');
   if (request.noIgnore) args.push('--no-ignore');
   args.push('--regexp', request.literal, '--', ...request.dirs);
-  // Git's list of tracked files that ignore rules match is made at the same time.
   const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);
-  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } }).then((r) => {
+  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } });
+  return Promise.all([found, tracked]).then(([r, extra]) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, or failed
-    const files = new Set<string>();
-    for (const p of r.stdout.toString('utf8').split('\0')) if (p) files.add(path.resolve(p));
-    return files;
-  });
-  return Promise.all([found, tracked]).then(([files, extra]) => {
-    if (files) for (const p of extra) files.add(p);
-    return files;
+    return { found: r.stdout, unanswered: new Set(extra) };
   });
 }
 

@@ -26,6 +26,16 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '-F', '-g', '*.ts', 'parseConfig', 'src'],
     ['grep', '-F', 'caf\u00e9'],
     ['grep', '-F', 'no such text anywhere'],
+    // A plain literal takes ripgrep's line numbers: caps and their counts, context, JSON, one
+    // character, long lines, binary and tracked-but-ignored files must all come out the same.
+    ['grep', '-F', '--max', '3', 'parseConfig'],
+    ['grep', '-F', '--max', '1', '--json', 'parseConfig'],
+    ['grep', '-F', '-C', '1', 'parseConfig'],
+    ['grep', '-F', 'e'],
+    ['grep', '-F', '--max', '100000', 'e'],
+    ['grep', '-F', '--max', '100000', '('],
+    ['grep', '-F', 'tracked'],
+    ['grep', '-F', '-g', '!*.ts', '--max', '100000', 'a'],
   ];
   for (const args of searches) {
     it(`rt ${args.join(' ')} prints the same with and without ripgrep`, () => {

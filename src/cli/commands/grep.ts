@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { compileMatcher } from '../../core/match.js';
-import { ripgrepCandidates } from '../../io/ripgrep.js';
+import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, capNotice, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
+import { bomLengthOf, candidates, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
@@ -53,18 +53,29 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const filesOnly = options.files === true;
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
-  const pending = options.fixed ? prefilter(ctx, pattern, paths, options) : undefined; // runs while git lists files
+  // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
+  // very lines; otherwise the files worth reading.
+  const request = options.fixed ? literalRequest(ctx, pattern, paths, options) : undefined;
+  const linesRun = request && !filesOnly && !options.word ? ripgrepLines(request, ctx.env) : undefined;
+  const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   const listed = listCandidates(ctx, paths, list);
-  const set = pickCandidates(listed, globs, await pending);
+  const answer = await linesRun;
+  const only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
+  const set = pickCandidates(listed, globs, only);
+  /** The 0-based hit lines of a file (none when it cannot be searched). */
+  const hitsIn = (abs: string): number[] => {
+    const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
+    if (known) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    const bytes = readSearchable(abs);
+    return bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity) : [];
+  };
 
   const shown: FileHits[] = [];
   let shownHits = 0;
   let moreHits = 0;
   let moreFiles = 0;
   for (const file of set.files) {
-    const bytes = readSearchable(file.abs);
-    if (!bytes) continue;
-    const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
+    const lines = hitsIn(file.abs);
     if (lines.length === 0) continue;
     if (filesOnly) {
       if (shown.length < max) shown.push({ file, lines: [] });
@@ -107,17 +118,16 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   return 0;
 }
 
-/** For a literal search, the files ripgrep says may hold it (undefined: read them all). */
-function prefilter(ctx: Context, pattern: string, paths: readonly string[], options: Options): Promise<Set<string> | undefined> | undefined {
+/** A literal search of folders, as ripgrep is asked it (undefined when a file is named: it is read anyway). */
+function literalRequest(ctx: Context, pattern: string, paths: readonly string[], options: Options): PrefilterRequest | undefined {
   const dirs: string[] = [];
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
-    // Files named on the command line are read anyway; only folders are worth a prefilter.
     if (fs.statSync(target.abs).isDirectory()) dirs.push(target.abs);
     else return undefined;
   }
   const list = listOptions(options);
-  return ripgrepCandidates({ literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs }, ctx.env);
+  return { literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
 }
 
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
