@@ -70,7 +70,7 @@ export class LidAllocator {
   private readonly nextK = new Map<number, number>();
 
   constructor(
-    readonly used: LidSet,
+    readonly used: CodeSet,
     private readonly length: number,
   ) {}
 
@@ -108,7 +108,31 @@ function keyOf(h1: number, h2: number): number {
  * first use), which beat any hash table at a million lines; 6-character codes (files of more
  * than 3,000,000 lines) in an open-addressing table of 32-bit words.
  */
-export class LidSet {
+/** What the allocator needs of the codes in use. */
+export interface CodeSet {
+  has(code: number): boolean;
+  add(code: number): void;
+}
+
+/**
+ * The codes of a few lists, checked by scanning them: for a handful of lookups (the few new
+ * lines of an edit) cheaper than building a LidSet of a big file's every code.
+ */
+export class ScannedCodes implements CodeSet {
+  private readonly added = new Set<number>();
+
+  constructor(private readonly lists: readonly Uint32Array[]) {}
+
+  has(code: number): boolean {
+    return this.added.has(code) || this.lists.some((list) => list.includes(code));
+  }
+
+  add(code: number): void {
+    this.added.add(code);
+  }
+}
+
+export class LidSet implements CodeSet {
   private bits4: Uint8Array | undefined;
   private bits5: Uint8Array | undefined;
   private readonly wide = new CodeTable();

@@ -7,7 +7,7 @@
 import { matchLines } from './diff.js';
 import type { LineHashes } from './hash.js';
 import { FingerprintTable } from './fingerprintTable.js';
-import { LidAllocator, LidSet, lidLengthFor } from './lid.js';
+import { LidAllocator, LidSet, lidLengthFor, ScannedCodes } from './lid.js';
 
 export interface Retired {
   /** LID codes no longer in the file, never to be handed to other content. */
@@ -106,16 +106,31 @@ export function spliceIndex(old: LineIndex, hashes: LineHashes, start: number, d
 
 /**
  * Gives the new lines at `fresh` (ascending) LIDs that are neither in use in `old` nor retired;
- * a line searches past the candidates its content's old lines probably took.
+ * a line searches past the candidates its content's old lines probably took. Up to `few` new
+ * lines (an edit's, mostly) scan the old lines for each lookup; more build sets first. Both
+ * give the same LIDs.
  */
-function assignFresh(old: LineIndex, hashes: LineHashes, lids: Uint32Array, fresh: readonly number[]): void {
+export function assignFresh(old: LineIndex, hashes: LineHashes, lids: Uint32Array, fresh: readonly number[], few = 8): void {
   if (fresh.length === 0) return;
+  const length = lidLengthFor(hashes.h1.length);
+  if (fresh.length <= few) {
+    const allocator = new LidAllocator(new ScannedCodes([old.lids, old.retired.lids]), length);
+    for (const j of fresh) {
+      const a = hashes.h1[j]!;
+      const b = hashes.h2[j]!;
+      let same = 0;
+      for (let i = 0; i < old.h1.length; i++) if (old.h1[i] === a && old.h2[i] === b) same++;
+      allocator.skip(a, b, same);
+      lids[j] = allocator.assign(a, b);
+    }
+    return;
+  }
   const table = new FingerprintTable(fresh.length);
   for (const j of fresh) table.slot(hashes.h1[j]!, hashes.h2[j]!);
   const used = new LidSet();
   used.addAll(old.lids);
   used.addAll(old.retired.lids);
-  const allocator = new LidAllocator(used, lidLengthFor(hashes.h1.length));
+  const allocator = new LidAllocator(used, length);
   const counts = new Int32Array(table.capacity);
   for (let i = 0; i < old.lids.length; i++) {
     const slot = table.find(old.h1[i]!, old.h2[i]!);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchLines } from '../../src/core/diff.js';
 import { hashLines } from '../../src/core/hash.js';
-import { buildIndex, carryOver, reconcileIndex, retiredLine, spliceIndex, type LineIndex } from '../../src/core/lineIndex.js';
+import { assignFresh, buildIndex, carryOver, reconcileIndex, retiredLine, spliceIndex, type LineIndex } from '../../src/core/lineIndex.js';
 import { lidToString } from '../../src/core/lid.js';
 import { splitLines } from '../../src/core/lines.js';
 
@@ -184,6 +184,28 @@ describe('spliceIndex', () => {
           index = got;
           lines = next;
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('assignFresh', () => {
+  it('gives the same LIDs scanning the old lines as with sets of them', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 40 }), fc.array(content, { minLength: 1, maxLength: 12 }), fc.nat(), (initial, added, at) => {
+        // History first: a reconcile that retires some LIDs.
+        const contents = initial.filter((_, i) => i % 3 !== 1);
+        const old = reconcileIndex(buildIndex(hashesOf(initial)), hashesOf(contents), 20_000);
+        const start = at % (contents.length + 1);
+        const now = [...contents.slice(0, start), ...added, ...contents.slice(start)];
+        const hashes = hashesOf(now);
+        const fresh = added.map((_, i) => start + i);
+        const scanned = new Uint32Array(now.length);
+        const viaSets = new Uint32Array(now.length);
+        assignFresh(old, hashes, scanned, fresh, Infinity);
+        assignFresh(old, hashes, viaSets, fresh, 0);
+        expect(Array.from(scanned)).toEqual(Array.from(viaSets));
       }),
       { numRuns: 300 },
     );
