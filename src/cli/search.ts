@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
-import { printable, shellQuote } from '../core/errors.js';
+import { printable, RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
 import type { MatchOptions } from '../core/match.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { renderLine } from '../render/window.js';
-import { openIndexed } from '../io/indexedFile.js';
+import { openIndexed, type IndexedFile } from '../io/indexedFile.js';
 import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
 import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
@@ -207,7 +207,14 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
     } catch {
       continue;
     }
-    const indexed = openIndexed(ctx.state, { ...resolved, display: file.display });
+    let indexed: IndexedFile;
+    try {
+      indexed = openIndexed(ctx.state, { ...resolved, display: file.display });
+    } catch (error) {
+      // Gone, unreadable or turned binary since it was searched: as if it had not matched.
+      if (error instanceof RtError) continue;
+      throw error;
+    }
     const view = ViewState.load(ctx.state, resolved.rel);
     const hitSet = new Set(lines);
     // Ranges of lines to print: each hit with `context` lines around it, merged when they touch.
