@@ -232,7 +232,7 @@ const WRITE_SLICE = 16 * BLOCK;
 /** The head's text (without its closing brace) and where the records start; text undefined when there is no records key. */
 function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number } {
   const marker = Buffer.from(RECORDS_KEY, 'latin1');
-  for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 4)) {
+  for (let length = Math.min(size, 1 << 12); ; length = Math.min(size, length * 8)) {
     const bytes = readAt(fd, 0, length);
     const at = bytes.indexOf(marker);
     if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length };
