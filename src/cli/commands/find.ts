@@ -41,17 +41,18 @@ export const findCommand: CommandSpec = {
     const needle = pattern.toLowerCase();
     const matches = GLOB_CHARS.test(pattern) ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
     const place = placeUnder(ctx.root, dir.abs);
+    // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
+    // printed ones are placed.
     const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
       .files.filter((rel) => matches(rel))
-      .map(place)
-      .sort((a, b) => comparePaths(a.display, b.display));
+      .sort(comparePaths);
     // git lists tracked files deleted from the work tree, and nested repositories: a path is
     // printed only if it is a file, or a link to one (checked for the printed ones only; the
     // count of the rest may include such paths).
     const paths: string[] = [];
     let next = 0;
     for (; next < found.length && paths.length < max; next++) {
-      const file = found[next]!;
+      const file = place(found[next]!);
       if (isFileEntry(file.abs)) paths.push(file.display);
     }
     const more = found.length - next;
