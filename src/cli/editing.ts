@@ -62,6 +62,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
   const lock = acquireLock(lockPathFor(file), file.display);
   try {
     cleanStaleTemps(file.abs);
+    store.removeStaleTemps(file.rel);
     const stBefore = safeStat(file);
     const snapshot = readSnapshot(store, file);
     const view = ViewState.load(store, file.rel);
@@ -130,6 +131,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   const lock = acquireLock(lockPathFor(file), file.display);
   try {
     cleanStaleTemps(file.abs);
+    store.removeStaleTemps(file.rel);
     const before = fs.existsSync(file.abs) ? fs.statSync(file.abs) : undefined;
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
+import { isRunning } from './processes.js';
 
 export type Warn = (message: string) => void;
 
@@ -94,6 +95,29 @@ export class StateStore {
       return { file, fd: fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW) };
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Removes the temporary files of `rel`'s state files left by rt processes no longer running
+   * (killed while saving). Called by edits, which hold the file's lock: a kill mid-save must not
+   * leave a copy of a big index behind until the daily sweep, an hour later at the soonest.
+   */
+  removeStaleTemps(rel: string): void {
+    if (this.disabledReason) return;
+    for (const kind of ['index', 'view'] as const) {
+      const prefix = `${path.basename(this.fileFor(kind, rel))}.tmp-`;
+      const dir = path.join(this.dir, kind);
+      try {
+        if (!this.isOwnFolder(kind)) continue;
+        for (const name of fs.readdirSync(dir)) {
+          if (!name.startsWith(prefix)) continue;
+          const pid = Number(name.slice(prefix.length).split('-')[0]);
+          if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
+        }
+      } catch {
+        // Housekeeping: never a reason to fail.
+      }
     }
   }
 
