@@ -99,15 +99,22 @@ const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : tool('time', 
 const node = process.execPath;
 
 console.log(`rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`);
+console.log(`environment: NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'is set (Node reads it at every start; rt\'s launcher drops it)' : 'is not set'}`);
 console.log(`corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`);
 console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
 
 // The corpus folder is its own root (it lies inside rt's repository, whose root would be found).
-const rtRun = (args, cwd, opts) => () => timeOnce(node, [RT, ...args], { cwd, ...opts, env: { RT_ROOT: cwd } }).ms;
+const rtRun = (args, cwd, opts) => () => timeOnce(RT, [...args], { cwd, ...opts, env: { RT_ROOT: cwd } }).ms;
 const floor = { run: () => timeOnce(node, ['-e', '0']).ms };
+// rt is run as a user runs it, by its own file (bin/rt.cjs, whose first lines are for the shell):
+// where NODE_EXTRA_CA_CERTS is set, Node reads that certificate file at every start, and rt's
+// launcher drops the variable (rt makes no network connection). Node's own floor without it:
+const bareFloor = { run: () => timeOnce(node, ['-e', '0'], { env: { NODE_EXTRA_CA_CERTS: undefined } }).ms };
 
 // 1. Start-up on a small file.
-row('rt open small / node -e 0', pair({ run: rtRun(['open', CORPUS.small], corpus.dir) }, floor), '≤ 1.25', '≤ 1.0');
+const openSmall = { run: rtRun(['open', CORPUS.small], corpus.dir) };
+row('rt open small / node -e 0', pair(openSmall, floor), '≤ 1.25', '≤ 1.0');
+if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 without NODE_EXTRA_CA_CERTS', pair(openSmall, bareFloor), 'report');
 
 // 2. The big file: first open (index built), then warm windows.
 const bigFile = path.join(corpus.dir, CORPUS.big);
@@ -115,17 +122,17 @@ const stateDir = path.join(corpus.dir, '.rt');
 const firstOpen = [];
 for (let i = 0; i < 3; i++) {
   fs.rmSync(stateDir, { recursive: true, force: true });
-  firstOpen.push(timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms);
+  firstOpen.push(timeOnce(RT, ['open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms);
 }
 row('rt open big:500000, first (builds the index), median of 3', { a: median(firstOpen) }, 'well under 1 s');
 if (gnuTime) {
   fs.rmSync(stateDir, { recursive: true, force: true });
-  const kib = peakKiB(gnuTime, node, [RT, 'open', `${CORPUS.big}:500000`], corpus.dir);
+  const kib = peakKiB(gnuTime, RT, ['open', `${CORPUS.big}:500000`], corpus.dir);
   const times = (kib * 1024) / corpus.bigBytes;
   row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 3×', '≤ 1.5×', `${(kib / 1024).toFixed(0)} MiB`);
 } else skip('peak memory of a first rt open of big', 'GNU time not found');
 // Warm: the index exists and is not racy (the file was last changed long ago).
-timeOnce(node, [RT, 'open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } });
+timeOnce(RT, ['open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } });
 const warmOpen = { run: rtRun(['open', `${CORPUS.big}:500000`], corpus.dir) };
 row('rt open big:500000 (warm) / node -e 0', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
 if (sed) {
@@ -138,12 +145,12 @@ if (sed) {
   const sedCopy = path.join(corpus.dir, 'edit-sed.txt');
   fs.copyFileSync(bigFile, edited);
   fs.copyFileSync(bigFile, sedCopy);
-  const shown = timeOnce(node, [RT, 'open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).stdout.toString();
+  const shown = timeOnce(RT, ['open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).stdout.toString();
   let lid = /^500000:([0-9a-z]+)\|/m.exec(shown)[1];
   let n = 0;
   const rtEdit = {
     run() {
-      const r = timeOnce(node, [RT, 'edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n`, env: { RT_ROOT: corpus.dir } });
+      const r = timeOnce(RT, ['edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n`, env: { RT_ROOT: corpus.dir } });
       lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
       return r.ms;
     },
@@ -170,6 +177,10 @@ else skip("rt find '*.ts' / fd -g '*.ts'", 'fd not found');
 // a ratio above the target means no Node CLI can meet it on this machine and tree.
 if (rg) row(`node -e 0 / rg -n -F ${ident} (the floor)`, pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
 if (fd) row("node -e 0 / fd -g '*.ts' (the floor)", pair(floor, fdFind), 'report');
+if (process.env.NODE_EXTRA_CA_CERTS) {
+  if (rg) row(`node -e 0 without NODE_EXTRA_CA_CERTS / rg -n -F ${ident}`, pair(bareFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+  if (fd) row("node -e 0 without NODE_EXTRA_CA_CERTS / fd -g '*.ts'", pair(bareFloor, fdFind), 'report');
+}
 
 const out = path.join(root, 'bench', 'results');
 fs.mkdirSync(out, { recursive: true });
@@ -178,6 +189,7 @@ const result = {
   node: process.version,
   cores: os.cpus().length,
   runs: RUNS,
+  nodeExtraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS),
   corpora: { small: CORPUS.small, big: { lines: corpus.bigLines, bytes: corpus.bigBytes }, tree: { files: corpus.treeFiles, packages: corpus.packages, ident } },
   rows,
 };

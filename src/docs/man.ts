@@ -86,6 +86,7 @@ const TRAILER: readonly Section[] = [
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
       { term: 'RT_RIPGREP', text: 'off: never use ripgrep. When rg is installed, literal searches (grep -F) of folders use it: a case-sensitive literal without -w takes its line numbers, which for such a literal are the lines rt would find, and rt reads only the files it prints; other literals ask it which files may hold the string at all, and rt matches only those. Either way the files searched are rt\'s own choice (git\'s list, .ignore files, no binary files), and the output is the same as with RT_RIPGREP=off.' },
       { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
+      { term: 'NODE_EXTRA_CA_CERTS', text: 'Dropped by the launcher (bin/rt.cjs, run by the shell first): Node reads that certificate file at every start, some 40 ms where it is set, and rt makes no network connection. Programs rt runs (git, rg) do not see it either; neither uses it for local work.' },
       { term: 'NO_COLOR', text: 'Any non-empty value: no colour (unless --color always).' },
       { term: 'FORCE_COLOR', text: 'Colour even when standard output is not a terminal (1, 2 or 3 for 16, 256 or 16 million colours; 0 for none), unless NO_COLOR or --color never. Without either, colour is used only when standard output is a terminal whose TERM is not dumb. Colour never changes the text, and --json is never coloured.' },
     ],
