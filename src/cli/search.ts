@@ -12,7 +12,7 @@ import type { MatchOptions } from '../core/match.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { renderLine } from '../render/window.js';
 import { openIndexed, type IndexedFile } from '../io/indexedFile.js';
-import { comparePaths, listFiles, type ListOptions } from '../io/listFiles.js';
+import { comparePaths, listedAmong, listFiles, type ListOptions } from '../io/listFiles.js';
 import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import type { Context } from './context.js';
@@ -104,6 +104,26 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
     }
   }
   return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered };
+}
+
+/**
+ * The files among `found` (absolute paths, e.g. those ripgrep found) under the folders `dirs`,
+ * as listCandidates and pickCandidates would choose them, but asking git about these files alone
+ * (listedAmong); `tracked[i]` is trackedFiles(dirs[i]). Undefined when that cannot tell: list
+ * the folders instead.
+ */
+export function candidatesAmong(ctx: Context, dirs: readonly string[], tracked: ReadonlyArray<ReadonlySet<string> | undefined>, found: ReadonlySet<string>, list: ListOptions, globs: readonly string[]): CandidateSet | undefined {
+  const groups: Array<Listed['groups'][number]> = [];
+  for (const [i, dir] of dirs.entries()) {
+    const absPrefix = absPrefixOf(dir);
+    const rels: string[] = [];
+    for (const abs of found) if (abs.startsWith(absPrefix)) rels.push(path.sep === '/' ? abs.slice(absPrefix.length) : abs.slice(absPrefix.length).split(path.sep).join('/'));
+    const listed = listedAmong(dir, rels, tracked[i], list, ctx.root.dir);
+    if (!listed) return undefined;
+    groups.push({ place: placeUnder(ctx.root, dir), absPrefix, rels: listed, named: false });
+  }
+  // Whether ignore rules or the hidden rule could have left files out, for the "nothing found" note.
+  return pickCandidates({ groups, filtered: !list.noIgnore || !list.hidden }, globs);
 }
 
 /** The files under `paths` that `globs` let through (listCandidates, then pickCandidates). */

@@ -7,6 +7,7 @@
 
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
+import { childOutput } from './childOutput.js';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -55,16 +56,70 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir):
  * stat of every file): readers skip what they cannot open, and `find` checks what it prints.
  */
 function gitListing(dir: string): string[] | null {
-  const result = childProcess().spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
-    cwd: dir,
-    encoding: 'buffer',
-    maxBuffer: 1 << 30,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-  });
+  return gitLs(dir, ['--cached', '--others', '--exclude-standard', '--deduplicate']);
+}
+
+/** `git ls-files` in `dir` with `args` (pathspecs taken literally): the paths it printed, or null when git failed. */
+function gitLs(dir: string, args: readonly string[]): string[] | null {
+  const result = childProcess().spawnSync('git', [...GIT_LS, ...args], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30, env: gitEnv() });
   if (result.status !== 0 || result.error) return null;
-  const out = result.stdout.toString('utf8');
-  // A path ending in "/" is a nested repository, not a file.
-  return out.length ? out.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
+  return filesOf(result.stdout);
+}
+
+const GIT_LS = ['-c', 'core.quotePath=off', '--literal-pathspecs', 'ls-files', '-z'];
+const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_OPTIONAL_LOCKS: '0' });
+
+/** The paths of `git ls-files -z` output; a path ending in "/" is a nested repository, not a file. */
+function filesOf(out: Buffer): string[] {
+  const text = out.toString('utf8');
+  return text.length ? text.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
+}
+
+/**
+ * The files git tracks under `dir`, from its index alone (no look at the work tree, so it costs
+ * little on a large tree); undefined outside a work tree. Started without waiting, to run beside
+ * a search: listedAmong takes it.
+ */
+export function trackedFiles(dir: string): Promise<ReadonlySet<string> | undefined> {
+  return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? new Set(filesOf(r.stdout)) : undefined));
+}
+
+/** Beyond this many paths to ask git about, listing the whole tree costs less than asking. */
+const MAX_ASKED = 1000;
+
+/**
+ * Which of `rels` (files under `dir`, relative with "/", e.g. those a search found) a listing of
+ * `dir` gives: the same answer as filtering listFiles(dir, options, top).files, but git is asked
+ * about these paths alone. `tracked` is what trackedFiles(dir) gave (undefined: not a work
+ * tree). Undefined when asking would cost more than listing, or git failed: list instead.
+ */
+export function listedAmong(dir: string, rels: readonly string[], tracked: ReadonlySet<string> | undefined, options: ListOptions, top: string = dir): string[] | undefined {
+  if (options.noIgnore) {
+    // The walk lists every file but those under .git and .rt (and hidden ones unless asked).
+    return rels.filter((rel) => !rel.split('/').some((part) => ALWAYS_SKIPPED.has(part)) && (options.hidden || !isHidden(rel)));
+  }
+  if (!tracked) return undefined;
+  // The .ignore files that can apply to these paths: those of their folders (git must list
+  // them too, as it lists those that apply to a whole listing).
+  const ignoreFiles: string[] = [];
+  const folders = new Set<string>();
+  for (const rel of rels) {
+    for (let folder = path.posix.dirname(rel); !folders.has(folder); folder = path.posix.dirname(folder)) {
+      folders.add(folder);
+      const file = folder === '.' ? '.ignore' : `${folder}/.ignore`;
+      if (fs.existsSync(path.join(dir, file))) ignoreFiles.push(file);
+      if (folder === '.') break;
+    }
+  }
+  const asked = [...new Set([...rels, ...ignoreFiles])];
+  const unknown = asked.filter((p) => !tracked.has(p));
+  if (unknown.length > MAX_ASKED) return undefined;
+  const others = unknown.length ? gitLs(dir, ['--others', '--exclude-standard', '--', ...unknown]) : [];
+  if (!others) return undefined;
+  const untracked = new Set(others);
+  const present = asked.filter((p) => tracked.has(p) || untracked.has(p));
+  const wanted = new Set(rels);
+  return filterGitListing(dir, present, options, inheritedRules(dir, top, ['.ignore'])).files.filter((p) => wanted.has(p));
 }
 
 /** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */

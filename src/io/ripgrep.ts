@@ -9,7 +9,7 @@
 // RT_RIPGREP=off turns it off.
 
 import path from 'node:path';
-import { childProcess } from './builtins.js';
+import { childOutput as output } from './childOutput.js';
 
 export interface PrefilterRequest {
   readonly literal: string;
@@ -104,21 +104,4 @@ async function trackedButIgnored(dirs: readonly string[]): Promise<string[]> {
     }),
   );
   return lists.flat();
-}
-
-/** Runs a program without waiting for it: its exit status and stdout, or undefined if it could not start. */
-function output(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: Buffer } | undefined> {
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = childProcess().spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      resolve(undefined);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', () => resolve(undefined));
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(chunks) }));
-  });
 }

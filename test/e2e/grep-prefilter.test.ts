@@ -3,8 +3,9 @@
 // same with the prefilter and without it (RT_RIPGREP=off).
 
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, run, tempDir } from './harness.js';
+import { cleanup, run, tempDir, write } from './harness.js';
 import { buildSearchRepo } from './search-fixture.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
@@ -13,6 +14,15 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
   afterAll(cleanup);
   const dir = tempDir();
   buildSearchRepo(dir, tempDir());
+  // ripgrep's own walk decides nothing: rt asks git about the files ripgrep found. What could
+  // differ if it did: a repository nested in the work tree (git lists none of its files), a
+  // .ignore file git does not track, and more untracked files with hits than rt asks git about
+  // one by one (it lists the tree instead).
+  write(dir, 'nested/inner.ts', 'inner parseConfig\n');
+  spawnSync('git', ['init', '-q'], { cwd: path.join(dir, 'nested') });
+  write(dir, 'notes/.ignore', 'secret-note.md\n');
+  write(dir, 'notes/secret-note.md', 'parseConfig in a note .ignore hides\n');
+  for (let i = 0; i < 1100; i++) write(dir, `bulk/f${i}.txt`, `bulkword ${i}\n`);
 
   const searches: string[][] = [
     ['grep', '-F', 'parseConfig'],
@@ -36,11 +46,21 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '-F', '--max', '100000', '('],
     ['grep', '-F', 'tracked'],
     ['grep', '-F', '-g', '!*.ts', '--max', '100000', 'a'],
+    ['grep', '-F', 'parseConfig', 'src', 'notes', 'nested'],
+    ['grep', '-F', '--max', '100000', 'bulkword'],
+    ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
+    ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],
   ];
-  for (const args of searches) {
-    it(`rt ${args.join(' ')} prints the same with and without ripgrep`, () => {
-      const withRg = run(args, dir);
-      const without = run(args, dir, { env: { RT_RIPGREP: 'off' } });
+  const fromSrc: string[][] = [
+    ['grep', '-F', 'parseConfig'],
+    ['grep', '-F', 'parseConfig', '..'],
+    ['grep', '-F', '--hidden', 'parseConfig', '../notes', '.'],
+  ];
+  const cases = [...searches.map((args) => ({ args, cwd: dir })), ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') }))];
+  for (const { args, cwd } of cases) {
+    it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without ripgrep`, () => {
+      const withRg = run(args, cwd);
+      const without = run(args, cwd, { env: { RT_RIPGREP: 'off' } });
       expect(withRg.status, withRg.text).toBe(without.status);
       expect(withRg.stdout, `${withRg.text}\n${without.text}`).toBe(without.stdout);
       expect(withRg.stderr).toBe(without.stderr);

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { compileMatcher } from '../../core/match.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
+import { trackedFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
@@ -58,10 +59,12 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const request = options.fixed ? literalRequest(ctx, pattern, paths, options) : undefined;
   const linesRun = request && !filesOnly && !options.word ? ripgrepLines(request, ctx.env) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
-  const listed = listCandidates(ctx, paths, list);
+  // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
+  // git would list: far less than listing a large tree while ripgrep needs both cores.
+  const trackedRun = request && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
   const answer = await linesRun;
   const only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
-  const set = pickCandidates(listed, globs, only);
+  const set = (only && trackedRun && candidatesAmong(ctx, request!.dirs, await trackedRun, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
   /** The 0-based hit lines of a file (none when it cannot be searched). */
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
