@@ -17,7 +17,8 @@ import { renderUnifiedDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import { readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
-import { acquireLock } from '../io/lock.js';
+import { acquireLock, type Lock } from '../io/lock.js';
+import { enterFolderOf } from '../io/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { cleanStaleTemps, replaceFile, versionOf } from '../io/writeFile.js';
@@ -56,10 +57,19 @@ export type PlanSplice = (world: AnchorWorld, snapshot: Snapshot) => Splice;
 
 /** Runs an edit of an existing file. */
 export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditFlags, plan: PlanSplice): void {
-  const file = resolveInRoot(ctx.root, pathArg);
-  refuseIfReadOnly(ctx, flags, file.display);
+  const resolved = resolveInRoot(ctx.root, pathArg);
+  refuseIfReadOnly(ctx, flags, resolved.display);
   const store = ctx.state;
-  const lock = acquireLock(lockPathFor(file), file.display);
+  // From here on the file is named within its folder, which a swap of the path cannot redirect.
+  const pinned = enterFolderOf(resolved);
+  const file = pinned.file;
+  let lock: Lock;
+  try {
+    lock = acquireLock(lockPathFor(file), file.display);
+  } catch (error) {
+    pinned.leave();
+    throw error;
+  }
   try {
     cleanStaleTemps(file.abs);
     store.removeStaleTemps(file.rel);
@@ -95,13 +105,14 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
   } finally {
     lock.release();
+    pinned.leave();
   }
 }
 
 /** Runs `rt create`. */
 export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
   if (/[\\/]$/.test(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(/[\\/]+$/, '')}/NAME`)}`]);
-  const file = resolveInRoot(ctx.root, pathArg, true);
+  let file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
   let existing: fs.Stats | undefined;
   try {
@@ -123,12 +134,16 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, empty, after, span, ctx.style));
     return;
   }
+  // Folders are made one at a time, each entered and checked: none is made outside the root.
+  const pinned = enterFolderOf(file, true);
+  file = pinned.file;
+  let lock: Lock;
   try {
-    fs.mkdirSync(path.dirname(file.abs), { recursive: true });
+    lock = acquireLock(lockPathFor(file), file.display);
   } catch (error) {
-    throw new RtError('access', `cannot make the folder of ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the path and its permissions']);
+    pinned.leave();
+    throw error;
   }
-  const lock = acquireLock(lockPathFor(file), file.display);
   try {
     cleanStaleTemps(file.abs);
     store.removeStaleTemps(file.rel);
@@ -141,6 +156,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
   } finally {
     lock.release();
+    pinned.leave();
   }
 }
 

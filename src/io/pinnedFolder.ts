@@ -1,0 +1,80 @@
+// Editing inside a folder that cannot be swapped away (SPEC §4: nothing outside the root is
+// written). A path checked inside the root can be redirected before it is used: a folder of it
+// replaced by a symbolic link to elsewhere between the check and the write. Node has no
+// openat/renameat, but the working directory is bound to a folder itself, not to its path: once
+// rt has entered the file's folder and checked that it is the one it resolved, every name it
+// uses relative to it (the lock, the temporary file, the rename) stays in that folder, whatever
+// is done to the path meanwhile.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError } from '../core/errors.js';
+import type { ResolvedPath } from './root.js';
+
+export interface PinnedFile {
+  /** The file, its `abs` now its bare name in the folder entered. */
+  readonly file: ResolvedPath;
+  /** Returns to the working directory rt started in. */
+  leave(): void;
+}
+
+/**
+ * Enters the folder of `file` (made first, folder by folder, when `create`), checking at each
+ * step that the folder entered is the one resolved inside the root.
+ */
+export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
+  const startedIn = process.cwd();
+  const dir = path.dirname(file.abs);
+  const missing: string[] = [];
+  let base = dir;
+  if (create) {
+    while (!fs.existsSync(base) && path.dirname(base) !== base) {
+      missing.unshift(path.basename(base));
+      base = path.dirname(base);
+    }
+  }
+  const leave = () => {
+    try {
+      process.chdir(startedIn);
+    } catch {
+      // The folder rt started in is gone: nothing after an edit needs it.
+    }
+  };
+  try {
+    enter(base, base, file);
+    let at = base;
+    for (const name of missing) {
+      at = path.join(at, name);
+      try {
+        fs.mkdirSync(name);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new RtError('access', `cannot make the folder of ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the path and its permissions']);
+        }
+      }
+      enter(name, at, file);
+    }
+  } catch (error) {
+    leave();
+    throw error;
+  }
+  return { file: { ...file, abs: path.basename(file.abs) }, leave };
+}
+
+/** Enters `to` and checks that the folder entered is really `expected`. */
+function enter(to: string, expected: string, file: ResolvedPath): void {
+  let real: string;
+  try {
+    process.chdir(to);
+    real = fs.realpathSync.native('.');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw swapped(file);
+    throw new RtError('access', `cannot enter the folder of ${file.display}: ${code ?? String(error)}`, ['check the permissions of its folder']);
+  }
+  if (real !== expected) throw swapped(file);
+}
+
+function swapped(file: ResolvedPath): RtError {
+  return new RtError('access', `the folder of ${file.display} was moved or replaced while rt was editing it; nothing was written`, [`check what is at ${path.dirname(file.display) || '.'} now, then run the command again`]);
+}
