@@ -167,7 +167,7 @@ function lockPathFor(file: ResolvedPath): string {
 
 function safeStat(file: ResolvedPath): fs.Stats {
   try {
-    return fs.statSync(file.abs);
+    return fs.lstatSync(file.abs);
   } catch {
     throw new RtError('not_found', `no such file: ${file.display}`, ['check the path']);
   }

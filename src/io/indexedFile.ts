@@ -50,10 +50,13 @@ export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile 
 export function statFile(file: ResolvedPath): FileStamp {
   let st: fs.BigIntStats;
   try {
-    st = fs.statSync(file.abs, { bigint: true });
+    // Not following a link: `abs` is a real path, so a link found there now was swapped in
+    // since the path was checked, and may lead outside the root.
+    st = fs.lstatSync(file.abs, { bigint: true });
   } catch (error) {
     throw accessError(file, error);
   }
+  if (st.isSymbolicLink()) throw swappedForLink(file);
   if (st.isDirectory()) {
     throw new RtError('access', `${file.display} is a directory`, [`open a file in it; list its files with: rt find '' ${file.display}`]);
   }
@@ -112,7 +115,12 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
 }
 
 function readRange(file: ResolvedPath, start: number, end: number): Buffer {
-  const fd = fs.openSync(file.abs, 'r');
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
   try {
     return readAt(fd, start, end);
   } finally {
@@ -135,7 +143,12 @@ export interface Snapshot {
 export function readSnapshot(store: StateStore, file: ResolvedPath, saved = SavedIndex.open(store, file.rel), before = statFile(file)): Snapshot {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file.abs);
+    const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      bytes = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     throw accessError(file, error);
   }
@@ -223,8 +236,13 @@ export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIn
   };
 }
 
+function swappedForLink(file: ResolvedPath): RtError {
+  return new RtError('access', `${file.display} was replaced by a symbolic link while rt was using it; nothing was read through it`, [`check where it leads: ls -l ${file.display}; then run the command again`]);
+}
+
 function accessError(file: ResolvedPath, error: unknown): RtError {
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return swappedForLink(file);
   if (code === 'ENOENT') return new RtError('not_found', `no such file: ${file.display}`, ['check the path; list files with: rt find NAME']);
   if (code === 'EACCES' || code === 'EPERM') {
     return new RtError('access', `permission denied: ${file.display}`, [`check its permissions: ls -l ${file.display}`]);

@@ -35,11 +35,13 @@ export function replaceFile(target: string, data: Buffer, expected: FileVersion 
   let owner: { uid: number; gid: number } | undefined;
   let st: fs.Stats | undefined;
   try {
-    st = fs.statSync(target);
+    // `target` is a real path: a symbolic link there now was swapped in since it was checked.
+    st = fs.lstatSync(target);
   } catch {
     // a new file
   }
   if (st) {
+    if (st.isSymbolicLink()) throw new RtError('access', `${display} was replaced by a symbolic link while rt was editing it; nothing was written`, [`check where it leads: ls -l ${display}; then run the command again`]);
     if (!st.isFile()) throw new RtError('access', `${display} is not a regular file`, ['rt writes regular files only']);
     mode = st.mode & 0o7777;
     owner = { uid: st.uid, gid: st.gid };
@@ -78,7 +80,7 @@ export function replaceFile(target: string, data: Buffer, expected: FileVersion 
 function checkUnchanged(target: string, expected: FileVersion | undefined, display: string, overwrite: boolean): void {
   let now: fs.Stats | undefined;
   try {
-    now = fs.statSync(target);
+    now = fs.lstatSync(target);
   } catch {
     now = undefined;
   }
