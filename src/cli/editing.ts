@@ -114,13 +114,10 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   if (/[\\/]$/.test(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(/[\\/]+$/, '')}/NAME`)}`]);
   let file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
-  let existing: fs.Stats | undefined;
-  try {
-    existing = fs.lstatSync(file.abs);
-  } catch {
-    existing = undefined;
-  }
-  if (existing && !fs.statSync(file.abs).isFile()) {
+  // `abs` is a real path: what is there now is looked at, not followed (a file that vanishes or
+  // is swapped for a link meanwhile is not an internal error).
+  const existing = lstatOrNone(file.abs);
+  if (existing && !existing.isFile()) {
     throw new RtError('access', `${file.display} exists and is not a regular file`, ['create makes regular files; choose another path']);
   }
   if (existing && !flags.force) {
@@ -147,7 +144,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   try {
     cleanStaleTemps(file.abs);
     store.removeStaleTemps(file.rel);
-    const before = fs.existsSync(file.abs) ? fs.statSync(file.abs) : undefined;
+    const before = lstatOrNone(file.abs);
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
     const index = buildIndex(hashLines(after));
@@ -163,6 +160,14 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
 /** The lock sits beside the file, so every rt process finds it whatever its state settings. */
 function lockPathFor(file: ResolvedPath): string {
   return path.join(path.dirname(file.abs), `.${path.basename(file.abs)}.rt-lock`);
+}
+
+function lstatOrNone(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeStat(file: ResolvedPath): fs.Stats {
