@@ -58,10 +58,15 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv):
     const found = new Map<string, number[]>();
     const out = r.found;
     // Each hit is PATH \0 NUMBER : (at most one byte of the line, or a note) \n; paths may hold \n.
+    let lastRaw: Buffer | undefined;
+    let file = '';
     for (let at = 0; at < out.length; ) {
       const nul = out.indexOf(0, at);
       if (nul === -1) break;
-      const file = path.resolve(out.subarray(at, nul).toString('utf8'));
+      // A file's hits come one after another: its path is resolved once.
+      const raw = out.subarray(at, nul);
+      if (!lastRaw || !raw.equals(lastRaw)) file = path.resolve(raw.toString('utf8'));
+      lastRaw = raw;
       let n = 0;
       let p = nul + 1;
       for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
