@@ -200,6 +200,9 @@ export function bomLengthOf(bytes: Buffer): number {
   return hasBom(bytes) ? BOM.length : 0;
 }
 
+/** Hit ranges within this many lines of the first of a run are read together. */
+const SPAN_LINES = 4096;
+
 export interface FileHits {
   readonly file: Candidate;
   /** 0-based hit lines, ascending. */
@@ -247,17 +250,26 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
       if (last && from <= last[1]) last[1] = Math.max(last[1], to);
       else ranges.push([from, to]);
     }
-    for (const [from, to] of ranges) {
+    // Lines and LIDs are read for runs of ranges at a time: a file with thousands of hits is
+    // not read again for each of them.
+    let span: { from: number; lids: string[]; contents: Buffer[] } | undefined;
+    for (const [r, [from, to]] of ranges.entries()) {
+      if (!span || to > span.from + span.lids.length) {
+        let end = to;
+        for (let k = r + 1; k < ranges.length && ranges[k]![1] - from <= SPAN_LINES; k++) end = ranges[k]![1];
+        span = { from, lids: Array.from(indexed.lids(from, end), lidToString), contents: indexed.contents(from, end) };
+      }
       if (groupsSeparated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
       firstGroup = false;
-      const lids = Array.from(indexed.lids(from, to), lidToString);
-      const contents = indexed.contents(from, to);
+      const at = from - span.from;
+      const lids = span.lids.slice(at, at + to - from);
       for (let i = from; i < to; i++) {
+        const content = span.contents[i - span.from]!;
         if (ctx.json) {
-          json.push({ path: file.display, ...jsonLine(i + 1, lids[i - from]!, contents[i - from]!), hit: hitSet.has(i) });
+          json.push({ path: file.display, ...jsonLine(i + 1, lids[i - from]!, content), hit: hitSet.has(i) });
           continue;
         }
-        ctx.out(renderLine(i + 1, lids[i - from]!, contents[i - from]!, hitSet.has(i) ? '|' : '-', ctx.style, prefixPath ? file.display : undefined));
+        ctx.out(renderLine(i + 1, lids[i - from]!, content, hitSet.has(i) ? '|' : '-', ctx.style, prefixPath ? file.display : undefined));
       }
       view.record(from + 1, lids, 'search');
     }

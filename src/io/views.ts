@@ -47,6 +47,9 @@ export type ShownBy = 'window' | 'edit' | 'search';
 export class ViewState {
   /** Whether what was recorded since loading says more than the saved state did. */
   private changed = false;
+  /** `doc.shown` and `doc.seen` as a map and a set, made when first needed and written back on save: a search records thousands of ranges. */
+  private byNumber: Map<number, string[]> | undefined;
+  private seenSet: Set<string> | undefined;
 
   private constructor(
     private readonly rel: string,
@@ -72,20 +75,20 @@ export class ViewState {
   /** LIDs shown at `line` since the last window showed it (most recent last); null when no state is kept. */
   shownAt(line: number): readonly string[] | null {
     if (!this.kept) return null;
-    return this.doc.shown.find(([n]) => n === line)?.[1] ?? [];
+    return this.numbers().get(line) ?? [];
   }
 
   wasSeen(lid: string): boolean {
-    return this.doc.seen.includes(lid);
+    return this.seen().has(lid);
   }
 
   /** Records lines `start`.. with their LIDs as shown. */
   record(start: number, lids: readonly string[], by: ShownBy): void {
-    const byNumber = new Map(this.doc.shown);
-    const seenBefore = new Set(this.doc.seen);
+    const byNumber = this.numbers();
+    const seen = this.seen();
     const news = lids.some((lid, i) => {
       const before = byNumber.get(start + i);
-      return !seenBefore.has(lid) || !before || (by === 'window' ? before.length !== 1 || before[0] !== lid : !before.includes(lid));
+      return !seen.has(lid) || !before || (by === 'window' ? before.length !== 1 || before[0] !== lid : !before.includes(lid));
     });
     // Lines shown again as they were add nothing (a search repeated, say): the state stays as saved.
     if (!news && by !== 'window') return;
@@ -93,16 +96,23 @@ export class ViewState {
     lids.forEach((lid, i) => {
       const n = start + i;
       const before = by === 'window' ? [] : (byNumber.get(n) ?? []);
-      byNumber.delete(n);
+      byNumber.delete(n); // most recent last
       byNumber.set(n, before.includes(lid) ? before : [...before, lid]);
     });
-    this.doc.shown = [...byNumber].slice(-MAX_NUMBERS);
-    const seen = new Set(this.doc.seen);
+    dropOldest(byNumber, MAX_NUMBERS);
     for (const lid of lids) {
       seen.delete(lid);
       seen.add(lid);
     }
-    this.doc.seen = [...seen].slice(-MAX_SEEN);
+    dropOldest(seen, MAX_SEEN);
+  }
+
+  private numbers(): Map<number, string[]> {
+    return (this.byNumber ??= new Map(this.doc.shown));
+  }
+
+  private seen(): Set<string> {
+    return (this.seenSet ??= new Set(this.doc.seen));
   }
 
   /**
@@ -124,6 +134,16 @@ export class ViewState {
    */
   save(store: StateStore): void {
     if (!this.changed && this.doc.touched > 0 && Date.now() - this.doc.touched < 86_400_000) return;
+    if (this.byNumber) this.doc.shown = [...this.byNumber];
+    if (this.seenSet) this.doc.seen = [...this.seenSet];
     store.save('view', this.rel, this.doc);
+  }
+}
+
+/** Keeps the `max` most recent entries of a map or set (iterated least recent first). */
+function dropOldest(entries: Map<unknown, unknown> | Set<unknown>, max: number): void {
+  for (const key of entries.keys()) {
+    if (entries.size <= max) break;
+    entries.delete(key);
   }
 }

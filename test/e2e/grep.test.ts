@@ -474,6 +474,32 @@ describe('rt grep -C', () => {
     expectRun(r, { status: 0, stdout: [1, 4, 5, 12, 20].map((n) => line(lid, n, true)).join(''), stderr: '' });
   });
 
+  it('thousands of hits in one file, spread over 20,000 lines: every group exact, LIDs those of rt open, each hit usable by its line number', () => {
+    const dir = tempDir();
+    const total = 20_000;
+    const isHit = (n: number) => n % 7 === 0 || (n > 9000 && n < 9100) || n === total;
+    const text = (n: number) => (isHit(n) ? `HIT ${n}` : `plain ${n}`);
+    write(dir, 'big.txt', Array.from({ length: total }, (_, i) => `${text(i + 1)}\n`).join(''));
+    // Without state: the LIDs of a fresh start, and nothing recorded as shown.
+    const lids = parseWindow(run(['open', 'big.txt', '--window', '20000'], dir, { env: { RT_STATE: 'off' } })).lids;
+    expect(lids.length).toBe(total);
+    const r = run(['grep', '-C', '2', '--max', '100000', 'HIT', 'big.txt'], dir);
+    expect(r.status, r.text).toBe(0);
+    const want: string[] = [];
+    let last = 0;
+    for (let n = 1; n <= total; n++) {
+      const near = [-2, -1, 0, 1, 2].some((d) => n + d >= 1 && n + d <= total && isHit(n + d));
+      if (!near) continue;
+      if (last && n > last + 1) want.push('--\n');
+      want.push(`big.txt:${n}:${lids[n - 1]}${isHit(n) ? '|' : '-'}${text(n)}\n`);
+      last = n;
+    }
+    expect(r.stdout === want.join(''), r.text.slice(0, 2000)).toBe(true);
+    // Hits far down the file count as shown: a bare line number names them.
+    const edited = run(['edit', 'big.txt', '19999'], dir, { input: 'changed\n' });
+    expect(edited.status, edited.text).toBe(0);
+  });
+
   it('groups of different files are separated by --', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'x\nHIT\ny\n');
