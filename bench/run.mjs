@@ -168,6 +168,8 @@ const ident = corpus.ident;
 const rtGrep = { run: rtRun(['grep', '-F', ident], tree) };
 if (rg) row(`rt grep -F ${ident} / rg -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), '≤ 1.5', '≤ 1.0');
 else skip('rt grep -F / rg -n -F', 'ripgrep not found');
+// Every hit, not the first 200: the cost of printing thousands of lines with their LIDs.
+if (rg) row(`rt grep -F ${ident} --max 1000000 (every hit) / rg -n -F ${ident}`, pair({ run: rtRun(['grep', '-F', ident, '--max', '1000000'], tree) }, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
 if (git) row(`rt grep -F ${ident} / git grep -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms }), 'report');
 const rtFind = { run: rtRun(['find', '*.ts'], tree) };
 const fdFind = { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms };
