@@ -46,7 +46,7 @@ export class Tally {
   /** Counts one failure of `kind`, keeping the first few descriptions for the assertion message. */
   fail(kind: Count, description: string): void {
     this.counts[kind]++;
-    if (this.problems.length < 20) this.problems.push(`${kind}: ${description}`);
+    if (this.problems.length < 40) this.problems.push(`${kind}: ${description}`);
   }
 
   /** Records the row (even when the test then fails, so the table shows it). */
