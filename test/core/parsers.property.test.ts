@@ -1,0 +1,138 @@
+// Property tests of the two parsers every command's arguments go through: anchors (SPEC §2) and
+// open's PATH[:LINE | :START-END | :LID] targets. Whatever the text, they return a well-formed
+// result or refuse with an RtError of bad usage (exit 2) — never another exception — and the
+// forms they accept mean exactly what the spec says.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseAnchor } from '../../src/core/anchor.js';
+import { RtError } from '../../src/core/errors.js';
+import { isLidText, LID_ALPHABET } from '../../src/core/lid.js';
+import { parseTarget } from '../../src/core/target.js';
+
+const RUNS = { numRuns: 2000 };
+
+/** Any text an argument can hold: unicode, control characters, digits, colons and dashes. */
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.stringMatching(/^[0-9:$a-zA-Z -]{0,14}$/),
+  fc.constantFrom('', ' ', '$', 'end', 'END', '0', '-1', '00', '1e3', '9'.repeat(30), ':', '1:', ':1', 'kq3f:1', '1:KQ3F', '1:kq3f:2', '\u0000', '١٢'),
+);
+
+/** An LID as rt prints them: 4 to 6 characters of the alphabet, at least one a letter. */
+const lid = fc
+  .array(fc.constantFrom(...LID_ALPHABET), { minLength: 4, maxLength: 6 })
+  .map((cs) => cs.join(''))
+  .filter((t) => /[a-z]/.test(t));
+
+const lineNumber = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
+
+/** Runs `f`; an RtError of bad usage counts as a refusal; any other exception fails the property. */
+function refusedOrValue<T>(f: () => T): { value: T } | { refused: RtError } {
+  try {
+    return { value: f() };
+  } catch (error) {
+    expect(error).toBeInstanceOf(RtError);
+    expect((error as RtError).exitStatus).toBe(2);
+    expect((error as RtError).message.length).toBeGreaterThan(0);
+    expect((error as RtError).hints.length).toBeGreaterThan(0);
+    return { refused: error as RtError };
+  }
+}
+
+describe('parseAnchor, for any text', () => {
+  it('returns an anchor of a known kind or refuses as bad usage; never throws anything else', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const got = refusedOrValue(() => parseAnchor(text));
+        if (!('value' in got)) return;
+        const a = got.value;
+        expect(a.text).toBe(text);
+        const t = text.trim();
+        switch (a.kind) {
+          case 'end':
+            expect(['$', 'end']).toContain(t);
+            break;
+          case 'line':
+            expect(t).toMatch(/^\d+$/);
+            expect(Number.isSafeInteger(a.line) && a.line >= 1).toBe(true);
+            expect(a.line).toBe(Number(t));
+            break;
+          case 'lid':
+            expect(isLidText(a.lid)).toBe(true);
+            expect(a.lid).toBe(t);
+            break;
+          case 'both':
+            expect(isLidText(a.lid)).toBe(true);
+            expect(`${a.line}:${a.lid}`).toBe(t.replace(/^0+(?=\d)/, ''));
+            break;
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('reads every LID, line number and NUMBER:LID as that, with spaces around them or not', () => {
+    fc.assert(
+      fc.property(lid, lineNumber, fc.constantFrom('', ' ', '\t', '  \n'), (l, n, pad) => {
+        expect(parseAnchor(`${pad}${l}${pad}`)).toMatchObject({ kind: 'lid', lid: l });
+        expect(parseAnchor(`${pad}${n}${pad}`)).toMatchObject({ kind: 'line', line: n });
+        expect(parseAnchor(`${pad}${n}:${l}${pad}`)).toMatchObject({ kind: 'both', line: n, lid: l });
+      }),
+      RUNS,
+    );
+  });
+
+  it('refuses line 0, numbers past 2^53, uppercase LIDs and digits-only "LIDs" as bad usage', () => {
+    fc.assert(
+      fc.property(lid, (l) => {
+        for (const bad of ['0', `0:${l}`, '9'.repeat(17), `${'9'.repeat(17)}:${l}`, l.toUpperCase(), `1:${l.toUpperCase()}`, `${l}:1`, `1:${l}:2`, '-1']) {
+          const got = refusedOrValue(() => parseAnchor(bad));
+          expect('refused' in got, `${bad} was accepted`).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('parseTarget, for any text', () => {
+  it('returns a target whose path is a prefix of the argument, or refuses as bad usage', () => {
+    fc.assert(
+      fc.property(anyText, anyText, fc.boolean(), (p, where, exists) => {
+        const arg = `${p}:${where}`;
+        const got = refusedOrValue(() => parseTarget(arg, () => exists));
+        if (!('value' in got)) return;
+        const t = got.value;
+        expect(arg.startsWith(t.path)).toBe(true);
+        if (exists) expect(t).toEqual({ kind: 'top', path: arg });
+        if (t.kind !== 'top') {
+          // The position is what follows the last colon, and nothing else.
+          expect(t.path).toBe(arg.slice(0, arg.lastIndexOf(':')));
+          expect(t.path.length).toBeGreaterThan(0);
+        }
+        if (t.kind === 'range') expect(t.start <= t.end && t.start >= 1).toBe(true);
+        if (t.kind === 'line') expect(Number.isSafeInteger(t.line) && t.line >= 1).toBe(true);
+        if (t.kind === 'lid') expect(isLidText(t.lid)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('reads PATH:N, PATH:A-B and PATH:LID of a path that does not exist as given; a path that exists wins', () => {
+    const pathText = fc.stringMatching(/^[^\u0000]{1,20}$/).filter((s) => !s.startsWith(':'));
+    fc.assert(
+      fc.property(pathText, lineNumber, lineNumber, lid, (p, a, b, l) => {
+        const none = () => false;
+        expect(parseTarget(`${p}:${a}`, none)).toEqual({ kind: 'line', path: p, line: a });
+        expect(parseTarget(`${p}:${l}`, none)).toEqual({ kind: 'lid', path: p, lid: l });
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(parseTarget(`${p}:${lo}-${hi}`, none)).toEqual({ kind: 'range', path: p, start: lo, end: hi });
+        if (lo < hi) expect('refused' in refusedOrValue(() => parseTarget(`${p}:${hi}-${lo}`, none))).toBe(true);
+        expect(parseTarget(`${p}:${a}`, (x) => x === `${p}:${a}`)).toEqual({ kind: 'top', path: `${p}:${a}` });
+        expect(parseTarget(p.replace(/:/g, '_'), none)).toEqual({ kind: 'top', path: p.replace(/:/g, '_') });
+      }),
+      RUNS,
+    );
+  });
+});
