@@ -2,7 +2,7 @@
 
 import { CommanderError } from 'commander';
 import { closest } from '../core/editDistance.js';
-import { RtError } from '../core/errors.js';
+import { printable, RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import type { ColorChoice } from '../render/style.js';
@@ -28,7 +28,8 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   }
   if (argv[0] === 'help' && argv[1] !== undefined && argv[1] !== 'help' && !COMMANDS.some((c) => c.name === argv[1])) {
     const near = closest(argv[1], COMMANDS.map((c) => c.name));
-    streams.stderr.write(`rt: unknown command '${argv[1]}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
+    // Escaped: a newline in the name must not end the `rt: ` line.
+    streams.stderr.write(`rt: unknown command '${printable(argv[1])}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
     return 2;
   }
   if (argv.length === 0) {

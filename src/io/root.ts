@@ -30,7 +30,7 @@ export function findRoot(cwd: string, override: string | undefined): Root {
       real = fs.realpathSync.native(dir);
       if (!fs.statSync(real).isDirectory()) throw new Error('not a directory');
     } catch {
-      throw new RtError('usage', `root ${override} is not a directory`, ['give --root (or RT_ROOT) an existing directory']);
+      throw new RtError('usage', `root ${printable(override)} is not a directory`, ['give --root (or RT_ROOT) an existing directory']);
     }
     return { dir: real, cwd: realCwd };
   }
@@ -50,18 +50,18 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   const lexical = path.resolve(root.cwd, userPath);
   const real = realpathAllowingMissing(lexical);
   if (!isInside(root.dir, real.path)) {
-    throw new RtError('outside_root', `${userPath} is outside the root ${root.dir}`, [
+    throw new RtError('outside_root', `${printable(userPath)} is outside the root ${printable(root.dir)}`, [
       `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
     ]);
   }
   const rel = toPosix(path.relative(root.dir, real.path));
   if (rel === '.rt' || rel.startsWith('.rt/')) {
-    throw new RtError('outside_root', `${userPath} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
+    throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
   }
   if (real.missing && !allowMissing) {
     const near = suggestPaths(root, lexical);
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
-    throw new RtError('not_found', `no such file: ${userPath}`, hints, { suggestions: near });
+    throw new RtError('not_found', `no such file: ${printable(userPath)}`, hints, { suggestions: near });
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };
@@ -100,11 +100,11 @@ function realpathAllowingMissing(p: string): { path: string; missing: boolean } 
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw new RtError('access', `cannot resolve ${p}: ${code ?? String(error)}`, ['check the path and its permissions']);
+        throw new RtError('access', `cannot resolve ${printable(p)}: ${code ?? String(error)}`, ['check the path and its permissions']);
       }
       // A dangling symbolic link must not be followed to wherever it points later.
       if (isSymlink(current)) {
-        throw new RtError('not_found', `${p} is a symbolic link to a missing file`, ['remove the link or point it at a file inside the root']);
+        throw new RtError('not_found', `${printable(p)} is a symbolic link to a missing file`, ['remove the link or point it at a file inside the root']);
       }
       const parent = path.dirname(current);
       if (parent === current) return { path: p, missing: true };
