@@ -160,7 +160,8 @@ export class SavedIndex {
   private read(start: number, end: number): Buffer | undefined {
     let fd: number;
     try {
-      fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
+      fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     } catch {
       return undefined;
     }

@@ -58,7 +58,16 @@ export class StateStore {
     let text: string;
     try {
       if (!this.isOwnFolder(kind)) return undefined;
-      text = fs.readFileSync(file, 'utf8');
+      const fd = openStateFile(file);
+      if (fd === 'foreign') {
+        this.setAside(kind, file, 'it is not a regular file');
+        return undefined;
+      }
+      try {
+        text = fs.readFileSync(fd, 'utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch {
       return undefined;
     }
@@ -92,7 +101,12 @@ export class StateStore {
     const file = this.fileFor(kind, rel);
     try {
       if (!this.isOwnFolder(kind)) return undefined;
-      return { file, fd: fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW) };
+      const fd = openStateFile(file);
+      if (fd === 'foreign') {
+        this.setAside(kind, file, 'it is not a regular file');
+        return undefined;
+      }
+      return { file, fd };
     } catch {
       return undefined;
     }
@@ -266,6 +280,8 @@ export class StateStore {
     try {
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
+      // One copy is kept: an earlier one of another type (a folder where a file was set aside before) would make the rename fail.
+      fs.rmSync(target, { recursive: true, force: true });
       fs.renameSync(file, target);
       this.warn(`state file ${path.relative(path.dirname(this.dir), file)} was set aside (${why}) and will be rebuilt`);
     } catch {
@@ -303,6 +319,24 @@ export class StateStore {
       // Sweeping is housekeeping: never a reason to fail.
     }
   }
+}
+
+/**
+ * Opens a state file for reading, or says it is foreign: a symbolic link (not followed: it may
+ * lead anywhere), a folder, a FIFO (opened without blocking: reading one would wait forever) or
+ * a device. Throws when there is no such file.
+ */
+export function openStateFile(file: string): number | 'foreign' {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'foreign';
+    throw error;
+  }
+  if (fs.fstatSync(fd).isFile()) return fd;
+  fs.closeSync(fd);
+  return 'foreign';
 }
 
 /** Writes a file by renaming a complete temporary file over it. */
