@@ -16,6 +16,13 @@ export interface LineMatcher {
   matchingLines(bytes: Buffer, bomLength: number, limit: number): number[];
 }
 
+/** Whether one line's content (no line ending, no BOM) matches. */
+export function matchesLine(matcher: LineMatcher, content: Buffer): boolean {
+  return matcher.matchingLines(Buffer.concat([content, NEWLINE]), 0, 1).length === 1;
+}
+
+const NEWLINE = Buffer.from('\n');
+
 /** Word characters for -w, as ripgrep's: letters, digits (of any script) and underscore. */
 const WORD_BEFORE = '(?<![\\p{L}\\p{N}_])';
 const WORD_AFTER = '(?![\\p{L}\\p{N}_])';

@@ -62,6 +62,10 @@ export function statFile(file: ResolvedPath): FileStamp {
   }
   if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
   if (st.size >= 2n ** 32n) throw new RtError('input', `${file.display} is larger than 4 GiB`, ['split it, or use a streaming tool such as sed']);
+  return stampOf(st);
+}
+
+function stampOf(st: fs.BigIntStats): FileStamp {
   return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
 }
 
@@ -91,11 +95,11 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
       const last = Math.ceil(to / BLOCK);
       const start = head.checkpoints[first]!;
       const end = last < head.checkpoints.length ? head.checkpoints[last]! : head.file.size;
-      const chunk = readRange(file, start, end);
+      const chunk = readRange(file, start, end, head.file);
       const lines = splitLines(chunk, false);
       const base = first * BLOCK;
       if (lines.count < to - base) {
-        throw new RtError('access', `${file.display} changed while it was read`, ['run the command again']);
+        throw changedWhileRead(file);
       }
       const out: Buffer[] = [];
       for (let i = from; i < to; i++) out.push(lineContent(lines, i - base));
@@ -114,7 +118,12 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
   };
 }
 
-function readRange(file: ResolvedPath, start: number, end: number): Buffer {
+/**
+ * Bytes start..end of the file, which must still be the version of `stamp` (the one its index
+ * describes) before and after they are read: otherwise its LIDs would be shown beside another
+ * version's lines.
+ */
+function readRange(file: ResolvedPath, start: number, end: number, stamp: FileStamp): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
@@ -122,9 +131,31 @@ function readRange(file: ResolvedPath, start: number, end: number): Buffer {
     throw accessError(file, error);
   }
   try {
-    return readAt(fd, start, end);
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
+    const bytes = readAt(fd, start, end);
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
+    return bytes;
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** The file changed between two reads of one command; running it again reads it anew. */
+function changedWhileRead(file: ResolvedPath): RtError {
+  return new RtError('access', `${file.display} changed while it was read`, ['run the command again'], { changed: true });
+}
+
+/**
+ * Runs `read` (which opens files with openIndexed and reads them) again when a file changed
+ * between its reads, up to three times in all: another process saving a file is no failure.
+ */
+export function retryOnChange<T>(read: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return read();
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof RtError) || error.details.changed !== true) throw error;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { compileMatcher } from '../../core/match.js';
+import { compileMatcher, matchesLine } from '../../core/match.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
@@ -112,7 +112,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
     return 0;
   }
-  const hits = printHits(ctx, shown, context, true);
+  const hits = printHits(ctx, shown, context, true, (content) => matchesLine(matcher, content));
   if (ctx.json) {
     ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
     return 0;

@@ -1,5 +1,5 @@
 import { RtError, shellQuote } from '../../core/errors.js';
-import { compileMatcher } from '../../core/match.js';
+import { compileMatcher, matchesLine } from '../../core/match.js';
 import { resolveInRoot } from '../../io/root.js';
 import { bomLengthOf, capNotice, commandLine, contextOption, matchOptions, maxOption, printHits, readSearchable, searchFlags } from '../search.js';
 import type { CommandSpec } from '../spec.js';
@@ -42,7 +42,7 @@ export const grepFileCommand: CommandSpec = {
       if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
-    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false);
+    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], context, false, (content) => matchesLine(matcher, content));
     if (ctx.json) {
       ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
       return 0;
