@@ -5,7 +5,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
 import { centredWindow, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
-import { openIndexed, type IndexedFile } from '../../io/indexedFile.js';
+import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
 import { showWindow, windowSize } from '../shared.js';
@@ -38,11 +38,14 @@ export const openCommand: CommandSpec = {
   readsStdin: false,
   run(ctx, args, options) {
     const target = parseTarget(args[0]!, (p) => fs.existsSync(path.resolve(ctx.cwd, p)));
-    const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target.path));
     const size = windowSize(ctx, options);
     const explicit = options.window !== undefined ? size : undefined;
-    const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
-    showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
+    // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
+    retryOnChange(() => {
+      const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target.path));
+      const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
+      showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
+    });
   },
 };
 

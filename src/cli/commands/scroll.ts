@@ -1,13 +1,14 @@
 import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../core/window.js';
-import { openIndexed, type IndexedFile } from '../../io/indexedFile.js';
+import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState, type LastView } from '../../io/views.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
 import { DEFAULT_WINDOW } from '../../core/window.js';
 import { jsonWindow } from '../../render/json.js';
-import type { CommandSpec } from '../spec.js';
+import type { CommandSpec, Options } from '../spec.js';
+import type { Context } from '../context.js';
 
 export const scrollCommand: CommandSpec = {
   name: 'scroll',
@@ -36,36 +37,41 @@ export const scrollCommand: CommandSpec = {
     if (direction !== '+' && direction !== '-') {
       throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${shellQuote(args[0]!)} +`]);
     }
-    const file = openIndexed(ctx.state, resolveInRoot(ctx.root, args[0]!));
-    const view = ViewState.load(ctx.state, file.path.rel);
-    const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
-    const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
-    const last = view.last ? relocate(file, view.last) : null;
-    const display = shellQuote(file.path.display);
-
-    let window: LineWindow;
-    if (!last || file.total === 0) {
-      window = topWindow(file.total, size);
-    } else if (direction === '+') {
-      if (last.end >= file.total) {
-        if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the end' });
-        ctx.warn(`already at the end of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
-        ctx.warn(`go back with: rt scroll ${display} -`);
-        return;
-      }
-      window = nextWindow(file.total, last, size);
-    } else {
-      if (last.start <= 1) {
-        if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the top' });
-        ctx.warn(`already at the top of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
-        ctx.warn(`go on with: rt scroll ${display} +`);
-        return;
-      }
-      window = previousWindow(file.total, last, size);
-    }
-    showWindow(ctx, 'scroll', file, window, view, explicit);
+    // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
+    retryOnChange(() => scroll(ctx, args[0]!, direction, options));
   },
 };
+
+function scroll(ctx: Context, target: string, direction: '+' | '-', options: Options): void {
+  const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target));
+  const view = ViewState.load(ctx.state, file.path.rel);
+  const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
+  const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
+  const last = view.last ? relocate(file, view.last) : null;
+  const display = shellQuote(file.path.display);
+
+  let window: LineWindow;
+  if (!last || file.total === 0) {
+    window = topWindow(file.total, size);
+  } else if (direction === '+') {
+    if (last.end >= file.total) {
+      if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the end' });
+      ctx.warn(`already at the end of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
+      ctx.warn(`go back with: rt scroll ${display} -`);
+      return;
+    }
+    window = nextWindow(file.total, last, size);
+  } else {
+    if (last.start <= 1) {
+      if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the top' });
+      ctx.warn(`already at the top of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
+      ctx.warn(`go on with: rt scroll ${display} +`);
+      return;
+    }
+    window = previousWindow(file.total, last, size);
+  }
+  showWindow(ctx, 'scroll', file, window, view, explicit);
+}
 
 /** Where the last view is now: moved with its end (or start) line if the file changed. */
 function relocate(file: IndexedFile, last: LastView): LineWindow {
