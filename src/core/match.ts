@@ -49,10 +49,10 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
     if (/\(\?[a-z]+\)/.test(pattern)) hints.unshift('inline flags such as (?i) are not supported: use -i');
     throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${message}`, hints);
   }
-  if (regex.test('')) return everyLine();
   const whole = new RegExp(regex.source, `gm${regex.flags}`);
-  // Lookarounds could see the neighbouring line through the whole-file pass: test line by line.
-  return /\(\?<?[=!]/.test(base) ? perLineMatcher(regex) : regexMatcher(whole, regex);
+  // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
+  // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
+  return regex.test('') || /\(\?<?[=!]/.test(base) ? perLineMatcher(regex) : regexMatcher(whole, regex);
 }
 
 function compile(source: string, flags: string): RegExp | undefined {

@@ -22,8 +22,23 @@ describe('compileMatcher', () => {
     ['a.b', { fixed: true }, []],
     ['FOO', { ignoreCase: true, fixed: true }, [1, 2, 3, 6]],
     ['', {}, [1, 2, 3, 4, 5, 6]],
+    ['', { fixed: true }, [1, 2, 3, 4, 5, 6]],
+    ['x*', {}, [1, 2, 3, 4, 5, 6]], // matches the empty string: on every line
+    ['^$', {}, []], // matches the empty string, but only on an empty line
+    ['^y?$', {}, []],
+    ['^foo$|^$', {}, [3]],
+    ['^$', { word: true }, []],
   ] as const)('%s %j', (pattern, options, expected) => {
     expect(hits(pattern, options)).toEqual(expected);
+  });
+
+  it('a pattern that matches the empty string hits the lines it matches, not every line', () => {
+    const blanks = Buffer.from('a\n\nb\n  \r\n\n', 'utf8');
+    const lines = (pattern: string) => compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false }).matchingLines(blanks, 0, Infinity).map((n) => n + 1);
+    expect(lines('^$')).toEqual([2, 5]);
+    expect(lines('^\\s*$')).toEqual([2, 4, 5]);
+    expect(lines('(^$)')).toEqual([2, 5]);
+    expect(lines('b?')).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('refuses an invalid pattern as bad usage, suggesting -F (and -i for inline flags)', () => {
