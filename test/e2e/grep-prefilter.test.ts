@@ -47,6 +47,10 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '-F', 'tracked'],
     ['grep', '-F', '-g', '!*.ts', '--max', '100000', 'a'],
     ['grep', '-F', 'parseConfig', 'src', 'notes', 'nested'],
+    // Nothing found: the note on ignored and hidden files counts the files searched.
+    ['grep', '-F', 'backup parseConfig'],
+    ['grep', '-F', 'PARSE=parseConfig'],
+    ['grep', '-F', '-w', 'PARSE'],
     ['grep', '-F', '--max', '100000', 'bulkword'],
     ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
     ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],

@@ -97,7 +97,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   }
 
   if (shown.length === 0) {
-    if (set.filtered) explainNothingFound(ctx, pattern, paths, options, set.files.length);
+    if (set.filtered) explainNothingFound(ctx, pattern, paths, options);
     if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: [], more: null } : { command: 'grep', hits: [], more: null });
     return 1;
   }
@@ -134,10 +134,13 @@ function literalRequest(ctx: Context, pattern: string, paths: readonly string[],
 }
 
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
-function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options, searched: number): void {
+function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options): void {
   const matcher = compileMatcher(pattern, matchOptions(options));
   const globs = (options.glob as string[] | undefined) ?? [];
+  // (ripgrep, when it ran, narrowed the files read: the count is of those the search covered)
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
+  let searched = 0;
+  for (const abs of seen) if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile()) searched++;
   const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs));
   let found: string | undefined;
   let hits = 0;
@@ -149,7 +152,7 @@ function explainNothingFound(ctx: Context, pattern: string, paths: readonly stri
     hits += n;
   }
   if (found) {
-    ctx.warn(`no match in the ${searched} files searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
+    ctx.warn(`no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
     const flags = ['--hidden', '--no-ignore', ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore')];
     ctx.warn(`search them too with: ${commandLine('grep', flags, [pattern, ...paths])}`);
   }
