@@ -138,8 +138,18 @@ describe('rt find in a generated git repository', () => {
       expect(found(['my notes'], dir)).toEqual(['docs/my notes.md']);
     });
 
-    it('hidden and ignored files are not found by name unless asked', () => {
-      expectRun(run(['find', '*.json'], dir), { status: 1, stdout: '' });
+    it('hidden and ignored files are not found by name unless asked; when only they match, stderr says so and how to list them', () => {
+      expectRun(run(['find', '*.json'], dir), {
+        status: 1,
+        stdout: '',
+        stderr: "rt: no match among the files listed, but 1 ignored or hidden file matches (e.g. .config/settings.json)\nrt: list them too with: rt find --hidden --no-ignore '*.json'\n",
+      });
+      const bak = run(['find', 'bak', 'src'], dir);
+      expectRun(bak, { status: 1, stdout: '' }); // old.bak is not under src: no note
+      expect(bak.stderr).toBe('');
+      const logs = run(['find', '--hidden', 'other.log'], dir);
+      expectRun(logs, { status: 1, stdout: '' });
+      expect(logs.stderr).toMatch(/^rt: no match among the files listed, but 1 ignored or hidden file matches \(e\.g\. logs\/other\.log\)\nrt: list them too with: rt find --hidden --no-ignore other\.log\n$/);
       expect(found(['--hidden', '*.json'], dir)).toEqual(['.config/settings.json']);
       expect(found(['*.log'], dir)).toEqual(['logs/keep.log', 'logs/tracked.log']);
       expect(found(['--no-ignore', '*.log'], dir)).toEqual(['debug.log', 'logs/keep.log', 'logs/other.log', 'logs/tracked.log']);

@@ -2,8 +2,9 @@ import path from 'node:path';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, commandLine, globMatcher, listOptions, maxOption, placeUnder } from '../search.js';
-import type { CommandSpec } from '../spec.js';
+import { capNotice, commandLine, globMatcher, listOptions, maxOption, placeUnder, type Candidate } from '../search.js';
+import type { CommandSpec, Options } from '../spec.js';
+import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
 
@@ -14,7 +15,7 @@ export const findCommand: CommandSpec = {
   summary: 'list files whose path matches a glob or contains a string',
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore. At most 200 paths (--max N), then a line saying how many more.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore; symbolic links to files are listed too (grep skips them). At most 200 paths (--max N), then a line saying how many more (a count that may include nested repositories and tracked files deleted from the work tree, which are never printed). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -60,14 +61,33 @@ export const findCommand: CommandSpec = {
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (ctx.json) {
       ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
+      if (paths.length === 0) explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
       return paths.length ? 0 : 1;
     }
-    if (paths.length === 0) return 1;
+    if (paths.length === 0) {
+      explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
+      return 1;
+    }
     for (const p of paths) ctx.out(`${p}\n`);
     if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
 };
+
+/** When nothing matched, says whether ignored or hidden files match (and how to list them), as grep does. */
+function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => Candidate, matches: (rel: string) => boolean, options: Options, operands: readonly string[]): void {
+  const list = listOptions(options);
+  if (list.hidden && list.noIgnore) return;
+  const wider = listFiles(dir, { hidden: true, noIgnore: true }, ctx.root.dir)
+    .files.filter((rel) => matches(rel))
+    .sort(comparePaths)
+    .map(place)
+    .filter((file) => isFileEntry(file.abs));
+  if (wider.length === 0) return;
+  const what = wider.length === 1 ? 'file matches' : 'files match';
+  ctx.warn(`no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`);
+  ctx.warn(`list them too with: ${commandLine('find', ['--hidden', '--no-ignore'], operands)}`);
+}
 
 function isFileEntry(abs: string): boolean {
   const st = fs.lstatSync(abs, { throwIfNoEntry: false });
