@@ -274,12 +274,13 @@ describe('rt grep in a generated git repository', () => {
       expectLidsAsOpenShows(hitsOf(r), dir);
     });
 
-    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is not', () => {
+    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is not (stderr says when it matches)', () => {
       const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
       expectRun(r, { status: 0, stderr: '' });
       expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
       const b = run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir);
-      expectRun(b, { status: 1, stdout: '' });
+      expectRun(b, { status: 1, stdout: '', stderr: 'rt: data/blob.bin is a binary file that matches: rt shows lines of text files only\n' });
+      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 1, stdout: '', stderr: '' });
     });
 
     it('multiple PATHs: files and folders, merged, each file once, sorted', () => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { compileMatcher, matchesLine } from '../../core/match.js';
+import { compileMatcher, matchesLine, type LineMatcher } from '../../core/match.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { resolveInRoot } from '../../io/root.js';
@@ -17,7 +17,7 @@ export const grepCommand: CommandSpec = {
   description: [
     'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -C, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --.',
     'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). A match never spans lines. A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',
-    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude; outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
+    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude; outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless (unless it is binary: then standard error says whether it matches). Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'At most 200 hits are printed (--max N); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete.',
   ],
   args: [
@@ -97,6 +97,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     }
   }
 
+  noteNamedBinaries(ctx, paths, matcher);
   if (shown.length === 0) {
     if (set.filtered) explainNothingFound(ctx, pattern, paths, options);
     if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: [], more: null } : { command: 'grep', hits: [], more: null });
@@ -132,6 +133,22 @@ function literalRequest(ctx: Context, pattern: string, paths: readonly string[],
   }
   const list = listOptions(options);
   return { literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
+}
+
+/** Files named as PATHs that are binary (or unreadable) and so not searched: said on stderr when they hold a match, as grep does. */
+function noteNamedBinaries(ctx: Context, paths: readonly string[], matcher: LineMatcher): void {
+  for (const p of paths) {
+    const target = resolveInRoot(ctx.root, p);
+    if (!fs.statSync(target.abs).isFile() || isSearchable(target.abs)) continue;
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(target.abs);
+    } catch {
+      ctx.warn(`${target.display} cannot be read: not searched`);
+      continue;
+    }
+    if (matcher.matchingLines(bytes, 0, 1).length) ctx.warn(`${target.display} is a binary file that matches: rt shows lines of text files only`);
+  }
 }
 
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
