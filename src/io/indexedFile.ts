@@ -9,6 +9,7 @@ import { RtError } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { lineContentRange } from '../core/lineScan.js';
 import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
@@ -96,13 +97,20 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
       const start = head.checkpoints[first]!;
       const end = last < head.checkpoints.length ? head.checkpoints[last]! : head.file.size;
       const chunk = readRange(file, start, end, head.file);
-      const lines = splitLines(chunk, false);
-      const base = first * BLOCK;
-      if (lines.count < to - base) {
-        throw changedWhileRead(file);
+      // Only the lines asked for are cut out: the block's others are stepped over.
+      let at = 0;
+      for (let line = first * BLOCK; line < from; line++) {
+        const { next } = lineContentRange(chunk, at);
+        if (next === -1) throw changedWhileRead(file);
+        at = next;
       }
       const out: Buffer[] = [];
-      for (let i = from; i < to; i++) out.push(lineContent(lines, i - base));
+      for (let line = from; line < to; line++) {
+        if (at >= chunk.length) throw changedWhileRead(file);
+        const { contentEnd, next } = lineContentRange(chunk, at);
+        out.push(chunk.subarray(at, contentEnd));
+        at = next === -1 ? chunk.length : next;
+      }
       return out;
     },
     lids: (from, to) => (whole ? undefined : saved.lids(from, to)) ?? cold().lids(from, to),

@@ -35,6 +35,29 @@ describe('the saved index', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('windows read from the index cut exactly the lines a fresh reading shows: CRLF, lone CR, a BOM, empty lines, no final newline', () => {
+    const dir = tempDir();
+    // Lines of odd endings across several 1,024-line blocks, seeded so a failure repeats.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const endings = ['\n', '\r\n', '\r\n', '\n'];
+    const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
+    for (let i = 0; i < 3000; i++) {
+      const kind = next() % 10;
+      const text = kind === 0 ? '' : kind === 1 ? 'lone\rcr' : kind === 2 ? 'tail\r' : `line ${i} ${'x'.repeat(next() % 30)}`;
+      parts.push(Buffer.from(text + endings[next() % endings.length]!, 'latin1'));
+    }
+    parts.push(Buffer.from('no final newline'));
+    const file = write(dir, 'odd.txt', Buffer.concat(parts));
+    age(file);
+    run(['open', 'odd.txt:1', '--window', '1'], dir); // saves the index
+    for (const at of ['odd.txt:1-7', 'odd.txt:1020-1030', 'odd.txt:2040-2060', 'odd.txt:2990-3001', 'odd.txt:1500', 'odd.txt:3001']) {
+      const fresh = run(['open', at, '--window', '40'], dir, { env: { RT_STATE: 'off' } });
+      const warm = run(['open', at, '--window', '40'], dir);
+      expect(warm.stdoutBytes.equals(fresh.stdoutBytes), `${at}\n${warm.stdout}\n---\n${fresh.stdout}`).toBe(true);
+    }
+  });
+
   it('damage to the records of the window being read is noticed: set aside, rebuilt, the same LIDs', () => {
     const { dir, index, fresh } = indexed();
     const text = fs.readFileSync(index, 'latin1');
