@@ -69,6 +69,8 @@ export class SavedIndex {
     readonly head: IndexHead,
     /** Byte offset of the first record. */
     private readonly recordsAt: number,
+    /** The index's first bytes, read with its head: a small index is all there. */
+    private readonly prefix: Buffer,
   ) {}
 
   /**
@@ -81,7 +83,7 @@ export class SavedIndex {
     const { file, fd } = opened;
     try {
       const st = fs.fstatSync(fd);
-      const { text, recordsAt } = readHead(fd, st.size);
+      const { text, recordsAt, prefix } = readHead(fd, st.size);
       if (text === undefined) return damaged(store, file, 'it is not an rt state file of this version');
       let head: unknown;
       try {
@@ -95,7 +97,7 @@ export class SavedIndex {
       if (h.path !== rel) return damaged(store, file, `it describes ${String(h.path)}`);
       if (!isHead(h)) return damaged(store, file, 'it is damaged');
       if (st.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length) return damaged(store, file, 'it is truncated or damaged');
-      return new SavedIndex(store, file, identityOf(st), h, recordsAt);
+      return new SavedIndex(store, file, identityOf(st), h, recordsAt, prefix);
     } finally {
       fs.closeSync(fd);
     }
@@ -158,6 +160,7 @@ export class SavedIndex {
 
   /** Bytes start..end of the index file, provided it is still the file whose head was read. */
   private read(start: number, end: number): Buffer | undefined {
+    if (end <= this.prefix.length) return this.prefix.subarray(start, end); // read with the head
     let fd: number;
     try {
       // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
@@ -230,14 +233,18 @@ export function saveIndexFile(
  */
 const WRITE_SLICE = 16 * BLOCK;
 
-/** The head's text (without its closing brace) and where the records start; text undefined when there is no records key. */
-function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number } {
+/**
+ * The head's text (without its closing brace), where the records start, and the bytes read; text
+ * undefined when there is no records key. The first read takes 64 KiB: the whole index of a file
+ * of a few thousand lines, the head of one of a few million.
+ */
+function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number; prefix: Buffer } {
   const marker = Buffer.from(RECORDS_KEY, 'latin1');
-  for (let length = Math.min(size, 1 << 12); ; length = Math.min(size, length * 8)) {
+  for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 8)) {
     const bytes = readAt(fd, 0, length);
     const at = bytes.indexOf(marker);
-    if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length };
-    if (length >= size) return { text: undefined, recordsAt: 0 };
+    if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length, prefix: bytes };
+    if (length >= size) return { text: undefined, recordsAt: 0, prefix: bytes };
   }
 }
 
