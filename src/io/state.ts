@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
+import { acquireLock, type Lock } from './lock.js';
 import { isRunning } from './processes.js';
 
 export type Warn = (message: string) => void;
@@ -19,6 +20,8 @@ export type Warn = (message: string) => void;
 export const STATE_DIR = '.rt';
 /** State of files not touched for this long is dropped. */
 const EXPIRY_MS = 30 * 86_400_000;
+/** How long a run waits for another to finish updating a state file before updating it anyway. */
+const STATE_LOCK_WAIT_MS = 3000;
 /** How often (at most) a run sweeps expired state. */
 const SWEEP_EVERY_MS = 86_400_000;
 
@@ -109,6 +112,28 @@ export class StateStore {
       return { file, fd };
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Runs `update` (which loads `rel`'s state of `kind`, changes it and saves it) holding a lock
+   * on that state file, so that concurrent rt processes do not undo each other's changes (one
+   * loading before the other saved, then saving over it). The lock is waited for a few seconds
+   * at most: state is a cache, and a command is never failed for it.
+   */
+  update(kind: StateKind, rel: string, update: () => void): void {
+    let lock: Lock | undefined;
+    if (this.ensureFolder()) {
+      try {
+        lock = acquireLock(`${this.fileFor(kind, rel)}.rt-lock`, `the state of ${rel}`, STATE_LOCK_WAIT_MS);
+      } catch {
+        lock = undefined;
+      }
+    }
+    try {
+      update();
+    } finally {
+      lock?.release();
     }
   }
 

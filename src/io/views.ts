@@ -58,9 +58,11 @@ export class ViewState {
     readonly kept: boolean,
   ) {}
 
+  /** What was recorded since loading, to be recorded again on the state as it is when saving. */
+  private readonly recorded: Array<(view: ViewState) => void> = [];
+
   static load(store: StateStore, rel: string): ViewState {
-    const doc = store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc);
-    return new ViewState(rel, doc ?? { format: VIEW_FORMAT, version: VIEW_VERSION, path: rel, touched: 0, window: null, last: null, shown: [], seen: [] }, store.canSave());
+    return new ViewState(rel, loadDoc(store, rel), store.canSave());
   }
 
   get last(): LastView | null {
@@ -84,6 +86,7 @@ export class ViewState {
 
   /** Records lines `start`.. with their LIDs as shown. */
   record(start: number, lids: readonly string[], by: ShownBy): void {
+    this.recorded.push((view) => view.record(start, lids, by));
     const byNumber = this.numbers();
     const seen = this.seen();
     const news = lids.some((lid, i) => {
@@ -120,7 +123,13 @@ export class ViewState {
    * given, null for none (forgetting an earlier one), undefined to keep what was remembered.
    */
   recordWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
+    this.recorded.push((view) => view.recordWindow(window, lids, size));
+    this.applyWindow(window, lids, size);
+  }
+
+  private applyWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
     this.record(window.start, lids, 'window');
+    this.recorded.pop();
     this.changed = true;
     if (size !== undefined) this.doc.window = size;
     this.doc.last = lids.length
@@ -134,9 +143,16 @@ export class ViewState {
    */
   save(store: StateStore): void {
     if (!this.changed && this.doc.touched > 0 && Date.now() - this.doc.touched < 86_400_000) return;
-    if (this.byNumber) this.doc.shown = [...this.byNumber];
-    if (this.seenSet) this.doc.seen = [...this.seenSet];
-    store.save('view', this.rel, this.doc);
+    // Another rt may have saved this file's view since it was loaded (a search beside an edit,
+    // two agents reading): what this run recorded is recorded again on the view as saved now,
+    // so that no line shown by either is forgotten, and an edit of it is not refused as unseen.
+    store.update('view', this.rel, () => {
+      const view = new ViewState(this.rel, loadDoc(store, this.rel), this.kept);
+      for (const again of this.recorded) again(view);
+      if (view.byNumber) view.doc.shown = [...view.byNumber];
+      if (view.seenSet) view.doc.seen = [...view.seenSet];
+      store.save('view', this.rel, view.doc);
+    });
   }
 }
 
@@ -146,4 +162,8 @@ function dropOldest(entries: Map<unknown, unknown> | Set<unknown>, max: number):
     if (entries.size <= max) break;
     entries.delete(key);
   }
+}
+
+function loadDoc(store: StateStore, rel: string): ViewDoc {
+  return store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc) ?? { format: VIEW_FORMAT, version: VIEW_VERSION, path: rel, touched: 0, window: null, last: null, shown: [], seen: [] };
 }
