@@ -266,7 +266,13 @@ export class StateStore {
       try {
         st = fs.lstatSync(this.dir);
       } catch {
-        fs.mkdirSync(this.dir);
+        try {
+          fs.mkdirSync(this.dir);
+        } catch (error) {
+          // Another rt, run at the same moment in a fresh root, made it first: it is checked below.
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        st = fs.lstatSync(this.dir);
       }
       if (st && (st.isSymbolicLink() || !st.isDirectory())) {
         this.disable(`${STATE_DIR} at the root is not a plain folder`);
