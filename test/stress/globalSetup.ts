@@ -24,6 +24,7 @@ export default function setup(project: TestProject): () => void {
     if (FULL) {
       const out = path.resolve(__dirname, 'results/latest.json');
       const doc = { form, seed: SEED, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows };
+      fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
       console.log(`written to ${path.relative(process.cwd(), out)}`);
     }
