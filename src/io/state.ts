@@ -138,19 +138,21 @@ export class StateStore {
   }
 
   /**
-   * Removes the temporary files of `rel`'s state files left by rt processes no longer running
-   * (killed while saving). Called by edits, which hold the file's lock: a kill mid-save must not
+   * Removes the temporary files of `rel`'s state files, and the drafts of their locks, left by
+   * rt processes no longer running (killed while saving). Called by edits, which hold the file's lock: a kill mid-save must not
    * leave a copy of a big index behind until the daily sweep, an hour later at the soonest.
    */
   removeStaleTemps(rel: string): void {
     if (this.disabledReason) return;
     for (const kind of ['index', 'view'] as const) {
-      const prefix = `${path.basename(this.fileFor(kind, rel))}.tmp-`;
+      // Its temporary copies, and the drafts of its lock (see update).
+      const prefixes = ['.tmp-', '.rt-lock.'].map((mark) => `${path.basename(this.fileFor(kind, rel))}${mark}`);
       const dir = path.join(this.dir, kind);
       try {
         if (!this.isOwnFolder(kind)) continue;
         for (const name of fs.readdirSync(dir)) {
-          if (!name.startsWith(prefix)) continue;
+          const prefix = prefixes.find((p) => name.startsWith(p));
+          if (!prefix) continue;
           const pid = Number(name.slice(prefix.length).split('-')[0]);
           if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
         }

@@ -110,7 +110,7 @@ describe('stress: crash safety', () => {
 });
 
 describe('the run after a kill', () => {
-  it('removes the temporary state files a killed rt left (and keeps those of a live one)', () => {
+  it('removes the temporary state files and lock drafts a killed rt left (and keeps those of a live one)', () => {
     const dir = tempDir('rt-stress-crash-');
     write(dir, 'f.txt', 'a\nb\n');
     const w = openWindow(dir, 'f.txt');
@@ -122,9 +122,14 @@ describe('the run after a kill', () => {
     const liveTemp = path.join(indexDir, `${state}.tmp-${process.pid}-abcdef`);
     fs.writeFileSync(deadTemp, '{"format":"rt-index"');
     fs.writeFileSync(liveTemp, '{"format":"rt-index"');
+    // A draft of the view file's lock (written, then linked into place) left by a kill between the two.
+    const [view] = fs.readdirSync(path.join(dir, '.rt', 'view'));
+    const deadDraft = path.join(dir, '.rt', 'view', `${view}.rt-lock.${dead}-abcdef`);
+    fs.writeFileSync(deadDraft, `${dead}@host@0`);
     const r = run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
     expect(r.status, r.text).toBe(0);
     expect(fs.existsSync(deadTemp), 'the dead process\'s temporary state file is still there').toBe(false);
     expect(fs.existsSync(liveTemp), 'the live process\'s temporary state file was removed').toBe(true);
+    expect(fs.existsSync(deadDraft), 'the dead process\'s draft of a state lock is still there').toBe(false);
   });
 });
