@@ -11,6 +11,9 @@ import path from 'node:path';
 import { RtError } from '../core/errors.js';
 import type { ResolvedPath } from './root.js';
 
+/** The longest path Linux resolves, in bytes (with its final NUL). */
+const PATH_MAX = 4096;
+
 export interface PinnedFile {
   /** The file, its `abs` now its bare name in the folder entered. */
   readonly file: ResolvedPath;
@@ -23,6 +26,11 @@ export interface PinnedFile {
  * step that the folder entered is the one resolved inside the root.
  */
 export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
+  // Past PATH_MAX the system cannot name the folder (realpath, getcwd): refused at once, as a
+  // recursive mkdir would be, instead of made folder by folder, each checked ever more slowly.
+  if (Buffer.byteLength(file.abs) >= PATH_MAX) {
+    throw new RtError('access', `cannot make the folder of ${file.display}: its path is too long (ENAMETOOLONG)`, ['choose a shorter path']);
+  }
   const startedIn = process.cwd();
   const dir = path.dirname(file.abs);
   const missing: string[] = [];

@@ -314,3 +314,15 @@ describe('a control character in an argument', () => {
     expect(bad, r.text).toEqual([]);
   });
 });
+
+describe('a very long path', () => {
+  // Found by probing: a path of 3,000 folders (past PATH_MAX) made create check each folder it
+  // made ever more slowly, for minutes; it is refused at once, as before the folders were checked.
+  it.each([2100, 3000])('of %i folders to create is refused promptly (exit 4), without a stack trace', async (depth) => {
+    const dir = tempDir();
+    const r = await runAsync(['create', `${'a/'.repeat(depth)}x.txt`], dir, { input: 'x\n', timeoutMs: 20_000 });
+    expect(r.signal, `hung\n${r.text}`).toBe(null);
+    expect(crashOf(r), r.text).toBeUndefined();
+    expect(r.status, r.text).toBe(4);
+  });
+});
