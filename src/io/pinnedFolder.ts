@@ -1,5 +1,5 @@
-// Editing inside a folder that cannot be swapped away (SPEC §4: nothing outside the root is
-// written). A path checked inside the root can be redirected before it is used: a folder of it
+// Reading and editing inside a folder that cannot be swapped away (SPEC §4: nothing outside the
+// root is read or written). A path checked inside the root can be redirected before it is used: a folder of it
 // replaced by a symbolic link to elsewhere between the check and the write. Node has no
 // openat/renameat, but the working directory is bound to a folder itself, not to its path: once
 // rt has entered the file's folder and checked that it is the one it resolved, every name it
@@ -29,7 +29,7 @@ export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
   // Past PATH_MAX the system cannot name the folder (realpath, getcwd): refused at once, as a
   // recursive mkdir would be, instead of made folder by folder, each checked ever more slowly.
   if (Buffer.byteLength(file.abs) >= PATH_MAX) {
-    throw new RtError('access', `cannot make the folder of ${file.display}: its path is too long (ENAMETOOLONG)`, ['choose a shorter path']);
+    throw new RtError('access', `the path of ${file.display} is too long (ENAMETOOLONG)`, ['choose a shorter path']);
   }
   const startedIn = process.cwd();
   const dir = path.dirname(file.abs);
@@ -84,5 +84,15 @@ function enter(to: string, expected: string, file: ResolvedPath): void {
 }
 
 function swapped(file: ResolvedPath): RtError {
-  return new RtError('access', `the folder of ${file.display} was moved or replaced while rt was editing it; nothing was written`, [`check what is at ${path.dirname(file.display) || '.'} now, then run the command again`]);
+  return new RtError('access', `the folder of ${file.display} was moved or replaced after rt checked it; nothing was read or written through it`, [`check what is at ${path.dirname(file.display) || '.'} now, then run the command again`]);
+}
+
+/** Runs `use` with `file` named within its folder, entered (see enterFolderOf), then leaves it. */
+export function withFolderOf<T>(file: ResolvedPath, use: (file: ResolvedPath) => T): T {
+  const pinned = enterFolderOf(file);
+  try {
+    return use(pinned.file);
+  } finally {
+    pinned.leave();
+  }
 }

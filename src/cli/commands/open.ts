@@ -6,6 +6,7 @@ import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
 import { centredWindow, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
 import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
+import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
 import { showWindow, windowSize } from '../shared.js';
@@ -41,11 +42,14 @@ export const openCommand: CommandSpec = {
     const size = windowSize(ctx, options);
     const explicit = options.window !== undefined ? size : undefined;
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
-    retryOnChange(() => {
-      const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target.path));
-      const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
-      showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
-    });
+    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
+    retryOnChange(() =>
+      withFolderOf(resolveInRoot(ctx.root, target.path), (resolved) => {
+        const file = openIndexed(ctx.state, resolved);
+        const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
+        showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
+      }),
+    );
   },
 };
 

@@ -2,7 +2,8 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../core/window.js';
 import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
-import { resolveInRoot } from '../../io/root.js';
+import { withFolderOf } from '../../io/pinnedFolder.js';
+import { resolveInRoot, type ResolvedPath } from '../../io/root.js';
 import { ViewState, type LastView } from '../../io/views.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
 import { DEFAULT_WINDOW } from '../../core/window.js';
@@ -38,12 +39,13 @@ export const scrollCommand: CommandSpec = {
       throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${shellQuote(args[0]!)} +`]);
     }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
-    retryOnChange(() => scroll(ctx, args[0]!, direction, options));
+    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
+    retryOnChange(() => withFolderOf(resolveInRoot(ctx.root, args[0]!), (resolved) => scroll(ctx, resolved, direction, options)));
   },
 };
 
-function scroll(ctx: Context, target: string, direction: '+' | '-', options: Options): void {
-  const file = openIndexed(ctx.state, resolveInRoot(ctx.root, target));
+function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', options: Options): void {
+  const file = openIndexed(ctx.state, target);
   const view = ViewState.load(ctx.state, file.path.rel);
   const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
   const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
