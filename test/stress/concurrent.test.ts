@@ -84,10 +84,9 @@ function checkFile(dir: string, file: string, want: string, tally: Tally): void 
 }
 
 /** A reader: rt open and grep-file of `file` until `stop`; counts failures and torn views. */
-async function reader(dir: string, file: string, stop: () => boolean, tally: Tally, reads: { n: number }): Promise<void> {
-  const valid = /^(line \d+|w\d+ j\d+ (replaced|inserted after) line \d+)$/;
+async function reader(dir: string, file: string, stop: () => boolean, tally: Tally, reads: { n: number }, valid = /^(line \d+|w\d+ j\d+ (replaced|inserted after) line \d+)$/): Promise<void> {
   for (let i = 0; !stop(); i++) {
-    const args = i % 3 === 0 ? ['open', file] : i % 3 === 1 ? ['open', `${file}:${1 + ((i * 37) % LINES)}`] : ['grep-file', 'line 1', file];
+    const args = i % 3 === 0 ? ['open', file] : i % 3 === 1 ? ['open', `${file}:${1 + ((i * 37) % 250)}`] : ['grep-file', 'line 1', file];
     const r: Finished = await runAsync(args, dir);
     reads.n++;
     const crash = crashOf(r);
@@ -236,6 +235,51 @@ describe('stress: views saved at once', () => {
       }
       for (const left of leftovers(dir)) tally.fail('strayTemp', left);
     }
+    tally.record();
+    expect(tally.clean, tally.summary()).toBe(true);
+  }, SCENARIO_TIMEOUT);
+});
+
+// An edit prints the changed region with the new lines' LIDs, and an agent goes on with them
+// (SPEC §3: several edits from one read). Readers indexing the file meanwhile must not replace
+// the index the edit saved with one of an older version, losing those LIDs.
+describe('stress: LIDs printed by an edit, used at once beside readers', () => {
+  const rounds = pick(10, 80);
+  it(`${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`, async () => {
+    const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
+    const dir = tempDir('rt-stress-newlids-');
+    const file = write(dir, 'f.txt', Array.from({ length: 300 }, (_, i) => `${original(i + 1)}\n`).join(''));
+    let writing = true;
+    const reads = { n: 0 };
+    const valid = /^(line \d+|new \d+( edited)?)$/;
+    const readers = [reader(dir, 'f.txt', () => !writing, tally, reads, valid), reader(dir, 'f.txt', () => !writing, tally, reads, valid)];
+    try {
+      for (let i = 0; i < rounds; i++) {
+        const k = 1 + ((i * 13) % 280);
+        const found = await runAsync(['open', 'f.txt', '--window', '1000'], dir);
+        const hit = new RegExp(`^\\d+:([0-9a-z]{4})\\|${original(k)}$`, 'm').exec(found.stdout.toString('utf8'));
+        if (!hit) {
+          tally.fail('crashes', found.text);
+          continue;
+        }
+        const ins = await runAsync(['insert', 'f.txt', hit[1]!, '--after'], dir, { input: `new ${i}\n` });
+        const made = new RegExp(`^\\d+:([0-9a-z]{4})\\|new ${i}$`, 'm').exec(ins.stdout.toString('utf8'));
+        if (crashOf(ins) || ins.status !== 0 || !made) {
+          tally.fail('crashes', ins.text);
+          continue;
+        }
+        const e = await runAsync(['edit', 'f.txt', made[1]!], dir, { input: `new ${i} edited\n` });
+        tally.trials++;
+        if (crashOf(e)) tally.fail('crashes', e.text);
+        else if (e.status !== 0) tally.fail('lost', `the LID an insert had just printed was refused\n${e.text}`);
+      }
+    } finally {
+      writing = false;
+      await Promise.all(readers);
+    }
+    const text = fs.readFileSync(file, 'utf8');
+    for (let i = 0; i < rounds; i++) if (!text.includes(`new ${i} edited\n`)) tally.fail('lost', `new ${i} was not edited`);
+    tally.notes = `${reads.n} reads beside`;
     tally.record();
     expect(tally.clean, tally.summary()).toBe(true);
   }, SCENARIO_TIMEOUT);
