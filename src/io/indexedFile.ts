@@ -100,9 +100,9 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
       // Only the lines asked for are cut out: the block's others are stepped over.
       let at = 0;
       for (let line = first * BLOCK; line < from; line++) {
-        const { next } = lineContentRange(chunk, at);
-        if (next === -1) throw changedWhileRead(file);
-        at = next;
+        const nl = chunk.indexOf(0x0a, at);
+        if (nl === -1) throw changedWhileRead(file);
+        at = nl + 1;
       }
       const out: Buffer[] = [];
       for (let line = from; line < to; line++) {
