@@ -1,5 +1,5 @@
 // Collects the figures every stress scenario recorded and prints them as one table when the run
-// ends; the full form also writes them to test/stress/results/latest.json.
+// ends; `npm run stress` (RT_STRESS_RESULTS) also writes them to test/stress/results/latest.json.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,8 +21,10 @@ export default function setup(project: TestProject): () => void {
     rows.sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
     const form = FULL ? 'full' : 'quick';
     console.log(`\nrt reliability figures (${form} form, seed ${SEED}; every count must be 0)\n${renderTable(rows)}\n`);
-    if (FULL) {
-      const out = path.resolve(__dirname, 'results/latest.json');
+    // Only `npm run stress` (the whole full form) keeps its figures: a run of some scenarios does not replace them.
+    const results = process.env.RT_STRESS_RESULTS;
+    if (FULL && results) {
+      const out = path.resolve(results);
       const doc = { form, seed: SEED, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows };
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 process.env.RT_STRESS ??= 'full';
 
 export default defineConfig({
-  root: path.resolve(__dirname, '../..'),
+  root: path.resolve(import.meta.dirname, '../..'),
   test: {
     include: ['test/stress/**/*.test.ts'],
     globalSetup: ['test/stress/globalSetup.ts'],
