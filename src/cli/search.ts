@@ -11,8 +11,9 @@ import { hasBom, BOM } from '../core/lines.js';
 import type { MatchOptions } from '../core/match.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { renderLine } from '../render/window.js';
-import { openIndexed, retryOnChange, type IndexedFile } from '../io/indexedFile.js';
+import { openIndexed, retryOnChange, statResolved, type IndexedFile } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, type ListOptions } from '../io/listFiles.js';
+import { withFolderOf } from '../io/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import type { Context } from './context.js';
@@ -67,7 +68,7 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
   let filtered = false;
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
-    const st = fs.statSync(target.abs);
+    const st = statResolved(target);
     if (!st.isDirectory() && !st.isFile()) continue;
     if (!st.isDirectory()) {
       groups.push({ place: () => ({ abs: target.abs, display: target.display }), absPrefix: '', rels: [target.abs], named: true });
@@ -233,7 +234,8 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
     }
     let read: HitLines;
     try {
-      read = retryOnChange(() => readHitLines(openIndexed(ctx.state, { ...resolved, display: file.display }), searched, context, isHit));
+      // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
+      read = retryOnChange(() => withFolderOf({ ...resolved, display: file.display }, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, context, isHit)));
     } catch (error) {
       // Gone, unreadable or turned binary since it was searched: as if it had not matched.
       if (error instanceof RtError) continue;

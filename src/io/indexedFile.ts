@@ -279,6 +279,18 @@ function swappedForLink(file: ResolvedPath): RtError {
   return new RtError('access', `${file.display} was replaced by a symbolic link while rt was using it; nothing was read through it`, [`check where it leads: ls -l ${file.display}; then run the command again`]);
 }
 
+/**
+ * The stat (following links) of a path resolved moments ago: one gone or unreadable since is
+ * refused as such (exit 4), never an internal error.
+ */
+export function statResolved(file: ResolvedPath): fs.Stats {
+  try {
+    return fs.statSync(file.abs);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+}
+
 function accessError(file: ResolvedPath, error: unknown): RtError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') return swappedForLink(file);

@@ -186,7 +186,7 @@ describe('stress: escape attempts', () => {
         const swapper = spawn(process.execPath, ['-e', SWAPPER, what, `${what}.aside`, to], { stdio: 'ignore' });
         try {
           for (let i = 0; i < reads; i++) {
-            const args = i % 2 === 0 ? ['open', 'd/f.txt'] : ['scroll', 'd/f.txt'];
+            const args = [['open', 'd/f.txt'], ['scroll', 'd/f.txt'], ['grep-file', 'i', 'd/f.txt'], ['grep', 'i', 'd']][i % 4]!;
             const r = await runAsync(args, root);
             tally.trials++;
             const crash = crashOf(r);

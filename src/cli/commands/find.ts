@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
+import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { capNotice, commandLine, globMatcher, listOptions, maxOption, placeUnder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
@@ -38,7 +39,7 @@ export const findCommand: CommandSpec = {
     const [pattern, dirArg] = args as [string, string | undefined];
     const max = maxOption(options);
     const dir = resolveInRoot(ctx.root, dirArg ?? '.');
-    if (!fs.statSync(dir.abs).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
+    if (!statResolved(dir).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
     const needle = pattern.toLowerCase();
     const matches = GLOB_CHARS.test(pattern) ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
     const place = placeUnder(ctx.root, dir.abs);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { compileMatcher, matchesLine, type LineMatcher } from '../../core/match.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
+import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
@@ -128,7 +129,7 @@ function literalRequest(ctx: Context, pattern: string, paths: readonly string[],
   const dirs: string[] = [];
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
-    if (fs.statSync(target.abs).isDirectory()) dirs.push(target.abs);
+    if (statResolved(target).isDirectory()) dirs.push(target.abs);
     else return undefined;
   }
   const list = listOptions(options);
@@ -139,7 +140,7 @@ function literalRequest(ctx: Context, pattern: string, paths: readonly string[],
 function noteNamedBinaries(ctx: Context, paths: readonly string[], matcher: LineMatcher): void {
   for (const p of paths) {
     const target = resolveInRoot(ctx.root, p);
-    if (!fs.statSync(target.abs).isFile() || isSearchable(target.abs)) continue;
+    if (!statResolved(target).isFile() || isSearchable(target.abs)) continue;
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(target.abs);

@@ -1,5 +1,7 @@
 import { RtError, shellQuote } from '../../core/errors.js';
 import { compileMatcher, matchesLine } from '../../core/match.js';
+import { statResolved } from '../../io/indexedFile.js';
+import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { bomLengthOf, capNotice, commandLine, contextOption, matchOptions, maxOption, printHits, readSearchable, searchFlags } from '../search.js';
 import type { CommandSpec } from '../spec.js';
@@ -31,10 +33,11 @@ export const grepFileCommand: CommandSpec = {
     const max = maxOption(options);
     const context = contextOption(options);
     const file = resolveInRoot(ctx.root, pathArg);
-    const st = fs.statSync(file.abs);
+    const st = statResolved(file);
     if (st.isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: rt grep ${shellQuote(pattern)} ${shellQuote(file.display)}`]);
     if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
-    const bytes = readSearchable(file.abs);
+    // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
+    const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
     if (!bytes) throw new RtError('binary', `${file.display} is binary or unreadable`, ['rt searches text files only']);
     const lines = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity);
     const again = commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], [pattern, pathArg]);
