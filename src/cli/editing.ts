@@ -17,7 +17,7 @@ import { renderUnifiedDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import { readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
-import { acquireLock, type Lock } from '../io/lock.js';
+import { acquireLock } from '../io/lock.js';
 import { enterFolderOf } from '../io/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
@@ -60,19 +60,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
   const resolved = resolveInRoot(ctx.root, pathArg);
   refuseIfReadOnly(ctx, flags, resolved.display);
   const store = ctx.state;
-  // From here on the file is named within its folder, which a swap of the path cannot redirect.
-  const pinned = enterFolderOf(resolved);
-  const file = pinned.file;
-  let lock: Lock;
-  try {
-    lock = acquireLock(lockPathFor(file), file.display);
-  } catch (error) {
-    pinned.leave();
-    throw error;
-  }
-  try {
-    cleanStaleTemps(file.abs);
-    store.removeStaleTemps(file.rel);
+  withLockedFile(ctx, resolved, false, (file) => {
     const stBefore = safeStat(file);
     const snapshot = readSnapshot(store, file);
     const view = ViewState.load(store, file.rel);
@@ -103,16 +91,13 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     }
     saveIndex(store, file.rel, after, result.index, statFile(file));
     report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
-  } finally {
-    lock.release();
-    pinned.leave();
-  }
+  });
 }
 
 /** Runs `rt create`. */
 export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
   if (/[\\/]$/.test(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(/[\\/]+$/, '')}/NAME`)}`]);
-  let file = resolveInRoot(ctx.root, pathArg, true);
+  const file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
   // `abs` is a real path: what is there now is looked at, not followed (a file that vanishes or
   // is swapped for a link meanwhile is not an internal error).
@@ -132,18 +117,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     return;
   }
   // Folders are made one at a time, each entered and checked: none is made outside the root.
-  const pinned = enterFolderOf(file, true);
-  file = pinned.file;
-  let lock: Lock;
-  try {
-    lock = acquireLock(lockPathFor(file), file.display);
-  } catch (error) {
-    pinned.leave();
-    throw error;
-  }
-  try {
-    cleanStaleTemps(file.abs);
-    store.removeStaleTemps(file.rel);
+  withLockedFile(ctx, file, true, (file) => {
     const before = lstatOrNone(file.abs);
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
@@ -151,8 +125,27 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     saveIndex(store, file.rel, after, index, statFile(file));
     const view = ViewState.load(store, file.rel);
     report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
+  });
+}
+
+/**
+ * Runs `use` on the file named within its folder, entered and checked (made first when
+ * `create`), which a swap of the path cannot redirect; under the file's lock, once what a
+ * killed rt left of its temporary files is cleared.
+ */
+function withLockedFile(ctx: Context, resolved: ResolvedPath, create: boolean, use: (file: ResolvedPath) => void): void {
+  const pinned = enterFolderOf(resolved, create);
+  try {
+    const file = pinned.file;
+    const lock = acquireLock(lockPathFor(file), file.display);
+    try {
+      cleanStaleTemps(file.abs);
+      ctx.state.removeStaleTemps(file.rel);
+      use(file);
+    } finally {
+      lock.release();
+    }
   } finally {
-    lock.release();
     pinned.leave();
   }
 }
