@@ -201,8 +201,8 @@ export function bomLengthOf(bytes: Buffer): number {
   return hasBom(bytes) ? BOM.length : 0;
 }
 
-/** Hit ranges within this many lines of the first of a run are read together. */
-const SPAN_LINES = 4096;
+/** Hit ranges this few lines apart are read together (the lines between are cut out too). */
+const SPAN_GAP = 64;
 
 export interface FileHits {
   readonly file: Candidate;
@@ -305,16 +305,16 @@ function rangesAround(lines: readonly number[], context: number, total: number):
 }
 
 /**
- * The LIDs and contents of the lines of `ranges` (ascending), read for runs of ranges at a time
- * (a file with thousands of hits is not read again for each); looked up by line, in any order
- * within the ranges.
+ * The LIDs and contents of the lines of `ranges` (ascending), read for runs of nearby ranges at
+ * a time (a file with thousands of hits is not read again for each); looked up by line, in any
+ * order within the ranges.
  */
 function readRanges(indexed: IndexedFile, ranges: ReadonlyArray<readonly [number, number]>): (i: number) => { lid: string; content: Buffer } {
   const spans: Array<{ from: number; lids: Uint32Array; contents: Buffer[] }> = [];
   for (let r = 0; r < ranges.length; ) {
     const from = ranges[r]![0];
     let end = ranges[r]![1];
-    for (r++; r < ranges.length && ranges[r]![1] - from <= SPAN_LINES; r++) end = ranges[r]![1];
+    for (r++; r < ranges.length && ranges[r]![0] - end <= SPAN_GAP; r++) end = ranges[r]![1];
     // Contents first: a warm file checks, reading them, that it is the version its LIDs describe.
     const contents = indexed.contents(from, end);
     spans.push({ from, contents, lids: indexed.lids(from, end) });

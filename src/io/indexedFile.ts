@@ -84,6 +84,8 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
   let whole: IndexedFile | undefined;
   const cold = () => (whole ??= coldFile(store, file, SavedIndex.open(store, file.rel), statFile(file)));
   let all: Uint32Array | undefined;
+  // The last blocks read: the hits of one block, printed apart, are cut from one reading.
+  let lastRead: { start: number; end: number; chunk: Buffer } | undefined;
   return {
     path: file,
     get total() {
@@ -96,7 +98,8 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
       const last = Math.ceil(to / BLOCK);
       const start = head.checkpoints[first]!;
       const end = last < head.checkpoints.length ? head.checkpoints[last]! : head.file.size;
-      const chunk = readRange(file, start, end, head.file);
+      if (lastRead?.start !== start || lastRead.end !== end) lastRead = { start, end, chunk: readRange(file, start, end, head.file) };
+      const chunk = lastRead.chunk;
       // Only the lines asked for are cut out: the block's others are stepped over.
       let at = 0;
       for (let line = first * BLOCK; line < from; line++) {
