@@ -1,4 +1,11 @@
-// Whether a process of this machine is still running (for locks and temporary files it left).
+// Whether a process of this machine is still running, and removing the temporary files and lock
+// drafts that rt processes no longer running left behind.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A temporary file this old was not left by a run still going, whatever its PID now names. */
+const ABANDONED_MS = 60 * 60 * 1000;
 
 export function isRunning(pid: number): boolean {
   try {
@@ -6,5 +13,34 @@ export function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the files of `dir` named PREFIX + PID + "-…" (for one of `prefixes`) that an rt process
+ * left: its PID no longer runs, or the file is over an hour old (the PID may have been reused by
+ * another program). Housekeeping: it never fails.
+ */
+export function removeLeftovers(dir: string, prefixes: readonly string[]): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    if (!prefix) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    const file = path.join(dir, name);
+    try {
+      const st = fs.lstatSync(file);
+      if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS)) continue;
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
   }
 }

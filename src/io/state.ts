@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
 import { acquireLock, type Lock } from './lock.js';
-import { isRunning } from './processes.js';
+import { removeLeftovers } from './processes.js';
 
 export type Warn = (message: string) => void;
 
@@ -147,15 +147,8 @@ export class StateStore {
     for (const kind of ['index', 'view'] as const) {
       // Its temporary copies, and the drafts of its lock (see update).
       const prefixes = ['.tmp-', '.rt-lock.'].map((mark) => `${path.basename(this.fileFor(kind, rel))}${mark}`);
-      const dir = path.join(this.dir, kind);
       try {
-        if (!this.isOwnFolder(kind)) continue;
-        for (const name of fs.readdirSync(dir)) {
-          const prefix = prefixes.find((p) => name.startsWith(p));
-          if (!prefix) continue;
-          const pid = Number(name.slice(prefix.length).split('-')[0]);
-          if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
-        }
+        if (this.isOwnFolder(kind)) removeLeftovers(path.join(this.dir, kind), prefixes);
       } catch {
         // Housekeeping: never a reason to fail.
       }

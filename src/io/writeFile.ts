@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
-import { isRunning } from './processes.js';
+import { removeLeftovers } from './processes.js';
 
 const TEMP_MARK = '.rt-tmp-';
 
@@ -107,23 +107,10 @@ function syncDir(dir: string): void {
 }
 
 /**
- * Removes temporary files of `target` left by rt processes that are no longer running: its
+ * Removes temporary files of `target` left by rt processes that are gone (see removeLeftovers): its
  * `.NAME.rt-tmp-PID-…` files and the `.NAME.rt-lock.PID-…` drafts of its lock.
  */
 export function cleanStaleTemps(target: string): void {
-  const dir = path.dirname(target);
-  const prefixes = [`.${path.basename(target)}${TEMP_MARK}`, `.${path.basename(target)}.rt-lock.`];
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const prefix = prefixes.find((p) => name.startsWith(p));
-    if (!prefix) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) fs.rmSync(path.join(dir, name), { force: true });
-  }
+  removeLeftovers(path.dirname(target), [`.${path.basename(target)}${TEMP_MARK}`, `.${path.basename(target)}.rt-lock.`]);
 }
 

@@ -253,6 +253,21 @@ describe('an rt killed mid-edit', () => {
     expect(r.status, r.text).toBe(0);
   }
 
+  it('leftovers whose PID runs again (reused by another program) are removed once over an hour old; fresh ones are kept', () => {
+    const dir = tempDir();
+    write(dir, 'f.txt', numbered(3));
+    const w = openWindow(dir, 'f.txt:1-3');
+    // PID 1 always runs: only the age tells these files were abandoned.
+    const old = ['.f.txt.rt-tmp-1-aaaa', '.f.txt.rt-lock.1-bbbb'];
+    const fresh = ['.f.txt.rt-tmp-1-cccc', '.f.txt.rt-lock.1-dddd'];
+    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const name of [...old, ...fresh]) write(dir, name, 'left over\n');
+    for (const name of old) fs.utimesSync(path.join(dir, name), hoursAgo, hoursAgo);
+    const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'two\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(leftovers(dir).sort()).toEqual([...fresh].sort());
+  });
+
   // A lock file can be found empty (a crash before its data reached the disk): it must not
   // block later edits for long.
   it(
