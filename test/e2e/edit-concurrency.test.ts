@@ -3,61 +3,15 @@
 // left; an rt killed at any instant leaves the old file or the new one, whole, and the next run
 // cleans up after it (temporary files, an abandoned lock) without waiting.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RT_BIN, cleanEnv, cleanup, numbered, range, run, tempDir, write, line, lines, text, openWindow } from './harness.js';
-
-afterAll(cleanup);
-
-interface AsyncRun {
-  readonly args: readonly string[];
-  readonly status: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-  readonly text: string;
-}
-
-interface Started {
-  readonly pid: number;
-  readonly done: Promise<AsyncRun>;
-  /** Settles once the input has been handed to the child's stdin (and stdin closed). */
-  readonly fed: Promise<void>;
-  kill(): void;
-}
+import { cleanup, numbered, range, run, start as startRt, tempDir, write, line, lines, text, openWindow } from './harness.js';
 
 /** Starts bin/rt asynchronously (stdin `input`, then closed); `done` settles once it is reaped. */
-function start(args: readonly string[], cwd: string, input = ''): Started {
-  const t0 = Date.now();
-  const child = spawn(process.execPath, [RT_BIN, ...args], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (d: Buffer) => out.push(d));
-  child.stderr.on('data', (d: Buffer) => err.push(d));
-  child.stdin.on('error', () => {}); // killed before reading its stdin
-  const fed = new Promise<void>((resolve) => {
-    child.stdin.on('close', () => resolve());
-    child.stdin.end(input, () => resolve());
-  });
-  const done = new Promise<AsyncRun>((resolve, reject) => {
-    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', (e) => {
-      clearTimeout(guard);
-      reject(e);
-    });
-    // 'close': exited, reaped, and its output read to the end.
-    child.on('close', (status, signal) => {
-      clearTimeout(guard);
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      resolve({ args, status, signal, stdout, stderr, ms: Date.now() - t0, text: `$ rt ${args.join(' ')}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- stdout\n${stdout}--- stderr\n${stderr}` });
-    });
-  });
-  return { pid: child.pid!, done, fed, kill: () => child.kill('SIGKILL') };
-}
+const start = (args: readonly string[], cwd: string, input = '') => startRt(args, cwd, { input });
+
+afterAll(cleanup);
 
 /** rt's leftovers in `dir`: temporary files and locks. */
 function leftovers(dir: string): string[] {

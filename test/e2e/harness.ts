@@ -1,7 +1,7 @@
 // Runs the built binary (bin/rt.cjs → dist/rt.cjs) in temporary directories, with a scrubbed
 // environment, and returns stdout, stderr and the exit status together.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -342,4 +342,66 @@ export function openWindow(dir: string, target: string, extra: string[] = []): P
   const r = run(['open', target, ...extra], dir);
   if (r.status !== 0) throw new Error(`rt open failed\n${r.text}`);
   return parseWindow(r);
+}
+
+// rt started asynchronously, so that it can be killed or run beside others.
+
+export interface Finished {
+  readonly args: readonly string[];
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+  readonly ms: number;
+  readonly text: string;
+}
+
+export interface Started {
+  readonly pid: number;
+  readonly done: Promise<Finished>;
+  /** Settles once the input has been handed to the child (and its stdin closed). */
+  readonly fed: Promise<void>;
+  kill(): void;
+}
+
+export interface StartOptions {
+  readonly input?: string | Buffer;
+  readonly env?: Record<string, string | undefined>;
+  /** Killed (SIGKILL) after this long, and then counted as hung by the caller. */
+  readonly timeoutMs?: number;
+}
+
+/** Starts bin/rt with `args` in `cwd`; `done` settles once it has exited and its output is read. */
+export function start(args: readonly string[], cwd: string, options: StartOptions = {}): Started {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [RT_BIN, ...args], { cwd, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => err.push(d));
+  child.stdin.on('error', () => {}); // killed, or exited, before reading all of its stdin
+  const fed = new Promise<void>((resolve) => {
+    child.stdin.on('close', () => resolve());
+    child.stdin.end(options.input ?? '', () => resolve());
+  });
+  const done = new Promise<Finished>((resolve, reject) => {
+    const guard = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 180_000);
+    child.on('error', (e) => {
+      clearTimeout(guard);
+      reject(e);
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(guard);
+      const stdout = Buffer.concat(out);
+      const stderr = Buffer.concat(err).toString('utf8');
+      const shown = args.map((a) => (a.length > 80 ? `${a.slice(0, 80)}…(${a.length})` : a)).join(' ');
+      resolve({ args, status, signal, stdout, stderr, ms: Date.now() - t0, text: `$ rt ${shown}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- stdout\n${stdout.toString('utf8').slice(0, 2000)}--- stderr\n${stderr.slice(0, 2000)}` });
+    });
+  });
+  return { pid: child.pid!, done, fed, kill: () => child.kill('SIGKILL') };
+}
+
+/** Runs rt to the end. */
+export function runAsync(args: readonly string[], cwd: string, options: StartOptions = {}): Promise<Finished> {
+  return start(args, cwd, options).done;
 }

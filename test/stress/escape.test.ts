@@ -170,20 +170,26 @@ describe('stress: escape attempts', () => {
       hold();
     }`;
 
+  /** A root with d/f.txt and a process swapping d (or d/f.txt) for a link to an outside twin holding SECRET. */
+  function startSwapping(kind: 'folder' | 'file') {
+    const root = tempRepo();
+    const outside = tempDir('rt-stress-outside-');
+    write(root, 'd/f.txt', 'inside 1\ninside 2\n');
+    write(outside, 'f.txt', `${SECRET}\nline 2\n`);
+    const what = kind === 'folder' ? path.join(root, 'd') : path.join(root, 'd', 'f.txt');
+    const to = kind === 'folder' ? outside : path.join(outside, 'f.txt');
+    const before = fingerprint(outside);
+    const swapper = spawn(process.execPath, ['-e', SWAPPER, what, `${what}.aside`, to], { stdio: 'ignore' });
+    return { root, outside, what, before, swapper };
+  }
+
   for (const kind of ['folder', 'file'] as const) {
     const reads = pick(30, 300);
     it(
       `a ${kind} swapped for a symbolic link to the outside while rt reads it in a loop (${reads} reads): nothing outside read`,
       async () => {
         const tally = new Tally(`4 escape: race, ${kind} swapped for a symlink, reads`);
-        const root = tempRepo();
-        const outside = tempDir('rt-stress-outside-');
-        write(root, 'd/f.txt', 'inside 1\ninside 2\n');
-        write(outside, 'f.txt', `${SECRET}\nline 2\n`);
-        const what = kind === 'folder' ? path.join(root, 'd') : path.join(root, 'd', 'f.txt');
-        const to = kind === 'folder' ? outside : path.join(outside, 'f.txt');
-        const before = fingerprint(outside);
-        const swapper = spawn(process.execPath, ['-e', SWAPPER, what, `${what}.aside`, to], { stdio: 'ignore' });
+        const { root, outside, what, before, swapper } = startSwapping(kind);
         try {
           for (let i = 0; i < reads; i++) {
             const args = [['open', 'd/f.txt'], ['scroll', 'd/f.txt'], ['grep-file', 'i', 'd/f.txt'], ['grep', 'i', 'd']][i % 4]!;
@@ -208,14 +214,7 @@ describe('stress: escape attempts', () => {
       `a ${kind} swapped for a symbolic link to the outside while rt edits in a loop (${edits} edits): nothing outside written`,
       async () => {
         const tally = new Tally(`4 escape: race, ${kind} swapped for a symlink`);
-        const root = tempRepo();
-        const outside = tempDir('rt-stress-outside-');
-        write(root, 'd/f.txt', 'inside 1\ninside 2\n');
-        write(outside, 'f.txt', `${SECRET}\nline 2\n`);
-        const what = kind === 'folder' ? path.join(root, 'd') : path.join(root, 'd', 'f.txt');
-        const to = kind === 'folder' ? outside : path.join(outside, 'f.txt');
-        const before = fingerprint(outside);
-        const swapper = spawn(process.execPath, ['-e', SWAPPER, what, `${what}.aside`, to], { stdio: 'ignore' });
+        const { root, outside, what, before, swapper } = startSwapping(kind);
         const statuses = new Map<string, number>();
         try {
           for (let i = 0; i < edits; i++) {
