@@ -81,7 +81,17 @@ function filesOf(out: Buffer): string[] {
  * a search: listedAmong takes it.
  */
 export function trackedFiles(dir: string): Promise<ReadonlySet<string> | undefined> {
-  return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? new Set(filesOf(r.stdout)) : undefined));
+  return gitLsBeside(dir, ['--cached']).then((files) => files && new Set(files));
+}
+
+/** The files git tracks under `dir` although an ignore rule matches them (ripgrep skips those); undefined outside a work tree. */
+export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> {
+  return gitLsBeside(dir, ['--cached', '--ignored', '--exclude-standard']);
+}
+
+/** gitLs without waiting for it. */
+function gitLsBeside(dir: string, args: readonly string[]): Promise<string[] | undefined> {
+  return childOutput('git', [...GIT_LS, ...args], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
 }
 
 /** Beyond this many paths to ask git about, listing the whole tree costs less than asking. */

@@ -10,6 +10,7 @@
 
 import path from 'node:path';
 import { childOutput as output } from './childOutput.js';
+import { trackedIgnoredFiles } from './listFiles.js';
 
 export interface PrefilterRequest {
   readonly literal: string;
@@ -102,11 +103,7 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
 /** Files git tracks under `dirs` that an ignore rule matches (ripgrep skips them; git lists them). */
 async function trackedButIgnored(dirs: readonly string[]): Promise<string[]> {
   const lists = await Promise.all(
-    dirs.map(async (dir) => {
-      const r = await output('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: dir });
-      if (!r || r.status !== 0) return [];
-      return r.stdout.toString('utf8').split('\0').filter(Boolean).map((p) => path.join(dir, p));
-    }),
+    dirs.map(async (dir) => ((await trackedIgnoredFiles(dir)) ?? []).map((p) => path.join(dir, p))),
   );
   return lists.flat();
 }
