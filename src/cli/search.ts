@@ -12,7 +12,7 @@ import type { MatchOptions } from '../core/match.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { renderLine } from '../render/window.js';
 import { openIndexed, retryOnChange, statResolved, type IndexedFile } from '../io/indexedFile.js';
-import { comparePaths, listedAmong, listFiles, type ListOptions } from '../io/listFiles.js';
+import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
 import { withFolderOf } from '../io/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
@@ -113,7 +113,7 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
  * (listedAmong); `tracked[i]` is trackedFiles(dirs[i]). Undefined when that cannot tell: list
  * the folders instead.
  */
-export function candidatesAmong(ctx: Context, dirs: readonly string[], tracked: ReadonlyArray<ReadonlySet<string> | undefined>, found: ReadonlySet<string>, list: ListOptions, globs: readonly string[]): CandidateSet | undefined {
+export function candidatesAmong(ctx: Context, dirs: readonly string[], tracked: ReadonlyArray<TrackedPaths | undefined>, found: ReadonlySet<string>, list: ListOptions, globs: readonly string[]): CandidateSet | undefined {
   const groups: Array<Listed['groups'][number]> = [];
   for (const [i, dir] of dirs.entries()) {
     const absPrefix = absPrefixOf(dir);
@@ -156,7 +156,21 @@ function absPrefixOf(dir: string): string {
 export function globMatcher(glob: string): (rel: string) => boolean {
   if (glob.includes('/')) return picomatch(glob, { dot: true });
   const re = picomatch.makeRe(glob, { dot: true });
-  return (rel) => re.test(rel.slice(rel.lastIndexOf('/') + 1));
+  // A name the glob matches ends with its literal ending (".ts" of "*.ts"): most paths are
+  // turned away by that alone.
+  const ending = nameEnding(glob);
+  return (rel) => rel.endsWith(ending) && re.test(rel.slice(rel.lastIndexOf('/') + 1));
+}
+
+/**
+ * What every file name a glob without "/" matches ends with, for a glob of plain characters and
+ * the wildcards * and ? only (e.g. ".test.ts" for "*.test.ts"); "" when it tells nothing or the
+ * glob holds anything else (brackets, braces, a leading "!", an extglob, an escape).
+ */
+export function nameEnding(glob: string): string {
+  if (glob.includes('/') || !/^[\w.\- *?]+$/.test(glob)) return '';
+  const ending = glob.slice(Math.max(glob.lastIndexOf('*'), glob.lastIndexOf('?')) + 1);
+  return NAME_ENDING.test(ending) ? ending : '';
 }
 
 /** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */

@@ -51,6 +51,26 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir):
 }
 
 /**
+ * listFiles without blocking: in a work tree git's two listings, of tracked files (from its
+ * index, at once) and of untracked ones (a walk of the tree), run side by side, and the first is
+ * read while the second runs.
+ */
+export async function listFilesBeside(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Promise<Listing> {
+  if (!options.noIgnore) {
+    const others = gitLsBeside(dir, ['--others', '--exclude-standard'], nameEndsWith);
+    const cached = gitLsBeside(dir, ['--cached'], nameEndsWith).then((files) => files && withoutRepeats(files));
+    const [o, c] = await Promise.all([others, cached]);
+    if (o && c) return filterGitListing(dir, c.concat(o), options, inheritedRules(dir, top, ['.ignore']));
+  }
+  return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
+}
+
+/** A sorted list without its repeats (git lists a file with a merge conflict once per stage; --deduplicate's work). */
+function withoutRepeats(sorted: string[]): string[] {
+  return sorted.filter((p, i) => i === 0 || p !== sorted[i - 1]);
+}
+
+/**
  * Files git shows under `dir` (tracked, and untracked but not ignored), or null outside a work
  * tree. A tracked file deleted from the work tree is still listed (asking git to check costs a
  * stat of every file): readers skip what they cannot open, and `find` checks what it prints.
@@ -75,24 +95,78 @@ function filesOf(out: Buffer): string[] {
   return text.length ? text.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
 }
 
+/** Whether git tracks a path (relative to the folder listed, with "/"). */
+export interface TrackedPaths {
+  has(rel: string): boolean;
+}
+
 /**
  * The files git tracks under `dir`, from its index alone (no look at the work tree, so it costs
  * little on a large tree); undefined outside a work tree. Started without waiting, to run beside
  * a search: listedAmong takes it.
  */
-export function trackedFiles(dir: string): Promise<ReadonlySet<string> | undefined> {
-  return gitLsBeside(dir, ['--cached']).then((files) => files && new Set(files));
+export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
+  return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? sortedPaths(r.stdout) : undefined));
 }
+
+/**
+ * Paths as `git ls-files -z --cached` prints them: in the index's order, by their bytes. A path
+ * is looked up by halving, in the output itself: a search asks about a few files of a tree of
+ * tens of thousands, and splitting the output into strings would cost more than the search
+ * (and, while ripgrep runs, take a core from it). A path not found so is looked for from end to
+ * end as well, so that an order other than the one expected could only cost time.
+ */
+export function sortedPaths(out: Buffer): TrackedPaths {
+  return {
+    has(rel) {
+      const wanted = Buffer.from(rel, 'utf8');
+      if (halvingFinds(out, wanted)) return true;
+      const entry = Buffer.concat([NUL, wanted, NUL]);
+      return out.subarray(0, entry.length - 1).equals(entry.subarray(1)) || out.indexOf(entry) !== -1;
+    },
+  };
+}
+
+/** Whether `wanted` is one of the NUL-ended entries of `out`, taken to be in byte order: by halving. */
+export function halvingFinds(out: Buffer, wanted: Buffer): boolean {
+  let lo = 0;
+  let hi = out.length;
+  while (lo < hi) {
+    // The entry around the middle byte.
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : out.lastIndexOf(0, mid - 1) + 1;
+    const nul = out.indexOf(0, start);
+    const end = nul === -1 ? out.length : nul;
+    const order = out.compare(wanted, 0, wanted.length, start, end);
+    if (order === 0 && end > start) return true;
+    if (order < 0) lo = end + 1;
+    else hi = start;
+  }
+  return false;
+}
+
+const NUL = Buffer.from([0]);
 
 /** The files git tracks under `dir` although an ignore rule matches them (ripgrep skips those); undefined outside a work tree. */
 export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> {
   return gitLsBeside(dir, ['--cached', '--ignored', '--exclude-standard']);
 }
 
-/** gitLs without waiting for it. */
-function gitLsBeside(dir: string, args: readonly string[]): Promise<string[] | undefined> {
-  return childOutput('git', [...GIT_LS, ...args], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
+/**
+ * gitLs without waiting for it. With `nameEndsWith`, git lists only the files whose name ends so
+ * (and the .ignore files, which rt applies), for a caller that wants no others: a tree of tens of
+ * thousands of files costs less to print and to read. The ending is given as a glob pathspec, so
+ * it must hold no character special to one (see NAME_ENDING).
+ */
+function gitLsBeside(dir: string, args: readonly string[], nameEndsWith = ''): Promise<string[] | undefined> {
+  if (nameEndsWith && !NAME_ENDING.test(nameEndsWith)) throw new Error(`not a plain name ending: ${nameEndsWith}`);
+  // Pathspecs here are globs (**/ is any folder, the top one included), not literal paths.
+  const command = nameEndsWith ? [...GIT_LS.filter((a) => a !== '--literal-pathspecs'), ...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'] : [...GIT_LS, ...args];
+  return childOutput('git', command, { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
 }
+
+/** A name ending that can be given to git as is inside a glob pathspec: no wildcard, bracket, backslash or magic. */
+export const NAME_ENDING = /^[\w.\- ]+$/;
 
 /** Beyond this many paths to ask git about, listing the whole tree costs less than asking. */
 const MAX_ASKED = 1000;
@@ -103,7 +177,7 @@ const MAX_ASKED = 1000;
  * about these paths alone. `tracked` is what trackedFiles(dir) gave (undefined: not a work
  * tree). Undefined when asking would cost more than listing, or git failed: list instead.
  */
-export function listedAmong(dir: string, rels: readonly string[], tracked: ReadonlySet<string> | undefined, options: ListOptions, top: string = dir): string[] | undefined {
+export function listedAmong(dir: string, rels: readonly string[], tracked: TrackedPaths | undefined, options: ListOptions, top: string = dir): string[] | undefined {
   if (options.noIgnore) {
     // The walk lists every file but those under .git and .rt (and hidden ones unless asked).
     return rels.filter((rel) => !rel.split('/').some((part) => ALWAYS_SKIPPED.has(part)) && (options.hidden || !isHidden(rel)));

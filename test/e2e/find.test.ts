@@ -98,6 +98,24 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', 'gone'], d), { status: 1, stdout: '' });
     });
 
+    it('a file in a merge conflict (in git\'s index once per side) is listed once', () => {
+      const d = tempRepo();
+      const commit = (m: string) => git(d, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-am', m]);
+      write(d, 'a.txt', 'base\n');
+      write(d, 'b.txt', 'b\n');
+      git(d, ['add', '.']);
+      commit('base');
+      git(d, ['checkout', '-q', '-b', 'other']);
+      write(d, 'a.txt', 'other\n');
+      commit('other');
+      git(d, ['checkout', '-q', '-']);
+      write(d, 'a.txt', 'main\n');
+      commit('main');
+      git(d, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'merge', '-q', 'other'], {}, [1]);
+      expect(git(d, ['ls-files', '--cached']).toString()).toBe('a.txt\na.txt\na.txt\nb.txt\n');
+      expectRun(run(['find', ''], d), { status: 0, stdout: 'a.txt\nb.txt\n', stderr: '' });
+    });
+
     it('the global excludes file from XDG_CONFIG_HOME (git/ignore) is honoured, like git does', () => {
       const d = tempRepo();
       const home = tempDir('rt-home-');

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { RtError, shellQuote } from '../../core/errors.js';
-import { comparePaths, listFiles } from '../../io/listFiles.js';
+import { comparePaths, listFiles, listFilesBeside } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, commandLine, globMatcher, listOptions, maxOption, placeUnder, type Candidate } from '../search.js';
+import { capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, placeUnder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
@@ -35,18 +35,19 @@ export const findCommand: CommandSpec = {
     [4, 'DIR is missing, not a folder, or outside the root'],
   ],
   readsStdin: false,
-  run(ctx, args, options) {
+  async run(ctx, args, options) {
     const [pattern, dirArg] = args as [string, string | undefined];
     const max = maxOption(options);
     const dir = resolveInRoot(ctx.root, dirArg ?? '.');
     if (!statResolved(dir).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
     const needle = pattern.toLowerCase();
-    const matches = GLOB_CHARS.test(pattern) ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
+    const isGlob = GLOB_CHARS.test(pattern);
+    const matches = isGlob ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
     const place = placeUnder(ctx.root, dir.abs);
     // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
     // printed ones are placed.
-    const found = listFiles(dir.abs, listOptions(options), ctx.root.dir)
-      .files.filter((rel) => matches(rel))
+    // git is asked only for the names a glob's ending allows (the glob itself is applied here).
+    const found = (await listFilesBeside(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '')).files.filter((rel) => matches(rel))
       .sort(comparePaths);
     // git lists tracked files deleted from the work tree, and nested repositories: a path is
     // printed only if it is a file, or a link to one (checked for the printed ones only; the
