@@ -14,13 +14,11 @@ export function looksBinary(head: Buffer): boolean {
   const sniff = head.length > SNIFF_BYTES ? head.subarray(0, SNIFF_BYTES) : head;
   if (sniff.indexOf(0) !== -1) return true;
   const n = Math.min(head.length, RATIO_BYTES);
-  let control = 0;
-  for (let i = 0; i < n; i++) {
-    const b = head[i]!;
-    // Tab, LF, VT, FF, CR, ESC and backspace occur in real text files.
-    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && b !== 0x1b && b !== 0x08) {
-      control++;
-    }
-  }
+  // Counted by a regular expression over the bytes as Latin-1 (one character a byte): far less
+  // work than a loop in a program that runs once, and the files searched are sniffed each.
+  const control = head.toString('latin1', 0, n).match(CONTROL)?.length ?? 0;
   return n > 0 && control * 3 > n;
 }
+
+/** Control bytes that text does not use: all below 0x20 but backspace, tab, LF, VT, FF, CR and ESC, which occur in real text files. */
+const CONTROL = /[\x00-\x07\x0e-\x1a\x1c-\x1f]/g;

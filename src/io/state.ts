@@ -209,22 +209,26 @@ export class StateStore {
    */
   canSave(): boolean {
     if (this.disabledReason || this.writable === false) return false;
-    if (this.writable) return true;
+    // Asked for every file a search prints: once it could, it can for the rest of the run (unless saving failed since).
+    if (this.writable || this.couldSave) return true;
     try {
       const st = fs.lstatSync(this.dir);
       if (!st.isDirectory() || st.isSymbolicLink()) return false;
       fs.accessSync(this.dir, fs.constants.W_OK);
-      return true;
+      return (this.couldSave = true);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
     }
     try {
       fs.accessSync(path.dirname(this.dir), fs.constants.W_OK);
-      return true;
+      return (this.couldSave = true);
     } catch {
       return false;
     }
   }
+
+  /** canSave found that state could be saved. */
+  private couldSave = false;
 
   /** Says once that state is not kept, and why. Called by commands that would have saved state. */
   noteDisabled(): void {
