@@ -175,6 +175,22 @@ const rtFind = { run: rtRun(['find', '*.ts'], tree) };
 const fdFind = { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms };
 if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, fdFind), '≤ 1.0', '≤ 0.5');
 else skip("rt find '*.ts' / fd -g '*.ts'", 'fd not found');
+// The floors: the least a Node CLI doing it rt's way pays. A Node program (floor/) that starts
+// ripgrep, or git's two listings, exactly as rt does and only reads what they print, run as rt
+// is run (without NODE_EXTRA_CA_CERTS). Against the reference tool it says how much of a target
+// any such CLI can meet on this machine and tree; rt against it, what rt's own work costs.
+const floorDir = path.join(root, 'bench', 'floor');
+const bare = { NODE_EXTRA_CA_CERTS: undefined };
+const rgFloor = { run: () => timeOnce(node, [path.join(floorDir, 'rg.cjs'), ident, tree], { cwd: tree, env: bare }).ms };
+const gitFloor = { run: () => timeOnce(node, [path.join(floorDir, 'git.cjs'), '.ts'], { cwd: tree, env: bare }).ms };
+if (rg) {
+  row(`node starting rg as rt does / rg -n -F ${ident} (the floor)`, pair(rgFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+  row(`rt grep -F ${ident} / node starting rg as rt does`, pair(rtGrep, rgFloor), 'report');
+}
+if (fd && git) {
+  row("node listing with git as rt does / fd -g '*.ts' (the floor)", pair(gitFloor, fdFind), 'report');
+  row("rt find '*.ts' / node listing with git as rt does", pair(rtFind, gitFloor), 'report');
+}
 // What any Node program pays before its first line runs, against the reference tools' whole run:
 // a ratio above the target means no Node CLI can meet it on this machine and tree.
 if (rg) row(`node -e 0 / rg -n -F ${ident} (the floor)`, pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
