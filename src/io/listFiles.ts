@@ -60,7 +60,9 @@ export async function listFilesBeside(dir: string, options: ListOptions, top: st
     const others = gitLsBeside(dir, ['--others', '--exclude-standard'], nameEndsWith);
     const cached = gitLsBeside(dir, ['--cached'], nameEndsWith).then((files) => files && withoutRepeats(files));
     const [o, c] = await Promise.all([others, cached]);
-    if (o && c) return filterGitListing(dir, c.concat(o), options, inheritedRules(dir, top, ['.ignore']));
+    // A file added to git between the two listings would be in both.
+    const untracked = new Set(o);
+    if (o && c) return filterGitListing(dir, c.filter((p) => !untracked.has(p)).concat(o), options, inheritedRules(dir, top, ['.ignore']));
   }
   return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
 }

@@ -47,8 +47,8 @@ export const findCommand: CommandSpec = {
     // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
     // printed ones are placed.
     // git is asked only for the names a glob's ending allows (the glob itself is applied here).
-    const found = (await listFilesBeside(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '')).files.filter((rel) => matches(rel))
-      .sort(comparePaths);
+    const listed = await listFilesBeside(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
+    const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
     // git lists tracked files deleted from the work tree, and nested repositories: a path is
     // printed only if it is a file, or a link to one (checked for the printed ones only; the
     // count of the rest may include such paths).
