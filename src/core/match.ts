@@ -18,10 +18,34 @@ export interface LineMatcher {
 
 /** Whether one line's content (no line ending, no BOM) matches. */
 export function matchesLine(matcher: LineMatcher, content: Buffer): boolean {
-  return matcher.matchingLines(Buffer.concat([content, NEWLINE]), 0, 1).length === 1;
+  // Ended by \r\n, which the matchers take off whole: a content ending in \r keeps it (a bare
+  // \n would make that \r part of the line's ending).
+  return matcher.matchingLines(Buffer.concat([content, CRLF]), 0, 1).length === 1;
 }
 
-const NEWLINE = Buffer.from('\n');
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * Which of the lines `candidates` (0-based, ascending) of `bytes` (a whole file) match: the
+ * answer matchingLines gives, for a file of which only these lines may match (those another
+ * search found); only they are read and matched.
+ */
+export function matchingAmong(matcher: LineMatcher, bytes: Buffer, bomLength: number, candidates: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 0;
+  let start: number = bomLength;
+  for (const wanted of candidates) {
+    for (; line < wanted; line++) {
+      const nl = bytes.indexOf(0x0a, start);
+      if (nl === -1) return out; // the file has fewer lines
+      start = nl + 1;
+    }
+    if (start >= bytes.length) return out; // past the last line
+    const { contentEnd } = lineContentRange(bytes, start);
+    if (matchesLine(matcher, bytes.subarray(start, contentEnd))) out.push(wanted);
+  }
+  return out;
+}
 
 /** Word characters for -w, as ripgrep's: letters, digits (of any script) and underscore. */
 const WORD_BEFORE = '(?<![\\p{L}\\p{N}_])';

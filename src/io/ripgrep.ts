@@ -1,7 +1,9 @@
-// ripgrep as an optional prefilter for literal searches. When `rg` is installed it finds, far
-// faster than reading every file from Node, the files that contain the literal at all; rt then
-// matches only those (with its own rules) and prints their hits with LIDs. It is never required,
-// and its answer only narrows the candidates rt chose itself, so it can never add a file:
+// ripgrep as an optional prefilter for searches. When `rg` is installed it finds, far faster
+// than reading every file from Node, the files with a line that may match — for grep -F the
+// literal, for a regular expression its translation into ripgrep's dialect, which matches at
+// least every line it does (core/ripgrepPattern) — and rt then matches only those (with its own
+// rules) and prints their hits with LIDs. It is never required, and its answer only narrows the
+// candidates rt chose itself, so it can never add a file:
 // - it is asked for a superset: --text (binary files too), no .ignore/.rgignore rules (rt applies
 //   .ignore itself), no config file, case-insensitive only for ASCII literals;
 // - files git tracks although an ignore rule matches them, which ripgrep skips, are listed by
@@ -13,7 +15,8 @@ import { childOutput as output } from './childOutput.js';
 import { trackedIgnoredFiles } from './listFiles.js';
 
 export interface PrefilterRequest {
-  readonly literal: string;
+  /** What ripgrep looks for: a fixed string, or a pattern in its own dialect. */
+  readonly search: { readonly fixed: string } | { readonly regex: string };
   readonly ignoreCase: boolean;
   readonly hidden: boolean;
   readonly noIgnore: boolean;
@@ -34,8 +37,8 @@ export interface RipgrepAnswer<T> {
  */
 export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<Set<string> | undefined> {
   // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those.
-  if (request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.literal)) return Promise.resolve(undefined);
-  const run = search(request, env, ['--files-with-matches', ...(request.ignoreCase ? ['--ignore-case'] : [])]);
+  if (request.ignoreCase && 'fixed' in request.search && !/^[\x20-\x7e]*$/.test(request.search.fixed)) return Promise.resolve(undefined);
+  const run = search(request, env, ['--files-with-matches']);
   return (run ?? Promise.resolve(undefined)).then((r) => {
     if (!r) return undefined;
     const files = new Set<string>(r.unanswered);
@@ -45,14 +48,14 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
 }
 
 /**
- * For a literal that ripgrep matches exactly as rt does (case-sensitive, no word rule, no line
- * ending or BOM character in it), ripgrep's answer itself: the 1-based numbers of the matching
- * lines of each file that may be searched (binary files included: rt sorts them out), by absolute
- * path; undefined when ripgrep cannot answer. Lines are not printed (--max-columns 1): rt
- * prints them itself, with their LIDs.
+ * The 1-based numbers of the lines ripgrep finds in each file that may be searched (binary files
+ * included: rt sorts them out), by absolute path; undefined when ripgrep cannot answer. For a
+ * literal that ripgrep matches exactly as rt does (case-sensitive, no line ending or BOM
+ * character in it), those are the lines rt would find; for a pattern (see ripgrepPattern), the
+ * only lines that may match. Lines are not printed (--max-columns 1): rt reads them itself.
  */
 export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<RipgrepAnswer<Map<string, number[]>> | undefined> | undefined {
-  if (request.ignoreCase || /[\r\n\ufeff]/.test(request.literal)) return undefined;
+  if ('fixed' in request.search && (request.ignoreCase || /[\r\n\ufeff]/.test(request.search.fixed))) return undefined;
   const run = search(request, env, ['--line-number', '--no-heading', '--max-columns', '1']);
   return run?.then((r) => {
     if (!r) return undefined;
@@ -87,11 +90,15 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv):
  */
 function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<RipgrepAnswer<Buffer> | undefined> | undefined {
   if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
-  if (request.literal === '' || request.dirs.length === 0) return undefined;
-  const args = [...mode, '--null', '--fixed-strings', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
+  const fixed = 'fixed' in request.search;
+  const wanted = 'fixed' in request.search ? request.search.fixed : request.search.regex;
+  if (wanted === '' || request.dirs.length === 0) return undefined;
+  const args = [...mode, '--null', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
+  if (fixed) args.push('--fixed-strings');
+  if (request.ignoreCase) args.push('--ignore-case');
   if (request.hidden) args.push('--hidden');
   if (request.noIgnore) args.push('--no-ignore');
-  args.push('--regexp', request.literal, '--', ...request.dirs);
+  args.push('--regexp', wanted, '--', ...request.dirs);
   // ripgrep first: it has the most to do; git's listing starts while it runs.
   const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } });
   const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
-import { compileMatcher } from '../../src/core/match.js';
+import { compileMatcher, matchesLine, matchingAmong } from '../../src/core/match.js';
 
 const file = Buffer.from('x foo\nfoo y\nfoo\r\n\u00c9cole \u00e9cole\na-b\nfoobar foo_bar\n', 'utf8');
 const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
@@ -49,5 +50,43 @@ describe('compileMatcher', () => {
       expect((error as RtError).code).toBe('usage');
       expect((error as RtError).hints.join(' ')).toMatch(/-i/);
     }
+  });
+});
+
+describe('matchingAmong', () => {
+  // Files of a few lines: CRLF and LF endings, a BOM, a missing final newline, bytes that are not UTF-8, empty lines.
+  const lineText = fc.constantFrom('foo', 'x foo', 'bar', '', ' ', 'fo\u00e9o', 'FOO', '\ufefffoo');
+  const ending = fc.constantFrom('\n', '\r\n', '\r');
+  const fileBytes = fc
+    .tuple(fc.boolean(), fc.array(fc.tuple(lineText, ending), { maxLength: 8 }), fc.boolean(), fc.boolean())
+    .map(([bom, lines, bare, bad]) => {
+      const parts = lines.map(([t, e], i) => (bare && i === lines.length - 1 ? t : t + e));
+      const body = Buffer.from((bom ? '\ufeff' : '') + parts.join(''), 'utf8');
+      return bad ? Buffer.concat([body, Buffer.from([0xff, 0x66, 0x6f, 0x6f])]) : body;
+    });
+  const matcherOf = fc.constantFrom('foo', '^foo$', 'o\\b', '^$', '.', 'f\\S*o', '\\ufffd');
+
+  it('finds exactly the lines matchingLines finds, among any candidates (more lines than the file has too)', () => {
+    fc.assert(
+      fc.property(fileBytes, matcherOf, fc.boolean(), fc.uniqueArray(fc.nat(12), { maxLength: 14 }), (bytes, pattern, ignoreCase, picked) => {
+        const matcher = compileMatcher(pattern, { fixed: false, ignoreCase, word: false });
+        const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+        const all = matcher.matchingLines(bytes, bom, Infinity);
+        const candidates = [...picked].sort((a, b) => a - b);
+        expect(matchingAmong(matcher, bytes, bom, candidates)).toEqual(all.filter((n) => candidates.includes(n)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('matchesLine', () => {
+  const m = (pattern: string) => compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false });
+  it('matches a line content as it is: an empty one, and one ending in \\r (which is content, not an ending)', () => {
+    expect(matchesLine(m('^$'), Buffer.from(''))).toBe(true);
+    expect(matchesLine(m('^$'), Buffer.from('\r'))).toBe(false);
+    expect(matchesLine(m('x\\r$'), Buffer.from('x\r'))).toBe(true);
+    expect(matchesLine(m('x$'), Buffer.from('x\r'))).toBe(false);
+    expect(matchesLine(compileMatcher('x\r', { fixed: true, ignoreCase: false, word: false }), Buffer.from('x\r'))).toBe(true);
   });
 });

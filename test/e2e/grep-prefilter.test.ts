@@ -1,6 +1,7 @@
-// When ripgrep is installed, literal searches use it as a prefilter (src/io/ripgrep.ts). It may
-// only narrow what rt reads, never change the answer: every search here must print exactly the
-// same with the prefilter and without it (RT_RIPGREP=off).
+// When ripgrep is installed, searches use it as a prefilter (src/io/ripgrep.ts): literal ones,
+// and regular expressions through their translation into its dialect. It may only narrow what rt
+// reads, never change the answer: every search here must print exactly the same with the
+// prefilter and without it (RT_RIPGREP=off).
 
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -54,6 +55,19 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '-F', '--max', '100000', 'bulkword'],
     ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
     ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],
+    // Regular expressions: ripgrep is given a translation that matches at least the same lines.
+    ['grep', 'parse[A-Z]onfig'],
+    ['grep', 'parse\\w+'],
+    ['grep', '-i', 'PARSE\\w*\\('],
+    ['grep', '-w', 'parseConfig\\b'],
+    ['grep', '-l', 'parse(Config|Options)'],
+    ['grep', '-C', '1', '--max', '3', 'parse.onfig'],
+    ['grep', '--json', 'caf\u00e9|parseConfig'],
+    ['grep', '--max', '100000', 'bulkword \\d+$'],
+    ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
+    ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
+    ['grep', 'tracked\\s'],
+    ['grep', 'no such text \\w+ anywhere'],
   ];
   const fromSrc: string[][] = [
     ['grep', '-F', 'parseConfig'],

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { compileMatcher, matchesLine, type LineMatcher } from '../../core/match.js';
+import { compileMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
+import { ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
@@ -8,6 +9,13 @@ import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, list
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
+
+/**
+ * The literal text (in bytes, in one run) every match of a regular expression must hold, at
+ * least, for ripgrep to be asked which files may hold one: a pattern with less matches in nearly
+ * every file, and asking costs a search of them all.
+ */
+const MIN_LITERAL = 3;
 
 /** How many ignored or hidden files are searched, at most, to tell why nothing was found. */
 const SKIPPED_CHECK_LIMIT = 20_000;
@@ -57,9 +65,14 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
   // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
-  // very lines; otherwise the files worth reading.
-  const request = options.fixed ? literalRequest(ctx, pattern, paths, options) : undefined;
-  const linesRun = request && !filesOnly && !options.word ? ripgrepLines(request, ctx.env) : undefined;
+  // very lines; otherwise the files worth reading: those holding the literal, or a line its
+  // translation of a regular expression matches (rt then matches the pattern itself).
+  const translated = options.fixed ? undefined : ripgrepPattern(pattern, options.ignoreCase === true);
+  const search = options.fixed ? { fixed: pattern } : translated && translated.strength >= MIN_LITERAL ? { regex: translated.regex } : undefined;
+  const request = search && prefilterRequest(ctx, search, paths, options);
+  // For a plain literal ripgrep's lines are the hits; for a pattern, the only lines that may be.
+  const exactLines = options.fixed && !options.word;
+  const linesRun = request && !filesOnly && (exactLines || !options.fixed) ? ripgrepLines(request, ctx.env) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
@@ -70,7 +83,11 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   /** The 0-based hit lines of a file (none when it cannot be searched). */
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
-    if (known) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    if (known && exactLines) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    if (known) {
+      const bytes = readSearchable(abs);
+      return bytes ? matchingAmong(matcher, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
+    }
     const bytes = readSearchable(abs);
     return bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity) : [];
   };
@@ -124,8 +141,8 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   return 0;
 }
 
-/** A literal search of folders, as ripgrep is asked it (undefined when a file is named: it is read anyway). */
-function literalRequest(ctx: Context, pattern: string, paths: readonly string[], options: Options): PrefilterRequest | undefined {
+/** A search of folders, as ripgrep is asked it (undefined when a file is named: it is read anyway). */
+function prefilterRequest(ctx: Context, search: PrefilterRequest['search'], paths: readonly string[], options: Options): PrefilterRequest | undefined {
   const dirs: string[] = [];
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
@@ -133,7 +150,7 @@ function literalRequest(ctx: Context, pattern: string, paths: readonly string[],
     else return undefined;
   }
   const list = listOptions(options);
-  return { literal: pattern, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
+  return { search, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
 }
 
 /** Files named as PATHs that are binary (or unreadable) and so not searched: said on stderr when they hold a match, as grep does. */

@@ -1,0 +1,226 @@
+// A JavaScript regular expression as a ripgrep (Rust) one that matches at least every line it
+// does. A search asks ripgrep for the files holding such a line, then matches the pattern itself
+// in those files alone; so the translation may match more, never less. What it does not follow
+// it widens: a lookaround, a boundary or an anchor matches anywhere (it is dropped); a class it
+// does not copy as it is, a wildcard or a negated class escape matches any character (one or
+// more bytes, valid UTF-8 or not: rt reads a byte that is not UTF-8 as U+FFFD, which they match);
+// an escape it does not know matches any text at all. Literal text, \d, \w, \s, simple ASCII
+// classes, groups, alternatives and quantifiers are copied.
+
+export interface RipgrepPattern {
+  /** The pattern for ripgrep (Rust's regex dialect, Unicode on). */
+  readonly regex: string;
+  /** The longest run of literal text (in bytes) every match holds: how far it narrows the files searched (0: it may match almost anywhere). */
+  readonly strength: number;
+}
+
+/** Any one character, as bytes: one or more bytes but a newline (bytes that are not UTF-8 too). */
+const SOME = '(?-u:.)+';
+/** Any text at all, for an atom not followed here. */
+const ANY = '(?-u:.)*';
+/** Characters with a meaning in a ripgrep pattern, escaped to stand for themselves. */
+const RUST_META = /[\\.+*?()|[\]{}^$#&\-~]/g;
+
+interface Part {
+  readonly regex: string;
+  readonly strength: number;
+}
+
+/** A term: its pattern, its strength, and for one literal character its size in bytes (runs of them are counted together). */
+interface Term extends Part {
+  readonly literalBytes?: number;
+}
+
+/**
+ * `pattern` for ripgrep (with --ignore-case when `ignoreCase`, the -i of rt's search), or
+ * undefined when its syntax is not followed at all (unbalanced groups: JavaScript refuses those).
+ */
+export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPattern | undefined {
+  let i = 0;
+  const peek = () => pattern[i];
+
+  function disjunction(): Part | undefined {
+    const alternatives: Part[] = [];
+    for (;;) {
+      const alternative = sequence();
+      if (!alternative) return undefined;
+      alternatives.push(alternative);
+      if (peek() !== '|') break;
+      i++;
+    }
+    return { regex: alternatives.map((a) => a.regex).join('|'), strength: Math.min(...alternatives.map((a) => a.strength)) };
+  }
+
+  function sequence(): Part | undefined {
+    let regex = '';
+    let strength = 0;
+    let run = 0;
+    while (i < pattern.length && peek() !== '|' && peek() !== ')') {
+      const t = term();
+      if (!t) return undefined;
+      const q = quantifier();
+      if (q === undefined) return undefined;
+      if (q.text === '') {
+        regex += t.regex;
+        if (t.literalBytes !== undefined) run += t.literalBytes;
+        else run = 0;
+        strength = Math.max(strength, run, t.strength);
+        continue;
+      }
+      // A quantified term: its text is in every match only when it must occur at least once,
+      // and what follows may not touch it.
+      regex += t.regex === '' ? '' : `(?:${t.regex})${q.text}`;
+      if (q.min > 0) strength = Math.max(strength, t.literalBytes !== undefined ? run + t.literalBytes : t.strength);
+      run = 0;
+    }
+    return { regex, strength };
+  }
+
+  /** The quantifier at i (consumed): its text for ripgrep ("" for none; laziness dropped, it changes no match) and its minimum. */
+  function quantifier(): { text: string; min: number } | undefined {
+    const m = /^(?:([?*+])|\{(\d+)(,(\d*))?\})(\??)/.exec(pattern.slice(i, i + 40));
+    if (!m) return ['?', '*', '+'].includes(peek() ?? '') ? undefined : { text: '', min: 0 };
+    i += m[0].length;
+    if (m[1]) return { text: m[1], min: m[1] === '+' ? 1 : 0 };
+    const min = Number(m[2]);
+    return { text: `{${m[2]}${m[3] ?? ''}}`, min };
+  }
+
+  function literal(text: string): Term {
+    if (ignoreCase && /[^\x00-\x7f]/.test(text)) return { regex: SOME, strength: 0 }; // case folding beyond ASCII is rt's own
+    if (text === '\ufffd') return { regex: SOME, strength: 0 }; // what a byte that is not UTF-8 reads as
+    return { regex: text.replace(RUST_META, '\\$&'), strength: Buffer.byteLength(text), literalBytes: Buffer.byteLength(text) };
+  }
+
+  function term(): Term | undefined {
+    const c = pattern[i]!;
+    if (c === '^' || c === '$') {
+      i++;
+      return { regex: '', strength: 0 };
+    }
+    if (c === '.') {
+      i++;
+      return { regex: SOME, strength: 0 };
+    }
+    if (c === '\\') return escape();
+    if (c === '[') return characterClass();
+    if (c === '(') return group();
+    if (c === '*' || c === '+' || c === '?') return undefined;
+    // One character (a surrogate pair is one); "{", "}" and "]" that are no syntax stand for themselves.
+    const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(pattern.slice(i, i + 2));
+    const text = pattern.slice(i, i + (pair ? 2 : 1));
+    i += text.length;
+    if (/^[\ud800-\udfff]$/.test(text)) return { regex: ANY, strength: 0 };
+    return literal(text);
+  }
+
+  function escape(): Term | undefined {
+    const e = pattern[i + 1];
+    if (e === undefined) return undefined;
+    i += 2;
+    switch (e) {
+      case 'b':
+      case 'B':
+        return { regex: '', strength: 0 };
+      case 'd':
+        return { regex: '[0-9]', strength: 0 };
+      case 'w':
+        return { regex: '\\w', strength: 0 };
+      case 's':
+        // JavaScript's \s has U+FEFF, which is no white space to Unicode (ripgrep's \s).
+        return { regex: '[\\s\\x{FEFF}]', strength: 0 };
+      case 'D':
+      case 'W':
+      case 'S':
+        return { regex: SOME, strength: 0 };
+      case 't':
+      case 'r':
+      case 'n':
+      case 'f':
+      case 'v':
+        return { regex: `\\${e}`, strength: 0 };
+    }
+    if (/[A-Za-z0-9]/.test(e)) {
+      // A code point, a property, a control character, a reference or an octal code: what
+      // follows the letter belongs to it; the escape may match any text.
+      const rest = pattern.slice(i);
+      const arg = /^[0-9]/.test(e) ? /^[0-9]*/.exec(rest) : e === 'x' ? /^[0-9A-Fa-f]{0,2}/.exec(rest) : e === 'u' ? /^(?:\{[0-9A-Fa-f]*\}|[0-9A-Fa-f]{0,4})/.exec(rest) : e === 'p' || e === 'P' ? /^(?:\{[^}]*\})?/.exec(rest) : e === 'k' ? /^(?:<[^>]*>)?/.exec(rest) : e === 'c' ? /^[A-Za-z]?/.exec(rest) : null;
+      i += arg ? arg[0].length : 0;
+      return { regex: ANY, strength: 0 };
+    }
+    // Escaped punctuation (or any other character) stands for itself.
+    const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(pattern.slice(i - 1, i + 1));
+    if (pair) i++;
+    return literal(pattern.slice(i - (pair ? 2 : 1), i));
+  }
+
+  function characterClass(): Term | undefined {
+    // In JavaScript a "]" right after "[" or "[^" ends the class ([] matches nothing, [^] anything).
+    let j = i + 1;
+    if (pattern[j] === '^') j++;
+    for (; j < pattern.length && pattern[j] !== ']'; j++) if (pattern[j] === '\\') j++;
+    if (j >= pattern.length) return undefined;
+    const body = pattern.slice(i + 1, j);
+    i = j + 1;
+    // A class of ASCII characters, ranges and the escapes \d \w \s means the same to ripgrep
+    // (case folding aside); any other is one character, whichever.
+    const rust = ignoreCase ? undefined : plainClass(body);
+    return { regex: rust === undefined ? SOME : `[${rust}]`, strength: 0 };
+  }
+
+  function group(): Term | undefined {
+    const lookaround = /^\(\?<?[=!]/.exec(pattern.slice(i, i + 4));
+    const head = lookaround ? lookaround[0] : /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i))?.[0] ?? '(';
+    if (head === '(' && pattern[i + 1] === '?') return undefined; // (?i) and the like: JavaScript refuses them
+    i += head.length;
+    const inner = disjunction();
+    if (!inner || peek() !== ')') return undefined;
+    i++;
+    // A lookaround matches no text: dropped, as if it always held.
+    return lookaround ? { regex: '', strength: 0 } : { regex: `(?:${inner.regex})`, strength: inner.strength };
+  }
+
+  const whole = disjunction();
+  if (!whole || i < pattern.length) return undefined;
+  return whole;
+}
+
+/**
+ * A class body (between [ and ]) for ripgrep, when it holds only ASCII characters (plain or
+ * escaped punctuation), ranges of them and \d \w \s; else undefined. A negated or empty class
+ * is undefined too.
+ */
+function plainClass(body: string): string | undefined {
+  if (body === '' || body.startsWith('^')) return undefined;
+  const out: string[] = [];
+  // One character of the class at `at`: its ripgrep text, and where it ends; undefined when not plain.
+  const char = (at: number): { text: string; end: number } | undefined => {
+    const c = body[at];
+    if (c === undefined || c < ' ' || c > '~') return undefined;
+    if (c !== '\\') return { text: c.replace(RUST_META, '\\$&'), end: at + 1 };
+    const e = body[at + 1];
+    if (e === undefined || e < ' ' || e > '~' || /[A-Za-z0-9]/.test(e)) return undefined;
+    return { text: e.replace(RUST_META, '\\$&'), end: at + 2 };
+  };
+  for (let at = 0; at < body.length; ) {
+    const escape = /^\\([dws])/.exec(body.slice(at, at + 2));
+    if (escape) {
+      if (body[at + 2] === '-' && at + 3 < body.length) return undefined; // \d-x: the dialects disagree
+      out.push(escape[1] === 'd' ? '0-9' : escape[1] === 'w' ? '\\w' : '\\s\\x{FEFF}');
+      at += 2;
+      continue;
+    }
+    const from = char(at);
+    if (!from) return undefined;
+    if (body[from.end] === '-' && from.end + 1 < body.length) {
+      const to = char(from.end + 1);
+      if (!to || /^\\[dws]/.test(body.slice(from.end + 1, from.end + 3))) return undefined;
+      out.push(`${from.text}-${to.text}`);
+      at = to.end;
+    } else {
+      out.push(from.text);
+      at = from.end;
+    }
+  }
+  return out.join('');
+}

@@ -1,0 +1,154 @@
+// A JavaScript pattern as a ripgrep pattern (src/core/ripgrepPattern.ts): rt asks ripgrep for the
+// files with a line the translation matches and reads only those, so the translation must match
+// at least every line rt's own matcher does. Checked here against ripgrep itself, on random
+// patterns over lines of ASCII, punctuation, other scripts, emoji, bytes that are not UTF-8,
+// CRLF endings, tabs and U+FEFF, with rt's matcher (both dialects, -i, -w) as the judge.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileMatcher } from '../../src/core/match.js';
+import { ripgrepPattern } from '../../src/core/ripgrepPattern.js';
+
+const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
+
+/** The lines searched, as bytes (line 1 starts with a BOM). */
+const LINES: Buffer[] = [
+  Buffer.from('\ufeffabc def'),
+  Buffer.from('useState(0) and useEffect'),
+  Buffer.from('const aB_c = a-b; // a.b (c) [d] {e} ^f$ |g| +h* ?i'),
+  Buffer.from('caf\u00e9 na\u00efve \u00c9t\u00e9 \u212aelvin \u017Fs'),
+  Buffer.from('emoji \u{1F600} then ab'),
+  Buffer.concat([Buffer.from('bad '), Buffer.from([0xff, 0xfe]), Buffer.from(' bytes ab c')]),
+  Buffer.from('tab\there\tab\r'),
+  Buffer.from('zero\u00a0width\ufeffjoin ab'),
+  Buffer.from('   '),
+  Buffer.from(''),
+  Buffer.from('aaa bbb ccc abcabc'),
+  Buffer.from('123 4.5 x=6 789'),
+  Buffer.from('\\back\\slash & tilde~ hash# dash-- and&&'),
+];
+
+/** Pieces of patterns: literals (some special to Rust), escapes, classes, groups, alternation, quantifiers, anchors. */
+const piece = fc.constantFrom(
+  'a', 'b', 'c', 'ab', 'abc', 'use', 'State', ' ', '-', '&', '~', '#', '=', '_', 'é', 'É', 'k', 's', '😀', '\ufffd', '\u00a0',
+  '.', '\\.', '\\-', '\\/', '\\\\', '\\b', '\\B', '\\w', '\\W', '\\s', '\\S', '\\d', '\\D', '\\t', '^', '$',
+  '[ab]', '[^a]', '[a-c]', '[\\w-]', '[-a]', '[a\\]]', '[.&~]', '[\\s\\d]', '[é]', '[]', '[^]',
+  '(', ')', '(?:', '(?=', '(?!', '(?<=', '(?<!', '(?<n>', '|',
+  '?', '*', '+', '{2}', '{1,}', '{0,2}', '{1,3}?', '*?', '+?', '{', '}', ']',
+  '\\1', '\\x61', '\\u0061', '\\u{61}', '\\p{L}', '\\cA', '\\k<n>', '\\0',
+);
+const pattern = fc.array(piece, { minLength: 1, maxLength: 8 }).map((ps) => ps.join(''));
+
+/**
+ * Patterns made from a piece of one of the lines, each character kept or turned into something
+ * else that still matches it (., a class, a class escape, a quantified atom, another case): rt's
+ * matcher finds that line, so ripgrep must find it too — the cases a translation gets wrong.
+ */
+function fromLine(line: number, from: number, length: number, choices: number[]): string {
+  const text = [...LINES[line]!.toString('utf8').replace(/^\ufeff/, '').replace(/\r$/, '')];
+  const part = text.slice(from % (text.length + 1), (from % (text.length + 1)) + length);
+  return part
+    .map((c, k) => {
+      const choice = choices[k % choices.length]!;
+      const lit = c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      const other = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
+      const forms = [
+        lit,
+        '.',
+        /\s/.test(c) ? '\\s' : '\\S',
+        /\w/.test(c) ? '\\w' : '\\W',
+        /\d/.test(c) ? '\\d' : '\\D',
+        c === 'z' ? '[^y]' : '[^z]',
+        `[${lit}]`,
+        /[a-z]/i.test(c) ? `[${c.toLowerCase()}-z${c.toUpperCase()}-Z]` : `${lit}+`,
+        `${lit}{1,2}`,
+        `(?:${lit})`,
+        `${lit}|zzz`,
+        other.length === 1 ? other : lit,
+      ];
+      return forms[choice % forms.length]!;
+    })
+    .join('');
+}
+const lineDerived = fc
+  .tuple(fc.integer({ min: 0, max: LINES.length - 1 }), fc.nat(40), fc.integer({ min: 1, max: 8 }), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }))
+  .map(([line, from, length, choices]) => fromLine(line, from, length, choices));
+
+describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rgpattern-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'lines.txt');
+  const bytes = Buffer.concat(LINES.flatMap((l, n) => [l, Buffer.from(n % 3 === 0 ? '\r\n' : '\n')]));
+  fs.writeFileSync(file, bytes);
+
+  /** 0-based numbers of the lines ripgrep finds with `regex`. */
+  function ripgrepLines(regex: string, ignoreCase: boolean): Set<number> {
+    const r = spawnSync('rg', ['--no-config', '--text', '--line-number', '--no-filename', ...(ignoreCase ? ['--ignore-case'] : []), '--regexp', regex, file], { encoding: 'latin1' });
+    expect([0, 1], `rg refused ${JSON.stringify(regex)}: ${r.stderr}`).toContain(r.status);
+    return new Set(r.stdout.split('\n').filter(Boolean).map((l) => Number(l.slice(0, l.indexOf(':'))) - 1));
+  }
+
+  it('matches at least every line rt matches (random patterns, -i, -w)', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
+        let matcher;
+        try {
+          matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
+        } catch {
+          return; // rt refuses the pattern: nothing to translate
+        }
+        const translated = ripgrepPattern(p, ignoreCase);
+        if (!translated) return;
+        const found = ripgrepLines(translated.regex, ignoreCase);
+        checked++;
+        for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
+          expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(checked).toBeGreaterThan(600);
+  });
+
+  it('finds the lines where JavaScript and Rust differ: U+FEFF is white space, bytes that are not UTF-8 are characters', () => {
+    const cases: Array<[string, boolean, number]> = [
+      ['width\\sjoin', false, 7],
+      ['width[\\s]join', false, 7],
+      ['bad .. bytes', false, 5],
+      ['bad \\S\\S bytes', false, 5],
+      ['bad [^z][^z] bytes', false, 5],
+      ['bad \\W+bytes', false, 5],
+      ['bad \ufffd+ bytes', false, 5],
+      ['bad \\D\\D bytes', false, 5],
+      ['78\\d', false, 11],
+      ['[0-9]89', false, 11],
+      ['KELVIN', true, 3],
+      ['[a-z]elvin \u017Fs', true, 3],
+      ['CAF\u00c9', true, 3],
+      ['emoji .+ ab', false, 4],
+      ['(?<=\\bab)cabc', false, 10],
+    ];
+    for (const [p, ignoreCase, line] of cases) {
+      expect(compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity), p).toContain(line);
+      expect(ripgrepLines(ripgrepPattern(p, ignoreCase)!.regex, ignoreCase).has(line), `${p} -> ${ripgrepPattern(p, ignoreCase)!.regex}`).toBe(true);
+    }
+  });
+
+  it('copies what it follows, and says how much literal text every match holds', () => {
+    expect(ripgrepPattern('use[A-Z]tate', false)).toEqual({ regex: 'use[A-Z]tate', strength: 4 });
+    expect(ripgrepPattern('function\\s+use\\w+', false)).toEqual({ regex: 'function(?:[\\s\\x{FEFF}])+use(?:\\w)+', strength: 8 });
+    expect(ripgrepPattern('a\\.b(c|de)?', false)).toEqual({ regex: 'a\\.b(?:(?:c|de))?', strength: 3 });
+    expect(ripgrepPattern('foo|barbaz', false)?.strength).toBe(3);
+    expect(ripgrepPattern('(?<=x)abc\\b', false)?.regex).toBe('abc');
+    expect(ripgrepPattern('x{2,}yz', false)).toEqual({ regex: '(?:x){2,}yz', strength: 2 });
+    expect(ripgrepPattern('caf\u00e9', true)?.regex).toBe('caf(?-u:.)+');
+    expect(ripgrepPattern('[a-c]', true)?.regex).toBe('(?-u:.)+');
+    expect(ripgrepPattern('(ab', false)).toBeUndefined();
+    expect(ripgrepPattern('ab)', false)).toBeUndefined();
+  });
+});
