@@ -13,6 +13,8 @@ export const CORPUS = { small: 'small.ts', big: 'big.txt' };
 const PACKAGES = ['date-fns@4', '@mui/material@7', '@emotion/react@11', '@emotion/styled@11', 'rxjs@7', 'core-js@3', 'lodash@4', 'lodash-es@4', 'typescript@5', 'three@0', 'ramda@0', 'moment@2'];
 /** The identifier searched for: common in React code, absent from most files. */
 const IDENT = 'useState';
+/** A regular expression for the same kind of line (the fourth letter any capital). */
+const PATTERN = 'use[A-Z]tate';
 
 export function buildCorpora(root) {
   const dir = path.join(root, 'bench', '.corpus');
@@ -32,7 +34,7 @@ export function buildCorpora(root) {
   const files = spawnSync('git', ['ls-files'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout.split('\n').filter(Boolean).length;
 
   const bigBytes = fs.statSync(big).size;
-  return { dir, tree, bigBytes, bigLines: 1_000_000, treeFiles: files, packages: PACKAGES, ident: IDENT };
+  return { dir, tree, bigBytes, bigLines: 1_000_000, treeFiles: files, packages: PACKAGES, ident: IDENT, pattern: PATTERN };
 }
 
 function smallFile() {

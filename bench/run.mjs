@@ -171,6 +171,9 @@ else skip('rt grep -F / rg -n -F', 'ripgrep not found');
 // Every hit, not the first 200: the cost of printing thousands of lines with their LIDs.
 if (rg) row(`rt grep -F ${ident} --max 1000000 (every hit) / rg -n -F ${ident}`, pair({ run: rtRun(['grep', '-F', ident, '--max', '1000000'], tree) }, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
 if (git) row(`rt grep -F ${ident} / git grep -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms }), 'report');
+// A regular expression: rt gives ripgrep a translation of it, then matches it in the lines found.
+const regex = corpus.pattern;
+if (rg) row(`rt grep '${regex}' / rg -n '${regex}'`, pair({ run: rtRun(['grep', regex], tree) }, { run: () => timeOnce(rg, ['-n', regex, '.'], { cwd: tree }).ms }), 'report');
 const rtFind = { run: rtRun(['find', '*.ts'], tree) };
 const fdFind = { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms };
 if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, fdFind), '≤ 1.0', '≤ 0.5');
@@ -208,7 +211,7 @@ const result = {
   cores: os.cpus().length,
   runs: RUNS,
   nodeExtraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS),
-  corpora: { small: CORPUS.small, big: { lines: corpus.bigLines, bytes: corpus.bigBytes }, tree: { files: corpus.treeFiles, packages: corpus.packages, ident } },
+  corpora: { small: CORPUS.small, big: { lines: corpus.bigLines, bytes: corpus.bigBytes }, tree: { files: corpus.treeFiles, packages: corpus.packages, ident, pattern: regex } },
   rows,
 };
 fs.writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
