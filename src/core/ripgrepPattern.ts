@@ -14,6 +14,8 @@ export interface RipgrepPattern {
   readonly strength: number;
 }
 
+/** Groups within groups, at most. */
+const MAX_NESTING = 64;
 /** Any one character, as bytes: one or more bytes but a newline (bytes that are not UTF-8 too). */
 const SOME = '(?-u:.)+';
 /** Any text at all, for an atom not followed here. */
@@ -37,6 +39,7 @@ interface Term extends Part {
  */
 export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPattern | undefined {
   let i = 0;
+  let nesting = 0;
   const peek = () => pattern[i];
 
   function disjunction(): Part | undefined {
@@ -172,8 +175,11 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     const lookaround = /^\(\?<?[=!]/.exec(pattern.slice(i, i + 4));
     const head = lookaround ? lookaround[0] : /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i))?.[0] ?? '(';
     if (head === '(' && pattern[i + 1] === '?') return undefined; // (?i) and the like: JavaScript refuses them
+    // Groups nested deeper than any real pattern's are not followed (nor would ripgrep take them).
+    if (++nesting > MAX_NESTING) return undefined;
     i += head.length;
     const inner = disjunction();
+    nesting--;
     if (!inner || peek() !== ')') return undefined;
     i++;
     // A lookaround matches no text: dropped, as if it always held.

@@ -148,6 +148,8 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
     expect(ripgrepPattern('x{2,}yz', false)).toEqual({ regex: '(?:x){2,}yz', strength: 2 });
     expect(ripgrepPattern('caf\u00e9', true)?.regex).toBe('caf(?-u:.)+');
     expect(ripgrepPattern('[a-c]', true)?.regex).toBe('(?-u:.)+');
+    expect(ripgrepPattern(`${'('.repeat(64)}abc${')'.repeat(64)}`, false)?.strength).toBe(3);
+    expect(ripgrepPattern(`${'('.repeat(20000)}abc${')'.repeat(20000)}`, false)).toBeUndefined(); // deeper than followed (no stack overflow)
     expect(ripgrepPattern('(ab', false)).toBeUndefined();
     expect(ripgrepPattern('ab)', false)).toBeUndefined();
   });
