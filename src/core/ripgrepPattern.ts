@@ -14,6 +14,10 @@ export interface RipgrepPattern {
   readonly strength: number;
 }
 
+/** A quantifier: ? * + or a count, perhaps lazy (sticky: matched where the atom ends). */
+const QUANTIFIER = /(?:([?*+])|\{(\d+)(,(\d*))?\})\??/y;
+/** The largest count copied into a pattern for ripgrep. */
+const MAX_COUNT = 32;
 /** Groups within groups, at most. */
 const MAX_NESTING = 64;
 /** Any one character, as bytes: one or more bytes but a newline (bytes that are not UTF-8 too). */
@@ -81,12 +85,17 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
 
   /** The quantifier at i (consumed): its text for ripgrep ("" for none; laziness dropped, it changes no match) and its minimum. */
   function quantifier(): { text: string; min: number } | undefined {
-    const m = /^(?:([?*+])|\{(\d+)(,(\d*))?\})(\??)/.exec(pattern.slice(i, i + 40));
+    QUANTIFIER.lastIndex = i;
+    const m = QUANTIFIER.exec(pattern);
     if (!m) return ['?', '*', '+'].includes(peek() ?? '') ? undefined : { text: '', min: 0 };
     i += m[0].length;
     if (m[1]) return { text: m[1], min: m[1] === '+' ? 1 : 0 };
     const min = Number(m[2]);
-    return { text: `{${m[2]}${m[3] ?? ''}}`, min };
+    const max = m[3] === undefined ? min : m[4] === '' ? Infinity : Number(m[4]);
+    // Large counts are not copied (ripgrep refuses counts past 2^32 and patterns past its size
+    // limit): at least a few, any number more, matches every text they match.
+    if (max > MAX_COUNT) return { text: `{${Math.min(min, MAX_COUNT)},}`, min };
+    return { text: `{${min}${m[3] === undefined ? '' : `,${m[4]}`}}`, min };
   }
 
   function literal(text: string): Term {
@@ -138,16 +147,22 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
         return { regex: SOME, strength: 0 };
       case 't':
       case 'r':
-      case 'n':
       case 'f':
       case 'v':
         return { regex: `\\${e}`, strength: 0 };
+      case 'n':
+        // Never in a line (ripgrep refuses it in a pattern): anything will do.
+        return { regex: SOME, strength: 0 };
     }
     if (/[A-Za-z0-9]/.test(e)) {
       // A code point, a property, a control character, a reference or an octal code: what
       // follows the letter belongs to it; the escape may match any text.
       const rest = pattern.slice(i);
       const arg = /^[0-9]/.test(e) ? /^[0-9]*/.exec(rest) : e === 'x' ? /^[0-9A-Fa-f]{0,2}/.exec(rest) : e === 'u' ? /^(?:\{[0-9A-Fa-f]*\}|[0-9A-Fa-f]{0,4})/.exec(rest) : e === 'p' || e === 'P' ? /^(?:\{[^}]*\})?/.exec(rest) : e === 'k' ? /^(?:<[^>]*>)?/.exec(rest) : e === 'c' ? /^[A-Za-z]?/.exec(rest) : null;
+      // Without the u flag (and named groups) \p and \k are the bare letters, and what follows
+      // them is pattern as usual: taken as one escape only when it holds no syntax that would
+      // change the rest (an alternative, a group, a class, an escape).
+      if (arg && /[|()[\]\\]/.test(arg[0])) return undefined;
       i += arg ? arg[0].length : 0;
       return { regex: ANY, strength: 0 };
     }

@@ -93,7 +93,9 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   const fixed = 'fixed' in request.search;
   const wanted = 'fixed' in request.search ? request.search.fixed : request.search.regex;
   if (wanted === '' || request.dirs.length === 0) return undefined;
-  const args = [...mode, '--null', '--text', '--no-messages', '--no-config', '--no-ignore-dot'];
+  // --encoding none: the bytes as they are, as rt reads them (ripgrep would read a file starting
+  // with a UTF-16 byte order mark as UTF-16, and rt, finding no NUL in it, as text).
+  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot'];
   if (fixed) args.push('--fixed-strings');
   if (request.ignoreCase) args.push('--ignore-case');
   if (request.hidden) args.push('--hidden');

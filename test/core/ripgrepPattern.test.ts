@@ -139,6 +139,38 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
     }
   });
 
+  it('the cases a review found: \\k and \\p as bare letters, long quantifiers, \\n, counts ripgrep refuses', () => {
+    const line = (text: string, p: string, ignoreCase = false) => {
+      const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rgpattern-'));
+      const f = path.join(dir2, 'line.txt');
+      fs.writeFileSync(f, `${text}\n`);
+      try {
+        expect(compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(fs.readFileSync(f), 0, Infinity), p).toEqual([0]);
+        const translated = ripgrepPattern(p, ignoreCase);
+        if (!translated) return; // not followed: rt searches without ripgrep
+        const r = spawnSync('rg', ['--no-config', '--text', '--count', ...(ignoreCase ? ['--ignore-case'] : []), '--regexp', translated.regex, f], { encoding: 'utf8' });
+        expect(r.stdout.trim(), `${p} -> ${translated.regex}: ${r.stderr}`).toBe('1');
+      } finally {
+        fs.rmSync(dir2, { recursive: true, force: true });
+      }
+    };
+    line('k<x', '\\k<x|y>abc');
+    line('p{a', '\\p{a|b}cde');
+    line('p{a', '\\p{[}abc]');
+    line('p{}xyz', '\\p{[\\}]xyz');
+    line('abck<x', 'abc\\k<[>x]');
+    line('p{', '(\\p{)|(}yzz)');
+    line('abcp{x', 'abc\\p{[}x]', true);
+    line('abc', `abc{${'0'.repeat(40)}1}`);
+    line('abc', `abc{1,${'0'.repeat(40)}2}`);
+    line('abc', 'abc\\n?');
+    line('abc', 'abc(\\n)?');
+    line('abc', 'abc|\\n');
+    line('ab', 'abc{0,4294967296}');
+    line(`abc${'x'.repeat(1000)}`, 'abc\\w{1000}');
+    line(`abc${'x'.repeat(40)}`, 'abc\\w{33,}');
+  });
+
   it('copies what it follows, and says how much literal text every match holds', () => {
     expect(ripgrepPattern('use[A-Z]tate', false)).toEqual({ regex: 'use[A-Z]tate', strength: 4 });
     expect(ripgrepPattern('function\\s+use\\w+', false)).toEqual({ regex: 'function(?:[\\s\\x{FEFF}])+use(?:\\w)+', strength: 8 });

@@ -24,6 +24,9 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
   write(dir, 'notes/.ignore', 'secret-note.md\n');
   write(dir, 'notes/secret-note.md', 'parseConfig in a note .ignore hides\n');
   for (let i = 0; i < 1100; i++) write(dir, `bulk/f${i}.txt`, `bulkword ${i}\n`);
+  // A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
+  // would read it as UTF-16 unless told not to).
+  write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
 
   const searches: string[][] = [
     ['grep', '-F', 'parseConfig'],
