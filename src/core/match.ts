@@ -60,8 +60,10 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
   const flags = options.ignoreCase ? 'i' : '';
   // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
   // a pattern only valid without it (e.g. an escaped "-") is taken in the older dialect.
-  const unicode = compile(options.word ? `${WORD_BEFORE}(?:${base})${WORD_AFTER}` : base, `${flags}u`);
-  const regex = unicode ?? compile(options.word ? `${ASCII_WORD_BEFORE}(?:${base})${ASCII_WORD_AFTER}` : base, flags);
+  // With -w the pattern is wrapped; it must be valid alone first (a pattern such as "a)|(b" is
+  // not, and wrapped it would be).
+  const unicode = compile(base, `${flags}u`) && compile(options.word ? `${WORD_BEFORE}(?:${base})${WORD_AFTER}` : base, `${flags}u`);
+  const regex = unicode ?? (compile(base, flags) && compile(options.word ? `${ASCII_WORD_BEFORE}(?:${base})${ASCII_WORD_AFTER}` : base, flags));
   if (!regex) {
     let message = 'invalid';
     try {

@@ -36,8 +36,6 @@ export interface RipgrepAnswer<T> {
  * or undefined when ripgrep cannot answer. It runs while rt lists its own candidates.
  */
 export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<Set<string> | undefined> {
-  // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those.
-  if (request.ignoreCase && 'fixed' in request.search && !/^[\x20-\x7e]*$/.test(request.search.fixed)) return Promise.resolve(undefined);
   const run = search(request, env, ['--files-with-matches']);
   return (run ?? Promise.resolve(undefined)).then((r) => {
     if (!r) return undefined;
@@ -49,13 +47,11 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
 
 /**
  * The 1-based numbers of the lines ripgrep finds in each file that may be searched (binary files
- * included: rt sorts them out), by absolute path; undefined when ripgrep cannot answer. For a
- * literal that ripgrep matches exactly as rt does (case-sensitive, no line ending or BOM
- * character in it), those are the lines rt would find; for a pattern (see ripgrepPattern), the
- * only lines that may match. Lines are not printed (--max-columns 1): rt reads them itself.
+ * included: rt sorts them out), by absolute path; undefined when ripgrep cannot answer. These are
+ * at least the lines rt would find (see exactLines for when they are exactly those). Lines are
+ * not printed (--max-columns 1): rt reads them itself.
  */
 export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<RipgrepAnswer<Map<string, number[]>> | undefined> | undefined {
-  if ('fixed' in request.search && (request.ignoreCase || /[\r\n\ufeff]/.test(request.search.fixed))) return undefined;
   const run = search(request, env, ['--line-number', '--no-heading', '--max-columns', '1']);
   return run?.then((r) => {
     if (!r) return undefined;
@@ -85,12 +81,23 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv):
 }
 
 /**
+ * Whether ripgrep's lines for a literal (ripgrepLines) are exactly the lines rt finds, not only
+ * the lines that may be: case-sensitive, no word rule, no line ending or BOM character in it.
+ */
+export function exactLines(literal: string, options: { readonly ignoreCase: boolean; readonly word: boolean }): boolean {
+  return !options.ignoreCase && !options.word && !/[\r\n\ufeff]/.test(literal);
+}
+
+/**
  * Runs ripgrep over the request's folders with `mode` (what to print), and git's list of tracked
  * but ignored files at the same time; undefined when ripgrep is not to be used at all.
  */
 function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<RipgrepAnswer<Buffer> | undefined> | undefined {
   if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
   const fixed = 'fixed' in request.search;
+  // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those (a
+  // translated pattern has none).
+  if (fixed && request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.search.fixed)) return undefined;
   const wanted = 'fixed' in request.search ? request.search.fixed : request.search.regex;
   if (wanted === '' || request.dirs.length === 0) return undefined;
   // --encoding none: the bytes as they are, as rt reads them (ripgrep would read a file starting

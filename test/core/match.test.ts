@@ -80,6 +80,16 @@ describe('matchingAmong', () => {
   });
 });
 
+describe('-w', () => {
+  it('refuses a pattern that is valid only once wrapped for -w', () => {
+    for (const pattern of ['a)|(b', 'x)(?:y', ')|(']) {
+      expect(() => compileMatcher(pattern, { fixed: false, ignoreCase: false, word: true }), pattern).toThrow(RtError);
+      expect(() => compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false }), pattern).toThrow(RtError);
+    }
+    expect(compileMatcher('a|b', { fixed: false, ignoreCase: false, word: true }).matchingLines(Buffer.from('xa b\n'), 0, 9)).toEqual([0]);
+  });
+});
+
 describe('matchesLine', () => {
   const m = (pattern: string) => compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false });
   it('matches a line content as it is: an empty one, and one ending in \\r (which is content, not an ending)', () => {

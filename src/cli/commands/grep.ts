@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { compileMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
 import { ripgrepPattern } from '../../core/ripgrepPattern.js';
-import { ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
+import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
@@ -70,9 +70,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const translated = options.fixed ? undefined : ripgrepPattern(pattern, options.ignoreCase === true);
   const search = options.fixed ? { fixed: pattern } : translated && translated.strength >= MIN_LITERAL ? { regex: translated.regex } : undefined;
   const request = search && prefilterRequest(ctx, search, paths, options);
-  // For a plain literal ripgrep's lines are the hits; for a pattern, the only lines that may be.
-  const exactLines = options.fixed && !options.word;
-  const linesRun = request && !filesOnly && (exactLines || !options.fixed) ? ripgrepLines(request, ctx.env) : undefined;
+  // For a plain literal ripgrep's lines are the hits; otherwise the only lines that may be.
+  const exact = options.fixed && exactLines(pattern, { ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const linesRun = request && !filesOnly ? ripgrepLines(request, ctx.env) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
@@ -83,7 +83,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   /** The 0-based hit lines of a file (none when it cannot be searched). */
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
-    if (known && exactLines) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    if (known && exact) return isSearchable(abs) ? known.map((n) => n - 1) : [];
     if (known) {
       const bytes = readSearchable(abs);
       return bytes ? matchingAmong(matcher, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
