@@ -51,25 +51,16 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir):
 }
 
 /**
- * listFiles without blocking: in a work tree git's two listings, of tracked files (from its
- * index, at once) and of untracked ones (a walk of the tree), run side by side, and the first is
- * read while the second runs.
+ * listFiles without blocking, and with `nameEndsWith`, only the files whose name ends so (see
+ * gitLsBeside) — and the .ignore files. One git run lists tracked and untracked files: one
+ * reading of its index, so a file added to git or removed from it meanwhile is in the list once.
  */
 export async function listFilesBeside(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Promise<Listing> {
   if (!options.noIgnore) {
-    const others = gitLsBeside(dir, ['--others', '--exclude-standard'], nameEndsWith);
-    const cached = gitLsBeside(dir, ['--cached'], nameEndsWith).then((files) => files && withoutRepeats(files));
-    const [o, c] = await Promise.all([others, cached]);
-    // A file added to git between the two listings would be in both.
-    const untracked = new Set(o);
-    if (o && c) return filterGitListing(dir, c.filter((p) => !untracked.has(p)).concat(o), options, inheritedRules(dir, top, ['.ignore']));
+    const listed = await gitLsBeside(dir, ['--cached', '--others', '--exclude-standard', '--deduplicate'], nameEndsWith);
+    if (listed) return filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore']));
   }
   return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
-}
-
-/** A sorted list without its repeats (git lists a file with a merge conflict once per stage; --deduplicate's work). */
-function withoutRepeats(sorted: string[]): string[] {
-  return sorted.filter((p, i) => i === 0 || p !== sorted[i - 1]);
 }
 
 /**
@@ -162,9 +153,12 @@ export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> 
  */
 function gitLsBeside(dir: string, args: readonly string[], nameEndsWith = ''): Promise<string[] | undefined> {
   if (nameEndsWith && !NAME_ENDING.test(nameEndsWith)) throw new Error(`not a plain name ending: ${nameEndsWith}`);
-  // Pathspecs here are globs (**/ is any folder, the top one included), not literal paths.
+  // Pathspecs here are globs (**/ is any folder, the top one included), not literal paths; a
+  // GIT_LITERAL_PATHSPECS from the user's environment would make them match nothing.
   const command = nameEndsWith ? [...GIT_LS.filter((a) => a !== '--literal-pathspecs'), ...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'] : [...GIT_LS, ...args];
-  return childOutput('git', command, { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
+  const env = gitEnv();
+  if (nameEndsWith) delete env.GIT_LITERAL_PATHSPECS;
+  return childOutput('git', command, { cwd: dir, env }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
 }
 
 /** A name ending that can be given to git as is inside a glob pathspec: no wildcard, bracket, backslash or magic. */

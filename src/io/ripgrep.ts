@@ -76,6 +76,8 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv):
       if (list) list.push(n);
       else found.set(file, [n]);
     }
+    // A file under two PATHs given (one inside the other) is searched, and listed, twice.
+    for (const [file, lines] of found) if (!ascending(lines)) found.set(file, [...new Set(lines)].sort((a, b) => a - b));
     return { found, unanswered: r.unanswered };
   });
 }
@@ -109,7 +111,11 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   if (request.noIgnore) args.push('--no-ignore');
   args.push('--regexp', wanted, '--', ...request.dirs);
   // ripgrep first: it has the most to do; git's listing starts while it runs.
-  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } });
+  // Its environment is only what finds git's global ignore file as git does (rg reads no other
+  // variable that would change the files it lists).
+  const rgEnv: NodeJS.ProcessEnv = { PATH: env.PATH ?? '', HOME: env.HOME ?? '' };
+  if (env.XDG_CONFIG_HOME !== undefined) rgEnv.XDG_CONFIG_HOME = env.XDG_CONFIG_HOME;
+  const found = output('rg', args, { env: rgEnv });
   const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);
   return Promise.all([found, tracked]).then(([r, extra]) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, or failed
@@ -123,4 +129,9 @@ async function trackedButIgnored(dirs: readonly string[]): Promise<string[]> {
     dirs.map(async (dir) => ((await trackedIgnoredFiles(dir)) ?? []).map((p) => path.join(dir, p))),
   );
   return lists.flat();
+}
+
+/** Whether numbers are in strictly ascending order. */
+function ascending(numbers: readonly number[]): boolean {
+  return numbers.every((n, i) => i === 0 || n > numbers[i - 1]!);
 }

@@ -116,6 +116,13 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a.txt\nb.txt\n', stderr: '' });
     });
 
+    it('GIT_LITERAL_PATHSPECS in the environment changes nothing (rt asks git for a glob\'s ending by a glob pathspec)', () => {
+      expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
+      const r = run(['find', '*.ts'], dir, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+      expectRun(r, { status: 0, stderr: '' });
+      expect(outLines(r.stdout)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
+    });
+
     it('the global excludes file from XDG_CONFIG_HOME (git/ignore) is honoured, like git does', () => {
       const d = tempRepo();
       const home = tempDir('rt-home-');

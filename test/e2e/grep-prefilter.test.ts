@@ -71,6 +71,10 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
     ['grep', 'tracked\\s'],
     ['grep', 'no such text \\w+ anywhere'],
+    // PATHs one inside the other: ripgrep searches (and lists) their files twice.
+    ['grep', '-w', 'parseConfig', '.', 'src'],
+    ['grep', '-F', '--max', '2', 'parseConfig', 'src', '.'],
+    ['grep', 'parse\\w+', 'src', '.', 'src'],
   ];
   const fromSrc: string[][] = [
     ['grep', '-F', 'parseConfig'],
@@ -78,6 +82,33 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     ['grep', '-F', '--hidden', 'parseConfig', '../notes', '.'],
   ];
   const cases = [...searches.map((args) => ({ args, cwd: dir })), ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') }))];
+
+  it('a file under two PATHs given (one inside the other) is searched once: no crash, no hit counted twice', () => {
+    const repo = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    const lines = Array.from({ length: 101 }, (_, i) => (i === 0 || i === 100 ? 'foo' : i === 50 ? 'foox' : 'x'));
+    write(repo, 'a/x.txt', `${lines.join('\n')}\n`);
+    for (const args of [['grep', '-w', 'foo', '.', 'a'], ['grep', 'foo$', 'a', '.'], ['grep', '-F', '--max', '1', 'foo', '.', 'a']]) {
+      const withRg = run(args, repo);
+      expect(withRg.status, withRg.text).toBe(0);
+      expect(withRg.stdout).toBe(run(args, repo, { env: { RT_RIPGREP: 'off' } }).stdout);
+    }
+  });
+
+  it("ripgrep finds git's global ignore file where git does (XDG_CONFIG_HOME, not only HOME)", () => {
+    const repo = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    const home = tempDir();
+    write(home, '.config/git/ignore', '*.txt\n'); // git's file when XDG_CONFIG_HOME is not set
+    write(repo, 'u.txt', 'foo bar\n');
+    write(repo, 't.md', 'foo bar\n');
+    const env = { HOME: home, XDG_CONFIG_HOME: tempDir() }; // …but it is set, to a folder without one
+    for (const args of [['grep', '-F', 'foo'], ['grep', 'fo+ bar'], ['grep', '-F', '-i', 'FOO']]) {
+      const withRg = run(args, repo, { env });
+      expect(withRg.stdout, withRg.text).toBe(run(args, repo, { env: { ...env, RT_RIPGREP: 'off' } }).stdout);
+      expect(withRg.stdout).toContain('u.txt:1:');
+    }
+  });
   for (const { args, cwd } of cases) {
     it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without ripgrep`, () => {
       const withRg = run(args, cwd);
