@@ -41,40 +41,46 @@ function below(under: string, matcher: Ignore): Rules {
   return { under, prefix: '', order: under === '' ? 0 : under.split('/').length, matcher };
 }
 
-/** Lists the files under `dir`; `top` is the root, the highest folder whose ignore files apply. */
-export function listFiles(dir: string, options: ListOptions, top: string = dir): Listing {
+/**
+ * Lists the files under `dir`; `top` is the root, the highest folder whose ignore files apply.
+ * With `nameEndsWith`, git is asked only for the files whose name ends so (and the .ignore files,
+ * which rt applies), for a caller that wants no others: a tree of tens of thousands of files
+ * costs less to print and to read. A walk lists them all.
+ */
+export function listFiles(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Listing {
   if (!options.noIgnore) {
-    const listed = gitListing(dir);
+    const listed = gitListing(dir, nameEndsWith);
     if (listed) return filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore']));
   }
   return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
 }
 
 /**
- * listFiles without blocking, and with `nameEndsWith`, only the files whose name ends so (see
- * gitLsBeside) — and the .ignore files. One git run lists tracked and untracked files: one
- * reading of its index, so a file added to git or removed from it meanwhile is in the list once.
+ * Files git shows under `dir` (tracked, and untracked but not ignored), in one run (one reading
+ * of its index), or null outside a work tree. A tracked file deleted from the work tree is still
+ * listed (asking git to check costs a stat of every file): readers skip what they cannot open,
+ * and `find` checks what it prints. With `nameEndsWith`, only the names ending so, and the .ignore
+ * files; the ending is given as a glob pathspec, so it must hold no character special to one.
  */
-export async function listFilesBeside(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Promise<Listing> {
-  if (!options.noIgnore) {
-    const listed = await gitLsBeside(dir, ['--cached', '--others', '--exclude-standard', '--deduplicate'], nameEndsWith);
-    if (listed) return filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore']));
-  }
-  return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
+function gitListing(dir: string, nameEndsWith: string): string[] | null {
+  const args = ['--cached', '--others', '--exclude-standard', '--deduplicate'];
+  if (!nameEndsWith) return gitLs(dir, args);
+  if (!NAME_ENDING.test(nameEndsWith)) throw new Error(`not a plain name ending: ${nameEndsWith}`);
+  // Glob pathspecs: **/ is any folder, the top one included.
+  return gitLs(dir, [...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'], false);
 }
 
 /**
- * Files git shows under `dir` (tracked, and untracked but not ignored), or null outside a work
- * tree. A tracked file deleted from the work tree is still listed (asking git to check costs a
- * stat of every file): readers skip what they cannot open, and `find` checks what it prints.
+ * `git ls-files` in `dir` with `args`: the paths it printed, or null when git failed. Pathspecs
+ * are taken literally unless `literal` is false (then they carry their own magic, and a
+ * GIT_LITERAL_PATHSPECS from the user's environment, which would make them match nothing, is
+ * dropped).
  */
-function gitListing(dir: string): string[] | null {
-  return gitLs(dir, ['--cached', '--others', '--exclude-standard', '--deduplicate']);
-}
-
-/** `git ls-files` in `dir` with `args` (pathspecs taken literally): the paths it printed, or null when git failed. */
-function gitLs(dir: string, args: readonly string[]): string[] | null {
-  const result = childProcess().spawnSync('git', [...GIT_LS, ...args], { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30, env: gitEnv() });
+function gitLs(dir: string, args: readonly string[], literal = true): string[] | null {
+  const env = gitEnv();
+  if (!literal) delete env.GIT_LITERAL_PATHSPECS;
+  const command = [...(literal ? GIT_LS : GIT_LS.filter((a) => a !== '--literal-pathspecs')), ...args];
+  const result = childProcess().spawnSync('git', command, { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30, env });
   if (result.status !== 0 || result.error) return null;
   return filesOf(result.stdout);
 }
@@ -145,20 +151,9 @@ export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> 
   return gitLsBeside(dir, ['--cached', '--ignored', '--exclude-standard']);
 }
 
-/**
- * gitLs without waiting for it. With `nameEndsWith`, git lists only the files whose name ends so
- * (and the .ignore files, which rt applies), for a caller that wants no others: a tree of tens of
- * thousands of files costs less to print and to read. The ending is given as a glob pathspec, so
- * it must hold no character special to one (see NAME_ENDING).
- */
-function gitLsBeside(dir: string, args: readonly string[], nameEndsWith = ''): Promise<string[] | undefined> {
-  if (nameEndsWith && !NAME_ENDING.test(nameEndsWith)) throw new Error(`not a plain name ending: ${nameEndsWith}`);
-  // Pathspecs here are globs (**/ is any folder, the top one included), not literal paths; a
-  // GIT_LITERAL_PATHSPECS from the user's environment would make them match nothing.
-  const command = nameEndsWith ? [...GIT_LS.filter((a) => a !== '--literal-pathspecs'), ...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'] : [...GIT_LS, ...args];
-  const env = gitEnv();
-  if (nameEndsWith) delete env.GIT_LITERAL_PATHSPECS;
-  return childOutput('git', command, { cwd: dir, env }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
+/** gitLs without waiting for it. */
+function gitLsBeside(dir: string, args: readonly string[]): Promise<string[] | undefined> {
+  return childOutput('git', [...GIT_LS, ...args], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
 }
 
 /** A name ending that can be given to git as is inside a glob pathspec: no wildcard, bracket, backslash or magic. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { RtError, shellQuote } from '../../core/errors.js';
-import { comparePaths, listFiles, listFilesBeside } from '../../io/listFiles.js';
+import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, placeUnder, type Candidate } from '../search.js';
@@ -35,7 +35,7 @@ export const findCommand: CommandSpec = {
     [4, 'DIR is missing, not a folder, or outside the root'],
   ],
   readsStdin: false,
-  async run(ctx, args, options) {
+  run(ctx, args, options) {
     const [pattern, dirArg] = args as [string, string | undefined];
     const max = maxOption(options);
     const dir = resolveInRoot(ctx.root, dirArg ?? '.');
@@ -47,7 +47,7 @@ export const findCommand: CommandSpec = {
     // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
     // printed ones are placed.
     // git is asked only for the names a glob's ending allows (the glob itself is applied here).
-    const listed = await listFilesBeside(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
+    const listed = listFiles(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
     const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
     // git lists tracked files deleted from the work tree, and nested repositories: a path is
     // printed only if it is a file, or a link to one (checked for the printed ones only; the
