@@ -10,7 +10,13 @@
 export interface RipgrepPattern {
   /** The pattern for ripgrep (Rust's regex dialect, Unicode on). */
   readonly regex: string;
-  /** The longest run of literal text (in bytes) every match holds: how far it narrows the files searched (0: it may match almost anywhere). */
+  /**
+   * Literal texts every match holds one of (in any case with -i), or none when that tells
+   * nothing: e.g. ["State"] for use[A-Z]?State, ["foo", "barbaz"] for foo|barbaz. A search
+   * without ripgrep asks git grep for the lines holding one (io/gitGrep).
+   */
+  readonly literals: readonly string[];
+  /** The fewest bytes of those texts: how far they narrow the files searched (0: a match may be almost anywhere). */
   readonly strength: number;
 }
 
@@ -29,12 +35,21 @@ const RUST_META = /[\\.+*?()|[\]{}^$#&\-~]/g;
 
 interface Part {
   readonly regex: string;
+  readonly literals: readonly string[];
   readonly strength: number;
 }
 
-/** A term: its pattern, its strength, and for one literal character its size in bytes (runs of them are counted together). */
+/** A term: its pattern, its literals, and for one literal character that character (runs of them are joined). */
 interface Term extends Part {
-  readonly literalBytes?: number;
+  readonly literal?: string;
+}
+
+/** A part that holds no literal text for sure. */
+const noLiteral = (regex: string): Term => ({ regex, literals: [], strength: 0 });
+
+/** Literal texts as a part's: the fewest bytes of them is its strength. */
+function withLiterals(regex: string, literals: readonly string[]): Part {
+  return { regex, literals, strength: literals.length ? Math.min(...literals.map((l) => Buffer.byteLength(l))) : 0 };
 }
 
 /**
@@ -55,13 +70,20 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
       if (peek() !== '|') break;
       i++;
     }
-    return { regex: alternatives.map((a) => a.regex).join('|'), strength: Math.min(...alternatives.map((a) => a.strength)) };
+    // A match holds a literal of the alternative it matches; if one tells nothing, none does.
+    const regex = alternatives.map((a) => a.regex).join('|');
+    return alternatives.some((a) => a.strength === 0) ? withLiterals(regex, []) : withLiterals(regex, alternatives.flatMap((a) => a.literals));
   }
 
   function sequence(): Part | undefined {
     let regex = '';
-    let strength = 0;
-    let run = 0;
+    // The strongest literals found so far, and the run of literal characters just read.
+    let best: Part = withLiterals('', []);
+    let run = '';
+    const consider = (literals: readonly string[]) => {
+      const part = withLiterals('', literals);
+      if (part.strength > best.strength) best = part;
+    };
     while (i < pattern.length && peek() !== '|' && peek() !== ')') {
       const t = term();
       if (!t) return undefined;
@@ -69,18 +91,22 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
       if (q === undefined) return undefined;
       if (q.text === '') {
         regex += t.regex;
-        if (t.literalBytes !== undefined) run += t.literalBytes;
-        else run = 0;
-        strength = Math.max(strength, run, t.strength);
+        if (t.literal !== undefined) {
+          run += t.literal;
+          consider([run]);
+        } else {
+          run = '';
+          consider(t.literals);
+        }
         continue;
       }
       // A quantified term: its text is in every match only when it must occur at least once,
       // and what follows may not touch it.
       regex += t.regex === '' ? '' : `(?:${t.regex})${q.text}`;
-      if (q.min > 0) strength = Math.max(strength, t.literalBytes !== undefined ? run + t.literalBytes : t.strength);
-      run = 0;
+      if (q.min > 0) consider(t.literal !== undefined ? [run + t.literal] : t.literals);
+      run = '';
     }
-    return { regex, strength };
+    return withLiterals(regex, best.literals);
   }
 
   /** The quantifier at i (consumed): its text for ripgrep ("" for none; laziness dropped, it changes no match) and its minimum. */
@@ -99,20 +125,20 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
   }
 
   function literal(text: string): Term {
-    if (ignoreCase && /[^\x00-\x7f]/.test(text)) return { regex: SOME, strength: 0 }; // case folding beyond ASCII is rt's own
-    if (text === '\ufffd') return { regex: SOME, strength: 0 }; // what a byte that is not UTF-8 reads as
-    return { regex: text.replace(RUST_META, '\\$&'), strength: Buffer.byteLength(text), literalBytes: Buffer.byteLength(text) };
+    if (ignoreCase && /[^\x00-\x7f]/.test(text)) return noLiteral(SOME); // case folding beyond ASCII is rt's own
+    if (text === '\ufffd') return noLiteral(SOME); // what a byte that is not UTF-8 reads as
+    return { ...withLiterals(text.replace(RUST_META, '\\$&'), [text]), literal: text };
   }
 
   function term(): Term | undefined {
     const c = pattern[i]!;
     if (c === '^' || c === '$') {
       i++;
-      return { regex: '', strength: 0 };
+      return noLiteral('');
     }
     if (c === '.') {
       i++;
-      return { regex: SOME, strength: 0 };
+      return noLiteral(SOME);
     }
     if (c === '\\') return escape();
     if (c === '[') return characterClass();
@@ -122,7 +148,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(pattern.slice(i, i + 2));
     const text = pattern.slice(i, i + (pair ? 2 : 1));
     i += text.length;
-    if (/^[\ud800-\udfff]$/.test(text)) return { regex: ANY, strength: 0 };
+    if (/^[\ud800-\udfff]$/.test(text)) return noLiteral(ANY);
     return literal(text);
   }
 
@@ -133,26 +159,26 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     switch (e) {
       case 'b':
       case 'B':
-        return { regex: '', strength: 0 };
+        return noLiteral('');
       case 'd':
-        return { regex: '[0-9]', strength: 0 };
+        return noLiteral('[0-9]');
       case 'w':
-        return { regex: '\\w', strength: 0 };
+        return noLiteral('\\w');
       case 's':
         // JavaScript's \s has U+FEFF, which is no white space to Unicode (ripgrep's \s).
-        return { regex: '[\\s\\x{FEFF}]', strength: 0 };
+        return noLiteral('[\\s\\x{FEFF}]');
       case 'D':
       case 'W':
       case 'S':
-        return { regex: SOME, strength: 0 };
+        return noLiteral(SOME);
       case 't':
       case 'r':
       case 'f':
       case 'v':
-        return { regex: `\\${e}`, strength: 0 };
+        return noLiteral(`\\${e}`);
       case 'n':
         // Never in a line (ripgrep refuses it in a pattern): anything will do.
-        return { regex: SOME, strength: 0 };
+        return noLiteral(SOME);
     }
     if (/[A-Za-z0-9]/.test(e)) {
       // A code point, a property, a control character, a reference or an octal code: what
@@ -164,7 +190,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
       // change the rest (an alternative, a group, a class, an escape).
       if (arg && /[|()[\]\\]/.test(arg[0])) return undefined;
       i += arg ? arg[0].length : 0;
-      return { regex: ANY, strength: 0 };
+      return noLiteral(ANY);
     }
     // Escaped punctuation (or any other character) stands for itself.
     const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(pattern.slice(i - 1, i + 1));
@@ -183,7 +209,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     // A class of ASCII characters, ranges and the escapes \d \w \s means the same to ripgrep
     // (case folding aside); any other is one character, whichever.
     const rust = ignoreCase ? undefined : plainClass(body);
-    return { regex: rust === undefined ? SOME : `[${rust}]`, strength: 0 };
+    return noLiteral(rust === undefined ? SOME : `[${rust}]`);
   }
 
   function group(): Term | undefined {
@@ -198,7 +224,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     if (!inner || peek() !== ')') return undefined;
     i++;
     // A lookaround matches no text: dropped, as if it always held.
-    return lookaround ? { regex: '', strength: 0 } : { regex: `(?:${inner.regex})`, strength: inner.strength };
+    return lookaround ? noLiteral('') : { regex: `(?:${inner.regex})`, literals: inner.literals, strength: inner.strength };
   }
 
   const whole = disjunction();
@@ -244,4 +270,17 @@ function plainClass(body: string): string | undefined {
     }
   }
   return out.join('');
+}
+
+/**
+ * Literal texts (a pattern's `literals`, or the string of grep -F) as `git grep -F` is to look
+ * for them, so that it finds every line holding one of them as rt's matcher sees it: as they
+ * are, or with -i each cut to its longest run of ASCII characters other than s and k (git folds
+ * ASCII case only, and JavaScript also folds ſ into s and the Kelvin sign into k). Empty when
+ * a literal has no such run.
+ */
+export function byteLiterals(literals: readonly string[], ignoreCase: boolean): string[] {
+  if (!ignoreCase) return [...literals];
+  const runs = literals.map((l) => (l.match(/[\x00-\x7f]+/g) ?? []).flatMap((r) => r.split(/[sk]/i)).reduce((a, b) => (b.length > a.length ? b : a), ''));
+  return runs.some((r) => r === '') ? [] : runs;
 }
