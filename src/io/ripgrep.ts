@@ -24,10 +24,10 @@ export interface PrefilterRequest {
   readonly dirs: readonly string[];
 }
 
-/** What ripgrep answered, and the files it could not answer for (searched by rt itself). */
-export interface RipgrepAnswer<T> {
+/** What a prefilter (ripgrep, or git grep) answered, and the files it could not answer for (searched by rt itself). */
+export interface PrefilterAnswer<T> {
   readonly found: T;
-  /** Files git tracks although an ignore rule matches them: ripgrep skips them. */
+  /** Absolute paths; for ripgrep, the files git tracks although an ignore rule matches them (it skips them). */
   readonly unanswered: ReadonlySet<string>;
 }
 
@@ -51,7 +51,7 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
  * at least the lines rt would find (see exactLines for when they are exactly those). Lines are
  * not printed (--max-columns 1): rt reads them itself.
  */
-export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<RipgrepAnswer<Map<string, number[]>> | undefined> | undefined {
+export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
   const run = search(request, env, ['--line-number', '--no-heading', '--max-columns', '1']);
   return run?.then((r) => {
     if (!r) return undefined;
@@ -94,7 +94,7 @@ export function exactLines(literal: string, options: { readonly ignoreCase: bool
  * Runs ripgrep over the request's folders with `mode` (what to print), and git's list of tracked
  * but ignored files at the same time; undefined when ripgrep is not to be used at all.
  */
-function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<RipgrepAnswer<Buffer> | undefined> | undefined {
+function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<PrefilterAnswer<Buffer> | undefined> | undefined {
   if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
   const fixed = 'fixed' in request.search;
   // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those (a

@@ -1,101 +1,112 @@
-// When ripgrep is installed, searches use it as a prefilter (src/io/ripgrep.ts): literal ones,
-// and regular expressions through their translation into its dialect. It may only narrow what rt
-// reads, never change the answer: every search here must print exactly the same with the
-// prefilter and without it (RT_RIPGREP=off).
+// Searches of folders use a prefilter: ripgrep when it is installed (src/io/ripgrep.ts), for
+// literals and for regular expressions through their translation into its dialect; otherwise, in
+// a git work tree, git grep (src/io/gitGrep.ts), for the literal texts a match must hold. A
+// prefilter may only narrow what rt reads, never change the answer: every search here must print
+// exactly the same with each prefilter and without any (RT_RIPGREP=off RT_GIT_GREP=off).
 
 import { spawnSync } from 'node:child_process';
+import { rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, run, tempDir, write } from './harness.js';
-import { buildSearchRepo } from './search-fixture.js';
+import { buildSearchRepo, git } from './search-fixture.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
+/** No prefilter at all: rt reads every file. */
+const WITHOUT = { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' };
+const PREFILTERS = [...(hasRipgrep ? [{ name: 'ripgrep', env: {} }] : []), { name: 'git grep', env: { RT_RIPGREP: 'off' } }];
 
-describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
-  afterAll(cleanup);
-  const dir = tempDir();
-  buildSearchRepo(dir, tempDir());
-  // ripgrep's own walk decides nothing: rt asks git about the files ripgrep found. What could
-  // differ if it did: a repository nested in the work tree (git lists none of its files), a
-  // .ignore file git does not track, and more untracked files with hits than rt asks git about
-  // one by one (it lists the tree instead).
-  write(dir, 'nested/inner.ts', 'inner parseConfig\n');
-  spawnSync('git', ['init', '-q'], { cwd: path.join(dir, 'nested') });
-  write(dir, 'notes/.ignore', 'secret-note.md\n');
-  write(dir, 'notes/secret-note.md', 'parseConfig in a note .ignore hides\n');
-  for (let i = 0; i < 1100; i++) write(dir, `bulk/f${i}.txt`, `bulkword ${i}\n`);
-  // A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
-  // would read it as UTF-16 unless told not to).
-  write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
+afterAll(cleanup);
 
-  const searches: string[][] = [
-    ['grep', '-F', 'parseConfig'],
-    ['grep', '-F', '-i', 'PARSECONFIG'],
-    ['grep', '-F', '-w', 'parseConfig'],
-    ['grep', '-F', 'a.b(c)'],
-    ['grep', '-F', '-l', 'parseConfig'],
-    ['grep', '-F', '--hidden', 'parseConfig'],
-    ['grep', '-F', '--no-ignore', 'parseConfig'],
-    ['grep', '-F', '--hidden', '--no-ignore', '--max', '100000', 'e'],
-    ['grep', '-F', '-g', '*.ts', 'parseConfig', 'src'],
-    ['grep', '-F', 'caf\u00e9'],
-    ['grep', '-F', 'no such text anywhere'],
-    // A plain literal takes ripgrep's line numbers: caps and their counts, context, JSON, one
-    // character, long lines, binary and tracked-but-ignored files must all come out the same.
-    ['grep', '-F', '--max', '3', 'parseConfig'],
-    ['grep', '-F', '--max', '1', '--json', 'parseConfig'],
-    ['grep', '-F', '-C', '1', 'parseConfig'],
-    ['grep', '-F', 'e'],
-    ['grep', '-F', '--max', '100000', 'e'],
-    ['grep', '-F', '--max', '100000', '('],
-    ['grep', '-F', 'tracked'],
-    ['grep', '-F', '-g', '!*.ts', '--max', '100000', 'a'],
-    ['grep', '-F', 'parseConfig', 'src', 'notes', 'nested'],
-    // Nothing found: the note on ignored and hidden files counts the files searched.
-    ['grep', '-F', 'backup parseConfig'],
-    ['grep', '-F', 'PARSE=parseConfig'],
-    ['grep', '-F', '-w', 'PARSE'],
-    ['grep', '-F', '--max', '100000', 'bulkword'],
-    ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
-    ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],
-    // Regular expressions: ripgrep is given a translation that matches at least the same lines.
-    ['grep', 'parse[A-Z]onfig'],
-    ['grep', 'parse\\w+'],
-    ['grep', '-i', 'PARSE\\w*\\('],
-    ['grep', '-w', 'parseConfig\\b'],
-    ['grep', '-l', 'parse(Config|Options)'],
-    ['grep', '-C', '1', '--max', '3', 'parse.onfig'],
-    ['grep', '--json', 'caf\u00e9|parseConfig'],
-    ['grep', '--max', '100000', 'bulkword \\d+$'],
-    ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
-    ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
-    ['grep', 'tracked\\s'],
-    ['grep', 'no such text \\w+ anywhere'],
-    // PATHs one inside the other: ripgrep searches (and lists) their files twice.
-    ['grep', '-w', 'parseConfig', '.', 'src'],
-    ['grep', '-F', '--max', '2', 'parseConfig', 'src', '.'],
-    ['grep', 'parse\\w+', 'src', '.', 'src'],
-  ];
-  const fromSrc: string[][] = [
-    ['grep', '-F', 'parseConfig'],
-    ['grep', '-F', 'parseConfig', '..'],
-    ['grep', '-F', '--hidden', 'parseConfig', '../notes', '.'],
-  ];
-  const cases = [...searches.map((args) => ({ args, cwd: dir })), ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') }))];
+const dir = tempDir();
+buildSearchRepo(dir, tempDir());
+// ripgrep's own walk decides nothing: rt asks git about the files ripgrep found. What could
+// differ if it did: a repository nested in the work tree (git lists none of its files), a
+// .ignore file git does not track, and more untracked files with hits than rt asks git about
+// one by one (it lists the tree instead).
+write(dir, 'nested/inner.ts', 'inner parseConfig\n');
+spawnSync('git', ['init', '-q'], { cwd: path.join(dir, 'nested') });
+write(dir, 'notes/.ignore', 'secret-note.md\n');
+write(dir, 'notes/secret-note.md', 'parseConfig in a note .ignore hides\n');
+for (let i = 0; i < 1100; i++) write(dir, `bulk/f${i}.txt`, `bulkword ${i}\n`);
+// A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
+// would read it as UTF-16 unless told not to).
+write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too\n');
+write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
 
+const searches: string[][] = [
+  ['grep', '-F', 'parseConfig'],
+  ['grep', '-F', '-i', 'PARSECONFIG'],
+  ['grep', '-F', '-w', 'parseConfig'],
+  ['grep', '-F', 'a.b(c)'],
+  ['grep', '-F', '-l', 'parseConfig'],
+  ['grep', '-F', '--hidden', 'parseConfig'],
+  ['grep', '-F', '--no-ignore', 'parseConfig'],
+  ['grep', '-F', '--hidden', '--no-ignore', '--max', '100000', 'e'],
+  ['grep', '-F', '-g', '*.ts', 'parseConfig', 'src'],
+  ['grep', '-F', 'caf\u00e9'],
+  // JavaScript folds ſ into s and the Kelvin sign into k (git grep -i folds ASCII only).
+  ['grep', '-F', '-i', 'USEKEYS'],
+  ['grep', '-i', 'use\\w?keys'],
+  ['grep', '-F', '-i', 'CAF\u00c9 PARSE'],
+  ['grep', '-F', 'no such text anywhere'],
+  // A plain literal takes ripgrep's line numbers: caps and their counts, context, JSON, one
+  // character, long lines, binary and tracked-but-ignored files must all come out the same.
+  ['grep', '-F', '--max', '3', 'parseConfig'],
+  ['grep', '-F', '--max', '1', '--json', 'parseConfig'],
+  ['grep', '-F', '-C', '1', 'parseConfig'],
+  ['grep', '-F', 'e'],
+  ['grep', '-F', '--max', '100000', 'e'],
+  ['grep', '-F', '--max', '100000', '('],
+  ['grep', '-F', 'tracked'],
+  ['grep', '-F', '-g', '!*.ts', '--max', '100000', 'a'],
+  ['grep', '-F', 'parseConfig', 'src', 'notes', 'nested'],
+  // Nothing found: the note on ignored and hidden files counts the files searched.
+  ['grep', '-F', 'backup parseConfig'],
+  ['grep', '-F', 'PARSE=parseConfig'],
+  ['grep', '-F', '-w', 'PARSE'],
+  ['grep', '-F', '--max', '100000', 'bulkword'],
+  ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
+  ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],
+  // Regular expressions: ripgrep is given a translation that matches at least the same lines.
+  ['grep', 'parse[A-Z]onfig'],
+  ['grep', 'parse\\w+'],
+  ['grep', '-i', 'PARSE\\w*\\('],
+  ['grep', '-w', 'parseConfig\\b'],
+  ['grep', '-l', 'parse(Config|Options)'],
+  ['grep', '-C', '1', '--max', '3', 'parse.onfig'],
+  ['grep', '--json', 'caf\u00e9|parseConfig'],
+  ['grep', '--max', '100000', 'bulkword \\d+$'],
+  ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
+  ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
+  ['grep', 'tracked\\s'],
+  ['grep', 'no such text \\w+ anywhere'],
+  // PATHs one inside the other: ripgrep searches (and lists) their files twice.
+  ['grep', '-w', 'parseConfig', '.', 'src'],
+  ['grep', '-F', '--max', '2', 'parseConfig', 'src', '.'],
+  ['grep', 'parse\\w+', 'src', '.', 'src'],
+];
+const fromSrc: string[][] = [
+  ['grep', '-F', 'parseConfig'],
+  ['grep', '-F', 'parseConfig', '..'],
+  ['grep', '-F', '--hidden', 'parseConfig', '../notes', '.'],
+];
+const cases = [...searches.map((args) => ({ args, cwd: dir })), ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') }))];
+
+describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
   it('a file under two PATHs given (one inside the other) is searched once: no crash, no hit counted twice', () => {
     const repo = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo });
     const lines = Array.from({ length: 101 }, (_, i) => (i === 0 || i === 100 ? 'foo' : i === 50 ? 'foox' : 'x'));
     write(repo, 'a/x.txt', `${lines.join('\n')}\n`);
     for (const args of [['grep', '-w', 'foo', '.', 'a'], ['grep', 'foo$', 'a', '.'], ['grep', '-F', '--max', '1', 'foo', '.', 'a']]) {
-      const withRg = run(args, repo);
+      const withRg = run(args, repo, { env: prefilter });
       expect(withRg.status, withRg.text).toBe(0);
-      expect(withRg.stdout).toBe(run(args, repo, { env: { RT_RIPGREP: 'off' } }).stdout);
+      expect(withRg.stdout).toBe(run(args, repo, { env: WITHOUT }).stdout);
     }
   });
 
-  it("ripgrep finds git's global ignore file where git does (XDG_CONFIG_HOME, not only HOME)", () => {
+  it("it finds git's global ignore file where git does (XDG_CONFIG_HOME, not only HOME)", () => {
     const repo = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo });
     const home = tempDir();
@@ -104,18 +115,96 @@ describe.skipIf(!hasRipgrep)('the ripgrep prefilter', () => {
     write(repo, 't.md', 'foo bar\n');
     const env = { HOME: home, XDG_CONFIG_HOME: tempDir() }; // …but it is set, to a folder without one
     for (const args of [['grep', '-F', 'foo'], ['grep', 'fo+ bar'], ['grep', '-F', '-i', 'FOO']]) {
-      const withRg = run(args, repo, { env });
-      expect(withRg.stdout, withRg.text).toBe(run(args, repo, { env: { ...env, RT_RIPGREP: 'off' } }).stdout);
+      const withRg = run(args, repo, { env: { ...env, ...prefilter } });
+      expect(withRg.stdout, withRg.text).toBe(run(args, repo, { env: { ...env, ...WITHOUT } }).stdout);
       expect(withRg.stdout).toContain('u.txt:1:');
     }
   });
   for (const { args, cwd } of cases) {
-    it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without ripgrep`, () => {
-      const withRg = run(args, cwd);
-      const without = run(args, cwd, { env: { RT_RIPGREP: 'off' } });
+    it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without it`, () => {
+      const withRg = run(args, cwd, { env: prefilter });
+      const without = run(args, cwd, { env: WITHOUT });
       expect(withRg.status, withRg.text).toBe(without.status);
       expect(withRg.stdout, `${withRg.text}\n${without.text}`).toBe(without.stdout);
       expect(withRg.stderr).toBe(without.stderr);
     });
   }
+});
+
+// git grep searches some tracked files elsewhere than in the work tree, and reads the user's
+// settings: rt must search those files itself and override those settings.
+describe('the git grep prefilter, where git grep would answer otherwise', () => {
+  const GIT_GREP = { RT_RIPGREP: 'off' };
+  const same = (args: string[], cwd: string, env: Record<string, string> = {}) => {
+    const withGit = run(args, cwd, { env: { ...env, ...GIT_GREP } });
+    const without = run(args, cwd, { env: { ...env, ...WITHOUT } });
+    expect(withGit.status, `${withGit.text}\n${without.text}`).toBe(without.status);
+    expect(withGit.stdout, `${withGit.text}\n${without.text}`).toBe(without.stdout);
+    return withGit;
+  };
+  const repo = () => {
+    const dir = tempDir();
+    git(dir, ['init', '-q']);
+    git(dir, ['config', 'user.name', 'rt tests']);
+    git(dir, ['config', 'user.email', 'rt@example.invalid']);
+    return dir;
+  };
+
+  it('files marked assume-unchanged or skip-worktree, changed since: git grep would search the copy in its index', () => {
+    const dir = repo();
+    write(dir, 'a.txt', 'nothing here\n');
+    write(dir, 'b.txt', 'nothing here\n');
+    git(dir, ['add', '.']);
+    git(dir, ['update-index', '--assume-unchanged', 'a.txt']);
+    git(dir, ['update-index', '--skip-worktree', 'b.txt']);
+    write(dir, 'a.txt', 'nothing here\nparseConfig now\n');
+    write(dir, 'b.txt', 'parseConfig too\n');
+    for (const args of [['grep', '-F', 'parseConfig'], ['grep', 'parse[C]onfig'], ['grep', '-l', '-F', 'parseConfig']]) {
+      expect(same(args, dir).stdout).toMatch(/a\.txt[:\n][^]*b\.txt/);
+    }
+  });
+
+  it('a symbolic link in the index since replaced by a file, and a conflict', () => {
+    const dir = repo();
+    write(dir, 'target.txt', 'nothing\n');
+    symlinkSync('target.txt', path.join(dir, 'link.txt'));
+    write(dir, 'c.txt', 'base\n');
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-qm', 'base']);
+    git(dir, ['checkout', '-qb', 'other']);
+    write(dir, 'c.txt', 'theirs\n');
+    git(dir, ['commit', '-qam', 'theirs']);
+    git(dir, ['checkout', '-q', '-']);
+    write(dir, 'c.txt', 'ours\n');
+    git(dir, ['commit', '-qam', 'ours']);
+    git(dir, ['merge', '-q', 'other'], {}, [1]);
+    rmSync(path.join(dir, 'link.txt'));
+    write(dir, 'link.txt', 'parseConfig in a file where a link was\n');
+    write(dir, 'c.txt', 'parseConfig resolved by hand\n');
+    expect(same(['grep', '-F', 'parseConfig'], dir).stdout).toMatch(/c\.txt:1:[^]*link\.txt:1:/);
+  });
+
+  it("the user's grep and submodule settings change nothing", () => {
+    const dir = repo();
+    write(dir, 'src/a.txt', 'parseConfig here\n');
+    write(dir, 'top.txt', 'parseConfig at the top\n');
+    git(dir, ['add', '.']);
+    for (const [key, value] of [['grep.fullName', 'true'], ['grep.column', 'true'], ['submodule.recurse', 'true'], ['grep.patternType', 'perl'], ['grep.lineNumber', 'false'], ['color.grep', 'always']]) {
+      git(dir, ['config', key!, value!]);
+    }
+    expect(same(['grep', '-F', 'parseConfig'], path.join(dir, 'src')).stdout).toMatch(/^a\.txt:1:\w{4}\|parseConfig here\n$/);
+    expect(same(['grep', '-F', 'parseConfig'], dir).stdout).toMatch(/^src\/a\.txt:1:[^]*top\.txt:1:/);
+    expect(same(['grep', '-i', 'PARSE.onfig'], dir).stdout).toMatch(/top\.txt:1:/);
+  });
+
+  it('an untracked repository inside the tree, and a folder outside any work tree', () => {
+    const dir = repo();
+    write(dir, 'inner/x.txt', 'parseConfig inside another repository\n');
+    git(path.join(dir, 'inner'), ['init', '-q']);
+    write(dir, 'y.txt', 'parseConfig\n');
+    expect(same(['grep', '-F', 'parseConfig'], dir).stdout).not.toContain('inner');
+    const plain = tempDir();
+    write(plain, 'z.txt', 'parseConfig outside git\n');
+    expect(same(['grep', '-F', 'parseConfig'], plain).stdout).toContain('z.txt:1:');
+  });
 });

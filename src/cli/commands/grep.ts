@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { compileMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
-import { ripgrepPattern } from '../../core/ripgrepPattern.js';
-import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterRequest } from '../../io/ripgrep.js';
+import { byteLiterals, ripgrepPattern } from '../../core/ripgrepPattern.js';
+import { gitGrepLines } from '../../io/gitGrep.js';
+import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
@@ -67,19 +68,35 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
   // very lines; otherwise the files worth reading: those holding the literal, or a line its
   // translation of a regular expression matches (rt then matches the pattern itself).
-  const translated = options.fixed ? undefined : ripgrepPattern(pattern, options.ignoreCase === true);
+  const ignoreCase = options.ignoreCase === true;
+  const translated = options.fixed ? undefined : ripgrepPattern(pattern, ignoreCase);
   const search = options.fixed ? { fixed: pattern } : translated && translated.strength >= MIN_LITERAL ? { regex: translated.regex } : undefined;
-  const request = search && prefilterRequest(ctx, search, paths, options);
-  // For a plain literal ripgrep's lines are the hits; otherwise the only lines that may be.
-  const exact = options.fixed && exactLines(pattern, { ignoreCase: options.ignoreCase === true, word: options.word === true });
+  const dirs = searchedFolders(ctx, paths);
+  const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
+  // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
+  const exact = options.fixed && exactLines(pattern, { ignoreCase, word: options.word === true });
   const linesRun = request && !filesOnly ? ripgrepLines(request, ctx.env) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
   const trackedRun = request && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
-  const answer = await linesRun;
-  const only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
-  const set = (only && trackedRun && candidatesAmong(ctx, request!.dirs, await trackedRun, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  let answer: PrefilterAnswer<Map<string, number[]>> | undefined = await linesRun;
+  let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
+  // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
+  let tracked = only && trackedRun ? await trackedRun : undefined;
+  if (!only && dirs && !list.noIgnore) {
+    // No ripgrep: git grep, in a work tree, finds the lines holding the pattern's literal texts.
+    const literals = byteLiterals(options.fixed ? [pattern] : (translated?.literals ?? []), ignoreCase);
+    const strength = Math.min(...literals.map((l) => Buffer.byteLength(l)));
+    const gitRun = literals.length && strength >= MIN_LITERAL ? gitGrepLines({ literals, ignoreCase, dirs }, ctx.env) : undefined;
+    const found = await gitRun;
+    if (found) {
+      answer = found.answer;
+      only = new Set([...answer.found.keys(), ...answer.unanswered]);
+      tracked = found.listed;
+    }
+  }
+  const set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
   /** The 0-based hit lines of a file (none when it cannot be searched). */
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
@@ -141,16 +158,15 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   return 0;
 }
 
-/** A search of folders, as ripgrep is asked it (undefined when a file is named: it is read anyway). */
-function prefilterRequest(ctx: Context, search: PrefilterRequest['search'], paths: readonly string[], options: Options): PrefilterRequest | undefined {
+/** The absolute folders searched, for a prefilter; undefined when a file is named (it is read anyway). */
+function searchedFolders(ctx: Context, paths: readonly string[]): string[] | undefined {
   const dirs: string[] = [];
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
     if (statResolved(target).isDirectory()) dirs.push(target.abs);
     else return undefined;
   }
-  const list = listOptions(options);
-  return { search, ignoreCase: options.ignoreCase === true, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
+  return dirs;
 }
 
 /** Files named as PATHs that are binary (or unreadable) and so not searched: said on stderr when they hold a match, as grep does. */

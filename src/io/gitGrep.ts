@@ -1,0 +1,140 @@
+// git grep as the prefilter of searches where ripgrep is not installed (or RT_RIPGREP=off): in
+// a git work tree it finds, in C and on every core, the lines holding a literal text, which is
+// several times faster than reading every file from Node. As with ripgrep (io/ripgrep.ts), its
+// answer only narrows the files and lines rt reads, so it must find at least every line rt's
+// matcher does, and it can never add a file (rt checks each one it found against its own list):
+// - it is asked for literal texts every match holds one of (core/ripgrepPattern: the string of
+//   grep -F, or those of a regular expression), as bytes (-F) over every file as text (-a), in
+//   ASCII case only with -i (LC_ALL=C; byteLiterals leaves out what JavaScript folds beyond it);
+// - it searches the files git tracks (ignored or not, as rt lists them), in the work tree; the
+//   user's grep and submodule settings are overridden;
+// - rt searches itself the files rt lists that it does not: untracked ones no ignore rule
+//   excludes (listed by git beside the search: usually few), and tracked ones it does not read
+//   from the work tree (assume-unchanged ones, whose copy in the index it searches;
+//   skip-worktree ones; conflicts; entries that are no regular file in the index, such as a
+//   symbolic link since replaced by a file). (With --untracked it would walk the tree instead
+//   of reading the index, skipping tracked files an ignore rule matches, and more slowly.)
+// RT_GIT_GREP=off turns it off.
+
+import path from 'node:path';
+import { childOutput } from './childOutput.js';
+import type { TrackedPaths } from './listFiles.js';
+import type { PrefilterAnswer } from './ripgrep.js';
+
+export interface GitGrepRequest {
+  /** Texts every line searched for holds one of (as byteLiterals gives them). */
+  readonly literals: readonly string[];
+  readonly ignoreCase: boolean;
+  /** Absolute folders to search. */
+  readonly dirs: readonly string[];
+}
+
+/** What git grep found, and what git lists under each folder, tracked or not (for candidatesAmong). */
+export interface GitGrepAnswer {
+  readonly answer: PrefilterAnswer<Map<string, number[]>>;
+  readonly listed: TrackedPaths[];
+}
+
+/**
+ * The 1-based numbers of the lines holding one of the literals, by absolute path (binary files
+ * included: rt sorts them out), with the files git grep cannot answer for; undefined when it
+ * cannot be asked (turned off, nothing to look for) or failed (no git, not a work tree): rt then
+ * reads every file itself.
+ */
+export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): Promise<GitGrepAnswer | undefined> | undefined {
+  if (['off', '0', 'no', 'false'].includes((env.RT_GIT_GREP ?? '').toLowerCase())) return undefined;
+  if (request.literals.length === 0 || request.literals.some((l) => l === '' || /[\0\n]/.test(l)) || request.dirs.length === 0) return undefined;
+  return Promise.all(request.dirs.map((dir) => Promise.all([grepIn(dir, request), indexIn(dir), untrackedIn(dir)]))).then((perDir) => {
+    const found = new Map<string, number[]>();
+    const unanswered = new Set<string>();
+    const listed: TrackedPaths[] = [];
+    for (const [[lines, index, untracked], dir] of perDir.map((r, i) => [r, request.dirs[i]!] as const)) {
+      if (!lines || !index || !untracked) return undefined;
+      for (const [rel, numbers] of lines) {
+        const abs = path.join(dir, rel);
+        const known = found.get(abs);
+        // A file under two PATHs given (one inside the other) is found twice.
+        found.set(abs, known ? [...new Set([...known, ...numbers])].sort((a, b) => a - b) : numbers);
+      }
+      for (const rel of [...index.unanswered, ...untracked]) unanswered.add(path.join(dir, rel));
+      for (const rel of untracked) index.paths.add(rel);
+      listed.push(index.paths);
+    }
+    return { answer: { found, unanswered }, listed };
+  });
+}
+
+/** The environment git runs in: the user's (its repository, its config), without optional locks, in the C locale (ASCII case folding alone). */
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+}
+
+/** Settings of the user's that would change what git grep searches or prints. */
+const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c', 'grep.fallbackToNoIndex=false', '-c', 'submodule.recurse=false'];
+
+/** git grep in `dir`: hit lines (1-based, ascending) by path relative to it, or undefined when it failed. */
+async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, number[]> | undefined> {
+  const args = [...OVERRIDES, 'grep', '--text', '--fixed-strings', '--only-matching', '--line-number', '--null', '--no-color'];
+  if (request.ignoreCase) args.push('--ignore-case');
+  for (const literal of request.literals) args.push('-e', literal);
+  const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
+  if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
+  return hitLines(r.stdout);
+}
+
+/**
+ * Parses `git grep -z -n -o` output: PATH \0 NUMBER \0 MATCH \n for each match (a line with two
+ * matches comes twice; paths may hold \n, matches hold neither \0 nor \n).
+ */
+export function hitLines(out: Buffer): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  for (let at = 0; at < out.length; ) {
+    const nul = out.indexOf(0, at);
+    if (nul === -1) break;
+    const file = out.toString('utf8', at, nul);
+    let n = 0;
+    let p = nul + 1;
+    for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
+    const end = out.indexOf(0x0a, p);
+    at = end === -1 ? out.length : end + 1;
+    const list = found.get(file);
+    if (!list) found.set(file, [n]);
+    else if (list[list.length - 1] !== n) list.push(n);
+  }
+  return found;
+}
+
+/**
+ * What git's index holds under `dir`: every path (as TrackedPaths), and those git grep does not
+ * search in the work tree as they are (see the top of this file); undefined when git failed.
+ */
+async function indexIn(dir: string): Promise<{ paths: Set<string>; unanswered: string[] } | undefined> {
+  const r = await childOutput('git', [...LS_FILES, '--cached', '-v', '--stage'], { cwd: dir, env: gitEnv() });
+  if (!r || r.status !== 0) return undefined;
+  return indexEntries(r.stdout);
+}
+
+/** The untracked files under `dir` that no ignore rule excludes (a nested repository, listed as "dir/", is none); undefined when git failed. */
+async function untrackedIn(dir: string): Promise<string[] | undefined> {
+  const r = await childOutput('git', [...LS_FILES, '--others', '--exclude-standard'], { cwd: dir, env: gitEnv() });
+  if (!r || r.status !== 0) return undefined;
+  return r.stdout.toString('utf8').split('\0').filter((p) => p !== '' && !p.endsWith('/'));
+}
+
+const LS_FILES = ['-c', 'core.quotePath=off', 'ls-files', '-z'];
+
+/** Parses `git ls-files -z -v --stage` output: TAG " " MODE " " OBJECT " " STAGE \t PATH \0. */
+export function indexEntries(out: Buffer): { paths: Set<string>; unanswered: string[] } {
+  const paths = new Set<string>();
+  const unanswered: string[] = [];
+  for (const entry of out.toString('utf8').split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab === -1) continue;
+    const rel = entry.slice(tab + 1);
+    paths.add(rel);
+    // H: cached, read from the work tree; lower case: assume-unchanged; S: skip-worktree; M: a conflict.
+    const plain = entry.startsWith('H 100644 ') || entry.startsWith('H 100755 ');
+    if (!plain || !entry.endsWith(' 0', tab)) unanswered.push(rel);
+  }
+  return { paths, unanswered };
+}
