@@ -174,6 +174,13 @@ if (git) row(`rt grep -F ${ident} / git grep -n -F ${ident}`, pair(rtGrep, { run
 // A regular expression: rt gives ripgrep a translation of it, then matches it in the lines found.
 const regex = corpus.pattern;
 if (rg) row(`rt grep '${regex}' / rg -n '${regex}'`, pair({ run: rtRun(['grep', regex], tree) }, { run: () => timeOnce(rg, ['-n', regex, '.'], { cwd: tree }).ms }), 'report');
+// Without ripgrep (RT_RIPGREP=off, as where it is not installed): git grep is the prefilter.
+if (git) {
+  const noRg = (args) => ({ run: () => timeOnce(RT, args, { cwd: tree, env: { RT_ROOT: tree, RT_RIPGREP: 'off' } }).ms });
+  const gitGrep = { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms };
+  row(`rt grep -F ${ident} without ripgrep / git grep -n -F ${ident}`, pair(noRg(['grep', '-F', ident]), gitGrep), 'report');
+  row(`rt grep '${regex}' without ripgrep / git grep -n -F ${ident}`, pair(noRg(['grep', regex]), gitGrep), 'report');
+}
 const rtFind = { run: rtRun(['find', '*.ts'], tree) };
 const fdFind = { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms };
 if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, fdFind), '≤ 1.0', '≤ 0.5');

@@ -18,6 +18,11 @@ export interface RipgrepPattern {
   readonly literals: readonly string[];
   /** The fewest bytes of those texts: how far they narrow the files searched (0: a match may be almost anywhere). */
   readonly strength: number;
+  /**
+   * Every such set of texts: a match holds one text of each (e.g. ["use"], ["tate"] for
+   * use[A-Z]tate); `literals` is the strongest of them.
+   */
+  readonly required: ReadonlyArray<readonly string[]>;
 }
 
 /** A quantifier: ? * + or a count, perhaps lazy (sticky: matched where the atom ends). */
@@ -37,6 +42,7 @@ interface Part {
   readonly regex: string;
   readonly literals: readonly string[];
   readonly strength: number;
+  readonly required: ReadonlyArray<readonly string[]>;
 }
 
 /** A term: its pattern, its literals, and for one literal character that character (runs of them are joined). */
@@ -45,11 +51,22 @@ interface Term extends Part {
 }
 
 /** A part that holds no literal text for sure. */
-const noLiteral = (regex: string): Term => ({ regex, literals: [], strength: 0 });
+const noLiteral = (regex: string): Term => withRequired(regex, []);
 
-/** Literal texts as a part's: the fewest bytes of them is its strength. */
-function withLiterals(regex: string, literals: readonly string[]): Part {
-  return { regex, literals, strength: literals.length ? Math.min(...literals.map((l) => Buffer.byteLength(l))) : 0 };
+/** The fewest bytes of a set of texts (0 for none). */
+function strengthOf(literals: readonly string[]): number {
+  return literals.length ? Math.min(...literals.map((l) => Buffer.byteLength(l))) : 0;
+}
+
+/** A part with the sets of texts its matches hold one of each: the strongest set (the first of equals) is its literals. */
+function withRequired(regex: string, required: ReadonlyArray<readonly string[]>): Part {
+  let literals: readonly string[] = [];
+  let strength = 0;
+  for (const set of required) {
+    const s = strengthOf(set);
+    if (s > strength) [literals, strength] = [set, s];
+  }
+  return { regex, literals, strength, required: required.filter((set) => set.length > 0) };
 }
 
 /**
@@ -72,17 +89,18 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     }
     // A match holds a literal of the alternative it matches; if one tells nothing, none does.
     const regex = alternatives.map((a) => a.regex).join('|');
-    return alternatives.some((a) => a.strength === 0) ? withLiterals(regex, []) : withLiterals(regex, alternatives.flatMap((a) => a.literals));
+    if (alternatives.length === 1) return alternatives[0];
+    return alternatives.some((a) => a.strength === 0) ? withRequired(regex, []) : withRequired(regex, [alternatives.flatMap((a) => a.literals)]);
   }
 
   function sequence(): Part | undefined {
     let regex = '';
-    // The strongest literals found so far, and the run of literal characters just read.
-    let best: Part = withLiterals('', []);
+    // The sets of texts found so far, and the run of literal characters just read (a set of its own once it ends).
+    const required: Array<readonly string[]> = [];
     let run = '';
-    const consider = (literals: readonly string[]) => {
-      const part = withLiterals('', literals);
-      if (part.strength > best.strength) best = part;
+    const endRun = () => {
+      if (run) required.push([run]);
+      run = '';
     };
     while (i < pattern.length && peek() !== '|' && peek() !== ')') {
       const t = term();
@@ -93,20 +111,25 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
         regex += t.regex;
         if (t.literal !== undefined) {
           run += t.literal;
-          consider([run]);
         } else {
-          run = '';
-          consider(t.literals);
+          endRun();
+          required.push(...t.required);
         }
         continue;
       }
       // A quantified term: its text is in every match only when it must occur at least once,
       // and what follows may not touch it.
       regex += t.regex === '' ? '' : `(?:${t.regex})${q.text}`;
-      if (q.min > 0) consider(t.literal !== undefined ? [run + t.literal] : t.literals);
-      run = '';
+      if (q.min > 0 && t.literal !== undefined) {
+        required.push([run + t.literal]);
+        run = '';
+      } else {
+        endRun();
+        if (q.min > 0) required.push(...t.required);
+      }
     }
-    return withLiterals(regex, best.literals);
+    endRun();
+    return withRequired(regex, required);
   }
 
   /** The quantifier at i (consumed): its text for ripgrep ("" for none; laziness dropped, it changes no match) and its minimum. */
@@ -127,7 +150,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
   function literal(text: string): Term {
     if (ignoreCase && /[^\x00-\x7f]/.test(text)) return noLiteral(SOME); // case folding beyond ASCII is rt's own
     if (text === '\ufffd') return noLiteral(SOME); // what a byte that is not UTF-8 reads as
-    return { ...withLiterals(text.replace(RUST_META, '\\$&'), [text]), literal: text };
+    return { ...withRequired(text.replace(RUST_META, '\\$&'), [[text]]), literal: text };
   }
 
   function term(): Term | undefined {
@@ -224,12 +247,12 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     if (!inner || peek() !== ')') return undefined;
     i++;
     // A lookaround matches no text: dropped, as if it always held.
-    return lookaround ? noLiteral('') : { regex: `(?:${inner.regex})`, literals: inner.literals, strength: inner.strength };
+    return lookaround ? noLiteral('') : { ...inner, regex: `(?:${inner.regex})` };
   }
 
   const whole = disjunction();
   if (!whole || i < pattern.length) return undefined;
-  return whole;
+  return { regex: whole.regex, literals: whole.literals, strength: whole.strength, required: whole.required };
 }
 
 /**
@@ -273,14 +296,21 @@ function plainClass(body: string): string | undefined {
 }
 
 /**
- * Literal texts (a pattern's `literals`, or the string of grep -F) as `git grep -F` is to look
- * for them, so that it finds every line holding one of them as rt's matcher sees it: as they
- * are, or with -i each cut to its longest run of ASCII characters other than s and k (git folds
- * ASCII case only, and JavaScript also folds ſ into s and the Kelvin sign into k). Empty when
- * a literal has no such run.
+ * Sets of literal texts (a pattern's `required`, or [[string]] for grep -F) as `git grep -F` is
+ * to look for them, so that every line rt's matcher finds holds one text of each set: as they
+ * are, or with -i cut to runs of ASCII characters other than s and k (git folds ASCII case
+ * only, and JavaScript also folds ſ into s and the Kelvin sign into k): each run of a single
+ * text is required, and of several texts the longest run of each (a set is dropped when a text
+ * has none). Sets of one byte are dropped (they narrow nothing); the strongest come first.
  */
-export function byteLiterals(literals: readonly string[], ignoreCase: boolean): string[] {
-  if (!ignoreCase) return [...literals];
-  const runs = literals.map((l) => (l.match(/[\x00-\x7f]+/g) ?? []).flatMap((r) => r.split(/[sk]/i)).reduce((a, b) => (b.length > a.length ? b : a), ''));
-  return runs.some((r) => r === '') ? [] : runs;
+export function byteRequired(required: ReadonlyArray<readonly string[]>, ignoreCase: boolean): string[][] {
+  const runs = (text: string) => (text.match(/[\x00-\x7f]+/g) ?? []).flatMap((r) => r.split(/[sk]/i)).filter((r) => r !== '');
+  const sets = ignoreCase
+    ? required.flatMap((set) => {
+        if (set.length === 1) return runs(set[0]!).map((r) => [r]);
+        const longest = set.map((text) => runs(text).reduce((a, b) => (b.length > a.length ? b : a), ''));
+        return longest.includes('') ? [] : [longest];
+      })
+    : required.map((set) => [...set]);
+  return sets.filter((set) => strengthOf(set) > 1).sort((a, b) => strengthOf(b) - strengthOf(a));
 }

@@ -3,9 +3,10 @@
 // several times faster than reading every file from Node. As with ripgrep (io/ripgrep.ts), its
 // answer only narrows the files and lines rt reads, so it must find at least every line rt's
 // matcher does, and it can never add a file (rt checks each one it found against its own list):
-// - it is asked for literal texts every match holds one of (core/ripgrepPattern: the string of
-//   grep -F, or those of a regular expression), as bytes (-F) over every file as text (-a), in
-//   ASCII case only with -i (LC_ALL=C; byteLiterals leaves out what JavaScript folds beyond it);
+// - it is asked for the lines holding literal texts every match holds (core/ripgrepPattern: the
+//   string of grep -F, or those of a regular expression: one text of each set, e.g. "use" and
+//   "tate" for use[A-Z]tate), as bytes (-F) over every file as text (-a), in ASCII case only
+//   with -i (LC_ALL=C; byteRequired leaves out what JavaScript folds beyond it);
 // - it searches the files git tracks (ignored or not, as rt lists them), in the work tree; the
 //   user's grep and submodule settings are overridden;
 // - rt searches itself the files rt lists that it does not: untracked ones no ignore rule
@@ -22,8 +23,14 @@ import type { TrackedPaths } from './listFiles.js';
 import type { PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
-  /** Texts every line searched for holds one of (as byteLiterals gives them). */
-  readonly literals: readonly string[];
+  /**
+   * Whether the lines found are needed, not only their numbers: git then prints each whole (for
+   * rt to match its pattern in, without reading the files of lines that do not match), else
+   * only what matched.
+   */
+  readonly contents: boolean;
+  /** Sets of texts every line searched for holds one text of each of (as byteRequired gives them). */
+  readonly required: ReadonlyArray<readonly string[]>;
   readonly ignoreCase: boolean;
   /** Absolute folders to search. */
   readonly dirs: readonly string[];
@@ -32,35 +39,41 @@ export interface GitGrepRequest {
 /** What git grep found, and what git lists under each folder, tracked or not (for candidatesAmong). */
 export interface GitGrepAnswer {
   readonly answer: PrefilterAnswer<Map<string, number[]>>;
+  /** When asked for: each line found, as git read it (without its \n), by path and number. */
+  readonly contents: Map<string, Map<number, Buffer>> | undefined;
   readonly listed: TrackedPaths[];
 }
 
 /**
- * The 1-based numbers of the lines holding one of the literals, by absolute path (binary files
+ * The 1-based numbers of the lines holding a text of each set, by absolute path (binary files
  * included: rt sorts them out), with the files git grep cannot answer for; undefined when it
  * cannot be asked (turned off, nothing to look for) or failed (no git, not a work tree): rt then
  * reads every file itself.
  */
 export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): Promise<GitGrepAnswer | undefined> | undefined {
   if (['off', '0', 'no', 'false'].includes((env.RT_GIT_GREP ?? '').toLowerCase())) return undefined;
-  if (request.literals.length === 0 || request.literals.some((l) => l === '' || /[\0\n]/.test(l)) || request.dirs.length === 0) return undefined;
+  const texts = request.required.flat();
+  if (request.required.length === 0 || texts.length === 0 || texts.some((l) => l === '' || /[\0\n]/.test(l)) || request.dirs.length === 0) return undefined;
   return Promise.all(request.dirs.map((dir) => Promise.all([grepIn(dir, request), indexIn(dir), untrackedIn(dir)]))).then((perDir) => {
-    const found = new Map<string, number[]>();
+    const contents = new Map<string, Map<number, Buffer>>();
     const unanswered = new Set<string>();
     const listed: TrackedPaths[] = [];
     for (const [[lines, index, untracked], dir] of perDir.map((r, i) => [r, request.dirs[i]!] as const)) {
       if (!lines || !index || !untracked) return undefined;
-      for (const [rel, numbers] of lines) {
+      for (const [rel, byNumber] of lines) {
         const abs = path.join(dir, rel);
-        const known = found.get(abs);
         // A file under two PATHs given (one inside the other) is found twice.
-        found.set(abs, known ? [...new Set([...known, ...numbers])].sort((a, b) => a - b) : numbers);
+        const known = contents.get(abs);
+        if (known) for (const [n, line] of byNumber) known.set(n, line);
+        else contents.set(abs, byNumber);
       }
       for (const rel of [...index.unanswered, ...untracked]) unanswered.add(path.join(dir, rel));
       for (const rel of untracked) index.paths.add(rel);
       listed.push(index.paths);
     }
-    return { answer: { found, unanswered }, listed };
+    const found = new Map<string, number[]>();
+    for (const [abs, byNumber] of contents) found.set(abs, [...byNumber.keys()].sort((a, b) => a - b));
+    return { answer: { found, unanswered }, contents: request.contents ? contents : undefined, listed };
   });
 }
 
@@ -72,22 +85,26 @@ function gitEnv(): NodeJS.ProcessEnv {
 /** Settings of the user's that would change what git grep searches or prints. */
 const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c', 'grep.fallbackToNoIndex=false', '-c', 'submodule.recurse=false'];
 
-/** git grep in `dir`: hit lines (1-based, ascending) by path relative to it, or undefined when it failed. */
-async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, number[]> | undefined> {
-  const args = [...OVERRIDES, 'grep', '--text', '--fixed-strings', '--only-matching', '--line-number', '--null', '--no-color'];
+/** git grep in `dir`: the lines found (see hitLines) by path relative to it, or undefined when it failed. */
+async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, Map<number, Buffer>> | undefined> {
+  const args = [...OVERRIDES, 'grep', '--text', '--fixed-strings', '--line-number', '--null', '--no-color'];
+  if (!request.contents) args.push('--only-matching');
   if (request.ignoreCase) args.push('--ignore-case');
-  for (const literal of request.literals) args.push('-e', literal);
+  // ( -e a -e b ) --and ( -e c ): a line with a text of each set.
+  const sets = request.required.map((set) => set.flatMap((text) => ['-e', text]));
+  args.push(...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')'])));
   const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
   return hitLines(r.stdout);
 }
 
 /**
- * Parses `git grep -z -n -o` output: PATH \0 NUMBER \0 MATCH \n for each match (a line with two
- * matches comes twice; paths may hold \n, matches hold neither \0 nor \n).
+ * Parses `git grep -z -n` output: PATH \0 NUMBER \0 LINE \n for each line found (with -o, MATCH
+ * instead of LINE, once for each match). Paths may hold \n (not \0); a line may hold \0 (not
+ * \n). Gives, by path, each line's number (1-based) and what followed it (the line, or a match).
  */
-export function hitLines(out: Buffer): Map<string, number[]> {
-  const found = new Map<string, number[]>();
+export function hitLines(out: Buffer): Map<string, Map<number, Buffer>> {
+  const found = new Map<string, Map<number, Buffer>>();
   for (let at = 0; at < out.length; ) {
     const nul = out.indexOf(0, at);
     if (nul === -1) break;
@@ -95,11 +112,12 @@ export function hitLines(out: Buffer): Map<string, number[]> {
     let n = 0;
     let p = nul + 1;
     for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
-    const end = out.indexOf(0x0a, p);
+    const end = out.indexOf(0x0a, p + 1);
+    const text = out.subarray(p + 1, end === -1 ? out.length : end);
     at = end === -1 ? out.length : end + 1;
-    const list = found.get(file);
-    if (!list) found.set(file, [n]);
-    else if (list[list.length - 1] !== n) list.push(n);
+    const lines = found.get(file);
+    if (!lines) found.set(file, new Map([[n, text]]));
+    else if (!lines.has(n)) lines.set(n, text);
   }
   return found;
 }

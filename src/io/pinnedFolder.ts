@@ -74,7 +74,9 @@ function enter(to: string, expected: string, file: ResolvedPath): void {
   let real: string;
   try {
     process.chdir(to);
-    real = fs.realpathSync.native('.');
+    // The working directory as the kernel names it: a path without links (the same answer as
+    // realpath('.'), which would read every folder of it as a possible link).
+    real = process.cwd();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw swapped(file);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileMatcher } from '../../src/core/match.js';
-import { byteLiterals, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
+import { byteRequired, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
 
@@ -66,6 +66,8 @@ function fromLine(line: number, from: number, length: number, choices: number[])
         `[${lit}]`,
         /[a-z]/i.test(c) ? `[${c.toLowerCase()}-z${c.toUpperCase()}-Z]` : `${lit}+`,
         `${lit}{1,2}`,
+        `${lit}?`,
+        `(?:${lit})*`,
         `(?:${lit})`,
         `${lit}|zzz`,
         other.length === 1 ? other : lit,
@@ -172,15 +174,16 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
   });
 
   it('copies what it follows, and says which literal texts every match holds one of', () => {
-    expect(ripgrepPattern('use[A-Z]tate', false)).toEqual({ regex: 'use[A-Z]tate', literals: ['tate'], strength: 4 });
-    expect(ripgrepPattern('function\\s+use\\w+', false)).toEqual({ regex: 'function(?:[\\s\\x{FEFF}])+use(?:\\w)+', literals: ['function'], strength: 8 });
-    expect(ripgrepPattern('a\\.b(c|de)?', false)).toEqual({ regex: 'a\\.b(?:(?:c|de))?', literals: ['a.b'], strength: 3 });
-    expect(ripgrepPattern('foo|barbaz', false)).toMatchObject({ literals: ['foo', 'barbaz'], strength: 3 });
-    expect(ripgrepPattern('x(abc|defg)+y', false)).toMatchObject({ literals: ['abc', 'defg'], strength: 3 });
-    expect(ripgrepPattern('ab|\\w+', false)).toMatchObject({ literals: [], strength: 0 });
+    expect(ripgrepPattern('use[A-Z]tate', false)).toEqual({ regex: 'use[A-Z]tate', literals: ['tate'], strength: 4, required: [['use'], ['tate']] });
+    expect(ripgrepPattern('function\\s+use\\w+', false)).toEqual({ regex: 'function(?:[\\s\\x{FEFF}])+use(?:\\w)+', literals: ['function'], strength: 8, required: [['function'], ['use']] });
+    expect(ripgrepPattern('a\\.b(c|de)?', false)).toEqual({ regex: 'a\\.b(?:(?:c|de))?', literals: ['a.b'], strength: 3, required: [['a.b']] });
+    expect(ripgrepPattern('foo|barbaz', false)).toMatchObject({ literals: ['foo', 'barbaz'], strength: 3, required: [['foo', 'barbaz']] });
+    expect(ripgrepPattern('x(abc|defg)+y', false)).toMatchObject({ literals: ['abc', 'defg'], strength: 3, required: [['x'], ['abc', 'defg'], ['y']] });
+    expect(ripgrepPattern('(ab(cd)?ef)gh+i', false)).toMatchObject({ literals: ['ab'], required: [['ab'], ['ef'], ['gh'], ['i']] });
+    expect(ripgrepPattern('ab|\\w+', false)).toMatchObject({ literals: [], strength: 0, required: [] });
     expect(ripgrepPattern('caf\u00e9s', false)).toMatchObject({ literals: ['caf\u00e9s'], strength: 6 });
     expect(ripgrepPattern('(?<=x)abc\\b', false)?.regex).toBe('abc');
-    expect(ripgrepPattern('x{2,}yz', false)).toEqual({ regex: '(?:x){2,}yz', literals: ['yz'], strength: 2 });
+    expect(ripgrepPattern('x{2,}yz', false)).toEqual({ regex: '(?:x){2,}yz', literals: ['yz'], strength: 2, required: [['x'], ['yz']] });
     expect(ripgrepPattern('caf\u00e9', true)?.regex).toBe('caf(?-u:.)+');
     expect(ripgrepPattern('[a-c]', true)?.regex).toBe('(?-u:.)+');
     expect(ripgrepPattern(`${'('.repeat(64)}abc${')'.repeat(64)}`, false)?.strength).toBe(3);
@@ -190,14 +193,14 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
   });
 });
 
-// Without ripgrep, `git grep -F` is asked for the lines holding one of the pattern's literals
-// (byteLiterals of them): every line rt matches must hold one, as bytes (with -i, in ASCII case).
+// Without ripgrep, `git grep -F` is asked for the lines holding a text of each of the pattern's
+// sets (byteRequired of them): every line rt matches must, as bytes (with -i, in ASCII case).
 describe('the literals of a pattern', () => {
   const asciiLower = (b: Buffer) => Buffer.from(b.map((c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c)));
   const holds = (line: Buffer, literal: string, ignoreCase: boolean) => (ignoreCase ? asciiLower(line).includes(asciiLower(Buffer.from(literal))) : line.includes(Buffer.from(literal)));
   const bytes = Buffer.concat(LINES.flatMap((l) => [l, Buffer.from('\n')]));
 
-  it('every line rt matches holds one of them (random patterns, -i, -w); their fewest bytes are the strength', () => {
+  it('every line rt matches holds a text of each set (random patterns, -i, -w); the strongest set is the literals', () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
@@ -209,26 +212,32 @@ describe('the literals of a pattern', () => {
         }
         const translated = ripgrepPattern(p, ignoreCase);
         if (!translated) return;
-        expect(translated.strength).toBe(translated.literals.length ? Math.min(...translated.literals.map((l) => Buffer.byteLength(l))) : 0);
-        const literals = byteLiterals(translated.literals, ignoreCase);
-        if (literals.length === 0) return;
+        const strength = (set: readonly string[]) => (set.length ? Math.min(...set.map((l) => Buffer.byteLength(l))) : 0);
+        expect(translated.strength).toBe(strength(translated.literals));
+        expect(translated.required.every((set) => strength(set) <= translated.strength)).toBe(true);
+        if (translated.strength > 0) expect(translated.required).toContainEqual(translated.literals);
+        const required = byteRequired(translated.required, ignoreCase);
+        if (required.length === 0) return;
         checked++;
         for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
-          expect(literals.some((l) => holds(LINES[n]!, l, ignoreCase)), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none of ${JSON.stringify(literals)}`).toBe(true);
+          for (const set of required) {
+            expect(set.some((l) => holds(LINES[n]!, l, ignoreCase)), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none of ${JSON.stringify(set)}`).toBe(true);
+          }
         }
       }),
       { numRuns: 5000 },
     );
-    expect(checked).toBeGreaterThan(1000);
+    expect(checked).toBeGreaterThan(500);
   });
 
   it('with -i, keeps the ASCII of each literal but s and k, which JavaScript folds from ſ and the Kelvin sign', () => {
-    expect(byteLiterals(['useState'], true)).toEqual(['tate']);
-    expect(byteLiterals(['Kelvin', 'caf\u00e9 bar'], true)).toEqual(['elvin', ' bar']);
-    expect(byteLiterals(['ks'], true)).toEqual([]);
-    expect(byteLiterals(['useState', 'k'], false)).toEqual(['useState', 'k']);
+    expect(byteRequired([['useState']], true)).toEqual([['tate']]);
+    expect(byteRequired([['useStateHook']], true)).toEqual([['tateHoo']]);
+    expect(byteRequired([['Kelvin', 'caf\u00e9 bar'], ['lookup']], true)).toEqual([['elvin', ' bar'], ['loo'], ['up']]);
+    expect(byteRequired([['ks'], ['a']], true)).toEqual([]);
+    expect(byteRequired([['useState', 'kk'], ['tate'], ['k']], false)).toEqual([['tate'], ['useState', 'kk']]);
     const line = Buffer.from('u\u017Fe\u212Aey');
     expect(compileMatcher('USEKEY', { fixed: true, ignoreCase: true, word: false }).matchingLines(line, 0, Infinity)).toEqual([0]);
-    expect(byteLiterals(['USEKEY'], true).some((l) => holds(line, l, true))).toBe(true);
+    expect(byteRequired([['USEKEY']], true).every((set) => set.some((l) => holds(line, l, true)))).toBe(true);
   });
 });

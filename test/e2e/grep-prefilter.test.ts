@@ -29,10 +29,16 @@ spawnSync('git', ['init', '-q'], { cwd: path.join(dir, 'nested') });
 write(dir, 'notes/.ignore', 'secret-note.md\n');
 write(dir, 'notes/secret-note.md', 'parseConfig in a note .ignore hides\n');
 for (let i = 0; i < 1100; i++) write(dir, `bulk/f${i}.txt`, `bulkword ${i}\n`);
+// Lines that end in \r: CRLF ones (the \r is no content), and a last line without \n (it is).
+write(dir, 'data/cr-end.txt', 'first parseConfig\r\nparseConfig\r\r\nlast parseConfig\r');
+write(dir, 'data/cr-inside.txt', 'parseConfig\r\nparseConfig\r\nend\n');
+write(dir, 'data/cr-last.txt', 'nothing\r\nonly parseConfig\r');
+write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too\n');
 // A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
 // would read it as UTF-16 unless told not to).
-write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too\n');
 write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
+// Tracked, so that git grep reads them (rt reads untracked files itself).
+git(dir, ['add', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
 
 const searches: string[][] = [
   ['grep', '-F', 'parseConfig'],
@@ -80,6 +86,13 @@ const searches: string[][] = [
   ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
   ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
   ['grep', 'tracked\\s'],
+  ['grep', 'parseConfig$'],
+  ['grep', 'parseConfig\\r$'],
+  ['grep', '-l', 'parseConfig\\s$'],
+  ['grep', '-l', 'parseConfig$'],
+  ['grep', '--max', '1', 'parseConfig$'],
+  ['grep', '^parseConfig'],
+  ['grep', '-w', '--max', '100000', '^(parse|tracked)\\w*'],
   ['grep', 'no such text \\w+ anywhere'],
   // PATHs one inside the other: ripgrep searches (and lists) their files twice.
   ['grep', '-w', 'parseConfig', '.', 'src'],

@@ -3,14 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { hitLines, indexEntries } from '../../src/io/gitGrep.js';
 
-describe('hitLines (git grep -z -n -o)', () => {
-  it('gives each file its hit lines once, in order; a path may hold a newline', () => {
-    const out = Buffer.from('a.ts\x003\x00foo\na.ts\x003\x00foo\na.ts\x0010\x00FOO\nodd\nname.txt\x001\x00foo\n');
-    expect([...hitLines(out)]).toEqual([
-      ['a.ts', [3, 10]],
-      ['odd\nname.txt', [1]],
+describe('hitLines (git grep -z -n)', () => {
+  const shown = (found: Map<string, Map<number, Buffer>>) => [...found].map(([file, lines]) => [file, [...lines].map(([n, text]) => [n, text.toString('latin1')])]);
+
+  it('gives each file its lines once, in order, with what followed each; a path may hold a newline, a line a NUL', () => {
+    const out = Buffer.from('a.ts\x003\x00foo\na.ts\x003\x00foo\na.ts\x0010\x00FOO\x00bar\r\nodd\nname.txt\x001\x00\n');
+    expect(shown(hitLines(out))).toEqual([
+      ['a.ts', [[3, 'foo'], [10, 'FOO\x00bar\r']]],
+      ['odd\nname.txt', [[1, '']]],
     ]);
     expect(hitLines(Buffer.alloc(0)).size).toBe(0);
+    expect(shown(hitLines(Buffer.from('b.ts\x007\x00no newline at the end')))).toEqual([['b.ts', [[7, 'no newline at the end']]]]);
   });
 });
 

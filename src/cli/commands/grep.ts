@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { compileMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
-import { byteLiterals, ripgrepPattern } from '../../core/ripgrepPattern.js';
+import { byteRequired, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
 import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
+import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
 import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
@@ -81,17 +82,20 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   // git would list: far less than listing a large tree while ripgrep needs both cores.
   const trackedRun = request && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
   let answer: PrefilterAnswer<Map<string, number[]>> | undefined = await linesRun;
+  /** The lines git grep found, as it read them: rt matches its pattern in them without reading the files. */
+  let gitLines: Map<string, Map<number, Buffer>> | undefined;
   let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
   // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
   let tracked = only && trackedRun ? await trackedRun : undefined;
   if (!only && dirs && !list.noIgnore) {
-    // No ripgrep: git grep, in a work tree, finds the lines holding the pattern's literal texts.
-    const literals = byteLiterals(options.fixed ? [pattern] : (translated?.literals ?? []), ignoreCase);
-    const strength = Math.min(...literals.map((l) => Buffer.byteLength(l)));
-    const gitRun = literals.length && strength >= MIN_LITERAL ? gitGrepLines({ literals, ignoreCase, dirs }, ctx.env) : undefined;
+    // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
+    const required = byteRequired(options.fixed ? [[pattern]] : (translated?.required ?? []), ignoreCase);
+    const strongest = required[0] ?? [];
+    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, contents: !exact }, ctx.env) : undefined;
     const found = await gitRun;
     if (found) {
       answer = found.answer;
+      gitLines = found.contents;
       only = new Set([...answer.found.keys(), ...answer.unanswered]);
       tracked = found.listed;
     }
@@ -101,6 +105,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
     if (known && exact) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    const lines = known && gitLines?.get(abs);
+    const verified = lines && isSearchable(abs) ? matchingLinesRead(matcher, abs, lines) : undefined;
+    if (verified) return verified;
     if (known) {
       const bytes = readSearchable(abs);
       return bytes ? matchingAmong(matcher, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
@@ -156,6 +163,42 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   }
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
+}
+
+/**
+ * The 0-based numbers of the lines (1-based numbers to the bytes of each, as git grep read them,
+ * without the \n) that match, taken as rt takes a line's content: without a BOM on line 1, nor
+ * the \r of a CRLF ending. Undefined when that cannot be told from the line alone: one ending in
+ * \r, in a file whose last byte is \r, may be the last line, without \n (whose \r is content).
+ */
+function matchingLinesRead(matcher: LineMatcher, abs: string, lines: ReadonlyMap<number, Buffer>): number[] | undefined {
+  const out: number[] = [];
+  let endsInCr: boolean | undefined;
+  for (const [n, line] of [...lines].sort((a, b) => a[0] - b[0])) {
+    let content = n === 1 && hasBom(line) ? line.subarray(BOM.length) : line;
+    if (content[content.length - 1] === 0x0d) {
+      endsInCr ??= lastByteIs(abs, 0x0d);
+      if (endsInCr) return undefined;
+      content = content.subarray(0, -1);
+    }
+    if (matchesLine(matcher, content)) out.push(n - 1);
+  }
+  return out;
+}
+
+/** Whether a file's last byte is `byte` (true when that cannot be told). */
+function lastByteIs(abs: string, byte: number): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const size = fs.fstatSync(fd).size;
+    const last = Buffer.alloc(1);
+    return size === 0 || fs.readSync(fd, last, 0, 1, size - 1) !== 1 || last[0] === byte;
+  } catch {
+    return true;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 /** The absolute folders searched, for a prefilter; undefined when a file is named (it is read anyway). */
