@@ -297,20 +297,23 @@ function plainClass(body: string): string | undefined {
 
 /**
  * Sets of literal texts (a pattern's `required`, or [[string]] for grep -F) as `git grep -F` is
- * to look for them, so that every line rt's matcher finds holds one text of each set: as they
- * are, or with -i cut to runs of ASCII characters other than s and k (git folds ASCII case
- * only, and JavaScript also folds ſ into s and the Kelvin sign into k): each run of a single
- * text is required, and of several texts the longest run of each (a set is dropped when a text
- * has none). Sets of one byte are dropped (they narrow nothing); the strongest come first.
+ * to look for them, so that every line rt's matcher finds holds one text of each set. Each text
+ * is cut into runs: with -i, of ASCII characters other than s and k (git folds ASCII case only,
+ * and JavaScript also folds ſ into s and the Kelvin sign into k); and at each "\E" (git built
+ * with PCRE quotes a text holding a character special to it as \Q…\E, which a \E inside ends:
+ * the runs are "…\" and "E…"). Each run of a single text is required, and of several texts the
+ * longest run of each (a set is dropped when a text has none). Sets of one byte are dropped
+ * (they narrow nothing); the strongest come first.
  */
 export function byteRequired(required: ReadonlyArray<readonly string[]>, ignoreCase: boolean): string[][] {
-  const runs = (text: string) => (text.match(/[\x00-\x7f]+/g) ?? []).flatMap((r) => r.split(/[sk]/i)).filter((r) => r !== '');
-  const sets = ignoreCase
-    ? required.flatMap((set) => {
-        if (set.length === 1) return runs(set[0]!).map((r) => [r]);
-        const longest = set.map((text) => runs(text).reduce((a, b) => (b.length > a.length ? b : a), ''));
-        return longest.includes('') ? [] : [longest];
-      })
-    : required.map((set) => [...set]);
+  const runs = (text: string) =>
+    (ignoreCase ? ((text.match(/[\x00-\x7f]+/g) ?? []).flatMap((r) => r.split(/[sk]/i))) : [text])
+      .flatMap((r) => r.replace(/\\E/g, '\\\0E').split('\0'))
+      .filter((r) => r !== '');
+  const sets = required.flatMap((set) => {
+    if (set.length === 1) return runs(set[0]!).map((r) => [r]);
+    const longest = set.map((text) => runs(text).reduce((a, b) => (b.length > a.length ? b : a), ''));
+    return longest.includes('') ? [] : [longest];
+  });
   return sets.filter((set) => strengthOf(set) > 1).sort((a, b) => strengthOf(b) - strengthOf(a));
 }

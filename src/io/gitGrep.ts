@@ -23,12 +23,6 @@ import type { TrackedPaths } from './listFiles.js';
 import type { PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
-  /**
-   * Whether the lines found are needed, not only their numbers: git then prints each whole (for
-   * rt to match its pattern in, without reading the files of lines that do not match), else
-   * only what matched.
-   */
-  readonly contents: boolean;
   /** Sets of texts every line searched for holds one text of each of (as byteRequired gives them). */
   readonly required: ReadonlyArray<readonly string[]>;
   readonly ignoreCase: boolean;
@@ -38,9 +32,13 @@ export interface GitGrepRequest {
 
 /** What git grep found, and what git lists under each folder, tracked or not (for candidatesAmong). */
 export interface GitGrepAnswer {
+  /**
+   * With the lines found (`contents`): rt matches its pattern in each, a literal too (git may
+   * read a text otherwise: see byteRequired), and reads only the files of those that match. (Not
+   * --only-matching, which prints a line as many times as it matches: hundreds of megabytes for
+   * a large file dense with them.)
+   */
   readonly answer: PrefilterAnswer<Map<string, number[]>>;
-  /** When asked for: each line found, as git read it (without its \n), by path and number. */
-  readonly contents: Map<string, Map<number, Buffer>> | undefined;
   readonly listed: TrackedPaths[];
 }
 
@@ -73,7 +71,7 @@ export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): P
     }
     const found = new Map<string, number[]>();
     for (const [abs, byNumber] of contents) found.set(abs, [...byNumber.keys()].sort((a, b) => a - b));
-    return { answer: { found, unanswered }, contents: request.contents ? contents : undefined, listed };
+    return { answer: { found, unanswered, contents }, listed };
   });
 }
 
@@ -88,7 +86,6 @@ const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c',
 /** git grep in `dir`: the lines found (see hitLines) by path relative to it, or undefined when it failed. */
 async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, Map<number, Buffer>> | undefined> {
   const args = [...OVERRIDES, 'grep', '--text', '--fixed-strings', '--line-number', '--null', '--no-color'];
-  if (!request.contents) args.push('--only-matching');
   if (request.ignoreCase) args.push('--ignore-case');
   // ( -e a -e b ) --and ( -e c ): a line with a text of each set.
   const sets = request.required.map((set) => set.flatMap((text) => ['-e', text]));
@@ -99,9 +96,8 @@ async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string,
 }
 
 /**
- * Parses `git grep -z -n` output: PATH \0 NUMBER \0 LINE \n for each line found (with -o, MATCH
- * instead of LINE, once for each match). Paths may hold \n (not \0); a line may hold \0 (not
- * \n). Gives, by path, each line's number (1-based) and what followed it (the line, or a match).
+ * Parses `git grep -z -n` output: PATH \0 NUMBER \0 LINE \n for each line found. Paths may hold
+ * \n (not \0); a line may hold \0 (not \n). Gives, by path, each line's number (1-based) and bytes.
  */
 export function hitLines(out: Buffer): Map<string, Map<number, Buffer>> {
   const found = new Map<string, Map<number, Buffer>>();

@@ -27,6 +27,8 @@ export interface PrefilterRequest {
 /** What a prefilter (ripgrep, or git grep) answered, and the files it could not answer for (searched by rt itself). */
 export interface PrefilterAnswer<T> {
   readonly found: T;
+  /** When asked for: each line found, as the prefilter read it (without its \n), by path and number. */
+  readonly contents?: ReadonlyMap<string, ReadonlyMap<number, Buffer>>;
   /** Absolute paths; for ripgrep, the files git tracks although an ignore rule matches them (it skips them). */
   readonly unanswered: ReadonlySet<string>;
 }
@@ -48,16 +50,19 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
 /**
  * The 1-based numbers of the lines ripgrep finds in each file that may be searched (binary files
  * included: rt sorts them out), by absolute path; undefined when ripgrep cannot answer. These are
- * at least the lines rt would find (see exactLines for when they are exactly those). Lines are
- * not printed (--max-columns 1): rt reads them itself.
+ * at least the lines rt would find (see exactLines for when they are exactly those). With
+ * `contents`, each line too (rt matches its pattern in them, and reads only the files of those
+ * that match); else lines are not printed (--max-columns 1).
  */
-export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
-  const run = search(request, env, ['--line-number', '--no-heading', '--max-columns', '1']);
+export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, contents = false): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
+  const run = search(request, env, ['--line-number', '--no-heading', ...(contents ? [] : ['--max-columns', '1'])]);
   return run?.then((r) => {
     if (!r) return undefined;
     const found = new Map<string, number[]>();
+    const lines = new Map<string, Map<number, Buffer>>();
     const out = r.found;
-    // Each hit is PATH \0 NUMBER : (at most one byte of the line, or a note) \n; paths may hold \n.
+    // Each hit is PATH \0 NUMBER : LINE \n (or, with --max-columns, at most one byte of it, or a
+    // note); paths may hold \n, lines \0.
     let lastRaw: Buffer | undefined;
     let file = '';
     for (let at = 0; at < out.length; ) {
@@ -75,10 +80,16 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv):
       const list = found.get(file);
       if (list) list.push(n);
       else found.set(file, [n]);
+      if (contents) {
+        const line = out.subarray(p + 1, end === -1 ? out.length : end);
+        const known = lines.get(file);
+        if (!known) lines.set(file, new Map([[n, line]]));
+        else if (!known.has(n)) known.set(n, line);
+      }
     }
     // A file under two PATHs given (one inside the other) is searched, and listed, twice.
-    for (const [file, lines] of found) if (!ascending(lines)) found.set(file, [...new Set(lines)].sort((a, b) => a - b));
-    return { found, unanswered: r.unanswered };
+    for (const [file, numbers] of found) if (!ascending(numbers)) found.set(file, [...new Set(numbers)].sort((a, b) => a - b));
+    return { found, unanswered: r.unanswered, ...(contents ? { contents: lines } : {}) };
   });
 }
 

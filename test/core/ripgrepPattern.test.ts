@@ -236,6 +236,9 @@ describe('the literals of a pattern', () => {
     expect(byteRequired([['Kelvin', 'caf\u00e9 bar'], ['lookup']], true)).toEqual([['elvin', ' bar'], ['loo'], ['up']]);
     expect(byteRequired([['ks'], ['a']], true)).toEqual([]);
     expect(byteRequired([['useState', 'kk'], ['tate'], ['k']], false)).toEqual([['tate'], ['useState', 'kk']]);
+    // git built with PCRE quotes a text as \Q…\E, which a \E inside it ends.
+    expect(byteRequired([['Users\\Eve']], false)).toEqual([['Users\\'], ['Eve']]);
+    expect(byteRequired([['a\\E', 'bc\\Ede']], false)).toEqual([['a\\', 'bc\\']]);
     const line = Buffer.from('u\u017Fe\u212Aey');
     expect(compileMatcher('USEKEY', { fixed: true, ignoreCase: true, word: false }).matchingLines(line, 0, Infinity)).toEqual([0]);
     expect(byteRequired([['USEKEY']], true).every((set) => set.some((l) => holds(line, l, true)))).toBe(true);

@@ -37,8 +37,11 @@ write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too
 // A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
 // would read it as UTF-16 unless told not to).
 write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
+// \E ends the quoting of a literal text by git grep built with PCRE (\Q…\E): Users\Eve would be Usersve.
+write(dir, 'data/windows.ini', 'path = C:\\Users\\Eve\\notes.txt\n');
+write(dir, 'data/decoy.txt', 'Usersve\n');
 // Tracked, so that git grep reads them (rt reads untracked files itself).
-git(dir, ['add', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
+git(dir, ['add', 'data/windows.ini', 'data/decoy.txt', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
 
 const searches: string[][] = [
   ['grep', '-F', 'parseConfig'],
@@ -86,6 +89,10 @@ const searches: string[][] = [
   ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
   ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
   ['grep', 'tracked\\s'],
+  ['grep', '-F', 'Users\\Eve'],
+  ['grep', '-F', '-l', 'Users\\Eve'],
+  ['grep', 'Users\\\\Eve'],
+  ['grep', '-i', 'PATH.*\\\\EVE'],
   ['grep', 'parseConfig$'],
   ['grep', 'parseConfig\\r$'],
   ['grep', '-l', 'parseConfig\\s$'],

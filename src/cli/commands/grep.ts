@@ -76,14 +76,15 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
   const exact = options.fixed && exactLines(pattern, { ignoreCase, word: options.word === true });
-  const linesRun = request && !filesOnly ? ripgrepLines(request, ctx.env) : undefined;
+  // The lines themselves when rt is to match its pattern in them: it then reads only the files it prints.
+  const linesRun = request && !filesOnly ? ripgrepLines(request, ctx.env, !exact) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
   const trackedRun = request && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
   let answer: PrefilterAnswer<Map<string, number[]>> | undefined = await linesRun;
-  /** The lines git grep found, as it read them: rt matches its pattern in them without reading the files. */
-  let gitLines: Map<string, Map<number, Buffer>> | undefined;
+  // Whether the answer's lines are the hits (ripgrep's, for a plain literal), not only the lines that may be.
+  let exactAnswer = exact;
   let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
   // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
   let tracked = only && trackedRun ? await trackedRun : undefined;
@@ -91,11 +92,11 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
     const required = byteRequired(options.fixed ? [[pattern]] : (translated?.required ?? []), ignoreCase);
     const strongest = required[0] ?? [];
-    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, contents: !exact }, ctx.env) : undefined;
+    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs }, ctx.env) : undefined;
     const found = await gitRun;
     if (found) {
       answer = found.answer;
-      gitLines = found.contents;
+      exactAnswer = false;
       only = new Set([...answer.found.keys(), ...answer.unanswered]);
       tracked = found.listed;
     }
@@ -104,8 +105,8 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   /** The 0-based hit lines of a file (none when it cannot be searched). */
   const hitsIn = (abs: string): number[] => {
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
-    if (known && exact) return isSearchable(abs) ? known.map((n) => n - 1) : [];
-    const lines = known && gitLines?.get(abs);
+    if (known && exactAnswer) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+    const lines = known && answer!.contents?.get(abs);
     const verified = lines && isSearchable(abs) ? matchingLinesRead(matcher, abs, lines) : undefined;
     if (verified) return verified;
     if (known) {
@@ -166,7 +167,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
 }
 
 /**
- * The 0-based numbers of the lines (1-based numbers to the bytes of each, as git grep read them,
+ * The 0-based numbers of the lines (1-based numbers to the bytes of each, as the prefilter read them,
  * without the \n) that match, taken as rt takes a line's content: without a BOM on line 1, nor
  * the \r of a CRLF ending. Undefined when that cannot be told from the line alone: one ending in
  * \r, in a file whose last byte is \r, may be the last line, without \n (whose \r is content).
