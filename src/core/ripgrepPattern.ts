@@ -31,12 +31,63 @@ const QUANTIFIER = /(?:([?*+])|\{(\d+)(,(\d*))?\})\??/y;
 const MAX_COUNT = 32;
 /** Groups within groups, at most. */
 const MAX_NESTING = 64;
-/** Any one character, as bytes: one or more bytes but a newline (bytes that are not UTF-8 too). */
-const SOME = '(?-u:.)+';
-/** Any text at all, for an atom not followed here. */
-const ANY = '(?-u:.)*';
 /** Characters with a meaning in a ripgrep pattern, escaped to stand for themselves. */
 const RUST_META = /[\\.+*?()|[\]{}^$#&\-~]/g;
+
+/** How a dialect writes what the translation copies. */
+interface Dialect {
+  /** Any one character, as bytes (bytes that are not UTF-8 too). */
+  readonly some: string;
+  /** Any text at all, for an atom not followed. */
+  readonly any: string;
+  /** Literal text (ASCII only with -i), to stand for itself (with -i, in any case). */
+  literal(text: string, ignoreCase: boolean): string;
+  /** JavaScript's \w, and its \s (which has U+FEFF, no white space to Unicode). */
+  word(ignoreCase: boolean): string;
+  readonly space: string;
+  /** \s within a class; undefined when a class holding it is not copied. */
+  readonly classSpace: string | undefined;
+  /** `some` repeated min to max times, when the dialect writes that otherwise. */
+  readonly someRepeated?: (min: number, max: number) => string;
+}
+
+/** ripgrep's (Rust's regex crate, Unicode on: \w and \s are Unicode's, -i folds as JavaScript's u flag does). */
+const RUST: Dialect = {
+  some: '(?-u:.)+',
+  any: '(?-u:.)*',
+  literal: (text) => text.replace(RUST_META, '\\$&'),
+  word: () => '\\w',
+  space: '[\\s\\x{FEFF}]',
+  classSpace: '\\s\\x{FEFF}',
+};
+
+/**
+ * git grep -P's in the C locale: PCRE on bytes, ASCII alone for \w, \s and case. Other
+ * characters are written as their UTF-8 bytes, JavaScript's other white space as theirs, and
+ * with -i the letters s and k (and \w) take ſ and the Kelvin sign too, which JavaScript folds
+ * into them.
+ */
+const PCRE: Dialect = {
+  // (?s) leads the pattern (pcrePattern): "." is any byte. One character is 1 to 4 bytes (U+FFFD,
+  // for bytes that are not UTF-8, is 1 to 3 of them); repeated, a single repeat of bytes (PCRE
+  // keeps no stack frame for each, and so does not run past the JIT's stack on a long line,
+  // where git would stop).
+  some: '.{1,4}',
+  any: '.*',
+  someRepeated: (min, max) => `.{${min},${max === Infinity ? '' : max * 4}}`,
+  literal: (text, ignoreCase) =>
+    [...text]
+      .map((c) => {
+        if (ignoreCase && /[sk]/i.test(c)) return c.toLowerCase() === 's' ? '(?:s|\\xC5\\xBF)' : '(?:k|\\xE2\\x84\\xAA)';
+        if (/[A-Za-z0-9]/.test(c)) return c;
+        if (c < '\x80') return `\\${c}`;
+        return [...Buffer.from(c, 'utf8')].map((b) => `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      })
+      .join(''),
+  word: (ignoreCase) => (ignoreCase ? '(?:\\w|\\xC5\\xBF|\\xE2\\x84\\xAA)' : '\\w'),
+  space: '(?:\\s|\\xC2\\xA0|\\xE1\\x9A\\x80|\\xE2\\x80[\\x80-\\x8A\\xA8\\xA9\\xAF]|\\xE2\\x81\\x9F|\\xE3\\x80\\x80|\\xEF\\xBB\\xBF)',
+  classSpace: undefined,
+};
 
 interface Part {
   readonly regex: string;
@@ -74,6 +125,22 @@ function withRequired(regex: string, required: ReadonlyArray<readonly string[]>)
  * undefined when its syntax is not followed at all (unbalanced groups: JavaScript refuses those).
  */
 export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPattern | undefined {
+  return translate(pattern, ignoreCase, RUST);
+}
+
+/**
+ * `pattern` for `git grep -P` run in the C locale (with --ignore-case when `ignoreCase`), to
+ * match at least every line it does as ripgrepPattern's translation does; undefined when not
+ * followed.
+ */
+export function pcrePattern(pattern: string, ignoreCase: boolean): RipgrepPattern | undefined {
+  const translated = translate(pattern, ignoreCase, PCRE);
+  return translated && { ...translated, regex: `(?s)${translated.regex}` };
+}
+
+function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): RipgrepPattern | undefined {
+  const SOME = dialect.some;
+  const ANY = dialect.any;
   let i = 0;
   let nesting = 0;
   const peek = () => pattern[i];
@@ -119,7 +186,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
       }
       // A quantified term: its text is in every match only when it must occur at least once,
       // and what follows may not touch it.
-      regex += t.regex === '' ? '' : `(?:${t.regex})${q.text}`;
+      regex += t.regex === '' ? '' : t.regex === SOME && dialect.someRepeated ? dialect.someRepeated(q.min, q.max) : `(?:${t.regex})${q.text}`;
       if (q.min > 0 && t.literal !== undefined) {
         required.push([run + t.literal]);
         run = '';
@@ -133,24 +200,24 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
   }
 
   /** The quantifier at i (consumed): its text for ripgrep ("" for none; laziness dropped, it changes no match) and its minimum. */
-  function quantifier(): { text: string; min: number } | undefined {
+  function quantifier(): { text: string; min: number; max: number } | undefined {
     QUANTIFIER.lastIndex = i;
     const m = QUANTIFIER.exec(pattern);
-    if (!m) return ['?', '*', '+'].includes(peek() ?? '') ? undefined : { text: '', min: 0 };
+    if (!m) return ['?', '*', '+'].includes(peek() ?? '') ? undefined : { text: '', min: 0, max: 0 };
     i += m[0].length;
-    if (m[1]) return { text: m[1], min: m[1] === '+' ? 1 : 0 };
+    if (m[1]) return { text: m[1], min: m[1] === '+' ? 1 : 0, max: m[1] === '?' ? 1 : Infinity };
     const min = Number(m[2]);
     const max = m[3] === undefined ? min : m[4] === '' ? Infinity : Number(m[4]);
     // Large counts are not copied (ripgrep refuses counts past 2^32 and patterns past its size
     // limit): at least a few, any number more, matches every text they match.
-    if (max > MAX_COUNT) return { text: `{${Math.min(min, MAX_COUNT)},}`, min };
-    return { text: `{${min}${m[3] === undefined ? '' : `,${m[4]}`}}`, min };
+    if (max > MAX_COUNT) return { text: `{${Math.min(min, MAX_COUNT)},}`, min: Math.min(min, MAX_COUNT), max: Infinity };
+    return { text: `{${min}${m[3] === undefined ? '' : `,${m[4]}`}}`, min, max };
   }
 
   function literal(text: string): Term {
     if (ignoreCase && /[^\x00-\x7f]/.test(text)) return noLiteral(SOME); // case folding beyond ASCII is rt's own
     if (text === '\ufffd') return noLiteral(SOME); // what a byte that is not UTF-8 reads as
-    return { ...withRequired(text.replace(RUST_META, '\\$&'), [[text]]), literal: text };
+    return { ...withRequired(dialect.literal(text, ignoreCase), [[text]]), literal: text };
   }
 
   function term(): Term | undefined {
@@ -186,10 +253,9 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
       case 'd':
         return noLiteral('[0-9]');
       case 'w':
-        return noLiteral('\\w');
+        return noLiteral(dialect.word(ignoreCase));
       case 's':
-        // JavaScript's \s has U+FEFF, which is no white space to Unicode (ripgrep's \s).
-        return noLiteral('[\\s\\x{FEFF}]');
+        return noLiteral(dialect.space);
       case 'D':
       case 'W':
       case 'S':
@@ -231,8 +297,8 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
     i = j + 1;
     // A class of ASCII characters, ranges and the escapes \d \w \s means the same to ripgrep
     // (case folding aside); any other is one character, whichever.
-    const rust = ignoreCase ? undefined : plainClass(body);
-    return noLiteral(rust === undefined ? SOME : `[${rust}]`);
+    const copied = ignoreCase ? undefined : plainClass(body, dialect.classSpace);
+    return noLiteral(copied === undefined ? SOME : `[${copied}]`);
   }
 
   function group(): Term | undefined {
@@ -260,7 +326,7 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
  * escaped punctuation), ranges of them and \d \w \s; else undefined. A negated or empty class
  * is undefined too.
  */
-function plainClass(body: string): string | undefined {
+function plainClass(body: string, space: string | undefined): string | undefined {
   if (body === '' || body.startsWith('^')) return undefined;
   const out: string[] = [];
   // One character of the class at `at`: its ripgrep text, and where it ends; undefined when not plain.
@@ -276,7 +342,8 @@ function plainClass(body: string): string | undefined {
     const escape = /^\\([dws])/.exec(body.slice(at, at + 2));
     if (escape) {
       if (body[at + 2] === '-' && at + 3 < body.length) return undefined; // \d-x: the dialects disagree
-      out.push(escape[1] === 'd' ? '0-9' : escape[1] === 'w' ? '\\w' : '\\s\\x{FEFF}');
+      if (escape[1] === 's' && space === undefined) return undefined;
+      out.push(escape[1] === 'd' ? '0-9' : escape[1] === 'w' ? '\\w' : space!);
       at += 2;
       continue;
     }

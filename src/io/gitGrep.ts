@@ -23,6 +23,8 @@ import type { TrackedPaths } from './listFiles.js';
 import type { PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
+  /** A regular expression as pcrePattern translates it: git grep -P is asked for it first. */
+  readonly pcre?: string;
   /** Sets of texts every line searched for holds one text of each of (as byteRequired gives them). */
   readonly required: ReadonlyArray<readonly string[]>;
   readonly ignoreCase: boolean;
@@ -83,13 +85,23 @@ function gitEnv(): NodeJS.ProcessEnv {
 /** Settings of the user's that would change what git grep searches or prints. */
 const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c', 'grep.fallbackToNoIndex=false', '-c', 'submodule.recurse=false'];
 
-/** git grep in `dir`: the lines found (see hitLines) by path relative to it, or undefined when it failed. */
+/**
+ * git grep in `dir`: the lines found (see hitLines) by path relative to it, or undefined when it
+ * failed. With a PCRE pattern, that first (a git built without PCRE, or refusing the pattern,
+ * fails: then the literal texts).
+ */
 async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, Map<number, Buffer>> | undefined> {
-  const args = [...OVERRIDES, 'grep', '--text', '--fixed-strings', '--line-number', '--null', '--no-color'];
-  if (request.ignoreCase) args.push('--ignore-case');
+  const common = [...OVERRIDES, 'grep', '--text', '--line-number', '--null', '--no-color', ...(request.ignoreCase ? ['--ignore-case'] : [])];
+  if (request.pcre !== undefined) {
+    const found = await linesFound(dir, [...common, '--perl-regexp', '-e', request.pcre]);
+    if (found) return found;
+  }
   // ( -e a -e b ) --and ( -e c ): a line with a text of each set.
   const sets = request.required.map((set) => set.flatMap((text) => ['-e', text]));
-  args.push(...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')'])));
+  return linesFound(dir, [...common, '--fixed-strings', ...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')']))]);
+}
+
+async function linesFound(dir: string, args: readonly string[]): Promise<Map<string, Map<number, Buffer>> | undefined> {
   const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
   return hitLines(r.stdout);

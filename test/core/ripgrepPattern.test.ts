@@ -11,9 +11,17 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileMatcher } from '../../src/core/match.js';
-import { byteRequired, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
+import { byteRequired, pcrePattern, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
+/** Whether git here is built with PCRE (git grep -P). */
+const hasGitPcre = (() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-pcre-probe-'));
+  fs.writeFileSync(path.join(dir, 'probe.txt'), 'y\n');
+  const status = spawnSync('git', ['grep', '--no-index', '-P', '-q', '-e', 'x+', '--', 'probe.txt'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, LC_ALL: 'C' } }).status;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return status === 1;
+})();
 
 /** The lines searched, as bytes (line 1 starts with a BOM). */
 const LINES: Buffer[] = [
@@ -242,5 +250,77 @@ describe('the literals of a pattern', () => {
     const line = Buffer.from('u\u017Fe\u212Aey');
     expect(compileMatcher('USEKEY', { fixed: true, ignoreCase: true, word: false }).matchingLines(line, 0, Infinity)).toEqual([0]);
     expect(byteRequired([['USEKEY']], true).every((set) => set.some((l) => holds(line, l, true)))).toBe(true);
+  });
+});
+
+// Without ripgrep, git grep -P (in the C locale: PCRE on bytes) is asked for the lines matching
+// pcrePattern's translation: it must find every line rt's matcher does, or fail (git stops when
+// PCRE refuses a pattern or a match exceeds its limits; rt then asks for the literal texts).
+describe.skipIf(!hasGitPcre)('pcrePattern', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-pcrepattern-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'lines.txt');
+  const bytes = Buffer.concat(LINES.flatMap((l, n) => [l, Buffer.from(n % 3 === 0 ? '\r\n' : '\n')]));
+  fs.writeFileSync(file, bytes);
+
+  /** 0-based numbers of the lines git grep -P finds with `regex`, or undefined when git failed. */
+  function gitLines(regex: string, ignoreCase: boolean): Set<number> | undefined {
+    const args = ['grep', '--no-index', '--text', '--line-number', '-h', '--perl-regexp', ...(ignoreCase ? ['--ignore-case'] : []), '-e', regex, '--', 'lines.txt'];
+    const r = spawnSync('git', args, { cwd: dir, encoding: 'latin1', env: { PATH: process.env.PATH, HOME: dir, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1' } });
+    if (r.status !== 0 && r.status !== 1) return undefined;
+    return new Set(r.stdout.split('\n').filter(Boolean).map((l) => Number(l.slice(0, l.indexOf(':'))) - 1));
+  }
+
+  it('matches at least every line rt matches (random patterns, -i, -w), or git refuses it', () => {
+    let checked = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
+        let matcher;
+        try {
+          matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
+        } catch {
+          return;
+        }
+        const translated = pcrePattern(p, ignoreCase);
+        if (!translated) return;
+        const found = gitLines(translated.regex, ignoreCase);
+        if (!found) {
+          refused++;
+          return;
+        }
+        checked++;
+        for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
+          expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(checked).toBeGreaterThan(600);
+    expect(refused).toBeLessThan(checked / 20);
+  });
+
+  it('finds the lines where JavaScript and PCRE on bytes differ: white space beyond ASCII, ſ and the Kelvin sign with -i, bytes that are not UTF-8', () => {
+    const cases: Array<[string, boolean, number]> = [
+      ['width\\sjoin', false, 7],
+      ['zero\\swidth', false, 7],
+      ['bad .. bytes', false, 5],
+      ['bad \\S\\S bytes', false, 5],
+      ['bad [^z][^z] bytes', false, 5],
+      ['bad \ufffd+ bytes', false, 5],
+      ['KELVIN', true, 3],
+      ['[a-z]elvin \u017Fs', true, 3],
+      ['\\welvin \\w\\w', true, 3],
+      ['elvin SS', true, 3],
+      ['CAF\u00c9', true, 3],
+      ['caf\u00e9 na', false, 3],
+      ['emoji .+ ab', false, 4],
+      ['emoji . then', false, 4],
+    ];
+    for (const [p, ignoreCase, line] of cases) {
+      expect(compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity), p).toContain(line);
+      const regex = pcrePattern(p, ignoreCase)!.regex;
+      expect(gitLines(regex, ignoreCase)?.has(line), `${p} -> ${regex}`).toBe(true);
+    }
   });
 });

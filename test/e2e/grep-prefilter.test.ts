@@ -5,7 +5,7 @@
 // exactly the same with each prefilter and without any (RT_RIPGREP=off RT_GIT_GREP=off).
 
 import { spawnSync } from 'node:child_process';
-import { rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, run, tempDir, write } from './harness.js';
@@ -215,6 +215,21 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     expect(same(['grep', '-F', 'parseConfig'], path.join(dir, 'src')).stdout).toMatch(/^a\.txt:1:\w{4}\|parseConfig here\n$/);
     expect(same(['grep', '-F', 'parseConfig'], dir).stdout).toMatch(/^src\/a\.txt:1:[^]*top\.txt:1:/);
     expect(same(['grep', '-i', 'PARSE.onfig'], dir).stdout).toMatch(/top\.txt:1:/);
+  });
+
+  it('a git built without PCRE (git grep -P fails): the literal texts are asked for instead', () => {
+    const dir = repo();
+    write(dir, 'a.txt', 'const [count, setCount] = useState(0);\nusesTate\n');
+    write(dir, 'b.txt', 'USESTATE here\n');
+    git(dir, ['add', '.']);
+    const bin = tempDir();
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    write(bin, 'git', `#!/bin/sh\nfor a in "$@"; do [ "$a" = --perl-regexp ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\nexec ${realGit} "$@"\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    for (const args of [['grep', 'use[A-Z]tate'], ['grep', '-i', 'USE[a-z]TATE'], ['grep', '-F', '-i', 'usestate']]) {
+      expect(same(args, dir, env).stdout, args.join(' ')).toContain('a.txt:1:');
+    }
   });
 
   it('an untracked repository inside the tree, and a folder outside any work tree', () => {

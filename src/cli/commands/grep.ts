@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { compileMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
-import { byteRequired, ripgrepPattern } from '../../core/ripgrepPattern.js';
+import { compileMatcher, escapeRegExp, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
+import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
 import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
@@ -92,7 +92,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
     const required = byteRequired(options.fixed ? [[pattern]] : (translated?.required ?? []), ignoreCase);
     const strongest = required[0] ?? [];
-    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs }, ctx.env) : undefined;
+    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, pcre: gitRegex(pattern, options) }, ctx.env) : undefined;
     const found = await gitRun;
     if (found) {
       answer = found.answer;
@@ -200,6 +200,16 @@ function lastByteIs(abs: string, byte: number): boolean {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * The pattern for git grep -P (see pcrePattern): a regular expression's, or with -i a literal's
+ * (whose case folding a literal search for its texts would follow in ASCII letters only).
+ */
+function gitRegex(pattern: string, options: Options): string | undefined {
+  const ignoreCase = options.ignoreCase === true;
+  if (options.fixed && !ignoreCase) return undefined;
+  return pcrePattern(options.fixed ? escapeRegExp(pattern) : pattern, ignoreCase)?.regex;
 }
 
 /** The absolute folders searched, for a prefilter; undefined when a file is named (it is read anyway). */
