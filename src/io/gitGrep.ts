@@ -20,7 +20,7 @@
 import path from 'node:path';
 import { childOutput } from './childOutput.js';
 import type { TrackedPaths } from './listFiles.js';
-import type { PrefilterAnswer } from './ripgrep.js';
+import { MAX_LINES_READ, type PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
   /** A regular expression as pcrePattern translates it: git grep -P is asked for it first. */
@@ -62,6 +62,10 @@ export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): P
       if (!lines || !index || !untracked) return undefined;
       for (const [rel, byNumber] of lines) {
         const abs = path.join(dir, rel);
+        if (byNumber === 'crowded') {
+          unanswered.add(abs);
+          continue;
+        }
         // A file under two PATHs given (one inside the other) is found twice.
         const known = contents.get(abs);
         if (known) for (const [n, line] of byNumber) known.set(n, line);
@@ -90,7 +94,7 @@ const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c',
  * failed. With a PCRE pattern, that first (a git built without PCRE, or refusing the pattern,
  * fails: then the literal texts).
  */
-async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, Map<number, Buffer>> | undefined> {
+async function grepIn(dir: string, request: GitGrepRequest): Promise<ReturnType<typeof hitLines> | undefined> {
   const common = [...OVERRIDES, 'grep', '--text', '--line-number', '--null', '--no-color', ...(request.ignoreCase ? ['--ignore-case'] : [])];
   if (request.pcre !== undefined) {
     const found = await linesFound(dir, [...common, '--perl-regexp', '-e', request.pcre]);
@@ -101,7 +105,7 @@ async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string,
   return linesFound(dir, [...common, '--fixed-strings', ...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')']))]);
 }
 
-async function linesFound(dir: string, args: readonly string[]): Promise<Map<string, Map<number, Buffer>> | undefined> {
+async function linesFound(dir: string, args: readonly string[]): Promise<ReturnType<typeof hitLines> | undefined> {
   const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
   return hitLines(r.stdout);
@@ -109,10 +113,11 @@ async function linesFound(dir: string, args: readonly string[]): Promise<Map<str
 
 /**
  * Parses `git grep -z -n` output: PATH \0 NUMBER \0 LINE \n for each line found. Paths may hold
- * \n (not \0); a line may hold \0 (not \n). Gives, by path, each line's number (1-based) and bytes.
+ * \n (not \0); a line may hold \0 (not \n). Gives, by path, each line's number (1-based) and
+ * bytes, or "crowded" for a file with more than MAX_LINES_READ lines found (rt searches it).
  */
-export function hitLines(out: Buffer): Map<string, Map<number, Buffer>> {
-  const found = new Map<string, Map<number, Buffer>>();
+export function hitLines(out: Buffer): Map<string, Map<number, Buffer> | 'crowded'> {
+  const found = new Map<string, Map<number, Buffer> | 'crowded'>();
   for (let at = 0; at < out.length; ) {
     const nul = out.indexOf(0, at);
     if (nul === -1) break;
@@ -125,6 +130,8 @@ export function hitLines(out: Buffer): Map<string, Map<number, Buffer>> {
     at = end === -1 ? out.length : end + 1;
     const lines = found.get(file);
     if (!lines) found.set(file, new Map([[n, text]]));
+    else if (lines === 'crowded') continue;
+    else if (lines.size >= MAX_LINES_READ) found.set(file, 'crowded');
     else if (!lines.has(n)) lines.set(n, text);
   }
   return found;

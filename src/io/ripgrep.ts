@@ -5,7 +5,7 @@
 // rules) and prints their hits with LIDs. It is never required, and its answer only narrows the
 // candidates rt chose itself, so it can never add a file:
 // - it is asked for a superset: --text (binary files too), no .ignore/.rgignore rules (rt applies
-//   .ignore itself), no config file, case-insensitive only for ASCII literals;
+//   .ignore itself), no global excludes file (git may name another), no config file;
 // - files git tracks although an ignore rule matches them, which ripgrep skips, are listed by
 //   git and searched by rt directly.
 // RT_RIPGREP=off turns it off.
@@ -60,6 +60,8 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
     if (!r) return undefined;
     const found = new Map<string, number[]>();
     const lines = new Map<string, Map<number, Buffer>>();
+    // Files with more lines found than are matched one by one: rt searches them itself.
+    const crowded = new Set<string>();
     const out = r.found;
     // Each hit is PATH \0 NUMBER : LINE \n (or, with --max-columns, at most one byte of it, or a
     // note); paths may hold \n, lines \0.
@@ -80,18 +82,28 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
       const list = found.get(file);
       if (list) list.push(n);
       else found.set(file, [n]);
-      if (contents) {
+      if (contents && !crowded.has(file)) {
         const line = out.subarray(p + 1, end === -1 ? out.length : end);
         const known = lines.get(file);
         if (!known) lines.set(file, new Map([[n, line]]));
-        else if (!known.has(n)) known.set(n, line);
+        else if (known.size >= MAX_LINES_READ) {
+          lines.delete(file);
+          crowded.add(file);
+        } else if (!known.has(n)) known.set(n, line);
       }
     }
     // A file under two PATHs given (one inside the other) is searched, and listed, twice.
     for (const [file, numbers] of found) if (!ascending(numbers)) found.set(file, [...new Set(numbers)].sort((a, b) => a - b));
-    return { found, unanswered: r.unanswered, ...(contents ? { contents: lines } : {}) };
+    return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, ...(contents ? { contents: lines } : {}) };
   });
 }
+
+/**
+ * The most lines found in one file that rt matches its pattern in one by one, as a prefilter
+ * printed them: past that, matching the whole file at once costs less (and a file dense with
+ * hits would overflow a Map). Such a file is searched by rt itself.
+ */
+export const MAX_LINES_READ = 4096;
 
 /**
  * Whether ripgrep's lines for a literal (ripgrepLines) are exactly the lines rt finds, not only
@@ -115,18 +127,18 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   if (wanted === '' || request.dirs.length === 0) return undefined;
   // --encoding none: the bytes as they are, as rt reads them (ripgrep would read a file starting
   // with a UTF-16 byte order mark as UTF-16, and rt, finding no NUL in it, as text).
-  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot'];
+  // --no-ignore-global: git's global excludes file is the one its config names (any of its config
+  // files, GIT_CONFIG_GLOBAL, a repository's own core.excludesFile); ripgrep reads only
+  // ~/.gitconfig's, so it would skip files git lists. Without, it skips fewer, and rt asks git.
+  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global'];
   if (fixed) args.push('--fixed-strings');
   if (request.ignoreCase) args.push('--ignore-case');
   if (request.hidden) args.push('--hidden');
   if (request.noIgnore) args.push('--no-ignore');
   args.push('--regexp', wanted, '--', ...request.dirs);
-  // ripgrep first: it has the most to do; git's listing starts while it runs.
-  // Its environment is only what finds git's global ignore file as git does (rg reads no other
-  // variable that would change the files it lists).
-  const rgEnv: NodeJS.ProcessEnv = { PATH: env.PATH ?? '', HOME: env.HOME ?? '' };
-  if (env.XDG_CONFIG_HOME !== undefined) rgEnv.XDG_CONFIG_HOME = env.XDG_CONFIG_HOME;
-  const found = output('rg', args, { env: rgEnv });
+  // ripgrep first: it has the most to do; git's listing starts while it runs. Its environment
+  // holds nothing that would change the files it lists.
+  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } });
   const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);
   return Promise.all([found, tracked]).then(([r, extra]) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, or failed

@@ -39,9 +39,13 @@ write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too
 write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
 // \E ends the quoting of a literal text by git grep built with PCRE (\Q…\E): Users\Eve would be Usersve.
 write(dir, 'data/windows.ini', 'path = C:\\Users\\Eve\\notes.txt\n');
+// With -w or -i a literal is matched on text, where a byte that is not UTF-8 reads as U+FFFD.
+write(dir, 'data/bad-byte.txt', Buffer.concat([Buffer.from([0xff]), Buffer.from('foo bar\n')]));
+// More lines found in one file than rt matches one by one: it searches the file itself.
+write(dir, 'data/dense.txt', 'dense line\n'.repeat(5000));
 write(dir, 'data/decoy.txt', 'Usersve\n');
 // Tracked, so that git grep reads them (rt reads untracked files itself).
-git(dir, ['add', 'data/windows.ini', 'data/decoy.txt', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
+git(dir, ['add', 'data/windows.ini', 'data/decoy.txt', 'data/bad-byte.txt', 'data/dense.txt', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
 
 const searches: string[][] = [
   ['grep', '-F', 'parseConfig'],
@@ -89,6 +93,11 @@ const searches: string[][] = [
   ['grep', '-l', '--max', '100000', 'bulkword \\d{2}'],
   ['grep', '--hidden', '--no-ignore', 'parse[^ ]onfig'],
   ['grep', 'tracked\\s'],
+  ['grep', '-F', '-w', '\ufffdfoo'],
+  ['grep', '-F', '-i', '\ufffdFOO bar'],
+  ['grep', '\ufffdfoo'],
+  ['grep', '--max', '2', 'dense\\s'],
+  ['grep', '-w', '-l', 'dense'],
   ['grep', '-F', 'Users\\Eve'],
   ['grep', '-F', '-l', 'Users\\Eve'],
   ['grep', 'Users\\\\Eve'],
@@ -123,6 +132,28 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
       const withRg = run(args, repo, { env: prefilter });
       expect(withRg.status, withRg.text).toBe(0);
       expect(withRg.stdout).toBe(run(args, repo, { env: WITHOUT }).stdout);
+    }
+  });
+
+  it("a repository's own core.excludesFile, or GIT_CONFIG_GLOBAL, naming another global excludes file than ~/.gitconfig's", () => {
+    const home = tempDir();
+    write(home, 'global-ignore', '*.log\n');
+    write(home, '.gitconfig', `[core]\n\texcludesFile = ${path.join(home, 'global-ignore')}\n`);
+    const repo = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    spawnSync('git', ['config', 'core.excludesFile', '/dev/null'], { cwd: repo });
+    write(repo, 'x.log', 'foo here\n');
+    const other = tempDir();
+    write(other, 'config', '[core]\n\texcludesFile = /dev/null\n');
+    const repo2 = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo2 });
+    write(repo2, 'y.log', 'foo here\n');
+    for (const [cwd, env] of [[repo, { HOME: home }], [repo2, { HOME: home, GIT_CONFIG_GLOBAL: path.join(other, 'config') }]] as const) {
+      for (const args of [['grep', '-F', 'foo here'], ['grep', 'fo+ here']]) {
+        const withPrefilter = run(args, cwd, { env: { ...env, ...prefilter } });
+        expect(withPrefilter.stdout, withPrefilter.text).toBe(run(args, cwd, { env: { ...env, ...WITHOUT } }).stdout);
+        expect(withPrefilter.stdout).toMatch(/\.log:1:/);
+      }
     }
   });
 

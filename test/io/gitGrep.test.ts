@@ -2,9 +2,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { hitLines, indexEntries } from '../../src/io/gitGrep.js';
+import { MAX_LINES_READ } from '../../src/io/ripgrep.js';
 
 describe('hitLines (git grep -z -n)', () => {
-  const shown = (found: Map<string, Map<number, Buffer>>) => [...found].map(([file, lines]) => [file, [...lines].map(([n, text]) => [n, text.toString('latin1')])]);
+  const shown = (found: ReturnType<typeof hitLines>) => [...found].map(([file, lines]) => [file, lines === 'crowded' ? lines : [...lines].map(([n, text]) => [n, text.toString('latin1')])]);
 
   it('gives each file its lines once, in order, with what followed each; a path may hold a newline, a line a NUL', () => {
     const out = Buffer.from('a.ts\x003\x00foo\na.ts\x003\x00foo\na.ts\x0010\x00FOO\x00bar\r\nodd\nname.txt\x001\x00\n');
@@ -14,6 +15,13 @@ describe('hitLines (git grep -z -n)', () => {
     ]);
     expect(hitLines(Buffer.alloc(0)).size).toBe(0);
     expect(shown(hitLines(Buffer.from('b.ts\x007\x00no newline at the end')))).toEqual([['b.ts', [[7, 'no newline at the end']]]]);
+  });
+
+  it('gives up the lines of a file with more than MAX_LINES_READ found (rt searches it whole)', () => {
+    const many = (file: string, count: number) => Array.from({ length: count }, (_, i) => `${file}\x00${i + 1}\x00foo\n`).join('');
+    const found = hitLines(Buffer.from(many('dense.txt', MAX_LINES_READ + 1) + many('sparse.txt', MAX_LINES_READ)));
+    expect(found.get('dense.txt')).toBe('crowded');
+    expect((found.get('sparse.txt') as Map<number, Buffer>).size).toBe(MAX_LINES_READ);
   });
 });
 

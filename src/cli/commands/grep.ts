@@ -70,8 +70,12 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   // very lines; otherwise the files worth reading: those holding the literal, or a line its
   // translation of a regular expression matches (rt then matches the pattern itself).
   const ignoreCase = options.ignoreCase === true;
-  const translated = options.fixed ? undefined : ripgrepPattern(pattern, ignoreCase);
-  const search = options.fixed ? { fixed: pattern } : translated && translated.strength >= MIN_LITERAL ? { regex: translated.regex } : undefined;
+  // A literal matched as bytes goes to the prefilters as it is. With -i or -w rt matches it as a
+  // regular expression, on text where a byte that is not UTF-8 reads as U+FFFD: so do they.
+  const bytesLiteral = options.fixed && !ignoreCase && options.word !== true;
+  const regexSource = bytesLiteral ? undefined : options.fixed ? escapeRegExp(pattern) : pattern;
+  const translated = regexSource === undefined ? undefined : ripgrepPattern(regexSource, ignoreCase);
+  const search = bytesLiteral ? { fixed: pattern } : translated && (options.fixed || translated.strength >= MIN_LITERAL) ? { regex: translated.regex } : undefined;
   const dirs = searchedFolders(ctx, paths);
   const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
@@ -90,9 +94,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   let tracked = only && trackedRun ? await trackedRun : undefined;
   if (!only && dirs && !list.noIgnore) {
     // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
-    const required = byteRequired(options.fixed ? [[pattern]] : (translated?.required ?? []), ignoreCase);
+    const required = byteRequired(bytesLiteral ? [[pattern]] : (translated?.required ?? []), ignoreCase);
     const strongest = required[0] ?? [];
-    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, pcre: gitRegex(pattern, options) }, ctx.env) : undefined;
+    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, ignoreCase)?.regex }, ctx.env) : undefined;
     const found = await gitRun;
     if (found) {
       answer = found.answer;
@@ -200,16 +204,6 @@ function lastByteIs(abs: string, byte: number): boolean {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
-
-/**
- * The pattern for git grep -P (see pcrePattern): a regular expression's, or with -i a literal's
- * (whose case folding a literal search for its texts would follow in ASCII letters only).
- */
-function gitRegex(pattern: string, options: Options): string | undefined {
-  const ignoreCase = options.ignoreCase === true;
-  if (options.fixed && !ignoreCase) return undefined;
-  return pcrePattern(options.fixed ? escapeRegExp(pattern) : pattern, ignoreCase)?.regex;
 }
 
 /** The absolute folders searched, for a prefilter; undefined when a file is named (it is read anyway). */
