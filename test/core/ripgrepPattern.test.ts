@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileMatcher } from '../../src/core/match.js';
+import { compileMatcher, type LineMatcher } from '../../src/core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
@@ -88,6 +88,25 @@ const lineDerived = fc
   .tuple(fc.integer({ min: 0, max: LINES.length - 1 }), fc.nat(40), fc.integer({ min: 1, max: 8 }), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }))
   .map(([line, from, length, choices]) => fromLine(line, from, length, choices));
 
+/**
+ * Runs `check` on random patterns (both kinds), with and without -i and -w, that rt's matcher
+ * takes, with that matcher; `numRuns` tries.
+ */
+function forRandomPatterns(numRuns: number, check: (p: string, ignoreCase: boolean, word: boolean, matcher: LineMatcher) => void): void {
+  fc.assert(
+    fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
+      let matcher: LineMatcher;
+      try {
+        matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
+      } catch {
+        return; // rt refuses the pattern: nothing to translate
+      }
+      check(p, ignoreCase, word, matcher);
+    }),
+    { numRuns },
+  );
+}
+
 describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rgpattern-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -104,24 +123,15 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
 
   it('matches at least every line rt matches (random patterns, -i, -w)', () => {
     let checked = 0;
-    fc.assert(
-      fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
-        let matcher;
-        try {
-          matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
-        } catch {
-          return; // rt refuses the pattern: nothing to translate
-        }
-        const translated = ripgrepPattern(p, ignoreCase);
-        if (!translated) return;
-        const found = ripgrepLines(translated.regex, ignoreCase);
-        checked++;
-        for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
-          expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
-        }
-      }),
-      { numRuns: 1500 },
-    );
+    forRandomPatterns(1500, (p, ignoreCase, word, matcher) => {
+      const translated = ripgrepPattern(p, ignoreCase);
+      if (!translated) return;
+      const found = ripgrepLines(translated.regex, ignoreCase);
+      checked++;
+      for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
+        expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
+      }
+    });
     expect(checked).toBeGreaterThan(600);
   });
 
@@ -210,31 +220,22 @@ describe('the literals of a pattern', () => {
 
   it('every line rt matches holds a text of each set (random patterns, -i, -w); the strongest set is the literals', () => {
     let checked = 0;
-    fc.assert(
-      fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
-        let matcher;
-        try {
-          matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
-        } catch {
-          return;
+    forRandomPatterns(5000, (p, ignoreCase, word, matcher) => {
+      const translated = ripgrepPattern(p, ignoreCase);
+      if (!translated) return;
+      const strength = (set: readonly string[]) => (set.length ? Math.min(...set.map((l) => Buffer.byteLength(l))) : 0);
+      expect(translated.strength).toBe(strength(translated.literals));
+      expect(translated.required.every((set) => strength(set) <= translated.strength)).toBe(true);
+      if (translated.strength > 0) expect(translated.required).toContainEqual(translated.literals);
+      const required = byteRequired(translated.required, ignoreCase);
+      if (required.length === 0) return;
+      checked++;
+      for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
+        for (const set of required) {
+          expect(set.some((l) => holds(LINES[n]!, l, ignoreCase)), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none of ${JSON.stringify(set)}`).toBe(true);
         }
-        const translated = ripgrepPattern(p, ignoreCase);
-        if (!translated) return;
-        const strength = (set: readonly string[]) => (set.length ? Math.min(...set.map((l) => Buffer.byteLength(l))) : 0);
-        expect(translated.strength).toBe(strength(translated.literals));
-        expect(translated.required.every((set) => strength(set) <= translated.strength)).toBe(true);
-        if (translated.strength > 0) expect(translated.required).toContainEqual(translated.literals);
-        const required = byteRequired(translated.required, ignoreCase);
-        if (required.length === 0) return;
-        checked++;
-        for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
-          for (const set of required) {
-            expect(set.some((l) => holds(LINES[n]!, l, ignoreCase)), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none of ${JSON.stringify(set)}`).toBe(true);
-          }
-        }
-      }),
-      { numRuns: 5000 },
-    );
+      }
+    });
     expect(checked).toBeGreaterThan(500);
   });
 
@@ -274,28 +275,19 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
   it('matches at least every line rt matches (random patterns, -i, -w), or git refuses it', () => {
     let checked = 0;
     let refused = 0;
-    fc.assert(
-      fc.property(fc.oneof(pattern, lineDerived), fc.boolean(), fc.boolean(), (p, ignoreCase, word) => {
-        let matcher;
-        try {
-          matcher = compileMatcher(p, { fixed: false, ignoreCase, word });
-        } catch {
-          return;
-        }
-        const translated = pcrePattern(p, ignoreCase);
-        if (!translated) return;
-        const found = gitLines(translated.regex, ignoreCase);
-        if (!found) {
-          refused++;
-          return;
-        }
-        checked++;
-        for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
-          expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
-        }
-      }),
-      { numRuns: 1500 },
-    );
+    forRandomPatterns(1500, (p, ignoreCase, word, matcher) => {
+      const translated = pcrePattern(p, ignoreCase);
+      if (!translated) return;
+      const found = gitLines(translated.regex, ignoreCase);
+      if (!found) {
+        refused++;
+        return;
+      }
+      checked++;
+      for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
+        expect(found.has(n), `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`).toBe(true);
+      }
+    });
     expect(checked).toBeGreaterThan(600);
     expect(refused).toBeLessThan(checked / 20);
   });
