@@ -47,8 +47,8 @@ interface Dialect {
   readonly space: string;
   /** \s within a class; undefined when a class holding it is not copied. */
   readonly classSpace: string | undefined;
-  /** `some` repeated min to max times, when the dialect writes that otherwise. */
-  readonly someRepeated?: (min: number, max: number) => string;
+  /** A term repeated min to max times, when the dialect writes that otherwise than as a group (undefined: as a group). */
+  readonly repeated?: (term: string, min: number, max: number) => string | undefined;
 }
 
 /** ripgrep's (Rust's regex crate, Unicode on: \w and \s are Unicode's, -i folds as JavaScript's u flag does). */
@@ -60,6 +60,11 @@ const RUST: Dialect = {
   space: '[\\s\\x{FEFF}]',
   classSpace: '\\s\\x{FEFF}',
 };
+
+/** A PCRE term that is one character as a run of bytes of one class: the class, and the most bytes. */
+const BYTE_UNIT = /^(\.|\[\\[sw]\\x80-\\xFF\])\{1,(\d)\}$/;
+/** A PCRE term that is one byte of a class: \w, or a class of ASCII characters (copied without -i). */
+const ONE_BYTE = /^(?:\\w|\[[^\]\\]*\])$/;
 
 /**
  * git grep -P's in the C locale: PCRE on bytes, ASCII alone for \w, \s and case. Other
@@ -74,7 +79,10 @@ const PCRE: Dialect = {
   // where git would stop).
   some: '.{1,4}',
   any: '.*',
-  someRepeated: (min, max) => `.{${min},${max === Infinity ? '' : max * 4}}`,
+  repeated: (term, min, max) => {
+    const unit = BYTE_UNIT.exec(term) ?? (ONE_BYTE.test(term) ? [term, term, '1'] : null);
+    return unit ? `${unit[1]}{${min},${max === Infinity ? '' : max * Number(unit[2])}}` : undefined;
+  },
   literal: (text, ignoreCase) =>
     [...text]
       .map((c) => {
@@ -84,8 +92,11 @@ const PCRE: Dialect = {
         return [...Buffer.from(c, 'utf8')].map((b) => `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
       })
       .join(''),
-  word: (ignoreCase) => (ignoreCase ? '(?:\\w|\\xC5\\xBF|\\xE2\\x84\\xAA)' : '\\w'),
-  space: '(?:\\s|\\xC2\\xA0|\\xE1\\x9A\\x80|\\xE2\\x80[\\x80-\\x8A\\xA8\\xA9\\xAF]|\\xE2\\x81\\x9F|\\xE3\\x80\\x80|\\xEF\\xBB\\xBF)',
+  // Beyond ASCII, JavaScript's white space (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029,
+  // U+202F, U+205F, U+3000, U+FEFF) and, with -i, its word characters (ſ, the Kelvin sign) are
+  // 2 or 3 bytes of 0x80 and above: any such bytes stand for them, in a single repeat.
+  word: (ignoreCase) => (ignoreCase ? '[\\w\\x80-\\xFF]{1,3}' : '\\w'),
+  space: '[\\s\\x80-\\xFF]{1,3}',
   classSpace: undefined,
 };
 
@@ -169,13 +180,18 @@ function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): Ripg
       if (run) required.push([run]);
       run = '';
     };
+    // Any text twice in a row is any text once (PCRE would backtrack through each, in turn).
+    const append = (piece: string) => {
+      if (piece === ANY && regex.endsWith(ANY)) return;
+      regex += piece;
+    };
     while (i < pattern.length && peek() !== '|' && peek() !== ')') {
       const t = term();
       if (!t) return undefined;
       const q = quantifier();
       if (q === undefined) return undefined;
       if (q.text === '') {
-        regex += t.regex;
+        append(t.regex);
         if (t.literal !== undefined) {
           run += t.literal;
         } else {
@@ -186,7 +202,9 @@ function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): Ripg
       }
       // A quantified term: its text is in every match only when it must occur at least once,
       // and what follows may not touch it.
-      regex += t.regex === '' ? '' : t.regex === SOME && dialect.someRepeated ? dialect.someRepeated(q.min, q.max) : `(?:${t.regex})${q.text}`;
+      // Any text repeated is any text; a character of bytes repeated, a longer run of them.
+      if (t.regex === ANY) append(ANY);
+      else if (t.regex !== '') append(dialect.repeated?.(t.regex, q.min, q.max) ?? `(?:${t.regex})${q.text}`);
       if (q.min > 0 && t.literal !== undefined) {
         required.push([run + t.literal]);
         run = '';
@@ -313,7 +331,10 @@ function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): Ripg
     if (!inner || peek() !== ')') return undefined;
     i++;
     // A lookaround matches no text: dropped, as if it always held.
-    return lookaround ? noLiteral('') : { ...inner, regex: `(?:${inner.regex})` };
+    if (lookaround) return noLiteral('');
+    // A group of one character (or of any text) needs no group: repeated, it is a single repeat.
+    const bare = inner.regex === ANY || dialect.repeated?.(inner.regex, 1, 1) !== undefined;
+    return { ...inner, regex: bare ? inner.regex : `(?:${inner.regex})` };
   }
 
   const whole = disjunction();

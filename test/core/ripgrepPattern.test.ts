@@ -316,3 +316,15 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
     }
   });
 });
+
+describe('pcrePattern, written for PCRE to run in bounded time', () => {
+  it('writes any text once however many escapes in a row it stands for, and a repeated character as a single repeat of bytes', () => {
+    // (?s).*.*.*oops backtracks through each .* in turn: minutes on a file of long lines.
+    expect(pcrePattern('\\u00e9\\u00e8\\u00e7oops', false)?.regex).toBe('(?s).*oops');
+    expect(pcrePattern('\\p{L}+\\p{Ll}*x', false)?.regex).toBe('(?s).*x');
+    // A group repeated keeps a frame of PCRE's JIT stack for each time: past its limit on a long line, git stops.
+    expect(pcrePattern('abc\\s+def', false)?.regex).toBe('(?s)abc[\\s\\x80-\\xFF]{1,}def');
+    expect(pcrePattern('x(?:.)+\\w{2,5}[a-c]*y', false)?.regex).toBe('(?s)x.{1,}\\w{2,5}[a-c]{0,}y');
+    expect(pcrePattern('x\\w+y', true)?.regex).toBe('(?s)x[\\w\\x80-\\xFF]{1,}y');
+  });
+});
