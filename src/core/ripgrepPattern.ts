@@ -47,6 +47,8 @@ interface Dialect {
   readonly space: string;
   /** \s within a class; undefined when a class holding it is not copied. */
   readonly classSpace: string | undefined;
+  /** The characters escaped within a class, to stand for themselves. */
+  readonly classMeta: RegExp;
   /** A term repeated min to max times, when the dialect writes that otherwise than as a group (undefined: as a group). */
   readonly repeated?: (term: string, min: number, max: number) => string | undefined;
 }
@@ -59,12 +61,13 @@ const RUST: Dialect = {
   word: () => '\\w',
   space: '[\\s\\x{FEFF}]',
   classSpace: '\\s\\x{FEFF}',
+  classMeta: RUST_META,
 };
 
 /** A PCRE term that is one character as a run of bytes of one class: the class, and the most bytes. */
 const BYTE_UNIT = /^(\.|\[\\[sw]\\x80-\\xFF\])\{1,(\d)\}$/;
 /** A PCRE term that is one byte of a class: \w, or a class of ASCII characters (copied without -i). */
-const ONE_BYTE = /^(?:\\w|\[[^\]\\]*\])$/;
+const ONE_BYTE = /^(?:\\w|\[(?:[^\]\\]|\\.)*\])$/;
 
 /**
  * git grep -P's in the C locale: PCRE on bytes, ASCII alone for \w, \s and case. Other
@@ -98,6 +101,8 @@ const PCRE: Dialect = {
   word: (ignoreCase) => (ignoreCase ? '[\\w\\x80-\\xFF]{1,3}' : '\\w'),
   space: '[\\s\\x80-\\xFF]{1,3}',
   classSpace: undefined,
+  // Every punctuation character: [:a:] and [=a=] would be POSIX syntax to PCRE (refused outside a class).
+  classMeta: /[^A-Za-z0-9]/g,
 };
 
 interface Part {
@@ -315,7 +320,7 @@ function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): Ripg
     i = j + 1;
     // A class of ASCII characters, ranges and the escapes \d \w \s means the same to ripgrep
     // (case folding aside); any other is one character, whichever.
-    const copied = ignoreCase ? undefined : plainClass(body, dialect.classSpace);
+    const copied = ignoreCase ? undefined : plainClass(body, dialect);
     return noLiteral(copied === undefined ? SOME : `[${copied}]`);
   }
 
@@ -347,17 +352,18 @@ function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): Ripg
  * escaped punctuation), ranges of them and \d \w \s; else undefined. A negated or empty class
  * is undefined too.
  */
-function plainClass(body: string, space: string | undefined): string | undefined {
+function plainClass(body: string, dialect: Dialect): string | undefined {
+  const space = dialect.classSpace;
   if (body === '' || body.startsWith('^')) return undefined;
   const out: string[] = [];
   // One character of the class at `at`: its ripgrep text, and where it ends; undefined when not plain.
   const char = (at: number): { text: string; end: number } | undefined => {
     const c = body[at];
     if (c === undefined || c < ' ' || c > '~') return undefined;
-    if (c !== '\\') return { text: c.replace(RUST_META, '\\$&'), end: at + 1 };
+    if (c !== '\\') return { text: c.replace(dialect.classMeta, '\\$&'), end: at + 1 };
     const e = body[at + 1];
     if (e === undefined || e < ' ' || e > '~' || /[A-Za-z0-9]/.test(e)) return undefined;
-    return { text: e.replace(RUST_META, '\\$&'), end: at + 2 };
+    return { text: e.replace(dialect.classMeta, '\\$&'), end: at + 2 };
   };
   for (let at = 0; at < body.length; ) {
     const escape = /^\\([dws])/.exec(body.slice(at, at + 2));

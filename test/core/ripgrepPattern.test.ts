@@ -44,7 +44,7 @@ const LINES: Buffer[] = [
 const piece = fc.constantFrom(
   'a', 'b', 'c', 'ab', 'abc', 'use', 'State', ' ', '-', '&', '~', '#', '=', '_', 'é', 'É', 'k', 's', '😀', '\ufffd', '\u00a0',
   '.', '\\.', '\\-', '\\/', '\\\\', '\\b', '\\B', '\\w', '\\W', '\\s', '\\S', '\\d', '\\D', '\\t', '^', '$',
-  '[ab]', '[^a]', '[a-c]', '[\\w-]', '[-a]', '[a\\]]', '[.&~]', '[\\s\\d]', '[é]', '[]', '[^]',
+  '[ab]', '[^a]', '[a-c]', '[\\w-]', '[-a]', '[a\\]]', '[.&~]', '[\\s\\d]', '[é]', '[]', '[^]', '[=a=]', '[:a:]',
   '(', ')', '(?:', '(?=', '(?!', '(?<=', '(?<!', '(?<n>', '|',
   '?', '*', '+', '{2}', '{1,}', '{0,2}', '{1,3}?', '*?', '+?', '{', '}', ']',
   '\\1', '\\x61', '\\u0061', '\\u{61}', '\\p{L}', '\\cA', '\\k<n>', '\\0',
@@ -326,5 +326,7 @@ describe('pcrePattern, written for PCRE to run in bounded time', () => {
     expect(pcrePattern('abc\\s+def', false)?.regex).toBe('(?s)abc[\\s\\x80-\\xFF]{1,}def');
     expect(pcrePattern('x(?:.)+\\w{2,5}[a-c]*y', false)?.regex).toBe('(?s)x.{1,}\\w{2,5}[a-c]{0,}y');
     expect(pcrePattern('x\\w+y', true)?.regex).toBe('(?s)x[\\w\\x80-\\xFF]{1,}y');
+    // [=a=] and [:a:] are POSIX syntax to PCRE, refused outside a class (git stops, and is asked again).
+    expect(pcrePattern('[=a=][:b:]+', false)?.regex).toBe('(?s)[\\=a\\=][\\:b\\:]{1,}');
   });
 });
