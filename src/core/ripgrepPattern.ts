@@ -151,7 +151,11 @@ export function ripgrepPattern(pattern: string, ignoreCase: boolean): RipgrepPat
  */
 export function pcrePattern(pattern: string, ignoreCase: boolean): RipgrepPattern | undefined {
   const translated = translate(pattern, ignoreCase, PCRE);
-  return translated && { ...translated, regex: `(?s)${translated.regex}` };
+  // Two stretches of any text apart (.*x.*oops, from escapes not followed) make PCRE backtrack
+  // in the cube of a line's length, just within its match limit: 38 s on 20,000 long lines.
+  // The literal texts are asked for instead.
+  if (!translated || translated.regex.split(PCRE.any).length > 2) return undefined;
+  return { ...translated, regex: `(?s)${translated.regex}` };
 }
 
 function translate(pattern: string, ignoreCase: boolean, dialect: Dialect): RipgrepPattern | undefined {

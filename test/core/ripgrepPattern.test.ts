@@ -322,6 +322,8 @@ describe('pcrePattern, written for PCRE to run in bounded time', () => {
     // (?s).*.*.*oops backtracks through each .* in turn: minutes on a file of long lines.
     expect(pcrePattern('\\u00e9\\u00e8\\u00e7oops', false)?.regex).toBe('(?s).*oops');
     expect(pcrePattern('\\p{L}+\\p{Ll}*x', false)?.regex).toBe('(?s).*x');
+    // Two stretches of any text apart backtrack in the cube of a line's length: not given to PCRE.
+    expect(pcrePattern('\\u0041x\\u0042y\\u0043oops', false)).toBeUndefined();
     // A group repeated keeps a frame of PCRE's JIT stack for each time: past its limit on a long line, git stops.
     expect(pcrePattern('abc\\s+def', false)?.regex).toBe('(?s)abc[\\s\\x80-\\xFF]{1,}def');
     expect(pcrePattern('x(?:.)+\\w{2,5}[a-c]*y', false)?.regex).toBe('(?s)x.{1,}\\w{2,5}[a-c]{0,}y');
