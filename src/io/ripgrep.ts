@@ -34,16 +34,17 @@ export interface PrefilterAnswer<T> {
 }
 
 /**
- * Starts ripgrep; the promise gives the absolute paths of the files that may contain the literal,
- * or undefined when ripgrep cannot answer. It runs while rt lists its own candidates.
+ * Starts ripgrep; the promise gives the absolute paths of the files that may contain a match
+ * (for a plain literal, as exactLines says, those that do), or undefined when ripgrep cannot
+ * answer. It runs while rt lists its own candidates.
  */
-export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<Set<string> | undefined> {
+export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.ProcessEnv): Promise<PrefilterAnswer<Set<string>> | undefined> {
   const run = search(request, env, ['--files-with-matches']);
   return (run ?? Promise.resolve(undefined)).then((r) => {
     if (!r) return undefined;
-    const files = new Set<string>(r.unanswered);
-    for (const p of r.found.toString('utf8').split('\0')) if (p) files.add(path.resolve(p));
-    return files;
+    const found = new Set<string>();
+    for (const p of r.found.toString('utf8').split('\0')) if (p) found.add(path.resolve(p));
+    return { found, unanswered: r.unanswered };
   });
 }
 

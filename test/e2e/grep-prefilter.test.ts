@@ -80,6 +80,12 @@ const searches: string[][] = [
   ['grep', '-F', '-w', 'PARSE'],
   ['grep', '-F', '--max', '100000', 'bulkword'],
   ['grep', '-F', '-l', '--max', '100000', 'bulkword'],
+  // -l with a plain literal takes ripgrep's files as they are; otherwise it matches in the lines found.
+  ['grep', '-F', '-l', 'tracked'],
+  ['grep', '-F', '-l', '--no-ignore', '--hidden', 'parseConfig'],
+  ['grep', '-F', '-l', 'parseConfig', 'src', '.'],
+  ['grep', '-l', '-i', 'use\\w?keys'],
+  ['grep', '-l', '-F', '-w', 'parseConfig'],
   ['grep', '-F', '-i', '--max', '5', 'BULKWORD'],
   // Regular expressions: ripgrep is given a translation that matches at least the same lines.
   ['grep', 'parse[A-Z]onfig'],

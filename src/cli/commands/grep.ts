@@ -80,8 +80,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
   const exact = options.fixed && exactLines(pattern, { ignoreCase, word: options.word === true });
-  // The lines themselves when rt is to match its pattern in them: it then reads only the files it prints.
-  const linesRun = request && !filesOnly ? ripgrepLines(request, ctx.env, !exact) : undefined;
+  // The lines themselves when rt is to match its pattern in them: it then reads only the files it
+  // prints. With -l, for a plain literal, the files found are the answer.
+  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact) : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
@@ -89,7 +90,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   let answer: PrefilterAnswer<Map<string, number[]>> | undefined = await linesRun;
   // Whether the answer's lines are the hits (ripgrep's, for a plain literal), not only the lines that may be.
   let exactAnswer = exact;
-  let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : await filesRun;
+  // With -l: the files ripgrep found, which for a plain literal are the files with hits.
+  const filesAnswer = await filesRun;
+  let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : filesAnswer && new Set([...filesAnswer.found, ...filesAnswer.unanswered]);
   // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
   let tracked = only && trackedRun ? await trackedRun : undefined;
   if (!only && dirs && !list.noIgnore) {
@@ -106,8 +109,13 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     }
   }
   const set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
-  /** The 0-based hit lines of a file (none when it cannot be searched). */
-  const hitsIn = (abs: string): number[] => {
+  /** The 0-based hit lines of a file, the first `limit` of them at least (none when it cannot be searched). */
+  const hitsIn = (abs: string, limit: number): number[] => {
+    if (exact && filesAnswer?.found.has(abs) && !filesAnswer.unanswered.has(abs)) {
+      // ripgrep said the file holds the literal, so a line of it does (the literal has no line
+      // ending, nor a BOM): one line stands for them, as only whether there are hits is asked.
+      return isSearchable(abs) ? [0] : [];
+    }
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
     if (known && exactAnswer) return isSearchable(abs) ? known.map((n) => n - 1) : [];
     const lines = known && answer!.contents?.get(abs);
@@ -118,7 +126,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
       return bytes ? matchingAmong(matcher, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
     }
     const bytes = readSearchable(abs);
-    return bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity) : [];
+    return bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), limit) : [];
   };
 
   const shown: FileHits[] = [];
@@ -126,7 +134,8 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   let moreHits = 0;
   let moreFiles = 0;
   for (const file of set.files) {
-    const lines = hitsIn(file.abs);
+    // -l asks only whether a file has hits: its first is enough.
+    const lines = hitsIn(file.abs, filesOnly ? 1 : Infinity);
     if (lines.length === 0) continue;
     if (filesOnly) {
       if (shown.length < max) shown.push({ file, lines: [] });
