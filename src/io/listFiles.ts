@@ -113,38 +113,42 @@ export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
  * is looked up by halving, in the output itself: a search asks about a few files of a tree of
  * tens of thousands, and splitting the output into strings would cost more than the search
  * (and, while ripgrep runs, take a core from it). A path not found so is looked for from end to
- * end as well, so that an order other than the one expected could only cost time.
+ * end as well, so that an order other than the one expected could only cost time. The output is
+ * searched as a Latin-1 string, one character a byte (so that strings compare as bytes do):
+ * string methods cost less than Buffer's, whose arguments are checked in JavaScript at each call.
  */
 export function sortedPaths(out: Buffer): TrackedPaths {
+  let bytes: string | undefined;
   return {
     has(rel) {
-      const wanted = Buffer.from(rel, 'utf8');
-      if (halvingFinds(out, wanted)) return true;
-      const entry = Buffer.concat([NUL, wanted, NUL]);
-      return out.subarray(0, entry.length - 1).equals(entry.subarray(1)) || out.indexOf(entry) !== -1;
+      bytes ??= out.toString('latin1');
+      const wanted = Buffer.from(rel, 'utf8').toString('latin1');
+      return halvingFinds(bytes, wanted) || bytes.startsWith(`${wanted}\0`) || bytes.includes(`\0${wanted}\0`);
     },
   };
 }
 
-/** Whether `wanted` is one of the NUL-ended entries of `out`, taken to be in byte order: by halving. */
-export function halvingFinds(out: Buffer, wanted: Buffer): boolean {
+/**
+ * Whether `wanted` is one of the NUL-ended entries of `out`, taken to be in byte order: by
+ * halving. Both are bytes as Latin-1 strings.
+ */
+export function halvingFinds(out: string, wanted: string): boolean {
   let lo = 0;
   let hi = out.length;
   while (lo < hi) {
     // The entry around the middle byte.
     const mid = (lo + hi) >>> 1;
-    const start = mid === 0 ? 0 : out.lastIndexOf(0, mid - 1) + 1;
-    const nul = out.indexOf(0, start);
+    const start = mid === 0 ? 0 : out.lastIndexOf('\0', mid - 1) + 1;
+    const nul = out.indexOf('\0', start);
     const end = nul === -1 ? out.length : nul;
-    const order = out.compare(wanted, 0, wanted.length, start, end);
-    if (order === 0 && end > start) return true;
-    if (order < 0) lo = end + 1;
+    const entry = out.slice(start, end);
+    if (entry === wanted && end > start) return true;
+    if (entry < wanted) lo = end + 1;
     else hi = start;
   }
   return false;
 }
 
-const NUL = Buffer.from([0]);
 
 /** The files git tracks under `dir` although an ignore rule matches them (ripgrep skips those); undefined outside a work tree. */
 export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> {
