@@ -20,7 +20,8 @@
 import path from 'node:path';
 import { childOutput } from './childOutput.js';
 import type { TrackedPaths } from './listFiles.js';
-import { MAX_LINES_READ, type PrefilterAnswer } from './ripgrep.js';
+import { parseFound, type FileFound } from './foundLines.js';
+import type { PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
   /** A regular expression as pcrePattern translates it: git grep -P is asked for it first. */
@@ -60,16 +61,16 @@ export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): P
     const listed: TrackedPaths[] = [];
     for (const [[lines, index, untracked], dir] of perDir.map((r, i) => [r, request.dirs[i]!] as const)) {
       if (!lines || !index || !untracked) return undefined;
-      for (const [rel, byNumber] of lines) {
+      for (const [rel, file] of lines) {
         const abs = path.join(dir, rel);
-        if (byNumber === 'crowded') {
+        if (file.crowded) {
           unanswered.add(abs);
           continue;
         }
         // A file under two PATHs given (one inside the other) is found twice.
         const known = contents.get(abs);
-        if (known) for (const [n, line] of byNumber) known.set(n, line);
-        else contents.set(abs, byNumber);
+        if (known) for (const [n, line] of file.lines!) known.set(n, line);
+        else contents.set(abs, file.lines!);
       }
       for (const rel of [...index.unanswered, ...untracked]) unanswered.add(path.join(dir, rel));
       for (const rel of untracked) index.paths.add(rel);
@@ -90,11 +91,11 @@ function gitEnv(): NodeJS.ProcessEnv {
 const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c', 'grep.fallbackToNoIndex=false', '-c', 'submodule.recurse=false'];
 
 /**
- * git grep in `dir`: the lines found (see hitLines) by path relative to it, or undefined when it
+ * git grep in `dir`: the lines found (see parseFound) by path relative to it, or undefined when it
  * failed. With a PCRE pattern, that first (a git built without PCRE, or refusing the pattern,
  * fails: then the literal texts).
  */
-async function grepIn(dir: string, request: GitGrepRequest): Promise<ReturnType<typeof hitLines> | undefined> {
+async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, FileFound> | undefined> {
   const common = [...OVERRIDES, 'grep', '--text', '--line-number', '--null', '--no-color', ...(request.ignoreCase ? ['--ignore-case'] : [])];
   if (request.pcre !== undefined) {
     const found = await linesFound(dir, [...common, '--perl-regexp', '-e', request.pcre]);
@@ -105,36 +106,10 @@ async function grepIn(dir: string, request: GitGrepRequest): Promise<ReturnType<
   return linesFound(dir, [...common, '--fixed-strings', ...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')']))]);
 }
 
-async function linesFound(dir: string, args: readonly string[]): Promise<ReturnType<typeof hitLines> | undefined> {
+async function linesFound(dir: string, args: readonly string[]): Promise<Map<string, FileFound> | undefined> {
   const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
-  return hitLines(r.stdout);
-}
-
-/**
- * Parses `git grep -z -n` output: PATH \0 NUMBER \0 LINE \n for each line found. Paths may hold
- * \n (not \0); a line may hold \0 (not \n). Gives, by path, each line's number (1-based) and
- * bytes, or "crowded" for a file with more than MAX_LINES_READ lines found (rt searches it).
- */
-export function hitLines(out: Buffer): Map<string, Map<number, Buffer> | 'crowded'> {
-  const found = new Map<string, Map<number, Buffer> | 'crowded'>();
-  for (let at = 0; at < out.length; ) {
-    const nul = out.indexOf(0, at);
-    if (nul === -1) break;
-    const file = out.toString('utf8', at, nul);
-    let n = 0;
-    let p = nul + 1;
-    for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
-    const end = out.indexOf(0x0a, p + 1);
-    const text = out.subarray(p + 1, end === -1 ? out.length : end);
-    at = end === -1 ? out.length : end + 1;
-    const lines = found.get(file);
-    if (!lines) found.set(file, new Map([[n, text]]));
-    else if (lines === 'crowded') continue;
-    else if (lines.size >= MAX_LINES_READ) found.set(file, 'crowded');
-    else if (!lines.has(n)) lines.set(n, text);
-  }
-  return found;
+  return parseFound(r.stdout, true);
 }
 
 /**

@@ -12,6 +12,7 @@
 
 import path from 'node:path';
 import { childOutput as output } from './childOutput.js';
+import { parseFound } from './foundLines.js';
 import { trackedIgnoredFiles } from './listFiles.js';
 
 export interface PrefilterRequest {
@@ -63,48 +64,19 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
     const lines = new Map<string, Map<number, Buffer>>();
     // Files with more lines found than are matched one by one: rt searches them itself.
     const crowded = new Set<string>();
-    const out = r.found;
-    // Each hit is PATH \0 NUMBER : LINE \n (or, with --max-columns, at most one byte of it, or a
-    // note); paths may hold \n, lines \0.
-    let lastRaw: Buffer | undefined;
-    let file = '';
-    for (let at = 0; at < out.length; ) {
-      const nul = out.indexOf(0, at);
-      if (nul === -1) break;
-      // A file's hits come one after another: its path is resolved once.
-      const raw = out.subarray(at, nul);
-      if (!lastRaw || !raw.equals(lastRaw)) file = path.resolve(raw.toString('utf8'));
-      lastRaw = raw;
-      let n = 0;
-      let p = nul + 1;
-      for (; out[p]! >= 0x30 && out[p]! <= 0x39; p++) n = n * 10 + out[p]! - 0x30;
-      const end = out.indexOf(0x0a, p);
-      at = end === -1 ? out.length : end + 1;
-      const list = found.get(file);
-      if (list) list.push(n);
-      else found.set(file, [n]);
-      if (contents && !crowded.has(file)) {
-        const line = out.subarray(p + 1, end === -1 ? out.length : end);
-        const known = lines.get(file);
-        if (!known) lines.set(file, new Map([[n, line]]));
-        else if (known.size >= MAX_LINES_READ) {
-          lines.delete(file);
-          crowded.add(file);
-        } else if (!known.has(n)) known.set(n, line);
-      }
+    for (const [name, file] of parseFound(r.found, contents)) {
+      const abs = path.resolve(name);
+      // A file under two PATHs given (one inside the other) is searched, and listed, twice.
+      const numbers = [...(found.get(abs) ?? []), ...file.numbers];
+      found.set(abs, ascending(numbers) ? numbers : [...new Set(numbers)].sort((a, b) => a - b));
+      if (file.crowded || crowded.has(abs)) {
+        crowded.add(abs);
+        lines.delete(abs);
+      } else if (file.lines) lines.set(abs, new Map([...(lines.get(abs) ?? []), ...file.lines]));
     }
-    // A file under two PATHs given (one inside the other) is searched, and listed, twice.
-    for (const [file, numbers] of found) if (!ascending(numbers)) found.set(file, [...new Set(numbers)].sort((a, b) => a - b));
     return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, ...(contents ? { contents: lines } : {}) };
   });
 }
-
-/**
- * The most lines found in one file that rt matches its pattern in one by one, as a prefilter
- * printed them: past that, matching the whole file at once costs less (and a file dense with
- * hits would overflow a Map). Such a file is searched by rt itself.
- */
-export const MAX_LINES_READ = 4096;
 
 /**
  * Whether ripgrep's lines for a literal (ripgrepLines) are exactly the lines rt finds, not only

@@ -1,0 +1,45 @@
+// Parsing the lines the prefilters print (src/io/foundLines.ts): ripgrep's PATH \0 N : LINE \n
+// and git grep's PATH \0 N \0 LINE \n.
+
+import { describe, expect, it } from 'vitest';
+import { MAX_LINES_READ, parseFound } from '../../src/io/foundLines.js';
+
+const shown = (found: ReturnType<typeof parseFound>) =>
+  [...found].map(([file, f]) => [file, f.numbers, f.crowded ? 'crowded' : f.lines && [...f.lines].map(([n, text]) => [n, text.toString('latin1')])]);
+
+describe('parseFound', () => {
+  it.each([
+    ['git grep', '\x00'],
+    ['ripgrep', ':'],
+  ])('reads %s: each file its numbers as printed and its lines once; a path may hold a newline, a line a NUL', (_, sep) => {
+    const out = Buffer.from(`a.ts\x003${sep}foo\na.ts\x003${sep}foo\na.ts\x0010${sep}FOO\x00bar\r\nodd\nname.txt\x001${sep}\nb.ts\x0012${sep}x:y\n`);
+    expect(shown(parseFound(out, true))).toEqual([
+      ['a.ts', [3, 3, 10], [[3, 'foo'], [10, 'FOO\x00bar\r']]],
+      ['odd\nname.txt', [1], [[1, '']]],
+      ['b.ts', [12], [[12, 'x:y']]],
+    ]);
+    expect(shown(parseFound(out, false))).toEqual([
+      ['a.ts', [3, 3, 10], undefined],
+      ['odd\nname.txt', [1], undefined],
+      ['b.ts', [12], undefined],
+    ]);
+    expect(parseFound(Buffer.alloc(0), true).size).toBe(0);
+    expect(shown(parseFound(Buffer.from(`b.ts\x007${sep}no newline at the end`), true))).toEqual([['b.ts', [7], [[7, 'no newline at the end']]]]);
+  });
+
+  it('gathers a file printed apart (under two PATHs) under its path', () => {
+    expect(shown(parseFound(Buffer.from('a\x001:x\nb\x002:y\na\x001:x\n'), true))).toEqual([
+      ['a', [1, 1], [[1, 'x']]],
+      ['b', [2], [[2, 'y']]],
+    ]);
+  });
+
+  it('gives up the lines of a file with more than MAX_LINES_READ found (rt searches it whole), not their numbers', () => {
+    const many = (file: string, count: number) => Array.from({ length: count }, (_, i) => `${file}\x00${i + 1}\x00foo\n`).join('');
+    const found = parseFound(Buffer.from(many('dense.txt', MAX_LINES_READ + 1) + many('sparse.txt', MAX_LINES_READ)), true);
+    expect(found.get('dense.txt')).toMatchObject({ crowded: true, lines: undefined });
+    expect(found.get('dense.txt')!.numbers).toHaveLength(MAX_LINES_READ + 1);
+    expect(found.get('sparse.txt')).toMatchObject({ crowded: false });
+    expect(found.get('sparse.txt')!.lines!.size).toBe(MAX_LINES_READ);
+  });
+});
