@@ -150,14 +150,15 @@ export function halvingFinds(out: string, wanted: string): boolean {
 }
 
 
-/** The files git tracks under `dir` although an ignore rule matches them (ripgrep skips those); undefined outside a work tree. */
-export function trackedIgnoredFiles(dir: string): Promise<string[] | undefined> {
-  return gitLsBeside(dir, ['--cached', '--ignored', '--exclude-standard']);
-}
-
-/** gitLs without waiting for it. */
-function gitLsBeside(dir: string, args: readonly string[]): Promise<string[] | undefined> {
-  return childOutput('git', [...GIT_LS, ...args], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? filesOf(r.stdout) : undefined));
+/**
+ * The files git lists under `paths` (absolute, inside `dir`: folders or files): tracked ones,
+ * ignored or not, and untracked ones no ignore rule excludes, as absolute paths; undefined
+ * outside a work tree, or when git failed. git walks only the folders of `paths`.
+ */
+export async function listedUnder(dir: string, paths: readonly string[]): Promise<string[] | undefined> {
+  const specs = paths.map((p) => path.relative(dir, p) || '.');
+  const r = await childOutput('git', [...GIT_LS, '--cached', '--others', '--exclude-standard', '--deduplicate', '--', ...specs], { cwd: dir, env: gitEnv() });
+  return r && r.status === 0 ? filesOf(r.stdout).map((rel) => path.join(dir, rel)) : undefined;
 }
 
 /** A name ending that can be given to git as is inside a glob pathspec: no wildcard, bracket, backslash or magic. */

@@ -4,16 +4,19 @@
 // least every line it does (core/ripgrepPattern) — and rt then matches only those (with its own
 // rules) and prints their hits with LIDs. It is never required, and its answer only narrows the
 // candidates rt chose itself, so it can never add a file:
-// - it is asked for a superset: --text (binary files too), no .ignore/.rgignore rules (rt applies
-//   .ignore itself), no global excludes file (git may name another), no config file;
-// - files git tracks although an ignore rule matches them, which ripgrep skips, are listed by
-//   git and searched by rt directly.
+// - it is asked for a superset: --text (binary files too), no .ignore rules (rt applies them
+//   itself), no global excludes file (git may name another), no config file;
+// - its own walk follows rules of its own (.rgignore files, which only --no-ignore turns off
+//   before ripgrep 14, and a dialect of .gitignore that differs from git's: braces, [!a]
+//   matching "/", a .gitignore that is a symbolic link), so every path it left out for an
+//   ignore rule, which it names in its --debug log, is put to git: the files git lists there
+//   (tracked ones, ignored or not, and untracked ones it does not ignore) are searched by rt.
 // RT_RIPGREP=off turns it off.
 
 import path from 'node:path';
 import { childOutput as output } from './childOutput.js';
 import { parseFound } from './foundLines.js';
-import { trackedIgnoredFiles } from './listFiles.js';
+import { listedUnder } from './listFiles.js';
 
 export interface PrefilterRequest {
   /** What ripgrep looks for: a fixed string, or a pattern in its own dialect. */
@@ -87,8 +90,10 @@ export function exactLines(literal: string, options: { readonly ignoreCase: bool
 }
 
 /**
- * Runs ripgrep over the request's folders with `mode` (what to print), and git's list of tracked
- * but ignored files at the same time; undefined when ripgrep is not to be used at all.
+ * Runs ripgrep over the request's folders with `mode` (what to print); the files it found
+ * (printed as `mode` asks) and those it could not answer for: what git lists where ripgrep's walk
+ * left paths out for an ignore rule. Undefined when ripgrep is not to be used at all (a promise
+ * of undefined when it failed, or its log cannot be read).
  */
 function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonly string[]): Promise<PrefilterAnswer<Buffer> | undefined> | undefined {
   if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
@@ -103,28 +108,62 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   // --no-ignore-global: git's global excludes file is the one its config names (any of its config
   // files, GIT_CONFIG_GLOBAL, a repository's own core.excludesFile); ripgrep reads only
   // ~/.gitconfig's, so it would skip files git lists. Without, it skips fewer, and rt asks git.
-  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global'];
+  // --debug: its log names each path its walk leaves out, and why (see prunedPaths).
+  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global', '--debug'];
   if (fixed) args.push('--fixed-strings');
   if (request.ignoreCase) args.push('--ignore-case');
   if (request.hidden) args.push('--hidden');
   if (request.noIgnore) args.push('--no-ignore');
   args.push('--regexp', wanted, '--', ...request.dirs);
-  // ripgrep first: it has the most to do; git's listing starts while it runs. Its environment
-  // holds nothing that would change the files it lists.
-  const found = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' } });
-  const tracked = request.noIgnore ? Promise.resolve([]) : trackedButIgnored(request.dirs);
-  return Promise.all([found, tracked]).then(([r, extra]) => {
+  // Its environment holds nothing that would change the files it lists.
+  const run = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stderr: true });
+  return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, or failed
-    return { found: r.stdout, unanswered: new Set(extra) };
+    const pruned = prunedPaths(r.stderr);
+    if (!pruned) return undefined;
+    const listed = pruned.length ? await listedUnderDirs(request.dirs, pruned) : [];
+    return listed && { found: r.stdout, unanswered: new Set(listed) };
   });
 }
 
-/** Files git tracks under `dirs` that an ignore rule matches (ripgrep skips them; git lists them). */
-async function trackedButIgnored(dirs: readonly string[]): Promise<string[]> {
-  const lists = await Promise.all(
-    dirs.map(async (dir) => ((await trackedIgnoredFiles(dir)) ?? []).map((p) => path.join(dir, p))),
-  );
-  return lists.flat();
+/** Beyond this many paths left out under one folder, listing the folder costs less than asking git about each. */
+const MAX_PRUNED = 1000;
+
+/**
+ * What git lists under each of `pruned` (absolute paths, each under one of `dirs`), asked in
+ * the folder searched; undefined when git cannot tell (not a work tree, too many paths).
+ */
+async function listedUnderDirs(dirs: readonly string[], pruned: readonly string[]): Promise<string[] | undefined> {
+  const byDir = new Map<string, string[]>();
+  for (const p of pruned) {
+    const dir = dirs.find((d) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep));
+    if (dir === undefined) return undefined;
+    byDir.set(dir, [...(byDir.get(dir) ?? []), p]);
+  }
+  if ([...byDir.values()].some((paths) => paths.length > MAX_PRUNED)) return undefined;
+  const lists = await Promise.all([...byDir].map(([dir, paths]) => listedUnder(dir, paths)));
+  return lists.every((l) => l !== undefined) ? lists.flat() : undefined;
+}
+
+/**
+ * The paths ripgrep's walk left out for an ignore rule, as its --debug log names them ("ignoring
+ * PATH: Ignore(IgnoreMatch(KIND…"), but for hidden ones (rt leaves them out too, unless --hidden,
+ * and then ripgrep does not); undefined when the log cannot be read so (a line that is no log
+ * line, such as the rest of a path holding a newline): ripgrep's walk cannot be checked then.
+ */
+export function prunedPaths(log: Buffer): string[] | undefined {
+  const paths: string[] = [];
+  for (const line of log.toString('utf8').split('\n')) {
+    if (line === '') continue;
+    if (!/^(?:rg: )?(?:ERROR|WARN|INFO|DEBUG|TRACE)\|/.test(line)) return undefined;
+    const at = line.indexOf(': ignoring ');
+    if (at === -1) continue;
+    const why = line.lastIndexOf(': Ignore(IgnoreMatch(');
+    if (why < at) return undefined;
+    if (line.startsWith('Hidden)', why + ': Ignore(IgnoreMatch('.length)) continue;
+    paths.push(line.slice(at + ': ignoring '.length, why));
+  }
+  return paths;
 }
 
 /** Whether numbers are in strictly ascending order. */

@@ -177,6 +177,40 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
       expect(withRg.stdout).toContain('u.txt:1:');
     }
   });
+  it("ripgrep's own ignore rules, which are not git's, leave out no file git lists: .rgignore files (in the tree, tracked or not, and above it), braces and [!a] in .gitignore, a .gitignore that is a link", () => {
+    const outer = tempDir();
+    write(outer, '.rgignore', '*.log\n');
+    const repo = path.join(outer, 'repo');
+    write(repo, 'app.log', 'needle in a log\n');
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    write(repo, '.rgignore', 'vendor/\nplain.txt\n');
+    write(repo, 'plain.txt', 'needle plain\n');
+    write(repo, 'vendor/lib/dep.js', 'needle vendored\n');
+    write(repo, 'vendor/lib/other.js', 'nothing\n');
+    write(repo, 'deep/.rgignore', 'untracked.md\n');
+    write(repo, 'deep/untracked.md', 'needle untracked\n');
+    write(repo, '.gitignore', '*.{tmp,bak}\nsrc[!a]gen\n[^x]y.txt\nbuild/\n');
+    write(repo, 'braces.tmp', 'needle braces\n');
+    write(repo, 'src/gen/made.ts', 'needle class\n');
+    write(repo, 'ay.txt', 'needle caret\n');
+    write(repo, 'build/out.js', 'needle ignored by both\n');
+    write(repo, 'sub/rules', 'linked.txt\n');
+    symlinkSync('rules', path.join(repo, 'sub/.gitignore'));
+    write(repo, 'sub/linked.txt', 'needle linked\n');
+    spawnSync('git', ['add', '.rgignore', 'plain.txt', 'vendor/lib/dep.js', 'sub/linked.txt'], { cwd: repo });
+    for (const args of [['grep', '-F', 'needle'], ['grep', '-l', '-F', 'needle'], ['grep', 'need.e'], ['grep', '-i', 'NEEDLE'], ['grep', '-F', 'needle', 'vendor', 'deep'], ['grep', '-F', '--hidden', 'needle']]) {
+      const withPrefilter = run(args, repo, { env: { ...prefilter, RT_ROOT: repo } });
+      const without = run(args, repo, { env: { ...WITHOUT, RT_ROOT: repo } });
+      expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
+      expect(withPrefilter.stdout, `${withPrefilter.text}\n${without.text}`).toBe(without.stdout);
+      expect(withPrefilter.stderr).toBe(without.stderr);
+    }
+    const all = run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout;
+    for (const file of ['app.log', 'plain.txt', 'vendor/lib/dep.js', 'deep/untracked.md', 'braces.tmp', 'src/gen/made.ts', 'sub/linked.txt']) expect(all).toContain(`${file}\n`);
+    // (git reads [^x] as [!x] too)
+    for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
+  });
+
   for (const { args, cwd } of cases) {
     it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without it`, () => {
       const withRg = run(args, cwd, { env: prefilter });

@@ -17,6 +17,15 @@ describe('childOutput', () => {
     expect((await childOutput(process.execPath, ['-e', 'setInterval(() => process.stdout.write("x".repeat(65536)), 1)'], { maxBytes: 1_000_000 }))).toBeUndefined();
   });
 
+  it('keeps what was written to stderr when asked, under the same bound', async () => {
+    const both = ['-e', 'process.stdout.write("out"); process.stderr.write(Buffer.alloc(2_000_000, 0x62))'];
+    const r = await childOutput(process.execPath, both, { stderr: true });
+    expect(r?.stdout.toString()).toBe('out');
+    expect(r?.stderr.length).toBe(2_000_000);
+    expect((await childOutput(process.execPath, both, {}))?.stderr.length).toBe(0);
+    expect(await childOutput(process.execPath, both, { stderr: true, maxBytes: 1_000_000 })).toBeUndefined();
+  });
+
   it('gives nothing for a program that cannot start', async () => {
     expect(await childOutput('/nonexistent/program', [], {})).toBeUndefined();
   });

@@ -1,0 +1,32 @@
+// Reading ripgrep's --debug log for the paths its walk left out (src/io/ripgrep.ts): those rt
+// puts to git, since ripgrep's ignore rules are not git's.
+
+import { describe, expect, it } from 'vitest';
+import { prunedPaths } from '../../src/io/ripgrep.js';
+
+const walk = 'DEBUG|ignore::walk|/usr/share/cargo/registry/ignore-0.4.18/src/walk.rs:1741: ';
+const log = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''));
+
+describe('prunedPaths', () => {
+  it('names each path left out for an ignore rule, but hidden ones', () => {
+    expect(
+      prunedPaths(
+        log(
+          'DEBUG|rg::args|crates/core/args.rs:527: not reading config files because --no-config is present',
+          `${walk}ignoring /r/.git: Ignore(IgnoreMatch(Hidden))`,
+          `${walk}ignoring /r/a.log: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("/r/.gitignore"), original: "*.{log,tmp}", actual: "**/*.{log,tmp}", is_whitelist: false, is_only_dir: false })))`,
+          `${walk}ignoring /r/my dir: odd: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("/r/.rgignore"), original: "my*", actual: "**/my*", is_whitelist: false, is_only_dir: false })))`,
+          `${walk}whitelisting /r/keep.log: Whitelist(IgnoreMatch(Gitignore(Glob { original: "!keep.log" })))`,
+          `rg: DEBUG|ignore::walk|crates/ignore/src/walk.rs:1730: ignoring /r/vendor: Ignore(IgnoreMatch(Override(Glob)))`,
+        ),
+      ),
+    ).toEqual(['/r/a.log', '/r/my dir: odd', '/r/vendor']);
+    expect(prunedPaths(Buffer.alloc(0))).toEqual([]);
+  });
+
+  it('cannot tell from a log it cannot read: a path holding a newline, a line cut short', () => {
+    expect(prunedPaths(log(`${walk}ignoring /r/a`, `b.txt: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toBeUndefined();
+    expect(prunedPaths(log(`${walk}ignoring /r/a.txt`))).toBeUndefined();
+    expect(prunedPaths(log('error: something else entirely'))).toBeUndefined();
+  });
+});
