@@ -8,15 +8,15 @@ const MAX_OUTPUT = 1 << 30;
 
 /**
  * Runs a program without waiting for it: its exit status and stdout (and, with `stderr`, what it
- * wrote there), or undefined if it could not start or wrote more than `maxBytes` to either
- * (then it is killed).
+ * wrote there), or undefined if it could not start or wrote more than `maxBytes` to stdout, or
+ * `maxStderr` to stderr (then it is killed).
  */
 export function childOutput(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number; stderr?: boolean },
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number; stderr?: boolean; maxStderr?: number },
 ): Promise<{ status: number | null; stdout: Buffer; stderr: Buffer } | undefined> {
-  const { maxBytes = MAX_OUTPUT, stderr = false, ...spawnOptions } = options;
+  const { maxBytes = MAX_OUTPUT, stderr = false, maxStderr = MAX_OUTPUT, ...spawnOptions } = options;
   return new Promise((resolve) => {
     let child;
     try {
@@ -26,13 +26,13 @@ export function childOutput(
       return;
     }
     let tooMuch = false;
-    const collect = (stream: Readable | null): Buffer[] => {
+    const collect = (stream: Readable | null, max: number): Buffer[] => {
       const chunks: Buffer[] = [];
       let bytes = 0;
       stream?.on('data', (chunk: Buffer) => {
         if (tooMuch) return;
         bytes += chunk.length;
-        if (bytes <= maxBytes) chunks.push(chunk);
+        if (bytes <= max) chunks.push(chunk);
         else {
           tooMuch = true;
           child.kill();
@@ -40,8 +40,8 @@ export function childOutput(
       });
       return chunks;
     };
-    const out = collect(child.stdout);
-    const err = collect(child.stderr);
+    const out = collect(child.stdout, maxBytes);
+    const err = collect(child.stderr, maxStderr);
     child.on('error', () => resolve(undefined));
     child.on('close', (status) => resolve(tooMuch ? undefined : { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
   });

@@ -211,6 +211,33 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
   });
 
+  it('a walk leaving out hundreds of paths (a log too long to read: git grep answers), and a .rgignore outside git', () => {
+    const repo = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    write(repo, '.gitignore', '*.o\n');
+    write(repo, '.rgignore', 'kept.txt\n');
+    for (let i = 0; i < 300; i++) write(repo, `m${i % 10}/f${i}.o`, 'needle in an object\n');
+    write(repo, 'kept.txt', 'needle kept\n');
+    write(repo, 'm1/src.c', 'needle source\n');
+    spawnSync('git', ['add', '-f', 'm2/f2.o'], { cwd: repo });
+    const plain = tempDir();
+    write(plain, '.rgignore', 'hidden-from-rg.txt\n');
+    write(plain, 'hidden-from-rg.txt', 'needle outside git\n');
+    write(plain, '.gitignore', 'ignored.txt\n');
+    write(plain, 'ignored.txt', 'needle ignored\n');
+    for (const cwd of [repo, plain]) {
+      for (const args of [['grep', '-F', 'needle'], ['grep', '-l', 'need.e']]) {
+        const withPrefilter = run(args, cwd, { env: { ...prefilter, RT_ROOT: cwd } });
+        const without = run(args, cwd, { env: { ...WITHOUT, RT_ROOT: cwd } });
+        expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
+        expect(withPrefilter.stdout, `${withPrefilter.text}\n${without.text}`).toBe(without.stdout);
+        expect(withPrefilter.stderr).toBe(without.stderr);
+      }
+    }
+    expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe('kept.txt\nm1/src.c\nm2/f2.o\n');
+    expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe('hidden-from-rg.txt\n');
+  });
+
   for (const { args, cwd } of cases) {
     it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without it`, () => {
       const withRg = run(args, cwd, { env: prefilter });

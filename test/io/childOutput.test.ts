@@ -23,7 +23,8 @@ describe('childOutput', () => {
     expect(r?.stdout.toString()).toBe('out');
     expect(r?.stderr.length).toBe(2_000_000);
     expect((await childOutput(process.execPath, both, {}))?.stderr.length).toBe(0);
-    expect(await childOutput(process.execPath, both, { stderr: true, maxBytes: 1_000_000 })).toBeUndefined();
+    expect(await childOutput(process.execPath, both, { stderr: true, maxStderr: 1_000_000 })).toBeUndefined();
+    expect((await childOutput(process.execPath, both, { stderr: true, maxBytes: 1_000_000 }))?.stderr.length).toBe(2_000_000);
   });
 
   it('gives nothing for a program that cannot start', async () => {
