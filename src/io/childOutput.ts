@@ -8,15 +8,15 @@ const MAX_OUTPUT = 1 << 30;
 
 /**
  * Runs a program without waiting for it: its exit status and stdout (and, with `stderr`, what it
- * wrote there), or undefined if it could not start or wrote more than `maxBytes` to stdout, or
- * `maxStderr` to stderr (then it is killed).
+ * wrote there), or undefined if it could not start, wrote more than `maxBytes` to either, or
+ * `watchStderr`, shown each piece of stderr as it comes, returned false (then it is killed).
  */
 export function childOutput(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number; stderr?: boolean; maxStderr?: number },
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number; stderr?: boolean; watchStderr?: (chunk: Buffer) => boolean },
 ): Promise<{ status: number | null; stdout: Buffer; stderr: Buffer } | undefined> {
-  const { maxBytes = MAX_OUTPUT, stderr = false, maxStderr = MAX_OUTPUT, ...spawnOptions } = options;
+  const { maxBytes = MAX_OUTPUT, stderr = false, watchStderr, ...spawnOptions } = options;
   return new Promise((resolve) => {
     let child;
     try {
@@ -25,24 +25,24 @@ export function childOutput(
       resolve(undefined);
       return;
     }
-    let tooMuch = false;
-    const collect = (stream: Readable | null, max: number): Buffer[] => {
+    let stopped = false;
+    const collect = (stream: Readable | null, watch?: (chunk: Buffer) => boolean): Buffer[] => {
       const chunks: Buffer[] = [];
       let bytes = 0;
       stream?.on('data', (chunk: Buffer) => {
-        if (tooMuch) return;
+        if (stopped) return;
         bytes += chunk.length;
-        if (bytes <= max) chunks.push(chunk);
+        if (bytes <= maxBytes && (!watch || watch(chunk))) chunks.push(chunk);
         else {
-          tooMuch = true;
+          stopped = true;
           child.kill();
         }
       });
       return chunks;
     };
-    const out = collect(child.stdout, maxBytes);
-    const err = collect(child.stderr, maxStderr);
+    const out = collect(child.stdout);
+    const err = collect(child.stderr, watchStderr);
     child.on('error', () => resolve(undefined));
-    child.on('close', (status) => resolve(tooMuch ? undefined : { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+    child.on('close', (status) => resolve(stopped ? undefined : { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
   });
 }

@@ -124,22 +124,39 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   if (request.noIgnore || !inGit) args.push('--no-ignore');
   args.push('--regexp', wanted, '--', ...request.dirs);
   // Its environment holds nothing that would change the files it lists.
-  const run = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stderr: checked, maxStderr: MAX_LOG });
+  const run = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stderr: checked, watchStderr: checked ? logWatch() : undefined });
   return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
     const pruned = checked ? prunedPaths(r.stderr) : [];
     if (!pruned) return undefined;
     const listed = pruned.length ? await listedUnderDirs(request.dirs, pruned) : [];
-    return listed && { found: r.stdout, unanswered: new Set(listed) };
+    // Those files rt reads itself, from Node: a few, or git grep answers instead.
+    if (!listed || listed.length > MAX_READ_BESIDE) return undefined;
+    return { found: r.stdout, unanswered: new Set(listed) };
   });
 }
 
 /**
- * The most of ripgrep's log read, some 60 paths left out. It writes each line slowly, in dozens
- * of system calls (3,000 object files ignored beside their sources made a 17 ms search take
- * 80-300 ms): past that it is stopped, and git grep answers instead.
+ * The most paths ripgrep's walk may leave out for a rule, hidden ones aside. It writes each line
+ * of its log slowly, in dozens of system calls (3,000 object files ignored beside their sources
+ * made a 17 ms search take 80-300 ms): past that it is stopped, and git grep answers instead.
  */
-const MAX_LOG = 16 * 1024;
+const MAX_PRUNED = 64;
+
+/** The most files listed where ripgrep's walk left paths out that rt reads itself, beside ripgrep's answer. */
+const MAX_READ_BESIDE = 256;
+
+/** Counts, as ripgrep's log comes, the paths left out but hidden ones: false past MAX_PRUNED. */
+function logWatch(): (chunk: Buffer) => boolean {
+  let partial = '';
+  let pruned = 0;
+  return (chunk) => {
+    const lines = (partial + chunk.toString('latin1')).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line.includes('|ignore::walk|') && line.includes(IGNORED) && !line.includes(`${IGNORED}Hidden)`)) pruned++;
+    return pruned <= MAX_PRUNED;
+  };
+}
 
 /** Whether `dir` lies in a git work tree, as ripgrep tells one: a .git in it or in a folder above. */
 function inGitTree(dir: string): boolean {
@@ -166,23 +183,42 @@ async function listedUnderDirs(dirs: readonly string[], pruned: readonly string[
   return lists.every((l) => l !== undefined) ? lists.flat() : undefined;
 }
 
+/** What follows a path its walk left out, in ripgrep's log. */
+const IGNORED = ': Ignore(IgnoreMatch(';
+
+/** A line of ripgrep's log. */
+const LOG_LINE = /^(?:rg: )?(?:ERROR|WARN|INFO|DEBUG|TRACE)\|/;
+
+/** A line of its walk's log about a path (which follows). */
+const WALK_LINE = /^(?:rg: )?DEBUG\|ignore::walk\|[^|]*?: (ignoring|whitelisting) /;
+
 /**
  * The paths ripgrep's walk left out for an ignore rule, as its --debug log names them ("ignoring
  * PATH: Ignore(IgnoreMatch(KIND…"), but for hidden ones (rt leaves them out too, unless --hidden,
- * and then ripgrep does not); undefined when the log cannot be read so (a line that is no log
- * line, such as the rest of a path holding a newline): ripgrep's walk cannot be checked then.
+ * and then ripgrep does not); undefined when the log cannot be read so: a line that is no log
+ * line (such as the rest of a path holding a newline), or one that tells a match where no walk
+ * line could, or more than once (a path holding the words of one).
  */
 export function prunedPaths(log: Buffer): string[] | undefined {
   const paths: string[] = [];
   for (const line of log.toString('utf8').split('\n')) {
     if (line === '') continue;
-    if (!/^(?:rg: )?(?:ERROR|WARN|INFO|DEBUG|TRACE)\|/.test(line)) return undefined;
-    const at = line.indexOf(': ignoring ');
-    if (at === -1) continue;
-    const why = line.lastIndexOf(': Ignore(IgnoreMatch(');
-    if (why < at) return undefined;
-    if (line.startsWith('Hidden)', why + ': Ignore(IgnoreMatch('.length)) continue;
-    paths.push(line.slice(at + ': ignoring '.length, why));
+    if (!LOG_LINE.test(line)) return undefined;
+    const walk = WALK_LINE.exec(line);
+    if (!walk) {
+      // (Such as "ignoring PATH: failed to pass subject filter", for a symbolic link: rt skips those too.)
+      if (line.includes('IgnoreMatch(')) return undefined;
+      continue;
+    }
+    const rest = line.slice(walk[0].length);
+    const marks = rest.split('IgnoreMatch(').length - 1;
+    if (walk[1] === 'whitelisting') {
+      if (marks !== 1) return undefined;
+      continue;
+    }
+    const at = rest.indexOf(IGNORED);
+    if (at === -1 || marks !== 1) return undefined;
+    if (!rest.startsWith('Hidden)', at + IGNORED.length)) paths.push(rest.slice(0, at));
   }
   return paths;
 }

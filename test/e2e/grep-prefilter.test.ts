@@ -211,7 +211,13 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
   });
 
-  it('a walk leaving out hundreds of paths (a log too long to read: git grep answers), and a .rgignore outside git', () => {
+  it('a walk leaving out hundreds of paths (a log too long to read: git grep answers), hundreds of files git lists where it left paths out (the same), and a .rgignore outside git', () => {
+    const vendored = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: vendored });
+    write(vendored, '.rgignore', 'vendor/\n');
+    for (let i = 0; i < 300; i++) write(vendored, `vendor/v${i}.js`, i % 7 ? 'nothing\n' : 'needle vendored\n');
+    write(vendored, 'main.js', 'needle main\n');
+    spawnSync('git', ['add', 'vendor'], { cwd: vendored });
     const repo = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo });
     write(repo, '.gitignore', '*.o\n');
@@ -225,7 +231,7 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     write(plain, 'hidden-from-rg.txt', 'needle outside git\n');
     write(plain, '.gitignore', 'ignored.txt\n');
     write(plain, 'ignored.txt', 'needle ignored\n');
-    for (const cwd of [repo, plain]) {
+    for (const cwd of [repo, vendored, plain]) {
       for (const args of [['grep', '-F', 'needle'], ['grep', '-l', 'need.e']]) {
         const withPrefilter = run(args, cwd, { env: { ...prefilter, RT_ROOT: cwd } });
         const without = run(args, cwd, { env: { ...WITHOUT, RT_ROOT: cwd } });
@@ -236,6 +242,7 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     }
     expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe('kept.txt\nm1/src.c\nm2/f2.o\n');
     expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe('hidden-from-rg.txt\n');
+    expect(run(['grep', '-l', '-F', 'needle'], vendored, { env: { ...prefilter, RT_ROOT: vendored } }).stdout).toMatch(/^main\.js\nvendor\/v0\.js\n/);
   });
 
   for (const { args, cwd } of cases) {

@@ -23,8 +23,12 @@ describe('childOutput', () => {
     expect(r?.stdout.toString()).toBe('out');
     expect(r?.stderr.length).toBe(2_000_000);
     expect((await childOutput(process.execPath, both, {}))?.stderr.length).toBe(0);
-    expect(await childOutput(process.execPath, both, { stderr: true, maxStderr: 1_000_000 })).toBeUndefined();
-    expect((await childOutput(process.execPath, both, { stderr: true, maxBytes: 1_000_000 }))?.stderr.length).toBe(2_000_000);
+    expect(await childOutput(process.execPath, both, { stderr: true, maxBytes: 1_000_000 })).toBeUndefined();
+    let seen = 0;
+    const watchStderr = (chunk: Buffer) => (seen += chunk.length) < 100_000;
+    expect(await childOutput(process.execPath, both, { stderr: true, watchStderr })).toBeUndefined();
+    expect(seen).toBeGreaterThanOrEqual(100_000);
+    expect((await childOutput(process.execPath, both, { stderr: true, watchStderr: () => true }))?.stderr.length).toBe(2_000_000);
   });
 
   it('gives nothing for a program that cannot start', async () => {

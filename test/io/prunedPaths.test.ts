@@ -24,8 +24,16 @@ describe('prunedPaths', () => {
     expect(prunedPaths(Buffer.alloc(0))).toEqual([]);
   });
 
-  it('cannot tell from a log it cannot read: a path holding a newline, a line cut short', () => {
+  it('passes over what other parts of ripgrep leave out (a symbolic link: rt skips those too)', () => {
+    expect(prunedPaths(log('DEBUG|rg::subject|crates/core/subject.rs:53: ignoring /r/link.ts: failed to pass subject filter: file type: FileType(FileType { mode: 41471 })', `${walk}ignoring /r/x.o: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toEqual(['/r/x.o']);
+  });
+
+  it('cannot tell from a log it cannot read: a path holding a newline, or the words of a log line; a line cut short', () => {
     expect(prunedPaths(log(`${walk}ignoring /r/a`, `b.txt: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toBeUndefined();
+    // A file named "x: Ignore(IgnoreMatch(Hidden)\nDEBUG|y", and one named with the words of a match.
+    expect(prunedPaths(log(`${walk}ignoring /r/x: Ignore(IgnoreMatch(Hidden)`, `DEBUG|y: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("/r/.rgignore") })))`))).toBeUndefined();
+    expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(b/x.txt: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("/r/a: Ignore(IgnoreMatch(b/.rgignore") })))`))).toBeUndefined();
+    expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(Hidden)/x.txt: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toBeUndefined();
     expect(prunedPaths(log(`${walk}ignoring /r/a.txt`))).toBeUndefined();
     expect(prunedPaths(log('error: something else entirely'))).toBeUndefined();
   });
