@@ -11,9 +11,9 @@
 //   matching "/", a .gitignore that is a symbolic link). In a git work tree, every path it
 //   leaves out for an ignore rule, which it names in its --debug log, is put to git, and the
 //   files git lists there (tracked ones, ignored or not, and untracked ones it does not ignore)
-//   are searched by rt; a walk leaving out more than a few dozen paths (the log is slow to
-//   write) is stopped, and git grep answers instead. Outside git, where it would read only
-//   .rgignore files, it reads none (--no-ignore).
+//   are searched by rt (past a few hundred, by ripgrep again, named one by one); a walk leaving
+//   out more than a few dozen paths (the log is slow to write) is stopped, and git grep answers
+//   instead. Outside git, where it would read only .rgignore files, it reads none (--no-ignore).
 // RT_RIPGREP=off turns it off.
 
 import fs from 'node:fs';
@@ -117,22 +117,28 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   // --no-ignore (rt applies .gitignore and .ignore files itself there).
   const inGit = request.dirs.every(inGitTree);
   const checked = inGit && !request.noIgnore;
-  const args = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global', ...(checked ? ['--debug'] : [])];
-  if (fixed) args.push('--fixed-strings');
-  if (request.ignoreCase) args.push('--ignore-case');
-  if (request.hidden) args.push('--hidden');
-  if (request.noIgnore || !inGit) args.push('--no-ignore');
-  args.push('--regexp', wanted, '--', ...request.dirs);
+  const flags = [...mode, '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global'];
+  if (fixed) flags.push('--fixed-strings');
+  if (request.ignoreCase) flags.push('--ignore-case');
+  if (request.hidden) flags.push('--hidden');
+  if (request.noIgnore || !inGit) flags.push('--no-ignore');
+  flags.push('--regexp', wanted, '--');
   // Its environment holds nothing that would change the files it lists.
-  const run = output('rg', args, { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stderr: checked, watchStderr: checked ? logWatch() : undefined });
+  const rgEnv = { PATH: env.PATH ?? '', HOME: env.HOME ?? '' };
+  const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], { env: rgEnv, stderr: checked, watchStderr: checked ? logWatch() : undefined });
   return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
     const pruned = checked ? prunedPaths(r.stderr) : [];
     if (!pruned) return undefined;
     const listed = pruned.length ? await listedUnderDirs(request.dirs, pruned) : [];
-    // Those files rt reads itself, from Node: a few, or git grep answers instead.
-    if (!listed || listed.length > MAX_READ_BESIDE) return undefined;
-    return { found: r.stdout, unanswered: new Set(listed) };
+    if (!listed) return undefined;
+    // A few rt reads itself; more, ripgrep searches too, named one by one (a file named is
+    // searched whatever the ignore rules say), unless they would not fit on its command line.
+    if (listed.length <= MAX_READ_BESIDE) return { found: r.stdout, unanswered: new Set(listed) };
+    if (listed.reduce((bytes, file) => bytes + Buffer.byteLength(file) + 1, 0) > MAX_NAMED_BYTES) return undefined;
+    const named = await output('rg', [...flags, ...listed], { env: rgEnv });
+    if (!named || (named.status !== 0 && named.status !== 1)) return undefined;
+    return { found: Buffer.concat([r.stdout, named.stdout]), unanswered: new Set<string>() };
   });
 }
 
@@ -145,6 +151,9 @@ const MAX_PRUNED = 64;
 
 /** The most files listed where ripgrep's walk left paths out that rt reads itself, beside ripgrep's answer. */
 const MAX_READ_BESIDE = 256;
+
+/** The most bytes of file names given to ripgrep on its command line (a quarter of what Linux takes). */
+const MAX_NAMED_BYTES = 512 * 1024;
 
 /** Counts, as ripgrep's log comes, the paths left out but hidden ones: false past MAX_PRUNED. */
 function logWatch(): (chunk: Buffer) => boolean {
