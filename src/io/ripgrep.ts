@@ -128,7 +128,7 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], { env: rgEnv, stderr: checked, watchStderr: checked ? logWatch() : undefined });
   return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
-    const pruned = checked ? prunedPaths(r.stderr) : [];
+    const pruned = checked ? prunedPaths(r.stderr, request.dirs) : [];
     if (!pruned) return undefined;
     const listed = pruned.length ? await listedUnderDirs(request.dirs, pruned) : [];
     if (!listed) return undefined;
@@ -143,11 +143,13 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
 }
 
 /**
- * The most paths ripgrep's walk may leave out for a rule, hidden ones aside. It writes each line
- * of its log slowly, in dozens of system calls (3,000 object files ignored beside their sources
- * made a 17 ms search take 80-300 ms): past that it is stopped, and git grep answers instead.
+ * The most paths ripgrep's walk may leave out for a rule, hidden ones aside, and the most lines
+ * of its log. It writes each line slowly, in dozens of system calls (3,000 object files ignored
+ * beside their sources made a 17 ms search take 80-300 ms; 4,800 dotfiles or 1,000 symbolic
+ * links, which it logs too, doubled a search): past either it is stopped, and git grep answers.
  */
 const MAX_PRUNED = 64;
+const MAX_LOG_LINES = 128;
 
 /** The most files listed where ripgrep's walk left paths out that rt reads itself, beside ripgrep's answer. */
 const MAX_READ_BESIDE = 256;
@@ -155,15 +157,17 @@ const MAX_READ_BESIDE = 256;
 /** The most bytes of file names given to ripgrep on its command line (a quarter of what Linux takes). */
 const MAX_NAMED_BYTES = 512 * 1024;
 
-/** Counts, as ripgrep's log comes, the paths left out but hidden ones: false past MAX_PRUNED. */
+/** Counts, as ripgrep's log comes, its lines and the paths left out but hidden ones: false past MAX_LOG_LINES or MAX_PRUNED. */
 function logWatch(): (chunk: Buffer) => boolean {
   let partial = '';
   let pruned = 0;
+  let count = 0;
   return (chunk) => {
     const lines = (partial + chunk.toString('latin1')).split('\n');
     partial = lines.pop()!;
+    count += lines.length;
     for (const line of lines) if (line.includes('|ignore::walk|') && line.includes(IGNORED) && !line.includes(`${IGNORED}Hidden)`)) pruned++;
-    return pruned <= MAX_PRUNED;
+    return pruned <= MAX_PRUNED && count <= MAX_LOG_LINES;
   };
 }
 
@@ -198,17 +202,19 @@ const IGNORED = ': Ignore(IgnoreMatch(';
 /** A line of ripgrep's log. */
 const LOG_LINE = /^(?:rg: )?(?:ERROR|WARN|INFO|DEBUG|TRACE)\|/;
 
-/** A line of its walk's log about a path (which follows). */
-const WALK_LINE = /^(?:rg: )?DEBUG\|ignore::walk\|[^|]*?: (ignoring|whitelisting) /;
+/** A line of its walk's log about a path (which follows), from the place in ripgrep's source that writes it. */
+const WALK_LINE = /^(?:rg: )?DEBUG\|ignore::walk\|[^|\s]*\.rs:\d+: (ignoring|whitelisting) /;
 
 /**
- * The paths ripgrep's walk left out for an ignore rule, as its --debug log names them ("ignoring
- * PATH: Ignore(IgnoreMatch(KIND…"), but for hidden ones (rt leaves them out too, unless --hidden,
- * and then ripgrep does not); undefined when the log cannot be read so: a line that is no log
- * line (such as the rest of a path holding a newline), or one that tells a match where no walk
- * line could, or more than once (a path holding the words of one).
+ * The paths ripgrep's walk of `dirs` (absolute) left out for an ignore rule, as its --debug log
+ * names them ("ignoring PATH: Ignore(IgnoreMatch(KIND…"), but for hidden ones (rt leaves them out
+ * too, unless --hidden, and then ripgrep does not); undefined when the log cannot be read so: a
+ * line that is no log line (such as the rest of a path holding a newline), one that tells a
+ * match where no walk line could, or more than once (a path holding the words of one), or a walk
+ * line about a path outside `dirs` (a file name holding a newline and the words of a whole line).
  */
-export function prunedPaths(log: Buffer): string[] | undefined {
+export function prunedPaths(log: Buffer, dirs: readonly string[]): string[] | undefined {
+  const prefixes = dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep));
   const paths: string[] = [];
   for (const line of log.toString('utf8').split('\n')) {
     if (line === '') continue;
@@ -220,13 +226,12 @@ export function prunedPaths(log: Buffer): string[] | undefined {
       continue;
     }
     const rest = line.slice(walk[0].length);
+    if (!prefixes.some((p) => rest.startsWith(p))) return undefined;
     const marks = rest.split('IgnoreMatch(').length - 1;
-    if (walk[1] === 'whitelisting') {
-      if (marks !== 1) return undefined;
-      continue;
-    }
+    if (marks !== 1) return undefined;
+    if (walk[1] === 'whitelisting') continue;
     const at = rest.indexOf(IGNORED);
-    if (at === -1 || marks !== 1) return undefined;
+    if (at === -1) return undefined;
     if (!rest.startsWith('Hidden)', at + IGNORED.length)) paths.push(rest.slice(0, at));
   }
   return paths;

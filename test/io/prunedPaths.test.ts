@@ -2,7 +2,10 @@
 // puts to git, since ripgrep's ignore rules are not git's.
 
 import { describe, expect, it } from 'vitest';
-import { prunedPaths } from '../../src/io/ripgrep.js';
+import { prunedPaths as prunedIn } from '../../src/io/ripgrep.js';
+
+/** What ripgrep's walk of the folder /r left out. */
+const prunedPaths = (log: Buffer) => prunedIn(log, ['/r']);
 
 const walk = 'DEBUG|ignore::walk|/usr/share/cargo/registry/ignore-0.4.18/src/walk.rs:1741: ';
 const log = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''));
@@ -35,6 +38,10 @@ describe('prunedPaths', () => {
     expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(b/x.txt: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("/r/a: Ignore(IgnoreMatch(b/.rgignore") })))`))).toBeUndefined();
     expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(Hidden)/x.txt: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toBeUndefined();
     expect(prunedPaths(log(`${walk}ignoring /r/a.txt`))).toBeUndefined();
+    // A file named "a: Ignore(IgnoreMatch(Hidden)\nDEBUG|ignore::walk|z: whitelisting q", or with a place in the source made up.
+    expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(Hidden)`, 'DEBUG|ignore::walk|z: whitelisting q: Whitelist(IgnoreMatch(Gitignore(Glob)))'))).toBeUndefined();
+    expect(prunedPaths(log(`${walk}ignoring /r/a: Ignore(IgnoreMatch(Hidden)`, 'DEBUG|ignore::walk|z.rs:1: whitelisting q: Whitelist(IgnoreMatch(Gitignore(Glob)))'))).toBeUndefined();
+    expect(prunedPaths(log(`${walk}ignoring /elsewhere/x.o: Ignore(IgnoreMatch(Gitignore(Glob)))`))).toBeUndefined();
     expect(prunedPaths(log('error: something else entirely'))).toBeUndefined();
   });
 });
