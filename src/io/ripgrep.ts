@@ -71,15 +71,13 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
     const lines = new Map<string, Map<number, Buffer>>();
     // Files with more lines found than are matched one by one: rt searches them itself.
     const crowded = new Set<string>();
+    // (ripgrep names a file by the same absolute path whichever PATH given it was found under.)
     for (const [name, file] of parseFound(r.found, contents)) {
       const abs = path.resolve(name);
       // A file under two PATHs given (one inside the other) is searched, and listed, twice.
-      const numbers = [...(found.get(abs) ?? []), ...file.numbers];
-      found.set(abs, ascending(numbers) ? numbers : [...new Set(numbers)].sort((a, b) => a - b));
-      if (file.crowded || crowded.has(abs)) {
-        crowded.add(abs);
-        lines.delete(abs);
-      } else if (file.lines) lines.set(abs, new Map([...(lines.get(abs) ?? []), ...file.lines]));
+      found.set(abs, ascending(file.numbers) ? file.numbers : [...new Set(file.numbers)].sort((a, b) => a - b));
+      if (file.crowded) crowded.add(abs);
+      else if (file.lines) lines.set(abs, file.lines);
     }
     return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, ...(contents ? { contents: lines } : {}) };
   });
@@ -125,7 +123,7 @@ function search(request: PrefilterRequest, env: NodeJS.ProcessEnv, mode: readonl
   flags.push('--regexp', wanted, '--');
   // Its environment holds nothing that would change the files it lists.
   const rgEnv = { PATH: env.PATH ?? '', HOME: env.HOME ?? '' };
-  const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], { env: rgEnv, stderr: checked, watchStderr: checked ? logWatch() : undefined });
+  const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], { env: rgEnv, stderr: checked, watchStderr: checked ? logWatch(request.dirs) : undefined });
   return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
     const pruned = checked ? prunedPaths(r.stderr, request.dirs) : [];
@@ -157,17 +155,27 @@ const MAX_READ_BESIDE = 256;
 /** The most bytes of file names given to ripgrep on its command line (a quarter of what Linux takes). */
 const MAX_NAMED_BYTES = 512 * 1024;
 
-/** Counts, as ripgrep's log comes, its lines and the paths left out but hidden ones: false past MAX_LOG_LINES or MAX_PRUNED. */
-function logWatch(): (chunk: Buffer) => boolean {
-  let partial = '';
+/**
+ * Reads ripgrep's log as it comes (see walkLine): false, to stop it, past MAX_LOG_LINES lines or
+ * MAX_PRUNED paths left out (hidden ones aside), or at a line that cannot be read (its answer
+ * would be dropped anyway).
+ */
+function logWatch(dirs: readonly string[]): (chunk: Buffer) => boolean {
+  const prefixes = dirs.map(folderPrefix);
+  let partial: Buffer = Buffer.alloc(0);
+  let lines = 0;
   let pruned = 0;
-  let count = 0;
   return (chunk) => {
-    const lines = (partial + chunk.toString('latin1')).split('\n');
-    partial = lines.pop()!;
-    count += lines.length;
-    for (const line of lines) if (line.includes('|ignore::walk|') && line.includes(IGNORED) && !line.includes(`${IGNORED}Hidden)`)) pruned++;
-    return pruned <= MAX_PRUNED && count <= MAX_LOG_LINES;
+    const text = partial.length ? Buffer.concat([partial, chunk]) : chunk;
+    let at = 0;
+    for (let nl = text.indexOf(0x0a); nl !== -1; at = nl + 1, nl = text.indexOf(0x0a, at)) {
+      const walk = walkLine(text.toString('utf8', at, nl), prefixes);
+      if (walk === undefined) return false;
+      lines++;
+      if (walk && !walk.hidden) pruned++;
+    }
+    partial = text.subarray(at);
+    return pruned <= MAX_PRUNED && lines <= MAX_LOG_LINES;
   };
 }
 
@@ -186,7 +194,7 @@ function inGitTree(dir: string): boolean {
 async function listedUnderDirs(dirs: readonly string[], pruned: readonly string[]): Promise<string[] | undefined> {
   const byDir = new Map<string, string[]>();
   for (const p of pruned) {
-    const dir = dirs.find((d) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep));
+    const dir = dirs.find((d) => p.startsWith(folderPrefix(d)));
     if (dir === undefined) return undefined;
     const paths = byDir.get(dir);
     if (paths) paths.push(p);
@@ -207,34 +215,45 @@ const WALK_LINE = /^(?:rg: )?DEBUG\|ignore::walk\|[^|\s]*\.rs:\d+: (ignoring|whi
 
 /**
  * The paths ripgrep's walk of `dirs` (absolute) left out for an ignore rule, as its --debug log
- * names them ("ignoring PATH: Ignore(IgnoreMatch(KIND…"), but for hidden ones (rt leaves them out
- * too, unless --hidden, and then ripgrep does not); undefined when the log cannot be read so: a
- * line that is no log line (such as the rest of a path holding a newline), one that tells a
- * match where no walk line could, or more than once (a path holding the words of one), or a walk
- * line about a path outside `dirs` (a file name holding a newline and the words of a whole line).
+ * names them (see walkLine), but for hidden ones (rt leaves them out too, unless --hidden, and
+ * then ripgrep does not); undefined when a line of the log cannot be read so.
  */
 export function prunedPaths(log: Buffer, dirs: readonly string[]): string[] | undefined {
-  const prefixes = dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep));
+  const prefixes = dirs.map(folderPrefix);
   const paths: string[] = [];
   for (const line of log.toString('utf8').split('\n')) {
-    if (line === '') continue;
-    if (!LOG_LINE.test(line)) return undefined;
-    const walk = WALK_LINE.exec(line);
-    if (!walk) {
-      // (Such as "ignoring PATH: failed to pass subject filter", for a symbolic link: rt skips those too.)
-      if (line.includes('IgnoreMatch(')) return undefined;
-      continue;
-    }
-    const rest = line.slice(walk[0].length);
-    if (!prefixes.some((p) => rest.startsWith(p))) return undefined;
-    const marks = rest.split('IgnoreMatch(').length - 1;
-    if (marks !== 1) return undefined;
-    if (walk[1] === 'whitelisting') continue;
-    const at = rest.indexOf(IGNORED);
-    if (at === -1) return undefined;
-    if (!rest.startsWith('Hidden)', at + IGNORED.length)) paths.push(rest.slice(0, at));
+    const walk = walkLine(line, prefixes);
+    if (walk === undefined) return undefined;
+    if (walk && !walk.hidden) paths.push(walk.path);
   }
   return paths;
+}
+
+/**
+ * What a line of ripgrep's log says of its walk under the folders of `prefixes`: a path left out
+ * ("ignoring PATH: Ignore(IgnoreMatch(KIND…"), and whether for being hidden; null for any other
+ * line; undefined when it cannot be read so: a line that is no log line (such as the rest of a
+ * path holding a newline), one that tells a match where no walk line could, or more than once (a
+ * path holding the words of one), or a walk line about a path elsewhere (a file name holding a
+ * newline and the words of a whole line).
+ */
+function walkLine(line: string, prefixes: readonly string[]): { path: string; hidden: boolean } | null | undefined {
+  if (line === '') return null;
+  if (!LOG_LINE.test(line)) return undefined;
+  const walk = WALK_LINE.exec(line);
+  // (Another line, such as "ignoring PATH: failed to pass subject filter" for a symbolic link: rt skips those too.)
+  if (!walk) return line.includes('IgnoreMatch(') ? undefined : null;
+  const rest = line.slice(walk[0].length);
+  if (!prefixes.some((p) => rest.startsWith(p)) || rest.split('IgnoreMatch(').length !== 2) return undefined;
+  if (walk[1] === 'whitelisting') return null;
+  const at = rest.indexOf(IGNORED);
+  if (at === -1) return undefined;
+  return { path: rest.slice(0, at), hidden: rest.startsWith('Hidden)', at + IGNORED.length) };
+}
+
+/** A folder's path with a separator at its end: what the paths under it start with. */
+function folderPrefix(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
 /** Whether numbers are in strictly ascending order. */
