@@ -14,7 +14,7 @@ import { renderLine } from '../render/window.js';
 import { openIndexed, retryOnChange, statResolved, type IndexedFile } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
 import { withFolderOf } from '../io/pinnedFolder.js';
-import { resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
+import { listedPath, resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import type { Context } from './context.js';
 import { positiveInt } from './shared.js';
@@ -242,14 +242,15 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
   for (const { file, lines: searched } of hits) {
     let resolved: ResolvedPath;
     try {
-      resolved = resolveInRoot(ctx.root, file.abs);
+      // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
+      resolved = listedPath(ctx.root, file.abs, file.display);
     } catch {
       continue;
     }
     let read: HitLines;
     try {
       // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
-      read = retryOnChange(() => withFolderOf({ ...resolved, display: file.display }, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, context, isHit)));
+      read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, context, isHit)));
     } catch (error) {
       // Gone, unreadable or turned binary since it was searched: as if it had not matched.
       if (error instanceof RtError) continue;

@@ -49,15 +49,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   if (userPath === '') throw new RtError('usage', 'empty path', ['name a file, e.g. rt open README.md']);
   const lexical = path.resolve(root.cwd, userPath);
   const real = realpathAllowingMissing(lexical);
-  if (!isInside(root.dir, real.path)) {
-    throw new RtError('outside_root', `${printable(userPath)} is outside the root ${printable(root.dir)}`, [
-      `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
-    ]);
-  }
-  const rel = toPosix(path.relative(root.dir, real.path));
-  if (rel === '.rt' || rel.startsWith('.rt/')) {
-    throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
-  }
+  const rel = relInRoot(root, real.path, userPath);
   if (real.missing && !allowMissing) {
     const near = suggestPaths(root, lexical);
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
@@ -65,6 +57,31 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };
+}
+
+/**
+ * A path a listing found under a folder resolveInRoot resolved, taken as it is, without
+ * resolving it again (for the hundreds of files a search prints): git and the walk list no path
+ * through a symbolic link to a folder, and a reader enters its folder with withFolderOf, which
+ * checks that the folder is still that real path, then never follows a link in its last part.
+ * Refused as resolveInRoot refuses a path outside the root or in rt's state folder.
+ */
+export function listedPath(root: Root, abs: string, display: string): ResolvedPath {
+  return { abs, rel: relInRoot(root, abs, display), display };
+}
+
+/** The path relative to the root (with "/") of a real path, refused when outside the root or in its state folder. */
+function relInRoot(root: Root, real: string, userPath: string): string {
+  if (!isInside(root.dir, real)) {
+    throw new RtError('outside_root', `${printable(userPath)} is outside the root ${printable(root.dir)}`, [
+      `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
+    ]);
+  }
+  const rel = toPosix(path.relative(root.dir, real));
+  if (rel === '.rt' || rel.startsWith('.rt/')) {
+    throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
+  }
+  return rel;
 }
 
 export function displayPath(root: Root, abs: string): string {

@@ -39,6 +39,8 @@ export class StateStore {
   private readonly disabledReason: string | undefined;
   private writable: boolean | undefined;
   private warned = false;
+  /** State folders found to be real folders of ours by a read (see isOwnFolderToRead). */
+  private readonly checkedToRead = new Set<string>();
 
   constructor(
     rootDir: string,
@@ -60,7 +62,7 @@ export class StateStore {
     const file = this.fileFor(kind, rel);
     let text: string;
     try {
-      if (!this.isOwnFolder(kind)) return undefined;
+      if (!this.isOwnFolderToRead(kind)) return undefined;
       const fd = openStateFile(file);
       if (fd === 'foreign') {
         this.setAside(kind, file, 'it is not a regular file');
@@ -103,7 +105,7 @@ export class StateStore {
     if (this.disabledReason) return undefined;
     const file = this.fileFor(kind, rel);
     try {
-      if (!this.isOwnFolder(kind)) return undefined;
+      if (!this.isOwnFolderToRead(kind)) return undefined;
       const fd = openStateFile(file);
       if (fd === 'foreign') {
         this.setAside(kind, file, 'it is not a regular file');
@@ -252,6 +254,18 @@ export class StateStore {
       if (!st.isDirectory() || st.isSymbolicLink()) return false;
     }
     return true;
+  }
+
+  /**
+   * isOwnFolder for reading, checked once a run: a search reads the state of every file it
+   * prints, and checking both folders for each cost more than reading the states. What is read
+   * is checked anyway (its path, its digests), and every write checks the folders again.
+   */
+  private isOwnFolderToRead(kind: StateKind): boolean {
+    if (this.checkedToRead.has(kind)) return true;
+    const own = this.isOwnFolder(kind);
+    if (own) this.checkedToRead.add(kind);
+    return own;
   }
 
   private ensureFolder(): boolean {
