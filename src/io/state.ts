@@ -39,8 +39,6 @@ export class StateStore {
   private readonly disabledReason: string | undefined;
   private writable: boolean | undefined;
   private warned = false;
-  /** State folders found to be real folders of ours by a read (see isOwnFolderToRead). */
-  private readonly checkedToRead = new Set<string>();
 
   constructor(
     rootDir: string,
@@ -62,7 +60,7 @@ export class StateStore {
     const file = this.fileFor(kind, rel);
     let text: string;
     try {
-      if (!this.isOwnFolderToRead(kind)) return undefined;
+      if (!this.isOwnFolder(kind)) return undefined;
       const fd = openStateFile(file);
       if (fd === 'foreign') {
         this.setAside(kind, file, 'it is not a regular file');
@@ -105,7 +103,7 @@ export class StateStore {
     if (this.disabledReason) return undefined;
     const file = this.fileFor(kind, rel);
     try {
-      if (!this.isOwnFolderToRead(kind)) return undefined;
+      if (!this.isOwnFolder(kind)) return undefined;
       const fd = openStateFile(file);
       if (fd === 'foreign') {
         this.setAside(kind, file, 'it is not a regular file');
@@ -176,6 +174,12 @@ export class StateStore {
    */
   saveText(kind: StateKind, rel: string, produce: (write: (part: string | Uint8Array) => void, patch: (at: number, part: string) => void) => void): boolean {
     if (!this.ensureFolder()) return false;
+    // Checked again before each write (ensureFolder checks once a run): a folder swapped for a
+    // symbolic link since must not lead a write elsewhere.
+    if (!this.isOwnFolderNow(kind)) {
+      this.disable(`${STATE_DIR}/${kind} is gone or not a plain folder`);
+      return false;
+    }
     const file = this.fileFor(kind, rel);
     const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     try {
@@ -256,16 +260,13 @@ export class StateStore {
     return true;
   }
 
-  /**
-   * isOwnFolder for reading, checked once a run: a search reads the state of every file it
-   * prints, and checking both folders for each cost more than reading the states. What is read
-   * is checked anyway (its path, its digests), and every write checks the folders again.
-   */
-  private isOwnFolderToRead(kind: StateKind): boolean {
-    if (this.checkedToRead.has(kind)) return true;
-    const own = this.isOwnFolder(kind);
-    if (own) this.checkedToRead.add(kind);
-    return own;
+  /** isOwnFolder, false (not an error) when a folder is gone. */
+  private isOwnFolderNow(kind: StateKind): boolean {
+    try {
+      return this.isOwnFolder(kind);
+    } catch {
+      return false;
+    }
   }
 
   private ensureFolder(): boolean {
@@ -322,6 +323,8 @@ export class StateStore {
   private setAside(kind: StateKind, file: string, why: string): void {
     const target = path.join(this.dir, 'set-aside', `${kind}-${path.basename(file)}`);
     try {
+      // The file is moved out of its folder, which must still be the one of rt's state.
+      if (!this.isOwnFolder(kind)) throw new Error(`${kind} is not a plain folder`);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
       // One copy is kept: an earlier one of another type (a folder where a file was set aside before) would make the rename fail.

@@ -1,0 +1,41 @@
+// The state folders (.rt/index, .rt/view) swapped for symbolic links while rt runs (src/io/state.ts):
+// no state is read through the link, none written, and no file is moved out of where it leads.
+// Node has no openat: each read and write checks the folders just before it.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StateStore, type StateDoc } from '../../src/io/state.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+
+afterAll(cleanup);
+
+const doc = (rel: string, note: string) => ({ format: 'rt-test', version: 1, path: rel, touched: 0, note });
+
+describe('state folders swapped for links after the first use', () => {
+  const root = tempDir();
+  const outside = tempDir();
+  const warnings: string[] = [];
+  const store = new StateStore(root, {}, (m) => warnings.push(m));
+  const view = path.join(root, '.rt', 'view');
+
+  it('reads, writes and sets aside nothing through the link', () => {
+    expect(store.save('view', 'a.txt', doc('a.txt', 'inside'))).toBe(true);
+    expect(store.load<StateDoc & { note: string }>('view', 'a.txt', 'rt-test', 1)?.note).toBe('inside');
+    const [name] = fs.readdirSync(view);
+    // The same state file, planted outside the root, and the real folder swapped for a link to it.
+    fs.writeFileSync(path.join(outside, name!), JSON.stringify(doc('a.txt', 'outside')));
+    fs.writeFileSync(path.join(outside, 'garbage.json'), 'not json');
+    fs.renameSync(view, `${view}.real`);
+    fs.symlinkSync(outside, view);
+
+    expect(store.load('view', 'a.txt', 'rt-test', 1)).toBeUndefined();
+    expect(store.openForReading('view', 'a.txt')).toBeUndefined();
+    expect(store.save('view', 'a.txt', doc('a.txt', 'written'))).toBe(false);
+    store.setAsideFile('view', path.join(view, 'garbage.json'), 'a test');
+    expect(fs.readdirSync(outside).sort()).toEqual([name!, 'garbage.json'].sort());
+    expect(JSON.parse(fs.readFileSync(path.join(outside, name!), 'utf8')).note).toBe('outside');
+    expect(fs.existsSync(path.join(root, '.rt', 'set-aside'))).toBe(false);
+    expect(warnings.join('\n')).toMatch(/\.rt\/view is gone or not a plain folder/);
+  });
+});
