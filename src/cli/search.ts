@@ -90,6 +90,7 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
   const include = globs.filter((g) => !g.startsWith('!')).map(globMatcher);
   const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globMatcher(g.slice(1)));
   const wanted = (rel: string) => (include.length === 0 || include.some((m) => m(rel))) && !exclude.some((m) => m(rel));
+  const throughLink = throughLinkedFolder();
   const files = new Map<string, Candidate>();
   for (const group of listed.groups) {
     if (group.named) {
@@ -99,12 +100,52 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
     }
     for (const rel of group.rels) {
       if (only && !only.has(group.absPrefix + rel)) continue;
-      if (!wanted(rel)) continue;
+      if (!wanted(rel) || throughLink(group.absPrefix, rel)) continue;
       const file = group.place(rel);
       files.set(file.abs, file);
     }
   }
   return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered };
+}
+
+/**
+ * Whether a listed path (relative to a folder resolved inside the root, whose absolute path with
+ * a final separator is `absPrefix`) goes through a symbolic link to a folder: git lists a tracked
+ * file whose folder was since replaced by a link (to elsewhere in the root, or out of it), and
+ * rt follows no link, as ripgrep does not (printing it would refuse it, once it had counted).
+ * One lstat per folder met, only for the paths asked about.
+ */
+export function throughLinkedFolder(): (absPrefix: string, rel: string) => boolean {
+  const linked = new Map<string, boolean>();
+  const check = (absPrefix: string, relDir: string): boolean => {
+    if (relDir === '') return false;
+    const key = absPrefix + relDir;
+    let known = linked.get(key);
+    if (known === undefined) {
+      const slash = relDir.lastIndexOf('/');
+      known = check(absPrefix, slash < 0 ? '' : relDir.slice(0, slash)) || isLink(key);
+      linked.set(key, known);
+    }
+    return known;
+  };
+  // Listings come folder by folder: the last folder's answer serves the paths that follow in it.
+  let last: { absPrefix: string; dir: string; linked: boolean } | undefined;
+  return (absPrefix, rel) => {
+    const cut = Math.max(0, rel.lastIndexOf('/'));
+    if (last && last.absPrefix === absPrefix && last.dir.length === cut && rel.startsWith(last.dir)) return last.linked;
+    const dir = rel.slice(0, cut);
+    last = { absPrefix, dir, linked: check(absPrefix, dir) };
+    return last.linked;
+  };
+}
+
+/** Whether `abs` is a symbolic link (false when it cannot be told: gone, or no folder on the way). */
+function isLink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -141,6 +141,36 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     }
   });
 
+  it('a tracked file whose folder was replaced by a symbolic link (into the root, or out of it) is not searched: no link is followed, no hit counted and left unprinted', () => {
+    const repo = tempDir();
+    const outside = tempDir();
+    git(repo, ['init', '-q']);
+    write(repo, 'a/f.txt', 'hello one\n');
+    write(repo, 'z/f.txt', 'hello two\n');
+    write(repo, 'b/deep/g.txt', 'hello three\n');
+    git(repo, ['add', '.']);
+    rmSync(path.join(repo, 'a'), { recursive: true });
+    rmSync(path.join(repo, 'b'), { recursive: true });
+    symlinkSync('z', path.join(repo, 'a'));
+    write(outside, 'deep/g.txt', 'hello outside\n');
+    symlinkSync(outside, path.join(repo, 'b'));
+    const expected: Record<string, string> = {
+      'grep --max 1 -F hello': 'z/f.txt:1:',
+      'grep --max 1 hel+o': 'z/f.txt:1:',
+      'grep -l -F hello': 'z/f.txt\n',
+      'grep -l h.llo': 'z/f.txt\n',
+    };
+    for (const [command, start] of Object.entries(expected)) {
+      const args = command.split(' ');
+      for (const env of [prefilter, WITHOUT]) {
+        const found = run(args, repo, { env });
+        expect(found.status, found.text).toBe(0);
+        expect(found.stdout.startsWith(start) && !found.stdout.includes('more'), found.text).toBe(true);
+        expect(found.stdout).not.toMatch(/^[ab]\//m);
+      }
+    }
+  });
+
   it("a repository's own core.excludesFile, or GIT_CONFIG_GLOBAL, naming another global excludes file than ~/.gitconfig's", () => {
     const home = tempDir();
     write(home, 'global-ignore', '*.log\n');
