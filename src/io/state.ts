@@ -123,7 +123,8 @@ export class StateStore {
    */
   update(kind: StateKind, rel: string, update: () => void): void {
     let lock: Lock | undefined;
-    if (this.ensureFolder()) {
+    // The lock is made in the state's folder: not through a link it was swapped for.
+    if (this.ensureFolder() && this.isOwnFolderNow(kind)) {
       try {
         lock = acquireLock(`${this.fileFor(kind, rel)}.rt-lock`, `the state of ${rel}`, STATE_LOCK_WAIT_MS);
       } catch {
@@ -203,7 +204,7 @@ export class StateStore {
       fs.renameSync(tmp, file);
       return true;
     } catch (error) {
-      fs.rmSync(tmp, { force: true });
+      removeQuietly(tmp);
       this.disable(`cannot write ${path.relative(path.dirname(this.dir), file)} (${errorCode(error)})`);
       return false;
     }
@@ -341,23 +342,25 @@ export class StateStore {
     const stamp = path.join(this.dir, 'swept');
     const now = Date.now();
     try {
-      if (now - fs.statSync(stamp).mtimeMs < SWEEP_EVERY_MS) return;
+      if (now - fs.lstatSync(stamp).mtimeMs < SWEEP_EVERY_MS) return;
     } catch {
       // never swept
     }
     try {
-      fs.writeFileSync(stamp, '');
-      for (const kind of ['index', 'view', 'set-aside']) {
+      // Replaced, not written through: a link planted there must not lead the write elsewhere.
+      writeAtomic(stamp, '');
+      for (const kind of ['index', 'view', 'set-aside'] as const) {
         const dir = path.join(this.dir, kind);
         let names: string[] = [];
         try {
+          if (!this.isOwnFolder(kind)) continue;
           names = fs.readdirSync(dir);
         } catch {
           continue;
         }
         for (const name of names) {
           const file = path.join(dir, name);
-          const st = fs.statSync(file);
+          const st = fs.lstatSync(file);
           const stale = name.includes('.tmp-') ? now - st.mtimeMs > 3_600_000 : now - st.mtimeMs > EXPIRY_MS;
           if (stale) fs.rmSync(file, { force: true });
         }
@@ -390,11 +393,20 @@ export function openStateFile(file: string): number | 'foreign' {
 export function writeAtomic(file: string, data: string | Buffer): void {
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
-    fs.writeFileSync(tmp, data);
+    fs.writeFileSync(tmp, data, { flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch (error) {
-    fs.rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw error;
+  }
+}
+
+/** Removes a temporary file if it is there; its folder gone, or replaced by a file, is no error. */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Nothing was left there to remove.
   }
 }
 

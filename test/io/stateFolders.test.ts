@@ -29,6 +29,11 @@ describe('state folders swapped for links after the first use', () => {
     fs.renameSync(view, `${view}.real`);
     fs.symlinkSync(outside, view);
 
+    // The lock of an update is not made through the link (it would be gone once released).
+    let lockedThere: string[] | undefined;
+    store.update('view', 'a.txt', () => (lockedThere = fs.readdirSync(outside).filter((n) => n.includes('.rt-lock'))));
+    expect(lockedThere).toEqual([]);
+
     expect(store.load('view', 'a.txt', 'rt-test', 1)).toBeUndefined();
     expect(store.openForReading('view', 'a.txt')).toBeUndefined();
     expect(store.save('view', 'a.txt', doc('a.txt', 'written'))).toBe(false);
@@ -37,5 +42,24 @@ describe('state folders swapped for links after the first use', () => {
     expect(JSON.parse(fs.readFileSync(path.join(outside, name!), 'utf8')).note).toBe('outside');
     expect(fs.existsSync(path.join(root, '.rt', 'set-aside'))).toBe(false);
     expect(warnings.join('\n')).toMatch(/\.rt\/view is gone or not a plain folder/);
+  });
+
+  it('the daily sweep writes its stamp in place of a link planted there, and sweeps no folder a link leads to', () => {
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    fs.mkdirSync(path.join(dir, '.rt'));
+    const victim = path.join(elsewhere, 'victim.txt');
+    fs.writeFileSync(victim, 'precious\n');
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    fs.utimesSync(victim, old, old);
+    fs.symlinkSync(victim, path.join(dir, '.rt', 'swept'));
+    // The link itself old too, so that the sweep is due.
+    fs.lutimesSync(path.join(dir, '.rt', 'swept'), old, old);
+    fs.symlinkSync(elsewhere, path.join(dir, '.rt', 'set-aside'));
+    const said: string[] = [];
+    const fresh = new StateStore(dir, {}, (m) => said.push(m));
+    expect(fresh.save('view', 'b.txt', doc('b.txt', 'x')), said.join('\n')).toBe(true);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(fs.lstatSync(path.join(dir, '.rt', 'swept')).isFile()).toBe(true);
   });
 });
