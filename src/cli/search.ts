@@ -185,7 +185,7 @@ export function placeUnder(root: Root, dir: string): (rel: string) => Candidate 
 }
 
 /** The prefix that makes a listed path (relative, with "/") absolute, as placeUnder does. */
-function absPrefixOf(dir: string): string {
+export function absPrefixOf(dir: string): string {
   return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 

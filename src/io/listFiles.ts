@@ -216,6 +216,8 @@ function filterGitListing(dir: string, files: string[], options: ListOptions, in
   rules.sort((a, b) => a.order - b.order);
   let skippedHidden = 0;
   const kept = files.filter((f) => {
+    // A file of rt's state (git may track one, added by force) is never listed, as in a walk.
+    if (f.includes('.rt') && f.split('/').includes('.rt')) return false;
     if (!options.hidden && isHidden(f)) {
       skippedHidden++;
       return false;

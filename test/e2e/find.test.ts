@@ -286,3 +286,28 @@ describe('rt find: the cap (200 files by default)', () => {
     expect(last, r.text).not.toMatch(/-g GLOB/);
   });
 });
+
+describe('rt find: paths git lists that are not files of the tree', () => {
+  it('a tracked file whose folder was replaced by a symbolic link (into the root, or out of it) is not listed, nor a tracked file of .rt', () => {
+    const repo = tempDir();
+    const outside = tempDir();
+    git(repo, ['init', '-q']);
+    write(repo, 'a/f.txt', 'one\n');
+    write(repo, 'z/f.txt', 'two\n');
+    write(repo, 'b/deep/g.txt', 'three\n');
+    write(repo, '.rt/notes.txt', 'state\n');
+    git(repo, ['add', '-f', '.']);
+    fs.rmSync(path.join(repo, 'a'), { recursive: true });
+    fs.rmSync(path.join(repo, 'b'), { recursive: true });
+    fs.symlinkSync('z', path.join(repo, 'a'));
+    write(outside, 'deep/g.txt', 'outside\n');
+    fs.symlinkSync(outside, path.join(repo, 'b'));
+    // A file where a tracked file's folder was: no error either.
+    write(repo, 'c/h.txt', 'four\n');
+    git(repo, ['add', 'c/h.txt']);
+    fs.rmSync(path.join(repo, 'c'), { recursive: true });
+    write(repo, 'c', 'now a file\n');
+    expect(found(['*.txt'], repo)).toEqual(['z/f.txt']);
+    expect(found(['--hidden', '*.txt'], repo)).toEqual(['z/f.txt']);
+  });
+});

@@ -171,6 +171,27 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     }
   });
 
+  it('a file where a tracked file\'s folder was, and a tracked file of .rt: no error, and the state file is not searched', () => {
+    const repo = tempDir();
+    git(repo, ['init', '-q']);
+    write(repo, 'c/h.txt', 'hello four\n');
+    write(repo, '.rt/notes.txt', 'hello state\n');
+    write(repo, 'z.txt', 'hello z\n');
+    git(repo, ['add', '-f', '.']);
+    rmSync(path.join(repo, 'c'), { recursive: true });
+    write(repo, 'c', 'now a file\n');
+    for (const env of [prefilter, WITHOUT]) {
+      const none = run(['grep', '--hidden', 'no such words'], repo, { env });
+      expect(none.status, none.text).toBe(1);
+      expect(none.stderr, none.text).not.toMatch(/internal error/);
+      for (const args of [['grep', '--hidden', '-F', 'hello'], ['grep', '--hidden', '-l', 'hel+o']]) {
+        const found = run(args, repo, { env });
+        expect(found.status, found.text).toBe(0);
+        expect(found.stdout, found.text).toMatch(/^z\.txt(:1:\w+\|hello z)?\n$/);
+      }
+    }
+  });
+
   it("a repository's own core.excludesFile, or GIT_CONFIG_GLOBAL, naming another global excludes file than ~/.gitconfig's", () => {
     const home = tempDir();
     write(home, 'global-ignore', '*.log\n');

@@ -3,7 +3,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, placeUnder, type Candidate } from '../search.js';
+import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
@@ -53,10 +53,12 @@ export const findCommand: CommandSpec = {
     // printed only if it is a file, or a link to one (checked for the printed ones only; the
     // count of the rest may include such paths).
     const paths: string[] = [];
+    const throughLink = throughLinkedFolder();
+    const absPrefix = absPrefixOf(dir.abs);
     let next = 0;
     for (; next < found.length && paths.length < max; next++) {
       const file = place(found[next]!);
-      if (isFileEntry(file.abs)) paths.push(file.display);
+      if (!throughLink(absPrefix, found[next]!) && isFileEntry(file.abs)) paths.push(file.display);
     }
     const more = found.length - next;
     const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
@@ -80,6 +82,7 @@ export const findCommand: CommandSpec = {
 function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => Candidate, matches: (rel: string) => boolean, options: Options, operands: readonly string[]): void {
   const list = listOptions(options);
   if (list.hidden && list.noIgnore) return;
+  // (A walk: no path through a link to a folder.)
   const wider = listFiles(dir, { hidden: true, noIgnore: true }, ctx.root.dir)
     .files.filter((rel) => matches(rel))
     .sort(comparePaths)
@@ -92,8 +95,11 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
 }
 
 function isFileEntry(abs: string): boolean {
-  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
-  if (!st) return false;
-  if (st.isSymbolicLink()) return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() === true;
-  return st.isFile();
+  try {
+    const st = fs.lstatSync(abs);
+    return st.isSymbolicLink() ? fs.statSync(abs).isFile() : st.isFile();
+  } catch {
+    // Gone, a dangling link, an unreadable folder, a file where a folder was.
+    return false;
+  }
 }

@@ -249,7 +249,7 @@ function explainNothingFound(ctx: Context, pattern: string, paths: readonly stri
   // (ripgrep, when it ran, narrowed the files read: the count is of those the search covered)
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
   let searched = 0;
-  for (const abs of seen) if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile()) searched++;
+  for (const abs of seen) if (isPlainFile(abs)) searched++;
   const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs));
   let found: string | undefined;
   let hits = 0;
@@ -264,5 +264,14 @@ function explainNothingFound(ctx: Context, pattern: string, paths: readonly stri
     ctx.warn(`no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
     const flags = ['--hidden', '--no-ignore', ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore')];
     ctx.warn(`search them too with: ${commandLine('grep', flags, [pattern, ...paths])}`);
+  }
+}
+
+/** Whether `abs` is a regular file (not through a link of its own); false when that cannot be told (gone, unreadable folder, a file where a folder was). */
+function isPlainFile(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isFile();
+  } catch {
+    return false;
   }
 }
