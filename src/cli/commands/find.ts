@@ -49,9 +49,10 @@ export const findCommand: CommandSpec = {
     // git is asked only for the names a glob's ending allows (the glob itself is applied here).
     const listed = listFiles(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
     const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
-    // git lists tracked files deleted from the work tree, and nested repositories: a path is
-    // printed only if it is a file, or a link to one (checked for the printed ones only; the
-    // count of the rest may include such paths).
+    // git lists tracked files deleted from the work tree, or whose folder is now a link, and
+    // nested repositories: a path is printed only if it is a file, or a link to one, reached
+    // through no link (checked for the printed ones only; the count of the rest may include
+    // such paths).
     const paths: string[] = [];
     const throughLink = throughLinkedFolder();
     const absPrefix = absPrefixOf(dir.abs);
