@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
+import { readPlainFile } from './plainFile.js';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -273,10 +274,19 @@ function isHidden(rel: string): boolean {
   return rel.startsWith('.') || rel.includes('/.');
 }
 
+/** An ignore file larger than this is not read (git reads none over 100 MiB). */
+const IGNORE_FILE_LIMIT = 100 << 20;
+
+/**
+ * The rules of an ignore file, read as a regular file only: as git does since 2.32 for its
+ * .gitignore, a link in its place is not followed (it may lead out of the root), nor a FIFO
+ * waited on.
+ */
 function loadIgnore(file: string): Ignore | undefined {
+  const bytes = readPlainFile(file, IGNORE_FILE_LIMIT);
   try {
     // Case matters, as it does to git on this system's file names.
-    return ignore({ ignorecase: false }).add(fs.readFileSync(file, 'utf8'));
+    return bytes && ignore({ ignorecase: false }).add(bytes.toString('utf8'));
   } catch {
     return undefined;
   }

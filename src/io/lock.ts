@@ -8,11 +8,34 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
-import { RtError } from '../core/errors.js';
-import { isRunning } from './processes.js';
+import { RtError, shellQuote } from '../core/errors.js';
+import { readPlainFile } from './plainFile.js';
+import { isRunning, tempMark } from './processes.js';
 
 const WAIT_MS = 30_000;
 const BREAKER_STALE_MS = 10_000;
+/** A token is some 60 bytes: a lock file larger than this is no rt's. */
+const TOKEN_LIMIT = 1024;
+
+/**
+ * A lock file's token, read as a regular file only (see readPlainFile): anything else in its
+ * place (a link, a FIFO, a folder) reads as no token, so it is never followed, waited on or
+ * broken, and the lock counts as held until the wait ends with a hint to remove it.
+ */
+function readToken(lockPath: string): string | undefined {
+  return readPlainFile(lockPath, TOKEN_LIMIT)?.toString('utf8');
+}
+
+/** What is at `lockPath` when it is something else than a regular file (undefined: a file, or nothing). */
+function notALockFile(lockPath: string): string | undefined {
+  try {
+    const st = fs.lstatSync(lockPath);
+    if (st.isFile()) return undefined;
+    return st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : 'no regular file';
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Lock {
   release(): void;
@@ -27,17 +50,22 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
       return {
         release() {
           try {
-            if (fs.readFileSync(lockPath, 'utf8') === token) fs.unlinkSync(lockPath);
+            if (readToken(lockPath) === token) fs.unlinkSync(lockPath);
           } catch {
             // Already gone: nothing to release.
           }
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new RtError('access', `cannot lock ${what}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the permissions of the folder']);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        const hint = code === 'ENAMETOOLONG' ? 'the name is too long for the lock file rt makes beside it (255 bytes at most, with its 30-byte marks): give it a shorter name' : 'check the permissions of the folder';
+        throw new RtError('access', `cannot lock ${what}: ${code ?? String(error)}`, [hint]);
       }
     }
+    // rt's locks are regular files: anything else there was not made by rt, and waiting would not end it.
+    const planted = notALockFile(lockPath);
+    if (planted) throw new RtError('access', `cannot lock ${what}: ${lockPath} is ${planted}, not a lock rt made`, [`remove it, if no rt is running: rm -r ${shellQuote(lockPath)}`]);
     if (breakIfAbandoned(lockPath)) continue;
     if (Date.now() > deadline) {
       throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${lockPath}`]);
@@ -51,7 +79,7 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
  * linked into place (link fails if the lock exists), so no lock file is ever seen empty.
  */
 function takeLock(lockPath: string, token: string): void {
-  const draft = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const draft = `${lockPath}.${tempMark()}`;
   fs.writeFileSync(draft, token, { flag: 'wx' });
   try {
     fs.linkSync(draft, lockPath);
@@ -61,12 +89,10 @@ function takeLock(lockPath: string, token: string): void {
 }
 
 function ownerOf(lockPath: string): string {
-  try {
-    const pid = fs.readFileSync(lockPath, 'utf8').split('@')[0];
-    return pid ? `pid ${pid}` : 'owner unknown';
-  } catch {
-    return 'gone now';
-  }
+  const token = readToken(lockPath);
+  if (token === undefined) return fs.existsSync(lockPath) ? 'owner unknown' : 'gone now';
+  const pid = token.split('@')[0]!;
+  return /^\d+$/.test(pid) ? `pid ${pid}` : 'owner unknown';
 }
 
 /** A lock file without an owner (empty, garbled) older than this was not written by a live rt. */
@@ -82,7 +108,7 @@ function breakIfAbandoned(lockPath: string): boolean {
   } catch {
     // Someone else is breaking it; a breaker left by a killed process expires.
     try {
-      if (Date.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
+      if (Date.now() - fs.lstatSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
     } catch {
       // gone already
     }
@@ -90,7 +116,7 @@ function breakIfAbandoned(lockPath: string): boolean {
   }
   try {
     // Still the same abandoned lock (not one a live process has taken meanwhile)?
-    if (rawToken(lockPath) !== owner.token) return false;
+    if (readToken(lockPath) !== owner.token) return false;
     fs.unlinkSync(lockPath);
     return true;
   } catch {
@@ -100,19 +126,11 @@ function breakIfAbandoned(lockPath: string): boolean {
   }
 }
 
-function rawToken(lockPath: string): string | undefined {
-  try {
-    return fs.readFileSync(lockPath, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** A lock file with no readable owner, old enough to be abandoned: treated as owned by a dead process. */
 function ownerlessStale(lockPath: string): { pid: number; host: string; token: string } | undefined {
   try {
-    const token = fs.readFileSync(lockPath, 'utf8');
-    if (Date.now() - fs.statSync(lockPath).mtimeMs < OWNERLESS_STALE_MS) return undefined;
+    const token = readToken(lockPath);
+    if (token === undefined || Date.now() - fs.lstatSync(lockPath).mtimeMs < OWNERLESS_STALE_MS) return undefined;
     return { pid: 0x7fffffff, host: os.hostname(), token };
   } catch {
     return undefined;
@@ -121,7 +139,8 @@ function ownerlessStale(lockPath: string): { pid: number; host: string; token: s
 
 function readOwner(lockPath: string): { pid: number; host: string; token: string } | undefined {
   try {
-    const token = fs.readFileSync(lockPath, 'utf8');
+    const token = readToken(lockPath);
+    if (token === undefined) return undefined;
     const [pid, host] = token.split('@');
     const n = Number(pid);
     // A lock file caught half-written has no pid yet: treat it as held.

@@ -17,7 +17,18 @@ export function isRunning(pid: number): boolean {
 }
 
 /**
- * Removes the files of `dir` named PREFIX + PID + "-…" (for one of `prefixes`) that an rt process
+ * The mark that ends the name of each temporary file (and lock draft) rt makes: its PID and six
+ * random letters or digits. Only names ending exactly so are ever removed as rt's leftovers.
+ */
+export function tempMark(): string {
+  return `${process.pid}-${Math.random().toString(36).slice(2, 8).padEnd(6, '0')}`;
+}
+
+/** A name's ending made by tempMark, with the PID as group 1. */
+export const TEMP_MARK_END = /(\d+)-[0-9a-z]{6}$/;
+
+/**
+ * Removes the files of `dir` named PREFIX + tempMark() (for one of `prefixes`) that an rt process
  * left: its PID no longer runs, or the file is over an hour old (the PID may have been reused by
  * another program). Housekeeping: it never fails.
  */
@@ -32,7 +43,10 @@ export function removeLeftovers(dir: string, prefixes: readonly string[]): void 
   for (const name of names) {
     const prefix = prefixes.find((p) => name.startsWith(p));
     if (!prefix) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    const mark = TEMP_MARK_END.exec(name);
+    // Exactly PREFIX + mark: not a file of the user's that happens to start so.
+    if (!mark || mark.index !== prefix.length) continue;
+    const pid = Number(mark[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
     const file = path.join(dir, name);
     try {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
 import { acquireLock, type Lock } from './lock.js';
-import { removeLeftovers } from './processes.js';
+import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
 
 export type Warn = (message: string) => void;
 
@@ -182,7 +182,7 @@ export class StateStore {
       return false;
     }
     const file = this.fileFor(kind, rel);
-    const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const tmp = `${file}.tmp-${tempMark()}`;
     try {
       const fd = fs.openSync(tmp, 'wx');
       try {
@@ -360,9 +360,17 @@ export class StateStore {
         }
         for (const name of names) {
           const file = path.join(dir, name);
-          const st = fs.lstatSync(file);
-          const stale = name.includes('.tmp-') ? now - st.mtimeMs > 3_600_000 : now - st.mtimeMs > EXPIRY_MS;
-          if (stale) fs.rmSync(file, { force: true });
+          try {
+            const st = fs.lstatSync(file);
+            // A temporary copy is named FILE.tmp-MARK (tempMark); a state file's own name may hold ".tmp-".
+            const mark = TEMP_MARK_END.exec(name);
+            const temporary = mark !== null && name.slice(0, mark.index).endsWith('.tmp-');
+            const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS);
+            // (A folder there was set aside, or is no state of rt's: it goes too, never followed.)
+            if (stale) fs.rmSync(file, { recursive: true, force: true });
+          } catch {
+            // One entry that cannot be removed does not stop the sweep.
+          }
         }
       }
     } catch {
@@ -391,7 +399,7 @@ export function openStateFile(file: string): number | 'foreign' {
 
 /** Writes a file by renaming a complete temporary file over it. */
 export function writeAtomic(file: string, data: string | Buffer): void {
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmp = `${file}.tmp-${tempMark()}`;
   try {
     fs.writeFileSync(tmp, data, { flag: 'wx' });
     fs.renameSync(tmp, file);

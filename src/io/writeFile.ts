@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
-import { removeLeftovers } from './processes.js';
+import { removeLeftovers, tempMark } from './processes.js';
 
 const TEMP_MARK = '.rt-tmp-';
 
@@ -22,7 +22,7 @@ export function versionOf(st: fs.Stats): FileVersion {
 }
 
 function tempName(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARK}${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARK}${tempMark()}`);
 }
 
 /**

@@ -212,8 +212,8 @@ describe('an rt killed mid-edit', () => {
     write(dir, 'f.txt', numbered(3));
     const w = openWindow(dir, 'f.txt:1-3');
     // PID 1 always runs: only the age tells these files were abandoned.
-    const old = ['.f.txt.rt-tmp-1-aaaa', '.f.txt.rt-lock.1-bbbb'];
-    const fresh = ['.f.txt.rt-tmp-1-cccc', '.f.txt.rt-lock.1-dddd'];
+    const old = ['.f.txt.rt-tmp-1-aaaaaa', '.f.txt.rt-lock.1-bbbbbb'];
+    const fresh = ['.f.txt.rt-tmp-1-cccccc', '.f.txt.rt-lock.1-dddddd'];
     const hoursAgo = new Date(Date.now() - 2 * 3600_000);
     for (const name of [...old, ...fresh]) write(dir, name, 'left over\n');
     for (const name of old) fs.utimesSync(path.join(dir, name), hoursAgo, hoursAgo);

@@ -1,0 +1,37 @@
+// Reading small files rt does not own (lock files, ignore files) as regular files only: a link
+// in their place is not followed (it may lead out of the root), a FIFO is not waited on, and a
+// file larger than expected is not read whole (a link to /dev/zero, or a planted giant).
+
+import fs from 'node:fs';
+
+/** Opens for reading without following a link in the last part of the path, nor waiting on a FIFO. */
+export const READ_PLAIN = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+
+/**
+ * The bytes of `file` if it is a regular file of at most `limit` bytes; undefined when it is
+ * missing, unreadable, a link, anything but a regular file, or larger.
+ */
+export function readPlainFile(file: string, limit: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, READ_PLAIN);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > limit) return undefined;
+    const bytes = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = fs.readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return bytes.subarray(0, got);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,116 @@
+// Things planted where rt keeps files of its own, or reads files it does not own: lock files
+// (beside an edited file, and in .rt), ignore files above a searched folder, names like rt's
+// temporary files, and the daily sweep of .rt. rt never follows a link there out of the root,
+// never waits on a FIFO, never removes a file it did not make, and never crashes on them.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { age, cleanup, expectCleanStderr, run, tempDir, write } from './harness.js';
+
+afterAll(cleanup);
+
+/** A git work tree with a.txt shown by rt open (so that it may be edited). */
+function shownFile(): { dir: string; lid: string } {
+  const dir = tempDir();
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  write(dir, 'a.txt', 'one\ntwo\n');
+  const shown = run(['open', 'a.txt'], dir);
+  return { dir, lid: /^1:(\w+)\|/m.exec(shown.stdout)![1]! };
+}
+
+describe('lock files', () => {
+  it('a link, a FIFO or a folder where the lock of an edited file goes: refused at once, naming it; nothing read through the link, nothing written', () => {
+    const secret = path.join(tempDir(), 'secret.txt');
+    fs.writeFileSync(secret, 'password=hunter2\n');
+    for (const plant of ['link', 'fifo', 'folder'] as const) {
+      const { dir, lid } = shownFile();
+      const lock = path.join(dir, '.a.txt.rt-lock');
+      if (plant === 'link') fs.symlinkSync(secret, lock);
+      if (plant === 'fifo') execFileSync('mkfifo', [lock]);
+      if (plant === 'folder') fs.mkdirSync(lock);
+      const started = Date.now();
+      const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
+      expect(Date.now() - started, r.text).toBeLessThan(10_000);
+      expect(r.status, r.text).toBe(4);
+      expect(r.stderr, r.text).toMatch(/is a (symbolic link|FIFO|folder), not a lock rt made/);
+      expect(r.stderr, r.text).toMatch(/rt: remove it, if no rt is running: rm -r /);
+      expect(r.stderr).not.toMatch(/hunter2/);
+      expectCleanStderr(r);
+      expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    }
+    expect(fs.readFileSync(secret, 'utf8')).toBe('password=hunter2\n');
+  });
+
+  it('a FIFO where the lock of a state file goes: rt open does not wait on it', () => {
+    const { dir } = shownFile();
+    const [view] = fs.readdirSync(path.join(dir, '.rt', 'view'));
+    execFileSync('mkfifo', [path.join(dir, '.rt', 'view', `${view}.rt-lock`)]);
+    const started = Date.now();
+    const r = run(['open', 'a.txt:2'], dir);
+    expect(Date.now() - started, r.text).toBeLessThan(10_000);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toMatch(/^2:\w+\|two$/m);
+  });
+});
+
+describe('ignore files above the folder searched', () => {
+  it('a .ignore that is a link (out of the root) is not followed, and one that is a FIFO not waited on', () => {
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'rules'), 'a.txt\n');
+    for (const plant of ['link', 'fifo'] as const) {
+      const dir = tempDir();
+      execFileSync('git', ['init', '-q'], { cwd: dir });
+      write(dir, 'sub/a.txt', 'hello\n');
+      execFileSync('git', ['add', 'sub'], { cwd: dir });
+      if (plant === 'link') fs.symlinkSync(path.join(outside, 'rules'), path.join(dir, '.ignore'));
+      else execFileSync('mkfifo', [path.join(dir, '.ignore')]);
+      for (const args of [['find', 'a', 'sub'], ['grep', '-l', 'hello', 'sub']]) {
+        const r = run(args, dir);
+        expect(r.status, r.text).toBe(0);
+        expect(r.stdout, r.text).toBe('sub/a.txt\n');
+      }
+    }
+  });
+});
+
+describe("files named like rt's own temporary files", () => {
+  it("an edit removes rt's leftovers beside the file, not a file of the user's that only starts like one", () => {
+    const { dir, lid } = shownFile();
+    const mine = ['.a.txt.rt-lock.2024-notes', '.a.txt.rt-tmp-31337-keep', '.a.txt.rt-tmp-31337-keeper-x'];
+    for (const name of mine) write(dir, name, 'precious\n');
+    // Left by an rt killed mid-edit (no process has that PID).
+    const leftovers = ['.a.txt.rt-tmp-99999999-abc123', '.a.txt.rt-lock.99999999-zz00yy'];
+    for (const name of leftovers) write(dir, name, 'partial\n');
+    const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
+    expect(r.status, r.text).toBe(0);
+    for (const name of mine) expect(fs.existsSync(path.join(dir, name)), name).toBe(true);
+    for (const name of leftovers) expect(fs.existsSync(path.join(dir, name)), name).toBe(false);
+  });
+});
+
+describe('the daily sweep of .rt', () => {
+  it('keeps the state of a file whose name holds ".tmp-", and is not stopped by a folder among the state files', () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    write(dir, 'notes.tmp-draft.md', 'draft\n');
+    write(dir, 'old.txt', 'old\n');
+    expect(run(['open', 'notes.tmp-draft.md'], dir).status).toBe(0);
+    expect(run(['open', 'old.txt'], dir).status).toBe(0);
+    const state = path.join(dir, '.rt');
+    fs.mkdirSync(path.join(state, 'index', 'zz'));
+    for (const kind of ['index', 'view']) {
+      for (const name of fs.readdirSync(path.join(state, kind))) {
+        // Two hours old (a temporary copy that old is swept); old.txt's 40 days (swept too).
+        age(path.join(state, kind, name), name.startsWith('old.txt') || name === 'zz' ? 40 * 86400 : 2 * 3600);
+      }
+    }
+    age(path.join(state, 'swept'), 2 * 86400);
+    write(dir, 'other.txt', 'x\n');
+    expect(run(['open', 'other.txt'], dir).status).toBe(0);
+    const left = [...fs.readdirSync(path.join(state, 'index')), ...fs.readdirSync(path.join(state, 'view'))];
+    expect(left.filter((n) => n.startsWith('notes.tmp-draft.md')).length, left.join('\n')).toBe(2);
+    expect(left.filter((n) => n.startsWith('old.txt') || n === 'zz'), left.join('\n')).toEqual([]);
+  });
+});
