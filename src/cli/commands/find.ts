@@ -16,7 +16,7 @@ export const findCommand: CommandSpec = {
   summary: 'list files whose path matches a glob or contains a string',
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore; symbolic links to files are listed too (grep skips them). At most 200 paths (--max N), then a line saying how many more (a count that may include nested repositories and tracked files deleted from the work tree, which are never printed). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore; symbolic links to files are listed too (grep skips them). At most 200 paths (--max N), then a line saying how many more (a count that may include nested repositories, tracked files deleted from the work tree, and tracked files whose folder has become a symbolic link, which are never printed). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
