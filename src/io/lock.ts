@@ -19,11 +19,12 @@ const TOKEN_LIMIT = 1024;
 
 /**
  * A lock file's token, read as a regular file only (see readPlainFile): anything else in its
- * place (a link, a FIFO, a folder) reads as no token, so it is never followed, waited on or
- * broken, and the lock counts as held until the wait ends with a hint to remove it.
+ * place (a link, a FIFO, a folder) reads as no token, and is never followed nor waited on. Of a
+ * larger file, only the first TOKEN_LIMIT bytes: no owner in them, it is broken as a garbled
+ * lock is.
  */
 function readToken(lockPath: string): string | undefined {
-  return readPlainFile(lockPath, TOKEN_LIMIT)?.toString('utf8');
+  return readPlainFile(lockPath, TOKEN_LIMIT, true)?.toString('utf8');
 }
 
 /** What is at `lockPath` when it is something else than a regular file (undefined: a file, or nothing). */
@@ -59,7 +60,7 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
-        const hint = code === 'ENAMETOOLONG' ? 'the name is too long for the lock file rt makes beside it (255 bytes at most, with its 30-byte marks): give it a shorter name' : 'check the permissions of the folder';
+        const hint = code === 'ENAMETOOLONG' ? 'the name is too long for the lock file rt makes beside it (255 bytes at most, with the some 25 bytes rt adds): give it a shorter name' : 'check the permissions of the folder';
         throw new RtError('access', `cannot lock ${what}: ${code ?? String(error)}`, [hint]);
       }
     }

@@ -9,9 +9,10 @@ export const READ_PLAIN = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.c
 
 /**
  * The bytes of `file` if it is a regular file of at most `limit` bytes; undefined when it is
- * missing, unreadable, a link, anything but a regular file, or larger.
+ * missing, unreadable, a link, anything but a regular file, or larger (with `partial`, the first
+ * `limit` bytes of a larger one).
  */
-export function readPlainFile(file: string, limit: number): Buffer | undefined {
+export function readPlainFile(file: string, limit: number, partial = false): Buffer | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, READ_PLAIN);
@@ -20,8 +21,8 @@ export function readPlainFile(file: string, limit: number): Buffer | undefined {
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > limit) return undefined;
-    const bytes = Buffer.alloc(st.size);
+    if (!st.isFile() || (st.size > limit && !partial)) return undefined;
+    const bytes = Buffer.alloc(Math.min(st.size, limit));
     let got = 0;
     while (got < bytes.length) {
       const n = fs.readSync(fd, bytes, got, bytes.length - got, got);

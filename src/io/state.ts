@@ -366,8 +366,8 @@ export class StateStore {
             const mark = TEMP_MARK_END.exec(name);
             const temporary = mark !== null && name.slice(0, mark.index).endsWith('.tmp-');
             const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS);
-            // (A folder there was set aside, or is no state of rt's: it goes too, never followed.)
-            if (stale) fs.rmSync(file, { recursive: true, force: true });
+            // A folder set aside goes too (never followed); one among the states is left alone.
+            if (stale && (kind === 'set-aside' || !st.isDirectory())) fs.rmSync(file, { recursive: true, force: true });
           } catch {
             // One entry that cannot be removed does not stop the sweep.
           }
