@@ -64,9 +64,12 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
         throw new RtError('access', `cannot lock ${what}: ${code ?? String(error)}`, [hint]);
       }
     }
-    // rt's locks are regular files: anything else there was not made by rt, and waiting would not end it.
-    const planted = notALockFile(lockPath);
-    if (planted) throw new RtError('access', `cannot lock ${what}: ${lockPath} is ${planted}, not a lock rt made`, [`remove it, if no rt is running: rm -r ${shellQuote(lockPath)}`]);
+    // rt's locks (and the files that break them) are regular files: anything else there was not
+    // made by rt, and waiting would not end it.
+    for (const file of [lockPath, `${lockPath}.break`]) {
+      const planted = notALockFile(file);
+      if (planted) throw new RtError('access', `cannot lock ${what}: ${file} is ${planted}, not a lock rt made`, [`remove it, if no rt is running: rm -r ${shellQuote(file)}`]);
+    }
     if (breakIfAbandoned(lockPath)) continue;
     if (Date.now() > deadline) {
       throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${lockPath}`]);

@@ -5,6 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { age, cleanup, expectCleanStderr, run, tempDir, write } from './harness.js';
@@ -41,6 +42,19 @@ describe('lock files', () => {
       expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     }
     expect(fs.readFileSync(secret, 'utf8')).toBe('password=hunter2\n');
+  });
+
+  it('a folder where the file that breaks an abandoned lock goes: refused at once, naming it', () => {
+    const { dir, lid } = shownFile();
+    const lock = path.join(dir, '.a.txt.rt-lock');
+    fs.writeFileSync(lock, `99999999@${os.hostname()}@1-x`);
+    fs.mkdirSync(`${lock}.break`);
+    const started = Date.now();
+    const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
+    expect(Date.now() - started, r.text).toBeLessThan(10_000);
+    expect(r.status, r.text).toBe(4);
+    expect(r.stderr, r.text).toMatch(/\.a\.txt\.rt-lock\.break is a folder, not a lock rt made/);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
   });
 
   it('a garbled lock file, larger than any token, is broken as a smaller one is', () => {
