@@ -14,6 +14,8 @@ import { renderLine } from '../render/window.js';
 import { openIndexed, retryOnChange, statResolved, type IndexedFile } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
 import { withFolderOf } from '../io/pinnedFolder.js';
+import { READ_PLAIN } from '../io/plainFile.js';
+import { readAt } from '../io/readAt.js';
 import { listedPath, resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import type { Context } from './context.js';
@@ -229,21 +231,14 @@ function readText(abs: string, limit: number): Buffer | undefined {
   let fd: number;
   try {
     // Never follow a symbolic link; never wait on a FIFO.
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(abs, READ_PLAIN);
   } catch {
     return undefined;
   }
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size >= 2 ** 32) return undefined;
-    const bytes = Buffer.allocUnsafe(Math.min(st.size, limit));
-    let got = 0;
-    while (got < bytes.length) {
-      const n = fs.readSync(fd, bytes, got, bytes.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const data = bytes.subarray(0, got);
+    const data = readAt(fd, 0, Math.min(st.size, limit));
     return looksBinary(data.subarray(0, SNIFF_BYTES)) ? undefined : data;
   } catch {
     return undefined;

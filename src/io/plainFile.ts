@@ -3,6 +3,7 @@
 // file larger than expected is not read whole (a link to /dev/zero, or a planted giant).
 
 import fs from 'node:fs';
+import { readAt } from './readAt.js';
 
 /** Opens for reading without following a link in the last part of the path, nor waiting on a FIFO. */
 export const READ_PLAIN = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
@@ -22,14 +23,7 @@ export function readPlainFile(file: string, limit: number, partial = false): Buf
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || (st.size > limit && !partial)) return undefined;
-    const bytes = Buffer.alloc(Math.min(st.size, limit));
-    let got = 0;
-    while (got < bytes.length) {
-      const n = fs.readSync(fd, bytes, got, bytes.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return bytes.subarray(0, got);
+    return readAt(fd, 0, Math.min(st.size, limit));
   } catch {
     return undefined;
   } finally {

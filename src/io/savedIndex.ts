@@ -13,6 +13,7 @@
 // document, as SPEC §5 asks.
 
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import { digestText, digestWords } from '../core/digest.js';
 import { decodeRetired, decodeWords, encodeRetired, encodeWords, RECORD_B64, recordWords, splitWords } from '../core/indexCodec.js';
 import type { LineIndex, Retired } from '../core/lineIndex.js';
@@ -164,7 +165,7 @@ export class SavedIndex {
     let fd: number;
     try {
       // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
-      fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      fd = fs.openSync(this.file, READ_PLAIN);
     } catch {
       return undefined;
     }

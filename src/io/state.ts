@@ -10,6 +10,7 @@
 // without it and says so once.
 
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
 import { acquireLock, type Lock } from './lock.js';
@@ -387,7 +388,7 @@ export class StateStore {
 export function openStateFile(file: string): number | 'foreign' {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(file, READ_PLAIN);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'foreign';
     throw error;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { READ_PLAIN } from '../../io/plainFile.js';
 import { compileMatcher, escapeRegExp, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
@@ -204,7 +205,7 @@ function matchingLinesRead(matcher: LineMatcher, abs: string, lines: ReadonlyMap
 function lastByteIs(abs: string, byte: number): boolean {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(abs, READ_PLAIN);
     const size = fs.fstatSync(fd).size;
     const last = Buffer.alloc(1);
     return size === 0 || fs.readSync(fd, last, 0, 1, size - 1) !== 1 || last[0] === byte;
