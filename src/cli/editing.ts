@@ -12,7 +12,7 @@ import { lidToString } from '../core/lid.js';
 import { buildIndex, retiredLine } from '../core/lineIndex.js';
 import { MAX_RANGE } from '../core/window.js';
 import { hashLines } from '../core/hash.js';
-import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { dominantEol, lineContent, splitLines } from '../core/lines.js';
 import { renderUnifiedDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
@@ -84,13 +84,15 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
       dryRun(ctx, verb, file, renderUnifiedDiff(file.display, lines, after, span, ctx.style));
       return;
     }
-    if (result.bytes.equals(lines.bytes)) {
+    // The new file is written, digested and shown from its parts: never joined in memory.
+    if (result.unchanged) {
       ctx.warn(`${file.display} is unchanged: the new text is the same as the old`);
     } else {
-      replaceFile(file.abs, result.bytes, versionOf(stBefore), file.display);
+      replaceFile(file.abs, result.parts, versionOf(stBefore), file.display);
     }
-    saveIndex(store, file.rel, after, result.index, statFile(file));
-    report(ctx, file, verb, after, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
+    const kept = snapshot.saved && { ...snapshot.saved, start: splice.start, end: splice.start + splice.deleteCount, inserted: splice.insert.length };
+    saveIndex(store, file.rel, after, result.index, statFile(file), { parts: result.parts, kept });
+    report(ctx, file, verb, after.count, result.content, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
   });
 }
 
@@ -124,7 +126,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const index = buildIndex(hashLines(after));
     saveIndex(store, file.rel, after, index, statFile(file));
     const view = ViewState.load(store, file.rel);
-    report(ctx, file, 'created', after, index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
+    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
   });
 }
 
@@ -200,7 +202,8 @@ function dryRun(ctx: Context, verb: Verb, file: ResolvedPath, diff: Buffer): voi
 }
 
 /** One confirmation line, then the changed region with fresh LIDs (recorded as shown), then the diff. */
-function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
+/** `total` and `contentOf` are the new file's line count and its line contents. */
+function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, contentOf: (i: number) => Buffer, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
   const { start, oldCount, newCount } = span;
   const delta = newCount - oldCount;
   const range = (count: number) => (count === 0 ? `${start}` : `${start + 1}-${start + count}`);
@@ -214,11 +217,11 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
 
   const shown = Math.min(newCount, REGION_MAX);
   const from = Math.max(0, start - REGION_CONTEXT);
-  const to = Math.min(after.count, start + shown + REGION_CONTEXT);
+  const to = Math.min(total, start + shown + REGION_CONTEXT);
   const contents: Buffer[] = [];
   const lidTexts: string[] = [];
   for (let i = from; i < to; i++) {
-    contents.push(lineContent(after, i));
+    contents.push(contentOf(i));
     lidTexts.push(lidToString(lids[i]!));
   }
   if (ctx.json) {
@@ -230,11 +233,11 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, after: FileLines, 
       old: { start: start + 1, count: oldCount },
       new: { start: start + 1, count: newCount },
       delta,
-      window: jsonWindow(file.display, after.count, from + 1, lidTexts, contents),
+      window: jsonWindow(file.display, total, from + 1, lidTexts, contents),
       ...(diff ? jsonDiff(diff) : {}),
     });
   } else {
-    ctx.out(renderWindow({ display: file.display, total: after.count, start: after.count ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
+    ctx.out(renderWindow({ display: file.display, total: total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (diff) ctx.out(diff);
   }
   if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);

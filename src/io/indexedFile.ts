@@ -13,7 +13,7 @@ import { lineContentRange } from '../core/lineScan.js';
 import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
-import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead } from './savedIndex.js';
+import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
 import type { StateStore } from './state.js';
 
 /** A file modified this recently may change again within its timestamp's granularity. */
@@ -179,6 +179,8 @@ export interface Snapshot {
   readonly stamp: FileStamp;
   /** Whether the saved index differs from `index` (or its stamp from the file's). */
   readonly stale: boolean;
+  /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
+  readonly saved?: { readonly text: Buffer; readonly blocks: string };
 }
 
 /** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
@@ -202,43 +204,54 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, saved = Save
   const lines = splitLines(bytes, true, head?.lines);
   let index: LineIndex | undefined;
   let old: LineIndex | undefined;
+  let records: Snapshot['saved'];
   const sameVersion = head && sameStamp(before, after) && lines.count === head.lines && sameStamp(head.file, after);
-  if (saved && sameVersion && (!head.racy || (head.content !== null && head.content === contentDigest(bytes)))) {
+  if (saved && sameVersion && (!head.racy || (head.content !== null && head.content === contentDigest([bytes])))) {
     // The file is the version the index describes: its fingerprints need not be computed again.
-    index = old = savedIndex(saved);
+    const read = savedIndex(saved);
+    if (read) records = { text: read.text, blocks: saved.head.blocks };
+    index = old = read?.index;
   }
   if (!index) {
     const hashes = hashLines(lines);
-    old = saved && savedIndex(saved);
+    old = saved && savedIndex(saved)?.index;
     index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
   }
   // A file that changed while it was read gets a stamp that forces the next run to read it again.
   const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
-  return { file, lines, index, stamp, stale: !head || index !== old || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp) };
+  return { file, lines, index, stamp, stale: !head || index !== old || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp), ...(records ? { saved: records } : {}) };
 }
 
-/** The whole saved index, or undefined when part of it proved damaged (it is then set aside). */
-function savedIndex(saved: SavedIndex): LineIndex | undefined {
+/** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
+function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | undefined {
   const records = saved.records();
   const retired = records && saved.retired();
-  return records && retired ? { ...records, retired } : undefined;
-}
-
-/** Saves the index of `lines` as the state of the file, whose stamp is `stamp`. */
-export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp): void {
-  const racy = isRacy(stamp);
-  const checkpoints: number[] = [];
-  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
-  saveIndexFile(store, rel, { file: stamp, racy, content: racy ? contentDigest(lines.bytes) : null, lines: lines.count, checkpoints }, index);
+  return records && retired ? { index: { h1: records.h1, h2: records.h2, lids: records.lids, retired }, text: records.text } : undefined;
 }
 
 /**
- * A digest of a file's bytes, named by its kind: a 64-bit one in JavaScript for small files,
- * CRC-32 for the rest. It only tells whether a file whose size and times are unchanged within
- * their granularity was rewritten meanwhile, a rare event to begin with.
+ * Saves the index of `lines` as the state of the file, whose stamp is `stamp`. After an edit,
+ * `edit` holds the new file's bytes in consecutive parts (not joined in memory) and, when the
+ * index edited was the saved one, the records it kept.
  */
-function contentDigest(bytes: Buffer): string {
-  return bytes.length < SMALL_CONTENT ? `d64:${digestBytes(bytes)}` : `crc32:${bytes.length}:${zlib().crc32(bytes).toString(16)}`;
+export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp, edit?: { parts: readonly Buffer[]; kept?: KeptRecords }): void {
+  const racy = isRacy(stamp);
+  const checkpoints: number[] = [];
+  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  saveIndexFile(store, rel, { file: stamp, racy, content: racy ? contentDigest(edit?.parts ?? [lines.bytes]) : null, lines: lines.count, checkpoints }, index, edit?.kept);
+}
+
+/**
+ * A digest of a file's bytes (given in consecutive parts), named by its kind: a 64-bit one in
+ * JavaScript for small files, CRC-32 for the rest. It only tells whether a file whose size and
+ * times are unchanged within their granularity was rewritten meanwhile, a rare event to begin with.
+ */
+function contentDigest(parts: readonly Buffer[]): string {
+  const size = parts.reduce((n, part) => n + part.length, 0);
+  if (size < SMALL_CONTENT) return `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
+  let crc = 0;
+  for (const part of parts) crc = zlib().crc32(part, crc);
+  return `crc32:${size}:${crc.toString(16)}`;
 }
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */

@@ -106,17 +106,21 @@ export class SavedIndex {
 
   /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
   lids(from: number, to: number): Uint32Array | undefined {
-    const words = this.recordWords(from, to);
+    const words = this.recordWords(from, to)?.words;
     if (!words) return undefined;
     const lids = new Uint32Array(to - from);
     for (let i = 0; i < lids.length; i++) lids[i] = words[i * 3 + 2]!;
     return lids;
   }
 
-  /** Every line's fingerprint and LID, or undefined (damaged or replaced). */
-  records(): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
-    const words = this.recordWords(0, this.head.lines);
-    return words && splitWords(words, this.head.lines);
+  /**
+   * Every line's fingerprint and LID, or undefined (damaged or replaced); with `text`, the
+   * records as they are written in the index, checked, which an edit writes again unchanged for
+   * the lines it keeps (see KeptRecords).
+   */
+  records(): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
+    const read = this.recordWords(0, this.head.lines);
+    return read && { ...splitWords(read.words, this.head.lines), text: read.text };
   }
 
   /** The retired LIDs, or undefined (damaged or replaced). */
@@ -134,9 +138,9 @@ export class SavedIndex {
     }
   }
 
-  /** Record words of lines from..to-1, every block they touch checked against its digest. */
-  private recordWords(from: number, to: number): Uint32Array | undefined {
-    if (from >= to) return new Uint32Array(0);
+  /** Record words of lines from..to-1, every block they touch checked against its digest, and their text in the index. */
+  private recordWords(from: number, to: number): { words: Uint32Array; text: Buffer } | undefined {
+    if (from >= to) return { words: new Uint32Array(0), text: Buffer.alloc(0) };
     const first = Math.floor(from / BLOCK);
     const last = Math.ceil(to / BLOCK);
     const lineEnd = Math.min(this.head.lines, last * BLOCK);
@@ -156,7 +160,8 @@ export class SavedIndex {
         return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(this.head.lines, (b + 1) * BLOCK)} are damaged`);
       }
     }
-    return words.subarray((from - first * BLOCK) * 3, (to - first * BLOCK) * 3);
+    const skipped = from - first * BLOCK;
+    return { words: words.subarray(skipped * 3, (to - first * BLOCK) * 3), text: bytes.subarray(skipped * RECORD_B64, (to - first * BLOCK) * RECORD_B64) };
   }
 
   /** Bytes start..end of the index file, provided it is still the file whose head was read. */
@@ -184,14 +189,32 @@ export class SavedIndex {
 }
 
 /**
+ * Records of the saved index an edit keeps as they are: its lines 0..start-1 stay where they
+ * were, and its lines end.. follow the `inserted` new ones. Their text (16 characters a line)
+ * and their blocks' digests are written again without encoding or digesting them anew, but for
+ * blocks the edit moved.
+ */
+export interface KeptRecords {
+  /** The records of every line of the saved index, as read from it (and checked). */
+  readonly text: Buffer;
+  /** Its block digests ("blocks"). */
+  readonly blocks: string;
+  readonly start: number;
+  readonly end: number;
+  readonly inserted: number;
+}
+
+/**
  * Saves the index of a file: `checkpoints` are the byte offsets of lines 0, BLOCK, 2·BLOCK, …
- * The records are written a slice at a time, so that a big index never exists as one string.
+ * The records are written a slice at a time, so that a big index never exists as one string;
+ * `kept`, after an edit, spares encoding those of the lines it kept.
  */
 export function saveIndexFile(
   store: StateStore,
   rel: string,
   fields: { file: FileStamp; racy: boolean; content: string | null; lines: number; checkpoints: number[] },
   index: LineIndex,
+  kept?: KeptRecords,
 ): boolean {
   const retired = encodeRetired(index.retired);
   const blockCount = Math.ceil(fields.lines / BLOCK);
@@ -215,16 +238,48 @@ export function saveIndexFile(
     // Each slice's words and text go through reused buffers: no garbage of the index's size.
     const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
     const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
+    // The block digests, when the records are encoded from line 0 (so by whole blocks).
+    let digests = '';
+    const encode = (from: number, to: number, digest: boolean) => {
+      for (let at = from; at < to; at += WRITE_SLICE) {
+        const words = recordWords(index, at, Math.min(to, at + WRITE_SLICE), scratch);
+        if (digest) for (let w = 0; w < words.length; w += BLOCK * 3) digests += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
+        write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
+      }
+    };
+    const old = kept && keptLines(kept, fields.lines);
     let blocks = '';
-    for (let from = 0; from < fields.lines; from += WRITE_SLICE) {
-      const words = recordWords(index, from, Math.min(fields.lines, from + WRITE_SLICE), scratch);
-      for (let at = 0; at < words.length; at += BLOCK * 3) blocks += digestWords(words, at, Math.min(words.length, at + BLOCK * 3));
-      write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
+    if (old) {
+      write(kept!.text.subarray(0, old.before * RECORD_B64));
+      encode(old.before, old.after, false);
+      write(kept!.text.subarray(kept!.end * RECORD_B64));
+      for (let b = 0; b < blockCount; b++) {
+        const from = b * BLOCK;
+        const to = Math.min(fields.lines, from + BLOCK);
+        // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its digest.
+        const same = to <= old.before && Math.min(old.oldLines, from + BLOCK) === to ? b : from >= old.after && old.shift % BLOCK === 0 ? b - old.shift / BLOCK : undefined;
+        blocks += same !== undefined ? kept!.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST) : digestWords(recordWords(index, from, to, scratch));
+      }
+    } else {
+      encode(0, fields.lines, true);
+      blocks = digests;
     }
     write(`${RETIRED_KEY}${retired}${END}`);
     patch(blocksAt, blocks);
     patch(headAt, headDigest({ ...head, blocks }));
   });
+}
+
+/**
+ * Where the kept records go in an index of `lines` lines: its lines 0..before-1 are those of
+ * the saved index (of `oldLines` lines), and its lines after.. those the saved index has
+ * `shift` lines earlier; undefined when the counts do not fit.
+ */
+function keptLines(kept: KeptRecords, lines: number): { before: number; after: number; shift: number; oldLines: number } | undefined {
+  const oldLines = kept.text.length / RECORD_B64;
+  const after = kept.start + kept.inserted;
+  const fits = Number.isInteger(oldLines) && kept.start <= kept.end && kept.end <= oldLines && lines === oldLines - (kept.end - kept.start) + kept.inserted;
+  return fits ? { before: kept.start, after, shift: after - kept.end, oldLines } : undefined;
 }
 
 /**

@@ -26,11 +26,11 @@ function tempName(target: string): string {
 }
 
 /**
- * Writes `data` to `target` atomically. `expected` is the version that was read (undefined for
- * a new file, which must then still not exist unless `overwrite`); a target changed since is
- * refused.
+ * Writes `data` (or its parts, one after the other) to `target` atomically. `expected` is the
+ * version that was read (undefined for a new file, which must then still not exist unless
+ * `overwrite`); a target changed since is refused.
  */
-export function replaceFile(target: string, data: Buffer, expected: FileVersion | undefined, display: string, overwrite = false): void {
+export function replaceFile(target: string, data: Buffer | readonly Buffer[], expected: FileVersion | undefined, display: string, overwrite = false): void {
   let mode = 0o666 & ~process.umask();
   let owner: { uid: number; gid: number } | undefined;
   let st: fs.Stats | undefined;
@@ -57,8 +57,9 @@ export function replaceFile(target: string, data: Buffer, expected: FileVersion 
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode);
-    let written = 0;
-    while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
+    for (const part of Buffer.isBuffer(data) ? [data] : data) {
+      for (let written = 0; written < part.length; ) written += fs.writeSync(fd, part, written, part.length - written);
+    }
     // Owner first: changing the owner clears the setuid and setgid bits that chmod then restores.
     if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
     fs.fchmodSync(fd, mode);

@@ -4,7 +4,7 @@ import { applySplice, textLines } from '../../src/core/edit.js';
 import { hashLines } from '../../src/core/hash.js';
 import { buildIndex, type LineIndex } from '../../src/core/lineIndex.js';
 import { lidToString } from '../../src/core/lid.js';
-import { BOM, dominantEol, splitLines } from '../../src/core/lines.js';
+import { BOM, dominantEol, lineContent as contentOf, splitLines } from '../../src/core/lines.js';
 
 const buf = (s: string | number[]) => (typeof s === 'string' ? Buffer.from(s, 'latin1') : Buffer.from(s));
 
@@ -139,8 +139,14 @@ describe('edits addressed by LIDs from one read', () => {
           }
           const result = applySplice(lines, index, { start, deleteCount: del, insert }, dominantEol(lines));
           model = modelSplice(model, start, del, insert);
+          // Read from the parts before they are ever joined: each line's content, and whether anything changed.
+          const expected = serialise(f.bom, model);
+          const split = splitLines(expected);
+          for (let i = 0; i < split.count; i++) expect(result.content(i)).toEqual(contentOf(split, i));
+          expect(result.unchanged).toBe(expected.equals(bytes));
+          expect(Buffer.concat(result.parts)).toEqual(expected);
           bytes = Buffer.from(result.bytes);
-          expect(bytes).toEqual(serialise(f.bom, model));
+          expect(bytes).toEqual(expected);
           lines = splitLines(bytes);
           // The lines the edit engine derives are those a fresh split finds.
           expect({ ...result.lines, bytes: undefined }).toEqual({ ...lines, bytes: undefined });

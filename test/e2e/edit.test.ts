@@ -330,6 +330,16 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(edited);
   });
 
+  it('the same text again: says so, and leaves the file as it was (mtime and inode too)', () => {
+    const { dir, file } = withFile(10);
+    const w = openWindow(dir, 'f.txt');
+    const before = snapshot(file);
+    const r = run(['edit', 'f.txt', w.lidAt(5), w.lidAt(6)], dir, { input: 'line 5\nline 6\n' });
+    expectRun(r, { status: 0, stdout: /^edited f\.txt: 5-6 → 5-6 \(\+0\)\n/, stderr: 'rt: f.txt is unchanged: the new text is the same as the old\n' });
+    expect(snapshot(file)).toEqual(before);
+    expect(r.stdout).toMatch(/^5:[0-9a-z]+\|line 5$/m);
+  });
+
   it('--dry-run of insert, delete and create writes nothing', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');

@@ -3,8 +3,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { age, cleanup, expectCleanStderr, numbered, run, tempDir, write } from './harness.js';
+import { age, cleanup, expectCleanStderr, numbered, openWindow, run, tempDir, write } from './harness.js';
 
 afterAll(cleanup);
 
@@ -95,6 +96,24 @@ describe('the saved index', () => {
     expect(r.stdout).toBe(fresh);
     expect(r.stderr).toBe('');
     expect(JSON.parse(fs.readFileSync(index, 'utf8')).version).toBe(5);
+  });
+
+  it('after an edit of a big file, holds the CRC-32 of the bytes written (the stamp of a file just written is not trusted alone)', () => {
+    const dir = tempDir();
+    const file = write(dir, 'big.txt', numbered(200_000));
+    const w = openWindow(dir, 'big.txt:99998-100000');
+    const r = run(['edit', 'big.txt', w.lidAt(100_000)], dir, { input: 'changed\n' });
+    expect(r.status, r.text).toBe(0);
+    const bytes = fs.readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(1 << 20);
+    const indexDir = path.join(dir, '.rt', 'index');
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean; content: string };
+    expect(doc.racy).toBe(true);
+    expect(doc.content).toBe(`crc32:${bytes.length}:${zlib.crc32(bytes).toString(16)}`);
+    // And the next edit takes the index as it is: the LIDs of the lines around stay.
+    const again = run(['edit', 'big.txt', w.lidAt(99_999)], dir, { input: 'also changed\n' });
+    expect(again.status, again.text).toBe(0);
+    expect(again.stdout).toContain(`99998:${w.lidAt(99_998)}|line 99998`);
   });
 
   it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
