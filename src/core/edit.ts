@@ -63,8 +63,11 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
     parts.push(content);
     if (i < insert.length - 1 || !bareEnd || content.length === 0) parts.push(endingFor(content));
   });
-  parts.push(tail);
-  const out = new Parts(parts);
+  // Three parts: what comes before and after stays views of the old bytes; the new lines, their
+  // endings and the line before them (the region spliceLines splits) are joined: a part a line
+  // would mean a write a line.
+  const regionStart = starts[Math.max(0, start - 1)]!;
+  const out = new Parts([parts[0]!.subarray(0, regionStart), Buffer.concat([parts[0]!.subarray(regionStart), ...parts.slice(1)]), tail]);
 
   const total = count - deleteCount + insert.length;
   const h1 = new Uint32Array(total);

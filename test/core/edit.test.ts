@@ -144,6 +144,8 @@ describe('edits addressed by LIDs from one read', () => {
           const split = splitLines(expected);
           for (let i = 0; i < split.count; i++) expect(result.content(i)).toEqual(contentOf(split, i));
           expect(result.unchanged).toBe(expected.equals(bytes));
+          // Before, the new lines (joined: one write for them all, not one a line), after.
+          expect(result.parts.length).toBe(3);
           expect(Buffer.concat(result.parts)).toEqual(expected);
           bytes = Buffer.from(result.bytes);
           expect(bytes).toEqual(expected);
