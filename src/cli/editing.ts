@@ -201,8 +201,10 @@ function dryRun(ctx: Context, verb: Verb, file: ResolvedPath, diff: Buffer): voi
   ctx.warn(`dry run: nothing written to ${file.display}`);
 }
 
-/** One confirmation line, then the changed region with fresh LIDs (recorded as shown), then the diff. */
-/** `total` and `contentOf` are the new file's line count and its line contents. */
+/**
+ * One confirmation line, then the changed region with fresh LIDs (recorded as shown), then the
+ * diff. `total` and `contentOf` are the new file's line count and its lines' contents.
+ */
 function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, contentOf: (i: number) => Buffer, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
   const { start, oldCount, newCount } = span;
   const delta = newCount - oldCount;
@@ -237,7 +239,7 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, con
       ...(diff ? jsonDiff(diff) : {}),
     });
   } else {
-    ctx.out(renderWindow({ display: file.display, total: total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
+    ctx.out(renderWindow({ display: file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (diff) ctx.out(diff);
   }
   if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);
