@@ -14,10 +14,13 @@ import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
+import { scanFile } from './scanFile.js';
 import type { StateStore } from './state.js';
 
 /** A file modified this recently may change again within its timestamp's granularity. */
 const RACY_MS = 2000;
+/** Files this big or bigger are first read a piece at a time (scanFile), unless just changed. */
+const SCAN_AT = 8 << 20;
 /** Files up to this size get a content digest in JavaScript; bigger ones, zlib's CRC-32 (in C, several times faster in bulk, but a module to load). */
 const SMALL_CONTENT = 1 << 20;
 
@@ -84,38 +87,13 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
   let whole: IndexedFile | undefined;
   const cold = () => (whole ??= coldFile(store, file, SavedIndex.open(store, file.rel), statFile(file)));
   let all: Uint32Array | undefined;
-  // The last blocks read: the hits of one block, printed apart, are cut from one reading.
-  let lastRead: { start: number; end: number; chunk: Buffer } | undefined;
+  const fromDisk = linesFromDisk(file, head.checkpoints, head.file);
   return {
     path: file,
     get total() {
       return whole ? whole.total : head.lines;
     },
-    contents(from, to) {
-      if (whole) return whole.contents(from, to);
-      if (from >= to) return [];
-      const first = Math.floor(from / BLOCK);
-      const last = Math.ceil(to / BLOCK);
-      const start = head.checkpoints[first]!;
-      const end = last < head.checkpoints.length ? head.checkpoints[last]! : head.file.size;
-      if (lastRead?.start !== start || lastRead.end !== end) lastRead = { start, end, chunk: readRange(file, start, end, head.file) };
-      const chunk = lastRead.chunk;
-      // Only the lines asked for are cut out: the block's others are stepped over.
-      let at = 0;
-      for (let line = first * BLOCK; line < from; line++) {
-        const nl = chunk.indexOf(0x0a, at);
-        if (nl === -1) throw changedWhileRead(file);
-        at = nl + 1;
-      }
-      const out: Buffer[] = [];
-      for (let line = from; line < to; line++) {
-        if (at >= chunk.length) throw changedWhileRead(file);
-        const { contentEnd, next } = lineContentRange(chunk, at);
-        out.push(chunk.subarray(at, contentEnd));
-        at = next === -1 ? chunk.length : next;
-      }
-      return out;
-    },
+    contents: (from, to) => (whole ? whole.contents(from, to) : fromDisk(from, to)),
     lids: (from, to) => (whole ? undefined : saved.lids(from, to)) ?? cold().lids(from, to),
     lineOf(code) {
       if (!whole) all ??= saved.records()?.lids;
@@ -126,6 +104,40 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
       return retired ? retiredLine(retired, code) : cold().retiredLine(code);
     },
     persist: () => whole?.persist(),
+  };
+}
+
+/**
+ * The contents of lines from..to-1 of the version `stamp` of the file, read from disk by the
+ * blocks `checkpoints` (byte offsets of lines 0, BLOCK, …) locate; a file changed since is
+ * refused (changedWhileRead).
+ */
+function linesFromDisk(file: ResolvedPath, checkpoints: readonly number[], stamp: FileStamp): (from: number, to: number) => Buffer[] {
+  // The last blocks read: the hits of one block, printed apart, are cut from one reading.
+  let lastRead: { start: number; end: number; chunk: Buffer } | undefined;
+  return (from, to) => {
+    if (from >= to) return [];
+    const first = Math.floor(from / BLOCK);
+    const last = Math.ceil(to / BLOCK);
+    const start = checkpoints[first]!;
+    const end = last < checkpoints.length ? checkpoints[last]! : stamp.size;
+    if (lastRead?.start !== start || lastRead.end !== end) lastRead = { start, end, chunk: readRange(file, start, end, stamp) };
+    const chunk = lastRead.chunk;
+    // Only the lines asked for are cut out: the block's others are stepped over.
+    let at = 0;
+    for (let line = first * BLOCK; line < from; line++) {
+      const nl = chunk.indexOf(0x0a, at);
+      if (nl === -1) throw changedWhileRead(file);
+      at = nl + 1;
+    }
+    const out: Buffer[] = [];
+    for (let line = from; line < to; line++) {
+      if (at >= chunk.length) throw changedWhileRead(file);
+      const { contentEnd, next } = lineContentRange(chunk, at);
+      out.push(chunk.subarray(at, contentEnd));
+      at = next === -1 ? chunk.length : next;
+    }
+    return out;
   };
 }
 
@@ -196,9 +208,7 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, saved = Save
   } catch (error) {
     throw accessError(file, error);
   }
-  if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
-    throw new RtError('binary', `${file.display} looks like a binary file`, ['rt reads text files only; inspect it with a hex viewer such as xxd']);
-  }
+  if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
   const after = statFile(file);
   const head = saved?.head;
   const lines = splitLines(bytes, true, head?.lines);
@@ -261,9 +271,51 @@ function isRacy(stamp: FileStamp): boolean {
 
 /** Reads the whole file, brings its LIDs up to date and saves them. */
 function coldFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile {
+  const streamed = before.size >= SCAN_AT && !isRacy(before) ? scannedFile(store, file, saved, before) : undefined;
+  if (streamed) return streamed;
   const snap = readSnapshot(store, file, saved, before);
   const opened = inMemoryFile(file, snap.lines, snap.index);
   return { ...opened, persist: () => snap.stale && saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp) };
+}
+
+/**
+ * A big file read a piece at a time (scanFile): its LIDs brought up to date from its lines'
+ * fingerprints, and the lines shown read again from disk, by the blocks the scan located, as a
+ * warm file's are. Only for a file whose stamp is settled (not racy), so that a change between
+ * the scan and those reads shows in its stamp. Undefined when the file changed while it was
+ * scanned, or holds a line too long to scan: it is then read whole.
+ */
+function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  let scan: ReturnType<typeof scanFile>;
+  try {
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
+    scan = scanFile(fd, before.size);
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (scan === 'binary') throw binaryFile(file);
+  if (!scan) return undefined;
+  const old = saved && savedIndex(saved)?.index;
+  const index = old ? reconcileIndex(old, scan) : buildIndex(scan);
+  const head = saved?.head;
+  const stale = !head || index !== old || !sameStamp(head.file, before) || head.racy;
+  const { count, checkpoints } = scan;
+  return {
+    path: file,
+    total: count,
+    contents: linesFromDisk(file, checkpoints, before),
+    lids: (from, to) => index.lids.subarray(from, to),
+    lineOf: (code) => index.lids.indexOf(code),
+    retiredLine: (code) => retiredLine(index.retired, code),
+    persist: () => stale && saveIndexFile(store, file.rel, { file: before, racy: false, content: null, lines: count, checkpoints }, index),
+  };
 }
 
 /**
@@ -289,6 +341,10 @@ export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIn
     retiredLine: (code) => retiredLine(index.retired, code),
     persist: () => undefined,
   };
+}
+
+function binaryFile(file: ResolvedPath): RtError {
+  return new RtError('binary', `${file.display} looks like a binary file`, ['rt reads text files only; inspect it with a hex viewer such as xxd']);
 }
 
 function swappedForLink(file: ResolvedPath): RtError {

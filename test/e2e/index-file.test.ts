@@ -116,6 +116,29 @@ describe('the saved index', () => {
     expect(again.stdout).toContain(`99998:${w.lidAt(99_998)}|line 99998`);
   });
 
+  it('a first open of a big, settled file (read a piece at a time) shows the lines and LIDs that reading it whole shows', () => {
+    const dir = tempDir();
+    // Over 8 MiB, with a BOM, CRLF and lone CR lines, a line starting with a BOM's bytes, and no final newline.
+    const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
+    for (let i = 0; i < 200_000; i++) parts.push(Buffer.from(i % 7 === 0 ? `crlf ${i}\r\n` : i % 11 === 0 ? `lone\rcr ${i}\n` : i % 13 === 0 ? `\u00ef\u00bb\u00bfbom ${i}\n` : `line ${i} ${'x'.repeat(24 + (i % 40))}\n`, 'latin1'));
+    parts.push(Buffer.from('no final newline'));
+    const file = write(dir, 'big.txt', Buffer.concat(parts));
+    expect(fs.statSync(file).size).toBeGreaterThan(8 << 20);
+    const at = ['big.txt:1-3', 'big.txt:99999-100002', 'big.txt:199999-200001'];
+    // Just written, its stamp is not trusted alone: it is read whole.
+    const whole = at.map((a) => run(['open', a], dir, { env: { RT_STATE: 'off' } }).stdout);
+    age(file);
+    const first = run(['open', at[1]!], dir);
+    expect(first.stdout).toBe(whole[1]);
+    expect(first.stderr).toBe('');
+    // The index it saved serves the others, as a whole reading would.
+    at.forEach((a, i) => expect(run(['open', a], dir).stdout).toBe(whole[i]));
+    // And an edit by its LIDs changes the line named.
+    const w = openWindow(dir, 'big.txt:100000');
+    expect(run(['edit', 'big.txt', w.lidAt(100_000)], dir, { input: 'edited\n' }).status).toBe(0);
+    expect(fs.readFileSync(file, 'latin1').split('\n')[99_999]).toBe('edited');
+  });
+
   it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
     const dir = tempDir();
     const name = 'ünï cødé — 文件.txt';
