@@ -14,7 +14,7 @@ import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
-import { scanFile } from './scanFile.js';
+import { SCAN_PIECE, scanFile } from './scanFile.js';
 import type { StateStore } from './state.js';
 
 /** A file modified this recently may change again within its timestamp's granularity. */
@@ -283,7 +283,8 @@ function coldFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | und
  * fingerprints, and the lines shown read again from disk, by the blocks the scan located, as a
  * warm file's are. Only for a file whose stamp is settled (not racy), so that a change between
  * the scan and those reads shows in its stamp. Undefined when the file changed while it was
- * scanned, or holds a line too long to scan: it is then read whole.
+ * scanned, or its first piece holds fewer than a block of lines (a window's block would be most
+ * of the file): it is then read whole.
  */
 function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile | undefined {
   let fd: number;
@@ -295,7 +296,7 @@ function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | 
   let scan: ReturnType<typeof scanFile>;
   try {
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
-    scan = scanFile(fd, before.size);
+    scan = scanFile(fd, before.size, SCAN_PIECE, BLOCK);
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
   } finally {
     fs.closeSync(fd);

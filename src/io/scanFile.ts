@@ -20,34 +20,44 @@ export interface ScannedFile extends LineHashes {
 
 /**
  * Fingerprints the lines of the `size` bytes of `fd`, as hashLines(splitLines(bytes)) would;
- * 'binary' when the file looks binary, undefined when a line is too long to be read a piece at
- * a time (several pieces) or the file ended early (it changed: the caller's check of its stamp
- * tells).
+ * 'binary' when the file looks binary, undefined when the file ended early (it changed: the
+ * caller's check of its stamp tells) or its first piece holds fewer than `minLines` lines (its
+ * lines are long: its blocks of lines, read whole to show a window, would be most of the file).
  */
-export function scanFile(fd: number, size: number, piece = SCAN_PIECE): ScannedFile | 'binary' | undefined {
+export function scanFile(fd: number, size: number, piece = SCAN_PIECE, minLines = 0): ScannedFile | 'binary' | undefined {
   if (looksBinary(readAt(fd, 0, Math.min(size, SNIFF_BYTES)))) return 'binary';
   let h1: Uint32Array = new Uint32Array(1024);
   let h2: Uint32Array = new Uint32Array(1024);
   const checkpoints: number[] = [];
   let count = 0;
-  const buffer = Buffer.allocUnsafe(piece);
-  // Bytes of an unfinished line, carried over to the next piece.
-  let carry = Buffer.alloc(0);
+  // Pieces are read after the unfinished line the last one ended with (`carried` bytes at the
+  // start), in a buffer grown, when a line is longer than a piece, to hold it.
+  let buffer = Buffer.allocUnsafe(piece);
+  let carried = 0;
   let read = 0;
   while (read < size) {
-    const n = fs.readSync(fd, buffer, 0, Math.min(piece, size - read), read);
+    if (buffer.length - carried < piece) buffer = Buffer.concat([buffer.subarray(0, carried)], Math.max(buffer.length * 2, carried + piece));
+    const n = fs.readSync(fd, buffer, carried, Math.min(piece, size - read), read);
     if (n === 0) return undefined;
     read += n;
-    const bytes = carry.length ? Buffer.concat([carry, buffer.subarray(0, n)]) : buffer.subarray(0, n);
-    // Whole lines only, but for the last piece: the file's last line may lack its newline.
-    const end = read < size ? bytes.lastIndexOf(0x0a) + 1 : bytes.length;
-    const at = read - bytes.length; // offset in the file of `bytes`
-    const lines = splitLines(bytes.subarray(0, end), at === 0);
+    const at = read - carried - n; // offset in the file of the buffer's first byte
+    // Whole lines only (a newline is looked for in the bytes just read), but at the end: the
+    // file's last line may lack its newline.
+    const nl = buffer.subarray(carried, carried + n).lastIndexOf(0x0a);
+    const end = read === size ? carried + n : nl === -1 ? 0 : carried + nl + 1;
+    if (end === 0) {
+      if (minLines > 0) return undefined;
+      carried += n;
+      continue;
+    }
+    const lines = splitLines(buffer.subarray(0, end), at === 0);
+    if (at === 0 && lines.count < minLines && read < size) return undefined;
     const hashes = hashLines(lines);
     if (count + lines.count > h1.length) {
       // Made, after the first piece, the size its lines suggest the file holds (and a little
-      // more): the arrays are then seldom grown, each growth a copy beside the old ones.
-      const estimate = count === 0 && end > 0 ? Math.ceil((lines.count * size * 1.05) / end) : 0;
+      // more, but never more than the file's bytes): the arrays are then seldom grown, each
+      // growth a copy beside the old ones.
+      const estimate = count === 0 ? Math.min(size + 1, Math.ceil((lines.count * size * 1.05) / end)) : 0;
       const grown = Math.max(h1.length * 2, count + lines.count, estimate);
       h1 = grow(h1, grown);
       h2 = grow(h2, grown);
@@ -56,8 +66,8 @@ export function scanFile(fd: number, size: number, piece = SCAN_PIECE): ScannedF
     h2.set(hashes.h2, count);
     for (let i = (BLOCK - (count % BLOCK)) % BLOCK; i < lines.count; i += BLOCK) checkpoints.push(at + lines.starts[i]!);
     count += lines.count;
-    carry = Buffer.from(bytes.subarray(end)); // a copy: `buffer` is read into again
-    if (carry.length > 4 * piece) return undefined;
+    buffer.copyWithin(0, end, carried + n);
+    carried = carried + n - end;
   }
   return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
 }

@@ -54,9 +54,7 @@ describe('scanFile', () => {
           const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, 'latin1')]);
           const scan = scanned(bytes, piece);
           if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) return expect(scan).toBe('binary');
-          if (scan === undefined) return; // a line longer than four pieces: read whole instead
-          expect(scan).not.toBe('binary');
-          if (scan === 'binary') return;
+          if (scan === undefined || scan === 'binary') return expect(scan).toEqual(whole(bytes));
           expect({ h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints }).toEqual(whole(bytes));
         },
       ),
@@ -69,8 +67,26 @@ describe('scanFile', () => {
     expect(scanned(Buffer.concat([Buffer.from('a\n'.repeat(5000)), Buffer.from([0])]), 64)).not.toBe('binary');
   });
 
-  it('gives up on a line longer than four pieces, and on a file that ends early', () => {
-    expect(scanned(Buffer.from(`${'x'.repeat(100)}\nshort\n`), 16)).toBeUndefined();
+  it('gives up, when asked, on a file whose first piece holds few lines', () => {
+    const bytes = Buffer.from(`${'x'.repeat(30)}\n${'y'.repeat(30)}\nshort\n`);
+    expect(scanned(bytes, 16)).not.toBeUndefined();
+    const file = path.join(tempDir(), 'long.txt');
+    fs.writeFileSync(file, bytes);
+    const fd = fs.openSync(file, 'r');
+    try {
+      expect(scanFile(fd, bytes.length, 16, 2)).toBeUndefined();
+      expect(scanFile(fd, bytes.length, 40, 1)).not.toBeUndefined();
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('reads a line longer than many pieces, and gives up on a file that ends early', () => {
+    for (const text of [`${'x'.repeat(100)}\nshort\n`, `a\n${'y'.repeat(99)}\r\nb`, 'z'.repeat(101)]) {
+      const bytes = Buffer.from(text);
+      const scan = scanned(bytes, 16);
+      expect(scan === undefined || scan === 'binary' ? scan : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints }).toEqual(whole(bytes));
+    }
     const file = path.join(tempDir(), 'short.txt');
     fs.writeFileSync(file, 'a\nb\n');
     const fd = fs.openSync(file, 'r');
