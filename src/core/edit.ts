@@ -118,15 +118,8 @@ class Parts {
   /** Bytes from..to of the whole, copying only the parts they overlap (none when one part holds them). */
   slice(from: number, to: number): Buffer {
     if (this.whole) return this.whole.subarray(from, to);
-    let lo = 0;
-    let hi = this.parts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.at[mid]! <= from) lo = mid;
-      else hi = mid - 1;
-    }
     const pieces: Buffer[] = [];
-    for (let p = lo; p < this.parts.length && this.at[p]! < to; p++) {
+    for (let p = 0; p < this.parts.length && this.at[p]! < to; p++) {
       const part = this.parts[p]!;
       const start = Math.max(0, from - this.at[p]!);
       const end = Math.min(part.length, to - this.at[p]!);

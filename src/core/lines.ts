@@ -62,7 +62,8 @@ export function splitLines(bytes: Buffer, skipBom = true, expected?: number): Fi
   return { bytes, bomLength, count, starts, contentEnds };
 }
 
-function grow(array: Uint32Array, length: number): Uint32Array {
+/** A copy of `array` in a longer array (the rest zero). */
+export function grow(array: Uint32Array, length: number): Uint32Array {
   const bigger = new Uint32Array(length);
   bigger.set(array);
   return bigger;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { digestBytes } from '../core/digest.js';
 import { RtError } from '../core/errors.js';
-import { hashLines } from '../core/hash.js';
+import { hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
@@ -222,14 +222,21 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, saved = Save
     if (read) records = { text: read.text, blocks: saved.head.blocks };
     index = old = read?.index;
   }
-  if (!index) {
-    const hashes = hashLines(lines);
-    old = saved && savedIndex(saved)?.index;
-    index = old ? reconcileIndex(old, hashes) : buildIndex(hashes);
-  }
+  if (!index) ({ index, old } = fromSaved(saved, hashLines(lines)));
   // A file that changed while it was read gets a stamp that forces the next run to read it again.
   const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
-  return { file, lines, index, stamp, stale: !head || index !== old || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp), ...(records ? { saved: records } : {}) };
+  return { file, lines, index, stamp, stale: isStale(head, index !== old, stamp), ...(records ? { saved: records } : {}) };
+}
+
+/** The index of a file whose lines have fingerprints `hashes`, keeping what it can of the saved one (`old`, if there was one to read). */
+function fromSaved(saved: SavedIndex | undefined, hashes: LineHashes): { index: LineIndex; old: LineIndex | undefined } {
+  const old = saved && savedIndex(saved)?.index;
+  return { index: old ? reconcileIndex(old, hashes) : buildIndex(hashes), old };
+}
+
+/** Whether the index saved (its head, if any) must be saved again for a file of `stamp`: none, or `changed` (its LIDs), or its stamp is another. */
+function isStale(head: IndexHead | undefined, changed: boolean, stamp: FileStamp): boolean {
+  return !head || changed || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp);
 }
 
 /** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
@@ -303,10 +310,8 @@ function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | 
   }
   if (scan === 'binary') throw binaryFile(file);
   if (!scan) return undefined;
-  const old = saved && savedIndex(saved)?.index;
-  const index = old ? reconcileIndex(old, scan) : buildIndex(scan);
-  const head = saved?.head;
-  const stale = !head || index !== old || !sameStamp(head.file, before) || head.racy;
+  const { index, old } = fromSaved(saved, scan);
+  const stale = isStale(saved?.head, index !== old, before);
   const { count, checkpoints } = scan;
   return {
     path: file,

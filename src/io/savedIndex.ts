@@ -249,16 +249,16 @@ export function saveIndexFile(
     };
     const old = kept && keptLines(kept, fields.lines);
     let blocks = '';
-    if (old) {
-      write(kept!.text.subarray(0, old.before * RECORD_B64));
+    if (kept && old) {
+      write(kept.text.subarray(0, old.before * RECORD_B64));
       encode(old.before, old.after, false);
-      write(kept!.text.subarray(kept!.end * RECORD_B64));
+      write(kept.text.subarray(kept.end * RECORD_B64));
       for (let b = 0; b < blockCount; b++) {
         const from = b * BLOCK;
         const to = Math.min(fields.lines, from + BLOCK);
         // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its digest.
         const same = to <= old.before && Math.min(old.oldLines, from + BLOCK) === to ? b : from >= old.after && old.shift % BLOCK === 0 ? b - old.shift / BLOCK : undefined;
-        blocks += same !== undefined ? kept!.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST) : digestWords(recordWords(index, from, to, scratch));
+        blocks += same !== undefined ? kept.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST) : digestWords(recordWords(index, from, to, scratch));
       }
     } else {
       encode(0, fields.lines, true);

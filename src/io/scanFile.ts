@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { hashLines, type LineHashes } from '../core/hash.js';
-import { splitLines } from '../core/lines.js';
+import { grow, splitLines } from '../core/lines.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
 
@@ -70,10 +70,4 @@ export function scanFile(fd: number, size: number, piece = SCAN_PIECE, minLines 
     carried = carried + n - end;
   }
   return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
-}
-
-function grow(array: Uint32Array, length: number): Uint32Array {
-  const bigger = new Uint32Array(length);
-  bigger.set(array);
-  return bigger;
 }
