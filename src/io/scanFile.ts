@@ -46,7 +46,7 @@ export function scanFile(fd: number, size: number, piece = SCAN_PIECE, minLines 
     const nl = buffer.subarray(carried, carried + n).lastIndexOf(0x0a);
     const end = read === size ? carried + n : nl === -1 ? 0 : carried + nl + 1;
     if (end === 0) {
-      if (minLines > 0) return undefined;
+      if (at === 0 && minLines > 0) return undefined; // not one whole line in the first piece
       carried += n;
       continue;
     }

@@ -88,6 +88,19 @@ describe('scanFile', () => {
     }
   });
 
+  it('does not give up on a long line after a first piece of enough lines', () => {
+    const bytes = Buffer.from(`a\nb\nc\n${'x'.repeat(50)}\nend\n`);
+    const file = path.join(tempDir(), 'later.txt');
+    fs.writeFileSync(file, bytes);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const scan = scanFile(fd, bytes.length, 8, 3);
+      expect(scan && scan !== 'binary' ? { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints } : scan).toEqual(whole(bytes));
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
   it('reads a line longer than many pieces, and gives up on a file that ends early', () => {
     for (const text of [`${'x'.repeat(100)}\nshort\n`, `a\n${'y'.repeat(99)}\r\nb`, 'z'.repeat(101)]) {
       const bytes = Buffer.from(text);
