@@ -71,7 +71,7 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
     const st = statResolved(target);
-    if (!st.isDirectory() && !st.isFile()) continue;
+    if (!st.isDirectory() && !st.isFile()) throw new RtError('access', `${target.display} is not a regular file or a folder`, ['grep searches regular files (and the files of folders); it never waits on a FIFO or reads a device']);
     if (!st.isDirectory()) {
       groups.push({ place: () => ({ abs: target.abs, display: target.display }), absPrefix: '', rels: [target.abs], named: true });
       continue;

@@ -28,8 +28,9 @@ export function parseAnchor(text: string): Anchor {
 
 function lineNumber(digits: string, text: string): number {
   const n = Number(digits);
-  if (!Number.isSafeInteger(n) || n < 1) throw new RtError('usage', `line numbers start at 1: ${JSON.stringify(text)}`, ['name the line by its LID instead']);
-  return n;
+  if (n < 1) throw new RtError('usage', `line numbers start at 1: ${JSON.stringify(text)}`, ['name the line by its LID instead']);
+  // Digits past 2^53 name a line past the end of any file rt reads: they stand at that end.
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
 
 /** What anchors are resolved against: the file now, and what rt has shown of it. */

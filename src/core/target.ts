@@ -1,4 +1,4 @@
-// Parsing `PATH[:LINE | :START-END | :LID]`, the argument of `rt open`.
+// Parsing `PATH[:LINE | :START-END | :LID | :LINE:LID]`, the argument of `rt open`.
 
 import { RtError, shellQuote } from './errors.js';
 import { isLidText } from './lid.js';
@@ -7,12 +7,14 @@ export type Target =
   | { readonly kind: 'top'; readonly path: string }
   | { readonly kind: 'line'; readonly path: string; readonly line: number }
   | { readonly kind: 'range'; readonly path: string; readonly start: number; readonly end: number }
-  | { readonly kind: 'lid'; readonly path: string; readonly lid: string };
+  | { readonly kind: 'lid'; readonly path: string; readonly lid: string }
+  /** LINE:LID, as grep prints a hit (SPEC §2's anchor naming both: they must agree). */
+  | { readonly kind: 'both'; readonly path: string; readonly line: number; readonly lid: string };
 
 /**
  * Splits a target into path and position. A path that exists as given wins (a file may have
  * a colon in its name); otherwise the part after the last colon is read as a position when it
- * has the shape of one.
+ * has the shape of one (and, after an LID, a line number before it: LINE:LID).
  */
 export function parseTarget(arg: string, exists: (path: string) => boolean): Target {
   const colon = arg.lastIndexOf(':');
@@ -31,7 +33,12 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
     }
     return { kind: 'range', path, start, end };
   }
-  if (isLidText(where)) return { kind: 'lid', path, lid: where };
+  if (isLidText(where)) {
+    // PATH:LINE:LID, unless PATH:LINE is itself a file's name.
+    const both = /^(.+):(\d+)$/.exec(path);
+    if (both && !exists(path)) return { kind: 'both', path: both[1]!, line: lineNumber(both[2]!, arg), lid: where };
+    return { kind: 'lid', path, lid: where };
+  }
   if (where !== where.toLowerCase() && isLidText(where.toLowerCase())) {
     throw new RtError('usage', `LIDs are lowercase: ${where}`, [`use ${shellQuote(`${path}:${where.toLowerCase()}`)}`]);
   }
@@ -40,8 +47,7 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
 
 function lineNumber(text: string, arg: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new RtError('usage', `line numbers start at 1: ${arg}`, [`use ${shellQuote(arg.replace(/:[^:]*$/, ':1'))}`]);
-  }
-  return n;
+  if (n < 1) throw new RtError('usage', `line numbers start at 1: ${arg}`, [`use ${shellQuote(arg.replace(/:[^:]*$/, ':1'))}`]);
+  // Digits past 2^53 name a line past the end of any file rt reads: they stand at that end.
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }

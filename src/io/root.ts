@@ -55,6 +55,10 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
     throw new RtError('not_found', `no such file: ${printable(userPath)}`, hints, { suggestions: near });
   }
+  // A final "/" names a folder (as the system reads it: `cat FILE/` fails), which path.resolve would drop.
+  if (/[\\/]$/.test(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new RtError('access', `${printable(userPath)} is not a folder (a final / names one)`, [`name the file without it: ${shellQuote(userPath.replace(/[\\/]+$/, ''))}`]);
+  }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };
 }

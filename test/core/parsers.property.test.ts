@@ -56,7 +56,7 @@ describe('parseAnchor, for any text', () => {
           case 'line':
             expect(t).toMatch(/^\d+$/);
             expect(Number.isSafeInteger(a.line) && a.line >= 1).toBe(true);
-            expect(a.line).toBe(Number(t));
+            expect(a.line).toBe(Math.min(Number(t), Number.MAX_SAFE_INTEGER));
             break;
           case 'lid':
             expect(isLidText(a.lid)).toBe(true);
@@ -64,7 +64,8 @@ describe('parseAnchor, for any text', () => {
             break;
           case 'both':
             expect(isLidText(a.lid)).toBe(true);
-            expect(`${a.line}:${a.lid}`).toBe(t.replace(/^0+(?=\d)/, ''));
+            expect(a.line).toBe(Math.min(Number(t.slice(0, t.indexOf(':'))), Number.MAX_SAFE_INTEGER));
+            expect(a.lid).toBe(t.slice(t.indexOf(':') + 1));
             break;
         }
       }),
@@ -83,15 +84,25 @@ describe('parseAnchor, for any text', () => {
     );
   });
 
-  it('refuses line 0, numbers past 2^53, uppercase LIDs and digits-only "LIDs" as bad usage', () => {
+  it('refuses line 0, uppercase LIDs and digits-only "LIDs" as bad usage', () => {
     fc.assert(
       fc.property(lid, (l) => {
-        for (const bad of ['0', `0:${l}`, '9'.repeat(17), `${'9'.repeat(17)}:${l}`, l.toUpperCase(), `1:${l.toUpperCase()}`, `${l}:1`, `1:${l}:2`, '-1']) {
+        for (const bad of ['0', `0:${l}`, l.toUpperCase(), `1:${l.toUpperCase()}`, `${l}:1`, `1:${l}:2`, '-1']) {
           const got = refusedOrValue(() => parseAnchor(bad));
           expect('refused' in got, `${bad} was accepted`).toBe(true);
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('reads a line number past 2^53 as the last one it can name (past the end of any file), not as bad usage', () => {
+    fc.assert(
+      fc.property(lid, fc.integer({ min: 17, max: 400 }), (l, digits) => {
+        expect(parseAnchor('9'.repeat(digits))).toMatchObject({ kind: 'line', line: Number.MAX_SAFE_INTEGER });
+        expect(parseAnchor(`${'9'.repeat(digits)}:${l}`)).toMatchObject({ kind: 'both', line: Number.MAX_SAFE_INTEGER, lid: l });
+      }),
+      { numRuns: 100 },
     );
   });
 });
@@ -106,14 +117,19 @@ describe('parseTarget, for any text', () => {
         const t = got.value;
         expect(arg.startsWith(t.path)).toBe(true);
         if (exists) expect(t).toEqual({ kind: 'top', path: arg });
-        if (t.kind !== 'top') {
+        if (t.kind === 'both') {
+          // LINE:LID: the position is what follows the last colon but one.
+          expect(`${t.path}:${arg.slice(t.path.length + 1)}`).toBe(arg);
+          expect(arg.slice(t.path.length + 1)).toMatch(/^\d+:[0-9a-z]{4,6}$/);
+          expect(t.path.length).toBeGreaterThan(0);
+        } else if (t.kind !== 'top') {
           // The position is what follows the last colon, and nothing else.
           expect(t.path).toBe(arg.slice(0, arg.lastIndexOf(':')));
           expect(t.path.length).toBeGreaterThan(0);
         }
         if (t.kind === 'range') expect(t.start <= t.end && t.start >= 1).toBe(true);
-        if (t.kind === 'line') expect(Number.isSafeInteger(t.line) && t.line >= 1).toBe(true);
-        if (t.kind === 'lid') expect(isLidText(t.lid)).toBe(true);
+        if (t.kind === 'line' || t.kind === 'both') expect(Number.isSafeInteger(t.line) && t.line >= 1).toBe(true);
+        if (t.kind === 'lid' || t.kind === 'both') expect(isLidText(t.lid)).toBe(true);
       }),
       RUNS,
     );
@@ -125,7 +141,11 @@ describe('parseTarget, for any text', () => {
       fc.property(pathText, lineNumber, lineNumber, lid, (p, a, b, l) => {
         const none = () => false;
         expect(parseTarget(`${p}:${a}`, none)).toEqual({ kind: 'line', path: p, line: a });
-        expect(parseTarget(`${p}:${l}`, none)).toEqual({ kind: 'lid', path: p, lid: l });
+        const lineThenLid = /^(.+):(\d+)$/.exec(p);
+        expect(parseTarget(`${p}:${l}`, none)).toEqual(lineThenLid && Number(lineThenLid[2]) >= 1 ? { kind: 'both', path: lineThenLid[1], line: Math.min(Number(lineThenLid[2]), Number.MAX_SAFE_INTEGER), lid: l } : { kind: 'lid', path: p, lid: l });
+        expect(parseTarget(`${p}:${a}:${l}`, none)).toEqual({ kind: 'both', path: p, line: a, lid: l });
+        // PATH:LINE that exists as a file: the LID is of that file.
+        expect(parseTarget(`${p}:${a}:${l}`, (x) => x === `${p}:${a}`)).toEqual({ kind: 'lid', path: `${p}:${a}`, lid: l });
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         expect(parseTarget(`${p}:${lo}-${hi}`, none)).toEqual({ kind: 'range', path: p, start: lo, end: hi });
         if (lo < hi) expect('refused' in refusedOrValue(() => parseTarget(`${p}:${hi}-${lo}`, none))).toBe(true);

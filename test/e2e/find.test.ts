@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, expectRun, run, tempDir, tempRepo, write, type Ran } from './harness.js';
+import { looksBinary, SNIFF_BYTES } from '../../src/core/binary.js';
 import { buildSearchRepo, dotIgnored, git, gitFiles, isHidden, outLines, parseCapNotice, treeOrder } from './search-fixture.js';
 
 afterAll(cleanup);
@@ -18,6 +19,12 @@ function found(args: readonly string[], cwd: string): string[] {
 }
 
 const sorted = (paths: readonly string[]) => [...paths].sort(treeOrder);
+
+/** Whether the file at `p` (not through a link) looks binary, as SPEC §4 tells: grep and find skip it. */
+function binaryOnDisk(dir: string, p: string): boolean {
+  const abs = path.join(dir, p);
+  return fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile() === true && looksBinary(fs.readFileSync(abs).subarray(0, SNIFF_BYTES));
+}
 const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** Every file on disk under `dir` (not .git, not .rt; hidden ones if `hidden`). */
@@ -43,15 +50,15 @@ describe('rt find in a generated git repository', () => {
   beforeAll(() => {
     dir = tempDir('rt-repo-');
     buildSearchRepo(dir, tempDir('rt-outside-'));
-    all = sorted(gitFiles(dir).filter((p) => !isHidden(p) && !dotIgnored(p)));
+    all = sorted(gitFiles(dir).filter((p) => !isHidden(p) && !dotIgnored(p) && !binaryOnDisk(dir, p)));
   });
 
   describe('which files', () => {
-    it("rt find '' lists git ls-files --cached --others --exclude-standard, less hidden and .ignore'd files, sorted", () => {
+    it("rt find '' lists git ls-files --cached --others --exclude-standard, less hidden, .ignore'd and binary files, sorted", () => {
       expect(found([''], dir)).toEqual(all);
       // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although ignored.
-      expect(all).toEqual(expect.arrayContaining(['README.md', 'src/new.ts', 'notes/todo.md', 'logs/keep.log', 'logs/tracked.log', 'data/blob.bin', 'link.ts']));
-      for (const p of ['debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/lib/deep/skip.gen.ts', 'src/dot-ignored.ts', '.env', 'src/.hidden.ts', '.config/settings.json', '.gitignore']) {
+      expect(all).toEqual(expect.arrayContaining(['README.md', 'src/new.ts', 'notes/todo.md', 'logs/keep.log', 'logs/tracked.log', 'data/latin1.txt', 'link.ts']));
+      for (const p of ['data/blob.bin', 'debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/lib/deep/skip.gen.ts', 'src/dot-ignored.ts', '.env', 'src/.hidden.ts', '.config/settings.json', '.gitignore']) {
         expect(all, p).not.toContain(p);
       }
     });
@@ -65,7 +72,7 @@ describe('rt find in a generated git repository', () => {
     });
 
     it('--hidden adds hidden files and folders, still honouring ignore rules', () => {
-      const expected = sorted(gitFiles(dir).filter((p) => !dotIgnored(p)));
+      const expected = sorted(gitFiles(dir).filter((p) => !dotIgnored(p) && !binaryOnDisk(dir, p)));
       expect(found(['--hidden', ''], dir)).toEqual(expected);
       expect(expected).toEqual(expect.arrayContaining(['.env', '.config/settings.json', 'src/.hidden.ts', '.gitignore', 'src/.ignore']));
       expect(found(['--hidden', ''], dir).some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
@@ -80,10 +87,26 @@ describe('rt find in a generated git repository', () => {
       expect(all.filter((p) => !out.includes(p))).toEqual([]);
     });
 
-    it('--hidden --no-ignore: every regular file but .git and .rt', () => {
+    it('--hidden --no-ignore: every regular text file but .git and .rt', () => {
       const out = found(['--hidden', '--no-ignore', ''], dir);
-      expect(out.filter((p) => !fs.lstatSync(path.join(dir, p)).isSymbolicLink())).toEqual(sorted(diskFiles(dir, true, false)));
+      expect(out.filter((p) => !fs.lstatSync(path.join(dir, p)).isSymbolicLink())).toEqual(sorted(diskFiles(dir, true, false).filter((p) => !binaryOnDisk(dir, p))));
       expect(out.some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
+    });
+
+    it('binary files are left out (a NUL in the first 8 KiB, or mostly control bytes), as grep leaves them out; Latin-1 text and links to files are listed', () => {
+      const d = tempRepo();
+      write(d, 'a-text.txt', 'plain\n');
+      fs.writeFileSync(path.join(d, 'b-nul.dat'), Buffer.from([0x61, 0x00, 0x62, 0x0a]));
+      fs.writeFileSync(path.join(d, 'c-control.dat'), Buffer.from('\x01\x02\x03\x04\x05x\n', 'latin1'));
+      fs.writeFileSync(path.join(d, 'd-latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
+      fs.writeFileSync(path.join(d, 'e-late-nul.txt'), Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]));
+      fs.symlinkSync('b-nul.dat', path.join(d, 'f-link.dat'));
+      expectRun(run(['find', ''], d), { status: 0, stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n', stderr: '' });
+      expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
+      // With a cap, the count of the rest may include binary files (each printed path is checked, not every one counted).
+      const capped = run(['find', '', '--max', '1'], d);
+      expectRun(capped, { status: 0, stderr: '' });
+      expect(capped.stdout.split('\n')[0]).toBe('a-text.txt');
     });
 
     it('a tracked file deleted from the work tree is not listed', () => {

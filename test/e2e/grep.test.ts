@@ -4,6 +4,7 @@
 // lines are hits against git's matcher where the dialects agree, and every LID against the one
 // `rt open` shows for the same line.
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -697,5 +698,17 @@ describe('rt grep outside git and with other ignore sources', () => {
     expect(fs.existsSync(path.join(dir, 'b.secret'))).toBe(true);
     // Without that environment, the file is searched.
     expect(grepKeys(['needle'], dir)).toEqual(['a.txt:1', 'b.secret:1']);
+  });
+});
+
+describe('named paths that are not files or folders (found by review)', () => {
+  it('a FIFO named as PATH is refused with exit 4, as grep-file and open refuse it, not a silent "nothing found"', () => {
+    const dir = tempRepo();
+    write(dir, 'a.txt', 'foo\n');
+    const fifo = path.join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expectRun(run(['grep', 'foo', 'pipe'], dir), { status: 4, stdout: '', stderr: /^rt: pipe is not a regular file or a folder/ });
+    expectRun(run(['grep', 'foo', 'a.txt', 'pipe'], dir), { status: 4, stdout: '' });
+    expectRun(run(['grep', 'foo', 'a.txt'], dir), { status: 0, stdout: /^a\.txt:1:[0-9a-z]{4}\|foo\n$/ });
   });
 });

@@ -237,6 +237,34 @@ describe('rt open: LIDs', () => {
     expectFailure(run(['open', `a.txt:${absent}`], dir), 3, new RegExp(`^rt: .*${absent}`));
   });
 
+  it('PATH:LINE:LID, as grep prints a hit, centres the window on that line when the LID is still there', () => {
+    const dir = withNumbered(300);
+    const lid = parseWindow(run(['open', 'a.txt:140-160'], dir)).lidAt(150);
+    const byLine = run(['open', 'a.txt:150'], dir);
+    expectRun(run(['open', `a.txt:150:${lid}`], dir), { status: 0, stdout: byLine.stdout, stderr: '' });
+    // Copied from grep's output: PATH:LINE:LID.
+    const hit = run(['grep-file', '^line 150$', 'a.txt'], dir).stdout.trim();
+    expectRun(run(['open', `a.txt:${hit.slice(0, hit.indexOf('|'))}`], dir), { status: 0, stdout: byLine.stdout, stderr: '' });
+  });
+
+  it('PATH:LINE:LID whose LID is elsewhere now is refused with exit 3, saying where it is; a file named PATH:LINE wins', () => {
+    const dir = withNumbered(300);
+    const lid = parseWindow(run(['open', 'a.txt:140-160'], dir)).lidAt(150);
+    write(dir, 'a.txt', `new first line\n${numbered(300)}`);
+    const r = run(['open', `a.txt:150:${lid}`], dir);
+    expectFailure(r, 3, new RegExp(`^rt: 150:${lid} disagrees with the file: ${lid} is now line 151`));
+    expect(r.stderr, r.text).toContain(`rt open a.txt:${lid}`);
+    write(dir, 'a.txt:150', 'a file with a colon in its name\n');
+    const named = run(['open', `a.txt:150:${lid}`], dir);
+    expectFailure(named, 3, new RegExp(`^rt: no line of a\\.txt:150 has LID ${lid}`));
+  });
+
+  it('a line number past 2^53 is a line past the end (exit 2), and an END that large is cut to the end', () => {
+    const dir = withNumbered(300);
+    expectFailure(run(['open', 'a.txt:99999999999999999999'], dir), 2, /^rt: line \d+ is past the end of a\.txt \(300 lines\)/);
+    expectNumberedWindow(run(['open', 'a.txt:240-99999999999999999999'], dir), 240, 300);
+  });
+
   it('the LID of a line changed since is refused with exit 3', () => {
     const dir = withNumbered(300);
     const lid = parseWindow(run(['open', 'a.txt:140-160'], dir)).lidAt(150);
@@ -438,6 +466,14 @@ describe('rt open: special files', () => {
     expectFailure(run(['open', 'a.txt:400-500'], dir), 2, /^rt: .*400/);
     write(dir, 'empty.txt', '');
     expectFailure(run(['open', 'empty.txt:1'], dir), 2);
+  });
+
+  it('a file named with a final / is refused (exit 4): the / names a folder, as the system reads it', () => {
+    const dir = withNumbered(5);
+    expectFailure(run(['open', 'a.txt/'], dir), 4, /^rt: a\.txt\/ is not a folder/);
+    expectFailure(run(['open', 'a.txt/:2'], dir), 4, /^rt: a\.txt\/ is not a folder/);
+    expectFailure(run(['edit', 'a.txt/', '2'], dir, { input: 'x\n' }), 4, /^rt: a\.txt\/ is not a folder/);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(numbered(5));
   });
 
   it('line 0 and a backwards range are bad usage (exit 2)', () => {

@@ -86,6 +86,33 @@ describe('rt scroll', () => {
     expectWindow(run(['scroll', 'a.txt', '+'], dir), 99, 198);
   });
 
+  it('windows of 1 or 2 lines move on at each scroll, both ways (the overlap is less than a window)', () => {
+    const dir = withNumbered(6);
+    expectWindow(run(['open', 'a.txt:3', '--window', '1'], dir), 3, 3, 6);
+    expectWindow(run(['scroll', 'a.txt'], dir), 4, 4, 6);
+    expectWindow(run(['scroll', 'a.txt', '-'], dir), 3, 3, 6);
+    expectWindow(run(['scroll', 'a.txt', '-'], dir), 2, 2, 6);
+    const two = withNumbered(6);
+    expectWindow(run(['open', 'a.txt:1-2', '--window', '2'], two), 1, 2, 6);
+    expectWindow(run(['scroll', 'a.txt'], two), 2, 3, 6);
+    expectWindow(run(['scroll', 'a.txt'], two), 3, 4, 6);
+    expectWindow(run(['scroll', 'a.txt'], two), 4, 5, 6);
+    expectWindow(run(['scroll', 'a.txt'], two), 5, 6, 6);
+    expectNothingFurther(run(['scroll', 'a.txt'], two), /end/);
+    expectWindow(run(['scroll', 'a.txt', '-'], two), 4, 5, 6);
+  });
+
+  it('--json with nothing further: no lines, the note, every line behind it, and the last view', () => {
+    const dir = withNumbered();
+    run(['open', 'a.txt:250-300'], dir);
+    const end = run(['scroll', '--json', 'a.txt'], dir);
+    expectRun(end, { status: 0 });
+    expect(JSON.parse(end.stdout)).toEqual({ command: 'scroll', path: 'a.txt', total: 300, start: 0, end: 0, above: 300, below: 0, lines: [], note: 'at the end', last: { start: 250, end: 300 } });
+    run(['open', 'a.txt:1-40'], dir);
+    const top = run(['scroll', '--json', 'a.txt', '-'], dir);
+    expect(JSON.parse(top.stdout)).toEqual({ command: 'scroll', path: 'a.txt', total: 300, start: 0, end: 0, above: 0, below: 300, lines: [], note: 'at the top', last: { start: 1, end: 40 } });
+  });
+
   it('- after a window in the middle gives the window before it', () => {
     const dir = withNumbered();
     run(['open', 'a.txt:150-170'], dir);

@@ -8,6 +8,8 @@ import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
+import { looksBinary, SNIFF_BYTES } from '../../core/binary.js';
+import { readPlainFile } from '../../io/plainFile.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -16,7 +18,7 @@ export const findCommand: CommandSpec = {
   summary: 'list files whose path matches a glob or contains a string',
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore; symbolic links to files are listed too (grep skips them). At most 200 paths (--max N), then a line saying how many more (a count that may include nested repositories, tracked files deleted from the work tree, and tracked files whose folder has become a symbolic link, which are never printed). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -50,16 +52,16 @@ export const findCommand: CommandSpec = {
     const listed = listFiles(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
     const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
     // git lists tracked files deleted from the work tree, or whose folder is now a link, and
-    // nested repositories: a path is printed only if it is a file, or a link to one, reached
-    // through no link (checked for the printed ones only; the count of the rest may include
-    // such paths).
+    // nested repositories: a path is printed only if it is a text file, or a link to a file,
+    // reached through no link (checked for the printed ones only; the count of the rest may
+    // include such paths).
     const paths: string[] = [];
     const throughLink = throughLinkedFolder();
     const absPrefix = absPrefixOf(dir.abs);
     let next = 0;
     for (; next < found.length && paths.length < max; next++) {
       const file = place(found[next]!);
-      if (!throughLink(absPrefix, found[next]!) && isFileEntry(file.abs)) paths.push(file.display);
+      if (!throughLink(absPrefix, found[next]!) && isListed(file.abs)) paths.push(file.display);
     }
     const more = found.length - next;
     const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
@@ -88,19 +90,26 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
     .files.filter((rel) => matches(rel))
     .sort(comparePaths)
     .map(place)
-    .filter((file) => isFileEntry(file.abs));
+    .filter((file) => isListed(file.abs));
   if (wider.length === 0) return;
   const what = wider.length === 1 ? 'file matches' : 'files match';
   ctx.warn(`no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`);
   ctx.warn(`list them too with: ${commandLine('find', ['--hidden', '--no-ignore'], operands)}`);
 }
 
-function isFileEntry(abs: string): boolean {
+/**
+ * Whether a listed path is printed: a regular file that does not look binary (one that cannot be
+ * read is printed: its kind cannot be told), or a symbolic link to a file (not followed to read it).
+ */
+function isListed(abs: string): boolean {
   try {
     const st = fs.lstatSync(abs);
-    return st.isSymbolicLink() ? fs.statSync(abs).isFile() : st.isFile();
+    if (st.isSymbolicLink()) return fs.statSync(abs).isFile();
+    if (!st.isFile()) return false;
   } catch {
     // Gone, a dangling link, an unreadable folder, a file where a folder was.
     return false;
   }
+  const head = readPlainFile(abs, SNIFF_BYTES, true);
+  return head === undefined || !looksBinary(head);
 }

@@ -52,7 +52,7 @@ export const grepCommand: CommandSpec = {
     [0, 'something was found'],
     [1, 'nothing was found'],
     [2, 'bad usage or an invalid pattern'],
-    [4, 'a PATH is missing or outside the root'],
+    [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder'],
   ],
   readsStdin: false,
   run(ctx, args, options) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { retiredError } from '../../core/anchor.js';
+import { resolveAnchor, retiredError } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
@@ -16,12 +16,12 @@ export const openCommand: CommandSpec = {
   name: 'open',
   summary: 'print a window of a file, every line with its number and LID',
   description: [
-    'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
+    'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
     'A range shows at most 200 lines unless --window is given (then at most that many). A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
     'The window becomes the file\'s last view, which scroll continues from.',
   ],
   args: [
-    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END or PATH:LID', required: true, complete: 'target' },
+    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID', required: true, complete: 'target' },
   ],
   options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100)', env: 'RT_WINDOW' }],
   examples: [
@@ -33,7 +33,7 @@ export const openCommand: CommandSpec = {
   exits: [
     [0, 'the window was printed'],
     [2, 'bad usage, or a line past the end of the file'],
-    [3, 'the LID is not (or no longer) in the file'],
+    [3, 'the LID is not (or no longer) in the file, or not at LINE'],
     [4, 'the file is missing, binary, unreadable or outside the root'],
   ],
   readsStdin: false,
@@ -70,6 +70,14 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
       const at = file.lineOf(code);
       if (at === -1) throw missingLid(file, target.lid, file.retiredLine(code));
       return centredWindow(total, at + 1, size);
+    }
+    case 'both': {
+      // Refused (exit 3) unless the LID is at that line, as an edit's anchor N:LID is.
+      const line = resolveAnchor(
+        { kind: 'both', text: `${target.line}:${target.lid}`, line: target.line, lid: target.lid },
+        { display, total, lineOf: (code) => file.lineOf(code), lidCodeAt: (i) => file.lids(i, i + 1)[0]!, retiredLine: (code) => file.retiredLine(code), shownAt: () => null, force: false },
+      );
+      return centredWindow(total, line, size);
     }
   }
 }

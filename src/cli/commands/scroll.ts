@@ -15,7 +15,7 @@ export const scrollCommand: CommandSpec = {
   name: 'scroll',
   summary: 'print the next (+) or previous (-) window of a file',
   description: [
-    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it. With no earlier view, either direction opens the top of the file. At the end (+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
+    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it (1 in windows of 2 lines, none in windows of 1 line, so that each scroll moves on). With no earlier view, either direction opens the top of the file. At the end (+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
     'If the file changed since, the last view is found again by the LIDs of its first and last lines. The window size is --window, else the one last given with --window for this file, else RT_WINDOW, else 100.',
   ],
   args: [
@@ -57,7 +57,7 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
     window = topWindow(file.total, size);
   } else if (direction === '+') {
     if (last.end >= file.total) {
-      if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the end' });
+      if (ctx.json) ctx.emit(nothingFurther(file, last, 'at the end'));
       ctx.warn(`already at the end of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
       ctx.warn(`go back with: rt scroll ${display} -`);
       return;
@@ -65,7 +65,7 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
     window = nextWindow(file.total, last, size);
   } else {
     if (last.start <= 1) {
-      if (ctx.json) ctx.emit({ command: 'scroll', ...jsonWindow(file.path.display, file.total, 0, [], []), note: 'at the top' });
+      if (ctx.json) ctx.emit(nothingFurther(file, last, 'at the top'));
       ctx.warn(`already at the top of ${file.path.display} (lines ${last.start}-${last.end} of ${file.total} shown)`);
       ctx.warn(`go on with: rt scroll ${display} +`);
       return;
@@ -73,6 +73,17 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
     window = previousWindow(file.total, last, size);
   }
   showWindow(ctx, 'scroll', file, window, view, explicit);
+}
+
+/**
+ * The --json document of a scroll with nothing further: no lines, and every line of the file
+ * behind it (above it at the end, below it at the top); `last`, the last view, as the text form
+ * says on stderr.
+ */
+function nothingFurther(file: IndexedFile, last: LineWindow, note: 'at the end' | 'at the top') {
+  const atEnd = note === 'at the end';
+  const doc = jsonWindow(file.path.display, file.total, 0, [], []);
+  return { command: 'scroll', ...doc, above: atEnd ? file.total : 0, below: atEnd ? 0 : file.total, note, last: { start: last.start, end: last.end } };
 }
 
 /** Where the last view is now: moved with its end (or start) line if the file changed. */
