@@ -16,7 +16,8 @@ import { dominantEol, lineContent, splitLines } from '../core/lines.js';
 import { renderUnifiedDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
-import { readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
+import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
+import { readPlainFile } from '../io/plainFile.js';
 import { acquireLock } from '../io/lock.js';
 import { enterFolderOf } from '../io/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath } from '../io/root.js';
@@ -24,6 +25,11 @@ import { ViewState } from '../io/views.js';
 import { cleanStaleTemps, replaceFile, versionOf } from '../io/writeFile.js';
 import type { Context } from './context.js';
 import type { Options } from './spec.js';
+
+/** The longest file name, in bytes, on Linux file systems. */
+const NAME_MAX = 255;
+/** What rt adds to a file's name for its temporary file (.NAME.rt-tmp-PID-xxxxxx, a PID of up to 7 digits) and its lock. */
+const NAME_ROOM = 24;
 
 /** Lines of context printed around a changed region. */
 const REGION_CONTEXT = 3;
@@ -91,8 +97,11 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
       replaceFile(file.abs, result.parts, versionOf(stBefore), file.display);
     }
     const kept = snapshot.saved && { ...snapshot.saved, start: splice.start, end: splice.start + splice.deleteCount, inserted: splice.insert.length };
-    saveIndex(store, file.rel, after, result.index, statFile(file), { parts: result.parts, kept });
-    report(ctx, file, verb, after.count, result.content, result.index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
+    const saved = saveIndex(store, file.rel, after, result.index, statFile(file), { parts: result.parts, kept });
+    // Unsaved, the edit's LIDs (which carry its history: a line inserted before an equal one
+    // takes a new LID, the old line keeps its own) would not be the next command's.
+    const lids = saved ? result.index.lids : nextReading(store, file.rel, result.index).lids;
+    report(ctx, file, verb, after.count, result.content, lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
   });
 }
 
@@ -112,10 +121,12 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   }
   const store = ctx.state;
   const after = splitLines(bytes);
-  const empty = splitLines(Buffer.alloc(0));
   const span = { start: 0, oldCount: 0, newCount: after.count };
+  // The diff is of what the file held (with --force) to what it will hold.
+  const old = splitLines((existing && readPlainFile(file.abs, 2 ** 32 - 1)) || Buffer.alloc(0));
+  const diffSpan = { start: 0, oldCount: old.count, newCount: after.count };
   if (flags.dryRun) {
-    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, empty, after, span, ctx.style));
+    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, old, after, diffSpan, ctx.style));
     return;
   }
   // Folders are made one at a time, each entered and checked: none is made outside the root.
@@ -123,10 +134,13 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const before = lstatOrNone(file.abs);
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
-    const index = buildIndex(hashLines(after));
-    saveIndex(store, file.rel, after, index, statFile(file));
+    const hashes = hashLines(after);
+    const index = buildIndex(hashes);
+    const saved = saveIndex(store, file.rel, after, index, statFile(file));
     const view = ViewState.load(store, file.rel);
-    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), index.lids, span, view, flags.diff ? renderUnifiedDiff(file.display, empty, after, span, ctx.style) : undefined);
+    // Unsaved, over a file whose index is saved (create --force), the next reading reconciles that index.
+    const lids = saved ? index.lids : nextReading(store, file.rel, hashes).lids;
+    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, diffSpan, ctx.style) : undefined);
   });
 }
 
@@ -136,10 +150,14 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
  * killed rt left of its temporary files is cleared.
  */
 function withLockedFile(ctx: Context, resolved: ResolvedPath, create: boolean, use: (file: ResolvedPath) => void): void {
+  // Refused before anything is made (create's folders): the lock and the temporary file could not be.
+  if (Buffer.byteLength(path.basename(resolved.abs)) > NAME_MAX - NAME_ROOM) {
+    throw new RtError('access', `the name of ${resolved.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`, ['give it a shorter name']);
+  }
   const pinned = enterFolderOf(resolved, create);
   try {
     const file = pinned.file;
-    const lock = acquireLock(lockPathFor(file), file.display);
+    const lock = acquireLock(lockPathFor(file.abs), file.display, undefined, lockPathFor(file.display));
     try {
       cleanStaleTemps(file.abs);
       ctx.state.removeStaleTemps(file.rel);
@@ -153,8 +171,8 @@ function withLockedFile(ctx: Context, resolved: ResolvedPath, create: boolean, u
 }
 
 /** The lock sits beside the file, so every rt process finds it whatever its state settings. */
-function lockPathFor(file: ResolvedPath): string {
-  return path.join(path.dirname(file.abs), `.${path.basename(file.abs)}.rt-lock`);
+function lockPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.rt-lock`);
 }
 
 function lstatOrNone(p: string): fs.Stats | undefined {

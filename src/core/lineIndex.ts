@@ -92,15 +92,22 @@ export function spliceIndex(old: LineIndex, hashes: LineHashes, start: number, d
   const count = hashes.h1.length;
   const end = start + deleteCount;
   const inserted = count - (old.lids.length - deleteCount);
+  // The first and last lines of the region that the edit gave the same content (a replacement
+  // often repeats the lines around its change) are unchanged lines: they keep their LIDs.
+  const same = (i: number, j: number) => old.h1[i] === hashes.h1[j] && old.h2[i] === hashes.h2[j];
+  let head = 0;
+  while (head < deleteCount && head < inserted && same(start + head, start + head)) head++;
+  let tail = 0;
+  while (tail < deleteCount - head && tail < inserted - head && same(end - 1 - tail, start + inserted - 1 - tail)) tail++;
   const lids = new Uint32Array(count);
-  lids.set(old.lids.subarray(0, start));
-  lids.set(old.lids.subarray(end), start + inserted);
+  lids.set(old.lids.subarray(0, start + head));
+  lids.set(old.lids.subarray(end - tail), start + inserted - tail);
   const fresh: number[] = [];
-  for (let j = start; j < start + inserted; j++) fresh.push(j);
+  for (let j = start + head; j < start + inserted - tail; j++) fresh.push(j);
   assignFresh(old, hashes, lids, fresh);
   // A removed line's place is the one after the last kept line before it.
   const gone: Array<{ lid: number; line: number }> = [];
-  for (let i = start; i < end; i++) gone.push({ lid: old.lids[i]!, line: Math.min(start + 1, Math.max(count, 1)) });
+  for (let i = start + head; i < end - tail; i++) gone.push({ lid: old.lids[i]!, line: Math.min(start + head + 1, Math.max(count, 1)) });
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
 }
 

@@ -228,6 +228,15 @@ export function readSnapshot(store: StateStore, file: ResolvedPath, saved = Save
   return { file, lines, index, stamp, stale: isStale(head, index !== old, stamp), ...(records ? { saved: records } : {}) };
 }
 
+/**
+ * The LIDs the next reading of the file will give it, its lines' fingerprints being `hashes`:
+ * what an edit shows when its own index could not be saved (state off, not writable, or the
+ * save failed), for the next command reads those, not the edit's.
+ */
+export function nextReading(store: StateStore, rel: string, hashes: LineHashes): LineIndex {
+  return fromSaved(SavedIndex.open(store, rel), hashes).index;
+}
+
 /** The index of a file whose lines have fingerprints `hashes`, keeping what it can of the saved one (`old`, if there was one to read). */
 function fromSaved(saved: SavedIndex | undefined, hashes: LineHashes): { index: LineIndex; old: LineIndex | undefined } {
   const old = saved && savedIndex(saved)?.index;
@@ -251,11 +260,11 @@ function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | und
  * `edit` holds the new file's bytes in consecutive parts (not joined in memory) and, when the
  * index edited was the saved one, the records it kept.
  */
-export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp, edit?: { parts: readonly Buffer[]; kept?: KeptRecords }): void {
+export function saveIndex(store: StateStore, rel: string, lines: FileLines, index: LineIndex, stamp: FileStamp, edit?: { parts: readonly Buffer[]; kept?: KeptRecords }): boolean {
   const racy = isRacy(stamp);
   const checkpoints: number[] = [];
   for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
-  saveIndexFile(store, rel, { file: stamp, racy, content: racy ? contentDigest(edit?.parts ?? [lines.bytes]) : null, lines: lines.count, checkpoints }, index, edit?.kept);
+  return saveIndexFile(store, rel, { file: stamp, racy, content: racy ? contentDigest(edit?.parts ?? [lines.bytes]) : null, lines: lines.count, checkpoints }, index, edit?.kept);
 }
 
 /**

@@ -42,7 +42,11 @@ export interface Lock {
   release(): void;
 }
 
-export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): Lock {
+/**
+ * Takes the lock at `lockPath`, waiting up to `waitMs` for another rt to release it. `shown` is
+ * how messages name it (lockPath may be relative to a folder rt entered).
+ */
+export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS, shown = lockPath): Lock {
   const deadline = Date.now() + waitMs;
   const token = `${process.pid}@${os.hostname()}@${Date.now()}-${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
@@ -66,13 +70,13 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS): L
     }
     // rt's locks (and the files that break them) are regular files: anything else there was not
     // made by rt, and waiting would not end it.
-    for (const file of [lockPath, `${lockPath}.break`]) {
-      const planted = notALockFile(file);
-      if (planted) throw new RtError('access', `cannot lock ${what}: ${file} is ${planted}, not a lock rt made`, [`remove it, if no rt is running: rm -r ${shellQuote(file)}`]);
+    for (const suffix of ['', '.break']) {
+      const planted = notALockFile(lockPath + suffix);
+      if (planted) throw new RtError('access', `cannot lock ${what}: ${shown + suffix} is ${planted}, not a lock rt made`, [`remove it, if no rt is running: rm -r ${shellQuote(shown + suffix)}`]);
     }
     if (breakIfAbandoned(lockPath)) continue;
     if (Date.now() > deadline) {
-      throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${lockPath}`]);
+      throw new RtError('access', `${what} is locked by another rt process (${ownerOf(lockPath)}) for over ${waitMs / 1000}s`, [`if no rt is running, remove ${shown}`]);
     }
     sleep(Math.min(2 + attempt * 2, 50));
   }

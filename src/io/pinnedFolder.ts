@@ -40,6 +40,10 @@ export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
       missing.unshift(path.basename(base));
       base = path.dirname(base);
     }
+    if (!fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) {
+      const shown = path.relative(process.cwd(), base) || '.';
+      throw new RtError('access', `${shown} is not a folder: ${file.display} cannot be made in it`, ['choose a path whose folders are folders']);
+    }
   }
   const leave = () => {
     try {

@@ -11,14 +11,20 @@ import { removeLeftovers, tempMark } from './processes.js';
 
 const TEMP_MARK = '.rt-tmp-';
 
+/**
+ * What tells a file's version: its ctime too, which every write moves and no one can set (a
+ * same-size rewrite in place that keeps the mtime, as `cp --preserve=timestamps` does, keeps
+ * size, mtime and inode).
+ */
 export interface FileVersion {
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly ino: number;
 }
 
 export function versionOf(st: fs.Stats): FileVersion {
-  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 }
 
 function tempName(target: string): string {
@@ -89,7 +95,7 @@ function checkUnchanged(target: string, expected: FileVersion | undefined, displ
     if (now && !overwrite) throw new RtError('exists', `${display} appeared while it was being created`, [`look at it: rt open ${display}`]);
     return;
   }
-  if (!now || now.size !== expected.size || now.mtimeMs !== expected.mtimeMs || now.ino !== expected.ino) {
+  if (!now || now.size !== expected.size || now.mtimeMs !== expected.mtimeMs || now.ctimeMs !== expected.ctimeMs || now.ino !== expected.ino) {
     throw new RtError('stale', `${display} changed while it was being edited; nothing was written`, [`run the command again (its anchors are checked against the new content)`]);
   }
 }

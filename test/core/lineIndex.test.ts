@@ -166,7 +166,7 @@ describe('LID index properties', () => {
 });
 
 describe('spliceIndex', () => {
-  it('gives what carryOver gives for the same splice, history included', () => {
+  it('gives what carryOver gives for the same splice (the lines it gave the same content at the start and end of the region matched), history included', () => {
     fc.assert(
       fc.property(fc.array(content, { maxLength: 30 }), fc.array(fc.array(content, { maxLength: 4 }), { minLength: 1, maxLength: 4 }), fc.nat(), fc.nat(), (initial, edits, a, b) => {
         let index = buildIndex(hashesOf(initial));
@@ -176,7 +176,11 @@ describe('spliceIndex', () => {
           const deleteCount = Math.min(lines.length - start, b % 3);
           const next = [...lines.slice(0, start), ...insert, ...lines.slice(start + deleteCount)];
           const hashes = hashesOf(next);
-          const match = new Int32Array(next.length).map((_, j) => (j < start ? j : j < start + insert.length ? -1 : j - insert.length + deleteCount));
+          let head = 0;
+          while (head < deleteCount && head < insert.length && lines[start + head] === insert[head]) head++;
+          let tail = 0;
+          while (tail < deleteCount - head && tail < insert.length - head && lines[start + deleteCount - 1 - tail] === insert[insert.length - 1 - tail]) tail++;
+          const match = new Int32Array(next.length).map((_, j) => (j < start + head ? j : j < start + insert.length - tail ? -1 : j - insert.length + deleteCount));
           const expected = carryOver(index, hashes, match, 20_000);
           const got = spliceIndex(index, hashes, start, deleteCount, 20_000);
           expect(lidsOf(got)).toEqual(lidsOf(expected));
@@ -187,6 +191,38 @@ describe('spliceIndex', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('spliceIndex, lines replaced by the same content', () => {
+  const lines = ['a', '}', 'b', '}', 'c'];
+  it('keeps the LIDs of the first and last lines of the region that the edit did not change, and retires only the others', () => {
+    const index = buildIndex(hashesOf(lines));
+    const next = ['a', '}', 'B', '}', 'c'];
+    const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
+    const [old, now] = [lidsOf(index), lidsOf(got)];
+    expect([now[0], now[1], now[3], now[4]]).toEqual([old[0], old[1], old[3], old[4]]);
+    expect(now[2]).not.toBe(old[2]);
+    expect(Array.from(got.retired.lids).map(lidToString)).toEqual([old[2]]);
+    expect(Array.from(got.retired.lines)).toEqual([3]);
+  });
+
+  it('keeps every LID when the region is given its own content again; retires nothing', () => {
+    const index = buildIndex(hashesOf(lines));
+    const got = spliceIndex(index, hashesOf(lines), 0, 5, 20_000);
+    expect(lidsOf(got)).toEqual(lidsOf(index));
+    expect(got.retired.lids.length).toBe(0);
+  });
+
+  it('matches from both ends only: a line moved within the region takes a new LID', () => {
+    const index = buildIndex(hashesOf(lines));
+    const next = ['a', 'b', '}', '}', 'c'];
+    const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
+    const [old, now] = [lidsOf(index), lidsOf(got)];
+    expect(now[0]).toBe(old[0]);
+    expect(now[3]).toBe(old[3]);
+    expect(now[1]).not.toBe(old[2]);
+    expect(new Set(now).size).toBe(5);
   });
 });
 

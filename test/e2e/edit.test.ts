@@ -620,3 +620,75 @@ describe('several edits from one read', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text(['top', ...lines(1, 9), 'ten', ...lines(11, 20), 'after 20', ...lines(21, 27)]));
   });
 });
+
+describe('found by review (2026-11-23)', () => {
+  it('without saved state, the LIDs an edit prints are the ones the next command reads: an edit by one of them hits that line', () => {
+    for (const env of [{ RT_STATE: 'off' }]) {
+      const dir = tempDir();
+      const file = write(dir, 'm.txt', 'a\n}\n');
+      const brace = openWindow(dir, 'm.txt', []).lidAt(2);
+      // A "}" inserted before the first line: a history-keeping index would give the new one a
+      // new LID and leave `brace` on line 3, but the next reading, from content alone, gives
+      // line 1 the first "}" LID.
+      const inserted = run(['insert', 'm.txt', openWindow(dir, 'm.txt').lidAt(1)], dir, { input: '}\n', env });
+      expect(inserted.status, inserted.text).toBe(0);
+      const printed = reportWindow(inserted);
+      const next = parseWindow(run(['open', 'm.txt'], dir, { env }));
+      expect(printed.lids, inserted.text).toEqual(next.lids);
+      const third = printed.lidAt(3);
+      const edited = run(['edit', 'm.txt', third], dir, { input: '} // end\n', env });
+      expect(edited.status, edited.text).toBe(0);
+      expect(fs.readFileSync(file, 'utf8')).toBe('}\na\n} // end\n');
+      void brace;
+    }
+  });
+
+  it('lines an edit gives the same content, at the start and end of its range, keep their LIDs; so does every line of a range given its own text again', () => {
+    const { dir, file } = withFile(6);
+    const w = openWindow(dir, 'f.txt');
+    const r = run(['edit', 'f.txt', w.lidAt(2), w.lidAt(4)], dir, { input: 'line 2\nthree\nline 4\n' });
+    const printed = reportWindow(r);
+    expect(r.status, r.text).toBe(0);
+    expect(printed.lidAt(2)).toBe(w.lidAt(2));
+    expect(printed.lidAt(4)).toBe(w.lidAt(4));
+    expect(printed.lidAt(3)).not.toBe(w.lidAt(3));
+    expect(fs.readFileSync(file, 'utf8')).toBe(numbered(6).replace('line 3\n', 'three\n'));
+    // The kept LIDs still name their lines for the next edit of the same read.
+    expectRun(run(['edit', 'f.txt', w.lidAt(4)], dir, { input: 'four\n' }), { status: 0 });
+    const same = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'line 5\n' });
+    expect(same.stderr).toMatch(/unchanged/);
+    expect(reportWindow(same).lidAt(5)).toBe(w.lidAt(5));
+    expectRun(run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' }), { status: 0 });
+  });
+
+  it('create --force --dry-run (and --diff) shows the diff from what the file holds: every old line out, every new one in', () => {
+    const dir = tempDir();
+    const file = write(dir, 'cf.txt', '1\n2\n3\n');
+    const diff = '--- a/cf.txt\n+++ b/cf.txt\n@@ -1,3 +1,3 @@\n-1\n-2\n-3\n+1\n+TWO\n+3\n';
+    expectRun(run(['create', '--force', '--dry-run', 'cf.txt'], dir, { input: '1\nTWO\n3\n' }), { status: 0, stdout: diff, stderr: /dry run/ });
+    expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
+    const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
+    expect(real.status, real.text).toBe(0);
+    expect(real.stdout.endsWith(diff), real.text).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe('1\nTWO\n3\n');
+  });
+
+  it('create under a regular file says so; a name too long for the lock is refused before any folder is made', () => {
+    const dir = tempDir();
+    write(dir, 'u.txt', 'u\n');
+    expectRefused(run(['create', 'u.txt/sub.txt'], dir, { input: 'x\n' }), 4, /^rt: u\.txt is not a folder/);
+    const long = `${'a'.repeat(240)}.txt`;
+    expectRefused(run(['create', `nd1/nd2/${long}`], dir, { input: 'x\n' }), 4, /too long/);
+    expect(fs.existsSync(path.join(dir, 'nd1'))).toBe(false);
+  });
+
+  it('a lock held too long is named by its path from the working directory', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'sub'));
+    write(dir, 'sub/k.txt', 'k\n');
+    const lid = openWindow(dir, 'sub/k.txt').lidAt(1);
+    fs.mkdirSync(path.join(dir, 'sub', '.k.txt.rt-lock'));
+    const r = run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' });
+    expectRefused(r, 4, /sub\/\.k\.txt\.rt-lock/);
+  });
+});
