@@ -3,7 +3,7 @@
 // context, lines with their bytes and endings exactly as in the file, and git's
 // "\ No newline at end of file" marker.
 
-import { lineContent, lineEnding, type FileLines } from '../core/lines.js';
+import { BOM, lineContent, lineEnding, type FileLines } from '../core/lines.js';
 import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DIFF_CONTEXT = 3;
@@ -26,10 +26,11 @@ export function renderUnifiedDiff(path: string, before: FileLines, after: FileLi
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
   text(`${style.header(`--- a/${path}`)}\n${style.header(`+++ b/${path}`)}\n`);
   text(`${style.hunk(`@@ -${range(from, oldEnd - from)} +${range(from, newEnd - from)} @@`)}\n`);
-  // Each line keeps its own ending (a CRLF line's \r too), so the diff applies with patch.
+  // Each line keeps its own ending (a CRLF line's \r too), and line 1 its BOM, so the diff
+  // applies with patch and git apply.
   const line = (mark: string, lines: FileLines, i: number) => {
     const paint = mark === '+' ? style.added : mark === '-' ? style.removed : undefined;
-    const body = Buffer.concat([Buffer.from(mark), lineContent(lines, i)]);
+    const body = Buffer.concat([Buffer.from(mark), ...(i === 0 && lines.bomLength ? [BOM] : []), lineContent(lines, i)]);
     parts.push(paint ? styleBytes(paint, body) : body);
     const eol = lineEnding(lines, i);
     text(eol === '' ? '\n\\ No newline at end of file\n' : eol);

@@ -16,6 +16,7 @@ import {
   run,
   snapshot,
   tempDir,
+  tempRepo,
   tree,
   unprivileged,
   windowText,
@@ -315,6 +316,24 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     if (p.error) throw p.error;
     expect(p.status, `${p.stdout}${p.stderr}\n${r.text}`).toBe(0);
     expect(fs.readFileSync(path.join(work, 'c.txt')).equals(fs.readFileSync(file)), r.text).toBe(true);
+  });
+
+  it('the diff of a file starting with a BOM keeps it on line 1, so that it applies (found by review: git apply refused it)', () => {
+    const dir = tempDir();
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const file = write(dir, 'b.txt', Buffer.concat([bom, Buffer.from('first\nsecond\nthird\n')]));
+    const old = fs.readFileSync(file);
+    const w = openWindow(dir, 'b.txt');
+    const r = run(['edit', 'b.txt', w.lidAt(1), '--diff'], dir, { input: 'FIRST\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(fs.readFileSync(file).equals(Buffer.concat([bom, Buffer.from('FIRST\nsecond\nthird\n')]))).toBe(true);
+    const patchText = r.stdoutBytes.subarray(r.stdoutBytes.indexOf('--- a/b.txt'));
+    expect(patchText.includes(Buffer.concat([Buffer.from('-'), bom, Buffer.from('first\n+'), bom, Buffer.from('FIRST\n')])), r.text).toBe(true);
+    const work = tempRepo();
+    fs.writeFileSync(path.join(work, 'b.txt'), old);
+    const p = spawnSync('git', ['apply', '-'], { cwd: work, input: patchText });
+    expect(p.status, `${p.stdout}${p.stderr}\n${r.text}`).toBe(0);
+    expect(fs.readFileSync(path.join(work, 'b.txt')).equals(fs.readFileSync(file)), r.text).toBe(true);
   });
 
   it('--dry-run prints the diff and leaves the file byte-identical, mtime and inode unchanged', () => {
