@@ -141,8 +141,11 @@ describe('parseTarget, for any text', () => {
       fc.property(pathText, lineNumber, lineNumber, lid, (p, a, b, l) => {
         const none = () => false;
         expect(parseTarget(`${p}:${a}`, none)).toEqual({ kind: 'line', path: p, line: a });
+        // A path ending in :DIGITS is read as PATH:LINE:LID (line 0 refused as bad usage).
         const lineThenLid = /^(.+):(\d+)$/.exec(p);
-        expect(parseTarget(`${p}:${l}`, none)).toEqual(lineThenLid && Number(lineThenLid[2]) >= 1 ? { kind: 'both', path: lineThenLid[1], line: Math.min(Number(lineThenLid[2]), Number.MAX_SAFE_INTEGER), lid: l } : { kind: 'lid', path: p, lid: l });
+        if (!lineThenLid) expect(parseTarget(`${p}:${l}`, none)).toEqual({ kind: 'lid', path: p, lid: l });
+        else if (Number(lineThenLid[2]) < 1) expect('refused' in refusedOrValue(() => parseTarget(`${p}:${l}`, none))).toBe(true);
+        else expect(parseTarget(`${p}:${l}`, none)).toEqual({ kind: 'both', path: lineThenLid[1], line: Math.min(Number(lineThenLid[2]), Number.MAX_SAFE_INTEGER), lid: l });
         expect(parseTarget(`${p}:${a}:${l}`, none)).toEqual({ kind: 'both', path: p, line: a, lid: l });
         // PATH:LINE that exists as a file: the LID is of that file.
         expect(parseTarget(`${p}:${a}:${l}`, (x) => x === `${p}:${a}`)).toEqual({ kind: 'lid', path: `${p}:${a}`, lid: l });
