@@ -20,7 +20,7 @@ import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '.
 import { readPlainFile } from '../io/plainFile.js';
 import { acquireLock } from '../io/lock.js';
 import { enterFolderOf } from '../io/pinnedFolder.js';
-import { resolveInRoot, type ResolvedPath } from '../io/root.js';
+import { endsWithSeparator, resolveInRoot, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { cleanStaleTemps, replaceFile, versionOf } from '../io/writeFile.js';
 import type { Context } from './context.js';
@@ -107,7 +107,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
 
 /** Runs `rt create`. */
 export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
-  if (/[\\/]$/.test(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(/[\\/]+$/, '')}/NAME`)}`]);
+  if (endsWithSeparator(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.slice(0, -1)}/NAME`)}`]);
   const file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
   // `abs` is a real path: what is there now is looked at, not followed (a file that vanishes or
@@ -121,12 +121,11 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   }
   const store = ctx.state;
   const after = splitLines(bytes);
-  const span = { start: 0, oldCount: 0, newCount: after.count };
-  // The diff is of what the file held (with --force) to what it will hold.
+  // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
   const old = splitLines((existing && readPlainFile(file.abs, 2 ** 32 - 1)) || Buffer.alloc(0));
-  const diffSpan = { start: 0, oldCount: old.count, newCount: after.count };
+  const span = { start: 0, oldCount: old.count, newCount: after.count };
   if (flags.dryRun) {
-    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, old, after, diffSpan, ctx.style));
+    dryRun(ctx, 'created', file, renderUnifiedDiff(file.display, old, after, span, ctx.style));
     return;
   }
   // Folders are made one at a time, each entered and checked: none is made outside the root.
@@ -140,7 +139,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const view = ViewState.load(store, file.rel);
     // Unsaved, over a file whose index is saved (create --force), the next reading reconciles that index.
     const lids = saved ? index.lids : nextReading(store, file.rel, hashes).lids;
-    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, diffSpan, ctx.style) : undefined);
+    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);
   });
 }
 
@@ -154,10 +153,12 @@ function withLockedFile(ctx: Context, resolved: ResolvedPath, create: boolean, u
   if (Buffer.byteLength(path.basename(resolved.abs)) > NAME_MAX - NAME_ROOM) {
     throw new RtError('access', `the name of ${resolved.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`, ['give it a shorter name']);
   }
+  // The lock sits beside the real file (a link's target), named in messages from the working directory.
+  const shownLock = path.relative(ctx.cwd, lockPathFor(resolved.abs));
   const pinned = enterFolderOf(resolved, create);
   try {
     const file = pinned.file;
-    const lock = acquireLock(lockPathFor(file.abs), file.display, undefined, lockPathFor(file.display));
+    const lock = acquireLock(lockPathFor(file.abs), file.display, undefined, shownLock);
     try {
       cleanStaleTemps(file.abs);
       ctx.state.removeStaleTemps(file.rel);

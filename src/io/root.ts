@@ -55,9 +55,9 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
     throw new RtError('not_found', `no such file: ${printable(userPath)}`, hints, { suggestions: near });
   }
-  // A final "/" names a folder (as the system reads it: `cat FILE/` fails), which path.resolve would drop.
-  if (/[\\/]$/.test(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new RtError('access', `${printable(userPath)} is not a folder (a final / names one)`, [`name the file without it: ${shellQuote(userPath.replace(/[\\/]+$/, ''))}`]);
+  // A final separator names a folder (as the system reads it: `cat FILE/` fails), which path.resolve would drop.
+  if (endsWithSeparator(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`open the file by its name alone: ${shellQuote(userPath.slice(0, -1))}`]);
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };
@@ -86,6 +86,11 @@ function relInRoot(root: Root, real: string, userPath: string): string {
     throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
   }
   return rel;
+}
+
+/** Whether a path names a folder by its last character: "/" (and, on Windows, "\\"; a POSIX file name may end in a backslash). */
+export function endsWithSeparator(userPath: string): boolean {
+  return userPath.endsWith('/') || (path.sep === '\\' && userPath.endsWith('\\'));
 }
 
 export function displayPath(root: Root, abs: string): string {

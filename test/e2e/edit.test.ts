@@ -213,7 +213,7 @@ describe('rt create', () => {
   it('replaces an existing file with --force', () => {
     const { dir, file } = withFile(3);
     const r = run(['create', '--force', 'f.txt'], dir, { input: 'other\n' });
-    expectReport(r, 'created f.txt: 1-1 (+1)', 'f.txt', 1, 1, 1, ['other']);
+    expectReport(r, 'created f.txt: 1-1 (-2)', 'f.txt', 1, 1, 1, ['other']);
     expect(fs.readFileSync(file, 'utf8')).toBe('other\n');
   });
 });
@@ -688,8 +688,12 @@ describe('found by review (2026-11-23)', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
     const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
     expect(real.status, real.text).toBe(0);
+    expect(real.stdout.startsWith('created cf.txt: 1-3 (+0)\n'), real.text).toBe(true);
     expect(real.stdout.endsWith(diff), real.text).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toBe('1\nTWO\n3\n');
+    // --json: the counts agree with the diff.
+    const json = JSON.parse(run(['create', '--force', '--json', 'cf.txt'], dir, { input: 'only\n' }).stdout);
+    expect([json.old, json.new, json.delta]).toEqual([{ start: 1, count: 3 }, { start: 1, count: 1 }, -2]);
   });
 
   it('create under a regular file says so; a name too long for the lock is refused before any folder is made', () => {
@@ -701,13 +705,30 @@ describe('found by review (2026-11-23)', () => {
     expect(fs.existsSync(path.join(dir, 'nd1'))).toBe(false);
   });
 
-  it('a lock held too long is named by its path from the working directory', () => {
+  it('a lock in the way is named by its path from the working directory, beside the real file when the path is a link', () => {
     const dir = tempDir();
-    fs.mkdirSync(path.join(dir, 'sub'));
+    fs.mkdirSync(path.join(dir, 'sub', 'deep'), { recursive: true });
     write(dir, 'sub/k.txt', 'k\n');
     const lid = openWindow(dir, 'sub/k.txt').lidAt(1);
     fs.mkdirSync(path.join(dir, 'sub', '.k.txt.rt-lock'));
-    const r = run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' });
-    expectRefused(r, 4, /sub\/\.k\.txt\.rt-lock/);
+    expectRefused(run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' }), 4, /sub\/\.k\.txt\.rt-lock is a folder.*\n.*rm -r sub\/\.k\.txt\.rt-lock/);
+    write(dir, 'sub/deep/real.txt', 'r\n');
+    fs.symlinkSync('sub/deep/real.txt', path.join(dir, 'link.txt'));
+    fs.mkdirSync(path.join(dir, 'sub', 'deep', '.real.txt.rt-lock'));
+    const viaLink = openWindow(dir, 'link.txt').lidAt(1);
+    expectRefused(run(['edit', 'link.txt', viaLink], dir, { input: 'x\n' }), 4, /rm -r sub\/deep\/\.real\.txt\.rt-lock/);
+  });
+
+  it('a file whose name ends in a backslash is a file like any other (only a final / names a folder)', () => {
+    const dir = tempDir();
+    const file = write(dir, 'b\\', 'hi\n');
+    write(dir, 'b', 'other\n');
+    const w = openWindow(dir, 'b\\');
+    expect(w.lines.map((l) => l.content)).toEqual(['hi']);
+    expectRun(run(['edit', 'b\\', w.lidAt(1)], dir, { input: 'HI\n' }), { status: 0 });
+    expect(fs.readFileSync(file, 'utf8')).toBe('HI\n');
+    expect(fs.readFileSync(path.join(dir, 'b'), 'utf8')).toBe('other\n');
+    expectRun(run(['create', 'c\\'], dir, { input: 'new\n' }), { status: 0 });
+    expect(fs.readFileSync(path.join(dir, 'c\\'), 'utf8')).toBe('new\n');
   });
 });

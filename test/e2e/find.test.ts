@@ -103,6 +103,8 @@ describe('rt find in a generated git repository', () => {
       fs.symlinkSync('b-nul.dat', path.join(d, 'f-link.dat'));
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n', stderr: '' });
       expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
+      // Nothing but binary files matching: said on stderr, with what lists them.
+      expectRun(run(['find', 'b-nul'], d), { status: 1, stdout: '', stderr: /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*fd --glob b-nul/ });
       // With a cap, the count of the rest may include binary files (each printed path is checked, not every one counted).
       const capped = run(['find', '', '--max', '1'], d);
       expectRun(capped, { status: 0, stderr: '' });

@@ -59,13 +59,22 @@ export const findCommand: CommandSpec = {
     const throughLink = throughLinkedFolder();
     const absPrefix = absPrefixOf(dir.abs);
     let next = 0;
+    // The binary files met, for the note when they are all that matched.
+    const binary: string[] = [];
     for (; next < found.length && paths.length < max; next++) {
       const file = place(found[next]!);
-      if (!throughLink(absPrefix, found[next]!) && isListed(file.abs)) paths.push(file.display);
+      if (throughLink(absPrefix, found[next]!)) continue;
+      const kind = kindOf(file.abs);
+      if (kind === 'listed') paths.push(file.display);
+      else if (kind === 'binary') binary.push(file.display);
     }
     const more = found.length - next;
     const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
+    if (paths.length === 0 && binary.length > 0) {
+      ctx.warn(`no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`);
+      ctx.warn(`list binary files with ls or fd, e.g.: fd --glob ${shellQuote(pattern)}`);
+    }
     if (ctx.json) {
       ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
       if (paths.length === 0) explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
@@ -90,7 +99,7 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
     .files.filter((rel) => matches(rel))
     .sort(comparePaths)
     .map(place)
-    .filter((file) => isListed(file.abs));
+    .filter((file) => kindOf(file.abs) === 'listed');
   if (wider.length === 0) return;
   const what = wider.length === 1 ? 'file matches' : 'files match';
   ctx.warn(`no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`);
@@ -98,18 +107,19 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
 }
 
 /**
- * Whether a listed path is printed: a regular file that does not look binary (one that cannot be
- * read is printed: its kind cannot be told), or a symbolic link to a file (not followed to read it).
+ * Whether a listed path is printed ('listed'): a regular file that does not look binary (one that
+ * cannot be read is printed: its kind cannot be told), or a symbolic link to a file (not followed
+ * to read it); 'binary' for a binary file; 'no' for anything else.
  */
-function isListed(abs: string): boolean {
+function kindOf(abs: string): 'listed' | 'binary' | 'no' {
   try {
     const st = fs.lstatSync(abs);
-    if (st.isSymbolicLink()) return fs.statSync(abs).isFile();
-    if (!st.isFile()) return false;
+    if (st.isSymbolicLink()) return fs.statSync(abs).isFile() ? 'listed' : 'no';
+    if (!st.isFile()) return 'no';
   } catch {
     // Gone, a dangling link, an unreadable folder, a file where a folder was.
-    return false;
+    return 'no';
   }
   const head = readPlainFile(abs, SNIFF_BYTES, true);
-  return head === undefined || !looksBinary(head);
+  return head === undefined || !looksBinary(head) ? 'listed' : 'binary';
 }
