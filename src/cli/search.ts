@@ -34,6 +34,8 @@ export interface CandidateSet {
   readonly files: Candidate[];
   /** Whether ignore rules or the hidden rule left files out (for the "nothing found" note). */
   readonly filtered: boolean;
+  /** Absolute paths (decoded) of files left out for names that are not valid UTF-8 (see noteUndecodable). */
+  readonly undecodable?: readonly string[];
 }
 
 export function maxOption(options: Options): number {
@@ -58,6 +60,8 @@ export function listOptions(options: Options): ListOptions {
 export interface Listed {
   readonly groups: ReadonlyArray<{ readonly place: (rel: string) => Candidate; readonly absPrefix: string; readonly rels: readonly string[]; readonly named: boolean }>;
   readonly filtered: boolean;
+  /** Absolute paths (decoded) of files left out for names that are not valid UTF-8. */
+  readonly undecodable?: readonly string[];
 }
 
 /**
@@ -67,6 +71,7 @@ export interface Listed {
  */
 export function listCandidates(ctx: Context, paths: readonly string[], list: ListOptions): Listed {
   const groups: Array<Listed['groups'][number]> = [];
+  const undecodable: string[] = [];
   let filtered = false;
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
@@ -79,8 +84,9 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
     const listing = listFiles(target.abs, list, ctx.root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
     groups.push({ place: placeUnder(ctx.root, target.abs), absPrefix: absPrefixOf(target.abs), rels: listing.files, named: false });
+    for (const rel of listing.undecodable) undecodable.push(path.join(target.abs, rel));
   }
-  return { groups, filtered };
+  return { groups, filtered, undecodable };
 }
 
 /**
@@ -107,7 +113,20 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
       files.set(file.abs, file);
     }
   }
-  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered };
+  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered, ...(listed.undecodable ? { undecodable: listed.undecodable } : {}) };
+}
+
+/**
+ * Says on stderr which files a listing or a search left out because their names are not valid
+ * UTF-8 (`absPaths`, decoded): rt names files by strings, which reach the system as UTF-8, so it
+ * cannot open them (see io/pathBytes.ts). Silence would read as "not there".
+ */
+export function noteUndecodable(ctx: Context, absPaths: Iterable<string>): void {
+  const shown = [...new Set(absPaths)].map((abs) => printable(path.relative(ctx.cwd, abs).split(path.sep).join('/')));
+  if (shown.length === 0) return;
+  const one = shown.length === 1;
+  ctx.warn(`left out ${shown.length} ${one ? 'file whose name is' : 'files whose names are'} not valid UTF-8, which rt cannot name: ${one ? shown[0] : `e.g. ${shown[0]}`}`);
+  ctx.warn(`rename ${one ? 'it' : 'them'} to read ${one ? 'it' : 'them'} with rt, or search ${one ? 'it' : 'them'} with rg`);
 }
 
 /**

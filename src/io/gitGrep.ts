@@ -21,6 +21,7 @@ import path from 'node:path';
 import { childOutput } from './childOutput.js';
 import type { TrackedPaths } from './listFiles.js';
 import { parseFound, type FileFound } from './foundLines.js';
+import { nulSeparatedPaths } from './pathBytes.js';
 import type { PrefilterAnswer } from './ripgrep.js';
 
 export interface GitGrepRequest {
@@ -55,7 +56,10 @@ export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): P
   if (['off', '0', 'no', 'false'].includes((env.RT_GIT_GREP ?? '').toLowerCase())) return undefined;
   const texts = request.required.flat();
   if (request.required.length === 0 || texts.length === 0 || texts.some((l) => l === '' || /[\0\n]/.test(l)) || request.dirs.length === 0) return undefined;
-  return Promise.all(request.dirs.map((dir) => Promise.all([grepIn(dir, request), indexIn(dir), untrackedIn(dir)]))).then((perDir) => {
+  // Paths found that are not valid UTF-8, each folder's (relative to it, as git grep prints them).
+  const undecodableIn = request.dirs.map((): string[] => []);
+  return Promise.all(request.dirs.map((dir, i) => Promise.all([grepIn(dir, request, undecodableIn[i]!), indexIn(dir), untrackedIn(dir, undecodableIn[i]!)]))).then((perDir) => {
+    const undecodable = undecodableIn.flatMap((rels, i) => rels.map((rel) => path.join(request.dirs[i]!, rel)));
     const contents = new Map<string, Map<number, Buffer>>();
     const unanswered = new Set<string>();
     const listed: TrackedPaths[] = [];
@@ -78,7 +82,7 @@ export function gitGrepLines(request: GitGrepRequest, env: NodeJS.ProcessEnv): P
     }
     const found = new Map<string, number[]>();
     for (const [abs, byNumber] of contents) found.set(abs, [...byNumber.keys()].sort((a, b) => a - b));
-    return { answer: { found, unanswered, contents }, listed };
+    return { answer: { found, unanswered, contents, undecodable }, listed };
   });
 }
 
@@ -95,21 +99,22 @@ const OVERRIDES = ['-c', 'grep.fullName=false', '-c', 'grep.column=false', '-c',
  * failed. With a PCRE pattern, that first (a git built without PCRE, or refusing the pattern,
  * fails: then the literal texts).
  */
-async function grepIn(dir: string, request: GitGrepRequest): Promise<Map<string, FileFound> | undefined> {
+async function grepIn(dir: string, request: GitGrepRequest, undecodable: string[]): Promise<Map<string, FileFound> | undefined> {
   const common = [...OVERRIDES, 'grep', '--text', '--line-number', '--null', '--no-color', ...(request.ignoreCase ? ['--ignore-case'] : [])];
   if (request.pcre !== undefined) {
-    const found = await linesFound(dir, [...common, '--perl-regexp', '-e', request.pcre]);
+    const found = await linesFound(dir, [...common, '--perl-regexp', '-e', request.pcre], undecodable);
     if (found) return found;
   }
   // ( -e a -e b ) --and ( -e c ): a line with a text of each set.
   const sets = request.required.map((set) => set.flatMap((text) => ['-e', text]));
-  return linesFound(dir, [...common, '--fixed-strings', ...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')']))]);
+  return linesFound(dir, [...common, '--fixed-strings', ...(sets.length === 1 ? sets[0]! : sets.flatMap((set, i) => [...(i ? ['--and'] : []), '(', ...set, ')']))], undecodable);
 }
 
-async function linesFound(dir: string, args: readonly string[]): Promise<Map<string, FileFound> | undefined> {
+/** Paths git grep found that are not valid UTF-8 go to `undecodable` (see parseFound). */
+async function linesFound(dir: string, args: readonly string[], undecodable: string[]): Promise<Map<string, FileFound> | undefined> {
   const r = await childOutput('git', args, { cwd: dir, env: gitEnv() });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined;
-  return parseFound(r.stdout, true);
+  return parseFound(r.stdout, true, undecodable);
 }
 
 /**
@@ -122,11 +127,14 @@ async function indexIn(dir: string): Promise<{ paths: Set<string>; unanswered: s
   return indexEntries(r.stdout);
 }
 
-/** The untracked files under `dir` that no ignore rule excludes (a nested repository, listed as "dir/", is none); undefined when git failed. */
-async function untrackedIn(dir: string): Promise<string[] | undefined> {
+/**
+ * The untracked files under `dir` that no ignore rule excludes (a nested repository, listed as
+ * "dir/", is none); undefined when git failed. Those whose names are not valid UTF-8 go to `undecodable`.
+ */
+async function untrackedIn(dir: string, undecodable: string[]): Promise<string[] | undefined> {
   const r = await childOutput('git', [...LS_FILES, '--others', '--exclude-standard'], { cwd: dir, env: gitEnv() });
   if (!r || r.status !== 0) return undefined;
-  return r.stdout.toString('utf8').split('\0').filter((p) => p !== '' && !p.endsWith('/'));
+  return nulSeparatedPaths(r.stdout, undecodable).filter((p) => !p.endsWith('/'));
 }
 
 const LS_FILES = ['-c', 'core.quotePath=off', 'ls-files', '-z'];

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
+import { nulSeparatedPaths, undecodableName } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -22,6 +23,8 @@ export interface Listing {
   readonly files: string[];
   /** Hidden files left out. */
   readonly skippedHidden: number;
+  /** Files left out for names that are not valid UTF-8 (see pathBytes.ts), decoded for showing. */
+  readonly undecodable: string[];
 }
 
 const ALWAYS_SKIPPED = new Set(['.git', '.rt']);
@@ -50,8 +53,9 @@ function below(under: string, matcher: Ignore): Rules {
  */
 export function listFiles(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Listing {
   if (!options.noIgnore) {
-    const listed = gitListing(dir, nameEndsWith);
-    if (listed) return filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore']));
+    const undecodable: string[] = [];
+    const listed = gitListing(dir, nameEndsWith, undecodable);
+    if (listed) return { ...filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore'])), undecodable };
   }
   return walk(dir, options, options.noIgnore ? [] : inheritedRules(dir, top, ['.gitignore', '.ignore']));
 }
@@ -63,36 +67,35 @@ export function listFiles(dir: string, options: ListOptions, top: string = dir, 
  * and `find` checks what it prints. With `nameEndsWith`, only the names ending so, and the .ignore
  * files; the ending is given as a glob pathspec, so it must hold no character special to one.
  */
-function gitListing(dir: string, nameEndsWith: string): string[] | null {
+function gitListing(dir: string, nameEndsWith: string, undecodable: string[]): string[] | null {
   const args = ['--cached', '--others', '--exclude-standard', '--deduplicate'];
-  if (!nameEndsWith) return gitLs(dir, args);
+  if (!nameEndsWith) return gitLs(dir, args, true, undecodable);
   if (!NAME_ENDING.test(nameEndsWith)) throw new Error(`not a plain name ending: ${nameEndsWith}`);
   // Glob pathspecs: **/ is any folder, the top one included.
-  return gitLs(dir, [...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'], false);
+  return gitLs(dir, [...args, '--', `:(glob)**/*${nameEndsWith}`, ':(glob)**/.ignore'], false, undecodable);
 }
 
 /**
  * `git ls-files` in `dir` with `args`: the paths it printed, or null when git failed. Pathspecs
  * are taken literally unless `literal` is false (then they carry their own magic, and a
  * GIT_LITERAL_PATHSPECS from the user's environment, which would make them match nothing, is
- * dropped).
+ * dropped). Paths that are not valid UTF-8 go to `undecodable`.
  */
-function gitLs(dir: string, args: readonly string[], literal = true): string[] | null {
+function gitLs(dir: string, args: readonly string[], literal = true, undecodable: string[] = []): string[] | null {
   const env = gitEnv();
   if (!literal) delete env.GIT_LITERAL_PATHSPECS;
   const command = [...(literal ? GIT_LS : GIT_LS.filter((a) => a !== '--literal-pathspecs')), ...args];
   const result = childProcess().spawnSync('git', command, { cwd: dir, encoding: 'buffer', maxBuffer: 1 << 30, env });
   if (result.status !== 0 || result.error) return null;
-  return filesOf(result.stdout);
+  return filesOf(result.stdout, undecodable);
 }
 
 const GIT_LS = ['-c', 'core.quotePath=off', '--literal-pathspecs', 'ls-files', '-z'];
 const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_OPTIONAL_LOCKS: '0' });
 
 /** The paths of `git ls-files -z` output; a path ending in "/" is a nested repository, not a file. */
-function filesOf(out: Buffer): string[] {
-  const text = out.toString('utf8');
-  return text.length ? text.split('\0').filter((p) => p !== '' && !p.endsWith('/')) : [];
+function filesOf(out: Buffer, undecodable: string[] = []): string[] {
+  return nulSeparatedPaths(out, undecodable).filter((p) => !p.endsWith('/'));
 }
 
 /** Whether git tracks a path (relative to the folder listed, with "/"). */
@@ -225,7 +228,7 @@ function filterGitListing(dir: string, files: string[], options: ListOptions, in
     }
     return rules.length === 0 || !isIgnored(rules, f, false);
   });
-  return { files: kept, skippedHidden };
+  return { files: kept, skippedHidden, undecodable: [] };
 }
 
 /**
@@ -298,6 +301,7 @@ function loadIgnore(file: string): Ignore | undefined {
  */
 function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
   const files: string[] = [];
+  const undecodable: string[] = [];
   let skippedHidden = 0;
   const stack: Array<{ rel: string; rules: Rules[] }> = [{ rel: '', rules: inherited }];
   while (stack.length) {
@@ -325,13 +329,17 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
       const isDir = entry.isDirectory();
       if (!isDir && !entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, devices, FIFOs
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (undecodableName(entry.name, () => fs.lstatSync(path.join(dir, childRel), { throwIfNoEntry: false }) !== undefined)) {
+        undecodable.push(childRel);
+        continue;
+      }
       // Ancestors were checked on the way down: only the entry itself is decided here.
       if (rules.length && decide(rules, childRel, isDir)) continue;
       if (isDir) stack.push({ rel: childRel, rules });
       else files.push(childRel);
     }
   }
-  return { files, skippedHidden };
+  return { files, skippedHidden, undecodable };
 }
 
 /**

@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { childOutput as output } from './childOutput.js';
 import { parseFound } from './foundLines.js';
+import { nulSeparatedPaths } from './pathBytes.js';
 import { listedUnder } from './listFiles.js';
 
 export interface PrefilterRequest {
@@ -39,6 +40,8 @@ export interface PrefilterAnswer<T> {
   readonly contents?: ReadonlyMap<string, ReadonlyMap<number, Buffer>>;
   /** Absolute paths; for ripgrep, the files git tracks although an ignore rule matches them (it skips them). */
   readonly unanswered: ReadonlySet<string>;
+  /** Files found whose names are not valid UTF-8 (see pathBytes.ts), left out, decoded for showing. */
+  readonly undecodable?: readonly string[];
 }
 
 /**
@@ -51,8 +54,9 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
   return (run ?? Promise.resolve(undefined)).then((r) => {
     if (!r) return undefined;
     const found = new Set<string>();
-    for (const p of r.found.toString('utf8').split('\0')) if (p) found.add(path.resolve(p));
-    return { found, unanswered: r.unanswered };
+    const undecodable: string[] = [];
+    for (const p of nulSeparatedPaths(r.found, undecodable)) found.add(path.resolve(p));
+    return { found, unanswered: r.unanswered, undecodable };
   });
 }
 
@@ -71,15 +75,16 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
     const lines = new Map<string, Map<number, Buffer>>();
     // Files with more lines found than are matched one by one: rt searches them itself.
     const crowded = new Set<string>();
+    const undecodable: string[] = [];
     // (ripgrep names a file by the same absolute path whichever PATH given it was found under.)
-    for (const [name, file] of parseFound(r.found, contents)) {
+    for (const [name, file] of parseFound(r.found, contents, undecodable)) {
       const abs = path.resolve(name);
       // A file under two PATHs given (one inside the other) is searched, and listed, twice.
       found.set(abs, ascending(file.numbers) ? file.numbers : [...new Set(file.numbers)].sort((a, b) => a - b));
       if (file.crowded) crowded.add(abs);
       else if (file.lines) lines.set(abs, file.lines);
     }
-    return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, ...(contents ? { contents: lines } : {}) };
+    return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, undecodable, ...(contents ? { contents: lines } : {}) };
   });
 }
 

@@ -336,3 +336,35 @@ describe('rt find: paths git lists that are not files of the tree', () => {
     expect(found(['--hidden', '*.txt'], repo)).toEqual(['z/f.txt']);
   });
 });
+
+describe('file names that are not valid UTF-8 (found by review: they were left out without a word)', () => {
+  const badName = Buffer.concat([Buffer.from('bad'), Buffer.from([0xff]), Buffer.from('name.txt')]);
+  const make = (dir: string) => {
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), badName]), 'HIT\n');
+    write(dir, 'ok.txt', 'HIT\n');
+  };
+  const note = /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffdname\.txt\nrt: rename it to read it with rt, or search it with rg\n$/;
+
+  it('find lists the others and says which it left out, in git and outside', () => {
+    for (const dir of [tempRepo(), tempDir()]) {
+      make(dir);
+      expectRun(run(['find', 'name'], dir), { status: 1, stdout: '', stderr: note });
+      expectRun(run(['find', '.txt'], dir), { status: 0, stdout: 'ok.txt\n', stderr: note });
+      // Said only when its name (decoded) matches.
+      expectRun(run(['find', 'ok'], dir), { status: 0, stdout: 'ok.txt\n', stderr: '' });
+    }
+  });
+
+  it('grep searches the others and says which it left out, with ripgrep, with git grep, and by reading', () => {
+    const repo = tempRepo();
+    make(repo);
+    const plain = tempDir();
+    make(plain);
+    for (const [dir, env] of [[repo, {}], [repo, { RT_RIPGREP: 'off' }], [repo, { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }], [plain, {}], [plain, { RT_RIPGREP: 'off' }]] as const) {
+      for (const args of [['grep', 'HIT'], ['grep', '-F', 'HIT'], ['grep', '-l', '-F', 'HIT']]) {
+        const r = run(args, dir, { env });
+        expectRun(r, { status: 0, stdout: args.includes('-l') ? 'ok.txt\n' : /^ok\.txt:1:[0-9a-z]{4}\|HIT\n$/, stderr: note });
+      }
+    }
+  });
+});

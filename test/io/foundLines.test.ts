@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { MAX_LINES_READ, parseFound } from '../../src/io/foundLines.js';
+import { nulSeparatedPaths } from '../../src/io/pathBytes.js';
 
 const shown = (found: ReturnType<typeof parseFound>) =>
   [...found].map(([file, f]) => [file, f.numbers, f.crowded ? 'crowded' : f.lines && [...f.lines].map(([n, text]) => [n, text.toString('latin1')])]);
@@ -41,5 +42,25 @@ describe('parseFound', () => {
     expect(found.get('dense.txt')!.numbers).toHaveLength(MAX_LINES_READ + 1);
     expect(found.get('sparse.txt')).toMatchObject({ crowded: false });
     expect(found.get('sparse.txt')!.lines!.size).toBe(MAX_LINES_READ);
+  });
+});
+
+describe('paths that are not valid UTF-8 (found by review)', () => {
+  const bad = Buffer.concat([Buffer.from('a'), Buffer.from([0xff]), Buffer.from('b.txt')]);
+  it('parseFound leaves out their lines and names them, decoded, once', () => {
+    const out = Buffer.concat([Buffer.from('ok.txt\0' + '1:x\n'), bad, Buffer.from('\x002:y\n'), bad, Buffer.from('\x003:z\n'), Buffer.from('ok.txt\x004:w\n')]);
+    const undecodable: string[] = [];
+    const found = parseFound(out, true, undecodable);
+    expect([...found.keys()]).toEqual(['ok.txt']);
+    expect(found.get('ok.txt')!.numbers).toEqual([1, 4]);
+    expect(undecodable).toEqual(['a\ufffdb.txt']);
+  });
+
+  it('nulSeparatedPaths keeps the valid ones, in order, and sets the others aside', () => {
+    const undecodable: string[] = [];
+    expect(nulSeparatedPaths(Buffer.concat([Buffer.from('x\0'), bad, Buffer.from('\0y/z\0')]), undecodable)).toEqual(['x', 'y/z']);
+    expect(undecodable).toEqual(['a\ufffdb.txt']);
+    expect(nulSeparatedPaths(Buffer.from('é\0ü\0'), undecodable)).toEqual(['é', 'ü']);
+    expect(nulSeparatedPaths(Buffer.alloc(0), undecodable)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
+import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, noteUndecodable, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
@@ -18,7 +18,7 @@ export const findCommand: CommandSpec = {
   summary: 'list files whose path matches a glob or contains a string',
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, standard error says so and how to list them.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -69,6 +69,8 @@ export const findCommand: CommandSpec = {
       else if (kind === 'binary') binary.push(file.display);
     }
     const more = found.length - next;
+    // (Their names decoded, each bad byte a U+FFFD, are matched as any other.)
+    noteUndecodable(ctx, listed.undecodable.filter((rel) => matches(rel)).map((rel) => path.join(dir.abs, rel)));
     const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { READ_PLAIN } from '../../io/plainFile.js';
 import { compileMatcher, escapeRegExp, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
@@ -8,7 +9,7 @@ import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, noteUndecodable, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, printHits, readSearchable, searchFlags, type FileHits } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
@@ -29,7 +30,7 @@ export const grepCommand: CommandSpec = {
   description: [
     'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -C, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --.',
     'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). A match never spans lines. A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',
-    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless (unless it is binary: then standard error says whether it matches). Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
+    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless (unless it is binary: then standard error says whether it matches). A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'At most 200 hits are printed (--max N); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete.',
   ],
   args: [
@@ -155,6 +156,7 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   }
 
   noteNamedBinaries(ctx, paths, matcher);
+  noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
   if (shown.length === 0) {
     if (set.filtered) explainNothingFound(ctx, pattern, paths, options);
     if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: [], more: null } : { command: 'grep', hits: [], more: null });
