@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, run, tempDir, tempRepo, write, type Ran } from './harness.js';
+import { cleanup, expectRun, run, tempDir, tempRepo, unprivileged, write, type Ran } from './harness.js';
 import { looksBinary, SNIFF_BYTES } from '../../src/core/binary.js';
 import { buildSearchRepo, dotIgnored, git, gitFiles, isHidden, outLines, parseCapNotice, treeOrder } from './search-fixture.js';
 
@@ -103,6 +103,15 @@ describe('rt find in a generated git repository', () => {
       fs.symlinkSync('b-nul.dat', path.join(d, 'f-link.dat'));
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n', stderr: '' });
       expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
+      // A file that cannot be read is listed (its kind cannot be told), run as a user who may not read it.
+      const as = unprivileged();
+      if (as !== undefined) {
+        fs.chmodSync(d, 0o777);
+        const secret = write(d, 'g-secret.txt', 'x\n');
+        fs.chmodSync(secret, 0o000);
+        expectRun(run(['find', 'secret'], d, { ...as }), { status: 0, stdout: 'g-secret.txt\n' });
+        fs.rmSync(secret);
+      }
       // Nothing but binary files matching: said on stderr, with what lists them.
       expectRun(run(['find', 'b-nul'], d), { status: 1, stdout: '', stderr: /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*fd --glob b-nul/ });
       // With a cap, the count of the rest may include binary files (each printed path is checked, not every one counted).

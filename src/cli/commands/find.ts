@@ -9,7 +9,8 @@ import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../../core/binary.js';
-import { readPlainFile } from '../../io/plainFile.js';
+import { READ_PLAIN } from '../../io/plainFile.js';
+import { readAt } from '../../io/readAt.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -114,14 +115,26 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
  * to read it); 'binary' for a binary file; 'no' for anything else.
  */
 function kindOf(abs: string): 'listed' | 'binary' | 'no' {
+  let fd: number;
   try {
-    const st = fs.lstatSync(abs);
-    if (st.isSymbolicLink()) return fs.statSync(abs).isFile() ? 'listed' : 'no';
-    if (!st.isFile()) return 'no';
-  } catch {
-    // Gone, a dangling link, an unreadable folder, a file where a folder was.
-    return 'no';
+    // Not following a link, nor waiting on a FIFO: one system call fewer than a look first.
+    fd = fs.openSync(abs, READ_PLAIN);
+  } catch (error) {
+    // A symbolic link (O_NOFOLLOW fails on one), an unreadable file, or nothing there (gone, a
+    // dangling link, a file where a folder was).
+    try {
+      return ((error as NodeJS.ErrnoException).code === 'ELOOP' ? fs.statSync(abs) : fs.lstatSync(abs)).isFile() ? 'listed' : 'no';
+    } catch {
+      return 'no';
+    }
   }
-  const head = readPlainFile(abs, SNIFF_BYTES, true);
-  return head === undefined || !looksBinary(head) ? 'listed' : 'binary';
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return 'no';
+    return looksBinary(readAt(fd, 0, Math.min(st.size, SNIFF_BYTES))) ? 'binary' : 'listed';
+  } catch {
+    return 'listed';
+  } finally {
+    fs.closeSync(fd);
+  }
 }
