@@ -7,6 +7,7 @@ NUMBER:LID|CONTENT. Edit by naming LIDs; never retype old text.
 Read:
   rt open FILE                 first 100 lines        rt open FILE:120      centred on 120
   rt open FILE:40-80           a range                rt open FILE:kq3f     centred on an LID
+  rt open FILE:120:kq3f        a grep hit, as printed (refused if kq3f moved)
   rt scroll FILE [+|-]         next / previous window (2 lines overlap)
 Search (hits carry LIDs you can edit at once):
   rt grep [-F] [-i] [-w] [-C N] [-g GLOB] PATTERN [PATH...]   → PATH:NUMBER:LID|CONTENT
