@@ -107,7 +107,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
 
 /** Runs `rt create`. */
 export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
-  if (endsWithSeparator(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.slice(0, -1)}/NAME`)}`]);
+  if (endsWithSeparator(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(path.sep === '\\' ? /[\\/]+$/ : /\/+$/, '')}/NAME`)}`]);
   const file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
   // `abs` is a real path: what is there now is looked at, not followed (a file that vanishes or

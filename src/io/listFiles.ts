@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
-import { nulSeparatedPaths, undecodableName } from './pathBytes.js';
+import { isUtf8 } from 'node:buffer';
+import { nulSeparatedPaths } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -306,9 +307,10 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
   const stack: Array<{ rel: string; rules: Rules[] }> = [{ rel: '', rules: inherited }];
   while (stack.length) {
     const { rel, rules: outer } = stack.pop()!;
-    let entries: fs.Dirent[];
+    const folder = rel ? path.join(dir, rel) : dir;
+    let entries: Entry[];
     try {
-      entries = fs.readdirSync(rel ? path.join(dir, rel) : dir, { withFileTypes: true });
+      entries = readEntries(folder);
     } catch {
       continue;
     }
@@ -329,8 +331,10 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
       const isDir = entry.isDirectory();
       if (!isDir && !entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, devices, FIFOs
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (undecodableName(entry.name, () => fs.lstatSync(path.join(dir, childRel), { throwIfNoEntry: false }) !== undefined)) {
-        undecodable.push(childRel);
+      if (entry.raw) {
+        // Named, never listed; a folder's files too (no ignore rule applied to them).
+        if (isDir) filesUnder(Buffer.concat([Buffer.from(folder + path.sep), entry.raw]), childRel, options.hidden, undecodable);
+        else undecodable.push(childRel);
         continue;
       }
       // Ancestors were checked on the way down: only the entry itself is decided here.
@@ -340,6 +344,48 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
     }
   }
   return { files, skippedHidden, undecodable };
+}
+
+/** A folder's entry: its name (decoded), and its bytes when they are not valid UTF-8. */
+interface Entry {
+  readonly name: string;
+  readonly raw?: Buffer;
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * A folder's entries. A name that is not valid UTF-8 decodes with U+FFFD in it: a folder with
+ * such a name in it is read again as bytes, to tell (not guess) which names are not valid (see
+ * pathBytes.ts); others are read once, as strings.
+ */
+function readEntries(folder: string | Buffer): Entry[] {
+  const entries: Entry[] = fs.readdirSync(folder, { withFileTypes: true });
+  if (!entries.some((e) => e.name.includes('\ufffd'))) return entries;
+  return (fs.readdirSync(folder, { withFileTypes: true, encoding: 'buffer' }) as unknown as Array<fs.Dirent & { name: Buffer }>).map((e) => ({
+    name: e.name.toString('utf8'),
+    raw: isUtf8(e.name) ? undefined : e.name,
+    isDirectory: () => e.isDirectory(),
+    isFile: () => e.isFile(),
+    isSymbolicLink: () => e.isSymbolicLink(),
+  }));
+}
+
+/** Adds the files under a folder whose path (`abs`, bytes) is not valid UTF-8 to `out`, as `shown`/NAME (decoded). */
+function filesUnder(abs: Buffer, shown: string, hidden: boolean, out: string[]): void {
+  let entries: Entry[];
+  try {
+    entries = readEntries(abs);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (ALWAYS_SKIPPED.has(entry.name) || (!hidden && entry.name.startsWith('.'))) continue;
+    const rel = `${shown}/${entry.name}`;
+    if (entry.isDirectory()) filesUnder(Buffer.concat([abs, Buffer.from(path.sep), entry.raw ?? Buffer.from(entry.name)]), rel, hidden, out);
+    else if (entry.isFile() || entry.isSymbolicLink()) out.push(rel);
+  }
 }
 
 /**

@@ -25,8 +25,3 @@ export function nulSeparatedPaths(out: Buffer, undecodable: string[]): string[] 
   }
   return paths;
 }
-
-/** Whether a name read from a folder (decoded) was not valid UTF-8: it holds U+FFFD and names nothing. */
-export function undecodableName(decoded: string, exists: () => boolean): boolean {
-  return decoded.includes('\ufffd') && !exists();
-}

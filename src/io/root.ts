@@ -57,7 +57,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   }
   // A final separator names a folder (as the system reads it: `cat FILE/` fails), which path.resolve would drop.
   if (endsWithSeparator(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`open the file by its name alone: ${shellQuote(userPath.slice(0, -1))}`]);
+    throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`name the file without it: ${shellQuote(userPath.replace(path.sep === '\\' ? /[\\/]+$/ : /\/+$/, ''))}`]);
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };

@@ -100,7 +100,7 @@ describe('rt find in a generated git repository', () => {
       fs.writeFileSync(path.join(d, 'c-control.dat'), Buffer.from('\x01\x02\x03\x04\x05x\n', 'latin1'));
       fs.writeFileSync(path.join(d, 'd-latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
       fs.writeFileSync(path.join(d, 'e-late-nul.txt'), Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]));
-      fs.symlinkSync('b-nul.dat', path.join(d, 'f-link.dat'));
+      fs.symlinkSync('a-text.txt', path.join(d, 'f-link.dat'));
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n', stderr: '' });
       expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
       // A file that cannot be read is listed (its kind cannot be told), run as a user who may not read it.
@@ -113,7 +113,16 @@ describe('rt find in a generated git repository', () => {
         fs.rmSync(secret);
       }
       // Nothing but binary files matching: said on stderr, with what lists them.
-      expectRun(run(['find', 'b-nul'], d), { status: 1, stdout: '', stderr: /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*fd --glob b-nul/ });
+      expectRun(run(['find', 'b-nul'], d), { status: 1, stdout: '', stderr: /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*: fd --fixed-strings --ignore-case b-nul\n/ });
+      expectRun(run(['find', 'b-*.dat'], d), { status: 1, stdout: '', stderr: /: fd --glob 'b-\*\.dat'\n/ });
+      // A link to a binary file inside the root is left out as the file is; one out of the root is listed unread.
+      fs.symlinkSync('c-control.dat', path.join(d, 'h-link.dat'));
+      const outside = tempDir();
+      fs.writeFileSync(path.join(outside, 'x.bin'), Buffer.from([0]));
+      fs.symlinkSync(path.join(outside, 'x.bin'), path.join(d, 'i-out.dat'));
+      expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\ni-out.dat\n', stderr: '' });
+      fs.rmSync(path.join(d, 'h-link.dat'));
+      fs.rmSync(path.join(d, 'i-out.dat'));
       // With a cap, the count of the rest may include binary files (each printed path is checked, not every one counted).
       const capped = run(['find', '', '--max', '1'], d);
       expectRun(capped, { status: 0, stderr: '' });
@@ -362,6 +371,20 @@ describe('file names that are not valid UTF-8 (found by review: they were left o
       // Said only when its name (decoded) matches.
       expectRun(run(['find', 'ok'], dir), { status: 0, stdout: 'ok.txt\n', stderr: '' });
     }
+  });
+
+  it('outside git, the files of a folder whose name is not valid UTF-8 are named, and a name that decodes to an existing one is told apart from it', () => {
+    const dir = tempDir();
+    const badDir = Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from('dir')]);
+    fs.mkdirSync(badDir);
+    fs.writeFileSync(Buffer.concat([badDir, Buffer.from('/in.txt')]), 'hello\n');
+    expectRun(run(['find', 'in.txt'], dir), { status: 1, stdout: '', stderr: /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffddir\/in\.txt\n/ });
+    // a\xff.txt decodes to a\ufffd.txt, the name of another (valid) file.
+    const twin = tempDir();
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${twin}/a`), Buffer.from([0xff]), Buffer.from('.txt')]), 'hello\n');
+    write(twin, 'a\ufffd.txt', 'bye\n');
+    expectRun(run(['find', 'a'], twin), { status: 0, stdout: 'a\ufffd.txt\n', stderr: /^rt: left out 1 file whose name is not valid UTF-8/ });
+    expectRun(run(['grep', 'hello'], twin, { env: { RT_RIPGREP: 'off' } }), { status: 1, stdout: '', stderr: /^rt: left out 1 file whose name is not valid UTF-8/ });
   });
 
   it('grep searches the others and says which it left out, with ripgrep, with git grep, and by reading', () => {

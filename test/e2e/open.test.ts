@@ -472,6 +472,7 @@ describe('rt open: special files', () => {
     const dir = withNumbered(5);
     expectFailure(run(['open', 'a.txt/'], dir), 4, /^rt: a\.txt\/ is not a folder/);
     expectFailure(run(['open', 'a.txt/:2'], dir), 4, /^rt: a\.txt\/ is not a folder/);
+    expectFailure(run(['open', 'a.txt//'], dir), 4, /^rt: a\.txt\/\/ is not a folder.*\nrt: name the file without it: a\.txt\n$/);
     expectFailure(run(['edit', 'a.txt/', '2'], dir, { input: 'x\n' }), 4, /^rt: a\.txt\/ is not a folder/);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(numbered(5));
   });

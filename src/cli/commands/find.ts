@@ -2,7 +2,7 @@ import path from 'node:path';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
-import { resolveInRoot } from '../../io/root.js';
+import { isInside, resolveInRoot } from '../../io/root.js';
 import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, noteUndecodable, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
@@ -19,7 +19,7 @@ export const findCommand: CommandSpec = {
   summary: 'list files whose path matches a glob or contains a string',
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to binary files inside the root (a link out of the root is listed unread), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -65,7 +65,7 @@ export const findCommand: CommandSpec = {
     for (; next < found.length && paths.length < max; next++) {
       const file = place(found[next]!);
       if (throughLink(absPrefix, found[next]!)) continue;
-      const kind = kindOf(file.abs);
+      const kind = kindOf(file.abs, ctx.root.dir);
       if (kind === 'listed') paths.push(file.display);
       else if (kind === 'binary') binary.push(file.display);
     }
@@ -76,7 +76,7 @@ export const findCommand: CommandSpec = {
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
       ctx.warn(`no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`);
-      ctx.warn(`list binary files with ls or fd, e.g.: fd --glob ${shellQuote(pattern)}`);
+      ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
     }
     if (ctx.json) {
       ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
@@ -93,6 +93,12 @@ export const findCommand: CommandSpec = {
   },
 };
 
+/** The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/", whole paths with --full-path. */
+function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: Options): string {
+  const flags = [isGlob ? '--glob' : '--fixed-strings', ...(pattern.includes('/') ? ['--full-path'] : []), ...(isGlob ? [] : ['--ignore-case']), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+  return ['fd', ...flags, shellQuote(pattern), ...(dirArg ? [shellQuote(dirArg)] : [])].join(' ');
+}
+
 /** When nothing matched, says whether ignored or hidden files match (and how to list them), as grep does. */
 function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => Candidate, matches: (rel: string) => boolean, options: Options, operands: readonly string[]): void {
   const list = listOptions(options);
@@ -102,7 +108,7 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
     .files.filter((rel) => matches(rel))
     .sort(comparePaths)
     .map(place)
-    .filter((file) => kindOf(file.abs) === 'listed');
+    .filter((file) => kindOf(file.abs, ctx.root.dir) === 'listed');
   if (wider.length === 0) return;
   const what = wider.length === 1 ? 'file matches' : 'files match';
   ctx.warn(`no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`);
@@ -111,10 +117,11 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
 
 /**
  * Whether a listed path is printed ('listed'): a regular file that does not look binary (one that
- * cannot be read is printed: its kind cannot be told), or a symbolic link to a file (not followed
- * to read it); 'binary' for a binary file; 'no' for anything else.
+ * cannot be read is printed: its kind cannot be told), or a symbolic link to such a file (read
+ * through only when it leads inside the root `root`; a link out of it is printed unread);
+ * 'binary' for a binary file or a link to one; 'no' for anything else.
  */
-function kindOf(abs: string): 'listed' | 'binary' | 'no' {
+function kindOf(abs: string, root: string): 'listed' | 'binary' | 'no' {
   let fd: number;
   try {
     // Not following a link, nor waiting on a FIFO: one system call fewer than a look first.
@@ -123,7 +130,10 @@ function kindOf(abs: string): 'listed' | 'binary' | 'no' {
     // A symbolic link (O_NOFOLLOW fails on one), an unreadable file, or nothing there (gone, a
     // dangling link, a file where a folder was).
     try {
-      return ((error as NodeJS.ErrnoException).code === 'ELOOP' ? fs.statSync(abs) : fs.lstatSync(abs)).isFile() ? 'listed' : 'no';
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') return fs.lstatSync(abs).isFile() ? 'listed' : 'no';
+      const real = fs.realpathSync(abs);
+      if (!fs.statSync(real).isFile()) return 'no';
+      return isInside(root, real) ? kindOf(real, root) : 'listed';
     } catch {
       return 'no';
     }
