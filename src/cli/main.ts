@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { closest } from '../core/editDistance.js';
 import { printable, RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { GLOBAL_OPTIONS } from './spec.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Streams } from './context.js';
@@ -14,35 +15,54 @@ import { processStdin, type StdinSource } from '../io/stdin.js';
 /** Runs rt with `argv` (without node and script); returns the exit status. */
 export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin): Promise<number> {
   let status = 0;
+  // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
+  const at = commandAt(argv);
+  const word = at === -1 ? undefined : argv[at];
+  const topic = at === -1 ? undefined : argv[at + 1];
+  const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+  const command = COMMANDS.find((c) => c.name === word)?.name;
   const program = buildProgram(
     COMMANDS,
     (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
     (s) => streams.stderr.write(s),
     (s) => streams.stdout.write(s),
     (s) => (status = s),
-    COMMANDS.find((c) => c.name === argv[0])?.name,
+    command,
   );
-  if (argv[0] === 'help' && argv[1] === 'agents') {
+  if (word === 'help' && topic === 'agents') {
     streams.stdout.write(AGENT_GUIDE);
     return 0;
   }
-  if (argv[0] === 'help' && argv[1] !== undefined && argv[1] !== 'help' && !COMMANDS.some((c) => c.name === argv[1])) {
-    const near = closest(argv[1], COMMANDS.map((c) => c.name));
+  if (word === 'help' && topic !== undefined && topic !== 'help' && !COMMANDS.some((c) => c.name === topic)) {
+    const near = closest(topic, COMMANDS.map((c) => c.name));
     // Escaped: a newline in the name must not end the `rt: ` line.
-    streams.stderr.write(`rt: unknown command '${printable(argv[1])}'${near ? ` (did you mean ${near}?)` : ''}\nrt: the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
-    return 2;
+    return report(new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`]), streams, env, json, undefined);
   }
-  if (argv.length === 0) {
-    streams.stderr.write(`rt: no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}\nrt: see: rt help, or rt help COMMAND\n`);
-    return 2;
+  if (word === undefined && !argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a))) {
+    return report(new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, ['see: rt help, or rt help COMMAND']), streams, env, json, undefined);
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
-    const command = COMMANDS.find((c) => argv.includes(c.name))?.name;
-    return report(error, streams, env, argv.includes('--json'), command);
+    return report(error, streams, env, json, command);
   }
+}
+
+/**
+ * Where the command word is in `argv`: the first word that is neither a global option nor its
+ * value; -1 when there is none before "--" or an option rt does not know there (commander then
+ * says what is wrong).
+ */
+function commandAt(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-')) return i;
+    const option = GLOBAL_OPTIONS.find((o) => arg === `--${o.long}` || arg.startsWith(`--${o.long}=`));
+    if (!option) return -1;
+    if (option.value && !arg.includes('=')) i++;
+  }
+  return -1;
 }
 
 function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean, command: string | undefined): number {

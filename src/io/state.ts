@@ -19,6 +19,12 @@ import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
 export type Warn = (message: string) => void;
 
 export const STATE_DIR = '.rt';
+/** Whether a state file was written within EXPIRY_MS of `now` (false when there is none). */
+function isFresh(file: string, now: number): boolean {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  return st !== undefined && now - st.mtimeMs <= EXPIRY_MS;
+}
+
 /** State of files not touched for this long is dropped. */
 const EXPIRY_MS = 30 * 86_400_000;
 /** How long a run waits for another to finish updating a state file before updating it anyway. */
@@ -338,7 +344,12 @@ export class StateStore {
     }
   }
 
-  /** Once a day at most: drop state files not touched for 30 days, and leftover temporary files. */
+  /**
+   * Once a day at most: drop state files not touched for 30 days, and leftover temporary files.
+   * A file's index is kept while its view is: a file only read keeps its index unwritten (it is
+   * saved when the file changed), but its view is saved at least once a day it is shown, and
+   * dropping the index would give its lines new LIDs.
+   */
   private sweepExpired(): void {
     const stamp = path.join(this.dir, 'swept');
     const now = Date.now();
@@ -366,7 +377,7 @@ export class StateStore {
             // A temporary copy is named FILE.tmp-MARK (tempMark); a state file's own name may hold ".tmp-".
             const mark = TEMP_MARK_END.exec(name);
             const temporary = mark !== null && name.slice(0, mark.index).endsWith('.tmp-');
-            const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS);
+            const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS) && !(kind === 'index' && !temporary && isFresh(path.join(this.dir, 'view', name), now));
             // A folder set aside goes too (never followed); one among the states is left alone.
             if (stale && (kind === 'set-aside' || !st.isDirectory())) fs.rmSync(file, { recursive: true, force: true });
           } catch {

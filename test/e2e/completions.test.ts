@@ -83,3 +83,32 @@ describe('rt help CMD', () => {
     }
   });
 });
+
+describe('global options before the command word (found by review)', () => {
+  it('rt with global options but no command is bad usage (exit 2), a JSON error with --json', () => {
+    for (const args of [[], ['--json'], ['--root', '.'], ['--color=never']]) {
+      const r = run(args, root);
+      expect(r.status, r.text).toBe(2);
+      expect(r.stderr, r.text).toMatch(/^rt: no command given/);
+      if (args.includes('--json')) expect(JSON.parse(r.stdout).error, r.text).toMatchObject({ code: 'usage', exit: 2 });
+      else expect(r.stdout, r.text).toBe('');
+    }
+  });
+
+  it('rt --root DIR help agents prints the guide; rt --json help NOSUCH is bad usage', () => {
+    expect(run(['--root', '.', 'help', 'agents'], root).stdout).toBe(AGENT_GUIDE);
+    const r = run(['--json', 'help', 'nosuch'], root);
+    expect(r.status, r.text).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('usage');
+  });
+
+  it('a usage error names the command given, not an operand that happens to be a command name; --json after -- is an operand', () => {
+    const r = run(['grep', '--bogus', 'find'], root);
+    expect(r.status, r.text).toBe(2);
+    expect(r.stderr, r.text).toContain('rt help grep');
+    const dir = tempDir();
+    const f = run(['find', '--max', '0', '--', '--json'], dir);
+    expect(f.status, f.text).toBe(2);
+    expect(f.stdout, f.text).toBe('');
+  });
+});

@@ -509,6 +509,19 @@ describe('state', () => {
     }
   });
 
+  it("a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written (found by review)", () => {
+    const dir = tempDir();
+    write(dir, 'a.txt', 'x\n}\n}\ny\n');
+    const first = parseWindow(run(['open', 'a.txt'], dir));
+    // Deleting the first "}" leaves the second with its own LID, not the one a fresh reading gives.
+    expectRun(run(['delete', 'a.txt', first.lidAt(2)], dir), { status: 0 });
+    const kept = parseWindow(run(['open', 'a.txt'], dir)).lids;
+    // 31 days of reading only: the index is 31 days old, the view a day old, the sweep due.
+    for (const f of filesUnder(path.join(dir, '.rt'))) age(path.join(dir, '.rt', f), f.startsWith('view') ? 86_400 : 31 * 86_400);
+    expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
+    expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
+  });
+
   it('state is shared by every process: a view saved by one is continued by the next', () => {
     const dir = tempDir();
     write(dir, 'a.txt', text);

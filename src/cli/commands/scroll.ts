@@ -86,13 +86,22 @@ function nothingFurther(file: IndexedFile, last: LineWindow, note: 'at the end' 
   return { command: 'scroll', ...doc, above: atEnd ? file.total : 0, below: atEnd ? 0 : file.total, note, last: { start: last.start, end: last.end } };
 }
 
-/** Where the last view is now: moved with its end (or start) line if the file changed. */
+/**
+ * Where the last view is now: moved with its end (or start) line if the file changed. When its
+ * last line is gone, the view ends before the place that line had (its retired place): the lines
+ * after it were never shown, and the next window must not step over them.
+ */
 function relocate(file: IndexedFile, last: LastView): LineWindow {
   const length = last.end - last.start;
-  const endAt = file.lineOf(parseLid(last.endLid));
+  const endCode = parseLid(last.endLid);
+  const endAt = file.lineOf(endCode);
   if (endAt !== -1) return clamp(file.total, { start: endAt + 1 - length, end: endAt + 1 });
   const startAt = file.lineOf(parseLid(last.startLid));
-  if (startAt !== -1) return clamp(file.total, { start: startAt + 1, end: startAt + 1 + length });
+  const endWas = file.retiredLine(endCode);
+  // Nothing shown is left before that place: the next window is the top.
+  if (startAt === -1 && endWas !== undefined && endWas <= 1) return { start: 1, end: 0 };
+  if (startAt !== -1) return clamp(file.total, { start: startAt + 1, end: endWas !== undefined ? Math.max(startAt + 1, endWas - 1) : startAt + 1 + length });
+  if (endWas !== undefined) return clamp(file.total, { start: endWas - 1 - length, end: endWas - 1 });
   return clamp(file.total, last);
 }
 
