@@ -13,8 +13,11 @@ _rt() {
     if [[ -z "$cmd" ]]; then cmd="$word"; else ((pos++)); fi
   done
   if [[ -z "$cmd" ]]; then
-    if [[ "$prev" == --root ]]; then COMPREPLY=($(compgen -d -- "$cur")); return; fi
-    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions help --root --help --version' -- "$cur"))
+    case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+      --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in

@@ -73,6 +73,10 @@ function bash(commands: readonly CommandSpec[]): string {
       `      ;;`,
     ].join('\n');
   });
+  // Before the command word: the global options, and the values of those with fixed ones.
+  const topChoices = GLOBAL_OPTIONS.filter((o) => o.choices)
+    .map((o) => `      ${flagsOf(o).join('|')}) COMPREPLY=($(compgen -W ${shq(o.choices!.join(' '))} -- "$cur")); return ;;`)
+    .join('\n');
   return `# bash completion for rt — generated from the command definitions (rt completions bash)
 # Install: rt completions bash > ~/.local/share/bash-completion/completions/rt
 
@@ -88,8 +92,11 @@ _rt() {
     if [[ -z "$cmd" ]]; then cmd="$word"; else ((pos++)); fi
   done
   if [[ -z "$cmd" ]]; then
-    if [[ "$prev" == --root ]]; then COMPREPLY=($(compgen -d -- "$cur")); return; fi
-    COMPREPLY=($(compgen -W ${shq(`${names} --root --help --version`)} -- "$cur"))
+    case "$prev" in
+${topChoices}
+      --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    COMPREPLY=($(compgen -W ${shq(`${names} ${[...GLOBAL_OPTIONS.flatMap(flagsOf), '--help', '-h', '--version', '-V'].join(' ')}`)} -- "$cur"))
     return
   fi
   case "$cmd" in

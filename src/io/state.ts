@@ -10,7 +10,7 @@
 // without it and says so once.
 
 import fs from 'node:fs';
-import { READ_PLAIN } from './plainFile.js';
+import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import path from 'node:path';
 import { hashString } from '../core/hash.js';
 import { acquireLock, type Lock } from './lock.js';
@@ -300,9 +300,13 @@ export class StateStore {
         this.disable(`${STATE_DIR} at the root is not a plain folder`);
         return false;
       }
+      // Its .gitignore holds "*" (made again when it does not: SPEC §5, git status never shows .rt).
       const ignore = path.join(this.dir, '.gitignore');
-      if (!fs.existsSync(ignore)) writeAtomic(ignore, '*\n');
+      if (!readPlainFile(ignore, 1 << 16)?.toString('utf8').split(/\r?\n/).includes('*')) writeAtomic(ignore, '*\n');
       for (const kind of ['index', 'view'] as const) {
+        // Anything else than a folder in a kind's place (a file, a link) is set aside, not followed.
+        const st = fs.lstatSync(path.join(this.dir, kind), { throwIfNoEntry: false });
+        if (st && (st.isSymbolicLink() || !st.isDirectory())) this.setAsideFolder(kind);
         fs.mkdirSync(path.join(this.dir, kind), { recursive: true });
         if (!this.isOwnFolder(kind)) {
           this.disable(`${STATE_DIR}/${kind} is not a plain folder`);
@@ -326,6 +330,17 @@ export class StateStore {
     if (this.warned) return;
     this.warned = true;
     this.warn(message);
+  }
+
+  /** Moves what stands in the place of the folder of `kind` (not a folder) to set-aside/, so that the folder can be made. */
+  private setAsideFolder(kind: StateKind): void {
+    const place = path.join(this.dir, kind);
+    const target = path.join(this.dir, 'set-aside', `${kind}-folder`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(place, target);
+    this.warn(`${STATE_DIR}/${kind} was not a folder: set aside, and made again`);
   }
 
   private setAside(kind: StateKind, file: string, why: string): void {

@@ -47,6 +47,10 @@ describe('shell completions', () => {
     expect(complete(dir, ['rt', 'completions', ''])).toEqual(['bash', 'fish', 'zsh']);
     expect(complete(dir, ['rt', 'help', 'ag'])).toEqual(['agents']);
     expect(complete(dir, ['rt', '--root', 'sr'])).toEqual(['src']);
+    // Before the command word: the global options and their fixed values (found by review).
+    expect(complete(dir, ['rt', '--color', ''])).toEqual(['always', 'auto', 'never']);
+    expect(complete(dir, ['rt', '--j'])).toEqual(['--json']);
+    expect(complete(dir, ['rt', '--json', '--color', 'never', 'gr'])).toEqual(['grep', 'grep-file']);
   });
 
   for (const [shell, check] of [['zsh', ['zsh', '-n']], ['fish', ['fish', '--no-execute']]] as const) {
