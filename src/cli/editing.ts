@@ -9,7 +9,7 @@ import type { AnchorWorld } from '../core/anchor.js';
 import { applySplice, type Splice } from '../core/edit.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
-import { buildIndex, retiredLine } from '../core/lineIndex.js';
+import { buildIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { MAX_RANGE } from '../core/window.js';
 import { hashLines } from '../core/hash.js';
 import { dominantEol, lineContent, splitLines } from '../core/lines.js';
@@ -20,7 +20,8 @@ import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '.
 import { readPlainFile } from '../io/plainFile.js';
 import { acquireLock } from '../io/lock.js';
 import { enterFolderOf } from '../io/pinnedFolder.js';
-import { endsWithSeparator, resolveInRoot, type ResolvedPath } from '../io/root.js';
+import { endsWithSeparator, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
+import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { cleanStaleTemps, replaceFile, versionOf } from '../io/writeFile.js';
 import type { Context } from './context.js';
@@ -98,16 +99,14 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     }
     const kept = snapshot.saved && { ...snapshot.saved, start: splice.start, end: splice.start + splice.deleteCount, inserted: splice.insert.length };
     const saved = saveIndex(store, file.rel, after, result.index, statFile(file), { parts: result.parts, kept });
-    // Unsaved, the edit's LIDs (which carry its history: a line inserted before an equal one
-    // takes a new LID, the old line keeps its own) would not be the next command's.
-    const lids = saved ? result.index.lids : nextReading(store, file.rel, result.index).lids;
+    const lids = lidsShown(store, file.rel, result.index, saved);
     report(ctx, file, verb, after.count, result.content, lids, span, view, flags.diff ? renderUnifiedDiff(file.display, lines, after, span, ctx.style) : undefined);
   });
 }
 
 /** Runs `rt create`. */
 export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: EditFlags): void {
-  if (endsWithSeparator(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${pathArg.replace(path.sep === '\\' ? /[\\/]+$/ : /\/+$/, '')}/NAME`)}`]);
+  if (endsWithSeparator(pathArg)) throw new RtError('usage', `${pathArg} names a folder; create makes files`, [`name the file, e.g. rt create ${shellQuote(`${withoutFinalSeparators(pathArg)}/NAME`)}`]);
   const file = resolveInRoot(ctx.root, pathArg, true);
   refuseIfReadOnly(ctx, flags, file.display);
   // `abs` is a real path: what is there now is looked at, not followed (a file that vanishes or
@@ -133,14 +132,21 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const before = lstatOrNone(file.abs);
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
-    const hashes = hashLines(after);
-    const index = buildIndex(hashes);
-    const saved = saveIndex(store, file.rel, after, index, statFile(file));
+    const index = buildIndex(hashLines(after));
+    const lids = lidsShown(store, file.rel, index, saveIndex(store, file.rel, after, index, statFile(file)));
     const view = ViewState.load(store, file.rel);
-    // Unsaved, over a file whose index is saved (create --force), the next reading reconciles that index.
-    const lids = saved ? index.lids : nextReading(store, file.rel, hashes).lids;
     report(ctx, file, 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);
   });
+}
+
+/**
+ * The LIDs an edit shows of the file it wrote: its index's when `saved`; else those the next
+ * command will read (see nextReading), for the edit's own carry its history (a line inserted
+ * before an equal one takes a new LID, the old line keeps its own; after create --force, a
+ * saved index of the old content is reconciled), which no later command knows.
+ */
+function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: boolean): Uint32Array {
+  return saved ? index.lids : nextReading(store, rel, index).lids;
 }
 
 /**

@@ -57,7 +57,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   }
   // A final separator names a folder (as the system reads it: `cat FILE/` fails), which path.resolve would drop.
   if (endsWithSeparator(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`name the file without it: ${shellQuote(userPath.replace(path.sep === '\\' ? /[\\/]+$/ : /\/+$/, ''))}`]);
+    throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`name the file without it: ${shellQuote(withoutFinalSeparators(userPath))}`]);
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, rel, display: displayPath(root, lexical) };
@@ -88,9 +88,17 @@ function relInRoot(root: Root, real: string, userPath: string): string {
   return rel;
 }
 
-/** Whether a path names a folder by its last character: "/" (and, on Windows, "\\"; a POSIX file name may end in a backslash). */
+/** A path's final separators: "/" (and, on Windows, "\\"; a POSIX file name may end in a backslash). */
+const FINAL_SEPARATORS = path.sep === '\\' ? /[\\/]+$/ : /\/+$/;
+
+/** Whether a path names a folder by its last character (see FINAL_SEPARATORS). */
 export function endsWithSeparator(userPath: string): boolean {
-  return userPath.endsWith('/') || (path.sep === '\\' && userPath.endsWith('\\'));
+  return FINAL_SEPARATORS.test(userPath);
+}
+
+/** The path without its final separators. */
+export function withoutFinalSeparators(userPath: string): string {
+  return userPath.replace(FINAL_SEPARATORS, '');
 }
 
 export function displayPath(root: Root, abs: string): string {

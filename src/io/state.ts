@@ -334,25 +334,25 @@ export class StateStore {
 
   /** Moves what stands in the place of the folder of `kind` (not a folder) to set-aside/, so that the folder can be made. */
   private setAsideFolder(kind: StateKind): void {
-    const place = path.join(this.dir, kind);
-    const target = path.join(this.dir, 'set-aside', `${kind}-folder`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.renameSync(place, target);
+    this.moveAside(path.join(this.dir, kind), `${kind}-folder`);
     this.warn(`${STATE_DIR}/${kind} was not a folder: set aside, and made again`);
   }
 
+  /** Moves `entry` (not followed) to set-aside/NAME, in place of an earlier one. */
+  private moveAside(entry: string, name: string): void {
+    const target = path.join(this.dir, 'set-aside', name);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
+    // One copy is kept: an earlier one of another type (a folder where a file was set aside before) would make the rename fail.
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(entry, target);
+  }
+
   private setAside(kind: StateKind, file: string, why: string): void {
-    const target = path.join(this.dir, 'set-aside', `${kind}-${path.basename(file)}`);
     try {
       // The file is moved out of its folder, which must still be the one of rt's state.
       if (!this.isOwnFolder(kind)) throw new Error(`${kind} is not a plain folder`);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
-      // One copy is kept: an earlier one of another type (a folder where a file was set aside before) would make the rename fail.
-      fs.rmSync(target, { recursive: true, force: true });
-      fs.renameSync(file, target);
+      this.moveAside(file, `${kind}-${path.basename(file)}`);
       this.warn(`state file ${path.relative(path.dirname(this.dir), file)} was set aside (${why}) and will be rebuilt`);
     } catch {
       this.warn(`state file ${path.relative(path.dirname(this.dir), file)} is unusable (${why}); ignoring it`);

@@ -9,8 +9,7 @@ import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../../core/binary.js';
-import { READ_PLAIN } from '../../io/plainFile.js';
-import { readAt } from '../../io/readAt.js';
+import { readPlainFile } from '../../io/plainFile.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -122,29 +121,18 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
  * 'binary' for a binary file or a link to one; 'no' for anything else.
  */
 function kindOf(abs: string, root: string): 'listed' | 'binary' | 'no' {
-  let fd: number;
+  // Read as a regular file, not through a link, nor waiting on a FIFO.
+  const head = readPlainFile(abs, SNIFF_BYTES, true);
+  if (head) return looksBinary(head) ? 'binary' : 'listed';
+  // Not read: a symbolic link, an unreadable file, anything but a regular file, or nothing there
+  // (gone, a dangling link, a file where a folder was).
   try {
-    // Not following a link, nor waiting on a FIFO: one system call fewer than a look first.
-    fd = fs.openSync(abs, READ_PLAIN);
-  } catch (error) {
-    // A symbolic link (O_NOFOLLOW fails on one), an unreadable file, or nothing there (gone, a
-    // dangling link, a file where a folder was).
-    try {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') return fs.lstatSync(abs).isFile() ? 'listed' : 'no';
-      const real = fs.realpathSync(abs);
-      if (!fs.statSync(real).isFile()) return 'no';
-      return isInside(root, real) ? kindOf(real, root) : 'listed';
-    } catch {
-      return 'no';
-    }
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return 'no';
-    return looksBinary(readAt(fd, 0, Math.min(st.size, SNIFF_BYTES))) ? 'binary' : 'listed';
+    const st = fs.lstatSync(abs);
+    if (!st.isSymbolicLink()) return st.isFile() ? 'listed' : 'no';
+    const real = fs.realpathSync(abs);
+    if (!fs.statSync(real).isFile()) return 'no';
+    return isInside(root, real) ? kindOf(real, root) : 'listed';
   } catch {
-    return 'listed';
-  } finally {
-    fs.closeSync(fd);
+    return 'no';
   }
 }
