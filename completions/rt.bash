@@ -105,7 +105,7 @@ _rt() {
       esac
       ;;
     insert)
-      opts='--after --diff --dry-run --root --color --json -h --help'
+      opts='--after --force --diff --dry-run --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

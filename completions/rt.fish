@@ -70,6 +70,7 @@ complete -c rt -n '__fish_seen_subcommand_from edit' -l json -d 'print one JSON 
 complete -c rt -n '__fish_seen_subcommand_from edit' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from edit' -F
 complete -c rt -n '__fish_seen_subcommand_from insert' -l after -d 'insert after the line AT instead of before it'
+complete -c rt -n '__fish_seen_subcommand_from insert' -l force -d 'insert beside the line AT even if rt has not shown it since it last changed'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'

@@ -17,7 +17,7 @@ export interface Streams {
 
 export class Context {
   private rootCache: Root | undefined;
-  private stateCache: StateStore | undefined;
+  private readonly stateStores = new Map<string, StateStore>();
   private readonly warned = new Set<string>();
 
   constructor(
@@ -42,8 +42,11 @@ export class Context {
     return (this.rootCache ??= findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined));
   }
 
-  get state(): StateStore {
-    return (this.stateCache ??= new StateStore(this.root.dir, this.env, (m) => this.warn(m)));
+  /** The state of `file`: in the `.rt/` of its own state root (see ResolvedPath.stateRoot). */
+  stateOf(file: { readonly stateRoot: string }): StateStore {
+    let store = this.stateStores.get(file.stateRoot);
+    if (!store) this.stateStores.set(file.stateRoot, (store = new StateStore(file.stateRoot, this.env, (m) => this.warn(m))));
+    return store;
   }
 
   out(chunk: string | Uint8Array): void {

@@ -66,7 +66,7 @@ export type PlanSplice = (world: AnchorWorld, snapshot: Snapshot) => Splice;
 export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditFlags, plan: PlanSplice): void {
   const resolved = resolveInRoot(ctx.root, pathArg);
   refuseIfReadOnly(ctx, flags, resolved.display);
-  const store = ctx.state;
+  const store = ctx.stateOf(resolved);
   withLockedFile(ctx, resolved, false, (file) => {
     const stBefore = safeStat(file);
     const snapshot = readSnapshot(store, file);
@@ -118,7 +118,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   if (existing && !flags.force) {
     throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
   }
-  const store = ctx.state;
+  const store = ctx.stateOf(file);
   const after = splitLines(bytes);
   // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
   const old = splitLines((existing && readPlainFile(file.abs, 2 ** 32 - 1)) || Buffer.alloc(0));
@@ -167,7 +167,7 @@ function withLockedFile(ctx: Context, resolved: ResolvedPath, create: boolean, u
     const lock = acquireLock(lockPathFor(file.abs), file.display, undefined, shownLock);
     try {
       cleanStaleTemps(file.abs);
-      ctx.state.removeStaleTemps(file.rel);
+      ctx.stateOf(file).removeStaleTemps(file.rel);
       use(file);
     } finally {
       lock.release();
@@ -198,11 +198,19 @@ function safeStat(file: ResolvedPath): fs.Stats {
   }
 }
 
-/** SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown since it last changed. */
+/**
+ * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
+ * since it last changed, and so must the line an insert's anchor names.
+ */
 function checkShown(file: ResolvedPath, snapshot: Snapshot, view: ViewState, splice: Splice): void {
   const unseen: number[] = [];
   for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
     if (!view.wasSeen(lidToString(snapshot.index.lids[i]!))) unseen.push(i + 1);
+  }
+  const at = splice.anchorLine;
+  if (at !== undefined && at < snapshot.lines.count && !view.wasSeen(lidToString(snapshot.index.lids[at]!))) {
+    const lid = lidToString(snapshot.index.lids[at]!);
+    throw new RtError('unshown', `line ${at + 1} (${lid}) of ${file.display} has not been shown in this file since it last changed; nothing was written`, [`see it first: rt open ${shellQuote(`${file.display}:${at + 1}`)}`, 'or, to insert without looking, add --force'], { lines: [at + 1], lid });
   }
   if (unseen.length === 0) return;
   const first = unseen[0]!;
@@ -269,5 +277,5 @@ function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, con
   }
   if (to < start + newCount) ctx.warn(`${start + newCount - to} more new lines not shown: rt open ${shellQuote(`${file.display}:${to + 1}-${start + newCount}`)}`);
   if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
-  view.save(ctx.state);
+  view.save();
 }

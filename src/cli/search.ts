@@ -305,14 +305,14 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
     let read: HitLines;
     try {
       // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
-      read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, context, isHit)));
+      read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, context, isHit)));
     } catch (error) {
       // Gone, unreadable or turned binary since it was searched: as if it had not matched.
       if (error instanceof RtError) continue;
       throw error;
     }
     const { indexed, lines, ranges, line } = read;
-    const view = ViewState.load(ctx.state, resolved.rel);
+    const view = ViewState.load(ctx.stateOf(resolved), resolved.rel);
     const hitSet = new Set(lines);
     for (const [from, to] of ranges) {
       if (groupsSeparated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
@@ -327,7 +327,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], context: numb
       view.record(from + 1, lids, 'search');
     }
     indexed.persist();
-    view.save(ctx.state);
+    view.save();
   }
   return json;
 }

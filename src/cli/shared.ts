@@ -44,5 +44,5 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
   else ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines, lids }, ctx.style));
   file.persist();
   view.recordWindow(window, lids, explicitSize);
-  view.save(ctx.state);
+  view.save();
 }

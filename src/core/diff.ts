@@ -157,7 +157,7 @@ class UniqueLineTable {
 }
 
 /** Indexes of a longest strictly increasing subsequence of `values` (patience sorting). */
-function longestIncreasing(values: number[]): number[] {
+export function longestIncreasing(values: number[]): number[] {
   const tails: number[] = [];
   const prev = new Int32Array(values.length).fill(-1);
   for (let p = 0; p < values.length; p++) {
@@ -175,4 +175,54 @@ function longestIncreasing(values: number[]): number[] {
   const out: number[] = [];
   for (let p = tails.length ? tails[tails.length - 1]! : -1; p !== -1; p = prev[p]!) out.push(p);
   return out.reverse();
+}
+
+/**
+ * Unpairs the lines a change could have been aligned to otherwise: a run of removed or added
+ * lines beside lines equal to its own (one `}` gone of `} } }`, a blank line added next to
+ * another, `a b` removed from `a b a b`) slides along them, and the bytes do not say which of
+ * the equal lines went or came. The diff picks one; a line it paired there may be another
+ * than the one shown under that LID, so those pairs are undone: their lines take new LIDs
+ * (the old ones are refused, never handed to the wrong line). `match` must be monotonic.
+ */
+export function unpairAmbiguous(a: LineHashes, b: LineHashes, match: Int32Array): void {
+  const n = a.h1.length;
+  const m = b.h1.length;
+  const oldMatch = new Int32Array(n).fill(-1);
+  for (let j = 0; j < m; j++) if (match[j]! >= 0) oldMatch[match[j]!] = j;
+  const sameA = (x: number, y: number) => a.h1[x] === a.h1[y] && a.h2[x] === a.h2[y];
+  const sameB = (x: number, y: number) => b.h1[x] === b.h1[y] && b.h2[x] === b.h2[y];
+  const ambiguous: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && oldMatch[i] === j) {
+      i++;
+      j++;
+      continue;
+    }
+    const a0 = i;
+    const b0 = j;
+    while (i < n && oldMatch[i] === -1) i++;
+    while (j < m && match[j] === -1) j++;
+    if (i === a0 && j === b0) {
+      // Not a monotonic pairing (never the diff's): nothing here can be judged.
+      i++;
+      j++;
+      continue;
+    }
+    const a1 = i;
+    const b1 = j;
+    // Down: the pair after the hunk could be its first lines instead, while those are equal.
+    for (let t = 0; a1 + t < n && b1 + t < m && oldMatch[a1 + t] === b1 + t; t++) {
+      if ((a0 < a1 && !sameA(a0 + t, a1 + t)) || (b0 < b1 && !sameB(b0 + t, b1 + t))) break;
+      ambiguous.push(b1 + t);
+    }
+    // Up: the pair before the hunk could be its last lines instead.
+    for (let t = 0; a0 - 1 - t >= 0 && b0 - 1 - t >= 0 && oldMatch[a0 - 1 - t] === b0 - 1 - t; t++) {
+      if ((a0 < a1 && !sameA(a1 - 1 - t, a0 - 1 - t)) || (b0 < b1 && !sameB(b1 - 1 - t, b0 - 1 - t))) break;
+      ambiguous.push(b0 - 1 - t);
+    }
+  }
+  for (const k of ambiguous) match[k] = -1;
 }

@@ -12,6 +12,8 @@ export interface Splice {
   readonly deleteCount: number;
   /** Content of the new lines, without line endings. */
   readonly insert: readonly Buffer[];
+  /** For an insert, the line its anchor named (0-based), which must have been shown like a replaced line (SPEC §2). */
+  readonly anchorLine?: number;
 }
 
 export interface SpliceResult {

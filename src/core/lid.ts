@@ -2,10 +2,11 @@
 //
 // An LID is held as a 32-bit code: the top two bits give its length (4, 5 or 6 characters),
 // the rest its value, printed as base-32 digits from an alphabet without i, l, o and u (so it
-// is never misread). A line's candidates are a fixed sequence of values hashed from its
-// fingerprint: it takes the first one that contains a letter and is not taken by another line
-// of the file or retired. With no saved state every line therefore gets the same LID on any
-// machine; duplicate lines take successive candidates in file order.
+// is never misread). A line's candidates are a fixed sequence of values hashed from its key
+// (freshLids.ts: its content, and for a repeated line its surroundings): with no saved state it
+// takes the first one that contains a letter and that no other line claims, so every line gets
+// the same LID on any machine; a line new to a file with history takes its first candidate
+// not in use and not retired.
 
 
 export const LID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -41,7 +42,7 @@ export function isLidText(text: string): boolean {
   return parseLid(text) !== -1;
 }
 
-function hasLetter(value: number, length: number): boolean {
+export function hasLetter(value: number, length: number): boolean {
   for (let j = 0; j < length; j++) if (((value >>> (5 * j)) & 31) >= 10) return true;
   return false;
 }
@@ -53,54 +54,6 @@ function hasLetter(value: number, length: number): boolean {
 export function candidate(h1: number, h2: number, k: number, length: number): number {
   const value = ((h1 + Math.imul(k, h2 | 1)) >>> 0) & (length === 4 ? 0xfffff : length === 5 ? 0x1ffffff : 0x3fffffff);
   return (((length - 4) << 30) | value) >>> 0;
-}
-
-/**
- * Gives lines their first free candidates. Most lines take their first candidate. Duplicates of
- * one content would each try every candidate their predecessors took (quadratic in a file of
- * 200,000 blank lines), so past the first candidate the allocator remembers, per fingerprint,
- * where the next search starts.
- */
-export class LidAllocator {
-  /**
-   * Where the next search starts, for the fingerprints that needed more than their first
-   * candidate (duplicates, mostly): a Map, as they are few next to the lines of a file. Keyed by
-   * 53 bits of the fingerprint; two fingerprints sharing a key only share a starting point.
-   */
-  private readonly nextK = new Map<number, number>();
-
-  constructor(
-    readonly used: CodeSet,
-    private readonly length: number,
-  ) {}
-
-  /** Starts later searches for (h1, h2) at candidate `k` at least (lines of that content already there). */
-  skip(h1: number, h2: number, k: number): void {
-    const key = keyOf(h1, h2);
-    if ((this.nextK.get(key) ?? 0) < k) this.nextK.set(key, k);
-  }
-
-  assign(h1: number, h2: number): number {
-    const length = this.length;
-    const first = candidate(h1, h2, 0, length);
-    if (hasLetter(first & 0x3fffffff, length) && !this.used.has(first)) {
-      this.used.add(first);
-      return first;
-    }
-    const key = keyOf(h1, h2);
-    for (let k = Math.max(1, this.nextK.get(key) ?? 0); ; k++) {
-      const code = candidate(h1, h2, k, length);
-      if (hasLetter(code & 0x3fffffff, length) && !this.used.has(code)) {
-        this.used.add(code);
-        this.nextK.set(key, k + 1);
-        return code;
-      }
-    }
-  }
-}
-
-function keyOf(h1: number, h2: number): number {
-  return h1 * 0x200000 + (h2 & 0x1fffff);
 }
 
 /**

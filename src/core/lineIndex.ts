@@ -1,13 +1,14 @@
 // The LID index of one file: each line's fingerprint and LID, plus the LIDs retired from it.
 //
-// `buildIndex` gives LIDs with no history (deterministic); `reconcileIndex` carries LIDs from an
-// old index to the file's current content through the line diff: paired lines keep their LID,
-// unpaired old lines retire theirs, new lines take fresh ones that are neither in use nor retired.
+// `buildIndex` gives LIDs with no history (deterministic, see freshLids.ts); `reconcileIndex`
+// carries LIDs from an old index to the file's current content through the line diff: paired
+// lines keep their LID, unpaired old lines retire theirs, new lines take fresh ones that are
+// neither in use nor retired.
 
-import { matchLines } from './diff.js';
+import { pairLines, pairUniqueMoves } from './pairing.js';
+import { assignByKeys, contextKeys, contextKeysOf, type LineKeys } from './freshLids.js';
 import type { LineHashes } from './hash.js';
-import { FingerprintTable } from './fingerprintTable.js';
-import { LidAllocator, LidSet, lidLengthFor, ScannedCodes } from './lid.js';
+import { candidate, hasLetter, LidSet, lidLengthFor, ScannedCodes, type CodeSet } from './lid.js';
 
 export interface Retired {
   /** LID codes no longer in the file, never to be handed to other content. */
@@ -34,12 +35,9 @@ export function today(now = Date.now()): number {
   return Math.floor(now / 86_400_000);
 }
 
-/** LIDs for a file with no history: the same on every machine. */
+/** LIDs for a file with no history: the same on every machine (see freshLids.ts). */
 export function buildIndex(hashes: LineHashes): LineIndex {
-  const count = hashes.h1.length;
-  const allocator = new LidAllocator(new LidSet(), lidLengthFor(count));
-  const lids = new Uint32Array(count);
-  for (let i = 0; i < count; i++) lids[i] = allocator.assign(hashes.h1[i]!, hashes.h2[i]!);
+  const lids = assignByKeys(contextKeys(hashes), lidLengthFor(hashes.h1.length));
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: NO_RETIRED };
 }
 
@@ -50,13 +48,13 @@ export function sameLines(a: LineHashes, b: LineHashes): boolean {
   return true;
 }
 
-/** The index for `hashes` (the file now), keeping every LID the diff can carry over from `old`. */
+/** The index for `hashes` (the file now), keeping every LID the line diff can carry over from `old` (see pairing.ts). */
 export function reconcileIndex(old: LineIndex, hashes: LineHashes, day = today()): LineIndex {
   if (sameLines(old, hashes)) return old;
-  return carryOver(old, hashes, matchLines(old, hashes), day);
+  return carryOver(old, hashes, pairLines(old, hashes), day);
 }
 
-/** The index for `hashes` given `match` (new line → old line or -1), as the line diff found it. */
+/** The index for `hashes` given `match` (new line → old line or -1). */
 export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array, day = today()): LineIndex {
   const count = hashes.h1.length;
   const kept = new Uint8Array(old.lids.length);
@@ -85,15 +83,16 @@ export function carryOver(old: LineIndex, hashes: LineHashes, match: Int32Array,
 
 /**
  * The index after an edit replaced old lines start..start+deleteCount-1 with new ones (`hashes`
- * is the whole new file): what carryOver gives for that exact match, without going through every
- * line more than to copy it.
+ * is the whole new file): the lines before and after keep their LIDs; so do the first and last
+ * lines of the region that the edit gave the same content (a replacement often repeats the
+ * lines around its change), and a line of the region whose content occurs once in the file
+ * before and after, which the edit moved. Every line is looked at no more than to copy it
+ * (and, for a replacement, to count a few contents).
  */
 export function spliceIndex(old: LineIndex, hashes: LineHashes, start: number, deleteCount: number, day = today()): LineIndex {
   const count = hashes.h1.length;
   const end = start + deleteCount;
   const inserted = count - (old.lids.length - deleteCount);
-  // The first and last lines of the region that the edit gave the same content (a replacement
-  // often repeats the lines around its change) are unchanged lines: they keep their LIDs.
   const same = (i: number, j: number) => old.h1[i] === hashes.h1[j] && old.h2[i] === hashes.h2[j];
   let head = 0;
   while (head < deleteCount && head < inserted && same(start + head, start + head)) head++;
@@ -102,52 +101,91 @@ export function spliceIndex(old: LineIndex, hashes: LineHashes, start: number, d
   const lids = new Uint32Array(count);
   lids.set(old.lids.subarray(0, start + head));
   lids.set(old.lids.subarray(end - tail), start + inserted - tail);
+  // The rest of the region: old lines from..oldTo-1 replaced by new lines from..newTo-1.
+  const from = start + head;
+  const oldTo = end - tail;
+  const newTo = start + inserted - tail;
+  const moved = pairUniqueMoves(old, hashes, range(from, oldTo), range(from, newTo));
+  const keptOld = new Set<number>();
+  for (const [i, j] of moved) {
+    lids[j] = old.lids[i]!;
+    keptOld.add(i);
+  }
+  const movedNew = new Set(moved.map(([, j]) => j));
   const fresh: number[] = [];
-  for (let j = start + head; j < start + inserted - tail; j++) fresh.push(j);
+  for (let j = from; j < newTo; j++) if (!movedNew.has(j)) fresh.push(j);
   assignFresh(old, hashes, lids, fresh);
   // A removed line's place is the one after the last kept line before it.
   const gone: Array<{ lid: number; line: number }> = [];
-  for (let i = start + head; i < end - tail; i++) gone.push({ lid: old.lids[i]!, line: Math.min(start + head + 1, Math.max(count, 1)) });
+  for (let i = from; i < oldTo; i++) if (!keptOld.has(i)) gone.push({ lid: old.lids[i]!, line: Math.min(from + 1, Math.max(count, 1)) });
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
 }
 
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}
+
 /**
- * Gives the new lines at `fresh` (ascending) LIDs that are neither in use in `old` nor retired;
- * a line searches past the candidates its content's old lines probably took. Up to `few` new
- * lines (an edit's, mostly) scan the old lines for each lookup; more build sets first. Both
- * give the same LIDs.
+ * Gives the new lines at `fresh` (ascending) LIDs: each the first candidate of its fresh key
+ * (what a reading with no history would key it by) that is neither in use in `old` nor
+ * retired, so that a line new to the file takes the LID a fresh reading would give it whenever
+ * history allows. Up to `few` new lines (an edit's, mostly) scan the old codes for each lookup;
+ * more build a set first. Both give the same LIDs.
  */
 export function assignFresh(old: LineIndex, hashes: LineHashes, lids: Uint32Array, fresh: readonly number[], few = 8): void {
   if (fresh.length === 0) return;
   const length = lidLengthFor(hashes.h1.length);
-  if (fresh.length <= few) {
-    const allocator = new LidAllocator(new ScannedCodes([old.lids, old.retired.lids]), length);
-    for (const j of fresh) {
-      const a = hashes.h1[j]!;
-      const b = hashes.h2[j]!;
-      let same = 0;
-      for (let i = 0; i < old.h1.length; i++) if (old.h1[i] === a && old.h2[i] === b) same++;
-      allocator.skip(a, b, same);
-      lids[j] = allocator.assign(a, b);
+  let used: CodeSet;
+  if (fresh.length <= few) used = new ScannedCodes([old.lids, old.retired.lids]);
+  else {
+    const set = new LidSet();
+    set.addAll(old.lids);
+    set.addAll(old.retired.lids);
+    used = set;
+  }
+  const keys = keysOf(hashes, fresh);
+  fresh.forEach((j, f) => {
+    const a = keys.h1[f]!;
+    const b = keys.h2[f]!;
+    for (let k = 0; ; k++) {
+      const code = candidate(a, b, k, length);
+      if (hasLetter(code, length) && !used.has(code)) {
+        used.add(code);
+        lids[j] = code;
+        return;
+      }
     }
-    return;
+  });
+}
+
+/** The fresh keys of lines `at` (ascending): counted around them when they are a few runs, else for the whole file. */
+function keysOf(hashes: LineHashes, at: readonly number[]): LineKeys {
+  const runs: Array<[number, number]> = [];
+  for (const j of at) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === j) last[1] = j + 1;
+    else runs.push([j, j + 1]);
   }
-  const table = new FingerprintTable(fresh.length);
-  for (const j of fresh) table.slot(hashes.h1[j]!, hashes.h2[j]!);
-  const used = new LidSet();
-  used.addAll(old.lids);
-  used.addAll(old.retired.lids);
-  const allocator = new LidAllocator(used, length);
-  const counts = new Int32Array(table.capacity);
-  for (let i = 0; i < old.lids.length; i++) {
-    const slot = table.find(old.h1[i]!, old.h2[i]!);
-    if (slot >= 0) counts[slot]!++;
+  const k1 = new Uint32Array(at.length);
+  const k2 = new Uint32Array(at.length);
+  if (runs.length > 4 || at.length * 8 > hashes.h1.length) {
+    const all = contextKeys(hashes);
+    at.forEach((j, f) => {
+      k1[f] = all.h1[j]!;
+      k2[f] = all.h2[j]!;
+    });
+    return { h1: k1, h2: k2 };
   }
-  for (const j of fresh) {
-    const slot = table.find(hashes.h1[j]!, hashes.h2[j]!);
-    allocator.skip(hashes.h1[j]!, hashes.h2[j]!, counts[slot]!);
-    lids[j] = allocator.assign(hashes.h1[j]!, hashes.h2[j]!);
+  let f = 0;
+  for (const [from, to] of runs) {
+    const keys = contextKeysOf(hashes, from, to);
+    k1.set(keys.h1, f);
+    k2.set(keys.h2, f);
+    f += to - from;
   }
+  return { h1: k1, h2: k2 };
 }
 
 /** Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. */

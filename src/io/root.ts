@@ -8,7 +8,13 @@ import { suggestPaths } from './suggest.js';
 export interface ResolvedPath {
   /** Absolute real path (symbolic links resolved). */
   readonly abs: string;
-  /** Path relative to the root, with `/` separators: the key of its state. */
+  /**
+   * The folder whose `.rt/` holds the file's state: the nearest ancestor of the file (not of
+   * the working directory) holding `.git` or `.rt`, inside the root, else the root (SPEC §5). A
+   * nested repository or a submodule keeps its own, whichever folder rt runs from.
+   */
+  readonly stateRoot: string;
+  /** Path relative to `stateRoot`, with `/` separators: the key of its state. */
   readonly rel: string;
   /** Path as shown to the user: relative to the working directory. */
   readonly display: string;
@@ -19,6 +25,9 @@ export interface Root {
   readonly dir: string;
   readonly cwd: string;
 }
+
+/** Per root, the state root found for each folder asked about (a search asks for hundreds of files in few folders). */
+const stateRoots = new WeakMap<Root, Map<string, string>>();
 
 /** The root: `override` (--root or RT_ROOT), else the nearest ancestor holding .git or .rt, else cwd. */
 export function findRoot(cwd: string, override: string | undefined): Root {
@@ -49,7 +58,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   if (userPath === '') throw new RtError('usage', 'empty path', ['name a file, e.g. rt open README.md']);
   const lexical = path.resolve(root.cwd, userPath);
   const real = realpathAllowingMissing(lexical);
-  const rel = relInRoot(root, real.path, userPath);
+  relInRoot(root, real.path, userPath);
   if (real.missing && !allowMissing) {
     const near = suggestPaths(root, lexical);
     const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['list files with: rt find NAME'];
@@ -60,7 +69,7 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
     throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`name the file without it: ${shellQuote(withoutFinalSeparators(userPath))}`]);
   }
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
-  return { abs: real.path, rel, display: displayPath(root, lexical) };
+  return { abs: real.path, ...stateKeyOf(root, real.path), display: displayPath(root, lexical) };
 }
 
 /**
@@ -71,10 +80,31 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
  * Refused as resolveInRoot refuses a path outside the root or in rt's state folder.
  */
 export function listedPath(root: Root, abs: string, display: string): ResolvedPath {
-  return { abs, rel: relInRoot(root, abs, display), display };
+  relInRoot(root, abs, display);
+  return { abs, ...stateKeyOf(root, abs), display };
 }
 
-/** The path relative to the root (with "/") of a real path, refused when outside the root or in its state folder. */
+/** Where the state of the file at real path `abs` (inside the root) lives, and its key there. */
+function stateKeyOf(root: Root, abs: string): { stateRoot: string; rel: string } {
+  const stateRoot = stateRootOf(root, path.dirname(abs));
+  return { stateRoot, rel: toPosix(path.relative(stateRoot, abs)) };
+}
+
+/** The nearest folder from `dir` up to the root holding `.git` or `.rt`; the root if none does. */
+function stateRootOf(root: Root, dir: string): string {
+  let known = stateRoots.get(root);
+  if (!known) stateRoots.set(root, (known = new Map()));
+  const found = known.get(dir);
+  if (found !== undefined) return found;
+  let answer: string;
+  if (dir === root.dir || !isInside(root.dir, dir)) answer = root.dir;
+  else if (fs.existsSync(path.join(dir, '.git')) || fs.existsSync(path.join(dir, '.rt'))) answer = dir;
+  else answer = stateRootOf(root, path.dirname(dir));
+  known.set(dir, answer);
+  return answer;
+}
+
+/** The path relative to the root (with "/") of a real path, refused when outside the root or in a state folder (the root's or a nested root's). */
 function relInRoot(root: Root, real: string, userPath: string): string {
   if (!isInside(root.dir, real)) {
     throw new RtError('outside_root', `${printable(userPath)} is outside the root ${printable(root.dir)}`, [
@@ -82,7 +112,7 @@ function relInRoot(root: Root, real: string, userPath: string): string {
     ]);
   }
   const rel = toPosix(path.relative(root.dir, real));
-  if (rel === '.rt' || rel.startsWith('.rt/')) {
+  if (rel.split('/').includes('.rt')) {
     throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, ['rt does not read or edit its state; delete .rt/ to reset it']);
   }
   return rel;

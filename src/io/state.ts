@@ -19,6 +19,10 @@ import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
 export type Warn = (message: string) => void;
 
 export const STATE_DIR = '.rt';
+
+/** What working without saved state gives up (SPEC §5), said once when state is not kept. */
+const WITHOUT_STATE =
+  'working without saved state: rt cannot check which lines it has shown (edits and inserts are not refused for lines never shown), keeps no LID history (the LID of a changed or deleted line is forgotten, so a new line may by rare chance take it) and no views for scroll; see man rt, FILES';
 /** Whether a state file was written within EXPIRY_MS of `now` (false when there is none). */
 function isFresh(file: string, now: number): boolean {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
@@ -246,7 +250,7 @@ export class StateStore {
 
   /** Says once that state is not kept, and why. Called by commands that would have saved state. */
   noteDisabled(): void {
-    if (this.disabledReason) this.warnOnce(`${this.disabledReason}: working without saved state (LID history and views are not kept)`);
+    if (this.disabledReason) this.warnOnce(`${this.disabledReason}: ${WITHOUT_STATE}`);
   }
 
   /** Reports a problem with a state file that was then ignored (shown once per run). */
@@ -323,7 +327,7 @@ export class StateStore {
 
   private disable(why: string): void {
     this.writable = false;
-    this.warnOnce(`${why}: working without saved state (LID history and views are not kept)`);
+    this.warnOnce(`${why}: ${WITHOUT_STATE}`);
   }
 
   private warnOnce(message: string): void {

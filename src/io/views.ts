@@ -52,6 +52,7 @@ export class ViewState {
   private seenSet: Set<string> | undefined;
 
   private constructor(
+    private readonly store: StateStore,
     private readonly rel: string,
     private readonly doc: ViewDoc,
     /** False when no state is kept: nothing can be said about what was shown. */
@@ -62,7 +63,7 @@ export class ViewState {
   private readonly recorded: Array<(view: ViewState) => void> = [];
 
   static load(store: StateStore, rel: string): ViewState {
-    return new ViewState(rel, loadDoc(store, rel), store.canSave());
+    return new ViewState(store, rel, loadDoc(store, rel), store.canSave());
   }
 
   get last(): LastView | null {
@@ -141,13 +142,14 @@ export class ViewState {
    * Saves what was recorded; nothing when it added nothing to the saved state, unless that was
    * last written a day ago or more (state untouched for 30 days is swept).
    */
-  save(store: StateStore): void {
+  save(): void {
+    const store = this.store;
     if (!this.changed && this.doc.touched > 0 && Date.now() - this.doc.touched < 86_400_000) return;
     // Another rt may have saved this file's view since it was loaded (a search beside an edit,
     // two agents reading): what this run recorded is recorded again on the view as saved now,
     // so that no line shown by either is forgotten, and an edit of it is not refused as unseen.
     store.update('view', this.rel, () => {
-      const view = new ViewState(this.rel, loadDoc(store, this.rel), this.kept);
+      const view = new ViewState(store, this.rel, loadDoc(store, this.rel), this.kept);
       for (const again of this.recorded) again(view);
       if (view.byNumber) view.doc.shown = [...view.byNumber];
       if (view.seenSet) view.doc.seen = [...view.seenSet];

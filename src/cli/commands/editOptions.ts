@@ -3,6 +3,7 @@
 import type { OptionSpec } from '../spec.js';
 
 export const FORCE_UNSHOWN: OptionSpec = { long: 'force', kind: 'switch', summary: 'edit lines even if rt has not shown them since they last changed' };
+export const FORCE_UNSHOWN_ANCHOR: OptionSpec = { long: 'force', kind: 'switch', summary: 'insert beside the line AT even if rt has not shown it since it last changed' };
 export const DIFF: OptionSpec = { long: 'diff', kind: 'switch', summary: 'also print a unified diff of the change', env: 'RT_DIFF' };
 export const DRY_RUN: OptionSpec = { long: 'dry-run', kind: 'switch', summary: 'print the diff of the change and write nothing' };
 

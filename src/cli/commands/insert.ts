@@ -4,20 +4,21 @@ import { shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { editFile, editFlags } from '../editing.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, writeExits } from './editOptions.js';
 
 export const insertCommand: CommandSpec = {
   name: 'insert',
   summary: 'insert the text on standard input before line AT ($ appends)',
   description: [
     'Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file\'s line ending; if the file ended without a newline, it still does.',
+    'The line AT must have been shown by rt in this file since it last changed, whatever the anchor\'s form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.',
     'Prints one line saying what was inserted, then the new lines with their LIDs and 3 lines of context.',
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
     { name: 'at', summary: 'the line to insert before (an anchor), or $ to append', required: true, complete: 'none' },
   ],
-  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, DIFF, DRY_RUN],
+  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN],
   examples: [
     { command: "rt insert src/app.ts kq3f <<'EOF'", explains: 'insert lines before the line kq3f' },
     { command: "rt insert src/app.ts kq3f --after <<'EOF'", explains: 'insert lines after it' },
@@ -32,7 +33,7 @@ export const insertCommand: CommandSpec = {
     editFile(ctx, pathArg, 'inserted', editFlags(ctx, options), (world) => {
       const line = resolveAnchor(at, world);
       const start = at.kind === 'end' ? world.total : options.after ? line : line - 1;
-      return { start, deleteCount: 0, insert: text.lines };
+      return { start, deleteCount: 0, insert: text.lines, ...(at.kind === 'end' ? {} : { anchorLine: line - 1 }) };
     });
   },
 };

@@ -45,9 +45,9 @@ export const openCommand: CommandSpec = {
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
     retryOnChange(() =>
       withFolderOf(resolveInRoot(ctx.root, target.path), (resolved) => {
-        const file = openIndexed(ctx.state, resolved);
+        const file = openIndexed(ctx.stateOf(resolved), resolved);
         const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
-        showWindow(ctx, 'open', file, window, ViewState.load(ctx.state, file.path.rel), explicit ?? null);
+        showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), explicit ?? null);
       }),
     );
   },

@@ -45,8 +45,8 @@ export const scrollCommand: CommandSpec = {
 };
 
 function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', options: Options): void {
-  const file = openIndexed(ctx.state, target);
-  const view = ViewState.load(ctx.state, file.path.rel);
+  const file = openIndexed(ctx.stateOf(target), target);
+  const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
   const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
   const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
   const last = view.last ? relocate(file, view.last) : null;

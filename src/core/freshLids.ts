@@ -1,0 +1,261 @@
+// Fresh LIDs: what a file's lines are called with no history (no saved state), the same on any
+// machine. They come from each line's key:
+//
+// - a line whose content occurs once in the file is keyed by its content alone, so it keeps its
+//   LID wherever it moves (an import sort);
+// - a line whose content occurs more than once (a blank line, `}`) is keyed by its content, its
+//   **stretch** and its offset in it. The stretch is the run of such repeated lines it stands
+//   in, with the line just above it and the line just below it, whose contents occur once in
+//   the file (or the start and the end of the file). Those two bound it: a line's surroundings
+//   are widened until they reach a line that tells it apart from every other line of the file,
+//   on both sides, and no further.
+//
+// Why the whole stretch, both sides: in `x } } } y`, deleting one `}` leaves bytes that say
+// nothing of which one went, so no reading of them may give any of the two left the LID of one
+// of the three. With every line of the stretch in every key of the stretch, a line deleted,
+// inserted or changed in it gives all its lines new keys (their old LIDs are refused, never
+// handed on), while edits anywhere else leave them alone. Only a line standing in the same
+// stretch, at the same offset, with the same content — indistinguishable from it by text and
+// surroundings — could take a line's LID.
+//
+// Keys become LIDs by their candidates (see lid.ts), in an order that depends on no line's
+// rank: a line takes its first candidate when no other line of the file claims it; lines whose
+// first candidates clash all move on to their second, which they take when nobody claimed it
+// first or second, and so on. Had the first line of a clash kept its candidate, deleting it
+// would hand that very LID to the second in the next fresh reading.
+
+import { fmix32, type LineHashes } from './hash.js';
+import { candidate, hasLetter, LidSet } from './lid.js';
+
+/** Fingerprint that stands for the start and the end of the file around a stretch. */
+const EDGE_1 = 0x6a09e667;
+const EDGE_2 = 0xbb67ae85;
+
+/** Each line's key (see above): `k1`/`k2` as the two halves of a 64-bit value. */
+export interface LineKeys {
+  readonly h1: Uint32Array;
+  readonly h2: Uint32Array;
+}
+
+/** Whether each line's content occurs more than once in the file (1) or once (0). */
+export function repeatedLines(hashes: LineHashes): Uint8Array {
+  const n = hashes.h1.length;
+  const { h1, h2 } = hashes;
+  const repeated = new Uint8Array(n);
+  // Open addressing over line numbers: a slot holds the first line of a content (+1).
+  let capacity = 64;
+  while (capacity < n * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const slots = new Int32Array(capacity);
+  for (let i = 0; i < n; i++) {
+    const a = h1[i]!;
+    const b = h2[i]!;
+    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    for (;;) {
+      const first = slots[s]! - 1;
+      if (first === -1) {
+        slots[s] = i + 1;
+        break;
+      }
+      if (h1[first] === a && h2[first] === b) {
+        repeated[first] = 1;
+        repeated[i] = 1;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+  return repeated;
+}
+
+/** The keys of every line of a file. */
+export function contextKeys(hashes: LineHashes, repeated = repeatedLines(hashes)): LineKeys {
+  const n = hashes.h1.length;
+  const k1 = new Uint32Array(n);
+  const k2 = new Uint32Array(n);
+  for (let i = 0; i < n; ) {
+    if (!repeated[i]) {
+      k1[i] = hashes.h1[i]!;
+      k2[i] = hashes.h2[i]!;
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && repeated[end]) end++;
+    keyStretch(hashes, i, end, k1, k2, 0);
+    i = end;
+  }
+  return { h1: k1, h2: k2 };
+}
+
+/**
+ * The keys of lines `from..to-1` alone, as contextKeys gives them, counting over the whole file
+ * only the contents of the lines around them (a few edited lines of a big file need not have
+ * every content counted).
+ */
+export function contextKeysOf(hashes: LineHashes, from: number, to: number): LineKeys {
+  const n = hashes.h1.length;
+  const k1 = new Uint32Array(to - from);
+  const k2 = new Uint32Array(to - from);
+  if (from >= to) return { h1: k1, h2: k2 };
+  // Widened until the stretches of the first and last lines asked for end inside the region
+  // looked at (or at the file's edges).
+  for (let margin = 16; ; margin *= 4) {
+    const lo = Math.max(0, from - margin);
+    const hi = Math.min(n, to + margin);
+    const repeated = repeatedAmong(hashes, lo, hi);
+    const isRepeated = (i: number) => repeated[i - lo] === 1;
+    let start = from;
+    if (isRepeated(from)) while (start > lo && isRepeated(start - 1)) start--;
+    let end = to;
+    if (isRepeated(to - 1)) while (end < hi && isRepeated(end)) end++;
+    if ((start === lo && lo > 0 && isRepeated(lo)) || (end === hi && hi < n && isRepeated(hi - 1))) continue;
+    for (let i = from; i < to; ) {
+      if (!isRepeated(i)) {
+        k1[i - from] = hashes.h1[i]!;
+        k2[i - from] = hashes.h2[i]!;
+        i++;
+        continue;
+      }
+      let s = i;
+      while (s > lo && isRepeated(s - 1)) s--;
+      let e = i;
+      while (e < hi && isRepeated(e)) e++;
+      const stretch1 = new Uint32Array(e - s);
+      const stretch2 = new Uint32Array(e - s);
+      keyStretch(hashes, s, e, stretch1, stretch2, s);
+      const last = Math.min(e, to);
+      for (let j = i; j < last; j++) {
+        k1[j - from] = stretch1[j - s]!;
+        k2[j - from] = stretch2[j - s]!;
+      }
+      i = last;
+    }
+    return { h1: k1, h2: k2 };
+  }
+}
+
+/** Whether each line of lo..hi-1 has content occurring more than once in the whole file. */
+function repeatedAmong(hashes: LineHashes, lo: number, hi: number): Uint8Array {
+  const { h1, h2 } = hashes;
+  const n = h1.length;
+  let capacity = 64;
+  while (capacity < (hi - lo) * 2) capacity *= 2;
+  const mask = capacity - 1;
+  // slot → first line (+1) of that content in the region; counts saturate at 2.
+  const slots = new Int32Array(capacity);
+  const counts = new Uint8Array(capacity);
+  // A bitmap of the contents' first hashes lets most lines of a big file be passed over at one look.
+  const filter = new Uint32Array(2048);
+  for (let i = lo; i < hi; i++) {
+    const a = h1[i]!;
+    const b = h2[i]!;
+    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    while (slots[s] !== 0 && (h1[slots[s]! - 1] !== a || h2[slots[s]! - 1] !== b)) s = (s + 1) & mask;
+    if (slots[s] === 0) slots[s] = i + 1;
+    filter[(a >>> 5) & 2047]! |= 1 << (a & 31);
+  }
+  for (let i = 0; i < n; i++) {
+    const a = h1[i]!;
+    if ((filter[(a >>> 5) & 2047]! & (1 << (a & 31))) === 0) continue;
+    const b = h2[i]!;
+    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    while (slots[s] !== 0) {
+      const first = slots[s]! - 1;
+      if (h1[first] === a && h2[first] === b) {
+        if (counts[s]! < 2) counts[s]!++;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+  const repeated = new Uint8Array(hi - lo);
+  for (let i = lo; i < hi; i++) {
+    const a = h1[i]!;
+    const b = h2[i]!;
+    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    while (h1[slots[s]! - 1] !== a || h2[slots[s]! - 1] !== b) s = (s + 1) & mask;
+    repeated[i - lo] = counts[s]! > 1 ? 1 : 0;
+  }
+  return repeated;
+}
+
+/**
+ * Keys lines start..end-1, a stretch of repeated lines, into k1/k2 at `i - offset`: a digest of
+ * the stretch with its bounding lines (or the file's edges), then each line's content and
+ * offset in it.
+ */
+function keyStretch(hashes: LineHashes, start: number, end: number, k1: Uint32Array, k2: Uint32Array, offset: number): void {
+  const { h1, h2 } = hashes;
+  const n = h1.length;
+  let a = start > 0 ? h1[start - 1]! : EDGE_1;
+  let b = start > 0 ? h2[start - 1]! : EDGE_2;
+  for (let i = start; i < end; i++) {
+    a = mixIn(a, h1[i]!);
+    b = mixIn(b, h2[i]!);
+  }
+  a = mixIn(a, end < n ? h1[end]! : EDGE_2);
+  b = mixIn(b, end < n ? h2[end]! : EDGE_1);
+  a = fmix32(a ^ (end - start));
+  b = fmix32(b ^ Math.imul(end - start, 0x5bd1e995));
+  for (let i = start; i < end; i++) {
+    const d = i - start + 1;
+    k1[i - offset] = fmix32(mixIn(mixIn(a ^ Math.imul(d, 0x27d4eb2f), h1[i]!), b)) >>> 0;
+    k2[i - offset] = fmix32(mixIn(mixIn(b + Math.imul(d, 0x165667b1), h2[i]!), a)) >>> 0;
+  }
+}
+
+/** One step of MurmurHash3's word mixing. */
+function mixIn(h: number, word: number): number {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+/** Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order. */
+const MAX_LEVELS = 32;
+
+/** The fresh LIDs of lines with keys `keys`, each `length` characters (see the top of this file). */
+export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
+  const { h1: k1, h2: k2 } = keys;
+  const n = k1.length;
+  const lids = new Uint32Array(n);
+  const claimed = new LidSet();
+  const clashed = new LidSet();
+  for (let i = 0; i < n; i++) {
+    const code = candidate(k1[i]!, k2[i]!, 0, length);
+    lids[i] = code;
+    if (claimed.has(code)) clashed.add(code);
+    else claimed.add(code);
+  }
+  let pending: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const code = lids[i]!;
+    if (!hasLetter(code, length) || clashed.has(code)) pending.push(i);
+  }
+  // `claimed` now holds every code claimed at a lower level, taken or not: no later level takes one.
+  for (let level = 1; pending.length > 0; level++) {
+    const codes = pending.map((i) => candidate(k1[i]!, k2[i]!, level, length));
+    if (level > MAX_LEVELS) {
+      pending.forEach((i, p) => {
+        let code = codes[p]!;
+        for (let k = level; claimed.has(code) || !hasLetter(code, length); k++) code = candidate(k1[i]!, k2[i]!, k, length);
+        claimed.add(code);
+        lids[i] = code;
+      });
+      break;
+    }
+    const claims = new Map<number, number>();
+    for (const code of codes) claims.set(code, (claims.get(code) ?? 0) + 1);
+    const next: number[] = [];
+    pending.forEach((i, p) => {
+      const code = codes[p]!;
+      if (hasLetter(code, length) && !claimed.has(code) && claims.get(code) === 1) lids[i] = code;
+      else next.push(i);
+    });
+    for (const code of codes) claimed.add(code);
+    pending = next;
+  }
+  return lids;
+}

@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assignByKeys, contextKeys, contextKeysOf } from '../../src/core/freshLids.js';
+import { hashLines } from '../../src/core/hash.js';
+import { lidToString } from '../../src/core/lid.js';
+import { buildIndex } from '../../src/core/lineIndex.js';
+import { splitLines } from '../../src/core/lines.js';
+import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
+
+const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
+const fresh = (contents: readonly string[]) => Array.from(buildIndex(hashesOf(contents)).lids, lidToString);
+
+const F_JS = ['function a() {', '  return 1;', '}', 'function b() {', '  return 2;', '}', 'function c() {', '  return 3;', '}'];
+
+describe('fresh LIDs of repeated lines come from their surroundings, not their rank', () => {
+  it("keeps b's and c's braces when a's function is deleted (the defect of rank: b's brace took a's LID, c's took b's)", () => {
+    const before = fresh(F_JS);
+    const after = fresh(F_JS.slice(3));
+    expect(after).toEqual(before.slice(3));
+    expect(new Set(before).size).toBe(9);
+  });
+
+  it('gives none of a run of equal lines an old LID once the run lost one: the bytes do not say which went', () => {
+    const before = fresh(['x', '}', '}', '}', 'y']);
+    const after = fresh(['x', '}', '}', 'y']);
+    expect(after[0]).toBe(before[0]);
+    expect(after[3]).toBe(before[4]);
+    for (const lid of after.slice(1, 3)) expect(before.slice(1, 4)).not.toContain(lid);
+  });
+
+  it('keeps the LID of a line moved unchanged whose content occurs once (an import sort)', () => {
+    const before = fresh(['import c;', 'import a;', 'import b;', '', 'run();']);
+    const after = fresh(['import a;', 'import b;', 'import c;', '', 'run();']);
+    expect(after[2]).toBe(before[0]);
+    expect(after.slice(0, 2)).toEqual(before.slice(1, 3));
+  });
+
+  it('settles a clash of first candidates by content, not by order: neither line of a clash keeps the contested LID', () => {
+    // Two keys whose first 4-character candidates are the same value (the low 20 bits of the first half).
+    const a: [number, number] = [0x12345, 7];
+    const b: [number, number] = [0x12345 + (1 << 20), 9];
+    const both = assignByKeys({ h1: Uint32Array.of(a[0], b[0]), h2: Uint32Array.of(a[1], b[1]) }, 4);
+    const bAlone = assignByKeys({ h1: Uint32Array.of(b[0]), h2: Uint32Array.of(b[1]) }, 4);
+    const aAlone = assignByKeys({ h1: Uint32Array.of(a[0]), h2: Uint32Array.of(a[1]) }, 4);
+    expect(aAlone[0]).toBe(bAlone[0]); // the clash
+    expect(both).not.toContain(aAlone[0]);
+    // Deleting either line of the clash hands the other no LID the pair had shown.
+    expect(Array.from(both)).not.toContain(bAlone[0]);
+    expect(both[0]).not.toBe(both[1]);
+  });
+
+  it('keys lines the same when counted around a region as when counted over the whole file', () => {
+    const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c');
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 120 }), fc.nat(), fc.nat(), (lines, x, y) => {
+        const hashes = hashesOf(lines);
+        const all = contextKeys(hashes);
+        const from = lines.length ? x % lines.length : 0;
+        const to = Math.min(lines.length, from + (y % 6));
+        const some = contextKeysOf(hashes, from, to);
+        expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
+        expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('never gives, in a fresh reading after any one change, an old LID to another line than its own unless the two are indistinguishable', () => {
+    // Few contents, so that repeated lines are the rule; a model line keeps its identity until changed.
+    const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', 'c', 'd');
+    const op = modelOp(content);
+    let checked = 0;
+    let excused = 0;
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 40 }), fc.array(op, { maxLength: 12 }), (initial, ops) => {
+        let model = modelLines(initial);
+        // Every LID printed so far: the line it named and what told that line apart then.
+        const printed = new Map<string, { id: number; content: string; around: string }>();
+        const read = () => {
+          const contents = model.map((l) => l.content);
+          // 6-character LIDs: what is tested is the keys; with 4 characters (20 bits), a key new to
+          // the file may take a retired line's LID by chance, about once in 2^20 / (lines) readings,
+          // which only saved state (the retired LIDs) rules out.
+          const lids = Array.from(assignByKeys(contextKeys(hashesOf(contents)), 6), lidToString);
+          expect(new Set(lids).size).toBe(lids.length);
+          lids.forEach((lid, i) => {
+            const line = model[i]!;
+            const was = printed.get(lid);
+            if (was && was.id !== line.id) {
+              checked++;
+              // Another line has it: allowed only when indistinguishable (same content, same stretch).
+              expect(was.content).toBe(line.content);
+              expect(surroundings(contents, i)).toBe(was.around);
+              excused++;
+            }
+            printed.set(lid, { id: line.id, content: line.content, around: surroundings(contents, i) });
+          });
+        };
+        read();
+        for (const o of ops) {
+          model = applyModelOp(model, o);
+          read();
+        }
+      }),
+      { numRuns: Number(process.env.RT_RUNS ?? 2000) },
+    );
+    expect(excused).toBeLessThanOrEqual(checked);
+  });
+});
