@@ -157,7 +157,7 @@ class UniqueLineTable {
 }
 
 /** Indexes of a longest strictly increasing subsequence of `values` (patience sorting). */
-export function longestIncreasing(values: number[]): number[] {
+function longestIncreasing(values: number[]): number[] {
   const tails: number[] = [];
   const prev = new Int32Array(values.length).fill(-1);
   for (let p = 0; p < values.length; p++) {

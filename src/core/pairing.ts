@@ -4,29 +4,36 @@
 //
 // 1. A line whose content occurs once in the old file and once in the new is the same line,
 //    wherever it went (a moved line keeps its LID).
-// 2. Those of them in the same order on both sides (the longest such run) cut both files into
-//    segments; within a segment, lines are paired by a longest common subsequence, as a line
-//    diff pairs them, but only the pairs that every longest common subsequence makes. Where the
-//    same change can be read two ways (one `}` gone of `} } }`, a blank line moved past others,
-//    `a b` removed from `a b a b`), the lines involved are left unpaired and take new LIDs:
-//    their old LIDs are refused, never handed to another line.
+// 2. The other lines are paired by a longest common subsequence, as a line diff pairs them, but
+//    only by the pairs that every longest common subsequence makes. Where the same change can be
+//    read two ways (one `}` gone of `} } }`, a blank line moved past others, `a b` removed from
+//    `a b a b`, `x` moved down past `y` or `y` up past `x`), the lines involved are left
+//    unpaired and take new LIDs: their old LIDs are refused, never handed to another line.
 //
 // Only the zone between the files' common start and common end is looked at: the lines before
 // and after it are the same lines, once that zone is widened to a line of content unique on
-// both sides (or to the file's edge). A segment too large to examine pair by pair (more than
-// SEGMENT_CELLS) falls back to the line diff, its pairs undone where a run of equal lines lets
-// the change slide (unpairAmbiguous): the same answer for every change short of one that moves
-// equal lines about among thousands of others with no unique line between.
+// both sides (or to the file's edge). A zone of more than SEGMENT_CELLS line pairs (a file
+// rewritten throughout) is cut into segments by the unique lines that kept their place among
+// all the others; pairs a unique line's move crosses are left out; and a segment still too large
+// falls back to the line diff, its pairs undone where a run of equal lines lets the change slide
+// (unpairAmbiguous). That path presumes which lines moved where several readings are as short:
+// safe for any one change, close to it for a rewrite.
 
-import { longestIncreasing, matchLines, unpairAmbiguous } from './diff.js';
+import { matchLines, unpairAmbiguous } from './diff.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import type { LineHashes } from './hash.js';
 
 /** Largest segment examined pair by pair (its old lines × new lines). */
 const SEGMENT_CELLS = 1 << 20;
 
+/** How many line pairs a zone, and then a segment, may have to be examined pair by pair (tests lower them to take the other paths). */
+export interface PairingLimits {
+  readonly zone: number;
+  readonly segment: number;
+}
+
 /** match[j] = the old line that new line j is, or -1 for a line new to the file. */
-export function pairLines(a: LineHashes, b: LineHashes): Int32Array {
+export function pairLines(a: LineHashes, b: LineHashes, limits: PairingLimits = { zone: SEGMENT_CELLS, segment: SEGMENT_CELLS }): Int32Array {
   const n = a.h1.length;
   const m = b.h1.length;
   const match = new Int32Array(m).fill(-1);
@@ -53,7 +60,7 @@ export function pairLines(a: LineHashes, b: LineHashes): Int32Array {
   }
   for (let j = 0; j < lo; j++) match[j] = j;
   for (let t = 0; t < hi; t++) match[m - 1 - t] = n - 1 - t;
-  pairZone(a, b, lo, n - hi, lo, m - hi, counts, match);
+  pairZone(a, b, lo, n - hi, lo, m - hi, counts!, match, limits);
   return match;
 }
 
@@ -128,7 +135,7 @@ function count(table: FingerprintTable, filter: Uint32Array, lines: LineHashes):
 }
 
 /** Pairs the lines of the zone old aLo..aHi-1, new bLo..bHi-1 (see the top of this file). */
-function pairZone(a: LineHashes, b: LineHashes, aLo: number, aHi: number, bLo: number, bHi: number, counts: ZoneCounts, match: Int32Array): void {
+function pairZone(a: LineHashes, b: LineHashes, aLo: number, aHi: number, bLo: number, bHi: number, counts: ZoneCounts, match: Int32Array, limits: PairingLimits): void {
   // 1. Lines unique on both sides, by content.
   const oldOf = new Int32Array(counts.capacity).fill(-1);
   for (let i = aLo; i < aHi; i++) {
@@ -145,34 +152,97 @@ function pairZone(a: LineHashes, b: LineHashes, aLo: number, aHi: number, bLo: n
       match[j] = oldOf[slot]!;
     }
   }
-  // 2. The segments between those in the same order on both sides.
-  const moved = new Set<number>(pairA);
-  const movedNew = new Set<number>(pairB);
+  // A zone small enough is paired whole: the pairs every longest common subsequence of it makes
+  // (its unique lines among the others, so that which of them moved is not presumed).
+  if ((aHi - aLo) * (bHi - bLo) <= limits.zone) {
+    const paired: Array<[number, number]> = [];
+    pairSegment(a, b, range(aLo, aHi), range(bLo, bHi), paired, limits.zone);
+    for (const [i, j] of paired) match[j] = i;
+    return;
+  }
+  // 2. The segments between those that no other one crosses (each kept its place among all of
+  // them); the others moved, and which did is a choice the bytes may not make (did `x` move down
+  // past `y`, or `y` up past `x`?).
+  const anchors = pairA.map((_, k) => k).sort((x, y) => pairA[x]! - pairA[y]!);
+  const stable = stableAnchors(anchors.map((k) => pairB[k]!));
+  const isAnchorOld = new Set<number>(pairA);
+  const isAnchorNew = new Set<number>(pairB);
   let pa = aLo;
   let pb = bLo;
+  const paired: Array<[number, number]> = [];
   const segment = (aEnd: number, bEnd: number) => {
     const oldLines: number[] = [];
     const newLines: number[] = [];
-    for (let i = pa; i < aEnd; i++) if (!moved.has(i)) oldLines.push(i);
-    for (let j = pb; j < bEnd; j++) if (!movedNew.has(j)) newLines.push(j);
-    pairSegment(a, b, oldLines, newLines, match);
+    for (let i = pa; i < aEnd; i++) if (!isAnchorOld.has(i)) oldLines.push(i);
+    for (let j = pb; j < bEnd; j++) if (!isAnchorNew.has(j)) newLines.push(j);
+    pairSegment(a, b, oldLines, newLines, paired, limits.segment);
   };
-  for (const p of longestIncreasing(pairA)) {
-    segment(pairA[p]!, pairB[p]!);
-    pa = pairA[p]! + 1;
-    pb = pairB[p]! + 1;
-  }
+  anchors.forEach((k, rank) => {
+    if (!stable[rank]) return;
+    segment(pairA[k]!, pairB[k]!);
+    pa = pairA[k]! + 1;
+    pb = pairB[k]! + 1;
+  });
   segment(aHi, bHi);
+  // 3. A pair of repeated lines that a moved line's move crosses is not certain: left out.
+  for (const [i, j] of withoutCrossings(paired, pairA, pairB, stable.includes(false))) match[j] = i;
 }
 
-/** Pairs old lines `oldLines` with new lines `newLines` (each ascending) where every longest common subsequence does. */
-function pairSegment(a: LineHashes, b: LineHashes, oldLines: readonly number[], newLines: readonly number[], match: Int32Array): void {
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}
+
+/** For anchors in old order, given their new positions: whether each crosses no other (all before it stay before, all after stay after). */
+function stableAnchors(newAt: readonly number[]): boolean[] {
+  const n = newAt.length;
+  const suffixMin = new Int32Array(n + 1).fill(0x7fffffff);
+  for (let k = n - 1; k >= 0; k--) suffixMin[k] = Math.min(suffixMin[k + 1]!, newAt[k]!);
+  const out: boolean[] = [];
+  let prefixMax = -1;
+  for (let k = 0; k < n; k++) {
+    out.push(prefixMax < newAt[k]! && newAt[k]! < suffixMin[k + 1]!);
+    prefixMax = Math.max(prefixMax, newAt[k]!);
+  }
+  return out;
+}
+
+/** The pairs that lie on the same side of every anchor (unique line paired) in both files. */
+function withoutCrossings(pairs: ReadonlyArray<[number, number]>, anchorsA: readonly number[], anchorsB: readonly number[], anyMoved: boolean): ReadonlyArray<[number, number]> {
+  if (!anyMoved || pairs.length === 0) return pairs;
+  // Anchors by old position; for each pair, the least new position of an anchor after it in
+  // the old file and the greatest of one before it must leave it on the same side in the new.
+  const order = anchorsA.map((_, k) => k).sort((x, y) => anchorsA[x]! - anchorsA[y]!);
+  const u = order.map((k) => anchorsA[k]!);
+  const v = order.map((k) => anchorsB[k]!);
+  const prefixMax = new Int32Array(u.length);
+  const suffixMin = new Int32Array(u.length);
+  for (let k = 0; k < u.length; k++) prefixMax[k] = Math.max(k ? prefixMax[k - 1]! : -1, v[k]!);
+  for (let k = u.length - 1; k >= 0; k--) suffixMin[k] = Math.min(k < u.length - 1 ? suffixMin[k + 1]! : 0x7fffffff, v[k]!);
+  return pairs.filter(([i, j]) => {
+    // First anchor after old line i.
+    let lo = 0;
+    let hi = u.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (u[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = lo > 0 ? prefixMax[lo - 1]! : -1;
+    const after = lo < u.length ? suffixMin[lo]! : 0x7fffffff;
+    return before < j && j < after;
+  });
+}
+
+/** Pairs old lines `oldLines` with new lines `newLines` (each ascending) where every longest common subsequence does; adds them to `pairs` as [old, new]. */
+function pairSegment(a: LineHashes, b: LineHashes, oldLines: readonly number[], newLines: readonly number[], pairs: Array<[number, number]>, cells: number): void {
   const na = oldLines.length;
   const nb = newLines.length;
   if (na === 0 || nb === 0) return;
   const same = (p: number, q: number) => a.h1[oldLines[p]!] === b.h1[newLines[q]!] && a.h2[oldLines[p]!] === b.h2[newLines[q]!];
-  if (na * nb > SEGMENT_CELLS) {
-    pairLargeSegment(a, b, oldLines, newLines, match);
+  if (na * nb > cells) {
+    pairLargeSegment(a, b, oldLines, newLines, pairs);
     return;
   }
   const w = nb + 1;
@@ -205,19 +275,19 @@ function pairSegment(a: LineHashes, b: LineHashes, oldLines: readonly number[], 
   for (let rank = 0; rank < total; rank++) {
     if (shared[rank]) continue;
     const cell = holders[rank]!;
-    match[newLines[cell % nb]!] = oldLines[Math.floor(cell / nb)]!;
+    pairs.push([oldLines[Math.floor(cell / nb)]!, newLines[cell % nb]!]);
   }
 }
 
 /** A segment too large for pairSegment: the line diff's pairs, less those a slide along equal lines makes doubtful. */
-function pairLargeSegment(a: LineHashes, b: LineHashes, oldLines: readonly number[], newLines: readonly number[], match: Int32Array): void {
+function pairLargeSegment(a: LineHashes, b: LineHashes, oldLines: readonly number[], newLines: readonly number[], pairs: Array<[number, number]>): void {
   const pick = (h: LineHashes, at: readonly number[]): LineHashes => ({ h1: Uint32Array.from(at, (i) => h.h1[i]!), h2: Uint32Array.from(at, (i) => h.h2[i]!) });
   const sa = pick(a, oldLines);
   const sb = pick(b, newLines);
   const local = matchLines(sa, sb);
   unpairAmbiguous(sa, sb, local);
   local.forEach((p, q) => {
-    if (p >= 0) match[newLines[q]!] = oldLines[p]!;
+    if (p >= 0) pairs.push([oldLines[p]!, newLines[q]!]);
   });
 }
 

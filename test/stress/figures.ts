@@ -20,6 +20,7 @@ export const COUNTS = {
   corruptState: 'state files that do not parse or do not describe their file',
   escapes: 'writes (or reads, where checked) outside the root',
   crashes: 'runs with an exit status outside 0–4, a signal, or a stack trace',
+  wrongLines: 'LIDs that named another line than the one they were printed for (not one indistinguishable from it)',
 } as const;
 
 export type Count = keyof typeof COUNTS;
@@ -36,7 +37,7 @@ export interface Row {
 /** Counts for a scenario, filled in as its trials run. */
 export class Tally {
   trials = 0;
-  readonly counts: Record<Count, number> = { torn: 0, lost: 0, strayTemp: 0, corruptState: 0, escapes: 0, crashes: 0 };
+  readonly counts: Record<Count, number> = { torn: 0, lost: 0, strayTemp: 0, corruptState: 0, escapes: 0, crashes: 0, wrongLines: 0 };
   readonly problems: string[] = [];
   private readonly t0 = Date.now();
   notes = '';
@@ -77,8 +78,8 @@ function figuresDir(): string | undefined {
 
 /** The rows as a table for a terminal. */
 export function renderTable(rows: readonly Row[]): string {
-  const head = ['scenario', 'trials', 'torn', 'lost', 'stray temp', 'corrupt state', 'escapes', 'crashes', 'seconds'];
-  const body = rows.map((r) => [r.scenario, String(r.trials), ...(['torn', 'lost', 'strayTemp', 'corruptState', 'escapes', 'crashes'] as const).map((k) => String(r.counts[k])), (r.ms / 1000).toFixed(1)]);
+  const head = ['scenario', 'trials', 'torn', 'lost', 'stray temp', 'corrupt state', 'escapes', 'crashes', 'wrong lines', 'seconds'];
+  const body = rows.map((r) => [r.scenario, String(r.trials), ...(['torn', 'lost', 'strayTemp', 'corruptState', 'escapes', 'crashes', 'wrongLines'] as const).map((k) => String(r.counts[k] ?? 0)), (r.ms / 1000).toFixed(1)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   return [line(head), `|${widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|')}|`, ...body.map(line)].join('\n');

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hashLines } from '../../src/core/hash.js';
+import { splitLines } from '../../src/core/lines.js';
+import { pairLines } from '../../src/core/pairing.js';
+import { applyModelOp, modelLines, modelOp } from '../support/lidModel.js';
+
+const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
+const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c', 'd', 'e');
+
+/** For each pair (i, j) of equal lines: whether it lies on every longest common subsequence of a and b (by dynamic programming). */
+function onEveryLcs(a: readonly string[], b: readonly string[]): (i: number, j: number) => boolean {
+  const w = b.length + 1;
+  const fwd = new Int32Array((a.length + 1) * w);
+  const bwd = new Int32Array((a.length + 1) * w);
+  for (let p = 0; p < a.length; p++) for (let q = 0; q < b.length; q++) fwd[(p + 1) * w + q + 1] = a[p] === b[q] ? fwd[p * w + q]! + 1 : Math.max(fwd[p * w + q + 1]!, fwd[(p + 1) * w + q]!);
+  for (let p = a.length - 1; p >= 0; p--) for (let q = b.length - 1; q >= 0; q--) bwd[p * w + q] = a[p] === b[q] ? bwd[(p + 1) * w + q + 1]! + 1 : Math.max(bwd[(p + 1) * w + q]!, bwd[p * w + q + 1]!);
+  const total = fwd[a.length * w + b.length]!;
+  const onSome = (p: number, q: number) => a[p] === b[q] && fwd[p * w + q]! + 1 + bwd[(p + 1) * w + q + 1]! === total;
+  return (i, j) => {
+    if (!onSome(i, j)) return false;
+    // Every LCS holds one pair of each rank; (i, j) is on all of them when no other pair shares its rank.
+    const rank = fwd[i * w + j]!;
+    for (let p = 0; p < a.length; p++) for (let q = 0; q < b.length; q++) if ((p !== i || q !== j) && onSome(p, q) && fwd[p * w + q] === rank) return false;
+    return true;
+  };
+}
+
+const once = (ls: readonly string[], c: string) => ls.filter((x) => x === c).length === 1;
+
+describe('pairLines', () => {
+  it('pairs a line only with the line every longest common subsequence pairs it with, or by content occurring once on both sides', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 30 }), fc.array(content, { maxLength: 30 }), (a, b) => {
+        const match = pairLines(hashesOf(a), hashesOf(b));
+        expect(new Set(Array.from(match).filter((i) => i >= 0)).size).toBe(Array.from(match).filter((i) => i >= 0).length);
+        const forced = onEveryLcs(a, b);
+        match.forEach((i, j) => {
+          if (i < 0) return;
+          expect(a[i]).toBe(b[j]);
+          if (!(once(a, a[i]!) && once(b, b[j]!))) expect(forced(i, j), `${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('names every line by its own identity through any one change, on the whole-zone path and on the segmented one', () => {
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 40 }), modelOp(content), fc.boolean(), (initial, o, segmented) => {
+        const before = modelLines(initial);
+        const after = applyModelOp(before, o);
+        const a = before.map((l) => l.content);
+        const b = after.map((l) => l.content);
+        // A zone of no pairs: every zone is cut into segments, as a file rewritten throughout is.
+        const match = pairLines(hashesOf(a), hashesOf(b), segmented ? { zone: 0, segment: 1 << 20 } : undefined);
+        match.forEach((i, j) => {
+          if (i >= 0) expect(before[i]!.id, `${o.kind}: ${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(after[j]!.id);
+        });
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('keeps unchanged lines far from a change paired, however large the file', () => {
+    const n = 200_000;
+    const a = Array.from({ length: n }, (_, i) => (i % 4 === 0 ? '' : i % 4 === 2 ? '}' : `line ${i}`));
+    const b = a.slice();
+    b.splice(100_000, 3, 'new');
+    const match = pairLines(hashesOf(a), hashesOf(b));
+    let paired = 0;
+    match.forEach((i, j) => {
+      if (i >= 0) {
+        expect(a[i]).toBe(b[j]);
+        paired++;
+      }
+    });
+    expect(paired).toBe(n - 3);
+  });
+});
