@@ -1,6 +1,6 @@
 // The entry point of the bundled CLI: argv → definitions → handler, errors → exit status.
 
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { closest } from '../core/editDistance.js';
 import { printable, RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
@@ -21,6 +21,8 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   const topic = at === -1 ? undefined : argv[at + 1];
   const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const command = COMMANDS.find((c) => c.name === word)?.name;
+  // Commander's error message, printed by report() unless the command says better what was meant.
+  let commanderMessage = '';
   const program = buildProgram(
     COMMANDS,
     (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
@@ -28,6 +30,7 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     (s) => streams.stdout.write(s),
     (s) => (status = s),
     command,
+    (s) => (commanderMessage += s),
   );
   if (word === 'help' && topic === 'agents') {
     streams.stdout.write(AGENT_GUIDE);
@@ -45,8 +48,28 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
+    const meant = error instanceof CommanderError ? whatWasMeant(error, program, cwd, command) : undefined;
+    if (meant) return report(meant, streams, env, json, command);
+    if (error instanceof CommanderError) streams.stderr.write(commanderMessage);
     return report(error, streams, env, json, command);
   }
+}
+
+/**
+ * Too few operands, as commander found them, may be a grep hit pasted whole as PATH (rt edit
+ * FILE:166:1w4s): the command's own check of its operands says what was meant.
+ */
+function whatWasMeant(error: CommanderError, program: Command, cwd: string, command: string | undefined): RtError | undefined {
+  const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
+  const invoked = program.commands.find((c) => c.name() === command);
+  if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
+  try {
+    check(cwd, invoked.args, invoked.opts());
+  } catch (refusal) {
+    if (refusal instanceof RtError) return refusal;
+    throw refusal;
+  }
+  return undefined;
 }
 
 /**

@@ -13,6 +13,8 @@ export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.
  * Makes the program; `makeContext` is called with the global options once a command runs. With
  * `invoked` (the command named first on the command line), the other commands are only named
  * and described: nothing of them can run or be asked for, and defining them costs start-up.
+ * Commander's error messages go to `writeError`, in rt's voice, before it throws: the caller
+ * prints them, or a better one (see CommandSpec.checkOperands).
  */
 export function buildProgram(
   commands: readonly CommandSpec[],
@@ -21,6 +23,7 @@ export function buildProgram(
   writeOut: (s: string) => void,
   onStatus: (status: number) => void,
   invoked?: string,
+  writeError: (s: string) => void = writeErr,
 ): Command {
   const program = new Command('rt')
     .description('read, search and edit text files by persistent line IDs (LIDs)')
@@ -31,7 +34,7 @@ export function buildProgram(
     .configureOutput({
       writeErr,
       writeOut,
-      outputError: (message, write) => write(prefixLines(message)),
+      outputError: (message) => writeError(prefixLines(message)),
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
 
@@ -51,6 +54,7 @@ export function buildProgram(
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
       const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
+      spec.checkOperands?.(ctx.cwd, self.args, self.opts());
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }

@@ -49,6 +49,11 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
+  /**
+   * Checks the operands before the command runs, even when commander finds too few of them:
+   * throws an RtError that says what was meant (a grep hit pasted whole as PATH).
+   */
+  readonly checkOperands?: (cwd: string, args: Args, options: Options) => void;
   /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
   run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }

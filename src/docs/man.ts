@@ -56,7 +56,7 @@ const OVERVIEW: readonly Section[] = [
     title: 'PATHS AND THE ROOT',
     body: [
       'The root is the nearest ancestor of the working directory holding .git or .rt, else the working directory; --root DIR or RT_ROOT override it. Every path, after resolving ".." and symbolic links, must lie inside the root, and rt\'s own .rt folder is never read or edited as a file; anything else is refused (exit 4). A missing file is refused with the closest existing paths.',
-      'In PATH:LINE, PATH:START-END and PATH:LID, a path that exists as given (even with a colon in its name) is taken whole; otherwise the part after the last colon is read as the position.',
+      'In PATH:LINE, PATH:START-END, PATH:LID and PATH:LINE:LID, a path that exists as given (even with a colon in its name) is taken whole. Otherwise, when the part before the last colon names a file (or the part before LINE:, as grep prints a hit), what follows it must be one of those positions: anything else ($, 1-, -3, +5, 1,5) is bad usage (exit 2) naming the forms, with the position meant when it can be told. When no such file exists, what follows the last colon is read as a position if it has the shape of one, and the file is then reported missing (exit 4).',
       'A file is binary, and refused, when its first 8 KiB hold a NUL byte or are more than a third control bytes other than tab, newline, carriage return, form feed, vertical tab, backspace and escape. Bytes of 0x80 and above are text, so Latin-1 and other non-UTF-8 files are read like any other.',
     ],
   },

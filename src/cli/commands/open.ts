@@ -17,6 +17,7 @@ export const openCommand: CommandSpec = {
   summary: 'print a window of a file, every line with its number and LID',
   description: [
     'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
+    'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
     'A range shows at most 200 lines unless --window is given (then at most that many). A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
     'The window becomes the file\'s last view, which scroll continues from.',
   ],
