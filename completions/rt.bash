@@ -160,7 +160,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions help agents' -- "$cur"))
       ;;
   esac
 }

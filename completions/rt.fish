@@ -98,4 +98,4 @@ complete -c rt -n '__fish_seen_subcommand_from completions' -l color -r -a 'auto
 complete -c rt -n '__fish_seen_subcommand_from completions' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from completions' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'
-complete -c rt -n '__fish_seen_subcommand_from help' -a 'open scroll find grep grep-file edit insert delete create completions agents'
+complete -c rt -n '__fish_seen_subcommand_from help' -a 'open scroll find grep grep-file edit insert delete create completions help agents'

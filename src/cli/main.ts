@@ -1,11 +1,9 @@
 // The entry point of the bundled CLI: argv → definitions → handler, errors → exit status.
 
 import { CommanderError, type Command } from 'commander';
-import { closest } from '../core/editDistance.js';
-import { printable, RtError } from '../core/errors.js';
+import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS } from './spec.js';
-import { AGENT_GUIDE } from '../docs/agents.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
@@ -18,29 +16,19 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(argv);
   const word = at === -1 ? undefined : argv[at];
-  const topic = at === -1 ? undefined : argv[at + 1];
   const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const command = COMMANDS.find((c) => c.name === word)?.name;
   // Commander's error message, printed by report() unless the command says better what was meant.
   let commanderMessage = '';
-  const program = buildProgram(
-    COMMANDS,
-    (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
-    (s) => streams.stderr.write(s),
-    (s) => streams.stdout.write(s),
-    (s) => (status = s),
-    command,
-    (s) => (commanderMessage += s),
-  );
-  if (word === 'help' && topic === 'agents') {
-    streams.stdout.write(AGENT_GUIDE);
-    return 0;
-  }
-  if (word === 'help' && topic !== undefined && topic !== 'help' && !COMMANDS.some((c) => c.name === topic)) {
-    const near = closest(topic, COMMANDS.map((c) => c.name));
-    // Escaped: a newline in the name must not end the `rt: ` line.
-    return report(new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`]), streams, env, json, undefined);
-  }
+  const program = buildProgram(COMMANDS, {
+    makeContext: (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
+    writeErr: (s) => streams.stderr.write(s),
+    writeOut: (s) => streams.stdout.write(s),
+    onStatus: (s) => (status = s),
+    invoked: command,
+    writeError: (s) => (commanderMessage += s),
+    json,
+  });
   if (word === undefined && !argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a))) {
     return report(new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, ['see: rt help, or rt help COMMAND']), streams, env, json, undefined);
   }

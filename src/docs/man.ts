@@ -1,8 +1,8 @@
 // Renders man/rt.1 from the command definitions plus the sections that describe rt as a whole.
 // The committed page is compared with this output by a test, so the two never drift.
 
-import type { CommandSpec, OptionSpec } from '../cli/spec.js';
-import { GLOBAL_OPTIONS } from '../cli/spec.js';
+import type { CommandDoc, CommandSpec, OptionSpec } from '../cli/spec.js';
+import { GLOBAL_OPTIONS, HELP_COMMAND } from '../cli/spec.js';
 
 interface Section {
   readonly title: string;
@@ -73,6 +73,8 @@ const TRAILER: readonly Section[] = [
       { term: 'grep-file', text: '{"command": "grep-file", "path", "hits": [{"n", "lid", "text", "base64"?, "hit"}…], "more"}.' },
       { term: 'find', text: '{"command": "find", "paths": [PATH…], "more"}.' },
       { term: 'completions', text: '{"command": "completions", "shell", "script"}.' },
+      { term: 'help, --help', text: '{"command": "help", "version", "globalOptions", "commands"}: the definitions of every command, or of the one asked for (see rt help above); rt help agents: {"command": "help", "topic": "agents", "guide"}.' },
+      { term: '--version', text: '{"version"}.' },
       { term: 'errors', text: '{"error": {"code", "message", "hints": [TEXT…], "exit", …details}}, where "code" is one of usage, input, stale, unshown, exists, not_found, binary, outside_root, access or internal.' },
     ],
   },
@@ -125,16 +127,16 @@ export function renderManPage(commands: readonly CommandSpec[], version: string)
   out.push('.B rt help', '[\\fICOMMAND\\fR | \\fBagents\\fR]');
   for (const section of OVERVIEW) renderSection(out, section);
   out.push('.SH COMMANDS');
-  for (const c of commands) renderCommand(out, c);
+  for (const c of [...commands, HELP_COMMAND]) renderCommand(out, c);
   out.push('.SH GLOBAL OPTIONS');
   for (const o of GLOBAL_OPTIONS) renderOption(out, o);
   out.push('.TP', '.BR \\-h ", " \\-\\-help', 'Show help (also: rt help COMMAND).');
-  out.push('.TP', '.BR \\-V ", " \\-\\-version', 'Print the version.');
+  out.push('.TP', '.BR \\-V ", " \\-\\-version', 'Print the version (with --json: {"version": VERSION}).');
   for (const section of TRAILER) renderSection(out, section);
   return `${out.join('\n')}\n`;
 }
 
-function synopsisArgs(c: CommandSpec): string {
+function synopsisArgs(c: CommandDoc): string {
   const opts = c.options.map((o) => `[--${o.long}${o.value ? ` ${o.value}` : ''}]`);
   const args = c.args.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`) + (a.variadic ? '...' : ''));
   return [...opts, ...args].join(' ');
@@ -151,7 +153,7 @@ function renderBlock(out: string[], block: Block): void {
   else out.push('.TP', `.B ${roff(block.term)}`, roff(block.text));
 }
 
-function renderCommand(out: string[], c: CommandSpec): void {
+function renderCommand(out: string[], c: CommandDoc): void {
   out.push(`.SS rt ${c.name} ${roff(synopsisArgs(c))}`);
   out.push('.PP', roff(`${capitalise(c.summary)}.`));
   for (const p of c.description) out.push('.PP', roff(p));
