@@ -82,7 +82,7 @@ const TRAILER: readonly Section[] = [
     title: 'ENVIRONMENT',
     body: [
       { term: 'RT_ROOT', text: 'The root, as --root.' },
-      { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100).' },
+      { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100); like --window, it is also the most lines a range of open shows (default 200). Unlike --window, scroll does not remember it for the file.' },
       { term: 'RT_DIFF', text: '1 (or any value but 0, false, no, off): edits print a unified diff, as --diff.' },
       { term: 'RT_READONLY', text: '1 (as RT_DIFF): refuse every command that would write a file (exit 4); --dry-run still works.' },
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error. LIDs are then those of a fresh start, and scroll has no earlier view.' },
