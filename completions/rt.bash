@@ -134,7 +134,7 @@ _rt() {
       esac
       ;;
     create)
-      opts='--force --diff --dry-run --root --color --json -h --help'
+      opts='--force --empty --diff --dry-run --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -86,6 +86,7 @@ complete -c rt -n '__fish_seen_subcommand_from delete' -l json -d 'print one JSO
 complete -c rt -n '__fish_seen_subcommand_from delete' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from delete' -F
 complete -c rt -n '__fish_seen_subcommand_from create' -l force -d 'replace the file if it exists'
+complete -c rt -n '__fish_seen_subcommand_from create' -l empty -d 'create an empty file; standard input must be empty'
 complete -c rt -n '__fish_seen_subcommand_from create' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from create' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from create' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'

@@ -233,7 +233,8 @@ function dryRun(ctx: Context, verb: Verb, file: ResolvedPath, diff: Buffer): voi
 function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, contentOf: (i: number) => Buffer, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
   const { start, oldCount, newCount } = span;
   const delta = newCount - oldCount;
-  const range = (count: number) => (count === 0 ? `${start}` : `${start + 1}-${start + count}`);
+  // A create's lines are the whole file: none is an empty file.
+  const range = (count: number) => (count === 0 ? (verb === 'created' ? 'empty' : `${start}`) : `${start + 1}-${start + count}`);
   const summary =
     verb === 'edited'
       ? `${range(oldCount)} → ${range(newCount)}`

@@ -46,6 +46,20 @@ export function readEditText(stdin: StdinSource, command: string, empty = 'to re
   return text;
 }
 
+/**
+ * No text, for `rt create --empty`: a terminal is not read; a pipe or file must be empty, or the
+ * text it holds would be lost (refused, exit 2, with the two commands that may have been meant).
+ */
+export function readNoText(stdin: StdinSource, path: string): Buffer {
+  if (stdin.isTTY) return Buffer.alloc(0);
+  const text = stdin.read();
+  if (text.length === 0) return text;
+  throw new RtError('usage', `--empty makes an empty file, but standard input holds text (${text.length} ${text.length === 1 ? 'byte' : 'bytes'}); nothing was written`, [
+    `to write the text, drop --empty: rt create ${path} <<'EOF'`,
+    `to make an empty file, give no text: rt create --empty ${path} </dev/null`,
+  ]);
+}
+
 /** Lines of the text named in the refusal of a NUL byte; the rest are counted. */
 const NUL_LINES_NAMED = 5;
 
