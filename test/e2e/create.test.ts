@@ -1,5 +1,5 @@
-// rt create --empty (SPEC §3 "Text from stdin": create --empty makes an empty file). Run
-// through the built binary.
+// rt create --empty (SPEC §3 "Text from stdin": create --empty makes an empty file) and what
+// create --force reports over an existing file. Run through the built binary.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ describe('rt create --empty (found by a user trial: no way to create an empty fi
     expect(tree(dir)).toEqual(before);
     write(dir, 'f.txt', numbered(3));
     expectRun(run(['create', '--empty', 'f.txt'], dir), { status: 3, stdout: '', stderr: /^rt: f\.txt exists already/ });
-    expectRun(run(['create', '--empty', '--force', 'f.txt'], dir), { status: 0, stdout: 'created f.txt: empty (-3)\n--- f.txt (empty file) ---\n', stderr: '' });
+    expectRun(run(['create', '--empty', '--force', 'f.txt'], dir), { status: 0, stdout: 'replaced f.txt: 1-3 → empty (-3)\n--- f.txt (empty file) ---\n', stderr: '' });
     expect(fs.readFileSync(path.join(dir, 'f.txt')).length).toBe(0);
   });
 
@@ -51,5 +51,22 @@ describe('rt create --empty (found by a user trial: no way to create an empty fi
     expectRun(r, { status: 2, stdout: '', stderr: /^rt: standard input is empty: no text to write\n[\s\S]*rt: to make an empty file: rt create --empty e\.txt\n$/ });
     expect(r.stderr).not.toContain('rt delete');
     expect(fs.existsSync(path.join(dir, 'e.txt'))).toBe(false);
+  });
+});
+
+describe('rt create --force over an existing file (found by a user trial: "created … (-1)")', () => {
+  it('says "replaced", with the old and the new lines; --json says the same', () => {
+    const dir = tempDir();
+    write(dir, 'f.txt', numbered(3));
+    const r = run(['create', '--force', 'f.txt'], dir, { input: 'x\ny\n' });
+    const w = openWindow(dir, 'f.txt');
+    expectRun(r, { status: 0, stdout: `replaced f.txt: 1-3 → 1-2 (-1)\n--- f.txt (lines 1-2 of 2) ---\n1:${w.lidAt(1)}|x\n2:${w.lidAt(2)}|y\n`, stderr: '' });
+    const j = JSON.parse(run(['create', '--force', 'f.txt', '--json'], dir, { input: 'a\nb\nc\nd\n' }).stdout);
+    expect([j.command, j.verb, j.old, j.new, j.delta]).toEqual(['create', 'replaced', { start: 1, count: 2 }, { start: 1, count: 4 }, 2]);
+    // A new file, --force or not, is created.
+    expectRun(run(['create', '--force', 'g.txt'], dir, { input: 'g\n' }), { status: 0, stdout: /^created g\.txt: 1-1 \(\+1\)\n/, stderr: '' });
+    // From an empty file: from "empty".
+    write(dir, 'e.txt', '');
+    expectRun(run(['create', '--force', 'e.txt'], dir, { input: 'e\n' }), { status: 0, stdout: /^replaced e\.txt: empty → 1-1 \(\+1\)\n/, stderr: '' });
   });
 });
