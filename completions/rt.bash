@@ -134,7 +134,7 @@ _rt() {
       esac
       ;;
     create)
-      opts='--force --diff --dry-run --root --color --json -h --help'
+      opts='--force --empty --diff --dry-run --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -160,7 +160,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create completions help agents' -- "$cur"))
       ;;
   esac
 }

@@ -37,7 +37,7 @@ const REGION_CONTEXT = 3;
 /** Most changed lines printed after an edit; the rest is one `rt open` away. */
 const REGION_MAX = 200;
 
-export type Verb = 'edited' | 'inserted' | 'deleted' | 'created';
+export type Verb = 'edited' | 'inserted' | 'deleted' | 'created' | 'replaced';
 
 export interface EditFlags {
   readonly force: boolean;
@@ -135,7 +135,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const index = buildIndex(hashLines(after));
     const lids = lidsShown(store, file.rel, index, saveIndex(store, file.rel, after, index, statFile(file)));
     const view = ViewState.load(store, file.rel);
-    report(ctx, file, 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);
+    report(ctx, file, before ? 'replaced' : 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);
   });
 }
 
@@ -221,7 +221,7 @@ function checkShown(file: ResolvedPath, snapshot: Snapshot, view: ViewState, spl
   throw new RtError('unshown', `${where} of ${file.display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
 }
 
-const COMMAND_OF: Record<Verb, string> = { edited: 'edit', inserted: 'insert', deleted: 'delete', created: 'create' };
+const COMMAND_OF: Record<Verb, string> = { edited: 'edit', inserted: 'insert', deleted: 'delete', created: 'create', replaced: 'create' };
 
 /** The diff as a JSON value: text, plus the exact bytes when they are not valid UTF-8. */
 function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
@@ -241,9 +241,10 @@ function dryRun(ctx: Context, verb: Verb, file: ResolvedPath, diff: Buffer): voi
 function report(ctx: Context, file: ResolvedPath, verb: Verb, total: number, contentOf: (i: number) => Buffer, lids: Uint32Array, span: { start: number; oldCount: number; newCount: number }, view: ViewState, diff: Buffer | undefined): void {
   const { start, oldCount, newCount } = span;
   const delta = newCount - oldCount;
-  const range = (count: number) => (count === 0 ? `${start}` : `${start + 1}-${start + count}`);
+  // A create's lines are the whole file: none is an empty file.
+  const range = (count: number) => (count === 0 ? (verb === 'created' || verb === 'replaced' ? 'empty' : `${start}`) : `${start + 1}-${start + count}`);
   const summary =
-    verb === 'edited'
+    verb === 'edited' || verb === 'replaced'
       ? `${range(oldCount)} → ${range(newCount)}`
       : verb === 'deleted'
         ? `${range(oldCount)}`

@@ -1,11 +1,9 @@
 // The entry point of the bundled CLI: argv → definitions → handler, errors → exit status.
 
-import { CommanderError } from 'commander';
-import { closest } from '../core/editDistance.js';
-import { printable, RtError } from '../core/errors.js';
+import { CommanderError, type Command } from 'commander';
+import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS } from './spec.js';
-import { AGENT_GUIDE } from '../docs/agents.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
@@ -18,26 +16,19 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(argv);
   const word = at === -1 ? undefined : argv[at];
-  const topic = at === -1 ? undefined : argv[at + 1];
   const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const command = COMMANDS.find((c) => c.name === word)?.name;
-  const program = buildProgram(
-    COMMANDS,
-    (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
-    (s) => streams.stderr.write(s),
-    (s) => streams.stdout.write(s),
-    (s) => (status = s),
-    command,
-  );
-  if (word === 'help' && topic === 'agents') {
-    streams.stdout.write(AGENT_GUIDE);
-    return 0;
-  }
-  if (word === 'help' && topic !== undefined && topic !== 'help' && !COMMANDS.some((c) => c.name === topic)) {
-    const near = closest(topic, COMMANDS.map((c) => c.name));
-    // Escaped: a newline in the name must not end the `rt: ` line.
-    return report(new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`]), streams, env, json, undefined);
-  }
+  // Commander's error message, printed by report() unless the command says better what was meant.
+  let commanderMessage = '';
+  const program = buildProgram(COMMANDS, {
+    makeContext: (root, json, color) => new Context(cwd, env, streams, stdin, root, json, (color ?? 'auto') as ColorChoice),
+    writeErr: (s) => streams.stderr.write(s),
+    writeOut: (s) => streams.stdout.write(s),
+    onStatus: (s) => (status = s),
+    invoked: command,
+    writeError: (s) => (commanderMessage += s),
+    json,
+  });
   if (word === undefined && !argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a))) {
     return report(new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, ['see: rt help, or rt help COMMAND']), streams, env, json, undefined);
   }
@@ -45,8 +36,28 @@ export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.P
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
+    const meant = error instanceof CommanderError ? whatWasMeant(error, program, cwd, command) : undefined;
+    if (meant) return report(meant, streams, env, json, command);
+    if (error instanceof CommanderError) streams.stderr.write(commanderMessage);
     return report(error, streams, env, json, command);
   }
+}
+
+/**
+ * Too few operands, as commander found them, may be a grep hit pasted whole as PATH (rt edit
+ * FILE:166:1w4s): the command's own check of its operands says what was meant.
+ */
+function whatWasMeant(error: CommanderError, program: Command, cwd: string, command: string | undefined): RtError | undefined {
+  const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
+  const invoked = program.commands.find((c) => c.name() === command);
+  if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
+  try {
+    check(cwd, invoked.args, invoked.opts());
+  } catch (refusal) {
+    if (refusal instanceof RtError) return refusal;
+    throw refusal;
+  }
+  return undefined;
 }
 
 /**

@@ -2,59 +2,102 @@
 // of truth; commander only parses.
 
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { RtError } from '../core/errors.js';
+import { closest } from '../core/editDistance.js';
+import { printable, RtError } from '../core/errors.js';
+import { AGENT_GUIDE } from '../docs/agents.js';
+import { helpDocument } from '../render/help.js';
 import type { Context } from './context.js';
-import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
+import { GLOBAL_OPTIONS, HELP_COMMAND, type CommandDoc, type CommandSpec, type OptionSpec } from './spec.js';
 
 declare const __RT_VERSION__: string | undefined;
 export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
 
-/**
- * Makes the program; `makeContext` is called with the global options once a command runs. With
- * `invoked` (the command named first on the command line), the other commands are only named
- * and described: nothing of them can run or be asked for, and defining them costs start-up.
- */
-export function buildProgram(
-  commands: readonly CommandSpec[],
-  makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context,
-  writeErr: (s: string) => void,
-  writeOut: (s: string) => void,
-  onStatus: (status: number) => void,
-  invoked?: string,
-): Command {
+/** What the program is given: where its output goes, and how a command that runs gets its Context. */
+export interface ProgramIo {
+  /** Called with the global options once a command runs. */
+  readonly makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context;
+  readonly writeErr: (s: string) => void;
+  readonly writeOut: (s: string) => void;
+  readonly onStatus: (status: number) => void;
+  /**
+   * The command named first on the command line: the other commands are then only named and
+   * described (nothing of them can run or be asked for, and defining them costs start-up).
+   */
+  readonly invoked?: string | undefined;
+  /**
+   * Where commander's error messages go, in rt's voice, before it throws: the caller prints
+   * them, or a better one (see CommandSpec.checkOperands). Default: writeErr.
+   */
+  readonly writeError?: (s: string) => void;
+  /** --json: help and --version print JSON documents (see HELP_COMMAND). */
+  readonly json?: boolean;
+}
+
+/** Makes the program from the command definitions, `rt help` included (HELP_COMMAND). */
+export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): Command {
+  const { makeContext, writeErr, writeOut, onStatus, invoked, json = false } = io;
+  const writeError = io.writeError ?? writeErr;
   const program = new Command('rt')
     .description('read, search and edit text files by persistent line IDs (LIDs)')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(json ? JSON.stringify({ version: VERSION }) : VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
       writeErr,
       writeOut,
-      outputError: (message, write) => write(prefixLines(message)),
+      outputError: (message) => writeError(prefixLines(message)),
     });
+  // Inherited by every command defined after it.
+  if (json) program.configureHelp({ formatHelp: (cmd) => `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, cmd === program ? [...commands, HELP_COMMAND] : [...commands, HELP_COMMAND].filter((c) => c.name === cmd.name())))}\n` });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
 
   for (const spec of commands) {
     const cmd = program.command(spec.name).description(spec.summary);
     if (invoked !== undefined && spec.name !== invoked) continue;
-    for (const arg of spec.args) {
-      const name = arg.variadic ? `${arg.name}...` : arg.name;
-      const argument = new Argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);
-      if (arg.choices) argument.choices(arg.choices);
-      cmd.addArgument(argument);
-    }
-    for (const option of spec.options) cmd.addOption(toOption(option));
-    cmd.helpOption('-h, --help', 'show help');
-    cmd.addHelpText('after', () => helpAfter(spec));
+    define(cmd, spec, json);
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
       const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
+      spec.checkOperands?.(ctx.cwd, self.args, self.opts());
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }
+
+  const help = program.command(HELP_COMMAND.name).description(HELP_COMMAND.summary);
+  if (invoked === undefined) {
+    define(help, HELP_COMMAND, json);
+    help.action((topic: string | undefined) => {
+      if (topic === undefined) return program.outputHelp();
+      if (topic === 'agents') return writeOut(json ? `${JSON.stringify({ command: 'help', topic, guide: AGENT_GUIDE })}\n` : AGENT_GUIDE);
+      const described = program.commands.find((c) => c.name() === topic);
+      if (!described) throw unknownTopic(topic, commands);
+      return described.outputHelp();
+    });
+  }
   return program;
+}
+
+/** Gives `cmd` the arguments, options and help text of its definition. */
+function define(cmd: Command, spec: CommandDoc, json: boolean): void {
+  for (const arg of spec.args) {
+    const name = arg.variadic ? `${arg.name}...` : arg.name;
+    const argument = new Argument(arg.required ? `<${name}>` : `[${name}]`, arg.summary);
+    if (arg.choices) argument.choices(arg.choices);
+    cmd.addArgument(argument);
+  }
+  for (const option of spec.options) cmd.addOption(toOption(option));
+  cmd.helpOption('-h, --help', 'show help');
+  if (!json) cmd.addHelpText('after', () => helpAfter(spec));
+}
+
+function unknownTopic(topic: string, commands: readonly CommandSpec[]): RtError {
+  const names = [...commands.map((c) => c.name), HELP_COMMAND.name];
+  const near = closest(topic, [...names, 'agents']);
+  // Escaped: a newline in the name must not end the `rt: ` line.
+  return new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${names.join(', ')}; rt help agents prints the guide for agents`]);
 }
 
 function toOption(spec: OptionSpec): Option {
@@ -65,7 +108,7 @@ function toOption(spec: OptionSpec): Option {
   return option;
 }
 
-function helpAfter(spec: CommandSpec): string {
+function helpAfter(spec: CommandDoc): string {
   const lines = ['', ...spec.description.flatMap((p) => [wrap(p, 80), '']), 'Examples:'];
   for (const ex of spec.examples) lines.push(`  ${ex.command}`, `      ${ex.explains}`);
   lines.push('', 'Exit status:');

@@ -1,14 +1,19 @@
 // Steps several command handlers share.
 
-import { RtError } from '../core/errors.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseAnchor, type Anchor } from '../core/anchor.js';
+import { printable, RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
-import { DEFAULT_WINDOW, type LineWindow } from '../core/window.js';
-import { jsonWindow } from '../render/json.js';
-import { renderWindow } from '../render/window.js';
+import type { LineWindow } from '../core/window.js';
+import { JSON_WINDOW_END, jsonWindowHead, jsonWindowLines } from '../render/json.js';
+import { renderWindowFoot, renderWindowHead, renderWindowLines } from '../render/window.js';
 import type { IndexedFile } from '../io/indexedFile.js';
+import { BLOCK } from '../io/savedIndex.js';
 import type { ViewState } from '../io/views.js';
 import type { Context } from './context.js';
-import type { Options } from './spec.js';
+import { pastedPosition } from '../core/target.js';
+import type { Args, CommandSpec, Options } from './spec.js';
 
 /** The --window option of a command, else RT_WINDOW (undefined when neither is set). */
 export function explicitWindowSize(ctx: Context, options: Options): number | undefined {
@@ -16,10 +21,6 @@ export function explicitWindowSize(ctx: Context, options: Options): number | und
   const env = ctx.env.RT_WINDOW;
   if (env !== undefined && env !== '') return positiveInt(env, 'RT_WINDOW');
   return undefined;
-}
-
-export function windowSize(ctx: Context, options: Options): number {
-  return explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
 }
 
 export function positiveInt(text: string, what: string, counting = 'lines, 1 or more'): number {
@@ -34,15 +35,80 @@ export function lidStrings(codes: Uint32Array): string[] {
   return Array.from(codes, lidToString);
 }
 
-/** Prints `window` of `file`, saves its index and records the window as the file's last view. */
+/**
+ * Lines read and printed at a time: a window of a million lines is written as it is read, never
+ * held whole in memory. A multiple of the index's blocks of lines, so that no block is read twice.
+ */
+const WINDOW_PART = 4 * BLOCK;
+
+/**
+ * Prints `window` of `file`, saves its index and records the window as the file's last view.
+ * The lines are read and printed WINDOW_PART at a time; the first part is read before anything
+ * is printed, so that a window of that size or less is printed whole or not at all (a file saved
+ * meanwhile is read anew by retryOnChange). A longer window whose file changes after its first
+ * part was printed is cut short with an error saying so (exit 4), not printed again.
+ */
 export function showWindow(ctx: Context, command: string, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | null | undefined): void {
+  const display = file.path.display;
+  const total = file.total;
+  const lids: string[] = [];
   const from = window.start - 1;
-  const to = window.end;
-  const lids = file.total ? lidStrings(file.lids(from, to)) : [];
-  const lines = file.total ? file.contents(from, to) : [];
-  if (ctx.json) ctx.emit({ command, ...jsonWindow(file.path.display, file.total, window.start, lids, lines) });
-  else ctx.out(renderWindow({ display: file.path.display, total: file.total, start: window.start, end: window.end, lines, lids }, ctx.style));
+  const to = total ? window.end : from;
+  const read = (a: number, b: number) => {
+    const part = lidStrings(file.lids(a, b));
+    for (const lid of part) lids.push(lid);
+    return { lids: part, lines: file.contents(a, b) };
+  };
+  const write = (a: number, part: { lids: string[]; lines: Buffer[] }) =>
+    ctx.out(ctx.json ? jsonWindowLines(a + 1, part.lids, part.lines, a === from) : renderWindowLines(a + 1, part.lids, part.lines, ctx.style));
+
+  const firstEnd = Math.min(to, (Math.floor(from / WINDOW_PART) + 1) * WINDOW_PART);
+  const first = total ? read(from, firstEnd) : { lids: [], lines: [] };
+  const head = { display, total, start: window.start, end: window.end };
+  ctx.out(ctx.json ? jsonWindowHead({ command }, display, total, window.start, window.end) : renderWindowHead(head, ctx.style));
+  write(from, first);
+  for (let a = firstEnd; a < to; a += WINDOW_PART) {
+    const b = Math.min(to, a + WINDOW_PART);
+    let part: ReturnType<typeof read>;
+    try {
+      part = read(a, b);
+    } catch (error) {
+      if (error instanceof RtError && error.details.changed === true) {
+        throw new RtError('access', `${display} changed while its lines were printed: the window above stops before line ${a + 1}`, [`run the command again`]);
+      }
+      throw error;
+    }
+    write(a, part);
+  }
+  ctx.out(ctx.json ? JSON_WINDOW_END : total ? renderWindowFoot(head, ctx.style) : '');
   file.persist();
   view.recordWindow(window, lids, explicitSize);
   view.save();
+}
+
+/**
+ * A grep hit pasted whole as the PATH of `spec` (`rt edit FILE:166:1w4s`): refused as bad usage
+ * with the command meant, when FILE exists and what follows it is an anchor the command takes
+ * there (`takes`). The command shown keeps the other operands and the switches given.
+ */
+export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, options: Options, takes: (anchor: Anchor) => boolean): void {
+  const [pathArg, ...others] = args;
+  if (pathArg === undefined) return;
+  const pasted = pastedPosition(pathArg, (p) => fs.existsSync(path.resolve(cwd, p)));
+  if (!pasted) return;
+  let anchor: Anchor;
+  try {
+    anchor = parseAnchor(pasted.rest);
+  } catch {
+    return;
+  }
+  if (!takes(anchor)) return;
+  const switches = spec.options.filter((o) => o.kind === 'switch' && options[camelCase(o.long)] === true).map((o) => `--${o.long}`);
+  const meant = ['rt', spec.name, shellQuote(pasted.path), shellQuote(pasted.rest), ...others.map(shellQuote), ...switches].join(' ');
+  throw new RtError('usage', `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, as grep prints a hit`, [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`], { path: pasted.path, anchor: pasted.rest });
+}
+
+/** An option's key in commander's options: dry-run → dryRun. */
+function camelCase(long: string): string {
+  return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

@@ -38,6 +38,9 @@ export interface Example {
 export type Args = readonly string[];
 export type Options = Readonly<Record<string, string | boolean | number | string[] | undefined>>;
 
+/** What help, the man page and the completions say of a command: its definition without its handler. */
+export type CommandDoc = Omit<CommandSpec, 'run' | 'checkOperands'>;
+
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
@@ -49,6 +52,11 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
+  /**
+   * Checks the operands before the command runs, even when commander finds too few of them:
+   * throws an RtError that says what was meant (a grep hit pasted whole as PATH).
+   */
+  readonly checkOperands?: (cwd: string, args: Args, options: Options) => void;
   /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
   run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }
@@ -71,3 +79,28 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   },
   { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
 ];
+
+/**
+ * `rt help`, which the program itself runs (it needs every other command's definition): defined
+ * here so that its own help, --json, the man page and the completions say the same.
+ */
+export const HELP_COMMAND: CommandDoc = {
+  name: 'help',
+  summary: 'show help for a command or topic',
+  description: [
+    'Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, prints that command\'s help, as rt COMMAND --help does: its arguments, options, examples and exit statuses. rt help agents prints the guide to paste into an agent\'s prompt; rt help help (or rt help --help) prints this help.',
+    'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], "commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", "variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": [{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", "choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", "guide"}; rt --version --json prints {"version"}.',
+  ],
+  args: [{ name: 'topic', summary: 'a command, help, or agents', required: false, complete: 'none' }],
+  options: [],
+  examples: [
+    { command: 'rt help edit', explains: 'the help of rt edit' },
+    { command: 'rt help agents', explains: 'the guide to paste into an agent\'s prompt' },
+    { command: 'rt help --json', explains: 'every command\'s definition, as JSON' },
+  ],
+  exits: [
+    [0, 'the help was printed'],
+    [2, 'no such command or topic'],
+  ],
+  readsStdin: false,
+};

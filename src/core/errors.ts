@@ -48,14 +48,46 @@ export class RtError extends Error {
   }
 }
 
-/** Quotes an argument for a shell command shown to the user, only when it needs it. */
+/**
+ * Quotes an argument for a shell command shown to the user, only when it needs it. Text holding
+ * control characters (a newline in a file name) is written in bash's ANSI-C quoting, $'new\nline.txt',
+ * the one form in which such a name can be pasted; so is a path printable() escaped for display
+ * (new\x0aline.txt), found in `arg` and quoted as the name it stands for.
+ */
 export function shellQuote(arg: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
+  const real = unescapedPaths(arg);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(real)) return real;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(real)) return `$'${real.replace(/[\\'\x00-\x1f\x7f]/g, ansiC)}'`;
+  return `'${real.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One character escaped inside $'…'. */
+function ansiC(c: string): string {
+  const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+  return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Texts printable() escaped in this run, by their escaped form: paths, which messages show
+ * escaped and commands must name as they are. Few (the paths of one command's output).
+ */
+const escapedTexts = new Map<string, string>();
+
+/** `arg` with every escaped text printable() made in this run given back as it was (longest first). */
+function unescapedPaths(arg: string): string {
+  if (escapedTexts.size === 0 || !arg.includes('\\x')) return arg;
+  let out = arg;
+  for (const [shown, real] of [...escapedTexts].sort((x, y) => y[0].length - x[0].length)) if (out.includes(shown)) out = out.split(shown).join(real);
+  return out;
 }
 
 /** A path as shown in output: control characters (a newline in a file name) escaped as \xNN, so one path stays one line. */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return /[\x00-\x1f\x7f]/.test(text) ? text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : text;
+  if (!/[\x00-\x1f\x7f]/.test(text)) return text;
+  // eslint-disable-next-line no-control-regex
+  const shown = text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  escapedTexts.set(shown, text);
+  return shown;
 }

@@ -1,7 +1,8 @@
 // Parsing `PATH[:LINE | :START-END | :LID | :LINE:LID]`, the argument of `rt open`.
 
-import { RtError, shellQuote } from './errors.js';
+import { printable, RtError, shellQuote } from './errors.js';
 import { isLidText } from './lid.js';
+import { MAX_RANGE } from './window.js';
 
 export type Target =
   | { readonly kind: 'top'; readonly path: string }
@@ -11,16 +12,33 @@ export type Target =
   /** LINE:LID, as grep prints a hit (SPEC §2's anchor naming both: they must agree). */
   | { readonly kind: 'both'; readonly path: string; readonly line: number; readonly lid: string };
 
+/** The forms of `rt open`'s argument, as messages give them. */
+export const TARGET_FORMS = 'PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID';
+
 /**
- * Splits a target into path and position. A path that exists as given wins (a file may have
- * a colon in its name); otherwise the part after the last colon is read as a position when it
- * has the shape of one (and, after an LID, a line number before it: LINE:LID).
+ * Splits a target into path and position. A path that exists as given wins (a file may have a
+ * colon in its name). Otherwise, when the part before the last colon names a file (or the part
+ * before LINE:, as grep prints a hit), what follows it is a position and must parse: else bad
+ * usage, with the forms a position takes. When no such file exists, the part after the last
+ * colon is read as a position when it has the shape of one (and, after an LID, a line number
+ * before it: LINE:LID), the file then not found; else the whole argument is the path.
  */
 export function parseTarget(arg: string, exists: (path: string) => boolean): Target {
   const colon = arg.lastIndexOf(':');
   if (colon <= 0 || exists(arg)) return { kind: 'top', path: arg };
+  const file = fileBefore(arg, exists);
+  if (file) return readPosition(file.path, file.rest, arg) ?? badPosition(file.path, file.rest);
   const path = arg.slice(0, colon);
   const where = arg.slice(colon + 1);
+  const read = readPosition(path, where, arg);
+  // PATH:LINE:LID (no file being named PATH:LINE).
+  const both = read?.kind === 'lid' ? /^(.+):(\d+)$/.exec(path) : null;
+  if (both) return { kind: 'both', path: both[1]!, line: lineNumber(both[2]!, arg), lid: where };
+  return read ?? { kind: 'top', path: arg };
+}
+
+/** `where`, the position after `path`, as LINE, START-END, LID or LINE:LID; undefined when it is none of them. */
+function readPosition(path: string, where: string, arg: string): Target | undefined {
   let m: RegExpExecArray | null;
   if ((m = /^(\d+)$/.exec(where))) {
     return { kind: 'line', path, line: lineNumber(m[1]!, arg) };
@@ -33,16 +51,55 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
     }
     return { kind: 'range', path, start, end };
   }
-  if (isLidText(where)) {
-    // PATH:LINE:LID, unless PATH:LINE is itself a file's name.
-    const both = /^(.+):(\d+)$/.exec(path);
-    if (both && !exists(path)) return { kind: 'both', path: both[1]!, line: lineNumber(both[2]!, arg), lid: where };
-    return { kind: 'lid', path, lid: where };
+  if (isLidText(where)) return { kind: 'lid', path, lid: where };
+  if ((m = /^(\d+):(.*)$/.exec(where)) && isLidText(m[2]!)) return { kind: 'both', path, line: lineNumber(m[1]!, arg), lid: m[2]! };
+  const lid = where.slice(where.indexOf(':') + 1);
+  if (lid !== lid.toLowerCase() && isLidText(lid.toLowerCase())) {
+    throw new RtError('usage', `LIDs are lowercase: ${lid}`, [`use ${shellQuote(`${path}:${where.toLowerCase()}`)}`]);
   }
-  if (where !== where.toLowerCase() && isLidText(where.toLowerCase())) {
-    throw new RtError('usage', `LIDs are lowercase: ${where}`, [`use ${shellQuote(`${path}:${where.toLowerCase()}`)}`]);
-  }
-  return { kind: 'top', path: arg };
+  return undefined;
+}
+
+/**
+ * The file named by `arg` up to its last colon, or up to the one before when a line number
+ * follows it (FILE:LINE:…, as grep prints a hit), with what follows it; undefined when neither
+ * names a file. What follows holds no "/": a position never does, and a colon in a folder's
+ * name (dir:x/file) is no position's.
+ */
+function fileBefore(arg: string, exists: (path: string) => boolean): { path: string; rest: string } | undefined {
+  const last = arg.lastIndexOf(':');
+  if (arg.includes('/', last)) return undefined;
+  if (last > 0 && exists(arg.slice(0, last))) return { path: arg.slice(0, last), rest: arg.slice(last + 1) };
+  const before = arg.lastIndexOf(':', last - 1);
+  if (before > 0 && /^\d+$/.test(arg.slice(before + 1, last)) && exists(arg.slice(0, before))) return { path: arg.slice(0, before), rest: arg.slice(before + 1) };
+  return undefined;
+}
+
+/**
+ * A grep hit pasted whole where a command takes PATH and then a line (`rt edit FILE:166:1w4s`):
+ * the file and what follows it, when `arg` names no file itself but the part before its last
+ * colon (or the one before, FILE:LINE:…) does; undefined otherwise.
+ */
+export function pastedPosition(arg: string, exists: (path: string) => boolean): { path: string; rest: string } | undefined {
+  return exists(arg) ? undefined : fileBefore(arg, exists);
+}
+
+/** A position after an existing file that is none of the forms: refused with the forms, and the one meant when it can be told. */
+function badPosition(path: string, where: string): never {
+  const open = (position: string) => `rt open ${shellQuote(`${path}:${position}`)}`;
+  const what = where === '' ? 'nothing follows its last colon' : `${JSON.stringify(where)} is not a position`;
+  throw new RtError('usage', `${printable(`${path}:${where}`)}: ${what}; rt open takes ${TARGET_FORMS}`, [positionHint(path, where, open) ?? `e.g. ${open('120')} (centred on line 120), ${open('101-140')}, or ${`rt open ${shellQuote(path)}`} (the top)`], { path, position: where });
+}
+
+/** What a position written in another tool's way (sed's 1,5 or $, vi's +5) means here. */
+function positionHint(path: string, where: string, open: (position: string) => string): string | undefined {
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d+),(\d+)$/.exec(where))) return `a range is START-END: ${open(`${m[1]}-${m[2]}`)}`;
+  if ((m = /^\+(\d+)$/.exec(where))) return `a line is its number alone: ${open(m[1]!)}`;
+  if ((m = /^(\d+)-$/.exec(where))) return `a range needs its END (an END past the end of the file is cut to it): ${open(`${m[1]}-${Number(m[1]) + MAX_RANGE - 1}`)}`;
+  if ((m = /^-(\d+)$/.exec(where))) return `a range needs its START: ${open(`1-${m[1]}`)}`;
+  if (/^(\$|end)$/i.test(where.trim())) return `open has no $: the last line's number is in the header of rt open ${shellQuote(path)}`;
+  return undefined;
 }
 
 function lineNumber(text: string, arg: string): number {

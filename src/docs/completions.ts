@@ -4,13 +4,13 @@
 // names one.
 
 import type { ArgSpec, CommandSpec, OptionSpec } from '../cli/spec.js';
-import { GLOBAL_OPTIONS } from '../cli/spec.js';
+import { GLOBAL_OPTIONS, HELP_COMMAND } from '../cli/spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** Topics of `rt help` besides the commands. */
-export const HELP_TOPICS = ['agents'];
+/** Topics of `rt help` besides the commands: help itself, and the guide for agents. */
+export const HELP_TOPICS = [HELP_COMMAND.name, 'agents'];
 
 export function renderCompletion(shell: Shell, commands: readonly CommandSpec[]): string {
   switch (shell) {
@@ -42,7 +42,7 @@ function argKind(a: ArgSpec): 'files' | 'dirs' | 'none' | 'choices' {
 }
 
 function bash(commands: readonly CommandSpec[]): string {
-  const names = [...commands.map((c) => c.name), 'help'].join(' ');
+  const names = [...commands.map((c) => c.name), HELP_COMMAND.name].join(' ');
   const valueFlags = new Set<string>();
   for (const c of commands) for (const o of optionsOf(c)) if (o.value) flagsOf(o).forEach((f) => valueFlags.add(f));
   const cases = commands.map((c) => {
@@ -135,7 +135,7 @@ _rt() {
   local ret=1
   commands=(
 ${described}
-    'help:show help for a command or topic'
+    '${HELP_COMMAND.name}:${HELP_COMMAND.summary}'
   )
   _arguments -C \\
     '--root[use DIR as the root]:DIR:_files -/' \\
@@ -170,7 +170,7 @@ function fish(commands: readonly CommandSpec[]): string {
     `complete -c rt -n __fish_use_subcommand -s h -l help -d ${fq('show help')}`,
   ];
   for (const c of commands) lines.push(`complete -c rt -n __fish_use_subcommand -a ${c.name} -d ${fq(c.summary)}`);
-  lines.push(`complete -c rt -n __fish_use_subcommand -a help -d ${fq('show help for a command or topic')}`);
+  lines.push(`complete -c rt -n __fish_use_subcommand -a ${HELP_COMMAND.name} -d ${fq(HELP_COMMAND.summary)}`);
   for (const c of commands) {
     const when = `'__fish_seen_subcommand_from ${c.name}'`;
     for (const o of optionsOf(c)) {

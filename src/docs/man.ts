@@ -1,8 +1,8 @@
 // Renders man/rt.1 from the command definitions plus the sections that describe rt as a whole.
 // The committed page is compared with this output by a test, so the two never drift.
 
-import type { CommandSpec, OptionSpec } from '../cli/spec.js';
-import { GLOBAL_OPTIONS } from '../cli/spec.js';
+import type { CommandDoc, CommandSpec, OptionSpec } from '../cli/spec.js';
+import { GLOBAL_OPTIONS, HELP_COMMAND } from '../cli/spec.js';
 
 interface Section {
   readonly title: string;
@@ -46,9 +46,9 @@ const OVERVIEW: readonly Section[] = [
   {
     title: 'EDITING',
     body: [
-      'The text of edit, insert and create is read from standard input, byte for byte, with one trailing newline ("\\n" or "\\r\\n") removed, and split into lines on "\\n". Give it as a quoted heredoc (<<\'EOF\') so the shell changes nothing. A terminal or empty standard input is refused (exit 2); a heredoc holding one blank line is one empty line. To remove lines, use delete.',
+      'The text of edit, insert and create is read from standard input, byte for byte, with one trailing newline ("\\n" or "\\r\\n") removed, and split into lines on "\\n". Give it as a quoted heredoc (<<\'EOF\') so the shell changes nothing. A terminal or empty standard input is refused (exit 2); a heredoc holding one blank line is one empty line. To remove lines, use delete. Text holding a NUL byte is refused too (exit 2, nothing written), naming the lines of the text that hold one and the byte of the first: a NUL would make the file binary, and binary files are refused by open and edits and passed over by searches. A NUL meant as text is written as the file\'s language writes it (\\0, \\x00).',
       'New lines take the line ending most of the file uses (CRLF files stay CRLF). Every other byte stays as it was: line endings, a BOM, tabs and bytes that are not UTF-8 in lines not named. If the file ended without a newline it still does, unless its new last line is empty (an empty line needs its newline to exist).',
-      'After an edit rt prints one line saying what changed, for example "edited src/app.ts: 101-102 → 101-103 (+1)" (insert: "inserted PATH: 101-103 (+3)"; delete: "deleted PATH: 101-102 (-2)"; create: "created PATH: 1-N (+N)"), then the changed region as a window with its fresh LIDs and up to 3 lines of context on each side (at most 200 new lines; the rest is named on stderr). Every LID of an unchanged line stays valid, so several edits can be made, top to bottom, from one read.',
+      'After an edit rt prints one line saying what changed, for example "edited src/app.ts: 101-102 → 101-103 (+1)" (insert: "inserted PATH: 101-103 (+3)"; delete: "deleted PATH: 101-102 (-2)"; create: "created PATH: 1-N (+N)", or, with --force over an existing file, "replaced PATH: 1-M → 1-N (+D)" with the old and new line counts; a file without lines is "empty", as in "created PATH: empty (+0)"), then the changed region as a window with its fresh LIDs and up to 3 lines of context on each side (at most 200 new lines; the rest is named on stderr). Every LID of an unchanged line stays valid, so several edits can be made, top to bottom, from one read.',
       'A file that is not writable for the user is refused (exit 4), though the folder would allow replacing it. Writes are atomic: the new content goes to a temporary file beside the target (.NAME.rt-tmp-PID-XXXXXX), is flushed, given the target\'s mode (and owner, when run as root), and renamed over the target only if the target is still the version that was read (else exit 3, nothing written). A per-file lock (.NAME.rt-lock beside the file, holding the owner\'s pid) makes concurrent rt processes take turns; the one that waits then resolves its anchors against the new content. A lock or temporary file left by a killed rt is removed by the next edit of the file that finds its owner gone (a lock file without an owner, after 2 seconds), or finds a temporary file over an hour old, whose PID another program may have taken since; only names ending exactly as rt makes them (PID-XXXXXX) are removed. A lock path holding anything but a regular file (a symbolic link, a FIFO, a folder) was not made by rt: the edit is refused at once (exit 4), naming it, and nothing is read through it. The rename replaces the file: other hard links to it keep the old content.',
       '--dry-run prints the unified diff of the change and writes nothing, even under RT_READONLY. --diff (or RT_DIFF=1) prints the diff after the report.',
     ],
@@ -57,7 +57,8 @@ const OVERVIEW: readonly Section[] = [
     title: 'PATHS AND THE ROOT',
     body: [
       'The root is the nearest ancestor of the working directory holding .git or .rt, else the working directory; --root DIR or RT_ROOT override it. Every path, after resolving ".." and symbolic links, must lie inside the root, and rt\'s own .rt folder is never read or edited as a file; anything else is refused (exit 4). A missing file is refused with the closest existing paths.',
-      'In PATH:LINE, PATH:START-END and PATH:LID, a path that exists as given (even with a colon in its name) is taken whole; otherwise the part after the last colon is read as the position.',
+      'In PATH:LINE, PATH:START-END, PATH:LID and PATH:LINE:LID, a path that exists as given (even with a colon in its name) is taken whole. Otherwise, when the part before the last colon names a file (or the part before LINE:, as grep prints a hit), what follows it must be one of those positions: anything else ($, 1-, -3, +5, 1,5) is bad usage (exit 2) naming the forms, with the position meant when it can be told. When no such file exists, what follows the last colon is read as a position if it has the shape of one, and the file is then reported missing (exit 4).',
+      'A path holding control characters (a newline in a file name) is printed with each of them escaped as \\xNN (new\\x0aline.txt), so that it stays on one line; in the commands rt suggests (closest existing paths, the command that shows the rest, and the like) it is written in bash\'s ANSI-C quoting, $\'new\\nline.txt\', which bash and zsh read back as the name itself.',
       'A file is binary, and refused, when its first 8 KiB hold a NUL byte or are more than a third control bytes other than tab, newline, carriage return, form feed, vertical tab, backspace and escape. Bytes of 0x80 and above are text, so Latin-1 and other non-UTF-8 files are read like any other.',
     ],
   },
@@ -69,11 +70,13 @@ const TRAILER: readonly Section[] = [
     body: [
       'With --json every command prints one JSON document on standard output (one line), carrying what its text output carries; messages still go to standard error, and the exit status is the same. A line is {"n": NUMBER, "lid": LID, "text": CONTENT}; when its bytes are not valid UTF-8, "text" has U+FFFD in their place and "base64" holds the exact bytes. Content is never cut in JSON.',
       { term: 'open, scroll', text: '{"command", "path", "total", "start", "end", "above", "below", "lines": [LINE…]}; an empty file has start and end 0; a scroll with nothing further has no lines, a "note" ("at the end" or "at the top"), "above" (at the end) or "below" (at the top) equal to "total" and the other 0, and "last": {"start", "end"}, the last view.' },
-      { term: 'edit, insert, delete, create', text: '{"command", "path", "written": true, "verb", "old": {"start", "count"}, "new": {"start", "count"}, "delta", "window": {as open, without "command"}, "diff"?}; with --dry-run {"command", "path", "written": false, "dryRun": true, "diff"}. A diff that is not valid UTF-8 also comes as "diffBase64".' },
+      { term: 'edit, insert, delete, create', text: '{"command", "path", "written": true, "verb" (edited, inserted, deleted, created, or replaced for create --force over an existing file), "old": {"start", "count"}, "new": {"start", "count"}, "delta", "window": {as open, without "command"}, "diff"?}; with --dry-run {"command", "path", "written": false, "dryRun": true, "diff"}. A diff that is not valid UTF-8 also comes as "diffBase64".' },
       { term: 'grep', text: '{"command": "grep", "hits": [{"path", "n", "lid", "text", "base64"?, "hit"}…], "more"}; "hit" is false for a context line. With -l: {"command": "grep", "files": [PATH…], "more"}. "more" is null, or {"hits"?, "files", "command"} when the cap left some out.' },
       { term: 'grep-file', text: '{"command": "grep-file", "path", "hits": [{"n", "lid", "text", "base64"?, "hit"}…], "more"}.' },
       { term: 'find', text: '{"command": "find", "paths": [PATH…], "more"}.' },
       { term: 'completions', text: '{"command": "completions", "shell", "script"}.' },
+      { term: 'help, --help', text: '{"command": "help", "version", "globalOptions", "commands"}: the definitions of every command, or of the one asked for (see rt help above); rt help agents: {"command": "help", "topic": "agents", "guide"}.' },
+      { term: '--version', text: '{"version"}.' },
       { term: 'errors', text: '{"error": {"code", "message", "hints": [TEXT…], "exit", …details}}, where "code" is one of usage, input, stale, unshown, exists, not_found, binary, outside_root, access or internal.' },
     ],
   },
@@ -81,7 +84,7 @@ const TRAILER: readonly Section[] = [
     title: 'ENVIRONMENT',
     body: [
       { term: 'RT_ROOT', text: 'The root, as --root.' },
-      { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100).' },
+      { term: 'RT_WINDOW', text: 'Lines per window when --window is not given (default 100); like --window, it is also the most lines a range of open shows (default 200). Unlike --window, scroll does not remember it for the file.' },
       { term: 'RT_DIFF', text: '1 (or any value but 0, false, no, off): edits print a unified diff, as --diff.' },
       { term: 'RT_READONLY', text: '1 (as RT_DIFF): refuse every command that would write a file (exit 4); --dry-run still works.' },
       { term: 'RT_STATE', text: 'off (or 0, false, no): keep no state; rt says so once on standard error, naming what it gives up. LIDs are then those of a fresh reading (LINE IDS), so an LID still names its own line or is refused. Given up: the check that edited, deleted and insert-anchor lines were shown (ANCHORS), so an LID remembered from long ago is taken as it is; line numbers as anchors (refused unless --force); the LID history, so a line new to the file may by rare chance take a changed line\'s old LID (LINE IDS); the last view, so scroll starts at the top.' },
@@ -126,16 +129,16 @@ export function renderManPage(commands: readonly CommandSpec[], version: string)
   out.push('.B rt help', '[\\fICOMMAND\\fR | \\fBagents\\fR]');
   for (const section of OVERVIEW) renderSection(out, section);
   out.push('.SH COMMANDS');
-  for (const c of commands) renderCommand(out, c);
+  for (const c of [...commands, HELP_COMMAND]) renderCommand(out, c);
   out.push('.SH GLOBAL OPTIONS');
   for (const o of GLOBAL_OPTIONS) renderOption(out, o);
   out.push('.TP', '.BR \\-h ", " \\-\\-help', 'Show help (also: rt help COMMAND).');
-  out.push('.TP', '.BR \\-V ", " \\-\\-version', 'Print the version.');
+  out.push('.TP', '.BR \\-V ", " \\-\\-version', 'Print the version (with --json: {"version": VERSION}).');
   for (const section of TRAILER) renderSection(out, section);
   return `${out.join('\n')}\n`;
 }
 
-function synopsisArgs(c: CommandSpec): string {
+function synopsisArgs(c: CommandDoc): string {
   const opts = c.options.map((o) => `[--${o.long}${o.value ? ` ${o.value}` : ''}]`);
   const args = c.args.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`) + (a.variadic ? '...' : ''));
   return [...opts, ...args].join(' ');
@@ -152,7 +155,7 @@ function renderBlock(out: string[], block: Block): void {
   else out.push('.TP', `.B ${roff(block.term)}`, roff(block.text));
 }
 
-function renderCommand(out: string[], c: CommandSpec): void {
+function renderCommand(out: string[], c: CommandDoc): void {
   out.push(`.SS rt ${c.name} ${roff(synopsisArgs(c))}`);
   out.push('.PP', roff(`${capitalise(c.summary)}.`));
   for (const p of c.description) out.push('.PP', roff(p));

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { editDistance } from '../core/editDistance.js';
-import { printable } from '../core/errors.js';
 import { isInside, type Root } from './root.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -12,14 +11,15 @@ const WALK_LIMIT = 20_000;
 const SKIP_DIRS = new Set(['.git', '.rt', 'node_modules']);
 
 /**
- * Paths (relative to the working directory) that the user may have meant by the missing
+ * Paths (relative to the working directory, unescaped) that the user may have meant by the missing
  * absolute path `wanted`: near-misses of the first missing component in its existing parent,
  * then files of the same name elsewhere in the root.
  */
 export function suggestPaths(root: Root, wanted: string): string[] {
   const out = new Set<string>();
   const show = (abs: string) => {
-    if (isInside(root.dir, abs)) out.add(printable(path.relative(root.cwd, abs).split(path.sep).join('/')));
+    // As they are (a newline included): they are quoted for the shell where shown, and JSON carries them whole.
+    if (isInside(root.dir, abs)) out.add(path.relative(root.cwd, abs).split(path.sep).join('/'));
   };
 
   // 1. The first missing component, compared with its siblings.

@@ -19,6 +19,8 @@ export function renderUnifiedDiff(path: string, before: FileLines, after: FileLi
   // A line before the change whose ending changed (it stopped or started being last) is changed too.
   const endingChanged = span.start > 0 && lineEnding(before, span.start - 1) !== lineEnding(after, span.start - 1);
   const change = endingChanged ? { start: span.start - 1, oldCount: span.oldCount + 1, newCount: span.newCount + 1 } : span;
+  // No line in or out (an empty file created, or made empty again): no hunk, as git prints none.
+  if (change.oldCount === 0 && change.newCount === 0) return Buffer.alloc(0);
   const from = Math.max(0, change.start - DIFF_CONTEXT);
   const oldEnd = Math.min(before.count, change.start + change.oldCount + DIFF_CONTEXT);
   const newEnd = Math.min(after.count, change.start + change.newCount + DIFF_CONTEXT);

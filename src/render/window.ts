@@ -24,20 +24,28 @@ export interface WindowView {
 }
 
 export function renderWindow(view: WindowView, style: Style = PLAIN): Buffer {
+  if (view.total === 0) return renderWindowHead(view, style);
+  return Buffer.concat([renderWindowHead(view, style), renderWindowLines(view.start, view.lids, view.lines, style), renderWindowFoot(view, style)]);
+}
+
+/** What a window prints before its lines: the header, and the count of lines above (or, for an empty file, all it prints). */
+export function renderWindowHead(view: Omit<WindowView, 'lines' | 'lids'>, style: Style = PLAIN): Buffer {
+  if (view.total === 0) return Buffer.from(`${style.header(`--- ${view.display} (empty file) ---`)}\n`, 'utf8');
+  const above = view.start > 1 ? `${style.note(`(${view.start - 1} more lines above)`)}\n` : '';
+  return Buffer.from(`${style.header(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---`)}\n${above}`, 'utf8');
+}
+
+/** Lines `start`.. of a window, each `<number>:<lid>|<content>`: a window is printed in such parts, as they are read. */
+export function renderWindowLines(start: number, lids: readonly string[], lines: readonly Buffer[], style: Style = PLAIN): Buffer {
   const parts: Buffer[] = [];
-  const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
-  if (view.total === 0) {
-    text(`${style.header(`--- ${view.display} (empty file) ---`)}\n`);
-    return Buffer.concat(parts);
-  }
-  text(`${style.header(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---`)}\n`);
-  if (view.start > 1) text(`${style.note(`(${view.start - 1} more lines above)`)}\n`);
-  for (let i = 0; i < view.lines.length; i++) {
-    parts.push(renderLine(view.start + i, view.lids[i]!, view.lines[i]!, '|', style));
-  }
-  const below = view.total - view.end;
-  if (below > 0) text(`${style.note(`(${below} more lines below)`)}\n`);
+  for (let i = 0; i < lines.length; i++) parts.push(renderLine(start + i, lids[i]!, lines[i]!, '|', style));
   return Buffer.concat(parts);
+}
+
+/** What a window prints after its lines: the count of lines below, if any. */
+export function renderWindowFoot(view: Pick<WindowView, 'total' | 'end'>, style: Style = PLAIN): Buffer {
+  const below = view.total - view.end;
+  return below > 0 ? Buffer.from(`${style.note(`(${below} more lines below)`)}\n`, 'utf8') : Buffer.alloc(0);
 }
 
 /** One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */

@@ -213,7 +213,7 @@ describe('rt create', () => {
   it('replaces an existing file with --force', () => {
     const { dir, file } = withFile(3);
     const r = run(['create', '--force', 'f.txt'], dir, { input: 'other\n' });
-    expectReport(r, 'created f.txt: 1-1 (-2)', 'f.txt', 1, 1, 1, ['other']);
+    expectReport(r, 'replaced f.txt: 1-3 → 1-1 (-2)', 'f.txt', 1, 1, 1, ['other']);
     expect(fs.readFileSync(file, 'utf8')).toBe('other\n');
   });
 });
@@ -688,7 +688,7 @@ describe('found by review (2026-11-23)', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
     const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
     expect(real.status, real.text).toBe(0);
-    expect(real.stdout.startsWith('created cf.txt: 1-3 (+0)\n'), real.text).toBe(true);
+    expect(real.stdout.startsWith('replaced cf.txt: 1-3 → 1-3 (+0)\n'), real.text).toBe(true);
     expect(real.stdout.endsWith(diff), real.text).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toBe('1\nTWO\n3\n');
     // --json: the counts agree with the diff.

@@ -38,9 +38,9 @@ function withNumbered(n = 300): string {
 }
 
 /** Asserts that `r` printed exactly the window start..end of the numbered file a.txt. */
-function expectNumberedWindow(r: Ran, start: number, end: number, total = 300, display = 'a.txt'): void {
+function expectNumberedWindow(r: Ran, start: number, end: number, total = 300, display = 'a.txt', stderr = ''): void {
   const w = parseWindow(r);
-  expectRun(r, { status: 0, stdout: windowText(display, total, start, end, w.lids, lines(start, end)), stderr: '' });
+  expectRun(r, { status: 0, stdout: windowText(display, total, start, end, w.lids, lines(start, end)), stderr });
   expectLids(w.lids, r);
 }
 
@@ -103,21 +103,22 @@ describe('rt open: which window', () => {
     expectNumberedWindow(run(['open', 'a.txt:290-400'], dir), 290, 300);
   });
 
-  it('a range longer than 200 lines is capped at 200', () => {
+  it('a range longer than 200 lines is capped at 200, said on stderr with the command that shows the rest', () => {
     const dir = withNumbered(300);
-    expectNumberedWindow(run(['open', 'a.txt:10-400'], dir), 10, 209);
-    expectNumberedWindow(run(['open', 'a.txt:1-300'], dir), 1, 200);
+    const cut = (shown: string, asked: string, rest: string) => `rt: lines ${shown} of the ${asked} asked for are shown: a range shows at most 200 lines unless --window N or RT_WINDOW says more\nrt: the rest: rt open a.txt:${rest}\n`;
+    expectNumberedWindow(run(['open', 'a.txt:10-400'], dir), 10, 209, 300, 'a.txt', cut('10-209', '10-300', '210-300'));
+    expectNumberedWindow(run(['open', 'a.txt:1-300'], dir), 1, 200, 300, 'a.txt', cut('1-200', '1-300', '201-300'));
   });
 
   it('--window N raises the cap of a range', () => {
     const dir = withNumbered(300);
-    expectNumberedWindow(run(['open', 'a.txt:10-400', '--window', '250'], dir), 10, 259);
+    expectNumberedWindow(run(['open', 'a.txt:10-400', '--window', '250'], dir), 10, 259, 300, 'a.txt', 'rt: lines 10-259 of the 10-300 asked for are shown: a range shows at most 250 lines with --window 250\nrt: the rest: rt open a.txt:260-300\n');
     expectNumberedWindow(run(['open', 'a.txt:1-300', '--window', '1000'], dir), 1, 300);
   });
 
   it('--window N also sets the cap of a range below 200', () => {
     const dir = withNumbered(300);
-    expectNumberedWindow(run(['open', 'a.txt:10-20', '--window', '5'], dir), 10, 14);
+    expectNumberedWindow(run(['open', 'a.txt:10-20', '--window', '5'], dir), 10, 14, 300, 'a.txt', 'rt: lines 10-14 of the 10-20 asked for are shown: a range shows at most 5 lines with --window 5\nrt: the rest: rt open a.txt:15-20\n');
   });
 
   it('--window N sets the size of the top window and of a centred window', () => {

@@ -1,6 +1,7 @@
 import { parseAnchor } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { editFile, editFlags } from '../editing.js';
+import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { resolveRange } from './edit.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
@@ -9,7 +10,7 @@ export const deleteCommand: CommandSpec = {
   name: 'delete',
   summary: 'delete lines FROM..TO',
   description: [
-    'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last line). Every line deleted must have been shown by rt since it last changed, unless --force. If the file ended without a newline, it still does.',
+    'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last line). Every line deleted must have been shown by rt since it last changed, unless --force. If the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete FILE 166:1w4s.',
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
   ],
   args: [
@@ -23,6 +24,7 @@ export const deleteCommand: CommandSpec = {
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
   ],
   exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
+  checkOperands: (cwd, args, options) => refusePastedHit(deleteCommand, cwd, args, options, (a) => a.kind !== 'end'),
   readsStdin: false,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];

@@ -3,6 +3,7 @@ import { textLines } from '../../core/edit.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { editFile, editFlags } from '../editing.js';
+import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
 
@@ -11,7 +12,7 @@ export const editCommand: CommandSpec = {
   summary: 'replace lines FROM..TO with the text on standard input',
   description: [
     'Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file\'s line ending; every other byte of the file stays as it was.',
-    'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force.',
+    'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt edit FILE 166:1w4s.',
     'Prints one line saying what changed, then the changed region with fresh LIDs and 3 lines of context. Every LID of an unchanged line stays valid, so several edits can follow one read.',
   ],
   args: [
@@ -25,6 +26,7 @@ export const editCommand: CommandSpec = {
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
   ],
   exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...writeExits(true)],
+  checkOperands: (cwd, args, options) => refusePastedHit(editCommand, cwd, args, options, (a) => a.kind !== 'end'),
   readsStdin: true,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];

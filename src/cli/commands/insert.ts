@@ -3,6 +3,7 @@ import { textLines } from '../../core/edit.js';
 import { shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { editFile, editFlags } from '../editing.js';
+import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, writeExits } from './editOptions.js';
 
@@ -10,7 +11,7 @@ export const insertCommand: CommandSpec = {
   name: 'insert',
   summary: 'insert the text on standard input before line AT ($ appends)',
   description: [
-    'Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file\'s line ending; if the file ended without a newline, it still does.',
+    'Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file\'s line ending; if the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt insert FILE 166:1w4s.',
     'The line AT must have been shown by rt in this file since it last changed, whatever the anchor\'s form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.',
     'Prints one line saying what was inserted, then the new lines with their LIDs and 3 lines of context.',
   ],
@@ -25,6 +26,7 @@ export const insertCommand: CommandSpec = {
     { command: "rt insert notes.md '$' <<'EOF'", explains: 'append lines to the file' },
   ],
   exits: [[0, 'the lines were inserted (or, with --dry-run, the diff printed)'], ...writeExits(true)],
+  checkOperands: (cwd, args, options) => refusePastedHit(insertCommand, cwd, args, options, () => true),
   readsStdin: true,
   run(ctx, args, options) {
     const [pathArg, atArg] = args as [string, string];

@@ -4,26 +4,28 @@ import { resolveAnchor, retiredError } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
-import { centredWindow, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
+import { centredWindow, DEFAULT_WINDOW, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
 import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
 import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
-import { showWindow, windowSize } from '../shared.js';
-import type { CommandSpec } from '../spec.js';
+import type { Context } from '../context.js';
+import { explicitWindowSize, showWindow } from '../shared.js';
+import type { CommandSpec, Options } from '../spec.js';
 
 export const openCommand: CommandSpec = {
   name: 'open',
   summary: 'print a window of a file, every line with its number and LID',
   description: [
     'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
-    'A range shows at most 200 lines unless --window is given (then at most that many). A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
+    'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
+    'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that many); a range cut so is said on standard error, with the command that shows the rest. A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
     'The window becomes the file\'s last view, which scroll continues from.',
   ],
   args: [
     { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID', required: true, complete: 'target' },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100)', env: 'RT_WINDOW' }],
+  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100), and the most lines a range shows (default 200)', env: 'RT_WINDOW' }],
   examples: [
     { command: 'rt open src/app.ts', explains: 'the first 100 lines' },
     { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },
@@ -39,19 +41,39 @@ export const openCommand: CommandSpec = {
   readsStdin: false,
   run(ctx, args, options) {
     const target = parseTarget(args[0]!, (p) => fs.existsSync(path.resolve(ctx.cwd, p)));
-    const size = windowSize(ctx, options);
-    const explicit = options.window !== undefined ? size : undefined;
+    // --window, else RT_WINDOW: the size of a window, and the most lines a range shows (else MAX_RANGE).
+    const explicit = explicitWindowSize(ctx, options);
+    const size = explicit ?? DEFAULT_WINDOW;
+    const cap = explicit ?? MAX_RANGE;
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
     retryOnChange(() =>
       withFolderOf(resolveInRoot(ctx.root, target.path), (resolved) => {
         const file = openIndexed(ctx.stateOf(resolved), resolved);
-        const window = pickWindow(file, target, size, explicit ?? MAX_RANGE);
-        showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), explicit ?? null);
+        const window = pickWindow(file, target, size, cap);
+        // Scroll remembers the size given with --window alone: RT_WINDOW applies to every run anyway.
+        showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), options.window !== undefined ? size : null);
+        if (target.kind === 'range') noteCutRange(ctx, options, file, target.end, window, cap);
       }),
     );
   },
 };
+
+/**
+ * A range longer than `cap` is cut to it: said on stderr, with the command that shows the rest
+ * (with --window when the rest is longer than that command may show). An END past the end of
+ * the file is cut to it without a word.
+ */
+function noteCutRange(ctx: Context, options: Options, file: IndexedFile, end: number, window: LineWindow, cap: number): void {
+  const last = Math.min(end, file.total);
+  if (window.end >= last) return;
+  const rest = last - window.end;
+  // The command shown runs under RT_WINDOW, if set, as this one did; not under this one's --window.
+  const restCap = explicitWindowSize(ctx, {}) ?? MAX_RANGE;
+  const why = options.window !== undefined ? `with --window ${cap}` : explicitWindowSize(ctx, {}) !== undefined ? `with RT_WINDOW=${cap}` : 'unless --window N or RT_WINDOW says more';
+  ctx.warn(`lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a range shows at most ${cap} lines ${why}`);
+  ctx.warn(`the rest: rt open ${shellQuote(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`);
+}
 
 function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: number): LineWindow {
   const total = file.total;
