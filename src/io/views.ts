@@ -87,6 +87,13 @@ export class ViewState {
 
   /** Records lines `start`.. with their LIDs as shown. */
   record(start: number, lids: readonly string[], by: ShownBy): void {
+    // Only the most recent MAX_SEEN LIDs (and MAX_NUMBERS numbers, fewer) are kept: of a longer
+    // run of lines, only its end can be (a window of a million lines recorded its every line, to
+    // drop all but that end, most of its time and memory).
+    if (lids.length > MAX_SEEN) {
+      start += lids.length - MAX_SEEN;
+      lids = lids.slice(lids.length - MAX_SEEN);
+    }
     this.recorded.push((view) => view.record(start, lids, by));
     const byNumber = this.numbers();
     const seen = this.seen();
