@@ -25,7 +25,7 @@
 // would hand that very LID to the second in the next fresh reading.
 
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, hasLetter, LidSet } from './lid.js';
+import { candidate, hasLetter, LidSet, type CodeSet } from './lid.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -42,12 +42,29 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
+  // First a sieve on 23 bits of the first hash: a line alone in its bucket is unique. Two small
+  // bitmaps are looked up far faster than a table of every line; only the lines sharing a bucket
+  // (repeated ones, and a few by chance) go to the exact table after.
+  const once = new Uint32Array(1 << 18);
+  const twice = new Uint32Array(1 << 18);
+  for (let i = 0; i < n; i++) {
+    const x = h1[i]! & 0x7fffff;
+    const word = x >>> 5;
+    const bit = 1 << (x & 31);
+    if (once[word]! & bit) twice[word]! |= bit;
+    else once[word]! |= bit;
+  }
+  const shared: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = h1[i]! & 0x7fffff;
+    if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
+  }
   // Open addressing over line numbers: a slot holds the first line of a content (+1).
   let capacity = 64;
-  while (capacity < n * 2) capacity *= 2;
+  while (capacity < shared.length * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity);
-  for (let i = 0; i < n; i++) {
+  for (const i of shared) {
     const a = h1[i]!;
     const b = h2[i]!;
     let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
@@ -221,20 +238,59 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
+  const pending: number[] = [];
+  if (length <= 5) {
+    // Codes of one length in two plain bitmaps: a million lines go through them in a few
+    // milliseconds, where a call per lookup costs several times that.
+    const valueMask = length === 4 ? 0xfffff : 0x1ffffff;
+    const top = (length - 4) << 30;
+    const seen = new Uint32Array((valueMask + 1) >>> 5);
+    const twice = new Uint32Array((valueMask + 1) >>> 5);
+    for (let i = 0; i < n; i++) {
+      const value = (k1[i]! >>> 0) & valueMask;
+      lids[i] = (top | value) >>> 0;
+      const word = value >>> 5;
+      const bit = 1 << (value & 31);
+      if (seen[word]! & bit) twice[word]! |= bit;
+      else seen[word]! |= bit;
+    }
+    for (let i = 0; i < n; i++) {
+      const value = lids[i]! & valueMask;
+      if ((twice[value >>> 5]! & (1 << (value & 31))) !== 0 || !hasLetter(value, length)) pending.push(i);
+    }
+    // The codes claimed at the first level, taken or not, are none of the levels after.
+    const claimed: CodeSet = {
+      has: (code) => (seen[(code & valueMask) >>> 5]! & (1 << (code & 31))) !== 0,
+      add: (code) => {
+        seen[(code & valueMask) >>> 5]! |= 1 << (code & 31);
+      },
+    };
+    settleClashes(k1, k2, length, lids, pending, claimed);
+    return lids;
+  }
   const claimed = new LidSet();
   const clashed = new LidSet();
-  for (let i = 0; i < n; i++) {
-    const code = candidate(k1[i]!, k2[i]!, 0, length);
-    lids[i] = code;
-    if (claimed.has(code)) clashed.add(code);
-    else claimed.add(code);
+  {
+    for (let i = 0; i < n; i++) {
+      const code = candidate(k1[i]!, k2[i]!, 0, length);
+      lids[i] = code;
+      if (claimed.has(code)) clashed.add(code);
+      else claimed.add(code);
+    }
+    for (let i = 0; i < n; i++) {
+      const code = lids[i]!;
+      if (!hasLetter(code, length) || clashed.has(code)) pending.push(i);
+    }
   }
-  let pending: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const code = lids[i]!;
-    if (!hasLetter(code, length) || clashed.has(code)) pending.push(i);
-  }
-  // `claimed` now holds every code claimed at a lower level, taken or not: no later level takes one.
+  settleClashes(k1, k2, length, lids, pending, claimed);
+  return lids;
+}
+
+/**
+ * The lines `pending`, whose first candidates clashed, move on level by level: a line takes its
+ * candidate of a level when no other line claims it at that level or claimed it at a lower one.
+ */
+function settleClashes(k1: Uint32Array, k2: Uint32Array, length: number, lids: Uint32Array, pending: number[], claimed: CodeSet): void {
   for (let level = 1; pending.length > 0; level++) {
     const codes = pending.map((i) => candidate(k1[i]!, k2[i]!, level, length));
     if (level > MAX_LEVELS) {
@@ -244,7 +300,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
         claimed.add(code);
         lids[i] = code;
       });
-      break;
+      return;
     }
     const claims = new Map<number, number>();
     for (const code of codes) claims.set(code, (claims.get(code) ?? 0) + 1);
@@ -257,5 +313,4 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     for (const code of codes) claimed.add(code);
     pending = next;
   }
-  return lids;
 }
