@@ -9,7 +9,7 @@ import type { AnchorWorld } from '../core/anchor.js';
 import { applySplice, type Splice } from '../core/edit.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
-import { buildIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
+import { retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { MAX_RANGE } from '../core/window.js';
 import { hashLines } from '../core/hash.js';
 import { dominantEol, lineContent, splitLines } from '../core/lines.js';
@@ -132,7 +132,9 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const before = lstatOrNone(file.abs);
     if (before && !flags.force) throw new RtError('exists', `${file.display} appeared meanwhile; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`]);
     replaceFile(file.abs, bytes, before ? versionOf(before) : undefined, file.display, flags.force);
-    const index = buildIndex(hashLines(after));
+    // Over a file rt knew (--force), its saved LIDs are carried to the new content as across any
+    // change: lines kept keep theirs, and none of its retired LIDs is handed to other content.
+    const index = nextReading(store, file.rel, hashLines(after));
     const lids = lidsShown(store, file.rel, index, saveIndex(store, file.rel, after, index, statFile(file)));
     const view = ViewState.load(store, file.rel);
     report(ctx, file, before ? 'replaced' : 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);

@@ -18,7 +18,7 @@ Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   EOF
   rt insert FILE LID [--after] <<'EOF'  insert before (after) a line; '$' appends
   rt delete FILE FROM [TO]              delete lines
-  rt create FILE <<'EOF'                new file (--force replaces)
+  rt create FILE <<'EOF'                new file (--force replaces; --empty: empty)
 Rules:
 - Name lines by LID (kq3f) or NUMBER:LID (101:kq3f). A bare number works only if it
   still names the line rt showed there.
@@ -26,7 +26,8 @@ Rules:
   from one read. The edit prints the changed region with fresh LIDs.
 - Exit 3 = stale: the line changed since you saw it. Nothing was written; re-open
   the lines named in the message and retry with the new LIDs.
-- You may only replace lines rt has shown you (a window, a hit or an edit's region).
+- You may only replace lines, or insert beside a line, that rt has shown you in that
+  file (a window, a hit or an edit's region). An LID names its own line or is refused.
 - Exit codes: 0 ok, 1 nothing found, 2 bad usage, 3 stale (nothing written),
   4 file access refused. Add --diff to see the change; --dry-run writes nothing.
 `;

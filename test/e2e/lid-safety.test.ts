@@ -112,4 +112,19 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     fs.rmSync(path.join(dir, '.rt'), { recursive: true });
     expect(parseWindow(run(['open', 'j.ts'], dir)).lids).toEqual(region.lids);
   });
+
+  it('create --force carries the saved LIDs to the new content: kept lines keep theirs, retired ones are not handed out', () => {
+    const dir = tempDir();
+    write(dir, 'f.txt', 'alpha\nbeta\ngamma\n');
+    const first = parseWindow(run(['open', 'f.txt'], dir));
+    expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'BETA\n' }), { status: 0 });
+    const created = run(['create', '--force', 'f.txt'], dir, { input: 'alpha\nbeta\ngamma\ndelta\n' });
+    expectRun(created, { status: 0, stdout: /^replaced f\.txt: / });
+    const region = parseWindow({ ...created, stdout: created.stdout.split('\n').slice(1).join('\n') });
+    expect(region.lidAt(1)).toBe(first.lidAt(1));
+    expect(region.lidAt(3)).toBe(first.lidAt(3));
+    // beta's LID was retired when it became BETA: the beta written again is another line.
+    expect(region.lidAt(2)).not.toBe(first.lidAt(2));
+    expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'x\n' }), { status: 3, stdout: '' });
+  });
 });
