@@ -3,7 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../core/errors.js';
+import { isInside } from './inside.js';
 import { suggestPaths } from './suggest.js';
+
+export { isInside };
 
 export interface ResolvedPath {
   /** Absolute real path (symbolic links resolved). */
@@ -136,10 +139,6 @@ export function displayPath(root: Root, abs: string): string {
   return printable(toPosix(rel === '' ? '.' : rel));
 }
 
-export function isInside(dir: string, target: string): boolean {
-  const rel = path.relative(dir, target);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
-}
 
 function toPosix(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/');

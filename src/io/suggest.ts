@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { editDistance } from '../core/editDistance.js';
-import { isInside, type Root } from './root.js';
+import { isInside } from './inside.js';
+import type { Root } from './root.js';
 
 const MAX_SUGGESTIONS = 5;
 /** Bound on directory entries visited when looking for the same file name elsewhere. */
