@@ -1,9 +1,12 @@
-// Finding the lines of a file that match a pattern. The dialect is JavaScript's RegExp (without
-// the u flag); -F takes the pattern literally. A match never spans lines: each line is matched
-// on its content alone (no line ending, no BOM), as ripgrep does.
+// Finding the lines of a file that match a pattern. The dialect is JavaScript's RegExp (with the
+// u flag when the pattern allows it); -F takes the pattern literally. A match never spans lines:
+// each line is matched on its content alone (no line ending, no BOM), as ripgrep does, and "."
+// matches any character of it (a \r that ends no line, U+2028 and U+2029 too, as in grep and
+// ripgrep, where JavaScript's own "." would not).
 
 import { RtError } from './errors.js';
 import { lineContentRange } from './lineScan.js';
+import { dotWithinLines } from './patternText.js';
 
 export interface MatchOptions {
   readonly fixed: boolean;
@@ -75,10 +78,13 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
     if (/\(\?[a-z]+\)/.test(pattern)) hints.unshift('inline flags such as (?i) are not supported: use -i');
     throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${message}`, hints);
   }
-  const whole = new RegExp(regex.source, `gm${regex.flags}`);
+  // A line is matched alone, so "." may match any character of it (the s flag); the pass over a
+  // whole file finds candidates with "." kept within a line.
+  const single = new RegExp(regex.source, `s${regex.flags}`);
   // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
   // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  return regex.test('') || /\(\?<?[=!]/.test(base) ? perLineMatcher(regex) : regexMatcher(whole, regex);
+  if (regex.test('') || /\(\?<?[=!]/.test(base)) return perLineMatcher(single);
+  return regexMatcher(new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`), single);
 }
 
 function compile(source: string, flags: string): RegExp | undefined {

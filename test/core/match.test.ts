@@ -100,3 +100,32 @@ describe('matchesLine', () => {
     expect(matchesLine(compileMatcher('x\r', { fixed: true, ignoreCase: false, word: false }), Buffer.from('x\r'))).toBe(true);
   });
 });
+
+describe('"." matches any character of a line, as in grep and ripgrep', () => {
+  // JavaScript's "." leaves out \r, U+2028 and U+2029; within a line they are characters like any other.
+  const lines = Buffer.from('c\rd\nc\u2028d\nc\u2029d\ncd\nc\r\nd\nc\u00e9d\n', 'utf8');
+  const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
+    compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false, ...o }).matchingLines(lines, 0, Infinity).map((n) => n + 1);
+
+  it.each([
+    ['c.d', {}, [1, 2, 3, 7]], // never across a line ending (lines 5 and 6)
+    ['C.D', { ignoreCase: true }, [1, 2, 3, 7]],
+    ['c.d', { word: true }, [1, 2, 3, 7]],
+    ['^c.d$', {}, [1, 2, 3, 7]],
+    ['(?<=c).d', {}, [1, 2, 3, 7]], // matched line by line (a lookaround)
+    ['c.?d', {}, [1, 2, 3, 4, 7]],
+    ['c.*$', {}, [1, 2, 3, 4, 5, 7]],
+    ['c[.]d', {}, []], // a dot in a class is a dot
+    ['c\\.d', {}, []],
+    ['a\\-b|c.d', {}, [1, 2, 3, 7]], // a pattern valid only without the u flag
+  ] as const)('%s %j', (pattern, options, expected) => {
+    expect(hits(pattern, options)).toEqual(expected);
+  });
+
+  it('matchesLine and matchingAmong agree with the whole-file pass', () => {
+    const m = compileMatcher('c.d', { fixed: false, ignoreCase: false, word: false });
+    expect(matchesLine(m, Buffer.from('c\rd'))).toBe(true);
+    expect(matchesLine(m, Buffer.from('c\u2029d'))).toBe(true);
+    expect(matchingAmong(m, lines, 0, [0, 1, 2, 3, 4, 5])).toEqual([0, 1, 2]);
+  });
+});

@@ -1,0 +1,62 @@
+// Rough edges of the searches a user trial found: "." and the characters JavaScript's "." leaves
+// out, on every path a search can take.
+
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, expectRun, parseWindow, run, tempDir, tempRepo, write } from './harness.js';
+import { git } from './search-fixture.js';
+
+afterAll(cleanup);
+
+const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
+const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+const realRg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
+
+/**
+ * A folder of programs named `name` that log their arguments (one run a line) to `log`, then run
+ * the real one; with `refuse`, a run whose arguments hold it fails as a git without PCRE does.
+ */
+function logging(name: string, real: string, refuse?: string): { bin: string; log: string } {
+  const bin = tempDir('rt-bin-');
+  const log = path.join(bin, 'log');
+  const refusal = refuse ? `for a in "$@"; do [ "$a" = ${refuse} ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\n` : '';
+  write(bin, name, `#!/bin/sh\necho "$*" >> ${log}\n${refusal}exec ${real} "$@"\n`);
+  chmodSync(path.join(bin, name), 0o755);
+  write(bin, 'log', '');
+  return { bin, log };
+}
+
+describe('"." matches any character of a line: a \\r that ends no line, U+2028, U+2029', () => {
+  const dir = tempRepo();
+  // Three lines that grep and ripgrep match with abc.def, two they do not (a line ending between).
+  const lines = ['abc\rdef', 'abc\u2028def', 'abc\u2029def', 'abcdef', 'abc', 'def', 'abc\r', 'def'];
+  write(dir, 'dot.txt', `${lines.join('\n')}\n`);
+  write(dir, 'crlf.txt', 'abc\r\ndef\r\nabc\u2028def\r\n');
+  write(dir, 'other.txt', 'nothing here\n');
+  git(dir, ['add', '.']);
+  const expected = /^crlf\.txt:3:\w{4}\|abc\u2028def\ndot\.txt:1:\w{4}\|abc\rdef\ndot\.txt:2:\w{4}\|abc\u2028def\ndot\.txt:3:\w{4}\|abc\u2029def\n$/;
+
+  const paths: Array<{ name: string; env: Record<string, string>; program?: ReturnType<typeof logging>; asked?: RegExp }> = [
+    { name: 'in-process (no prefilter)', env: { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' } },
+    { name: 'git grep -P', env: { RT_RIPGREP: 'off' }, program: logging('git', realGit), asked: /grep .*--perl-regexp/ },
+    { name: 'git grep -F (a git without PCRE)', env: { RT_RIPGREP: 'off' }, program: logging('git', realGit, '--perl-regexp'), asked: /grep .*--fixed-strings .*-e abc/ },
+    ...(hasRipgrep ? [{ name: 'ripgrep', env: {}, program: logging('rg', realRg), asked: /--regexp abc/ }] : []),
+  ];
+  for (const { name, env, program, asked } of paths) {
+    it(`through ${name}: abc.def finds exactly the lines grep and ripgrep find`, () => {
+      const r = run(['grep', 'abc.def'], dir, { env: { ...env, ...(program ? { PATH: `${program.bin}:${process.env.PATH}` } : {}) } });
+      expectRun(r, { status: 0, stdout: expected, stderr: '' });
+      // The path named was the one taken.
+      if (program) expect(readFileSync(program.log, 'utf8'), r.text).toMatch(asked!);
+    });
+  }
+
+  it('grep-file too, and the whole line is printed exactly', () => {
+    const r = run(['grep-file', 'c.d', 'dot.txt'], dir);
+    expect(r.status, r.text).toBe(0);
+    const lids = parseWindow(run(['open', 'dot.txt'], dir)).lids;
+    expect(r.stdoutBytes.equals(Buffer.from(`1:${lids[0]}|abc\rdef\n2:${lids[1]}|abc\u2028def\n3:${lids[2]}|abc\u2029def\n`)), r.text).toBe(true);
+  });
+});
