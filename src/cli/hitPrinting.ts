@@ -1,13 +1,16 @@
 // Printing a search's hits with the LIDs `rt open` shows, computed only for the files printed:
-// each file is read again with its index, and its hits checked against that reading.
+// each file is read again with its index, its hits checked against that reading, and what is
+// printed worked out first; only then is anything printed or saved.
 
 import { RtError } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
+import { matchesLine, type LineMatcher, type MatchRange } from '../core/match.js';
 import { openIndexed, retryOnChange, type IndexedFile } from '../io/indexedFile.js';
 import { withFolderOf } from '../io/pinnedFolder.js';
 import { listedPath, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
+import { PLAIN } from '../render/style.js';
 import { renderLine } from '../render/window.js';
 import type { Context } from './context.js';
 import type { Candidate } from './search.js';
@@ -25,53 +28,119 @@ export interface JsonHit extends JsonLine {
   path: string;
   /** false for a line of context (-C). */
   hit: boolean;
+  /** With -o: the matches, as byte ranges of the line's content, with their text. */
+  matches?: Array<{ start: number; end: number; text: string; base64?: string }>;
+}
+
+/** How hits are printed. */
+export interface HitOutput {
+  /** Lines of context before and after each hit. */
+  readonly before: number;
+  readonly after: number;
+  /** grep prefixes each line with its path; grep-file does not. */
+  readonly prefixPath: boolean;
+  /** Which lines match, and where: hits are checked against the reading they are printed from. */
+  readonly matcher: LineMatcher;
+  /** -o: only the matching parts of hits, each on a line of its own. */
+  readonly only: boolean;
+}
+
+/** A line to print. */
+interface Row {
+  readonly n: number;
+  readonly lid: string;
+  readonly content: Buffer;
+  readonly hit: boolean;
+  /** The matches of a hit that are shown (coloured, or printed alone with -o). */
+  readonly marks: readonly MatchRange[];
+}
+
+/** A file's lines to print: groups of adjacent lines (each hit with its context). */
+interface FileRows {
+  readonly file: Candidate;
+  readonly resolved: ResolvedPath;
+  readonly indexed: IndexedFile;
+  readonly groups: ReadonlyArray<readonly Row[]>;
 }
 
 /**
- * Prints hits with their LIDs (and context lines), records them as shown, saves indexes. With
- * --json, prints nothing and returns the hits for the command's document. `isHit` tells whether
- * a line's content matches: hits are checked against the reading they are printed from.
+ * Prints hits with their LIDs (and context lines), records them as shown (but for the hits of
+ * -o, whose lines are not shown whole), saves indexes. With --json, prints nothing and returns
+ * the hits for the command's document.
  */
-export function printHits(ctx: Context, hits: readonly FileHits[], context: number, prefixPath: boolean, isHit: (content: Buffer) => boolean): JsonHit[] {
+export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOutput): JsonHit[] {
+  // Matches are looked for when they show: coloured, or printed alone.
+  const marking = output.only || ctx.style !== PLAIN;
+  const read: Array<FileRows | undefined> = [];
+  for (const [i, fileHits] of hits.entries()) read[i] = readFileRows(ctx, fileHits, output, marking);
   const json: JsonHit[] = [];
-  const groupsSeparated = context > 0;
+  const separated = output.before > 0 || output.after > 0;
   let firstGroup = true;
-  for (const { file, lines: searched } of hits) {
-    let resolved: ResolvedPath;
-    try {
-      // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
-      resolved = listedPath(ctx.root, file.abs, file.display);
-    } catch {
-      continue;
-    }
-    let read: HitLines;
-    try {
-      // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
-      read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, context, isHit)));
-    } catch (error) {
-      // Gone, unreadable or turned binary since it was searched: as if it had not matched.
-      if (error instanceof RtError) continue;
-      throw error;
-    }
-    const { indexed, lines, ranges, line } = read;
+  for (const rows of read) {
+    if (!rows) continue;
+    const { file, resolved, indexed, groups } = rows;
     const view = ViewState.load(ctx.state, resolved.rel);
-    const hitSet = new Set(lines);
-    for (const [from, to] of ranges) {
-      if (groupsSeparated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
+    const path = output.prefixPath ? file.display : undefined;
+    for (const group of groups) {
+      if (separated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
       firstGroup = false;
-      const lids: string[] = [];
-      for (let i = from; i < to; i++) {
-        const { lid, content } = line(i);
-        lids.push(lid);
-        if (ctx.json) json.push({ path: file.display, ...jsonLine(i + 1, lid, content), hit: hitSet.has(i) });
-        else ctx.out(renderLine(i + 1, lid, content, hitSet.has(i) ? '|' : '-', ctx.style, prefixPath ? file.display : undefined));
+      for (const row of group) {
+        if (ctx.json) json.push({ path: file.display, ...jsonLine(row.n, row.lid, row.content), hit: row.hit, ...(output.only && row.hit ? { matches: row.marks.map(([start, end]) => jsonMatch(row.content, start, end)) } : {}) });
+        else if (output.only && row.hit) for (const [s, e] of row.marks) ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, path, [[0, e - s]]));
+        else ctx.out(renderLine(row.n, row.lid, row.content, row.hit ? '|' : '-', ctx.style, path, row.marks));
       }
-      view.record(from + 1, lids, 'search');
+      // Shown whole: every line of the group (with -o, its lines of context).
+      let run: Row[] = [];
+      for (const row of [...group, undefined]) {
+        if (row && !(output.only && row.hit)) run.push(row);
+        else if (run.length) {
+          view.record(run[0]!.n, run.map((r) => r.lid), 'search');
+          run = [];
+        }
+      }
     }
     indexed.persist();
     view.save(ctx.state);
   }
   return json;
+}
+
+function jsonMatch(content: Buffer, start: number, end: number): { start: number; end: number; text: string; base64?: string } {
+  const { text, base64 } = jsonLine(0, '', content.subarray(start, end));
+  return { start, end, text, ...(base64 === undefined ? {} : { base64 }) };
+}
+
+/** A file's lines to print, read with its index (undefined when it is gone, unreadable or turned binary since it was searched). */
+function readFileRows(ctx: Context, { file, lines: searched }: FileHits, output: HitOutput, marking: boolean): FileRows | undefined {
+  let resolved: ResolvedPath;
+  try {
+    // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
+    resolved = listedPath(ctx.root, file.abs, file.display);
+  } catch {
+    return undefined;
+  }
+  const isHit = (content: Buffer) => matchesLine(output.matcher, content);
+  let read: HitLines;
+  try {
+    // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
+    read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.state, pinned), searched, output, isHit)));
+  } catch (error) {
+    // Gone, unreadable or turned binary since it was searched: as if it had not matched.
+    if (error instanceof RtError) return undefined;
+    throw error;
+  }
+  const hitSet = new Set(read.lines);
+  const groups = read.ranges.map(([from, to]) => {
+    const rows: Row[] = [];
+    for (let i = from; i < to; i++) {
+      const { lid, content } = read.line(i);
+      const hit = hitSet.has(i);
+      const marks = hit && marking ? output.matcher.matchesIn(content) : [];
+      rows.push({ n: i + 1, lid, content, hit, marks });
+    }
+    return rows;
+  });
+  return { file, resolved, indexed: read.indexed, groups };
 }
 
 /** A file's hits as one reading of it has them: the ranges to print and each line's LID and content. */
@@ -90,7 +159,7 @@ interface HitLines {
  * between, and the hits are taken from this reading instead (as many as were to be printed),
  * so that a line is never printed as a hit, with its LID, unless it matches.
  */
-function readHitLines(indexed: IndexedFile, searched: readonly number[], context: number, isHit: (content: Buffer) => boolean): HitLines {
+function readHitLines(indexed: IndexedFile, searched: readonly number[], context: { readonly before: number; readonly after: number }, isHit: (content: Buffer) => boolean): HitLines {
   let lines = searched.filter((n) => n < indexed.total);
   let ranges = rangesAround(lines, context, indexed.total);
   let line = readRanges(indexed, ranges);
@@ -104,11 +173,11 @@ function readHitLines(indexed: IndexedFile, searched: readonly number[], context
   return { indexed, lines, ranges, line };
 }
 
-function rangesAround(lines: readonly number[], context: number, total: number): Array<[number, number]> {
+function rangesAround(lines: readonly number[], context: { readonly before: number; readonly after: number }, total: number): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   for (const line of lines) {
-    const from = Math.max(0, line - context);
-    const to = Math.min(total, line + context + 1);
+    const from = Math.max(0, line - context.before);
+    const to = Math.min(total, line + context.after + 1);
     const last = ranges[ranges.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else ranges.push([from, to]);

@@ -46,6 +46,7 @@ export function buildProgram(
     }
     for (const option of spec.options) cmd.addOption(toOption(option));
     cmd.helpOption('-h, --help', 'show help');
+    if (spec.explainUnknownOption) explainUnknownOptions(cmd, spec.explainUnknownOption);
     cmd.addHelpText('after', () => helpAfter(spec));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
@@ -55,6 +56,18 @@ export function buildProgram(
     });
   }
   return program;
+}
+
+/** Makes commander's message for an option `cmd` does not take say what `explain` says of it, when it says something. */
+function explainUnknownOptions(cmd: Command, explain: (flag: string) => string | undefined): void {
+  // (commander's own method, not in its typings: it reports an unknown option.)
+  const parser = cmd as unknown as { unknownOption(flag: string): void };
+  const report = parser.unknownOption.bind(cmd);
+  parser.unknownOption = (flag) => {
+    const why = explain(flag);
+    if (why) cmd.error(`error: unknown option '${flag}' (${why})`, { code: 'commander.unknownOption' });
+    report(flag);
+  };
 }
 
 function toOption(spec: OptionSpec): Option {

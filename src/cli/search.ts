@@ -1,5 +1,5 @@
-// What grep and grep-file share: choosing and reading candidate files, and the lines that say
-// what a search left out (printing hits is hitPrinting's).
+// What grep and grep-file share: reading candidate files, matching, and printing hits with the
+// LIDs `rt open` shows — computed only for the files that are printed.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { printable, RtError, shellQuote } from '../core/errors.js';
 import { hasBom, BOM } from '../core/lines.js';
-import type { MatchOptions } from '../core/match.js';
+import { lineContentRange } from '../core/lineScan.js';
+import type { LineMatcher } from '../core/match.js';
 import { statResolved } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
 import { READ_PLAIN } from '../io/plainFile.js';
@@ -37,14 +38,10 @@ export function maxOption(options: Options): number {
   return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max', 'results, 1 or more');
 }
 
-export function matchOptions(options: Options): MatchOptions {
-  return { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true };
-}
-
-/** -C N: lines of context (0 or more). */
-export function contextOption(options: Options): number {
-  if (options.context === undefined || String(options.context).trim() === '0') return 0;
-  return positiveInt(String(options.context), '--context', 'lines of context, 0 or more');
+/** -C N, -A N, -B N: lines of context (0 or more). */
+export function countOption(value: Options[string], flag: string): number {
+  if (String(value).trim() === '0') return 0;
+  return positiveInt(String(value), flag, 'lines of context, 0 or more');
 }
 
 export function listOptions(options: Options): ListOptions {
@@ -261,6 +258,19 @@ function readText(abs: string, limit: number): Buffer | undefined {
   }
 }
 
+/** How many matches the lines `lines` (0-based, ascending) of a file's bytes hold. */
+export function countMatches(matcher: LineMatcher, bytes: Buffer, lines: readonly number[]): number {
+  let count = 0;
+  let line = 0;
+  let start = bomLengthOf(bytes);
+  for (const wanted of lines) {
+    for (; line < wanted && start !== -1; line++) start = lineContentRange(bytes, start).next;
+    if (start === -1) break;
+    count += matcher.matchesIn(bytes.subarray(start, lineContentRange(bytes, start).contentEnd)).length;
+  }
+  return count;
+}
+
 export function bomLengthOf(bytes: Buffer): number {
   return hasBom(bytes) ? BOM.length : 0;
 }
@@ -285,18 +295,4 @@ export function capNotice(what: readonly [string, string], more: number, moreFil
 export function commandLine(command: string, options: readonly string[], operands: readonly string[]): string {
   const sep = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
   return `rt ${command} ${[...options, ...sep, ...operands].map(shellQuote).join(' ')}`;
-}
-
-/** The flags of a search as given, to repeat it in a suggested command. */
-export function searchFlags(options: Options): string[] {
-  const out: string[] = [];
-  if (options.ignoreCase) out.push('-i');
-  if (options.word) out.push('-w');
-  if (options.fixed) out.push('-F');
-  if (options.files) out.push('-l');
-  if (options.context !== undefined) out.push('-C', String(options.context));
-  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
-  if (options.hidden) out.push('--hidden');
-  if (options.ignore === false) out.push('--no-ignore');
-  return out;
 }

@@ -49,6 +49,8 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
+  /** What to say of an option the command does not take (a habit from another tool), added to the parser's message; undefined: nothing. */
+  readonly explainUnknownOption?: (flag: string) => string | undefined;
   /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
   run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }

@@ -7,7 +7,8 @@
 //
 // The counts always say "lines", even for one, so one pattern parses them.
 
-import { PLAIN, type Style } from './style.js';
+import type { MatchRange } from '../core/match.js';
+import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DISPLAY_LIMIT = 2000;
 
@@ -40,17 +41,24 @@ export function renderWindow(view: WindowView, style: Style = PLAIN): Buffer {
   return Buffer.concat(parts);
 }
 
-/** One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */
-export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string): Buffer {
+/**
+ * One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included.
+ * `marks`, for a hit, are its matches (see displayContent).
+ */
+export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string, marks: readonly MatchRange[] = []): Buffer {
   const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), displayContent(content), NEWLINE]);
+  return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
 }
 
 const NEWLINE = Buffer.from('\n');
 
-/** Content as shown: exact bytes, or for a line over DISPLAY_LIMIT characters, cut with a marker. */
-export function displayContent(content: Buffer): Buffer {
-  if (content.length <= DISPLAY_LIMIT) return content; // at most as many characters as bytes
+/**
+ * Content as shown: its exact bytes, with `marks` (byte ranges of a hit's matches, ascending)
+ * coloured; a line over DISPLAY_LIMIT characters is cut after that many, with a marker saying
+ * how many more there were.
+ */
+export function displayContent(content: Buffer, marks: readonly MatchRange[] = [], style: Style = PLAIN): Buffer[] {
+  if (content.length <= DISPLAY_LIMIT) return marked(content, 0, content.length, marks, style); // at most as many characters as bytes
   // Characters are counted as UTF-8 sequences (each byte that is not a continuation byte
   // starts one), without decoding a line that may be megabytes long.
   let chars = 0;
@@ -61,7 +69,24 @@ export function displayContent(content: Buffer): Buffer {
       chars++;
     }
   }
-  if (chars <= DISPLAY_LIMIT) return content;
+  if (chars <= DISPLAY_LIMIT) return marked(content, 0, content.length, marks, style);
   // Always "chars", as SPEC §1 writes the marker, so one pattern parses it.
-  return Buffer.concat([content.subarray(0, cut), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')]);
+  return [...marked(content, 0, cut, marks, style), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')];
+}
+
+/** The bytes [start, end) of `content`, the parts `marks` cover coloured. */
+function marked(content: Buffer, start: number, end: number, marks: readonly MatchRange[], style: Style): Buffer[] {
+  if (style === PLAIN || marks.length === 0) return [content.subarray(start, end)];
+  const parts: Buffer[] = [];
+  let at = start;
+  for (const [from, to] of marks) {
+    const s = Math.max(from, at);
+    const e = Math.min(to, end);
+    if (s >= e) continue;
+    if (s > at) parts.push(content.subarray(at, s));
+    parts.push(styleBytes(style.match, content.subarray(s, e)));
+    at = e;
+  }
+  if (at < end) parts.push(content.subarray(at, end));
+  return parts;
 }

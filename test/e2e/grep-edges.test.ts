@@ -6,7 +6,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, expectRun, parseWindow, run, tempDir, tempRepo, write } from './harness.js';
-import { git } from './search-fixture.js';
+import { git, outLines, parseHit } from './search-fixture.js';
 
 afterAll(cleanup);
 
@@ -52,6 +52,14 @@ describe('"." matches any character of a line: a \\r that ends no line, U+2028, 
       if (program) expect(readFileSync(program.log, 'utf8'), r.text).toMatch(asked!);
     });
   }
+
+  it('-i, -w, several patterns and -v take it the same way', () => {
+    const keys = (args: string[]) => outLines(run(['grep', ...args, 'dot.txt'], dir, { env: { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' } }).stdout).map((l) => parseHit(l)!.n);
+    expect(keys(['-i', 'ABC.DEF'])).toEqual([1, 2, 3]);
+    expect(keys(['-w', 'abc.def'])).toEqual([1, 2, 3]);
+    expect(keys(['-e', 'zzz', '-e', 'c.d'])).toEqual([1, 2, 3]);
+    expect(keys(['-v', '^abc.def$'])).toEqual([4, 5, 6, 7, 8]);
+  });
 
   it('grep-file too, and the whole line is printed exactly', () => {
     const r = run(['grep-file', 'c.d', 'dot.txt'], dir);

@@ -1,19 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { READ_PLAIN } from '../../io/plainFile.js';
-import { compileMatcher, escapeRegExp, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
+import { compileSearch, escapeRegExp, knownLinesMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
+import { pcreLines } from '../../io/pcreSearch.js';
 import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, noteUndecodable, pickCandidates, commandLine, contextOption, listOptions, matchOptions, maxOption, readSearchable, searchFlags } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, type CandidateSet } from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
-import { LISTING_OPTIONS, MATCH_OPTIONS } from './searchOptions.js';
+import { explainSearchFlag, LISTING_OPTIONS, MATCH_OPTIONS, searchFlags, searchOperands, searchQuery, type SearchQuery } from './searchOptions.js';
 
 /**
  * The literal text (in bytes, in one run) every match of a regular expression must hold, at
@@ -29,13 +30,15 @@ export const grepCommand: CommandSpec = {
   name: 'grep',
   summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
   description: [
-    'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -C, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --.',
-    'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). "." matches any character of the line, a \\r that ends no line and U+2028 and U+2029 included, as in grep and ripgrep. A match never spans lines. A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',
+    'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F; PCRE2 through ripgrep with -P), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -e (repeatable) a line matches if any of the patterns does, and every operand is a PATH. With -C, -A or -B, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --. With -o, each match is printed alone on a line of its own, PATH:NUMBER:LID|MATCH, in the order of the line (context lines whole); with -c, each file with hits is printed once, as PATH:COUNT (lines; with -o, matches); with -l, its path alone.',
+    'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). "." matches any character of the line, a \\r that ends no line and U+2028 and U+2029 included, as in grep and ripgrep. A match never spans lines. With -S, case is ignored when the patterns hold no upper-case letter. A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',
     'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless (unless it is binary: then standard error says whether it matches). A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
-    'At most 200 hits are printed (--max N); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete.',
+    'On a terminal (or with --color always) the matches of each hit are coloured.',
+    'At most 200 hits are printed (--max N; with -l or -c, files); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete (with -o, only their lines of context: open a line to edit it).',
+    'Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
   ],
   args: [
-    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find', required: true, complete: 'none' },
+    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, the first PATH', required: false, complete: 'none' },
     { name: 'path', summary: 'files or folders to search (default: the working directory)', required: false, variadic: true, complete: 'file' },
   ],
   options: [
@@ -49,40 +52,47 @@ export const grepCommand: CommandSpec = {
     { command: "rt grep -w -g '*.ts' total src", explains: 'the word total in TypeScript files under src' },
     { command: 'rt grep -C 2 TODO', explains: 'TODO lines with 2 lines of context' },
     { command: 'rt grep -l -i license', explains: 'the files mentioning license, in any case' },
+    { command: 'rt grep -c -e TODO -e FIXME src', explains: 'how many lines hold TODO or FIXME in each file under src' },
+    { command: "rt grep -o 'v\\d+\\.\\d+' CHANGELOG.md", explains: 'each version number alone, with its line\'s number and LID' },
   ],
   exits: [
     [0, 'something was found'],
     [1, 'nothing was found'],
-    [2, 'bad usage or an invalid pattern'],
+    [2, 'bad usage, an invalid pattern, or -P without ripgrep'],
     [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder'],
   ],
   readsStdin: false,
+  explainUnknownOption: explainSearchFlag('grep'),
   run(ctx, args, options) {
-    return grep(ctx, args[0]!, args.slice(1), options);
+    return grep(ctx, searchQuery('grep', args, options), options);
   },
 };
 
-async function grep(ctx: Context, pattern: string, paths: readonly string[], options: Options): Promise<number> {
-  const matcher = compileMatcher(pattern, matchOptions(options));
+async function grep(ctx: Context, query: SearchQuery, options: Options): Promise<number> {
+  const { patterns, paths, ignoreCase } = query;
+  // rt's own matcher, unless -P: then ripgrep's, once the files are known.
+  let matcher: LineMatcher | undefined = query.pcre ? undefined : compileSearch(patterns, { fixed: query.fixed, ignoreCase, word: query.word, invert: query.invert });
   const max = maxOption(options);
-  const context = contextOption(options);
   const filesOnly = options.files === true;
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
   // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
   // very lines; otherwise the files worth reading: those holding the literal, or a line its
-  // translation of a regular expression matches (rt then matches the pattern itself).
-  const ignoreCase = options.ignoreCase === true;
+  // translation of a regular expression matches (rt then matches the pattern itself). Not for
+  // -v, whose lines hold nothing in particular, nor -P, which ripgrep matches whole.
+  const prefiltered = !query.pcre && !query.invert;
+  const single = patterns.length === 1 ? patterns[0]! : undefined;
   // A literal matched as bytes goes to the prefilters as it is. With -i or -w rt matches it as a
   // regular expression, on text where a byte that is not UTF-8 reads as U+FFFD: so do they.
-  const bytesLiteral = options.fixed && !ignoreCase && options.word !== true;
-  const regexSource = bytesLiteral ? undefined : options.fixed ? escapeRegExp(pattern) : pattern;
+  const bytesLiteral = single !== undefined && query.fixed && !ignoreCase && !query.word;
+  const sources = patterns.map((p) => (query.fixed ? escapeRegExp(p) : p));
+  const regexSource = !prefiltered || bytesLiteral ? undefined : sources.length === 1 ? sources[0]! : sources.map((p) => `(?:${p})`).join('|');
   const translated = regexSource === undefined ? undefined : ripgrepPattern(regexSource, ignoreCase);
-  const search = bytesLiteral ? { fixed: pattern } : translated && (options.fixed || translated.strength >= MIN_LITERAL) ? { regex: translated.regex } : undefined;
+  const search = !prefiltered ? undefined : bytesLiteral ? { fixed: single } : translated && (query.fixed || translated.strength >= MIN_LITERAL) ? { regex: translated.regex } : undefined;
   const dirs = searchedFolders(ctx, paths);
   const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
-  const exact = options.fixed && exactLines(pattern, { ignoreCase, word: options.word === true });
+  const exact = bytesLiteral && exactLines(single, { ignoreCase, word: query.word });
   // The lines themselves when rt is to match its pattern in them: it then reads only the files it
   // prints. With -l, for a plain literal, the files found are the answer.
   const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact) : undefined;
@@ -98,9 +108,9 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
   let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : filesAnswer && new Set([...filesAnswer.found, ...filesAnswer.unanswered]);
   // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
   let tracked = only && trackedRun ? await trackedRun : undefined;
-  if (!only && dirs && !list.noIgnore) {
+  if (prefiltered && !only && dirs && !list.noIgnore) {
     // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
-    const required = byteRequired(bytesLiteral ? [[pattern]] : (translated?.required ?? []), ignoreCase);
+    const required = byteRequired(bytesLiteral ? [[single]] : (translated?.required ?? []), ignoreCase);
     const strongest = required[0] ?? [];
     const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, ignoreCase)?.regex }, ctx.env) : undefined;
     const found = await gitRun;
@@ -112,6 +122,12 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     }
   }
   const set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  if (query.pcre) {
+    const found = await pcreLines(set.files.map((f) => f.abs), query, ctx.env, (abs) => set.files.find((f) => f.abs === abs)?.display ?? abs);
+    for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
+    matcher = knownLinesMatcher(found.lines);
+  }
+  const match = matcher!;
   /** The 0-based hit lines of a file, the first `limit` of them at least (none when it cannot be searched). */
   const hitsIn = (abs: string, limit: number): number[] => {
     if (exact && filesAnswer?.found.has(abs) && !filesAnswer.unanswered.has(abs)) {
@@ -122,29 +138,58 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
     const known = answer && !answer.unanswered.has(abs) ? answer.found.get(abs) : undefined;
     if (known && exactAnswer) return isSearchable(abs) ? known.map((n) => n - 1) : [];
     const lines = known && answer!.contents?.get(abs);
-    const verified = lines && isSearchable(abs) ? matchingLinesRead(matcher, abs, lines) : undefined;
+    const verified = lines && isSearchable(abs) ? matchingLinesRead(match, abs, lines) : undefined;
     if (verified) return verified;
     if (known) {
       const bytes = readSearchable(abs);
-      return bytes ? matchingAmong(matcher, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
+      return bytes ? matchingAmong(match, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
     }
     const bytes = readSearchable(abs);
-    return bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), limit) : [];
+    return bytes ? match.matchingLines(bytes, bomLengthOf(bytes), limit) : [];
   };
 
+  // Each file's hits (-l asks only whether a file has hits: its first is enough), and with -c -o its matches.
+  const found: number[][] = [];
+  const matchCounts: number[] = [];
+  for (const [i, { abs }] of set.files.entries()) {
+    const lines = hitsIn(abs, filesOnly ? 1 : Infinity);
+    if (query.count && query.only) {
+      const bytes = lines.length ? readSearchable(abs) : undefined;
+      matchCounts[i] = bytes ? countMatches(match, bytes, lines) : 0;
+    }
+    found[i] = lines;
+  }
+
+  noteNamedBinaries(ctx, paths, match);
+  noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
+  const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], searchOperands(query, options));
+  const narrow = 'a PATH or -g GLOB';
+  if (filesOnly || query.count) {
+    // One line a file: its path, or its path and count.
+    const shown: Array<{ path: string; count: number }> = [];
+    let moreFiles = 0;
+    for (const [i, file] of set.files.entries()) {
+      const count = query.only ? (matchCounts[i] ?? 0) : found[i]!.length;
+      if (count === 0) continue;
+      if (shown.length < max) shown.push({ path: file.display, count });
+      else moreFiles++;
+    }
+    if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
+    const more = moreFiles ? { files: moreFiles, command: again(shown.length + moreFiles) } : null;
+    if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: shown.map((s) => s.path), more } : { command: 'grep', counts: shown, more });
+    else {
+      for (const { path: shownPath, count } of shown) ctx.out(filesOnly ? `${shownPath}\n` : `${shownPath}:${count}\n`);
+      if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
+    }
+    return 0;
+  }
   const shown: FileHits[] = [];
   let shownHits = 0;
   let moreHits = 0;
   let moreFiles = 0;
-  for (const file of set.files) {
-    // -l asks only whether a file has hits: its first is enough.
-    const lines = hitsIn(file.abs, filesOnly ? 1 : Infinity);
+  for (const [i, file] of set.files.entries()) {
+    const lines = found[i]!;
     if (lines.length === 0) continue;
-    if (filesOnly) {
-      if (shown.length < max) shown.push({ file, lines: [] });
-      else moreFiles++;
-      continue;
-    }
     const room = max - shownHits;
     if (room > 0) {
       shown.push({ file, lines: lines.slice(0, room) });
@@ -155,32 +200,22 @@ async function grep(ctx: Context, pattern: string, paths: readonly string[], opt
       moreFiles++;
     }
   }
-
-  noteNamedBinaries(ctx, paths, matcher);
-  noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
-  if (shown.length === 0) {
-    if (set.filtered) explainNothingFound(ctx, pattern, paths, options);
-    if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: [], more: null } : { command: 'grep', hits: [], more: null });
-    return 1;
-  }
-  const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], [pattern, ...paths]);
-  const narrow = 'a PATH or -g GLOB';
-  if (filesOnly) {
-    if (ctx.json) {
-      ctx.emit({ command: 'grep', files: shown.map((h) => h.file.display), more: moreFiles ? { files: moreFiles, command: again(shown.length + moreFiles) } : null });
-      return 0;
-    }
-    for (const { file } of shown) ctx.out(`${file.display}\n`);
-    if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
-    return 0;
-  }
-  const hits = printHits(ctx, shown, context, true, (content) => matchesLine(matcher, content));
+  if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
+  const hits = printHits(ctx, shown, { before: query.before, after: query.after, prefixPath: true, matcher: match, only: query.only });
   if (ctx.json) {
     ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
     return 0;
   }
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
+}
+
+/** Nothing was found: says whether ignored or hidden files hold hits, prints the empty --json document; exit 1. */
+function nothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, set: CandidateSet, options: Options): number {
+  // (-P matched only the files searched: it cannot tell of others.)
+  if (set.filtered && !query.pcre) explainNothingFound(ctx, query, matcher, options);
+  if (ctx.json) ctx.emit(options.files ? { command: 'grep', files: [], more: null } : query.count ? { command: 'grep', counts: [], more: null } : { command: 'grep', hits: [], more: null });
+  return 1;
 }
 
 /**
@@ -247,27 +282,26 @@ function noteNamedBinaries(ctx: Context, paths: readonly string[], matcher: Line
 }
 
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
-function explainNothingFound(ctx: Context, pattern: string, paths: readonly string[], options: Options): void {
-  const matcher = compileMatcher(pattern, matchOptions(options));
+function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, options: Options): void {
   const globs = (options.glob as string[] | undefined) ?? [];
+  const paths = query.paths;
   // (ripgrep, when it ran, narrowed the files read: the count is of those the search covered)
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
   let searched = 0;
   for (const abs of seen) if (isPlainFile(abs)) searched++;
-  const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs));
+  const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs)).slice(0, SKIPPED_CHECK_LIMIT);
   let found: string | undefined;
   let hits = 0;
-  for (const file of wider.slice(0, SKIPPED_CHECK_LIMIT)) {
+  for (const file of wider) {
     const bytes = readSearchable(file.abs);
-    if (!bytes) continue;
-    const n = matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length;
+    const n = bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length : 0;
     if (n && !found) found = file.display;
     hits += n;
   }
   if (found) {
     ctx.warn(`no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
     const flags = ['--hidden', '--no-ignore', ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore')];
-    ctx.warn(`search them too with: ${commandLine('grep', flags, [pattern, ...paths])}`);
+    ctx.warn(`search them too with: ${commandLine('grep', flags, searchOperands(query, options))}`);
   }
 }
 
