@@ -11,7 +11,7 @@ import { listedPath, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { PLAIN } from '../render/style.js';
-import { renderLine } from '../render/window.js';
+import { DISPLAY_LIMIT, renderLine } from '../render/window.js';
 import type { Context } from './context.js';
 import type { Candidate } from './search.js';
 
@@ -51,7 +51,7 @@ interface Row {
   readonly lid: string;
   readonly content: Buffer;
   readonly hit: boolean;
-  /** The matches of a hit that are shown (coloured, or printed alone with -o). */
+  /** The matches of a hit that are shown (coloured, cut around, or printed alone with -o). */
   readonly marks: readonly MatchRange[];
 }
 
@@ -69,7 +69,7 @@ interface FileRows {
  * the hits for the command's document.
  */
 export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOutput): JsonHit[] {
-  // Matches are looked for when they show: coloured, or printed alone.
+  // Matches are looked for when they show: coloured, printed alone, or in a line cut for display.
   const marking = output.only || ctx.style !== PLAIN;
   const read: Array<FileRows | undefined> = [];
   for (const [i, fileHits] of hits.entries()) read[i] = readFileRows(ctx, fileHits, output, marking);
@@ -135,7 +135,8 @@ function readFileRows(ctx: Context, { file, lines: searched }: FileHits, output:
     for (let i = from; i < to; i++) {
       const { lid, content } = read.line(i);
       const hit = hitSet.has(i);
-      const marks = hit && marking ? output.matcher.matchesIn(content) : [];
+      // A line cut for display needs its first match, to show it.
+      const marks = !hit ? [] : marking ? output.matcher.matchesIn(content) : content.length > DISPLAY_LIMIT ? output.matcher.matchesIn(content, 1) : [];
       rows.push({ n: i + 1, lid, content, hit, marks });
     }
     return rows;

@@ -20,7 +20,7 @@ const OVERVIEW: readonly Section[] = [
       'A window looks like this:',
       { example: '--- src/app.ts (lines 101-200 of 834) ---\n(100 more lines above)\n101:kq3f|    const total = items.reduce(add, 0);\n102:mw7a|    return total;\n(634 more lines below)' },
       'The header names the path (relative to the working directory) and the lines shown. The count lines always say "lines", even for one, so one pattern parses them; they are left out when there is nothing above or below. An empty file shows only the header "--- PATH (empty file) ---".',
-      'Each line is NUMBER:LID|CONTENT. CONTENT is the line\'s bytes exactly as in the file (tabs, invalid UTF-8 and control bytes included) without its line ending: a "\\r" before the "\\n" belongs to the line ending and is not shown; a "\\r" anywhere else is content. A UTF-8 byte order mark is not part of line 1. A line longer than 2,000 characters is cut for display, ending in "… [+N chars]"; the file is never changed by reading.',
+      'Each line is NUMBER:LID|CONTENT. CONTENT is the line\'s bytes exactly as in the file (tabs, invalid UTF-8 and control bytes included) without its line ending: a "\\r" before the "\\n" belongs to the line ending and is not shown; a "\\r" anywhere else is content. A UTF-8 byte order mark is not part of line 1. A line longer than 2,000 characters is cut for display, ending in "… [+N chars]" (a search hit whose first match does not end within those characters is shown around that match instead, "[+N chars] …" before it); the file is never changed by reading.',
     ],
   },
   {

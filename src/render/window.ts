@@ -54,24 +54,60 @@ const NEWLINE = Buffer.from('\n');
 
 /**
  * Content as shown: its exact bytes, with `marks` (byte ranges of a hit's matches, ascending)
- * coloured; a line over DISPLAY_LIMIT characters is cut after that many, with a marker saying
- * how many more there were.
+ * coloured. A line over DISPLAY_LIMIT characters is cut to that many, with markers saying how
+ * many characters were left out: after its first DISPLAY_LIMIT ("… [+N chars]"), or, when the
+ * first mark does not end within them, around that mark, so that the match is seen ("[+N chars] …"
+ * before, "… [+N chars]" after; a mark longer than the limit is shown from its start).
  */
 export function displayContent(content: Buffer, marks: readonly MatchRange[] = [], style: Style = PLAIN): Buffer[] {
-  if (content.length <= DISPLAY_LIMIT) return marked(content, 0, content.length, marks, style); // at most as many characters as bytes
-  // Characters are counted as UTF-8 sequences (each byte that is not a continuation byte
-  // starts one), without decoding a line that may be megabytes long.
-  let chars = 0;
-  let cut = -1;
-  for (let i = 0; i < content.length; i++) {
-    if ((content[i]! & 0xc0) !== 0x80) {
-      if (chars === DISPLAY_LIMIT) cut = i;
-      chars++;
-    }
-  }
-  if (chars <= DISPLAY_LIMIT) return marked(content, 0, content.length, marks, style);
+  // At most as many characters as bytes.
+  const part = content.length <= DISPLAY_LIMIT ? undefined : shownPart(content, marks[0]);
+  if (!part) return marked(content, 0, content.length, marks, style);
   // Always "chars", as SPEC §1 writes the marker, so one pattern parses it.
-  return [...marked(content, 0, cut, marks, style), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')];
+  return [
+    ...(part.before ? [Buffer.from(`[+${part.before} chars] …`, 'utf8')] : []),
+    ...marked(content, part.start, part.end, marks, style),
+    ...(part.after ? [Buffer.from(`… [+${part.after} chars]`, 'utf8')] : []),
+  ];
+}
+
+/**
+ * The DISPLAY_LIMIT characters of a line shown (see displayContent), as bytes [start, end) and
+ * the characters left out before and after; undefined when the line is not that long.
+ * Characters are counted as UTF-8 sequences (each byte that is not a continuation byte starts
+ * one), without decoding a line that may be megabytes long.
+ */
+function shownPart(content: Buffer, focus: MatchRange | undefined): { start: number; end: number; before: number; after: number } | undefined {
+  let chars = 0;
+  let focusStart = 0;
+  let focusEnd = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (focus && i === focus[0]) focusStart = chars;
+    if (focus && i === focus[1]) focusEnd = chars;
+    if ((content[i]! & 0xc0) !== 0x80) chars++;
+  }
+  if (chars <= DISPLAY_LIMIT) return undefined;
+  if (focus && focus[1] >= content.length) focusEnd = chars;
+  let from = 0;
+  if (focus && focusEnd > DISPLAY_LIMIT) {
+    // The match in the middle of what is shown, as much of the line on each side.
+    const length = focusEnd - focusStart;
+    from = length >= DISPLAY_LIMIT ? focusStart : focusStart - Math.floor((DISPLAY_LIMIT - length) / 2);
+    from = Math.max(0, Math.min(from, chars - DISPLAY_LIMIT));
+  }
+  const to = from + DISPLAY_LIMIT;
+  let start = 0;
+  let end = content.length;
+  for (let i = 0, n = 0; i < content.length; i++) {
+    if ((content[i]! & 0xc0) === 0x80) continue;
+    if (n === from) start = i;
+    if (n === to) {
+      end = i;
+      break;
+    }
+    n++;
+  }
+  return { start, end, before: from, after: chars - to };
 }
 
 /** The bytes [start, end) of `content`, the parts `marks` cover coloured. */

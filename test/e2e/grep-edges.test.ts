@@ -1,5 +1,5 @@
 // Rough edges of the searches a user trial found: "." and the characters JavaScript's "." leaves
-// out, on every path a search can take.
+// out (on every path a search can take), and a match past the display cut.
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
@@ -66,5 +66,30 @@ describe('"." matches any character of a line: a \\r that ends no line, U+2028, 
     expect(r.status, r.text).toBe(0);
     const lids = parseWindow(run(['open', 'dot.txt'], dir)).lids;
     expect(r.stdoutBytes.equals(Buffer.from(`1:${lids[0]}|abc\rdef\n2:${lids[1]}|abc\u2028def\n3:${lids[2]}|abc\u2029def\n`)), r.text).toBe(true);
+  });
+});
+
+describe('a hit whose match lies past the 2,000-character display cut', () => {
+  const dir = tempDir();
+  const long = `${'x'.repeat(3000)}NEEDLE${'y'.repeat(3000)}`;
+  write(dir, 'long.txt', `${long}\nshort NEEDLE\n${'z'.repeat(2500)}\n`);
+  const lids = parseWindow(run(['open', 'long.txt'], dir)).lids;
+  const cut = `[+2003 chars] …${'x'.repeat(997)}NEEDLE${'y'.repeat(997)}… [+2003 chars]`;
+
+  it('is shown around its match, cut on both sides with the marker of SPEC §1, by grep and grep-file', () => {
+    expectRun(run(['grep', 'NEEDLE', 'long.txt'], dir), { status: 0, stdout: `long.txt:1:${lids[0]}|${cut}\nlong.txt:2:${lids[1]}|short NEEDLE\n`, stderr: '' });
+    expectRun(run(['grep-file', '-F', 'NEEDLE', 'long.txt'], dir), { status: 0, stdout: `1:${lids[0]}|${cut}\n2:${lids[1]}|short NEEDLE\n`, stderr: '' });
+  });
+
+  it('a context line is cut as rt open cuts it; --json gives the line whole', () => {
+    const r = run(['grep', '-A', '1', 'short', 'long.txt'], dir);
+    expectRun(r, { status: 0, stdout: `long.txt:2:${lids[1]}|short NEEDLE\nlong.txt:3:${lids[2]}-${'z'.repeat(2000)}… [+500 chars]\n`, stderr: '' });
+    const j = JSON.parse(run(['grep', 'NEEDLE', 'long.txt', '--json'], dir).stdout) as { hits: Array<{ text: string }> };
+    expect(j.hits[0]!.text).toBe(long);
+  });
+
+  it('its LID is the one rt open shows, and an edit by it works', () => {
+    const r = run(['edit', 'long.txt', lids[0]!], dir, { input: 'replaced\n' });
+    expect(r.status, r.text).toBe(0);
   });
 });
