@@ -229,30 +229,49 @@ export function nameEnding(glob: string): string {
 
 /** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */
 export function readSearchable(abs: string): Buffer | undefined {
-  return readText(abs, Infinity);
+  const read = readText(abs, Infinity);
+  return typeof read === 'string' ? undefined : read;
 }
 
 /** Whether a file can be searched (see readSearchable), reading only as much as tells. */
 export function isSearchable(abs: string): boolean {
-  return readText(abs, SNIFF_BYTES) !== undefined;
+  return typeof readText(abs, SNIFF_BYTES) !== 'string';
 }
 
-/** Up to `limit` bytes of a file that is readable, regular and not binary; else undefined. */
-function readText(abs: string, limit: number): Buffer | undefined {
+/** Whether a file can be searched ('text'), or why not, reading only as much as tells. */
+export function searchableKind(abs: string): 'text' | 'binary' | 'unreadable' {
+  const read = readText(abs, SNIFF_BYTES);
+  return typeof read === 'string' ? read : 'text';
+}
+
+/** Files named on the command line that cannot be searched, and why. */
+export type Unsearchable = ReadonlyArray<{ readonly display: string; readonly kind: 'binary' | 'unreadable' }>;
+
+/** What is wrong with `files` (see Unsearchable), in one phrase: "a.bin is a binary file and b.txt cannot be read". */
+export function unsearchableText(files: Unsearchable): string {
+  const named = (kind: 'binary' | 'unreadable') => files.filter((f) => f.kind === kind).map((f) => f.display);
+  const join = (names: readonly string[]) => (names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+  const binary = named('binary');
+  const unreadable = named('unreadable');
+  return [...(binary.length ? [`${join(binary)} ${binary.length === 1 ? 'is a binary file' : 'are binary files'}`] : []), ...(unreadable.length ? [`${join(unreadable)} cannot be read`] : [])].join(' and ');
+}
+
+/** Up to `limit` bytes of a file that is readable, regular and not binary; else why not. */
+function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' {
   let fd: number;
   try {
     // Never follow a symbolic link; never wait on a FIFO.
     fd = fs.openSync(abs, READ_PLAIN);
   } catch {
-    return undefined;
+    return 'unreadable';
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size >= 2 ** 32) return undefined;
+    if (!st.isFile() || st.size >= 2 ** 32) return 'unreadable';
     const data = readAt(fd, 0, Math.min(st.size, limit));
-    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? undefined : data;
+    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? 'binary' : data;
   } catch {
-    return undefined;
+    return 'unreadable';
   } finally {
     fs.closeSync(fd);
   }

@@ -1,5 +1,6 @@
 // Rough edges of the searches a user trial found: "." and the characters JavaScript's "." leaves
-// out (on every path a search can take), and a match past the display cut.
+// out (on every path a search can take), binary files named on the command line, and a match past
+// the display cut.
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
@@ -66,6 +67,58 @@ describe('"." matches any character of a line: a \\r that ends no line, U+2028, 
     expect(r.status, r.text).toBe(0);
     const lids = parseWindow(run(['open', 'dot.txt'], dir)).lids;
     expect(r.stdoutBytes.equals(Buffer.from(`1:${lids[0]}|abc\rdef\n2:${lids[1]}|abc\u2028def\n3:${lids[2]}|abc\u2029def\n`)), r.text).toBe(true);
+  });
+});
+
+describe('a binary file named on the command line', () => {
+  const dir = tempRepo();
+  write(dir, 'blob.bin', Buffer.from('needle\0binary\n'));
+  write(dir, 'other.bin', Buffer.from('\0\0\0needle\n'));
+  write(dir, 'a.txt', 'needle in text\n');
+  write(dir, 'sub/inner.bin', Buffer.from('needle\0\n'));
+  write(dir, 'sub/b.txt', 'needle again\n');
+  const refusal = 'rt: blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -e needle blob.bin (or grep -a)\n';
+
+  it('alone: refused, exit 4, by grep as by grep-file, whether it matches or not', () => {
+    expectRun(run(['grep', 'needle', 'blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+    expectRun(run(['grep-file', 'needle', 'blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+    expectRun(run(['grep', '-F', 'absent', 'blob.bin'], dir), { status: 4, stdout: '', stderr: /^rt: blob\.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e absent blob\.bin \(or grep -a\)\n$/ });
+  });
+
+  it('several, all binary: refused, exit 4, naming them all', () => {
+    expectRun(run(['grep', '-i', 'needle', 'blob.bin', 'other.bin'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: 'rt: blob.bin and other.bin are binary files: rt searches text files only\nrt: search their bytes with: rg --text -n -i -e needle blob.bin other.bin (or grep -a)\n',
+    });
+  });
+
+  it('among other PATHs: the others are searched, the binary file named on stderr, the exit status the search\'s', () => {
+    const found = run(['grep', 'needle', 'blob.bin', 'a.txt', 'sub'], dir);
+    expectRun(found, {
+      status: 0,
+      stdout: /^a\.txt:1:\w{4}\|needle in text\nsub\/b\.txt:1:\w{4}\|needle again\n$/,
+      stderr: 'rt: blob.bin is a binary file, not searched: rt searches text files only\nrt: search its bytes with: rg --text -n -e needle blob.bin (or grep -a)\n',
+    });
+    expectRun(run(['grep', 'zzz', 'blob.bin', 'a.txt'], dir), { status: 1, stdout: '', stderr: /^rt: blob\.bin is a binary file, not searched/ });
+    // A folder given: something could be searched, though nothing in it matches.
+    expectRun(run(['grep', 'needle', 'blob.bin', 'sub/inner.bin', 'sub'], dir), { status: 0, stdout: /^sub\/b\.txt:1:/, stderr: /^rt: blob\.bin and sub\/inner\.bin are binary files, not searched/ });
+  });
+
+  it('met in a folder searched: skipped without a word', () => {
+    expectRun(run(['grep', 'needle', 'sub'], dir), { status: 0, stdout: /^sub\/b\.txt:1:\w{4}\|needle again\n$/, stderr: '' });
+  });
+
+  it('--json: the refusal is an error document, code binary, exit 4', () => {
+    const r = run(['grep', 'needle', 'blob.bin', '--json'], dir);
+    expect(r.status, r.text).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'binary', exit: 4, message: 'blob.bin is a binary file: rt searches text files only' } });
+    const r2 = run(['grep-file', 'needle', 'blob.bin', '--json'], dir);
+    expect(JSON.parse(r2.stdout)).toEqual(JSON.parse(r.stdout));
+  });
+
+  it('a binary file excluded by -g is not searched, so not named', () => {
+    expectRun(run(['grep', '-g', '*.txt', 'needle', 'blob.bin', 'a.txt'], dir), { status: 0, stdout: /^a\.txt:1:/, stderr: '' });
   });
 });
 

@@ -295,13 +295,14 @@ describe('rt grep in a generated git repository', () => {
       expectLidsAsOpenShows(hitsOf(r), dir);
     });
 
-    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is not (stderr says when it matches)', () => {
+    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is refused (exit 4), as grep-file refuses it', () => {
       const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
       expectRun(r, { status: 0, stderr: '' });
       expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
-      const b = run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir);
-      expectRun(b, { status: 1, stdout: '', stderr: 'rt: data/blob.bin is a binary file that matches: rt shows lines of text files only\n' });
-      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 1, stdout: '', stderr: '' });
+      const refusal = 'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
+      expectRun(run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+      expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/ });
     });
 
     it('multiple PATHs: files and folders, merged, each file once, sorted', () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { READ_PLAIN } from '../../io/plainFile.js';
+import { RtError } from '../../core/errors.js';
 import { compileSearch, escapeRegExp, knownLinesMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
@@ -10,11 +11,11 @@ import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, type CandidateSet } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
-import { explainSearchFlag, LISTING_OPTIONS, MATCH_OPTIONS, searchFlags, searchOperands, searchQuery, type SearchQuery } from './searchOptions.js';
+import { explainSearchFlag, LISTING_OPTIONS, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery, type SearchQuery } from './searchOptions.js';
 
 /**
  * The literal text (in bytes, in one run) every match of a regular expression must hold, at
@@ -32,7 +33,7 @@ export const grepCommand: CommandSpec = {
   description: [
     'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F; PCRE2 through ripgrep with -P), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -e (repeatable) a line matches if any of the patterns does, and every operand is a PATH. With -C, -A or -B, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --. With -o, each match is printed alone on a line of its own, PATH:NUMBER:LID|MATCH, in the order of the line (context lines whole); with -c, each file with hits is printed once, as PATH:COUNT (lines; with -o, matches); with -l, its path alone.',
     'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). "." matches any character of the line, a \\r that ends no line and U+2028 and U+2029 included, as in grep and ripgrep. A match never spans lines. With -S, case is ignored when the patterns hold no upper-case letter. A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',
-    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless (unless it is binary: then standard error says whether it matches). A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
+    'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless, unless it is binary (or cannot be read): standard error then names it, with the ripgrep command that searches its bytes; the other PATHs are still searched, and the exit status is theirs, but when no PATH named could be searched (every one a binary or unreadable file): exit 4. A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'A line longer than 2,000 characters is cut for display, as rt open cuts it ("… [+N chars]" after its first 2,000); when a hit\'s first match does not end within those characters, the 2,000 around that match are shown instead, cut on both sides: "[+N chars] …" before them and "… [+N chars]" after (--json gives every line whole). On a terminal (or with --color always) the matches of each hit are coloured.',
     'At most 200 hits are printed (--max N; with -l or -c, files); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete (with -o, only their lines of context: open a line to edit it).',
     'Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
@@ -59,7 +60,7 @@ export const grepCommand: CommandSpec = {
     [0, 'something was found'],
     [1, 'nothing was found'],
     [2, 'bad usage, an invalid pattern, or -P without ripgrep'],
-    [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder'],
+    [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder; or no PATH could be searched (each a binary or unreadable file)'],
   ],
   readsStdin: false,
   explainUnknownOption: explainSearchFlag('grep'),
@@ -121,7 +122,8 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
       tracked = found.listed;
     }
   }
-  const set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  let set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  set = withoutUnsearchable(ctx, query, set);
   if (query.pcre) {
     const found = await pcreLines(set.files.map((f) => f.abs), query, ctx.env, (abs) => set.files.find((f) => f.abs === abs)?.display ?? abs);
     for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
@@ -160,7 +162,6 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     found[i] = lines;
   }
 
-  noteNamedBinaries(ctx, paths, match);
   noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
   const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], searchOperands(query, options));
   const narrow = 'a PATH or -g GLOB';
@@ -219,6 +220,35 @@ function nothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, se
 }
 
 /**
+ * The candidates less the files named as PATHs that cannot be searched (binary, or unreadable),
+ * which standard error names with the ripgrep command that searches their bytes. When no PATH
+ * could be searched (every one such a file), the search is refused (exit 4).
+ */
+function withoutUnsearchable(ctx: Context, query: SearchQuery, set: CandidateSet): CandidateSet {
+  const named = query.paths.map((p) => resolveInRoot(ctx.root, p)).filter((target) => statResolved(target).isFile());
+  if (named.length === 0) return set;
+  const namedAbs = new Set(named.map((target) => target.abs));
+  const refused: Array<{ file: Candidate; kind: 'binary' | 'unreadable' }> = [];
+  for (const file of set.files) {
+    if (!namedAbs.has(file.abs)) continue;
+    const kind = searchableKind(file.abs);
+    if (kind !== 'text') refused.push({ file, kind });
+  }
+  if (refused.length === 0) return set;
+  const what = unsearchableText(refused.map(({ file, kind }) => ({ display: file.display, kind })));
+  const binary = refused.filter((r) => r.kind === 'binary').map((r) => r.file.display);
+  const hints = binary.length ? [`search ${binary.length === 1 ? 'its' : 'their'} bytes with: ${ripgrepCommand(query, ['--text'], binary)} (or grep -a)`] : [];
+  if (!refused.some((r) => r.kind === 'binary')) hints.push('check the permissions of what cannot be read');
+  if (named.length === query.paths.length && refused.length === set.files.length) {
+    throw new RtError(binary.length ? 'binary' : 'access', `${what}${binary.length ? ': rt searches text files only' : ''}`, hints);
+  }
+  ctx.warn(`${what}, not searched${binary.length ? ': rt searches text files only' : ''}`);
+  for (const hint of hints) ctx.warn(hint);
+  const left = new Set(refused.map((r) => r.file.abs));
+  return { ...set, files: set.files.filter((f) => !left.has(f.abs)) };
+}
+
+/**
  * The 0-based numbers of the lines (1-based numbers to the bytes of each, as the prefilter read them,
  * without the \n) that match, taken as rt takes a line's content: without a BOM on line 1, nor
  * the \r of a CRLF ending. Undefined when that cannot be told from the line alone: one ending in
@@ -263,22 +293,6 @@ function searchedFolders(ctx: Context, paths: readonly string[]): string[] | und
     else return undefined;
   }
   return dirs;
-}
-
-/** Files named as PATHs that are binary (or unreadable) and so not searched: said on stderr when they hold a match, as grep does. */
-function noteNamedBinaries(ctx: Context, paths: readonly string[], matcher: LineMatcher): void {
-  for (const p of paths) {
-    const target = resolveInRoot(ctx.root, p);
-    if (!statResolved(target).isFile() || isSearchable(target.abs)) continue;
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(target.abs);
-    } catch {
-      ctx.warn(`${target.display} cannot be read: not searched`);
-      continue;
-    }
-    if (matcher.matchingLines(bytes, 0, 1).length) ctx.warn(`${target.display} is a binary file that matches: rt shows lines of text files only`);
-  }
 }
 
 /** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */

@@ -1,19 +1,20 @@
-import { RtError } from '../../core/errors.js';
+import { RtError, shellQuote } from '../../core/errors.js';
 import { compileSearch, knownLinesMatcher, type LineMatcher } from '../../core/match.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { pcreLines } from '../../io/pcreSearch.js';
 import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { printHits } from '../hitPrinting.js';
-import { bomLengthOf, capNotice, commandLine, countMatches, maxOption, readSearchable } from '../search.js';
+import { bomLengthOf, capNotice, commandLine, countMatches, maxOption, readSearchable, searchableKind, unsearchableText } from '../search.js';
 import type { CommandSpec } from '../spec.js';
-import { explainSearchFlag, MATCH_OPTIONS, searchFlags, searchOperands, searchQuery } from './searchOptions.js';
+import { explainSearchFlag, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery } from './searchOptions.js';
 
 export const grepFileCommand: CommandSpec = {
   name: 'grep-file',
   summary: 'search one file; each hit is NUMBER:LID|CONTENT',
   description: [
     'Searches PATH for PATTERN (a JavaScript regular expression, or a literal string with -F; PCRE2 through ripgrep with -P) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open shows. It matches as rt grep does, and takes its flags but those choosing files: -e (with it, the one operand is PATH), -i, -S, -w, -F, -P, -v, -o (NUMBER:LID|MATCH), -c (prints the count alone), -C, -A, -B. With context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At most 200 hits (--max N), then a line saying how many more.',
+    'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep refuses a binary file named alone.',
   ],
   args: [
     { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, PATH', required: false, complete: 'none' },
@@ -43,7 +44,11 @@ export const grepFileCommand: CommandSpec = {
     if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
     // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
     const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
-    if (!bytes) throw new RtError('binary', `${file.display} is binary or unreadable`, ['rt searches text files only']);
+    if (!bytes) {
+      const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
+      if (kind === 'binary') throw new RtError('binary', `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`, [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`]);
+      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [`check its permissions: ls -l ${shellQuote(file.display)}`]);
+    }
     if (query.pcre) {
       const found = await pcreLines([file.abs], query, ctx.env, () => file.display);
       for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);

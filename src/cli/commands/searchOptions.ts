@@ -1,6 +1,6 @@
 // Options shared by the search commands, and what a search's command line asks for.
 
-import { RtError } from '../../core/errors.js';
+import { RtError, shellQuote } from '../../core/errors.js';
 import { smartCaseIgnores } from '../../core/patternText.js';
 import { countOption } from '../search.js';
 import type { OptionSpec, Options } from '../spec.js';
@@ -120,6 +120,22 @@ export function searchFlags(options: Options): string[] {
 /** The operands of a search as given: PATTERN (unless -e gave the patterns) and the PATHs. */
 export function searchOperands(query: SearchQuery, options: Options): string[] {
   return [...((options.regexp as string[] | undefined)?.length ? [] : query.patterns), ...query.paths];
+}
+
+/** The ripgrep command line that makes the search `query` (with `extra` flags) in `paths` (default: "."). */
+export function ripgrepCommand(query: SearchQuery, extra: readonly string[], paths: readonly string[]): string {
+  const flags = ['rg', ...extra, '-n'];
+  if (query.smartCase) flags.push('-S');
+  else if (query.ignoreCase) flags.push('-i');
+  if (query.word) flags.push('-w');
+  if (query.fixed) flags.push('-F');
+  if (query.pcre) flags.push('-P');
+  if (query.invert) flags.push('-v');
+  if (query.only) flags.push('-o');
+  if (query.count) flags.push('-c');
+  for (const p of query.patterns) flags.push('-e', p);
+  const operands = paths.length ? paths : ['.'];
+  return [...flags, ...(operands.some((p) => p.startsWith('-')) ? ['--'] : []), ...operands].map(shellQuote).join(' ');
 }
 
 /**
