@@ -1,6 +1,7 @@
 // Printing a search's hits with the LIDs `rt open` shows, computed only for the files printed:
 // each file is read again with its index, its hits checked against that reading, and what is
-// printed worked out first; only then is anything printed or saved.
+// printed worked out first, within the time matching may take (see matchInTime); only then is
+// anything printed or saved.
 
 import { RtError } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
@@ -13,7 +14,7 @@ import { jsonLine, type JsonLine } from '../render/json.js';
 import { PLAIN } from '../render/style.js';
 import { DISPLAY_LIMIT, renderLine } from '../render/window.js';
 import type { Context } from './context.js';
-import type { Candidate } from './search.js';
+import { matchInTime, type Candidate } from './search.js';
 
 /** Hit ranges this few lines apart are read together (the lines between are cut out too). */
 const SPAN_GAP = 64;
@@ -43,6 +44,8 @@ export interface HitOutput {
   readonly matcher: LineMatcher;
   /** -o: only the matching parts of hits, each on a line of its own. */
   readonly only: boolean;
+  /** The ripgrep command that does the search, for the message when matching takes too long. */
+  readonly ripgrep: string;
 }
 
 /** A line to print. */
@@ -72,7 +75,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
   // Matches are looked for when they show: coloured, printed alone, or in a line cut for display.
   const marking = output.only || ctx.style !== PLAIN;
   const read: Array<FileRows | undefined> = [];
-  for (const [i, fileHits] of hits.entries()) read[i] = readFileRows(ctx, fileHits, output, marking);
+  matchInTime(hits.length, (i) => (read[i] = readFileRows(ctx, hits[i]!, output, marking)), (i) => hits[i]!.file, output.ripgrep);
   const json: JsonHit[] = [];
   const separated = output.before > 0 || output.after > 0;
   let firstGroup = true;

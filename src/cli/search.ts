@@ -14,6 +14,7 @@ import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, ty
 import { READ_PLAIN } from '../io/plainFile.js';
 import { readAt } from '../io/readAt.js';
 import { resolveInRoot, type Root } from '../io/root.js';
+import { OutOfTime, stepsInTime } from '../io/timeBudget.js';
 import type { Context } from './context.js';
 import { positiveInt } from './shared.js';
 import type { Options } from './spec.js';
@@ -274,6 +275,37 @@ function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' 
     return 'unreadable';
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** The time matching may take in a file: 2 s, and 1 s more for every 16 MiB of it (ms). */
+export function matchBudgetMs(abs: string): number {
+  let size = 0;
+  try {
+    size = fs.statSync(abs).size;
+  } catch {
+    // Gone: its step ends at once.
+  }
+  return MATCH_BUDGET_MS + Math.floor(size / (16 * 1024 * 1024)) * 1000;
+}
+
+const MATCH_BUDGET_MS = 2000;
+
+/**
+ * Runs step(i) for each of `count` files (step i's is `fileOf(i)`), each within the time
+ * matching may take in it (see io/timeBudget): a file that takes longer ends the search, as bad
+ * input (exit 2): a regular expression that backtracks without end. `ripgrep` is the command
+ * that searches in linear time instead. The steps must write nothing (see stepsInTime).
+ */
+export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string): void {
+  try {
+    stepsInTime(count, step, (i) => matchBudgetMs(fileOf(i).abs));
+  } catch (error) {
+    if (!(error instanceof OutOfTime)) throw error;
+    throw new RtError('usage', `matching took more than ${error.budgetMs / 1000} s in ${fileOf(error.step).display}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, [
+      'search for a literal string with -F, or write the pattern without nested repetition',
+      `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`,
+    ]);
   }
 }
 

@@ -1,6 +1,6 @@
 // Rough edges of the searches a user trial found: "." and the characters JavaScript's "." leaves
-// out (on every path a search can take), binary files named on the command line, and a match past
-// the display cut.
+// out (on every path a search can take), binary files named on the command line, a match past the
+// display cut, and a regular expression that backtracks without end.
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
@@ -144,5 +144,42 @@ describe('a hit whose match lies past the 2,000-character display cut', () => {
   it('its LID is the one rt open shows, and an edit by it works', () => {
     const r = run(['edit', 'long.txt', lids[0]!], dir, { input: 'replaced\n' });
     expect(r.status, r.text).toBe(0);
+  });
+});
+
+describe('a regular expression that backtracks without end', () => {
+  const dir = tempRepo();
+  write(dir, 'a.txt', 'nothing\n');
+  write(dir, 'b.txt', `${'a'.repeat(40)}b\n`);
+  write(dir, 'c.txt', 'aaaa\n');
+  git(dir, ['add', '.']);
+  const message = /^rt: matching took more than 2 s in b\.txt: the pattern backtracks too much \(nested repetition such as \(a\+\)\+ takes exponential time on some lines\)\nrt: search for a literal string with -F, or write the pattern without nested repetition\nrt: or search with ripgrep, which matches in linear time \(install it if need be\): rg -n -e '\(a\+\)\+\$' (\.|b\.txt)\n$/;
+
+  for (const [name, env] of [
+    ['without ripgrep or git grep', { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }],
+    ['without ripgrep', { RT_RIPGREP: 'off' }],
+    ['with ripgrep when installed', {}],
+  ] as const) {
+    it(`ends within its bound, exit 2, nothing printed: ${name}`, () => {
+      const started = Date.now();
+      const r = run(['grep', '(a+)+$'], dir, { env });
+      expectRun(r, { status: 2, stdout: '', stderr: message });
+      // 2 s for b.txt, and at most as much again of the timer a.txt started.
+      expect(Date.now() - started, r.text).toBeLessThan(10_000);
+    });
+  }
+
+  it('grep-file and a file named alone: the same', () => {
+    expectRun(run(['grep-file', '(a+)+$', 'b.txt'], dir), { status: 2, stdout: '', stderr: message });
+    expectRun(run(['grep', '(a+)+$', 'b.txt', 'c.txt'], dir), { status: 2, stdout: '', stderr: /^rt: matching took more than 2 s in b\.txt/ });
+  });
+
+  it('lines on which it ends at once are found as usual', () => {
+    expectRun(run(['grep', '(a+)+$', 'c.txt'], dir), { status: 0, stdout: /^c\.txt:1:\w{4}\|aaaa\n$/, stderr: '' });
+  });
+
+  it('-o, which looks for every match of a hit, is bounded too', () => {
+    write(dir, 'd.txt', `x ${'a'.repeat(40)}b\n`);
+    expectRun(run(['grep', '-o', 'x|(a+)+$', 'd.txt'], dir), { status: 2, stdout: '', stderr: /^rt: matching took more than 2 s in d\.txt/ });
   });
 });

@@ -11,11 +11,12 @@ import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, matchBudgetMs, matchInTime, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { explainSearchFlag, LISTING_OPTIONS, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery, type SearchQuery } from './searchOptions.js';
+import { OutOfTime, stepsInTime } from '../../io/timeBudget.js';
 
 /**
  * The literal text (in bytes, in one run) every match of a regular expression must hold, at
@@ -36,7 +37,7 @@ export const grepCommand: CommandSpec = {
     'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless, unless it is binary (or cannot be read): standard error then names it, with the ripgrep command that searches its bytes; the other PATHs are still searched, and the exit status is theirs, but when no PATH named could be searched (every one a binary or unreadable file): exit 4. A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'A line longer than 2,000 characters is cut for display, as rt open cuts it ("… [+N chars]" after its first 2,000); when a hit\'s first match does not end within those characters, the 2,000 around that match are shown instead, cut on both sides: "[+N chars] …" before them and "… [+N chars]" after (--json gives every line whole). On a terminal (or with --color always) the matches of each hit are coloured.',
     'At most 200 hits are printed (--max N; with -l or -c, files); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete (with -o, only their lines of context: open a line to edit it).',
-    'Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
+    'Matching one file may take 2 seconds, and 1 more for every 16 MiB of it: a regular expression that backtracks without end there (nested repetition such as (a+)+$, on a long line of a\'s ending otherwise) stops the search within twice that time, printing nothing, with exit 2 and the ripgrep command that matches in linear time. Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
   ],
   args: [
     { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, the first PATH', required: false, complete: 'none' },
@@ -59,7 +60,7 @@ export const grepCommand: CommandSpec = {
   exits: [
     [0, 'something was found'],
     [1, 'nothing was found'],
-    [2, 'bad usage, an invalid pattern, or -P without ripgrep'],
+    [2, 'bad usage, an invalid pattern, a pattern taking too long to match, or -P without ripgrep'],
     [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder; or no PATH could be searched (each a binary or unreadable file)'],
   ],
   readsStdin: false,
@@ -77,6 +78,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   const filesOnly = options.files === true;
   const list = listOptions(options);
   const globs = (options.glob as string[] | undefined) ?? [];
+  const rgCommand = ripgrepCommand(query, [], paths);
   // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
   // very lines; otherwise the files worth reading: those holding the literal, or a line its
   // translation of a regular expression matches (rt then matches the pattern itself). Not for
@@ -153,14 +155,20 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   // Each file's hits (-l asks only whether a file has hits: its first is enough), and with -c -o its matches.
   const found: number[][] = [];
   const matchCounts: number[] = [];
-  for (const [i, { abs }] of set.files.entries()) {
-    const lines = hitsIn(abs, filesOnly ? 1 : Infinity);
-    if (query.count && query.only) {
-      const bytes = lines.length ? readSearchable(abs) : undefined;
-      matchCounts[i] = bytes ? countMatches(match, bytes, lines) : 0;
-    }
-    found[i] = lines;
-  }
+  matchInTime(
+    set.files.length,
+    (i) => {
+      const abs = set.files[i]!.abs;
+      const lines = hitsIn(abs, filesOnly ? 1 : Infinity);
+      if (query.count && query.only) {
+        const bytes = lines.length ? readSearchable(abs) : undefined;
+        matchCounts[i] = bytes ? countMatches(match, bytes, lines) : 0;
+      }
+      found[i] = lines;
+    },
+    (i) => set.files[i]!,
+    rgCommand,
+  );
 
   noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
   const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], searchOperands(query, options));
@@ -202,7 +210,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     }
   }
   if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
-  const hits = printHits(ctx, shown, { before: query.before, after: query.after, prefixPath: true, matcher: match, only: query.only });
+  const hits = printHits(ctx, shown, { before: query.before, after: query.after, prefixPath: true, matcher: match, only: query.only, ripgrep: rgCommand });
   if (ctx.json) {
     ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
     return 0;
@@ -295,7 +303,10 @@ function searchedFolders(ctx: Context, paths: readonly string[]): string[] | und
   return dirs;
 }
 
-/** When nothing was found, says whether ignored or hidden files (that -g lets through) held matches. */
+/**
+ * When nothing was found, says whether ignored or hidden files (that -g lets through) held
+ * matches; silent when matching them takes too long (see matchInTime).
+ */
 function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, options: Options): void {
   const globs = (options.glob as string[] | undefined) ?? [];
   const paths = query.paths;
@@ -306,11 +317,20 @@ function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatc
   const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs)).slice(0, SKIPPED_CHECK_LIMIT);
   let found: string | undefined;
   let hits = 0;
-  for (const file of wider) {
-    const bytes = readSearchable(file.abs);
-    const n = bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length : 0;
-    if (n && !found) found = file.display;
-    hits += n;
+  try {
+    stepsInTime(
+      wider.length,
+      (i) => {
+        const bytes = readSearchable(wider[i]!.abs);
+        const n = bytes ? matcher.matchingLines(bytes, bomLengthOf(bytes), Infinity).length : 0;
+        if (n && !found) found = wider[i]!.display;
+        hits += n;
+      },
+      (i) => matchBudgetMs(wider[i]!.abs),
+    );
+  } catch (error) {
+    if (error instanceof OutOfTime) return;
+    throw error;
   }
   if (found) {
     ctx.warn(`no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`);

@@ -5,7 +5,7 @@ import { pcreLines } from '../../io/pcreSearch.js';
 import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { printHits } from '../hitPrinting.js';
-import { bomLengthOf, capNotice, commandLine, countMatches, maxOption, readSearchable, searchableKind, unsearchableText } from '../search.js';
+import { bomLengthOf, capNotice, commandLine, countMatches, matchInTime, maxOption, readSearchable, searchableKind, unsearchableText } from '../search.js';
 import type { CommandSpec } from '../spec.js';
 import { explainSearchFlag, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery } from './searchOptions.js';
 
@@ -28,7 +28,7 @@ export const grepFileCommand: CommandSpec = {
   exits: [
     [0, 'something was found'],
     [1, 'nothing was found'],
-    [2, 'bad usage, an invalid pattern, or -P without ripgrep'],
+    [2, 'bad usage, an invalid pattern, a pattern taking too long to match, or -P without ripgrep'],
     [4, 'the file is missing, binary, unreadable or outside the root'],
   ],
   readsStdin: false,
@@ -42,6 +42,7 @@ export const grepFileCommand: CommandSpec = {
     const st = statResolved(file);
     if (st.isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: ${commandLine('grep', searchFlags(options), searchOperands(query, options))}`]);
     if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
+    const rgCommand = ripgrepCommand(query, [], [file.display]);
     // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
     const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
     if (!bytes) {
@@ -55,8 +56,17 @@ export const grepFileCommand: CommandSpec = {
       matcher = knownLinesMatcher(found.lines);
     }
     const match = matcher!;
-    const lines = match.matchingLines(bytes, bomLengthOf(bytes), Infinity);
-    const matches = query.count && query.only ? countMatches(match, bytes, lines) : 0;
+    let lines: number[] = [];
+    let matches = 0;
+    matchInTime(
+      1,
+      () => {
+        lines = match.matchingLines(bytes, bomLengthOf(bytes), Infinity);
+        if (query.count && query.only) matches = countMatches(match, bytes, lines);
+      },
+      () => file,
+      rgCommand,
+    );
     if (query.count) {
       const count = query.only ? matches : lines.length;
       if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, count });
@@ -68,7 +78,7 @@ export const grepFileCommand: CommandSpec = {
       if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
-    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], { before: query.before, after: query.after, prefixPath: false, matcher: match, only: query.only });
+    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], { before: query.before, after: query.after, prefixPath: false, matcher: match, only: query.only, ripgrep: rgCommand });
     if (ctx.json) {
       ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
       return 0;
