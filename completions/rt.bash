@@ -3,7 +3,7 @@
 
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valueflags='--window --root --color --max -C --context -g --glob'
+  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob'
   local cmd="" pos=0 i word opts
   # Find the command and how many arguments (not options or their values) follow it.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -63,7 +63,7 @@ _rt() {
       esac
       ;;
     grep)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max -g --glob -l --files --hidden --no-ignore --root --color --json -h --help'
+      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -n --line-number --max -g --glob -l --files --hidden --no-ignore --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -76,7 +76,7 @@ _rt() {
       esac
       ;;
     grep-file)
-      opts='-i --ignore-case -w --word -F --fixed -C --context --max --root --color --json -h --help'
+      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -n --line-number --max --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

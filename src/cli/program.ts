@@ -90,6 +90,7 @@ function define(cmd: Command, spec: CommandDoc, json: boolean): void {
   }
   for (const option of spec.options) cmd.addOption(toOption(option));
   cmd.helpOption('-h, --help', 'show help');
+  if (spec.explainUnknownOption) explainUnknownOptions(cmd, spec.explainUnknownOption);
   if (!json) cmd.addHelpText('after', () => helpAfter(spec));
 }
 
@@ -98,6 +99,18 @@ function unknownTopic(topic: string, commands: readonly CommandSpec[]): RtError 
   const near = closest(topic, [...names, 'agents']);
   // Escaped: a newline in the name must not end the `rt: ` line.
   return new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${names.join(', ')}; rt help agents prints the guide for agents`]);
+}
+
+/** Makes commander's message for an option `cmd` does not take say what `explain` says of it, when it says something. */
+function explainUnknownOptions(cmd: Command, explain: (flag: string) => string | undefined): void {
+  // (commander's own method, not in its typings: it reports an unknown option.)
+  const parser = cmd as unknown as { unknownOption(flag: string): void };
+  const report = parser.unknownOption.bind(cmd);
+  parser.unknownOption = (flag) => {
+    const why = explain(flag);
+    if (why) cmd.error(`error: unknown option '${flag}' (${why})`, { code: 'commander.unknownOption' });
+    report(flag);
+  };
 }
 
 function toOption(spec: OptionSpec): Option {

@@ -6,18 +6,15 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { printable, RtError, shellQuote } from '../core/errors.js';
-import { lidToString } from '../core/lid.js';
 import { hasBom, BOM } from '../core/lines.js';
-import type { MatchOptions } from '../core/match.js';
-import { jsonLine, type JsonLine } from '../render/json.js';
-import { renderLine } from '../render/window.js';
-import { openIndexed, retryOnChange, statResolved, type IndexedFile } from '../io/indexedFile.js';
+import { lineContentRange } from '../core/lineScan.js';
+import type { LineMatcher } from '../core/match.js';
+import { statResolved } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
-import { withFolderOf } from '../io/pinnedFolder.js';
 import { READ_PLAIN } from '../io/plainFile.js';
 import { readAt } from '../io/readAt.js';
-import { listedPath, resolveInRoot, type ResolvedPath, type Root } from '../io/root.js';
-import { ViewState } from '../io/views.js';
+import { resolveInRoot, type Root } from '../io/root.js';
+import { OutOfTime, stepsInTime } from '../io/timeBudget.js';
 import type { Context } from './context.js';
 import { positiveInt } from './shared.js';
 import type { Options } from './spec.js';
@@ -42,14 +39,10 @@ export function maxOption(options: Options): number {
   return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max', 'results, 1 or more');
 }
 
-export function matchOptions(options: Options): MatchOptions {
-  return { fixed: options.fixed === true, ignoreCase: options.ignoreCase === true, word: options.word === true };
-}
-
-/** -C N: lines of context (0 or more). */
-export function contextOption(options: Options): number {
-  if (options.context === undefined || String(options.context).trim() === '0') return 0;
-  return positiveInt(String(options.context), '--context', 'lines of context, 0 or more');
+/** -C N, -A N, -B N: lines of context (0 or more). */
+export function countOption(value: Options[string], flag: string): number {
+  if (String(value).trim() === '0') return 0;
+  return positiveInt(String(value), flag, 'lines of context, 0 or more');
 }
 
 export function listOptions(options: Options): ListOptions {
@@ -237,169 +230,100 @@ export function nameEnding(glob: string): string {
 
 /** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */
 export function readSearchable(abs: string): Buffer | undefined {
-  return readText(abs, Infinity);
+  const read = readText(abs, Infinity);
+  return typeof read === 'string' ? undefined : read;
 }
 
 /** Whether a file can be searched (see readSearchable), reading only as much as tells. */
 export function isSearchable(abs: string): boolean {
-  return readText(abs, SNIFF_BYTES) !== undefined;
+  return typeof readText(abs, SNIFF_BYTES) !== 'string';
 }
 
-/** Up to `limit` bytes of a file that is readable, regular and not binary; else undefined. */
-function readText(abs: string, limit: number): Buffer | undefined {
+/** Whether a file can be searched ('text'), or why not, reading only as much as tells. */
+export function searchableKind(abs: string): 'text' | 'binary' | 'unreadable' {
+  const read = readText(abs, SNIFF_BYTES);
+  return typeof read === 'string' ? read : 'text';
+}
+
+/** Files named on the command line that cannot be searched, and why. */
+export type Unsearchable = ReadonlyArray<{ readonly display: string; readonly kind: 'binary' | 'unreadable' }>;
+
+/** What is wrong with `files` (see Unsearchable), in one phrase: "a.bin is a binary file and b.txt cannot be read". */
+export function unsearchableText(files: Unsearchable): string {
+  const named = (kind: 'binary' | 'unreadable') => files.filter((f) => f.kind === kind).map((f) => f.display);
+  const join = (names: readonly string[]) => (names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+  const binary = named('binary');
+  const unreadable = named('unreadable');
+  return [...(binary.length ? [`${join(binary)} ${binary.length === 1 ? 'is a binary file' : 'are binary files'}`] : []), ...(unreadable.length ? [`${join(unreadable)} cannot be read`] : [])].join(' and ');
+}
+
+/** Up to `limit` bytes of a file that is readable, regular and not binary; else why not. */
+function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' {
   let fd: number;
   try {
     // Never follow a symbolic link; never wait on a FIFO.
     fd = fs.openSync(abs, READ_PLAIN);
   } catch {
-    return undefined;
+    return 'unreadable';
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size >= 2 ** 32) return undefined;
+    if (!st.isFile() || st.size >= 2 ** 32) return 'unreadable';
     const data = readAt(fd, 0, Math.min(st.size, limit));
-    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? undefined : data;
+    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? 'binary' : data;
   } catch {
-    return undefined;
+    return 'unreadable';
   } finally {
     fs.closeSync(fd);
   }
 }
 
+/** The time matching may take in a file: 2 s, and 1 s more for every 16 MiB of it (ms). */
+export function matchBudgetMs(abs: string): number {
+  let size = 0;
+  try {
+    size = fs.statSync(abs).size;
+  } catch {
+    // Gone: its step ends at once.
+  }
+  return MATCH_BUDGET_MS + Math.floor(size / (16 * 1024 * 1024)) * 1000;
+}
+
+const MATCH_BUDGET_MS = 2000;
+
+/**
+ * Runs step(i) for each of `count` files (step i's is `fileOf(i)`), each within the time
+ * matching may take in it (see io/timeBudget): a file that takes longer ends the search, as bad
+ * input (exit 2): a regular expression that backtracks without end. `ripgrep` is the command
+ * that searches in linear time instead. The steps must write nothing (see stepsInTime).
+ */
+export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string): void {
+  try {
+    stepsInTime(count, step, (i) => matchBudgetMs(fileOf(i).abs));
+  } catch (error) {
+    if (!(error instanceof OutOfTime)) throw error;
+    throw new RtError('usage', `matching took more than ${error.budgetMs / 1000} s in ${fileOf(error.step).display}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, [
+      'search for a literal string with -F, or write the pattern without nested repetition',
+      `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`,
+    ]);
+  }
+}
+
+/** How many matches the lines `lines` (0-based, ascending) of a file's bytes hold. */
+export function countMatches(matcher: LineMatcher, bytes: Buffer, lines: readonly number[]): number {
+  let count = 0;
+  let line = 0;
+  let start = bomLengthOf(bytes);
+  for (const wanted of lines) {
+    for (; line < wanted && start !== -1; line++) start = lineContentRange(bytes, start).next;
+    if (start === -1) break;
+    count += matcher.matchesIn(bytes.subarray(start, lineContentRange(bytes, start).contentEnd)).length;
+  }
+  return count;
+}
+
 export function bomLengthOf(bytes: Buffer): number {
   return hasBom(bytes) ? BOM.length : 0;
-}
-
-/** Hit ranges this few lines apart are read together (the lines between are cut out too). */
-const SPAN_GAP = 64;
-
-export interface FileHits {
-  readonly file: Candidate;
-  /** 0-based hit lines, ascending. */
-  readonly lines: number[];
-}
-
-export interface JsonHit extends JsonLine {
-  path: string;
-  /** false for a line of context (-C). */
-  hit: boolean;
-}
-
-/**
- * Prints hits with their LIDs (and context lines), records them as shown, saves indexes. With
- * --json, prints nothing and returns the hits for the command's document. `isHit` tells whether
- * a line's content matches: hits are checked against the reading they are printed from.
- */
-export function printHits(ctx: Context, hits: readonly FileHits[], context: number, prefixPath: boolean, isHit: (content: Buffer) => boolean): JsonHit[] {
-  const json: JsonHit[] = [];
-  const groupsSeparated = context > 0;
-  let firstGroup = true;
-  for (const { file, lines: searched } of hits) {
-    let resolved: ResolvedPath;
-    try {
-      // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
-      resolved = listedPath(ctx.root, file.abs, file.display);
-    } catch {
-      continue;
-    }
-    let read: HitLines;
-    try {
-      // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
-      read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, context, isHit)));
-    } catch (error) {
-      // Gone, unreadable or turned binary since it was searched: as if it had not matched.
-      if (error instanceof RtError) continue;
-      throw error;
-    }
-    const { indexed, lines, ranges, line } = read;
-    const view = ViewState.load(ctx.stateOf(resolved), resolved.rel);
-    const hitSet = new Set(lines);
-    for (const [from, to] of ranges) {
-      if (groupsSeparated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
-      firstGroup = false;
-      const lids: string[] = [];
-      for (let i = from; i < to; i++) {
-        const { lid, content } = line(i);
-        lids.push(lid);
-        if (ctx.json) json.push({ path: file.display, ...jsonLine(i + 1, lid, content), hit: hitSet.has(i) });
-        else ctx.out(renderLine(i + 1, lid, content, hitSet.has(i) ? '|' : '-', ctx.style, prefixPath ? file.display : undefined));
-      }
-      view.record(from + 1, lids, 'search');
-    }
-    indexed.persist();
-    view.save();
-  }
-  return json;
-}
-
-/** A file's hits as one reading of it has them: the ranges to print and each line's LID and content. */
-interface HitLines {
-  readonly indexed: IndexedFile;
-  /** 0-based hit lines, ascending. */
-  readonly lines: readonly number[];
-  /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
-  readonly ranges: ReadonlyArray<readonly [number, number]>;
-  line(i: number): { lid: string; content: Buffer };
-}
-
-/**
- * Reads the lines to print of the hits `searched` found. The search read the file once, this
- * reads it again (with its index): should a hit not match in this reading, the file changed in
- * between, and the hits are taken from this reading instead (as many as were to be printed),
- * so that a line is never printed as a hit, with its LID, unless it matches.
- */
-function readHitLines(indexed: IndexedFile, searched: readonly number[], context: number, isHit: (content: Buffer) => boolean): HitLines {
-  let lines = searched.filter((n) => n < indexed.total);
-  let ranges = rangesAround(lines, context, indexed.total);
-  let line = readRanges(indexed, ranges);
-  if (lines.length < searched.length || !lines.every((n) => isHit(line(n).content))) {
-    const all = readRanges(indexed, [[0, indexed.total]]);
-    lines = [];
-    for (let n = 0; n < indexed.total && lines.length < searched.length; n++) if (isHit(all(n).content)) lines.push(n);
-    ranges = rangesAround(lines, context, indexed.total);
-    line = all;
-  }
-  return { indexed, lines, ranges, line };
-}
-
-function rangesAround(lines: readonly number[], context: number, total: number): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  for (const line of lines) {
-    const from = Math.max(0, line - context);
-    const to = Math.min(total, line + context + 1);
-    const last = ranges[ranges.length - 1];
-    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
-    else ranges.push([from, to]);
-  }
-  return ranges;
-}
-
-/**
- * The LIDs and contents of the lines of `ranges` (ascending), read for runs of nearby ranges at
- * a time (a file with thousands of hits is not read again for each); looked up by line, in any
- * order within the ranges.
- */
-function readRanges(indexed: IndexedFile, ranges: ReadonlyArray<readonly [number, number]>): (i: number) => { lid: string; content: Buffer } {
-  const spans: Array<{ from: number; lids: Uint32Array; contents: Buffer[] }> = [];
-  for (let r = 0; r < ranges.length; ) {
-    const from = ranges[r]![0];
-    let end = ranges[r]![1];
-    for (r++; r < ranges.length && ranges[r]![0] - end <= SPAN_GAP; r++) end = ranges[r]![1];
-    // Contents first: a warm file checks, reading them, that it is the version its LIDs describe.
-    const contents = indexed.contents(from, end);
-    spans.push({ from, contents, lids: indexed.lids(from, end) });
-  }
-  return (i) => {
-    let lo = 0;
-    let hi = spans.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (spans[mid]!.from <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    const span = spans[lo]!;
-    return { lid: lidToString(span.lids[i - span.from]!), content: span.contents[i - span.from]! };
-  };
 }
 
 /** What the cap left out, for --json: counts and the command that shows everything. */
@@ -422,18 +346,4 @@ export function capNotice(what: readonly [string, string], more: number, moreFil
 export function commandLine(command: string, options: readonly string[], operands: readonly string[]): string {
   const sep = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
   return `rt ${command} ${[...options, ...sep, ...operands].map(shellQuote).join(' ')}`;
-}
-
-/** The flags of a search as given, to repeat it in a suggested command. */
-export function searchFlags(options: Options): string[] {
-  const out: string[] = [];
-  if (options.ignoreCase) out.push('-i');
-  if (options.word) out.push('-w');
-  if (options.fixed) out.push('-F');
-  if (options.files) out.push('-l');
-  if (options.context !== undefined) out.push('-C', String(options.context));
-  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
-  if (options.hidden) out.push('--hidden');
-  if (options.ignore === false) out.push('--no-ignore');
-  return out;
 }

@@ -57,6 +57,8 @@ export interface CommandSpec {
    * throws an RtError that says what was meant (a grep hit pasted whole as PATH).
    */
   readonly checkOperands?: (cwd: string, args: Args, options: Options) => void;
+  /** What to say of an option the command does not take (a habit from another tool), added to the parser's message; undefined: nothing. */
+  readonly explainUnknownOption?: (flag: string) => string | undefined;
   /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
   run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }

@@ -1,9 +1,13 @@
-// Finding the lines of a file that match a pattern. The dialect is JavaScript's RegExp (without
-// the u flag); -F takes the pattern literally. A match never spans lines: each line is matched
-// on its content alone (no line ending, no BOM), as ripgrep does.
+// Finding the lines of a file that match a pattern. The dialect is JavaScript's RegExp (with the
+// u flag when the pattern allows it); -F takes the pattern literally. A match never spans lines:
+// each line is matched on its content alone (no line ending, no BOM), as ripgrep does, and "."
+// matches any character of it (a \r that ends no line, U+2028 and U+2029 too, as in grep and
+// ripgrep, where JavaScript's own "." would not).
 
 import { RtError } from './errors.js';
 import { lineContentRange } from './lineScan.js';
+import { dotWithinLines } from './patternText.js';
+import { byteOffsets } from './utf8Offsets.js';
 
 export interface MatchOptions {
   readonly fixed: boolean;
@@ -11,9 +15,17 @@ export interface MatchOptions {
   readonly word: boolean;
 }
 
+/** A match in a line's content, as a byte range [start, end). */
+export type MatchRange = readonly [number, number];
+
 export interface LineMatcher {
   /** 0-based numbers of the lines of `bytes` (a whole file) that match, ascending. */
   matchingLines(bytes: Buffer, bomLength: number, limit: number): number[];
+  /**
+   * The matches in one line's content (no line ending, no BOM) that are not empty, leftmost
+   * first and none overlapping, at most `limit`: what -o prints and colour marks.
+   */
+  matchesIn(content: Buffer, limit?: number): MatchRange[];
 }
 
 /** Whether one line's content (no line ending, no BOM) matches. */
@@ -75,10 +87,88 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
     if (/\(\?[a-z]+\)/.test(pattern)) hints.unshift('inline flags such as (?i) are not supported: use -i');
     throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${message}`, hints);
   }
-  const whole = new RegExp(regex.source, `gm${regex.flags}`);
+  // A line is matched alone, so "." may match any character of it (the s flag); the pass over a
+  // whole file finds candidates with "." kept within a line.
+  const single = new RegExp(regex.source, `s${regex.flags}`);
+  const global = new RegExp(regex.source, `gs${regex.flags}`);
   // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
   // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  return regex.test('') || /\(\?<?[=!]/.test(base) ? perLineMatcher(regex) : regexMatcher(whole, regex);
+  if (regex.test('') || /\(\?<?[=!]/.test(base)) return perLineMatcher(single, global);
+  return regexMatcher(new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`), single, global);
+}
+
+/**
+ * The matcher of a search: a line matches when any of `patterns` does (each given with -e), or
+ * with `invert` (-v) when none does.
+ */
+export function compileSearch(patterns: readonly string[], options: MatchOptions & { readonly invert: boolean }): LineMatcher {
+  const each = patterns.map((p) => compileMatcher(p, options));
+  const any = each.length === 1 ? each[0]! : anyOf(each);
+  return options.invert ? inverted(any) : any;
+}
+
+/** A line matches when one of `matchers` does; its matches are theirs, leftmost first (the first matcher's of two at one place). */
+function anyOf(matchers: readonly LineMatcher[]): LineMatcher {
+  return {
+    matchingLines(bytes, bomLength, limit) {
+      // The first `limit` lines of the union are among the first `limit` of one of them.
+      const lines = new Set(matchers.flatMap((m) => m.matchingLines(bytes, bomLength, limit)));
+      return [...lines].sort((a, b) => a - b).slice(0, limit);
+    },
+    matchesIn(content, limit = Infinity) {
+      const all = matchers.flatMap((m, which) => m.matchesIn(content).map(([start, end]) => ({ start, end, which })));
+      all.sort((a, b) => a.start - b.start || a.which - b.which);
+      const out: MatchRange[] = [];
+      for (const { start, end } of all) {
+        if (out.length >= limit) break;
+        if (start >= (out[out.length - 1]?.[1] ?? 0)) out.push([start, end]);
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * A matcher that knows the lines it matches by their content (decoded, no line ending), with
+ * their matches as UTF-16 ranges: the lines another program (ripgrep, for -P) selected.
+ */
+export function knownLinesMatcher(lines: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>): LineMatcher {
+  return {
+    matchingLines(bytes, bomLength, limit) {
+      const out: number[] = [];
+      for (let start = bomLength, line = 0; start < bytes.length && out.length < limit; line++) {
+        const { contentEnd, next } = lineContentRange(bytes, start);
+        if (lines.has(bytes.toString('utf8', start, contentEnd))) out.push(line);
+        if (next === -1) break;
+        start = next;
+      }
+      return out;
+    },
+    matchesIn(content, limit = Infinity) {
+      const ranges = lines.get(content.toString('utf8'))?.slice(0, limit) ?? [];
+      const bytes = byteOffsets(content, ranges.flat());
+      const out: MatchRange[] = [];
+      for (let i = 0; i < bytes.length; i += 2) if (bytes[i]! < bytes[i + 1]!) out.push([bytes[i]!, bytes[i + 1]!]);
+      return out;
+    },
+  };
+}
+
+/** The lines `matcher` does not match (-v); they hold no match to mark. */
+function inverted(matcher: LineMatcher): LineMatcher {
+  return {
+    matchingLines(bytes, bomLength, limit) {
+      const matching = matcher.matchingLines(bytes, bomLength, Infinity);
+      const out: number[] = [];
+      const count = lineCount(bytes, bomLength);
+      for (let line = 0, next = 0; line < count && out.length < limit; line++) {
+        if (matching[next] === line) next++;
+        else out.push(line);
+      }
+      return out;
+    },
+    matchesIn: () => [],
+  };
 }
 
 function compile(source: string, flags: string): RegExp | undefined {
@@ -122,15 +212,46 @@ function bytesMatcher(needle: Buffer): LineMatcher {
       }
       return out;
     },
+    matchesIn(content, limit = Infinity) {
+      const out: MatchRange[] = [];
+      if (needle.length === 0) return out;
+      for (let at = content.indexOf(needle); at !== -1 && out.length < limit; at = content.indexOf(needle, at + needle.length)) out.push([at, at + needle.length]);
+      return out;
+    },
   };
+}
+
+/** The non-empty matches of `global` (a regular expression with the g flag) in a line's content, as byte ranges. */
+function regexRanges(global: RegExp, content: Buffer, limit: number): MatchRange[] {
+  const text = content.toString('utf8');
+  const at: number[] = [];
+  global.lastIndex = 0;
+  while (at.length < 2 * limit) {
+    const m = global.exec(text);
+    if (!m) break;
+    if (m[0] === '') {
+      // Past an empty match by one character (a whole surrogate pair with the u flag).
+      const pair = global.unicode && /^[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(m.index, m.index + 2));
+      global.lastIndex = m.index + (pair ? 2 : 1);
+      if (global.lastIndex > text.length) break;
+      continue;
+    }
+    at.push(m.index, m.index + m[0].length);
+  }
+  const bytes = byteOffsets(content, at);
+  const out: MatchRange[] = [];
+  // (A match of half a surrogate pair, possible without the u flag, comes out empty: left out.)
+  for (let i = 0; i < bytes.length; i += 2) if (bytes[i]! < bytes[i + 1]!) out.push([bytes[i]!, bytes[i + 1]!]);
+  return out;
 }
 
 /**
  * A regular expression: run over the whole decoded file to find candidates quickly, each
  * candidate line then confirmed on its own content, so a match never spans lines.
  */
-function regexMatcher(whole: RegExp, single: RegExp): LineMatcher {
+function regexMatcher(whole: RegExp, single: RegExp, global: RegExp): LineMatcher {
   return {
+    matchesIn: (content, limit = Infinity) => regexRanges(global, content, limit),
     matchingLines(bytes, bomLength, limit) {
       let text = bytes.toString('utf8', bomLength);
       // Line contents exclude the \r of a CRLF ending; $ must match before it.
@@ -163,8 +284,9 @@ function regexMatcher(whole: RegExp, single: RegExp): LineMatcher {
 }
 
 /** Each line tested on its own: for patterns whose matches depend on what surrounds them. */
-function perLineMatcher(single: RegExp): LineMatcher {
+function perLineMatcher(single: RegExp, global: RegExp): LineMatcher {
   return {
+    matchesIn: (content, limit = Infinity) => regexRanges(global, content, limit),
     matchingLines(bytes, bomLength, limit) {
       const text = bytes.toString('utf8', bomLength);
       const out: number[] = [];
@@ -188,11 +310,18 @@ function everyLine(): LineMatcher {
   return {
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
-      let count = 0;
-      for (let at = bytes.indexOf(0x0a, bomLength); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-      if (bytes.length > bomLength && bytes[bytes.length - 1] !== 0x0a) count++;
+      const count = lineCount(bytes, bomLength);
       for (let i = 0; i < count && out.length < limit; i++) out.push(i);
       return out;
     },
+    matchesIn: () => [],
   };
+}
+
+/** How many lines `bytes` (a whole file) holds, as rt counts them: a last line needs no \n. */
+export function lineCount(bytes: Buffer, bomLength: number): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a, bomLength); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
+  if (bytes.length > bomLength && bytes[bytes.length - 1] !== 0x0a) count++;
+  return count;
 }

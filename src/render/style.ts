@@ -16,6 +16,8 @@ export interface Style {
   readonly removed: (s: string) => string;
   readonly hunk: (s: string) => string;
   readonly verb: (s: string) => string;
+  /** A search's match within a line. */
+  readonly match: (s: string) => string;
 }
 
 const same = (s: string) => s;
@@ -31,6 +33,7 @@ export const PLAIN: Style = {
   removed: same,
   hunk: same,
   verb: same,
+  match: same,
 };
 
 /** The style for a colour level (0: none; 1, 2 or 3: the basic colours, which every level has). */
@@ -49,6 +52,8 @@ export function styleFor(level: 0 | 1 | 2 | 3): Style {
     removed: sgr(31, 39),
     hunk: sgr(36, 39),
     verb: (s) => bold(green(s)),
+    // As grep and ripgrep mark a match: bold red.
+    match: (s) => bold(sgr(31, 39)(s)),
   };
 }
 

@@ -7,7 +7,8 @@
 //
 // The counts always say "lines", even for one, so one pattern parses them.
 
-import { PLAIN, type Style } from './style.js';
+import type { MatchRange } from '../core/match.js';
+import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DISPLAY_LIMIT = 2000;
 
@@ -48,28 +49,88 @@ export function renderWindowFoot(view: Pick<WindowView, 'total' | 'end'>, style:
   return below > 0 ? Buffer.from(`${style.note(`(${below} more lines below)`)}\n`, 'utf8') : Buffer.alloc(0);
 }
 
-/** One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included. */
-export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string): Buffer {
+/**
+ * One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included.
+ * `marks`, for a hit, are its matches (see displayContent).
+ */
+export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string, marks: readonly MatchRange[] = []): Buffer {
   const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), displayContent(content), NEWLINE]);
+  return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
 }
 
 const NEWLINE = Buffer.from('\n');
 
-/** Content as shown: exact bytes, or for a line over DISPLAY_LIMIT characters, cut with a marker. */
-export function displayContent(content: Buffer): Buffer {
-  if (content.length <= DISPLAY_LIMIT) return content; // at most as many characters as bytes
-  // Characters are counted as UTF-8 sequences (each byte that is not a continuation byte
-  // starts one), without decoding a line that may be megabytes long.
-  let chars = 0;
-  let cut = -1;
-  for (let i = 0; i < content.length; i++) {
-    if ((content[i]! & 0xc0) !== 0x80) {
-      if (chars === DISPLAY_LIMIT) cut = i;
-      chars++;
-    }
-  }
-  if (chars <= DISPLAY_LIMIT) return content;
+/**
+ * Content as shown: its exact bytes, with `marks` (byte ranges of a hit's matches, ascending)
+ * coloured. A line over DISPLAY_LIMIT characters is cut to that many, with markers saying how
+ * many characters were left out: after its first DISPLAY_LIMIT ("… [+N chars]"), or, when the
+ * first mark does not end within them, around that mark, so that the match is seen ("[+N chars] …"
+ * before, "… [+N chars]" after; a mark longer than the limit is shown from its start).
+ */
+export function displayContent(content: Buffer, marks: readonly MatchRange[] = [], style: Style = PLAIN): Buffer[] {
+  // At most as many characters as bytes.
+  const part = content.length <= DISPLAY_LIMIT ? undefined : shownPart(content, marks[0]);
+  if (!part) return marked(content, 0, content.length, marks, style);
   // Always "chars", as SPEC §1 writes the marker, so one pattern parses it.
-  return Buffer.concat([content.subarray(0, cut), Buffer.from(`… [+${chars - DISPLAY_LIMIT} chars]`, 'utf8')]);
+  return [
+    ...(part.before ? [Buffer.from(`[+${part.before} chars] …`, 'utf8')] : []),
+    ...marked(content, part.start, part.end, marks, style),
+    ...(part.after ? [Buffer.from(`… [+${part.after} chars]`, 'utf8')] : []),
+  ];
+}
+
+/**
+ * The DISPLAY_LIMIT characters of a line shown (see displayContent), as bytes [start, end) and
+ * the characters left out before and after; undefined when the line is not that long.
+ * Characters are counted as UTF-8 sequences (each byte that is not a continuation byte starts
+ * one), without decoding a line that may be megabytes long.
+ */
+function shownPart(content: Buffer, focus: MatchRange | undefined): { start: number; end: number; before: number; after: number } | undefined {
+  let chars = 0;
+  let focusStart = 0;
+  let focusEnd = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (focus && i === focus[0]) focusStart = chars;
+    if (focus && i === focus[1]) focusEnd = chars;
+    if ((content[i]! & 0xc0) !== 0x80) chars++;
+  }
+  if (chars <= DISPLAY_LIMIT) return undefined;
+  if (focus && focus[1] >= content.length) focusEnd = chars;
+  let from = 0;
+  if (focus && focusEnd > DISPLAY_LIMIT) {
+    // The match in the middle of what is shown, as much of the line on each side.
+    const length = focusEnd - focusStart;
+    from = length >= DISPLAY_LIMIT ? focusStart : focusStart - Math.floor((DISPLAY_LIMIT - length) / 2);
+    from = Math.max(0, Math.min(from, chars - DISPLAY_LIMIT));
+  }
+  const to = from + DISPLAY_LIMIT;
+  let start = 0;
+  let end = content.length;
+  for (let i = 0, n = 0; i < content.length; i++) {
+    if ((content[i]! & 0xc0) === 0x80) continue;
+    if (n === from) start = i;
+    if (n === to) {
+      end = i;
+      break;
+    }
+    n++;
+  }
+  return { start, end, before: from, after: chars - to };
+}
+
+/** The bytes [start, end) of `content`, the parts `marks` cover coloured. */
+function marked(content: Buffer, start: number, end: number, marks: readonly MatchRange[], style: Style): Buffer[] {
+  if (style === PLAIN || marks.length === 0) return [content.subarray(start, end)];
+  const parts: Buffer[] = [];
+  let at = start;
+  for (const [from, to] of marks) {
+    const s = Math.max(from, at);
+    const e = Math.min(to, end);
+    if (s >= e) continue;
+    if (s > at) parts.push(content.subarray(at, s));
+    parts.push(styleBytes(style.match, content.subarray(s, e)));
+    at = e;
+  }
+  if (at < end) parts.push(content.subarray(at, end));
+  return parts;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
-import { compileMatcher, matchesLine, matchingAmong } from '../../src/core/match.js';
+import { compileMatcher, compileSearch, knownLinesMatcher, matchesLine, matchingAmong } from '../../src/core/match.js';
 
 const file = Buffer.from('x foo\nfoo y\nfoo\r\n\u00c9cole \u00e9cole\na-b\nfoobar foo_bar\n', 'utf8');
 const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
@@ -98,5 +98,106 @@ describe('matchesLine', () => {
     expect(matchesLine(m('x\\r$'), Buffer.from('x\r'))).toBe(true);
     expect(matchesLine(m('x$'), Buffer.from('x\r'))).toBe(false);
     expect(matchesLine(compileMatcher('x\r', { fixed: true, ignoreCase: false, word: false }), Buffer.from('x\r'))).toBe(true);
+  });
+});
+
+describe('"." matches any character of a line, as in grep and ripgrep', () => {
+  // JavaScript's "." leaves out \r, U+2028 and U+2029; within a line they are characters like any other.
+  const lines = Buffer.from('c\rd\nc\u2028d\nc\u2029d\ncd\nc\r\nd\nc\u00e9d\n', 'utf8');
+  const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
+    compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false, ...o }).matchingLines(lines, 0, Infinity).map((n) => n + 1);
+
+  it.each([
+    ['c.d', {}, [1, 2, 3, 7]], // never across a line ending (lines 5 and 6)
+    ['C.D', { ignoreCase: true }, [1, 2, 3, 7]],
+    ['c.d', { word: true }, [1, 2, 3, 7]],
+    ['^c.d$', {}, [1, 2, 3, 7]],
+    ['(?<=c).d', {}, [1, 2, 3, 7]], // matched line by line (a lookaround)
+    ['c.?d', {}, [1, 2, 3, 4, 7]],
+    ['c.*$', {}, [1, 2, 3, 4, 5, 7]],
+    ['c[.]d', {}, []], // a dot in a class is a dot
+    ['c\\.d', {}, []],
+    ['a\\-b|c.d', {}, [1, 2, 3, 7]], // a pattern valid only without the u flag
+  ] as const)('%s %j', (pattern, options, expected) => {
+    expect(hits(pattern, options)).toEqual(expected);
+  });
+
+  it('matchesLine and matchingAmong agree with the whole-file pass', () => {
+    const m = compileMatcher('c.d', { fixed: false, ignoreCase: false, word: false });
+    expect(matchesLine(m, Buffer.from('c\rd'))).toBe(true);
+    expect(matchesLine(m, Buffer.from('c\u2029d'))).toBe(true);
+    expect(matchingAmong(m, lines, 0, [0, 1, 2, 3, 4, 5])).toEqual([0, 1, 2]);
+  });
+});
+
+describe('matchesIn: the matches of a line as byte ranges', () => {
+  const ranges = (pattern: string, content: Buffer | string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
+    compileMatcher(pattern, { fixed: false, ignoreCase: false, word: false, ...o }).matchesIn(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+
+  it.each([
+    ['o', 'foo bar foo', {}, [[1, 2], [2, 3], [9, 10], [10, 11]]],
+    ['fo+', 'foo bar foo', {}, [[0, 3], [8, 11]]],
+    ['foo', 'foo bar foo', { fixed: true }, [[0, 3], [8, 11]]],
+    ['aa', 'aaaa', { fixed: true }, [[0, 2], [2, 4]]], // not overlapping
+    ['FOO', 'foo Foo', { fixed: true, ignoreCase: true }, [[0, 3], [4, 7]]],
+    ['foo', 'foo foobar foo_x foo', { word: true }, [[0, 3], [17, 20]]],
+    ['é', 'café é', {}, [[3, 5], [6, 8]]], // two bytes each
+    ['😀.', 'a😀b😀c', {}, [[1, 6], [6, 11]]],
+    ['x*', 'axxb', {}, [[1, 3]]], // empty matches are left out
+    ['^', 'abc', {}, []],
+    ['c.d', 'c\rd', {}, [[0, 3]]],
+    ['', 'abc', { fixed: true }, []],
+  ] as const)('%s in %j %j', (pattern, content, options, expected) => {
+    expect(ranges(pattern, content, options)).toEqual(expected);
+  });
+
+  it('bytes that are not UTF-8 (each read as U+FFFD) keep their places', () => {
+    const content = Buffer.concat([Buffer.from('a'), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from('b caf\u00e9 b')]);
+    expect(ranges('b', content)).toEqual([[4, 5], [12, 13]]);
+    expect(ranges('\\ufffd+b', content)).toEqual([[1, 5]]);
+    expect(ranges('b', content, { fixed: true })).toEqual([[4, 5], [12, 13]]);
+  });
+
+  it('stops at the limit', () => {
+    const m = compileMatcher('o', { fixed: false, ignoreCase: false, word: false });
+    expect(m.matchesIn(Buffer.from('ooo'), 1)).toEqual([[0, 1]]);
+  });
+});
+
+describe('compileSearch: several patterns (-e) and -v', () => {
+  const file = Buffer.from('alpha\nbeta\ngamma\ndelta\n');
+  const search = (patterns: string[], invert = false, fixed = false) => compileSearch(patterns, { fixed, ignoreCase: false, word: false, invert });
+
+  it('a line matches if any pattern does; each pattern must be valid alone', () => {
+    expect(search(['^b', 'mm']).matchingLines(file, 0, Infinity)).toEqual([1, 2]);
+    expect(search(['^b', 'mm']).matchingLines(file, 0, 1)).toEqual([1]);
+    expect(search(['a.', 'l'], false, true).matchingLines(file, 0, Infinity)).toEqual([0, 3]);
+    // Backreferences stay each pattern's own.
+    expect(search(['(l)\\1', '(m)\\1']).matchingLines(file, 0, Infinity)).toEqual([2]);
+    expect(() => search(['a)|(b', 'x'])).toThrow(RtError);
+  });
+
+  it('the matches of several patterns: leftmost first, none overlapping', () => {
+    expect(search(['ph', 'lph', 'a']).matchesIn(Buffer.from('alpha'))).toEqual([[0, 1], [1, 4], [4, 5]]);
+    expect(search(['al', 'alpha']).matchesIn(Buffer.from('alpha'))).toEqual([[0, 2]]);
+  });
+
+  it('-v: the lines no pattern matches, and no match to mark in them', () => {
+    expect(search(['^b', 'mm'], true).matchingLines(file, 0, Infinity)).toEqual([0, 3]);
+    expect(search(['^b', 'mm'], true).matchingLines(file, 0, 1)).toEqual([0]);
+    expect(search(['x'], true).matchingLines(Buffer.from('a\nb'), 0, Infinity)).toEqual([0, 1]); // a last line without \n
+    expect(search(['x'], true).matchingLines(Buffer.from(''), 0, Infinity)).toEqual([]);
+    expect(matchesLine(search(['a'], true), Buffer.from('bcd'))).toBe(true);
+    expect(search(['a'], true).matchesIn(Buffer.from('bcd'))).toEqual([]);
+  });
+});
+
+describe('knownLinesMatcher: lines another program selected, known by their content', () => {
+  it('selects the lines with that content (a BOM and CRLF endings aside), and gives their matches as byte ranges', () => {
+    const m = knownLinesMatcher(new Map([['caf\u00e9 x', [[5, 6]] as const], ['', []]]));
+    const file = Buffer.from('\ufeffcaf\u00e9 x\r\nother\n\ncaf\u00e9 x', 'utf8');
+    expect(m.matchingLines(file, 3, Infinity)).toEqual([0, 2, 3]);
+    expect(m.matchesIn(Buffer.from('caf\u00e9 x'))).toEqual([[6, 7]]);
+    expect(m.matchesIn(Buffer.from('other'))).toEqual([]);
   });
 });

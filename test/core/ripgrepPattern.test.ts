@@ -38,6 +38,8 @@ const LINES: Buffer[] = [
   Buffer.from('aaa bbb ccc abcabc'),
   Buffer.from('123 4.5 x=6 789'),
   Buffer.from('\\back\\slash & tilde~ hash# dash-- and&&'),
+  // Characters JavaScript's "." leaves out, which rt's matches (a \r ending no line, U+2028, U+2029).
+  Buffer.from('cr\rinside line\u2028sep\u2029par ab'),
 ];
 
 /** Pieces of patterns: literals (some special to Rust), escapes, classes, groups, alternation, quantifiers, anchors. */
@@ -152,6 +154,9 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
       ['CAF\u00c9', true, 3],
       ['emoji .+ ab', false, 4],
       ['(?<=\\bab)cabc', false, 10],
+      ['cr.inside', false, 13],
+      ['line.sep.par', false, 13],
+      ['LINE.SEP', true, 13],
     ];
     for (const [p, ignoreCase, line] of cases) {
       expect(compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity), p).toContain(line);
@@ -308,6 +313,9 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
       ['caf\u00e9 na', false, 3],
       ['emoji .+ ab', false, 4],
       ['emoji . then', false, 4],
+      ['cr.inside', false, 13],
+      ['line.sep.par', false, 13],
+      ['LINE.SEP', true, 13],
     ];
     for (const [p, ignoreCase, line] of cases) {
       expect(compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity), p).toContain(line);

@@ -267,6 +267,30 @@ describe('rt find in a generated git repository', () => {
   });
 });
 
+describe('rt find: a missing DIR is a missing folder', () => {
+  const dir = tempDir();
+  write(dir, 'src/app.ts', 'x\n');
+  write(dir, 'src.ts', 'x\n');
+  write(dir, 'lib/util/a.ts', 'x\n');
+
+  it('says "no such folder", with the closest existing folders (not files) as the hint', () => {
+    expectRun(run(['find', 'x', 'srcc'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: srcc\nrt: closest existing: src\n' });
+    expectRun(run(['find', 'x', 'lib/utl'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: lib/utl\nrt: closest existing: lib/util\n' });
+    expectRun(run(['find', 'x', 'zzzzzz'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: zzzzzz\nrt: see the folders here with: rt open .\n' });
+  });
+
+  it('--json: the error names the folder, with its suggestions', () => {
+    const r = run(['find', 'x', 'srcc', '--json'], dir);
+    expect(r.status, r.text).toBe(4);
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'not_found', message: 'no such folder: srcc', hints: ['closest existing: src'], exit: 4, suggestions: ['src'] } });
+  });
+
+  it('a file given as DIR is still "not a folder", and a path out of the root still outside it', () => {
+    expectRun(run(['find', 'x', 'src.ts'], dir), { status: 4, stdout: '', stderr: /^rt: src\.ts is not a folder/ });
+    expectRun(run(['find', 'x', '../nowhere-at-all'], dir), { status: 4, stdout: '', stderr: /outside the root/ });
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 describe('rt find: the cap (200 files by default)', () => {

@@ -55,16 +55,36 @@ function openLids(cwd: string, file: string, ns: readonly number[]): Map<number,
   return new Map(w.lines.map((l) => [l.n, { lid: l.lid, content: l.content }]));
 }
 
-/** Asserts that every hit's LID (and content) is what `rt open PATH:LINE` shows for that line. */
+/**
+ * Asserts that every hit's LID (and content) is what `rt open PATH:LINE` shows for that line. A
+ * long line whose match lies past the display cut is shown around the match instead (cut on both
+ * sides): then its shown part must be the line's own characters at that place.
+ */
 function expectLidsAsOpenShows(hits: readonly Hit[], cwd: string): void {
   const byPath = new Map<string, Hit[]>();
   for (const h of hits) byPath.set(h.path, [...(byPath.get(h.path) ?? []), h]);
   for (const [file, fileHits] of byPath) {
     const shown = openLids(cwd, file, fileHits.map((h) => h.n));
     for (const h of fileHits) {
+      const around = /^\[\+(\d+) chars\] …(.*?)(?:… \[\+(\d+) chars\])?$/su.exec(h.content);
+      if (around) {
+        const whole = [...wholeLine(cwd, file, h.n)];
+        const part = [...around[2]!];
+        expect({ at: `${file}:${h.n}`, lid: h.lid }).toEqual({ at: `${file}:${h.n}`, lid: shown.get(h.n)!.lid });
+        expect(whole.slice(Number(around[1]), Number(around[1]) + part.length).join(''), h.content).toBe(around[2]);
+        expect(Number(around[1]) + part.length + Number(around[3] ?? 0), h.content).toBe(whole.length);
+        continue;
+      }
       expect({ at: `${file}:${h.n}`, lid: h.lid, content: h.content }).toEqual({ at: `${file}:${h.n}`, ...shown.get(h.n) });
     }
   }
+}
+
+/** Line `n` of `file`, whole (rt open --json never cuts it). */
+function wholeLine(cwd: string, file: string, n: number): string {
+  const r = run(['open', `${file}:${n}-${n}`, '--json'], cwd);
+  expect(r.status, r.text).toBe(0);
+  return (JSON.parse(r.stdout) as { lines: Array<{ text: string }> }).lines[0]!.text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,13 +295,14 @@ describe('rt grep in a generated git repository', () => {
       expectLidsAsOpenShows(hitsOf(r), dir);
     });
 
-    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is not (stderr says when it matches)', () => {
+    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is refused (exit 4), as grep-file refuses it', () => {
       const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
       expectRun(r, { status: 0, stderr: '' });
       expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
-      const b = run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir);
-      expectRun(b, { status: 1, stdout: '', stderr: 'rt: data/blob.bin is a binary file that matches: rt shows lines of text files only\n' });
-      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 1, stdout: '', stderr: '' });
+      const refusal = 'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
+      expectRun(run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+      expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/ });
     });
 
     it('multiple PATHs: files and folders, merged, each file once, sorted', () => {

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { RtError, shellQuote } from '../../core/errors.js';
+import { printable, RtError, shellQuote } from '../../core/errors.js';
 import { comparePaths, listFiles } from '../../io/listFiles.js';
 import { statResolved } from '../../io/indexedFile.js';
-import { isInside, resolveInRoot } from '../../io/root.js';
+import { isInside, resolveInRoot, type ResolvedPath } from '../../io/root.js';
+import { suggestPaths } from '../../io/suggest.js';
 import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, noteUndecodable, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
@@ -34,13 +35,13 @@ export const findCommand: CommandSpec = {
     [0, 'something was found'],
     [1, 'nothing was found'],
     [2, 'bad usage'],
-    [4, 'DIR is missing, not a folder, or outside the root'],
+    [4, 'DIR is missing (no such folder, with the closest existing ones), not a folder, or outside the root'],
   ],
   readsStdin: false,
   run(ctx, args, options) {
     const [pattern, dirArg] = args as [string, string | undefined];
     const max = maxOption(options);
-    const dir = resolveInRoot(ctx.root, dirArg ?? '.');
+    const dir = resolveFolder(ctx, dirArg ?? '.');
     if (!statResolved(dir).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
     const needle = pattern.toLowerCase();
     const isGlob = GLOB_CHARS.test(pattern);
@@ -91,6 +92,22 @@ export const findCommand: CommandSpec = {
     return 0;
   },
 };
+
+/**
+ * DIR resolved inside the root; a missing one is refused as a missing folder, with the closest
+ * existing folders (the paths of rt's hint for a missing file, less files).
+ */
+function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
+  const dir = resolveInRoot(ctx.root, dirArg, true);
+  if (fs.existsSync(dir.abs)) return dir;
+  const near = suggestPaths(ctx.root, path.resolve(ctx.root.cwd, dirArg)).filter((p) => isFolder(path.resolve(ctx.root.cwd, p)));
+  const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['see the folders here with: rt open .'];
+  throw new RtError('not_found', `no such folder: ${printable(dirArg)}`, hints, { suggestions: near });
+}
+
+function isFolder(abs: string): boolean {
+  return fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true;
+}
 
 /** The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/", whole paths with --full-path. */
 function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: Options): string {

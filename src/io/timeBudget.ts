@@ -1,0 +1,62 @@
+// A bound on the time a search spends matching. A JavaScript regular expression can backtrack
+// for exponential time ((a+)+$ on a long line of a's ending otherwise), and a running match can
+// be stopped by nothing in JavaScript: V8 stops it when vm's timeout runs out, which is how this
+// bounds it (node:vm, loaded by the first search that needs it, and one timer for many files,
+// not one each: some 40 µs a timer).
+//
+// What is stopped does not unwind: no catch or finally block runs. The steps given here must
+// therefore leave nothing half done that matters: they read and compute, and write nothing (a
+// file left open is closed by the exit; the working directory, which reading within a folder
+// changes, is set back here).
+
+/** A step that did not end within its budget: which one, and the budget it had (ms). */
+export class OutOfTime extends Error {
+  constructor(
+    readonly step: number,
+    readonly budgetMs: number,
+  ) {
+    super(`step ${step} took more than ${budgetMs} ms`);
+  }
+}
+
+/** The name under which the steps run, for the one line of script that calls them. */
+const RUN = '__rtStepsInTime';
+
+let script: import('node:vm').Script | undefined;
+
+/**
+ * Runs `step(0)` … `step(count - 1)` in order, each with at least `budgetMs(i)` of time of its
+ * own; throws OutOfTime for the first that takes longer (the steps before it have run). One
+ * timer runs many steps: when it runs out in a step that started after it, that step is run
+ * again from its start under a timer of its own.
+ */
+export function stepsInTime(count: number, step: (i: number) => void, budgetMs: (i: number) => number): void {
+  const cwd = process.cwd();
+  let next = 0;
+  while (next < count) {
+    const first = next;
+    const budget = budgetMs(first);
+    try {
+      inTime(() => {
+        for (; next < count; next++) step(next);
+      }, budget);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+      if (process.cwd() !== cwd) process.chdir(cwd);
+      if (next === first) throw new OutOfTime(first, budget);
+    }
+  }
+}
+
+/** Runs `body`, stopping it (ERR_SCRIPT_EXECUTION_TIMEOUT) after `ms` milliseconds. */
+function inTime(body: () => void, ms: number): void {
+  const vm = process.getBuiltinModule('node:vm');
+  script ??= new vm.Script(`globalThis.${RUN}()`);
+  const holder = globalThis as unknown as Record<string, (() => void) | undefined>;
+  holder[RUN] = body;
+  try {
+    script.runInThisContext({ timeout: Math.max(1, Math.ceil(ms)) });
+  } finally {
+    holder[RUN] = undefined;
+  }
+}

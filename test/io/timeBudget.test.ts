@@ -1,0 +1,60 @@
+// Matching is bounded in time (src/io/timeBudget.ts): a regular expression that backtracks for
+// ever is stopped, and steps that are merely many are not.
+
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { OutOfTime, stepsInTime } from '../../src/io/timeBudget.js';
+
+/** Busy for `ms` milliseconds. */
+function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+}
+
+describe('stepsInTime', () => {
+  it('runs every step, in order', () => {
+    const ran: number[] = [];
+    stepsInTime(5, (i) => ran.push(i), () => 1000);
+    expect(ran).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('stops a regular expression that backtracks without end, naming its step', () => {
+    const line = `${'a'.repeat(40)}b`;
+    const started = Date.now();
+    let error: unknown;
+    try {
+      stepsInTime(3, (i) => void (i === 1 && /(a+)+$/.test(line)), () => 300);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OutOfTime);
+    expect((error as OutOfTime).step).toBe(1);
+    expect((error as OutOfTime).budgetMs).toBe(300);
+    // The budget of step 1, and at most as much again of the timer step 0 started.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives each step its own budget: many steps may take longer than one budget in all', () => {
+    let done = 0;
+    stepsInTime(12, () => {
+      busy(40);
+      done++;
+    }, () => 100);
+    expect(done).toBeGreaterThanOrEqual(12);
+  });
+
+  it('sets the working directory back when a step is stopped in another', () => {
+    const cwd = process.cwd();
+    expect(() =>
+      stepsInTime(1, () => {
+        process.chdir(os.tmpdir());
+        busy(5000);
+      }, () => 100),
+    ).toThrow(OutOfTime);
+    expect(process.cwd()).toBe(cwd);
+  });
+
+  it('lets other errors through', () => {
+    expect(() => stepsInTime(1, () => { throw new Error('boom'); }, () => 1000)).toThrow('boom');
+  });
+});
