@@ -233,84 +233,95 @@ function mixIn(h: number, word: number): number {
 /** Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order. */
 const MAX_LEVELS = 32;
 
-/** The fresh LIDs of lines with keys `keys`, each `length` characters (see the top of this file). */
+/** The k-th candidate of a key that contains a letter (the others are never LIDs), and its index in the key's candidates. */
+function letterCandidate(k1: number, k2: number, from: number, length: number): [number, number] {
+  for (let k = from; ; k++) {
+    const code = candidate(k1, k2, k, length);
+    if (hasLetter(code, length)) return [code, k];
+  }
+}
+
+/**
+ * The fresh LIDs of lines with keys `keys`, each `length` characters (see the top of this file).
+ * Every line claims its candidates one after another (those with a letter): a line keeps the
+ * last it claimed when no other line claims that code among its own claims; otherwise both move
+ * on, in rounds, until each holds a code no other line claims. So a code two lines could take is
+ * neither's, and a line new to the file never takes a line's LID from under it: both move on.
+ */
 export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
-  const pending: number[] = [];
-  if (length <= 5) {
-    // Codes of one length in two plain bitmaps: a million lines go through them in a few
-    // milliseconds, where a call per lookup costs several times that.
-    const valueMask = length === 4 ? 0xfffff : 0x1ffffff;
-    const top = (length - 4) << 30;
-    const seen = new Uint32Array((valueMask + 1) >>> 5);
-    const twice = new Uint32Array((valueMask + 1) >>> 5);
-    for (let i = 0; i < n; i++) {
-      const value = (k1[i]! >>> 0) & valueMask;
-      lids[i] = (top | value) >>> 0;
-      const word = value >>> 5;
-      const bit = 1 << (value & 31);
-      if (seen[word]! & bit) twice[word]! |= bit;
-      else seen[word]! |= bit;
-    }
-    for (let i = 0; i < n; i++) {
-      const value = lids[i]! & valueMask;
-      if ((twice[value >>> 5]! & (1 << (value & 31))) !== 0 || !hasLetter(value, length)) pending.push(i);
-    }
-    // The codes claimed at the first level, taken or not, are none of the levels after.
-    const claimed: CodeSet = {
-      has: (code) => (seen[(code & valueMask) >>> 5]! & (1 << (code & 31))) !== 0,
-      add: (code) => {
-        seen[(code & valueMask) >>> 5]! |= 1 << (code & 31);
-      },
-    };
-    settleClashes(k1, k2, length, lids, pending, claimed);
-    return lids;
+  /** Index, among its key's candidates, of the code each line holds now. */
+  const at = new Int32Array(n);
+  // The first claims of all lines, in two sets: claimed once, claimed again.
+  const first = claimSets(length);
+  for (let i = 0; i < n; i++) {
+    const [code, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
+    lids[i] = code;
+    at[i] = k;
+    if (first.once.has(code)) first.twice.add(code);
+    else first.once.add(code);
   }
-  const claimed = new LidSet();
-  const clashed = new LidSet();
-  {
-    for (let i = 0; i < n; i++) {
-      const code = candidate(k1[i]!, k2[i]!, 0, length);
+  let pending: number[] = [];
+  for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
+  if (pending.length === 0) return lids;
+  const moved = new Uint8Array(n);
+  // Later claims, counted, and the line holding each code that it alone claims.
+  const later = new Map<number, number>();
+  const holder = new Map<number, number>();
+  const claims = (code: number) => (first.twice.has(code) ? 2 : first.once.has(code) ? 1 : 0) + (later.get(code) ?? 0);
+  for (let round = 1; pending.length > 0; round++) {
+    if (round > MAX_LEVELS) {
+      // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
+      for (const i of pending.sort((x, y) => x - y)) {
+        let [code, k] = letterCandidate(k1[i]!, k2[i]!, at[i]! + 1, length);
+        while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
+        later.set(code, 1);
+        lids[i] = code;
+      }
+      return lids;
+    }
+    const claimed: number[] = [];
+    for (const i of pending) {
+      const [code, k] = letterCandidate(k1[i]!, k2[i]!, at[i]! + 1, length);
       lids[i] = code;
-      if (claimed.has(code)) clashed.add(code);
-      else claimed.add(code);
+      at[i] = k;
+      moved[i] = 1;
+      later.set(code, (later.get(code) ?? 0) + 1);
+      claimed.push(code);
     }
-    for (let i = 0; i < n; i++) {
-      const code = lids[i]!;
-      if (!hasLetter(code, length) || clashed.has(code)) pending.push(i);
+    const next = new Set<number>();
+    for (const i of pending) {
+      if (claims(lids[i]!) > 1) next.add(i);
+      else holder.set(lids[i]!, i);
     }
+    // A code newly claimed that a settled line holds: that line is contested too, and moves on.
+    const contestedFirst = new Set<number>();
+    for (const code of claimed) {
+      const line = holder.get(code);
+      if (line !== undefined && lids[line] === code && claims(code) > 1) next.add(line);
+      if (first.once.has(code) && !first.twice.has(code)) contestedFirst.add(code);
+    }
+    if (contestedFirst.size > 0) for (let i = 0; i < n; i++) if (!moved[i] && contestedFirst.has(lids[i]!)) next.add(i);
+    pending = [...next];
   }
-  settleClashes(k1, k2, length, lids, pending, claimed);
   return lids;
 }
 
-/**
- * The lines `pending`, whose first candidates clashed, move on level by level: a line takes its
- * candidate of a level when no other line claims it at that level or claimed it at a lower one.
- */
-function settleClashes(k1: Uint32Array, k2: Uint32Array, length: number, lids: Uint32Array, pending: number[], claimed: CodeSet): void {
-  for (let level = 1; pending.length > 0; level++) {
-    const codes = pending.map((i) => candidate(k1[i]!, k2[i]!, level, length));
-    if (level > MAX_LEVELS) {
-      pending.forEach((i, p) => {
-        let code = codes[p]!;
-        for (let k = level; claimed.has(code) || !hasLetter(code, length); k++) code = candidate(k1[i]!, k2[i]!, k, length);
-        claimed.add(code);
-        lids[i] = code;
-      });
-      return;
-    }
-    const claims = new Map<number, number>();
-    for (const code of codes) claims.set(code, (claims.get(code) ?? 0) + 1);
-    const next: number[] = [];
-    pending.forEach((i, p) => {
-      const code = codes[p]!;
-      if (hasLetter(code, length) && !claimed.has(code) && claims.get(code) === 1) lids[i] = code;
-      else next.push(i);
-    });
-    for (const code of codes) claimed.add(code);
-    pending = next;
-  }
+/** Sets of codes for claims: plain bitmaps for 4- and 5-character codes, a LidSet beyond. */
+function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
+  if (length > 5) return { once: new LidSet(), twice: new LidSet() };
+  const mask = length === 4 ? 0xfffff : 0x1ffffff;
+  const bitmap = (): CodeSet => {
+    const bits = new Uint32Array((mask + 1) >>> 5);
+    return {
+      has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+      add: (code) => {
+        bits[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
+    };
+  };
+  return { once: bitmap(), twice: bitmap() };
 }
+

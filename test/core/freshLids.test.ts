@@ -107,3 +107,34 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     expect(excused).toBeLessThanOrEqual(checked);
   });
 });
+
+describe('assignByKeys settles clashes so that no line takes another line\'s LID', () => {
+  // Keys whose candidates collide often: first halves from a small range, so clashes at every level abound.
+  const key = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }));
+  const assign = (ks: ReadonlyArray<[number, number]>) => assignByKeys({ h1: Uint32Array.from(ks, ([a]) => a * 4099), h2: Uint32Array.from(ks, ([, b]) => b * 8191) }, 4);
+
+  it('a line added never takes the LID a line already there holds (it stays or both move on)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 40, selector: ([a, b]) => `${a},${b}` }), key, (keys, added) => {
+        if (keys.some(([a, b]) => a === added[0] && b === added[1])) return;
+        const before = assign(keys);
+        const after = assign([...keys, added]);
+        expect(new Set(after).size).toBe(after.length);
+        expect(Array.from(before)).not.toContain(after[keys.length]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a line removed never hands its LID to another line', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 40, selector: ([a, b]) => `${a},${b}` }), fc.nat(), (keys, which) => {
+        const gone = which % keys.length;
+        const before = assign(keys);
+        const after = assign(keys.filter((_, i) => i !== gone));
+        expect(Array.from(after)).not.toContain(before[gone]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -32,7 +32,7 @@ export type ModelOp =
   | { kind: 'insert'; at: number; lines: string[] }
   | { kind: 'delete'; at: number; count: number }
   | { kind: 'change'; at: number; content: string }
-  | { kind: 'move'; at: number; to: number };
+  | { kind: 'move'; at: number; to: number; count?: number };
 
 /** Random changes whose new lines are drawn from `content`. */
 export function modelOp(content: fc.Arbitrary<string>): fc.Arbitrary<ModelOp> {
@@ -40,7 +40,7 @@ export function modelOp(content: fc.Arbitrary<string>): fc.Arbitrary<ModelOp> {
     fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), lines: fc.array(content, { minLength: 1, maxLength: 4 }) }),
     fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
     fc.record({ kind: fc.constant('change' as const), at: fc.nat(), content }),
-    fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat() }),
+    fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
   );
 }
 
@@ -62,9 +62,10 @@ export function applyModelOp(lines: readonly ModelLine[], o: ModelOp): ModelLine
     const at = o.at % lines.length;
     if (out[at]!.content !== o.content) out[at] = modelLines([o.content])[0]!;
   } else if (lines.length > 0 && o.kind === 'move') {
-    // A line moved unchanged is the same line; one moved among lines equal to it changes nothing.
-    const [moved] = out.splice(o.at % lines.length, 1);
-    out.splice(o.to % lines.length, 0, moved!);
+    // Lines moved unchanged (a block cut and pasted) are the same lines; moved among lines equal
+    // to them, they change nothing.
+    const moved = out.splice(o.at % lines.length, o.count ?? 1);
+    out.splice(o.to % (out.length + 1), 0, ...moved);
     if (out.every((l, i) => l.content === lines[i]!.content)) return lines.slice();
   }
   return out;
