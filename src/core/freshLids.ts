@@ -18,11 +18,13 @@
 // stretch, at the same offset, with the same content — indistinguishable from it by text and
 // surroundings — could take a line's LID.
 //
-// Keys become LIDs by their candidates (see lid.ts), in an order that depends on no line's
-// rank: a line takes its first candidate when no other line of the file claims it; lines whose
-// first candidates clash all move on to their second, which they take when nobody claimed it
-// first or second, and so on. Had the first line of a clash kept its candidate, deleting it
-// would hand that very LID to the second in the next fresh reading.
+// Keys become LIDs by their candidates (see lid.ts; those without a letter are skipped), in an
+// order that depends on no line's rank: a line takes its first candidate when no other line of
+// the file claims it; lines whose candidates clash all move on to their next, which they take
+// when no other line claims it among its own claims, and so on (assignByKeys). Had the first
+// line of a clash kept its candidate, deleting it would hand that very LID to the second in the
+// next fresh reading; had a first claim beaten a later one, a line added to the file would take
+// the LID of a line still there.
 
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, hasLetter, LidSet, type CodeSet } from './lid.js';
