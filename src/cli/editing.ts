@@ -3,6 +3,7 @@
 // A refusal at any step writes nothing, to the file or to the state.
 
 import { isUtf8 } from 'node:buffer';
+import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../core/binary.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AnchorWorld } from '../core/anchor.js';
@@ -85,6 +86,7 @@ export function editFile(ctx: Context, pathArg: string, verb: Verb, flags: EditF
     if (!flags.force && view.kept) checkShown(file, snapshot, view, splice);
 
     const result = applySplice(lines, index, splice, dominantEol(lines));
+    refuseBinaryResult(file, headOf(result.parts));
     const after = result.lines;
     const span = { start: splice.start, oldCount: splice.deleteCount, newCount: splice.insert.length };
     if (flags.dryRun) {
@@ -118,6 +120,7 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
   if (existing && !flags.force) {
     throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
   }
+  refuseBinaryResult(file, bytes);
   const store = ctx.stateOf(file);
   const after = splitLines(bytes);
   // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
@@ -139,6 +142,28 @@ export function createFile(ctx: Context, pathArg: string, bytes: Buffer, flags: 
     const view = ViewState.load(store, file.rel);
     report(ctx, file, before ? 'replaced' : 'created', after.count, (i) => lineContent(after, i), lids, span, view, flags.diff ? renderUnifiedDiff(file.display, old, after, span, ctx.style) : undefined);
   });
+}
+
+/** The first bytes of a file given as consecutive parts, as many as binary sniffing looks at. */
+function headOf(parts: readonly Buffer[]): Buffer {
+  const head: Buffer[] = [];
+  let size = 0;
+  for (const part of parts) {
+    if (size >= SNIFF_BYTES) break;
+    head.push(part.subarray(0, SNIFF_BYTES - size));
+    size += Math.min(part.length, SNIFF_BYTES - size);
+  }
+  return Buffer.concat(head);
+}
+
+/**
+ * SPEC §4: rt reads text files only. New text that would make the file look binary (a NUL is
+ * refused as it is read; control bytes are the rest of the rule) is refused, or rt would then
+ * refuse the file it wrote, the edit that would repair it included.
+ */
+function refuseBinaryResult(file: ResolvedPath, head: Buffer): void {
+  if (!looksBinary(head)) return;
+  throw new RtError('input', `the new text would make ${file.display} look like a binary file (more than a third of its first ${RATIO_BYTES} bytes control characters), which rt does not read; nothing was written`, ['write text: control characters other than tab, ESC and the line endings belong in binary files, which rt does not edit']);
 }
 
 /**

@@ -278,31 +278,37 @@ function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' 
   }
 }
 
-/** The time matching may take in a file: 2 s, and 1 s more for every 16 MiB of it (ms). */
-export function matchBudgetMs(abs: string): number {
+/**
+ * The time a search may take in a file, beyond the 2 s of the whole search (MATCH_BASE_MS): 1 s
+ * for every MiB of it (ms), room to read, index and print a big file's hits besides matching,
+ * on a machine busy with other work.
+ */
+export function matchAllowanceMs(abs: string): number {
   let size = 0;
   try {
     size = fs.statSync(abs).size;
   } catch {
     // Gone: its step ends at once.
   }
-  return MATCH_BUDGET_MS + Math.floor(size / (16 * 1024 * 1024)) * 1000;
+  return Math.floor(size / (1024 * 1024)) * 1000;
 }
 
-const MATCH_BUDGET_MS = 2000;
+/** The time a search's matching may take whatever its files (ms). */
+export const MATCH_BASE_MS = 2000;
 
 /**
- * Runs step(i) for each of `count` files (step i's is `fileOf(i)`), each within the time
- * matching may take in it (see io/timeBudget): a file that takes longer ends the search, as bad
- * input (exit 2): a regular expression that backtracks without end. `ripgrep` is the command
- * that searches in linear time instead. The steps must write nothing (see stepsInTime).
+ * Runs step(i) for each of `count` files (step i's is `fileOf(i)`), all within the time the
+ * search may take (2 s and each file's allowance, see matchAllowanceMs and io/timeBudget): a
+ * search that takes longer ends, as bad input (exit 2): a regular expression that backtracks
+ * without end, in one file or in many. `ripgrep` is the command that searches in linear time
+ * instead. The steps must write nothing (see stepsInTime).
  */
 export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string): void {
   try {
-    stepsInTime(count, step, (i) => matchBudgetMs(fileOf(i).abs));
+    stepsInTime(count, step, (i) => matchAllowanceMs(fileOf(i).abs), MATCH_BASE_MS);
   } catch (error) {
     if (!(error instanceof OutOfTime)) throw error;
-    throw new RtError('usage', `matching took more than ${error.budgetMs / 1000} s in ${fileOf(error.step).display}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, [
+    throw new RtError('usage', `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display}): the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, [
       'search for a literal string with -F, or write the pattern without nested repetition',
       `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`,
     ]);

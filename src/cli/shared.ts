@@ -94,7 +94,7 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
 export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, options: Options, takes: (anchor: Anchor) => boolean): void {
   const [pathArg, ...others] = args;
   if (pathArg === undefined) return;
-  const pasted = pastedPosition(pathArg, (p) => fs.existsSync(path.resolve(cwd, p)));
+  const pasted = pastedPosition(pathArg, (p) => isFileOrLink(path.resolve(cwd, p)));
   if (!pasted) return;
   let anchor: Anchor;
   try {
@@ -111,4 +111,15 @@ export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, opti
 /** An option's key in commander's options: dry-run → dryRun. */
 function camelCase(long: string): string {
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Whether a path names something other than a folder: only a file can be followed by a position (a folder `notes` does not make `notes:draft` a bad position of it). */
+export function isFileOrLink(abs: string): boolean {
+  try {
+    const st = fs.statSync(abs, { throwIfNoEntry: false });
+    return st !== undefined && !st.isDirectory();
+  } catch {
+    // Not a path that names anything (a file in the place of a folder, a name too long).
+    return false;
+  }
 }

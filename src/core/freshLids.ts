@@ -20,11 +20,11 @@
 //
 // Keys become LIDs by their candidates (see lid.ts; those without a letter are skipped), in an
 // order that depends on no line's rank: a line takes its first candidate when no other line of
-// the file claims it; lines whose candidates clash all move on to their next, which they take
-// when no other line claims it among its own claims, and so on (assignByKeys). Had the first
-// line of a clash kept its candidate, deleting it would hand that very LID to the second in the
-// next fresh reading; had a first claim beaten a later one, a line added to the file would take
-// the LID of a line still there.
+// the file claims it; lines whose candidates clash all move on to their next, and so on, each
+// line reserving its next candidate too (assignByKeys). Had the first line of a clash kept its
+// candidate, deleting it would hand that very LID to the second in the next fresh reading; had a
+// first claim beaten a later one, or a line gone back to its first candidate freed the second, a
+// line added to the file would take the LID of a line still there.
 
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, hasLetter, LidSet, type CodeSet } from './lid.js';
@@ -245,31 +245,38 @@ function letterCandidate(k1: number, k2: number, from: number, length: number): 
 
 /**
  * The fresh LIDs of lines with keys `keys`, each `length` characters (see the top of this file).
- * Every line claims its candidates one after another (those with a letter): a line keeps the
- * last it claimed when no other line claims that code among its own claims; otherwise both move
- * on, in rounds, until each holds a code no other line claims. So a code two lines could take is
- * neither's, and a line new to the file never takes a line's LID from under it: both move on.
+ * Every line claims its candidates (those with a letter) one after another: the one it holds,
+ * and the next as a reserve. A line keeps the code it holds when no other line claims it, held,
+ * reserved or passed; otherwise it moves on to its reserve and reserves the next, in rounds,
+ * until every line holds a code no other line claims. So a code two lines could take is
+ * neither's; a line added to the file never takes the code a line there holds (both move on);
+ * and a line that went back to an earlier code, the clash that moved it gone, still reserves the
+ * code it held, which no line new to the file can then take.
  */
 export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
-  /** Index, among its key's candidates, of the code each line holds now. */
-  const at = new Int32Array(n);
-  // The first claims of all lines, in two sets: claimed once, claimed again.
+  /** Index, among its key's candidates, of each line's reserve. */
+  const reserveAt = new Int32Array(n);
+  // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
   const first = claimSets(length);
-  for (let i = 0; i < n; i++) {
-    const [code, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
-    lids[i] = code;
-    at[i] = k;
+  const claimFirst = (code: number) => {
     if (first.once.has(code)) first.twice.add(code);
     else first.once.add(code);
+  };
+  for (let i = 0; i < n; i++) {
+    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
+    const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
+    lids[i] = held;
+    reserveAt[i] = r;
+    claimFirst(held);
+    claimFirst(reserve);
   }
   let pending: number[] = [];
   for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
   if (pending.length === 0) return lids;
-  const moved = new Uint8Array(n);
-  // Later claims, counted, and the line holding each code that it alone claims.
+  // Later claims, counted, and the line holding each code held at a later round.
   const later = new Map<number, number>();
   const holder = new Map<number, number>();
   const claims = (code: number) => (first.twice.has(code) ? 2 : first.once.has(code) ? 1 : 0) + (later.get(code) ?? 0);
@@ -277,7 +284,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     if (round > MAX_LEVELS) {
       // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
       for (const i of pending.sort((x, y) => x - y)) {
-        let [code, k] = letterCandidate(k1[i]!, k2[i]!, at[i]! + 1, length);
+        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveAt[i]! + 1, length);
         while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
         later.set(code, 1);
         lids[i] = code;
@@ -286,26 +293,25 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     }
     const claimed: number[] = [];
     for (const i of pending) {
-      const [code, k] = letterCandidate(k1[i]!, k2[i]!, at[i]! + 1, length);
-      lids[i] = code;
-      at[i] = k;
-      moved[i] = 1;
-      later.set(code, (later.get(code) ?? 0) + 1);
-      claimed.push(code);
+      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, reserveAt[i]! + 1, length);
+      lids[i] = candidate(k1[i]!, k2[i]!, reserveAt[i]!, length);
+      reserveAt[i] = r;
+      later.set(reserve, (later.get(reserve) ?? 0) + 1);
+      claimed.push(reserve);
     }
     const next = new Set<number>();
     for (const i of pending) {
       if (claims(lids[i]!) > 1) next.add(i);
       else holder.set(lids[i]!, i);
     }
-    // A code newly claimed that a settled line holds: that line is contested too, and moves on.
+    // A code newly reserved that a settled line holds: that line is contested too, and moves on.
     const contestedFirst = new Set<number>();
     for (const code of claimed) {
       const line = holder.get(code);
-      if (line !== undefined && lids[line] === code && claims(code) > 1) next.add(line);
-      if (first.once.has(code) && !first.twice.has(code)) contestedFirst.add(code);
+      if (line !== undefined && lids[line] === code) next.add(line);
+      if (first.once.has(code)) contestedFirst.add(code);
     }
-    if (contestedFirst.size > 0) for (let i = 0; i < n; i++) if (!moved[i] && contestedFirst.has(lids[i]!)) next.add(i);
+    if (contestedFirst.size > 0) for (let i = 0; i < n; i++) if (contestedFirst.has(lids[i]!)) next.add(i);
     pending = [...next];
   }
   return lids;

@@ -10,15 +10,17 @@
 //    where one change can be read two ways (one `}` gone of `} } }`, `a b` removed from
 //    `a b a b`), the lines involved are left unpaired and take new LIDs. Their old LIDs are
 //    refused, never handed to another line. Lines between windows are the same lines.
-// 3. When a content was both removed and added (a line or block moved, or cut here and written
-//    again there), the change is a move of some kind, and moves of equal lines past each other
-//    are where the bytes say least (did `c` move up past `a b`, or `a b` down past `c`?): every
-//    repeated line from the first hunk's window to the last one's takes a new LID; lines of
-//    unique content keep theirs (1).
+// 3. A window where a content was both removed and added (a line or block moved within it, or
+//    cut and written again) holds a move, and moves of equal lines past each other are where
+//    the bytes say least (did `c` move up past `a b`, or `a b` down past `c`?): every repeated
+//    line of that window takes a new LID; lines of unique content keep theirs (1). A move from
+//    one window to another (a unique line between) is read alike whichever lines moved: the
+//    lines between are the same lines, the moved ones new (or kept, when unique).
 //
 // A window of more than WINDOW_CELLS line pairs (thousands of lines changed, with no unique line
-// between) keeps the line diff's pairs, less those a run of equal lines lets a hunk slide along
-// (unpairAmbiguous): as exact for one change that is not a move.
+// between) holding one change that is not a move keeps the line diff's pairs, less those a run
+// of equal lines lets the change slide along (unpairAmbiguous), which is as exact; holding
+// several, its repeated lines keep no pair.
 
 import { matchLines, unpairAmbiguous } from './diff.js';
 import { FingerprintTable } from './fingerprintTable.js';
@@ -39,16 +41,17 @@ export function pairLines(a: LineHashes, b: LineHashes, cells = WINDOW_CELLS): I
     if (last && w.a0 < last.a1) windows[windows.length - 1] = { a0: last.a0, a1: Math.max(last.a1, w.a1), b0: last.b0, b1: Math.max(last.b1, w.b1) };
     else windows.push(w);
   }
-  if (isMoveLike(a, b, hunks)) {
-    const zone = { a0: windows[0]!.a0, a1: windows[windows.length - 1]!.a1, b0: windows[0]!.b0, b1: windows[windows.length - 1]!.b1 };
-    for (let j = zone.b0; j < zone.b1; j++) match[j] = -1;
-    pairUnique(a, b, [zone], match);
-    return match;
-  }
   for (const w of windows) {
+    const inside = hunks.filter((h) => h.a0 >= w.a0 && h.a1 <= w.a1 && h.b0 >= w.b0 && h.b1 <= w.b1);
     const pairs: Array<[number, number]> = [];
-    if ((w.a1 - w.a0) * (w.b1 - w.b0) <= cells) pairEveryLcs(a, b, w, pairs);
-    else pairLargeWindow(a, b, w, match, pairs);
+    // A window where some content was both removed and added holds a move, or a cut and a paste:
+    // its repeated lines are where the bytes say least (did `c` move up past `a b`, or `a b`
+    // down past `c`?), and keep no pair. Unique lines bound it; beyond them, a move is read alike.
+    if (isMoveLike(a, b, inside)) pairs.length = 0;
+    else if ((w.a1 - w.a0) * (w.b1 - w.b0) <= cells) pairEveryLcs(a, b, w, pairs);
+    // Too large for that: one change is read by the line diff, less its slides; changes in
+    // several places among thousands of equal lines leave their repeated lines unpaired.
+    else if (inside.length === 1) pairLargeWindow(a, b, w, match, pairs);
     for (let j = w.b0; j < w.b1; j++) match[j] = -1;
     for (const [i, j] of pairs) match[j] = i;
   }
@@ -105,7 +108,8 @@ function isMoveLike(a: LineHashes, b: LineHashes, hunks: readonly Hunk[]): boole
 
 /**
  * Each hunk widened over the pairs around it to the nearest line on each side whose content
- * occurs once in each file (kept in the window as its bound), or to the file's edge. The contents
+ * occurs once in each file and that the line diff paired (kept in the window as its bound: the
+ * diff's pairs are in order, so the window is one stretch of each file), or to the file's edge. The contents
  * of the lines looked at are counted over both files, all hunks at once, a pass a round.
  */
 function widen(a: LineHashes, b: LineHashes, hunks: readonly Hunk[], match: Int32Array): Hunk[] {
@@ -128,13 +132,13 @@ function widen(a: LineHashes, b: LineHashes, hunks: readonly Hunk[], match: Int3
       if (tops[k] === undefined) {
         for (let d = looked + 1; d <= margin && tops[k] === undefined; d++) {
           if (h.a0 - d < 0) tops[k] = 0;
-          else if (unique.has(h.a0 - d)) tops[k] = h.a0 - d;
+          else if (unique.has(h.a0 - d) && newOf[h.a0 - d]! >= 0) tops[k] = h.a0 - d;
         }
       }
       if (bottoms[k] === undefined) {
         for (let d = looked; d < margin && bottoms[k] === undefined; d++) {
           if (h.a1 + d >= n) bottoms[k] = n;
-          else if (unique.has(h.a1 + d)) bottoms[k] = h.a1 + d + 1;
+          else if (unique.has(h.a1 + d) && newOf[h.a1 + d]! >= 0) bottoms[k] = h.a1 + d + 1;
         }
       }
     });

@@ -45,7 +45,11 @@ export async function pcreLines(files: readonly string[], request: PcreRequest, 
   else if (request.smartCase) flags.push('--smart-case');
   if (request.word) flags.push('--word-regexp');
   if (request.invert) flags.push('--invert-match');
-  for (const p of request.patterns) flags.push('--regexp', `(?s)${p}`);
+  // (?s) after the start-of-pattern verbs PCRE2 takes only first, such as (*UCP).
+  for (const p of request.patterns) {
+    const verbs = /^(?:\(\*[A-Z_]+(?:=[0-9]+)?\))*/.exec(p)![0];
+    flags.push('--regexp', `${verbs}(?s)${p.slice(verbs.length)}`);
+  }
   flags.push('--');
   const lines = new Map<string, ReadonlyArray<readonly [number, number]>>();
   const problems: string[] = [];
@@ -64,6 +68,13 @@ export async function pcreLines(files: readonly string[], request: PcreRequest, 
       const file = group.find((abs) => line.startsWith(`${abs}: `));
       problems.push(file ? `${display(file)}${line.slice(file.length)}` : line);
     }
+  }
+  if (problems.length > 0) {
+    // A file not searched to its end: what was found is not the answer (as rg -P says, exit 2).
+    problems.sort();
+    throw new RtError('usage', `ripgrep could not search ${problems.length === 1 ? 'a file' : `${problems.length} files`} to the end: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, [
+      'PCRE2 gave up on a line (its match limit): write the pattern without nested repetition, or search for a literal string with -F',
+    ]);
   }
   return { lines, problems };
 }

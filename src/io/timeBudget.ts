@@ -9,7 +9,7 @@
 // file left open is closed by the exit; the working directory, which reading within a folder
 // changes, is set back here).
 
-/** A step that did not end within its budget: which one, and the budget it had (ms). */
+/** The steps did not end within their budget: the step that was running, and the whole budget (ms). */
 export class OutOfTime extends Error {
   constructor(
     readonly step: number,
@@ -25,25 +25,32 @@ const RUN = '__rtStepsInTime';
 let script: import('node:vm').Script | undefined;
 
 /**
- * Runs `step(0)` … `step(count - 1)` in order, each with at least `budgetMs(i)` of time of its
- * own; throws OutOfTime for the first that takes longer (the steps before it have run). One
- * timer runs many steps: when it runs out in a step that started after it, that step is run
- * again from its start under a timer of its own.
+ * Runs `step(0)` … `step(count - 1)` in order, all of them within `baseMs` and the allowance
+ * of each step run (`allowanceMs(i)`, asked for only when the time is checked); throws
+ * OutOfTime for the step running when that is spent (the steps before it have run). One timer
+ * runs many steps: when it runs out while time remains (the steps it ran brought their own
+ * allowances), the step it stopped is run again from its start under a timer of what remains.
  */
-export function stepsInTime(count: number, step: (i: number) => void, budgetMs: (i: number) => number): void {
+export function stepsInTime(count: number, step: (i: number) => void, allowanceMs: (i: number) => number, baseMs: number): void {
   const cwd = process.cwd();
+  const started = Date.now();
+  let granted = baseMs;
+  let grantedThrough = -1;
+  const remaining = (through: number) => {
+    for (; grantedThrough < through; grantedThrough++) granted += allowanceMs(grantedThrough + 1);
+    return started + granted - Date.now();
+  };
   let next = 0;
   while (next < count) {
-    const first = next;
-    const budget = budgetMs(first);
+    const left = remaining(next);
+    if (left <= 0) throw new OutOfTime(next, granted);
     try {
       inTime(() => {
         for (; next < count; next++) step(next);
-      }, budget);
+      }, left);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
       if (process.cwd() !== cwd) process.chdir(cwd);
-      if (next === first) throw new OutOfTime(first, budget);
     }
   }
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assignByKeys, contextKeys, contextKeysOf } from '../../src/core/freshLids.js';
 import { hashLines } from '../../src/core/hash.js';
-import { lidToString } from '../../src/core/lid.js';
+import { candidate, hasLetter, lidToString } from '../../src/core/lid.js';
 import { buildIndex } from '../../src/core/lineIndex.js';
 import { splitLines } from '../../src/core/lines.js';
 import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
@@ -136,5 +136,29 @@ describe('assignByKeys settles clashes so that no line takes another line\'s LID
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('a line that changed never takes the LID of a line its old content had moved off its first candidate', () => {
+    // X and W clash on their first candidates, so X holds its second; W then changes to Z,
+    // whose first candidate is X's second. X goes back to its first, and still reserves its
+    // second: Z does not take the LID X had.
+    const cand = (a: number, b: number, k: number) => {
+      const out: number[] = [];
+      for (let j = 0; out.length <= k; j++) {
+        const c = candidate(a, b, j, 4);
+        if (hasLetter(c, 4)) out.push(c);
+      }
+      return out[k]!;
+    };
+    const X: [number, number] = [1000, 777];
+    const W: [number, number] = [cand(...X, 0) + (1 << 20) * 3, 4242];
+    expect(cand(...W, 0)).toBe(cand(...X, 0));
+    const Z: [number, number] = [cand(...X, 1) + (1 << 20) * 5, 999];
+    expect(cand(...Z, 0)).toBe(cand(...X, 1));
+    const assign4 = (ks: ReadonlyArray<[number, number]>) => assignByKeys({ h1: Uint32Array.from(ks, ([a]) => a), h2: Uint32Array.from(ks, ([, b]) => b) }, 4);
+    const before = assign4([X, W]);
+    expect(before[0]).toBe(cand(...X, 1));
+    const after = assign4([X, Z]);
+    expect(after[1]).not.toBe(before[0]);
   });
 });

@@ -14,7 +14,7 @@ function busy(ms: number): void {
 describe('stepsInTime', () => {
   it('runs every step, in order', () => {
     const ran: number[] = [];
-    stepsInTime(5, (i) => ran.push(i), () => 1000);
+    stepsInTime(5, (i) => ran.push(i), () => 0, 1000);
     expect(ran).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -23,24 +23,30 @@ describe('stepsInTime', () => {
     const started = Date.now();
     let error: unknown;
     try {
-      stepsInTime(3, (i) => void (i === 1 && /(a+)+$/.test(line)), () => 300);
+      stepsInTime(3, (i) => void (i === 1 && /(a+)+$/.test(line)), () => 100, 100);
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(OutOfTime);
     expect((error as OutOfTime).step).toBe(1);
+    // The base and the allowances of steps 0 and 1.
     expect((error as OutOfTime).budgetMs).toBe(300);
-    // The budget of step 1, and at most as much again of the timer step 0 started.
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it('gives each step its own budget: many steps may take longer than one budget in all', () => {
+  it('gives the steps their allowances: many steps may take longer than the base in all', () => {
     let done = 0;
     stepsInTime(12, () => {
       busy(40);
       done++;
-    }, () => 100);
+    }, () => 100, 100);
     expect(done).toBeGreaterThanOrEqual(12);
+  });
+
+  it('bounds the whole: steps each within an allowance but together past the budget are stopped', () => {
+    const started = Date.now();
+    expect(() => stepsInTime(40, () => busy(80), () => 0, 500)).toThrow(OutOfTime);
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('sets the working directory back when a step is stopped in another', () => {
@@ -49,12 +55,12 @@ describe('stepsInTime', () => {
       stepsInTime(1, () => {
         process.chdir(os.tmpdir());
         busy(5000);
-      }, () => 100),
+      }, () => 0, 100),
     ).toThrow(OutOfTime);
     expect(process.cwd()).toBe(cwd);
   });
 
   it('lets other errors through', () => {
-    expect(() => stepsInTime(1, () => { throw new Error('boom'); }, () => 1000)).toThrow('boom');
+    expect(() => stepsInTime(1, () => { throw new Error('boom'); }, () => 0, 1000)).toThrow('boom');
   });
 });

@@ -11,7 +11,7 @@ import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, matchBudgetMs, matchInTime, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
+import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, MATCH_BASE_MS, matchAllowanceMs, matchInTime, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
@@ -37,7 +37,7 @@ export const grepCommand: CommandSpec = {
     'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless, unless it is binary (or cannot be read): standard error then names it, with the ripgrep command that searches its bytes; the other PATHs are still searched, and the exit status is theirs, but when no PATH named could be searched (every one a binary or unreadable file): exit 4. A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'A line longer than 2,000 characters is cut for display, as rt open cuts it ("… [+N chars]" after its first 2,000); when a hit\'s first match does not end within those characters, the 2,000 around that match are shown instead, cut on both sides: "[+N chars] …" before them and "… [+N chars]" after (--json gives every line whole). On a terminal (or with --color always) the matches of each hit are coloured.',
     'At most 200 hits are printed (--max N; with -l or -c, files); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete (with -o, only their lines of context: open a line to edit it).',
-    'Matching one file may take 2 seconds, and 1 more for every 16 MiB of it: a regular expression that backtracks without end there (nested repetition such as (a+)+$, on a long line of a\'s ending otherwise) stops the search within twice that time, printing nothing, with exit 2 and the ripgrep command that matches in linear time. Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
+    'A search may take 2 seconds to match, and 1 more for every MiB of the files it reads: a regular expression that backtracks without end (nested repetition such as (a+)+$, on a long line of a\'s ending otherwise), in one file or in many, stops the search when that is spent, printing nothing, with exit 2 and the ripgrep command that matches in linear time. Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
   ],
   args: [
     { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, the first PATH', required: false, complete: 'none' },
@@ -127,7 +127,11 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   let set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
   set = withoutUnsearchable(ctx, query, set);
   if (query.pcre) {
-    const found = await pcreLines(set.files.map((f) => f.abs), query, ctx.env, (abs) => set.files.find((f) => f.abs === abs)?.display ?? abs);
+    // Only regular files go to ripgrep, which follows a link named on its command line (to a
+    // FIFO, where it would wait for ever; to a folder, which it would walk): rt follows none.
+    const plain = set.files.filter((f) => fs.lstatSync(f.abs, { throwIfNoEntry: false })?.isFile() === true);
+    const shown = new Map(plain.map((f) => [f.abs, f.display]));
+    const found = await pcreLines(plain.map((f) => f.abs), query, ctx.env, (abs) => shown.get(abs) ?? abs);
     for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
     matcher = knownLinesMatcher(found.lines);
   }
@@ -326,7 +330,8 @@ function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatc
         if (n && !found) found = wider[i]!.display;
         hits += n;
       },
-      (i) => matchBudgetMs(wider[i]!.abs),
+      (i) => matchAllowanceMs(wider[i]!.abs),
+      MATCH_BASE_MS,
     );
   } catch (error) {
     if (error instanceof OutOfTime) return;

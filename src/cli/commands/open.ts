@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { resolveAnchor, retiredError } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
@@ -10,7 +9,7 @@ import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
 import type { Context } from '../context.js';
-import { explicitWindowSize, showWindow } from '../shared.js';
+import { explicitWindowSize, isFileOrLink, showWindow } from '../shared.js';
 import type { CommandSpec, Options } from '../spec.js';
 
 export const openCommand: CommandSpec = {
@@ -40,7 +39,7 @@ export const openCommand: CommandSpec = {
   ],
   readsStdin: false,
   run(ctx, args, options) {
-    const target = parseTarget(args[0]!, (p) => fs.existsSync(path.resolve(ctx.cwd, p)));
+    const target = parseTarget(args[0]!, (p) => isFileOrLink(path.resolve(ctx.cwd, p)));
     // --window, else RT_WINDOW: the size of a window, and the most lines a range shows (else MAX_RANGE).
     const explicit = explicitWindowSize(ctx, options);
     const size = explicit ?? DEFAULT_WINDOW;
