@@ -257,8 +257,6 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
-  /** Index, among its key's candidates, of each line's reserve. */
-  const reserveAt = new Int32Array(n);
   // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
   const first = claimSets(length);
   const claimFirst = (code: number) => {
@@ -267,15 +265,20 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   };
   for (let i = 0; i < n; i++) {
     const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
-    const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
     lids[i] = held;
-    reserveAt[i] = r;
     claimFirst(held);
-    claimFirst(reserve);
+    claimFirst(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
   }
   let pending: number[] = [];
   for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
   if (pending.length === 0) return lids;
+  /** Index, among its key's candidates, of each moving line's reserve (found again when it first moves: few lines do). */
+  const reserveAt = new Map<number, number>();
+  const reserveOf = (i: number) => {
+    let at = reserveAt.get(i);
+    if (at === undefined) at = letterCandidate(k1[i]!, k2[i]!, letterCandidate(k1[i]!, k2[i]!, 0, length)[1] + 1, length)[1];
+    return at;
+  };
   // Later claims, counted, and the line holding each code held at a later round.
   const later = new Map<number, number>();
   const holder = new Map<number, number>();
@@ -284,7 +287,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     if (round > MAX_LEVELS) {
       // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
       for (const i of pending.sort((x, y) => x - y)) {
-        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveAt[i]! + 1, length);
+        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
         while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
         later.set(code, 1);
         lids[i] = code;
@@ -293,9 +296,10 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     }
     const claimed: number[] = [];
     for (const i of pending) {
-      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, reserveAt[i]! + 1, length);
-      lids[i] = candidate(k1[i]!, k2[i]!, reserveAt[i]!, length);
-      reserveAt[i] = r;
+      const at = reserveOf(i);
+      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, at + 1, length);
+      lids[i] = candidate(k1[i]!, k2[i]!, at, length);
+      reserveAt.set(i, r);
       later.set(reserve, (later.get(reserve) ?? 0) + 1);
       claimed.push(reserve);
     }
