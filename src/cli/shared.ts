@@ -94,7 +94,7 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
 export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, options: Options, takes: (anchor: Anchor) => boolean): void {
   const [pathArg, ...others] = args;
   if (pathArg === undefined) return;
-  const pasted = pastedPosition(pathArg, (p) => isFileOrLink(path.resolve(cwd, p)));
+  const pasted = pastedPosition(pathArg, (p) => namesNonFolder(path.resolve(cwd, p)));
   if (!pasted) return;
   let anchor: Anchor;
   try {
@@ -114,7 +114,7 @@ function camelCase(long: string): string {
 }
 
 /** Whether a path names something other than a folder: only a file can be followed by a position (a folder `notes` does not make `notes:draft` a bad position of it). */
-export function isFileOrLink(abs: string): boolean {
+export function namesNonFolder(abs: string): boolean {
   try {
     const st = fs.statSync(abs, { throwIfNoEntry: false });
     return st !== undefined && !st.isDirectory();

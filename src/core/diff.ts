@@ -177,6 +177,40 @@ function longestIncreasing(values: number[]): number[] {
   return out.reverse();
 }
 
+/** Old lines a0..a1-1 against new lines b0..b1-1. */
+export interface Hunk {
+  readonly a0: number;
+  readonly a1: number;
+  readonly b0: number;
+  readonly b1: number;
+}
+
+/** The runs of unpaired lines of a monotonic pairing, with the pairs around them. */
+export function hunksOf(match: Int32Array, n: number, m: number): Hunk[] {
+  const oldPaired = new Uint8Array(n);
+  for (const i of match) if (i >= 0) oldPaired[i] = 1;
+  const hunks: Hunk[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && match[j] === i) {
+      i++;
+      j++;
+      continue;
+    }
+    const a0 = i;
+    const b0 = j;
+    while (i < n && !oldPaired[i]) i++;
+    while (j < m && match[j] === -1) j++;
+    if (i === a0 && j === b0) {
+      // Not the diff's monotonic pairing: nothing here can be judged, so nothing is kept.
+      return [{ a0: 0, a1: n, b0: 0, b1: m }];
+    }
+    hunks.push({ a0, a1: i, b0, b1: j });
+  }
+  return hunks;
+}
+
 /**
  * Unpairs the lines a change could have been aligned to otherwise: a run of removed or added
  * lines beside lines equal to its own (one `}` gone of `} } }`, a blank line added next to
@@ -188,38 +222,18 @@ function longestIncreasing(values: number[]): number[] {
 export function unpairAmbiguous(a: LineHashes, b: LineHashes, match: Int32Array): void {
   const n = a.h1.length;
   const m = b.h1.length;
-  const oldMatch = new Int32Array(n).fill(-1);
-  for (let j = 0; j < m; j++) if (match[j]! >= 0) oldMatch[match[j]!] = j;
   const sameA = (x: number, y: number) => a.h1[x] === a.h1[y] && a.h2[x] === a.h2[y];
   const sameB = (x: number, y: number) => b.h1[x] === b.h1[y] && b.h2[x] === b.h2[y];
+  const paired = (i: number, j: number) => match[j] === i;
   const ambiguous: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && oldMatch[i] === j) {
-      i++;
-      j++;
-      continue;
-    }
-    const a0 = i;
-    const b0 = j;
-    while (i < n && oldMatch[i] === -1) i++;
-    while (j < m && match[j] === -1) j++;
-    if (i === a0 && j === b0) {
-      // Not a monotonic pairing (never the diff's): nothing here can be judged.
-      i++;
-      j++;
-      continue;
-    }
-    const a1 = i;
-    const b1 = j;
+  for (const { a0, a1, b0, b1 } of hunksOf(match, n, m)) {
     // Down: the pair after the hunk could be its first lines instead, while those are equal.
-    for (let t = 0; a1 + t < n && b1 + t < m && oldMatch[a1 + t] === b1 + t; t++) {
+    for (let t = 0; a1 + t < n && b1 + t < m && paired(a1 + t, b1 + t); t++) {
       if ((a0 < a1 && !sameA(a0 + t, a1 + t)) || (b0 < b1 && !sameB(b0 + t, b1 + t))) break;
       ambiguous.push(b1 + t);
     }
     // Up: the pair before the hunk could be its last lines instead.
-    for (let t = 0; a0 - 1 - t >= 0 && b0 - 1 - t >= 0 && oldMatch[a0 - 1 - t] === b0 - 1 - t; t++) {
+    for (let t = 0; a0 - 1 - t >= 0 && b0 - 1 - t >= 0 && paired(a0 - 1 - t, b0 - 1 - t); t++) {
       if ((a0 < a1 && !sameA(a1 - 1 - t, a0 - 1 - t)) || (b0 < b1 && !sameB(b1 - 1 - t, b0 - 1 - t))) break;
       ambiguous.push(b0 - 1 - t);
     }

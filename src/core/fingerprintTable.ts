@@ -44,3 +44,45 @@ export class FingerprintTable {
     return -1;
   }
 }
+
+/**
+ * How often the contents of chosen lines occur in whole files, saturating at 2: a table of those
+ * contents, and a bitmap of their first hashes that lets most lines of a big file be passed over
+ * at one look. A few contents are counted over a million lines in a few milliseconds.
+ */
+export class ContentCounts {
+  private readonly table: FingerprintTable;
+  private readonly filter = new Uint32Array(2048);
+
+  /** The contents of lines `at` of `lines`. */
+  constructor(lines: { readonly h1: Uint32Array; readonly h2: Uint32Array }, at: readonly number[], size: number) {
+    this.table = new FingerprintTable(size);
+    for (const i of at) {
+      const h1 = lines.h1[i]!;
+      this.table.slot(h1, lines.h2[i]!);
+      this.filter[(h1 >>> 5) & 2047]! |= 1 << (h1 & 31);
+    }
+  }
+
+  /** The slot of a content of the table, or -1. */
+  slotOf(h1: number, h2: number): number {
+    return this.table.find(h1, h2);
+  }
+
+  get capacity(): number {
+    return this.table.capacity;
+  }
+
+  /** How many lines of `lines` hold each content of the table (by slot, saturating at 2). */
+  countIn(lines: { readonly h1: Uint32Array; readonly h2: Uint32Array }): Uint8Array {
+    const counts = new Uint8Array(this.table.capacity);
+    const { h1, h2 } = lines;
+    for (let i = 0; i < h1.length; i++) {
+      const x = h1[i]!;
+      if ((this.filter[(x >>> 5) & 2047]! & (1 << (x & 31))) === 0) continue;
+      const slot = this.table.find(x, h2[i]!);
+      if (slot >= 0 && counts[slot]! < 2) counts[slot]!++;
+    }
+    return counts;
+  }
+}

@@ -26,6 +26,7 @@
 // first claim beaten a later one, or a line gone back to its first candidate freed the second, a
 // line added to the file would take the LID of a line still there.
 
+import { ContentCounts } from './fingerprintTable.js';
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, hasLetter, LidSet, type CodeSet } from './lid.js';
 
@@ -156,46 +157,10 @@ export function contextKeysOf(hashes: LineHashes, from: number, to: number): Lin
 
 /** Whether each line of lo..hi-1 has content occurring more than once in the whole file. */
 function repeatedAmong(hashes: LineHashes, lo: number, hi: number): Uint8Array {
-  const { h1, h2 } = hashes;
-  const n = h1.length;
-  let capacity = 64;
-  while (capacity < (hi - lo) * 2) capacity *= 2;
-  const mask = capacity - 1;
-  // slot → first line (+1) of that content in the region; counts saturate at 2.
-  const slots = new Int32Array(capacity);
-  const counts = new Uint8Array(capacity);
-  // A bitmap of the contents' first hashes lets most lines of a big file be passed over at one look.
-  const filter = new Uint32Array(2048);
-  for (let i = lo; i < hi; i++) {
-    const a = h1[i]!;
-    const b = h2[i]!;
-    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-    while (slots[s] !== 0 && (h1[slots[s]! - 1] !== a || h2[slots[s]! - 1] !== b)) s = (s + 1) & mask;
-    if (slots[s] === 0) slots[s] = i + 1;
-    filter[(a >>> 5) & 2047]! |= 1 << (a & 31);
-  }
-  for (let i = 0; i < n; i++) {
-    const a = h1[i]!;
-    if ((filter[(a >>> 5) & 2047]! & (1 << (a & 31))) === 0) continue;
-    const b = h2[i]!;
-    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-    while (slots[s] !== 0) {
-      const first = slots[s]! - 1;
-      if (h1[first] === a && h2[first] === b) {
-        if (counts[s]! < 2) counts[s]!++;
-        break;
-      }
-      s = (s + 1) & mask;
-    }
-  }
+  const contents = new ContentCounts(hashes, Array.from({ length: hi - lo }, (_, k) => lo + k), hi - lo);
+  const counts = contents.countIn(hashes);
   const repeated = new Uint8Array(hi - lo);
-  for (let i = lo; i < hi; i++) {
-    const a = h1[i]!;
-    const b = h2[i]!;
-    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-    while (h1[slots[s]! - 1] !== a || h2[slots[s]! - 1] !== b) s = (s + 1) & mask;
-    repeated[i - lo] = counts[s]! > 1 ? 1 : 0;
-  }
+  for (let i = lo; i < hi; i++) repeated[i - lo] = counts[contents.slotOf(hashes.h1[i]!, hashes.h2[i]!)]! > 1 ? 1 : 0;
   return repeated;
 }
 

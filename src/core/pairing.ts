@@ -22,8 +22,8 @@
 // of equal lines lets the change slide along (unpairAmbiguous), which is as exact; holding
 // several, its repeated lines keep no pair.
 
-import { matchLines, unpairAmbiguous } from './diff.js';
-import { FingerprintTable } from './fingerprintTable.js';
+import { hunksOf, matchLines, unpairAmbiguous, type Hunk } from './diff.js';
+import { ContentCounts, FingerprintTable } from './fingerprintTable.js';
 import type { LineHashes } from './hash.js';
 
 /** Largest window paired by every longest common subsequence (its old lines × new lines). */
@@ -57,40 +57,6 @@ export function pairLines(a: LineHashes, b: LineHashes, cells = WINDOW_CELLS): I
   }
   pairUnique(a, b, windows, match);
   return match;
-}
-
-/** Old lines a0..a1-1 against new lines b0..b1-1. */
-interface Hunk {
-  readonly a0: number;
-  readonly a1: number;
-  readonly b0: number;
-  readonly b1: number;
-}
-
-/** The runs of unpaired lines of a monotonic pairing, with the pairs around them. */
-function hunksOf(match: Int32Array, n: number, m: number): Hunk[] {
-  const oldPaired = new Uint8Array(n);
-  for (const i of match) if (i >= 0) oldPaired[i] = 1;
-  const hunks: Hunk[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && match[j] === i) {
-      i++;
-      j++;
-      continue;
-    }
-    const a0 = i;
-    const b0 = j;
-    while (i < n && !oldPaired[i]) i++;
-    while (j < m && match[j] === -1) j++;
-    if (i === a0 && j === b0) {
-      // Not the diff's monotonic pairing: nothing here can be judged, so nothing is kept.
-      return [{ a0: 0, a1: n, b0: 0, b1: m }];
-    }
-    hunks.push({ a0, a1: i, b0, b1: j });
-  }
-  return hunks;
 }
 
 /** Whether some content was both removed and added: a move, or a cut and a paste. */
@@ -155,32 +121,15 @@ function widen(a: LineHashes, b: LineHashes, hunks: readonly Hunk[], match: Int3
 
 /** Which of old lines `at` hold content occurring once in the old file and once in the new. */
 function uniqueOnBothSides(a: LineHashes, b: LineHashes, at: readonly number[]): Set<number> {
-  const table = new FingerprintTable(at.length);
-  const filter = new Uint32Array(2048);
-  for (const i of at) {
-    table.slot(a.h1[i]!, a.h2[i]!);
-    filter[(a.h1[i]! >>> 5) & 2047]! |= 1 << (a.h1[i]! & 31);
-  }
-  const inOld = countIn(table, filter, a);
-  const inNew = countIn(table, filter, b);
+  const contents = new ContentCounts(a, at, at.length);
+  const inOld = contents.countIn(a);
+  const inNew = contents.countIn(b);
   const unique = new Set<number>();
   for (const i of at) {
-    const slot = table.find(a.h1[i]!, a.h2[i]!);
+    const slot = contents.slotOf(a.h1[i]!, a.h2[i]!);
     if (inOld[slot] === 1 && inNew[slot] === 1) unique.add(i);
   }
   return unique;
-}
-
-function countIn(table: FingerprintTable, filter: Uint32Array, lines: LineHashes): Uint8Array {
-  const counts = new Uint8Array(table.capacity);
-  const { h1, h2 } = lines;
-  for (let i = 0; i < h1.length; i++) {
-    const x = h1[i]!;
-    if ((filter[(x >>> 5) & 2047]! & (1 << (x & 31))) === 0) continue;
-    const slot = table.find(x, h2[i]!);
-    if (slot >= 0 && counts[slot]! < 2) counts[slot]!++;
-  }
-  return counts;
 }
 
 /** Pairs the lines of `windows` left unpaired whose content occurs once in each file (a line moved, or kept). */
@@ -255,22 +204,17 @@ function pairLargeWindow(a: LineHashes, b: LineHashes, w: Hunk, match: Int32Arra
  */
 export function pairUniqueMoves(a: LineHashes, b: LineHashes, oldFree: readonly number[], newFree: readonly number[]): Array<[number, number]> {
   if (oldFree.length === 0 || newFree.length === 0) return [];
-  const table = new FingerprintTable(newFree.length);
-  const filter = new Uint32Array(2048);
-  for (const j of newFree) {
-    table.slot(b.h1[j]!, b.h2[j]!);
-    filter[(b.h1[j]! >>> 5) & 2047]! |= 1 << (b.h1[j]! & 31);
-  }
-  const inNew = countIn(table, filter, b);
-  const inOld = countIn(table, filter, a);
-  const oldAt = new Int32Array(table.capacity).fill(-1);
+  const contents = new ContentCounts(b, newFree, newFree.length);
+  const inNew = contents.countIn(b);
+  const inOld = contents.countIn(a);
+  const oldAt = new Int32Array(contents.capacity).fill(-1);
   for (const i of oldFree) {
-    const slot = table.find(a.h1[i]!, a.h2[i]!);
+    const slot = contents.slotOf(a.h1[i]!, a.h2[i]!);
     if (slot >= 0) oldAt[slot] = i;
   }
   const pairs: Array<[number, number]> = [];
   for (const j of newFree) {
-    const slot = table.find(b.h1[j]!, b.h2[j]!);
+    const slot = contents.slotOf(b.h1[j]!, b.h2[j]!);
     if (inNew[slot] === 1 && inOld[slot] === 1 && oldAt[slot]! >= 0) pairs.push([oldAt[slot]!, j]);
   }
   return pairs;

@@ -9,7 +9,7 @@ import { withFolderOf } from '../../io/pinnedFolder.js';
 import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
 import type { Context } from '../context.js';
-import { explicitWindowSize, isFileOrLink, showWindow } from '../shared.js';
+import { explicitWindowSize, namesNonFolder, showWindow } from '../shared.js';
 import type { CommandSpec, Options } from '../spec.js';
 
 export const openCommand: CommandSpec = {
@@ -39,7 +39,7 @@ export const openCommand: CommandSpec = {
   ],
   readsStdin: false,
   run(ctx, args, options) {
-    const target = parseTarget(args[0]!, (p) => isFileOrLink(path.resolve(ctx.cwd, p)));
+    const target = parseTarget(args[0]!, (p) => namesNonFolder(path.resolve(ctx.cwd, p)));
     // --window, else RT_WINDOW: the size of a window, and the most lines a range shows (else MAX_RANGE).
     const explicit = explicitWindowSize(ctx, options);
     const size = explicit ?? DEFAULT_WINDOW;
