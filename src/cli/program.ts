@@ -7,6 +7,7 @@ import { printable, RtError } from '../core/errors.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import { helpDocument } from '../render/help.js';
 import type { Context } from './context.js';
+import { finishInterruptedBatches } from './writing.js';
 import { GLOBAL_OPTIONS, HELP_COMMAND, type CommandDoc, type CommandSpec, type OptionSpec } from './spec.js';
 
 declare const __RT_VERSION__: string | undefined;
@@ -62,6 +63,7 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
       const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
       spec.checkOperands?.(ctx.cwd, self.args, self.opts());
+      if (spec.touchesFiles !== false) finishInterruptedBatches(ctx);
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }

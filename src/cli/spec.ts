@@ -52,6 +52,8 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
+  /** False for a command that reads and writes no file of the root (completions): it does not first finish an interrupted batch. */
+  readonly touchesFiles?: boolean;
   /**
    * Checks the operands before the command runs, even when commander finds too few of them:
    * throws an RtError that says what was meant (a grep hit pasted whole as PATH).

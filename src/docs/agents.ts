@@ -19,6 +19,13 @@ Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   rt insert FILE LID [--after] <<'EOF'  insert before (after) a line; '$' appends
   rt delete FILE FROM [TO]              delete lines
   rt create FILE <<'EOF'                new file (--force replaces; --empty: empty)
+Many edits in many files, all or nothing (every anchor as you read it):
+  rt apply <<'EOF'
+  *** Update File: src/a.ts
+  @@ edit kq3f mw7a             (also: @@ insert before|after LID, @@ delete FROM [TO])
+  +new line                     (each new line is a + row; a bare + is an empty line)
+  *** Add File: src/b.ts        (also: *** Delete File: P, *** Move to: P)
+  EOF                           apply_patch hunks (@@ TEXT, then ' '/-/+ rows) work too
 Rules:
 - Name lines by LID (kq3f) or NUMBER:LID (101:kq3f). A bare number works only if it
   still names the line rt showed there.

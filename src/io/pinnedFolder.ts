@@ -19,6 +19,8 @@ export interface PinnedFile {
   readonly file: ResolvedPath;
   /** Returns to the working directory rt started in. */
   leave(): void;
+  /** The folders made for it (with `create`), outermost first, as absolute paths. */
+  readonly made: readonly string[];
 }
 
 /**
@@ -52,6 +54,7 @@ export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
       // The folder rt started in is gone: nothing after an edit needs it.
     }
   };
+  const made: string[] = [];
   try {
     enter(base, base, file);
     let at = base;
@@ -59,6 +62,7 @@ export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
       at = path.join(at, name);
       try {
         fs.mkdirSync(name);
+        made.push(at);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
           throw new RtError('access', `cannot make the folder of ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check the path and its permissions']);
@@ -70,7 +74,7 @@ export function enterFolderOf(file: ResolvedPath, create = false): PinnedFile {
     leave();
     throw error;
   }
-  return { file: { ...file, abs: path.basename(file.abs) }, leave };
+  return { file: { ...file, abs: path.basename(file.abs) }, leave, made };
 }
 
 /** Enters `to` and checks that the folder entered is really `expected`. */
@@ -89,7 +93,7 @@ function enter(to: string, expected: string, file: ResolvedPath): void {
   if (real !== expected) throw swapped(file);
 }
 
-function swapped(file: ResolvedPath): RtError {
+function swapped(file: Pick<ResolvedPath, 'display'>): RtError {
   return new RtError('access', `the folder of ${file.display} was moved or replaced after rt checked it; nothing was read or written through it`, [`check what is at ${path.dirname(file.display) || '.'} now, then run the command again`]);
 }
 
@@ -100,5 +104,25 @@ export function withFolderOf<T>(file: ResolvedPath, use: (file: ResolvedPath) =>
     return use(pinned.file);
   } finally {
     pinned.leave();
+  }
+}
+
+/**
+ * Runs `use` inside the folder `dir` (a real path), entered and checked to be that folder: the
+ * names `use` gives relative to it stay in it, whatever is done to the path meanwhile.
+ */
+export function inFolder<T>(dir: string, display: string, use: () => T): T {
+  const startedIn = process.cwd();
+  if (startedIn === dir) return use();
+  const file: ResolvedPath = { abs: path.join(dir, display), stateRoot: dir, rel: display, display };
+  enter(dir, dir, file);
+  try {
+    return use();
+  } finally {
+    try {
+      process.chdir(startedIn);
+    } catch {
+      // The folder rt started in is gone: nothing after a write needs it.
+    }
   }
 }

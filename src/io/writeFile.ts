@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
+import { inFolder } from './pinnedFolder.js';
 import { removeLeftovers, tempMark } from './processes.js';
 
 const TEMP_MARK = '.rt-tmp-';
@@ -37,54 +38,88 @@ function tempName(target: string): string {
  * `overwrite`); a target changed since is refused.
  */
 export function replaceFile(target: string, data: Buffer | readonly Buffer[], expected: FileVersion | undefined, display: string, overwrite = false): void {
-  let mode = 0o666 & ~process.umask();
-  let owner: { uid: number; gid: number } | undefined;
-  let st: fs.Stats | undefined;
+  const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target));
   try {
-    // `target` is a real path: a symbolic link there now was swapped in since it was checked.
-    st = fs.lstatSync(target);
-  } catch {
-    // a new file
-  }
-  if (st) {
-    if (st.isSymbolicLink()) throw new RtError('access', `${display} was replaced by a symbolic link while rt was editing it; nothing was written`, [`check where it leads: ls -l ${display}; then run the command again`]);
-    if (!st.isFile()) throw new RtError('access', `${display} is not a regular file`, ['rt writes regular files only']);
-    mode = st.mode & 0o7777;
-    owner = { uid: st.uid, gid: st.gid };
-    // Renaming over a file needs only the folder to be writable: the file's own permission
-    // must be honoured too, as an editor saving in place would.
-    try {
-      fs.accessSync(target, fs.constants.W_OK);
-    } catch {
-      throw new RtError('access', `permission denied: ${display} is not writable`, [`check its permissions: ls -l ${display}`]);
-    }
-  }
-  const tmp = tempName(target);
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(tmp, 'wx', mode);
-    for (const part of Buffer.isBuffer(data) ? [data] : data) {
-      for (let written = 0; written < part.length; ) written += fs.writeSync(fd, part, written, part.length - written);
-    }
-    // Owner first: changing the owner clears the setuid and setgid bits that chmod then restores.
-    if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
-    fs.fchmodSync(fd, mode);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = undefined;
     checkUnchanged(target, expected, display, overwrite);
-    fs.renameSync(tmp, target);
+    moveIntoPlace(tmp, target);
   } catch (error) {
-    if (fd !== undefined) fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
-    if (error instanceof RtError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RtError('access', `cannot write ${display}: ${code ?? String(error)}`, [code === 'EACCES' || code === 'EPERM' ? `check the permissions of ${path.dirname(display) || '.'}` : 'check the disk and try again']);
+    throw error;
   }
-  syncDir(path.dirname(target));
 }
 
-function checkUnchanged(target: string, expected: FileVersion | undefined, display: string, overwrite: boolean): void {
+/**
+ * Writes `parts` to the new file `temp` beside `target`, with the target's mode and owner (or
+ * the mode a new file gets), flushed to disk; returns `temp`. Inside the target's folder,
+ * entered and checked (see inFolder): a folder swapped for a link meanwhile is refused.
+ */
+export function writeTemp(target: string, parts: readonly Buffer[], display: string, temp: string): string {
+  return inFolder(path.dirname(target), display, () => {
+    const name = path.basename(target);
+    let mode = 0o666 & ~process.umask();
+    let owner: { uid: number; gid: number } | undefined;
+    let st: fs.Stats | undefined;
+    try {
+      // `target` is a real path: a symbolic link there now was swapped in since it was checked.
+      st = fs.lstatSync(name);
+    } catch {
+      // a new file
+    }
+    if (st) {
+      if (st.isSymbolicLink()) throw new RtError('access', `${display} was replaced by a symbolic link while rt was editing it; nothing was written`, [`check where it leads: ls -l ${display}; then run the command again`]);
+      if (!st.isFile()) throw new RtError('access', `${display} is not a regular file`, ['rt writes regular files only']);
+      mode = st.mode & 0o7777;
+      owner = { uid: st.uid, gid: st.gid };
+      // Renaming over a file needs only the folder to be writable: the file's own permission
+      // must be honoured too, as an editor saving in place would.
+      try {
+        fs.accessSync(name, fs.constants.W_OK);
+      } catch {
+        throw new RtError('access', `permission denied: ${display} is not writable`, [`check its permissions: ls -l ${display}`]);
+      }
+    }
+    const tmp = path.basename(temp);
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(tmp, 'wx', mode);
+      for (const part of parts) {
+        for (let written = 0; written < part.length; ) written += fs.writeSync(fd, part, written, part.length - written);
+      }
+      // Owner first: changing the owner clears the setuid and setgid bits that chmod then restores.
+      if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
+      fs.fchmodSync(fd, mode);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fd = undefined;
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true });
+      throw writeError(error, display);
+    }
+    return temp;
+  });
+}
+
+/** Renames `temp` over `target` (both in one folder, entered and checked), then flushes the folder unless `sync` is false. */
+export function moveIntoPlace(temp: string, target: string, sync = true): void {
+  const display = path.basename(target);
+  inFolder(path.dirname(target), display, () => {
+    try {
+      fs.renameSync(path.basename(temp), path.basename(target));
+    } catch (error) {
+      throw writeError(error, display);
+    }
+  });
+  if (sync) syncDir(path.dirname(target));
+}
+
+function writeError(error: unknown, display: string): RtError {
+  if (error instanceof RtError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new RtError('access', `cannot write ${display}: ${code ?? String(error)}`, [code === 'EACCES' || code === 'EPERM' ? `check the permissions of ${path.dirname(display) || '.'}` : 'check the disk and try again']);
+}
+
+export function checkUnchanged(target: string, expected: FileVersion | undefined, display: string, overwrite: boolean): void {
   let now: fs.Stats | undefined;
   try {
     now = fs.lstatSync(target);
@@ -100,7 +135,7 @@ function checkUnchanged(target: string, expected: FileVersion | undefined, displ
   }
 }
 
-function syncDir(dir: string): void {
+export function syncDir(dir: string): void {
   try {
     const fd = fs.openSync(dir, 'r');
     try {

@@ -20,6 +20,7 @@ export const completionsCommand: CommandSpec = {
     [2, 'an unknown shell'],
   ],
   readsStdin: false,
+  touchesFiles: false,
   run(ctx, args) {
     const script = renderCompletion(args[0] as Shell, COMMANDS);
     if (ctx.json) ctx.emit({ command: 'completions', shell: args[0], script });

@@ -1,6 +1,6 @@
 import { shellQuote } from '../../core/errors.js';
 import { readEditText, readNoText } from '../../io/stdin.js';
-import { createFile, editFlags } from '../editing.js';
+import { runWrites, writeFlags } from '../writing.js';
 import type { CommandSpec } from '../spec.js';
 import { DIFF, DRY_RUN } from './editOptions.js';
 
@@ -34,6 +34,6 @@ export const createCommand: CommandSpec = {
     const pathArg = args[0]!;
     const path = shellQuote(pathArg);
     const bytes = options.empty ? readNoText(ctx.stdin, path) : readEditText(ctx.stdin, `rt create ${path}`, `to make an empty file: rt create --empty ${path}`);
-    createFile(ctx, pathArg, bytes, editFlags(ctx, options));
+    runWrites(ctx, [{ kind: 'add', line: 0, path: pathArg, lines: [], bytes }], writeFlags(ctx, options), { command: 'create', patch: false });
   },
 };

@@ -1,9 +1,8 @@
 import { parseAnchor } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
-import { editFile, editFlags } from '../editing.js';
+import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { resolveRange } from './edit.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
 
 export const deleteCommand: CommandSpec = {
@@ -31,9 +30,6 @@ export const deleteCommand: CommandSpec = {
     const from = parseAnchor(fromArg);
     const to = parseAnchor(toArg ?? fromArg);
     if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [`name the last line by its LID; see it with: rt open ${shellQuote(pathArg)}`]);
-    editFile(ctx, pathArg, 'deleted', editFlags(ctx, options), (world) => {
-      const [a, b] = resolveRange(world, from, to);
-      return { start: a - 1, deleteCount: b - a + 1, insert: [] };
-    });
+    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'delete', line: 0, from, to, rows: [] }] }], writeFlags(ctx, options), { command: 'delete', patch: false });
   },
 };

@@ -1,8 +1,8 @@
-import { parseAnchor, resolveAnchor, type AnchorWorld } from '../../core/anchor.js';
+import { parseAnchor } from '../../core/anchor.js';
 import { textLines } from '../../core/edit.js';
 import { RtError, shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
-import { editFile, editFlags } from '../editing.js';
+import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
@@ -34,20 +34,6 @@ export const editCommand: CommandSpec = {
     const to = parseAnchor(toArg ?? fromArg);
     if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${shellQuote(pathArg)} '$' <<'EOF'`]);
     const text = textLines(readEditText(ctx.stdin, `rt edit ${shellQuote(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
-    editFile(ctx, pathArg, 'edited', editFlags(ctx, options), (world) => {
-      const [a, b] = resolveRange(world, from, to);
-      return { start: a - 1, deleteCount: b - a + 1, insert: text.lines };
-    });
+    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }] }], writeFlags(ctx, options), { command: 'edit', patch: false });
   },
 };
-
-/** FROM..TO as 1-based line numbers; $ as TO means the last line. */
-export function resolveRange(world: AnchorWorld, from: ReturnType<typeof parseAnchor>, to: ReturnType<typeof parseAnchor>): [number, number] {
-  const a = resolveAnchor(from, world);
-  const b = to.kind === 'end' ? world.total : resolveAnchor(to, world);
-  if (a > world.total) throw new RtError('input', `${world.display} has no line ${a}`, [`see its end: rt open ${shellQuote(world.display)}`]);
-  if (b < a) {
-    throw new RtError('usage', `the range ends before it starts: ${from.text} is line ${a}, ${to.text} is line ${b}`, ['give FROM before TO']);
-  }
-  return [a, b];
-}

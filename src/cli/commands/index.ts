@@ -1,6 +1,7 @@
 // Every command rt has, in the order help lists them.
 
 import type { CommandSpec } from '../spec.js';
+import { applyCommand } from './apply.js';
 import { completionsCommand } from './completions.js';
 import { createCommand } from './create.js';
 import { deleteCommand } from './delete.js';
@@ -22,5 +23,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   insertCommand,
   deleteCommand,
   createCommand,
+  applyCommand,
   completionsCommand,
 ];

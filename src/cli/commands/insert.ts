@@ -1,8 +1,8 @@
-import { parseAnchor, resolveAnchor } from '../../core/anchor.js';
+import { parseAnchor } from '../../core/anchor.js';
 import { textLines } from '../../core/edit.js';
 import { shellQuote } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
-import { editFile, editFlags } from '../editing.js';
+import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, writeExits } from './editOptions.js';
@@ -32,10 +32,6 @@ export const insertCommand: CommandSpec = {
     const [pathArg, atArg] = args as [string, string];
     const at = parseAnchor(atArg);
     const text = textLines(readEditText(ctx.stdin, `rt insert ${shellQuote(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`));
-    editFile(ctx, pathArg, 'inserted', editFlags(ctx, options), (world) => {
-      const line = resolveAnchor(at, world);
-      const start = at.kind === 'end' ? world.total : options.after ? line : line - 1;
-      return { start, deleteCount: 0, insert: text.lines, ...(at.kind === 'end' ? {} : { anchorLine: line - 1 }) };
-    });
+    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }] }], writeFlags(ctx, options), { command: 'insert', patch: false });
   },
 };

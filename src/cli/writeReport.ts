@@ -1,0 +1,176 @@
+// What a write prints (SPEC §3 "After an edit", §7 Output): per file, in order, one line saying
+// what changed, then each changed region as a window with its fresh LIDs and 3 lines of
+// context (recorded as shown), then the diff with --diff; --dry-run prints the diffs alone.
+// A single command's output is exactly a one-change batch's.
+
+import { isUtf8 } from 'node:buffer';
+import { shellQuote } from '../core/errors.js';
+import { lidToString } from '../core/lid.js';
+import { splitLines, type FileLines } from '../core/lines.js';
+import type { Region } from '../core/patch/plan.js';
+import { renderDiff, type ChangeRegion } from '../render/diff.js';
+import { jsonWindow } from '../render/json.js';
+import { renderWindow } from '../render/window.js';
+import type { ViewState } from '../io/views.js';
+import type { Context } from './context.js';
+import type { Planned, WriteFlags, WriteOrigin } from './writing.js';
+
+/** Lines of context printed around a changed region. */
+const REGION_CONTEXT = 3;
+/** Most changed lines printed of one region; the rest is one `rt open` away. */
+const REGION_MAX = 200;
+
+export type Verb = 'edited' | 'inserted' | 'deleted' | 'created' | 'replaced' | 'removed' | 'moved';
+
+/** A written file, as its write left it. */
+export interface FileReport {
+  readonly planned: Planned;
+  readonly lines?: FileLines;
+  readonly lids?: Uint32Array;
+  content?(i: number): Buffer;
+  /** The view of a moved file's new path. */
+  readonly view?: ViewState;
+}
+
+/** One file's report as a --json value. */
+type JsonFile = Record<string, unknown>;
+
+export function reportWrites(ctx: Context, planned: readonly Planned[], flags: WriteFlags, origin: WriteOrigin, dryRun: boolean, reports: readonly FileReport[] = []): void {
+  const single = !origin.patch;
+  if (dryRun) {
+    const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
+    if (ctx.json) {
+      if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
+      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonDiff(diff) })) });
+    } else for (const { diff } of files) ctx.out(diff);
+    ctx.warn(`dry run: nothing written to ${planned.map(shownPath).join(', ')}`);
+    return;
+  }
+  const docs = reports.map((r) => reportFile(ctx, r, flags, single));
+  if (ctx.json) ctx.emit(single ? { command: origin.command, ...docs[0] } : { command: origin.command, written: true, files: docs });
+}
+
+/** The path a change leaves its content at. */
+function shownPath(p: Planned): string {
+  return (p.resolved.moveTo ?? p.resolved.file).display;
+}
+
+function verbOf(p: Planned): Verb {
+  const change = p.resolved.change;
+  if (change.kind === 'delete') return 'removed';
+  if (change.kind === 'add') return p.before ? 'replaced' : 'created';
+  const regions = p.applied!.regions;
+  if (regions.length === 0) return 'moved';
+  if (regions.length > 1) return 'edited';
+  const { hunk, oldCount, newCount } = regions[0]!;
+  if (hunk.kind === 'range') return hunk.op === 'edit' ? 'edited' : 'deleted';
+  if (hunk.kind === 'insert') return 'inserted';
+  return oldCount === 0 ? 'inserted' : newCount === 0 ? 'deleted' : 'edited';
+}
+
+/** The changes of a planned write, as diff regions over its old and new lines. */
+function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: readonly ChangeRegion[] } {
+  const empty = splitLines(Buffer.alloc(0));
+  const change = p.resolved.change;
+  if (change.kind === 'delete') return { before: p.before!.lines, after: empty, regions: [{ oldStart: 0, oldCount: p.before!.lines.count, newStart: 0, newCount: 0 }] };
+  if (change.kind === 'add') {
+    const after = splitLines(p.bytes!);
+    const before = p.before?.lines ?? empty;
+    return { before, after, regions: [{ oldStart: 0, oldCount: before.count, newStart: 0, newCount: after.count }] };
+  }
+  return { before: p.before!.lines, after: p.applied!.lines, regions: p.applied!.regions };
+}
+
+function diffOf(ctx: Context, p: Planned, patch: boolean): Buffer {
+  const { file, moveTo, change } = p.resolved;
+  const { before, after, regions } = changesOf(p);
+  // A single command's diff names the file on both sides, as it always has; a patch's names a made or removed file /dev/null, as git does.
+  const names = {
+    old: patch && change.kind === 'add' && !p.before ? '/dev/null' : file.display,
+    new: patch && change.kind === 'delete' ? '/dev/null' : (moveTo ?? file).display,
+  };
+  return renderDiff(names, before, after, regions, ctx.style);
+}
+
+/** Prints one file's report (text) and returns it as a --json value. */
+function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: boolean): JsonFile {
+  const p = r.planned;
+  const verb = verbOf(p);
+  const { file, moveTo } = p.resolved;
+  const { before, after, regions } = changesOf(p);
+  const display = (moveTo ?? file).display;
+  const delta = after.count - before.count;
+  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
+  if (moveTo && !ctx.json) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
+  if (verb === 'removed') {
+    if (!ctx.json) ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
+    return { ...json, old: { start: 1, count: before.count }, delta };
+  }
+  const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
+  if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
+  const shownVerb = verb;
+  if (!ctx.json) ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
+  const total = r.lines!.count;
+  const view = r.view ?? p.view!;
+  const windows = windowsOf(regions, total);
+  const jsonWindows = [];
+  for (const w of windows) {
+    const contents: Buffer[] = [];
+    const lidTexts: string[] = [];
+    for (let i = w.from; i < w.to; i++) {
+      contents.push(r.content!(i));
+      lidTexts.push(lidToString(r.lids![i]!));
+    }
+    if (ctx.json) jsonWindows.push(jsonWindow(display, total, w.from + 1, lidTexts, contents));
+    else ctx.out(renderWindow({ display, total, start: total ? w.from + 1 : 0, end: w.to, lines: contents, lids: lidTexts }, ctx.style));
+    if (lidTexts.length) view.record(w.from + 1, lidTexts, 'edit');
+  }
+  // A file made empty still shows its (empty) window, as an edit always has.
+  if (windows.length === 0 && !ctx.json) ctx.out(renderWindow({ display, total, start: 0, end: 0, lines: [], lids: [] }, ctx.style));
+  if (diff && !ctx.json) ctx.out(diff);
+  for (const g of regions) {
+    const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
+    if (shownTo < g.newStart + g.newCount) ctx.warn(`${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${shellQuote(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`);
+  }
+  view.save();
+  const first = regions[0];
+  const window = jsonWindows[0] ?? jsonWindow(display, total, 1, [], []);
+  if (single && first) {
+    return { ...json, old: { start: first.oldStart + 1, count: first.oldCount }, new: { start: first.newStart + 1, count: first.newCount }, delta, window, ...(diff ? jsonDiff(diff) : {}) };
+  }
+  return { ...json, delta, changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+}
+
+function sign(delta: number): string {
+  return `${delta >= 0 ? '+' : ''}${delta}`;
+}
+
+/** One change in the confirmation line: `101-102 → 101-103`, or the side its verb names. */
+function summary(verb: Verb, g: ChangeRegion): string {
+  const whole = verb === 'created' || verb === 'replaced';
+  const range = (start: number, count: number) => (count === 0 ? (whole ? 'empty' : `${start}`) : `${start + 1}-${start + count}`);
+  if (verb === 'deleted') return range(g.oldStart, g.oldCount);
+  if (verb === 'inserted' || verb === 'created') return range(g.newStart, g.newCount);
+  return `${range(g.oldStart, g.oldCount)} → ${range(g.newStart, g.newCount)}`;
+}
+
+/** The windows that show the changed regions with their context, in file order; windows that meet are one. */
+function windowsOf(regions: readonly ChangeRegion[], total: number): Array<{ from: number; to: number }> {
+  const spans = regions
+    .map((g) => ({ from: Math.max(0, g.newStart - REGION_CONTEXT), to: Math.min(total, g.newStart + Math.min(g.newCount, REGION_MAX) + REGION_CONTEXT) }))
+    .sort((a, b) => a.from - b.from);
+  const out: Array<{ from: number; to: number }> = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else if (s.to > s.from || out.length === 0) out.push({ ...s });
+  }
+  return out.filter((w) => w.to > w.from || total === 0);
+}
+
+/** The diff as a JSON value: text, plus the exact bytes when they are not valid UTF-8. */
+function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
+  return isUtf8(diff) ? { diff: diff.toString('utf8') } : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
+}
+
+export type { Region };

@@ -1,0 +1,313 @@
+// The one path every write takes — edit, insert, delete, create and apply alike (SPEC §7):
+// resolve every path, lock every file (in one fixed order), read each as it is now, plan its
+// new content (anchors resolved, hunks located, overlaps and unseen lines refused), check,
+// then commit all of it through the journal, save the indexes the edits produced, and report.
+// A refusal at any step writes nothing, to any file or to the state.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../core/binary.js';
+import type { AnchorWorld } from '../core/anchor.js';
+import { RtError, shellQuote } from '../core/errors.js';
+import { hashLines } from '../core/hash.js';
+import { retiredLine, type LineIndex } from '../core/lineIndex.js';
+import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { applyChanges, planHunks, type AppliedChanges } from '../core/patch/plan.js';
+import type { FileChange } from '../core/patch/types.js';
+import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
+import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite } from '../io/journal.js';
+import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
+import { readPlainFile } from '../io/plainFile.js';
+import { endsWithSeparator, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
+import type { StateStore } from '../io/state.js';
+import { ViewState } from '../io/views.js';
+import { cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
+import type { Context } from './context.js';
+import { reportWrites, type FileReport } from './writeReport.js';
+import type { Options } from './spec.js';
+
+/** The longest file name, in bytes, on Linux file systems. */
+const NAME_MAX = 255;
+/** What rt adds to a file's name for its temporary file (.NAME.rt-batch-…, .NAME.rt-tmp-PID-xxxxxx) and its lock. */
+const NAME_ROOM = 32;
+
+export interface WriteFlags {
+  readonly force: boolean;
+  readonly dryRun: boolean;
+  readonly diff: boolean;
+}
+
+export function writeFlags(ctx: Context, options: Options): WriteFlags {
+  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF) };
+}
+
+export function isOn(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** Which command writes: its name, and whether its changes come from a patch (messages then name the patch line). */
+export interface WriteOrigin {
+  readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply';
+  readonly patch: boolean;
+}
+
+/** A file change with its paths resolved. */
+interface Resolved {
+  readonly change: FileChange;
+  readonly file: ResolvedPath;
+  /** For an update with `*** Move to`: where its content goes. */
+  readonly moveTo?: ResolvedPath;
+}
+
+/** What a change will write, once planned. */
+export interface Planned {
+  readonly resolved: Resolved;
+  readonly store: StateStore;
+  /** The file as read (update, delete, or an add over an existing file with --force). */
+  readonly before?: { readonly lines: FileLines; readonly version: FileVersion; readonly snapshot?: Snapshot };
+  /** Update: the file after its hunks. */
+  readonly applied?: AppliedChanges;
+  /** Add: the new file's bytes. */
+  readonly bytes?: Buffer;
+  readonly view?: ViewState;
+}
+
+/** Runs `changes` as one batch: all of them are written, or none. */
+export function runWrites(ctx: Context, changes: readonly FileChange[], flags: WriteFlags, origin: WriteOrigin): void {
+  const resolved = changes.map((change) => atLine(origin, change.line, () => resolveChange(ctx, change, origin)));
+  refuseTwice(resolved, origin);
+  if (isOn(ctx.env.RT_READONLY) && !flags.dryRun) {
+    const names = resolved.map((r) => r.file.display).join(', ');
+    throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
+  }
+  const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : [])]);
+  // The folders of new files are made first (one at a time, each entered and checked: none
+  // outside the root), so that every file has its lock beside it; a refusal removes them again.
+  const made = resolved.flatMap((r) => (flags.dryRun ? [] : [r.change.kind === 'add' ? r.file : undefined, r.moveTo].flatMap((t) => (t ? makeFolders(t) : []))));
+  try {
+    const locks = lockAll(targets.map((t) => ({ abs: t.abs, display: t.display, shownLock: path.relative(ctx.cwd, lockPathFor(t.abs)) })));
+    try {
+      for (const t of targets) {
+        cleanStaleTemps(t.abs);
+        ctx.stateOf(t).removeStaleTemps(t.rel);
+      }
+      const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ctx, r, flags, origin)));
+      if (flags.dryRun) return reportWrites(ctx, planned, flags, origin, true);
+      const store = ctx.stateOf({ stateRoot: ctx.root.dir });
+      commitWrites(journalDir(ctx.root.dir, store.canSave()), `rt ${origin.command}`, planned.flatMap(writesOf));
+      made.length = 0; // written: the folders stay
+      const reports = planned.map((p) => saveState(ctx, p));
+      reportWrites(ctx, planned, flags, origin, false, reports);
+    } finally {
+      for (const lock of locks) lock.release();
+    }
+  } finally {
+    for (const folder of made.reverse()) removeEmptyFolder(folder);
+  }
+}
+
+function makeFolders(file: ResolvedPath): string[] {
+  const pinnedFolder = enterFolderOf(file, true);
+  pinnedFolder.leave();
+  return [...pinnedFolder.made];
+}
+
+function removeEmptyFolder(folder: string): void {
+  try {
+    fs.rmdirSync(folder);
+  } catch {
+    // Not empty (someone put a file there meanwhile), or gone: left as it is.
+  }
+}
+
+/** Runs `step`, naming the patch line in a refusal when the changes come from a patch. */
+function atLine<T>(origin: WriteOrigin, line: number, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (!origin.patch || !(error instanceof RtError) || error.details.patchLine !== undefined) throw error;
+    const at = typeof error.details.hunkLine === 'number' ? error.details.hunkLine : line;
+    throw new RtError(error.code, `patch line ${at}: ${error.message}`, error.hints, { ...error.details, patchLine: at });
+  }
+}
+
+function resolveChange(ctx: Context, change: FileChange, origin: WriteOrigin): Resolved {
+  if (change.kind === 'add' && endsWithSeparator(change.path)) {
+    throw new RtError('usage', `${change.path} names a folder; ${origin.patch ? '*** Add File' : 'create'} makes files`, [origin.patch ? `name the file, e.g. *** Add File: ${withoutFinalSeparators(change.path)}/NAME` : `name the file, e.g. rt create ${shellQuote(`${withoutFinalSeparators(change.path)}/NAME`)}`]);
+  }
+  const file = resolveInRoot(ctx.root, change.path, change.kind === 'add');
+  if (change.kind !== 'delete') refuseLongName(file);
+  if (change.kind !== 'update' || !change.moveTo) return { change, file };
+  const moveTo = atLine(origin, change.moveTo.line, () => resolveInRoot(ctx.root, change.moveTo!.path, true));
+  refuseLongName(moveTo);
+  return { change, file, moveTo };
+}
+
+function refuseLongName(file: ResolvedPath): void {
+  // Refused before anything is made (create's folders): the lock and the temporary file could not be.
+  if (Buffer.byteLength(path.basename(file.abs)) > NAME_MAX - NAME_ROOM) {
+    throw new RtError('access', `the name of ${file.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`, ['give it a shorter name']);
+  }
+}
+
+/** A file named by two changes of one patch (or a move onto one) would be written twice: refused. */
+function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
+  const seen = new Map<string, number>();
+  for (const r of resolved) {
+    const named: Array<[ResolvedPath, number]> = [[r.file, r.change.line]];
+    if (r.moveTo && r.change.kind === 'update' && r.change.moveTo) named.push([r.moveTo, r.change.moveTo.line]);
+    for (const [file, line] of named) {
+      const first = seen.get(file.abs);
+      if (first !== undefined) {
+        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, ['give each file one *** Update File with all its hunks (a Move to names its target once)'], { patchLine: line, otherLine: first });
+      }
+      seen.set(file.abs, line);
+    }
+  }
+}
+
+/** Reads the file a change is about (under its lock) and works out what it will write. */
+function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin): Planned {
+  const { change, file } = r;
+  const store = ctx.stateOf(file);
+  if (change.kind === 'add') return planAdd(ctx, r, store, flags, origin);
+  // The version is taken before reading: a change made after it shows when the file is replaced.
+  const version = versionOf(lstatOrMissing(file));
+  const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
+  const before = { lines: snapshot.lines, version, snapshot };
+  if (change.kind === 'delete') return { resolved: r, store, before };
+  if (r.moveTo && lstatOrNone(r.moveTo.abs)) {
+    throw new RtError('exists', `${r.moveTo.display} exists already: ${file.display} is not moved onto it; nothing was written`, [`see it: rt open ${shellQuote(r.moveTo.display)}`, 'move to a path that does not exist, or remove it first with *** Delete File']);
+  }
+  const view = ViewState.load(store, file.rel);
+  const { index, lines } = snapshot;
+  const world: AnchorWorld = {
+    display: file.display,
+    total: lines.count,
+    lineOf: (code) => index.lids.indexOf(code),
+    lidCodeAt: (i) => index.lids[i]!,
+    retiredLine: (code) => retiredLine(index.retired, code),
+    shownAt: (line) => view.shownAt(line),
+    force: flags.force,
+  };
+  const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
+  const changes = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
+  const applied = applyChanges(lines, index, changes, dominantEol(lines));
+  refuseBinaryResult(file, headOf(applied.parts));
+  return { resolved: r, store, before, applied, view };
+}
+
+function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags, origin: WriteOrigin): Planned {
+  const { file } = r;
+  const change = r.change as Extract<FileChange, { kind: 'add' }>;
+  // `abs` is a real path: what is there now is looked at, not followed.
+  const existing = lstatOrNone(file.abs);
+  if (existing && !existing.isFile()) {
+    throw new RtError('access', `${file.display} exists and is not a regular file`, [origin.patch ? '*** Add File makes regular files; choose another path' : 'create makes regular files; choose another path']);
+  }
+  if (existing && !flags.force) {
+    throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, origin.patch ? 'change it with *** Update File, or replace all of it: rt apply --force' : `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
+  }
+  const bytes = change.bytes ?? Buffer.concat(change.lines.flatMap((l) => [l, Buffer.from('\n')]));
+  refuseBinaryResult(file, bytes.subarray(0, SNIFF_BYTES));
+  // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
+  const old = existing ? inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), 2 ** 32 - 1)) : undefined;
+  const before = existing && old ? { lines: splitLines(old), version: versionOf(existing) } : undefined;
+  return { resolved: r, store, bytes, ...(before ? { before } : {}), view: ViewState.load(store, file.rel) };
+}
+
+/** What a planned change writes: the new content, and for a move or a delete, a file removed. */
+function writesOf(p: Planned): FileWrite[] {
+  const { change, file, moveTo } = p.resolved;
+  if (change.kind === 'delete') return [{ abs: file.abs, display: file.display, data: null, expected: p.before!.version }];
+  if (change.kind === 'add') return [{ abs: file.abs, display: file.display, data: [p.bytes!], expected: p.before?.version, overwrite: p.before !== undefined }];
+  const applied = p.applied!;
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, { abs: file.abs, display: file.display, data: null, expected: p.before!.version }];
+  return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
+}
+
+/** Saves the index the change produced (the LIDs it reports) and says what to report. */
+function saveState(ctx: Context, p: Planned): FileReport {
+  const { change, file, moveTo } = p.resolved;
+  if (change.kind === 'delete') return { planned: p };
+  if (change.kind === 'add') {
+    const after = splitLines(p.bytes!);
+    // Over a file rt knew (--force), its saved LIDs are carried to the new content as across any
+    // change: lines kept keep theirs, and none of its retired LIDs is handed to other content.
+    const index = nextReading(p.store, file.rel, hashLines(after));
+    const lids = lidsShown(p.store, file.rel, index, saveIndex(p.store, file.rel, after, index, statFile(file)));
+    return { planned: p, lines: after, lids, content: (i) => lineContent(after, i) };
+  }
+  const applied = p.applied!;
+  const target = moveTo ?? file;
+  const store = ctx.stateOf(target);
+  if (applied.unchanged && !moveTo) ctx.warn(`${file.display} is unchanged: the new text is the same as the old`);
+  const snapshot = p.before!.snapshot!;
+  const only = applied.regions.length === 1 && !moveTo ? applied.regions[0]! : undefined;
+  // One change of the saved index as read: the records it kept need not be encoded again.
+  const kept = only && snapshot.saved && { ...snapshot.saved, start: only.oldStart, end: only.oldStart + only.oldCount, inserted: only.newCount };
+  const saved = saveIndex(store, target.rel, applied.lines, applied.index, statFile(target), { parts: applied.parts, ...(kept ? { kept } : {}) });
+  const lids = lidsShown(store, target.rel, applied.index, saved);
+  return { planned: p, lines: applied.lines, lids, content: applied.content, ...(moveTo ? { view: ViewState.load(store, target.rel) } : {}) };
+}
+
+/**
+ * The LIDs a write shows of the file it wrote: its index's when `saved`; else those the next
+ * command will read (see nextReading), for the edit's own carry its history (a line inserted
+ * before an equal one takes a new LID, the old line keeps its own; after create --force, a
+ * saved index of the old content is reconciled), which no later command knows.
+ */
+function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: boolean): Uint32Array {
+  return saved ? index.lids : nextReading(store, rel, index).lids;
+}
+
+/** The first bytes of a file given as consecutive parts, as many as binary sniffing looks at. */
+function headOf(parts: readonly Buffer[]): Buffer {
+  const head: Buffer[] = [];
+  let size = 0;
+  for (const part of parts) {
+    if (size >= SNIFF_BYTES) break;
+    head.push(part.subarray(0, SNIFF_BYTES - size));
+    size += Math.min(part.length, SNIFF_BYTES - size);
+  }
+  return Buffer.concat(head);
+}
+
+/**
+ * SPEC §4: rt reads text files only. New text that would make the file look binary (a NUL is
+ * refused as it is read; control bytes are the rest of the rule) is refused, or rt would then
+ * refuse the file it wrote, the edit that would repair it included.
+ */
+function refuseBinaryResult(file: ResolvedPath, head: Buffer): void {
+  if (!looksBinary(head)) return;
+  throw new RtError('input', `the new text would make ${file.display} look like a binary file (more than a third of its first ${RATIO_BYTES} bytes control characters), which rt does not read; nothing was written`, ['write text: control characters other than tab, ESC and the line endings belong in binary files, which rt does not edit']);
+}
+
+/** The file named within its folder, once that folder is entered (see inFolder). */
+function pinned(file: ResolvedPath): ResolvedPath {
+  return { ...file, abs: path.basename(file.abs) };
+}
+
+function lstatOrNone(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatOrMissing(file: ResolvedPath): fs.Stats {
+  const st = lstatOrNone(file.abs);
+  if (!st) throw new RtError('not_found', `no such file: ${file.display}`, ['check the path']);
+  return st;
+}
+
+/**
+ * Finishes what a killed rt left of a batch in this root (SPEC §7), before the command runs:
+ * in .rt/journal/, and in the system's temporary folder where a root without state keeps its
+ * journal. Under RT_READONLY, only says that one waits.
+ */
+export function finishInterruptedBatches(ctx: Context): void {
+  const root = ctx.root.dir;
+  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, (m) => ctx.warn(m), isOn(ctx.env.RT_READONLY));
+}

@@ -1,0 +1,243 @@
+// Planning one file's hunks (SPEC §7): every anchor resolved and every context hunk located
+// against the file as it was read, overlaps refused, the shown-lines rule checked; then the
+// changes applied in patch order, each through the edit engine, so that a patch gives exactly
+// the bytes and LIDs of the same edits made one by one.
+
+import { resolveAnchor, type AnchorWorld } from '../anchor.js';
+import { applySplice, type Splice } from '../edit.js';
+import { RtError, shellQuote } from '../errors.js';
+import { lidToString } from '../lid.js';
+import type { LineIndex } from '../lineIndex.js';
+import { lineContent, type FileLines } from '../lines.js';
+import { MAX_RANGE } from '../window.js';
+import { hunkSplices, locateHunk, type LinesView, type Miss } from './locate.js';
+import type { Hunk } from './types.js';
+
+/** One change of a file, in the coordinates of the file as read. */
+export interface PlannedChange extends Splice {
+  /** The hunk it comes from. */
+  readonly hunk: Hunk;
+}
+
+/** The file a plan is made against. */
+export interface PlanTarget {
+  readonly display: string;
+  readonly lines: FileLines;
+  readonly index: LineIndex;
+  readonly world: AnchorWorld;
+  /** Whether rt showed the line of this LID since it last changed; undefined: not checked (--force, or no view state). */
+  readonly wasSeen: ((lid: string) => boolean) | undefined;
+}
+
+/** Lines a hunk claims (from..to-1), and for an insert the line its anchor names. */
+interface Claim {
+  readonly hunk: Hunk;
+  readonly from: number;
+  readonly to: number;
+  readonly anchor?: number;
+}
+
+/** Lines of a refused context hunk's nearest candidates shown in its message. */
+const CANDIDATE_LINES = 3;
+
+/**
+ * The changes `hunks` make to the file, in patch order. Refuses (RtError with `hunkLine` in its
+ * details) an anchor that is stale, a context hunk found nowhere or in several places, two
+ * hunks that touch the same lines, and lines replaced that were never shown.
+ */
+export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedChange[] {
+  const changes: PlannedChange[] = [];
+  const claims: Claim[] = [];
+  // Context hunks are found in order, each after the one before (as apply_patch reads them).
+  let after = 0;
+  for (const hunk of hunks) {
+    atHunk(hunk, () => {
+      if (hunk.kind === 'context') {
+        const view = linesView(target.lines);
+        const at = locateHunk(view, hunk, after);
+        if (!at.found) throw missed(target, hunk, at);
+        after = at.start + at.oldCount;
+        claims.push({ hunk, from: at.start, to: at.start + at.oldCount });
+        for (const s of hunkSplices(hunk, at)) changes.push({ ...s, hunk });
+        return;
+      }
+      const change = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
+      claims.push(hunk.kind === 'insert' ? { hunk, from: change.start, to: change.start, ...(change.anchorLine === undefined ? {} : { anchor: change.anchorLine }) } : { hunk, from: change.start, to: change.start + change.deleteCount });
+      if (target.wasSeen) checkShown(target, change, target.wasSeen);
+      changes.push({ ...change, hunk });
+    });
+  }
+  refuseOverlaps(target.display, claims);
+  return changes;
+}
+
+function planRange(target: PlanTarget, hunk: Extract<Hunk, { kind: 'range' }>): Splice {
+  const [a, b] = resolveRange(target.world, hunk.from, hunk.to);
+  return { start: a - 1, deleteCount: b - a + 1, insert: hunk.rows };
+}
+
+function planInsert(target: PlanTarget, hunk: Extract<Hunk, { kind: 'insert' }>): Splice {
+  const line = resolveAnchor(hunk.at, target.world);
+  if (hunk.at.kind === 'end') return { start: target.world.total, deleteCount: 0, insert: hunk.rows };
+  return { start: hunk.after ? line : line - 1, deleteCount: 0, insert: hunk.rows, anchorLine: line - 1 };
+}
+
+/** FROM..TO as 1-based line numbers; $ as TO means the last line. */
+export function resolveRange(world: AnchorWorld, from: Parameters<typeof resolveAnchor>[0], to: Parameters<typeof resolveAnchor>[0]): [number, number] {
+  if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is no line there', [`to add lines at the end, insert at $: rt insert ${shellQuote(world.display)} '$' <<'EOF'`]);
+  const a = resolveAnchor(from, world);
+  const b = to.kind === 'end' ? world.total : resolveAnchor(to, world);
+  if (a > world.total) throw new RtError('input', `${world.display} has no line ${a}`, [`see its end: rt open ${shellQuote(world.display)}`]);
+  if (b < a) {
+    throw new RtError('usage', `the range ends before it starts: ${from.text} is line ${a}, ${to.text} is line ${b}`, ['give FROM before TO']);
+  }
+  return [a, b];
+}
+
+/** Runs `plan`, marking a refusal with the patch line of `hunk`. */
+function atHunk(hunk: Hunk, plan: () => void): void {
+  try {
+    plan();
+  } catch (error) {
+    if (error instanceof RtError && error.details.hunkLine === undefined) throw new RtError(error.code, error.message, error.hints, { ...error.details, hunkLine: hunk.line });
+    throw error;
+  }
+}
+
+/**
+ * SPEC §7: hunks of one file may not touch the same lines. A replaced range may not meet
+ * another; an insert may not be anchored on a line another hunk replaces, nor land inside one.
+ * Inserts at one place, or beside a replaced range, are not overlaps: they go in patch order,
+ * before the range they stand at the start of.
+ */
+function refuseOverlaps(display: string, claims: readonly Claim[]): void {
+  for (let i = 0; i < claims.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const a = claims[j]!;
+      const b = claims[i]!;
+      const lines = overlap(a, b) ?? overlap(b, a);
+      if (lines === undefined) continue;
+      const where = lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}-${lines[1]}`;
+      throw new RtError('input', `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: both touch ${where} of ${display}; nothing was written`, ['make each hunk touch its own lines: merge the two into one hunk'], { hunkLine: b.hunk.line, otherLine: a.hunk.line });
+    }
+  }
+}
+
+/** The 1-based lines (first, last) where `b` conflicts with the lines `a` claims, if it does. */
+function overlap(a: Claim, b: Claim): [number, number] | undefined {
+  if (a.to > a.from && b.to > b.from) {
+    const from = Math.max(a.from, b.from);
+    const to = Math.min(a.to, b.to);
+    return from < to ? [from + 1, to] : undefined;
+  }
+  if (a.to > a.from && b.to === b.from) {
+    if (b.anchor !== undefined && b.anchor >= a.from && b.anchor < a.to) return [b.anchor + 1, b.anchor + 1];
+    if (b.from > a.from && b.from < a.to) return [b.from + 1, b.from + 1];
+  }
+  return undefined;
+}
+
+/**
+ * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
+ * since it last changed, and so must the line an insert's anchor names.
+ */
+function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) => boolean): void {
+  const { display, index } = target;
+  const unseen: number[] = [];
+  for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
+    if (!wasSeen(lidToString(index.lids[i]!))) unseen.push(i + 1);
+  }
+  const at = splice.anchorLine;
+  if (at !== undefined && at < target.lines.count && !wasSeen(lidToString(index.lids[at]!))) {
+    const lid = lidToString(index.lids[at]!);
+    throw new RtError('unshown', `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`, [`see it first: rt open ${shellQuote(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'], { lines: [at + 1], lid });
+  }
+  if (unseen.length === 0) return;
+  const first = unseen[0]!;
+  const last = unseen[unseen.length - 1]!;
+  const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
+  const span = last - first + 1;
+  const open = `rt open ${shellQuote(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
+  throw new RtError('unshown', `${where} of ${display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
+}
+
+function linesView(lines: FileLines): LinesView {
+  return { count: lines.count, content: (i) => lineContent(lines, i) };
+}
+
+/** The refusal of a context hunk found nowhere, or in several places: with the nearest candidates as window lines. */
+function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, miss: Miss): RtError {
+  const { display, lines, index } = target;
+  const oldRows = hunk.rows.filter((r) => r.tag !== '+').length;
+  const shown = miss.candidates.map((start) => {
+    const out: string[] = [];
+    for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
+      out.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${lineContent(lines, i).toString('utf8')}`);
+    }
+    return out.join('\n');
+  });
+  const header = hunk.header ? ` after ${JSON.stringify(hunk.header.toString('utf8'))}` : '';
+  const what =
+    miss.reason === 'header'
+      ? `no line of ${display} reads ${JSON.stringify(hunk.header?.toString('utf8') ?? '')} (the hunk's @@ line) after the hunk before it`
+      : miss.reason === 'many'
+        ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
+        : `the hunk's context and removed lines match nowhere in ${display}${header}${hunk.endOfFile ? ' at its end' : ''}`;
+  const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:\n${shown.join('\n')}` : '';
+  const hints =
+    miss.reason === 'many'
+      ? ['add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO']
+      : [`see the lines as they are now: rt open ${shellQuote(miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display)}`, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
+  return new RtError('stale', `${what}; nothing was written${near}`, hints, { candidates: miss.candidates.map((c) => c + 1) });
+}
+
+/** A file after its changes. */
+export interface AppliedChanges {
+  readonly lines: FileLines;
+  /** The new file as consecutive parts (see SpliceResult.parts). */
+  readonly parts: readonly Buffer[];
+  readonly index: LineIndex;
+  readonly unchanged: boolean;
+  content(i: number): Buffer;
+  /** Each change: where it was in the file read (0-based) and where its lines are in the new file, in patch order. */
+  readonly regions: readonly Region[];
+}
+
+export interface Region {
+  readonly oldStart: number;
+  readonly oldCount: number;
+  readonly newStart: number;
+  readonly newCount: number;
+  readonly hunk: Hunk;
+}
+
+/**
+ * Applies `changes` (planned against `lines`, none overlapping) one after the other in patch
+ * order, each where the ones before it moved its lines: the same bytes and LIDs as the same
+ * edits made one by one.
+ */
+export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[], eol: string): AppliedChanges {
+  let current = { lines, index, parts: [lines.bytes] as readonly Buffer[], content: (i: number) => lineContent(lines, i) };
+  const done: Array<{ change: PlannedChange; region: { start: number; count: number } }> = [];
+  for (const change of changes) {
+    // Lines before it, and inserts at its very place that came first, moved it by their change in length.
+    let shift = 0;
+    for (const { change: a } of done) {
+      if (a.start < change.start || (a.start === change.start && a.deleteCount === 0)) shift += a.insert.length - a.deleteCount;
+    }
+    const start = change.start + shift;
+    const result = applySplice(current.lines, current.index, { start, deleteCount: change.deleteCount, insert: change.insert }, eol);
+    for (const d of done) if (d.region.start >= start + change.deleteCount && !(d.region.start === start && d.region.count === 0 && change.deleteCount === 0)) d.region.start += change.insert.length - change.deleteCount;
+    done.push({ change, region: { start, count: change.insert.length } });
+    current = { lines: result.lines, index: result.index, parts: result.parts, content: result.content };
+  }
+  const total = current.lines.count;
+  return {
+    lines: current.lines,
+    parts: current.parts,
+    index: current.index,
+    unchanged: done.length === 0 || (total === lines.count && current.lines.bytes.equals(lines.bytes)),
+    content: current.content,
+    regions: done.map(({ change, region }) => ({ oldStart: change.start, oldCount: change.deleteCount, newStart: region.start, newCount: region.count, hunk: change.hunk })),
+  };
+}
