@@ -78,7 +78,8 @@ function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: 
     const before = p.before?.lines ?? empty;
     return { before, after, regions: [{ oldStart: 0, oldCount: before.count, newStart: 0, newCount: after.count }] };
   }
-  return { before: p.before!.lines, after: p.applied!.lines, regions: p.applied!.regions };
+  // In file order, as the windows are (the patch may give its hunks in any order).
+  return { before: p.before!.lines, after: p.applied!.lines, regions: [...p.applied!.regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart) };
 }
 
 function diffOf(ctx: Context, p: Planned, patch: boolean): Buffer {

@@ -93,8 +93,10 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
       }
       const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ctx, r, flags, origin)));
       if (flags.dryRun) return reportWrites(ctx, planned, flags, origin, true);
-      const store = ctx.stateOf({ stateRoot: ctx.root.dir });
-      commitWrites(journalDir(ctx.root.dir, store.canSave()), `rt ${origin.command}`, planned.flatMap(writesOf));
+      const writes = planned.flatMap(writesOf);
+      // A batch of several files keeps its journal in the root's .rt/ (made now if need be).
+      const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
+      commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes);
       made.length = 0; // written: the folders stay
       const reports = planned.map((p) => saveState(ctx, p));
       reportWrites(ctx, planned, flags, origin, false, reports);
@@ -309,5 +311,5 @@ function lstatOrMissing(file: ResolvedPath): fs.Stats {
  */
 export function finishInterruptedBatches(ctx: Context): void {
   const root = ctx.root.dir;
-  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, (m) => ctx.warn(m), isOn(ctx.env.RT_READONLY));
+  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), isOn(ctx.env.RT_READONLY));
 }

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
 import { hashString } from '../core/hash.js';
+import { isInside } from './inside.js';
 import { acquireLock, type Lock } from './lock.js';
 import { isRunning } from './processes.js';
 import { STATE_DIR } from './state.js';
@@ -61,12 +62,37 @@ interface JournalDoc {
 /**
  * Where the journals of the root `rootDir` live: its `.rt/journal/`, or, when state is not kept
  * there (RT_STATE=off, a root rt cannot write), a folder of the system's temporary folder named
- * after the root, so that a batch is crash-safe all the same.
+ * after the root and the user, so that a batch is crash-safe all the same.
  */
 export function journalDir(rootDir: string, stateKept: boolean): string {
   if (stateKept) return path.join(rootDir, STATE_DIR, 'journal');
-  const key = hashString(rootDir);
-  return path.join(os.tmpdir(), `rt-journal-${process.getuid?.() ?? 'user'}-${key}`);
+  return path.join(os.tmpdir(), `rt-journal-${process.getuid?.() ?? 'user'}-${hashString(rootDir)}`);
+}
+
+/**
+ * Whether `dir` is a journal folder rt may trust: a folder (not a link, nor under one) of this
+ * user's. Anything else — planted in a shared temporary folder, or a link in .rt/ — is never
+ * written to nor acted on.
+ */
+function trustedFolder(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    return st.isDirectory() && (process.getuid === undefined || st.uid === process.getuid()) && fs.realpathSync.native(dir) === dir;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes the journal folder `dir` (its parent exists) and checks it is one rt may trust. */
+function ensureJournalFolder(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  if (!trustedFolder(dir)) {
+    throw new RtError('access', `cannot keep the journal of this batch: ${dir} is not a plain folder of yours; nothing was written`, [`remove it if no rt is running (rm -r ${dir}), then run the command again`]);
+  }
 }
 
 /**
@@ -88,9 +114,10 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureJournalFolder(dir);
     fs.writeFileSync(draft, JSON.stringify(doc), { flag: 'wx', mode: 0o600 });
   } catch (error) {
+    if (error instanceof RtError) throw error;
     throw new RtError('access', `cannot write the journal of this batch in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`, ['check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the journal in the system\'s temporary folder']);
   }
   let committed = false;
@@ -181,23 +208,24 @@ function removeIfEmpty(dir: string): void {
  * a committed one is completed, a draft one undone (its temporary files removed). Batches of
  * running rt processes are theirs to finish. Says what it did through `warn`.
  */
-export function recoverBatches(dir: string, warn: (message: string) => void, readOnly = false): void {
+export function recoverBatches(dir: string, root: string, warn: (message: string) => void, readOnly = false): void {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
     return; // no batch was ever interrupted here: the common case, one failed call
   }
+  if (!trustedFolder(dir)) return;
   for (const name of names.sort()) {
     const file = path.join(dir, name);
     const committed = name.endsWith('.json');
     if (!committed && !name.endsWith('.draft')) continue;
     const doc = readJournal(file);
-    if (doc === 'foreign') {
+    if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs)))) {
       setAside(file, dir, warn);
       continue;
     }
-    if (!doc || (doc.owner.host === os.hostname() && isRunning(doc.owner.pid) && doc.owner.pid !== process.pid)) continue;
+    if (!doc || ownedByLiveRt(doc, file)) continue;
     if (readOnly) {
       warn(`a batch (${doc.command}) that an rt process was killed in waits to be ${committed ? 'finished' : 'undone'}: RT_READONLY is set, so it is left; run any rt command without RT_READONLY`);
       continue;
@@ -221,6 +249,15 @@ export function recoverBatches(dir: string, warn: (message: string) => void, rea
     }
   }
   removeIfEmpty(dir);
+}
+
+/** A batch an hour old was not left by an rt still running, whatever its PID names now (it may have been reused). */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+function ownedByLiveRt(doc: JournalDoc, file: string): boolean {
+  if (doc.owner.host !== os.hostname() || doc.owner.pid === process.pid || !isRunning(doc.owner.pid)) return false;
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  return st !== undefined && Date.now() - st.mtimeMs < ABANDONED_MS;
 }
 
 function readJournal(file: string): JournalDoc | 'foreign' | undefined {

@@ -248,6 +248,11 @@ export class StateStore {
   /** canSave found that state could be saved. */
   private couldSave = false;
 
+  /** Makes the state folder (with its .gitignore) if need be; false when state is not kept. */
+  ensure(): boolean {
+    return this.ensureFolder();
+  }
+
   /** Says once that state is not kept, and why. Called by commands that would have saved state. */
   noteDisabled(): void {
     if (this.disabledReason) this.warnOnce(`${this.disabledReason}: ${WITHOUT_STATE}`);

@@ -127,12 +127,12 @@ function scan(file: LinesView, rows: readonly Pattern[], header: Pattern | undef
   return { matches, headers };
 }
 
-/** For each header line, the first match after it; each start once, in order (both lists ascending). */
+/** For each header line, the first match at or after it (a hunk may quote the header line as its first context row); each start once, in order (both lists ascending). */
 function firstAfterEach(headerLines: readonly number[], starts: readonly number[]): number[] {
   const out: number[] = [];
   let q = 0;
   for (const t of headerLines) {
-    while (q < starts.length && starts[q]! <= t) q++;
+    while (q < starts.length && starts[q]! < t) q++;
     if (q === starts.length) break;
     if (out[out.length - 1] !== starts[q]) out.push(starts[q]!);
   }

@@ -165,16 +165,20 @@ function linesView(lines: FileLines): LinesView {
   return { count: lines.count, content: (i) => lineContent(lines, i) };
 }
 
-/** The refusal of a context hunk found nowhere, or in several places: with the nearest candidates as window lines. */
+/**
+ * The refusal of a context hunk found nowhere, or in several places: the nearest candidates
+ * follow as window lines (`N:LID|content`, each its own line of the message's hints, groups
+ * apart by `--` as grep prints them), then what to do.
+ */
 function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, miss: Miss): RtError {
   const { display, lines, index } = target;
   const oldRows = hunk.rows.filter((r) => r.tag !== '+').length;
-  const shown = miss.candidates.map((start) => {
-    const out: string[] = [];
+  const shown: string[] = [];
+  miss.candidates.forEach((start, k) => {
+    if (k > 0) shown.push('  --');
     for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
-      out.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${lineContent(lines, i).toString('utf8')}`);
+      shown.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${lineContent(lines, i).toString('utf8')}`);
     }
-    return out.join('\n');
   });
   const header = hunk.header ? ` after ${JSON.stringify(hunk.header.toString('utf8'))}` : '';
   const what =
@@ -183,12 +187,12 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
       : miss.reason === 'many'
         ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
         : `the hunk's context and removed lines match nowhere in ${display}${header}${hunk.endOfFile ? ' at its end' : ''}`;
-  const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:\n${shown.join('\n')}` : '';
+  const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
   const hints =
     miss.reason === 'many'
       ? ['add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO']
       : [`see the lines as they are now: rt open ${shellQuote(miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display)}`, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
-  return new RtError('stale', `${what}; nothing was written${near}`, hints, { candidates: miss.candidates.map((c) => c + 1) });
+  return new RtError('stale', `${what}; nothing was written${near}`, [...shown, ...hints], { candidates: miss.candidates.map((c) => c + 1) });
 }
 
 /** A file after its changes. */
@@ -218,6 +222,8 @@ export interface Region {
  */
 export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[], eol: string): AppliedChanges {
   let current = { lines, index, parts: [lines.bytes] as readonly Buffer[], content: (i: number) => lineContent(lines, i) };
+  // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
+  let unchanged = true;
   const done: Array<{ change: PlannedChange; region: { start: number; count: number } }> = [];
   for (const change of changes) {
     // Lines before it, and inserts at its very place that came first, moved it by their change in length.
@@ -230,13 +236,13 @@ export function applyChanges(lines: FileLines, index: LineIndex, changes: readon
     for (const d of done) if (d.region.start >= start + change.deleteCount && !(d.region.start === start && d.region.count === 0 && change.deleteCount === 0)) d.region.start += change.insert.length - change.deleteCount;
     done.push({ change, region: { start, count: change.insert.length } });
     current = { lines: result.lines, index: result.index, parts: result.parts, content: result.content };
+    unchanged &&= result.unchanged;
   }
-  const total = current.lines.count;
   return {
     lines: current.lines,
     parts: current.parts,
     index: current.index,
-    unchanged: done.length === 0 || (total === lines.count && current.lines.bytes.equals(lines.bytes)),
+    unchanged,
     content: current.content,
     regions: done.map(({ change, region }) => ({ oldStart: change.start, oldCount: change.deleteCount, newStart: region.start, newCount: region.count, hunk: change.hunk })),
   };

@@ -65,14 +65,14 @@ describe('locateHunk', () => {
     expect(locateHunk(view(lines), h, from)).toEqual(want);
   });
 
-  describe('with a header: the first match after each line reading it', () => {
+  describe('with a header: the first match at or after each line reading it', () => {
     const file = ['function a() {', '  return 1;', '}', 'function b() {', '  return 1;', '}', 'function c() {', '  x();', '  return 1;', '}'];
     it.each([
       ['picks the match under its header', 'function b() {', 0, found(4, 1, 0)],
       ['the last function', 'function c() {', 0, found(8, 1, 0)],
       ['a header at a loose level', '  function b() {  ', 0, found(4, 1, 2)],
       ['a header line before each of two matches: ambiguous', '}', 0, miss('many', [4, 8], 0)],
-      ['header lines followed by the same match count once', '  return 1;', 3, found(8, 1, 0)],
+      ['a header that is the hunk\'s own row: each of its lines its own match', '  return 1;', 3, miss('many', [4, 8], 0)],
       ['a header matching lines before different matches', 'function', 0, miss('header', [1, 4, 8])],
       ['no line reads the header', 'function d() {', 0, miss('header', [1, 4, 8])],
       ['the header before from does not count', 'function a() {', 3, miss('header', [4, 8])],
@@ -87,9 +87,13 @@ describe('locateHunk', () => {
       expect(locateHunk(view(twice), hunk(['-  y();'], 'if (x) {'), 2)).toEqual(found(4, 1, 0));
     });
 
-    it('needs the match strictly after the header line', () => {
-      // The header is the hunk's own first row: the only match starts at the header line.
-      expect(locateHunk(view(['a', 'def f():', '  pass']), hunk([' def f():', '-  pass'], 'def f():'), 0)).toEqual(miss('none', [1]));
+    it('takes a match starting at the header line itself (a hunk quoting its header as its first row)', () => {
+      expect(locateHunk(view(['a', 'def f():', '  pass']), hunk([' def f():', '-  pass'], 'def f():'), 0)).toEqual(found(1, 2, 0));
+    });
+
+    it('counts header lines followed by the same match once', () => {
+      const f = ['h', 'h', 'x', 'h'];
+      expect(locateHunk(view(f), hunk(['-x'], 'h'), 0)).toEqual(found(2, 1, 0));
     });
 
     it('is not found when the rows match only before every header line', () => {
