@@ -105,7 +105,7 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (moveTo && !ctx.json) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
   if (verb === 'removed') {
     if (!ctx.json) ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
-    return { ...json, old: { start: 1, count: before.count }, delta };
+    return { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };

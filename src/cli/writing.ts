@@ -11,25 +11,25 @@ import type { AnchorWorld } from '../core/anchor.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { retiredLine, type LineIndex } from '../core/lineIndex.js';
-import { dominantEol, lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { applyChanges, planHunks, type AppliedChanges } from '../core/patch/plan.js';
 import type { FileChange } from '../core/patch/types.js';
 import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite } from '../io/journal.js';
 import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
 import { readPlainFile } from '../io/plainFile.js';
-import { endsWithSeparator, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
+import { endsWithSeparator, isInside, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
-import { cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
+import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
 import type { Context } from './context.js';
 import { reportWrites, type FileReport } from './writeReport.js';
 import type { Options } from './spec.js';
 
 /** The longest file name, in bytes, on Linux file systems. */
 const NAME_MAX = 255;
-/** What rt adds to a file's name for its temporary file (.NAME.rt-batch-…, .NAME.rt-tmp-PID-xxxxxx) and its lock. */
-const NAME_ROOM = 32;
+/** What rt adds to a file's name for its temporary file (.NAME.rt-tmp-PID-xxxxxx, .NAME.rt-batch-xxxxxxxxxx) and its lock's draft. */
+const NAME_ROOM = 24;
 
 export interface WriteFlags {
   readonly force: boolean;
@@ -57,6 +57,8 @@ interface Resolved {
   readonly file: ResolvedPath;
   /** For an update with `*** Move to`: where its content goes. */
   readonly moveTo?: ResolvedPath;
+  /** For a delete or a move of a symbolic link: the link itself, which goes (what it leads to stays). */
+  readonly link?: ResolvedPath;
 }
 
 /** What a change will write, once planned. */
@@ -69,6 +71,8 @@ export interface Planned {
   readonly applied?: AppliedChanges;
   /** Add: the new file's bytes. */
   readonly bytes?: Buffer;
+  /** Delete or move of a link: the link's own version, as read. */
+  readonly linkVersion?: FileVersion;
   readonly view?: ViewState;
 }
 
@@ -80,12 +84,12 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
     const names = resolved.map((r) => r.file.display).join(', ');
     throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
   }
-  const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : [])]);
+  const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
   // outside the root), so that every file has its lock beside it; a refusal removes them again.
   const made = resolved.flatMap((r) => (flags.dryRun ? [] : [r.change.kind === 'add' ? r.file : undefined, r.moveTo].flatMap((t) => (t ? makeFolders(t) : []))));
   try {
-    const locks = lockAll(targets.map((t) => ({ abs: t.abs, display: t.display, shownLock: path.relative(ctx.cwd, lockPathFor(t.abs)) })));
+    const locks = atFile(origin, resolved, () => lockAll(targets.map((t) => ({ abs: t.abs, display: t.display, shownLock: path.relative(ctx.cwd, lockPathFor(t.abs)) }))));
     try {
       for (const t of targets) {
         cleanStaleTemps(t.abs);
@@ -94,12 +98,15 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
       const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ctx, r, flags, origin)));
       if (flags.dryRun) return reportWrites(ctx, planned, flags, origin, true);
       const writes = planned.flatMap(writesOf);
+      // What cannot be written is refused before anything is (the journal, its folder, the state).
+      atFile(origin, resolved, () => writes.forEach((w) => checkWritable(w.abs, w.display, w.data !== null)));
       // A batch of several files keeps its journal in the root's .rt/ (made now if need be).
       const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
-      commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes);
+      const skipped = atFile(origin, resolved, () => commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes));
       made.length = 0; // written: the folders stay
-      const reports = planned.map((p) => saveState(ctx, p));
-      reportWrites(ctx, planned, flags, origin, false, reports);
+      const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo].some((t) => t?.display === s.display)));
+      reportWrites(ctx, written, flags, origin, false, written.map((p) => saveState(ctx, p)));
+      if (skipped.length) throw changedMeanwhile(skipped);
     } finally {
       for (const lock of locks) lock.release();
     }
@@ -122,6 +129,29 @@ function removeEmptyFolder(folder: string): void {
   }
 }
 
+/** Runs `step` (on several files), naming in a refusal the patch line of the file it names (details.abs). */
+function atFile<T>(origin: WriteOrigin, resolved: readonly Resolved[], step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    const abs = error instanceof RtError ? error.details.abs : undefined;
+    const r = resolved.find((r) => [r.file, r.moveTo, r.link].some((t) => t?.abs === abs));
+    if (!r) throw error;
+    return atLine(origin, r.change.kind === 'update' && r.moveTo?.abs === abs && r.change.moveTo ? r.change.moveTo.line : r.change.line, () => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * The files of a batch that a program not taking rt's locks changed between the batch's last
+ * check and its rename: left as that program wrote them (the rest of the batch is written).
+ */
+function changedMeanwhile(skipped: ReadonlyArray<{ display: string }>): RtError {
+  const names = skipped.map((s) => s.display).join(', ');
+  return new RtError('stale', `${names} changed while this batch was being written, by a program that does not take rt's locks: ${skipped.length === 1 ? 'it was' : 'they were'} left as that program wrote ${skipped.length === 1 ? 'it' : 'them'}, without this batch's change; the rest of the batch was written`, [`see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`, 'then make the change again'], { skipped: skipped.map((s) => s.display) });
+}
+
 /** Runs `step`, naming the patch line in a refusal when the changes come from a patch. */
 function atLine<T>(origin: WriteOrigin, line: number, step: () => T): T {
   try {
@@ -139,10 +169,24 @@ function resolveChange(ctx: Context, change: FileChange, origin: WriteOrigin): R
   }
   const file = resolveInRoot(ctx.root, change.path, change.kind === 'add');
   if (change.kind !== 'delete') refuseLongName(file);
-  if (change.kind !== 'update' || !change.moveTo) return { change, file };
+  const link = change.kind === 'delete' || (change.kind === 'update' && change.moveTo) ? linkItself(ctx, change.path, file) : undefined;
+  const withLink = link ? { link } : {};
+  if (change.kind !== 'update' || !change.moveTo) return { change, file, ...withLink };
   const moveTo = atLine(origin, change.moveTo.line, () => resolveInRoot(ctx.root, change.moveTo!.path, true));
   refuseLongName(moveTo);
-  return { change, file, moveTo };
+  return { change, file, moveTo, ...withLink };
+}
+
+/**
+ * When `userPath` is a symbolic link (to `file`), the link itself, which a delete or a move
+ * takes away (as rm and git rm do; the file it leads to stays); undefined for a plain file.
+ */
+function linkItself(ctx: Context, userPath: string, file: ResolvedPath): ResolvedPath | undefined {
+  const lexical = path.resolve(ctx.root.cwd, userPath);
+  if (!fs.lstatSync(lexical, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+  const abs = path.join(fs.realpathSync.native(path.dirname(lexical)), path.basename(lexical));
+  if (!isInside(ctx.root.dir, abs)) throw new RtError('outside_root', `${file.display} is a link outside the root`, ['rt changes files inside the root only']);
+  return { ...file, abs };
 }
 
 function refuseLongName(file: ResolvedPath): void {
@@ -177,7 +221,8 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const version = versionOf(lstatOrMissing(file));
   const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
   const before = { lines: snapshot.lines, version, snapshot };
-  if (change.kind === 'delete') return { resolved: r, store, before };
+  const linkVersion = r.link ? { linkVersion: versionOf(lstatOrMissing(r.link)) } : {};
+  if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion };
   if (r.moveTo && lstatOrNone(r.moveTo.abs)) {
     throw new RtError('exists', `${r.moveTo.display} exists already: ${file.display} is not moved onto it; nothing was written`, [`see it: rt open ${shellQuote(r.moveTo.display)}`, 'move to a path that does not exist, or remove it first with *** Delete File']);
   }
@@ -194,9 +239,9 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   };
   const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
   const changes = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
-  const applied = applyChanges(lines, index, changes, dominantEol(lines));
+  const applied = applyChanges(lines, index, changes);
   refuseBinaryResult(file, headOf(applied.parts));
-  return { resolved: r, store, before, applied, view };
+  return { resolved: r, store, before, applied, view, ...linkVersion };
 }
 
 function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags, origin: WriteOrigin): Planned {
@@ -220,11 +265,13 @@ function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags
 
 /** What a planned change writes: the new content, and for a move or a delete, a file removed. */
 function writesOf(p: Planned): FileWrite[] {
-  const { change, file, moveTo } = p.resolved;
-  if (change.kind === 'delete') return [{ abs: file.abs, display: file.display, data: null, expected: p.before!.version }];
+  const { change, file, moveTo, link } = p.resolved;
+  // What a delete or a move takes away: the file, or the link named (not what it leads to).
+  const removal = (): FileWrite => (link ? { abs: link.abs, display: link.display, data: null, expected: p.linkVersion } : { abs: file.abs, display: file.display, data: null, expected: p.before!.version });
+  if (change.kind === 'delete') return [removal()];
   if (change.kind === 'add') return [{ abs: file.abs, display: file.display, data: [p.bytes!], expected: p.before?.version, overwrite: p.before !== undefined }];
   const applied = p.applied!;
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, { abs: file.abs, display: file.display, data: null, expected: p.before!.version }];
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, removal()];
   return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 

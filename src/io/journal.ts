@@ -26,12 +26,15 @@ import { checkUnchanged, moveIntoPlace, replaceFile, syncDir, writeTemp, type Fi
 
 const FORMAT = 'rt-journal';
 const VERSION = 1;
-/** Temporary files of a batch are named `.NAME.rt-batch-ID`: not a leftover other rt processes remove. */
+/**
+ * Temporary files of a batch are named `.NAME.rt-batch-XXXXXXXXXX` (21 bytes added to the name,
+ * no more than a single write's own): not a leftover other rt processes remove.
+ */
 const BATCH_MARK = '.rt-batch-';
 
 /** One file a batch writes or removes. */
 export interface FileWrite {
-  /** Absolute real path. */
+  /** Absolute real path (for a removal, the path of the entry removed: a link itself, not what it leads to). */
   readonly abs: string;
   /** As messages name it. */
   readonly display: string;
@@ -54,7 +57,8 @@ interface Entry {
 interface JournalDoc {
   readonly format: string;
   readonly version: number;
-  readonly owner: { readonly pid: number; readonly host: string };
+  /** The rt that wrote it: its PID, machine, and when the process started (Linux; tells a reused PID). */
+  readonly owner: { readonly pid: number; readonly host: string; readonly start?: string };
   readonly command: string;
   readonly entries: readonly Entry[];
 }
@@ -95,28 +99,39 @@ function ensureJournalFolder(dir: string): void {
   }
 }
 
+/** Files of a batch that could not be written (see commitWrites). */
+export interface Skipped {
+  readonly display: string;
+  readonly why: string;
+}
+
 /**
  * Writes every file of `writes` (which the caller holds the locks of), all or nothing: a
  * refusal or failure before the commit point leaves every file as it was; after it, the batch
- * completes, here or in the next rt command.
+ * completes, here or in the next rt command. A failure names its file in `details.abs`.
+ * Returns the files left as they were after the commit point, for a program that does not
+ * take rt's locks changed them meanwhile (their new content is then not written).
  */
-export function commitWrites(dir: string, command: string, writes: readonly FileWrite[]): void {
-  if (writes.length === 0) return;
+export function commitWrites(dir: string, command: string, writes: readonly FileWrite[]): Skipped[] {
+  if (writes.length === 0) return [];
   if (writes.length === 1) {
     // One file: its rename is the commit, and its temporary file is one any rt removes when left.
     const only = writes[0]!;
-    if (only.data === null) return removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null });
-    return replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true);
+    naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true)));
+    return [];
   }
-  const id = `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, id), expected: w.expected ?? null, overwrite: w.overwrite === true }));
-  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: { pid: process.pid, host: os.hostname() }, command, entries };
+  const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
+  const mark = randomMark();
+  const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true }));
+  const start = processStart(process.pid);
+  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}) }, command, entries };
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
   try {
     ensureJournalFolder(dir);
-    fs.writeFileSync(draft, JSON.stringify(doc), { flag: 'wx', mode: 0o600 });
+    writeDurably(draft, JSON.stringify(doc));
   } catch (error) {
+    removeQuietly(draft);
     if (error instanceof RtError) throw error;
     throw new RtError('access', `cannot write the journal of this batch in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`, ['check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the journal in the system\'s temporary folder']);
   }
@@ -126,73 +141,120 @@ export function commitWrites(dir: string, command: string, writes: readonly File
     writes.forEach((w, i) => {
       const temp = entries[i]!.temp;
       if (temp === null || w.data === null) return;
-      writeTemp(w.abs, w.data, w.display, temp);
+      naming(w.abs, () => writeTemp(w.abs, w.data!, w.display, temp));
       folders.add(path.dirname(w.abs));
     });
     for (const folder of folders) syncDir(folder);
     // Every target still the version read, before the point of no return.
-    for (const w of writes) checkUnchanged(w.abs, w.expected, w.display, w.overwrite === true);
+    for (const w of writes) naming(w.abs, () => checkUnchanged(w.abs, w.expected, w.display, w.overwrite === true));
     fs.renameSync(draft, journal);
     syncDir(dir);
     committed = true;
-  } catch (error) {
+  } finally {
     if (!committed) {
-      for (const e of entries) if (e.temp) fs.rmSync(e.temp, { force: true });
-      fs.rmSync(draft, { force: true });
+      for (const e of entries) if (e.temp) removeQuietly(e.temp);
+      removeQuietly(draft);
       removeIfEmpty(dir);
     }
-    throw error;
   }
-  finish(entries, () => undefined);
-  fs.rmSync(journal, { force: true });
+  const skipped: Skipped[] = [];
+  finish(entries, (entry, why) => skipped.push({ display: entry.display, why }));
+  removeQuietly(journal);
   removeIfEmpty(dir);
+  return skipped;
 }
 
-/** Replaces (or removes) each target of a committed batch; an entry already done, or whose target changed since, is skipped (told through `skipped`). */
-function finish(entries: readonly Entry[], skipped: (entry: Entry, why: string) => void): void {
+/** Runs `step` on the file `abs`, naming it in a refusal's details. */
+function naming<T>(abs: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof RtError && error.details.abs === undefined) throw new RtError(error.code, error.message, error.hints, { ...error.details, abs });
+    throw error;
+  }
+}
+
+/** Writes a new file and flushes it to disk before it is renamed into place. */
+function writeDurably(file: string, text: string): void {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Replaces (or removes) each target of a committed batch. An entry already done is passed
+ * over; one whose target changed since the batch read it is left as it is and told through
+ * `skipped`. Returns the files it wrote or removed.
+ */
+function finish(entries: readonly Entry[], skipped: (entry: Entry, why: string) => void): string[] {
   const folders = new Set<string>();
+  const done: string[] = [];
   for (const entry of entries) {
     folders.add(path.dirname(entry.abs));
     if (entry.temp === null) {
-      removeTarget(entry, skipped);
+      if (!fs.lstatSync(entry.abs, { throwIfNoEntry: false })) continue; // removed already
+      if (!stillExpected(entry)) {
+        skipped(entry, 'it changed after the batch read it');
+        continue;
+      }
+      unlinkIn(entry);
+      done.push(entry.display);
       continue;
     }
-    if (!fs.existsSync(entry.temp)) continue; // renamed already
+    if (!fs.lstatSync(entry.temp, { throwIfNoEntry: false })) continue; // renamed already
     if (!stillExpected(entry)) {
-      fs.rmSync(entry.temp, { force: true });
-      skipped(entry, 'it changed after the batch began');
+      removeQuietly(entry.temp);
+      skipped(entry, 'it changed after the batch read it');
       continue;
     }
     moveIntoPlace(entry.temp, entry.abs, false);
+    done.push(entry.display);
   }
   for (const folder of folders) syncDir(folder);
+  return done;
 }
 
-function removeTarget(entry: Pick<Entry, 'abs' | 'display' | 'expected'>, skipped?: (entry: Entry, why: string) => void): void {
-  const st = fs.lstatSync(entry.abs, { throwIfNoEntry: false });
-  if (!st) return; // removed already
-  if (skipped) {
-    if (!stillExpected({ ...entry, temp: null, overwrite: false })) return skipped({ ...entry, temp: null, overwrite: false }, 'it changed after the batch began');
-  } else {
-    checkUnchanged(entry.abs, entry.expected ?? undefined, entry.display, false);
-  }
+function removeTarget(entry: Pick<Entry, 'abs' | 'display' | 'expected'>): void {
+  checkUnchanged(entry.abs, entry.expected ?? undefined, entry.display, false);
+  unlinkIn(entry);
+  syncDir(path.dirname(entry.abs));
+}
+
+/** Removes the entry `abs` itself (a link, not what it leads to), inside its folder, entered and checked. */
+function unlinkIn(entry: Pick<Entry, 'abs' | 'display'>): void {
   try {
-    fs.unlinkSync(entry.abs);
+    inFolder(path.dirname(entry.abs), entry.display, () => fs.unlinkSync(path.basename(entry.abs)));
   } catch (error) {
+    if (error instanceof RtError) throw error;
     throw new RtError('access', `cannot remove ${entry.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, [`check the permissions of ${path.dirname(entry.display) || '.'}`]);
   }
-  if (!skipped) syncDir(path.dirname(entry.abs));
 }
 
 /** Whether the target is still as the batch found it (the version read, or absent). */
 function stillExpected(entry: Entry): boolean {
   const st = fs.lstatSync(entry.abs, { throwIfNoEntry: false });
-  if (entry.expected === null) return !st || entry.overwrite;
-  return st !== undefined && st.isFile() && st.size === entry.expected.size && st.mtimeMs === entry.expected.mtimeMs && st.ctimeMs === entry.expected.ctimeMs && st.ino === entry.expected.ino;
+  if (entry.expected === null) return !st;
+  return st !== undefined && !st.isDirectory() && st.size === entry.expected.size && st.mtimeMs === entry.expected.mtimeMs && st.ctimeMs === entry.expected.ctimeMs && st.ino === entry.expected.ino;
 }
 
-function tempNameFor(abs: string, id: string): string {
-  return path.join(path.dirname(abs), `.${path.basename(abs)}${BATCH_MARK}${id}`);
+function randomMark(): string {
+  return Math.random().toString(36).slice(2, 12).padEnd(10, '0');
+}
+
+function tempNameFor(abs: string, mark: string): string {
+  return path.join(path.dirname(abs), `.${path.basename(abs)}${BATCH_MARK}${mark}`);
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Housekeeping (a name too long to remove is one that could not be made either).
+  }
 }
 
 function removeIfEmpty(dir: string): void {
@@ -204,9 +266,11 @@ function removeIfEmpty(dir: string): void {
 }
 
 /**
- * Finishes every batch a killed rt left in the journal folder `dir`, before the command runs:
- * a committed one is completed, a draft one undone (its temporary files removed). Batches of
- * running rt processes are theirs to finish. Says what it did through `warn`.
+ * Finishes every batch a killed rt left in the journal folder `dir` of `root`, before the
+ * command runs: a committed one is completed, a draft one undone (its temporary files removed).
+ * Batches of rt processes still running are theirs to finish, and those of another machine its
+ * own. Says what it did through `warn`; a batch it cannot finish is left, said, and never a
+ * reason for the command to fail.
  */
 export function recoverBatches(dir: string, root: string, warn: (message: string) => void, readOnly = false): void {
   let names: string[];
@@ -226,38 +290,65 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
       continue;
     }
     if (!doc || ownedByLiveRt(doc, file)) continue;
+    if (doc.owner.host !== os.hostname()) {
+      warn(`a batch (${doc.command}) of an rt on ${doc.owner.host} waits in ${file}: it is left for rt on that machine to finish`);
+      continue;
+    }
     if (readOnly) {
       warn(`a batch (${doc.command}) that an rt process was killed in waits to be ${committed ? 'finished' : 'undone'}: RT_READONLY is set, so it is left; run any rt command without RT_READONLY`);
       continue;
     }
-    const locks = lockAll(doc.entries);
     try {
-      if (!fs.existsSync(file)) continue; // another rt finished it meanwhile
-      if (committed) {
-        const skipped: string[] = [];
-        finish(doc.entries, (entry, why) => skipped.push(`${entry.display} (${why})`));
-        const done = doc.entries.map((e) => e.display).filter((d) => !skipped.some((s) => s.startsWith(`${d} (`)));
-        warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${done.length ? `wrote ${done.join(', ')}` : 'nothing left to write'}`);
-        if (skipped.length) warn(`left as they are, for they changed after that batch began: ${skipped.join(', ')}`);
-      } else {
-        for (const e of doc.entries) if (e.temp) fs.rmSync(e.temp, { force: true });
-        warn(`undid a batch (${doc.command}) that an rt process was killed before committing: none of its files had been written`);
-      }
-      fs.rmSync(file, { force: true });
-    } finally {
-      for (const lock of locks) lock.release();
+      recoverOne(file, doc, committed, warn);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`cannot finish a batch (${doc.command}) that an rt process was killed in: ${why}; it is left in ${file} for the next command`);
+      warn(`to give it up, leaving its files as they are now: rm ${file}`);
     }
   }
   removeIfEmpty(dir);
 }
 
-/** A batch an hour old was not left by an rt still running, whatever its PID names now (it may have been reused). */
+function recoverOne(file: string, doc: JournalDoc, committed: boolean, warn: (message: string) => void): void {
+  const locks = lockAll(doc.entries);
+  try {
+    if (!fs.existsSync(file)) return; // another rt finished it meanwhile
+    if (committed) {
+      const skipped: string[] = [];
+      const done = finish(doc.entries, (entry, why) => skipped.push(`${entry.display} (${why})`));
+      const before = doc.entries.length - done.length - skipped.length;
+      warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${done.length ? `wrote ${done.join(', ')}` : 'nothing was left to write'}${before && done.length ? ` (${before} more written before the kill)` : ''}`);
+      if (skipped.length) warn(`left as they are, for they changed after that batch read them: ${skipped.join(', ')}`);
+    } else {
+      for (const e of doc.entries) if (e.temp) removeQuietly(e.temp);
+      warn(`undid a batch (${doc.command}) that an rt process was killed before committing: none of its files had been written`);
+    }
+    fs.rmSync(file, { force: true });
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
+
+/** A batch an hour old was not left by an rt still running, whatever its PID names now. */
 const ABANDONED_MS = 60 * 60 * 1000;
 
+/** Whether the rt that wrote the journal still runs (its PID alive, and, where known, started when it did). */
 function ownedByLiveRt(doc: JournalDoc, file: string): boolean {
   if (doc.owner.host !== os.hostname() || doc.owner.pid === process.pid || !isRunning(doc.owner.pid)) return false;
+  if (doc.owner.start !== undefined) return processStart(doc.owner.pid) === doc.owner.start;
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
   return st !== undefined && Date.now() - st.mtimeMs < ABANDONED_MS;
+}
+
+/** When process `pid` started, as Linux counts it (field 22 of /proc/PID/stat); undefined elsewhere. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
 }
 
 function readJournal(file: string): JournalDoc | 'foreign' | undefined {
@@ -269,15 +360,28 @@ function readJournal(file: string): JournalDoc | 'foreign' | undefined {
   }
   try {
     const doc = JSON.parse(text) as JournalDoc;
-    if (doc && doc.format === FORMAT && doc.version === VERSION && Array.isArray(doc.entries) && doc.owner && typeof doc.owner.pid === 'number' && doc.entries.every(validEntry)) return doc;
+    if (doc && doc.format === FORMAT && doc.version === VERSION && Array.isArray(doc.entries) && doc.owner && typeof doc.owner.pid === 'number' && typeof doc.owner.host === 'string' && typeof doc.command === 'string' && doc.entries.every(validEntry)) return doc;
   } catch {
     // damaged
   }
   return 'foreign';
 }
 
+/**
+ * An entry as rt writes them: an absolute path, a temporary file beside it named as rt names
+ * them, and a replacement of an existing file only with the version it read (a journal that
+ * would have a file replaced blindly is no rt's).
+ */
 function validEntry(e: Entry): boolean {
-  return e && typeof e.abs === 'string' && path.isAbsolute(e.abs) && typeof e.display === 'string' && (e.temp === null || (typeof e.temp === 'string' && path.dirname(e.temp) === path.dirname(e.abs) && path.basename(e.temp).startsWith(`.${path.basename(e.abs)}${BATCH_MARK}`)));
+  if (!e || typeof e.abs !== 'string' || !path.isAbsolute(e.abs) || typeof e.display !== 'string') return false;
+  if (e.temp !== null && (typeof e.temp !== 'string' || path.dirname(e.temp) !== path.dirname(e.abs) || !isBatchTempOf(path.basename(e.temp), path.basename(e.abs)))) return false;
+  if (e.overwrite && e.expected === null) return false;
+  return e.expected === null || (typeof e.expected === 'object' && ['size', 'mtimeMs', 'ctimeMs', 'ino'].every((k) => typeof (e.expected as unknown as Record<string, unknown>)[k] === 'number'));
+}
+
+function isBatchTempOf(name: string, target: string): boolean {
+  const prefix = `.${target}${BATCH_MARK}`;
+  return name.startsWith(prefix) && /^[0-9a-z]{10}$/.test(name.slice(prefix.length));
 }
 
 /** A journal that cannot be read is kept aside for inspection, never acted on. */
@@ -306,7 +410,13 @@ export function lockAll(entries: ReadonlyArray<{ abs: string; display: string; s
       const dir = path.dirname(e.abs);
       if (!fs.existsSync(dir)) continue; // a folder a dry run would have made: nothing in it to guard
       const name = path.basename(lockPathFor(e.abs));
-      const lock = inFolder(dir, e.display, () => acquireLock(name, e.display, undefined, e.shownLock ?? lockPathFor(e.abs)));
+      let lock: Lock;
+      try {
+        lock = inFolder(dir, e.display, () => acquireLock(name, e.display, undefined, e.shownLock ?? lockPathFor(e.abs)));
+      } catch (error) {
+        if (error instanceof RtError) throw new RtError(error.code, error.message, error.hints, { ...error.details, abs: e.abs });
+        throw error;
+      }
       locks.push({
         release: () => {
           try {

@@ -113,6 +113,26 @@ export function moveIntoPlace(temp: string, target: string, sync = true): void {
   if (sync) syncDir(path.dirname(target));
 }
 
+/**
+ * Refuses (naming the file in `details.abs`) a write that permissions would stop: the file's
+ * folder must be writable (for the temporary file and the rename, or the removal), and an
+ * existing file too when it is `replaced` (as an editor saving in place would need).
+ */
+export function checkWritable(abs: string, display: string, replaced: boolean): void {
+  const dir = path.dirname(abs);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new RtError('access', `permission denied: the folder of ${display} is not writable; nothing was written`, [`check its permissions: ls -ld ${path.dirname(display) || '.'}`], { abs });
+  }
+  if (!replaced) return;
+  try {
+    if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile()) fs.accessSync(abs, fs.constants.W_OK);
+  } catch {
+    throw new RtError('access', `permission denied: ${display} is not writable; nothing was written`, [`check its permissions: ls -l ${display}`], { abs });
+  }
+}
+
 function writeError(error: unknown, display: string): RtError {
   if (error instanceof RtError) return error;
   const code = (error as NodeJS.ErrnoException).code;

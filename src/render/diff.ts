@@ -40,7 +40,8 @@ export function renderDiff(names: { old: string; new: string }, before: FileLine
     .map((r) => (r.oldStart > 0 && r.newStart > 0 && lineEnding(before, r.oldStart - 1) !== lineEnding(after, r.newStart - 1) ? { oldStart: r.oldStart - 1, oldCount: r.oldCount + 1, newStart: r.newStart - 1, newCount: r.newCount + 1 } : r))
     // No line in or out (an empty file created, or made empty again): no hunk, as git prints none.
     .filter((r) => r.oldCount > 0 || r.newCount > 0);
-  if (changes.length === 0) return Buffer.alloc(0);
+  // A file moved unchanged is its two header lines alone.
+  if (changes.length === 0 && names.old === names.new) return Buffer.alloc(0);
   const parts: Buffer[] = [];
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
   const header = (name: string, side: 'a' | 'b') => (name === '/dev/null' ? name : `${side}/${name}`);

@@ -229,6 +229,7 @@ describe('rt apply: malformed patches (exit 2, the patch line named, nothing wri
     ['a hunk before any file', '*** Begin Patch\n@@\n-x\n', /^rt: patch line 2: /],
     ['an empty patch', '*** Begin Patch\n*** End Patch\n', /^rt: /],
     ['an uppercase LID', '*** Update File: a.txt\n@@ edit KQ3F\n+x\n', /^rt: patch line 2: LIDs are lowercase/],
+    ['a unified diff', 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-line 1\n+LINE 1\n', /^rt: patch line 1: this looks like a unified diff .*\nrt: write each file as \*\*\* Update File: PATH/],
   ])('%s', (_name, patch, message) => {
     expectRefused(dir, patch, 2, message);
   });
@@ -282,10 +283,10 @@ describe('rt apply: a batch killed midway is finished by the next command', () =
       return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
     };
     // What a batch killed right after its commit point leaves: a.txt replaced already, b.txt not yet.
-    const tb = path.join(dir, '.b.txt.rt-batch-x1');
+    const tb = path.join(dir, '.b.txt.rt-batch-x1x1x1x1x1');
     fs.writeFileSync(tb, 'new b\n');
     const journal = { format: 'rt-journal', version: 1, owner: { pid: 2 ** 22 + 7, host: require('node:os').hostname() }, command: 'rt apply', entries: [
-      { abs: path.join(dir, 'a.txt'), display: 'a.txt', temp: path.join(dir, '.a.txt.rt-batch-x1'), expected: st('a.txt'), overwrite: false },
+      { abs: path.join(dir, 'a.txt'), display: 'a.txt', temp: path.join(dir, '.a.txt.rt-batch-x1x1x1x1x1'), expected: st('a.txt'), overwrite: false },
       { abs: path.join(dir, 'b.txt'), display: 'b.txt', temp: tb, expected: st('b.txt'), overwrite: false },
       { abs: path.join(dir, 'c.txt'), display: 'c.txt', temp: null, expected: null, overwrite: false },
     ] };
@@ -294,7 +295,7 @@ describe('rt apply: a batch killed midway is finished by the next command', () =
     fs.writeFileSync(path.join(dir, '.rt/journal/x1.json'), JSON.stringify(journal));
     const r = run(['open', 'a.txt'], dir);
     expect(r.status, r.text).toBe(0);
-    expect(r.stderr).toBe('rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote a.txt, b.txt, c.txt\n');
+    expect(r.stderr).toBe('rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt (2 more written before the kill)\n');
     expect(read(dir, 'a.txt')).toBe('new a\n');
     expect(read(dir, 'b.txt')).toBe('new b\n');
     expect(fs.existsSync(tb)).toBe(false);
@@ -304,7 +305,7 @@ describe('rt apply: a batch killed midway is finished by the next command', () =
 
   it('undoes a draft journal: its temporary files go, the files stay as they were', () => {
     const { dir } = rootWith({ 'a.txt': 'old a\n' });
-    const ta = path.join(dir, '.a.txt.rt-batch-y1');
+    const ta = path.join(dir, '.a.txt.rt-batch-y1y1y1y1y1');
     fs.writeFileSync(ta, 'new a\n');
     fs.mkdirSync(path.join(dir, '.rt/journal'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.rt/journal/y1.draft'), JSON.stringify({ format: 'rt-journal', version: 1, owner: { pid: 2 ** 22 + 7, host: require('node:os').hostname() }, command: 'rt apply', entries: [{ abs: path.join(dir, 'a.txt'), display: 'a.txt', temp: ta, expected: null, overwrite: false }] }));

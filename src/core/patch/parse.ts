@@ -169,6 +169,11 @@ function quoted(p: PatchLines, i: number): string {
   return JSON.stringify(e - s > 80 ? `${text}…` : text);
 }
 
+/** The first bytes of line i as text, unquoted, to recognise what it is. */
+function quotedRaw(p: PatchLines, i: number): string {
+  return p.bytes.toString('utf8', p.starts[i]!, Math.min(p.ends[i]!, p.starts[i]! + 16));
+}
+
 // --- files -------------------------------------------------------------------------------
 
 function parseUpdate(p: PatchLines, at: number, path: string, out: FileChange[]): number {
@@ -243,6 +248,9 @@ function misplaced(p: PatchLines, i: number, mark: Mark | undefined): RtError {
     case 'unknown':
       return usage(i + 1, `unknown *** line: ${quoted(p, i)}`, [`the *** lines are *** Begin Patch, ${FILE_FORMS}, *** Move to: PATH, *** End of File and *** End Patch`]);
     default:
+      if (/^(--- |\+\+\+ |diff --git |Index: )/.test(quotedRaw(p, i))) {
+        return usage(i + 1, `this looks like a unified diff (as git diff prints), not a patch rt reads: ${quoted(p, i)}`, [`write each file as *** Update File: PATH followed by its @@ hunks (drop the ---/+++ lines), or apply the diff with: git apply`]);
+      }
       if (isHeader(p, i) || isTag(firstByte(p, i))) return usage(i + 1, 'a hunk before any *** Update File', [`name the file first: ${FILE_FORMS}`]);
       return usage(i + 1, `expected a file line, not ${quoted(p, i)}`, [`start with ${FILE_FORMS}`]);
   }

@@ -8,7 +8,7 @@ import { applySplice, type Splice } from '../edit.js';
 import { RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
 import type { LineIndex } from '../lineIndex.js';
-import { lineContent, type FileLines } from '../lines.js';
+import { dominantEol, lineContent, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
 import { hunkSplices, locateHunk, type LinesView, type Miss } from './locate.js';
 import type { Hunk } from './types.js';
@@ -39,6 +39,8 @@ interface Claim {
 
 /** Lines of a refused context hunk's nearest candidates shown in its message. */
 const CANDIDATE_LINES = 3;
+/** Bytes of a candidate line shown in that message. */
+const CANDIDATE_CHARS = 2000;
 
 /**
  * The changes `hunks` make to the file, in patch order. Refuses (RtError with `hunkLine` in its
@@ -99,7 +101,8 @@ function atHunk(hunk: Hunk, plan: () => void): void {
   try {
     plan();
   } catch (error) {
-    if (error instanceof RtError && error.details.hunkLine === undefined) throw new RtError(error.code, error.message, error.hints, { ...error.details, hunkLine: hunk.line });
+    // Hunks of a single command (line 0) come from no patch: nothing to name.
+    if (error instanceof RtError && error.details.hunkLine === undefined && hunk.line > 0) throw new RtError(error.code, error.message, error.hints, { ...error.details, hunkLine: hunk.line });
     throw error;
   }
 }
@@ -177,7 +180,10 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
   miss.candidates.forEach((start, k) => {
     if (k > 0) shown.push('  --');
     for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
-      shown.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${lineContent(lines, i).toString('utf8')}`);
+      const content = lineContent(lines, i);
+      // Cut for display as a window cuts a long line (SPEC §1), never on disk.
+      const shownText = content.length > CANDIDATE_CHARS ? `${content.toString('utf8', 0, CANDIDATE_CHARS)}… [+${content.length - CANDIDATE_CHARS} bytes]` : content.toString('utf8');
+      shown.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${shownText}`);
     }
   });
   const header = hunk.header ? ` after ${JSON.stringify(hunk.header.toString('utf8'))}` : '';
@@ -217,22 +223,20 @@ export interface Region {
 
 /**
  * Applies `changes` (planned against `lines`, none overlapping) one after the other in patch
- * order, each where the ones before it moved its lines: the same bytes and LIDs as the same
- * edits made one by one.
+ * order, each where the ones before it moved its lines, with the line ending the file has at
+ * that step: the same bytes and LIDs as the same edits made one by one (SPEC §7).
  */
-export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[], eol: string): AppliedChanges {
+export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
   let current = { lines, index, parts: [lines.bytes] as readonly Buffer[], content: (i: number) => lineContent(lines, i) };
   // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
   let unchanged = true;
   const done: Array<{ change: PlannedChange; region: { start: number; count: number } }> = [];
   for (const change of changes) {
-    // Lines before it, and inserts at its very place that came first, moved it by their change in length.
     let shift = 0;
-    for (const { change: a } of done) {
-      if (a.start < change.start || (a.start === change.start && a.deleteCount === 0)) shift += a.insert.length - a.deleteCount;
-    }
+    for (const { change: a } of done) if (comesBefore(a, change)) shift += a.insert.length - a.deleteCount;
     const start = change.start + shift;
-    const result = applySplice(current.lines, current.index, { start, deleteCount: change.deleteCount, insert: change.insert }, eol);
+    const result = applySplice(current.lines, current.index, { start, deleteCount: change.deleteCount, insert: change.insert }, dominantEol(current.lines));
+    // Lines of earlier changes from the end of this one's place on moved by its change in length.
     for (const d of done) if (d.region.start >= start + change.deleteCount && !(d.region.start === start && d.region.count === 0 && change.deleteCount === 0)) d.region.start += change.insert.length - change.deleteCount;
     done.push({ change, region: { start, count: change.insert.length } });
     current = { lines: result.lines, index: result.index, parts: result.parts, content: result.content };
@@ -246,4 +250,21 @@ export function applyChanges(lines: FileLines, index: LineIndex, changes: readon
     content: current.content,
     regions: done.map(({ change, region }) => ({ oldStart: change.start, oldCount: change.deleteCount, newStart: region.start, newCount: region.count, hunk: change.hunk })),
   };
+}
+
+/**
+ * Whether `a` (applied earlier) ends up before `b` in the file, so that `b` starts after its
+ * lines. At one place, as when the edits are made one by one: an insert goes before a range
+ * starting there; each insert sits against its anchor, so an insert after a line goes nearer to
+ * that line than earlier ones there, and an insert before a line (or at the end) after them.
+ */
+function comesBefore(a: PlannedChange, b: PlannedChange): boolean {
+  if (a.start !== b.start) return a.start < b.start;
+  if (b.deleteCount > 0) return a.deleteCount === 0;
+  if (a.deleteCount > 0) return false;
+  return !insertsAfterItsAnchor(b);
+}
+
+function insertsAfterItsAnchor(change: PlannedChange): boolean {
+  return change.hunk.kind === 'insert' && change.hunk.after && change.hunk.at.kind !== 'end';
 }
