@@ -162,6 +162,62 @@ if (sed) {
   fs.rmSync(sedCopy, { force: true });
 } else skip('rt edit / sed -i', 'sed not found');
 
+// 3b. A batch (SPEC §7): rt apply of a 10-hunk patch by LIDs over 3 files of 1,000 lines,
+// against one rt edit of one line of one such file. Before each timed run, outside the timing,
+// its folder (its own root) is made afresh: the files written, dated an hour back (an index of a
+// file changed within the same second is not trusted as is), then opened whole, which shows
+// every line and saves their indexes. Every run starts from the same files, index and LIDs, and
+// the apply commits its three files through the journal as a user's does.
+{
+  const batchFile = (name) => Array.from({ length: 1000 }, (_, i) => `export const ${name[0]}${i + 1} = compute(${i + 1}, '${name}'); // line ${i + 1} of ${name}\n`).join('');
+  /** Makes `dir` afresh with `names` opened whole; gives each file's LIDs by line number. */
+  const freshBatchRoot = (dir, names) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const hourAgo = Date.now() / 1000 - 3600;
+    const lids = {};
+    for (const name of names) {
+      fs.writeFileSync(path.join(dir, name), batchFile(name));
+      fs.utimesSync(path.join(dir, name), hourAgo, hourAgo);
+    }
+    for (const name of names) {
+      const shown = timeOnce(RT, ['open', name, '--window', '1000'], { cwd: dir, env: { RT_ROOT: dir } }).stdout.toString();
+      lids[name] = Object.fromEntries([...shown.matchAll(/^(\d+):([0-9a-z]{4})\|/gm)].map((m) => [Number(m[1]), m[2]]));
+    }
+    return lids;
+  };
+  // Ten hunks: replacements of one and two lines, inserts (one at the end), deletions of one and three lines.
+  const hunks = {
+    'a.ts': (l) => [`@@ edit ${l[100]}`, '+export const a100 = 100;', `@@ edit ${l[300]} ${l[301]}`, '+export const a300 = 300;', '+export const a301 = 301;', `@@ insert after ${l[500]}`, '+// after a500', `@@ delete ${l[700]}`],
+    'b.ts': (l) => [`@@ edit ${l[200]}`, '+export const b200 = 200;', `@@ insert before ${l[600]}`, '+// before b600', `@@ delete ${l[800]} ${l[802]}`],
+    'c.ts': (l) => [`@@ edit ${l[150]}`, '+export const c150 = 150;', `@@ edit ${l[450]}`, '+export const c450 = 450;', '@@ insert after $', '+// the end of c.ts'],
+  };
+  const applyDir = path.join(corpus.dir, 'batch-apply');
+  const editDir = path.join(corpus.dir, 'batch-edit');
+  let patch = '';
+  const rtApply = {
+    prepare() {
+      const lids = freshBatchRoot(applyDir, Object.keys(hunks));
+      patch = `*** Begin Patch\n${Object.entries(hunks).map(([name, h]) => `*** Update File: ${name}\n${h(lids[name]).join('\n')}\n`).join('')}*** End Patch\n`;
+    },
+    run: () => timeOnce(RT, ['apply'], { cwd: applyDir, input: patch, env: { RT_ROOT: applyDir } }).ms,
+  };
+  let lid = '';
+  const rtEditOne = {
+    prepare() {
+      lid = freshBatchRoot(editDir, ['a.ts'])['a.ts'][100];
+    },
+    run: () => timeOnce(RT, ['edit', 'a.ts', lid], { cwd: editDir, input: 'export const a100 = 100;\n', env: { RT_ROOT: editDir } }).ms,
+  };
+  const result = pair(rtApply, rtEditOne);
+  // The last apply wrote what the patch says (a run that changed nothing would time nothing).
+  const counts = Object.keys(hunks).map((name) => fs.readFileSync(path.join(applyDir, name), 'utf8').split('\n').length - 1);
+  if (counts.join() !== '1000,998,1001' || !fs.readFileSync(path.join(applyDir, 'c.ts'), 'utf8').endsWith('// the end of c.ts\n')) throw new Error(`rt apply did not write the batch: line counts ${counts.join(', ')}`);
+  row('rt apply, 10 hunks in 3 files / rt edit of one line', result, '≤ 1.5', undefined, 'files of 1,000 lines, hunks by LIDs');
+  fs.rmSync(applyDir, { recursive: true, force: true });
+  fs.rmSync(editDir, { recursive: true, force: true });
+}
+
 // 4. Search on the tree, from no saved state: what earlier runs (or hand-run searches) left in
 // its .rt/ (views grown by other searches) would weigh on the figures. The warm-up run of each
 // pair saves the indexes of the files printed, as a user's first search does.

@@ -114,12 +114,9 @@ function breakIfAbandoned(lockPath: string): boolean {
   try {
     fs.writeFileSync(breaker, String(process.pid), { flag: 'wx' });
   } catch {
-    // Someone else is breaking it; a breaker left by a killed process expires.
-    try {
-      if (Date.now() - fs.lstatSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
-    } catch {
-      // gone already
-    }
+    // Someone else is breaking it; a breaker left by a killed process goes at once (its owner is
+    // gone), else when it expires.
+    removeAbandonedBreaker(breaker);
     return false;
   }
   try {
@@ -131,6 +128,22 @@ function breakIfAbandoned(lockPath: string): boolean {
     return false;
   } finally {
     fs.rmSync(breaker, { force: true });
+  }
+}
+
+/**
+ * Removes the breaker file `breaker` if the rt that made it no longer runs (or it is older than
+ * BREAKER_STALE_MS): a kill while breaking a lock must not stall the next writer, nor stay.
+ */
+export function removeAbandonedBreaker(breaker: string): void {
+  try {
+    const st = fs.lstatSync(breaker);
+    if (!st.isFile()) return;
+    const pid = Number(readPlainFile(breaker, 32)?.toString('utf8').trim());
+    const dead = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid);
+    if (dead || Date.now() - st.mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
+  } catch {
+    // gone already
   }
 }
 

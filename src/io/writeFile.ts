@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
+import { removeAbandonedBreaker } from './lock.js';
 import { inFolder } from './pinnedFolder.js';
 import { removeLeftovers, tempMark } from './processes.js';
 
@@ -174,5 +175,6 @@ export function syncDir(dir: string): void {
  */
 export function cleanStaleTemps(target: string): void {
   removeLeftovers(path.dirname(target), [`.${path.basename(target)}${TEMP_MARK}`, `.${path.basename(target)}.rt-lock.`]);
+  removeAbandonedBreaker(path.join(path.dirname(target), `.${path.basename(target)}.rt-lock.break`));
 }
 
