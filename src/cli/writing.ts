@@ -104,9 +104,12 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
       const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
       const skipped = atFile(origin, resolved, () => commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes));
       made.length = 0; // written: the folders stay
-      const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo].some((t) => t?.display === s.display)));
-      reportWrites(ctx, written, flags, origin, false, written.map((p) => saveState(ctx, p)));
-      if (skipped.length) throw changedMeanwhile(skipped);
+      const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display)));
+      const reports = written.map((p) => saveState(ctx, p));
+      // Left incomplete: the files written are reported in text, and named in the one JSON document of the refusal.
+      if (skipped.length && ctx.json) throw changedMeanwhile(skipped, written);
+      reportWrites(ctx, written, flags, origin, false, reports);
+      if (skipped.length) throw changedMeanwhile(skipped, written);
     } finally {
       for (const lock of locks) lock.release();
     }
@@ -135,7 +138,7 @@ function atFile<T>(origin: WriteOrigin, resolved: readonly Resolved[], step: () 
     return step();
   } catch (error) {
     const abs = error instanceof RtError ? error.details.abs : undefined;
-    const r = resolved.find((r) => [r.file, r.moveTo, r.link].some((t) => t?.abs === abs));
+    const r = abs === undefined ? undefined : resolved.find((r) => [r.file, r.moveTo, r.link].some((t) => t?.abs === abs));
     if (!r) throw error;
     return atLine(origin, r.change.kind === 'update' && r.moveTo?.abs === abs && r.change.moveTo ? r.change.moveTo.line : r.change.line, () => {
       throw error;
@@ -147,9 +150,15 @@ function atFile<T>(origin: WriteOrigin, resolved: readonly Resolved[], step: () 
  * The files of a batch that a program not taking rt's locks changed between the batch's last
  * check and its rename: left as that program wrote them (the rest of the batch is written).
  */
-function changedMeanwhile(skipped: ReadonlyArray<{ display: string }>): RtError {
-  const names = skipped.map((s) => s.display).join(', ');
-  return new RtError('stale', `${names} changed while this batch was being written, by a program that does not take rt's locks: ${skipped.length === 1 ? 'it was' : 'they were'} left as that program wrote ${skipped.length === 1 ? 'it' : 'them'}, without this batch's change; the rest of the batch was written`, [`see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`, 'then make the change again'], { skipped: skipped.map((s) => s.display) });
+function changedMeanwhile(skipped: ReadonlyArray<{ display: string; why: string }>, written: readonly Planned[]): RtError {
+  const names = skipped.map((s) => `${s.display} (${s.why})`).join(', ');
+  const wrote = written.map((p) => (p.resolved.moveTo ?? p.resolved.file).display);
+  return new RtError(
+    'stale',
+    `a program that does not take rt's locks changed files of this batch while it was being written: ${names}; ${skipped.length === 1 ? 'that file was' : 'those files were'} left as that program made ${skipped.length === 1 ? 'it' : 'them'}, without this batch's change${wrote.length ? `; the rest was written: ${wrote.join(', ')}` : ''}`,
+    [`see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`, 'then make the change again'],
+    { skipped: skipped.map((s) => s.display), written: wrote },
+  );
 }
 
 /** Runs `step`, naming the patch line in a refusal when the changes come from a patch. */
@@ -200,7 +209,8 @@ function refuseLongName(file: ResolvedPath): void {
 function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
   const seen = new Map<string, number>();
   for (const r of resolved) {
-    const named: Array<[ResolvedPath, number]> = [[r.file, r.change.line]];
+    // A delete or a move of a link names the link, not the file it leads to.
+    const named: Array<[ResolvedPath, number]> = [[r.link ?? r.file, r.change.line]];
     if (r.moveTo && r.change.kind === 'update' && r.change.moveTo) named.push([r.moveTo, r.change.moveTo.line]);
     for (const [file, line] of named) {
       const first = seen.get(file.abs);
@@ -271,7 +281,8 @@ function writesOf(p: Planned): FileWrite[] {
   if (change.kind === 'delete') return [removal()];
   if (change.kind === 'add') return [{ abs: file.abs, display: file.display, data: [p.bytes!], expected: p.before?.version, overwrite: p.before !== undefined }];
   const applied = p.applied!;
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, removal()];
+  // The source goes only once its content is at the target.
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, { ...removal(), requires: moveTo.abs }];
   return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 

@@ -43,6 +43,8 @@ export interface FileWrite {
   /** The version read (the file must still be it), or undefined for a file that must not exist (unless `overwrite`). */
   readonly expected: FileVersion | undefined;
   readonly overwrite?: boolean;
+  /** For the removal of a move's source: the path of its target, without which it is not removed. */
+  readonly requires?: string;
 }
 
 interface Entry {
@@ -52,6 +54,7 @@ interface Entry {
   readonly temp: string | null;
   readonly expected: FileVersion | null;
   readonly overwrite: boolean;
+  readonly requires?: string;
 }
 
 interface JournalDoc {
@@ -70,7 +73,16 @@ interface JournalDoc {
  */
 export function journalDir(rootDir: string, stateKept: boolean): string {
   if (stateKept) return path.join(rootDir, STATE_DIR, 'journal');
-  return path.join(os.tmpdir(), `rt-journal-${process.getuid?.() ?? 'user'}-${hashString(rootDir)}`);
+  return path.join(realTmpdir(), `rt-journal-${process.getuid?.() ?? 'user'}-${hashString(rootDir)}`);
+}
+
+/** The system's temporary folder as a real path (macOS's /var/folders/… leads through a link). */
+function realTmpdir(): string {
+  try {
+    return fs.realpathSync.native(os.tmpdir());
+  } catch {
+    return os.tmpdir();
+  }
 }
 
 /**
@@ -122,15 +134,19 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   }
   const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
   const mark = randomMark();
-  const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true }));
+  const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true, ...(w.requires ? { requires: w.requires } : {}) }));
   const start = processStart(process.pid);
   const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}) }, command, entries };
+  const part = path.join(dir, `${id}.part`);
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
   try {
     ensureJournalFolder(dir);
-    writeDurably(draft, JSON.stringify(doc));
+    // Written whole under a name recovery passes over, then named: no rt ever reads a draft half-written.
+    writeDurably(part, JSON.stringify(doc));
+    fs.renameSync(part, draft);
   } catch (error) {
+    removeQuietly(part);
     removeQuietly(draft);
     if (error instanceof RtError) throw error;
     throw new RtError('access', `cannot write the journal of this batch in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`, ['check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the journal in the system\'s temporary folder']);
@@ -187,31 +203,59 @@ function writeDurably(file: string, text: string): void {
 
 /**
  * Replaces (or removes) each target of a committed batch. An entry already done is passed
- * over; one whose target changed since the batch read it is left as it is and told through
- * `skipped`. Returns the files it wrote or removed.
+ * over. One whose target changed since the batch read it (or a new file that appeared), one
+ * whose new content is gone (its temporary file removed by someone), and a move's source whose
+ * target was not written are left as they are and told through `skipped`. Returns the files it
+ * wrote or removed.
  */
 function finish(entries: readonly Entry[], skipped: (entry: Entry, why: string) => void): string[] {
   const folders = new Set<string>();
   const done: string[] = [];
+  const notWritten = new Set<string>();
+  const skip = (entry: Entry, why: string) => {
+    notWritten.add(entry.abs);
+    skipped(entry, why);
+  };
   for (const entry of entries) {
     folders.add(path.dirname(entry.abs));
+    if (entry.requires !== undefined && notWritten.has(entry.requires)) {
+      skip(entry, 'the file it moves to was not written, so it stays');
+      continue;
+    }
     if (entry.temp === null) {
       if (!fs.lstatSync(entry.abs, { throwIfNoEntry: false })) continue; // removed already
       if (!stillExpected(entry)) {
-        skipped(entry, 'it changed after the batch read it');
+        skip(entry, 'it changed after the batch read it');
         continue;
       }
       unlinkIn(entry);
       done.push(entry.display);
       continue;
     }
-    if (!fs.lstatSync(entry.temp, { throwIfNoEntry: false })) continue; // renamed already
-    if (!stillExpected(entry)) {
-      removeQuietly(entry.temp);
-      skipped(entry, 'it changed after the batch read it');
+    const temp = fs.lstatSync(entry.temp, { throwIfNoEntry: false });
+    const target = fs.lstatSync(entry.abs, { throwIfNoEntry: false });
+    if (!temp) {
+      // Renamed already, unless the target is still what the batch read: then its new content is gone.
+      if (target ? entry.expected !== null && stillExpected(entry) : entry.expected === null) skip(entry, 'its new content is gone (its temporary file was removed before the batch could finish)');
       continue;
     }
-    moveIntoPlace(entry.temp, entry.abs, false);
+    if (target && target.ino === temp.ino) {
+      removeQuietly(entry.temp); // linked into place already (see moveIntoPlace)
+      continue;
+    }
+    if (!stillExpected(entry)) {
+      removeQuietly(entry.temp);
+      skip(entry, entry.expected === null ? 'a file appeared there after the batch checked it' : 'it changed after the batch read it');
+      continue;
+    }
+    try {
+      moveIntoPlace(entry.temp, entry.abs, false, entry.expected === null && !entry.overwrite);
+    } catch (error) {
+      if (!(error instanceof RtError) || error.code !== 'exists') throw error;
+      removeQuietly(entry.temp);
+      skip(entry, 'a file appeared there after the batch checked it');
+      continue;
+    }
     done.push(entry.display);
   }
   for (const folder of folders) syncDir(folder);
@@ -282,11 +326,16 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
   if (!trustedFolder(dir)) return;
   for (const name of names.sort()) {
     const file = path.join(dir, name);
+    if (name.endsWith('.part')) {
+      if (!readOnly && !writerMayRun(name, file)) removeQuietly(file); // a draft a killed rt was writing: nothing of it was made
+      continue;
+    }
     const committed = name.endsWith('.json');
     if (!committed && !name.endsWith('.draft')) continue;
     const doc = readJournal(file);
     if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs)))) {
-      setAside(file, dir, warn);
+      // A live rt's journal is never judged (it cannot be damaged: it is named only once written whole).
+      if (!readOnly && !writerMayRun(name, file)) setAside(file, dir, warn);
       continue;
     }
     if (!doc || ownedByLiveRt(doc, file)) continue;
@@ -317,8 +366,9 @@ function recoverOne(file: string, doc: JournalDoc, committed: boolean, warn: (me
       const skipped: string[] = [];
       const done = finish(doc.entries, (entry, why) => skipped.push(`${entry.display} (${why})`));
       const before = doc.entries.length - done.length - skipped.length;
-      warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${done.length ? `wrote ${done.join(', ')}` : 'nothing was left to write'}${before && done.length ? ` (${before} more written before the kill)` : ''}`);
-      if (skipped.length) warn(`left as they are, for they changed after that batch read them: ${skipped.join(', ')}`);
+      const wrote = done.length ? `wrote ${done.join(', ')}${before ? ` (${before} more written before the kill)` : ''}` : before ? 'every file had been written before the kill' : 'nothing of it could be written';
+      warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${wrote}`);
+      if (skipped.length) warn(`that batch is left incomplete, these files without its change: ${skipped.join(', ')}; see them with rt open and make the change again`);
     } else {
       for (const e of doc.entries) if (e.temp) removeQuietly(e.temp);
       warn(`undid a batch (${doc.command}) that an rt process was killed before committing: none of its files had been written`);
@@ -327,6 +377,17 @@ function recoverOne(file: string, doc: JournalDoc, committed: boolean, warn: (me
   } finally {
     for (const lock of locks) lock.release();
   }
+}
+
+/**
+ * Whether the rt that named a journal file (its PID is in the name: TIME-PID-MARK) may still be
+ * writing it: that PID runs and the file is less than an hour old.
+ */
+function writerMayRun(name: string, file: string): boolean {
+  const pid = Number(/^[0-9a-z]+-(\d+)-[0-9a-z]+\./.exec(name)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isRunning(pid)) return false;
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  return st !== undefined && Date.now() - st.mtimeMs < ABANDONED_MS;
 }
 
 /** A batch an hour old was not left by an rt still running, whatever its PID names now. */
@@ -376,6 +437,7 @@ function validEntry(e: Entry): boolean {
   if (!e || typeof e.abs !== 'string' || !path.isAbsolute(e.abs) || typeof e.display !== 'string') return false;
   if (e.temp !== null && (typeof e.temp !== 'string' || path.dirname(e.temp) !== path.dirname(e.abs) || !isBatchTempOf(path.basename(e.temp), path.basename(e.abs)))) return false;
   if (e.overwrite && e.expected === null) return false;
+  if (e.requires !== undefined && (typeof e.requires !== 'string' || !path.isAbsolute(e.requires))) return false;
   return e.expected === null || (typeof e.expected === 'object' && ['size', 'mtimeMs', 'ctimeMs', 'ino'].every((k) => typeof (e.expected as unknown as Record<string, unknown>)[k] === 'number'));
 }
 

@@ -133,17 +133,36 @@ function breakIfAbandoned(lockPath: string): boolean {
 
 /**
  * Removes the breaker file `breaker` if the rt that made it no longer runs (or it is older than
- * BREAKER_STALE_MS): a kill while breaking a lock must not stall the next writer, nor stay.
+ * BREAKER_STALE_MS): a kill while breaking a lock must not stall the next writer, nor stay. The
+ * file judged is first renamed aside and judged again there, so that a live rt's breaker put in
+ * its place meanwhile is never the one removed (it is put back).
  */
 export function removeAbandonedBreaker(breaker: string): void {
+  if (!abandonedBreaker(breaker)) return;
+  const aside = `${breaker}.${tempMark()}`; // a lock draft's name: a leftover of it is removed as one
   try {
-    const st = fs.lstatSync(breaker);
-    if (!st.isFile()) return;
-    const pid = Number(readPlainFile(breaker, 32)?.toString('utf8').trim());
-    const dead = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid);
-    if (dead || Date.now() - st.mtimeMs > BREAKER_STALE_MS) fs.unlinkSync(breaker);
+    fs.renameSync(breaker, aside);
   } catch {
-    // gone already
+    return; // gone already
+  }
+  try {
+    if (!abandonedBreaker(aside)) fs.linkSync(aside, breaker); // a live one: back in its place
+  } catch {
+    // Another breaker took the place meanwhile: that one stands.
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
+}
+
+function abandonedBreaker(file: string): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    if (!st.isFile()) return false;
+    const pid = Number(readPlainFile(file, 32)?.toString('utf8').trim());
+    const dead = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid);
+    return dead || Date.now() - st.mtimeMs > BREAKER_STALE_MS;
+  } catch {
+    return false;
   }
 }
 

@@ -42,7 +42,7 @@ export function replaceFile(target: string, data: Buffer | readonly Buffer[], ex
   const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target));
   try {
     checkUnchanged(target, expected, display, overwrite);
-    moveIntoPlace(tmp, target);
+    moveIntoPlace(tmp, target, true, expected === undefined && !overwrite);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw error;
@@ -101,17 +101,43 @@ export function writeTemp(target: string, parts: readonly Buffer[], display: str
   });
 }
 
-/** Renames `temp` over `target` (both in one folder, entered and checked), then flushes the folder unless `sync` is false. */
-export function moveIntoPlace(temp: string, target: string, sync = true): void {
+/**
+ * Renames `temp` over `target` (both in one folder, entered and checked), then flushes the
+ * folder unless `sync` is false. With `exclusive` (a new file), a file made at `target` by
+ * anyone meanwhile is never replaced: the new file is linked into place, which fails if one is
+ * there (EEXIST, refused as 'exists'), then its temporary name removed; where links are not
+ * to be had, renamed after a last check.
+ */
+export function moveIntoPlace(temp: string, target: string, sync = true, exclusive = false): void {
   const display = path.basename(target);
   inFolder(path.dirname(target), display, () => {
+    const from = path.basename(temp);
+    const to = path.basename(target);
     try {
-      fs.renameSync(path.basename(temp), path.basename(target));
+      if (exclusive && placeExclusively(from, to)) return;
+      fs.renameSync(from, to);
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RtError('exists', `${display} appeared while it was being created; it was left as it is`, [`look at it: rt open ${display}`]);
       throw writeError(error, display);
     }
   });
   if (sync) syncDir(path.dirname(target));
+}
+
+/** Links `from` to the new name `to` and drops `from`; false where the file system has no links (then nothing was done). */
+function placeExclusively(from: string, to: string): boolean {
+  try {
+    fs.linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+      if (fs.lstatSync(to, { throwIfNoEntry: false })) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+      return false;
+    }
+    throw error;
+  }
+  fs.unlinkSync(from);
+  return true;
 }
 
 /**
