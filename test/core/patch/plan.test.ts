@@ -76,14 +76,16 @@ describe('planHunks and applyChanges', () => {
     const line = fc.constantFrom('}', '', 'a', 'b', '\tx', 'y\r');
     const file = fc.tuple(fc.array(line, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), fc.boolean());
     type Op = { kind: 'edit' | 'delete' | 'before' | 'after' | 'append'; at: number; len: number; rows: string[] };
-    const op = fc.record({ kind: fc.constantFrom('edit', 'delete', 'before', 'after', 'append'), at: fc.nat(20), len: fc.integer({ min: 1, max: 3 }), rows: fc.array(line, { minLength: 1, maxLength: 3 }) }) as fc.Arbitrary<Op>;
+    const op = fc.record({ kind: fc.constantFrom('edit', 'delete', 'before', 'after', 'append'), at: fc.nat(6), len: fc.integer({ min: 1, max: 3 }), rows: fc.array(line, { minLength: 1, maxLength: 3 }) }) as fc.Arbitrary<Op>;
     fc.assert(
-      fc.property(file, fc.array(op, { maxLength: 6 }), ([rows, eol, finalNewline], ops) => {
+      fc.property(file, fc.array(op, { maxLength: 8 }), ([rows, eol, finalNewline], ops) => {
         const text = rows.length ? rows.join(eol) + (finalNewline ? eol : '') : '';
         const t = target(text);
         const n = t.lines.count;
-        // The ops that make sense on this file and touch no line another claims (as planHunks requires).
+        // The ops that make sense on this file and touch no line a range claims (as planHunks
+        // requires); inserts may share an anchor, or stand beside a range.
         const claimed = new Set<number>();
+        const anchors = new Set<number>();
         const hunks: Hunk[] = [];
         const resolved: Array<{ op: Op; from: number; to: number }> = [];
         for (const o of ops) {
@@ -94,11 +96,12 @@ describe('planHunks and applyChanges', () => {
           }
           if (n === 0) continue;
           const from = o.at % n;
-          const to = o.kind === 'edit' || o.kind === 'delete' ? Math.min(n, from + o.len) : from + 1;
+          const range = o.kind === 'edit' || o.kind === 'delete';
+          const to = range ? Math.min(n, from + o.len) : from + 1;
           let free = true;
-          for (let i = from; i < to; i++) if (claimed.has(i)) free = false;
+          for (let i = from; i < to; i++) if (claimed.has(i) || (range && anchors.has(i))) free = false;
           if (!free) continue;
-          for (let i = from; i < to; i++) claimed.add(i);
+          for (let i = from; i < to; i++) (range ? claimed : anchors).add(i);
           if (o.kind === 'edit') hunks.push(edit(t.lid(from), t.lid(to - 1), o.rows));
           else if (o.kind === 'delete') hunks.push(del(t.lid(from), t.lid(to - 1)));
           else hunks.push(ins(t.lid(from), o.kind === 'after', o.rows));
