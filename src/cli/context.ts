@@ -1,7 +1,7 @@
 // Everything a command touches of the world, in one object that tests can replace.
 
 import { findRoot, type Root } from '../io/root.js';
-import { StateStore } from '../io/state.js';
+import { sessionOf, StateStore } from '../io/state.js';
 import type { StdinSource } from '../io/stdin.js';
 import { colorLevel, PLAIN, styleFor, type ColorChoice, type Style } from '../render/style.js';
 
@@ -36,6 +36,11 @@ export class Context {
   /** How text output is coloured (never in JSON). */
   get style(): Style {
     return (this.styleCache ??= this.json ? PLAIN : styleFor(colorLevel(this.color, this.env, this.streams.stdout.isTTY === true)));
+  }
+
+  /** The session RT_SESSION names (checked: a bad name is refused before anything runs); undefined for the shared one. */
+  get session(): string | undefined {
+    return sessionOf(this.env);
   }
 
   get root(): Root {

@@ -63,7 +63,10 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
       const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
       spec.checkOperands?.(ctx.cwd, self.args, self.opts());
-      if (spec.touchesFiles !== false) finishInterruptedBatches(ctx);
+      if (spec.touchesFiles !== false) {
+        void ctx.session; // a bad RT_SESSION is refused before the command does anything
+        finishInterruptedBatches(ctx);
+      }
       onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
     });
   }

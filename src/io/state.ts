@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import path from 'node:path';
+import { RtError } from '../core/errors.js';
 import { hashString } from '../core/hash.js';
 import { acquireLock, type Lock } from './lock.js';
 import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
@@ -51,6 +52,9 @@ export class StateStore {
   private writable: boolean | undefined;
   private warned = false;
 
+  /** The session (RT_SESSION) whose view state this store reads and writes; undefined: the one shared session. */
+  readonly session: string | undefined;
+
   constructor(
     rootDir: string,
     env: NodeJS.ProcessEnv,
@@ -59,6 +63,7 @@ export class StateStore {
     this.dir = path.join(rootDir, STATE_DIR);
     const setting = (env.RT_STATE ?? '').toLowerCase();
     this.disabledReason = ['off', '0', 'false', 'no'].includes(setting) ? 'RT_STATE=off' : undefined;
+    this.session = sessionOf(env);
   }
 
   get enabled(): boolean {
@@ -265,7 +270,9 @@ export class StateStore {
 
   private fileFor(kind: StateKind, rel: string): string {
     const base = path.posix.basename(rel).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60);
-    return path.join(this.dir, kind, `${base}-${hashString(rel)}.json`);
+    // A file's view state is its session's own (SPEC §8); its index, the LIDs, is everyone's.
+    const session = kind === 'view' && this.session !== undefined ? `~${this.session}` : '';
+    return path.join(this.dir, kind, `${base}-${hashString(rel)}${session}.json`);
   }
 
   /** The state folder (and the one of `kind`) is a real folder of ours, not a symbolic link planted to lead elsewhere. */
@@ -374,6 +381,22 @@ export class StateStore {
    * saved when the file changed), but its view is saved at least once a day it is shown, and
    * dropping the index would give its lines new LIDs.
    */
+  /**
+   * The names of the index files whose file some session viewed within EXPIRY_MS of `now`: a
+   * view is named as its file's index is, with ~SESSION before .json for a session's own.
+   */
+  private freshlyViewed(now: number): Set<string> {
+    const out = new Set<string>();
+    try {
+      for (const name of fs.readdirSync(path.join(this.dir, 'view'))) {
+        if (name.endsWith('.json') && isFresh(path.join(this.dir, 'view', name), now)) out.add(name.replace(/~[A-Za-z0-9._-]+\.json$/, '.json'));
+      }
+    } catch {
+      // no views
+    }
+    return out;
+  }
+
   private sweepExpired(): void {
     const stamp = path.join(this.dir, 'swept');
     const now = Date.now();
@@ -385,6 +408,7 @@ export class StateStore {
     try {
       // Replaced, not written through: a link planted there must not lead the write elsewhere.
       writeAtomic(stamp, '');
+      const viewed = this.freshlyViewed(now);
       for (const kind of ['index', 'view', 'set-aside'] as const) {
         const dir = path.join(this.dir, kind);
         let names: string[] = [];
@@ -401,7 +425,7 @@ export class StateStore {
             // A temporary copy is named FILE.tmp-MARK (tempMark); a state file's own name may hold ".tmp-".
             const mark = TEMP_MARK_END.exec(name);
             const temporary = mark !== null && name.slice(0, mark.index).endsWith('.tmp-');
-            const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS) && !(kind === 'index' && !temporary && isFresh(path.join(this.dir, 'view', name), now));
+            const stale = now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS) && !(kind === 'index' && !temporary && viewed.has(name));
             // A folder set aside goes too (never followed); one among the states is left alone.
             if (stale && (kind === 'set-aside' || !st.isDirectory())) fs.rmSync(file, { recursive: true, force: true });
           } catch {
@@ -420,6 +444,24 @@ export class StateStore {
  * lead anywhere), a folder, a FIFO (opened without blocking: reading one would wait forever) or
  * a device. Throws when there is no such file.
  */
+/** The longest session name (RT_SESSION). */
+const SESSION_MAX = 64;
+
+/**
+ * The session RT_SESSION names (SPEC §8): each agent of several in one root its own view state
+ * (what counts as shown, the last window) and, with it, its own undo; undefined (unset or
+ * empty) for the one shared session. A name is letters, digits, '.', '_' and '-', at most 64
+ * (it becomes part of file names); anything else is refused (exit 2).
+ */
+export function sessionOf(env: NodeJS.ProcessEnv): string | undefined {
+  const name = env.RT_SESSION;
+  if (name === undefined || name === '') return undefined;
+  if (name.length > SESSION_MAX || !/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') {
+    throw new RtError('usage', `RT_SESSION must be a name of letters, digits, '.', '_' and '-', at most ${SESSION_MAX} characters: ${JSON.stringify(name.slice(0, 80))}`, ['e.g. RT_SESSION=agent-1']);
+  }
+  return name;
+}
+
 export function openStateFile(file: string): number | 'foreign' {
   let fd: number;
   try {
