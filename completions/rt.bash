@@ -17,7 +17,7 @@ _rt() {
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply completions help --root --color --json --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply undo redo history completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -159,6 +159,44 @@ _rt() {
         *) COMPREPLY=() ;;
       esac
       ;;
+    undo)
+      opts='--force --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=() ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    redo)
+      opts='--force --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    history)
+      opts='--root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
     completions)
       opts='--root --color --json -h --help'
       case "$prev" in
@@ -173,7 +211,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply completions help agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply undo redo history completions help agents' -- "$cur"))
       ;;
   esac
 }

@@ -23,6 +23,7 @@ import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
 import type { Context } from './context.js';
+import { recordStep } from './recordStep.js';
 import { reportWrites, type FileReport } from './writeReport.js';
 import type { Options } from './spec.js';
 
@@ -106,6 +107,7 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
       made.length = 0; // written: the folders stay
       const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display)));
       const reports = written.map((p) => saveState(ctx, p));
+      recordStep(ctx, origin, reports);
       // Left incomplete: the files written are reported in text, and named in the one JSON document of the refusal.
       if (skipped.length && ctx.json) throw changedMeanwhile(skipped, written);
       reportWrites(ctx, written, flags, origin, false, reports);

@@ -26,6 +26,7 @@ Many edits in many files, all or nothing (every anchor as you read it):
   +new line                     (each new line is a + row; a bare + is an empty line)
   *** Add File: src/b.ts        (also: *** Delete File: P, *** Move to: P)
   EOF                           apply_patch hunks (@@ TEXT, then ' '/-/+ rows) work too
+rt undo steps back your last write if nothing changed the file since (rt redo, rt history).
 Rules:
 - Name lines by LID (kq3f) or NUMBER:LID (101:kq3f). A bare number works only if it
   still names the line rt showed there.

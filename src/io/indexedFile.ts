@@ -272,7 +272,7 @@ export function saveIndex(store: StateStore, rel: string, lines: FileLines, inde
  * JavaScript for small files, CRC-32 for the rest. It only tells whether a file whose size and
  * times are unchanged within their granularity was rewritten meanwhile, a rare event to begin with.
  */
-function contentDigest(parts: readonly Buffer[]): string {
+export function contentDigest(parts: readonly Buffer[]): string {
   const size = parts.reduce((n, part) => n + part.length, 0);
   if (size < SMALL_CONTENT) return `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
   let crc = 0;

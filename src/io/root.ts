@@ -88,7 +88,7 @@ export function listedPath(root: Root, abs: string, display: string): ResolvedPa
 }
 
 /** Where the state of the file at real path `abs` (inside the root) lives, and its key there. */
-function stateKeyOf(root: Root, abs: string): { stateRoot: string; rel: string } {
+export function stateKeyOf(root: Root, abs: string): { stateRoot: string; rel: string } {
   const stateRoot = stateRootOf(root, path.dirname(abs));
   return { stateRoot, rel: toPosix(path.relative(stateRoot, abs)) };
 }

@@ -2,6 +2,9 @@
 
 import type { CommandSpec } from '../spec.js';
 import { applyCommand } from './apply.js';
+import { historyCommand } from './history.js';
+import { redoCommand } from './redo.js';
+import { undoCommand } from './undo.js';
 import { completionsCommand } from './completions.js';
 import { createCommand } from './create.js';
 import { deleteCommand } from './delete.js';
@@ -24,5 +27,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   deleteCommand,
   createCommand,
   applyCommand,
+  undoCommand,
+  redoCommand,
+  historyCommand,
   completionsCommand,
 ];

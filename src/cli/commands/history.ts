@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { History } from '../../io/history.js';
+import { resolveInRoot } from '../../io/root.js';
+import type { CommandSpec } from '../spec.js';
+
+export const historyCommand: CommandSpec = {
+  name: 'history',
+  summary: 'the steps rt wrote, newest first',
+  description: [
+    'Lists the steps of the history, newest first, one a line: its number, its time (UTC), its session (- for the shared one), its command, and each file with +added -removed lines; a step undone is marked (undone). With PATH, only the steps that changed that file. The history keeps the last 200 steps (or 256 MiB of changed lines), for 30 days. --json prints {"steps":[{id, time, session, command, state, files:[{path, added, removed}]}]}.',
+  ],
+  args: [{ name: 'path', summary: 'only the steps that changed this file', required: false, complete: 'file' }],
+  options: [],
+  examples: [
+    { command: 'rt history', explains: 'every step, newest first' },
+    { command: 'rt history src/app.ts', explains: 'the steps that changed src/app.ts' },
+  ],
+  exits: [
+    [0, 'the steps were listed'],
+    [1, 'no step (or none of PATH)'],
+    [2, 'bad usage'],
+  ],
+  readsStdin: false,
+  run(ctx, args) {
+    const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
+    const only = args[0] === undefined ? undefined : resolveInRoot(ctx.root, args[0], true).abs;
+    const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.abs === only)).reverse();
+    if (ctx.json) {
+      ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
+    } else {
+      for (const s of steps) {
+        const files = s.files.map((f) => `${path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path} +${f.added} -${f.removed}`).join(', ');
+        ctx.out(`${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`);
+      }
+    }
+    if (!history) ctx.warn('no history is kept here (RT_STATE=off, or the root is not writable)');
+    return steps.length ? 0 : 1;
+  },
+};

@@ -1,0 +1,27 @@
+import type { CommandSpec } from '../spec.js';
+import { step } from '../stepping.js';
+
+export const undoCommand: CommandSpec = {
+  name: 'undo',
+  summary: 'take back your last write, if nothing changed its files since',
+  description: [
+    'Takes back the latest step of this session (RT_SESSION, or the one shared session) that is not undone: every file of it gets back its exact bytes (a file it made is removed, one it removed or moved is back where it was), and its changed lines get back the LIDs they had before, so a window printed before the step is valid again. Every write (edit, insert, delete, create, apply) is one step; a whole apply is one. With STEP (a number rt history shows), takes back that step, if no later step changed its files.',
+    'Refused (exit 3, nothing written) when a file of the step is no longer exactly what the step wrote (an editor, git, another session changed it since): it names the file. --force takes the step back all the same where the lines it changed are still as it left them (found by their bytes), and refuses a file where they are not.',
+    'Prints which step was undone, then each restored file\'s changed regions with their LIDs and 3 lines of context, as after an edit. Nothing to undo is exit 1. Needs saved state: with RT_STATE=off there is no history.',
+  ],
+  args: [{ name: 'step', summary: 'the step to undo (default: your latest)', required: false, complete: 'none' }],
+  options: [{ long: 'force', kind: 'switch', summary: 'undo even if the files changed since, where the step\'s lines are still as it left them' }],
+  examples: [
+    { command: 'rt undo', explains: 'take back your latest write' },
+    { command: 'rt undo 12', explains: 'take back step 12, if no later step changed its files' },
+  ],
+  exits: [
+    [0, 'the step was undone'],
+    [1, 'nothing to undo'],
+    [2, 'bad usage, or no such step'],
+    [3, 'a file of the step changed since it was written, or a later step changed it: nothing was written'],
+    [4, 'a file cannot be written, or RT_READONLY is set'],
+  ],
+  readsStdin: false,
+  run: (ctx, args, options) => step(ctx, 'undo', args[0], options.force === true),
+};

@@ -1,0 +1,83 @@
+// Recording a write as one step of the history (SPEC §8): per file, its two sides (existence,
+// size, digest, and the stamp of what rt wrote) and its changed lines' bytes and LIDs. A whole
+// batch is one step. Recording never fails the write it records: a history that cannot be
+// written is said once, and the write stands.
+
+import path from 'node:path';
+import { hunksOf, type Hunk } from '../core/history/changes.js';
+import type { FileLines } from '../core/lines.js';
+import { History, type FileData, type FileSide, type StepFile } from '../io/history.js';
+import { contentDigest, statFile } from '../io/indexedFile.js';
+import type { ResolvedPath } from '../io/root.js';
+import type { Context } from './context.js';
+import type { FileReport } from './writeReport.js';
+import type { Planned, WriteOrigin } from './writing.js';
+
+const ABSENT: FileSide = { exists: false, size: 0, digest: null };
+
+export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[]): void {
+  try {
+    const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
+    if (!history) return;
+    const files: StepFile[] = [];
+    const data: FileData[] = [];
+    for (const r of reports) for (const [file, d] of filesOf(ctx, r)) files.push(file), data.push(d);
+    if (files.length === 0) return;
+    history.record({ time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files }, data);
+  } catch (error) {
+    ctx.warn(`the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`);
+  }
+}
+
+/** The files a planned change wrote, as a step holds them. */
+function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
+  const p: Planned = r.planned;
+  const { change, file, moveTo, link } = p.resolved;
+  if (change.kind === 'delete') return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined)];
+  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, undefined, r.lines!, r.lids)];
+  const applied = p.applied!;
+  if (moveTo) return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  if (applied.unchanged) return [];
+  const before = p.before!.lines;
+  const after = r.lines!;
+  const hunks = hunksOf(before, after, applied.regions);
+  const beforeLids = p.before!.snapshot!.index.lids;
+  const afterBytes = after.bytes;
+  return [
+    [
+      stepFile(ctx, file, side(before.bytes), side(afterBytes, statFile(file)), applied.regions.reduce((n, g) => n + g.newCount, 0), applied.regions.reduce((n, g) => n + g.oldCount, 0)),
+      {
+        hunks,
+        beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
+        afterBytes: hunks.map((h) => afterBytes.subarray(h.after.start, h.after.end)),
+        beforeLids: hunks.map((h) => beforeLids.slice(h.before.from, h.before.to)),
+        afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
+      },
+    ],
+  ];
+}
+
+/** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */
+function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined): [StepFile, FileData] {
+  const span = (lines: FileLines | undefined) => ({ from: 0, to: lines?.count ?? 0, start: 0, end: lines?.bytes.length ?? 0 });
+  const hunk: Hunk = { before: span(before), after: span(after) };
+  return [
+    stepFile(ctx, file, before ? side(before.bytes) : ABSENT, after ? side(after.bytes, statFile(file)) : ABSENT, after?.count ?? 0, before?.count ?? 0),
+    {
+      hunks: [hunk],
+      beforeBytes: [before?.bytes ?? Buffer.alloc(0)],
+      afterBytes: [after?.bytes ?? Buffer.alloc(0)],
+      // Unknown LIDs (a file replaced whole by create --force) are left empty: an undo gives fresh ones.
+      beforeLids: [before && beforeLids?.length === before.count ? beforeLids : new Uint32Array(0)],
+      afterLids: [after && afterLids?.length === after.count ? afterLids : new Uint32Array(0)],
+    },
+  ];
+}
+
+function side(bytes: Buffer, stamp?: ReturnType<typeof statFile>): FileSide {
+  return { exists: true, size: bytes.length, digest: contentDigest([bytes]), ...(stamp ? { stamp } : {}) };
+}
+
+function stepFile(ctx: Context, file: ResolvedPath, before: FileSide, after: FileSide, added: number, removed: number): StepFile {
+  return { path: path.relative(ctx.root.dir, file.abs) || file.display, abs: file.abs, before, after, added, removed };
+}

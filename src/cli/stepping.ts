@@ -1,0 +1,231 @@
+// rt undo and rt redo (SPEC §8): a step of the history taken back, or brought back, only when
+// every file of it is still exactly what the step left (else refused, exit 3, unless --force);
+// bytes restored exactly, the restored lines given back their LIDs; under the files' locks and
+// through the journal, as every write; the restored regions printed as an edit prints its own.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError, shellQuote } from '../core/errors.js';
+import { hashLines } from '../core/hash.js';
+import { swapHunks, swapLids, type Hunk } from '../core/history/changes.js';
+import { lidToString } from '../core/lid.js';
+import { reconcileIndex, retire, today, type LineIndex } from '../core/lineIndex.js';
+import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
+import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
+import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
+import { inFolder } from '../io/pinnedFolder.js';
+import { stateKeyOf, type ResolvedPath } from '../io/root.js';
+import { ViewState } from '../io/views.js';
+import { versionOf } from '../io/writeFile.js';
+import { renderWindow } from '../render/window.js';
+import type { Context } from './context.js';
+import { isOn } from './writing.js';
+
+export type Direction = 'undo' | 'redo';
+
+/** Lines of context printed around a restored region. */
+const REGION_CONTEXT = 3;
+
+/** Runs `rt undo [STEP]` or `rt redo`; returns the exit status (1: nothing to undo or redo). */
+export function step(ctx: Context, direction: Direction, stepArg: string | undefined, force: boolean): number {
+  const store = ctx.stateOf({ stateRoot: ctx.root.dir });
+  const history = History.of(store);
+  if (!history) {
+    ctx.warn(`no history is kept here (${isOn(ctx.env.RT_STATE) || ctx.env.RT_STATE === undefined ? 'the root is not writable' : 'RT_STATE=off'}): nothing to ${direction}`);
+    return 1;
+  }
+  if (isOn(ctx.env.RT_READONLY)) throw new RtError('access', `RT_READONLY is set: rt writes no files (not ${direction === 'undo' ? 'undoing' : 'redoing'} a step)`, ['unset RT_READONLY']);
+  const steps = history.steps();
+  const chosen = choose(ctx, steps, direction, stepArg);
+  if (!chosen) {
+    ctx.warn(`nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}${direction === 'redo' ? ' (a step is redone only right after its undo, before this session writes anew)' : ''}`);
+    return 1;
+  }
+  const data = history.data(chosen.id);
+  if (!data || data.length !== chosen.files.length) throw new RtError('input', `the data of step ${chosen.id} is missing or damaged: it cannot be ${direction === 'undo' ? 'undone' : 'redone'}`, ['see the steps: rt history']);
+  const from = direction === 'undo' ? 'after' : 'before';
+  const to = direction === 'undo' ? 'before' : 'after';
+  const files = chosen.files.map((f) => resolvedOf(ctx, f));
+  const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
+  try {
+    const plans = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
+    const writes: FileWrite[] = plans.map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined }));
+    commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
+    history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done');
+    ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
+    for (const p of plans) report(ctx, p);
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+  return 0;
+}
+
+/** The step to take back (the session's latest done one, or STEP) or to bring back (the session's latest undone one). */
+function choose(ctx: Context, steps: readonly Step[], direction: Direction, stepArg: string | undefined): Step | undefined {
+  const session = ctx.session ?? null;
+  if (stepArg !== undefined) {
+    if (direction === 'redo') throw new RtError('usage', 'rt redo takes no STEP: it brings back the latest step undone', ['rt redo']);
+    const id = Number(stepArg);
+    const found = Number.isInteger(id) ? steps.find((s) => s.id === id) : undefined;
+    if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
+    if (found.state !== 'done') throw new RtError('input', `step ${id} is undone already`, ['bring it back with: rt redo']);
+    const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));
+    if (later) throw new RtError('stale', `step ${later.id} (${later.command}) changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);
+    return found;
+  }
+  const mine = steps.filter((s) => s.session === session);
+  if (direction === 'undo') return [...mine].reverse().find((s) => s.state === 'done');
+  // Undone steps stay redoable until the session writes anew (History.record clears them); undo
+  // took them back latest first, so redo brings back the earliest of them first.
+  return mine.find((s) => s.state === 'undone');
+}
+
+interface FilePlan {
+  readonly file: ResolvedPath;
+  /** The new content, or null to remove the file. */
+  readonly bytes: Buffer | null;
+  /** The version now there (replaced), or undefined for a file made anew. */
+  readonly version: ReturnType<typeof versionOf> | undefined;
+  readonly lines?: FileLines;
+  readonly index?: LineIndex;
+  readonly regions: ReadonlyArray<{ from: number; to: number }>;
+  readonly path: string;
+}
+
+function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
+  return { abs: f.abs, ...stateKeyOf(ctx.root, f.abs), display: path.relative(ctx.cwd, f.abs) || f.path };
+}
+
+/**
+ * What one file of the step becomes: checked to be what the step left on side `from` (or, with
+ * --force, to hold what it left there in the changed places), then turned into side `to`.
+ */
+function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d: FileData, from: 'before' | 'after', to: 'before' | 'after', force: boolean): FilePlan {
+  const st = fs.lstatSync(file.abs, { throwIfNoEntry: false });
+  const want = f[from];
+  const target = f[to];
+  const what = from === 'after' ? `what step ${chosen.id} (${chosen.command}) wrote` : `what undoing step ${chosen.id} left`;
+  const refuse = (why: string) =>
+    new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [`see it as it is now: rt open ${shellQuote(file.display)}`, `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`]);
+  if (!want.exists) {
+    // The step made this file (undo) or removed it (redo): it must be gone, or what the step left.
+    if (st) throw refuse('exists again');
+    return { file, bytes: contentOf(d, to), version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...newIndex(contentOf(d, to), to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!) };
+  }
+  if (!st || !st.isFile()) throw refuse(st ? 'is no longer a regular file' : 'was removed');
+  const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+  const same = sameSide(want, statFile(file), current);
+  if (!target.exists) {
+    if (!same && !force) throw refuse('changed');
+    return { file, bytes: null, version: versionOf(st), regions: [], path: f.path };
+  }
+  let hunks = d.hunks;
+  if (!same) {
+    if (!force) throw refuse('changed');
+    hunks = relocate(d, from, current, file);
+  }
+  const other = to === 'after' ? d.afterBytes : d.beforeBytes;
+  const bytes = swapHunks(current, hunks, from, other);
+  const lines = splitLines(bytes);
+  const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(ctx.stateOf(file), { ...file, abs: path.basename(file.abs) }));
+  const { index } = restoredIndex(snapshot.index, lines, hunks, from, to === 'after' ? d.afterLids : d.beforeLids);
+  const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
+  return { file, bytes, version: versionOf(st), lines, index, regions, path: f.path };
+}
+
+/** Whether the file now is the side `want` of the step: its stamp, else its size and digest. */
+function sameSide(want: FileSide, stamp: ReturnType<typeof statFile>, current: Buffer): boolean {
+  const s = want.stamp;
+  if (s && s.size === stamp.size && s.mtimeNs === stamp.mtimeNs && s.ctimeNs === stamp.ctimeNs && s.ino === stamp.ino) return true;
+  return current.length === want.size && contentDigest([current]) === want.digest;
+}
+
+/**
+ * --force on a file changed since: each of the step's changed ranges is found by its bytes on
+ * side `from` (once, in order), wherever the changes made since moved it; one not found, or
+ * found twice, is refused.
+ */
+function relocate(d: FileData, from: 'before' | 'after', current: Buffer, file: ResolvedPath): Hunk[] {
+  const own = from === 'after' ? d.afterBytes : d.beforeBytes;
+  let after = 0;
+  return d.hunks.map((h, i) => {
+    const bytes = own[i]!;
+    const at = current.indexOf(bytes, after);
+    if (at === -1 || (bytes.length > 0 && current.indexOf(bytes, at + 1) !== -1) || bytes.length === 0) {
+      throw new RtError('stale', `${file.display} no longer holds lines ${h[from].from + 1}-${h[from].to} as the step left them (changed, or found in several places); nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, 'make the change by hand with rt edit']);
+    }
+    after = at + bytes.length;
+    const lineOf = (offset: number) => splitLines(current.subarray(0, offset)).count;
+    const fromLine = lineOf(at);
+    return { ...h, [from]: { from: fromLine, to: fromLine + (h[from].to - h[from].from), start: at, end: at + bytes.length } } as Hunk;
+  });
+}
+
+/**
+ * The index of the file restored: the lines outside the changed ranges keep their LIDs, those
+ * inside get back the ones they had on that side; the LIDs of the lines taken away are retired.
+ * When that cannot hold (the LIDs kept are not there, or would repeat), the restored file's
+ * LIDs are found as for any change.
+ */
+function restoredIndex(current: LineIndex, lines: FileLines, hunks: readonly Hunk[], from: 'before' | 'after', otherLids: readonly Uint32Array[]): { index: LineIndex } {
+  const hashes = hashLines(lines);
+  const to = from === 'after' ? 'before' : 'after';
+  const complete = otherLids.every((l, i) => l.length === hunks[i]![to].to - hunks[i]![to].from);
+  // The current index describes the side `from`: its lines are the restored file's, less the ranges' lines on side `to`, plus those on side `from`.
+  const fromLines = lines.count + hunks.reduce((n, h) => n + (h[from].to - h[from].from) - (h[to].to - h[to].from), 0);
+  if (complete && current.lids.length === fromLines) {
+    const lids = swapLids(current.lids, hunks, from, otherLids);
+    if (lids.length === lines.count && new Set(lids).size === lids.length) {
+      const back = new Set(otherLids.flatMap((l) => [...l]));
+      const kept = new Set(lids);
+      const gone: Array<{ lid: number; line: number }> = [];
+      hunks.forEach((h) => {
+        for (let i = h[from].from; i < h[from].to; i++) if (!kept.has(current.lids[i]!)) gone.push({ lid: current.lids[i]!, line: Math.min(h[to].from + 1, Math.max(lines.count, 1)) });
+      });
+      const keep = current.retired.lids.map((code) => (back.has(code) ? 0 : 1));
+      const retired = keep.every(Boolean) ? current.retired : { lids: current.retired.lids.filter((_, i) => keep[i]), days: current.retired.days.filter((_, i) => keep[i]), lines: current.retired.lines.filter((_, i) => keep[i]) };
+      return { index: { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(retired, gone, today(), lines.count) } };
+    }
+  }
+  return { index: reconcileIndex(current, hashes) };
+}
+
+/** A file made whole by an undo or redo: its LIDs those it had, when kept. */
+function newIndex(bytes: Buffer, lids: Uint32Array): { lines: FileLines; index: LineIndex } {
+  const lines = splitLines(bytes);
+  const hashes = hashLines(lines);
+  if (lids.length === lines.count && new Set(lids).size === lids.length) return { lines, index: { h1: hashes.h1, h2: hashes.h2, lids: Uint32Array.from(lids), retired: { lids: new Uint32Array(0), days: new Uint16Array(0), lines: new Uint32Array(0) } } };
+  return { lines, index: reconcileIndex({ h1: new Uint32Array(0), h2: new Uint32Array(0), lids: new Uint32Array(0), retired: { lids: new Uint32Array(0), days: new Uint16Array(0), lines: new Uint32Array(0) } }, hashes) };
+}
+
+function contentOf(d: FileData, side: 'before' | 'after'): Buffer {
+  return (side === 'after' ? d.afterBytes : d.beforeBytes)[0]!;
+}
+
+/** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */
+function report(ctx: Context, p: FilePlan): void {
+  if (p.bytes === null || !p.lines || !p.index) {
+    ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
+    return;
+  }
+  const store = ctx.stateOf(p.file);
+  saveIndex(store, p.file.rel, p.lines, p.index, statFile(p.file), { parts: [p.bytes] });
+  const lids = p.index.lids;
+  const view = ViewState.load(store, p.file.rel);
+  const total = p.lines.count;
+  ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
+  for (const r of p.regions) {
+    const from = Math.max(0, r.from - REGION_CONTEXT);
+    const to = Math.min(total, Math.max(r.to, r.from) + REGION_CONTEXT);
+    const contents: Buffer[] = [];
+    const lidTexts: string[] = [];
+    for (let i = from; i < to; i++) {
+      contents.push(lineContent(p.lines, i));
+      lidTexts.push(lidToString(lids[i]!));
+    }
+    ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
+    if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
+  }
+  view.save();
+}

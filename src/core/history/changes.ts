@@ -1,0 +1,84 @@
+// What a step of the history keeps of a file it changed (SPEC §8): not copies of the file, but
+// its changed byte ranges on both sides, each a run of whole lines, with the LIDs of those
+// lines. Either side is the other with those ranges put back: undo turns what the step wrote
+// into what it found, redo the other way round, byte for byte.
+
+import type { ChangeRegion } from '../../render/diff.js';
+import type { FileLines } from '../lines.js';
+
+/** One changed range: lines from..to (0-based, end excluded) of each side, and their bytes there. */
+export interface Hunk {
+  readonly before: Side;
+  readonly after: Side;
+}
+
+export interface Side {
+  /** First line (0-based) and the line after the last. */
+  readonly from: number;
+  readonly to: number;
+  /** Byte offsets of those lines in the file of that side. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The changed ranges of a file that went from `before` to `after` by `regions` (none
+ * overlapping): each region widened by one line on each side (the line before a change may
+ * have lost or gained its ending at the end of the file), ranges that meet made one. Outside
+ * them, the two sides hold the same lines, in the same order.
+ */
+export function hunksOf(before: FileLines, after: FileLines, regions: readonly ChangeRegion[]): Hunk[] {
+  const sorted = [...regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
+  const out: Array<{ bf: number; bt: number; af: number; at: number }> = [];
+  for (const r of sorted) {
+    const widen = r.oldStart > 0 && r.newStart > 0 ? 1 : 0;
+    const range = { bf: r.oldStart - widen, bt: Math.min(before.count, r.oldStart + r.oldCount + 1), af: r.newStart - widen, at: Math.min(after.count, r.newStart + r.newCount + 1) };
+    const last = out[out.length - 1];
+    if (last && range.bf <= last.bt) {
+      last.bt = Math.max(last.bt, range.bt);
+      last.at = Math.max(last.at, range.at);
+    } else out.push(range);
+  }
+  return out.map(({ bf, bt, af, at }) => ({
+    before: { from: bf, to: bt, start: before.starts[bf]!, end: before.starts[bt]! },
+    after: { from: af, to: at, start: after.starts[af]!, end: after.starts[at]! },
+  }));
+}
+
+/**
+ * `file` (one side of a step: `from`) with each hunk's range replaced by the bytes of the other
+ * side (`other[i]` for hunk i): the other side's file, byte for byte.
+ */
+export function swapHunks(file: Buffer, hunks: readonly Hunk[], from: 'before' | 'after', other: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  hunks.forEach((h, i) => {
+    const side = h[from];
+    parts.push(file.subarray(at, side.start), other[i]!);
+    at = side.end;
+  });
+  parts.push(file.subarray(at));
+  return Buffer.concat(parts);
+}
+
+/**
+ * The LIDs of the file `swapHunks` makes: the lines outside the hunks keep theirs (`lids`, of
+ * the side `from`), those inside take the ones they had on the other side (`otherLids[i]`).
+ */
+export function swapLids(lids: Uint32Array, hunks: readonly Hunk[], from: 'before' | 'after', otherLids: readonly Uint32Array[]): Uint32Array {
+  const to = from === 'before' ? 'after' : 'before';
+  const count = lids.length + hunks.reduce((n, h) => n + (h[to].to - h[to].from) - (h[from].to - h[from].from), 0);
+  const out = new Uint32Array(count);
+  let read = 0;
+  let write = 0;
+  hunks.forEach((h, i) => {
+    const kept = lids.subarray(read, h[from].from);
+    out.set(kept, write);
+    write += kept.length;
+    out.set(otherLids[i]!, write);
+    write += otherLids[i]!.length;
+    read = h[from].to;
+  });
+  out.set(lids.subarray(read), write);
+  return out;
+}

@@ -1,0 +1,160 @@
+// rt undo, rt redo, rt history (SPEC §8): a step taken back only when its files are still what
+// it wrote, bytes exactly restored, the LIDs of the restored lines as before the step; sessions
+// never undo each other's work; a damaged history is never fatal.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, expectRun, numbered, openWindow, parseWindow, run, tempRepo, tree, write } from './harness.js';
+
+afterAll(cleanup);
+
+const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
+
+function repo(files: Record<string, string | Buffer>): string {
+  const dir = tempRepo();
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  return dir;
+}
+
+describe('rt undo and rt redo', () => {
+  it('restores the bytes exactly (CRLF, no final newline) and the LIDs a window showed before the step', () => {
+    const bytes = Buffer.from('a\r\nb\r\n\tc\r\nlast');
+    const dir = repo({ 'f.txt': bytes });
+    const w = openWindow(dir, 'f.txt');
+    expect(run(['edit', 'f.txt', w.lidAt(2), w.lidAt(3)], dir, { input: 'B\n' }).status).toBe(0);
+    const r = run(['undo'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toMatch(/^undid step 1 \(rt edit, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): f\.txt\nrestored f\.txt: 4 lines\n--- f\.txt \(lines 1-4 of 4\) ---\n/);
+    expect(read(dir, 'f.txt')).toEqual(bytes);
+    // The window printed before the edit is valid again: its LIDs name the same lines.
+    expect(openWindow(dir, 'f.txt').lids).toEqual(w.lids);
+    expect(run(['edit', 'f.txt', w.lidAt(3)], dir, { input: 'C\n' }).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe('a\r\nb\r\nC\r\nlast');
+  });
+
+  it('redoes what it undid, and a new write clears what could be redone', () => {
+    const dir = repo({ 'f.txt': numbered(5) });
+    const w = openWindow(dir, 'f.txt');
+    run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'one\n' });
+    const after = read(dir, 'f.txt');
+    const afterLids = openWindow(dir, 'f.txt').lids;
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe(numbered(5));
+    expect(run(['redo'], dir).status).toBe(0);
+    expect(read(dir, 'f.txt')).toEqual(after);
+    expect(openWindow(dir, 'f.txt').lids).toEqual(afterLids);
+    expect(run(['undo'], dir).status).toBe(0);
+    run(['insert', 'f.txt', '$'], dir, { input: 'six\n' });
+    expectRun(run(['redo'], dir), { status: 1, stdout: '', stderr: /^rt: nothing to redo/ });
+  });
+
+  it('takes back a whole apply: files made removed, removed restored, moves reversed', () => {
+    const dir = repo({ 'a.txt': 'a\n', 'old.txt': 'old\n', 'm.txt': 'm\n' });
+    const w = openWindow(dir, 'a.txt');
+    const before = tree(dir);
+    const r = run(['apply'], dir, { input: `*** Update File: a.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** Add File: sub/new.txt\n+new\n*** Delete File: old.txt\n*** Update File: m.txt\n*** Move to: n.txt\n` });
+    expect(r.status, r.text).toBe(0);
+    expect(run(['history'], dir).stdout).toMatch(/^1 {2}\S+ \S+ {2}- {2}rt apply {2}a\.txt \+1 -1, sub\/new\.txt \+1 -0, old\.txt \+0 -1, m\.txt \+0 -1, n\.txt \+1 -0\n$/);
+    const u = run(['undo'], dir);
+    expect(u.status, u.text).toBe(0);
+    const now = tree(dir);
+    for (const name of ['a.txt', 'old.txt', 'm.txt']) expect(now[name], name).toEqual(before[name]);
+    expect(fs.existsSync(path.join(dir, 'sub/new.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'n.txt'))).toBe(false);
+  });
+
+  it('refuses (exit 3, nothing written) when a file changed since the step, naming it; --force undoes where the lines are still as left', () => {
+    const dir = repo({ 'f.txt': numbered(20) });
+    const w = openWindow(dir, 'f.txt');
+    run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' });
+    // An editor changes another line.
+    const edited = read(dir, 'f.txt').toString().replace('line 15\n', 'fifteen\n');
+    fs.writeFileSync(path.join(dir, 'f.txt'), edited);
+    expectRun(run(['undo'], dir), { status: 3, stdout: '', stderr: /^rt: f\.txt changed since step 1 \(rt edit\) wrote it; nothing was undone\nrt: see it as it is now: rt open f\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/ });
+    expect(read(dir, 'f.txt').toString()).toBe(edited);
+    expect(run(['undo', '--force'], dir).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'fifteen\n'));
+  });
+
+  it('never undoes another session\'s later work: A\'s undo is refused after B changed the file', () => {
+    const dir = repo({ 'f.txt': numbered(10) });
+    const a = { env: { RT_SESSION: 'a' } };
+    const b = { env: { RT_SESSION: 'b' } };
+    const wa = parseWindow(run(['open', 'f.txt'], dir, a));
+    expect(run(['edit', 'f.txt', wa.lidAt(2)], dir, { input: 'two\n', ...a }).status).toBe(0);
+    const wb = parseWindow(run(['open', 'f.txt'], dir, b));
+    expect(run(['edit', 'f.txt', wb.lidAt(8)], dir, { input: 'eight\n', ...b }).status).toBe(0);
+    expect(run(['undo'], dir, a).status).toBe(3);
+    // B's own undo is B's step; then A's goes through.
+    expect(run(['undo'], dir, b).status).toBe(0);
+    expect(run(['undo'], dir, a).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe(numbered(10));
+    // The shared session has no step of its own.
+    expect(run(['undo'], dir).status).toBe(1);
+  });
+
+  it('undo STEP takes back an older step only if no later step changed its files', () => {
+    const dir = repo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const wa = openWindow(dir, 'a.txt');
+    const wb = openWindow(dir, 'b.txt');
+    run(['edit', 'a.txt', wa.lidAt(1)], dir, { input: 'A\n' });
+    run(['edit', 'b.txt', wb.lidAt(1)], dir, { input: 'B\n' });
+    const wa2 = openWindow(dir, 'a.txt');
+    run(['edit', 'a.txt', wa2.lidAt(1)], dir, { input: 'AA\n' });
+    expectRun(run(['undo', '1'], dir), { status: 3, stdout: '', stderr: /^rt: step 3 \(rt edit\) changed a\.txt after step 1; nothing was undone\nrt: undo step 3 first: rt undo 3\n/ });
+    expect(run(['undo', '2'], dir).status).toBe(0);
+    expect(read(dir, 'b.txt').toString()).toBe('b\n');
+    expect(read(dir, 'a.txt').toString()).toBe('AA\n');
+  });
+
+  it('undo of a create whose file was then deleted by hand is refused, naming it', () => {
+    const dir = repo({});
+    expect(run(['create', 'n.txt'], dir, { input: 'x\n' }).status).toBe(0);
+    fs.rmSync(path.join(dir, 'n.txt'));
+    expectRun(run(['undo'], dir), { status: 3, stdout: '', stderr: /^rt: n\.txt was removed since step 1 \(rt create\) wrote it/ });
+  });
+});
+
+describe('nothing to undo, and a history that cannot be trusted', () => {
+  it('is exit 1 with no history, after rm -rf .rt, and with RT_STATE=off (which says why)', () => {
+    const dir = repo({ 'f.txt': 'a\n' });
+    expectRun(run(['undo'], dir), { status: 1, stdout: '', stderr: /^rt: nothing to undo\n$/ });
+    const w = openWindow(dir, 'f.txt');
+    run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
+    fs.rmSync(path.join(dir, '.rt'), { recursive: true });
+    expect(run(['undo'], dir).status).toBe(1);
+    expect(read(dir, 'f.txt').toString()).toBe('A\n');
+    expectRun(run(['undo'], dir, { env: { RT_STATE: 'off' } }), { status: 1, stdout: '', stderr: /no history is kept here \(RT_STATE=off\): nothing to undo/ });
+  });
+
+  it.each([
+    ['cut in half', (text: string) => text.slice(0, text.length >> 1)],
+    ['filled with garbage', () => '\u0000garbage{{{'],
+  ])('a history file %s is set aside, never fatal: the next write starts it again', (_name, damage) => {
+    const dir = repo({ 'f.txt': 'a\n' });
+    const w = openWindow(dir, 'f.txt');
+    run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
+    const list = path.join(dir, '.rt/history/steps.json');
+    fs.writeFileSync(list, damage(fs.readFileSync(list, 'utf8')));
+    expect(run(['undo'], dir).status).toBe(1);
+    const w2 = openWindow(dir, 'f.txt');
+    expect(run(['edit', 'f.txt', w2.lidAt(1)], dir, { input: 'AA\n' }).status).toBe(0);
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe('A\n');
+  });
+
+  it('keeps the last 200 steps; the oldest go first', () => {
+    const dir = repo({ 'f.txt': 'a\n' });
+    for (let i = 0; i < 205; i++) {
+      const w = openWindow(dir, 'f.txt');
+      const r = run(['edit', 'f.txt', w.lidAt(1)], dir, { input: `v${i}\n` });
+      expect(r.status, r.text).toBe(0);
+    }
+    const doc = JSON.parse(run(['--json', 'history'], dir).stdout);
+    expect(doc.steps.length).toBe(200);
+    expect(doc.steps[0].id).toBe(205);
+    expect(doc.steps[199].id).toBe(6);
+    expect(fs.readdirSync(path.join(dir, '.rt/history/data')).length).toBe(200);
+  }, 120_000);
+});
