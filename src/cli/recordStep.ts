@@ -42,14 +42,18 @@ function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
   const after = r.lines!;
   const hunks = hunksOf(before, after, applied.regions);
   const beforeLids = p.before!.snapshot!.index.lids;
-  const afterBytes = after.bytes;
+  // The side before needs no digest now: the undo that restores it takes one (see History.mark).
+  const beforeSide: FileSide = { exists: true, size: before.bytes.length, digest: null };
+  // The digest of the side after is the one its index took of the same parts.
+  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), stamp: statFile(file) };
   return [
     [
-      stepFile(ctx, file, side(before.bytes), side(afterBytes, statFile(file)), applied.regions.reduce((n, g) => n + g.newCount, 0), applied.regions.reduce((n, g) => n + g.oldCount, 0)),
+      stepFile(ctx, file, beforeSide, afterSide, applied.regions.reduce((n, g) => n + g.newCount, 0), applied.regions.reduce((n, g) => n + g.oldCount, 0)),
       {
         hunks,
         beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
-        afterBytes: hunks.map((h) => afterBytes.subarray(h.after.start, h.after.end)),
+        // Cut from the parts written: the new file is never joined for its step.
+        afterBytes: hunks.map((h) => sliceParts(applied.parts, h.after.start, h.after.end)),
         beforeLids: hunks.map((h) => beforeLids.slice(h.before.from, h.before.to)),
         afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
       },
@@ -72,6 +76,20 @@ function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, 
       afterLids: [after && afterLids?.length === after.count ? afterLids : new Uint32Array(0)],
     },
   ];
+}
+
+/** Bytes from..to of a file given as consecutive parts. */
+function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
+  const out: Buffer[] = [];
+  let at = 0;
+  for (const part of parts) {
+    const start = Math.max(from, at);
+    const end = Math.min(to, at + part.length);
+    if (end > start) out.push(part.subarray(start - at, end - at));
+    at += part.length;
+    if (at >= to) break;
+  }
+  return Buffer.concat(out);
 }
 
 function side(bytes: Buffer, stamp?: ReturnType<typeof statFile>): FileSide {

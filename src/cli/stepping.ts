@@ -49,10 +49,15 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const files = chosen.files.map((f) => resolvedOf(ctx, f));
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
-    const plans = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
+    const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
     const writes: FileWrite[] = plans.map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined }));
     commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
-    history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done');
+    // The side written is now known by its stamp and digest: what the next redo or undo checks.
+    const updated: StepFile[] = chosen.files.map((f, i) => {
+      const p: FilePlan = plans[i]!;
+      return p.bytes === null ? f : { ...f, [to]: { exists: true, size: p.bytes.length, digest: contentDigest([p.bytes]), stamp: statFile(p.file) } };
+    });
+    history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
     ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
     for (const p of plans) report(ctx, p);
   } finally {

@@ -54,7 +54,7 @@ export interface Step {
   /** The command, as `rt edit`. */
   readonly command: string;
   /** done (undo can take it back), undone (redo can bring it back), cleared (undone, then its session wrote anew). */
-  state: StepState;
+  readonly state: StepState;
   readonly files: readonly StepFile[];
   /** Bytes of its data file. */
   readonly bytes: number;
@@ -134,7 +134,7 @@ export class History {
       const blob = encode(data);
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
       writeAtomic(this.dataFile(id), blob);
-      for (const s of doc.steps) if (s.session === step.session && s.state === 'undone') s.state = 'cleared';
+      doc.steps = doc.steps.map((s) => (s.session === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s));
       const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
       doc.steps.push(recorded);
       this.bound(doc);
@@ -142,11 +142,12 @@ export class History {
     });
   }
 
-  /** Sets the state of step `id`. */
-  mark(id: number, state: StepState): void {
+  /** Sets the state of step `id`, and what its files are now on the side an undo or redo wrote. */
+  mark(id: number, state: StepState, files?: readonly StepFile[]): void {
     this.update((doc) => {
-      const step = doc.steps.find((s) => s.id === id);
-      if (step) step.state = state;
+      const at = doc.steps.findIndex((s) => s.id === id);
+      if (at === -1) return;
+      doc.steps[at] = { ...doc.steps[at]!, state, ...(files ? { files } : {}) };
     });
   }
 

@@ -273,12 +273,22 @@ export function saveIndex(store: StateStore, rel: string, lines: FileLines, inde
  * times are unchanged within their granularity was rewritten meanwhile, a rare event to begin with.
  */
 export function contentDigest(parts: readonly Buffer[]): string {
+  const known = digests.get(parts);
+  if (known !== undefined) return known;
   const size = parts.reduce((n, part) => n + part.length, 0);
-  if (size < SMALL_CONTENT) return `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
-  let crc = 0;
-  for (const part of parts) crc = zlib().crc32(part, crc);
-  return `crc32:${size}:${crc.toString(16)}`;
+  let digest: string;
+  if (size < SMALL_CONTENT) digest = `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
+  else {
+    let crc = 0;
+    for (const part of parts) crc = zlib().crc32(part, crc);
+    digest = `crc32:${size}:${crc.toString(16)}`;
+  }
+  digests.set(parts, digest);
+  return digest;
 }
+
+/** The digests taken of the parts of a file just written: its index and its history step ask for the same one. */
+const digests = new WeakMap<readonly Buffer[], string>();
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
 function isRacy(stamp: FileStamp): boolean {
