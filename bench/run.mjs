@@ -162,6 +162,32 @@ if (sed) {
   fs.rmSync(sedCopy, { force: true });
 } else skip('rt edit / sed -i', 'sed not found');
 
+// 3a. rt undo of an edit at line 500,000 (SPEC §8) against that edit: each undo takes back an
+// edit made just before it (untimed); the edits timed are made the same way, by the LID of line
+// 500,000 as the command before printed it.
+{
+  const file = path.join(corpus.dir, 'undo-rt.txt');
+  fs.copyFileSync(bigFile, file);
+  const opts = { cwd: corpus.dir, env: { RT_ROOT: corpus.dir, RT_SESSION: 'bench-undo' } };
+  let lid = /^500000:([0-9a-z]+)\|/m.exec(timeOnce(RT, ['open', 'undo-rt.txt:500000', '--window', '1'], opts).stdout.toString())[1];
+  let n = 0;
+  const edit = () => {
+    const r = timeOnce(RT, ['edit', 'undo-rt.txt', lid], { ...opts, input: `edited ${n++}\n` });
+    lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
+    return r.ms;
+  };
+  const rtUndo = {
+    prepare: edit,
+    run() {
+      const r = timeOnce(RT, ['undo'], opts);
+      lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
+      return r.ms;
+    },
+  };
+  row('rt undo of an edit at line 500,000 / that edit', pair(rtUndo, { run: edit }), '≤ 1.5', '≤ 1.0');
+  fs.rmSync(file, { force: true });
+}
+
 // 3b. A batch (SPEC §7): rt apply of a 10-hunk patch by LIDs over 3 files of 1,000 lines,
 // against one rt edit of one line of one such file. Before each timed run, outside the timing,
 // its folder (its own root) is made afresh: the files written, dated an hour back (an index of a
