@@ -18,6 +18,7 @@ import { inFolder } from '../io/pinnedFolder.js';
 import { stateKeyOf, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
+import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { Context } from './context.js';
 import { isOn } from './writing.js';
@@ -58,8 +59,9 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
       return p.bytes === null ? f : { ...f, [to]: { exists: true, size: p.bytes.length, digest: contentDigest([p.bytes]), stamp: statFile(p.file) } };
     });
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
-    ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
-    for (const p of plans) report(ctx, p);
+    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
+    const docs = plans.map((p) => report(ctx, p));
+    if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
   } finally {
     for (const lock of locks) lock.release();
   }
@@ -209,17 +211,18 @@ function contentOf(d: FileData, side: 'before' | 'after'): Buffer {
 }
 
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */
-function report(ctx: Context, p: FilePlan): void {
+function report(ctx: Context, p: FilePlan): Record<string, unknown> {
   if (p.bytes === null || !p.lines || !p.index) {
-    ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
-    return;
+    if (!ctx.json) ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
+    return { path: p.file.display, verb: 'removed' };
   }
   const store = ctx.stateOf(p.file);
   saveIndex(store, p.file.rel, p.lines, p.index, statFile(p.file), { parts: [p.bytes] });
   const lids = p.index.lids;
   const view = ViewState.load(store, p.file.rel);
   const total = p.lines.count;
-  ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
+  if (!ctx.json) ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
+  const windows = [];
   for (const r of p.regions) {
     const from = Math.max(0, r.from - REGION_CONTEXT);
     const to = Math.min(total, Math.max(r.to, r.from) + REGION_CONTEXT);
@@ -229,8 +232,10 @@ function report(ctx: Context, p: FilePlan): void {
       contents.push(lineContent(p.lines, i));
       lidTexts.push(lidToString(lids[i]!));
     }
-    ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
+    if (ctx.json) windows.push(jsonWindow(p.file.display, total, from + 1, lidTexts, contents));
+    else ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
   }
   view.save();
+  return { path: p.file.display, verb: 'restored', total, windows };
 }

@@ -116,6 +116,19 @@ describe('rt undo and rt redo', () => {
   });
 });
 
+describe('rt undo --json', () => {
+  it('prints one document: the step, and each file with its restored windows', () => {
+    const dir = repo({ 'f.txt': numbered(3) });
+    const w = openWindow(dir, 'f.txt');
+    run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'two\n' });
+    const r = run(['--json', 'undo'], dir);
+    expect(r.status, r.text).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ command: 'undo', written: true, step: { id: 1, command: 'rt edit', session: null }, files: [{ path: 'f.txt', verb: 'restored', total: 3 }] });
+    expect(doc.files[0].windows[0].lines.map((l: { lid: string }) => l.lid)).toEqual(w.lids);
+  });
+});
+
 describe('nothing to undo, and a history that cannot be trusted', () => {
   it('is exit 1 with no history, after rm -rf .rt, and with RT_STATE=off (which says why)', () => {
     const dir = repo({ 'f.txt': 'a\n' });
