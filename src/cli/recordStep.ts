@@ -34,7 +34,7 @@ function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
   if (change.kind === 'delete') return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined)];
-  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, undefined, r.lines!, r.lids)];
+  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
   if (moveTo) return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
   if (applied.unchanged) return [];

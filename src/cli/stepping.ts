@@ -15,7 +15,7 @@ import { History, type FileData, type FileSide, type Step, type StepFile } from 
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
-import { stateKeyOf, type ResolvedPath } from '../io/root.js';
+import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
 import { jsonWindow } from '../render/json.js';
@@ -33,6 +33,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const store = ctx.stateOf({ stateRoot: ctx.root.dir });
   const history = History.of(store);
   if (!history) {
+    if (ctx.json) ctx.emit({ command: direction, written: false, step: null });
     ctx.warn(`no history is kept here (${isOn(ctx.env.RT_STATE) || ctx.env.RT_STATE === undefined ? 'the root is not writable' : 'RT_STATE=off'}): nothing to ${direction}`);
     return 1;
   }
@@ -40,6 +41,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const steps = history.steps();
   const chosen = choose(ctx, steps, direction, stepArg);
   if (!chosen) {
+    if (ctx.json) ctx.emit({ command: direction, written: false, step: null });
     ctx.warn(`nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}${direction === 'redo' ? ' (a step is redone only right after its undo, before this session writes anew)' : ''}`);
     return 1;
   }
@@ -51,7 +53,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
     const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
-    const writes: FileWrite[] = plans.map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined }));
+    const writes: FileWrite[] = plans.filter((p) => p.bytes !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined }));
     commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
     // The side written is now known by its stamp and digest: what the next redo or undo checks.
     const updated: StepFile[] = chosen.files.map((f, i) => {
@@ -83,9 +85,9 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
   }
   const mine = steps.filter((s) => s.session === session);
   if (direction === 'undo') return [...mine].reverse().find((s) => s.state === 'done');
-  // Undone steps stay redoable until the session writes anew (History.record clears them); undo
-  // took them back latest first, so redo brings back the earliest of them first.
-  return mine.find((s) => s.state === 'undone');
+  // Undone steps stay redoable until the session writes anew (History.record clears them); redo
+  // brings back the one undone last.
+  return mine.filter((s) => s.state === 'undone').sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
 }
 
 interface FilePlan {
@@ -100,8 +102,21 @@ interface FilePlan {
   readonly path: string;
 }
 
+/**
+ * A file of a step: its path from the root, which must be where the step wrote it; one that
+ * would lie outside the root, or elsewhere than written (a history planted, damaged, or copied
+ * with its root), is refused, never followed.
+ */
 function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
-  return { abs: f.abs, ...stateKeyOf(ctx.root, f.abs), display: path.relative(ctx.cwd, f.abs) || f.path };
+  const abs = path.resolve(ctx.root.dir, f.path);
+  // A history copied with its root (cp -a) or planted names files of another place: never acted on here.
+  if (abs !== f.abs) {
+    throw new RtError('outside_root', `the history names ${f.abs}, not a file of this root (${ctx.root.dir}); nothing was written`, ['a history copied from another folder is not undone here; remove .rt/history to start it again']);
+  }
+  if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) {
+    throw new RtError('outside_root', `the history names ${JSON.stringify(f.path)}, which is not a file inside the root; nothing was written`, ['the history may be damaged: see it with rt history; remove .rt/history to start it again']);
+  }
+  return { abs, ...stateKeyOf(ctx.root, abs), display: path.relative(ctx.cwd, abs) || f.path };
 }
 
 /**
@@ -120,9 +135,15 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
     if (st) throw refuse('exists again');
     return { file, bytes: contentOf(d, to), version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...newIndex(contentOf(d, to), to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!) };
   }
-  if (!st || !st.isFile()) throw refuse(st ? 'is no longer a regular file' : 'was removed');
+  if (!st && force && !target.exists) return { file, bytes: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
+  if (!st || !st.isFile()) {
+    throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+      ...(!st && !target.exists ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
+      'to take back an older step instead: see them with rt history, then rt undo STEP',
+    ]);
+  }
   const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
-  const same = sameSide(want, statFile(file), current);
+  const same = sameSide(want, current, d, from);
   if (!target.exists) {
     if (!same && !force) throw refuse('changed');
     return { file, bytes: null, version: versionOf(st), regions: [], path: f.path };
@@ -141,31 +162,34 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   return { file, bytes, version: versionOf(st), lines, index, regions, path: f.path };
 }
 
-/** Whether the file now is the side `want` of the step: its stamp, else its size and digest. */
-function sameSide(want: FileSide, stamp: ReturnType<typeof statFile>, current: Buffer): boolean {
-  const s = want.stamp;
-  if (s && s.size === stamp.size && s.mtimeNs === stamp.mtimeNs && s.ctimeNs === stamp.ctimeNs && s.ino === stamp.ino) return true;
-  return current.length === want.size && contentDigest([current]) === want.digest;
+/**
+ * Whether the file now is the side `from` of the step: its size and digest, and the step's own
+ * changed lines at their places. Never its stamp alone: a program that wrote the file in the
+ * instant after rt did left rt's stamp on its own content.
+ */
+function sameSide(want: FileSide, current: Buffer, d: FileData, from: 'before' | 'after'): boolean {
+  if (current.length !== want.size || want.digest === null || contentDigest([current]) !== want.digest) return false;
+  const own = from === 'after' ? d.afterBytes : d.beforeBytes;
+  return d.hunks.every((h, i) => current.subarray(h[from].start, h[from].end).equals(own[i]!));
 }
 
 /**
- * --force on a file changed since: each of the step's changed ranges is found by its bytes on
- * side `from` (once, in order), wherever the changes made since moved it; one not found, or
- * found twice, is refused.
+ * --force on a file changed since: the step is taken back only where each of its changed
+ * ranges still stands at its own lines, as the step left it (what changed elsewhere in the
+ * file is kept). A range changed, or moved by lines added or removed above it, is refused: its
+ * bytes found elsewhere may be another line's, and taking them back would revert someone's work.
  */
 function relocate(d: FileData, from: 'before' | 'after', current: Buffer, file: ResolvedPath): Hunk[] {
   const own = from === 'after' ? d.afterBytes : d.beforeBytes;
-  let after = 0;
+  const lines = splitLines(current);
   return d.hunks.map((h, i) => {
-    const bytes = own[i]!;
-    const at = current.indexOf(bytes, after);
-    if (at === -1 || (bytes.length > 0 && current.indexOf(bytes, at + 1) !== -1) || bytes.length === 0) {
-      throw new RtError('stale', `${file.display} no longer holds lines ${h[from].from + 1}-${h[from].to} as the step left them (changed, or found in several places); nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, 'make the change by hand with rt edit']);
+    const side = h[from];
+    const start = side.from <= lines.count ? lines.starts[side.from]! : -1;
+    const end = side.to <= lines.count ? lines.starts[side.to]! : -1;
+    if (start === -1 || end === -1 || !current.subarray(start, end).equals(own[i]!)) {
+      throw new RtError('stale', `${file.display} no longer holds lines ${side.from + 1}-${side.to} as the step left them (they changed, or lines were added or removed above them); nothing was written`, [`see it: rt open ${shellQuote(`${file.display}:${side.from + 1}`)}`, 'make the change by hand with rt edit']);
     }
-    after = at + bytes.length;
-    const lineOf = (offset: number) => splitLines(current.subarray(0, offset)).count;
-    const fromLine = lineOf(at);
-    return { ...h, [from]: { from: fromLine, to: fromLine + (h[from].to - h[from].from), start: at, end: at + bytes.length } } as Hunk;
+    return { ...h, [from]: { ...side, start, end } } as Hunk;
   });
 }
 

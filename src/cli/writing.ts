@@ -67,7 +67,7 @@ export interface Planned {
   readonly resolved: Resolved;
   readonly store: StateStore;
   /** The file as read (update, delete, or an add over an existing file with --force). */
-  readonly before?: { readonly lines: FileLines; readonly version: FileVersion; readonly snapshot?: Snapshot };
+  readonly before?: { readonly lines: FileLines; readonly version: FileVersion; readonly snapshot?: Snapshot; readonly lids?: Uint32Array };
   /** Update: the file after its hunks. */
   readonly applied?: AppliedChanges;
   /** Add: the new file's bytes. */
@@ -271,7 +271,9 @@ function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags
   refuseBinaryResult(file, bytes.subarray(0, SNIFF_BYTES));
   // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
   const old = existing ? inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), 2 ** 32 - 1)) : undefined;
-  const before = existing && old ? { lines: splitLines(old), version: versionOf(existing) } : undefined;
+  const oldLines = old && splitLines(old);
+  // The LIDs the old content reads with (its saved ones carried), for an undo to give them back.
+  const before = existing && oldLines ? { lines: oldLines, version: versionOf(existing), lids: nextReading(store, file.rel, hashLines(oldLines)).lids } : undefined;
   return { resolved: r, store, bytes, ...(before ? { before } : {}), view: ViewState.load(store, file.rel) };
 }
 

@@ -55,6 +55,8 @@ export interface Step {
   readonly command: string;
   /** done (undo can take it back), undone (redo can bring it back), cleared (undone, then its session wrote anew). */
   readonly state: StepState;
+  /** When undone: the order of the undos (redo brings back the one undone last). */
+  readonly undoneSeq?: number;
   readonly files: readonly StepFile[];
   /** Bytes of its data file. */
   readonly bytes: number;
@@ -64,6 +66,8 @@ interface Doc {
   readonly format: string;
   readonly version: number;
   next: number;
+  /** Counts undos, for Step.undoneSeq. */
+  undos?: number;
   steps: Step[];
 }
 
@@ -132,7 +136,7 @@ export class History {
     return this.update((doc) => {
       const id = doc.next++;
       const blob = encode(data);
-      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
+      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
       writeAtomic(this.dataFile(id), blob);
       doc.steps = doc.steps.map((s) => (s.session === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s));
       const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
@@ -147,7 +151,7 @@ export class History {
     this.update((doc) => {
       const at = doc.steps.findIndex((s) => s.id === id);
       if (at === -1) return;
-      doc.steps[at] = { ...doc.steps[at]!, state, ...(files ? { files } : {}) };
+      doc.steps[at] = { ...doc.steps[at]!, state, ...(files ? { files } : {}), ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
     });
   }
 
@@ -163,8 +167,11 @@ export class History {
 
   private update<T>(change: (doc: Doc) => T): T | undefined {
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
-      if (fs.lstatSync(this.dir).isSymbolicLink() || fs.realpathSync.native(this.dir) !== this.dir) return undefined;
+      for (const dir of [this.dir, path.join(this.dir, 'data')]) {
+        fs.mkdirSync(dir, { recursive: true });
+        // A folder of the history swapped for a link is never written through.
+        if (fs.lstatSync(dir).isSymbolicLink() || fs.realpathSync.native(dir) !== dir) return undefined;
+      }
     } catch {
       return undefined;
     }
@@ -184,7 +191,9 @@ export class History {
     let text: string;
     try {
       if (fs.realpathSync.native(this.dir) !== this.dir) return empty();
-      text = fs.readFileSync(this.listFile(), 'utf8');
+      const st = fs.lstatSync(this.listFile(), { throwIfNoEntry: false });
+      if (!st) return empty();
+      text = st.isFile() ? fs.readFileSync(this.listFile(), 'utf8') : '';
     } catch {
       return empty();
     }
@@ -194,15 +203,10 @@ export class History {
     } catch {
       // damaged: set aside below
     }
+    // Set aside with its data: a list that cannot be read leaves nothing behind that no bound counts.
     this.store.setAsideFile('index', this.listFile(), 'it is not a history rt wrote');
-    const next = empty();
-    // Ids go on from the damaged list's data files, so that no new step takes an old one's data.
-    try {
-      for (const name of fs.readdirSync(path.join(this.dir, 'data'))) next.next = Math.max(next.next, Number.parseInt(name, 10) + 1 || 0);
-    } catch {
-      // no data
-    }
-    return next;
+    this.store.setAsideFile('index', path.join(this.dir, 'data'), 'its list was damaged');
+    return empty();
   }
 
   private listFile(): string {

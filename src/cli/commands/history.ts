@@ -23,8 +23,9 @@ export const historyCommand: CommandSpec = {
   readsStdin: false,
   run(ctx, args) {
     const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
-    const only = args[0] === undefined ? undefined : resolveInRoot(ctx.root, args[0], true).abs;
-    const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.abs === only)).reverse();
+    // Steps name their files from the root (see rt undo): so does the filter.
+    const only = args[0] === undefined ? undefined : path.relative(ctx.root.dir, resolveInRoot(ctx.root, args[0], true).abs);
+    const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.path === only)).reverse();
     if (ctx.json) {
       ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
     } else {
