@@ -3,6 +3,7 @@
 // batch is one step. Recording never fails the write it records: a history that cannot be
 // written is said once, and the write stands.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { hunksOf, type Hunk } from '../core/history/changes.js';
 import type { FileLines } from '../core/lines.js';
@@ -33,10 +34,10 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
 function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
-  if (change.kind === 'delete') return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined)];
+  if (change.kind === 'delete') return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
-  if (moveTo) return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  if (moveTo) return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
@@ -62,11 +63,11 @@ function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
 }
 
 /** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */
-function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined): [StepFile, FileData] {
+function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined, beforeMode?: number): [StepFile, FileData] {
   const span = (lines: FileLines | undefined) => ({ from: 0, to: lines?.count ?? 0, start: 0, end: lines?.bytes.length ?? 0 });
   const hunk: Hunk = { before: span(before), after: span(after) };
   return [
-    stepFile(ctx, file, before ? side(before.bytes) : ABSENT, after ? side(after.bytes, statFile(file)) : ABSENT, after?.count ?? 0, before?.count ?? 0),
+    stepFile(ctx, file, before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT, after ? { ...side(after.bytes, statFile(file)), mode: fs.lstatSync(file.abs).mode & 0o7777 } : ABSENT, after?.count ?? 0, before?.count ?? 0),
     {
       hunks: [hunk],
       beforeBytes: [before?.bytes ?? Buffer.alloc(0)],

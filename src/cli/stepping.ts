@@ -53,7 +53,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
     const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
-    const writes: FileWrite[] = plans.filter((p) => p.bytes !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined }));
+    const writes: FileWrite[] = plans.filter((p) => p.bytes !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }) }));
     commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
     // The side written is now known by its stamp and digest: what the next redo or undo checks.
     const updated: StepFile[] = chosen.files.map((f, i) => {
@@ -100,6 +100,8 @@ interface FilePlan {
   readonly index?: LineIndex;
   readonly regions: ReadonlyArray<{ from: number; to: number }>;
   readonly path: string;
+  /** For a file made again: the permission bits it had. */
+  readonly mode?: number;
 }
 
 /**
@@ -133,7 +135,7 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone, or what the step left.
     if (st) throw refuse('exists again');
-    return { file, bytes: contentOf(d, to), version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...newIndex(contentOf(d, to), to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!) };
+    return { file, bytes: contentOf(d, to), version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...newIndex(contentOf(d, to), to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!) };
   }
   if (!st && force && !target.exists) return { file, bytes: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
   if (!st || !st.isFile()) {

@@ -286,7 +286,9 @@ function writesOf(p: Planned): FileWrite[] {
   if (change.kind === 'add') return [{ abs: file.abs, display: file.display, data: [p.bytes!], expected: p.before?.version, overwrite: p.before !== undefined }];
   const applied = p.applied!;
   // The source goes only once its content is at the target.
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined }, { ...removal(), requires: moveTo.abs }];
+  // A moved file keeps its permission bits, as mv keeps them.
+  const mode = p.before!.version.mode;
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
   return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 

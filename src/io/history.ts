@@ -30,6 +30,8 @@ export interface FileSide {
   readonly digest: string | null;
   /** After a write: the stamp of the file rt wrote, which tells at once that it is still that file. */
   readonly stamp?: FileStamp;
+  /** Its permission bits, where known: a file an undo or redo makes again gets them back. */
+  readonly mode?: number;
 }
 
 export interface StepFile {

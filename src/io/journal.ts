@@ -43,6 +43,8 @@ export interface FileWrite {
   /** The version read (the file must still be it), or undefined for a file that must not exist (unless `overwrite`). */
   readonly expected: FileVersion | undefined;
   readonly overwrite?: boolean;
+  /** For a file made anew: its permission bits (default: what the umask leaves). */
+  readonly mode?: number;
   /** For the removal of a move's source: the path of its target, without which it is not removed. */
   readonly requires?: string;
 }
@@ -129,7 +131,7 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   if (writes.length === 1) {
     // One file: its rename is the commit, and its temporary file is one any rt removes when left.
     const only = writes[0]!;
-    naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true)));
+    naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true, only.mode)));
     return [];
   }
   const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
@@ -157,7 +159,7 @@ export function commitWrites(dir: string, command: string, writes: readonly File
     writes.forEach((w, i) => {
       const temp = entries[i]!.temp;
       if (temp === null || w.data === null) return;
-      naming(w.abs, () => writeTemp(w.abs, w.data!, w.display, temp));
+      naming(w.abs, () => writeTemp(w.abs, w.data!, w.display, temp, w.mode));
       folders.add(path.dirname(w.abs));
     });
     for (const folder of folders) syncDir(folder);

@@ -23,10 +23,12 @@ export interface FileVersion {
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly ino: number;
+  /** Its permission bits (not part of what tells a version; what a file made again gets back). */
+  readonly mode?: number;
 }
 
 export function versionOf(st: fs.Stats): FileVersion {
-  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode & 0o7777 };
 }
 
 function tempName(target: string): string {
@@ -38,8 +40,8 @@ function tempName(target: string): string {
  * version that was read (undefined for a new file, which must then still not exist unless
  * `overwrite`); a target changed since is refused.
  */
-export function replaceFile(target: string, data: Buffer | readonly Buffer[], expected: FileVersion | undefined, display: string, overwrite = false): void {
-  const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target));
+export function replaceFile(target: string, data: Buffer | readonly Buffer[], expected: FileVersion | undefined, display: string, overwrite = false, newMode?: number): void {
+  const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target), newMode);
   try {
     checkUnchanged(target, expected, display, overwrite);
     moveIntoPlace(tmp, target, true, expected === undefined && !overwrite);
@@ -54,10 +56,11 @@ export function replaceFile(target: string, data: Buffer | readonly Buffer[], ex
  * the mode a new file gets), flushed to disk; returns `temp`. Inside the target's folder,
  * entered and checked (see inFolder): a folder swapped for a link meanwhile is refused.
  */
-export function writeTemp(target: string, parts: readonly Buffer[], display: string, temp: string): string {
+export function writeTemp(target: string, parts: readonly Buffer[], display: string, temp: string, newMode?: number): string {
   return inFolder(path.dirname(target), display, () => {
     const name = path.basename(target);
-    let mode = 0o666 & ~process.umask();
+    // A new file gets `newMode` (a file an undo makes again: its own), else what the umask leaves.
+    let mode = newMode ?? 0o666 & ~process.umask();
     let owner: { uid: number; gid: number } | undefined;
     let st: fs.Stats | undefined;
     try {

@@ -144,6 +144,15 @@ describe('rt apply: files added, deleted and moved', () => {
     expect(w.lidAt(5)).toBe(l[4]);
   });
 
+  it('moves a file with its permission bits, as mv does (and an undo gives them back)', () => {
+    const { dir } = rootWith({ 'run.sh': '#!/bin/sh\necho hi\n' });
+    fs.chmodSync(path.join(dir, 'run.sh'), 0o750);
+    expect(apply(dir, '*** Update File: run.sh\n*** Move to: bin/run.sh\n').status).toBe(0);
+    expect(fs.statSync(path.join(dir, 'bin/run.sh')).mode & 0o7777).toBe(0o750);
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o7777).toBe(0o750);
+  });
+
   it('refuses an Add of an existing file (exit 3) unless --force, and a Move onto one', () => {
     const { dir, lids } = rootWith({ 'a.txt': numbered(2), 'b.txt': numbered(2) });
     expectRefused(dir, '*** Add File: a.txt\n+x\n', 3, /^rt: patch line 1: a\.txt exists already; nothing was written/);

@@ -152,8 +152,7 @@ describe('undo review: what undo restores', () => {
     expect(openWindow(dir, 'f.txt').lids).toEqual(before.lids);
   });
 
-  // Known gap, left for the rest of issue 20 (it stays open): the reproduction waits here.
-  it.skip('undo of a delete restores the file\'s mode (an executable script stays executable)', () => {
+  it('undo of a delete restores the file\'s mode (an executable script stays executable)', () => {
     const dir = repo({ 'run.sh': '#!/bin/sh\necho hi\n' });
     fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
     expect(run(['apply'], dir, { input: '*** Delete File: run.sh\n' }).status).toBe(0);
