@@ -5,6 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { sliceParts } from '../core/edit.js';
 import { hunksOf, type Hunk } from '../core/history/changes.js';
 import type { FileLines } from '../core/lines.js';
 import { History, type FileData, type FileSide, type StepFile } from '../io/history.js';
@@ -77,20 +78,6 @@ function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, 
       afterLids: [after && afterLids?.length === after.count ? afterLids : new Uint32Array(0)],
     },
   ];
-}
-
-/** Bytes from..to of a file given as consecutive parts. */
-function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
-  const out: Buffer[] = [];
-  let at = 0;
-  for (const part of parts) {
-    const start = Math.max(from, at);
-    const end = Math.min(to, at + part.length);
-    if (end > start) out.push(part.subarray(start - at, end - at));
-    at += part.length;
-    if (at >= to) break;
-  }
-  return Buffer.concat(out);
 }
 
 function side(bytes: Buffer, stamp?: ReturnType<typeof statFile>): FileSide {

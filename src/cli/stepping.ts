@@ -9,7 +9,7 @@ import { RtError, shellQuote } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { swapHunks, swapLids, type Hunk } from '../core/history/changes.js';
 import { lidToString } from '../core/lid.js';
-import { reconcileIndex, retire, today, type LineIndex } from '../core/lineIndex.js';
+import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
@@ -228,8 +228,8 @@ function restoredIndex(current: LineIndex, lines: FileLines, hunks: readonly Hun
 function newIndex(bytes: Buffer, lids: Uint32Array): { lines: FileLines; index: LineIndex } {
   const lines = splitLines(bytes);
   const hashes = hashLines(lines);
-  if (lids.length === lines.count && new Set(lids).size === lids.length) return { lines, index: { h1: hashes.h1, h2: hashes.h2, lids: Uint32Array.from(lids), retired: { lids: new Uint32Array(0), days: new Uint16Array(0), lines: new Uint32Array(0) } } };
-  return { lines, index: reconcileIndex({ h1: new Uint32Array(0), h2: new Uint32Array(0), lids: new Uint32Array(0), retired: { lids: new Uint32Array(0), days: new Uint16Array(0), lines: new Uint32Array(0) } }, hashes) };
+  if (lids.length === lines.count && new Set(lids).size === lids.length) return { lines, index: { h1: hashes.h1, h2: hashes.h2, lids: Uint32Array.from(lids), retired: NO_RETIRED } };
+  return { lines, index: reconcileIndex({ h1: new Uint32Array(0), h2: new Uint32Array(0), lids: new Uint32Array(0), retired: NO_RETIRED }, hashes) };
 }
 
 function contentOf(d: FileData, side: 'before' | 'after'): Buffer {

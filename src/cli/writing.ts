@@ -12,6 +12,7 @@ import { RtError, shellQuote } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { sliceParts } from '../core/edit.js';
 import { applyChanges, planHunks, type AppliedChanges } from '../core/patch/plan.js';
 import type { FileChange } from '../core/patch/types.js';
 import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
@@ -252,7 +253,7 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
   const changes = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
   const applied = applyChanges(lines, index, changes);
-  refuseBinaryResult(file, headOf(applied.parts));
+  refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
   return { resolved: r, store, before, applied, view, ...linkVersion };
 }
 
@@ -325,18 +326,6 @@ function saveState(ctx: Context, p: Planned): FileReport {
  */
 function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: boolean): Uint32Array {
   return saved ? index.lids : nextReading(store, rel, index).lids;
-}
-
-/** The first bytes of a file given as consecutive parts, as many as binary sniffing looks at. */
-function headOf(parts: readonly Buffer[]): Buffer {
-  const head: Buffer[] = [];
-  let size = 0;
-  for (const part of parts) {
-    if (size >= SNIFF_BYTES) break;
-    head.push(part.subarray(0, SNIFF_BYTES - size));
-    size += Math.min(part.length, SNIFF_BYTES - size);
-  }
-  return Buffer.concat(head);
 }
 
 /**

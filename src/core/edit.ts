@@ -97,6 +97,20 @@ export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, 
   };
 }
 
+/** Bytes from..to of a file given as consecutive parts, copying only the parts they overlap (none when one part holds them). */
+export function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
+  const out: Buffer[] = [];
+  let at = 0;
+  for (const part of parts) {
+    const start = Math.max(from, at);
+    const end = Math.min(to, at + part.length);
+    if (end > start) out.push(part.subarray(start - at, end - at));
+    at += part.length;
+    if (at >= to) break;
+  }
+  return out.length === 1 ? out[0]! : Buffer.concat(out);
+}
+
 /** A file held as consecutive parts: sliced and compared without joining them. */
 class Parts {
   readonly size: number;
@@ -117,17 +131,9 @@ class Parts {
     return (this.whole ??= Buffer.concat(this.parts, this.size));
   }
 
-  /** Bytes from..to of the whole, copying only the parts they overlap (none when one part holds them). */
+  /** Bytes from..to of the whole (see sliceParts). */
   slice(from: number, to: number): Buffer {
-    if (this.whole) return this.whole.subarray(from, to);
-    const pieces: Buffer[] = [];
-    for (let p = 0; p < this.parts.length && this.at[p]! < to; p++) {
-      const part = this.parts[p]!;
-      const start = Math.max(0, from - this.at[p]!);
-      const end = Math.min(part.length, to - this.at[p]!);
-      if (end > start) pieces.push(part.subarray(start, end));
-    }
-    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    return this.whole ? this.whole.subarray(from, to) : sliceParts(this.parts, from, to);
   }
 
   /** Whether the whole is `bytes`; a part that is the very same memory is not compared. */
