@@ -6,13 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError, shellQuote } from '../core/errors.js';
-import { hashLines } from '../core/hash.js';
-import { swapHunks, swapLids, type Hunk } from '../core/history/changes.js';
+import { hashLines, type LineHashes } from '../core/hash.js';
+import { swapHunks, swapLids, swapLines, type Hunk } from '../core/history/changes.js';
 import { lidToString } from '../core/lid.js';
 import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
+import type { KeptRecords } from '../io/savedIndex.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
@@ -53,12 +54,12 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
     const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
-    const writes: FileWrite[] = plans.filter((p) => p.bytes !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.bytes === null ? null : [p.bytes], expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }) }));
+    const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }) }));
     commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
     // The side written is now known by its stamp and digest: what the next redo or undo checks.
     const updated: StepFile[] = chosen.files.map((f, i) => {
       const p: FilePlan = plans[i]!;
-      return p.bytes === null ? f : { ...f, [to]: { exists: true, size: p.bytes.length, digest: contentDigest([p.bytes]), stamp: statFile(p.file) } };
+      return p.parts === null || !p.lines ? f : { ...f, [to]: { ...f[to], exists: true, size: p.lines.starts[p.lines.count]!, digest: contentDigest(p.parts), stamp: statFile(p.file) } };
     });
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
     if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
@@ -92,12 +93,16 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
 
 interface FilePlan {
   readonly file: ResolvedPath;
-  /** The new content, or null to remove the file. */
-  readonly bytes: Buffer | null;
+  /** The new content in consecutive parts, or null to remove the file. */
+  readonly parts: Buffer[] | null;
   /** The version now there (replaced), or undefined for a file made anew. */
   readonly version: ReturnType<typeof versionOf> | undefined;
+  /** The new content's lines (their bytes joined only if asked for), and line i's content. */
   readonly lines?: FileLines;
+  readonly content?: (i: number) => Buffer;
   readonly index?: LineIndex;
+  /** When the index is the saved one with one range changed: its records kept (see KeptRecords). */
+  readonly kept?: KeptRecords;
   readonly regions: ReadonlyArray<{ from: number; to: number }>;
   readonly path: string;
   /** For a file made again: the permission bits it had. */
@@ -135,33 +140,55 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone, or what the step left.
     if (st) throw refuse('exists again');
-    return { file, bytes: contentOf(d, to), version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...newIndex(contentOf(d, to), to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!) };
+    const bytes = contentOf(d, to);
+    const made = newIndex(bytes, to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!);
+    return { file, parts: [bytes], version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...made, content: (i) => lineContent(made.lines, i) };
   }
-  if (!st && force && !target.exists) return { file, bytes: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
+  if (!st && force && !target.exists) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
   if (!st || !st.isFile()) {
     throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
       ...(!st && !target.exists ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
       'to take back an older step instead: see them with rt history, then rt undo STEP',
     ]);
   }
-  const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
-  const same = sameSide(want, current, d, from);
   if (!target.exists) {
-    if (!same && !force) throw refuse('changed');
-    return { file, bytes: null, version: versionOf(st), regions: [], path: f.path };
+    const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+    if (!sameSide(want, current, d, from) && !force) throw refuse('changed');
+    return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
+  // Read once, with its index: the saved one as it is when the file is the version it describes.
+  const store = ctx.stateOf(file);
+  const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, { ...file, abs: path.basename(file.abs) }));
+  const current = snapshot.lines;
   let hunks = d.hunks;
-  if (!same) {
+  if (!sameSide(want, current.bytes, d, from)) {
     if (!force) throw refuse('changed');
     hunks = relocate(d, from, current, file);
   }
   const other = to === 'after' ? d.afterBytes : d.beforeBytes;
-  const bytes = swapHunks(current, hunks, from, other);
-  const lines = splitLines(bytes);
-  const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(ctx.stateOf(file), { ...file, abs: path.basename(file.abs) }));
-  const { index } = restoredIndex(snapshot.index, lines, hunks, from, to === 'after' ? d.afterLids : d.beforeLids);
   const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
-  return { file, bytes, version: versionOf(st), lines, index, regions, path: f.path };
+  const swapped = swapLines(current, snapshot.index, hunks, from, other);
+  if (!swapped) {
+    // Not whole lines as the step says (a damaged step): the file is split anew.
+    const bytes = swapHunks(current.bytes, hunks, from, other);
+    const lines = splitLines(bytes);
+    const { index } = restoredIndex(snapshot.index, lines.count, hashLines(lines), hunks, from, to === 'after' ? d.afterLids : d.beforeLids);
+    return { file, parts: [bytes], version: versionOf(st), lines, content: (i) => lineContent(lines, i), index, regions, path: f.path };
+  }
+  const { index, spliced } = restoredIndex(snapshot.index, swapped.count, swapped.hashes, hunks, from, to === 'after' ? d.afterLids : d.beforeLids);
+  const lines: FileLines = {
+    get bytes() {
+      return Buffer.concat(swapped.parts, swapped.size);
+    },
+    bomLength: current.bomLength,
+    count: swapped.count,
+    starts: swapped.starts,
+    contentEnds: swapped.contentEnds,
+  };
+  // One range changed in the saved index as read: its other records are written again as they are.
+  const h = hunks.length === 1 ? hunks[0]! : undefined;
+  const kept = h && snapshot.saved && spliced ? { ...snapshot.saved, start: h[from].from, end: h[from].to, inserted: h[to].to - h[to].from } : undefined;
+  return { file, parts: swapped.parts, version: versionOf(st), lines, content: swapped.content, index, regions, path: f.path, ...(kept ? { kept } : {}) };
 }
 
 /**
@@ -181,14 +208,13 @@ function sameSide(want: FileSide, current: Buffer, d: FileData, from: 'before' |
  * file is kept). A range changed, or moved by lines added or removed above it, is refused: its
  * bytes found elsewhere may be another line's, and taking them back would revert someone's work.
  */
-function relocate(d: FileData, from: 'before' | 'after', current: Buffer, file: ResolvedPath): Hunk[] {
+function relocate(d: FileData, from: 'before' | 'after', lines: FileLines, file: ResolvedPath): Hunk[] {
   const own = from === 'after' ? d.afterBytes : d.beforeBytes;
-  const lines = splitLines(current);
   return d.hunks.map((h, i) => {
     const side = h[from];
     const start = side.from <= lines.count ? lines.starts[side.from]! : -1;
     const end = side.to <= lines.count ? lines.starts[side.to]! : -1;
-    if (start === -1 || end === -1 || !current.subarray(start, end).equals(own[i]!)) {
+    if (start === -1 || end === -1 || !lines.bytes.subarray(start, end).equals(own[i]!)) {
       throw new RtError('stale', `${file.display} no longer holds lines ${side.from + 1}-${side.to} as the step left them (they changed, or lines were added or removed above them); nothing was written`, [`see it: rt open ${shellQuote(`${file.display}:${side.from + 1}`)}`, 'make the change by hand with rt edit']);
     }
     return { ...h, [from]: { ...side, start, end } } as Hunk;
@@ -196,32 +222,55 @@ function relocate(d: FileData, from: 'before' | 'after', current: Buffer, file: 
 }
 
 /**
- * The index of the file restored: the lines outside the changed ranges keep their LIDs, those
- * inside get back the ones they had on that side; the LIDs of the lines taken away are retired.
- * When that cannot hold (the LIDs kept are not there, or would repeat), the restored file's
- * LIDs are found as for any change.
+ * The index of the file restored (`count` lines, fingerprints `hashes`): the lines outside the
+ * changed ranges keep their LIDs, those inside get back the ones they had on that side; the
+ * LIDs of the lines taken away are retired. `spliced` says it is so; when that cannot hold (the
+ * LIDs kept are not there, or would repeat), the restored file's LIDs are found as for any change.
  */
-function restoredIndex(current: LineIndex, lines: FileLines, hunks: readonly Hunk[], from: 'before' | 'after', otherLids: readonly Uint32Array[]): { index: LineIndex } {
-  const hashes = hashLines(lines);
+function restoredIndex(current: LineIndex, count: number, hashes: LineHashes, hunks: readonly Hunk[], from: 'before' | 'after', otherLids: readonly Uint32Array[]): { index: LineIndex; spliced: boolean } {
   const to = from === 'after' ? 'before' : 'after';
   const complete = otherLids.every((l, i) => l.length === hunks[i]![to].to - hunks[i]![to].from);
   // The current index describes the side `from`: its lines are the restored file's, less the ranges' lines on side `to`, plus those on side `from`.
-  const fromLines = lines.count + hunks.reduce((n, h) => n + (h[from].to - h[from].from) - (h[to].to - h[to].from), 0);
+  const fromLines = count + hunks.reduce((n, h) => n + (h[from].to - h[from].from) - (h[to].to - h[to].from), 0);
   if (complete && current.lids.length === fromLines) {
-    const lids = swapLids(current.lids, hunks, from, otherLids);
-    if (lids.length === lines.count && new Set(lids).size === lids.length) {
-      const back = new Set(otherLids.flatMap((l) => [...l]));
-      const kept = new Set(lids);
+    // The LIDs given back: none twice, and none that a line outside the ranges holds (the
+    // index's own LIDs are all different), which a scan of those lines tells.
+    const back = new Set<number>();
+    for (const l of otherLids) for (const code of l) back.add(code);
+    const backCount = otherLids.reduce((n, l) => n + l.length, 0);
+    if (back.size === backCount && !holdsAny(current.lids, hunks, from, back)) {
+      const lids = swapLids(current.lids, hunks, from, otherLids);
       const gone: Array<{ lid: number; line: number }> = [];
       hunks.forEach((h) => {
-        for (let i = h[from].from; i < h[from].to; i++) if (!kept.has(current.lids[i]!)) gone.push({ lid: current.lids[i]!, line: Math.min(h[to].from + 1, Math.max(lines.count, 1)) });
+        for (let i = h[from].from; i < h[from].to; i++) if (!back.has(current.lids[i]!)) gone.push({ lid: current.lids[i]!, line: Math.min(h[to].from + 1, Math.max(count, 1)) });
       });
       const keep = current.retired.lids.map((code) => (back.has(code) ? 0 : 1));
       const retired = keep.every(Boolean) ? current.retired : { lids: current.retired.lids.filter((_, i) => keep[i]), days: current.retired.days.filter((_, i) => keep[i]), lines: current.retired.lines.filter((_, i) => keep[i]) };
-      return { index: { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(retired, gone, today(), lines.count) } };
+      return { index: { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(retired, gone, today(), count) }, spliced: true };
     }
   }
-  return { index: reconcileIndex(current, hashes) };
+  return { index: reconcileIndex(current, hashes), spliced: false };
+}
+
+/** Whether a line outside the ranges (side `from`) holds one of the LIDs `codes`. */
+function holdsAny(lids: Uint32Array, hunks: readonly Hunk[], from: 'before' | 'after', codes: ReadonlySet<number>): boolean {
+  if (codes.size === 0) return false;
+  // A filter of 2^16 bits on the low bits of the codes spares most lines a look-up in the set.
+  const filter = new Uint8Array(1 << 13);
+  for (const code of codes) filter[(code & 0xffff) >>> 3]! |= 1 << (code & 7);
+  let at = 0;
+  const scan = (until: number) => {
+    for (let i = at; i < until; i++) {
+      const code = lids[i]!;
+      if (filter[(code & 0xffff) >>> 3]! & (1 << (code & 7)) && codes.has(code)) return true;
+    }
+    return false;
+  };
+  for (const h of hunks) {
+    if (scan(h[from].from)) return true;
+    at = h[from].to;
+  }
+  return scan(lids.length);
 }
 
 /** A file made whole by an undo or redo: its LIDs those it had, when kept. */
@@ -238,12 +287,12 @@ function contentOf(d: FileData, side: 'before' | 'after'): Buffer {
 
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */
 function report(ctx: Context, p: FilePlan): Record<string, unknown> {
-  if (p.bytes === null || !p.lines || !p.index) {
+  if (p.parts === null || !p.lines || !p.index || !p.content) {
     if (!ctx.json) ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
     return { path: p.file.display, verb: 'removed' };
   }
   const store = ctx.stateOf(p.file);
-  saveIndex(store, p.file.rel, p.lines, p.index, statFile(p.file), { parts: [p.bytes] });
+  saveIndex(store, p.file.rel, p.lines, p.index, statFile(p.file), { parts: p.parts, ...(p.kept ? { kept: p.kept } : {}) });
   const lids = p.index.lids;
   const view = ViewState.load(store, p.file.rel);
   const total = p.lines.count;
@@ -255,7 +304,7 @@ function report(ctx: Context, p: FilePlan): Record<string, unknown> {
     const contents: Buffer[] = [];
     const lidTexts: string[] = [];
     for (let i = from; i < to; i++) {
-      contents.push(lineContent(p.lines, i));
+      contents.push(p.content(i));
       lidTexts.push(lidToString(lids[i]!));
     }
     if (ctx.json) windows.push(jsonWindow(p.file.display, total, from + 1, lidTexts, contents));

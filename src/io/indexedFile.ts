@@ -273,7 +273,7 @@ export function saveIndex(store: StateStore, rel: string, lines: FileLines, inde
  * times are unchanged within their granularity was rewritten meanwhile, a rare event to begin with.
  */
 export function contentDigest(parts: readonly Buffer[]): string {
-  const known = digests.get(parts);
+  const known = digests.get(parts) ?? (parts.length === 1 ? wholeDigests.get(parts[0]!) : undefined);
   if (known !== undefined) return known;
   const size = parts.reduce((n, part) => n + part.length, 0);
   let digest: string;
@@ -284,11 +284,14 @@ export function contentDigest(parts: readonly Buffer[]): string {
     digest = `crc32:${size}:${crc.toString(16)}`;
   }
   digests.set(parts, digest);
+  if (parts.length === 1) wholeDigests.set(parts[0]!, digest);
   return digest;
 }
 
 /** The digests taken of the parts of a file just written: its index and its history step ask for the same one. */
 const digests = new WeakMap<readonly Buffer[], string>();
+/** The same, of a file read whole: an undo's check and the index's racy check ask for the same one. */
+const wholeDigests = new WeakMap<Buffer, string>();
 
 /** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
 function isRacy(stamp: FileStamp): boolean {

@@ -4,7 +4,9 @@
 // into what it found, redo the other way round, byte for byte.
 
 import type { ChangeRegion } from '../../render/diff.js';
-import type { FileLines } from '../lines.js';
+import { sliceParts } from '../edit.js';
+import { hashLines, type LineHashes } from '../hash.js';
+import { splitLines, type FileLines } from '../lines.js';
 
 /** One changed range: lines from..to (0-based, end excluded) of each side, and their bytes there. */
 export interface Hunk {
@@ -81,4 +83,75 @@ export function swapLids(lids: Uint32Array, hunks: readonly Hunk[], from: 'befor
   });
   out.set(lids.subarray(read), write);
   return out;
+}
+
+/** A file as `swapLines` makes it: its bytes in parts (never joined), its lines and their fingerprints. */
+export interface SwappedFile {
+  readonly parts: Buffer[];
+  readonly size: number;
+  readonly count: number;
+  /** starts[i]: where line i begins; starts[count] = size. */
+  readonly starts: Uint32Array;
+  /** contentEnds[i]: where line i's content ends (before its line ending). */
+  readonly contentEnds: Uint32Array;
+  readonly hashes: LineHashes;
+  /** Line i's content. */
+  content(i: number): Buffer;
+}
+
+/**
+ * What `swapHunks` makes, with its lines and their fingerprints, found by looking at the
+ * changed ranges only: the lines outside them are `lines` (with their `hashes`) moved by the
+ * change in length. Undefined when a range does not hold whole lines of the count the hunk
+ * says (a damaged step): the caller then splits the joined bytes.
+ */
+export function swapLines(lines: FileLines, hashes: LineHashes, hunks: readonly Hunk[], from: 'before' | 'after', other: readonly Buffer[]): SwappedFile | undefined {
+  const to = from === 'before' ? 'after' : 'before';
+  const count = lines.count + hunks.reduce((n, h) => n + (h[to].to - h[to].from) - (h[from].to - h[from].from), 0);
+  const starts = new Uint32Array(count + 1);
+  const contentEnds = new Uint32Array(count);
+  const h1 = new Uint32Array(count);
+  const h2 = new Uint32Array(count);
+  const parts: Buffer[] = [];
+  let read = 0; // next line of `lines` to copy
+  let write = 0; // next line of the result
+  let delta = 0; // bytes the ranges so far added
+  const copy = (until: number) => {
+    for (let i = read; i < until; i++, write++) {
+      starts[write] = lines.starts[i]! + delta;
+      contentEnds[write] = lines.contentEnds[i]! + delta;
+    }
+    h1.set(hashes.h1.subarray(read, until), write - (until - read));
+    h2.set(hashes.h2.subarray(read, until), write - (until - read));
+  };
+  let byte = 0;
+  for (let k = 0; k < hunks.length; k++) {
+    const h = hunks[k]!;
+    const side = h[from];
+    if (side.from < read || side.to > lines.count || lines.starts[side.from] !== side.start || lines.starts[side.to] !== side.end) return undefined;
+    copy(side.from);
+    const bytes = other[k]!;
+    const region = splitLines(bytes, false);
+    const wanted = h[to].to - h[to].from;
+    const atEnd = side.to === lines.count;
+    // Whole lines, each ended but maybe the file's last.
+    if (region.count !== wanted || (!atEnd && wanted > 0 && bytes[bytes.length - 1] !== 0x0a)) return undefined;
+    const at = side.start + delta;
+    const regionHashes = hashLines(region);
+    for (let r = 0; r < region.count; r++, write++) {
+      starts[write] = at + region.starts[r]!;
+      contentEnds[write] = at + region.contentEnds[r]!;
+      h1[write] = regionHashes.h1[r]!;
+      h2[write] = regionHashes.h2[r]!;
+    }
+    parts.push(lines.bytes.subarray(byte, side.start), bytes);
+    byte = side.end;
+    delta += bytes.length - (side.end - side.start);
+    read = side.to;
+  }
+  copy(lines.count);
+  parts.push(lines.bytes.subarray(byte));
+  const size = lines.bytes.length + delta;
+  starts[count] = size;
+  return { parts, size, count, starts, contentEnds, hashes: { h1, h2 }, content: (i) => sliceParts(parts, starts[i]!, contentEnds[i]!) };
 }

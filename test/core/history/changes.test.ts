@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAnchor, type AnchorWorld } from '../../../src/core/anchor.js';
 import { hashLines } from '../../../src/core/hash.js';
-import { swapHunks, swapLids, hunksOf } from '../../../src/core/history/changes.js';
+import { swapHunks, swapLids, swapLines, hunksOf, type SwappedFile } from '../../../src/core/history/changes.js';
 import { lidToString } from '../../../src/core/lid.js';
 import { buildIndex, retiredLine } from '../../../src/core/lineIndex.js';
 import { splitLines } from '../../../src/core/lines.js';
@@ -57,6 +57,9 @@ describe('hunksOf, swapHunks, swapLids', () => {
         const afterLids = changed.map((h) => applied.index.lids.slice(h.after.from, h.after.to));
         expect([...swapLids(applied.index.lids, changed, 'after', beforeLids)]).toEqual([...index.lids]);
         expect([...swapLids(index.lids, changed, 'before', afterLids)]).toEqual([...applied.index.lids]);
+        // The lines and fingerprints found from the ranges alone are those of the whole file split anew.
+        sameAsSplit(swapLines(applied.lines, hashLines(applied.lines), changed, 'after', beforeBytes), before);
+        sameAsSplit(swapLines(lines, hashLines(lines), changed, 'before', afterBytes), after);
         // What a step keeps is the changed lines, not the file: no more than the changes and a line each side.
         const kept = changed.reduce((n, h) => n + (h.before.to - h.before.from) + (h.after.to - h.after.from), 0);
         const touched = applied.regions.reduce((n, r) => n + r.oldCount + r.newCount + 4, 0);
@@ -66,3 +69,17 @@ describe('hunksOf, swapHunks, swapLids', () => {
     );
   });
 });
+
+function sameAsSplit(swapped: SwappedFile | undefined, bytes: Buffer): void {
+  expect(swapped).toBeDefined();
+  const whole = splitLines(bytes);
+  const hashes = hashLines(whole);
+  expect(Buffer.concat(swapped!.parts).equals(bytes)).toBe(true);
+  expect(swapped!.size).toBe(bytes.length);
+  expect(swapped!.count).toBe(whole.count);
+  expect([...swapped!.starts]).toEqual([...whole.starts]);
+  expect([...swapped!.contentEnds]).toEqual([...whole.contentEnds]);
+  expect([...swapped!.hashes.h1]).toEqual([...hashes.h1]);
+  expect([...swapped!.hashes.h2]).toEqual([...hashes.h2]);
+  for (let i = 0; i < whole.count; i++) expect(swapped!.content(i).equals(bytes.subarray(whole.starts[i]!, whole.contentEnds[i]!))).toBe(true);
+}
