@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { RtError, shellQuote } from '../core/errors.js';
+import { printable, RtError, shellQuote } from '../core/errors.js';
 import { hashLines, type LineHashes } from '../core/hash.js';
 import { swapHunks, swapLids, swapLines, type Hunk } from '../core/history/changes.js';
 import { lidToString } from '../core/lid.js';
@@ -16,6 +16,7 @@ import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedF
 import type { KeptRecords } from '../io/savedIndex.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
+import { ownerRuns } from '../io/processes.js';
 import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
@@ -39,6 +40,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
     return 1;
   }
   if (isOn(ctx.env.RT_READONLY)) throw new RtError('access', `RT_READONLY is set: rt writes no files (not ${direction === 'undo' ? 'undoing' : 'redoing'} a step)`, ['unset RT_READONLY']);
+  settlePending(ctx, history);
   const steps = history.steps();
   const chosen = choose(ctx, steps, direction, stepArg);
   if (!chosen) {
@@ -55,14 +57,28 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   try {
     const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
     const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }) }));
-    commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
+    // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
+    if (!history.begin(chosen.id, direction)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
+    let skipped: ReturnType<typeof commitWrites>;
+    try {
+      skipped = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
+    } catch (error) {
+      history.mark(chosen.id, undefined);
+      throw error;
+    }
+    if (skipped.length) {
+      // A program that does not take rt's locks wrote some of the files meanwhile: they are left as it made them.
+      history.mark(chosen.id, undefined);
+      const wrote = writes.filter((w) => !skipped.some((s) => s.display === w.display)).map((w) => w.display);
+      throw new RtError('stale', `a program that does not take rt's locks changed files of step ${chosen.id} while it was being ${direction === 'undo' ? 'undone' : 'redone'}: ${skipped.map((s) => `${s.display} (${s.why})`).join(', ')}; left as that program made ${skipped.length === 1 ? 'it' : 'them'}${wrote.length ? `; the rest was written: ${wrote.join(', ')}` : ''}`, [`see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`, 'then make the change by hand with rt edit']);
+    }
     // The side written is now known by its stamp and digest: what the next redo or undo checks.
     const updated: StepFile[] = chosen.files.map((f, i) => {
       const p: FilePlan = plans[i]!;
       return p.parts === null || !p.lines ? f : { ...f, [to]: { ...f[to], exists: true, size: p.lines.starts[p.lines.count]!, digest: contentDigest(p.parts), stamp: statFile(p.file) } };
     });
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
-    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => f.path).join(', ')}\n`);
+    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
   } finally {
@@ -80,15 +96,42 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
     const found = Number.isInteger(id) ? steps.find((s) => s.id === id) : undefined;
     if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
     if (found.state !== 'done') throw new RtError('input', `step ${id} is undone already`, ['bring it back with: rt redo']);
+    busy(found);
     const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));
     if (later) throw new RtError('stale', `step ${later.id} (${later.command}) changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);
     return found;
   }
   const mine = steps.filter((s) => s.session === session);
-  if (direction === 'undo') return [...mine].reverse().find((s) => s.state === 'done');
   // Undone steps stay redoable until the session writes anew (History.record clears them); redo
   // brings back the one undone last.
-  return mine.filter((s) => s.state === 'undone').sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
+  const found = direction === 'undo' ? [...mine].reverse().find((s) => s.state === 'done') : mine.filter((s) => s.state === 'undone').sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
+  return found && busy(found);
+}
+
+/** A step another rt is undoing or redoing right now (settlePending leaves only those) is refused. */
+function busy(found: Step): Step {
+  if (!found.pending) return found;
+  throw new RtError('access', `step ${found.id} (${found.command}) is being ${found.pending.direction === 'undo' ? 'undone' : 'redone'} by another rt (pid ${found.pending.owner.pid}); nothing was written`, ['wait for it to end, then see the steps: rt history']);
+}
+
+/**
+ * Settles the steps whose undo or redo an rt no longer running left under way (killed between
+ * saying so and marking the step): each whose files are all on the side it was writing (the
+ * batch finished, see finishInterruptedBatches) is marked as taken; the rest stay as they were.
+ */
+export function settlePending(ctx: Context, history: History): void {
+  for (const s of history.steps()) {
+    if (!s.pending || ownerRuns(s.pending.owner, s.pending.time)) continue;
+    const to = s.pending.direction === 'undo' ? 'before' : 'after';
+    let now: StepFile[] | undefined;
+    try {
+      const data = history.data(s.id);
+      if (data && data.length === s.files.length) now = sidesNow(s, s.files.map((f) => resolvedOf(ctx, f)), data, to);
+    } catch {
+      now = undefined; // a step whose files cannot be looked at stays as it was
+    }
+    history.mark(s.id, now ? (to === 'before' ? 'undone' : 'done') : undefined, now);
+  }
 }
 
 interface FilePlan {
@@ -189,6 +232,32 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   const h = hunks.length === 1 ? hunks[0]! : undefined;
   const kept = h && snapshot.saved && spliced ? { ...snapshot.saved, start: h[from].from, end: h[from].to, inserted: h[to].to - h[to].from } : undefined;
   return { file, parts: swapped.parts, version: versionOf(st), lines, content: swapped.content, index, regions, path: f.path, ...(kept ? { kept } : {}) };
+}
+
+/**
+ * When every file of the step is now its side `to` (a file that side has not is absent, one it
+ * has is of its size, with the step's own lines in place, and its digest where one is known):
+ * the step's files with that side's digest and stamp as they are; else undefined.
+ */
+function sidesNow(chosen: Step, files: readonly ResolvedPath[], data: readonly FileData[], to: 'before' | 'after'): StepFile[] | undefined {
+  const out: StepFile[] = [];
+  for (const [i, f] of chosen.files.entries()) {
+    const file = files[i]!;
+    const st = fs.lstatSync(file.abs, { throwIfNoEntry: false });
+    const side = f[to];
+    if (!side.exists) {
+      if (st) return undefined;
+      out.push(f);
+      continue;
+    }
+    if (!st?.isFile() || st.size !== side.size) return undefined;
+    const bytes = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+    const d = data[i]!;
+    const own = to === 'after' ? d.afterBytes : d.beforeBytes;
+    if (bytes.length !== side.size || (side.digest !== null && contentDigest([bytes]) !== side.digest) || !d.hunks.every((h, k) => bytes.subarray(h[to].start, h[to].end).equals(own[k]!))) return undefined;
+    out.push({ ...f, [to]: { ...side, digest: contentDigest([bytes]), stamp: statFile(file) } });
+  }
+  return out;
 }
 
 /**

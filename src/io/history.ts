@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Hunk } from '../core/history/changes.js';
 import { acquireLock } from './lock.js';
+import { thisProcess, type Owner } from './processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
 
@@ -62,6 +63,11 @@ export interface Step {
   readonly files: readonly StepFile[];
   /** Bytes of its data file. */
   readonly bytes: number;
+  /**
+   * An undo or redo of the step under way (or killed before it ended): set before its files are
+   * written, cleared once the step is marked; `state` is the one before it meanwhile.
+   */
+  readonly pending?: { readonly direction: 'undo' | 'redo'; readonly owner: Owner; readonly time: number };
 }
 
 interface Doc {
@@ -148,12 +154,32 @@ export class History {
     });
   }
 
-  /** Sets the state of step `id`, and what its files are now on the side an undo or redo wrote. */
-  mark(id: number, state: StepState, files?: readonly StepFile[]): void {
+  /**
+   * Says that this process is about to write the files of an undo or redo of step `id`: if it
+   * is killed before `mark`, the next rt finds out which side its files are on (see settle).
+   * False when the history could not be written (the undo is not made then).
+   */
+  begin(id: number, direction: 'undo' | 'redo'): boolean {
+    return (
+      this.update((doc) => {
+        const at = doc.steps.findIndex((s) => s.id === id);
+        if (at === -1) return false;
+        doc.steps[at] = { ...doc.steps[at]!, pending: { direction, owner: thisProcess(), time: Date.now() } };
+        return true;
+      }) === true
+    );
+  }
+
+  /**
+   * Sets the state of step `id`, and what its files are now on the side an undo or redo wrote
+   * (`files`); ends what `begin` said. A state of undefined only ends that.
+   */
+  mark(id: number, state: StepState | undefined, files?: readonly StepFile[]): void {
     this.update((doc) => {
       const at = doc.steps.findIndex((s) => s.id === id);
       if (at === -1) return;
-      doc.steps[at] = { ...doc.steps[at]!, state, ...(files ? { files } : {}), ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
+      const { pending: _ended, ...step } = doc.steps[at]!;
+      doc.steps[at] = state === undefined ? step : { ...step, state, ...(files ? { files } : {}), ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
     });
   }
 
@@ -230,6 +256,7 @@ function validStep(s: Step): boolean {
     typeof s.command === 'string' &&
     ['done', 'undone', 'cleared'].includes(s.state) &&
     Number.isInteger(s.bytes) &&
+    (s.pending === undefined || (s.pending !== null && typeof s.pending === 'object' && ['undo', 'redo'].includes(s.pending.direction) && typeof s.pending.time === 'number' && s.pending.owner !== null && typeof s.pending.owner === 'object' && Number.isInteger(s.pending.owner.pid) && typeof s.pending.owner.host === 'string')) &&
     Array.isArray(s.files) &&
     s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after))
   );

@@ -19,7 +19,7 @@ import { RtError } from '../core/errors.js';
 import { hashString } from '../core/hash.js';
 import { isInside } from './inside.js';
 import { acquireLock, type Lock } from './lock.js';
-import { isRunning } from './processes.js';
+import { isRunning, ownerRuns, thisProcess, type Owner } from './processes.js';
 import { STATE_DIR } from './state.js';
 import { inFolder } from './pinnedFolder.js';
 import { checkUnchanged, moveIntoPlace, replaceFile, syncDir, writeTemp, type FileVersion } from './writeFile.js';
@@ -63,7 +63,7 @@ interface JournalDoc {
   readonly format: string;
   readonly version: number;
   /** The rt that wrote it: its PID, machine, and when the process started (Linux; tells a reused PID). */
-  readonly owner: { readonly pid: number; readonly host: string; readonly start?: string };
+  readonly owner: Owner;
   readonly command: string;
   readonly entries: readonly Entry[];
 }
@@ -137,8 +137,7 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
   const mark = randomMark();
   const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true, ...(w.requires ? { requires: w.requires } : {}) }));
-  const start = processStart(process.pid);
-  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}) }, command, entries };
+  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: thisProcess(), command, entries };
   const part = path.join(dir, `${id}.part`);
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
@@ -397,21 +396,8 @@ const ABANDONED_MS = 60 * 60 * 1000;
 
 /** Whether the rt that wrote the journal still runs (its PID alive, and, where known, started when it did). */
 function ownedByLiveRt(doc: JournalDoc, file: string): boolean {
-  if (doc.owner.host !== os.hostname() || doc.owner.pid === process.pid || !isRunning(doc.owner.pid)) return false;
-  if (doc.owner.start !== undefined) return processStart(doc.owner.pid) === doc.owner.start;
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  return st !== undefined && Date.now() - st.mtimeMs < ABANDONED_MS;
-}
-
-/** When process `pid` started, as Linux counts it (field 22 of /proc/PID/stat); undefined elsewhere. */
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  return st !== undefined && ownerRuns(doc.owner, st.mtimeMs);
 }
 
 function readJournal(file: string): JournalDoc | 'foreign' | undefined {

@@ -2,6 +2,7 @@
 // drafts that rt processes no longer running left behind.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** A temporary file this old was not left by a run still going, whatever its PID now names. */
@@ -13,6 +14,41 @@ export function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The rt process that owns a piece of work left in the state (a batch's journal, an undo under way). */
+export interface Owner {
+  readonly pid: number;
+  readonly host: string;
+  /** When it started, as Linux counts it (see processStart): a PID used again is not taken for it. */
+  readonly start?: string;
+}
+
+export function thisProcess(): Owner {
+  const start = processStart(process.pid);
+  return { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}) };
+}
+
+/**
+ * Whether `owner`, another process, may still run: its PID is alive on this machine and,
+ * where its start is known, started when it did; else the work (written at `writtenMs`) is
+ * less than an hour old.
+ */
+export function ownerRuns(owner: Owner, writtenMs: number): boolean {
+  if (owner.host !== os.hostname() || owner.pid === process.pid || !isRunning(owner.pid)) return false;
+  if (owner.start !== undefined) return processStart(owner.pid) === owner.start;
+  return Date.now() - writtenMs < ABANDONED_MS;
+}
+
+/** When process `pid` started, as Linux counts it (field 22 of /proc/PID/stat); undefined elsewhere. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
   }
 }
 

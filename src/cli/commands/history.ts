@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { printable } from '../../core/errors.js';
 import { History } from '../../io/history.js';
 import { resolveInRoot } from '../../io/root.js';
 import type { CommandSpec } from '../spec.js';
+import { settlePending } from '../stepping.js';
 
 export const historyCommand: CommandSpec = {
   name: 'history',
@@ -23,6 +25,8 @@ export const historyCommand: CommandSpec = {
   readsStdin: false,
   run(ctx, args) {
     const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
+    // An undo or redo an rt was killed in is settled first: the list says where its files are.
+    if (history) settlePending(ctx, history);
     // Steps name their files from the root (see rt undo): so does the filter.
     const only = args[0] === undefined ? undefined : path.relative(ctx.root.dir, resolveInRoot(ctx.root, args[0], true).abs);
     const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.path === only)).reverse();
@@ -30,7 +34,8 @@ export const historyCommand: CommandSpec = {
       ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
     } else {
       for (const s of steps) {
-        const files = s.files.map((f) => `${path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path} +${f.added} -${f.removed}`).join(', ');
+        // One step a line: control characters in a name (a newline) are shown escaped.
+        const files = s.files.map((f) => `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} +${f.added} -${f.removed}`).join(', ');
         ctx.out(`${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`);
       }
     }
