@@ -17,7 +17,7 @@ import type { Planned, WriteOrigin } from './writing.js';
 
 const ABSENT: FileSide = { exists: false, size: 0, digest: null };
 
-export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[]): void {
+export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[], madeFolders: readonly string[]): void {
   try {
     const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
     if (!history) return;
@@ -25,7 +25,8 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
     const data: FileData[] = [];
     for (const r of reports) for (const [file, d] of filesOf(ctx, r)) files.push(file), data.push(d);
     if (files.length === 0) return;
-    history.record({ time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files }, data);
+    const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
+    history.record({ time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files, ...(folders.length ? { folders } : {}) }, data);
   } catch (error) {
     ctx.warn(`the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`);
   }
@@ -35,10 +36,10 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
 function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
-  if (change.kind === 'delete') return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
+  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
-  if (moveTo) return [whole(ctx, link ?? file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  if (moveTo) return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
@@ -61,6 +62,13 @@ function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
       },
     ],
   ];
+}
+
+/** A symbolic link removed (what it led to stays): the link is what an undo makes again. */
+function linkRemoved(ctx: Context, link: ResolvedPath, text: string): [StepFile, FileData] {
+  const none = { from: 0, to: 0, start: 0, end: 0 };
+  const empty = Buffer.alloc(0);
+  return [stepFile(ctx, link, { exists: true, size: 0, digest: null, link: text }, ABSENT, 0, 0), { hunks: [{ before: none, after: none }], beforeBytes: [empty], afterBytes: [empty], beforeLids: [new Uint32Array(0)], afterLids: [new Uint32Array(0)] }];
 }
 
 /** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */

@@ -18,12 +18,13 @@ import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '
 import { inFolder } from '../io/pinnedFolder.js';
 import { ownerRuns } from '../io/processes.js';
 import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
+import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { Context } from './context.js';
-import { isOn } from './writing.js';
+import { isOn, makeFolders, removeEmptyFolder } from './writing.js';
 
 export type Direction = 'undo' | 'redo';
 
@@ -50,13 +51,34 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   }
   const data = history.data(chosen.id);
   if (!data || data.length !== chosen.files.length) throw new RtError('input', `the data of step ${chosen.id} is missing or damaged: it cannot be ${direction === 'undo' ? 'undone' : 'redone'}`, ['see the steps: rt history']);
+  const files = chosen.files.map((f) => resolvedOf(ctx, f));
+  // A redo makes again the folders of the files it makes (each lock lies beside its file); a refusal removes them.
+  const made = direction === 'redo' ? files.flatMap((file, i) => (chosen.files[i]!.after.exists && !chosen.files[i]!.before.exists ? makeFolders(file) : [])) : [];
+  try {
+    takeStep(ctx, history, store, chosen, direction, files, data, force);
+    made.length = 0;
+  } finally {
+    for (const folder of made.reverse()) removeEmptyFolder(folder);
+  }
+  // An undo removes the folders the step made, when nothing else is in them.
+  if (direction === 'undo') for (const folder of [...(chosen.folders ?? [])].reverse()) folderOfStep(ctx, folder, removeEmptyFolder);
+  return 0;
+}
+
+/** A folder a step names (from the root), when it lies inside the root. */
+function folderOfStep(ctx: Context, rel: string, then: (abs: string) => void): void {
+  const abs = path.resolve(ctx.root.dir, rel);
+  if (!path.isAbsolute(rel) && !rel.split(/[\\/]/).includes('..') && isInside(ctx.root.dir, abs) && abs !== ctx.root.dir) then(abs);
+}
+
+/** Undoes or redoes step `chosen`, under its files' locks. */
+function takeStep(ctx: Context, history: History, store: StateStore, chosen: Step, direction: Direction, files: readonly ResolvedPath[], data: readonly FileData[], force: boolean): void {
   const from = direction === 'undo' ? 'after' : 'before';
   const to = direction === 'undo' ? 'before' : 'after';
-  const files = chosen.files.map((f) => resolvedOf(ctx, f));
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
     const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
-    const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }) }));
+    const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }), ...(p.link === undefined ? {} : { link: p.link }) }));
     // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
     if (!history.begin(chosen.id, direction)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
     let skipped: ReturnType<typeof commitWrites>;
@@ -75,16 +97,16 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
     // The side written is now known by its stamp and digest: what the next redo or undo checks.
     const updated: StepFile[] = chosen.files.map((f, i) => {
       const p: FilePlan = plans[i]!;
+      if (p.link !== undefined) return f; // a link is checked by what it holds
       return p.parts === null || !p.lines ? f : { ...f, [to]: { ...f[to], exists: true, size: p.lines.starts[p.lines.count]!, digest: contentDigest(p.parts), stamp: statFile(p.file) } };
     });
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
-    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
+    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${chosen.session === null ? 'the shared session' : `session ${printable(chosen.session)}`}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
   } finally {
     for (const lock of locks) lock.release();
   }
-  return 0;
 }
 
 /** The step to take back (the session's latest done one, or STEP) or to bring back (the session's latest undone one). */
@@ -150,6 +172,8 @@ interface FilePlan {
   readonly path: string;
   /** For a file made again: the permission bits it had. */
   readonly mode?: number;
+  /** A symbolic link made again, holding this path. */
+  readonly link?: string;
 }
 
 /**
@@ -183,11 +207,17 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone, or what the step left.
     if (st) throw refuse('exists again');
+    if (target.link !== undefined) return { file, parts: [], version: undefined, regions: [], path: f.path, link: target.link };
     const bytes = contentOf(d, to);
     const made = newIndex(bytes, to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!);
     return { file, parts: [bytes], version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...made, content: (i) => lineContent(made.lines, i) };
   }
   if (!st && force && !target.exists) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
+  if (want.link !== undefined) {
+    // A link the step made again (redo of its removal): still that link, holding the same path.
+    if (!st?.isSymbolicLink() || fs.readlinkSync(file.abs) !== want.link) throw refuse(st ? 'changed' : 'was removed');
+    return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
+  }
   if (!st || !st.isFile()) {
     throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
       ...(!st && !target.exists ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
@@ -247,6 +277,11 @@ function sidesNow(chosen: Step, files: readonly ResolvedPath[], data: readonly F
     const side = f[to];
     if (!side.exists) {
       if (st) return undefined;
+      out.push(f);
+      continue;
+    }
+    if (side.link !== undefined) {
+      if (!st?.isSymbolicLink() || fs.readlinkSync(file.abs) !== side.link) return undefined;
       out.push(f);
       continue;
     }
@@ -356,6 +391,10 @@ function contentOf(d: FileData, side: 'before' | 'after'): Buffer {
 
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */
 function report(ctx: Context, p: FilePlan): Record<string, unknown> {
+  if (p.link !== undefined) {
+    if (!ctx.json) ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: a symbolic link to ${printable(p.link)}\n`);
+    return { path: p.file.display, verb: 'restored', link: p.link };
+  }
   if (p.parts === null || !p.lines || !p.index || !p.content) {
     if (!ctx.json) ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
     return { path: p.file.display, verb: 'removed' };

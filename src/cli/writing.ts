@@ -73,8 +73,9 @@ export interface Planned {
   readonly applied?: AppliedChanges;
   /** Add: the new file's bytes. */
   readonly bytes?: Buffer;
-  /** Delete or move of a link: the link's own version, as read. */
+  /** Delete or move of a link: the link's own version, and what it holds (the path it leads to), as read. */
   readonly linkVersion?: FileVersion;
+  readonly linkText?: string;
   readonly view?: ViewState;
 }
 
@@ -105,10 +106,11 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
       // A batch of several files keeps its journal in the root's .rt/ (made now if need be).
       const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
       const skipped = atFile(origin, resolved, () => commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes));
+      const madeFolders = [...made];
       made.length = 0; // written: the folders stay
       const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display)));
       const reports = written.map((p) => saveState(ctx, p));
-      recordStep(ctx, origin, reports);
+      recordStep(ctx, origin, reports, madeFolders);
       // Left incomplete: the files written are reported in text, and named in the one JSON document of the refusal.
       if (skipped.length && ctx.json) throw changedMeanwhile(skipped, written);
       reportWrites(ctx, written, flags, origin, false, reports);
@@ -121,13 +123,14 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
   }
 }
 
-function makeFolders(file: ResolvedPath): string[] {
+/** Makes the missing folders of `file`, one at a time, each entered and checked; returns them, outermost first. */
+export function makeFolders(file: ResolvedPath): string[] {
   const pinnedFolder = enterFolderOf(file, true);
   pinnedFolder.leave();
   return [...pinnedFolder.made];
 }
 
-function removeEmptyFolder(folder: string): void {
+export function removeEmptyFolder(folder: string): void {
   try {
     fs.rmdirSync(folder);
   } catch {
@@ -234,7 +237,7 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const version = versionOf(lstatOrMissing(file));
   const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
   const before = { lines: snapshot.lines, version, snapshot };
-  const linkVersion = r.link ? { linkVersion: versionOf(lstatOrMissing(r.link)) } : {};
+  const linkVersion = r.link ? { linkVersion: versionOf(lstatOrMissing(r.link)), linkText: fs.readlinkSync(r.link.abs) } : {};
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion };
   if (r.moveTo && lstatOrNone(r.moveTo.abs)) {
     throw new RtError('exists', `${r.moveTo.display} exists already: ${file.display} is not moved onto it; nothing was written`, [`see it: rt open ${shellQuote(r.moveTo.display)}`, 'move to a path that does not exist, or remove it first with *** Delete File']);

@@ -33,6 +33,8 @@ export interface FileSide {
   readonly stamp?: FileStamp;
   /** Its permission bits, where known: a file an undo or redo makes again gets them back. */
   readonly mode?: number;
+  /** When it is a symbolic link: what the link holds (the path it leads to). */
+  readonly link?: string;
 }
 
 export interface StepFile {
@@ -63,6 +65,8 @@ export interface Step {
   readonly files: readonly StepFile[];
   /** Bytes of its data file. */
   readonly bytes: number;
+  /** Folders the step made for its new files (from the root, outermost first): an undo removes them when empty. */
+  readonly folders?: readonly string[];
   /**
    * An undo or redo of the step under way (or killed before it ended): set before its files are
    * written, cleared once the step is marked; `state` is the one before it meanwhile.
@@ -256,6 +260,7 @@ function validStep(s: Step): boolean {
     typeof s.command === 'string' &&
     ['done', 'undone', 'cleared'].includes(s.state) &&
     Number.isInteger(s.bytes) &&
+    (s.folders === undefined || (Array.isArray(s.folders) && s.folders.every((f) => typeof f === 'string'))) &&
     (s.pending === undefined || (s.pending !== null && typeof s.pending === 'object' && ['undo', 'redo'].includes(s.pending.direction) && typeof s.pending.time === 'number' && s.pending.owner !== null && typeof s.pending.owner === 'object' && Number.isInteger(s.pending.owner.pid) && typeof s.pending.owner.host === 'string')) &&
     Array.isArray(s.files) &&
     s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after))
@@ -263,7 +268,7 @@ function validStep(s: Step): boolean {
 }
 
 function validSide(side: FileSide): boolean {
-  return side !== null && typeof side === 'object' && typeof side.exists === 'boolean' && typeof side.size === 'number' && (side.digest === null || typeof side.digest === 'string');
+  return side !== null && typeof side === 'object' && typeof side.exists === 'boolean' && typeof side.size === 'number' && (side.digest === null || typeof side.digest === 'string') && (side.link === undefined || typeof side.link === 'string');
 }
 
 /** A step's data: a 4-byte length, a JSON header (hunks, byte counts, LIDs), then the bytes. */

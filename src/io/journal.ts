@@ -22,7 +22,7 @@ import { acquireLock, type Lock } from './lock.js';
 import { isRunning, ownerRuns, thisProcess, type Owner } from './processes.js';
 import { STATE_DIR } from './state.js';
 import { inFolder } from './pinnedFolder.js';
-import { checkUnchanged, moveIntoPlace, replaceFile, syncDir, writeTemp, type FileVersion } from './writeFile.js';
+import { checkUnchanged, linkTemp, moveIntoPlace, placeLink, replaceFile, syncDir, writeTemp, type FileVersion } from './writeFile.js';
 
 const FORMAT = 'rt-journal';
 const VERSION = 1;
@@ -47,6 +47,8 @@ export interface FileWrite {
   readonly mode?: number;
   /** For the removal of a move's source: the path of its target, without which it is not removed. */
   readonly requires?: string;
+  /** A symbolic link made anew (where nothing is), holding this path; `data` is then empty. */
+  readonly link?: string;
 }
 
 interface Entry {
@@ -131,7 +133,7 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   if (writes.length === 1) {
     // One file: its rename is the commit, and its temporary file is one any rt removes when left.
     const only = writes[0]!;
-    naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true, only.mode)));
+    naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : only.link !== undefined ? placeLink(only.abs, only.link, only.display) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true, only.mode)));
     return [];
   }
   const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
@@ -158,7 +160,7 @@ export function commitWrites(dir: string, command: string, writes: readonly File
     writes.forEach((w, i) => {
       const temp = entries[i]!.temp;
       if (temp === null || w.data === null) return;
-      naming(w.abs, () => writeTemp(w.abs, w.data!, w.display, temp, w.mode));
+      naming(w.abs, () => (w.link !== undefined ? linkTemp(w.abs, w.link, w.display, temp) : writeTemp(w.abs, w.data!, w.display, temp, w.mode)));
       folders.add(path.dirname(w.abs));
     });
     for (const folder of folders) syncDir(folder);

@@ -51,6 +51,30 @@ export function replaceFile(target: string, data: Buffer | readonly Buffer[], ex
   }
 }
 
+/** Makes, where nothing is, the symbolic link `target` holding `text` (an undo restoring a link removed): made beside it, then linked into place. */
+export function placeLink(target: string, text: string, display: string): void {
+  const tmp = linkTemp(target, text, display, tempName(target));
+  try {
+    checkUnchanged(target, undefined, display, false);
+    moveIntoPlace(tmp, target, true, true);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Makes the symbolic link `temp` beside `target`, holding `text`; returns `temp`. */
+export function linkTemp(target: string, text: string, display: string, temp: string): string {
+  inFolder(path.dirname(target), display, () => {
+    try {
+      fs.symlinkSync(text, path.basename(temp));
+    } catch (error) {
+      throw writeError(error, display);
+    }
+  });
+  return temp;
+}
+
 /**
  * Writes `parts` to the new file `temp` beside `target`, with the target's mode and owner (or
  * the mode a new file gets), flushed to disk; returns `temp`. Inside the target's folder,

@@ -57,3 +57,19 @@ describe('RT_SESSION', () => {
     expect(fs.existsSync(path.join(dir, '.rt'))).toBe(false);
   });
 });
+
+describe('rt undo STEP across sessions', () => {
+  it('takes back another session\'s step when named, says whose it was, and leaves it to that session to redo', () => {
+    const dir = tempRepo();
+    write(dir, 'f.txt', 'a\nb\n');
+    const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));
+    expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n', ...as('A') }).status).toBe(0);
+    const u = run(['undo', '1'], dir, as('B'));
+    expect(u.status, u.text).toBe(0);
+    expect(u.stdout).toMatch(/^undid step 1 \(rt edit, [\d-]+ [\d:]+, session A\): f\.txt\n/);
+    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('a\nb\n');
+    expect(run(['redo'], dir, as('B')).status).toBe(1);
+    expect(run(['redo'], dir, as('A')).status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n');
+  });
+});

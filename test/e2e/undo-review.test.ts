@@ -163,15 +163,42 @@ describe('undo review: what undo restores', () => {
   });
 
   // Known gap, left for the rest of issue 20 (it stays open): the reproduction waits here.
-  it.skip('undo of the delete of a symbolic link brings back the link, not a copy of what it led to', () => {
+  it('undo of the delete of a symbolic link brings back the link, not a copy of what it led to; redo removes it again', () => {
     const dir = repo({ 'target.txt': 't\n' });
     fs.symlinkSync('target.txt', path.join(dir, 'link.txt'));
     const before = tree(dir);
     expect(run(['apply'], dir, { input: '*** Delete File: link.txt\n' }).status).toBe(0);
+    const after = tree(dir);
     const u = run(['undo'], dir);
     expect(u.status, u.text).toBe(0);
-    const after = tree(dir);
-    expect(after['link.txt'], u.text).toBe(before['link.txt']); // "-> target.txt"
+    expect(u.stdout).toContain('restored link.txt: a symbolic link to target.txt');
+    expect(tree(dir)['link.txt'], u.text).toBe(before['link.txt']); // "-> target.txt"
+    const r = run(['redo'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(tree(dir)['link.txt']).toBeUndefined();
+    expect(tree(dir)['target.txt']).toBe(after['target.txt']);
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(tree(dir)['link.txt']).toBe('-> target.txt');
+  });
+
+  it('undo of moving a symbolic link (rt apply Move to) removes the moved file and brings back the link; a link changed since is refused on redo', () => {
+    const dir = repo({ 'sub/target.txt': 'a\nb\n' });
+    fs.symlinkSync('sub/target.txt', path.join(dir, 'link.txt'));
+    const w = openWindow(dir, 'link.txt');
+    const m = run(['apply'], dir, { input: `*** Begin Patch\n*** Update File: link.txt\n*** Move to: moved.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** End Patch\n` });
+    expect(m.status, m.text).toBe(0);
+    expect(tree(dir)['link.txt']).toBeUndefined();
+    const u = run(['undo'], dir);
+    expect(u.status, u.text).toBe(0);
+    expect(tree(dir)['link.txt']).toBe('-> sub/target.txt');
+    expect(tree(dir)['moved.txt']).toBeUndefined();
+    expect(fs.readFileSync(path.join(dir, 'sub/target.txt'), 'utf8')).toBe('a\nb\n');
+    // The link now leads elsewhere: not the link the undo made, so redo is refused.
+    fs.rmSync(path.join(dir, 'link.txt'));
+    fs.symlinkSync('elsewhere.txt', path.join(dir, 'link.txt'));
+    const r = run(['redo'], dir);
+    expect(r.status, r.text).toBe(3);
+    expect(tree(dir)['link.txt']).toBe('-> elsewhere.txt');
   });
 });
 
@@ -232,7 +259,7 @@ describe('undo review: a crash between the files and the history', () => {
     expect(JSON.parse(listed.stdout).steps[0].state, listed.text).toBe('undone');
     expect(files(dir)).toEqual(before);
     const undone = readList(dir);
-    expect(undone.steps[0].pending).toBeUndefined();
+    expect(undone.steps[0]!.pending).toBeUndefined();
     expect(run(['redo'], dir).status).toBe(0);
     expect(files(dir)).toEqual(after);
     // A redo killed the same way: the next undo finds the step done, and undoes it.

@@ -151,6 +151,23 @@ describe('rt undo of a big file', () => {
   });
 });
 
+describe('rt undo of a file made in new folders', () => {
+  it('removes the folders the step made when nothing else is in them, and redo makes them again', () => {
+    const dir = repo({ 'f.txt': 'a\n' });
+    expect(run(['create', 'a/b/c.txt'], dir, { input: 'c\n' }).status).toBe(0);
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'a'))).toBe(false);
+    const r = run(['redo'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'a/b/c.txt').toString()).toBe('c\n');
+    // A file put in one of them meanwhile keeps it (and the folders above it).
+    write(dir, 'a/keep.txt', 'k\n');
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'a/b'))).toBe(false);
+    expect(read(dir, 'a/keep.txt').toString()).toBe('k\n');
+  });
+});
+
 describe('rt undo --json', () => {
   it('prints one document: the step, and each file with its restored windows', () => {
     const dir = repo({ 'f.txt': numbered(3) });
