@@ -15,7 +15,7 @@ export const redoCommand: CommandSpec = {
     [1, 'nothing to redo'],
     [2, 'bad usage'],
     [3, 'a file changed since the undo: nothing was written'],
-    [4, 'a file cannot be written, or RT_READONLY is set'],
+    [4, 'a file cannot be written, RT_READONLY is set, or another rt is redoing the step'],
   ],
   readsStdin: false,
   run: (ctx, _args, options) => step(ctx, 'redo', undefined, options.force === true),

@@ -5,7 +5,8 @@ export const undoCommand: CommandSpec = {
   name: 'undo',
   summary: 'take back your last write, if nothing changed its files since',
   description: [
-    'Takes back the latest step of this session (RT_SESSION, or the one shared session) that is not undone: every file of it gets back its exact bytes (a file it made is removed, one it removed or moved is back where it was), and its changed lines get back the LIDs they had before, so a window printed before the step is valid again. Every write (edit, insert, delete, create, apply) is one step; a whole apply is one. With STEP (a number rt history shows), takes back that step, if no later step changed its files.',
+    'Takes back the latest step of this session (RT_SESSION, or the one shared session) that is not undone: every file of it gets back its exact bytes and permission bits (a file it made is removed, with the folders it made for it when nothing else is in them; one it removed or moved is back where it was; a symbolic link it removed is a link again), and its changed lines get back the LIDs they had before, so a window printed before the step is valid again. Every write (edit, insert, delete, create, apply) is one step; a whole apply is one. With STEP (a number rt history shows), takes back that step, if no later step changed its files, whichever session made it (the first line then names that session).',
+    'An undo is written as an apply is: all its files or none, even when killed. One killed after writing its files but before marking its step is settled by the next undo, redo or history, by the side its files are on.',
     'Refused (exit 3, nothing written) when a file of the step is no longer exactly what the step wrote (an editor, git, another session changed it since): it names the file. --force takes the step back all the same where the lines it changed are still as it left them (found by their bytes), and refuses a file where they are not.',
     'Prints which step was undone, then each restored file\'s changed regions with their LIDs and 3 lines of context, as after an edit. Nothing to undo is exit 1. Needs saved state: with RT_STATE=off there is no history.',
   ],
@@ -20,7 +21,7 @@ export const undoCommand: CommandSpec = {
     [1, 'nothing to undo'],
     [2, 'bad usage, or no such step'],
     [3, 'a file of the step changed since it was written, or a later step changed it: nothing was written'],
-    [4, 'a file cannot be written, or RT_READONLY is set'],
+    [4, 'a file cannot be written, RT_READONLY is set, or another rt is undoing the step'],
   ],
   readsStdin: false,
   run: (ctx, args, options) => step(ctx, 'undo', args[0], options.force === true),
