@@ -90,6 +90,9 @@ const lineDerived = fc
   .tuple(fc.integer({ min: 0, max: LINES.length - 1 }), fc.nat(40), fc.integer({ min: 1, max: 8 }), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }))
   .map(([line, from, length, choices]) => fromLine(line, from, length, choices));
 
+/** Tests that start some 1,500 processes (ripgrep, git): seconds on an idle machine, far more on a loaded one. */
+const SPAWNS_TIMEOUT = 180_000;
+
 /**
  * Runs `check` on random patterns (both kinds), with and without -i and -w, that rt's matcher
  * takes, with that matcher; `numRuns` tries.
@@ -135,7 +138,7 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
       }
     });
     expect(checked).toBeGreaterThan(600);
-  });
+  }, SPAWNS_TIMEOUT);
 
   it('finds the lines where JavaScript and Rust differ: U+FEFF is white space, bytes that are not UTF-8 are characters', () => {
     const cases: Array<[string, boolean, number]> = [
@@ -295,7 +298,7 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
     });
     expect(checked).toBeGreaterThan(600);
     expect(refused).toBeLessThan(checked / 20);
-  });
+  }, SPAWNS_TIMEOUT);
 
   it('finds the lines where JavaScript and PCRE on bytes differ: white space beyond ASCII, ſ and the Kelvin sign with -i, bytes that are not UTF-8', () => {
     const cases: Array<[string, boolean, number]> = [
