@@ -58,6 +58,17 @@ const langLoader = {
   },
 };
 
+/**
+ * web-tree-sitter's CommonJS build for the CommonJS bundle: its ES build, which an `import`
+ * resolves to, reads import.meta.url, which a CommonJS bundle does not have.
+ */
+const webTreeSitterRequireBuild = {
+  name: 'web-tree-sitter-require-build',
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: createRequire(path.join(root, 'package.json')).resolve('web-tree-sitter') }));
+  },
+};
+
 await build({
   entryPoints: [path.join(root, 'src/lang/engine.ts')],
   outfile: path.join(root, 'dist', 'lang.cjs'),
@@ -69,6 +80,7 @@ await build({
   // jsonc-parser's `main` is UMD with requires esbuild cannot follow; its `module` is plain ES.
   mainFields: ['module', 'main'],
   logLevel: 'warning',
+  plugins: [webTreeSitterRequireBuild],
 });
 copyGrammars();
 

@@ -8,6 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { bracketBalance, type Rows } from './brackets.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { outlineOf, type Definition } from './outline.js';
@@ -27,6 +28,11 @@ export interface Engine {
    * check is then skipped: a check that cannot finish never blocks a write).
    */
   problems(language: LanguageId, text: string, budgetMs?: number): SyntaxProblem[] | undefined;
+  /**
+   * The syntax errors of `text` and the balance of brackets on `rows` (brackets.ts), from one
+   * parse; undefined as for `problems`. JSON has no balance (its parser is not tree-sitter).
+   */
+  problemsAndBalance(language: LanguageId, text: string, rows: readonly Rows[], budgetMs?: number): { problems: SyntaxProblem[]; balance?: [number, number, number] } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
   /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
@@ -84,6 +90,18 @@ export function createEngine(locate: LocateGrammar): Engine {
       if (!tree) return undefined;
       try {
         return treeProblems(tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    problemsAndBalance(language, text, rows, budgetMs = Infinity) {
+      const parsing = PARSING[language];
+      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.comments) };
+      if (parsing.kind !== 'tree-sitter') return undefined;
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return { problems: treeProblems(tree), balance: bracketBalance(tree, rows) };
       } finally {
         tree.delete();
       }

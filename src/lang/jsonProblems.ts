@@ -35,16 +35,29 @@ export function jsonProblems(text: string, comments: boolean): SyntaxProblem[] {
   jsonc.parse(text, found, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: true });
   const problems: SyntaxProblem[] = [];
   const lines = lineStarts(text);
-  for (const { error, offset, length } of found.slice(0, MAX_ERRORS)) {
-    const base = MESSAGES[error] ?? 'syntax error';
+  let lastOffset = -1;
+  for (const { error, offset, length } of found) {
+    // jsonc-parser may report a place twice (`expected a property name`, then `a value`): the first says it.
+    if (offset === lastOffset) continue;
+    lastOffset = offset;
+    if (problems.length === MAX_ERRORS) break;
     const token = text.slice(offset, offset + Math.max(length, 1));
-    const atEnd = offset >= text.length;
-    const message = atEnd && (error === 4 || error === 3) ? `${base}, found the end of the file` : error === 1 || error === 9 ? `${base} ${quoted(token)}` : base;
     const { line, column } = positionOf(lines, offset);
     const last = positionOf(lines, offset + length).line;
+    const message = messageOf(error, token, offset >= text.length, TRAILING_COMMA.test(text.slice(Math.max(0, offset - 400), offset)));
     problems.push({ line, column, endLine: last, message, kind: `json ${error}`, contextStart: line, contextEnd: last });
   }
   return problems;
+}
+
+/** A comma, then only blanks and comments, up to the end. */
+const TRAILING_COMMA = /,(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
+
+function messageOf(error: number, token: string, atEnd: boolean, afterComma: boolean): string {
+  const base = MESSAGES[error] ?? 'syntax error';
+  if ((error === 3 || error === 4) && afterComma && (token === '}' || token === ']')) return 'trailing `,` is not allowed in JSON';
+  if ((error === 3 || error === 4) && atEnd) return `${base}, found the end of the file`;
+  return error === 1 || error === 9 ? `${base} ${quoted(token)}` : base;
 }
 
 /** True when `text` is valid JSONC but not valid JSON: a `.json` file that uses comments. */

@@ -175,7 +175,7 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
           name: path[path.length - 1]!,
           qualifiedName: path.join('.'),
           startLine: Math.min(start, node.startPosition.row) + 1,
-          endLine: node.endPosition.row + 1,
+          endLine: lastLine(node),
         });
         if (FUNCTION_KINDS.has(rule.kind) || !rule.container) return;
         const isType = TYPE_KINDS.has(rule.kind);
@@ -210,10 +210,16 @@ function jsVariables(node: Node, scope: readonly string[], start: number, into: 
       name: name.text,
       qualifiedName: [...scope, name.text].join('.'),
       startLine: Math.min(start, node.startPosition.row) + 1,
-      endLine: node.endPosition.row + 1,
+      endLine: lastLine(node),
     });
   }
   return true;
+}
+
+/** 1-based last line of a node, which some grammars end at the start of the next line (a macro's, a YAML value's newline). */
+function lastLine(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }
 
 /** Expressions: callbacks and closures in them are not definitions of the file. */
@@ -269,7 +275,7 @@ function yamlKeys(tree: Tree): Definition[] {
     for (const pair of mapping.namedChildren) {
       const key = pair.childForFieldName('key');
       if (pair.type !== 'block_mapping_pair' || !key) continue;
-      keys.push({ kind: 'key', name: key.text, qualifiedName: key.text, startLine: pair.startPosition.row + 1, endLine: pair.endPosition.row + 1 });
+      keys.push({ kind: 'key', name: key.text, qualifiedName: key.text, startLine: pair.startPosition.row + 1, endLine: lastLine(pair) });
     }
   }
   return keys;

@@ -16,20 +16,39 @@ import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
 import type { Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
 import { sourceOf } from './source.js';
+import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './window.js';
 
 export type { Definition } from './outline.js';
 export type { SyntaxProblem } from './problem.js';
 export type { Hunk } from './newProblems.js';
 
 /**
- * Files larger than this are not checked or outlined. Parsing is linear, about 10-25 ms a MB
- * for tree-sitter grammars (notes/syntax-research.md), so a check at this size costs an edit
- * ~100 ms per parse, two parses when the new content has errors.
+ * Files larger than this are not checked or outlined: decoding them alone costs more than the
+ * check is worth. Long files are parsed in a window around the edit (window.ts), so what
+ * bounds a check's time is the text parsed, MAX_PARSED_CHARS.
  */
-export const MAX_CHECK_BYTES = 5 * 1024 * 1024;
+export const MAX_CHECK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * More text than this to parse (a window of very long lines: a minified bundle) is not
+ * checked. Parsing costs 100-400 ms of CPU a MB (notes/syntax-research.md).
+ */
+export const MAX_PARSED_CHARS = 1024 * 1024;
 
 /** Longer than this, one parse is given up (a pathological input: deep nesting, a grammar's worst case). */
 export const PARSE_BUDGET_MS = 1000;
+
+/** An outline, asked for by a command of its own, may take longer. */
+export const OUTLINE_BUDGET_MS = 5000;
+
+/**
+ * Languages whose grammar cannot be trusted with valid code: C and C++ (macros the grammar
+ * sees unexpanded: a third of git's and redis's C files parse with errors) and CSS (media
+ * ranges, nesting, unquoted relative `url(…)` are errors to its grammar). There a new error
+ * blocks an edit only if the edit also unbalanced the file's brackets (brackets.ts); numbers in
+ * notes/syntax-research.md.
+ */
+export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'css']);
 
 export type Check =
   | { readonly status: 'ok' }
@@ -89,22 +108,60 @@ export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: 
   const parser = prepared(language);
   if (typeof parser === 'string') return skipped(parser);
   if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
-  const after = sourceOf(newBytes).text;
+  if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
+  let after = sourceOf(newBytes).text;
+  let before: string | undefined;
+  let edit = hunks;
+  let from = 0;
+  const newLines = lineOffsets(after);
+  if (newLines.length - 1 > WINDOWED_FROM_LINES) {
+    before = sourceOf(oldBytes).text;
+    edit ??= hunkBetween(before, after);
+    const oldLines = lineOffsets(before);
+    const window = windowOf(after, newLines, oldLines, edit);
+    if (window) {
+      after = after.slice(newLines[window.newFrom], newLines[window.newTo]);
+      before = before.slice(oldLines[window.oldFrom], oldLines[window.oldTo]);
+      edit = hunksInWindow(edit, window.newFrom);
+      from = window.newFrom;
+    }
+  }
+  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(after.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
   let dialect = language;
   if (language === 'json' && oldBytes.length > 0) {
     // A .json file that already has comments is read by a tool that allows them.
-    const old = sourceOf(oldBytes).text;
-    if (parser.jsonDialect(old) === 'jsonc') dialect = 'jsonc';
+    before ??= sourceOf(oldBytes).text;
+    if (parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
   }
   const found = parser.problems(dialect, after, PARSE_BUDGET_MS);
   if (found === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
   if (found.length === 0) return { status: 'ok' };
-  const before = sourceOf(oldBytes).text;
-  const was = oldBytes.length > MAX_CHECK_BYTES ? undefined : parser.problems(dialect, before, PARSE_BUDGET_MS);
+  before ??= sourceOf(oldBytes).text;
+  const was = parser.problems(dialect, before, PARSE_BUDGET_MS);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return skipped('the file as it was could not be parsed in time');
-  const made = newProblems(was, found, hunks ?? hunkBetween(before, after));
-  return made.length === 0 ? { status: 'ok' } : { status: 'errors', errors: made };
+  edit ??= hunkBetween(before, after);
+  const made = newProblems(was, found, edit);
+  if (made.length === 0) return { status: 'ok' };
+  if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
+  return { status: 'errors', errors: from === 0 ? made : made.map((p) => shifted(p, from)) };
+}
+
+function shifted(problem: SyntaxProblem, lines: number): SyntaxProblem {
+  return { ...problem, line: problem.line + lines, endLine: problem.endLine + lines, contextStart: problem.contextStart + lines, contextEnd: problem.contextEnd + lines };
+}
+
+/**
+ * True when the new content's brackets are further from balanced than the old content's, for
+ * one pair at least: the edit lost or added a bracket. (Counted over the whole file: an edit's
+ * own lines need not balance, a function moved in two steps does not.)
+ */
+function unbalances(parser: Engine, language: LanguageId, before: string, after: string): boolean {
+  const all: Array<[number, number]> = [[0, Number.MAX_SAFE_INTEGER]];
+  const old = parser.problemsAndBalance(language, before, all, PARSE_BUDGET_MS)?.balance;
+  const now = parser.problemsAndBalance(language, after, all, PARSE_BUDGET_MS)?.balance;
+  if (!old || !now) return false;
+  return old.some((count, i) => Math.abs(now[i]!) > Math.abs(count));
 }
 
 /** The definitions in `bytes`, in file order; undefined when the file cannot be outlined (see syntaxErrors). */
@@ -112,7 +169,7 @@ export function outline(language: LanguageId, bytes: Uint8Array): readonly Defin
   const parser = prepared(language);
   if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
   if (PARSING[language].kind !== 'tree-sitter') return [];
-  return parser.outline(language, sourceOf(bytes).text, PARSE_BUDGET_MS);
+  return parser.outline(language, sourceOf(bytes).text, OUTLINE_BUDGET_MS);
 }
 
 function skipped(reason: string): Check {
