@@ -9,6 +9,9 @@ import { LANGUAGES, PARSING } from '../../src/lang/languages.js';
 
 const dist = path.resolve(import.meta.dirname, '../../dist');
 
+/** Broken text where `(((` is not (PHP outside `<?php` is text, YAML takes it for a string). */
+const BROKEN: Partial<Record<string, string>> = { php: '<?php\n(((\n', yaml: 'a: [\n' };
+
 describe('dist/lang.cjs', () => {
   it('loads every grammar from dist/grammars and parses with it', async () => {
     const { createEngine } = createRequire(import.meta.url)(path.join(dist, 'lang.cjs')) as { createEngine: (locate: LocateGrammar) => Engine };
@@ -16,7 +19,7 @@ describe('dist/lang.cjs', () => {
     for (const language of LANGUAGES) {
       await engine.prepare(language);
       expect(engine.isPrepared(language), language).toBe(true);
-      if (PARSING[language].kind === 'tree-sitter') expect(engine.problems(language, language === 'php' ? '<?php\n(((\n' : '(((\n'), language).not.toEqual([]);
+      if (PARSING[language].kind === 'tree-sitter') expect(engine.problems(language, BROKEN[language] ?? '(((\n'), language).not.toEqual([]);
     }
     expect(engine.problems('typescript', 'let a = (1;\n')?.map((p) => p.message)).toEqual(['missing `)`']);
   });
