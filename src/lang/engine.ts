@@ -7,6 +7,7 @@
 // dist/lang.cjs of this file, and loadEngine.ts loads it only when a command needs a parser.
 
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
@@ -44,8 +45,13 @@ export function createEngine(locate: LocateGrammar): Engine {
   const loading = new Map<string, Promise<Language>>();
   const parsers = new Map<LanguageId, Parser>();
 
-  const init = (): Promise<void> =>
-    (runtime ??= Parser.init({ wasmBinary: readFileSync(locate('web-tree-sitter.wasm')) }));
+  const init = (): Promise<void> => {
+    // A command parses once or twice and ends: V8's optimising tier for WebAssembly costs such a
+    // process more than it saves (a 1,000-line TypeScript file: 65-90 ms to the first tree with
+    // it, 22 ms without; notes/syntax-research.md). rt runs no other WebAssembly.
+    if (!runtime) setFlagsFromString('--liftoff-only');
+    return (runtime ??= Parser.init({ wasmBinary: readFileSync(locate('web-tree-sitter.wasm')) }));
+  };
 
   const load = (grammar: string): Promise<Language> => {
     let language = loading.get(grammar);

@@ -50,6 +50,12 @@ export const OUTLINE_BUDGET_MS = 5000;
  */
 export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'css']);
 
+/**
+ * YAML with template tags (Rails fixtures' ERB, Helm's Go templates, Ansible's Jinja) is not
+ * YAML until rendered: such files are not checked.
+ */
+const TEMPLATE = /<%|\{\{|\{%/;
+
 export type Check =
   | { readonly status: 'ok' }
   | { readonly status: 'errors'; readonly errors: readonly SyntaxProblem[] }
@@ -109,34 +115,36 @@ export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: 
   if (typeof parser === 'string') return skipped(parser);
   if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
   if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
-  let after = sourceOf(newBytes).text;
-  let before: string | undefined;
+  let newPart = newBytes;
+  let oldPart = oldBytes;
   let edit = hunks;
   let from = 0;
-  const newLines = lineOffsets(after);
+  const newLines = lineOffsets(newBytes);
   if (newLines.length - 1 > WINDOWED_FROM_LINES) {
-    before = sourceOf(oldBytes).text;
-    edit ??= hunkBetween(before, after);
-    const oldLines = lineOffsets(before);
-    const window = windowOf(after, newLines, oldLines, edit);
+    edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
+    const oldLines = lineOffsets(oldBytes);
+    const window = windowOf(newBytes, newLines, oldLines, edit);
     if (window) {
-      after = after.slice(newLines[window.newFrom], newLines[window.newTo]);
-      before = before.slice(oldLines[window.oldFrom], oldLines[window.oldTo]);
+      newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
+      oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
       edit = hunksInWindow(edit, window.newFrom);
       from = window.newFrom;
     }
   }
-  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(after.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  const after = sourceOf(newPart).text;
+  let before: string | undefined;
+  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  if (language === 'yaml' && TEMPLATE.test(after)) return skipped('a template (ERB, Go or Jinja tags), not plain YAML');
   let dialect = language;
   if (language === 'json' && oldBytes.length > 0) {
     // A .json file that already has comments is read by a tool that allows them.
-    before ??= sourceOf(oldBytes).text;
+    before ??= sourceOf(oldPart).text;
     if (parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
   }
   const found = parser.problems(dialect, after, PARSE_BUDGET_MS);
   if (found === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
   if (found.length === 0) return { status: 'ok' };
-  before ??= sourceOf(oldBytes).text;
+  before ??= sourceOf(oldPart).text;
   const was = parser.problems(dialect, before, PARSE_BUDGET_MS);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return skipped('the file as it was could not be parsed in time');

@@ -104,6 +104,13 @@ describe('newErrors', () => {
     expect(newErrors('yaml', b('a: 1\nb:\n  - x\n'), b('a: 1\nb:\n  - x\n c: [\n')).status).toBe('errors');
   });
 
+  it('YAML with template tags (ERB, Helm, Jinja) is not checked', () => {
+    for (const tag of ['<% end %>', '{{- if .Values.x }}', '{% if x %}']) {
+      const check = newErrors('yaml', b('a: 1\n'), b(`a: 1\n${tag}\nb: [\n`));
+      expect(check.status === 'skipped' && check.reason, tag).toMatch(/template/);
+    }
+  });
+
   it(`a file above ${MAX_CHECK_BYTES / 1024 / 1024} MB is not checked, with the reason`, () => {
     const big = b(`${'let a = 1;\n'.repeat(Math.ceil(MAX_CHECK_BYTES / 11) + 1)}let b = (;\n`);
     const check = newErrors('typescript', b(''), big);
