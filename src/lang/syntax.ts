@@ -38,6 +38,9 @@ export const MAX_PARSED_CHARS = 1024 * 1024;
 /** Longer than this, one parse is given up (a pathological input: deep nesting, a grammar's worst case). */
 export const PARSE_BUDGET_MS = 1000;
 
+/** The whole-file parses that confirm a windowed check's refusal (rare) may take longer. */
+export const CONFIRM_BUDGET_MS = 3000;
+
 /** An outline, asked for by a command of its own, may take longer. */
 export const OUTLINE_BUDGET_MS = 5000;
 
@@ -111,16 +114,20 @@ export function syntaxErrors(language: LanguageId, bytes: Uint8Array): Check {
  * when the new one has errors: a clean edit costs one parse.
  */
 export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[]): Check {
+  return check(language, oldBytes, newBytes, hunks, true);
+}
+
+function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, windowed: boolean): Check {
   const parser = prepared(language);
+  const budget = windowed ? PARSE_BUDGET_MS : CONFIRM_BUDGET_MS;
   if (typeof parser === 'string') return skipped(parser);
   if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
   if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
   let newPart = newBytes;
   let oldPart = oldBytes;
   let edit = hunks;
-  let from = 0;
   const newLines = lineOffsets(newBytes);
-  if (newLines.length - 1 > WINDOWED_FROM_LINES) {
+  if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES) {
     edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
     const oldLines = lineOffsets(oldBytes);
     const window = windowOf(newBytes, newLines, oldLines, edit);
@@ -128,7 +135,6 @@ export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: 
       newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
       oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
       edit = hunksInWindow(edit, window.newFrom);
-      from = window.newFrom;
     }
   }
   const after = sourceOf(newPart).text;
@@ -141,22 +147,21 @@ export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: 
     before ??= sourceOf(oldPart).text;
     if (parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
   }
-  const found = parser.problems(dialect, after, PARSE_BUDGET_MS);
-  if (found === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
+  const found = parser.problems(dialect, after, budget);
+  if (found === undefined) return skipped(`parsing took longer than ${budget} ms`);
   if (found.length === 0) return { status: 'ok' };
   before ??= sourceOf(oldPart).text;
-  const was = parser.problems(dialect, before, PARSE_BUDGET_MS);
+  const was = parser.problems(dialect, before, budget);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return skipped('the file as it was could not be parsed in time');
   edit ??= hunkBetween(before, after);
   const made = newProblems(was, found, edit);
   if (made.length === 0) return { status: 'ok' };
   if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
-  return { status: 'errors', errors: from === 0 ? made : made.map((p) => shifted(p, from)) };
-}
-
-function shifted(problem: SyntaxProblem, lines: number): SyntaxProblem {
-  return { ...problem, line: problem.line + lines, endLine: problem.endLine + lines, contextStart: problem.contextStart + lines, contextEnd: problem.contextEnd + lines };
+  // A window's cut can make an error of its own that the edit moves (a docstring opened in the
+  // window, closed past it): before a refusal, the whole file says.
+  if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false);
+  return { status: 'errors', errors: made };
 }
 
 /**
