@@ -1,7 +1,8 @@
 // Bundles the CLI into one file (dist/rt.cjs) so start-up loads a single module, then makes
 // V8's code cache for it (dist/rt.cjs.cache) from a sample run; bin/rt.cjs loads both.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -31,6 +32,58 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * The parsers (src/lang/engine.ts: web-tree-sitter, jsonc-parser) are a bundle of their own,
+ * dist/lang.cjs, and their grammars files of dist/grammars/: the CLI loads them only when a
+ * command parses a file. In dist/rt.cjs, src/lang/loadEngine.ts (which finds them in
+ * node_modules when run from the sources) becomes a require of those files. bin/rt.cjs passes
+ * the bundle dist/ as __dirname and its own require, which takes absolute paths as well.
+ */
+const langLoader = {
+  name: 'lang-loader',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]lang[\\/]loadEngine\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('export async function loadEngine(): Promise<Engine>')) throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
+      const contents = [
+        "import path from 'node:path';",
+        'export const GRAMMAR_FILES = {};',
+        'export async function loadEngine() {',
+        "  const { createEngine } = require(path.join(__dirname, 'lang.cjs'));",
+        "  return createEngine((file) => path.join(__dirname, 'grammars', file));",
+        '}',
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * web-tree-sitter's CommonJS build for the CommonJS bundle: its ES build, which an `import`
+ * resolves to, reads import.meta.url, which a CommonJS bundle does not have.
+ */
+const webTreeSitterRequireBuild = {
+  name: 'web-tree-sitter-require-build',
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: createRequire(path.join(root, 'package.json')).resolve('web-tree-sitter') }));
+  },
+};
+
+await build({
+  entryPoints: [path.join(root, 'src/lang/engine.ts')],
+  outfile: path.join(root, 'dist', 'lang.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  legalComments: 'none',
+  // jsonc-parser's `main` is UMD with requires esbuild cannot follow; its `module` is plain ES.
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+  plugins: [webTreeSitterRequireBuild],
+});
+copyGrammars();
+
 await build({
   entryPoints: [path.join(root, 'src/cli/main.ts')],
   outfile,
@@ -41,8 +94,30 @@ await build({
   legalComments: 'none',
   define: { __RT_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, langLoader],
 });
+
+/** Copies the WASM files src/lang/grammars.json names (and their packages' licences) to dist/grammars/. */
+function copyGrammars() {
+  const files = JSON.parse(readFileSync(path.join(root, 'src/lang/grammars.json'), 'utf8'));
+  const into = path.join(root, 'dist', 'grammars');
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  const resolve = createRequire(path.join(root, 'package.json')).resolve;
+  const licences = new Set();
+  for (const [file, specifier] of Object.entries(files)) {
+    const from = resolve(specifier);
+    copyFileSync(from, path.join(into, file));
+    const parts = specifier.split('/');
+    const pkg = parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    if (licences.has(pkg)) continue;
+    licences.add(pkg);
+    let folder = path.dirname(from);
+    while (!existsSync(path.join(folder, 'package.json'))) folder = path.dirname(folder);
+    const licence = path.join(folder, 'LICENSE');
+    if (existsSync(licence)) copyFileSync(licence, path.join(into, `${pkg.replace('/', '+')}.LICENSE`));
+  }
+}
 
 /**
  * esbuild wraps a CommonJS module imported by default (`import fs from 'node:fs'`) in an ES

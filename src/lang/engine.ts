@@ -1,0 +1,129 @@
+// The parsers: web-tree-sitter with one WASM grammar per language, and jsonc-parser for JSON.
+// Loading is asynchronous (WebAssembly compiles asynchronously), parsing is not: `prepare`
+// loads what a language needs once, then `problems` and `outline` run synchronously.
+//
+// This module and what it imports are heavy (web-tree-sitter's runtime alone is 170 KB of
+// JavaScript and a 200 KB WASM module), so rt's bundle does not hold them: the build makes
+// dist/lang.cjs of this file, and loadEngine.ts loads it only when a command needs a parser.
+
+import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { bracketBalance, type Rows } from './brackets.js';
+import { jsonProblems, usesJsonComments } from './jsonProblems.js';
+import { PARSING, type LanguageId } from './languages.js';
+import { outlineOf, type Definition } from './outline.js';
+import type { SyntaxProblem } from './problem.js';
+import { treeProblems } from './treeProblems.js';
+
+/** Where a grammar file is: its path on disk, by file name (`tree-sitter-go.wasm`). */
+export type LocateGrammar = (file: string) => string;
+
+export interface Engine {
+  /** Loads what `language` needs; rejects when its grammar cannot be loaded. */
+  prepare(language: LanguageId): Promise<void>;
+  /** True once `prepare(language)` has resolved. */
+  isPrepared(language: LanguageId): boolean;
+  /**
+   * The syntax errors of `text`, or undefined when parsing took longer than `budgetMs` (the
+   * check is then skipped: a check that cannot finish never blocks a write).
+   */
+  problems(language: LanguageId, text: string, budgetMs?: number): SyntaxProblem[] | undefined;
+  /**
+   * The syntax errors of `text` and the balance of brackets on `rows` (brackets.ts), from one
+   * parse; undefined as for `problems`. JSON has no balance (its parser is not tree-sitter).
+   */
+  problemsAndBalance(language: LanguageId, text: string, rows: readonly Rows[], budgetMs?: number): { problems: SyntaxProblem[]; balance?: [number, number, number] } | undefined;
+  /** The definitions of `text` (tree-sitter languages; JSON has none). */
+  outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
+  /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
+  jsonDialect(text: string): 'json' | 'jsonc';
+}
+
+export function createEngine(locate: LocateGrammar): Engine {
+  let runtime: Promise<void> | undefined;
+  const loading = new Map<string, Promise<Language>>();
+  const parsers = new Map<LanguageId, Parser>();
+
+  const init = (): Promise<void> => {
+    // A command parses once or twice and ends: V8's optimising tier for WebAssembly costs such a
+    // process more than it saves (a 1,000-line TypeScript file: 65-90 ms to the first tree with
+    // it, 22 ms without; notes/syntax-research.md). rt runs no other WebAssembly.
+    if (!runtime) setFlagsFromString('--liftoff-only');
+    return (runtime ??= Parser.init({ wasmBinary: readFileSync(locate('web-tree-sitter.wasm')) }));
+  };
+
+  const load = (grammar: string): Promise<Language> => {
+    let language = loading.get(grammar);
+    if (!language) {
+      language = init().then(() => Language.load(readFileSync(locate(grammar))));
+      loading.set(grammar, language);
+      // A failed load may be tried again (by a later command of a server, say).
+      language.catch(() => loading.delete(grammar));
+    }
+    return language;
+  };
+
+  const parse = (language: LanguageId, text: string, budgetMs: number): Tree | undefined => {
+    const parser = parsers.get(language);
+    if (!parser) throw new Error(`rt: the ${language} grammar is not loaded (prepare it first)`);
+    const deadline = performance.now() + budgetMs;
+    const tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+    // A cancelled parse leaves the parser mid-way: reset it so the next parse starts afresh.
+    if (!tree) parser.reset();
+    return tree ?? undefined;
+  };
+
+  return {
+    async prepare(language) {
+      const parsing = PARSING[language];
+      if (parsing.kind !== 'tree-sitter' || parsers.has(language)) return;
+      const grammar = await load(parsing.grammar);
+      if (!parsers.has(language)) {
+        const parser = new Parser();
+        parser.setLanguage(grammar);
+        parsers.set(language, parser);
+      }
+    },
+    isPrepared(language) {
+      return PARSING[language].kind !== 'tree-sitter' || parsers.has(language);
+    },
+    problems(language, text, budgetMs = Infinity) {
+      const parsing = PARSING[language];
+      if (parsing.kind === 'json') return jsonProblems(text, parsing.comments);
+      if (parsing.kind !== 'tree-sitter') return undefined;
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return treeProblems(tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    problemsAndBalance(language, text, rows, budgetMs = Infinity) {
+      const parsing = PARSING[language];
+      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.comments) };
+      if (parsing.kind !== 'tree-sitter') return undefined;
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return { problems: treeProblems(tree), balance: bracketBalance(tree, rows) };
+      } finally {
+        tree.delete();
+      }
+    },
+    outline(language, text, budgetMs = Infinity) {
+      if (PARSING[language].kind !== 'tree-sitter') return [];
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return outlineOf(language, tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    jsonDialect(text) {
+      return usesJsonComments(text) ? 'jsonc' : 'json';
+    },
+  };
+}

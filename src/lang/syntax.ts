@@ -1,0 +1,194 @@
+// The syntax check and outline as the CLI calls them (SPEC §9). Loading a grammar is
+// asynchronous and the write pipeline is not, so it goes in two steps:
+//
+//   const language = languageOf(path, head);
+//   if (language) await prepareChecker(language);      // loads that grammar only, once
+//   ... later, synchronously, in the pipeline:
+//   const check = newErrors(language, oldBytes, newBytes, hunks);
+//
+// A check that cannot run (grammar failed to load, file too large, parse too slow) answers
+// `skipped` with a one-line reason and never blocks a write.
+
+import type { Engine } from './engine.js';
+import { PARSING, type LanguageId } from './languages.js';
+import { loadEngine } from './loadEngine.js';
+import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
+import type { Definition } from './outline.js';
+import type { SyntaxProblem } from './problem.js';
+import { sourceOf } from './source.js';
+import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './window.js';
+
+export type { Definition } from './outline.js';
+export type { SyntaxProblem } from './problem.js';
+export type { Hunk } from './newProblems.js';
+
+/**
+ * Files larger than this are not checked or outlined: decoding them alone costs more than the
+ * check is worth. Long files are parsed in a window around the edit (window.ts), so what
+ * bounds a check's time is the text parsed, MAX_PARSED_CHARS.
+ */
+export const MAX_CHECK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * More text than this to parse (a window of very long lines: a minified bundle) is not
+ * checked. Parsing costs 100-400 ms of CPU a MB (notes/syntax-research.md).
+ */
+export const MAX_PARSED_CHARS = 1024 * 1024;
+
+/** Longer than this, one parse is given up (a pathological input: deep nesting, a grammar's worst case). */
+export const PARSE_BUDGET_MS = 1000;
+
+/** The whole-file parses that confirm a windowed check's refusal (rare) may take longer. */
+export const CONFIRM_BUDGET_MS = 3000;
+
+/** An outline, asked for by a command of its own, may take longer. */
+export const OUTLINE_BUDGET_MS = 5000;
+
+/**
+ * Languages whose grammar cannot be trusted with valid code: C and C++ (macros the grammar
+ * sees unexpanded: a third of git's and redis's C files parse with errors) and CSS (media
+ * ranges, nesting, unquoted relative `url(…)` are errors to its grammar). There a new error
+ * blocks an edit only if the edit also unbalanced the file's brackets (brackets.ts); numbers in
+ * notes/syntax-research.md.
+ */
+export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'css']);
+
+/**
+ * YAML with template tags (Rails fixtures' ERB, Helm's Go templates, Ansible's Jinja) is not
+ * YAML until rendered: such files are not checked.
+ */
+const TEMPLATE = /<%|\{\{|\{%/;
+
+export type Check =
+  | { readonly status: 'ok' }
+  | { readonly status: 'errors'; readonly errors: readonly SyntaxProblem[] }
+  | { readonly status: 'skipped'; readonly reason: string };
+
+let engine: Promise<Engine> | undefined;
+let ready: Engine | undefined;
+const failed = new Map<LanguageId, string>();
+
+/**
+ * Loads what checking `language` needs (web-tree-sitter and the language's grammar, the first
+ * time). Never rejects: a grammar that cannot load leaves its language unchecked, with the
+ * reason as the check's `skipped` note.
+ */
+export async function prepareChecker(language: LanguageId): Promise<{ ok: true } | { ok: false; reason: string }> {
+  try {
+    engine ??= loadEngine();
+    const loaded = await engine;
+    await loaded.prepare(language);
+    ready = loaded;
+    failed.delete(language);
+    return { ok: true };
+  } catch (error) {
+    engine = undefined;
+    const reason = `the ${language} grammar did not load (${error instanceof Error ? error.message : String(error)})`;
+    failed.set(language, reason);
+    return { ok: false, reason };
+  }
+}
+
+/** The loaded engine, if `prepareChecker(language)` succeeded. */
+function prepared(language: LanguageId): Engine | string {
+  const why = failed.get(language);
+  if (why !== undefined) return why;
+  if (!ready) return `the ${language} grammar is not loaded`;
+  return ready.isPrepared(language) ? ready : `the ${language} grammar is not loaded`;
+}
+
+/** The syntax errors in `bytes`, or why there is no answer. */
+export function syntaxErrors(language: LanguageId, bytes: Uint8Array): Check {
+  const parser = prepared(language);
+  if (typeof parser === 'string') return skipped(parser);
+  if (bytes.length > MAX_CHECK_BYTES) return tooLarge(bytes.length);
+  const problems = parser.problems(language, sourceOf(bytes).text, PARSE_BUDGET_MS);
+  if (problems === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
+  return problems.length === 0 ? { status: 'ok' } : { status: 'errors', errors: problems };
+}
+
+/**
+ * The syntax errors `newBytes` has that `oldBytes` did not (the edit's), the file's lines
+ * [oldStart, oldEnd) having become [newStart, newEnd) for each hunk; without hunks, the one
+ * hunk between the first and last lines the two contents share. The old content is parsed only
+ * when the new one has errors: a clean edit costs one parse.
+ */
+export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[]): Check {
+  return check(language, oldBytes, newBytes, hunks, true);
+}
+
+function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, windowed: boolean): Check {
+  const parser = prepared(language);
+  const budget = windowed ? PARSE_BUDGET_MS : CONFIRM_BUDGET_MS;
+  if (typeof parser === 'string') return skipped(parser);
+  if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
+  if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
+  let newPart = newBytes;
+  let oldPart = oldBytes;
+  let edit = hunks;
+  const newLines = lineOffsets(newBytes);
+  if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES) {
+    edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
+    const oldLines = lineOffsets(oldBytes);
+    const window = windowOf(newBytes, newLines, oldLines, edit);
+    if (window) {
+      newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
+      oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
+      edit = hunksInWindow(edit, window.newFrom);
+    }
+  }
+  const after = sourceOf(newPart).text;
+  let before: string | undefined;
+  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  if (language === 'yaml' && TEMPLATE.test(after)) return skipped('a template (ERB, Go or Jinja tags), not plain YAML');
+  let dialect = language;
+  if (language === 'json' && oldBytes.length > 0) {
+    // A .json file that already has comments is read by a tool that allows them.
+    before ??= sourceOf(oldPart).text;
+    if (parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
+  }
+  const found = parser.problems(dialect, after, budget);
+  if (found === undefined) return skipped(`parsing took longer than ${budget} ms`);
+  if (found.length === 0) return { status: 'ok' };
+  before ??= sourceOf(oldPart).text;
+  const was = parser.problems(dialect, before, budget);
+  // The old content could not be read: nothing says the errors are new, so none is.
+  if (was === undefined) return skipped('the file as it was could not be parsed in time');
+  edit ??= hunkBetween(before, after);
+  const made = newProblems(was, found, edit);
+  if (made.length === 0) return { status: 'ok' };
+  if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
+  // A window's cut can make an error of its own that the edit moves (a docstring opened in the
+  // window, closed past it): before a refusal, the whole file says.
+  if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false);
+  return { status: 'errors', errors: made };
+}
+
+/**
+ * True when the new content's brackets are further from balanced than the old content's, for
+ * one pair at least: the edit lost or added a bracket. (Counted over the whole file: an edit's
+ * own lines need not balance, a function moved in two steps does not.)
+ */
+function unbalances(parser: Engine, language: LanguageId, before: string, after: string): boolean {
+  const all: Array<[number, number]> = [[0, Number.MAX_SAFE_INTEGER]];
+  const old = parser.problemsAndBalance(language, before, all, PARSE_BUDGET_MS)?.balance;
+  const now = parser.problemsAndBalance(language, after, all, PARSE_BUDGET_MS)?.balance;
+  if (!old || !now) return false;
+  return old.some((count, i) => Math.abs(now[i]!) > Math.abs(count));
+}
+
+/** The definitions in `bytes`, in file order; undefined when the file cannot be outlined (see syntaxErrors). */
+export function outline(language: LanguageId, bytes: Uint8Array): readonly Definition[] | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
+  if (PARSING[language].kind !== 'tree-sitter') return [];
+  return parser.outline(language, sourceOf(bytes).text, OUTLINE_BUDGET_MS);
+}
+
+function skipped(reason: string): Check {
+  return { status: 'skipped', reason };
+}
+
+function tooLarge(size: number): Check {
+  return skipped(`${(size / 1024 / 1024).toFixed(1)} MB is more than the ${MAX_CHECK_BYTES / 1024 / 1024} MB rt checks`);
+}

@@ -1,0 +1,154 @@
+// The syntax check as the write pipeline calls it (SPEC §9): only errors an edit makes count.
+// Real grammars, loaded from node_modules as the sources run.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LanguageId } from '../../src/lang/languages.js';
+import { MAX_CHECK_BYTES, newErrors, prepareChecker, syntaxErrors, type Check } from '../../src/lang/syntax.js';
+
+const b = (text: string): Buffer => Buffer.from(text);
+const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
+
+beforeAll(async () => {
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'yaml', 'c', 'css', 'bash'] as const) {
+    expect(await prepareChecker(language)).toEqual({ ok: true });
+  }
+});
+
+describe('syntaxErrors', () => {
+  it.each<[LanguageId, string, string[]]>([
+    ['typescript', 'function f(a: number {\n  return a;\n}\n', ['1:21 missing `)`']],
+    ['typescript', 'foo(1, 2;\nbar();\n', ['1:9 missing `)`']],
+    ['rust', 'fn main() { let x = ; }\n', ['1:19 unexpected `=`']],
+    ['go', 'package a\nfunc f() {\n\tx := \n}\n', ['3:6 missing `identifier`']],
+    ['json', '{"a": 1,}\n', ['1:9 trailing `,` is not allowed in JSON']],
+    ['json', '{"a": 1\n', ['2:1 missing `}`']],
+    ['jsonc', '// settings\n{"a": 1, /* b */ "b": [1, 2,],}\n', ['ok']],
+    ['python', 'def f(x):\n    return x +\n', ['2:5 unexpected `return x +`']],
+  ])('%s %j', (language, text, expected) => {
+    expect(messages(syntaxErrors(language, b(text)))).toEqual(expected);
+  });
+
+  it('columns count characters, not bytes', () => {
+    expect(messages(syntaxErrors('typescript', b('const s = "é" + (1 + ;\n')))).toEqual(['1:15 unexpected `+ (1 +`']);
+  });
+
+  it('modern syntax the grammars know is no error', () => {
+    const ok = (language: LanguageId, text: string): void => expect(messages(syntaxErrors(language, b(text))), text).toEqual(['ok']);
+    ok('typescript', 'const x = { a: 1 } satisfies Record<string, number>;\nusing r = get();\nawait using s = get();\n@dec class A { @d m() {} accessor x = 1; }\n');
+    ok('python', 'type X = int\nmatch p:\n    case [a, *_]:\n        pass\ndef f[T](x: T) -> T: ...\n');
+    ok('rust', 'fn main() { let Some(x) = y else { return; }; }\n');
+  });
+
+  it('a language whose grammar is not prepared is skipped, never an error', () => {
+    expect(syntaxErrors('ruby', b('def f(\n')).status).toBe('skipped');
+  });
+});
+
+describe('newErrors', () => {
+  const broken = 'function a() {\n  return (1;\n}\n\nfunction b() {\n  return 2;\n}\n';
+
+  it('a clean edit of a clean file passes', () => {
+    expect(newErrors('typescript', b('let a = 1;\n'), b('let a = 2;\n')).status).toBe('ok');
+  });
+
+  it('an edit that breaks a clean file is refused, with the new error', () => {
+    expect(messages(newErrors('typescript', b('let a = f(1);\nlet b = 2;\n'), b('let a = f(1;\nlet b = 2;\n')))).toEqual(['1:12 missing `)`']);
+  });
+
+  it('an edit elsewhere in an already broken file passes', () => {
+    const after = broken.replace('return 2;', 'return 3;');
+    expect(newErrors('typescript', b(broken), b(after)).status).toBe('ok');
+  });
+
+  it('an edit that adds lines above an existing error (which moves it) passes', () => {
+    expect(newErrors('typescript', b(broken), b(`// one\n// two\n${broken}`)).status).toBe('ok');
+  });
+
+  it('an edit that moves the broken function below the other passes', () => {
+    const parts = broken.split('\n\n');
+    expect(newErrors('typescript', b(broken), b(`${parts[1]}\n${parts[0]}\n`)).status).toBe('ok');
+  });
+
+  it('an edit that fixes an error passes', () => {
+    expect(newErrors('typescript', b(broken), b(broken.replace('(1;', '(1);'))).status).toBe('ok');
+  });
+
+  it('a second error in an already broken file is refused', () => {
+    const after = broken.replace('return 2;', 'return [2;');
+    expect(messages(newErrors('typescript', b(broken), b(after)))).toEqual(['6:12 missing `]`']);
+  });
+
+  it('takes the hunks the caller gives', () => {
+    const before = 'let a = (1;\nlet b = 2;\n';
+    const after = 'let a = (1;\nlet b = (2;\n';
+    expect(messages(newErrors('typescript', b(before), b(after), [{ oldStart: 2, oldEnd: 3, newStart: 2, newEnd: 3 }]))).toEqual(['2:11 missing `)`']);
+  });
+
+  it('reads CRLF and BOM files as rt numbers their lines', () => {
+    const before = '\ufefflet a = 1;\r\nlet b = 2;\r\n';
+    const after = '\ufefflet a = 1;\r\nlet b = (2;\r\n';
+    expect(messages(newErrors('typescript', b(before), b(after)))).toEqual(['2:11 missing `)`']);
+    expect(newErrors('python', b('\ufeffdef f(x):\r\n    return x\r\n'), b('\ufeffdef f(x):\r\n    return \\\r\n        x\r\n')).status).toBe('ok');
+  });
+
+  it('a .json file that already has comments may get more', () => {
+    expect(newErrors('json', b('{\n  // a\n  "a": 1\n}\n'), b('{\n  // a\n  "a": 1, // b\n  "b": 2,\n}\n')).status).toBe('ok');
+    expect(messages(newErrors('json', b('{\n  "a": 1\n}\n'), b('{\n  "a": 1, // b\n}\n')))).toEqual(['2:11 comments are not allowed in JSON', '3:1 trailing `,` is not allowed in JSON']);
+  });
+
+  it('an empty new JSON file passes (a file is made empty, then filled)', () => {
+    expect(newErrors('json', b(''), b('')).status).toBe('ok');
+  });
+
+  it('YAML: a broken mapping is refused', () => {
+    expect(newErrors('yaml', b('a: 1\nb:\n  - x\n'), b('a: 1\nb:\n  - x\n c: [\n')).status).toBe('errors');
+  });
+
+  it('YAML with template tags (ERB, Helm, Jinja) is not checked', () => {
+    for (const tag of ['<% end %>', '{{- if .Values.x }}', '{% if x %}']) {
+      const check = newErrors('yaml', b('a: 1\n'), b(`a: 1\n${tag}\nb: [\n`));
+      expect(check.status === 'skipped' && check.reason, tag).toMatch(/template/);
+    }
+  });
+
+  it(`a file above ${MAX_CHECK_BYTES / 1024 / 1024} MB is not checked, with the reason`, () => {
+    const big = b(`${'let a = 1;\n'.repeat(Math.ceil(MAX_CHECK_BYTES / 11) + 1)}let b = (;\n`);
+    const check = newErrors('typescript', b(''), big);
+    expect(check.status).toBe('skipped');
+    expect(check.status === 'skipped' && check.reason).toMatch(/MB is more than/);
+  });
+
+  it('a 10 MB single line (a minified bundle) is skipped at once', () => {
+    const line = b(`var a=${'[1,2,3],'.repeat(1_300_000)}0;`);
+    const started = performance.now();
+    const check = newErrors('javascript', b(''), line);
+    expect(check.status === 'skipped' && check.reason).toMatch(/lines too long to check/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('newErrors on a long file (a window around the edit)', () => {
+  const lines = Array.from({ length: 20_000 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+  const text = `${lines.join('\n')}\n`;
+
+  it('an edit that breaks line 12,003 is refused, at that line', () => {
+    const after = lines.slice();
+    after[12_002] = '  a = (a + 1;';
+    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [{ oldStart: 12_003, oldEnd: 12_004, newStart: 12_003, newEnd: 12_004 }]);
+    expect(messages(check)).toEqual(['12003:13 missing `)`']);
+  });
+
+  it('finds the edit itself when no hunks are given', () => {
+    const after = lines.slice();
+    after.splice(15_000, 0, '  a = [1, 2;');
+    expect(messages(newErrors('typescript', b(text), b(`${after.join('\n')}\n`)))).toEqual(['15001:12 missing `]`']);
+  });
+
+  it('an old error far from the edit, and one the window cut makes, do not count', () => {
+    const before = lines.slice();
+    before[2] = '  a = (a + 1;';
+    const after = before.slice();
+    after[10_004] = '  a = a + 2;';
+    expect(newErrors('typescript', b(`${before.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 10_005, oldEnd: 10_006, newStart: 10_005, newEnd: 10_006 }]).status).toBe('ok');
+  });
+});
