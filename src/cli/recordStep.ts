@@ -23,7 +23,7 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
     if (!history) return;
     const files: StepFile[] = [];
     const data: FileData[] = [];
-    for (const r of reports) for (const [file, d] of filesOf(ctx, r)) files.push(file), data.push(d);
+    for (const r of reports) for (const [file, d] of filesOf(ctx, r, files.length)) files.push(file), data.push(d);
     if (files.length === 0) return;
     const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
     history.record({ time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files, ...(folders.length ? { folders } : {}) }, data);
@@ -32,14 +32,15 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
   }
 }
 
-/** The files a planned change wrote, as a step holds them. */
-function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
+/** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */
+function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileData]> {
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
   if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
-  if (moveTo) return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot!.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  if (moveTo) return moved(ctx, r, at);
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
@@ -61,6 +62,39 @@ function filesOf(ctx: Context, r: FileReport): Array<[StepFile, FileData]> {
         afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
       },
     ],
+  ];
+}
+
+/**
+ * A move (at index `at` of the step, its target at `at + 1`): neither file is kept whole. The
+ * source keeps the ranges that differ between its content before and the target's after, the
+ * target nothing: an undo makes the source again from the target as it is then, a redo the
+ * target from the source.
+ */
+function moved(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileData]> {
+  const p = r.planned;
+  const { file, moveTo } = p.resolved;
+  const applied = p.applied!;
+  const before = p.before!.lines;
+  const after = r.lines!;
+  const hunks = hunksOf(before, after, applied.regions);
+  const beforeLids = p.before!.snapshot!.index.lids;
+  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), stamp: statFile(moveTo!), mode: fs.lstatSync(moveTo!.abs).mode & 0o7777 };
+  const beforeSide: FileSide = { ...side(before.bytes), ...(p.before!.version.mode === undefined ? {} : { mode: p.before!.version.mode }) };
+  const none: FileData = { movedFrom: at, hunks: [], beforeBytes: [], afterBytes: [], beforeLids: [], afterLids: [] };
+  return [
+    [
+      stepFile(ctx, file, beforeSide, ABSENT, 0, before.count),
+      {
+        movedTo: at + 1,
+        hunks,
+        beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
+        afterBytes: hunks.map((h) => sliceParts(applied.parts, h.after.start, h.after.end)),
+        beforeLids: hunks.map((h) => beforeLids.slice(h.before.from, h.before.to)),
+        afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
+      },
+    ],
+    [stepFile(ctx, moveTo!, ABSENT, afterSide, after.count, 0), none],
   ];
 }
 

@@ -11,7 +11,7 @@ import { swapHunks, swapLids, swapLines, type Hunk } from '../core/history/chang
 import { lidToString } from '../core/lid.js';
 import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
-import { History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
+import { History, redoneBy, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
 import type { KeptRecords } from '../io/savedIndex.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
@@ -50,37 +50,58 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
     return 1;
   }
   const data = history.data(chosen.id);
-  if (!data || data.length !== chosen.files.length) throw new RtError('input', `the data of step ${chosen.id} is missing or damaged: it cannot be ${direction === 'undo' ? 'undone' : 'redone'}`, ['see the steps: rt history']);
+  if (!data || data.length !== chosen.files.length || !data.every((d, i) => fits(chosen.files[i]!, d))) {
+    // Its data cannot be trusted (set aside by History.data): the step is taken out of the list, so that no hint leads back to it.
+    history.drop(chosen.id);
+    throw new RtError('input', `the data of step ${chosen.id} (${chosen.command}) is missing or damaged: the step was taken out of the history, and cannot be ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, [direction === 'undo' ? 'take back the step before it: rt undo' : 'see the steps: rt history']);
+  }
   const files = chosen.files.map((f) => resolvedOf(ctx, f));
-  // A redo makes again the folders of the files it makes (each lock lies beside its file); a refusal removes them.
-  const made = direction === 'redo' ? files.flatMap((file, i) => (chosen.files[i]!.after.exists && !chosen.files[i]!.before.exists ? makeFolders(file) : [])) : [];
+  const from = direction === 'undo' ? 'after' : 'before';
+  const to = direction === 'undo' ? 'before' : 'after';
+  // The folders of the files made again are made first (each lock lies beside its file); a refusal removes them.
+  const made = files.flatMap((file, i) => (chosen.files[i]![to].exists && !chosen.files[i]![from].exists ? makeFolders(file) : []));
+  const madeNow = made.map((f) => path.relative(ctx.root.dir, f));
   try {
-    takeStep(ctx, history, store, chosen, direction, files, data, force);
+    takeStep(ctx, history, store, chosen, direction, files, data, force, madeNow);
     made.length = 0;
   } finally {
     for (const folder of made.reverse()) removeEmptyFolder(folder);
   }
-  // An undo removes the folders the step made, when nothing else is in them.
+  // An undo removes the folders the step (or the redo of it) made, when nothing else is in them.
   if (direction === 'undo') for (const folder of [...(chosen.folders ?? [])].reverse()) folderOfStep(ctx, folder, removeEmptyFolder);
   return 0;
 }
 
-/** A folder a step names (from the root), when it lies inside the root. */
+/** Whether a file's data fits what the list says of it: a damaged list or data file is not acted on. */
+function fits(f: StepFile, d: FileData): boolean {
+  return (d.hunks.length > 0 || d.movedTo !== undefined || d.movedFrom !== undefined) && d.afterLids.length === d.hunks.length && d.beforeLids.length === d.hunks.length && (f.before.exists || f.after.exists);
+}
+
+/**
+ * A folder a step names (from the root), when it is one inside the root, reached without a
+ * symbolic link (a folder of the list that leads elsewhere is never removed).
+ */
 function folderOfStep(ctx: Context, rel: string, then: (abs: string) => void): void {
   const abs = path.resolve(ctx.root.dir, rel);
-  if (!path.isAbsolute(rel) && !rel.split(/[\\/]/).includes('..') && isInside(ctx.root.dir, abs) && abs !== ctx.root.dir) then(abs);
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) return;
+  try {
+    if (fs.realpathSync.native(abs) !== abs || !fs.lstatSync(abs).isDirectory()) return;
+  } catch {
+    return; // gone already
+  }
+  then(abs);
 }
 
 /** Undoes or redoes step `chosen`, under its files' locks. */
-function takeStep(ctx: Context, history: History, store: StateStore, chosen: Step, direction: Direction, files: readonly ResolvedPath[], data: readonly FileData[], force: boolean): void {
+function takeStep(ctx: Context, history: History, store: StateStore, chosen: Step, direction: Direction, files: readonly ResolvedPath[], data: readonly FileData[], force: boolean, madeFolders: readonly string[]): void {
   const from = direction === 'undo' ? 'after' : 'before';
   const to = direction === 'undo' ? 'before' : 'after';
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
-    const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data[i]!, from, to, force));
+    const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data, i, from, to, force));
     const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }), ...(p.link === undefined ? {} : { link: p.link }) }));
     // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
-    if (!history.begin(chosen.id, direction)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
+    if (!history.begin(chosen.id, direction, ctx.session ?? null)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
     let skipped: ReturnType<typeof commitWrites>;
     try {
       skipped = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
@@ -100,7 +121,8 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
       if (p.link !== undefined) return f; // a link is checked by what it holds
       return p.parts === null || !p.lines ? f : { ...f, [to]: { ...f[to], exists: true, size: p.lines.starts[p.lines.count]!, digest: contentDigest(p.parts), stamp: statFile(p.file) } };
     });
-    history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated);
+    // A redo's folders are those it made (one the user made meanwhile is not the step's to remove).
+    history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated, { by: ctx.session ?? null, ...(direction === 'redo' ? { folders: madeFolders } : {}) });
     if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${chosen.session === null ? 'the shared session' : `session ${printable(chosen.session)}`}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
@@ -117,16 +139,19 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
     const id = Number(stepArg);
     const found = Number.isInteger(id) ? steps.find((s) => s.id === id) : undefined;
     if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
-    if (found.state !== 'done') throw new RtError('input', `step ${id} is undone already`, ['bring it back with: rt redo']);
+    if (found.state === 'cleared') throw new RtError('input', `step ${id} was undone, and its session wrote since: it can no longer be brought back`, ['see the steps: rt history']);
+    if (found.state !== 'done') throw new RtError('input', `step ${id} is undone already`, [`bring it back with: ${redoneBy(found) === session ? '' : redoneBy(found) === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoneBy(found)!)} `}rt redo`]);
     busy(found);
     const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));
     if (later) throw new RtError('stale', `step ${later.id} (${later.command}) changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);
     return found;
   }
-  const mine = steps.filter((s) => s.session === session);
-  // Undone steps stay redoable until the session writes anew (History.record clears them); redo
-  // brings back the one undone last.
-  const found = direction === 'undo' ? [...mine].reverse().find((s) => s.state === 'done') : mine.filter((s) => s.state === 'undone').sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
+  // Undone steps stay redoable until the session that undid them writes anew (History.record
+  // clears them); redo brings back the one undone last.
+  const found =
+    direction === 'undo'
+      ? [...steps].reverse().find((s) => s.session === session && s.state === 'done')
+      : steps.filter((s) => s.state === 'undone' && redoneBy(s) === session).sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
   return found && busy(found);
 }
 
@@ -152,7 +177,7 @@ export function settlePending(ctx: Context, history: History): void {
     } catch {
       now = undefined; // a step whose files cannot be looked at stays as it was
     }
-    history.mark(s.id, now ? (to === 'before' ? 'undone' : 'done') : undefined, now);
+    history.mark(s.id, now ? (to === 'before' ? 'undone' : 'done') : undefined, now, { by: s.pending.session ?? null, ifPending: s.pending });
   }
 }
 
@@ -197,20 +222,25 @@ function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
  * What one file of the step becomes: checked to be what the step left on side `from` (or, with
  * --force, to hold what it left there in the changed places), then turned into side `to`.
  */
-function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d: FileData, from: 'before' | 'after', to: 'before' | 'after', force: boolean): FilePlan {
+function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, data: readonly FileData[], at: number, from: 'before' | 'after', to: 'before' | 'after', force: boolean): FilePlan {
+  const d = data[at]!;
   const st = fs.lstatSync(file.abs, { throwIfNoEntry: false });
   const want = f[from];
   const target = f[to];
   const what = from === 'after' ? `what step ${chosen.id} (${chosen.command}) wrote` : `what undoing step ${chosen.id} left`;
-  const refuse = (why: string) =>
-    new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [`see it as it is now: rt open ${shellQuote(file.display)}`, `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`]);
+  const refuse = (why: string, forceHelps = true) =>
+    new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+      `see it as it is now: rt open ${shellQuote(file.display)}`,
+      ...(forceHelps ? [`${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`] : [`move it aside first if the step is to make it again${from === 'after' ? '' : ''}`]),
+    ]);
   if (!want.exists) {
-    // The step made this file (undo) or removed it (redo): it must be gone, or what the step left.
-    if (st) throw refuse('exists again');
+    // The step made this file (undo) or removed it (redo): it must be gone (--force does not replace a file there).
+    if (st) throw refuse('exists again', false);
     if (target.link !== undefined) return { file, parts: [], version: undefined, regions: [], path: f.path, link: target.link };
-    const bytes = contentOf(d, to);
-    const made = newIndex(bytes, to === 'after' ? d.afterLids[0]! : d.beforeLids[0]!);
-    return { file, parts: [bytes], version: undefined, regions: [{ from: 0, to: d.hunks[0]![to].to }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...made, content: (i) => lineContent(made.lines, i) };
+    const { bytes, lids } = d.movedTo !== undefined || d.movedFrom !== undefined ? fromOtherFile(ctx, chosen, data, at, from, to) : { bytes: (to === 'after' ? d.afterBytes : d.beforeBytes)[0]!, lids: (to === 'after' ? d.afterLids : d.beforeLids)[0]! };
+    if (bytes.length !== target.size) throw damaged(chosen, file);
+    const made = newIndex(bytes, lids);
+    return { file, parts: [bytes], version: undefined, regions: [{ from: 0, to: made.lines.count }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...made, content: (i) => lineContent(made.lines, i) };
   }
   if (!st && force && !target.exists) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
   if (want.link !== undefined) {
@@ -234,10 +264,13 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, { ...file, abs: path.basename(file.abs) }));
   const current = snapshot.lines;
   let hunks = d.hunks;
-  if (!sameSide(want, current.bytes, d, from)) {
+  const same = sameSide(want, current.bytes, d, from);
+  if (!same) {
     if (!force) throw refuse('changed');
     hunks = relocate(d, from, current, file);
   }
+  // The file as it was is as long as the list says it was (else the data is damaged).
+  if (same && current.bytes.length + d.hunks.reduce((n, h, i) => n + (to === 'after' ? d.afterBytes : d.beforeBytes)[i]!.length - (h[from].end - h[from].start), 0) !== target.size) throw damaged(chosen, file);
   const other = to === 'after' ? d.afterBytes : d.beforeBytes;
   const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
   const swapped = swapLines(current, snapshot.index, hunks, from, other);
@@ -385,8 +418,30 @@ function newIndex(bytes: Buffer, lids: Uint32Array): { lines: FileLines; index: 
   return { lines, index: reconcileIndex({ h1: new Uint32Array(0), h2: new Uint32Array(0), lids: new Uint32Array(0), retired: NO_RETIRED }, hashes) };
 }
 
-function contentOf(d: FileData, side: 'before' | 'after'): Buffer {
-  return (side === 'after' ? d.afterBytes : d.beforeBytes)[0]!;
+/**
+ * A file of a move made again (the source by an undo, the target by a redo) from the other file
+ * of the move as it is now, which must be what the step left on its side `from`: its bytes and
+ * LIDs with the move's changed ranges put back.
+ */
+function fromOtherFile(ctx: Context, chosen: Step, data: readonly FileData[], at: number, from: 'before' | 'after', to: 'before' | 'after'): { bytes: Buffer; lids: Uint32Array } {
+  const d = data[at]!;
+  const otherAt = d.movedTo ?? d.movedFrom!;
+  const source = d.movedTo !== undefined ? d : data[otherAt]!;
+  const other = resolvedOf(ctx, chosen.files[otherAt]!);
+  const otherSide = chosen.files[otherAt]![from];
+  const snapshot = inFolder(path.dirname(other.abs), other.display, () => readSnapshot(ctx.stateOf(other), { ...other, abs: path.basename(other.abs) }));
+  const now = snapshot.lines.bytes;
+  if (!otherSide.exists || now.length !== otherSide.size || otherSide.digest === null || contentDigest([now]) !== otherSide.digest || !source.hunks.every((h, i) => now.subarray(h[from].start, h[from].end).equals((from === 'after' ? source.afterBytes : source.beforeBytes)[i]!))) {
+    throw new RtError('stale', `${other.display} changed since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}: the file it moved cannot be made again from it; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [`see it as it is now: rt open ${shellQuote(other.display)}`]);
+  }
+  const own = to === 'after' ? source.afterLids : source.beforeLids;
+  const complete = snapshot.index.lids.length === snapshot.lines.count && source.hunks.every((h, i) => own[i]!.length === h[to].to - h[to].from);
+  return { bytes: swapHunks(now, source.hunks, from, to === 'after' ? source.afterBytes : source.beforeBytes), lids: complete ? swapLids(snapshot.index.lids, source.hunks, from, own) : new Uint32Array(0) };
+}
+
+/** A step whose data does not give the bytes its list says (size): never written. */
+function damaged(chosen: Step, file: ResolvedPath): RtError {
+  return new RtError('input', `the data of step ${chosen.id} (${chosen.command}) does not give ${file.display} back as it was (damaged?); nothing was written`, ['see the file as it is: rt open ' + shellQuote(file.display), 'remove .rt/history to start the history again']);
 }
 
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */

@@ -38,7 +38,9 @@ export function digestWords(words: Uint32Array | Int32Array, from = 0, to = word
 /** Digest of a byte string (its 32-bit words in the machine's byte order, then its last 0-3 bytes). */
 export function digestBytes(bytes: Uint8Array): string {
   const whole = bytes.length >>> 2;
-  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole) : new Uint32Array(bytes.slice(0, whole * 4).buffer);
+  // Unaligned bytes are copied (new Uint8Array(view) copies; a Buffer's slice would not, and its
+  // .buffer is the whole pool it lies in).
+  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole) : new Uint32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer);
   let tail = 0;
   for (let i = whole * 4; i < bytes.length; i++) tail = (tail << 8) | bytes[i]!;
   return digestWords(words, 0, whole, Math.imul(bytes.length, 0x9e3779b1) ^ tail);

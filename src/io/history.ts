@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Hunk } from '../core/history/changes.js';
+import { digestBytes } from '../core/digest.js';
 import { acquireLock } from './lock.js';
 import { thisProcess, type Owner } from './processes.js';
 import type { FileStamp } from './savedIndex.js';
@@ -62,6 +63,8 @@ export interface Step {
   readonly state: StepState;
   /** When undone: the order of the undos (redo brings back the one undone last). */
   readonly undoneSeq?: number;
+  /** When undone by `rt undo STEP` in another session than the step's: that session (its redo brings it back). */
+  readonly undoneBy?: string | null;
   readonly files: readonly StepFile[];
   /** Bytes of its data file. */
   readonly bytes: number;
@@ -71,7 +74,7 @@ export interface Step {
    * An undo or redo of the step under way (or killed before it ended): set before its files are
    * written, cleared once the step is marked; `state` is the one before it meanwhile.
    */
-  readonly pending?: { readonly direction: 'undo' | 'redo'; readonly owner: Owner; readonly time: number };
+  readonly pending?: { readonly direction: 'undo' | 'redo'; readonly owner: Owner; readonly time: number; readonly session?: string | null };
 }
 
 interface Doc {
@@ -85,6 +88,14 @@ interface Doc {
 
 /** What a step keeps of one file: its changed ranges, their bytes and their LIDs, on both sides. */
 export interface FileData {
+  /**
+   * A move keeps neither file whole: its source (`movedTo`: the index in the step of the file it
+   * was moved to) holds the changed ranges between its side before and the target's side after,
+   * and the target (`movedFrom`: the index of its source) holds nothing. Either file is made
+   * again from the other as it is then.
+   */
+  readonly movedTo?: number;
+  readonly movedFrom?: number;
   readonly hunks: readonly Hunk[];
   readonly beforeBytes: readonly Buffer[];
   readonly afterBytes: readonly Buffer[];
@@ -109,7 +120,10 @@ export class History {
     return this.read().steps;
   }
 
-  /** The data of step `id`, per file; undefined when it is missing or damaged. */
+  /**
+   * The data of step `id`, per file; undefined when it is missing or damaged (a damaged data
+   * file is set aside: its step can no longer be taken back or brought back).
+   */
   data(id: number): FileData[] | undefined {
     let blob: Buffer;
     try {
@@ -117,26 +131,17 @@ export class History {
     } catch {
       return undefined;
     }
-    try {
-      const headerLength = blob.readUInt32LE(0);
-      const header = JSON.parse(blob.toString('utf8', 4, 4 + headerLength)) as Array<{ hunks: Hunk[]; before: number[]; after: number[]; beforeLids: number[][]; afterLids: number[][] }>;
-      let at = 4 + headerLength;
-      const take = (n: number) => {
-        const out = blob.subarray(at, at + n);
-        if (out.length !== n) throw new Error('short');
-        at += n;
-        return out;
-      };
-      return header.map((f) => ({
-        hunks: f.hunks,
-        beforeBytes: f.before.map(take),
-        afterBytes: f.after.map(take),
-        beforeLids: f.beforeLids.map((l) => Uint32Array.from(l)),
-        afterLids: f.afterLids.map((l) => Uint32Array.from(l)),
-      }));
-    } catch {
-      return undefined;
-    }
+    const data = decode(blob);
+    if (!data) this.store.setAsideFile('index', this.dataFile(id), 'it is damaged');
+    return data;
+  }
+
+  /** Takes step `id` out of the list (its data is missing or damaged): it can be neither undone nor redone. */
+  drop(id: number): void {
+    this.update((doc) => {
+      doc.steps = doc.steps.filter((s) => s.id !== id);
+    });
+    fs.rmSync(this.dataFile(id), { force: true });
   }
 
   /**
@@ -145,12 +150,18 @@ export class History {
    */
   record(step: Omit<Step, 'id' | 'bytes' | 'state'>, data: readonly FileData[]): Step | undefined {
     if (!this.store.ensure()) return undefined;
+    const size = dataSize(data);
+    if (size > MAX_BYTES) {
+      // Kept, it would push every other step out, and itself: not kept, and the session's redo is cleared all the same.
+      this.update((doc) => void (doc.steps = doc.steps.map((s) => (redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s))));
+      throw new Error(`its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ${MAX_BYTES / 2 ** 20} MiB the history keeps`);
+    }
     return this.update((doc) => {
       const id = doc.next++;
       const blob = encode(data);
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
       writeAtomic(this.dataFile(id), blob);
-      doc.steps = doc.steps.map((s) => (s.session === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s));
+      doc.steps = doc.steps.map((s) => (redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s));
       const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
       doc.steps.push(recorded);
       this.bound(doc);
@@ -163,12 +174,12 @@ export class History {
    * is killed before `mark`, the next rt finds out which side its files are on (see settle).
    * False when the history could not be written (the undo is not made then).
    */
-  begin(id: number, direction: 'undo' | 'redo'): boolean {
+  begin(id: number, direction: 'undo' | 'redo', session: string | null): boolean {
     return (
       this.update((doc) => {
         const at = doc.steps.findIndex((s) => s.id === id);
         if (at === -1) return false;
-        doc.steps[at] = { ...doc.steps[at]!, pending: { direction, owner: thisProcess(), time: Date.now() } };
+        doc.steps[at] = { ...doc.steps[at]!, pending: { direction, owner: thisProcess(), time: Date.now(), session } };
         return true;
       }) === true
     );
@@ -178,19 +189,28 @@ export class History {
    * Sets the state of step `id`, and what its files are now on the side an undo or redo wrote
    * (`files`); ends what `begin` said. A state of undefined only ends that.
    */
-  mark(id: number, state: StepState | undefined, files?: readonly StepFile[]): void {
+  mark(id: number, state: StepState | undefined, files?: readonly StepFile[], more: { by?: string | null; folders?: readonly string[]; ifPending?: Step['pending'] } = {}): void {
     this.update((doc) => {
       const at = doc.steps.findIndex((s) => s.id === id);
       if (at === -1) return;
-      const { pending: _ended, ...step } = doc.steps[at]!;
-      doc.steps[at] = state === undefined ? step : { ...step, state, ...(files ? { files } : {}), ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
+      const found = doc.steps[at]!;
+      // A settlement of what an rt left under way applies only if it is still that one's.
+      if (more.ifPending && (found.pending?.owner.pid !== more.ifPending.owner.pid || found.pending?.time !== more.ifPending.time)) return;
+      const { pending: _ended, undoneBy: _by, ...step } = found;
+      if (state === undefined) {
+        doc.steps[at] = { ...step, ...(found.undoneBy !== undefined ? { undoneBy: found.undoneBy } : {}) };
+        return;
+      }
+      const by = state === 'undone' && more.by !== undefined && more.by !== found.session ? { undoneBy: more.by } : {};
+      doc.steps[at] = { ...step, state, ...(files ? { files } : {}), ...(more.folders ? { folders: more.folders } : {}), ...by, ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
     });
   }
 
   private bound(doc: Doc): void {
     const now = Date.now();
     let bytes = doc.steps.reduce((n, s) => n + s.bytes, 0);
-    while (doc.steps.length > 0 && (doc.steps.length > MAX_STEPS || bytes > MAX_BYTES || now - doc.steps[0]!.time > MAX_AGE_MS)) {
+    // The step just recorded (the last) always stays: record refuses one over the bound by itself.
+    while (doc.steps.length > 1 && (doc.steps.length > MAX_STEPS || bytes > MAX_BYTES || now - doc.steps[0]!.time > MAX_AGE_MS)) {
       const gone = doc.steps.shift()!;
       bytes -= gone.bytes;
       fs.rmSync(this.dataFile(gone.id), { force: true });
@@ -256,35 +276,132 @@ function validStep(s: Step): boolean {
     typeof s === 'object' &&
     Number.isInteger(s.id) &&
     typeof s.time === 'number' &&
+    Math.abs(s.time) <= MAX_TIME &&
     (s.session === null || typeof s.session === 'string') &&
     typeof s.command === 'string' &&
     ['done', 'undone', 'cleared'].includes(s.state) &&
+    (s.undoneSeq === undefined || Number.isInteger(s.undoneSeq)) &&
+    (s.undoneBy === undefined || s.undoneBy === null || typeof s.undoneBy === 'string') &&
     Number.isInteger(s.bytes) &&
+    s.bytes >= 0 &&
     (s.folders === undefined || (Array.isArray(s.folders) && s.folders.every((f) => typeof f === 'string'))) &&
     (s.pending === undefined || (s.pending !== null && typeof s.pending === 'object' && ['undo', 'redo'].includes(s.pending.direction) && typeof s.pending.time === 'number' && s.pending.owner !== null && typeof s.pending.owner === 'object' && Number.isInteger(s.pending.owner.pid) && typeof s.pending.owner.host === 'string')) &&
     Array.isArray(s.files) &&
-    s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after))
+    s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after) && Number.isInteger(f.added) && Number.isInteger(f.removed))
   );
 }
 
 function validSide(side: FileSide): boolean {
-  return side !== null && typeof side === 'object' && typeof side.exists === 'boolean' && typeof side.size === 'number' && (side.digest === null || typeof side.digest === 'string') && (side.link === undefined || typeof side.link === 'string');
+  return (
+    side !== null &&
+    typeof side === 'object' &&
+    typeof side.exists === 'boolean' &&
+    Number.isInteger(side.size) &&
+    side.size >= 0 &&
+    (side.digest === null || typeof side.digest === 'string') &&
+    (side.link === undefined || typeof side.link === 'string') &&
+    (side.mode === undefined || (Number.isInteger(side.mode) && side.mode >= 0 && side.mode <= 0o7777)) &&
+    (side.stamp === undefined || (side.stamp !== null && typeof side.stamp === 'object' && typeof side.stamp.size === 'number' && typeof side.stamp.mtimeNs === 'string' && typeof side.stamp.ctimeNs === 'string' && typeof side.stamp.ino === 'string'))
+  );
 }
 
-/** A step's data: a 4-byte length, a JSON header (hunks, byte counts, LIDs), then the bytes. */
+/**
+ * A step's data: a 4-byte length, a JSON header (per file: its hunks, the byte counts of its
+ * changed ranges and its LID counts, and the digest of everything after the header), then the
+ * bytes of the ranges and the LIDs as 32-bit words. Data that does not match its digest is
+ * damaged: never written into a file.
+ */
 function encode(data: readonly FileData[]): Buffer {
+  const payload: Buffer[] = [];
+  for (const f of data) payload.push(...f.beforeBytes, ...f.afterBytes);
+  for (const f of data) for (const l of [...f.beforeLids, ...f.afterLids]) payload.push(Buffer.from(l.buffer, l.byteOffset, l.byteLength));
+  const body = Buffer.concat(payload);
   const header = Buffer.from(
-    JSON.stringify(
-      data.map((f) => ({
+    JSON.stringify({
+      check: digestBytes(body),
+      files: data.map((f) => ({
+        ...(f.movedTo === undefined ? {} : { movedTo: f.movedTo }),
+        ...(f.movedFrom === undefined ? {} : { movedFrom: f.movedFrom }),
         hunks: f.hunks,
         before: f.beforeBytes.map((b) => b.length),
         after: f.afterBytes.map((b) => b.length),
-        beforeLids: f.beforeLids.map((l) => [...l]),
-        afterLids: f.afterLids.map((l) => [...l]),
+        beforeLids: f.beforeLids.map((l) => l.length),
+        afterLids: f.afterLids.map((l) => l.length),
       })),
-    ),
+    }),
   );
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
-  return Buffer.concat([length, header, ...data.flatMap((f) => [...f.beforeBytes, ...f.afterBytes])]);
+  return Buffer.concat([length, header, body]);
 }
+
+interface HeaderFile {
+  movedTo?: number;
+  movedFrom?: number;
+  hunks: Hunk[];
+  before: number[];
+  after: number[];
+  beforeLids: number[];
+  afterLids: number[];
+}
+
+function decode(blob: Buffer): FileData[] | undefined {
+  try {
+    const headerLength = blob.readUInt32LE(0);
+    const header = JSON.parse(blob.toString('utf8', 4, 4 + headerLength)) as { check: string; files: HeaderFile[] };
+    const body = blob.subarray(4 + headerLength);
+    if (typeof header.check !== 'string' || !Array.isArray(header.files) || digestBytes(body) !== header.check) return undefined;
+    let at = 0;
+    const take = (n: number) => {
+      if (!Number.isInteger(n) || n < 0 || at + n > body.length) throw new Error('short');
+      at += n;
+      return body.subarray(at - n, at);
+    };
+    const files = header.files.map((f) => ({ f, beforeBytes: f.before.map(take), afterBytes: f.after.map(take) }));
+    // The LIDs, copied out of the blob (its words need not be aligned).
+    const lids = (n: number) => new Uint32Array(new Uint8Array(take(n * 4)).buffer);
+    const out: FileData[] = files.map(({ f, beforeBytes, afterBytes }) => ({
+      ...(f.movedTo === undefined ? {} : { movedTo: f.movedTo }),
+      ...(f.movedFrom === undefined ? {} : { movedFrom: f.movedFrom }),
+      hunks: f.hunks,
+      beforeBytes,
+      afterBytes,
+      beforeLids: f.beforeLids.map(lids),
+      afterLids: f.afterLids.map(lids),
+    }));
+    if (at !== body.length || !out.every((f, i) => validData(f, i, out.length))) return undefined;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function validData(f: FileData, i: number, count: number): boolean {
+  const side = (x: Hunk['before']) => x && [x.from, x.to, x.start, x.end].every((n) => Number.isInteger(n) && n >= 0) && x.from <= x.to && x.start <= x.end;
+  return (
+    [f.movedTo, f.movedFrom].every((k) => k === undefined || (Number.isInteger(k) && k >= 0 && k < count && k !== i)) &&
+    (f.movedTo === undefined || f.movedFrom === undefined) &&
+    Array.isArray(f.hunks) &&
+    f.hunks.length === f.beforeBytes.length &&
+    f.hunks.length === f.afterBytes.length &&
+    f.hunks.every((h, k) => h && side(h.before) && side(h.after) && h.before.end - h.before.start === f.beforeBytes[k]!.length && h.after.end - h.after.start === f.afterBytes[k]!.length)
+  );
+}
+
+/** The bytes a step's data takes. */
+function dataSize(data: readonly FileData[]): number {
+  let n = 0;
+  for (const f of data) {
+    for (const b of [...f.beforeBytes, ...f.afterBytes]) n += b.length;
+    for (const l of [...f.beforeLids, ...f.afterLids]) n += l.byteLength;
+  }
+  return n;
+}
+
+/** The session whose redo brings back step `s` (when undone). */
+export function redoneBy(s: Step): string | null {
+  return s.undoneBy !== undefined ? s.undoneBy : s.session;
+}
+
+/** The latest time Date holds, in ms. */
+const MAX_TIME = 8.64e15;

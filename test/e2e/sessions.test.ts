@@ -59,7 +59,7 @@ describe('RT_SESSION', () => {
 });
 
 describe('rt undo STEP across sessions', () => {
-  it('takes back another session\'s step when named, says whose it was, and leaves it to that session to redo', () => {
+  it('takes back another session\'s step when named, says whose it was, and it is the undoing session's to redo', () => {
     const dir = tempRepo();
     write(dir, 'f.txt', 'a\nb\n');
     const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));
@@ -68,8 +68,9 @@ describe('rt undo STEP across sessions', () => {
     expect(u.status, u.text).toBe(0);
     expect(u.stdout).toMatch(/^undid step 1 \(rt edit, [\d-]+ [\d:]+, session A\): f\.txt\n/);
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('a\nb\n');
-    expect(run(['redo'], dir, as('B')).status).toBe(1);
-    expect(run(['redo'], dir, as('A')).status).toBe(0);
+    // Redo is the undoer's: B undid it, B brings it back.
+    expect(run(['redo'], dir, as('A')).status).toBe(1);
+    expect(run(['redo'], dir, as('B')).status).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n');
   });
 });

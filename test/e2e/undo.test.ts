@@ -223,3 +223,30 @@ describe('nothing to undo, and a history that cannot be trusted', () => {
     expect(fs.readdirSync(path.join(dir, '.rt/history/data')).length).toBe(200);
   }, 120_000);
 });
+
+describe('rt undo of a move', () => {
+  it('keeps neither file whole; undo makes the source again from the target, with its LIDs, redo the target from the source', () => {
+    const dir = repo({ 'src/a.ts': numbered(2000) });
+    const w = openWindow(dir, 'src/a.ts:1', ['--window', '2000']);
+    const m = run(['apply'], dir, { input: `*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: lib/b.ts\n@@ edit ${w.lidAt(1000)}\n+changed\n*** End Patch\n` });
+    expect(m.status, m.text).toBe(0);
+    const moved = read(dir, 'lib/b.ts');
+    const movedLids = parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids;
+    expect(fs.statSync(path.join(dir, '.rt/history/data/1.bin')).size).toBeLessThan(2000);
+    const u = run(['undo'], dir);
+    expect(u.status, u.text).toBe(0);
+    expect(read(dir, 'src/a.ts').toString()).toBe(numbered(2000));
+    expect(fs.existsSync(path.join(dir, 'lib'))).toBe(false);
+    expect(parseWindow(run(['open', 'src/a.ts:1', '--window', '2000'], dir)).lids).toEqual(w.lids);
+    const r = run(['redo'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'lib/b.ts')).toEqual(moved);
+    expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
+    expect(parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids).toEqual(movedLids);
+    // The target changed since: the source cannot be made again from it.
+    fs.appendFileSync(path.join(dir, 'lib/b.ts'), 'more\n');
+    const again = run(['undo'], dir);
+    expect(again.status, again.text).toBe(3);
+    expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
+  });
+});

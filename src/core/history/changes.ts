@@ -131,6 +131,8 @@ export function swapLines(lines: FileLines, hashes: LineHashes, hunks: readonly 
     if (side.from < read || side.to > lines.count || lines.starts[side.from] !== side.start || lines.starts[side.to] !== side.end) return undefined;
     copy(side.from);
     const bytes = other[k]!;
+    // A range from the file's first byte whose other side starts with a BOM (create --force): the BOM is no line's content, as a whole split says.
+    if (side.start === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
     const region = splitLines(bytes, false);
     const wanted = h[to].to - h[to].from;
     const atEnd = side.to === lines.count;
