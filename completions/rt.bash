@@ -90,7 +90,7 @@ _rt() {
       esac
       ;;
     edit)
-      opts='--force --diff --dry-run --root --color --json -h --help'
+      opts='--force --diff --dry-run --no-check --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -105,7 +105,7 @@ _rt() {
       esac
       ;;
     insert)
-      opts='--after --force --diff --dry-run --root --color --json -h --help'
+      opts='--after --force --diff --dry-run --no-check --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -119,7 +119,7 @@ _rt() {
       esac
       ;;
     delete)
-      opts='--force --diff --dry-run --root --color --json -h --help'
+      opts='--force --diff --dry-run --no-check --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -134,7 +134,7 @@ _rt() {
       esac
       ;;
     create)
-      opts='--force --empty --diff --dry-run --root --color --json -h --help'
+      opts='--force --empty --diff --dry-run --no-check --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -147,7 +147,7 @@ _rt() {
       esac
       ;;
     apply)
-      opts='--force --diff --dry-run --root --color --json -h --help'
+      opts='--force --diff --dry-run --no-check --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

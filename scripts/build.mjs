@@ -47,7 +47,6 @@ const langLoader = {
       if (!source.includes('export async function loadEngine(): Promise<Engine>')) throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
       const contents = [
         "import path from 'node:path';",
-        'export const GRAMMAR_FILES = {};',
         'export async function loadEngine() {',
         "  const { createEngine } = require(path.join(__dirname, 'lang.cjs'));",
         "  return createEngine((file) => path.join(__dirname, 'grammars', file));",

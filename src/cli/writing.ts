@@ -25,6 +25,7 @@ import { ViewState } from '../io/views.js';
 import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
 import type { Context } from './context.js';
 import { recordStep } from './recordStep.js';
+import { checkPlanned, checksOn, languageFor, prepareChecks } from './syntaxCheck.js';
 import { reportWrites, type FileReport } from './writeReport.js';
 import type { Options } from './spec.js';
 
@@ -37,10 +38,12 @@ export interface WriteFlags {
   readonly force: boolean;
   readonly dryRun: boolean;
   readonly diff: boolean;
+  /** Whether the files' syntax is checked (SPEC §9): unless --no-check or RT_CHECK=off. */
+  readonly check: boolean;
 }
 
 export function writeFlags(ctx: Context, options: Options): WriteFlags {
-  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF) };
+  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF), check: checksOn(ctx, options.check === false) };
 }
 
 export function isOn(value: string | undefined): boolean {
@@ -80,13 +83,25 @@ export interface Planned {
 }
 
 /** Runs `changes` as one batch: all of them are written, or none. */
-export function runWrites(ctx: Context, changes: readonly FileChange[], flags: WriteFlags, origin: WriteOrigin): void {
+export async function runWrites(ctx: Context, changes: readonly FileChange[], flags: WriteFlags, origin: WriteOrigin): Promise<void> {
   const resolved = changes.map((change) => atLine(origin, change.line, () => resolveChange(ctx, change, origin)));
   refuseTwice(resolved, origin);
   if (isOn(ctx.env.RT_READONLY) && !flags.dryRun) {
     const names = resolved.map((r) => r.file.display).join(', ');
     throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
   }
+  // The grammars of the files written are loaded first (the pipeline itself never waits).
+  if (flags.check) await prepareChecks(resolved.filter((r) => r.change.kind !== 'delete').map((r) => languageFor(ctx.root.dir, r.moveTo ?? r.file, r.change.kind === 'add' ? () => addedHead(r.change) : undefined)));
+  writeBatch(ctx, resolved, flags, origin);
+}
+
+/** The first bytes of the file a `create` or `*** Add File` makes. */
+function addedHead(change: FileChange): Uint8Array {
+  if (change.kind !== 'add') return new Uint8Array(0);
+  return change.bytes ?? Buffer.concat(change.lines.slice(0, 64).flatMap((l) => [l, Buffer.from('\n')]));
+}
+
+function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: WriteFlags, origin: WriteOrigin): void {
   const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
   // outside the root), so that every file has its lock beside it; a refusal removes them again.
@@ -99,6 +114,7 @@ export function runWrites(ctx: Context, changes: readonly FileChange[], flags: W
         ctx.stateOf(t).removeStaleTemps(t.rel);
       }
       const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ctx, r, flags, origin)));
+      if (flags.check) checkPlanned(ctx, planned);
       if (flags.dryRun) return reportWrites(ctx, planned, flags, origin, true);
       const writes = planned.flatMap(writesOf);
       // What cannot be written is refused before anything is (the journal, its folder, the state).

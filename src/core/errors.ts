@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'not_found' // a missing file
   | 'binary' // a binary file where text is needed
   | 'outside_root' // a path that resolves outside the root
-  | 'access'; // permission or I/O failure
+  | 'access' // permission or I/O failure
+  | 'syntax'; // the change would leave a file with a syntax error it did not have
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
   usage: 2,
@@ -22,6 +23,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   binary: 4,
   outside_root: 4,
   access: 4,
+  syntax: 5,
 };
 
 export function exitStatusFor(code: ErrorCode): number {

@@ -23,6 +23,8 @@ export interface RunOptions {
   /** Run as this user and group (only possible when the tests run as root). */
   readonly uid?: number;
   readonly gid?: number;
+  /** Another build of rt to run (its bin/rt.cjs), e.g. a copy with a damaged part. */
+  readonly bin?: string;
 }
 
 /** A clean environment: nothing from the developer's shell changes rt's behaviour. */
@@ -33,7 +35,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function rt(args: readonly string[], options: RunOptions): RunResult {
-  const result = spawnSync(process.execPath, [RT_BIN, ...args], {
+  const result = spawnSync(process.execPath, [options.bin ?? RT_BIN, ...args], {
     cwd: options.cwd,
     input: options.input ?? '',
     env: cleanEnv(options.env),
@@ -129,6 +131,7 @@ export interface RunOpts {
   readonly input?: string | Buffer;
   readonly uid?: number;
   readonly gid?: number;
+  readonly bin?: string;
 }
 
 export function run(args: readonly string[], cwd: string, opts: RunOpts = {}): Ran {

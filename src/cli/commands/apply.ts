@@ -4,7 +4,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { parsePatch } from '../../core/patch/parse.js';
 import type { CommandSpec } from '../spec.js';
 import { runWrites, writeFlags } from '../writing.js';
-import { DIFF, DRY_RUN } from './editOptions.js';
+import { DIFF, DRY_RUN, NO_CHECK } from './editOptions.js';
 
 /** A patch bigger than this is no agent's: refused rather than read into memory. */
 const PATCH_LIMIT = 256 << 20;
@@ -27,6 +27,7 @@ export const applyCommand: CommandSpec = {
     { long: 'force', kind: 'switch', summary: 'edit lines not shown since they last changed, and let Add File replace an existing file' },
     DIFF,
     DRY_RUN,
+    NO_CHECK,
   ],
   examples: [
     { command: "rt apply <<'EOF'\n*** Begin Patch\n*** Update File: src/app.ts\n@@ edit kq3f mw7a\n+    const total = items.reduce(add, 0) + tax;\n+    return Math.round(total);\n@@ insert after 102:p2xh\n+  // totals done\n*** Update File: src/cart.ts\n@@ function checkout(cart) {\n-  return total(cart);\n+  return total(cart, TAX);\n*** End Patch\nEOF", explains: 'a two-file change: two LID hunks in src/app.ts, a context hunk in src/cart.ts' },
@@ -37,12 +38,13 @@ export const applyCommand: CommandSpec = {
     [2, 'the patch is malformed, two hunks overlap, a file is named twice, or no patch was given'],
     [3, 'an anchor is stale, a line was never shown, a context hunk matches nowhere or several places, or a file to add or move to exists: nothing was written'],
     [4, 'a file is missing, binary, unwritable or outside the root, or RT_READONLY is set: nothing was written'],
+    [5, 'the patch would leave a file with a syntax error it did not have: nothing was written'],
   ],
   readsStdin: true,
   run(ctx, args, options) {
     const patchArg = args[0];
     const text = patchArg === undefined || patchArg === '-' ? readPatchFromStdin(ctx.stdin) : readPatchFile(ctx.cwd, patchArg);
-    runWrites(ctx, parsePatch(text), writeFlags(ctx, options), { command: 'apply', patch: true });
+    return runWrites(ctx, parsePatch(text), writeFlags(ctx, options), { command: 'apply', patch: true });
   },
 };
 

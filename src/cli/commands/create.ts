@@ -2,7 +2,7 @@ import { shellQuote } from '../../core/errors.js';
 import { readEditText, readNoText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN } from './editOptions.js';
+import { DIFF, DRY_RUN, NO_CHECK } from './editOptions.js';
 
 export const createCommand: CommandSpec = {
   name: 'create',
@@ -18,6 +18,7 @@ export const createCommand: CommandSpec = {
     { long: 'empty', kind: 'switch', summary: 'create an empty file; standard input must be empty' },
     DIFF,
     DRY_RUN,
+    NO_CHECK,
   ],
   examples: [
     { command: "rt create src/util.ts <<'EOF'", explains: 'create src/util.ts with the heredoc\'s lines' },
@@ -28,12 +29,13 @@ export const createCommand: CommandSpec = {
     [2, 'bad usage, no text on standard input, or text with --empty'],
     [3, 'the file exists (use --force to replace it): nothing was written'],
     [4, 'the path is outside the root or cannot be written, or RT_READONLY is set: nothing was written'],
+    [5, 'the text has a syntax error: nothing was written'],
   ],
   readsStdin: true,
   run(ctx, args, options) {
     const pathArg = args[0]!;
     const path = shellQuote(pathArg);
     const bytes = options.empty ? readNoText(ctx.stdin, path) : readEditText(ctx.stdin, `rt create ${path}`, `to make an empty file: rt create --empty ${path}`);
-    runWrites(ctx, [{ kind: 'add', line: 0, path: pathArg, lines: [], bytes }], writeFlags(ctx, options), { command: 'create', patch: false });
+    return runWrites(ctx, [{ kind: 'add', line: 0, path: pathArg, lines: [], bytes }], writeFlags(ctx, options), { command: 'create', patch: false });
   },
 };

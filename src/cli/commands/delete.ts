@@ -3,7 +3,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
 
 export const deleteCommand: CommandSpec = {
   name: 'delete',
@@ -17,7 +17,7 @@ export const deleteCommand: CommandSpec = {
     { name: 'from', summary: 'first line to delete (an anchor)', required: true, complete: 'none' },
     { name: 'to', summary: 'last line to delete (an anchor; default FROM)', required: false, complete: 'none' },
   ],
-  options: [FORCE_UNSHOWN, DIFF, DRY_RUN],
+  options: [FORCE_UNSHOWN, DIFF, DRY_RUN, NO_CHECK],
   examples: [
     { command: 'rt delete src/app.ts kq3f', explains: 'delete the line kq3f' },
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
@@ -30,6 +30,6 @@ export const deleteCommand: CommandSpec = {
     const from = parseAnchor(fromArg);
     const to = parseAnchor(toArg ?? fromArg);
     if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [`name the last line by its LID; see it with: rt open ${shellQuote(pathArg)}`]);
-    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'delete', line: 0, from, to, rows: [] }] }], writeFlags(ctx, options), { command: 'delete', patch: false });
+    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'delete', line: 0, from, to, rows: [] }] }], writeFlags(ctx, options), { command: 'delete', patch: false });
   },
 };

@@ -5,7 +5,7 @@ import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
 
 export const editCommand: CommandSpec = {
   name: 'edit',
@@ -20,7 +20,7 @@ export const editCommand: CommandSpec = {
     { name: 'from', summary: 'first line to replace (an anchor)', required: true, complete: 'none' },
     { name: 'to', summary: 'last line to replace (an anchor; default FROM)', required: false, complete: 'none' },
   ],
-  options: [FORCE_UNSHOWN, DIFF, DRY_RUN],
+  options: [FORCE_UNSHOWN, DIFF, DRY_RUN, NO_CHECK],
   examples: [
     { command: "rt edit src/app.ts kq3f mw7a <<'EOF'", explains: 'replace the lines kq3f to mw7a with the heredoc\'s lines' },
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
@@ -34,6 +34,6 @@ export const editCommand: CommandSpec = {
     const to = parseAnchor(toArg ?? fromArg);
     if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${shellQuote(pathArg)} '$' <<'EOF'`]);
     const text = textLines(readEditText(ctx.stdin, `rt edit ${shellQuote(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
-    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }] }], writeFlags(ctx, options), { command: 'edit', patch: false });
+    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }] }], writeFlags(ctx, options), { command: 'edit', patch: false });
   },
 };

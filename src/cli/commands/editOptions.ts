@@ -6,6 +6,7 @@ export const FORCE_UNSHOWN: OptionSpec = { long: 'force', kind: 'switch', summar
 export const FORCE_UNSHOWN_ANCHOR: OptionSpec = { long: 'force', kind: 'switch', summary: 'insert beside the line AT even if rt has not shown it since it last changed' };
 export const DIFF: OptionSpec = { long: 'diff', kind: 'switch', summary: 'also print a unified diff of the change', env: 'RT_DIFF' };
 export const DRY_RUN: OptionSpec = { long: 'dry-run', kind: 'switch', summary: 'print the diff of the change and write nothing' };
+export const NO_CHECK: OptionSpec = { long: 'no-check', kind: 'switch', summary: 'write even if the change leaves a syntax error the file did not have', env: 'RT_CHECK=off' };
 
 /** Exit statuses of a command that edits an existing file. */
 export function writeExits(readsStdin: boolean): ReadonlyArray<readonly [number, string]> {
@@ -13,5 +14,6 @@ export function writeExits(readsStdin: boolean): ReadonlyArray<readonly [number,
     [2, readsStdin ? 'bad usage, or no text on standard input' : 'bad usage'],
     [3, 'an anchor is stale or names lines never shown: nothing was written'],
     [4, 'the file is missing, binary, unwritable, outside the root, or RT_READONLY is set: nothing was written'],
+    [5, 'the change would leave a syntax error the file did not have: nothing was written'],
   ];
 }

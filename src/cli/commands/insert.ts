@@ -5,7 +5,7 @@ import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, NO_CHECK, writeExits } from './editOptions.js';
 
 export const insertCommand: CommandSpec = {
   name: 'insert',
@@ -19,7 +19,7 @@ export const insertCommand: CommandSpec = {
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
     { name: 'at', summary: 'the line to insert before (an anchor), or $ to append', required: true, complete: 'none' },
   ],
-  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN],
+  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN, NO_CHECK],
   examples: [
     { command: "rt insert src/app.ts kq3f <<'EOF'", explains: 'insert lines before the line kq3f' },
     { command: "rt insert src/app.ts kq3f --after <<'EOF'", explains: 'insert lines after it' },
@@ -32,6 +32,6 @@ export const insertCommand: CommandSpec = {
     const [pathArg, atArg] = args as [string, string];
     const at = parseAnchor(atArg);
     const text = textLines(readEditText(ctx.stdin, `rt insert ${shellQuote(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`));
-    runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }] }], writeFlags(ctx, options), { command: 'insert', patch: false });
+    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }] }], writeFlags(ctx, options), { command: 'insert', patch: false });
   },
 };

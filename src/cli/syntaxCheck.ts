@@ -1,0 +1,134 @@
+// The syntax check of a write (SPEC §9): every file a batch writes in a language rt knows is
+// parsed as it would be; a syntax error it did not have before refuses the whole batch (exit
+// 5, nothing written). Errors already there never block, and a check that cannot run (a
+// grammar that did not load, a file too large) never blocks either: it says so in one line.
+//
+// Grammars load asynchronously and the write pipeline does not wait, so it goes in two steps:
+// `prepareChecks` (before the pipeline) loads the grammars of the files named, and
+// `checkPlanned` (inside it, under the locks) checks their new content.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { RtError, shellQuote } from '../core/errors.js';
+import { hashLines } from '../core/hash.js';
+import { lidToString } from '../core/lid.js';
+import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { nextReading } from '../io/indexedFile.js';
+import type { ResolvedPath } from '../io/root.js';
+import { languageOf, type LanguageId } from '../lang/languages.js';
+import { newErrors, prepareChecker, type Hunk, type SyntaxProblem } from '../lang/syntax.js';
+import type { Context } from './context.js';
+import type { Planned } from './writing.js';
+
+/** Bytes of a file's start that tell its language when its name does not (a shebang; C++ in a `.h`). */
+const HEAD_BYTES = 64 * 1024;
+
+/** Whether writes are checked: yes, unless --no-check or RT_CHECK=off. */
+export function checksOn(ctx: Context, noCheckGiven: boolean): boolean {
+  const env = ctx.env.RT_CHECK;
+  return !noCheckGiven && !(env !== undefined && ['0', 'false', 'no', 'off'].includes(env.toLowerCase()));
+}
+
+/** The language of the file at `file` (a path of the root), its first bytes read only when its name does not tell. */
+export function languageFor(root: string, file: ResolvedPath, head?: () => Uint8Array): LanguageId | undefined {
+  const rel = path.relative(root, file.abs) || path.basename(file.abs);
+  const byName = languageOf(rel);
+  if (byName !== undefined && !rel.endsWith('.h')) return byName;
+  return languageOf(rel, head ? head() : headOf(file.abs));
+}
+
+function headOf(abs: string): Uint8Array {
+  try {
+    const fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      return buffer.subarray(0, fs.readSync(fd, buffer, 0, HEAD_BYTES, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return new Uint8Array(0); // a file that cannot be read now is looked at again when it is planned
+  }
+}
+
+/** Loads the grammars of `languages` (at once, each once); a grammar that fails leaves its files unchecked, as `checkPlanned` then says. */
+export async function prepareChecks(languages: Iterable<LanguageId | undefined>): Promise<void> {
+  const wanted = new Set([...languages].filter((l): l is LanguageId => l !== undefined));
+  await Promise.all([...wanted].map((language) => prepareChecker(language)));
+}
+
+/** What one file of a batch will hold, as the check needs it. */
+interface Written {
+  readonly file: ResolvedPath;
+  readonly before: Uint8Array;
+  readonly after: FileLines;
+  readonly hunks?: readonly Hunk[];
+  /** The LIDs its lines will have. */
+  readonly lids: () => Uint32Array;
+}
+
+/**
+ * Checks the new content of every file of a planned batch; refuses the batch (exit 5) when
+ * one has syntax errors it did not have, naming each with the line it is on as it would be.
+ */
+export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
+  const found: Array<{ written: Written; errors: readonly SyntaxProblem[] }> = [];
+  for (const p of planned) {
+    const written = writtenOf(ctx, p);
+    if (!written) continue;
+    const language = languageFor(ctx.root.dir, written.file, () => written.after.bytes.subarray(0, HEAD_BYTES));
+    if (language === undefined) continue;
+    const check = newErrors(language, written.before, written.after.bytes, written.hunks);
+    if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
+    else if (check.status === 'errors') found.push({ written, errors: check.errors });
+  }
+  if (found.length) throw refusal(found);
+}
+
+function writtenOf(ctx: Context, p: Planned): Written | undefined {
+  const { change, file, moveTo } = p.resolved;
+  if (change.kind === 'delete') return undefined;
+  if (change.kind === 'add') {
+    const after = splitLines(p.bytes!);
+    return { file, before: p.before?.lines.bytes ?? new Uint8Array(0), after, lids: () => nextReading(p.store, file.rel, hashLines(after)).lids };
+  }
+  const applied = p.applied!;
+  if (applied.unchanged && !moveTo) return undefined;
+  const hunks = applied.regions.map((r) => ({ oldStart: r.oldStart + 1, oldEnd: r.oldStart + r.oldCount + 1, newStart: r.newStart + 1, newEnd: r.newStart + r.newCount + 1 }));
+  return { file: moveTo ?? file, before: p.before!.lines.bytes, after: applied.lines, hunks, lids: () => applied.index.lids };
+}
+
+/** Lines of a refusal shown per file, at most. */
+const SHOWN_ERRORS = 10;
+
+function refusal(found: ReadonlyArray<{ written: Written; errors: readonly SyntaxProblem[] }>): RtError {
+  const count = found.reduce((n, f) => n + f.errors.length, 0);
+  const names = found.map((f) => f.written.file.display);
+  const shown: string[] = [];
+  const details: Array<Record<string, unknown>> = [];
+  for (const { written, errors } of found) {
+    const lids = written.lids();
+    if (found.length > 1) shown.push(`  ${written.file.display}:`);
+    for (const [k, e] of errors.entries()) {
+      const i = e.line - 1;
+      const lid = i < lids.length ? lidToString(lids[i]!) : '';
+      const content = i < written.after.count ? lineContent(written.after, i).toString('utf8') : '';
+      details.push({ path: written.file.display, line: e.line, column: e.column, lid, message: e.message });
+      if (k >= SHOWN_ERRORS) continue;
+      shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`, `    line ${e.line}, column ${e.column}: ${e.message}`);
+    }
+    if (errors.length > SHOWN_ERRORS) shown.push(`  (${errors.length - SHOWN_ERRORS} more in ${written.file.display})`);
+  }
+  const first = found[0]!.written.file.display;
+  return new RtError(
+    'syntax',
+    `the change would leave ${names.join(', ')} with ${count === 1 ? 'a syntax error' : `${count} syntax errors`} ${names.length === 1 ? 'it' : 'they'} did not have; nothing was written:`,
+    [
+      ...shown,
+      'fix the text and run the command again',
+      'a change that passes through a broken state: make all of it one rt apply (its check sees only the final content)',
+      `or write it as it is: add --no-check (or RT_CHECK=off)${names.length === 1 ? `, then see it: rt open ${shellQuote(first)}` : ''}`,
+    ],
+    { errors: details },
+  );
+}

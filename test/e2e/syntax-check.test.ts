@@ -1,0 +1,176 @@
+// The syntax check of every write (SPEC §9): a change that leaves a file in a known language with
+// a syntax error it did not have is refused (exit 5, nothing written), naming the error at its
+// line as it would be; errors already there never block; a change broken in between passes as
+// one apply; a check that cannot run never blocks.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, openWindow, RT_BIN, run, tempDir, tempRepo, write } from './harness.js';
+
+afterAll(cleanup);
+
+const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
+
+function repo(files: Record<string, string | Buffer>): string {
+  const dir = tempRepo();
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  return dir;
+}
+
+const TS = 'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
+
+describe('the syntax check', () => {
+  it('refuses an edit that breaks the syntax: exit 5, nothing written, the error at its line with its LID as it would be, and the ways on', () => {
+    const dir = repo({ 'src/total.ts': TS });
+    const w = openWindow(dir, 'src/total.ts');
+    const r = run(['edit', 'src/total.ts', w.lidAt(4)], dir, { input: '    sum += (item;\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(read(dir, 'src/total.ts').toString()).toBe(TS);
+    expect(r.stderr).toMatch(/^rt: the change would leave src\/total\.ts with a syntax error it did not have; nothing was written:\nrt: {3}4:[0-9a-z]{4}\| {4}sum \+= \(item;\nrt: {5}line 4, column \d+: missing `\)`\n/);
+    expect(r.stderr).toContain('make all of it one rt apply');
+    expect(r.stderr).toContain('add --no-check (or RT_CHECK=off)');
+    expect(fs.existsSync(path.join(dir, '.rt/history/steps.json'))).toBe(false);
+  });
+
+  it('--json prints the refusal as one document with each error', () => {
+    const dir = repo({ 'a.py': 'def f(x):\n    return x\n' });
+    const w = openWindow(dir, 'a.py');
+    const r = run(['edit', 'a.py', w.lidAt(2), '--json'], dir, { input: '    return (x\n' });
+    expect(r.status, r.text).toBe(5);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.error).toMatchObject({ code: 'syntax', exit: 5 });
+    expect(doc.error.errors[0]).toMatchObject({ path: 'a.py', line: 2 });
+    expect(doc.error.errors[0].lid).toMatch(/^[0-9a-z]{4}$/);
+  });
+
+  it('lets through a valid edit, an edit of a file already broken elsewhere, one that fixes an error, and one that moves an existing error', () => {
+    const broken = 'function a() {\n  return 1;\n}\nfunction b( {\n  return 2;\n}\nconst c = 3;\n';
+    const dir = repo({ 'b.js': broken });
+    let w = openWindow(dir, 'b.js');
+    // Elsewhere in a broken file.
+    let r = run(['edit', 'b.js', w.lidAt(7)], dir, { input: 'const c = 4;\n' });
+    expect(r.status, r.text).toBe(0);
+    // Lines added above the error move it.
+    w = openWindow(dir, 'b.js');
+    r = run(['insert', 'b.js', w.lidAt(1)], dir, { input: '// a comment\n// another\n' });
+    expect(r.status, r.text).toBe(0);
+    // The error fixed.
+    w = openWindow(dir, 'b.js');
+    r = run(['edit', 'b.js', w.lidAt(6)], dir, { input: 'function b() {\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'b.js').toString()).toBe('// a comment\n// another\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nconst c = 4;\n');
+  });
+
+  it('a change broken in between passes as one apply (its check sees the final content), and is refused as two edits', () => {
+    const dir = repo({ 'm.ts': TS });
+    const w = openWindow(dir, 'm.ts');
+    // Wrapping the loop in an if: an opening line, then its closing line, each alone breaks the file.
+    const first = run(['insert', 'm.ts', w.lidAt(3)], dir, { input: '  if (items.length) {\n' });
+    expect(first.status, first.text).toBe(5);
+    const patch = `*** Begin Patch\n*** Update File: m.ts\n@@ insert before ${w.lidAt(3)}\n+  if (items.length) {\n@@ insert after ${w.lidAt(5)}\n+  }\n*** End Patch\n`;
+    const r = run(['apply'], dir, { input: patch });
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'm.ts').toString()).toContain('  if (items.length) {\n  for (const item of items) {\n    sum += item;\n  }\n  }\n');
+  });
+
+  it('refuses a whole apply when one of its files breaks, naming that file, and writes none of them', () => {
+    const dir = repo({ 'ok.ts': TS, 'bad.json': '{\n  "a": 1,\n  "b": 2\n}\n' });
+    const wo = openWindow(dir, 'ok.ts');
+    const wb = openWindow(dir, 'bad.json');
+    const patch = `*** Begin Patch\n*** Update File: ok.ts\n@@ edit ${wo.lidAt(2)}\n+  let sum = 1;\n*** Update File: bad.json\n@@ edit ${wb.lidAt(2)}\n+  "a": 1\n*** End Patch\n`;
+    const r = run(['apply'], dir, { input: patch });
+    expect(r.status, r.text).toBe(5);
+    expect(r.stderr).toMatch(/would leave bad\.json with a syntax error/);
+    expect(read(dir, 'ok.ts').toString()).toBe(TS);
+  });
+
+  it('checks create: a new file with a syntax error is refused; --no-check and RT_CHECK=off write it', () => {
+    const dir = repo({});
+    const r = run(['create', 'new.rs'], dir, { input: 'fn main() {\n    let x = ;\n}\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(fs.existsSync(path.join(dir, 'new.rs'))).toBe(false);
+    expect(run(['create', 'new.rs', '--no-check'], dir, { input: 'fn main() {\n    let x = ;\n}\n' }).status).toBe(0);
+    expect(run(['create', 'other.rs'], dir, { input: 'fn main( {\n', env: { RT_CHECK: 'off' } }).status).toBe(0);
+  });
+
+  it('does not check a file of an unknown language, or a deletion of a whole file', () => {
+    const dir = repo({ 'notes.txt': 'a (\n', 'x.unknownext': 'b\n' });
+    const w = openWindow(dir, 'x.unknownext');
+    expect(run(['edit', 'x.unknownext', w.lidAt(1)], dir, { input: 'function ( {\n' }).status).toBe(0);
+    expect(run(['create', 'plain.txt'], dir, { input: '{{{\n' }).status).toBe(0);
+  });
+
+  it('finds the language by shebang when the name has no extension', () => {
+    const dir = repo({ 'bin/tool': '#!/usr/bin/env python3\nprint("hi")\n' });
+    const w = openWindow(dir, 'bin/tool');
+    const r = run(['edit', 'bin/tool', w.lidAt(2)], dir, { input: 'print("hi"\n' });
+    expect(r.status, r.text).toBe(5);
+  });
+
+  it('keeps the bytes of CRLF and BOM files, and checks them as their lines say', () => {
+    const bytes = Buffer.from('\xef\xbb\xbfconst a = 1;\r\nconst b = 2;\r\n', 'latin1');
+    const dir = repo({ 'crlf.js': bytes });
+    const w = openWindow(dir, 'crlf.js');
+    const bad = run(['edit', 'crlf.js', w.lidAt(2)], dir, { input: 'const b = ;\n' });
+    expect(bad.status, bad.text).toBe(5);
+    expect(bad.stderr).toMatch(/rt: {3}2:[0-9a-z]{4}\|const b = ;\n/);
+    const good = run(['edit', 'crlf.js', w.lidAt(2)], dir, { input: 'const b = 3;\n' });
+    expect(good.status, good.text).toBe(0);
+    expect(read(dir, 'crlf.js')).toEqual(Buffer.from('\xef\xbb\xbfconst a = 1;\r\nconst b = 3;\r\n', 'latin1'));
+  });
+
+  it('reads tsconfig.json as JSON with comments', () => {
+    const dir = repo({ 'tsconfig.json': '{\n  // the options\n  "compilerOptions": {\n    "strict": true,\n  },\n}\n' });
+    const w = openWindow(dir, 'tsconfig.json');
+    const r = run(['edit', 'tsconfig.json', w.lidAt(4)], dir, { input: '    "strict": false, // for now\n' });
+    expect(r.status, r.text).toBe(0);
+  });
+
+  it('checks valid modern syntax without refusing it: TypeScript satisfies and using, decorators, Python match and type, Rust let-else', () => {
+    const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
+    const cases: Array<[string, string]> = [
+      ['m.ts', 'export const config = { port: 1 } satisfies Record<string, number>;\n{ using res = open(); }\n@sealed class A { @log m() {} }\n'],
+      ['m.py', 'type Point = tuple[float, float]\nmatch x:\n    case 1:\n        pass\n    case _:\n        pass\n'],
+      ['m.rs', 'fn f(o: Option<i32>) -> i32 {\n    let Some(v) = o else { return 0 };\n    v\n}\n'],
+    ];
+    for (const [file, text] of cases) {
+      const w = openWindow(dir, file);
+      const r = run(['edit', file, w.lidAt(1)], dir, { input: text });
+      expect(r.status, r.text).toBe(0);
+    }
+  });
+
+  it('skips, with a one-line note, a file too large to check; the edit is written', () => {
+    const dir = repo({});
+    // 17 MB of JavaScript: above the 16 MB rt checks.
+    const line = `const x${'0'.repeat(60)} = ${'1'.repeat(60)};\n`;
+    write(dir, 'big.js', line.repeat(Math.ceil((17 * 1024 * 1024) / line.length)));
+    const r = run(['insert', 'big.js', '1', '--force'], dir, { input: 'const y = ;\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(r.stderr).toMatch(/^rt: big\.js was not syntax-checked: [\d.]+ MB is more than the 16 MB rt checks\n/);
+  });
+
+  it('skips a minified bundle (one very long line) with a note, and writes', () => {
+    const dir = repo({ 'bundle.min.js': `${'var a=1;'.repeat(200_000)}\n` });
+    const r = run(['insert', 'bundle.min.js', '$', '--force'], dir, { input: 'var b=2;\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(r.stderr).toMatch(/was not syntax-checked: lines too long to check/);
+  });
+
+  it('a grammar that cannot be loaded never blocks a write: it warns and writes', () => {
+    // A copy of the built rt whose Python grammar is damaged.
+    const copy = tempDir('rt-copy-');
+    const built = path.resolve(path.dirname(RT_BIN), '..');
+    fs.cpSync(path.join(built, 'bin'), path.join(copy, 'bin'), { recursive: true });
+    fs.cpSync(path.join(built, 'dist'), path.join(copy, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(copy, 'dist/grammars/tree-sitter-python.wasm'), 'not a grammar');
+    const dir = repo({ 'a.py': 'x = 1\n' });
+    const w = openWindow(dir, 'a.py');
+    const r = run(['edit', 'a.py', w.lidAt(1)], dir, { input: 'x = (\n', bin: path.join(copy, 'bin/rt.cjs') });
+    expect(r.status, r.text).toBe(0);
+    expect(r.stderr).toMatch(/^rt: a\.py was not syntax-checked: the python grammar did not load/);
+    expect(read(dir, 'a.py').toString()).toBe('x = (\n');
+  });
+});
