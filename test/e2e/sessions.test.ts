@@ -59,7 +59,7 @@ describe('RT_SESSION', () => {
 });
 
 describe('rt undo STEP across sessions', () => {
-  it('takes back another session\'s step when named, says whose it was, and it is the undoing session's to redo', () => {
+  it('takes back another session\'s step when named, says whose it was, and it is then the undoing session\'s to redo', () => {
     const dir = tempRepo();
     write(dir, 'f.txt', 'a\nb\n');
     const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));
