@@ -17,7 +17,7 @@ _rt() {
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply undo redo history completions help --root --color --json --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -45,6 +45,19 @@ _rt() {
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=($(compgen -W '+ -' -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    outline)
+      opts='--names --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *) COMPREPLY=() ;;
       esac
       ;;
@@ -211,7 +224,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll find grep grep-file edit insert delete create apply undo redo history completions help agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history completions help agents' -- "$cur"))
       ;;
   esac
 }

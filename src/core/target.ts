@@ -10,10 +10,12 @@ export type Target =
   | { readonly kind: 'range'; readonly path: string; readonly start: number; readonly end: number }
   | { readonly kind: 'lid'; readonly path: string; readonly lid: string }
   /** LINE:LID, as grep prints a hit (SPEC §2's anchor naming both: they must agree). */
-  | { readonly kind: 'both'; readonly path: string; readonly line: number; readonly lid: string };
+  | { readonly kind: 'both'; readonly path: string; readonly line: number; readonly lid: string }
+  /** @NAME or @Class.method: a definition (SPEC §9). */
+  | { readonly kind: 'symbol'; readonly path: string; readonly name: string };
 
 /** The forms of `rt open`'s argument, as messages give them. */
-export const TARGET_FORMS = 'PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID';
+export const TARGET_FORMS = 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME';
 
 /**
  * Splits a target into path and position. A path that exists as given wins (a file may have a
@@ -40,6 +42,7 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
 /** `where`, the position after `path`, as LINE, START-END, LID or LINE:LID; undefined when it is none of them. */
 function readPosition(path: string, where: string, arg: string): Target | undefined {
   let m: RegExpExecArray | null;
+  if ((m = /^@([^\s:@][^\s:]*)$/.exec(where))) return { kind: 'symbol', path, name: m[1]! };
   if ((m = /^(\d+)$/.exec(where))) {
     return { kind: 'line', path, line: lineNumber(m[1]!, arg) };
   }

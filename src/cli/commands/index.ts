@@ -14,11 +14,13 @@ import { grepCommand } from './grep.js';
 import { grepFileCommand } from './grepFile.js';
 import { insertCommand } from './insert.js';
 import { openCommand } from './open.js';
+import { outlineCommand } from './outline.js';
 import { scrollCommand } from './scroll.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
   openCommand,
   scrollCommand,
+  outlineCommand,
   findCommand,
   grepCommand,
   grepFileCommand,

@@ -10,6 +10,8 @@ import { resolveInRoot } from '../../io/root.js';
 import { ViewState } from '../../io/views.js';
 import type { Context } from '../context.js';
 import { explicitWindowSize, namesNonFolder, showWindow } from '../shared.js';
+import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
+import { lidToString } from '../../core/lid.js';
 import type { CommandSpec, Options } from '../spec.js';
 
 export const openCommand: CommandSpec = {
@@ -44,6 +46,7 @@ export const openCommand: CommandSpec = {
     const explicit = explicitWindowSize(ctx, options);
     const size = explicit ?? DEFAULT_WINDOW;
     const cap = explicit ?? MAX_RANGE;
+    if (target.kind === 'symbol') return openSymbol(ctx, options, target.path, target.name, size);
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
     retryOnChange(() =>
@@ -57,6 +60,39 @@ export const openCommand: CommandSpec = {
     );
   },
 };
+
+/**
+ * `rt open PATH:@NAME`: the definition NAME names, whole (its first `size` lines if longer);
+ * none is exit 1 with the closest names, several exit 2 listing them.
+ */
+async function openSymbol(ctx: Context, options: Options, pathArg: string, name: string, size: number): Promise<number> {
+  const resolved = resolveInRoot(ctx.root, pathArg);
+  const language = await grammarFor(ctx, resolved);
+  return retryOnChange(() =>
+    withFolderOf(resolved, (pinned) => {
+      const file = openIndexed(ctx.stateOf(pinned), pinned);
+      const display = file.path.display;
+      const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
+      const found = definitionsNamed(definitions, name);
+      if (found.length === 0) {
+        const near = closestNames(definitions, name);
+        if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
+        ctx.warn(`no definition named ${name} in ${display}${near.length ? `; the closest: ${near.join(', ')}` : definitions.length ? '' : ' (it has none rt finds)'}`);
+        ctx.warn(`see them all: rt outline ${shellQuote(display)}`);
+        return 1;
+      }
+      if (found.length > 1) {
+        const shown = found.slice(0, 20).map((d) => `  ${d.startLine}:${lidToString(file.lids(d.startLine - 1, d.startLine)[0]!)}|${file.contents(d.startLine - 1, d.startLine)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`);
+        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, `name one by its qualified name (rt open ${shellQuote(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`], { candidates: found.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, start: d.startLine, end: d.endLine })) });
+      }
+      const d = found[0]!;
+      const window = rangeWindow(file.total, d.startLine, d.endLine, size);
+      showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), options.window !== undefined ? size : null);
+      if (window.end < d.endLine) ctx.warn(`${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${shellQuote(display)}${options.window === undefined ? `, or all of it: rt open ${shellQuote(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`);
+      return 0;
+    }),
+  );
+}
 
 /**
  * A range longer than `cap` is cut to it: said on stderr, with the command that shows the rest
@@ -100,6 +136,8 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
       );
       return centredWindow(total, line, size);
     }
+    case 'symbol':
+      throw new Error('a definition is opened by openSymbol');
   }
 }
 

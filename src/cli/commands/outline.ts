@@ -1,0 +1,57 @@
+import { lidToString } from '../../core/lid.js';
+import { openIndexed, retryOnChange } from '../../io/indexedFile.js';
+import { withFolderOf } from '../../io/pinnedFolder.js';
+import { resolveInRoot } from '../../io/root.js';
+import { ViewState } from '../../io/views.js';
+import { renderWindowLines } from '../../render/window.js';
+import type { CommandSpec } from '../spec.js';
+import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
+
+export const outlineCommand: CommandSpec = {
+  name: 'outline',
+  summary: 'list the definitions of a file, each as its first line with its LID',
+  description: [
+    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its first line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
+    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method).`,
+    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end}]}; --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
+  ],
+  args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
+  options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
+  examples: [
+    { command: 'rt outline src/cart.ts', explains: 'the definitions of src/cart.ts with their lines and LIDs' },
+    { command: 'rt open src/cart.ts:@Cart.add', explains: 'then one of them, whole' },
+  ],
+  exits: [
+    [0, 'the outline was printed (it may list no definition)'],
+    [2, 'bad usage, or no language rt outlines'],
+    [4, 'the file is missing, binary, unreadable or outside the root, or its grammar did not load'],
+  ],
+  readsStdin: false,
+  async run(ctx, args, options) {
+    const resolved = resolveInRoot(ctx.root, args[0]!);
+    const language = await grammarFor(ctx, resolved);
+    retryOnChange(() =>
+      withFolderOf(resolved, (pinned) => {
+        const file = openIndexed(ctx.stateOf(pinned), pinned);
+        const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
+        if (options.names === true) {
+          for (const name of new Set(definitions.map((d) => d.qualifiedName))) ctx.out(`${name}\n`);
+          file.persist();
+          return;
+        }
+        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.startLine - 1, d.startLine)[0]!), content: file.contents(d.startLine - 1, d.startLine)[0]! }));
+        const display = file.path.display;
+        if (ctx.json) {
+          ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
+        } else {
+          ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
+          for (const { d, lid, content } of lines) ctx.out(renderWindowLines(d.startLine, [lid], [content], ctx.style));
+        }
+        file.persist();
+        const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
+        for (const { d, lid } of lines) view.record(d.startLine, [lid], 'window');
+        view.save();
+      }),
+    );
+  },
+};

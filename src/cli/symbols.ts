@@ -1,0 +1,72 @@
+// A file's definitions, for `rt outline` and `rt open PATH:@NAME` (SPEC §9): its language (by
+// name, then shebang), its grammar loaded, the file parsed whole.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { editDistance } from '../core/editDistance.js';
+import { RtError, shellQuote } from '../core/errors.js';
+import { inFolder } from '../io/pinnedFolder.js';
+import type { ResolvedPath } from '../io/root.js';
+import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
+import { MAX_CHECK_BYTES, outline, prepareChecker, type Definition } from '../lang/syntax.js';
+import type { Context } from './context.js';
+import { languageFor } from './syntaxCheck.js';
+
+export type { Definition } from '../lang/syntax.js';
+
+/** The languages rt outlines (JSON has no definitions). */
+export const OUTLINED: readonly LanguageId[] = LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter');
+
+/** Loads the grammar of `file` (a path of the root, not read yet): its language, or a refusal naming those rt knows. */
+export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<LanguageId> {
+  const language = languageFor(ctx.root.dir, file);
+  if (language === undefined || !OUTLINED.includes(language)) {
+    throw new RtError('input', `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+  }
+  const ready = await prepareChecker(language);
+  if (!ready.ok) throw new RtError('access', `${file.display} cannot be outlined: ${ready.reason}`, ['reinstall rt (its grammars come with it, in dist/grammars/)']);
+  return language;
+}
+
+/** The definitions of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
+export function definitionsOf(file: ResolvedPath, language: LanguageId): readonly Definition[] {
+  const bytes = inFolder(path.dirname(file.abs), file.display, () => {
+    const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > MAX_CHECK_BYTES) throw new RtError('input', `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+  const found = outline(language, bytes);
+  if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+  return found;
+}
+
+/**
+ * The definitions `name` names: those whose qualified name it is (`Cart.add`), else those whose
+ * qualified name ends with it after a dot, or whose own name it is.
+ */
+export function definitionsNamed(definitions: readonly Definition[], name: string): Definition[] {
+  const exact = definitions.filter((d) => d.qualifiedName === name);
+  if (exact.length) return exact;
+  return definitions.filter((d) => d.qualifiedName.endsWith(`.${name}`) || d.name === name);
+}
+
+/** The names closest to `name` among the definitions, for a refusal (at most 5): near in spelling, or holding it. */
+export function closestNames(definitions: readonly Definition[], name: string): string[] {
+  const wanted = name.toLowerCase();
+  const near = Math.max(2, Math.floor(wanted.length / 3));
+  const scored = [...new Set(definitions.map((d) => d.qualifiedName))].map((n) => {
+    const lower = n.toLowerCase();
+    const distance = Math.min(editDistance(wanted, lower), editDistance(wanted, lower.slice(lower.lastIndexOf('.') + 1)));
+    return { n, score: lower.includes(wanted) ? -1 : distance };
+  });
+  return scored
+    .filter((s) => s.score <= near)
+    .sort((a, b) => a.score - b.score)
+    .slice(0, 5)
+    .map((s) => s.n);
+}

@@ -1,0 +1,124 @@
+// rt outline and rt open PATH:@NAME (SPEC §9): a file's definitions in file order as window
+// lines, counting as shown; a definition opened whole by its name or qualified name.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, expectRun, parseWindow, run, tempRepo, write } from './harness.js';
+
+afterAll(cleanup);
+
+const CART = `import { x } from './x';
+
+export class Cart {
+  items: number[] = [];
+
+  add(item: number): void {
+    this.items.push(item);
+  }
+
+  total(): number {
+    return this.items.reduce((a, b) => a + b, 0);
+  }
+}
+
+export function checkout(cart: Cart): number {
+  return cart.total();
+}
+
+export function total(xs: number[]): number {
+  return xs.length;
+}
+
+const TAX = 0.2;
+`;
+
+function repo(files: Record<string, string>): string {
+  const dir = tempRepo();
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  return dir;
+}
+
+describe('rt outline', () => {
+  it('lists the definitions in file order as window lines under its header; they count as shown', () => {
+    const dir = repo({ 'src/cart.ts': CART });
+    const r = run(['outline', 'src/cart.ts'], dir);
+    expect(r.status, r.text).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('--- src/cart.ts (outline: 6 definitions of 23 lines) ---');
+    expect(lines.slice(1, -1).map((l) => l.replace(/:[0-9a-z]+\|/, ':LID|'))).toEqual(['3:LID|export class Cart {', '6:LID|  add(item: number): void {', '10:LID|  total(): number {', '15:LID|export function checkout(cart: Cart): number {', '19:LID|export function total(xs: number[]): number {', '23:LID|const TAX = 0.2;']);
+    // Shown: line 6 can be edited by its LID without opening the file.
+    const lid = /^6:([0-9a-z]+)\|/m.exec(r.stdout)![1]!;
+    const e = run(['edit', 'src/cart.ts', lid], dir, { input: '  add(item: number, count = 1): void {\n' });
+    expect(e.status, e.text).toBe(0);
+  });
+
+  it('--json gives kind, name, qualified name and range; --names the qualified names', () => {
+    const dir = repo({ 'src/cart.ts': CART });
+    const doc = JSON.parse(run(['outline', 'src/cart.ts', '--json'], dir).stdout);
+    expect(doc.total).toBe(23);
+    expect(doc.definitions[1]).toMatchObject({ line: 6, kind: 'method', name: 'add', qualifiedName: 'Cart.add', start: 6, end: 8, content: '  add(item: number): void {' });
+    expect(run(['outline', 'src/cart.ts', '--names'], dir).stdout).toBe('Cart\nCart.add\nCart.total\ncheckout\ntotal\nTAX\n');
+  });
+
+  it('outlines Python, Go and Rust, and a script by its #! line', () => {
+    const dir = repo({
+      'a.py': 'class Shop:\n    def buy(self):\n        pass\n\ndef main():\n    pass\n',
+      'b.go': 'package b\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\nfunc Main() {}\n',
+      'c.rs': 'struct Cart;\n\nimpl Cart {\n    fn add(&self) {}\n}\n\nfn main() {}\n',
+      'tool': '#!/usr/bin/env python3\ndef run():\n    pass\n',
+    });
+    expect(run(['outline', 'a.py', '--names'], dir).stdout).toBe('Shop\nShop.buy\nmain\n');
+    expect(run(['outline', 'b.go', '--names'], dir).stdout).toMatch(/^Cart\n.*Add\nMain\n$/s);
+    expect(run(['outline', 'c.rs', '--names'], dir).stdout).toMatch(/Cart.*\n.*add\nmain\n$/s);
+    expect(run(['outline', 'tool', '--names'], dir).stdout).toBe('run\n');
+  });
+
+  it('refuses a file of no language it outlines (exit 2), and a missing file (exit 4)', () => {
+    const dir = repo({ 'notes.txt': 'hello\n', 'data.json': '{}\n' });
+    expectRun(run(['outline', 'notes.txt'], dir), { status: 2, stdout: '', stderr: /^rt: rt knows no language for notes\.txt: it finds definitions in javascript, typescript, /m });
+    expect(run(['outline', 'data.json'], dir).status).toBe(2);
+    expect(run(['outline', 'nope.ts'], dir).status).toBe(4);
+  });
+});
+
+describe('rt open PATH:@NAME', () => {
+  it('opens a definition whole by its qualified name, or by its name when one has it', () => {
+    const dir = repo({ 'src/cart.ts': CART });
+    const r = run(['open', 'src/cart.ts:@Cart.add'], dir);
+    expect(r.status, r.text).toBe(0);
+    const w = parseWindow(r);
+    expect(w.lines.map((l) => l.n)).toEqual([6, 7, 8]);
+    const c = run(['open', 'src/cart.ts:@checkout'], dir);
+    expect(parseWindow(c).lines.map((l) => l.n)).toEqual([15, 16, 17]);
+    // Its lines count as shown: the whole body can be replaced by its LIDs.
+    const e = run(['edit', 'src/cart.ts', w.lidAt(6), w.lidAt(8)], dir, { input: '  add(item: number): void {\n    this.items.unshift(item);\n  }\n' });
+    expect(e.status, e.text).toBe(0);
+  });
+
+  it('several definitions of that name: exit 2, listing them with their qualified names and LIDs; a qualified name that is exact wins', () => {
+    const dir = repo({ 'src/cart.ts': CART, 'src/two.ts': 'class A {\n  add() {}\n}\nclass B {\n  add() {}\n}\n' });
+    const r = run(['open', 'src/two.ts:@add'], dir);
+    expect(r.status, r.text).toBe(2);
+    expect(r.stderr).toMatch(/^rt: 2 definitions in src\/two\.ts are named add:\nrt: {3}2:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method A\.add\)\nrt: {3}5:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method B\.add\)\n/);
+    expect(parseWindow(run(['open', 'src/two.ts:@B.add'], dir)).lines.map((l) => l.n)).toEqual([5]);
+    // The function total, not the method Cart.total: its qualified name is the name given.
+    expect(parseWindow(run(['open', 'src/cart.ts:@total'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
+  });
+
+  it('no such definition: exit 1 with the closest names', () => {
+    const dir = repo({ 'src/cart.ts': CART });
+    const r = run(['open', 'src/cart.ts:@chekout'], dir);
+    expect(r.status, r.text).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('rt: no definition named chekout in src/cart.ts; the closest: checkout\nrt: see them all: rt outline src/cart.ts\n');
+  });
+
+  it('a definition longer than the window: its first window, and how to see the rest', () => {
+    const body = Array.from({ length: 150 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const dir = repo({ 'long.ts': `export function long() {\n${body}\n}\n` });
+    const r = run(['open', 'long.ts:@long'], dir);
+    expect(r.status, r.text).toBe(0);
+    const w = parseWindow(r);
+    expect(w.lines.length).toBe(100);
+    expect(r.stderr).toContain('long runs to line 152: the rest: rt scroll long.ts');
+  });
+});
