@@ -228,14 +228,15 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   const want = f[from];
   const target = f[to];
   const what = from === 'after' ? `what step ${chosen.id} (${chosen.command}) wrote` : `what undoing step ${chosen.id} left`;
-  const refuse = (why: string, forceHelps = true) =>
+  // The hint after `see it`: --force, or what to do where --force does not help.
+  const refuse = (why: string, instead?: string) =>
     new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
       `see it as it is now: rt open ${shellQuote(file.display)}`,
-      ...(forceHelps ? [`${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`] : [`move it aside first if the step is to make it again${from === 'after' ? '' : ''}`]),
+      instead ?? `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`,
     ]);
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone (--force does not replace a file there).
-    if (st) throw refuse('exists again', false);
+    if (st) throw refuse('exists again', `the ${from === 'after' ? 'undo' : 'redo'} makes it again: move that file aside first (--force does not replace it), then run rt ${from === 'after' ? 'undo' : 'redo'} again`);
     if (target.link !== undefined) return { file, parts: [], version: undefined, regions: [], path: f.path, link: target.link };
     const { bytes, lids } = d.movedTo !== undefined || d.movedFrom !== undefined ? fromOtherFile(ctx, chosen, data, at, from, to) : { bytes: (to === 'after' ? d.afterBytes : d.beforeBytes)[0]!, lids: (to === 'after' ? d.afterLids : d.beforeLids)[0]! };
     if (bytes.length !== target.size) throw damaged(chosen, file);
@@ -245,7 +246,7 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   if (!st && force && !target.exists) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
   if (want.link !== undefined) {
     // A link the step made again (redo of its removal): still that link, holding the same path.
-    if (!st?.isSymbolicLink() || fs.readlinkSync(file.abs) !== want.link) throw refuse(st ? 'changed' : 'was removed');
+    if (!st?.isSymbolicLink() || fs.readlinkSync(file.abs) !== want.link) throw refuse(st ? 'changed' : 'was removed', 'the link is removed only as the step left it');
     return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
   if (!st || !st.isFile()) {
@@ -256,7 +257,8 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   }
   if (!target.exists) {
     const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
-    if (!sameSide(want, current, d, from) && !force) throw refuse('changed');
+    // Removed only as the step left it, even with --force: what else it holds would go with it.
+    if (!sameSide(want, current, d, from)) throw refuse('changed', `the ${from === 'after' ? 'undo' : 'redo'} would remove it, with what was added since: keep what you need of it, remove it by hand, then run rt ${from === 'after' ? 'undo' : 'redo'} again`);
     return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
   // Read once, with its index: the saved one as it is when the file is the version it describes.
@@ -264,13 +266,11 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, { ...file, abs: path.basename(file.abs) }));
   const current = snapshot.lines;
   let hunks = d.hunks;
-  const same = sameSide(want, current.bytes, d, from);
+  const same = sameSide(want, current.bytes, d, from, () => current);
   if (!same) {
     if (!force) throw refuse('changed');
     hunks = relocate(d, from, current, file);
-  }
-  // The file as it was is as long as the list says it was (else the data is damaged).
-  if (same && current.bytes.length + d.hunks.reduce((n, h, i) => n + (to === 'after' ? d.afterBytes : d.beforeBytes)[i]!.length - (h[from].end - h[from].start), 0) !== target.size) throw damaged(chosen, file);
+  } else if (!atTheirBytes(current.bytes, d, from)) hunks = relocate(d, from, current, file); // moved by a forced undo or redo
   const other = to === 'after' ? d.afterBytes : d.beforeBytes;
   const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
   const swapped = swapLines(current, snapshot.index, hunks, from, other);
@@ -321,8 +321,7 @@ function sidesNow(chosen: Step, files: readonly ResolvedPath[], data: readonly F
     if (!st?.isFile() || st.size !== side.size) return undefined;
     const bytes = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
     const d = data[i]!;
-    const own = to === 'after' ? d.afterBytes : d.beforeBytes;
-    if (bytes.length !== side.size || (side.digest !== null && contentDigest([bytes]) !== side.digest) || !d.hunks.every((h, k) => bytes.subarray(h[to].start, h[to].end).equals(own[k]!))) return undefined;
+    if (bytes.length !== side.size || (side.digest !== null && contentDigest([bytes]) !== side.digest) || !ownLinesHold(bytes, d, to)) return undefined;
     out.push({ ...f, [to]: { ...side, digest: contentDigest([bytes]), stamp: statFile(file) } });
   }
   return out;
@@ -333,8 +332,25 @@ function sidesNow(chosen: Step, files: readonly ResolvedPath[], data: readonly F
  * changed lines at their places. Never its stamp alone: a program that wrote the file in the
  * instant after rt did left rt's stamp on its own content.
  */
-function sameSide(want: FileSide, current: Buffer, d: FileData, from: 'before' | 'after'): boolean {
+function sameSide(want: FileSide, current: Buffer, d: FileData, from: 'before' | 'after', lines?: () => FileLines): boolean {
   if (current.length !== want.size || want.digest === null || contentDigest([current]) !== want.digest) return false;
+  return ownLinesHold(current, d, from, lines);
+}
+
+/**
+ * Whether the step's own changed lines (side `from`) are in `current`: at their bytes, or (after
+ * a forced undo or redo wrote them where lines added or removed above had moved them) at their
+ * line numbers.
+ */
+function ownLinesHold(current: Buffer, d: FileData, from: 'before' | 'after', lines?: () => FileLines): boolean {
+  const own = from === 'after' ? d.afterBytes : d.beforeBytes;
+  if (d.hunks.every((h, i) => current.subarray(h[from].start, h[from].end).equals(own[i]!))) return true;
+  const l = lines ? lines() : splitLines(current);
+  return d.hunks.every((h, i) => h[from].to <= l.count && current.subarray(l.starts[h[from].from]!, l.starts[h[from].to]!).equals(own[i]!));
+}
+
+/** Whether the step's changed ranges (side `from`) are at their bytes in `current`, as the step recorded them. */
+function atTheirBytes(current: Buffer, d: FileData, from: 'before' | 'after'): boolean {
   const own = from === 'after' ? d.afterBytes : d.beforeBytes;
   return d.hunks.every((h, i) => current.subarray(h[from].start, h[from].end).equals(own[i]!));
 }

@@ -14,6 +14,9 @@ export type Target =
   /** @NAME or @Class.method: a definition (SPEC §9). */
   | { readonly kind: 'symbol'; readonly path: string; readonly name: string };
 
+/** @NAME: a name as languages spell them (letters, digits, _ and $), qualified by dots: @Cart.add. */
+export const SYMBOL = /^@([\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*)$/u;
+
 /** The forms of `rt open`'s argument, as messages give them. */
 export const TARGET_FORMS = 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME';
 
@@ -42,7 +45,7 @@ export function parseTarget(arg: string, exists: (path: string) => boolean): Tar
 /** `where`, the position after `path`, as LINE, START-END, LID or LINE:LID; undefined when it is none of them. */
 function readPosition(path: string, where: string, arg: string): Target | undefined {
   let m: RegExpExecArray | null;
-  if ((m = /^@([^\s:@][^\s:]*)$/.exec(where))) return { kind: 'symbol', path, name: m[1]! };
+  if ((m = SYMBOL.exec(where))) return { kind: 'symbol', path, name: m[1]! };
   if ((m = /^(\d+)$/.exec(where))) {
     return { kind: 'line', path, line: lineNumber(m[1]!, arg) };
   }

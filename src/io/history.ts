@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Hunk } from '../core/history/changes.js';
 import { digestBytes } from '../core/digest.js';
 import { acquireLock } from './lock.js';
-import { thisProcess, type Owner } from './processes.js';
+import { removeLeftovers, thisProcess, type Owner } from './processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
 
@@ -157,6 +157,7 @@ export class History {
       throw new Error(`its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ${MAX_BYTES / 2 ** 20} MiB the history keeps`);
     }
     return this.update((doc) => {
+      this.removeLeftovers();
       const id = doc.next++;
       const blob = encode(data);
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
@@ -204,6 +205,19 @@ export class History {
       const by = state === 'undone' && more.by !== undefined && more.by !== found.session ? { undoneBy: more.by } : {};
       doc.steps[at] = { ...step, state, ...(files ? { files } : {}), ...(more.folders ? { folders: more.folders } : {}), ...by, ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}) };
     });
+  }
+
+  /** Temporary files and lock drafts of the history that a killed rt left (see removeLeftovers). */
+  private removeLeftovers(): void {
+    removeLeftovers(this.dir, ['.steps.rt-lock.', 'steps.json.tmp-']);
+    const data = path.join(this.dir, 'data');
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(data).filter((n) => /^\d+\.bin\.tmp-/.test(n));
+    } catch {
+      return;
+    }
+    if (names.length) removeLeftovers(data, [...new Set(names.map((n) => n.slice(0, n.indexOf('.tmp-') + '.tmp-'.length)))]);
   }
 
   private bound(doc: Doc): void {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
 import { isLidText } from '../../src/core/lid.js';
-import { parseTarget, pastedPosition } from '../../src/core/target.js';
+import { SYMBOL, parseTarget, pastedPosition } from '../../src/core/target.js';
 
 /** `exists` of a tree holding these paths. */
 const tree = (...paths: string[]) => (p: string) => paths.includes(p);
@@ -42,7 +42,7 @@ describe('parseTarget', () => {
   it.each(['$', 'end', '1-', '-3', '+5', '1,5', '', 'x', '5:xyz', '1-$', '1:2'])('f.txt:%s after an existing f.txt is bad usage naming the forms', (where) => {
     const e = refusal(() => parseTarget(`f.txt:${where}`, tree('f.txt')));
     expect(e.exitStatus).toBe(2);
-    expect(e.message).toContain('PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID');
+    expect(e.message).toContain('PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME');
     expect(e.details).toEqual({ path: 'f.txt', position: where });
     expect(e.hints.length).toBe(1);
   });
@@ -50,7 +50,7 @@ describe('parseTarget', () => {
   it('refuses whatever does not parse after an existing file, and takes the whole argument when it exists', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[^:/]{1,8}$/), fc.string({ maxLength: 8 }), (file, where) => {
-        fc.pre(!/[:/]/.test(where) && !/^(\d+|\d+-\d+)$/.test(where) && !isLidText(where.toLowerCase()));
+        fc.pre(!/[:/]/.test(where) && !/^(\d+|\d+-\d+)$/.test(where) && !isLidText(where.toLowerCase()) && !SYMBOL.test(where));
         const arg = `${file}:${where}`;
         expect(refusal(() => parseTarget(arg, tree(file))).exitStatus).toBe(2);
         expect(parseTarget(arg, tree(file, arg))).toEqual({ kind: 'top', path: arg });
@@ -71,5 +71,20 @@ describe('pastedPosition', () => {
     ['d:x/f.txt', tree('d'), undefined],
   ] as const)('%s', (arg, exists, want) => {
     expect(pastedPosition(arg, exists)).toEqual(want);
+  });
+});
+
+describe('parseTarget: PATH:@NAME', () => {
+  it.each([
+    ['f.ts:@Cart', 'Cart'],
+    ['f.ts:@Cart.add', 'Cart.add'],
+    ['f.ts:@_private$', '_private$'],
+    ['f.ts:@créer', 'créer'],
+  ])('%s names a definition', (arg, name) => {
+    expect(parseTarget(arg, tree('f.ts'))).toEqual({ kind: 'symbol', path: 'f.ts', name });
+  });
+
+  it.each(['f.ts:@', 'f.ts:@1a', 'f.ts:@a..b', 'f.ts:@a.', 'f.ts:@!'])('%s is bad usage after an existing file', (arg) => {
+    expect(refusal(() => parseTarget(arg, tree('f.ts'))).exitStatus).toBe(2);
   });
 });

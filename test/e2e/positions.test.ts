@@ -9,7 +9,7 @@ import { cleanup, expectRun, numbered, openWindow, run, tempDir, tree, write } f
 
 afterAll(cleanup);
 
-const FORMS = 'rt open takes PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID';
+const FORMS = 'rt open takes PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME';
 
 describe('rt open PATH:POSITION that does not parse (found by a user trial: "no such file", exit 4)', () => {
   const dir = tempDir();

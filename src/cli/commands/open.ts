@@ -21,10 +21,11 @@ export const openCommand: CommandSpec = {
     'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
     'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
     'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that many); a range cut so is said on standard error, with the command that shows the rest. A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
+    'PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its qualified name) whole, or its first window when it is longer; no such definition is exit 1 with the closest names, several are exit 2, listed with their LIDs (see rt outline for the languages).',
     'The window becomes the file\'s last view, which scroll continues from.',
   ],
   args: [
-    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID or PATH:LINE:LID', required: true, complete: 'target' },
+    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME', required: true, complete: 'target' },
   ],
   options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100), and the most lines a range shows (default 200)', env: 'RT_WINDOW' }],
   examples: [
@@ -32,10 +33,12 @@ export const openCommand: CommandSpec = {
     { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },
     { command: 'rt open src/app.ts:101-140', explains: 'lines 101 to 140' },
     { command: 'rt open src/app.ts:kq3f', explains: 'a window centred on the line whose LID is kq3f' },
+    { command: 'rt open src/cart.ts:@Cart.add', explains: 'the method add of the class Cart, whole' },
   ],
   exits: [
     [0, 'the window was printed'],
-    [2, 'bad usage, or a line past the end of the file'],
+    [1, 'no definition has the NAME of PATH:@NAME'],
+    [2, 'bad usage, a line past the end of the file, or several definitions of that NAME'],
     [3, 'the LID is not (or no longer) in the file, or not at LINE'],
     [4, 'the file is missing, binary, unreadable or outside the root'],
   ],
