@@ -3,7 +3,7 @@
 
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob'
+  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent'
   local cmd="" pos=0 i word opts
   # Find the command and how many arguments (not options or their values) follow it.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -103,8 +103,9 @@ _rt() {
       esac
       ;;
     edit)
-      opts='--force --diff --dry-run --no-check --root --color --json -h --help'
+      opts='--force --diff --dry-run --indent --no-check --root --color --json -h --help'
       case "$prev" in
+      --indent) COMPREPLY=($(compgen -W 'auto keep' -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -118,8 +119,9 @@ _rt() {
       esac
       ;;
     insert)
-      opts='--after --force --diff --dry-run --no-check --root --color --json -h --help'
+      opts='--after --force --diff --dry-run --indent --no-check --root --color --json -h --help'
       case "$prev" in
+      --indent) COMPREPLY=($(compgen -W 'auto keep' -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac
@@ -160,8 +162,9 @@ _rt() {
       esac
       ;;
     apply)
-      opts='--force --diff --dry-run --no-check --root --color --json -h --help'
+      opts='--force --diff --dry-run --indent --no-check --root --color --json -h --help'
       case "$prev" in
+      --indent) COMPREPLY=($(compgen -W 'auto keep' -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac

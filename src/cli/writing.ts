@@ -13,7 +13,8 @@ import { hashLines } from '../core/hash.js';
 import { retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { sliceParts } from '../core/edit.js';
-import { applyChanges, planHunks, type AppliedChanges } from '../core/patch/plan.js';
+import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../core/patch/plan.js';
+import { indentUnit, reindent, targetIndent } from '../core/indent.js';
 import type { FileChange } from '../core/patch/types.js';
 import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite } from '../io/journal.js';
@@ -40,10 +41,12 @@ export interface WriteFlags {
   readonly diff: boolean;
   /** Whether the files' syntax is checked (SPEC §9): unless --no-check or RT_CHECK=off. */
   readonly check: boolean;
+  /** --indent auto (RT_INDENT=auto): new lines shifted to the indentation around them (SPEC §9). */
+  readonly indent: boolean;
 }
 
 export function writeFlags(ctx: Context, options: Options): WriteFlags {
-  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF), check: checksOn(ctx, options.check === false) };
+  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF), check: checksOn(ctx, options.check === false), indent: (typeof options.indent === 'string' ? options.indent : ctx.env.RT_INDENT) === 'auto' };
 }
 
 export function isOn(value: string | undefined): boolean {
@@ -54,6 +57,12 @@ export function isOn(value: string | undefined): boolean {
 export interface WriteOrigin {
   readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply';
   readonly patch: boolean;
+}
+
+/** `changes` with their new lines moved to the indentation around them (--indent auto). */
+function reindentChanges(lines: FileLines, changes: readonly PlannedChange[]): PlannedChange[] {
+  let unit: Buffer | undefined;
+  return changes.map((c) => (c.insert.length ? { ...c, insert: reindent(c.insert, targetIndent(lines, c.start, c.deleteCount), (unit ??= indentUnit(lines))) } : c));
 }
 
 /** A file change with its paths resolved. */
@@ -270,7 +279,8 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
     force: flags.force,
   };
   const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
-  const changes = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
+  const planned = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
+  const changes = flags.indent ? reindentChanges(lines, planned) : planned;
   const applied = applyChanges(lines, index, changes);
   refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
   return { resolved: r, store, before, applied, view, ...linkVersion };

@@ -4,7 +4,7 @@ import { RtError, shellQuote } from '../../core/errors.js';
 import { parsePatch } from '../../core/patch/parse.js';
 import type { CommandSpec } from '../spec.js';
 import { runWrites, writeFlags } from '../writing.js';
-import { DIFF, DRY_RUN, NO_CHECK } from './editOptions.js';
+import { DIFF, DRY_RUN, INDENT, NO_CHECK } from './editOptions.js';
 
 /** A patch bigger than this is no agent's: refused rather than read into memory. */
 const PATCH_LIMIT = 256 << 20;
@@ -27,6 +27,7 @@ export const applyCommand: CommandSpec = {
     { long: 'force', kind: 'switch', summary: 'edit lines not shown since they last changed, and let Add File replace an existing file' },
     DIFF,
     DRY_RUN,
+    INDENT,
     NO_CHECK,
   ],
   examples: [

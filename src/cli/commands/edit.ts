@@ -5,7 +5,7 @@ import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN, INDENT, NO_CHECK, writeExits } from './editOptions.js';
 
 export const editCommand: CommandSpec = {
   name: 'edit',
@@ -20,7 +20,7 @@ export const editCommand: CommandSpec = {
     { name: 'from', summary: 'first line to replace (an anchor)', required: true, complete: 'none' },
     { name: 'to', summary: 'last line to replace (an anchor; default FROM)', required: false, complete: 'none' },
   ],
-  options: [FORCE_UNSHOWN, DIFF, DRY_RUN, NO_CHECK],
+  options: [FORCE_UNSHOWN, DIFF, DRY_RUN, INDENT, NO_CHECK],
   examples: [
     { command: "rt edit src/app.ts kq3f mw7a <<'EOF'", explains: 'replace the lines kq3f to mw7a with the heredoc\'s lines' },
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },

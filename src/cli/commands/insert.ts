@@ -5,7 +5,7 @@ import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, NO_CHECK, writeExits } from './editOptions.js';
+import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, INDENT, NO_CHECK, writeExits } from './editOptions.js';
 
 export const insertCommand: CommandSpec = {
   name: 'insert',
@@ -19,7 +19,7 @@ export const insertCommand: CommandSpec = {
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
     { name: 'at', summary: 'the line to insert before (an anchor), or $ to append', required: true, complete: 'none' },
   ],
-  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN, NO_CHECK],
+  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN, INDENT, NO_CHECK],
   examples: [
     { command: "rt insert src/app.ts kq3f <<'EOF'", explains: 'insert lines before the line kq3f' },
     { command: "rt insert src/app.ts kq3f --after <<'EOF'", explains: 'insert lines after it' },
