@@ -65,7 +65,7 @@ describe('--json with --version and help (found by a user trial: text, or "unkno
       summary: spec.summary,
       description: spec.description,
       args: spec.args.map((a) => ({ name: a.name, summary: a.summary, required: a.required })),
-      options: spec.options.map((o) => ({ long: o.long, kind: o.kind, summary: o.summary, ...(o.env ? { env: o.env } : {}) })),
+      options: spec.options.map((o) => ({ long: o.long, ...(o.value ? { value: o.value } : {}), kind: o.kind, ...(o.choices ? { choices: o.choices } : {}), summary: o.summary, ...(o.env ? { env: o.env } : {}) })),
       examples: spec.examples,
       exits: spec.exits.map(([status, meaning]) => ({ status, meaning })),
       readsStdin: true,
