@@ -30,6 +30,8 @@ export type Direction = 'undo' | 'redo';
 
 /** Lines of context printed around a restored region. */
 const REGION_CONTEXT = 3;
+/** Restored lines printed of a region, at most (a file made again whole may be long). */
+const REGION_MAX = 200;
 
 /** Runs `rt undo [STEP]` or `rt redo`; returns the exit status (1: nothing to undo or redo). */
 export function step(ctx: Context, direction: Direction, stepArg: string | undefined, force: boolean): number {
@@ -177,7 +179,11 @@ export function settlePending(ctx: Context, history: History): void {
     } catch {
       now = undefined; // a step whose files cannot be looked at stays as it was
     }
-    history.mark(s.id, now ? (to === 'before' ? 'undone' : 'done') : undefined, now, { by: s.pending.session ?? null, ifPending: s.pending });
+    // Undone, and its session has written since: it can no longer be redone (as History.record would have said).
+    const by = s.pending.session ?? null;
+    const wroteSince = history.steps().some((t) => t.session === by && t.time >= s.pending!.time && t.id !== s.id);
+    const state = now ? (to === 'before' ? (wroteSince ? 'cleared' : 'undone') : 'done') : undefined;
+    history.mark(s.id, state, now, { by, ifPending: s.pending });
   }
 }
 
@@ -236,14 +242,16 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
     ]);
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone (--force does not replace a file there).
-    if (st) throw refuse('exists again', `the ${from === 'after' ? 'undo' : 'redo'} makes it again: move that file aside first (--force does not replace it), then run rt ${from === 'after' ? 'undo' : 'redo'} again`);
+    if (st) throw refuse('exists again', `the ${from === 'after' ? 'undo' : 'redo'} makes it again: move that file aside first (forcing it does not replace a file), then run rt ${from === 'after' ? 'undo' : 'redo'} again`);
     if (target.link !== undefined) return { file, parts: [], version: undefined, regions: [], path: f.path, link: target.link };
     const { bytes, lids } = d.movedTo !== undefined || d.movedFrom !== undefined ? fromOtherFile(ctx, chosen, data, at, from, to) : { bytes: (to === 'after' ? d.afterBytes : d.beforeBytes)[0]!, lids: (to === 'after' ? d.afterLids : d.beforeLids)[0]! };
     if (bytes.length !== target.size) throw damaged(chosen, file);
     const made = newIndex(bytes, lids);
     return { file, parts: [bytes], version: undefined, regions: [{ from: 0, to: made.lines.count }], path: f.path, ...(target.mode === undefined ? {} : { mode: target.mode }), ...made, content: (i) => lineContent(made.lines, i) };
   }
-  if (!st && force && !target.exists) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
+  // A file of a move: the other is made from it, so it must be as the step left it, --force or not.
+  const moved = d.movedTo !== undefined || d.movedFrom !== undefined;
+  if (!st && force && !target.exists && !moved) return { file, parts: null, version: undefined, regions: [], path: f.path }; // gone already: nothing to take back
   if (want.link !== undefined) {
     // A link the step made again (redo of its removal): still that link, holding the same path.
     if (!st?.isSymbolicLink() || fs.readlinkSync(file.abs) !== want.link) throw refuse(st ? 'changed' : 'was removed', 'the link is removed only as the step left it');
@@ -251,11 +259,16 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   }
   if (!st || !st.isFile()) {
     throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
-      ...(!st && !target.exists ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
+      ...(!st && !target.exists && !moved ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
       'to take back an older step instead: see them with rt history, then rt undo STEP',
     ]);
   }
   if (!target.exists) {
+    if (moved) {
+      const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+      if (!sameSide(want, current, d, from)) throw refuse('changed', `the step moved it: the ${from === 'after' ? 'undo' : 'redo'} makes the other file from it only as the step left it, forced or not`);
+      return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
+    }
     const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
     // Removed only as the step left it, even with --force: what else it holds would go with it.
     if (!sameSide(want, current, d, from)) throw refuse('changed', `the ${from === 'after' ? 'undo' : 'redo'} would remove it, with what was added since: keep what you need of it, remove it by hand, then run rt ${from === 'after' ? 'undo' : 'redo'} again`);
@@ -445,6 +458,9 @@ function fromOtherFile(ctx: Context, chosen: Step, data: readonly FileData[], at
   const source = d.movedTo !== undefined ? d : data[otherAt]!;
   const other = resolvedOf(ctx, chosen.files[otherAt]!);
   const otherSide = chosen.files[otherAt]![from];
+  if (!fs.lstatSync(other.abs, { throwIfNoEntry: false })?.isFile()) {
+    throw new RtError('stale', `${other.display} was removed since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}: the file it moved cannot be made again from it; nothing was ${from === 'after' ? 'undone' : 'redone'}`, ['to take back an older step instead: see them with rt history, then rt undo STEP']);
+  }
   const snapshot = inFolder(path.dirname(other.abs), other.display, () => readSnapshot(ctx.stateOf(other), { ...other, abs: path.basename(other.abs) }));
   const now = snapshot.lines.bytes;
   if (!otherSide.exists || now.length !== otherSide.size || otherSide.digest === null || contentDigest([now]) !== otherSide.digest || !source.hunks.every((h, i) => now.subarray(h[from].start, h[from].end).equals((from === 'after' ? source.afterBytes : source.beforeBytes)[i]!))) {
@@ -477,9 +493,13 @@ function report(ctx: Context, p: FilePlan): Record<string, unknown> {
   const total = p.lines.count;
   if (!ctx.json) ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
   const windows = [];
+  const notShown: string[] = [];
   for (const r of p.regions) {
     const from = Math.max(0, r.from - REGION_CONTEXT);
-    const to = Math.min(total, Math.max(r.to, r.from) + REGION_CONTEXT);
+    // At most REGION_MAX restored lines a region, as an edit prints its new lines.
+    const shownTo = Math.min(r.to, r.from + REGION_MAX);
+    if (shownTo < r.to) notShown.push(`${r.to - shownTo} more restored lines not shown: rt open ${shellQuote(`${p.file.display}:${shownTo + 1}-${r.to}`)}`);
+    const to = Math.min(total, Math.max(shownTo, r.from) + (shownTo < r.to ? 0 : REGION_CONTEXT));
     const contents: Buffer[] = [];
     const lidTexts: string[] = [];
     for (let i = from; i < to; i++) {
@@ -490,6 +510,7 @@ function report(ctx: Context, p: FilePlan): Record<string, unknown> {
     else ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
   }
+  for (const note of notShown) ctx.warn(note);
   view.save();
   return { path: p.file.display, verb: 'restored', total, windows };
 }

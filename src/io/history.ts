@@ -157,7 +157,7 @@ export class History {
       throw new Error(`its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ${MAX_BYTES / 2 ** 20} MiB the history keeps`);
     }
     return this.update((doc) => {
-      this.removeLeftovers();
+      this.removeLeftovers(doc);
       const id = doc.next++;
       const blob = encode(data);
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
@@ -207,17 +207,26 @@ export class History {
     });
   }
 
-  /** Temporary files and lock drafts of the history that a killed rt left (see removeLeftovers). */
-  private removeLeftovers(): void {
+  /**
+   * Temporary files and lock drafts of the history that a killed rt left (see removeLeftovers),
+   * and data files of no step of the list (a step left out as damaged). Under the history's lock.
+   */
+  private removeLeftovers(doc: Doc): void {
     removeLeftovers(this.dir, ['.steps.rt-lock.', 'steps.json.tmp-']);
     const data = path.join(this.dir, 'data');
     let names: string[] = [];
     try {
-      names = fs.readdirSync(data).filter((n) => /^\d+\.bin\.tmp-/.test(n));
+      names = fs.readdirSync(data);
     } catch {
       return;
     }
-    if (names.length) removeLeftovers(data, [...new Set(names.map((n) => n.slice(0, n.indexOf('.tmp-') + '.tmp-'.length)))]);
+    const temps = names.filter((n) => /^\d+\.bin\.tmp-/.test(n));
+    if (temps.length) removeLeftovers(data, [...new Set(temps.map((n) => n.slice(0, n.indexOf('.tmp-') + '.tmp-'.length)))]);
+    const ids = new Set(doc.steps.map((step) => step.id));
+    for (const n of names) {
+      const m = /^(\d+)\.bin$/.exec(n);
+      if (m && !ids.has(Number(m[1])) && Number(m[1]) < doc.next) fs.rmSync(path.join(data, n), { force: true });
+    }
   }
 
   private bound(doc: Doc): void {
@@ -265,7 +274,11 @@ export class History {
     }
     try {
       const doc = JSON.parse(text) as Doc;
-      if (doc && doc.format === FORMAT && doc.version === VERSION && Number.isInteger(doc.next) && Array.isArray(doc.steps) && doc.steps.every(validStep)) return doc;
+      if (doc && doc.format === FORMAT && doc.version === VERSION && Number.isInteger(doc.next) && Array.isArray(doc.steps)) {
+        // A step whose own fields are damaged is left out (its data goes with the next bound);
+        // a damaged field that only adds to a step (a count, a mark) is dropped: the rest stands.
+        return { ...doc, undos: Number.isInteger(doc.undos) ? doc.undos : 0, steps: doc.steps.flatMap((step) => cleanStep(step) ?? []) };
+      }
     } catch {
       // damaged: set aside below
     }
@@ -284,8 +297,9 @@ export class History {
   }
 }
 
-function validStep(s: Step): boolean {
-  return (
+/** The step as read, its damaged optional fields dropped; undefined when a field it needs is damaged. */
+function cleanStep(s: Step): Step | undefined {
+  const needed =
     s !== null &&
     typeof s === 'object' &&
     Number.isInteger(s.id) &&
@@ -294,15 +308,21 @@ function validStep(s: Step): boolean {
     (s.session === null || typeof s.session === 'string') &&
     typeof s.command === 'string' &&
     ['done', 'undone', 'cleared'].includes(s.state) &&
-    (s.undoneSeq === undefined || Number.isInteger(s.undoneSeq)) &&
-    (s.undoneBy === undefined || s.undoneBy === null || typeof s.undoneBy === 'string') &&
     Number.isInteger(s.bytes) &&
     s.bytes >= 0 &&
-    (s.folders === undefined || (Array.isArray(s.folders) && s.folders.every((f) => typeof f === 'string'))) &&
-    (s.pending === undefined || (s.pending !== null && typeof s.pending === 'object' && ['undo', 'redo'].includes(s.pending.direction) && typeof s.pending.time === 'number' && s.pending.owner !== null && typeof s.pending.owner === 'object' && Number.isInteger(s.pending.owner.pid) && typeof s.pending.owner.host === 'string')) &&
     Array.isArray(s.files) &&
-    s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after) && Number.isInteger(f.added) && Number.isInteger(f.removed))
-  );
+    s.files.length > 0 &&
+    s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after) && Number.isInteger(f.added) && Number.isInteger(f.removed));
+  if (!needed) return undefined;
+  const { undoneSeq, undoneBy, folders, pending, ...rest } = s;
+  const p = pending;
+  return {
+    ...rest,
+    ...(Number.isInteger(undoneSeq) ? { undoneSeq } : {}),
+    ...(undoneBy === null || typeof undoneBy === 'string' ? { undoneBy } : {}),
+    ...(Array.isArray(folders) && folders.every((f) => typeof f === 'string') ? { folders } : {}),
+    ...(p !== null && typeof p === 'object' && ['undo', 'redo'].includes(p.direction) && typeof p.time === 'number' && p.owner !== null && typeof p.owner === 'object' && Number.isInteger(p.owner.pid) && typeof p.owner.host === 'string' && (p.owner.start === undefined || typeof p.owner.start === 'string') && (p.session === undefined || p.session === null || typeof p.session === 'string') ? { pending: p } : {}),
+  };
 }
 
 function validSide(side: FileSide): boolean {
