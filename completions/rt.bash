@@ -1,6 +1,22 @@
 # bash completion for rt — generated from the command definitions (rt completions bash)
 # Install: rt completions bash > ~/.local/share/bash-completion/completions/rt
 
+# PATH:@NAME: the definitions rt outline names in PATH. Bash splits words at colons (unless
+# COMP_WORDBREAKS says otherwise), so the word typed is read from the line itself.
+_rt_symbols() {
+  local word="${COMP_LINE:0:COMP_POINT}"
+  word="${word##*[[:space:]]}"
+  [[ "$word" == *:@* ]] || return 1
+  local file="${word%%:@*}" typed="${word##*:@}" pre="@" name
+  [[ "$cur" == *:@* ]] && pre="${cur%%:@*}:@"
+  COMPREPLY=()
+  while IFS= read -r name; do
+    [[ -n "$name" && "$name" == "$typed"* ]] && COMPREPLY+=("$pre$name")
+  done < <(rt outline "$file" --names 2>/dev/null)
+  compopt +o filenames 2>/dev/null
+  return 0
+}
+
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent'
@@ -29,6 +45,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         *) COMPREPLY=() ;;

@@ -2,6 +2,15 @@
 # Install: rt completions fish > ~/.config/fish/completions/rt.fish
 
 complete -c rt -f
+# PATH:@NAME: the definitions rt outline names in PATH.
+function __rt_symbols
+    set -l token (commandline -ct)
+    string match -q -- '*:@*' $token; or return
+    set -l file (string replace -r -- ':@.*' '' $token)
+    for name in (rt outline $file --names 2>/dev/null)
+        echo $file:@$name
+    end
+end
 complete -c rt -n __fish_use_subcommand -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root'
 complete -c rt -n __fish_use_subcommand -s V -l version -d 'print the version'
 complete -c rt -n __fish_use_subcommand -s h -l help -d 'show help'
@@ -27,6 +36,7 @@ complete -c rt -n '__fish_seen_subcommand_from open' -l color -r -a 'auto always
 complete -c rt -n '__fish_seen_subcommand_from open' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from open' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from open' -F
+complete -c rt -n '__fish_seen_subcommand_from open' -a '(__rt_symbols)'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l window -r -d 'lines per window (default: as last opened, else 100)'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
 complete -c rt -n '__fish_seen_subcommand_from scroll' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'

@@ -9,6 +9,7 @@ Read:
   rt open FILE:40-80           a range                rt open FILE:kq3f     centred on an LID
   rt open FILE:120:kq3f        a grep hit, as printed (refused if kq3f moved)
   rt scroll FILE [+|-]         next / previous window (2 lines overlap)
+  rt outline FILE              definitions, with LIDs   rt open FILE:@Cart.add   one, whole
 Search (hits carry LIDs you can edit at once):
   rt grep [-F] [-i] [-w] [-C N] [-g GLOB] PATTERN [PATH...]   → PATH:NUMBER:LID|CONTENT
   rt grep-file PATTERN FILE    rt find GLOB-OR-SUBSTRING [DIR]
@@ -36,6 +37,8 @@ Rules:
   the lines named in the message and retry with the new LIDs.
 - You may only replace lines, or insert beside a line, that rt has shown you in that
   file (a window, a hit or an edit's region). An LID names its own line or is refused.
+- Exit 5 = the change would break the file's syntax (errors already there never
+  count); nothing was written. A change broken in between: make it one rt apply.
 - Exit codes: 0 ok, 1 nothing found, 2 bad usage, 3 stale (nothing written),
   4 file access refused. Add --diff to see the change; --dry-run writes nothing.
 `;

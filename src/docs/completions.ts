@@ -66,6 +66,7 @@ function bash(commands: readonly CommandSpec[]): string {
       `      esac`,
       `      if [[ " $valueflags " == *" $prev "* ]]; then return; fi`,
       `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi`,
+      ...(c.args.some((a) => a.complete === 'target') ? ['      _rt_symbols && return'] : []),
       `      case "$pos" in`,
       ...positional,
       ...(c.args.some((a) => a.variadic) ? [] : ['        *) COMPREPLY=() ;;']),
@@ -79,6 +80,22 @@ function bash(commands: readonly CommandSpec[]): string {
     .join('\n');
   return `# bash completion for rt — generated from the command definitions (rt completions bash)
 # Install: rt completions bash > ~/.local/share/bash-completion/completions/rt
+
+# PATH:@NAME: the definitions rt outline names in PATH. Bash splits words at colons (unless
+# COMP_WORDBREAKS says otherwise), so the word typed is read from the line itself.
+_rt_symbols() {
+  local word="\${COMP_LINE:0:COMP_POINT}"
+  word="\${word##*[[:space:]]}"
+  [[ "$word" == *:@* ]] || return 1
+  local file="\${word%%:@*}" typed="\${word##*:@}" pre="@" name
+  [[ "$cur" == *:@* ]] && pre="\${cur%%:@*}:@"
+  COMPREPLY=()
+  while IFS= read -r name; do
+    [[ -n "$name" && "$name" == "$typed"* ]] && COMPREPLY+=("$pre$name")
+  done < <(rt outline "$file" --names 2>/dev/null)
+  compopt +o filenames 2>/dev/null
+  return 0
+}
 
 _rt() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
@@ -121,7 +138,7 @@ function zsh(commands: readonly CommandSpec[]): string {
     });
     const args = c.args.map((a, i) => {
       const kind = argKind(a);
-      const action = kind === 'files' ? '_files' : kind === 'dirs' ? '_files -/' : kind === 'choices' ? `(${a.choices!.join(' ')})` : ' ';
+      const action = a.complete === 'target' ? '_rt_target' : kind === 'files' ? '_files' : kind === 'dirs' ? '_files -/' : kind === 'choices' ? `(${a.choices!.join(' ')})` : ' ';
       return `        ${shq(`${a.variadic ? '*' : String(i + 1)}:${a.name}:${action}`)}`;
     });
     return [`    ${c.name})`, '      _arguments -s \\', ...[...opts, ...args].map((l) => `${l} \\`), "        && ret=0", '      ;;'].join('\n');
@@ -129,6 +146,18 @@ function zsh(commands: readonly CommandSpec[]): string {
   return `#compdef rt
 # zsh completion for rt — generated from the command definitions (rt completions zsh)
 # Install: rt completions zsh > "\${fpath[1]}/_rt"
+
+# PATH:@NAME: the definitions rt outline names in PATH; else files.
+_rt_target() {
+  if [[ $PREFIX == *:@* ]]; then
+    local -a names
+    names=(\${(f)"$(rt outline \${PREFIX%%:@*} --names 2>/dev/null)"})
+    compset -P '*:@'
+    compadd -a names
+  else
+    _files
+  fi
+}
 
 _rt() {
   local -a commands
@@ -165,6 +194,15 @@ function fish(commands: readonly CommandSpec[]): string {
     '# Install: rt completions fish > ~/.config/fish/completions/rt.fish',
     '',
     'complete -c rt -f',
+    '# PATH:@NAME: the definitions rt outline names in PATH.',
+    'function __rt_symbols',
+    '    set -l token (commandline -ct)',
+    "    string match -q -- '*:@*' $token; or return",
+    "    set -l file (string replace -r -- ':@.*' '' $token)",
+    '    for name in (rt outline $file --names 2>/dev/null)',
+    '        echo $file:@$name',
+    '    end',
+    'end',
     `complete -c rt -n __fish_use_subcommand -l root -r -a '(__fish_complete_directories)' -d ${fq('use DIR as the root')}`,
     `complete -c rt -n __fish_use_subcommand -s V -l version -d ${fq('print the version')}`,
     `complete -c rt -n __fish_use_subcommand -s h -l help -d ${fq('show help')}`,
@@ -185,6 +223,7 @@ function fish(commands: readonly CommandSpec[]): string {
     }
     const kinds = new Set(c.args.map(argKind));
     if (kinds.has('files')) lines.push(`complete -c rt -n ${when} -F`);
+    if (c.args.some((a) => a.complete === 'target')) lines.push(`complete -c rt -n ${when} -a '(__rt_symbols)'`);
     if (kinds.has('dirs')) lines.push(`complete -c rt -n ${when} -a '(__fish_complete_directories)'`);
     for (const a of c.args) if (a.choices) lines.push(`complete -c rt -n ${when} -a ${fq(a.choices.join(' '))}`);
   }

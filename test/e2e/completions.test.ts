@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_GUIDE } from '../../src/docs/agents.js';
-import { run, tempDir } from './harness.js';
+import { cleanEnv, run, tempDir } from './harness.js';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -51,6 +51,26 @@ describe('shell completions', () => {
     expect(complete(dir, ['rt', '--color', ''])).toEqual(['always', 'auto', 'never']);
     expect(complete(dir, ['rt', '--j'])).toEqual(['--json']);
     expect(complete(dir, ['rt', '--json', '--color', 'never', 'gr'])).toEqual(['grep', 'grep-file']);
+  });
+
+  it('completes PATH:@ with the names rt outline gives, however bash splits the word at the colon', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'cart.ts'), 'export class Cart {\n  add() {}\n  total() {}\n}\nexport function checkout() {}\n');
+    const bin = tempDir();
+    fs.writeFileSync(path.join(bin, 'rt'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(root, 'bin/rt.cjs'))} "$@"\n`, { mode: 0o755 });
+    const typed = (line: string, words: readonly string[]) => {
+      const script = `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}
+COMP_LINE=${JSON.stringify(line)}; COMP_POINT=${line.length}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
+_rt; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = spawnSync('bash', ['--norc', '-c', script], { cwd: dir, encoding: 'utf8', env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }) });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.split('\n').filter(Boolean).sort();
+    };
+    // COMP_WORDBREAKS with a colon (bash's default): the word is what follows it.
+    expect(typed('rt open cart.ts:@Ca', ['rt', 'open', 'cart.ts', ':', '@Ca'])).toEqual(['@Cart', '@Cart.add', '@Cart.total']);
+    // Without: the whole word.
+    expect(typed('rt open cart.ts:@ch', ['rt', 'open', 'cart.ts:@ch'])).toEqual(['cart.ts:@checkout']);
   });
 
   for (const [shell, check] of [['zsh', ['zsh', '-n']], ['fish', ['fish', '--no-execute']]] as const) {
