@@ -29,16 +29,14 @@ Many edits in many files, all or nothing (every anchor as you read it):
   EOF                           apply_patch hunks (@@ TEXT, then ' '/-/+ rows) work too
 rt undo steps back your last write if nothing changed the file since (rt redo, rt history).
 Rules:
-- Name lines by LID (kq3f) or NUMBER:LID (101:kq3f). A bare number works only if it
-  still names the line rt showed there.
+- Name lines by LID (kq3f) or NUMBER:LID (101:kq3f); a bare number must still name the line.
 - After an edit, LIDs of unchanged lines stay valid: make several edits top to bottom
   from one read. The edit prints the changed region with fresh LIDs.
 - Exit 3 = stale: the line changed since you saw it. Nothing was written; re-open
   the lines named in the message and retry with the new LIDs.
 - You may only replace lines, or insert beside a line, that rt has shown you in that
   file (a window, a hit or an edit's region). An LID names its own line or is refused.
-- Exit 5 = the change would break the file's syntax (errors already there never
-  count); nothing was written. A change broken in between: make it one rt apply.
-- Exit codes: 0 ok, 1 nothing found, 2 bad usage, 3 stale (nothing written),
-  4 file access refused. Add --diff to see the change; --dry-run writes nothing.
+- Exit 5 = the change would break the file's syntax (errors already there never count);
+  a change broken in between goes through as one rt apply. Exit codes: 0 ok, 1 nothing
+  found, 2 bad usage, 3 stale, 4 access refused; 2-5 write nothing. --diff, --dry-run.
 `;
