@@ -99,9 +99,10 @@ export async function runWrites(ctx: Context, changes: readonly FileChange[], fl
     const names = resolved.map((r) => r.file.display).join(', ');
     throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
   }
-  // The grammars of the files written are loaded first (the pipeline itself never waits).
-  if (flags.check) await prepareChecks(resolved.filter((r) => r.change.kind !== 'delete').map((r) => languageFor(ctx.root.dir, r.moveTo ?? r.file, r.change.kind === 'add' ? () => addedHead(r.change) : undefined)));
-  writeBatch(ctx, resolved, flags, origin);
+  // The grammars of the files written load (WebAssembly compiles on other threads) while the
+  // files are read and their changes planned; the check waits for them.
+  const grammars = flags.check ? prepareChecks(resolved.filter((r) => r.change.kind !== 'delete').map((r) => languageFor(ctx.root.dir, r.moveTo ?? r.file, r.change.kind === 'add' ? () => addedHead(r.change) : undefined))) : undefined;
+  await writeBatch(ctx, resolved, flags, origin, grammars);
 }
 
 /** The first bytes of the file a `create` or `*** Add File` makes. */
@@ -110,7 +111,7 @@ function addedHead(change: FileChange): Uint8Array {
   return change.bytes ?? Buffer.concat(change.lines.slice(0, 64).flatMap((l) => [l, Buffer.from('\n')]));
 }
 
-function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: WriteFlags, origin: WriteOrigin): void {
+async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: WriteFlags, origin: WriteOrigin, grammars: Promise<void> | undefined): Promise<void> {
   const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
   // outside the root), so that every file has its lock beside it; a refusal removes them again.
@@ -123,7 +124,10 @@ function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: WriteFla
         ctx.stateOf(t).removeStaleTemps(t.rel);
       }
       const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ctx, r, flags, origin)));
-      if (flags.check) checkPlanned(ctx, planned);
+      if (grammars) {
+        await grammars;
+        checkPlanned(ctx, planned);
+      }
       if (flags.dryRun) return reportWrites(ctx, planned, flags, origin, true);
       const writes = planned.flatMap(writesOf);
       // What cannot be written is refused before anything is (the journal, its folder, the state).
