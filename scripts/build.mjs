@@ -39,6 +39,32 @@ const lazyChildProcess = {
  * node_modules when run from the sources) becomes a require of those files. bin/rt.cjs passes
  * the bundle dist/ as __dirname and its own require, which takes absolute paths as well.
  */
+/**
+ * TypeScript's parser, which confirms a refusal of a JavaScript or TypeScript change
+ * (src/lang/syntax.ts): in dist/rt.cjs, src/lang/loadTypeScript.ts becomes a require of
+ * dist/typescript.cjs, the typescript package's one file copied there.
+ */
+const typeScriptLoader = {
+  name: 'typescript-loader',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]lang[\\/]loadTypeScript\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('export function loadTypeScript(): TypeScript | undefined')) throw new Error(`build: ${args.path} no longer exports loadTypeScript as expected`);
+      const contents = [
+        "import path from 'node:path';",
+        'let loaded;',
+        'export function loadTypeScript() {',
+        '  if (loaded === undefined) {',
+        "    try { loaded = require(path.join(__dirname, 'typescript.cjs')); } catch { loaded = null; }",
+        '  }',
+        '  return loaded ?? undefined;',
+        '}',
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 const langLoader = {
   name: 'lang-loader',
   setup(b) {
@@ -82,6 +108,7 @@ await build({
   plugins: [webTreeSitterRequireBuild],
 });
 copyGrammars();
+copyFileSync(createRequire(path.join(root, 'package.json')).resolve('typescript'), path.join(root, 'dist', 'typescript.cjs'));
 
 await build({
   entryPoints: [path.join(root, 'src/cli/main.ts')],
@@ -93,7 +120,7 @@ await build({
   legalComments: 'none',
   define: { __RT_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
-  plugins: [lazyChildProcess, langLoader],
+  plugins: [lazyChildProcess, langLoader, typeScriptLoader],
 });
 
 /** Copies the WASM files src/lang/grammars.json names (and their packages' licences) to dist/grammars/. */

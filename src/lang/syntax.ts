@@ -12,6 +12,7 @@
 import type { Engine } from './engine.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { loadEngine } from './loadEngine.js';
+import { loadTypeScript } from './loadTypeScript.js';
 import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
 import type { Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
@@ -47,11 +48,12 @@ export const OUTLINE_BUDGET_MS = 5000;
 /**
  * Languages whose grammar cannot be trusted with valid code: C and C++ (macros the grammar
  * sees unexpanded: a third of git's and redis's C files parse with errors) and CSS (media
- * ranges, nesting, unquoted relative `url(…)` are errors to its grammar). There a new error
+ * ranges, nesting, unquoted relative `url(…)` are errors to its grammar), and C# (its
+ * `#if` sections, parsed both ways at once). There a new error
  * blocks an edit only if the edit also unbalanced the file's brackets (brackets.ts); numbers in
  * notes/syntax-research.md.
  */
-export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'css']);
+export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'csharp', 'css']);
 
 /**
  * YAML with template tags (Rails fixtures' ERB, Helm's Go templates, Ansible's Jinja) is not
@@ -161,7 +163,29 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   // A window's cut can make an error of its own that the edit moves (a docstring opened in the
   // window, closed past it): before a refusal, the whole file says.
   if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false);
+  // JavaScript and TypeScript: the language's own parser has the last word (a grammar older
+  // than the language takes `accessor`, `<in T>`, `import defer` for errors).
+  if (TYPESCRIPT_KIND[language] !== undefined && typeScriptAccepts(language, before, after)) return { status: 'ok' };
   return { status: 'errors', errors: made };
+}
+
+/** The languages TypeScript's parser reads, with the kind of script it reads them as. */
+const TYPESCRIPT_KIND: Partial<Record<LanguageId, 'JS' | 'TS' | 'TSX'>> = { javascript: 'JS', typescript: 'TS', tsx: 'TSX' };
+
+/**
+ * Whether TypeScript's parser finds no more syntax errors in `after` than in `before`; false
+ * when it cannot be loaded (tree-sitter's answer then stands).
+ */
+function typeScriptAccepts(language: LanguageId, before: string, after: string): boolean {
+  const ts = loadTypeScript();
+  const kind = TYPESCRIPT_KIND[language];
+  if (!ts || !kind) return false;
+  const errors = (text: string) => {
+    const file = ts.createSourceFile(kind === 'TSX' ? 'check.tsx' : kind === 'TS' ? 'check.ts' : 'check.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind[kind]);
+    return ((file as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics ?? []).length;
+  };
+  const now = errors(after);
+  return now === 0 || now <= errors(before);
 }
 
 /**

@@ -174,3 +174,19 @@ describe('the syntax check', () => {
     expect(read(dir, 'a.py').toString()).toBe('x = (\n');
   });
 });
+
+describe('the syntax check never refuses valid syntax its grammar is too old for', () => {
+  it('TypeScript and JavaScript: TypeScript\'s own parser has the last word (accessor, variance, export type *, import defer)', () => {
+    const dir = tempRepo();
+    write(dir, 'm.ts', 'export const a = 1;\n');
+    write(dir, 'm.js', 'export const a = 1;\n');
+    const ts = openWindow(dir, 'm.ts');
+    const r = run(['edit', 'm.ts', ts.lidAt(1)], dir, { input: 'export class Box<in T, out U> {\n  static accessor count = 0;\n}\nexport type * from "./other";\nimport defer * as heavy from "./heavy";\n' });
+    expect(r.status, r.text).toBe(0);
+    const js = openWindow(dir, 'm.js');
+    expect(run(['edit', 'm.js', js.lidAt(1)], dir, { input: 'class A { static accessor x = 1; }\n' }).status).toBe(0);
+    // A real error is still refused.
+    const again = openWindow(dir, 'm.ts');
+    expect(run(['insert', 'm.ts', again.lidAt(1)], dir, { input: 'const broken = (;\n' }).status).toBe(5);
+  });
+});
