@@ -212,16 +212,22 @@ export class History {
    * and data files of no step of the list (a step left out as damaged). Under the history's lock.
    */
   private removeLeftovers(doc: Doc): void {
-    removeLeftovers(this.dir, ['.steps.rt-lock.', 'steps.json.tmp-']);
-    const data = path.join(this.dir, 'data');
+    // Lock drafts are made before the lock is held: only those of rt processes gone.
+    removeLeftovers(this.dir, ['.steps.rt-lock.']);
+    // The list's and the data's temporary files are written under the lock, which this rt holds:
+    // any there now was left by a killed rt (its PID may already name another process).
+    const own = (dir: string, names: readonly string[], temp: RegExp) => {
+      for (const n of names) if (temp.test(n)) fs.rmSync(path.join(dir, n), { force: true });
+    };
     let names: string[] = [];
+    const data = path.join(this.dir, 'data');
     try {
+      own(this.dir, fs.readdirSync(this.dir), /^steps\.json\.tmp-\d+-[0-9a-z]{6}$/);
       names = fs.readdirSync(data);
     } catch {
       return;
     }
-    const temps = names.filter((n) => /^\d+\.bin\.tmp-/.test(n));
-    if (temps.length) removeLeftovers(data, [...new Set(temps.map((n) => n.slice(0, n.indexOf('.tmp-') + '.tmp-'.length)))]);
+    own(data, names, /^\d+\.bin\.tmp-\d+-[0-9a-z]{6}$/);
     const ids = new Set(doc.steps.map((step) => step.id));
     for (const n of names) {
       const m = /^(\d+)\.bin$/.exec(n);

@@ -41,6 +41,30 @@ export function ownerRuns(owner: Owner, writtenMs: number): boolean {
   return Date.now() - writtenMs < ABANDONED_MS;
 }
 
+/** Whether process `pid` started after `ms` (wall time), by /proc; false where that cannot be told. */
+function startedAfter(pid: number, ms: number): boolean {
+  const ticks = Number(processStart(pid));
+  const boot = bootTime();
+  if (!Number.isFinite(ticks) || boot === undefined) return false;
+  // Clock ticks of 10 ms (USER_HZ is 100 on Linux); a second of slack for the clocks' rounding.
+  return boot + ticks * 10 > ms + 1000;
+}
+
+let boot: number | null | undefined;
+
+/** When the machine started, in ms (btime of /proc/stat); undefined elsewhere. */
+function bootTime(): number | undefined {
+  if (boot === undefined) {
+    try {
+      const m = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'));
+      boot = m ? Number(m[1]) * 1000 : null;
+    } catch {
+      boot = null;
+    }
+  }
+  return boot ?? undefined;
+}
+
 /** When process `pid` started, as Linux counts it (field 22 of /proc/PID/stat); undefined elsewhere. */
 function processStart(pid: number): string | undefined {
   try {
@@ -87,7 +111,8 @@ export function removeLeftovers(dir: string, prefixes: readonly string[]): void 
     const file = path.join(dir, name);
     try {
       const st = fs.lstatSync(file);
-      if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS)) continue;
+      // A process of that PID that started after the file was written is another (the PID was used again).
+      if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS && !startedAfter(pid, st.mtimeMs))) continue;
       fs.rmSync(file, { force: true });
     } catch {
       // Gone meanwhile, or not ours to remove.

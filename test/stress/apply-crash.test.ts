@@ -81,7 +81,8 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
  * draft of its lock, the file breaking a dead owner's lock, a temporary state file. rt removes
  * these when a command next writes that file (they stop no one meanwhile), not in every command.
  */
-const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-/;
+/** Leftovers the next writer of their file (or of the history, for its data) removes. */
+const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/history\/data\/\d+\.bin\.tmp-\d+-/;
 
 /** Files a batch leaves while it runs and the next command must remove: its temporary files, journals and drafts, anything set aside. */
 function batchLeftovers(dir: string): string[] {
