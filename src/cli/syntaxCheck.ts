@@ -63,6 +63,8 @@ interface Written {
   readonly before: Uint8Array;
   readonly after: FileLines;
   readonly hunks?: readonly Hunk[];
+  /** Where the lines of `before` start (see LineStarts), when known. */
+  readonly beforeStarts?: ArrayLike<number>;
   /** The LIDs its lines will have. */
   readonly lids: () => Uint32Array;
 }
@@ -78,7 +80,7 @@ export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
     if (!written) continue;
     const language = languageFor(ctx.root.dir, written.file, () => written.after.bytes.subarray(0, HEAD_BYTES));
     if (language === undefined) continue;
-    const check = newErrors(language, written.before, written.after.bytes, written.hunks);
+    const check = newErrors(language, written.before, written.after.bytes, written.hunks, written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined);
     if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
     else if (check.status === 'errors') found.push({ written, errors: check.errors });
   }
@@ -95,7 +97,15 @@ function writtenOf(ctx: Context, p: Planned): Written | undefined {
   const applied = p.applied!;
   if (applied.unchanged && !moveTo) return undefined;
   const hunks = applied.regions.map((r) => ({ oldStart: r.oldStart + 1, oldEnd: r.oldStart + r.oldCount + 1, newStart: r.newStart + 1, newEnd: r.newStart + r.newCount + 1 }));
-  return { file: moveTo ?? file, before: p.before!.lines.bytes, after: applied.lines, hunks, lids: () => applied.index.lids };
+  return { file: moveTo ?? file, before: p.before!.lines.bytes, beforeStarts: startsOf(p.before!.lines), after: applied.lines, hunks, lids: () => applied.index.lids };
+}
+
+/** Where the lines of a file start, as the check counts them: from byte 0 (a BOM is cut off by the parser's reading anyway). */
+function startsOf(lines: FileLines): ArrayLike<number> {
+  if (lines.bomLength === 0) return lines.starts;
+  const starts = Uint32Array.from(lines.starts);
+  starts[0] = 0;
+  return starts;
 }
 
 /** Lines of a refusal shown per file, at most. */

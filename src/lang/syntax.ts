@@ -115,11 +115,17 @@ export function syntaxErrors(language: LanguageId, bytes: Uint8Array): Check {
  * hunk between the first and last lines the two contents share. The old content is parsed only
  * when the new one has errors: a clean edit costs one parse.
  */
-export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[]): Check {
-  return check(language, oldBytes, newBytes, hunks, true);
+export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[], lines?: LineStarts): Check {
+  return check(language, oldBytes, newBytes, hunks, true, lines);
 }
 
-function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, windowed: boolean): Check {
+/** Where the lines of the old and new content start (their byte offsets, and the length last), when the caller has them. */
+export interface LineStarts {
+  readonly old: ArrayLike<number>;
+  readonly new: ArrayLike<number>;
+}
+
+function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, windowed: boolean, lines?: LineStarts): Check {
   const parser = prepared(language);
   const budget = windowed ? PARSE_BUDGET_MS : CONFIRM_BUDGET_MS;
   if (typeof parser === 'string') return skipped(parser);
@@ -128,10 +134,10 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   let newPart = newBytes;
   let oldPart = oldBytes;
   let edit = hunks;
-  const newLines = lineOffsets(newBytes);
+  const newLines = lines?.new ?? lineOffsets(newBytes);
   if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES) {
     edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
-    const oldLines = lineOffsets(oldBytes);
+    const oldLines = lines?.old ?? lineOffsets(oldBytes);
     const window = windowOf(newBytes, newLines, oldLines, edit);
     if (window) {
       newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
@@ -141,7 +147,9 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   }
   const after = sourceOf(newPart).text;
   let before: string | undefined;
-  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  if (after.length > MAX_PARSED_CHARS) {
+    return skipped(windowed ? `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)` : `the change seems to break its syntax around the lines it changed, but the file is too long (${(newPart.length / 1024 / 1024).toFixed(1)} MB) to confirm it on the whole file`);
+  }
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped('a template (ERB, Go or Jinja tags), not plain YAML');
   let dialect = language;
   if (language === 'json' && oldBytes.length > 0) {
@@ -162,7 +170,7 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
   // A window's cut can make an error of its own that the edit moves (a docstring opened in the
   // window, closed past it): before a refusal, the whole file says.
-  if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false);
+  if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false, lines);
   // JavaScript and TypeScript: the language's own parser has the last word (a grammar older
   // than the language takes `accessor`, `<in T>`, `import defer` for errors).
   if (TYPESCRIPT_KIND[language] !== undefined && typeScriptAccepts(language, before, after)) return { status: 'ok' };

@@ -40,7 +40,7 @@ export function lineOffsets(bytes: Uint8Array): number[] {
  * The window around `hunks` (1-based, in file order) of texts whose line starts are `oldLines`
  * and `newLines`, or undefined when the file is short enough to parse whole.
  */
-export function windowOf(newBytes: Uint8Array, newLines: readonly number[], oldLines: readonly number[], hunks: readonly Hunk[]): Window | undefined {
+export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldLines: ArrayLike<number>, hunks: readonly Hunk[]): Window | undefined {
   const count = newLines.length - 1;
   if (count <= WINDOWED_FROM_LINES || hunks.length === 0) return undefined;
   const first = hunks[0]!;
