@@ -78,7 +78,7 @@ const BY_NAME: Readonly<Record<string, LanguageId>> = {
 
 /** JSON files read by tools that allow comments and trailing commas (TypeScript's, VS Code's). */
 const JSONC_NAME = /^(?:tsconfig|jsconfig)(?:[.-].*)?\.json$/;
-const JSONC_FOLDER = /(?:^|\/)\.vscode\/[^/]+\.json$/;
+const JSONC_FOLDER = /(?:^|\/)\.(?:vscode|codesandbox|devcontainer)\/[^/]+\.json$/;
 
 /** Interpreters named by a shebang (the last part of the path, or `env`'s argument). */
 const BY_INTERPRETER: Readonly<Record<string, LanguageId>> = {
