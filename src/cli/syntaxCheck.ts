@@ -137,7 +137,7 @@ function refusal(found: ReadonlyArray<{ written: Written; errors: readonly Synta
       ...shown,
       'fix the text and run the command again',
       'a change that passes through a broken state: make all of it one rt apply (its check sees only the final content)',
-      `or write it as it is: add --no-check (or RT_CHECK=off)${names.length === 1 ? `, then see it: rt open ${shellQuote(first)}` : ''}`,
+      `or write it as it is: add --no-check (or RT_CHECK=off)${names.length === 1 && fs.existsSync(found[0]!.written.file.abs) ? `, then see it: rt open ${shellQuote(first)}` : ''}`,
     ],
     { errors: details },
   );

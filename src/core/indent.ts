@@ -87,6 +87,11 @@ export function targetIndent(lines: FileLines, start: number, deleteCount: numbe
   }
   const prevText = previous?.toString('latin1');
   const opens = prevText !== undefined && OPENER.test(prevText);
+  // Right under a line, with blank lines before the next: the block goes on from the line above
+  // (the last line of a Python function, before the blank lines and the next def).
+  const underPrevious = start > 0 && !isBlank(lineContent(lines, start - 1));
+  const beforeNext = start + deleteCount < lines.count && !isBlank(lineContent(lines, start + deleteCount));
+  if (previous && underPrevious && !beforeNext && next && columns(indentOf(next)) < columns(indentOf(previous))) return opens ? Buffer.concat([indentOf(previous), indentUnit(lines)]) : indentOf(previous);
   if (next && !CLOSER.test(next.toString('latin1'))) {
     // Below an opener, the next line is in the block unless it is no deeper than the opener.
     if (!opens || columns(indentOf(next)) > columns(indentOf(previous!))) return indentOf(next);

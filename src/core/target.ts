@@ -14,8 +14,11 @@ export type Target =
   /** @NAME or @Class.method: a definition (SPEC §9). */
   | { readonly kind: 'symbol'; readonly path: string; readonly name: string };
 
-/** @NAME: a name as languages spell them (letters, digits, _ and $), qualified by dots: @Cart.add. */
-export const SYMBOL = /^@([\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*)$/u;
+/**
+ * @NAME: a definition's name or qualified name (@Cart.add), as languages spell them: anything
+ * but white space, colons, @ and slashes (Ruby's valid? and ==, JavaScript's #private).
+ */
+export const SYMBOL = /^@([^\s:@/\\]+)$/u;
 
 /** The forms of `rt open`'s argument, as messages give them. */
 export const TARGET_FORMS = 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME';

@@ -135,7 +135,8 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   let oldPart = oldBytes;
   let edit = hunks;
   const newLines = lines?.new ?? lineOffsets(newBytes);
-  if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES) {
+  // JSON is parsed whole (its parser is quick, and a fragment of it is never JSON).
+  if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES && PARSING[language].kind !== 'json') {
     edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
     const oldLines = lines?.old ?? lineOffsets(oldBytes);
     const window = windowOf(newBytes, newLines, oldLines, edit);
@@ -164,6 +165,10 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   const was = parser.problems(dialect, before, budget);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return skipped('the file as it was could not be parsed in time');
+  // A window whose cut makes errors of its own (a class body cut from its class, a mapping from
+  // its key) cannot tell what the edit did: those errors may stop the parser, or fill the list,
+  // before the edit's lines. The whole file says.
+  if (newPart !== newBytes && was.length > 0) return check(language, oldBytes, newBytes, hunks, false, lines);
   edit ??= hunkBetween(before, after);
   const made = newProblems(was, found, edit);
   if (made.length === 0) return { status: 'ok' };
@@ -189,8 +194,10 @@ function typeScriptAccepts(language: LanguageId, before: string, after: string):
   const kind = TYPESCRIPT_KIND[language];
   if (!ts || !kind) return false;
   const errors = (text: string) => {
-    const file = ts.createSourceFile(kind === 'TSX' ? 'check.tsx' : kind === 'TS' ? 'check.ts' : 'check.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind[kind]);
-    return ((file as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics ?? []).length;
+    // Its syntactic diagnostics, those of a JavaScript file included (type annotations there).
+    const fileName = kind === 'TSX' ? 'check.tsx' : kind === 'TS' ? 'check.ts' : 'check.js';
+    const options = { allowJs: true, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve };
+    return ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: options }).diagnostics?.length ?? 0;
   };
   const now = errors(after);
   return now === 0 || now <= errors(before);

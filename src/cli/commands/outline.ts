@@ -45,7 +45,12 @@ export const outlineCommand: CommandSpec = {
           ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
         } else {
           ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
-          for (const { d, lid, content } of lines) ctx.out(renderWindowLines(d.startLine, [lid], [content], ctx.style));
+          // Definitions that start on one line (an interface and its method) show it once.
+          let last = 0;
+          for (const { d, lid, content } of lines) {
+            if (d.startLine !== last) ctx.out(renderWindowLines(d.startLine, [lid], [content], ctx.style));
+            last = d.startLine;
+          }
         }
         file.persist();
         const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
