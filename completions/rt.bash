@@ -38,7 +38,7 @@ _rt() {
   fi
   case "$cmd" in
     open)
-      opts='--window --root --color --json -h --help'
+      opts='--window --hidden --no-ignore --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

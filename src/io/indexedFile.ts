@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { digestBytes } from '../core/digest.js';
-import { RtError } from '../core/errors.js';
+import { RtError, shellQuote } from '../core/errors.js';
 import { hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
@@ -62,7 +62,7 @@ export function statFile(file: ResolvedPath): FileStamp {
   }
   if (st.isSymbolicLink()) throw swappedForLink(file);
   if (st.isDirectory()) {
-    throw new RtError('access', `${file.display} is a directory`, [`open a file in it; list its files with: rt find '' ${file.display}`]);
+    throw new RtError('access', `${file.display} is a directory`, [`see its entries: rt open ${shellQuote(file.display)}`]);
   }
   if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
   if (st.size >= 2n ** 32n) throw new RtError('input', `${file.display} is larger than 4 GiB`, ['split it, or use a streaming tool such as sed']);

@@ -499,11 +499,14 @@ describe('rt open: special files', () => {
     expectFailure(run(['open', 'ctl.bin'], dir), 4);
   });
 
-  it('a directory is refused with exit 4', () => {
+  it('a directory lists its entries (rt open DIR, SPEC §3); scroll of one is refused with exit 4', () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, 'sub'));
-    expectFailure(run(['open', 'sub'], dir), 4, /^rt: .*sub/);
-    expectFailure(run(['open', '.'], dir), 4);
+    fs.writeFileSync(path.join(dir, 'sub', 'f.txt'), 'x\n');
+    const r = run(['open', 'sub'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toBe('f.txt\t1 line\n');
+    expectFailure(run(['scroll', 'sub', '+'], dir), 4, /^rt: .*sub/);
   });
 
   it('a FIFO (not a regular file) is refused with exit 4, without hanging', () => {
@@ -632,7 +635,7 @@ describe('errors', () => {
     [['--root', 'no-such-dir', 'open', 'a.txt'], 2],
     [['open', 'missing.txt'], 4],
     [['open', 'bin.dat'], 4],
-    [['open', 'sub'], 4],
+    [['scroll', 'sub', '+'], 4],
     [['open', '../outside.txt'], 4],
     [['open', '/etc/hostname'], 4],
     [['scroll', 'missing.txt', '+'], 4],

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { resolveAnchor, retiredError } from '../../core/anchor.js';
 import { RtError, shellQuote } from '../../core/errors.js';
@@ -11,6 +12,8 @@ import { ViewState } from '../../io/views.js';
 import type { Context } from '../context.js';
 import { explicitWindowSize, namesNonFolder, showWindow } from '../shared.js';
 import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
+import { listFolder } from '../folderListing.js';
+import { LISTING_OPTIONS } from './searchOptions.js';
 import { lidToString } from '../../core/lid.js';
 import type { CommandSpec, Options } from '../spec.js';
 
@@ -23,17 +26,19 @@ export const openCommand: CommandSpec = {
     'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that many); a range cut so is said on standard error, with the command that shows the rest. A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
     'PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its qualified name) whole, or its first window when it is longer; a definition whose qualified name is NAME wins over others merely named so (@total is the function total, not the method Cart.total); no such definition is exit 1 with the closest names, several are exit 2, listed with their LIDs (see rt outline for the languages).',
     'The window becomes the file\'s last view, which scroll continues from.',
+    'A PATH that is a folder lists its entries, sorted, one a line: NAME/ and the number of files under it, or NAME and its number of lines ("binary" for a binary file), a tab between. They are the files rt find lists (what git would show, less hidden files unless --hidden or --no-ignore). At most 200 entries (--window N), then a line on standard error saying how many more. --json prints {path, folder: true, entries: [{name, kind, files | lines | binary}], more}.',
   ],
   args: [
     { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME', required: true, complete: 'target' },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100), and the most lines a range shows (default 200)', env: 'RT_WINDOW' }],
+  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100), and the most lines a range shows (default 200) or entries a folder', env: 'RT_WINDOW' }, ...LISTING_OPTIONS.map((o) => ({ ...o, summary: o.summary.replace('also search', 'with a folder, also list') }))],
   examples: [
     { command: 'rt open src/app.ts', explains: 'the first 100 lines' },
     { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },
     { command: 'rt open src/app.ts:101-140', explains: 'lines 101 to 140' },
     { command: 'rt open src/app.ts:kq3f', explains: 'a window centred on the line whose LID is kq3f' },
     { command: 'rt open src/cart.ts:@Cart.add', explains: 'the method add of the class Cart, whole' },
+    { command: 'rt open src/', explains: 'the entries of src: its folders with their file counts, its files with their line counts' },
   ],
   exits: [
     [0, 'the window was printed'],
@@ -50,6 +55,11 @@ export const openCommand: CommandSpec = {
     const size = explicit ?? DEFAULT_WINDOW;
     const cap = explicit ?? MAX_RANGE;
     if (target.kind === 'symbol') return openSymbol(ctx, options, target.path, target.name, size);
+    if (target.kind === 'top') {
+      // A folder: its entries, as ls shows them (SPEC §3).
+      const resolved = resolveInRoot(ctx.root, target.path);
+      if (fs.statSync(resolved.abs, { throwIfNoEntry: false })?.isDirectory()) return listFolder(ctx, options, resolved);
+    }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
     retryOnChange(() =>
