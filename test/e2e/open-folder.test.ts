@@ -42,7 +42,7 @@ describe('rt open DIR', () => {
     const dir = repo();
     const r = run(['open', '.', '--window', '2'], dir);
     expect(r.stdout).toBe('README.md\t3 lines\nempty.txt\t0 lines\n');
-    expect(r.stderr).toBe('rt: 2 more entries not shown: rt open . --window 4\n');
+    expect(r.stderr).toBe('rt: 2 more entries not shown: rt open --window 4 .\n');
   });
 
   it('--json: one document with every entry', () => {
