@@ -356,8 +356,8 @@ function sameSide(want: FileSide, current: Buffer, d: FileData, from: 'before' |
  * line numbers.
  */
 function ownLinesHold(current: Buffer, d: FileData, from: 'before' | 'after', lines?: () => FileLines): boolean {
+  if (atTheirBytes(current, d, from)) return true;
   const own = from === 'after' ? d.afterBytes : d.beforeBytes;
-  if (d.hunks.every((h, i) => current.subarray(h[from].start, h[from].end).equals(own[i]!))) return true;
   const l = lines ? lines() : splitLines(current);
   return d.hunks.every((h, i) => h[from].to <= l.count && current.subarray(l.starts[h[from].from]!, l.starts[h[from].to]!).equals(own[i]!));
 }

@@ -93,6 +93,13 @@ export function tempRepo(): string {
   return dir;
 }
 
+/** A new git repository holding `files` (path from its top → content). */
+export function repoWith(files: Record<string, string | Buffer>): string {
+  const dir = tempRepo();
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  return dir;
+}
+
 /** Removes every temporary directory made so far (call from afterAll). */
 export function cleanup(): void {
   for (const dir of created.splice(0)) {

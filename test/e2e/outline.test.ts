@@ -2,7 +2,7 @@
 // lines, counting as shown; a definition opened whole by its name or qualified name.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, parseWindow, run, tempRepo, write } from './harness.js';
+import { cleanup, expectRun, parseWindow, run, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
@@ -31,11 +31,6 @@ export function total(xs: number[]): number {
 const TAX = 0.2;
 `;
 
-function repo(files: Record<string, string>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 describe('rt outline', () => {
   it('lists the definitions in file order as window lines under its header; they count as shown', () => {

@@ -6,17 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, openWindow, RT_BIN, run, tempDir, tempRepo, write } from './harness.js';
+import { cleanup, openWindow, RT_BIN, run, tempDir, tempRepo, write, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 const TS = 'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
 

@@ -4,17 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, openWindow, run, tempRepo, write } from './harness.js';
+import { cleanup, openWindow, run, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel)).toString('utf8');
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 describe('syntax check: broken writes let through', () => {
   it('refuses TypeScript syntax written into a JavaScript file (TypeScript parser, read as JS, has no parse error for it)', () => {

@@ -6,17 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, numbered, openWindow, run, tempDir, tempRepo, tree, write } from './harness.js';
+import { cleanup, expectRun, numbered, openWindow, run, tempDir, tempRepo, tree, write, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 /** Everything under dir: files (bytes), links, and .rt/history too. */
 const everything = (dir: string) => tree(dir);

@@ -4,17 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, openWindow, parseWindow, run, tempDir, tempRepo, write } from './harness.js';
+import { cleanup, openWindow, parseWindow, run, tempDir, write, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 const stepsFile = (dir: string) => path.join(dir, '.rt/history/steps.json');
 const editSteps = (dir: string, change: (doc: { steps: Array<Record<string, any>> }) => void) => {

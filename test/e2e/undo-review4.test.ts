@@ -6,17 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, numbered, openWindow, run, tempRepo, write } from './harness.js';
+import { cleanup, numbered, openWindow, run, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 const stepsFile = (dir: string) => path.join(dir, '.rt/history/steps.json');
 const editDoc = (dir: string, change: (doc: Record<string, any> & { steps: Array<Record<string, any>> }) => void) => {

@@ -5,17 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, numbered, openWindow, parseWindow, run, tempRepo, tree, write } from './harness.js';
+import { cleanup, expectRun, numbered, openWindow, parseWindow, run, tree, write, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-function repo(files: Record<string, string | Buffer>): string {
-  const dir = tempRepo();
-  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
-  return dir;
-}
 
 describe('rt undo and rt redo', () => {
   it('restores the bytes exactly (CRLF, no final newline) and the LIDs a window showed before the step', () => {
