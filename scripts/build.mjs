@@ -84,6 +84,38 @@ const langLoader = {
 };
 
 /**
+ * The MCP SDK (src/mcp/sdk.ts) is a bundle of its own too, dist/mcp.cjs, which only rt mcp loads:
+ * in dist/rt.cjs, src/mcp/loadSdk.ts becomes a require of it.
+ */
+const mcpLoader = {
+  name: 'mcp-loader',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]loadSdk\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('export async function loadSdk(): Promise<Sdk>')) throw new Error(`build: ${args.path} no longer exports loadSdk as expected`);
+      const contents = ["import path from 'node:path';", 'export async function loadSdk() {', "  return require(path.join(__dirname, 'mcp.cjs'));", '}'].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The SDK's Server makes an Ajv validator (Ajv and its formats: half of the SDK's bundle, and
+ * some 4 ms a start) only to check the answers to elicitations, which rt never asks for. In
+ * dist/mcp.cjs it is one that accepts everything; the tests' client, from node_modules, keeps
+ * Ajv.
+ */
+const noAjv = {
+  name: 'no-ajv',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:cjs|esm)[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      loader: 'js',
+      contents: 'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
+    }));
+  },
+};
+
+/**
  * web-tree-sitter's CommonJS build for the CommonJS bundle: its ES build, which an `import`
  * resolves to, reads import.meta.url, which a CommonJS bundle does not have.
  */
@@ -111,6 +143,18 @@ copyGrammars();
 copyFileSync(createRequire(path.join(root, 'package.json')).resolve('typescript'), path.join(root, 'dist', 'typescript.cjs'));
 
 await build({
+  entryPoints: [path.join(root, 'src/mcp/sdk.ts')],
+  outfile: path.join(root, 'dist', 'mcp.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [noAjv],
+});
+
+await build({
   entryPoints: [path.join(root, 'src/cli/main.ts')],
   outfile,
   bundle: true,
@@ -120,7 +164,7 @@ await build({
   legalComments: 'none',
   define: { __RT_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
-  plugins: [lazyChildProcess, langLoader, typeScriptLoader],
+  plugins: [lazyChildProcess, langLoader, typeScriptLoader, mcpLoader],
 });
 
 /** Copies the WASM files src/lang/grammars.json names (and their packages' licences) to dist/grammars/. */

@@ -26,10 +26,21 @@ export class Context {
     readonly streams: Streams,
     readonly stdin: StdinSource,
     private readonly rootOverride: string | undefined,
-    /** --json: commands emit one document instead of text. */
+    /** --json: commands emit one document (instead of text, unless `jsonSink` is given). */
     readonly json = false,
     private readonly color: ColorChoice = 'auto',
-  ) {}
+    /**
+     * Where the --json document goes when a run yields both it and the text (rt mcp, whose tool
+     * results carry both from one run: an edit cannot be run twice). Without it, a run with
+     * --json writes only its document, to stdout.
+     */
+    private readonly jsonSink?: Sink,
+  ) {
+    this.text = !json || jsonSink !== undefined;
+  }
+
+  /** Whether the run prints text: without --json, or beside the document (see jsonSink). */
+  readonly text: boolean;
 
   private styleCache: Style | undefined;
 
@@ -54,13 +65,19 @@ export class Context {
     return store;
   }
 
+  /** Text output (nothing when the run prints only its --json document). */
   out(chunk: string | Uint8Array): void {
-    this.streams.stdout.write(chunk);
+    if (this.text) this.streams.stdout.write(chunk);
+  }
+
+  /** A piece of the --json document, written as it is made (nothing without --json). */
+  jsonOut(chunk: string): void {
+    if (this.json) (this.jsonSink ?? this.streams.stdout).write(chunk);
   }
 
   /** The --json document of this run. */
   emit(doc: Record<string, unknown>): void {
-    this.streams.stdout.write(`${JSON.stringify(doc)}\n`);
+    this.jsonOut(`${JSON.stringify(doc)}\n`);
   }
 
   /** An `rt: ` line on stderr, each distinct message once per run. */

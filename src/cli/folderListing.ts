@@ -60,19 +60,16 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
   const cap = explicitWindowSize(ctx, options) ?? MAX_RANGE;
   const shown = sorted.slice(0, cap);
   const rows = shown.map((e) => ({ ...e, ...(e.folder ? {} : countOf(path.join(dir.abs, e.name), ctx.root.dir)) }));
-  if (ctx.json) {
-    ctx.emit({
+  ctx.emit({
       command: 'open',
       path: dir.display,
       folder: true,
       entries: rows.map((r) => (r.folder ? { name: `${r.name}/`, kind: 'folder', files: r.files } : r.binary ? { name: r.name, kind: 'file', binary: true } : r.outside ? { name: r.name, kind: 'link', outside: true } : { name: r.name, kind: 'file', lines: r.lines ?? null })),
-      more: sorted.length - shown.length,
-    });
-  } else {
-    for (const r of rows) {
-      const count = r.folder ? `${r.files} ${r.files === 1 ? 'file' : 'files'}` : r.binary ? 'binary' : r.outside ? 'a link out of the root (not read)' : r.lines === undefined ? 'unreadable' : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;
-      ctx.out(`${printable(r.name)}${r.folder ? '/' : ''}\t${count}\n`);
-    }
+    more: sorted.length - shown.length,
+  });
+  for (const r of ctx.text ? rows : []) {
+    const count = r.folder ? `${r.files} ${r.files === 1 ? 'file' : 'files'}` : r.binary ? 'binary' : r.outside ? 'a link out of the root (not read)' : r.lines === undefined ? 'unreadable' : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;
+    ctx.out(`${printable(r.name)}${r.folder ? '/' : ''}\t${count}\n`);
   }
   if (sorted.length > shown.length) {
     const flags = ['--window', String(sorted.length), ...(options.hidden === true ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];

@@ -68,8 +68,8 @@ interface FileRows {
 
 /**
  * Prints hits with their LIDs (and context lines), records them as shown (but for the hits of
- * -o, whose lines are not shown whole), saves indexes. With --json, prints nothing and returns
- * the hits for the command's document.
+ * -o, whose lines are not shown whole), saves indexes. With --json, returns the hits for the
+ * command's document (and prints them only when the run prints text too: see Context.text).
  */
 export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOutput): JsonHit[] {
   // Matches are looked for when they show: coloured, printed alone, or in a line cut for display.
@@ -85,11 +85,12 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
     const view = ViewState.load(ctx.stateOf(resolved), resolved.rel);
     const path = output.prefixPath ? file.display : undefined;
     for (const group of groups) {
-      if (separated && !firstGroup && !ctx.json) ctx.out(`${ctx.style.separator('--')}\n`);
+      if (separated && !firstGroup) ctx.out(`${ctx.style.separator('--')}\n`);
       firstGroup = false;
       for (const row of group) {
         if (ctx.json) json.push({ path: file.display, ...jsonLine(row.n, row.lid, row.content), hit: row.hit, ...(output.only && row.hit ? { matches: row.marks.map(([start, end]) => jsonMatch(row.content, start, end)) } : {}) });
-        else if (output.only && row.hit) for (const [s, e] of row.marks) ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, path, [[0, e - s]]));
+        if (!ctx.text) continue;
+        if (output.only && row.hit) for (const [s, e] of row.marks) ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, path, [[0, e - s]]));
         else ctx.out(renderLine(row.n, row.lid, row.content, row.hit ? '|' : '-', ctx.style, path, row.marks));
       }
       // Shown whole: every line of the group (with -o, its lines of context).

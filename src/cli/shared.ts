@@ -59,13 +59,16 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
     for (const lid of part) lids.push(lid);
     return { lids: part, lines: file.contents(a, b) };
   };
-  const write = (a: number, part: { lids: string[]; lines: Buffer[] }) =>
-    ctx.out(ctx.json ? jsonWindowLines(a + 1, part.lids, part.lines, a === from) : renderWindowLines(a + 1, part.lids, part.lines, ctx.style));
+  const write = (a: number, part: { lids: string[]; lines: Buffer[] }) => {
+    if (ctx.json) ctx.jsonOut(jsonWindowLines(a + 1, part.lids, part.lines, a === from));
+    if (ctx.text) ctx.out(renderWindowLines(a + 1, part.lids, part.lines, ctx.style));
+  };
 
   const firstEnd = Math.min(to, (Math.floor(from / WINDOW_PART) + 1) * WINDOW_PART);
   const first = total ? read(from, firstEnd) : { lids: [], lines: [] };
   const head = { display, total, start: window.start, end: window.end };
-  ctx.out(ctx.json ? jsonWindowHead({ command }, display, total, window.start, window.end) : renderWindowHead(head, ctx.style));
+  if (ctx.json) ctx.jsonOut(jsonWindowHead({ command }, display, total, window.start, window.end));
+  if (ctx.text) ctx.out(renderWindowHead(head, ctx.style));
   write(from, first);
   for (let a = firstEnd; a < to; a += WINDOW_PART) {
     const b = Math.min(to, a + WINDOW_PART);
@@ -80,7 +83,8 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
     }
     write(a, part);
   }
-  ctx.out(ctx.json ? JSON_WINDOW_END : total ? renderWindowFoot(head, ctx.style) : '');
+  ctx.jsonOut(JSON_WINDOW_END);
+  if (total) ctx.out(renderWindowFoot(head, ctx.style));
   file.persist();
   view.recordWindow(window, lids, explicitSize);
   view.save();

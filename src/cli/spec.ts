@@ -52,6 +52,8 @@ export interface CommandSpec {
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
   readonly readsStdin: boolean;
+  /** True for a command that may write files (hidden by rt mcp under RT_READONLY=1). */
+  readonly writes?: boolean;
   /** False for a command that reads and writes no file of the root (completions): it does not first finish an interrupted batch. */
   readonly touchesFiles?: boolean;
   /**

@@ -125,7 +125,7 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
     });
     // A redo's folders are those it made (one the user made meanwhile is not the step's to remove).
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated, { by: ctx.session ?? null, ...(direction === 'redo' ? { folders: madeFolders } : {}) });
-    if (!ctx.json) ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${chosen.session === null ? 'the shared session' : `session ${printable(chosen.session)}`}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
+    ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${chosen.session === null ? 'the shared session' : `session ${printable(chosen.session)}`}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
   } finally {
@@ -479,11 +479,11 @@ function damaged(chosen: Step, file: ResolvedPath): RtError {
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */
 function report(ctx: Context, p: FilePlan): Record<string, unknown> {
   if (p.link !== undefined) {
-    if (!ctx.json) ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: a symbolic link to ${printable(p.link)}\n`);
+    ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: a symbolic link to ${printable(p.link)}\n`);
     return { path: p.file.display, verb: 'restored', link: p.link };
   }
   if (p.parts === null || !p.lines || !p.index || !p.content) {
-    if (!ctx.json) ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
+    ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
     return { path: p.file.display, verb: 'removed' };
   }
   const store = ctx.stateOf(p.file);
@@ -491,7 +491,7 @@ function report(ctx: Context, p: FilePlan): Record<string, unknown> {
   const lids = p.index.lids;
   const view = ViewState.load(store, p.file.rel);
   const total = p.lines.count;
-  if (!ctx.json) ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
+  ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: ${total} lines\n`);
   const windows = [];
   const notShown: string[] = [];
   for (const r of p.regions) {
@@ -507,7 +507,7 @@ function report(ctx: Context, p: FilePlan): Record<string, unknown> {
       lidTexts.push(lidToString(lids[i]!));
     }
     if (ctx.json) windows.push(jsonWindow(p.file.display, total, from + 1, lidTexts, contents));
-    else ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
+    if (ctx.text) ctx.out(renderWindow({ display: p.file.display, total, start: total ? from + 1 : 0, end: to, lines: contents, lids: lidTexts }, ctx.style));
     if (lidTexts.length) view.record(from + 1, lidTexts, 'edit');
   }
   for (const note of notShown) ctx.warn(note);

@@ -42,7 +42,8 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     if (ctx.json) {
       if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
       else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonDiff(diff) })) });
-    } else for (const { diff } of files) ctx.out(diff);
+    }
+    for (const { diff } of files) ctx.out(diff);
     ctx.warn(`dry run: nothing written to ${planned.map(shownPath).join(', ')}`);
     return;
   }
@@ -102,15 +103,15 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
   const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
-  if (moveTo && !ctx.json) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
+  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
   if (verb === 'removed') {
-    if (!ctx.json) ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
+    ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
     return { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
   const shownVerb = verb;
-  if (!ctx.json) ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
+  ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
   const windows = windowsOf(regions, total);
@@ -123,12 +124,12 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
       lidTexts.push(lidToString(r.lids![i]!));
     }
     if (ctx.json) jsonWindows.push(jsonWindow(display, total, w.from + 1, lidTexts, contents));
-    else ctx.out(renderWindow({ display, total, start: total ? w.from + 1 : 0, end: w.to, lines: contents, lids: lidTexts }, ctx.style));
+    if (ctx.text) ctx.out(renderWindow({ display, total, start: total ? w.from + 1 : 0, end: w.to, lines: contents, lids: lidTexts }, ctx.style));
     if (lidTexts.length) view.record(w.from + 1, lidTexts, 'edit');
   }
   // A file made empty still shows its (empty) window, as an edit always has.
-  if (windows.length === 0 && !ctx.json) ctx.out(renderWindow({ display, total, start: 0, end: 0, lines: [], lids: [] }, ctx.style));
-  if (diff && !ctx.json) ctx.out(diff);
+  if (windows.length === 0) ctx.out(renderWindow({ display, total, start: 0, end: 0, lines: [], lids: [] }, ctx.style));
+  if (diff) ctx.out(diff);
   for (const g of regions) {
     const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
     if (shownTo < g.newStart + g.newCount) ctx.warn(`${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${shellQuote(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`);

@@ -42,6 +42,7 @@ export const applyCommand: CommandSpec = {
     [5, 'the patch would leave a file with a syntax error it did not have: nothing was written'],
   ],
   readsStdin: true,
+  writes: true,
   run(ctx, args, options) {
     const patchArg = args[0];
     const text = patchArg === undefined || patchArg === '-' ? readPatchFromStdin(ctx.stdin) : readPatchFile(ctx.cwd, patchArg);

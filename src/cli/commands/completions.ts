@@ -23,7 +23,7 @@ export const completionsCommand: CommandSpec = {
   touchesFiles: false,
   run(ctx, args) {
     const script = renderCompletion(args[0] as Shell, COMMANDS);
-    if (ctx.json) ctx.emit({ command: 'completions', shell: args[0], script });
-    else ctx.out(script);
+    ctx.emit({ command: 'completions', shell: args[0], script });
+    ctx.out(script);
   },
 };

@@ -32,6 +32,7 @@ export const createCommand: CommandSpec = {
     [5, 'the text has a syntax error: nothing was written'],
   ],
   readsStdin: true,
+  writes: true,
   run(ctx, args, options) {
     const pathArg = args[0]!;
     const path = shellQuote(pathArg);

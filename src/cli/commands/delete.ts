@@ -25,6 +25,7 @@ export const deleteCommand: CommandSpec = {
   exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
   checkOperands: (cwd, args, options) => refusePastedHit(deleteCommand, cwd, args, options, (a) => a.kind !== 'end'),
   readsStdin: false,
+  writes: true,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
     const from = parseAnchor(fromArg);

@@ -28,6 +28,7 @@ export const editCommand: CommandSpec = {
   exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...writeExits(true)],
   checkOperands: (cwd, args, options) => refusePastedHit(editCommand, cwd, args, options, (a) => a.kind !== 'end'),
   readsStdin: true,
+  writes: true,
   run(ctx, args, options) {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
     const from = parseAnchor(fromArg);

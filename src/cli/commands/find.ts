@@ -78,11 +78,7 @@ export const findCommand: CommandSpec = {
       ctx.warn(`no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`);
       ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
     }
-    if (ctx.json) {
-      ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
-      if (paths.length === 0) explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
-      return paths.length ? 0 : 1;
-    }
+    ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
     if (paths.length === 0) {
       explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
       return 1;

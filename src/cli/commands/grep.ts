@@ -189,11 +189,9 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     }
     if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
     const more = moreFiles ? { files: moreFiles, command: again(shown.length + moreFiles) } : null;
-    if (ctx.json) ctx.emit(filesOnly ? { command: 'grep', files: shown.map((s) => s.path), more } : { command: 'grep', counts: shown, more });
-    else {
-      for (const { path: shownPath, count } of shown) ctx.out(filesOnly ? `${shownPath}\n` : `${shownPath}:${count}\n`);
-      if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
-    }
+    ctx.emit(filesOnly ? { command: 'grep', files: shown.map((s) => s.path), more } : { command: 'grep', counts: shown, more });
+    for (const { path: shownPath, count } of shown) ctx.out(filesOnly ? `${shownPath}\n` : `${shownPath}:${count}\n`);
+    if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
     return 0;
   }
   const shown: FileHits[] = [];
@@ -215,10 +213,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   }
   if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
   const hits = printHits(ctx, shown, { before: query.before, after: query.after, prefixPath: true, matcher: match, only: query.only, ripgrep: rgCommand });
-  if (ctx.json) {
-    ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
-    return 0;
-  }
+  ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
 }
@@ -227,7 +222,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
 function nothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, set: CandidateSet, options: Options): number {
   // (-P matched only the files searched: it cannot tell of others.)
   if (set.filtered && !query.pcre) explainNothingFound(ctx, query, matcher, options);
-  if (ctx.json) ctx.emit(options.files ? { command: 'grep', files: [], more: null } : query.count ? { command: 'grep', counts: [], more: null } : { command: 'grep', hits: [], more: null });
+  ctx.emit(options.files ? { command: 'grep', files: [], more: null } : query.count ? { command: 'grep', counts: [], more: null } : { command: 'grep', hits: [], more: null });
   return 1;
 }
 

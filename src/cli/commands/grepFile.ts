@@ -69,20 +69,17 @@ export const grepFileCommand: CommandSpec = {
     );
     if (query.count) {
       const count = query.only ? matches : lines.length;
-      if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, count });
-      else if (count) ctx.out(`${count}\n`);
+      ctx.emit({ command: 'grep-file', path: file.display, count });
+      if (count) ctx.out(`${count}\n`);
       return count ? 0 : 1;
     }
     const again = commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], searchOperands(query, options));
     if (lines.length === 0) {
-      if (ctx.json) ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
+      ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
     const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], { before: query.before, after: query.after, prefixPath: false, matcher: match, only: query.only, ripgrep: rgCommand });
-    if (ctx.json) {
-      ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
-      return 0;
-    }
+    ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
     if (lines.length > max) ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },

@@ -30,9 +30,8 @@ export const historyCommand: CommandSpec = {
     // Steps name their files from the root (see rt undo): so does the filter.
     const only = args[0] === undefined ? undefined : path.relative(ctx.root.dir, resolveInRoot(ctx.root, args[0], true).abs);
     const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.path === only)).reverse();
-    if (ctx.json) {
-      ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
-    } else {
+    if (ctx.json) ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
+    if (ctx.text) {
       for (const s of steps) {
         // One step a line: control characters in a name (a newline) are shown escaped.
         const files = s.files.map((f) => `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} +${f.added} -${f.removed}`).join(', ');

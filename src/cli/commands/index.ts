@@ -3,6 +3,7 @@
 import type { CommandSpec } from '../spec.js';
 import { applyCommand } from './apply.js';
 import { historyCommand } from './history.js';
+import { mcpCommand } from './mcp.js';
 import { redoCommand } from './redo.js';
 import { undoCommand } from './undo.js';
 import { completionsCommand } from './completions.js';
@@ -32,5 +33,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   undoCommand,
   redoCommand,
   historyCommand,
+  mcpCommand,
   completionsCommand,
 ];

@@ -28,6 +28,7 @@ export const insertCommand: CommandSpec = {
   exits: [[0, 'the lines were inserted (or, with --dry-run, the diff printed)'], ...writeExits(true)],
   checkOperands: (cwd, args, options) => refusePastedHit(insertCommand, cwd, args, options, () => true),
   readsStdin: true,
+  writes: true,
   run(ctx, args, options) {
     const [pathArg, atArg] = args as [string, string];
     const at = parseAnchor(atArg);

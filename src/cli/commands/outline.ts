@@ -35,15 +35,16 @@ export const outlineCommand: CommandSpec = {
         const file = openIndexed(ctx.stateOf(pinned), pinned);
         const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
         if (options.names === true) {
-          for (const name of new Set(definitions.map((d) => d.qualifiedName))) ctx.out(`${name}\n`);
+          const names = [...new Set(definitions.map((d) => d.qualifiedName))];
+          ctx.emit({ command: 'outline', path: file.path.display, names });
+          for (const name of names) ctx.out(`${name}\n`);
           file.persist();
           return;
         }
         const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.startLine - 1, d.startLine)[0]!), content: file.contents(d.startLine - 1, d.startLine)[0]! }));
         const display = file.path.display;
-        if (ctx.json) {
-          ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
-        } else {
+        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
+        if (ctx.text) {
           ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
           // Definitions that start on one line (an interface and its method) show it once.
           let last = 0;

@@ -18,5 +18,6 @@ export const redoCommand: CommandSpec = {
     [4, 'a file cannot be written, RT_READONLY is set, or another rt is redoing the step'],
   ],
   readsStdin: false,
+  writes: true,
   run: (ctx, _args, options) => step(ctx, 'redo', undefined, options.force === true),
 };

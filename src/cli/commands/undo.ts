@@ -24,5 +24,6 @@ export const undoCommand: CommandSpec = {
     [4, 'a file cannot be written, RT_READONLY is set, or another rt is undoing the step'],
   ],
   readsStdin: false,
+  writes: true,
   run: (ctx, args, options) => step(ctx, 'undo', args[0], options.force === true),
 };

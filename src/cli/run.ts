@@ -1,0 +1,108 @@
+// One run of rt: argv → definitions → handler, errors → exit status. The CLI's entry point
+// (main.ts) runs it once with the process's streams; rt mcp once a tool call, in memory.
+
+import { CommanderError, type Command } from 'commander';
+import { RtError } from '../core/errors.js';
+import { COMMANDS } from './commands/index.js';
+import { GLOBAL_OPTIONS } from './spec.js';
+import type { ColorChoice } from '../render/style.js';
+import { Context, type Sink, type Streams } from './context.js';
+import { buildProgram, fromCommanderError } from './program.js';
+import { processStdin, type StdinSource } from '../io/stdin.js';
+
+/**
+ * Runs rt with `argv` (without node and script); returns the exit status. With `jsonSink`, the
+ * run yields both its text (to `streams.stdout`) and its --json document (to `jsonSink`, errors
+ * as {"error": …} too), as rt mcp wants them.
+ */
+export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin, jsonSink?: Sink): Promise<number> {
+  let status = 0;
+  // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
+  const at = commandAt(argv);
+  const word = at === -1 ? undefined : argv[at];
+  const json = jsonSink !== undefined || argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+  const documents: Streams = { stdout: jsonSink ?? streams.stdout, stderr: streams.stderr };
+  const command = COMMANDS.find((c) => c.name === word)?.name;
+  // Commander's error message, printed by report() unless the command says better what was meant.
+  let commanderMessage = '';
+  const program = buildProgram(COMMANDS, {
+    makeContext: (root, json, color) => new Context(cwd, env, streams, stdin, root, json || jsonSink !== undefined, (color ?? 'auto') as ColorChoice, jsonSink),
+    writeErr: (s) => streams.stderr.write(s),
+    writeOut: (s) => streams.stdout.write(s),
+    onStatus: (s) => (status = s),
+    invoked: command,
+    writeError: (s) => (commanderMessage += s),
+    json,
+  });
+  if (word === undefined && !argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a))) {
+    return report(new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, ['see: rt help, or rt help COMMAND']), documents, env, json, undefined);
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return status;
+  } catch (error) {
+    const meant = error instanceof CommanderError ? whatWasMeant(error, program, cwd, command) : undefined;
+    if (meant) return report(meant, documents, env, json, command);
+    if (error instanceof CommanderError) streams.stderr.write(commanderMessage);
+    return report(error, documents, env, json, command);
+  }
+}
+
+/**
+ * Too few operands, as commander found them, may be a grep hit pasted whole as PATH (rt edit
+ * FILE:166:1w4s): the command's own check of its operands says what was meant.
+ */
+function whatWasMeant(error: CommanderError, program: Command, cwd: string, command: string | undefined): RtError | undefined {
+  const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
+  const invoked = program.commands.find((c) => c.name() === command);
+  if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
+  try {
+    check(cwd, invoked.args, invoked.opts());
+  } catch (refusal) {
+    if (refusal instanceof RtError) return refusal;
+    throw refusal;
+  }
+  return undefined;
+}
+
+/**
+ * Where the command word is in `argv`: the first word that is neither a global option nor its
+ * value; -1 when there is none before "--" or an option rt does not know there (commander then
+ * says what is wrong).
+ */
+function commandAt(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-')) return i;
+    const option = GLOBAL_OPTIONS.find((o) => arg === `--${o.long}` || arg.startsWith(`--${o.long}=`));
+    if (!option) return -1;
+    if (option.value && !arg.includes('=')) i++;
+  }
+  return -1;
+}
+
+/** Reports a refusal or failure: the `rt:` lines on stderr, and with --json its document on `streams.stdout`. */
+function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean, command: string | undefined): number {
+  if (error instanceof CommanderError) {
+    const mapped = fromCommanderError(error);
+    if (mapped === 'ok') return 0;
+    const help = command ? `rt help ${command}` : 'rt help';
+    streams.stderr.write(`rt: see the usage with: ${help}\n`);
+    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`);
+    return mapped.exitStatus;
+  }
+  if (error instanceof RtError) {
+    streams.stderr.write(`rt: ${error.message}\n`);
+    for (const hint of error.hints) streams.stderr.write(`rt: ${hint}\n`);
+    if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
+    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hints: error.hints, exit: error.exitStatus, ...error.details } })}\n`);
+    return error.exitStatus;
+  }
+  // A bug or an unexpected system failure: say what happened without a stack trace.
+  const e = error as NodeJS.ErrnoException;
+  streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
+  streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
+  const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
+  if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`);
+  return status;
+}

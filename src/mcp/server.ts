@@ -1,0 +1,178 @@
+// rt mcp (SPEC §10): rt's commands as Model Context Protocol tools over stdio. Each tool call is
+// one run of the CLI in this process (runCli), with its text and its --json document caught in
+// memory from that one run (an edit cannot be run twice), on the same .rt/, locks and history
+// as the CLI. Calls run one at a time, in the order they come. Nothing but the protocol is
+// written to stdout: the runs write to memory, and anything else to stderr.
+
+import { isOn } from '../cli/writing.js';
+import type { StdinSource } from '../io/stdin.js';
+import { VERSION } from '../cli/program.js';
+import { COMMANDS } from '../cli/commands/index.js';
+import type { Sink } from '../cli/context.js';
+import { loadSdk } from './loadSdk.js';
+import { invocationOf, toolsOf, type Tool } from './tools.js';
+import { LineTransport } from './transport.js';
+import { RtError } from '../core/errors.js';
+
+/** One run of rt (run.ts's runCli), passed in: run.ts defines the commands, rt mcp among them. */
+export type RunCli = (argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: { stdout: Sink; stderr: Sink }, stdin: StdinSource, jsonSink: Sink) => Promise<number>;
+
+/**
+ * The most a result may take, serialized: clients read at most 10 MB a message (the SDK's
+ * default), and one over it ends their connection. A reading call over it is refused; a write
+ * that is done is reported shorter.
+ */
+export const MAX_RESULT_BYTES = 8 * 1024 * 1024;
+
+const INSTRUCTIONS = [
+  'rt reads, searches and edits text files by line ID (LID). Every line rt shows is NUMBER:LID|CONTENT.',
+  'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, outline, grep, grep_file, find.',
+  'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
+  'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has shown you in this session can be replaced.',
+  'A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file\'s syntax. A refusal writes nothing. undo takes back this session\'s last write.',
+].join('\n');
+
+export interface ServeOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The root of every call, for the server's life: rt mcp's --root, else RT_ROOT, else found from cwd. */
+  readonly root: string;
+  readonly runCli: RunCli;
+  readonly input?: NodeJS.ReadableStream;
+  readonly output?: NodeJS.WritableStream;
+  readonly log?: (line: string) => void;
+}
+
+/** Serves until the client closes the connection (stdin ends). */
+export async function serve(options: ServeOptions): Promise<void> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`rt mcp: ${line}\n`));
+  const root = options.root;
+  // Each connection its own session (SPEC §10), unless RT_SESSION names one.
+  const env: NodeJS.ProcessEnv = { ...options.env, RT_SESSION: options.env.RT_SESSION || sessionName() };
+  const readOnly = isOn(env.RT_READONLY);
+  const tools = toolsOf(COMMANDS, readOnly);
+  const byName = new Map(tools.map((t) => [t.definition.name, t]));
+
+  const sdk = await loadSdk();
+  const server = new sdk.Server({ name: 'rt', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.definition) }));
+  let queue: Promise<unknown> = Promise.resolve();
+  server.setRequestHandler(sdk.CallToolRequestSchema, (request) => {
+    const { name, arguments: args } = request.params;
+    const tool = byName.get(name);
+    if (!tool) {
+      const hidden = readOnly && toolsOf(COMMANDS, false).some((t) => t.definition.name === name);
+      if (hidden) return Promise.resolve(refusal(new RtError('access', `RT_READONLY is set: rt mcp offers no tool that writes (${name})`, ['unset RT_READONLY where the server is started'])));
+      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}; the tools are: ${tools.map((t) => t.definition.name).join(', ')}`);
+    }
+    // One call at a time, in order: two runs at once would interleave their reads and writes.
+    const result = queue.then(() => call(tool, args, { root, env, cwd: options.cwd, runCli: options.runCli }));
+    queue = result.catch(() => undefined);
+    return result;
+  });
+  server.onerror = (error) => log(error.message);
+
+  const transport = new LineTransport(sdk, (options.input ?? process.stdin) as never, (options.output ?? process.stdout) as never);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport as never);
+  await closed;
+  await queue;
+}
+
+/** A session name of this connection: mcp-, the time it started (UTC) and the process. */
+function sessionName(): string {
+  const time = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `mcp-${time}-${process.pid}`;
+}
+
+type ToolResult = { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+interface CallSetting {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly runCli: RunCli;
+}
+
+/** Runs one tool call: the command's text as content, its --json document as structured content. */
+async function call(tool: Tool, args: Record<string, unknown> | undefined, setting: CallSetting): Promise<ToolResult> {
+  let invocation;
+  try {
+    invocation = invocationOf(tool, args);
+  } catch (error) {
+    if (error instanceof RtError) return refusal(error);
+    throw error;
+  }
+  const out = new Collector();
+  const err = new Collector();
+  const doc = new Collector();
+  const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
+  const [command, ...rest] = invocation.argv;
+  const status = await setting.runCli([`--root=${setting.root}`, '--color=never', command!, ...rest], setting.cwd, setting.env, { stdout: out, stderr: err }, stdin, doc);
+  return resultOf(tool, status, out.text(), err.text(), lastDocument(doc.text()));
+}
+
+function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined): ToolResult {
+  const content: ToolResult['content'] = [];
+  if (status >= 2) {
+    content.push({ type: 'text', text: `${text}${notes}(exit ${status})` });
+    return fit(tool, { isError: true, content, structuredContent: document ?? { error: { code: 'internal', message: notes.trim(), hints: [], exit: status } } });
+  }
+  if (text) content.push({ type: 'text', text });
+  if (notes) content.push({ type: 'text', text: notes });
+  if (status !== 0) content.push({ type: 'text', text: `(exit ${status}: ${tool.spec.exits.find(([s]) => s === status)?.[1] ?? 'see the tool\'s description'})` });
+  if (content.length === 0) content.push({ type: 'text', text: '' });
+  return fit(tool, { content, ...(document ? { structuredContent: document } : {}) });
+}
+
+/** A result within MAX_RESULT_BYTES: a reading call over it is refused; a write done is said so, shorter. */
+function fit(tool: Tool, result: ToolResult): ToolResult {
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= MAX_RESULT_BYTES) return result;
+  const over = `the result is ${size} bytes, over the ${MAX_RESULT_BYTES} an MCP message carries here`;
+  if (tool.spec.writes !== true || result.isError) {
+    return refusal(new RtError('usage', `${over}; nothing was written`, ['ask for less: a smaller window, a range (PATH:START-END), max, or a narrower pattern']));
+  }
+  const text = result.content.map((c) => c.text).join('');
+  const shown = text.slice(0, 64 * 1024);
+  return {
+    content: [{ type: 'text', text: `${shown}${shown.length < text.length ? '…\n' : ''}` }, { type: 'text', text: `rt: the write is done, but ${over}: its report is cut short; see the lines with open` }],
+    structuredContent: { command: tool.spec.name, written: true, cut: true },
+  };
+}
+
+/** A refusal before any run (bad arguments, a hidden tool), shaped as a run's. */
+function refusal(error: RtError): ToolResult {
+  const lines = [`rt: ${error.message}`, ...error.hints.map((h) => `rt: ${h}`)].join('\n');
+  return { isError: true, content: [{ type: 'text', text: `${lines}\n(exit ${error.exitStatus})` }], structuredContent: { error: { code: error.code, message: error.message, hints: error.hints, exit: error.exitStatus, ...error.details } } };
+}
+
+/** The run's --json document: its last line that is a JSON object (a window cut short is followed by its error). */
+function lastDocument(text: string): Record<string, unknown> | undefined {
+  const lines = text.split('\n').filter((l) => l !== '');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    try {
+      const value: unknown = JSON.parse(lines[i]!);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // a document cut short: look further up
+    }
+  }
+  return undefined;
+}
+
+/** A sink that keeps what a run writes. */
+class Collector implements Sink {
+  readonly isTTY = false;
+  private readonly chunks: Buffer[] = [];
+  write(chunk: string | Uint8Array): boolean {
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+    return true;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
