@@ -33,7 +33,7 @@ _rt() {
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history completions help --root --color --json --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history mcp completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -230,6 +230,18 @@ _rt() {
         *) COMPREPLY=() ;;
       esac
       ;;
+    mcp)
+      opts='--root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        *) COMPREPLY=() ;;
+      esac
+      ;;
     completions)
       opts='--root --color --json -h --help'
       case "$prev" in
@@ -244,7 +256,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history completions help agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history mcp completions help agents' -- "$cur"))
       ;;
   esac
 }

@@ -164,7 +164,9 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   for (const a of operandsOf(spec)) {
     const value = given[fieldOf(a.name)];
     if (value === undefined || value === null) {
-      // An operand left out before one given would shift it into the wrong place.
+      // An operand left out before one given would shift it into the wrong place; but for
+      // PATTERN given as regexp (-e), after which the CLI reads the operands as paths, as rg does.
+      if (a.name === 'pattern' && Array.isArray(given.regexp) && given.regexp.length > 0) continue;
       const later = operandsOf(spec).slice(operandsOf(spec).indexOf(a) + 1).some((b) => given[fieldOf(b.name)] !== undefined && given[fieldOf(b.name)] !== null);
       if (later) throw usage(`${fieldOf(a.name)} must be given when a later operand is`);
       continue;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { RtError } from '../../src/core/errors.js';
+import { invocationOf, SERVED, toolsOf, type Tool } from '../../src/mcp/tools.js';
+
+const tools = toolsOf(COMMANDS, false);
+const tool = (name: string): Tool => tools.find((t) => t.definition.name === name)!;
+
+describe('the tools made from the command definitions', () => {
+  it('serves every command SPEC §10 names, grep-file as grep_file, and every option of each', () => {
+    expect(tools.map((t) => t.spec.name)).toEqual([...SERVED]);
+    for (const t of tools) {
+      const fields = Object.keys(t.definition.inputSchema.properties as object);
+      for (const o of t.spec.options.filter((o) => o.long !== 'line-number')) expect(fields, t.spec.name).toContain(o.long.replace(/-/g, '_'));
+      for (const a of t.spec.args.filter((a) => !(t.spec.name === 'apply' && a.name === 'patch'))) expect(fields, t.spec.name).toContain(a.name);
+      expect(t.definition.annotations.readOnlyHint).toBe(t.spec.writes !== true);
+    }
+  });
+
+  it('RT_READONLY leaves out exactly the commands that write', () => {
+    const names = toolsOf(COMMANDS, true).map((t) => t.spec.name);
+    expect(names).toEqual(SERVED.filter((n) => !COMMANDS.find((c) => c.name === n)!.writes));
+    expect(names).not.toContain('undo');
+  });
+});
+
+describe('a call\'s command line', () => {
+  it('options as --long=value before "--", operands after it (a value or path starting with - is never an option)', () => {
+    const { argv, stdin } = invocationOf(tool('grep'), { pattern: '-v', path: ['-odd.txt', 'b'], ignore_case: true, glob: ['*.ts', '!x'], context: 2, no_ignore: true, fixed: false });
+    expect(argv).toEqual(['grep', '--ignore-case', '--context=2', '--glob=*.ts', '--glob=!x', '--no-ignore', '--', '-v', '-odd.txt', 'b']);
+    expect(stdin).toBeUndefined();
+  });
+
+  it('text and patch become standard input, byte for byte; a number is taken for a line', () => {
+    const edit = invocationOf(tool('edit'), { path: 'a.txt', from: 12, text: 'x\r\n\ty\n' });
+    expect(edit.argv).toEqual(['edit', '--', 'a.txt', '12']);
+    expect(edit.stdin!.toString('utf8')).toBe('x\r\n\ty\n');
+    const apply = invocationOf(tool('apply'), { patch: '*** Add File: n\n+x\n', dry_run: true });
+    expect(apply.argv).toEqual(['apply', '--dry-run', '--']);
+    expect(apply.stdin!.toString()).toBe('*** Add File: n\n+x\n');
+  });
+
+  it('refuses, as bad usage naming the fields, an unknown field, a wrong type, a missing required field, an operand skipped before a later one', () => {
+    const refused = (name: string, args: Record<string, unknown>) => {
+      try {
+        invocationOf(tool(name), args);
+      } catch (error) {
+        expect(error).toBeInstanceOf(RtError);
+        expect((error as RtError).exitStatus).toBe(2);
+        return (error as RtError).message + (error as RtError).hints.join('|');
+      }
+      throw new Error('not refused');
+    };
+    expect(refused('open', { target: 'a', colour: 'x' })).toMatch(/unknown field "colour".*the fields of open: target, window, hidden, no_ignore/);
+    expect(refused('open', { target: 'a', window: 1.5 })).toContain('window must be a whole number');
+    expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
+    expect(refused('grep', { glob: '*.ts', pattern: 'x' })).toContain('glob must be an array of strings');
+    expect(refused('edit', { path: 'a', from: '1' })).toContain('the field text is required');
+    expect(refused('edit', { path: 'a', to: 'b', from: undefined, text: '' })).toContain('the field from is required');
+    expect(refused('find', { dir: 'src' })).toContain('the field pattern is required');
+    expect(refused('grep', { path: ['a'] })).toContain('pattern must be given when a later operand is');
+    // …but for a pattern given as regexp (-e): the operands are then paths, as rg reads them.
+    expect(invocationOf(tool('grep'), { regexp: ['x'], path: ['a'] }).argv).toEqual(['grep', '--regexp=x', '--', 'a']);
+  });
+});
