@@ -342,6 +342,10 @@ if (process.env.NODE_EXTRA_CA_CERTS) {
   if (fd) row("node -e 0 without NODE_EXTRA_CA_CERTS / fd -g '*.ts'", pair(bareFloor, fdFind), 'report');
 }
 
+// rt mcp: calls through a resident server against a process per call, and its memory.
+const { benchMcp } = await import('./mcp.mjs');
+await benchMcp({ row, env, runs: RUNS });
+
 const out = path.join(root, 'bench', 'results');
 fs.mkdirSync(out, { recursive: true });
 const result = {
