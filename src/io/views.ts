@@ -131,8 +131,27 @@ export class ViewState {
    * given, null for none (forgetting an earlier one), undefined to keep what was remembered.
    */
   recordWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
+    // The last window shown, shown again as it was (a file re-read, a call repeated): recording
+    // it would change nothing, and saving it would cost the run a locked write.
+    if (!this.changed && this.recorded.length === 0 && this.isLastShown(window, lids, size)) return;
     this.recorded.push((view) => view.recordWindow(window, lids, size));
     this.applyWindow(window, lids, size);
+  }
+
+  /**
+   * Whether the saved state already ends with `window` as recording it would leave it: its last
+   * window, with these LIDs, as the most recent lines at their numbers and the most recent seen.
+   */
+  private isLastShown(window: LineWindow, lids: readonly string[], size: number | null | undefined): boolean {
+    const { last, shown, seen } = this.doc;
+    const k = lids.length;
+    if (!last || k === 0 || k > MAX_NUMBERS || last.start !== window.start || last.end !== window.end || last.startLid !== lids[0] || last.endLid !== lids[k - 1]) return false;
+    if ((size !== undefined && size !== this.doc.window) || this.byNumber || this.seenSet || seen.length < k || shown.length < k) return false;
+    for (let i = 0; i < k; i++) {
+      const [n, at] = shown[shown.length - k + i]!;
+      if (seen[seen.length - k + i] !== lids[i] || n !== window.start + i || at.length !== 1 || at[0] !== lids[i]) return false;
+    }
+    return true;
   }
 
   private applyWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
