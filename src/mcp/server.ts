@@ -5,6 +5,7 @@
 // written to stdout: the runs write to memory, and anything else to stderr.
 
 import { isOn } from '../cli/writing.js';
+import { isInside } from '../io/inside.js';
 import type { StdinSource } from '../io/stdin.js';
 import { VERSION } from '../cli/program.js';
 import { COMMANDS } from '../cli/commands/index.js';
@@ -47,6 +48,9 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`rt mcp: ${line}\n`));
   const root = options.root;
+  // Paths of calls are read from where the server started when that is in the root, else from
+  // the root (a client that starts servers anywhere, given --root).
+  const cwd = isInside(root, options.cwd) ? options.cwd : root;
   // Each connection its own session (SPEC §10), unless RT_SESSION names one.
   const env: NodeJS.ProcessEnv = { ...options.env, RT_SESSION: options.env.RT_SESSION || sessionName() };
   const readOnly = isOn(env.RT_READONLY);
@@ -57,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const server = new sdk.Server({ name: 'rt', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.definition) }));
   let queue: Promise<unknown> = Promise.resolve();
-  server.setRequestHandler(sdk.CallToolRequestSchema, (request) => {
+  server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = byName.get(name);
     if (!tool) {
@@ -66,7 +70,11 @@ export async function serve(options: ServeOptions): Promise<void> {
       throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}; the tools are: ${tools.map((t) => t.definition.name).join(', ')}`);
     }
     // One call at a time, in order: two runs at once would interleave their reads and writes.
-    const result = queue.then(() => call(tool, args, { root, env, cwd: options.cwd, runCli: options.runCli }));
+    const result = queue.then(() => {
+      // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
+      if (extra.signal.aborted) throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
+      return call(tool, args, { root, env, cwd, runCli: options.runCli });
+    });
     queue = result.catch(() => undefined);
     return result;
   });
@@ -127,13 +135,22 @@ function resultOf(tool: Tool, status: number, text: string, notes: string, docum
   return fit(tool, { content, ...(document ? { structuredContent: document } : {}) });
 }
 
-/** A result within MAX_RESULT_BYTES: a reading call over it is refused; a write done is said so, shorter. */
+/**
+ * A result within MAX_RESULT_BYTES. The --json document holds lines whole where the text cuts
+ * them for display (a minified file's line of megabytes): over the bound, the result keeps its
+ * text and says the document was left out. Text over it too: a reading call is refused; a write,
+ * done, is said so, shorter.
+ */
 function fit(tool: Tool, result: ToolResult): ToolResult {
   const size = Buffer.byteLength(JSON.stringify(result));
   if (size <= MAX_RESULT_BYTES) return result;
   const over = `the result is ${size} bytes, over the ${MAX_RESULT_BYTES} an MCP message carries here`;
+  const { structuredContent: _left, ...textOnly } = result;
+  const note = `rt: ${over}: its --json document (which holds each line whole) is left out; the text cuts long lines as rt prints them`;
+  const withNote: ToolResult = { ...textOnly, content: [...textOnly.content, { type: 'text', text: `${note}\n` }] };
+  if (Buffer.byteLength(JSON.stringify(withNote)) <= MAX_RESULT_BYTES) return withNote;
   if (tool.spec.writes !== true || result.isError) {
-    return refusal(new RtError('usage', `${over}; nothing was written`, ['ask for less: a smaller window, a range (PATH:START-END), max, or a narrower pattern']));
+    return refusal(new RtError('usage', over, ['ask for less: a smaller window, a range (PATH:START-END), max, or a narrower pattern']));
   }
   const text = result.content.map((c) => c.text).join('');
   const shown = text.slice(0, 64 * 1024);

@@ -133,7 +133,11 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   const usage = (message: string) =>
     new RtError('usage', `${definition.name}: ${message}`, [`the fields of ${definition.name}: ${taken.join(', ')}${definition.inputSchema.required ? ` (required: ${(definition.inputSchema.required as string[]).join(', ')})` : ''}`]);
   for (const key of Object.keys(given)) if (!taken.includes(key)) throw usage(`unknown field ${JSON.stringify(key)}`);
-  for (const key of (definition.inputSchema.required as string[] | undefined) ?? []) if (given[key] === undefined) throw usage(`the field ${key} is required`);
+  const absent = (key: string) => given[key] === undefined || given[key] === null;
+  for (const key of (definition.inputSchema.required as string[] | undefined) ?? []) if (absent(key)) throw usage(`the field ${key} is required`);
+  if (spec.name === 'create' && absent('text') && given.empty !== true) throw usage('the field text is required (or empty: true, for an empty file)');
+  // As rg reads them: with -e, the operands are paths; a pattern given both ways would be searched as a file.
+  if (!absent('pattern') && Array.isArray(given.regexp) && given.regexp.length > 0) throw usage('give the pattern in pattern or in regexp, not both (the files to search go in path)');
 
   const argv = [spec.name];
   for (const o of optionsOf(spec)) {
@@ -183,8 +187,11 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   const field = stdinField(spec);
   let stdin: Buffer | undefined;
   if (field !== undefined && given[field] !== undefined && given[field] !== null) {
-    if (typeof given[field] !== 'string') throw usage(`${field} must be a string`);
-    stdin = Buffer.from(given[field], 'utf8');
+    const value = given[field];
+    if (typeof value !== 'string') throw usage(`${field} must be a string`);
+    // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
+    if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw usage(`${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`);
+    stdin = Buffer.from(value, 'utf8');
   }
   return { argv: [...argv, '--', ...operands], stdin };
 }

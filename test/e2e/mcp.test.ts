@@ -176,10 +176,19 @@ describe('rt mcp', () => {
     expect(big.isError).toBeFalsy();
     expect(big.structuredContent).toMatchObject({ total: 300_000, start: 249_998, end: 250_002 });
     expect(textOf(big)).toContain('|line 250000\n');
+    // The document holds the 9 MB line whole: it is left out, the text (lines cut) is kept.
     const wide = await call(client, 'open', { target: 'wide.txt' });
-    expect(wide.isError).toBe(true);
-    expect(textOf(wide)).toMatch(/over the 8388608 an MCP message carries/);
-    expect((await call(client, 'open', { target: 'wide.txt:2-2' })).isError).toBeFalsy();
+    expect(wide.isError).toBeFalsy();
+    expect(wide.structuredContent).toBeUndefined();
+    expect(textOf(wide)).toMatch(/^--- wide\.txt \(lines 1-2 of 2\) ---\n1:[0-9a-z]{4}\|w{2000}… \[\+9435184 chars\]\n2:[0-9a-z]{4}\|short\n/);
+    expect(textOf(wide)).toMatch(/rt: the result is \d+ bytes, over the 8388608 an MCP message carries here: its --json document .* is left out/);
+    // Text over the bound too: a reading call is refused, and the server goes on.
+    fs.writeFileSync(path.join(dir, 'many.txt'), `${'m'.repeat(1500)}\n`.repeat(6000));
+    const many = await call(client, 'open', { target: 'many.txt', window: 6000 });
+    expect(many.isError).toBe(true);
+    expect(many.structuredContent!.error).toMatchObject({ exit: 2 });
+    expect(textOf(many)).toMatch(/^rt: the result is \d+ bytes, over the 8388608 an MCP message carries here\nrt: ask for less/);
+    expect((await call(client, 'open', { target: 'wide.txt:2-2' })).structuredContent).toMatchObject({ start: 2, end: 2 });
   });
 
   it('RT_READONLY=1 offers no writing tool, and refuses a call to one', async () => {
@@ -196,10 +205,13 @@ describe('rt mcp', () => {
   it('--root fixes the root wherever the server starts; RT_SESSION names the session', async () => {
     const dir = repoWith({ 'sub/a.txt': 'one\n' });
     const { client } = await connect(path.dirname(dir), { RT_SESSION: 'agent-7' }, ['--root', dir]);
-    const r = await call(client, 'open', { target: `${path.basename(dir)}/sub/a.txt` });
+    // Started outside the root: paths are read from the root.
+    const r = await call(client, 'open', { target: 'sub/a.txt' });
     expect(r.isError, textOf(r)).toBeFalsy();
+    expect(textOf(r)).toMatch(/^--- sub\/a\.txt /);
     const lid = lidsOf(r).get(1)!;
-    expect((await call(client, 'edit', { path: `${path.basename(dir)}/sub/a.txt`, from: lid, text: 'two\n' })).isError).toBeFalsy();
+    expect((await call(client, 'edit', { path: 'sub/a.txt', from: lid, text: 'two\n' })).isError).toBeFalsy();
+    expect(textOf(await call(client, 'find', { pattern: 'a.txt' }))).toBe('sub/a.txt\n');
     expect(run(['history', '--json'], dir).stdout).toContain('"session":"agent-7"');
   });
 
