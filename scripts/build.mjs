@@ -72,10 +72,11 @@ const langLoader = {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('export async function loadEngine(): Promise<Engine>')) throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
       const contents = [
+        "import fs from 'node:fs';",
         "import path from 'node:path';",
         'export async function loadEngine() {',
         "  const { createEngine } = require(path.join(__dirname, 'lang.cjs'));",
-        "  return createEngine((file) => path.join(__dirname, 'grammars', file));",
+        "  return createEngine((file) => fs.readFileSync(path.join(__dirname, 'grammars', file)));",
         '}',
       ].join('\n');
       return { contents, loader: 'js' };
