@@ -116,6 +116,30 @@ const openSmall = { run: rtRun(['open', CORPUS.small], corpus.dir) };
 row('rt open small / node -e 0', pair(openSmall, floor), '≤ 1.25', '≤ 1.0');
 if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 without NODE_EXTRA_CA_CERTS', pair(openSmall, bareFloor), 'report');
 
+// 1a. The single executable (npm run sea, dist/rt), built here (some 4 s) unless dist/rt holds
+// this very bundle (its build line) already. It cannot drop NODE_EXTRA_CA_CERTS as bin/rt.cjs
+// does: Node reads the file before any of rt runs.
+{
+  const sea = path.join(root, 'dist', 'rt');
+  const buildLine = fs.readFileSync(path.join(root, 'dist', 'rt.cjs'), 'utf8').split('\n', 1)[0];
+  let why;
+  if (!fs.existsSync(sea) || !fs.readFileSync(sea).includes(buildLine)) {
+    console.error('bench: building dist/rt (node scripts/sea.mjs)');
+    const built = spawnSync(node, [path.join(root, 'scripts', 'sea.mjs')], { encoding: 'utf8' });
+    if (built.status !== 0) why = `npm run sea failed: ${built.stderr.trim().split('\n')[0]}`;
+  }
+  if (why) skip('standalone dist/rt open small / node bin/rt.cjs open small', why);
+  else {
+    const seaOpen = { run: () => timeOnce(sea, ['open', CORPUS.small], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms };
+    const size = `${(fs.statSync(sea).size / 1e6).toFixed(1)} MB`;
+    row('standalone dist/rt open small / node bin/rt.cjs open small', pair(seaOpen, openSmall), 'report', undefined, size);
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      const bareSeaOpen = { run: () => timeOnce(sea, ['open', CORPUS.small], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir, NODE_EXTRA_CA_CERTS: undefined } }).ms };
+      row('standalone without NODE_EXTRA_CA_CERTS / bin/rt.cjs open', pair(bareSeaOpen, openSmall), 'report');
+    }
+  }
+}
+
 // 2. The big file: first open (index built), then warm windows.
 const bigFile = path.join(corpus.dir, CORPUS.big);
 const stateDir = path.join(corpus.dir, '.rt');

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 
 const started = performance.now();
 const { createEngine } = require(path.join(dist, 'lang.cjs'));
-const engine = createEngine((file) => path.join(dist, 'grammars', file));
+const engine = createEngine((file) => fs.readFileSync(path.join(dist, 'grammars', file)));
 const required = performance.now() - started;
 await engine.prepare('typescript');
 const prepared = performance.now() - started;

@@ -33,16 +33,16 @@ const lazyChildProcess = {
 };
 
 /**
- * The parsers (src/lang/engine.ts: web-tree-sitter, jsonc-parser) are a bundle of their own,
- * dist/lang.cjs, and their grammars files of dist/grammars/: the CLI loads them only when a
- * command parses a file. In dist/rt.cjs, src/lang/loadEngine.ts (which finds them in
- * node_modules when run from the sources) becomes a require of those files. bin/rt.cjs passes
- * the bundle dist/ as __dirname and its own require, which takes absolute paths as well.
+ * The files the three loaders below load are sidecars of dist/rt.cjs: files beside it in dist/,
+ * or a single executable's assets (scripts/sidecars.mjs, bundled in, tells which). bin/rt.cjs
+ * passes the bundle dist/ as __dirname and its own require, which takes absolute paths as well.
  */
+const sidecars = JSON.stringify(path.join(root, 'scripts', 'sidecars.mjs'));
+
 /**
  * TypeScript's parser, which confirms a refusal of a JavaScript or TypeScript change
- * (src/lang/syntax.ts): in dist/rt.cjs, src/lang/loadTypeScript.ts becomes a require of
- * dist/typescript.cjs, the typescript package's one file copied there.
+ * (src/lang/syntax.ts): in dist/rt.cjs, src/lang/loadTypeScript.ts becomes a load of
+ * typescript.cjs, the typescript package's one file copied to dist/.
  */
 const typeScriptLoader = {
   name: 'typescript-loader',
@@ -51,11 +51,11 @@ const typeScriptLoader = {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('export function loadTypeScript(): TypeScript | undefined')) throw new Error(`build: ${args.path} no longer exports loadTypeScript as expected`);
       const contents = [
-        "import path from 'node:path';",
+        `import { requireSidecar } from ${sidecars};`,
         'let loaded;',
         'export function loadTypeScript() {',
         '  if (loaded === undefined) {',
-        "    try { loaded = require(path.join(__dirname, 'typescript.cjs')); } catch { loaded = null; }",
+        "    try { loaded = requireSidecar('typescript.cjs'); } catch { loaded = null; }",
         '  }',
         '  return loaded ?? undefined;',
         '}',
@@ -65,6 +65,12 @@ const typeScriptLoader = {
   },
 };
 
+/**
+ * The parsers (src/lang/engine.ts: web-tree-sitter, jsonc-parser) are a bundle of their own,
+ * dist/lang.cjs, and their grammars files of dist/grammars/: the CLI loads them only when a
+ * command parses a file. In dist/rt.cjs, src/lang/loadEngine.ts (which finds them in
+ * node_modules when run from the sources) becomes a load of those sidecars.
+ */
 const langLoader = {
   name: 'lang-loader',
   setup(b) {
@@ -72,10 +78,10 @@ const langLoader = {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('export async function loadEngine(): Promise<Engine>')) throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
       const contents = [
-        "import path from 'node:path';",
+        `import { readSidecar, requireSidecar } from ${sidecars};`,
         'export async function loadEngine() {',
-        "  const { createEngine } = require(path.join(__dirname, 'lang.cjs'));",
-        "  return createEngine((file) => path.join(__dirname, 'grammars', file));",
+        "  const { createEngine } = requireSidecar('lang.cjs');",
+        '  return createEngine((file) => readSidecar(`grammars/${file}`));',
         '}',
       ].join('\n');
       return { contents, loader: 'js' };
@@ -85,7 +91,7 @@ const langLoader = {
 
 /**
  * The MCP SDK (src/mcp/sdk.ts) is a bundle of its own too, dist/mcp.cjs, which only rt mcp loads:
- * in dist/rt.cjs, src/mcp/loadSdk.ts becomes a require of it.
+ * in dist/rt.cjs, src/mcp/loadSdk.ts becomes a load of that sidecar.
  */
 const mcpLoader = {
   name: 'mcp-loader',
@@ -93,7 +99,7 @@ const mcpLoader = {
     b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]loadSdk\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('export async function loadSdk(): Promise<Sdk>')) throw new Error(`build: ${args.path} no longer exports loadSdk as expected`);
-      const contents = ["import path from 'node:path';", 'export async function loadSdk() {', "  return require(path.join(__dirname, 'mcp.cjs'));", '}'].join('\n');
+      const contents = [`import { requireSidecar } from ${sidecars};`, 'export async function loadSdk() {', "  return requireSidecar('mcp.cjs');", '}'].join('\n');
       return { contents, loader: 'js' };
     });
   },

@@ -6,7 +6,6 @@
 // JavaScript and a 200 KB WASM module), so rt's bundle does not hold them: the build makes
 // dist/lang.cjs of this file, and loadEngine.ts loads it only when a command needs a parser.
 
-import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
@@ -16,8 +15,11 @@ import { outlineOf, type Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
 import { treeProblems } from './treeProblems.js';
 
-/** Where a grammar file is: its path on disk, by file name (`tree-sitter-go.wasm`). */
-export type LocateGrammar = (file: string) => string;
+/**
+ * The bytes of a grammar file, by file name (`tree-sitter-go.wasm`): from node_modules, from
+ * dist/grammars/, or from a single executable's assets (the caller knows which).
+ */
+export type ReadGrammar = (file: string) => Uint8Array;
 
 export interface Engine {
   /** Loads what `language` needs; rejects when its grammar cannot be loaded. */
@@ -40,7 +42,7 @@ export interface Engine {
   jsonDialect(text: string): 'json' | 'jsonc';
 }
 
-export function createEngine(locate: LocateGrammar): Engine {
+export function createEngine(read: ReadGrammar): Engine {
   let runtime: Promise<void> | undefined;
   const loading = new Map<string, Promise<Language>>();
   const parsers = new Map<LanguageId, Parser>();
@@ -50,13 +52,13 @@ export function createEngine(locate: LocateGrammar): Engine {
     // process more than it saves (a 1,000-line TypeScript file: 65-90 ms to the first tree with
     // it, 22 ms without; notes/syntax-research.md). rt runs no other WebAssembly.
     if (!runtime) setFlagsFromString('--liftoff-only');
-    return (runtime ??= Parser.init({ wasmBinary: readFileSync(locate('web-tree-sitter.wasm')) }));
+    return (runtime ??= Parser.init({ wasmBinary: read('web-tree-sitter.wasm') }));
   };
 
   const load = (grammar: string): Promise<Language> => {
     let language = loading.get(grammar);
     if (!language) {
-      language = init().then(() => Language.load(readFileSync(locate(grammar))));
+      language = init().then(() => Language.load(read(grammar)));
       loading.set(grammar, language);
       // A failed load may be tried again (by a later command of a server, say).
       language.catch(() => loading.delete(grammar));

@@ -1,7 +1,8 @@
 // Loads the parsers (engine.ts) when a command first needs one. Run from the sources (tests),
 // this imports engine.ts and finds the grammars in node_modules; the build replaces this file,
-// in dist/rt.cjs, by one that loads dist/lang.cjs and the grammars copied to dist/grammars/
-// (scripts/build.mjs), so nothing of them is in the bundle every command starts.
+// in dist/rt.cjs, by one that loads dist/lang.cjs and the grammars copied to dist/grammars/, or
+// a single executable's copies of them (scripts/build.mjs), so nothing of them is in the bundle
+// every command starts.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +17,6 @@ export async function loadEngine(): Promise<Engine> {
   return createEngine((file) => {
     const specifier = files[file];
     if (specifier === undefined) throw new Error(`rt: no grammar file ${file}`);
-    return require.resolve(specifier);
+    return readFileSync(require.resolve(specifier));
   });
 }

@@ -1,5 +1,6 @@
-// Runs the built binary (bin/rt.cjs → dist/rt.cjs) in temporary directories, with a scrubbed
-// environment, and returns stdout, stderr and the exit status together.
+// Runs the built binary (bin/rt.cjs → dist/rt.cjs, or the single executable dist/rt) in
+// temporary directories, with a scrubbed environment, and returns stdout, stderr and the exit
+// status together.
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +26,8 @@ export interface RunOptions {
   readonly gid?: number;
   /** Another build of rt to run (its bin/rt.cjs), e.g. a copy with a damaged part. */
   readonly bin?: string;
+  /** An executable to run instead of Node with a bin/rt.cjs: the single executable (dist/rt). */
+  readonly exe?: string;
 }
 
 /** A clean environment: nothing from the developer's shell changes rt's behaviour. */
@@ -35,7 +38,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function rt(args: readonly string[], options: RunOptions): RunResult {
-  const result = spawnSync(process.execPath, [options.bin ?? RT_BIN, ...args], {
+  const [command, argv] = options.exe ? [options.exe, args] : [process.execPath, [options.bin ?? RT_BIN, ...args]];
+  const result = spawnSync(command, argv, {
     cwd: options.cwd,
     input: options.input ?? '',
     env: cleanEnv(options.env),
@@ -139,6 +143,7 @@ export interface RunOpts {
   readonly uid?: number;
   readonly gid?: number;
   readonly bin?: string;
+  readonly exe?: string;
 }
 
 export function run(args: readonly string[], cwd: string, opts: RunOpts = {}): Ran {

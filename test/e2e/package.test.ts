@@ -13,8 +13,12 @@ const root = path.resolve(__dirname, '../..');
 describe('the installed package', () => {
   it('npm pack + npm install -g gives rt on PATH, its version and man page', () => {
     const work = tempDir();
-    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, root], { encoding: 'utf8', env: { ...process.env } });
+    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, root], { encoding: 'utf8', env: { ...process.env } });
     expect(packed.status, packed.stderr).toBe(0);
+    // The single executable (npm run sea), 120 MB, is no part of the package.
+    const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(files).toContain('dist/rt.cjs');
+    expect(files.filter((f) => /^dist\/rt(?:-making)?(?:\.exe)?$/.test(f))).toEqual([]);
     const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
     const prefix = path.join(work, 'prefix');
     const installed = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, tgz)], { encoding: 'utf8', env: { ...process.env } });

@@ -1,10 +1,11 @@
 // The parsers as the package ships them: dist/lang.cjs and dist/grammars/ (scripts/build.mjs),
 // loaded the way dist/rt.cjs loads them, by absolute path, with nothing from node_modules.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Engine, LocateGrammar } from '../../src/lang/engine.js';
+import type { Engine, ReadGrammar } from '../../src/lang/engine.js';
 import { LANGUAGES, PARSING } from '../../src/lang/languages.js';
 
 const dist = path.resolve(import.meta.dirname, '../../dist');
@@ -14,8 +15,8 @@ const BROKEN: Partial<Record<string, string>> = { php: '<?php\n(((\n', yaml: 'a:
 
 describe('dist/lang.cjs', () => {
   it('loads every grammar from dist/grammars and parses with it', async () => {
-    const { createEngine } = createRequire(import.meta.url)(path.join(dist, 'lang.cjs')) as { createEngine: (locate: LocateGrammar) => Engine };
-    const engine = createEngine((file) => path.join(dist, 'grammars', file));
+    const { createEngine } = createRequire(import.meta.url)(path.join(dist, 'lang.cjs')) as { createEngine: (read: ReadGrammar) => Engine };
+    const engine = createEngine((file) => readFileSync(path.join(dist, 'grammars', file)));
     for (const language of LANGUAGES) {
       await engine.prepare(language);
       expect(engine.isPrepared(language), language).toBe(true);

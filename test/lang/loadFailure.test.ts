@@ -1,10 +1,11 @@
 // A grammar that cannot load never blocks a write: the check answers `skipped`, with why.
 
 import { describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createEngine } from '../../src/lang/engine.js';
 
 vi.mock('../../src/lang/loadEngine.js', () => ({
-  loadEngine: async () => createEngine((file) => `/nonexistent/grammars/${file}`),
+  loadEngine: async () => createEngine((file) => readFileSync(`/nonexistent/grammars/${file}`)),
 }));
 
 describe('a grammar that fails to load', () => {

@@ -1,0 +1,51 @@
+// Bundled into dist/rt.cjs by scripts/build.mjs (it is not run on its own): how the bundle gets
+// its sidecar files, dist/lang.cjs, dist/grammars/*, dist/typescript.cjs and dist/mcp.cjs.
+// Run by bin/rt.cjs, they are files beside the bundle. Run inside a single executable
+// (scripts/sea.mjs, whose main script is scripts/sea-main.cjs), there is no dist/: they are the
+// executable's assets, under the same names (grammars/tree-sitter-go.wasm), and the require the
+// bundle is given loads nothing but Node's modules. Which of the two is asked when a sidecar is
+// first needed, so the commands that need none start as they did.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+let sea;
+
+/** node:sea when this runs as a single executable, else null (also where Node has no node:sea). */
+function seaAssets() {
+  if (sea === undefined) {
+    try {
+      const loaded = require('node:sea');
+      sea = loaded.isSea() ? loaded : null;
+    } catch {
+      sea = null;
+    }
+  }
+  return sea;
+}
+
+/** The exports of a CommonJS sidecar (`lang.cjs`). */
+export function requireSidecar(name) {
+  const assets = seaAssets();
+  if (!assets) return require(path.join(__dirname, name));
+  // Compiled as Node compiles a CommonJS file, with a require that loads files and Node's modules
+  // (the bundles need only Node's). Its name, beside the executable, is for stack traces:
+  // nothing is read there.
+  const { createRequire } = require('node:module');
+  const vm = require('node:vm');
+  const filename = path.join(path.dirname(process.execPath), name);
+  const source = assets.getAsset(name, 'utf8');
+  const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename });
+  const sidecar = { exports: {} };
+  compiled.runInThisContext()(sidecar.exports, createRequire(filename), sidecar, filename, path.dirname(filename));
+  return sidecar.exports;
+}
+
+/** The bytes of a sidecar file (`grammars/tree-sitter-go.wasm`). */
+export function readSidecar(name) {
+  const assets = seaAssets();
+  // getAsset copies the bytes out of the executable (half a millisecond for the largest grammar):
+  // getRawAsset's view of them must never be written to, and what web-tree-sitter does with its
+  // input is its own affair.
+  return assets ? new Uint8Array(assets.getAsset(name)) : fs.readFileSync(path.join(__dirname, name));
+}
