@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { digestBytes } from '../core/digest.js';
 import { RtError, shellQuote } from '../core/errors.js';
-import { hashLines, type LineHashes } from '../core/hash.js';
+import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
@@ -300,7 +300,7 @@ function isRacy(stamp: FileStamp): boolean {
 
 /** Reads the whole file, brings its LIDs up to date and saves them. */
 function coldFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile {
-  const streamed = before.size >= SCAN_AT && !isRacy(before) ? scannedFile(store, file, saved, before) : undefined;
+  const streamed = before.size >= SCAN_AT ? scannedFile(store, file, saved, before) : undefined;
   if (streamed) return streamed;
   const snap = readSnapshot(store, file, saved, before);
   const opened = inMemoryFile(file, snap.lines, snap.index);
@@ -310,10 +310,12 @@ function coldFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | und
 /**
  * A big file read a piece at a time (scanFile): its LIDs brought up to date from its lines'
  * fingerprints, and the lines shown read again from disk, by the blocks the scan located, as a
- * warm file's are. Only for a file whose stamp is settled (not racy), so that a change between
- * the scan and those reads shows in its stamp. Undefined when the file changed while it was
- * scanned, or its first piece holds fewer than a block of lines (a window's block would be most
- * of the file): it is then read whole.
+ * warm file's are. A change between the scan and those reads shows in the file's stamp; for a
+ * file written moments ago (a racy stamp, which a change within the timestamp granularity may
+ * leave as it was: what an agent opens right after a formatter or a checkout), the lines read
+ * again must also have the fingerprints the scan took of them, or the file is read anew.
+ * Undefined when the file changed while it was scanned, or its first piece holds fewer than a
+ * block of lines (a window's block would be most of the file): it is then read whole.
  */
 function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | undefined, before: FileStamp): IndexedFile | undefined {
   let fd: number;
@@ -335,15 +337,26 @@ function scannedFile(store: StateStore, file: ResolvedPath, saved: SavedIndex | 
   const { index, old } = fromSaved(saved, scan);
   const stale = isStale(saved?.head, index !== old, before);
   const { count, checkpoints } = scan;
+  const racy = isRacy(before);
+  const fromDisk = linesFromDisk(file, checkpoints, before);
   return {
     path: file,
     total: count,
-    contents: linesFromDisk(file, checkpoints, before),
+    contents: racy ? (from, to) => asScanned(file, fromDisk(from, to), from, scan) : fromDisk,
     lids: (from, to) => index.lids.subarray(from, to),
     lineOf: (code) => index.lids.indexOf(code),
     retiredLine: (code) => retiredLine(index.retired, code),
-    persist: () => stale && saveIndexFile(store, file.rel, { file: before, racy: false, content: null, lines: count, checkpoints }, index),
+    persist: () => stale && saveIndexFile(store, file.rel, { file: before, racy, content: null, lines: count, checkpoints }, index),
   };
+}
+
+/** `lines`, from line `from`, if each has the fingerprint `scan` took of it; else the file changed since (refused, read anew). */
+function asScanned(file: ResolvedPath, lines: Buffer[], from: number, scan: LineHashes): Buffer[] {
+  lines.forEach((line, i) => {
+    const [h1, h2] = hashBytes(line);
+    if (h1 !== scan.h1[from + i] || h2 !== scan.h2[from + i]) throw changedWhileRead(file);
+  });
+  return lines;
 }
 
 /**

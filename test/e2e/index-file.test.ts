@@ -139,6 +139,25 @@ describe('the saved index', () => {
     expect(fs.readFileSync(file, 'latin1').split('\n')[99_999]).toBe('edited');
   });
 
+  it('a first open of a big file written moments ago is read a piece at a time too: the same lines and LIDs, an index not trusted alone', () => {
+    const dir = tempDir();
+    const file = write(dir, 'big.txt', Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i % 5 === 0 ? `crlf ${i}\r\n` : `line ${i} ${'y'.repeat(i % 40)}\n`)).join(''), 'latin1'));
+    expect(fs.statSync(file).size).toBeGreaterThan(8 << 20);
+    const whole = run(['open', 'big.txt:150000', '--window', '7'], dir, { env: { RT_STATE: 'off' } }).stdout;
+    const first = run(['open', 'big.txt:150000', '--window', '7'], dir);
+    expect(first.stdout).toBe(whole);
+    expect(first.stderr).toBe('');
+    const indexDir = path.join(dir, '.rt', 'index');
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean };
+    expect(doc.racy).toBe(true);
+    // Settled, the file is read again and keeps its LIDs; an edit by them lands where it should.
+    age(file);
+    expect(run(['open', 'big.txt:150000', '--window', '7'], dir).stdout).toBe(whole);
+    const w = openWindow(dir, 'big.txt:150000', ['--window', '7']);
+    expect(run(['edit', 'big.txt', w.lidAt(150_001)], dir, { input: 'edited\n' }).status).toBe(0);
+    expect(fs.readFileSync(file, 'latin1').split('\n')[150_000]).toBe('edited');
+  });
+
   it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
     const dir = tempDir();
     const name = 'ünï cødé — 文件.txt';
