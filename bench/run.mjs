@@ -105,16 +105,18 @@ console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(
 
 // The corpus folder is its own root (it lies inside rt's repository, whose root would be found).
 const rtRun = (args, cwd, opts) => () => timeOnce(RT, [...args], { cwd, ...opts, env: { RT_ROOT: cwd } }).ms;
-const floor = { run: () => timeOnce(node, ['-e', '0']).ms };
 // rt is run as a user runs it, by its own file (bin/rt.cjs, whose first lines are for the shell):
 // where NODE_EXTRA_CA_CERTS is set, Node reads that certificate file at every start, and rt's
-// launcher drops the variable (rt makes no network connection). Node's own floor without it:
-const bareFloor = { run: () => timeOnce(node, ['-e', '0'], { env: { NODE_EXTRA_CA_CERTS: undefined } }).ms };
+// launcher drops the variable (rt makes no network connection). The Node floor every ratio to
+// "node" is taken against is Node started the same way: this environment less that variable.
+const floor = { run: () => timeOnce(node, ['-e', '0'], { env: { NODE_EXTRA_CA_CERTS: undefined } }).ms };
+// Node as the environment starts it (with the variable, where it is set), for reference.
+const envFloor = { run: () => timeOnce(node, ['-e', '0']).ms };
 
 // 1. Start-up on a small file.
 const openSmall = { run: rtRun(['open', CORPUS.small], corpus.dir) };
-row('rt open small / node -e 0', pair(openSmall, floor), '≤ 1.25', '≤ 1.0');
-if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 without NODE_EXTRA_CA_CERTS', pair(openSmall, bareFloor), 'report');
+row('rt open small / Node floor (node -e 0, no NODE_EXTRA_CA_CERTS)', pair(openSmall, floor), '≤ 1.25', '≤ 1.0');
+if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 with NODE_EXTRA_CA_CERTS, as set here', pair(openSmall, envFloor), 'report');
 
 // 1a. The single executable (npm run sea, dist/rt), built here (some 4 s) unless dist/rt holds
 // this very bundle (its build line) already. It cannot drop NODE_EXTRA_CA_CERTS as bin/rt.cjs
@@ -153,12 +155,20 @@ if (gnuTime) {
   fs.rmSync(stateDir, { recursive: true, force: true });
   const kib = peakKiB(gnuTime, RT, ['open', `${CORPUS.big}:500000`], corpus.dir);
   const times = (kib * 1024) / corpus.bigBytes;
-  row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 3×', '≤ 1.5×', `${(kib / 1024).toFixed(0)} MiB`);
+  row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 1.5×', '≤ 1.2×', `${(kib / 1024).toFixed(0)} MiB`);
+  // The same file written a moment before (what an agent opens right after a formatter or a
+  // checkout): its stamp cannot be trusted alone.
+  const fresh = path.join(corpus.dir, 'fresh-big.txt');
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  fs.copyFileSync(bigFile, fresh);
+  const freshKib = peakKiB(gnuTime, RT, ['open', 'fresh-big.txt:500000'], corpus.dir);
+  fs.rmSync(fresh, { force: true });
+  row('peak memory of a first rt open of big written just before, × size', { a: freshKib / 1024, ratio: (freshKib * 1024) / corpus.bigBytes }, '≤ 1.5×', '≤ 1.2×', `${(freshKib / 1024).toFixed(0)} MiB`);
 } else skip('peak memory of a first rt open of big', 'GNU time not found');
 // Warm: the index exists and is not racy (the file was last changed long ago).
 timeOnce(RT, ['open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } });
 const warmOpen = { run: rtRun(['open', `${CORPUS.big}:500000`], corpus.dir) };
-row('rt open big:500000 (warm) / node -e 0', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
+row('rt open big:500000 (warm) / Node floor', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
 if (sed) {
   row('rt open big:500000 (warm) / sed -n same window', pair(warmOpen, { run: () => timeOnce(sed, ['-n', '499951,500050p', CORPUS.big], { cwd: corpus.dir }).ms }), 'report', '≤ 1.5');
 } else skip('rt open big (warm) / sed -n', 'sed not found');
@@ -181,7 +191,7 @@ if (sed) {
   };
   let m = 0;
   const sedEdit = { run: () => timeOnce(sed, ['-i', `500000s/.*/edited by sed ${m++}/`, 'edit-sed.txt'], { cwd: corpus.dir }).ms };
-  row('rt edit at line 500,000 / sed -i same line', pair(rtEdit, sedEdit), '≤ 3.0', '≤ 1.5');
+  row('rt edit at line 500,000 / sed -i same line', pair(rtEdit, sedEdit), '≤ 1.5', '≤ 1.0');
   fs.rmSync(edited, { force: true });
   fs.rmSync(sedCopy, { force: true });
 } else skip('rt edit / sed -i', 'sed not found');
@@ -265,7 +275,7 @@ if (sed) {
   // The last apply wrote what the patch says (a run that changed nothing would time nothing).
   const counts = Object.keys(hunks).map((name) => fs.readFileSync(path.join(applyDir, name), 'utf8').split('\n').length - 1);
   if (counts.join() !== '1000,998,1001' || !fs.readFileSync(path.join(applyDir, 'c.ts'), 'utf8').endsWith('// the end of c.ts\n')) throw new Error(`rt apply did not write the batch: line counts ${counts.join(', ')}`);
-  row('rt apply, 10 hunks in 3 files / rt edit of one line', result, '≤ 1.5', undefined, 'files of 1,000 lines, hunks by LIDs');
+  row('rt apply, 10 hunks in 3 files / rt edit of one line', result, '≤ 1.5', '≤ 1.1', 'files of 1,000 lines, hunks by LIDs');
   fs.rmSync(applyDir, { recursive: true, force: true });
   fs.rmSync(editDir, { recursive: true, force: true });
 }
@@ -339,7 +349,7 @@ if (git) {
 }
 const rtFind = { run: rtRun(['find', '*.ts'], tree) };
 const fdFind = { run: () => timeOnce(fd, ['-g', '*.ts'], { cwd: tree }).ms };
-if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, fdFind), '≤ 1.0', '≤ 0.5');
+if (fd) row("rt find '*.ts' / fd -g '*.ts'", pair(rtFind, fdFind), '≤ 1.5', '≤ 1.0');
 else skip("rt find '*.ts' / fd -g '*.ts'", 'fd not found');
 // The floors: the least a Node CLI doing it rt's way pays. A Node program (floor/) that starts
 // ripgrep, or git's two listings, exactly as rt does and only reads what they print, run as rt
@@ -351,7 +361,7 @@ const rgFloor = { run: () => timeOnce(node, [path.join(floorDir, 'rg.cjs'), iden
 const gitFloor = { run: () => timeOnce(node, [path.join(floorDir, 'git.cjs'), '.ts'], { cwd: tree, env: bare }).ms };
 if (rg) {
   row(`node starting rg as rt does / rg -n -F ${ident} (the floor)`, pair(rgFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
-  row(`rt grep -F ${ident} / node starting rg as rt does`, pair(rtGrep, rgFloor), 'report');
+  row(`rt grep -F ${ident} / node starting rg as rt does`, pair(rtGrep, rgFloor), '≤ 1.25', '≤ 1.1');
 }
 if (fd && git) {
   row("node listing with git as rt does / fd -g '*.ts' (the floor)", pair(gitFloor, fdFind), 'report');
@@ -359,12 +369,22 @@ if (fd && git) {
 }
 // What any Node program pays before its first line runs, against the reference tools' whole run:
 // a ratio above the target means no Node CLI can meet it on this machine and tree.
-if (rg) row(`node -e 0 / rg -n -F ${ident} (the floor)`, pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
-if (fd) row("node -e 0 / fd -g '*.ts' (the floor)", pair(floor, fdFind), 'report');
-if (process.env.NODE_EXTRA_CA_CERTS) {
-  if (rg) row(`node -e 0 without NODE_EXTRA_CA_CERTS / rg -n -F ${ident}`, pair(bareFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
-  if (fd) row("node -e 0 without NODE_EXTRA_CA_CERTS / fd -g '*.ts'", pair(bareFloor, fdFind), 'report');
-}
+if (rg) row(`Node floor / rg -n -F ${ident}`, pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+if (fd) row("Node floor / fd -g '*.ts'", pair(floor, fdFind), 'report');
+
+// rt grep in a folder outside any git repository (installed npm packages, copied out of the
+// tree): rt lists and searches without git, as ripgrep does.
+if (rg) {
+  const plain = path.join(os.tmpdir(), 'rt-bench-plain');
+  if (!fs.existsSync(path.join(plain, 'done'))) {
+    fs.rmSync(plain, { recursive: true, force: true });
+    for (const pkg of ['@mui', '@emotion']) fs.cpSync(path.join(tree, pkg), path.join(plain, pkg), { recursive: true });
+    fs.writeFileSync(path.join(plain, 'done'), '');
+  }
+  fs.rmSync(path.join(plain, '.rt'), { recursive: true, force: true });
+  const files = timeOnce(rg, ['--files', '.'], { cwd: plain }).stdout.toString().split('\n').filter(Boolean).length;
+  row(`rt grep -F ${ident} / rg -n -F ${ident}, outside git`, pair({ run: rtRun(['grep', '-F', ident], plain) }, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: plain }).ms }), '≤ 1.5', '≤ 1.0', `${files.toLocaleString('en')} files of npm packages, no .git`);
+} else skip('rt grep -F / rg -n -F outside git', 'ripgrep not found');
 
 // rt mcp: calls through a resident server against a process per call, and its memory.
 const { benchMcp } = await import('./mcp.mjs');
