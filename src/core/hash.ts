@@ -24,6 +24,12 @@ export function hashLines(lines: FileLines): LineHashes {
   return { h1, h2 };
 }
 
+/** Writes the fingerprint of bytes start..end at `at` of h1 and h2 (as hashLines gives for that line), making nothing. */
+export function hashInto(bytes: Uint8Array, start: number, end: number, h1: Uint32Array, h2: Uint32Array, at: number): void {
+  h1[at] = hashRange(bytes, start, end);
+  h2[at] = secondHash;
+}
+
 /** Fingerprint of one byte string, the same as hashLines gives for a line with that content. */
 export function hashBytes(content: Uint8Array): [number, number] {
   const first = hashRange(content, 0, content.length);

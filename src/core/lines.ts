@@ -6,8 +6,8 @@
 // `\n` has one empty line. Joining every line's full bytes gives the file back exactly.
 
 export const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-const LF = 0x0a;
-const CR = 0x0d;
+export const LF = 0x0a;
+export const CR = 0x0d;
 
 export interface FileLines {
   /** The whole file, untouched. */

@@ -4,8 +4,8 @@
 
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
-import { hashLines, type LineHashes } from '../core/hash.js';
-import { grow, splitLines } from '../core/lines.js';
+import { hashInto, type LineHashes } from '../core/hash.js';
+import { BOM, CR, grow, hasBom, LF } from '../core/lines.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
 
@@ -50,24 +50,38 @@ export function scanFile(fd: number, size: number, piece = SCAN_PIECE, minLines 
       carried += n;
       continue;
     }
-    const lines = splitLines(buffer.subarray(0, end), at === 0);
-    if (at === 0 && lines.count < minLines && read < size) return undefined;
-    const hashes = hashLines(lines);
-    if (count + lines.count > h1.length) {
-      // Made, after the first piece, the size its lines suggest the file holds (and a little
-      // more, but never more than the file's bytes): the arrays are then seldom grown, each
-      // growth a copy beside the old ones.
-      const estimate = count === 0 ? Math.min(size + 1, Math.ceil((lines.count * size * 1.05) / end)) : 0;
-      const grown = Math.max(h1.length * 2, count + lines.count, estimate);
-      h1 = grow(h1, grown);
-      h2 = grow(h2, grown);
+    // The piece's lines are fingerprinted where they lie, straight into h1 and h2: no table of
+    // them is made (each piece's, some 1.5 MB, was garbage that outlived many pieces).
+    let start = at === 0 && hasBom(buffer.subarray(0, end)) ? BOM.length : 0;
+    const firstPieceLines = at === 0 ? countLines(buffer, start, end) : 0;
+    if (at === 0 && firstPieceLines < minLines && read < size) return undefined;
+    while (start < end) {
+      if (count === h1.length) {
+        // Made, after the first piece, the size its lines suggest the file holds (and a little
+        // more, but never more than the file's bytes): the arrays are then seldom grown, each
+        // growth a copy beside the old ones.
+        const estimate = at === 0 ? Math.min(size + 1, Math.ceil((firstPieceLines * size * 1.05) / end)) : 0;
+        const grown = Math.max(h1.length * 2, estimate);
+        h1 = grow(h1, grown);
+        h2 = grow(h2, grown);
+      }
+      if (count % BLOCK === 0) checkpoints.push(at + start);
+      const nl = buffer.indexOf(LF, start);
+      const next = nl === -1 || nl >= end ? end : nl + 1;
+      const contentEnd = next === nl + 1 ? (nl > start && buffer[nl - 1] === CR ? nl - 1 : nl) : end;
+      hashInto(buffer, start, contentEnd, h1, h2, count);
+      count++;
+      start = next;
     }
-    h1.set(hashes.h1, count);
-    h2.set(hashes.h2, count);
-    for (let i = (BLOCK - (count % BLOCK)) % BLOCK; i < lines.count; i += BLOCK) checkpoints.push(at + lines.starts[i]!);
-    count += lines.count;
     buffer.copyWithin(0, end, carried + n);
     carried = carried + n - end;
   }
   return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
+}
+
+/** The lines of bytes start..end of `buffer` (the last one may lack its newline). */
+function countLines(buffer: Buffer, start: number, end: number): number {
+  let lines = 0;
+  for (let at = buffer.indexOf(LF, start); at !== -1 && at < end; at = buffer.indexOf(LF, at + 1)) lines++;
+  return end > start && buffer[end - 1] !== LF ? lines + 1 : lines;
 }
