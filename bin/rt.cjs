@@ -15,7 +15,8 @@ const path = require('node:path');
 const vm = require('node:vm');
 
 const file = path.join(__dirname, '..', 'dist', 'rt.cjs');
-const source = fs.readFileSync(file, 'utf8');
+// The build makes the bundle ASCII only: read as Latin-1, it is the same text, made faster.
+const source = fs.readFileSync(file, 'latin1');
 const firstLine = source.slice(0, source.indexOf('\n') + 1);
 const print = firstLine.startsWith('// rt build ') ? firstLine : undefined;
 let cachedData;

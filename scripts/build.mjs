@@ -215,7 +215,11 @@ function memoizeInterop(code) {
 // The bundle's first line names its build: a digest of the rest. The code cache starts with the
 // same line, so bin/rt.cjs can tell a cache made from this very bundle without hashing 400 KB
 // of source on every run.
-const bundle = memoizeInterop(readFileSync(outfile, 'utf8'));
+// ASCII only, so that bin/rt.cjs can read it as Latin-1, twice as fast as decoding UTF-8 (0.5 ms
+// of every start): esbuild escapes what is not ASCII in code; what is left, in comments, is
+// escaped here, a UTF-16 unit at a time (\uXXXX reads the same in a comment, a string or a regular
+// expression, with the u flag or without).
+const bundle = memoizeInterop(readFileSync(outfile, 'utf8')).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
 writeFileSync(outfile, buildLine + bundle);
 
