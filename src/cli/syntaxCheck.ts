@@ -9,6 +9,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { sliceParts } from '../core/edit.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { lidToString } from '../core/lid.js';
@@ -62,6 +63,8 @@ interface Written {
   readonly file: ResolvedPath;
   readonly before: Uint8Array;
   readonly after: FileLines;
+  /** The first bytes of `after` (its language may be told by a #! line), without joining a file held in parts. */
+  readonly head: () => Uint8Array;
   readonly hunks?: readonly Hunk[];
   /** Where the lines of `before` start (see LineStarts), when known. */
   readonly beforeStarts?: ArrayLike<number>;
@@ -78,7 +81,8 @@ export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
   for (const p of planned) {
     const written = writtenOf(ctx, p);
     if (!written) continue;
-    const language = languageFor(ctx.root.dir, written.file, () => written.after.bytes.subarray(0, HEAD_BYTES));
+    // A file rt does not check (most files of no language rt knows) is never joined whole.
+    const language = languageFor(ctx.root.dir, written.file, written.head);
     if (language === undefined) continue;
     const check = newErrors(language, written.before, written.after.bytes, written.hunks, written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined);
     if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
@@ -92,12 +96,13 @@ function writtenOf(ctx: Context, p: Planned): Written | undefined {
   if (change.kind === 'delete') return undefined;
   if (change.kind === 'add') {
     const after = splitLines(p.bytes!);
-    return { file, before: p.before?.lines.bytes ?? new Uint8Array(0), after, lids: () => nextReading(p.store, file.rel, hashLines(after)).lids };
+    return { file, before: p.before?.lines.bytes ?? new Uint8Array(0), after, head: () => p.bytes!.subarray(0, HEAD_BYTES), lids: () => nextReading(p.store, file.rel, hashLines(after)).lids };
   }
   const applied = p.applied!;
   if (applied.unchanged && !moveTo) return undefined;
   const hunks = applied.regions.map((r) => ({ oldStart: r.oldStart + 1, oldEnd: r.oldStart + r.oldCount + 1, newStart: r.newStart + 1, newEnd: r.newStart + r.newCount + 1 }));
-  return { file: moveTo ?? file, before: p.before!.lines.bytes, beforeStarts: startsOf(p.before!.lines), after: applied.lines, hunks, lids: () => applied.index.lids };
+  const head = () => sliceParts(applied.parts, 0, HEAD_BYTES);
+  return { file: moveTo ?? file, before: p.before!.lines.bytes, beforeStarts: startsOf(p.before!.lines), after: applied.lines, head, hunks, lids: () => applied.index.lids };
 }
 
 /** Where the lines of a file start, as the check counts them: from byte 0 (a BOM is cut off by the parser's reading anyway). */
