@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
+import { indexListing } from './gitIndex.js';
 import { isUtf8 } from 'node:buffer';
 import { nulSeparatedPaths } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
@@ -53,7 +54,8 @@ function below(under: string, matcher: Ignore): Rules {
  * costs less to print and to read. A walk lists them all.
  */
 export function listFiles(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Listing {
-  if (!options.noIgnore) {
+  // (No .git in any folder up to the system's root: git would find no work tree, and is not asked.)
+  if (!options.noIgnore && indexListing(dir) !== 'none') {
     const undecodable: string[] = [];
     const listed = gitListing(dir, nameEndsWith, undecodable);
     if (listed) return { ...filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore'])), undecodable };
@@ -106,10 +108,14 @@ export interface TrackedPaths {
 
 /**
  * The files git tracks under `dir`, from its index alone (no look at the work tree, so it costs
- * little on a large tree); undefined outside a work tree. Started without waiting, to run beside
- * a search: listedAmong takes it.
+ * little on a large tree); undefined outside a work tree. Read from the index file when it is
+ * one gitIndex.ts reads (git is not started: a search runs this beside ripgrep, which needs the
+ * cores); else started without waiting, to run beside a search: listedAmong takes it.
  */
 export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
+  const read = indexListing(dir);
+  if (read === 'none') return Promise.resolve(undefined);
+  if (read) return Promise.resolve(sortedPaths(read));
   return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? sortedPaths(r.stdout) : undefined));
 }
 
