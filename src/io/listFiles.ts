@@ -189,7 +189,7 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
     // The walk lists every file but those under .git and .rt (and hidden ones unless asked).
     return rels.filter((rel) => !rel.split('/').some((part) => ALWAYS_SKIPPED.has(part)) && (options.hidden || !isHidden(rel)));
   }
-  if (!tracked) return undefined;
+  if (!tracked) return walkedAmong(dir, rels, options, top);
   // The .ignore files that can apply to these paths: those of their folders (git must list
   // them too, as it lists those that apply to a whole listing).
   const ignoreFiles: string[] = [];
@@ -211,6 +211,42 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
   const present = asked.filter((p) => tracked.has(p) || untracked.has(p));
   const wanted = new Set(rels);
   return filterGitListing(dir, present, options, inheritedRules(dir, top, ['.ignore'])).files.filter((p) => wanted.has(p));
+}
+
+/**
+ * Which of `rels` the walk of `dir` lists (see walk), checking their folders alone: each folder on
+ * the way must be one the walk enters (not hidden unless asked, nor .git or .rt, and no ignore
+ * rule of the folders above it excluding it), and the file one it lists. The rules of each
+ * folder are read once. For a listing that would walk: `tracked` undefined, git failed.
+ */
+function walkedAmong(dir: string, rels: readonly string[], options: ListOptions, top: string): string[] {
+  const withOwn = (rules: Rules[], folder: string): Rules[] => {
+    for (const file of ['.gitignore', '.ignore']) {
+      const matcher = loadIgnore(path.join(dir, folder, file));
+      if (matcher) rules = [...rules, below(folder, matcher)];
+    }
+    return rules;
+  };
+  // Each folder's answer: the rules its entries are decided by, or null when the walk skips it.
+  const folders = new Map<string, Rules[] | null>([['', withOwn(inheritedRules(dir, top, ['.gitignore', '.ignore']), '')]]);
+  const rulesFor = (folder: string): Rules[] | null => {
+    const known = folders.get(folder);
+    if (known !== undefined) return known;
+    const slash = folder.lastIndexOf('/');
+    const parent = rulesFor(slash === -1 ? '' : folder.slice(0, slash));
+    const name = folder.slice(slash + 1);
+    const entered = parent && !ALWAYS_SKIPPED.has(name) && (options.hidden || !name.startsWith('.')) && !(parent.length && decide(parent, folder, true));
+    const rules = entered ? withOwn(parent, folder) : null;
+    folders.set(folder, rules);
+    return rules;
+  };
+  return rels.filter((rel) => {
+    const slash = rel.lastIndexOf('/');
+    const rules = rulesFor(slash === -1 ? '' : rel.slice(0, slash));
+    const name = rel.slice(slash + 1);
+    if (!rules || ALWAYS_SKIPPED.has(name) || (!options.hidden && name.startsWith('.'))) return false;
+    return !(rules.length && decide(rules, rel, false));
+  });
 }
 
 /** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */
