@@ -17,19 +17,11 @@ import path from 'node:path';
 export type IndexAnswer = 'none' | Buffer | undefined;
 
 export function indexListing(dir: string, env: NodeJS.ProcessEnv = process.env): IndexAnswer {
-  if (Object.keys(env).some((name) => name.startsWith('GIT_') && !HARMLESS_ENV.test(name))) return undefined;
-  let real: string;
-  try {
-    // git works from the real path of its working directory.
-    real = fs.realpathSync.native(dir);
-  } catch {
-    return undefined;
-  }
-  const found = findDotGit(real);
+  const found = workTreeOf(dir, env);
   if (found === 'none' || found === undefined) return found;
   const repo = repositoryOf(found.dotGit);
   if (!repo) return undefined;
-  const prefix = path.relative(found.top, real);
+  const prefix = path.relative(found.top, found.real);
   if (prefix.split(path.sep).includes('.git')) return undefined;
   let bytes: Buffer;
   try {
@@ -41,13 +33,35 @@ export function indexListing(dir: string, env: NodeJS.ProcessEnv = process.env):
   return trackedUnder(bytes, prefix === '' ? '' : `${prefix.split(path.sep).join('/')}/`);
 }
 
+/**
+ * Whether git would find no work tree in `dir`: no folder from it up to the system's root holds
+ * a `.git` (and git's environment does not point it elsewhere). Costs a few system calls.
+ */
+export function outsideGit(dir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return workTreeOf(dir, env) === 'none';
+}
+
+/** The real path of `dir` and the nearest `.git` above it (see findDotGit); undefined when git alone can tell. */
+function workTreeOf(dir: string, env: NodeJS.ProcessEnv): { real: string; top: string; dotGit: string } | 'none' | undefined {
+  if (Object.keys(env).some((name) => name.startsWith('GIT_') && !HARMLESS_ENV.test(name))) return undefined;
+  let real: string;
+  try {
+    // git works from the real path of its working directory.
+    real = fs.realpathSync.native(dir);
+  } catch {
+    return undefined;
+  }
+  const found = findDotGit(real);
+  return found === 'none' || found === undefined ? found : { real, ...found };
+}
+
 /** git's variables that change nothing in what ls-files lists from the index. */
-const HARMLESS_ENV = /^GIT_(OPTIONAL_LOCKS|TERMINAL_PROMPT|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|SSH|SSH_COMMAND|SSH_VARIANT|AUTHOR_\w+|COMMITTER_\w+|CONFIG_NOSYSTEM|CONFIG_GLOBAL|CONFIG_SYSTEM|LITERAL_PATHSPECS|TRACE\w*|PROTOCOL_FROM_USER|ALLOW_PROTOCOL|HTTP_\w+|EXEC_PATH|MERGE_\w+|REFLOG_ACTION|PS1_\w+)$/;
+const HARMLESS_ENV = /^GIT_(OPTIONAL_LOCKS|TERMINAL_PROMPT|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|FLUSH|PROGRESS_DELAY|EXEC_PATH|REFLOG_ACTION|CONFIG_NOSYSTEM|CONFIG_GLOBAL|CONFIG_SYSTEM|\w*PATHSPECS|(SSL|CURL|HTTP|PROXY|SSH|TRACE|AUTHOR|COMMITTER|MERGE|PS1|PROTOCOL|ALLOW_PROTOCOL)\w*)$/;
 
 /**
  * The nearest `.git` above `real` (a folder or a file naming one) and the folder holding it; 'none'
- * when no folder up to the root holds one; undefined when git could see another answer: a
- * file system boundary crossed (git stops there), or a folder that is itself a repository.
+ * when no folder up to the root (or to the edge of the file system, where git stops) holds one;
+ * undefined when git could see another answer: a folder on the way that is itself a repository.
  */
 function findDotGit(real: string): { top: string; dotGit: string } | 'none' | undefined {
   let dev: number | undefined;
@@ -58,7 +72,8 @@ function findDotGit(real: string): { top: string; dotGit: string } | 'none' | un
     } catch {
       return undefined;
     }
-    if (dev !== undefined && st.dev !== dev) return undefined;
+    // git looks no further than the file system it started in.
+    if (dev !== undefined && st.dev !== dev) return 'none';
     dev = st.dev;
     const dotGit = path.join(at, '.git');
     if (fs.existsSync(dotGit)) return { top: at, dotGit };
@@ -110,27 +125,34 @@ export function trackedUnder(index: Buffer, prefix: string): Buffer | undefined 
   if (version < 2 || version > 4) return undefined;
   const count = index.readUInt32BE(8);
   const want = Buffer.from(prefix, 'utf8');
+  const skip = want.length;
   const out = Buffer.allocUnsafe(index.length);
   let written = 0;
   let at = 12;
-  // Version 4: each name is the previous one less some bytes at its end, then new ones.
-  let previous: Buffer = Buffer.alloc(0);
+  // Version 4: each name is the previous one less some bytes at its end, then new ones: the
+  // previous name is where it was written, `previousAt` in `out` (or in `names`, when it was
+  // not written, being outside the prefix).
+  const names = version === 4 ? Buffer.allocUnsafe(index.length) : out;
+  let previousAt = 0;
+  let previousLength = 0;
   const end = index.length - HASH;
+  // (Bytes read one by one: this runs once a command, before the JIT has made readUInt* fast.)
   for (let i = 0; i < count; i++) {
     if (at + 62 > end) return undefined;
-    const mode = index.readUInt32BE(at + 24);
-    const flags = index.readUInt16BE(at + 60);
-    // A stage other than 0 (a conflict), or an entry that is not a file, link or gitlink
-    // (a sparse index's folder).
-    if (flags & 0x3000 || (mode >>> 12 !== 0o10 && mode >>> 12 !== 0o12 && mode >>> 12 !== 0o16)) return undefined;
+    // The file type: the mode's bits 12-15 (a regular file, a link, a gitlink), the rest of it small.
+    const type = index[at + 26]! >> 4;
+    const flags = (index[at + 60]! << 8) | index[at + 61]!;
+    // A stage other than 0 (a conflict), or an entry that is not a file, link or gitlink (a
+    // sparse index's folder).
+    if (flags & 0x3000 || index[at + 24] !== 0 || index[at + 25] !== 0 || (type !== 0o10 && type !== 0o12 && type !== 0o16)) return undefined;
     let nameAt = at + 62;
     if (flags & 0x4000) {
       if (version < 3 || nameAt + 2 > end) return undefined;
-      // skip-worktree (sparse checkout) and bits not known: git's answer.
-      if (index.readUInt16BE(nameAt) & ~0x2000) return undefined;
+      // skip-worktree (sparse checkout) and bits not known: git's answer. (Intent to add is listed.)
+      if (((index[nameAt]! << 8) | index[nameAt + 1]!) & ~0x2000) return undefined;
       nameAt += 2;
     }
-    let name: Buffer;
+    let length = flags & 0xfff;
     if (version === 4) {
       let c = index[nameAt++]!;
       let strip = c & 127;
@@ -140,21 +162,28 @@ export function trackedUnder(index: Buffer, prefix: string): Buffer | undefined 
         strip = ((strip + 1) << 7) | (c & 127);
       }
       const nul = index.indexOf(0, nameAt);
-      if (nul === -1 || nul >= end || strip > previous.length) return undefined;
-      name = Buffer.concat([previous.subarray(0, previous.length - strip), index.subarray(nameAt, nul)]);
-      previous = name;
+      if (nul === -1 || nul >= end || strip > previousLength) return undefined;
+      // The name, whole, in `names`: the kept part of the previous one, then the new bytes.
+      const kept = previousLength - strip;
+      names.copy(names, 0, previousAt, previousAt + kept);
+      index.copy(names, kept, nameAt, nul);
+      previousAt = 0;
+      previousLength = kept + nul - nameAt;
+      if (previousLength === 0 || length !== Math.min(previousLength, 0xfff)) return undefined;
       at = nul + 1;
-    } else {
-      const nul = index.indexOf(0, nameAt);
-      if (nul === -1 || nul >= end) return undefined;
-      name = index.subarray(nameAt, nul);
-      // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-      at += (nul - at + 8) & ~7;
+      if (skip && !startsWithAt(names, 0, previousLength, want)) continue;
+      written += names.copy(out, written, skip, previousLength);
+      out[written++] = 0;
+      continue;
     }
-    if (name.length === 0 || (flags & 0xfff) !== Math.min(name.length, 0xfff)) return undefined;
-    if (want.length && !startsWith(name, want)) continue;
-    written += name.copy(out, written, want.length);
-    out[written++] = 0;
+    // Versions 2 and 3: the name's length is in its flags (0xfff: that long or longer).
+    const nul = length < 0xfff ? nameAt + length : index.indexOf(0, nameAt + 0xfff);
+    if (nul === -1 || nul >= end || index[nul] !== 0 || length === 0) return undefined;
+    length = nul - nameAt;
+    // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+    at += (nul - at + 8) & ~7;
+    if (skip && !startsWithAt(index, nameAt, length, want)) continue;
+    for (let j = nameAt + skip; j <= nul; j++) out[written++] = index[j]!;
   }
   // Extensions: a required one (its signature not starting with a capital: a split index's
   // "link", a sparse index's "sdir") changes what the entries mean.
@@ -167,6 +196,9 @@ export function trackedUnder(index: Buffer, prefix: string): Buffer | undefined 
   return out.subarray(0, written);
 }
 
-function startsWith(name: Buffer, prefix: Buffer): boolean {
-  return name.length > prefix.length && name.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+/** Whether the `length` bytes at `at` in `bytes` start with `prefix` and hold more. */
+function startsWithAt(bytes: Buffer, at: number, length: number, prefix: Buffer): boolean {
+  if (length <= prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (bytes[at + k] !== prefix[k]) return false;
+  return true;
 }
