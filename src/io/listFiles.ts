@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
-import { indexListing } from './gitIndex.js';
+import { indexListing, outsideGit } from './gitIndex.js';
 import { isUtf8 } from 'node:buffer';
 import { nulSeparatedPaths } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
@@ -27,6 +27,8 @@ export interface Listing {
   readonly skippedHidden: number;
   /** Files left out for names that are not valid UTF-8 (see pathBytes.ts), decoded for showing. */
   readonly undecodable: string[];
+  /** Whether the files come from a walk (not git's listing): then no path goes through a symbolic link. */
+  readonly walked?: boolean;
 }
 
 const ALWAYS_SKIPPED = new Set(['.git', '.rt']);
@@ -55,7 +57,7 @@ function below(under: string, matcher: Ignore): Rules {
  */
 export function listFiles(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Listing {
   // (No .git in any folder up to the system's root: git would find no work tree, and is not asked.)
-  if (!options.noIgnore && indexListing(dir) !== 'none') {
+  if (!options.noIgnore && !outsideGit(dir)) {
     const undecodable: string[] = [];
     const listed = gitListing(dir, nameEndsWith, undecodable);
     if (listed) return { ...filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore'])), undecodable };
@@ -222,7 +224,7 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
 function walkedAmong(dir: string, rels: readonly string[], options: ListOptions, top: string): string[] {
   const withOwn = (rules: Rules[], folder: string): Rules[] => {
     for (const file of ['.gitignore', '.ignore']) {
-      const matcher = loadIgnore(path.join(dir, folder, file));
+      const matcher = loadIgnoreFile(path.join(dir, folder, file));
       if (matcher) rules = [...rules, below(folder, matcher)];
     }
     return rules;
@@ -309,7 +311,7 @@ function inheritedRules(dir: string, top: string, names: readonly string[]): Rul
   for (let i = 0; i < parts.length; i++) {
     const folder = path.join(top, ...parts.slice(0, i));
     for (const name of names) {
-      const matcher = loadIgnore(path.join(folder, name));
+      const matcher = loadIgnoreFile(path.join(folder, name));
       if (matcher) rules.push({ under: '', prefix: parts.slice(i).join('/'), order: i - parts.length, matcher });
     }
   }
@@ -336,6 +338,14 @@ function loadIgnore(file: string): Ignore | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * loadIgnore for a path that is most often not there: a failed open costs an exception, which
+ * costs more than the lstat that tells (a folder's .gitignore and .ignore, for each folder met).
+ */
+function loadIgnoreFile(file: string): Ignore | undefined {
+  return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? loadIgnore(file) : undefined;
 }
 
 /**
@@ -385,7 +395,7 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
       else files.push(childRel);
     }
   }
-  return { files, skippedHidden, undecodable };
+  return { files, skippedHidden, undecodable, walked: true };
 }
 
 /** A folder's entry: its name (decoded), and its bytes when they are not valid UTF-8. */
