@@ -126,14 +126,14 @@ export function trackedUnder(index: Buffer, prefix: string): Buffer | undefined 
   const count = index.readUInt32BE(8);
   const want = Buffer.from(prefix, 'utf8');
   const skip = want.length;
-  const out = Buffer.allocUnsafe(index.length);
+  // (Versions 2 and 3 hold every name whole: the names fit in the file's size. Version 4's may
+  // not, and `out` grows.)
+  let out = Buffer.allocUnsafe(index.length);
   let written = 0;
   let at = 12;
-  // Version 4: each name is the previous one less some bytes at its end, then new ones: the
-  // previous name is where it was written, `previousAt` in `out` (or in `names`, when it was
-  // not written, being outside the prefix).
-  const names = version === 4 ? Buffer.allocUnsafe(index.length) : out;
-  let previousAt = 0;
+  // Version 4: each name is the previous one less some bytes at its end, then new ones, built in
+  // `names` (the longest name at most the file's size).
+  const names = version === 4 ? Buffer.allocUnsafe(index.length) : Buffer.alloc(0);
   let previousLength = 0;
   const end = index.length - HASH;
   // (Bytes read one by one: this runs once a command, before the JIT has made readUInt* fast.)
@@ -163,16 +163,19 @@ export function trackedUnder(index: Buffer, prefix: string): Buffer | undefined 
       }
       const nul = index.indexOf(0, nameAt);
       if (nul === -1 || nul >= end || strip > previousLength) return undefined;
-      // The name, whole, in `names`: the kept part of the previous one, then the new bytes.
-      const kept = previousLength - strip;
-      names.copy(names, 0, previousAt, previousAt + kept);
-      index.copy(names, kept, nameAt, nul);
-      previousAt = 0;
-      previousLength = kept + nul - nameAt;
+      // The name, whole, in `names`: the kept part of the previous one (in place), then the new bytes.
+      let nameEnd = previousLength - strip;
+      for (let j = nameAt; j < nul; j++) names[nameEnd++] = index[j]!;
+      previousLength = nameEnd;
       if (previousLength === 0 || length !== Math.min(previousLength, 0xfff)) return undefined;
       at = nul + 1;
       if (skip && !startsWithAt(names, 0, previousLength, want)) continue;
-      written += names.copy(out, written, skip, previousLength);
+      if (written + previousLength + 1 > out.length) {
+        const larger = Buffer.allocUnsafe(2 * out.length + previousLength + 1);
+        out.copy(larger, 0, 0, written);
+        out = larger;
+      }
+      for (let j = skip; j < previousLength; j++) out[written++] = names[j]!;
       out[written++] = 0;
       continue;
     }

@@ -65,6 +65,13 @@ describe('indexListing', () => {
     }
   });
 
+  it('gives names longer, together, than the index file holding them compressed (version 4)', () => {
+    const stem = `${'shared-folder-name/'.repeat(12)}file-`;
+    const repo = indexOf(Array.from({ length: 3000 }, (_, i) => Buffer.from(`${stem}${i}.txt`)), 4);
+    expect(lsFiles(repo).length).toBeGreaterThan(fs.statSync(path.join(repo, '.git', 'index')).size);
+    expectSame(repo);
+  });
+
   it('matches git on random sets of paths, in each version', () => {
     const part = fc.stringMatching(/^[a-c.\- \u00e9\u4e2d_]{1,6}$/).filter((s) => s !== '.' && s !== '..' && !s.endsWith('/'));
     const pathArb = fc.array(part, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
