@@ -62,7 +62,7 @@ if (only.includes('plain')) {
   ]);
 }
 if (only.includes('grep')) {
-  // (Not a listing row, but trackedFiles answers it: from the index file, beside ripgrep.)
+  // (Not a listing row, but trackedFiles, which tells which files ripgrep found git lists, runs in it.)
   rounds(`rt grep -F useState in the tree`, [
     ...rts.map((rt, i) => ({ name: rtName(i), run: () => timeOnce(rt, ['grep', '-F', 'useState'], tree, { RT_ROOT: tree }) })),
     { name: 'rg -n -F useState', run: () => timeOnce(rg, ['-n', '-F', 'useState', '.'], tree) },

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
-import { indexListing, outsideGit } from './gitIndex.js';
+import { outsideGit } from './gitDiscovery.js';
 import { isUtf8 } from 'node:buffer';
 import { nulSeparatedPaths } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
@@ -110,14 +110,12 @@ export interface TrackedPaths {
 
 /**
  * The files git tracks under `dir`, from its index alone (no look at the work tree, so it costs
- * little on a large tree); undefined outside a work tree. Read from the index file when it is
- * one gitIndex.ts reads (git is not started: a search runs this beside ripgrep, which needs the
- * cores); else started without waiting, to run beside a search: listedAmong takes it.
+ * little on a large tree); undefined outside a work tree (told without git where no .git is
+ * found: see gitDiscovery.ts). Started without waiting, to run beside a search: listedAmong
+ * takes it.
  */
 export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
-  const read = indexListing(dir);
-  if (read === 'none') return Promise.resolve(undefined);
-  if (read) return Promise.resolve(sortedPaths(read));
+  if (outsideGit(dir)) return Promise.resolve(undefined);
   return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? sortedPaths(r.stdout) : undefined));
 }
 
