@@ -51,7 +51,8 @@ export function listOptions(options: Options): ListOptions {
 
 /** The files found under each path searched, before globs and sorting. */
 export interface Listed {
-  readonly groups: ReadonlyArray<{ readonly place: (rel: string) => Candidate; readonly absPrefix: string; readonly rels: readonly string[]; readonly named: boolean }>;
+  /** `walked`: the paths come from a walk (or were checked against one), which follows no link: none goes through one. */
+  readonly groups: ReadonlyArray<{ readonly place: (rel: string) => Candidate; readonly absPrefix: string; readonly rels: readonly string[]; readonly named: boolean; readonly walked?: boolean }>;
   readonly filtered: boolean;
   /** Absolute paths (decoded) of files left out for names that are not valid UTF-8. */
   readonly undecodable?: readonly string[];
@@ -76,7 +77,7 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
     }
     const listing = listFiles(target.abs, list, ctx.root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
-    groups.push({ place: placeUnder(ctx.root, target.abs), absPrefix: absPrefixOf(target.abs), rels: listing.files, named: false });
+    groups.push({ place: placeUnder(ctx.root, target.abs), absPrefix: absPrefixOf(target.abs), rels: listing.files, named: false, walked: listing.walked });
     for (const rel of listing.undecodable) undecodable.push(path.join(target.abs, rel));
   }
   return { groups, filtered, undecodable };
@@ -101,7 +102,7 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
     }
     for (const rel of group.rels) {
       if (only && !only.has(group.absPrefix + rel)) continue;
-      if (!wanted(rel) || throughLink(group.absPrefix, rel)) continue;
+      if (!wanted(rel) || (!group.walked && throughLink(group.absPrefix, rel))) continue;
       const file = group.place(rel);
       files.set(file.abs, file);
     }
@@ -176,7 +177,8 @@ export function candidatesAmong(ctx: Context, dirs: readonly string[], tracked: 
     for (const abs of found) if (abs.startsWith(absPrefix)) rels.push(path.sep === '/' ? abs.slice(absPrefix.length) : abs.slice(absPrefix.length).split(path.sep).join('/'));
     const listed = listedAmong(dir, rels, tracked[i], list, ctx.root.dir);
     if (!listed) return undefined;
-    groups.push({ place: placeUnder(ctx.root, dir), absPrefix, rels: listed, named: false });
+    // (Without a work tree, the files are checked against the walk.)
+    groups.push({ place: placeUnder(ctx.root, dir), absPrefix, rels: listed, named: false, walked: !list.noIgnore && !tracked[i] });
   }
   // Whether ignore rules or the hidden rule could have left files out, for the "nothing found" note.
   return pickCandidates({ groups, filtered: !list.noIgnore || !list.hidden }, globs);

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { childProcess } from './builtins.js';
 import { childOutput } from './childOutput.js';
+import { outsideGit } from './gitDiscovery.js';
 import { isUtf8 } from 'node:buffer';
 import { nulSeparatedPaths } from './pathBytes.js';
 import { readPlainFile } from './plainFile.js';
@@ -26,6 +27,8 @@ export interface Listing {
   readonly skippedHidden: number;
   /** Files left out for names that are not valid UTF-8 (see pathBytes.ts), decoded for showing. */
   readonly undecodable: string[];
+  /** Whether the files come from a walk (not git's listing): then no path goes through a symbolic link. */
+  readonly walked?: boolean;
 }
 
 const ALWAYS_SKIPPED = new Set(['.git', '.rt']);
@@ -53,7 +56,8 @@ function below(under: string, matcher: Ignore): Rules {
  * costs less to print and to read. A walk lists them all.
  */
 export function listFiles(dir: string, options: ListOptions, top: string = dir, nameEndsWith = ''): Listing {
-  if (!options.noIgnore) {
+  // (No .git in any folder up to the system's root: git would find no work tree, and is not asked.)
+  if (!options.noIgnore && !outsideGit(dir)) {
     const undecodable: string[] = [];
     const listed = gitListing(dir, nameEndsWith, undecodable);
     if (listed) return { ...filterGitListing(dir, listed, options, inheritedRules(dir, top, ['.ignore'])), undecodable };
@@ -106,10 +110,12 @@ export interface TrackedPaths {
 
 /**
  * The files git tracks under `dir`, from its index alone (no look at the work tree, so it costs
- * little on a large tree); undefined outside a work tree. Started without waiting, to run beside
- * a search: listedAmong takes it.
+ * little on a large tree); undefined outside a work tree (told without git where no .git is
+ * found: see gitDiscovery.ts). Started without waiting, to run beside a search: listedAmong
+ * takes it.
  */
 export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
+  if (outsideGit(dir)) return Promise.resolve(undefined);
   return childOutput('git', [...GIT_LS, '--cached'], { cwd: dir, env: gitEnv() }).then((r) => (r && r.status === 0 ? sortedPaths(r.stdout) : undefined));
 }
 
@@ -183,7 +189,7 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
     // The walk lists every file but those under .git and .rt (and hidden ones unless asked).
     return rels.filter((rel) => !rel.split('/').some((part) => ALWAYS_SKIPPED.has(part)) && (options.hidden || !isHidden(rel)));
   }
-  if (!tracked) return undefined;
+  if (!tracked) return walkedAmong(dir, rels, options, top);
   // The .ignore files that can apply to these paths: those of their folders (git must list
   // them too, as it lists those that apply to a whole listing).
   const ignoreFiles: string[] = [];
@@ -205,6 +211,42 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
   const present = asked.filter((p) => tracked.has(p) || untracked.has(p));
   const wanted = new Set(rels);
   return filterGitListing(dir, present, options, inheritedRules(dir, top, ['.ignore'])).files.filter((p) => wanted.has(p));
+}
+
+/**
+ * Which of `rels` the walk of `dir` lists (see walk), checking their folders alone: each folder on
+ * the way must be one the walk enters (not hidden unless asked, nor .git or .rt, and no ignore
+ * rule of the folders above it excluding it), and the file one it lists. The rules of each
+ * folder are read once. For a listing that would walk: `tracked` undefined, git failed.
+ */
+function walkedAmong(dir: string, rels: readonly string[], options: ListOptions, top: string): string[] {
+  const withOwn = (rules: Rules[], folder: string): Rules[] => {
+    for (const file of ['.gitignore', '.ignore']) {
+      const matcher = loadIgnoreFile(path.join(dir, folder, file));
+      if (matcher) rules = [...rules, below(folder, matcher)];
+    }
+    return rules;
+  };
+  // Each folder's answer: the rules its entries are decided by, or null when the walk skips it.
+  const folders = new Map<string, Rules[] | null>([['', withOwn(inheritedRules(dir, top, ['.gitignore', '.ignore']), '')]]);
+  const rulesFor = (folder: string): Rules[] | null => {
+    const known = folders.get(folder);
+    if (known !== undefined) return known;
+    const slash = folder.lastIndexOf('/');
+    const parent = rulesFor(slash === -1 ? '' : folder.slice(0, slash));
+    const name = folder.slice(slash + 1);
+    const entered = parent && !ALWAYS_SKIPPED.has(name) && (options.hidden || !name.startsWith('.')) && !(parent.length && decide(parent, folder, true));
+    const rules = entered ? withOwn(parent, folder) : null;
+    folders.set(folder, rules);
+    return rules;
+  };
+  return rels.filter((rel) => {
+    const slash = rel.lastIndexOf('/');
+    const rules = rulesFor(slash === -1 ? '' : rel.slice(0, slash));
+    const name = rel.slice(slash + 1);
+    if (!rules || ALWAYS_SKIPPED.has(name) || (!options.hidden && name.startsWith('.'))) return false;
+    return !(rules.length && decide(rules, rel, false));
+  });
 }
 
 /** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */
@@ -267,7 +309,7 @@ function inheritedRules(dir: string, top: string, names: readonly string[]): Rul
   for (let i = 0; i < parts.length; i++) {
     const folder = path.join(top, ...parts.slice(0, i));
     for (const name of names) {
-      const matcher = loadIgnore(path.join(folder, name));
+      const matcher = loadIgnoreFile(path.join(folder, name));
       if (matcher) rules.push({ under: '', prefix: parts.slice(i).join('/'), order: i - parts.length, matcher });
     }
   }
@@ -294,6 +336,14 @@ function loadIgnore(file: string): Ignore | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * loadIgnore for a path that is most often not there: a failed open costs an exception, which
+ * costs more than the lstat that tells (a folder's .gitignore and .ignore, for each folder met).
+ */
+function loadIgnoreFile(file: string): Ignore | undefined {
+  return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? loadIgnore(file) : undefined;
 }
 
 /**
@@ -343,7 +393,7 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
       else files.push(childRel);
     }
   }
-  return { files, skippedHidden, undecodable };
+  return { files, skippedHidden, undecodable, walked: true };
 }
 
 /** A folder's entry: its name (decoded), and its bytes when they are not valid UTF-8. */

@@ -64,7 +64,7 @@ export const findCommand: CommandSpec = {
     const binary: string[] = [];
     for (; next < found.length && paths.length < max; next++) {
       const file = place(found[next]!);
-      if (throughLink(absPrefix, found[next]!)) continue;
+      if (!listed.walked && throughLink(absPrefix, found[next]!)) continue;
       const kind = kindOf(file.abs, ctx.root.dir);
       if (kind === 'listed') paths.push(file.display);
       else if (kind === 'binary') binary.push(file.display);
