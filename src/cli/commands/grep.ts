@@ -97,8 +97,10 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
   const exact = bytesLiteral && exactLines(single, { ignoreCase, word: query.word });
   // The lines themselves when rt is to match its pattern in them: it then reads only the files it
-  // prints. With -l, for a plain literal, the files found are the answer.
-  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact) : undefined;
+  // prints. For a plain literal they are the hits, printed as ripgrep read them when the files'
+  // indexes hold them so (not with -c, which prints no line). With -l, for a plain literal, the
+  // files found are the answer.
+  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact ? 'match' : query.count ? 'none' : 'print') : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
@@ -203,7 +205,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     if (lines.length === 0) continue;
     const room = max - shownHits;
     if (room > 0) {
-      shown.push({ file, lines: lines.slice(0, room) });
+      shown.push({ file, lines: lines.slice(0, room), found: answer && !answer.unanswered.has(file.abs) ? answer.contents?.get(file.abs) : undefined });
       shownHits += Math.min(room, lines.length);
       moreHits += Math.max(0, lines.length - room);
     } else {
