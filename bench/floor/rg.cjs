@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 
 const [literal, dir] = process.argv.slice(2);
-const args = ['--line-number', '--no-heading', '--max-columns', '1', '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global', '--fixed-strings', '--regexp', literal, '--', dir];
+const args = ['--line-number', '--no-heading', '--max-columns', '16384', '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global', '--fixed-strings', '--regexp', literal, '--', dir];
 const child = spawn('rg', args, { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
 let bytes = 0;
 child.stdout.on('data', (chunk) => (bytes += chunk.length));

@@ -1,12 +1,13 @@
 // Printing a search's hits with the LIDs `rt open` shows, computed only for the files printed:
 // each file is read again with its index, its hits checked against that reading, and what is
 // printed worked out first, within the time matching may take (see matchInTime); only then is
-// anything printed or saved.
+// anything printed or saved. A file whose saved index holds the very lines the search found, as
+// it found them, is not read again: its hits are printed as found, with the index's LIDs.
 
 import { RtError } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { matchesLine, type LineMatcher, type MatchRange } from '../core/match.js';
-import { openIndexed, retryOnChange, type IndexedFile } from '../io/indexedFile.js';
+import { indexedLinesAsRead, openIndexed, retryOnChange, type IndexedFile } from '../io/indexedFile.js';
 import { withFolderOf } from '../io/pinnedFolder.js';
 import { listedPath, type ResolvedPath } from '../io/root.js';
 import { ViewState } from '../io/views.js';
@@ -23,6 +24,8 @@ export interface FileHits {
   readonly file: Candidate;
   /** 0-based hit lines, ascending. */
   readonly lines: number[];
+  /** The lines as the search read them (ripgrep or git grep), by 1-based number: see hitLinesAsFound. */
+  readonly found?: ReadonlyMap<number, Buffer> | undefined;
 }
 
 export interface JsonHit extends JsonLine {
@@ -62,7 +65,8 @@ interface Row {
 interface FileRows {
   readonly file: Candidate;
   readonly resolved: ResolvedPath;
-  readonly indexed: IndexedFile;
+  /** Saves the file's index if reading it brought that up to date. */
+  persist(): void;
   readonly groups: ReadonlyArray<readonly Row[]>;
 }
 
@@ -81,7 +85,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
   let firstGroup = true;
   for (const rows of read) {
     if (!rows) continue;
-    const { file, resolved, indexed, groups } = rows;
+    const { file, resolved, groups } = rows;
     const view = ViewState.load(ctx.stateOf(resolved), resolved.rel);
     const path = output.prefixPath ? file.display : undefined;
     for (const group of groups) {
@@ -103,7 +107,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
         }
       }
     }
-    indexed.persist();
+    rows.persist();
     view.save();
   }
   return json;
@@ -115,7 +119,7 @@ function jsonMatch(content: Buffer, start: number, end: number): { start: number
 }
 
 /** A file's lines to print, read with its index (undefined when it is gone, unreadable or turned binary since it was searched). */
-function readFileRows(ctx: Context, { file, lines: searched }: FileHits, output: HitOutput, marking: boolean): FileRows | undefined {
+function readFileRows(ctx: Context, { file, lines: searched, found }: FileHits, output: HitOutput, marking: boolean): FileRows | undefined {
   let resolved: ResolvedPath;
   try {
     // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
@@ -126,8 +130,9 @@ function readFileRows(ctx: Context, { file, lines: searched }: FileHits, output:
   const isHit = (content: Buffer) => matchesLine(output.matcher, content);
   let read: HitLines;
   try {
-    // Read within the file's folder, entered and checked: one swapped for a link out of the root is not followed.
-    read = retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, output, isHit)));
+    // Without context, the lines found may do; else the file is read within its folder, entered
+    // and checked: one swapped for a link out of the root is not followed.
+    read = (output.before === 0 && output.after === 0 && found ? hitLinesAsFound(ctx, resolved, searched, found, isHit) : undefined) ?? retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, output, isHit)));
   } catch (error) {
     // Gone, unreadable or turned binary since it was searched: as if it had not matched.
     if (error instanceof RtError) return undefined;
@@ -145,12 +150,12 @@ function readFileRows(ctx: Context, { file, lines: searched }: FileHits, output:
     }
     return rows;
   });
-  return { file, resolved, indexed: read.indexed, groups };
+  return { file, resolved, persist: read.persist, groups };
 }
 
 /** A file's hits as one reading of it has them: the ranges to print and each line's LID and content. */
 interface HitLines {
-  readonly indexed: IndexedFile;
+  persist(): void;
   /** 0-based hit lines, ascending. */
   readonly lines: readonly number[];
   /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
@@ -175,7 +180,33 @@ function readHitLines(indexed: IndexedFile, searched: readonly number[], context
     ranges = rangesAround(lines, context, indexed.total);
     line = all;
   }
-  return { indexed, lines, ranges, line };
+  return { persist: () => indexed.persist(), lines, ranges, line };
+}
+
+/**
+ * The hits as the search read them (`found`, by 1-based number), with the LIDs of the file's
+ * saved index, when that holds each of them as read (see indexedLinesAsRead) and each matches:
+ * the file is not read again. Undefined otherwise: readHitLines reads it.
+ */
+function hitLinesAsFound(ctx: Context, resolved: ResolvedPath, searched: readonly number[], found: ReadonlyMap<number, Buffer>, isHit: (content: Buffer) => boolean): HitLines | undefined {
+  const read: Buffer[] = [];
+  for (const n of searched) {
+    const line = found.get(n + 1);
+    if (!line) return undefined;
+    read.push(line);
+  }
+  const known = indexedLinesAsRead(ctx.stateOf(resolved), resolved, searched, read);
+  if (!known || !known.contents.every(isHit)) return undefined;
+  const at = new Map(searched.map((n, k) => [n, k]));
+  return {
+    persist: () => undefined,
+    lines: searched,
+    ranges: rangesAround(searched, { before: 0, after: 0 }, Infinity),
+    line: (i) => {
+      const k = at.get(i)!;
+      return { lid: lidToString(known.lids[k]!), content: known.contents[k]! };
+    },
+  };
 }
 
 function rangesAround(lines: readonly number[], context: { readonly before: number; readonly after: number }, total: number): Array<[number, number]> {

@@ -8,7 +8,7 @@ import { digestBytes } from '../core/digest.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
-import { lineContent, splitLines, type FileLines } from '../core/lines.js';
+import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
 import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
@@ -105,6 +105,68 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
     },
     persist: () => whole?.persist(),
   };
+}
+
+/**
+ * The LIDs of lines that another reader of the file found (ripgrep or git grep, a search's hits),
+ * from its saved index and without reading the file: when the file has the stamp the index was
+ * made from, a stamp to be trusted alone (as openIndexed's warm path asks), and each line given
+ * has the fingerprint the index holds at its number. A reading of the file now gives those lines
+ * those contents (then given back), and `rt open` those LIDs. Undefined otherwise (a line read
+ * from another version, a stamp that cannot tell, no index): the file is then to be read.
+ *
+ * `numbers`: 0-based, ascending; `read`: each one's bytes as the reader gave them, without the
+ * \n (with a \r before it, and on line 0 a BOM).
+ */
+export function indexedLinesAsRead(store: StateStore, file: ResolvedPath, numbers: readonly number[], read: readonly Buffer[]): { lids: Uint32Array; contents: Buffer[] } | undefined {
+  let stamp: FileStamp;
+  try {
+    // (A link swapped in shows here, and is refused: nothing is read through the path anyway.)
+    stamp = statFile(file);
+  } catch {
+    return undefined;
+  }
+  const saved = SavedIndex.open(store, file.rel);
+  if (!saved || !trustworthy(saved.head, stamp)) return undefined;
+  const total = saved.head.lines;
+  const lids = new Uint32Array(numbers.length);
+  const contents: Buffer[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    // The lines of one block at a time: its records are read and checked once.
+    const block = Math.floor(numbers[i]! / BLOCK);
+    let j = i + 1;
+    while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
+    const from = numbers[i]!;
+    const to = numbers[j - 1]! + 1;
+    const records = to <= total ? saved.lineRecords(from, to) : undefined;
+    if (!records) return undefined;
+    for (let k = i; k < j; k++) {
+      const at = numbers[k]! - from;
+      const content = contentAsIndexed(read[k]!, numbers[k]!, total, records.h1[at]!, records.h2[at]!);
+      if (!content) return undefined;
+      contents.push(content);
+      lids[k] = records.lids[at]!;
+    }
+    i = j;
+  }
+  return { lids, contents };
+}
+
+/**
+ * The content of line `n` (of `total`) read as `line` (see indexedLinesAsRead), if it has the
+ * fingerprint h1, h2. A \r ending it is its line ending's, but on the last line, which may lack
+ * a \n: there the fingerprint tells.
+ */
+function contentAsIndexed(line: Buffer, n: number, total: number, h1: number, h2: number): Buffer | undefined {
+  const bare = n === 0 && hasBom(line) ? line.subarray(BOM.length) : line;
+  const fits = (content: Buffer) => {
+    const [a, b] = hashBytes(content);
+    return a === h1 && b === h2;
+  };
+  if (bare[bare.length - 1] !== 0x0d) return fits(bare) ? bare : undefined;
+  const stripped = bare.subarray(0, -1);
+  if (fits(stripped)) return stripped;
+  return n === total - 1 && fits(bare) ? bare : undefined;
 }
 
 /**

@@ -61,14 +61,26 @@ export function ripgrepCandidates(request: PrefilterRequest, env: NodeJS.Process
 }
 
 /**
+ * The most bytes of a line ripgrep prints for rt to print as a hit (a longer one, "[Omitted long
+ * line…]" in its place, is read from the file): minified code can hold lines of megabytes.
+ */
+export const MAX_LINE_PRINTED = 16 * 1024;
+
+/**
  * The 1-based numbers of the lines ripgrep finds in each file that may be searched (binary files
  * included: rt sorts them out), by absolute path; undefined when ripgrep cannot answer. These are
- * at least the lines rt would find (see exactLines for when they are exactly those). With
- * `contents`, each line too (rt matches its pattern in them, and reads only the files of those
- * that match); else lines are not printed (--max-columns 1).
+ * at least the lines rt would find (see exactLines for when they are exactly those). `contents`:
+ * - 'match': each line too, for rt to match its pattern in them (and read only the files of those
+ *   that match); a file with more than MAX_LINES_READ lines found is left to rt (unanswered);
+ * - 'print': the lines are the hits; each line too (up to MAX_LINE_PRINTED bytes), which rt
+ *   prints as they are when the file's saved index shows them unchanged (not for a file with
+ *   more than MAX_LINES_READ: its numbers only);
+ * - 'none': numbers only (--max-columns 1).
  */
-export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, contents = false): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
-  const run = search(request, env, ['--line-number', '--no-heading', ...(contents ? [] : ['--max-columns', '1'])]);
+export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, contents: 'match' | 'print' | 'none'): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
+  const columns = contents === 'match' ? [] : ['--max-columns', contents === 'print' ? String(MAX_LINE_PRINTED) : '1'];
+  const run = search(request, env, ['--line-number', '--no-heading', ...columns]);
+  const keep = contents !== 'none';
   return run?.then((r) => {
     if (!r) return undefined;
     const found = new Map<string, number[]>();
@@ -77,14 +89,14 @@ export function ripgrepLines(request: PrefilterRequest, env: NodeJS.ProcessEnv, 
     const crowded = new Set<string>();
     const undecodable: string[] = [];
     // (ripgrep names a file by the same absolute path whichever PATH given it was found under.)
-    for (const [name, file] of parseFound(r.found, contents, undecodable)) {
+    for (const [name, file] of parseFound(r.found, keep, undecodable)) {
       const abs = path.resolve(name);
       // A file under two PATHs given (one inside the other) is searched, and listed, twice.
       found.set(abs, ascending(file.numbers) ? file.numbers : [...new Set(file.numbers)].sort((a, b) => a - b));
-      if (file.crowded) crowded.add(abs);
+      if (file.crowded && contents === 'match') crowded.add(abs);
       else if (file.lines) lines.set(abs, file.lines);
     }
-    return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, undecodable, ...(contents ? { contents: lines } : {}) };
+    return { found, unanswered: crowded.size ? new Set([...r.unanswered, ...crowded]) : r.unanswered, undecodable, ...(keep ? { contents: lines } : {}) };
   });
 }
 
@@ -185,7 +197,7 @@ function logWatch(dirs: readonly string[]): (chunk: Buffer) => boolean {
 }
 
 /** Whether `dir` lies in a git work tree, as ripgrep tells one: a .git in it or in a folder above. */
-function inGitTree(dir: string): boolean {
+export function inGitTree(dir: string): boolean {
   for (let at = dir; ; at = path.dirname(at)) {
     if (fs.existsSync(path.join(at, '.git'))) return true;
     if (path.dirname(at) === at) return false;

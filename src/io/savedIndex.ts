@@ -113,6 +113,12 @@ export class SavedIndex {
     return lids;
   }
 
+  /** Fingerprints and LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
+  lineRecords(from: number, to: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const words = this.recordWords(from, to)?.words;
+    return words && splitWords(words, to - from);
+  }
+
   /**
    * Every line's fingerprint and LID, or undefined (damaged or replaced); with `text`, the
    * records as they are written in the index, checked, which an edit writes again unchanged for

@@ -6,7 +6,7 @@ import { compileSearch, escapeRegExp, knownLinesMatcher, matchesLine, matchingAm
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
 import { gitGrepLines } from '../../io/gitGrep.js';
 import { pcreLines } from '../../io/pcreSearch.js';
-import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
+import { exactLines, inGitTree, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
 import { trackedFiles } from '../../io/listFiles.js';
 import { BOM, hasBom } from '../../core/lines.js';
 import { statResolved } from '../../io/indexedFile.js';
@@ -97,12 +97,18 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
   const exact = bytesLiteral && exactLines(single, { ignoreCase, word: query.word });
   // The lines themselves when rt is to match its pattern in them: it then reads only the files it
-  // prints. With -l, for a plain literal, the files found are the answer.
-  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact) : undefined;
+  // prints. For a plain literal they are the hits, printed as ripgrep read them when the files'
+  // indexes hold them so (not with -c, which prints no line). With -l, for a plain literal, the
+  // files found are the answer.
+  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact ? 'match' : query.count ? 'none' : 'print') : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores.
-  const trackedRun = request && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
+  // Outside git there is nothing to ask it, and the files are listed by a walk of the folders:
+  // done while ripgrep runs.
+  const inGit = dirs?.every(inGitTree) ?? false;
+  const trackedRun = request && inGit && (linesRun || filesRun) ? Promise.all(request.dirs.map(trackedFiles)) : undefined;
+  const walked = !inGit ? listCandidates(ctx, paths, list) : undefined;
   let answer: PrefilterAnswer<Map<string, number[]>> | undefined = await linesRun;
   // Whether the answer's lines are the hits (ripgrep's, for a plain literal), not only the lines that may be.
   let exactAnswer = exact;
@@ -124,7 +130,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
       tracked = found.listed;
     }
   }
-  let set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  let set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(walked ?? listCandidates(ctx, paths, list), globs, only);
   set = withoutUnsearchable(ctx, query, set);
   if (query.pcre) {
     // Only regular files go to ripgrep, which follows a link named on its command line (to a
@@ -203,7 +209,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     if (lines.length === 0) continue;
     const room = max - shownHits;
     if (room > 0) {
-      shown.push({ file, lines: lines.slice(0, room) });
+      shown.push({ file, lines: lines.slice(0, room), found: answer && !answer.unanswered.has(file.abs) ? answer.contents?.get(file.abs) : undefined });
       shownHits += Math.min(room, lines.length);
       moreHits += Math.max(0, lines.length - room);
     } else {
