@@ -197,7 +197,7 @@ function logWatch(dirs: readonly string[]): (chunk: Buffer) => boolean {
 }
 
 /** Whether `dir` lies in a git work tree, as ripgrep tells one: a .git in it or in a folder above. */
-export function inGitTree(dir: string): boolean {
+function inGitTree(dir: string): boolean {
   for (let at = dir; ; at = path.dirname(at)) {
     if (fs.existsSync(path.join(at, '.git'))) return true;
     if (path.dirname(at) === at) return false;
