@@ -355,9 +355,14 @@ const digests = new WeakMap<readonly Buffer[], string>();
 /** The same, of a file read whole: an undo's check and the index's racy check ask for the same one. */
 const wholeDigests = new WeakMap<Buffer, string>();
 
-/** The stamp of a file just written or read cannot be trusted alone within its timestamp granularity. */
+/**
+ * The stamp of a file just written or read cannot be trusted alone within its timestamp
+ * granularity. Its change time counts too: a file given an old modification time (cp -p, tar,
+ * touch -d) just now was still changed just now.
+ */
 function isRacy(stamp: FileStamp): boolean {
-  return stamp.size < 0 || Date.now() - Number(BigInt(stamp.mtimeNs) / 1_000_000n) < RACY_MS;
+  const changed = BigInt(stamp.mtimeNs) > BigInt(stamp.ctimeNs) ? stamp.mtimeNs : stamp.ctimeNs;
+  return stamp.size < 0 || Date.now() - Number(BigInt(changed) / 1_000_000n) < RACY_MS;
 }
 
 /** Reads the whole file, brings its LIDs up to date and saves them. */

@@ -158,6 +158,16 @@ describe('the saved index', () => {
     expect(fs.readFileSync(file, 'latin1').split('\n')[150_000]).toBe('edited');
   });
 
+  it('a file changed just now but dated back (cp -p, tar, touch -d) is not trusted by its stamp alone: its change time counts', () => {
+    const dir = tempDir();
+    const file = write(dir, 'dated.txt', numbered(50));
+    age(file); // its modification time an hour back; its change time is now
+    expect(run(['open', 'dated.txt'], dir).status).toBe(0);
+    const indexDir = path.join(dir, '.rt', 'index');
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean };
+    expect(doc.racy).toBe(true);
+  });
+
   it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
     const dir = tempDir();
     const name = 'ünï cødé — 文件.txt';
