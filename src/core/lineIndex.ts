@@ -136,7 +136,7 @@ function range(from: number, to: number): number[] {
  */
 export function assignFresh(old: LineIndex, hashes: LineHashes, lids: Uint32Array, fresh: readonly number[], few = 8): void {
   if (fresh.length === 0) return;
-  const length = lidLengthFor(hashes.h1.length);
+  const length = freshLength(old.retired, hashes.h1.length);
   let used: CodeSet;
   if (fresh.length <= few) used = new ScannedCodes([old.lids, old.retired.lids]);
   else {
@@ -188,18 +188,41 @@ function keysOf(hashes: LineHashes, at: readonly number[]): LineKeys {
   return { h1: k1, h2: k2 };
 }
 
-/** Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. */
+/**
+ * A retired entry that is no LID but a mark: codes of its length (and shorter) were dropped from
+ * the list by its cap before they expired, so fresh LIDs of the file are made longer until its
+ * day expires too (see freshLength). Its value, 0, has no letter: it is never an LID.
+ */
+function isDroppedMark(code: number): boolean {
+  return (code & 0x3fffffff) === 0;
+}
+
+/** The length of a code (4, 5 or 6). */
+function codeLength(code: number): number {
+  return 4 + (code >>> 30);
+}
+
+/**
+ * Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. Codes
+ * dropped by the cap, before their 30 days, could be handed to other content (SPEC §1 forbids
+ * it: an agent may still hold one): a mark says up to which length they were, and lives as long
+ * as they would have; fresh LIDs are made longer meanwhile.
+ */
 export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line: number }>, day: number, lineCount: number): Retired {
   const cap = Math.max(RETIRED_MIN_CAP, 2 * lineCount);
   const lids: number[] = [];
   const days: number[] = [];
   const lines: number[] = [];
+  let mark: { length: number; day: number } | undefined;
   for (let i = 0; i < retired.lids.length; i++) {
-    if (day - retired.days[i]! <= RETIRED_DAYS) {
-      lids.push(retired.lids[i]!);
-      days.push(retired.days[i]!);
-      lines.push(retired.lines[i]!);
+    if (day - retired.days[i]! > RETIRED_DAYS) continue;
+    if (isDroppedMark(retired.lids[i]!)) {
+      mark = { length: Math.max(mark?.length ?? 0, codeLength(retired.lids[i]!)), day: Math.max(mark?.day ?? 0, retired.days[i]!) };
+      continue;
     }
+    lids.push(retired.lids[i]!);
+    days.push(retired.days[i]!);
+    lines.push(retired.lines[i]!);
   }
   for (const g of gone) {
     lids.push(g.lid);
@@ -207,8 +230,30 @@ export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line
     lines.push(g.line);
   }
   const from = Math.max(0, lids.length - cap);
-  if (from === 0 && gone.length === 0 && lids.length === retired.lids.length) return retired;
-  return { lids: Uint32Array.from(lids.slice(from)), days: Uint16Array.from(days.slice(from)), lines: Uint32Array.from(lines.slice(from)) };
+  for (let i = 0; i < from; i++) mark = { length: Math.max(mark?.length ?? 0, codeLength(lids[i]!)), day: Math.max(mark?.day ?? 0, days[i]!) };
+  const marks = mark ? 1 : 0;
+  const wasMarked = retired.lids.some(isDroppedMark);
+  if (from === 0 && gone.length === 0 && lids.length + marks === retired.lids.length && marks === (wasMarked ? 1 : 0)) return retired;
+  const kept = lids.length - from;
+  const out = { lids: new Uint32Array(marks + kept), days: new Uint16Array(marks + kept), lines: new Uint32Array(marks + kept) };
+  if (mark) {
+    out.lids[0] = ((mark.length - 4) << 30) >>> 0;
+    out.days[0] = mark.day;
+  }
+  out.lids.set(lids.slice(from), marks);
+  out.days.set(days.slice(from), marks);
+  out.lines.set(lines.slice(from), marks);
+  return out;
+}
+
+/**
+ * The length of the fresh LIDs of a file of `lineCount` lines with `retired`: lidLengthFor's,
+ * or one more than the codes its cap dropped (see retire), up to 6.
+ */
+export function freshLength(retired: Retired, lineCount: number): number {
+  let length = lidLengthFor(lineCount);
+  for (const code of retired.lids) if (isDroppedMark(code)) length = Math.max(length, Math.min(6, codeLength(code) + 1));
+  return length;
 }
 
 /** Where the line of a retired LID was right after it changed (1-based), or undefined if `code` was never retired. */

@@ -296,3 +296,31 @@ describe('matchLines', () => {
     expect(Array.from(after.lids).filter((l) => old.has(l)).length).toBe(n - 3);
   });
 });
+
+describe('the retired list beyond its cap', () => {
+  it('marks the length of the codes its cap drops, for as long as they would have lived; fresh LIDs are then longer', async () => {
+    const { retire, freshLength, RETIRED_MIN_CAP, RETIRED_DAYS, NO_RETIRED } = await import('../../src/core/lineIndex.js');
+    const code = (i: number) => (0xa0000 | i) >>> 0; // 4-character codes, each with a letter
+    const gone = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ lid: code(from + i), line: 1 }));
+    // Up to the cap: nothing dropped, no mark, fresh LIDs as long as the file's size says.
+    let retired = retire(NO_RETIRED, gone(0, RETIRED_MIN_CAP), 100, 2000);
+    expect(retired.lids.length).toBe(RETIRED_MIN_CAP);
+    expect(freshLength(retired, 2000)).toBe(4);
+    // Ten more, a day later: the ten oldest go, a mark of 4-character codes of their day comes.
+    retired = retire(retired, gone(RETIRED_MIN_CAP, 10), 101, 2000);
+    expect(retired.lids.length).toBe(RETIRED_MIN_CAP + 1);
+    expect(retired.lids[0]! & 0x3fffffff).toBe(0);
+    expect(retired.days[0]).toBe(100);
+    expect(Array.from(retired.lids.subarray(1, 3))).toEqual([code(10), code(11)]);
+    expect(freshLength(retired, 2000)).toBe(5);
+    // More drops keep one mark; it lives as long as what it stands for: expired with them, lengths are as before.
+    retired = retire(retired, gone(2 * RETIRED_MIN_CAP, 5), 102, 2000);
+    expect(Array.from(retired.lids).filter((c) => (c & 0x3fffffff) === 0)).toHaveLength(1);
+    expect(retired.days[0]).toBe(100);
+    expect(freshLength(retire(retired, [], 100 + RETIRED_DAYS + 3, 2000), 2000)).toBe(4);
+    // A file of 200,000 lines (5-character LIDs) whose cap dropped them gets 6; never more.
+    const big = { lids: Uint32Array.of(((5 - 4) << 30) >>> 0), days: Uint16Array.of(100), lines: Uint32Array.of(0) };
+    expect(freshLength(big, 200_000)).toBe(6);
+    expect(freshLength({ ...big, lids: Uint32Array.of(((6 - 4) << 30) >>> 0) }, 200_000)).toBe(6);
+  });
+});
