@@ -146,6 +146,9 @@ await build({
   plugins: [webTreeSitterRequireBuild],
 });
 copyGrammars();
+// The parsers' bundle is loaded with a code cache of its own (scripts/sidecars.mjs): made ASCII
+// and named by its first line, as dist/rt.cjs is below.
+stampBuild(path.join(root, 'dist', 'lang.cjs'));
 copyFileSync(createRequire(path.join(root, 'package.json')).resolve('typescript'), path.join(root, 'dist', 'typescript.cjs'));
 
 await build({
@@ -219,20 +222,32 @@ function memoizeInterop(code) {
 // of every start): esbuild escapes what is not ASCII in code; what is left, in comments, is
 // escaped here, a UTF-16 unit at a time (\uXXXX reads the same in a comment, a string or a regular
 // expression, with the u flag or without).
-const bundle = memoizeInterop(readFileSync(outfile, 'utf8')).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
-writeFileSync(outfile, buildLine + bundle);
+stampBuild(outfile, memoizeInterop);
+
+/** Makes a bundle ASCII only (see above) and names its build on its first line. */
+function stampBuild(file, transform = (code) => code) {
+  const bundle = transform(readFileSync(file, 'utf8')).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
+  writeFileSync(file, buildLine + bundle);
+  rmSync(`${file}.cache`, { force: true });
+}
 
 // Sample runs compile what a typical command uses: a first open of a small file (which builds
 // and saves its index), then the same window again from the saved index, whose process writes
 // the cache.
-rmSync(`${outfile}.cache`, { force: true });
+// The parsers' cache comes from an outline of a small TypeScript file, which loads them.
 const sample = mkdtempSync(path.join(tmpdir(), 'rt-build-'));
 writeFileSync(path.join(sample, 'sample.txt'), 'one\ntwo\nthree\n');
-for (const cache of [false, true]) {
-  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'rt.cjs'), 'open', 'sample.txt:2'], {
+writeFileSync(path.join(sample, 'sample.ts'), 'export class Sample {\n  size(n: number): number {\n    return n + 1;\n  }\n}\n');
+const runs = [
+  [['open', 'sample.txt:2'], {}],
+  [['open', 'sample.txt:2'], { RT_WRITE_CODE_CACHE: outfile }],
+  [['outline', 'sample.ts'], { RT_WRITE_CODE_CACHE: path.join(root, 'dist', 'lang.cjs') }],
+];
+for (const [args, extra] of runs) {
+  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'rt.cjs'), ...args], {
     cwd: sample,
-    env: { ...process.env, ...(cache ? { RT_WRITE_CODE_CACHE: outfile } : {}), RT_STATE: '', RT_ROOT: sample },
+    env: { ...process.env, ...extra, RT_STATE: '', RT_ROOT: sample },
     encoding: 'utf8',
   });
   if (run.status !== 0) {
