@@ -92,10 +92,9 @@ function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: 
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
-    streams.stderr.write(`rt: ${error.message}\n`);
-    for (const hint of error.hints) streams.stderr.write(`rt: ${hint}\n`);
+    streams.stderr.write(error.lines);
     if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
-    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hints: error.hints, exit: error.exitStatus, ...error.details } })}\n`);
+    if (json) streams.stdout.write(`${JSON.stringify(error.document)}\n`);
     return error.exitStatus;
   }
   // A bug or an unexpected system failure: say what happened without a stack trace.

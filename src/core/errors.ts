@@ -48,6 +48,16 @@ export class RtError extends Error {
   get exitStatus(): number {
     return exitStatusFor(this.code);
   }
+
+  /** The refusal as stderr says it: the message, then each hint, on `rt: ` lines. */
+  get lines(): string {
+    return [this.message, ...this.hints].map((line) => `rt: ${line}\n`).join('');
+  }
+
+  /** The refusal as --json gives it: {"error": {code, message, hints, exit, …details}}. */
+  get document(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, hints: this.hints, exit: this.exitStatus, ...this.details } };
+  }
 }
 
 /**

@@ -220,13 +220,7 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
  * folder are read once. For a listing that would walk: `tracked` undefined, git failed.
  */
 function walkedAmong(dir: string, rels: readonly string[], options: ListOptions, top: string): string[] {
-  const withOwn = (rules: Rules[], folder: string): Rules[] => {
-    for (const file of ['.gitignore', '.ignore']) {
-      const matcher = loadIgnoreFile(path.join(dir, folder, file));
-      if (matcher) rules = [...rules, below(folder, matcher)];
-    }
-    return rules;
-  };
+  const withOwn = (rules: Rules[], folder: string) => withFolderRules(dir, folder, rules, (name) => fs.lstatSync(path.join(dir, folder, name), { throwIfNoEntry: false })?.isFile() === true);
   // Each folder's answer: the rules its entries are decided by, or null when the walk skips it.
   const folders = new Map<string, Rules[] | null>([['', withOwn(inheritedRules(dir, top, ['.gitignore', '.ignore']), '')]]);
   const rulesFor = (folder: string): Rules[] | null => {
@@ -339,6 +333,18 @@ function loadIgnore(file: string): Ignore | undefined {
 }
 
 /**
+ * `rules`, and those of the ignore files of folder `rel` of `dir` (.gitignore, then .ignore) that
+ * `present` says are there, as the walk enters the folder.
+ */
+function withFolderRules(dir: string, rel: string, rules: Rules[], present: (name: string) => boolean): Rules[] {
+  for (const name of ['.gitignore', '.ignore']) {
+    const matcher = present(name) ? loadIgnore(path.join(dir, rel, name)) : undefined;
+    if (matcher) rules = [...rules, below(rel, matcher)];
+  }
+  return rules;
+}
+
+/**
  * loadIgnore for a path that is most often not there: a failed open costs an exception, which
  * costs more than the lstat that tells (a folder's .gitignore and .ignore, for each folder met).
  */
@@ -364,14 +370,7 @@ function walk(dir: string, options: ListOptions, inherited: Rules[]): Listing {
     } catch {
       continue;
     }
-    let rules = outer;
-    if (!options.noIgnore) {
-      for (const name of ['.gitignore', '.ignore']) {
-        if (!entries.some((e) => e.name === name && e.isFile())) continue;
-        const matcher = loadIgnore(path.join(dir, rel, name));
-        if (matcher) rules = [...rules, below(rel, matcher)];
-      }
-    }
+    const rules = options.noIgnore ? outer : withFolderRules(dir, rel, outer, (name) => entries.some((e) => e.name === name && e.isFile()));
     for (const entry of entries) {
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
       if (!options.hidden && entry.name.startsWith('.')) {

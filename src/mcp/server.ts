@@ -162,8 +162,7 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
 
 /** A refusal before any run (bad arguments, a hidden tool), shaped as a run's. */
 function refusal(error: RtError): ToolResult {
-  const lines = [`rt: ${error.message}`, ...error.hints.map((h) => `rt: ${h}`)].join('\n');
-  return { isError: true, content: [{ type: 'text', text: `${lines}\n(exit ${error.exitStatus})` }], structuredContent: { error: { code: error.code, message: error.message, hints: error.hints, exit: error.exitStatus, ...error.details } } };
+  return { isError: true, content: [{ type: 'text', text: `${error.lines}(exit ${error.exitStatus})` }], structuredContent: error.document };
 }
 
 /** The run's --json document: its last line that is a JSON object (a window cut short is followed by its error). */
