@@ -8,32 +8,38 @@ export function treeProblems(tree: Tree): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
   const root = tree.rootNode;
   if (!root.hasError) return problems;
-  const visit = (node: Node): void => {
+  // `context` is the nearest ancestor that is not itself an error (the root at least): the
+  // construct the error broke. It is carried down the walk rather than asked of a node
+  // (`node.parent`), which corrupts web-tree-sitter 0.27's memory in some broken trees (a
+  // `foo(` inserted into a 1,100-line TypeScript file: "memory access out of bounds", then
+  // "table index is out of bounds" at the tree's delete).
+  const visit = (node: Node, context: Node): void => {
     if (problems.length >= MAX_ERRORS) return;
     if (node.isMissing) {
-      problems.push(problemAt(node, `missing ${quoted(node.type)}`, `missing ${node.type}`));
+      problems.push(problemAt(node, context, `missing ${quoted(node.type)}`, `missing ${node.type}`));
       return;
     }
     if (node.isError) {
-      problems.push(unexpected(node, root));
+      problems.push(unexpected(node, context, root));
       // An ERROR node may hold parsed constructs with errors of their own: those count too.
     }
-    for (const child of node.children) if (child.hasError || child.isMissing) visit(child);
+    const inner = node.isError ? context : node;
+    for (const child of node.children) if (child.hasError || child.isMissing) visit(child, inner);
   };
-  visit(root);
+  visit(root, root);
   return problems;
 }
 
-function unexpected(node: Node, root: Node): SyntaxProblem {
+function unexpected(node: Node, context: Node, root: Node): SyntaxProblem {
   const first = firstLeaf(node);
   const text = node.text;
   if (text.trim() === '' && node.startIndex >= root.endIndex - 1) {
-    return problemAt(node, 'unexpected end of file', 'unexpected end');
+    return problemAt(node, context, 'unexpected end of file', 'unexpected end');
   }
   // The kind names the first token only: the rest of the text the ERROR swallowed changes as
   // the code around it is edited, the token that could not be placed does not.
   const token = first ? first.text : text;
-  return problemAt(node, `unexpected ${quoted(text)}`, `unexpected ${token.split('\n', 1)[0]!.slice(0, 32)}`);
+  return problemAt(node, context, `unexpected ${quoted(text)}`, `unexpected ${token.split('\n', 1)[0]!.slice(0, 32)}`);
 }
 
 function firstLeaf(node: Node): Node | null {
@@ -42,8 +48,7 @@ function firstLeaf(node: Node): Node | null {
   return at;
 }
 
-function problemAt(node: Node, message: string, kind: string): SyntaxProblem {
-  const context = contextOf(node);
+function problemAt(node: Node, context: Node, message: string, kind: string): SyntaxProblem {
   return {
     line: node.startPosition.row + 1,
     column: node.startPosition.column + 1,
@@ -53,11 +58,4 @@ function problemAt(node: Node, message: string, kind: string): SyntaxProblem {
     contextStart: context.startPosition.row + 1,
     contextEnd: context.endPosition.row + 1,
   };
-}
-
-/** The nearest ancestor that is not itself an error: the construct the error broke. */
-function contextOf(node: Node): Node {
-  let at = node.parent;
-  while (at && (at.isError || at.isMissing) && at.parent) at = at.parent;
-  return at ?? node;
 }

@@ -186,3 +186,14 @@ describe('the syntax check never refuses valid syntax its grammar is too old for
     expect(run(['insert', 'm.ts', again.lidAt(1)], dir, { input: 'const broken = (;\n' }).status).toBe(5);
   });
 });
+
+describe('a change whose tree web-tree-sitter cannot be asked for parents of (test/lang/fixtures/README.md)', () => {
+  it('is refused as a syntax error (exit 5), not an internal error', () => {
+    const broken = fs.readFileSync(path.join(__dirname, '../lang/fixtures/parent-crash.ts.txt'));
+    const dir = repo({ 'keep.ts': 'export const a = 1;\n' });
+    const r = run(['create', 'rule.ts'], dir, { input: broken });
+    expect(r.status, r.text).toBe(5);
+    expect(r.stderr).toMatch(/^rt: the change would leave rule\.ts with \d+ syntax errors it did not have; nothing was written/);
+    expect(fs.existsSync(path.join(dir, 'rule.ts'))).toBe(false);
+  });
+});
