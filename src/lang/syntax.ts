@@ -139,7 +139,7 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES && PARSING[language].kind !== 'json') {
     edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
     const oldLines = lines?.old ?? lineOffsets(oldBytes);
-    const window = windowOf(newBytes, newLines, oldLines, edit);
+    const window = windowOf(newBytes, newLines, oldLines, edit, FROM_TOP.has(language));
     if (window) {
       newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
       oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
@@ -181,6 +181,9 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (TYPESCRIPT_KIND[language] !== undefined && typeScriptAccepts(language, before, after)) return { status: 'ok' };
   return { status: 'errors', errors: made };
 }
+
+/** Languages whose window must start at the file's first line: PHP is text until `<?php`. */
+const FROM_TOP: ReadonlySet<LanguageId> = new Set(['php']);
 
 /** The languages TypeScript's parser reads, with the kind of script it reads them as. */
 const TYPESCRIPT_KIND: Partial<Record<LanguageId, 'JS' | 'TS' | 'TSX'>> = { javascript: 'JS', typescript: 'TS', tsx: 'TSX' };

@@ -9,7 +9,7 @@ const b = (text: string): Buffer => Buffer.from(text);
 const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
 
 beforeAll(async () => {
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'yaml', 'c', 'css', 'bash'] as const) {
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
     expect(await prepareChecker(language)).toEqual({ ok: true });
   }
 });
@@ -150,5 +150,49 @@ describe('newErrors on a long file (a window around the edit)', () => {
     const after = before.slice();
     after[10_004] = '  a = a + 2;';
     expect(newErrors('typescript', b(`${before.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 10_005, oldEnd: 10_006, newStart: 10_005, newEnd: 10_006 }]).status).toBe('ok');
+  });
+});
+
+describe('newErrors on a file of some hundreds of lines (a window, or the whole file)', () => {
+  const functions = Array.from({ length: 1200 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+  const oneClass = Array.from({ length: 1200 }, (_, i) => (i === 0 ? 'class C {' : i === 1199 ? '}' : i % 10 === 0 ? '' : `  m${i}(): number { return ${i}; }`));
+
+  it.each([
+    ['functions', functions],
+    ['one class', oneClass],
+  ])('an edit that breaks line 603 of %s is refused, at that line; one that keeps it whole is not', (_, lines) => {
+    const text = b(`${lines.join('\n')}\n`);
+    const broken = lines.slice();
+    broken[602] = '  a = (a + 1;';
+    const hunk = [{ oldStart: 603, oldEnd: 604, newStart: 603, newEnd: 604 }];
+    expect(messages(newErrors('typescript', text, b(`${broken.join('\n')}\n`), hunk))).toEqual(['603:13 missing `)`']);
+    const fine = lines.slice();
+    fine[602] = lines === functions ? '  a = (a + 1);' : '  m602(): number { return (1); }';
+    expect(newErrors('typescript', text, b(`${fine.join('\n')}\n`), hunk).status).toBe('ok');
+  });
+
+  it('a `}` deleted from a function is refused though the error shows at the window end', () => {
+    const after = functions.slice();
+    after.splice(609, 1); // the `}` of the function on lines 602-610
+    const check = newErrors('typescript', b(`${functions.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 610, oldEnd: 611, newStart: 610, newEnd: 610 }]);
+    expect(messages(check)).toEqual([expect.stringMatching(/missing `}`/)]);
+  });
+
+  it('an old error outside the window does not count', () => {
+    const before = functions.slice();
+    before[2] = '  a = (a + 1;';
+    const after = before.slice();
+    after[1000] = '  a = a + 2;';
+    expect(newErrors('typescript', b(`${before.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 1001, oldEnd: 1002, newStart: 1001, newEnd: 1002 }]).status).toBe('ok');
+  });
+});
+
+describe('newErrors on a long PHP file (text until `<?php`: its window starts at the top)', () => {
+  it.each([1200, 5000])('an edit that breaks line 903 of %i lines is refused', (count) => {
+    const lines = Array.from({ length: count }, (_, i) => (i === 0 ? '<?php' : i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}($a) {` : i % 10 === 9 ? '}' : `  $a = $a + ${i};`));
+    const after = lines.slice();
+    after[902] = '  $a = ($a + 1;';
+    const hunk = [{ oldStart: 903, oldEnd: 904, newStart: 903, newEnd: 904 }];
+    expect(newErrors('php', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), hunk).status).toBe('errors');
   });
 });
