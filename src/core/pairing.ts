@@ -205,13 +205,18 @@ function pairLargeWindow(a: LineHashes, b: LineHashes, w: Hunk, match: Int32Arra
 export function pairUniqueMoves(a: LineHashes, b: LineHashes, oldFree: readonly number[], newFree: readonly number[]): Array<[number, number]> {
   if (oldFree.length === 0 || newFree.length === 0) return [];
   const contents = new ContentCounts(b, newFree, newFree.length);
-  const inNew = contents.countIn(b);
-  const inOld = contents.countIn(a);
   const oldAt = new Int32Array(contents.capacity).fill(-1);
+  let shared = false;
   for (const i of oldFree) {
     const slot = contents.slotOf(a.h1[i]!, a.h2[i]!);
     if (slot >= 0) oldAt[slot] = i;
+    shared ||= slot >= 0;
   }
+  // No unpaired old line holds a content of an unpaired new one (a line rewritten in place):
+  // nothing to pair, and the two files need not be counted.
+  if (!shared) return [];
+  const inNew = contents.countIn(b);
+  const inOld = contents.countIn(a);
   const pairs: Array<[number, number]> = [];
   for (const j of newFree) {
     const slot = contents.slotOf(b.h1[j]!, b.h2[j]!);

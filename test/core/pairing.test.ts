@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashLines } from '../../src/core/hash.js';
 import { splitLines } from '../../src/core/lines.js';
-import { pairLines } from '../../src/core/pairing.js';
+import { pairLines, pairUniqueMoves } from '../../src/core/pairing.js';
 import { applyModelOp, modelLines, modelOp } from '../support/lidModel.js';
 
 const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
@@ -69,5 +69,20 @@ describe('pairLines', () => {
       }
     });
     expect(paired).toBe(n - 3);
+  });
+});
+
+describe('pairUniqueMoves', () => {
+  const old = ['import b;', 'import a;', 'x', 'y', 'x'];
+  it('pairs a line moved unchanged whose content occurs once in each file', () => {
+    const now = ['import a;', 'import b;', 'x', 'y', 'x'];
+    expect(pairUniqueMoves(hashesOf(old), hashesOf(now), [0, 1], [0, 1])).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+  });
+  it('pairs nothing for a line rewritten in place, nor for content the files hold twice', () => {
+    expect(pairUniqueMoves(hashesOf(old), hashesOf(['import c;', 'import a;', 'x', 'y', 'x']), [0], [0])).toEqual([]);
+    expect(pairUniqueMoves(hashesOf(old), hashesOf(['x', 'import a;', 'import b;', 'y', 'x']), [0, 2], [0, 2])).toEqual([[0, 2]]);
   });
 });
