@@ -92,6 +92,20 @@ export async function benchMcp({ row, env, runs = 11, calls = 1000, memoryCalls 
     }
     const editMedian = median(edits);
     row('rt mcp edit (one line), median per call / rt edit process', { a: editMedian, b: median(cliEdits), ratio: editMedian / median(cliEdits) }, '≤ 2 ms', '', `p99 ${quantile(edits, 0.99).toFixed(2)} ms over ${calls} edits; ${(median(cliEdits) / editMedian).toFixed(0)}× faster`);
+    // The same edits without the syntax check (no_check): what the check of a 150-line
+    // TypeScript file costs a server that keeps the grammar loaded, alternating with checked ones.
+    lid = (await call('open', { target: 'f0.ts:75', window: 1 })).structuredContent.lines.find((l) => l.n === 75).lid;
+    const checked = [];
+    const unchecked = [];
+    for (let i = 0; i < calls; i++) {
+      for (const [list, extra, name] of [[checked, {}, 'checked'], [unchecked, { no_check: true }, 'unchecked']]) {
+        const { ms, r } = await timed(() => call('edit', { path: 'f0.ts', from: lid, text: `export const ${name} = ${i};\n`, ...extra }));
+        list.push(ms);
+        lid = r.structuredContent.window.lines.find((l) => l.n === 75).lid;
+      }
+    }
+    const added = median(checked) - median(unchecked);
+    row('rt mcp edit, checked / unchecked (150-line TypeScript)', { a: median(checked), b: median(unchecked), ratio: median(checked) / median(unchecked) }, '+20 ms', '+5 ms', `the check adds ${added.toFixed(2)} ms a call`);
   } finally {
     await close();
   }
