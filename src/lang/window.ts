@@ -1,34 +1,29 @@
-// The part of a file the check parses: the edit's lines and WINDOW_CONTEXT lines each side,
-// cut where top-level code starts. Pure.
+// The part of a long file the check parses: the edit's lines and WINDOW_CONTEXT lines each
+// side, cut where top-level code starts. Pure.
 //
 // Parsing costs some 7-20 ms of CPU per 1,000 lines of TypeScript (notes/syntax-research.md),
-// so a 100,000-line file would cost an edit 700 ms or more; its window, ~5 ms. Only the
-// window's bytes are decoded. The old and the new content are cut at the same unchanged lines,
-// so an error the cut makes (a class body cut from its class) is in both and pairs off as old;
-// what the edit breaks is inside the window. What is lost: an edit whose damage shows only
-// beyond the window (a `}` that closes a class more than WINDOW_CONTEXT lines up) may pass.
-//
-// A file of up to CUT_ANYWHERE_FROM_LINES lines is cut only before top-level code (after a
-// blank line): where none is near enough, it is parsed whole, as it costs little more. A
-// longer file is cut where top-level code starts near the window's edge, and else LONG_CONTEXT
-// lines from the edit.
+// so a 100,000-line file would cost an edit 700 ms or more; its window, ~10 ms. Only the
+// window's bytes are decoded. The old and the new
+// content are cut at the same unchanged lines, so an error the cut makes (a class body cut from
+// its class) is in both and pairs off as old; what the edit breaks is inside the window. What
+// is lost: an edit whose damage shows only beyond the window (a `}` that closes a class
+// more than WINDOW_CONTEXT lines up) may pass; and a cut that falls inside a multi-line string,
+// template or comment (a blank line, then an unindented line, within it: the test files of
+// typescript-eslint hold code in templates) makes the window read strings as code and code as
+// strings, so that an edit breaking the code there passes. A narrower window for files of 600
+// lines and more was measured (40 ms of the check to 26 on a 1,157-line file) and not kept for
+// that reason (notes/syntax-research.md).
 
 import type { Hunk } from './newProblems.js';
 
 /** Files of more lines than this are checked in a window. */
-export const WINDOWED_FROM_LINES = 600;
+export const WINDOWED_FROM_LINES = 3000;
 
 /** Lines kept each side of the edit. */
-export const WINDOW_CONTEXT = 150;
-
-/** Files of more lines than this are cut even where no top-level code is near (LONG_CONTEXT lines from the edit). */
-export const CUT_ANYWHERE_FROM_LINES = 3000;
-
-/** Lines kept each side of the edit in a long file where no top-level code is near the window's edge. */
-const LONG_CONTEXT = 400;
+export const WINDOW_CONTEXT = 400;
 
 /** How far past WINDOW_CONTEXT a cut may move to reach top-level code. */
-const BOUNDARY_SEARCH = 250;
+const BOUNDARY_SEARCH = 200;
 
 export interface Window {
   /** 0-based first line of the window and the line after its last, in the old and the new text. */
@@ -61,19 +56,20 @@ export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldL
   const line = (n: number): string => Buffer.from(newBytes.buffer, newBytes.byteOffset + newLines[n]!, newLines[n + 1]! - newLines[n]!).toString('latin1');
   // A cut goes before a line of top-level code (no indentation) that follows a blank line.
   const isBoundary = (n: number): boolean => n <= 0 || n >= count || (/^[^\s}\])]/.test(line(n)) && line(n - 1).trim() === '');
-  // The nearest cut at or beyond `edge` going by `step` (-1 up, +1 down), within BOUNDARY_SEARCH.
-  const cut = (edge: number, step: -1 | 1): number | undefined => {
-    for (let k = 0; k <= BOUNDARY_SEARCH; k++) {
-      const n = edge + step * k;
-      if (isBoundary(n)) return Math.max(0, Math.min(count, n));
+  let from = fromTop ? 0 : Math.max(0, first.newStart - 1 - WINDOW_CONTEXT);
+  for (let n = from, stop = Math.max(0, from - BOUNDARY_SEARCH); n >= stop; n--) {
+    if (isBoundary(n)) {
+      from = n;
+      break;
     }
-    return undefined;
-  };
-  const above = fromTop ? 0 : cut(Math.max(0, first.newStart - 1 - WINDOW_CONTEXT), -1);
-  const below = cut(Math.min(count, last.newEnd - 1 + WINDOW_CONTEXT), 1);
-  if ((above === undefined || below === undefined) && count <= CUT_ANYWHERE_FROM_LINES) return undefined;
-  const from = above ?? Math.max(0, first.newStart - 1 - LONG_CONTEXT);
-  const to = below ?? Math.min(count, last.newEnd - 1 + LONG_CONTEXT);
+  }
+  let to = Math.min(count, last.newEnd - 1 + WINDOW_CONTEXT);
+  for (let n = to, stop = Math.min(count, to + BOUNDARY_SEARCH); n <= stop; n++) {
+    if (isBoundary(n)) {
+      to = n;
+      break;
+    }
+  }
   if (from === 0 && to === count) return undefined;
   return { oldFrom: from, oldTo: Math.min(oldLines.length - 1, to - shift), newFrom: from, newTo: to };
 }
