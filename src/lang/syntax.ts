@@ -139,10 +139,15 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES && PARSING[language].kind !== 'json') {
     edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
     const oldLines = lines?.old ?? lineOffsets(oldBytes);
-    const window = windowOf(newBytes, newLines, oldLines, edit, FROM_TOP.has(language));
+    const window = windowOf(newBytes, newLines, oldLines, edit);
     if (window) {
       newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
       oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
+      const mark = WINDOW_MARK[language];
+      if (mark && window.newFrom > 0) {
+        newPart = Buffer.concat([mark, newPart]);
+        oldPart = Buffer.concat([mark, oldPart]);
+      }
       edit = hunksInWindow(edit, window.newFrom);
     }
   }
@@ -182,8 +187,13 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   return { status: 'errors', errors: made };
 }
 
-/** Languages whose window must start at the file's first line: PHP is text until `<?php`. */
-const FROM_TOP: ReadonlySet<LanguageId> = new Set(['php']);
+/**
+ * What a window cut below the first line starts with, for a language whose code starts with a
+ * mark: PHP is text until `<?php`, and a window without it had no errors. The mark goes on the
+ * window's first line, so its lines keep their numbers (that line's columns are off by its
+ * length, but the errors rt shows come from the whole file, which confirms every refusal).
+ */
+const WINDOW_MARK: Partial<Record<LanguageId, Buffer>> = { php: Buffer.from('<?php ') };
 
 /** The languages TypeScript's parser reads, with the kind of script it reads them as. */
 const TYPESCRIPT_KIND: Partial<Record<LanguageId, 'JS' | 'TS' | 'TSX'>> = { javascript: 'JS', typescript: 'TS', tsx: 'TSX' };

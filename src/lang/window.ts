@@ -43,11 +43,9 @@ export function lineOffsets(bytes: Uint8Array): number[] {
 
 /**
  * The window around `hunks` (1-based, in file order) of texts whose line starts are `oldLines`
- * and `newLines`, or undefined when the file is short enough to parse whole. With `fromTop`,
- * the window starts at the first line: a language whose code starts with a mark (PHP's `<?php`;
- * what comes before it is text) has no errors in a window without it.
+ * and `newLines`, or undefined when the file is short enough to parse whole.
  */
-export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldLines: ArrayLike<number>, hunks: readonly Hunk[], fromTop = false): Window | undefined {
+export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldLines: ArrayLike<number>, hunks: readonly Hunk[]): Window | undefined {
   const count = newLines.length - 1;
   if (count <= WINDOWED_FROM_LINES || hunks.length === 0) return undefined;
   const first = hunks[0]!;
@@ -56,7 +54,7 @@ export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldL
   const line = (n: number): string => Buffer.from(newBytes.buffer, newBytes.byteOffset + newLines[n]!, newLines[n + 1]! - newLines[n]!).toString('latin1');
   // A cut goes before a line of top-level code (no indentation) that follows a blank line.
   const isBoundary = (n: number): boolean => n <= 0 || n >= count || (/^[^\s}\])]/.test(line(n)) && line(n - 1).trim() === '');
-  let from = fromTop ? 0 : Math.max(0, first.newStart - 1 - WINDOW_CONTEXT);
+  let from = Math.max(0, first.newStart - 1 - WINDOW_CONTEXT);
   for (let n = from, stop = Math.max(0, from - BOUNDARY_SEARCH); n >= stop; n--) {
     if (isBoundary(n)) {
       from = n;

@@ -178,12 +178,27 @@ describe('newErrors on a file of up to 3,000 lines (parsed whole)', () => {
   });
 });
 
-describe('newErrors on a long PHP file (text until `<?php`: its window starts at the top)', () => {
-  it.each([1200, 5000])('an edit that breaks line 903 of %i lines is refused', (count) => {
-    const lines = Array.from({ length: count }, (_, i) => (i === 0 ? '<?php' : i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}($a) {` : i % 10 === 9 ? '}' : `  $a = $a + ${i};`));
+describe('newErrors on a long PHP file (text until `<?php`: its window starts with that mark)', () => {
+  const php = (count: number, head: readonly string[] = ['<?php']) =>
+    [...head, ...Array.from({ length: count - head.length }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}($a) {` : i % 10 === 9 ? '}' : `  $a = $a + ${i};`))];
+  const check = (lines: readonly string[], at: number, text: string) => {
     const after = lines.slice();
-    after[902] = '  $a = ($a + 1;';
-    const hunk = [{ oldStart: 903, oldEnd: 904, newStart: 903, newEnd: 904 }];
-    expect(newErrors('php', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), hunk).status).toBe('errors');
+    after[at - 1] = text;
+    return newErrors('php', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: at, oldEnd: at + 1, newStart: at, newEnd: at + 1 }]);
+  };
+
+  it.each([1200, 5000, 20_000])('an edit that breaks line %i - 95 is refused, one that keeps it whole is not', (count) => {
+    const lines = php(count);
+    const at = count - 95;
+    expect(lines[at - 1]).toMatch(/^ {2}\$a = \$a \+ \d+;$/);
+    expect(messages(check(lines, at, '  $a = ($a + 1;'))).toEqual([expect.stringMatching(new RegExp(`^${at}:\\d+ `))]);
+    expect(check(lines, at, '  $a = ($a + 1);').status).toBe('ok');
+  });
+
+  it('with HTML before `<?php`, and an edit far below it', () => {
+    const head = ['<html>', '<body>', '<p>Hello</p>', '</body>', '</html>', '<?php'];
+    const lines = php(8000, head);
+    expect(check(lines, 6503, '  $a = ($a + 1;').status).toBe('errors');
+    expect(check(lines, 6503, '  $a = $a - 1;').status).toBe('ok');
   });
 });

@@ -10,10 +10,10 @@ const functions = (count: number): string[] =>
 /** One class whose body is every line: no top-level code after the first line. */
 const oneClass = (count: number): string[] => Array.from({ length: count }, (_, i) => (i === 0 ? 'class C {' : i === count - 1 ? '}' : i % 10 === 0 ? '' : `  m${i}() { return ${i}; }`));
 
-function windowAt(lines: readonly string[], line: number, fromTop = false) {
+function windowAt(lines: readonly string[], line: number) {
   const text = bytes(lines);
   const starts = lineOffsets(text);
-  return windowOf(text, starts, starts, [{ oldStart: line, oldEnd: line + 1, newStart: line, newEnd: line + 1 }], fromTop);
+  return windowOf(text, starts, starts, [{ oldStart: line, oldEnd: line + 1, newStart: line, newEnd: line + 1 }]);
 }
 
 describe('windowOf', () => {
@@ -35,13 +35,6 @@ describe('windowOf', () => {
 
   it('cuts a class of 10,000 lines WINDOW_CONTEXT lines from the edit: no top-level code near', () => {
     expect(windowAt(oneClass(10_000), 5000)).toEqual({ oldFrom: 5000 - 1 - WINDOW_CONTEXT, oldTo: 5000 + WINDOW_CONTEXT, newFrom: 5000 - 1 - WINDOW_CONTEXT, newTo: 5000 + WINDOW_CONTEXT });
-  });
-
-  it('starts at the first line when asked (PHP)', () => {
-    const window = windowAt(functions(10_000), 5000, true)!;
-    expect(window.newFrom).toBe(0);
-    expect(window.newTo).toBeGreaterThanOrEqual(5000 + WINDOW_CONTEXT);
-    expect(window.newTo).toBeLessThan(5000 + WINDOW_CONTEXT + 30);
   });
 
   it('keeps the file start and end as cuts', () => {
