@@ -18,6 +18,7 @@ const env = { ...process.env, NO_COLOR: '1' };
 delete env.RT_STATE;
 delete env.RT_WINDOW;
 delete env.RT_RIPGREP;
+delete env.RT_CHECK; // the rows with and without the syntax check set it themselves
 
 /** Looks a tool up on PATH; tries `apt-get install` once (as root) when it is missing. */
 function tool(name, aptPackage) {
