@@ -202,6 +202,11 @@ function codeLength(code: number): number {
   return 4 + (code >>> 30);
 }
 
+/** The mark of dropped codes (see retire) that covers `mark` and also `code`, dropped on `day`. */
+function widened(mark: { length: number; day: number } | undefined, code: number, day: number): { length: number; day: number } {
+  return { length: Math.max(mark?.length ?? 0, codeLength(code)), day: Math.max(mark?.day ?? 0, day) };
+}
+
 /**
  * Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. Codes
  * dropped by the cap, before their 30 days, could be handed to other content (SPEC §1 forbids
@@ -217,7 +222,7 @@ export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line
   for (let i = 0; i < retired.lids.length; i++) {
     if (day - retired.days[i]! > RETIRED_DAYS) continue;
     if (isDroppedMark(retired.lids[i]!)) {
-      mark = { length: Math.max(mark?.length ?? 0, codeLength(retired.lids[i]!)), day: Math.max(mark?.day ?? 0, retired.days[i]!) };
+      mark = widened(mark, retired.lids[i]!, retired.days[i]!);
       continue;
     }
     lids.push(retired.lids[i]!);
@@ -230,7 +235,7 @@ export function retire(retired: Retired, gone: ReadonlyArray<{ lid: number; line
     lines.push(g.line);
   }
   const from = Math.max(0, lids.length - cap);
-  for (let i = 0; i < from; i++) mark = { length: Math.max(mark?.length ?? 0, codeLength(lids[i]!)), day: Math.max(mark?.day ?? 0, days[i]!) };
+  for (let i = 0; i < from; i++) mark = widened(mark, lids[i]!, days[i]!);
   const marks = mark ? 1 : 0;
   const wasMarked = retired.lids.some(isDroppedMark);
   if (from === 0 && gone.length === 0 && lids.length + marks === retired.lids.length && marks === (wasMarked ? 1 : 0)) return retired;

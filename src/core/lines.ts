@@ -29,12 +29,7 @@ export interface FileLines {
  */
 export function splitLines(bytes: Buffer, skipBom = true, expected?: number): FileLines {
   const bomLength = skipBom && hasBom(bytes) ? BOM.length : 0;
-  let capacity = expected;
-  if (capacity === undefined) {
-    capacity = 0;
-    for (let at = bytes.indexOf(LF, bomLength); at !== -1; at = bytes.indexOf(LF, at + 1)) capacity++;
-    if (bytes.length > bomLength && bytes[bytes.length - 1] !== LF) capacity++;
-  }
+  const capacity = expected ?? countLines(bytes, bomLength, bytes.length);
   let starts: Uint32Array = new Uint32Array(capacity + 1);
   let contentEnds: Uint32Array = new Uint32Array(capacity);
   let count = 0;
@@ -60,6 +55,13 @@ export function splitLines(bytes: Buffer, skipBom = true, expected?: number): Fi
   }
   starts[count] = bytes.length;
   return { bytes, bomLength, count, starts, contentEnds };
+}
+
+/** The lines of bytes start..end of `bytes` (the last one may lack its newline). */
+export function countLines(bytes: Buffer, start: number, end: number): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(LF, start); at !== -1 && at < end; at = bytes.indexOf(LF, at + 1)) lines++;
+  return end > start && bytes[end - 1] !== LF ? lines + 1 : lines;
 }
 
 /** A copy of `array` in a longer array (the rest zero). */

@@ -220,7 +220,7 @@ export function listedAmong(dir: string, rels: readonly string[], tracked: Track
  * folder are read once. For a listing that would walk: `tracked` undefined, git failed.
  */
 function walkedAmong(dir: string, rels: readonly string[], options: ListOptions, top: string): string[] {
-  const withOwn = (rules: Rules[], folder: string) => withFolderRules(dir, folder, rules, (name) => fs.lstatSync(path.join(dir, folder, name), { throwIfNoEntry: false })?.isFile() === true);
+  const withOwn = (rules: Rules[], folder: string) => withFolderRules(dir, folder, rules, (name) => isRegularFile(path.join(dir, folder, name)));
   // Each folder's answer: the rules its entries are decided by, or null when the walk skips it.
   const folders = new Map<string, Rules[] | null>([['', withOwn(inheritedRules(dir, top, ['.gitignore', '.ignore']), '')]]);
   const rulesFor = (folder: string): Rules[] | null => {
@@ -349,7 +349,12 @@ function withFolderRules(dir: string, rel: string, rules: Rules[], present: (nam
  * costs more than the lstat that tells (a folder's .gitignore and .ignore, for each folder met).
  */
 function loadIgnoreFile(file: string): Ignore | undefined {
-  return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? loadIgnore(file) : undefined;
+  return isRegularFile(file) ? loadIgnore(file) : undefined;
+}
+
+/** Whether `file` is a regular file (not followed if a link), told without an exception when it is not there. */
+function isRegularFile(file: string): boolean {
+  return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /**

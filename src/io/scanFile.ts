@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { hashInto, type LineHashes } from '../core/hash.js';
-import { BOM, CR, grow, hasBom, LF } from '../core/lines.js';
+import { BOM, countLines, CR, grow, hasBom, LF } from '../core/lines.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
 
@@ -77,11 +77,4 @@ export function scanFile(fd: number, size: number, piece = SCAN_PIECE, minLines 
     carried = carried + n - end;
   }
   return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
-}
-
-/** The lines of bytes start..end of `buffer` (the last one may lack its newline). */
-function countLines(buffer: Buffer, start: number, end: number): number {
-  let lines = 0;
-  for (let at = buffer.indexOf(LF, start); at !== -1 && at < end; at = buffer.indexOf(LF, at + 1)) lines++;
-  return end > start && buffer[end - 1] !== LF ? lines + 1 : lines;
 }
