@@ -10,6 +10,7 @@ import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
+import { lineMemory, type LineMemory } from '../core/wasmLines.js';
 import { zlib } from './builtins.js';
 import { readAt } from './readAt.js';
 import type { ResolvedPath } from './root.js';
@@ -21,6 +22,8 @@ import type { StateStore } from './state.js';
 const RACY_MS = 2000;
 /** Files this big or bigger are first read a piece at a time (scanFile), unless just changed. */
 const SCAN_AT = 8 << 20;
+/** Files this big or bigger are read whole into WebAssembly memory and split there (wasmLines.ts); under it, that gains less than it costs to set up. */
+const BIG_READ = 1 << 20;
 /** Files up to this size get a content digest in JavaScript; bigger ones, zlib's CRC-32 (in C, several times faster in bulk, but a module to load). */
 const SMALL_CONTENT = 1 << 20;
 
@@ -259,35 +262,61 @@ export interface Snapshot {
 
 /** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
 export function readSnapshot(store: StateStore, file: ResolvedPath, saved = SavedIndex.open(store, file.rel), before = statFile(file)): Snapshot {
-  let bytes: Buffer;
+  let read: WholeRead;
   try {
     const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
-      bytes = fs.readFileSync(fd);
+      read = readWhole(fd, before.size, saved?.head.lines);
     } finally {
       fs.closeSync(fd);
     }
   } catch (error) {
     throw accessError(file, error);
   }
-  if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
+  if (looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
   const after = statFile(file);
   const head = saved?.head;
-  const lines = splitLines(bytes, true, head?.lines);
+  const lines = read.lines(head?.lines);
+  const { bytes } = lines;
   let index: LineIndex | undefined;
   let old: LineIndex | undefined;
   let records: Snapshot['saved'];
   const sameVersion = head && sameStamp(before, after) && lines.count === head.lines && sameStamp(head.file, after);
   if (saved && sameVersion && (!head.racy || (head.content !== null && head.content === contentDigest([bytes])))) {
     // The file is the version the index describes: its fingerprints need not be computed again.
-    const read = savedIndex(saved);
-    if (read) records = { text: read.text, blocks: saved.head.blocks };
-    index = old = read?.index;
+    const known = savedIndex(saved);
+    if (known) records = { text: known.text, blocks: saved.head.blocks };
+    index = old = known?.index;
   }
   if (!index) ({ index, old } = fromSaved(saved, hashLines(lines)));
   // A file that changed while it was read gets a stamp that forces the next run to read it again.
   const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
   return { file, lines, index, stamp, stale: isStale(head, index !== old, stamp), ...(records ? { saved: records } : {}) };
+}
+
+/** A file read whole: its bytes, and its lines to be found (`expected`, their count if known). */
+interface WholeRead {
+  /** Not to be used once `lines` is called (it may move them): the lines' own `bytes` are. */
+  readonly bytes: Buffer;
+  lines(expected: number | undefined): FileLines;
+}
+
+/**
+ * An open file of `size` bytes (and about `expected` lines), read whole. A big one is read
+ * into WebAssembly memory, where its lines are then found (wasmLines.ts), with room for a byte
+ * more than its size, so that the read finding its end finds it at once. A file grown since its
+ * size was taken, or where WebAssembly cannot be had, is read into a buffer.
+ */
+function readWhole(fd: number, size: number, expected: number | undefined): WholeRead {
+  const memory = size >= BIG_READ ? lineMemory(size + 1, expected) : undefined;
+  if (memory) {
+    const room = memory.bytes;
+    let got = 0;
+    for (let n = -1; n !== 0 && got < room.length; got += n) n = fs.readSync(fd, room, got, room.length - got, got);
+    if (got < room.length) return { bytes: room.subarray(0, got), lines: (lines) => memory.lines(got, true, lines) };
+  }
+  const bytes = fs.readFileSync(fd);
+  return { bytes, lines: (lines) => splitLines(bytes, true, lines) };
 }
 
 /**

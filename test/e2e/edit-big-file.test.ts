@@ -1,0 +1,82 @@
+// Edits of files of 1 MiB and more, which rt reads into WebAssembly memory and splits there
+// (src/core/wasmLines.ts, through readSnapshot): the bytes of every other line survive (CRLF,
+// a BOM, tabs, invalid UTF-8, a missing final newline), with or without a saved index, and
+// whether the saved index's line count is right or not.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { age, cleanup, openWindow, run, tempRepo, write } from './harness.js';
+
+afterAll(cleanup);
+
+/** About 1.5 MB of lines of all kinds; line `n` (1-based) holds `marker n`. */
+function bigFile(eol: string, bom: boolean, finalNewline: boolean): Buffer {
+  const parts: Buffer[] = bom ? [Buffer.from([0xef, 0xbb, 0xbf])] : [];
+  for (let n = 1; n <= 40_000; n++) {
+    const body = n % 97 === 0 ? Buffer.from([0x61, 0xff, 0xfe, 0x09, 0x62]) : n % 13 === 0 ? Buffer.alloc(0) : Buffer.from(`\tmarker ${n} ${'x'.repeat(n % 50)}`, 'latin1');
+    parts.push(body, Buffer.from(n === 40_000 && !finalNewline ? '' : n % 5 === 0 ? '\n' : eol, 'latin1'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** `bytes` with its line `n` (1-based, counted after any BOM) replaced by `content`. */
+function withLine(bytes: Buffer, n: number, content: string): Buffer {
+  const bom = bytes[0] === 0xef ? 3 : 0;
+  let start = bom;
+  for (let i = 1; i < n; i++) start = bytes.indexOf(0x0a, start) + 1;
+  let end = bytes.indexOf(0x0a, start);
+  if (end === -1) end = bytes.length;
+  const contentEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+  return Buffer.concat([bytes.subarray(0, start), Buffer.from(content), bytes.subarray(contentEnd)]);
+}
+
+describe('editing a big file', () => {
+  for (const [name, eol, bom, finalNewline] of [
+    ['LF, final newline', '\n', false, true],
+    ['CRLF with some LF, a BOM, no final newline', '\r\n', true, false],
+  ] as const) {
+    it(`changes only the line it names (${name}), by the saved index and without one`, () => {
+      const dir = tempRepo();
+      const original = bigFile(eol, bom, finalNewline);
+      expect(original.length).toBeGreaterThan(1 << 20);
+      const file = write(dir, 'big.txt', original);
+      age(file);
+      const shown = openWindow(dir, 'big.txt:20001');
+      const at = { lid: shown.lidAt(20001) };
+      const edited = run(['edit', 'big.txt', at.lid], dir, { input: 'changed 20001\n' });
+      expect(edited.status, edited.stderr).toBe(0);
+      let want = withLine(original, 20001, 'changed 20001');
+      expect(fs.readFileSync(file).equals(want)).toBe(true);
+      // Right away (the index is "racy": checked by the file's digest), then with no index.
+      const again = openWindow(dir, 'big.txt:39999');
+      const last = { lid: again.lidAt(40000) };
+      expect(run(['edit', 'big.txt', last.lid], dir, { input: 'last one\n' }).status).toBe(0);
+      want = withLine(want, 40000, 'last one');
+      expect(fs.readFileSync(file).equals(want)).toBe(true);
+      fs.rmSync(path.join(dir, '.rt'), { recursive: true, force: true });
+      const fresh = openWindow(dir, 'big.txt:2');
+      const first = { lid: fresh.lidAt(1) };
+      expect(run(['edit', 'big.txt', first.lid], dir, { input: 'first\n' }).status).toBe(0);
+      want = withLine(want, 1, 'first');
+      expect(fs.readFileSync(file).equals(want)).toBe(true);
+    });
+  }
+
+  it('reads a file whose lines no longer number what its saved index says', () => {
+    const dir = tempRepo();
+    const original = bigFile('\n', false, true);
+    const file = write(dir, 'big.txt', original);
+    age(file);
+    openWindow(dir, 'big.txt:10');
+    // Twice as many lines since (another program wrote it): more lines than the memory was made for.
+    const doubled = Buffer.concat([original, original]);
+    fs.writeFileSync(file, doubled);
+    age(file, 1800);
+    const shown = openWindow(dir, 'big.txt:79999');
+    expect(shown.total).toBe(80_000);
+    const at = { lid: shown.lidAt(80000) };
+    expect(run(['edit', 'big.txt', at.lid], dir, { input: 'the end\n' }).status).toBe(0);
+    expect(fs.readFileSync(file).equals(withLine(doubled, 80000, 'the end'))).toBe(true);
+  });
+});
