@@ -4,6 +4,7 @@
 
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
+import { ChunkCrcs, crc32Combine, crcOn } from '../core/crc32.js';
 import { digestBytes } from '../core/digest.js';
 import { RtError, shellQuote } from '../core/errors.js';
 import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
@@ -369,15 +370,36 @@ export function contentDigest(parts: readonly Buffer[]): string {
   const size = parts.reduce((n, part) => n + part.length, 0);
   let digest: string;
   if (size < SMALL_CONTENT) digest = `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
-  else {
-    let crc = 0;
-    for (const part of parts) crc = zlib().crc32(part, crc);
-    digest = `crc32:${size}:${crc.toString(16)}`;
-  }
+  else digest = `crc32:${size}:${crc32Of(parts).toString(16)}`;
   digests.set(parts, digest);
   if (parts.length === 1) wholeDigests.set(parts[0]!, digest);
   return digest;
 }
+
+/**
+ * The CRC-32 of parts put together. A file read whole has its CRC taken a chunk at a time; the
+ * parts of an edit of it that are ranges of its bytes (what comes before and after the lines
+ * changed) then have theirs from its chunks', and only the bytes written and those at the ends
+ * of the ranges are read (an edit's index and history step ask for the new file's digest).
+ */
+function crc32Of(parts: readonly Buffer[]): number {
+  const { crc32 } = zlib();
+  if (parts.length === 1) {
+    const chunks = new ChunkCrcs(parts[0]!, crc32);
+    chunksOf.set(parts[0]!.buffer, chunks);
+    return chunks.whole;
+  }
+  let crc = 0;
+  for (const part of parts) {
+    const chunks = chunksOf.get(part.buffer);
+    const range = part.length >= 2 * ChunkCrcs.CHUNK ? chunks?.rangeOf(part) : undefined;
+    crc = range ? crc32Combine(crc, chunks!.range(range.from, range.to), part.length) : crcOn(crc32, part, crc);
+  }
+  return crc;
+}
+
+/** The chunks' CRCs of files read whole and digested, by the memory they were read into. */
+const chunksOf = new WeakMap<ArrayBufferLike, ChunkCrcs>();
 
 /** The digests taken of the parts of a file just written: its index and its history step ask for the same one. */
 const digests = new WeakMap<readonly Buffer[], string>();
