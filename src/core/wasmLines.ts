@@ -3,10 +3,10 @@
 // a million lines this takes some 10 ms where splitLines takes 20-25, most of it a call into
 // Node for each line's `\n`. The module is src/core/wasm/lines.wat, assembled below
 // (test/core/wasmLines.test.ts assembles it again and checks it is the same). Where
-// WebAssembly cannot be had (a processor without SIMD, memory refused), callers use
-// splitLines.
+// WebAssembly cannot be had (see wasmModule.ts; or memory is refused), callers use splitLines.
 
 import { BOM, hasBom, splitLines, type FileLines } from './lines.js';
+import { compiled, MOST, PAGE } from './wasmModule.js';
 
 /** src/core/wasm/lines.wat, assembled (wabt, SIMD on), in base64. */
 export const LINES_WASM = 'AGFzbQEAAAABEAJgAn9/AX9gBX9/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBxECBWNvdW50AAAFc3BsaXQAAQrgAwKCAQICfwF7IAAhAkEK/Q8hBAJAA0AgAkEQaiABSw0BIAMgAv0ABAAgBP0j/WRpaiEDIAJBEGohAgwACwsCQANAIAIgAU8NASACLQAAQQpGBEAgA0EBaiEDCyACQQFqIQIMAAsLIAEgAEsEQCABQQFrLQAAQQpHBEAgA0EBaiEDCwsgAwvZAgIGfwF7IAAhCSAAIQVBCv0PIQsCQANAIAVBEGogAUsNASAF/QAEACAL/SP9ZCEHAkADQCAHRQ0BIAUgB2hqIQggBiAETwRAQX8PCyACIAZBAnRqIAk2AgAgCCEKIAggCUsEQCAIQQFrLQAAQQ1GBEAgCEEBayEKCwsgAyAGQQJ0aiAKNgIAIAZBAWohBiAIQQFqIQkgByAHQQFrcSEHDAALCyAFQRBqIQUMAAsLAkADQCAFIAFPDQEgBS0AAEEKRgRAIAYgBE8EQEF/DwsgAiAGQQJ0aiAJNgIAIAUhCiAFIAlLBEAgBUEBay0AAEENRgRAIAVBAWshCgsLIAMgBkECdGogCjYCACAGQQFqIQYgBUEBaiEJCyAFQQFqIQUMAAsLIAkgAUkEQCAGIARPBEBBfw8LIAIgBkECdGogCTYCACADIAZBAnRqIAE2AgAgBkEBaiEGCyAGCw==';
@@ -16,22 +16,6 @@ interface Exports {
   split(from: number, len: number, starts: number, ends: number, cap: number): number;
 }
 
-const PAGE = 1 << 16;
-/** The most memory a module's memory may have (4 GiB of 32-bit addresses, less a page). */
-const MOST = 2 ** 32 - PAGE;
-
-let compiled: WebAssembly.Module | null | undefined;
-
-function module(): WebAssembly.Module | undefined {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(Buffer.from(LINES_WASM, 'base64'));
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled ?? undefined;
-}
 
 /** Memory to read a file into (`bytes`), then to split it (`lines`). */
 export interface LineMemory {
@@ -50,7 +34,7 @@ export interface LineMemory {
  * WebAssembly cannot give it (splitLines is then used).
  */
 export function lineMemory(room: number, expected = 0): LineMemory | undefined {
-  const code = module();
+  const code = compiled(LINES_WASM);
   if (!code) return undefined;
   const arraysAt = (length: number) => Math.ceil(length / 4) * 4;
   const sizeFor = (length: number, cap: number) => arraysAt(length) + 8 * (cap + 1);
@@ -59,7 +43,7 @@ export function lineMemory(room: number, expected = 0): LineMemory | undefined {
   try {
     const size = sizeFor(room, expected);
     if (size > MOST) return undefined;
-    memory = new WebAssembly.Memory({ initial: Math.ceil(size / PAGE) });
+    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / PAGE)) });
     exports = new WebAssembly.Instance(code, { env: { memory } }).exports as unknown as Exports;
   } catch {
     return undefined;

@@ -17,6 +17,7 @@ import { READ_PLAIN } from './plainFile.js';
 import { digestText, digestWords } from '../core/digest.js';
 import { decodeRetired, decodeWords, encodeRetired, encodeWords, RECORD_B64, recordWords, splitWords } from '../core/indexCodec.js';
 import type { LineIndex, Retired } from '../core/lineIndex.js';
+import { recordMemory, type RecordMemory } from '../core/wasmRecords.js';
 import { readAt } from './readAt.js';
 import type { StateStore } from './state.js';
 
@@ -26,6 +27,8 @@ export const INDEX_VERSION = 5;
 export const BLOCK = 1024;
 /** Digest characters per block in "blocks". */
 const BLOCK_DIGEST = 16;
+/** Indexes of this many lines or more are read whole into WebAssembly memory and decoded there (wasmRecords.ts). */
+const WASM_RECORDS = 16 * BLOCK;
 
 const RECORDS_KEY = ',"records":"';
 const RETIRED_KEY = '","retired":"';
@@ -125,8 +128,27 @@ export class SavedIndex {
    * the lines it keeps (see KeptRecords).
    */
   records(): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
-    const read = this.recordWords(0, this.head.lines);
-    return read && { ...splitWords(read.words, this.head.lines), text: read.text };
+    const lines = this.head.lines;
+    const memory = lines >= WASM_RECORDS ? recordMemory(lines, BLOCK) : undefined;
+    if (memory) return this.recordsIn(memory);
+    const read = this.recordWords(0, lines);
+    return read && { ...splitWords(read.words, lines), text: read.text };
+  }
+
+  /** records(), read into `memory`, and decoded and checked there (see wasmRecords.ts). */
+  private recordsIn(memory: RecordMemory): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
+    const lines = this.head.lines;
+    const read = this.readInto(memory.text, this.recordsAt);
+    if (read === undefined) return undefined;
+    const records = read === memory.text.length ? memory.decode() : undefined;
+    if (!records) return this.damaged('its records are damaged');
+    const digests = memory.digests();
+    if (digests !== this.head.blocks) {
+      let b = 0;
+      while (digests.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST) === this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)) b++;
+      return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(lines, (b + 1) * BLOCK)} are damaged`);
+    }
+    return { ...records, text: memory.text };
   }
 
   /** The retired LIDs, or undefined (damaged or replaced). */
@@ -168,6 +190,24 @@ export class SavedIndex {
     }
     const skipped = from - first * BLOCK;
     return { words: words.subarray(skipped * 3, (to - first * BLOCK) * 3), text: bytes.subarray(skipped * RECORD_B64, (to - first * BLOCK) * RECORD_B64) };
+  }
+
+  /** Bytes of the index file from `start` on into `into`, provided it is still the file whose head was read: how many (fewer at its end), or undefined. */
+  private readInto(into: Buffer, start: number): number | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.file, READ_PLAIN);
+    } catch {
+      return undefined;
+    }
+    try {
+      if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
+      let got = 0;
+      for (let n = -1; n !== 0 && got < into.length; got += n) n = fs.readSync(fd, into, got, into.length - got, start + got);
+      return got;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Bytes start..end of the index file, provided it is still the file whose head was read. */

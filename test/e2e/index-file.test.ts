@@ -77,6 +77,31 @@ describe('the saved index', () => {
     expect(again.stderr).toBe('');
   });
 
+  it('damage anywhere in a big index read whole (an edit: decoded in WebAssembly) is noticed: set aside, and the edit made as a fresh reading would', () => {
+    // 20,000 lines: the edit reads every record (wasmRecords.ts), not a window's.
+    for (const [what, change, why] of [
+      ['a character changed', (c: string) => (c === 'A' ? 'B' : 'A'), /its records of lines 15361-16384 are damaged/],
+      ['a character outside base64', () => '!', /its records are damaged/],
+      ['padding', () => '=', /its records are damaged/],
+    ] as const) {
+      const dir = tempDir();
+      const file = write(dir, 'b.txt', numbered(20000));
+      age(file);
+      run(['open', 'b.txt:1', '--window', '1'], dir);
+      const fresh = run(['open', 'b.txt:16000', '--window', '1'], dir, { env: { RT_STATE: 'off' } });
+      const index = path.join(dir, '.rt', 'index', fs.readdirSync(path.join(dir, '.rt', 'index'))[0]!);
+      const text = fs.readFileSync(index, 'latin1');
+      const at = text.indexOf('"records":"') + '"records":"'.length + 15999 * 16 + 9;
+      fs.writeFileSync(index, text.slice(0, at) + change(text[at]!) + text.slice(at + 1), 'latin1');
+      const lid = /^16000:([0-9a-z]+)\|/m.exec(fresh.stdout)![1]!;
+      const r = run(['edit', 'b.txt', lid, '--force'], dir, { input: 'edited\n' });
+      expect(r.status, `${what}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, what).toMatch(why);
+      expect(fs.readFileSync(file, 'utf8'), what).toBe(numbered(20000).replace('line 16000\n', 'edited\n'));
+      expect(fs.readdirSync(path.join(dir, '.rt', 'set-aside')), what).toHaveLength(1);
+    }
+  });
+
   it('an index cut short, or with bytes added, is set aside and rebuilt', () => {
     for (const change of [(t: string) => t.slice(0, -1), (t: string) => `${t} `, (t: string) => t.replace('"retired":"', '"retired":"AAAA')]) {
       const { dir, index, fresh } = indexed();

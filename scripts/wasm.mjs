@@ -1,0 +1,27 @@
+// Assembles src/core/wasm/*.wat (wabt, SIMD on) and writes each module's base64 into the
+// constant that holds it: `node scripts/wasm.mjs` after changing a .wat file. The tests
+// (test/core/wasm*.test.ts) assemble them again and fail when a constant is stale.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import wabt from 'wabt';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const modules = [
+  ['lines.wat', 'src/core/wasmLines.ts', 'LINES_WASM'],
+  ['records.wat', 'src/core/wasmRecords.ts', 'RECORDS_WASM'],
+];
+const tools = await wabt();
+for (const [wat, holder, name] of modules) {
+  const source = fs.readFileSync(path.join(root, 'src/core/wasm', wat), 'utf8');
+  const module = tools.parseWat(wat, source, { simd: true });
+  module.validate();
+  const base64 = Buffer.from(module.toBinary({}).buffer).toString('base64');
+  const file = path.join(root, holder);
+  const text = fs.readFileSync(file, 'utf8');
+  const pattern = new RegExp(`(export const ${name} = ')[A-Za-z0-9+/=]*(';)`);
+  if (!pattern.test(text)) throw new Error(`${holder} holds no ${name}`);
+  fs.writeFileSync(file, text.replace(pattern, `$1${base64}$2`));
+  console.log(`${wat}: ${Buffer.byteLength(base64, 'base64')} bytes into ${holder} (${name})`);
+}
