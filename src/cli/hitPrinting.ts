@@ -79,7 +79,7 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
   // Matches are looked for when they show: coloured, printed alone, or in a line cut for display.
   const marking = output.only || ctx.style !== PLAIN;
   const read: Array<FileRows | undefined> = [];
-  matchInTime(hits.length, (i) => (read[i] = readFileRows(ctx, hits[i]!, output, marking)), (i) => hits[i]!.file, output.ripgrep);
+  matchInTime(hits.length, (i) => (read[i] = readFileRows(ctx, hits[i]!, output, marking)), (i) => hits[i]!.file, output.ripgrep, output.matcher);
   const json: JsonHit[] = [];
   const separated = output.before > 0 || output.after > 0;
   let firstGroup = true;

@@ -26,6 +26,12 @@ export interface LineMatcher {
    * first and none overlapping, at most `limit`: what -o prints and colour marks.
    */
   matchesIn(content: Buffer, limit?: number): MatchRange[];
+  /**
+   * Whether matching takes time in proportion to the bytes matched (a literal string, or lines
+   * known beforehand): a search with it needs no bound on its time (see matchInTime). A regular
+   * expression may backtrack for exponential time, and has none.
+   */
+  readonly linear?: boolean;
 }
 
 /** Whether one line's content (no line ending, no BOM) matches. */
@@ -68,7 +74,9 @@ const ASCII_WORD_AFTER = '(?![A-Za-z0-9_])';
 export function compileMatcher(pattern: string, options: MatchOptions): LineMatcher {
   if (pattern.includes('\n')) throw new RtError('usage', 'the pattern holds a newline, and matches never span lines', ['search for one line at a time']);
   if (options.fixed && !options.ignoreCase && !options.word) return bytesMatcher(Buffer.from(pattern, 'utf8'));
-  const base = options.fixed ? escapeRegExp(pattern) : pattern;
+  // A literal with -i or -w: an escaped string, with at most a lookaround of one character at each end.
+  if (options.fixed) return { ...compileMatcher(escapeRegExp(pattern), { ...options, fixed: false }), linear: true };
+  const base = pattern;
   const flags = options.ignoreCase ? 'i' : '';
   // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
   // a pattern only valid without it (e.g. an escaped "-") is taken in the older dialect.
@@ -110,6 +118,7 @@ export function compileSearch(patterns: readonly string[], options: MatchOptions
 /** A line matches when one of `matchers` does; its matches are theirs, leftmost first (the first matcher's of two at one place). */
 function anyOf(matchers: readonly LineMatcher[]): LineMatcher {
   return {
+    linear: matchers.every((m) => m.linear === true),
     matchingLines(bytes, bomLength, limit) {
       // The first `limit` lines of the union are among the first `limit` of one of them.
       const lines = new Set(matchers.flatMap((m) => m.matchingLines(bytes, bomLength, limit)));
@@ -134,6 +143,7 @@ function anyOf(matchers: readonly LineMatcher[]): LineMatcher {
  */
 export function knownLinesMatcher(lines: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>): LineMatcher {
   return {
+    linear: true,
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
       for (let start = bomLength, line = 0; start < bytes.length && out.length < limit; line++) {
@@ -157,6 +167,7 @@ export function knownLinesMatcher(lines: ReadonlyMap<string, ReadonlyArray<reado
 /** The lines `matcher` does not match (-v); they hold no match to mark. */
 function inverted(matcher: LineMatcher): LineMatcher {
   return {
+    linear: matcher.linear === true,
     matchingLines(bytes, bomLength, limit) {
       const matching = matcher.matchingLines(bytes, bomLength, Infinity);
       const out: number[] = [];
@@ -187,6 +198,7 @@ export function escapeRegExp(text: string): string {
 /** A literal pattern: searched as bytes, so it finds text in files that are not valid UTF-8 too. */
 function bytesMatcher(needle: Buffer): LineMatcher {
   return {
+    linear: true,
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
       if (needle.length === 0) return everyLine().matchingLines(bytes, bomLength, limit);

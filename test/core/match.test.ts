@@ -201,3 +201,26 @@ describe('knownLinesMatcher: lines another program selected, known by their cont
     expect(m.matchesIn(Buffer.from('other'))).toEqual([]);
   });
 });
+
+describe('linear matchers (a search with one needs no bound on its time)', () => {
+  it('a literal is linear, with -i and -w too; a regular expression is not', () => {
+    expect(compileMatcher('a+b', { fixed: true, ignoreCase: false, word: false }).linear).toBe(true);
+    expect(compileMatcher('(a+)+$', { fixed: true, ignoreCase: true, word: true }).linear).toBe(true);
+    expect(compileMatcher('(a+)+$', { fixed: false, ignoreCase: false, word: false }).linear).toBeFalsy();
+    expect(compileMatcher('abc', { fixed: false, ignoreCase: false, word: false }).linear).toBeFalsy();
+  });
+
+  it('-e and -v keep it only when every pattern has it', () => {
+    const fixed = { fixed: true, ignoreCase: false, word: false };
+    expect(compileSearch(['a', 'b'], { ...fixed, invert: true }).linear).toBe(true);
+    expect(compileSearch(['a', 'b'], { ...fixed, fixed: false, invert: false }).linear).toBe(false);
+    expect(knownLinesMatcher(new Map()).linear).toBe(true);
+  });
+
+  it('a literal with -i or -w still matches as the literal (the pattern is not read as a regular expression)', () => {
+    const m = compileMatcher('a.c(', { fixed: true, ignoreCase: true, word: true });
+    expect(matchesLine(m, Buffer.from('x A.C( y'))).toBe(true);
+    expect(matchesLine(m, Buffer.from('xa.c( y'))).toBe(false);
+    expect(matchesLine(m, Buffer.from('abc('))).toBe(false);
+  });
+});

@@ -177,6 +177,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     },
     (i) => set.files[i]!,
     rgCommand,
+    match,
   );
 
   noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));

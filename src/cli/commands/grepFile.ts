@@ -66,6 +66,7 @@ export const grepFileCommand: CommandSpec = {
       },
       () => file,
       rgCommand,
+      match,
     );
     if (query.count) {
       const count = query.only ? matches : lines.length;
