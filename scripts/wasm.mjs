@@ -1,6 +1,6 @@
 // Assembles src/core/wasm/*.wat (wabt, SIMD on) and writes each module's base64 into the
 // constant that holds it: `node scripts/wasm.mjs` after changing a .wat file. The tests
-// (test/core/wasm*.test.ts) assemble them again and fail when a constant is stale.
+// (test/core/wasmAssembled.test.ts) assemble them again and fail when a constant is stale.
 
 import fs from 'node:fs';
 import path from 'node:path';

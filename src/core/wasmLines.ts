@@ -2,7 +2,7 @@
 // into the module's memory, and the same FileLines as splitLines would give are views of it. For
 // a million lines this takes some 10 ms where splitLines takes 20-25, most of it a call into
 // Node for each line's `\n`. The module is src/core/wasm/lines.wat, assembled below
-// (test/core/wasmLines.test.ts assembles it again and checks it is the same). Where
+// (test/core/wasmAssembled.test.ts assembles it again and checks it is the same). Where
 // WebAssembly cannot be had (see wasmModule.ts; or memory is refused), callers use splitLines.
 
 import { BOM, hasBom, splitLines, type FileLines } from './lines.js';

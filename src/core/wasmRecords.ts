@@ -4,7 +4,7 @@
 // takes some 13 ms where decodeWords, digestWords and splitWords take 30: a latin-1 string of
 // the whole text, Node's base64 decoder, then two passes of JavaScript that a process calling it
 // once runs before V8 has optimised them. The module is src/core/wasm/records.wat, assembled
-// below (test/core/wasmRecords.test.ts assembles it again and checks it is the same).
+// below (test/core/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import type { LineIndex } from './lineIndex.js';
 import { compiled, MOST, PAGE } from './wasmModule.js';

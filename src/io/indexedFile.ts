@@ -13,7 +13,7 @@ import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../core/li
 import { lineContentRange } from '../core/lineScan.js';
 import { lineMemory, type LineMemory } from '../core/wasmLines.js';
 import { zlib } from './builtins.js';
-import { readAt } from './readAt.js';
+import { readAt, readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
 import { SCAN_PIECE, scanFile } from './scanFile.js';
@@ -311,10 +311,8 @@ interface WholeRead {
 function readWhole(fd: number, size: number, expected: number | undefined): WholeRead {
   const memory = size >= BIG_READ ? lineMemory(size + 1, expected) : undefined;
   if (memory) {
-    const room = memory.bytes;
-    let got = 0;
-    for (let n = -1; n !== 0 && got < room.length; got += n) n = fs.readSync(fd, room, got, room.length - got, got);
-    if (got < room.length) return { bytes: room.subarray(0, got), lines: (lines) => memory.lines(got, true, lines) };
+    const got = readInto(fd, memory.bytes, 0);
+    if (got < memory.bytes.length) return { bytes: memory.bytes.subarray(0, got), lines: (lines) => memory.lines(got, true, lines) };
   }
   const bytes = fs.readFileSync(fd);
   return { bytes, lines: (lines) => splitLines(bytes, true, lines) };

@@ -4,11 +4,16 @@ import fs from 'node:fs';
 
 export function readAt(fd: number, start: number, end: number): Buffer {
   const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+  return buf.subarray(0, readInto(fd, buf, start));
+}
+
+/** Fills `into` with the bytes of an open file from `start` on; returns how many it read (fewer at the file's end). */
+export function readInto(fd: number, into: Uint8Array, start: number): number {
   let got = 0;
-  while (got < buf.length) {
-    const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
+  while (got < into.length) {
+    const n = fs.readSync(fd, into, got, into.length - got, start + got);
     if (n === 0) break;
     got += n;
   }
-  return buf.subarray(0, got);
+  return got;
 }

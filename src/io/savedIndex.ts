@@ -18,7 +18,7 @@ import { digestText, digestWords } from '../core/digest.js';
 import { decodeRetired, decodeWords, encodeRetired, encodeWords, RECORD_B64, recordWords, splitWords } from '../core/indexCodec.js';
 import type { LineIndex, Retired } from '../core/lineIndex.js';
 import { recordMemory, type RecordMemory } from '../core/wasmRecords.js';
-import { readAt } from './readAt.js';
+import { readAt, readInto } from './readAt.js';
 import type { StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
@@ -196,15 +196,14 @@ export class SavedIndex {
   private readInto(into: Buffer, start: number): number | undefined {
     let fd: number;
     try {
+      // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
       fd = fs.openSync(this.file, READ_PLAIN);
     } catch {
       return undefined;
     }
     try {
       if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
-      let got = 0;
-      for (let n = -1; n !== 0 && got < into.length; got += n) n = fs.readSync(fd, into, got, into.length - got, start + got);
-      return got;
+      return readInto(fd, into, start);
     } finally {
       fs.closeSync(fd);
     }
@@ -213,19 +212,9 @@ export class SavedIndex {
   /** Bytes start..end of the index file, provided it is still the file whose head was read. */
   private read(start: number, end: number): Buffer | undefined {
     if (end <= this.prefix.length) return this.prefix.subarray(start, end); // read with the head
-    let fd: number;
-    try {
-      // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
-      fd = fs.openSync(this.file, READ_PLAIN);
-    } catch {
-      return undefined;
-    }
-    try {
-      if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
-      return readAt(fd, start, end);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const into = Buffer.allocUnsafe(Math.max(0, end - start));
+    const got = this.readInto(into, start);
+    return got === undefined ? undefined : into.subarray(0, got);
   }
 
   private damaged(why: string): undefined {

@@ -1,14 +1,12 @@
 // The WebAssembly decoder of a saved index's records (src/core/wasmRecords.ts) gives what
 // decodeWords, splitWords and digestWords give, for any records, and refuses text that is not
-// base64; its embedded module is src/core/wasm/records.wat as assembled now.
+// base64 (wasmAssembled.test.ts checks its module is src/core/wasm/records.wat).
 
-import fs from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { digestWords } from '../../src/core/digest.js';
 import { encodeWords, recordWords } from '../../src/core/indexCodec.js';
-import { RECORDS_WASM, recordMemory } from '../../src/core/wasmRecords.js';
+import { recordMemory } from '../../src/core/wasmRecords.js';
 
 function decoded(h1: Uint32Array, h2: Uint32Array, lids: Uint32Array, block: number) {
   const n = h1.length;
@@ -24,13 +22,6 @@ function decoded(h1: Uint32Array, h2: Uint32Array, lids: Uint32Array, block: num
 }
 
 describe('wasm records', () => {
-  it('is the module records.wat assembles to', async () => {
-    const { default: wabt } = await import('wabt');
-    const source = fs.readFileSync(path.join(import.meta.dirname, '../../src/core/wasm/records.wat'), 'utf8');
-    const module = (await wabt()).parseWat('records.wat', source, { simd: true });
-    expect(Buffer.from(module.toBinary({}).buffer).toString('base64')).toBe(RECORDS_WASM);
-  });
-
   it('decodes and digests as the JavaScript does: any words, any line count, any block', () => {
     const word = fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(0, 0xffffffff, 0x80000000, 1, 0xfbfbfbfb));
     fc.assert(

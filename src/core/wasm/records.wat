@@ -1,8 +1,8 @@
 ;; A saved index's records (src/io/savedIndex.ts), decoded and checked in WebAssembly: the work
 ;; of decodeWords, splitWords and digestWords (src/core/indexCodec.ts, src/core/digest.ts) for
 ;; the whole of a big index, read into this module's memory. See src/core/wasmRecords.ts, which
-;; holds these functions assembled; test/core/wasmRecords.test.ts checks that it does, and that
-;; they give what those functions give.
+;; holds these functions assembled (test/core/wasmAssembled.test.ts checks that it does);
+;; test/core/wasmRecords.test.ts, that they give what those functions give.
 
 (module
   (import "env" "memory" (memory 1))
