@@ -11,7 +11,7 @@ import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
-import { lineMemory, type LineMemory } from '../core/wasmLines.js';
+import { lineMemory } from '../core/wasmLines.js';
 import { zlib } from './builtins.js';
 import { readAt, readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
@@ -25,6 +25,12 @@ const RACY_MS = 2000;
 const SCAN_AT = 8 << 20;
 /** Files this big or bigger are read whole into WebAssembly memory and split there (wasmLines.ts); under it, that gains less than it costs to set up. */
 const BIG_READ = 1 << 20;
+/**
+ * Bytes fs.readSync reads at most in one call (its length must be a 32-bit signed integer), and
+ * the most fs.readFileSync reads: a file of this many bytes or more (room for a byte more is
+ * read) is left to readFileSync, which reads up to this size and refuses a bigger one as before.
+ */
+const MOST_READ = 2 ** 31 - 1;
 /** Files up to this size get a content digest in JavaScript; bigger ones, zlib's CRC-32 (in C, several times faster in bulk, but a module to load). */
 const SMALL_CONTENT = 1 << 20;
 
@@ -309,7 +315,7 @@ interface WholeRead {
  * size was taken, or where WebAssembly cannot be had, is read into a buffer.
  */
 function readWhole(fd: number, size: number, expected: number | undefined): WholeRead {
-  const memory = size >= BIG_READ ? lineMemory(size + 1, expected) : undefined;
+  const memory = size >= BIG_READ && size + 1 <= MOST_READ ? lineMemory(size + 1, expected) : undefined;
   if (memory) {
     const got = readInto(fd, memory.bytes, 0);
     if (got < memory.bytes.length) return { bytes: memory.bytes.subarray(0, got), lines: (lines) => memory.lines(got, true, lines) };
