@@ -74,8 +74,13 @@ const ASCII_WORD_AFTER = '(?![A-Za-z0-9_])';
 export function compileMatcher(pattern: string, options: MatchOptions): LineMatcher {
   if (pattern.includes('\n')) throw new RtError('usage', 'the pattern holds a newline, and matches never span lines', ['search for one line at a time']);
   if (options.fixed && !options.ignoreCase && !options.word) return bytesMatcher(Buffer.from(pattern, 'utf8'));
-  // A literal with -i or -w: an escaped string, with at most a lookaround of one character at each end.
-  if (options.fixed) return { ...compileMatcher(escapeRegExp(pattern), { ...options, fixed: false }), linear: true };
+  // A literal with -i or -w: an escaped string, with at most a lookaround of one character at
+  // each end. V8 tries it at every place of a line, each try as long as the literal at worst:
+  // a time bound is needed only for a long one (see LINEAR_LITERAL).
+  if (options.fixed) {
+    const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false });
+    return pattern.length <= LINEAR_LITERAL ? { ...literal, linear: true } : literal;
+  }
   const base = pattern;
   const flags = options.ignoreCase ? 'i' : '';
   // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
@@ -195,10 +200,20 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * The longest literal (UTF-16 units; bytes for one searched as bytes) whose search is taken as
+ * linear (LineMatcher.linear). Neither V8's regular expressions nor Buffer.indexOf find a literal
+ * in linear time: a line of 1 MB of "a" costs some 0.5 ns × the literal's length a byte with -i
+ * (2 s for a literal of 4,000 characters), and indexOf on "a…ab…a" as much. Up to this length
+ * that is well within the time a search may take a MiB (see matchAllowanceMs); beyond, the
+ * search keeps its bound.
+ */
+export const LINEAR_LITERAL = 128;
+
 /** A literal pattern: searched as bytes, so it finds text in files that are not valid UTF-8 too. */
 function bytesMatcher(needle: Buffer): LineMatcher {
   return {
-    linear: true,
+    linear: needle.length <= LINEAR_LITERAL,
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
       if (needle.length === 0) return everyLine().matchingLines(bytes, bomLength, limit);

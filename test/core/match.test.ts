@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
-import { compileMatcher, compileSearch, knownLinesMatcher, matchesLine, matchingAmong } from '../../src/core/match.js';
+import { compileMatcher, compileSearch, knownLinesMatcher, LINEAR_LITERAL, matchesLine, matchingAmong } from '../../src/core/match.js';
 
 const file = Buffer.from('x foo\nfoo y\nfoo\r\n\u00c9cole \u00e9cole\na-b\nfoobar foo_bar\n', 'utf8');
 const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
@@ -222,5 +222,17 @@ describe('linear matchers (a search with one needs no bound on its time)', () =>
     expect(matchesLine(m, Buffer.from('x A.C( y'))).toBe(true);
     expect(matchesLine(m, Buffer.from('xa.c( y'))).toBe(false);
     expect(matchesLine(m, Buffer.from('abc('))).toBe(false);
+  });
+});
+
+describe('a long literal keeps the time bound (V8 matches a literal in time of the line × the literal)', () => {
+  it('is linear up to LINEAR_LITERAL characters, not beyond, with or without -i and -w', () => {
+    const short = 'a'.repeat(LINEAR_LITERAL);
+    const long = 'a'.repeat(LINEAR_LITERAL + 1);
+    for (const [ignoreCase, word] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+      expect(compileMatcher(short, { fixed: true, ignoreCase, word }).linear).toBe(true);
+      expect(compileMatcher(long, { fixed: true, ignoreCase, word }).linear).toBeFalsy();
+    }
+    expect(compileSearch(['a', long], { fixed: true, ignoreCase: true, word: false, invert: false }).linear).toBe(false);
   });
 });
