@@ -106,8 +106,28 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
   const global = new RegExp(regex.source, `gs${regex.flags}`);
   // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
   // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  if (regex.test('') || /\(\?<?[=!]/.test(base)) return perLineMatcher(single, global);
-  return regexMatcher(new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`), single, global);
+  if (compiled(pattern, regex).test('') || /\(\?<?[=!]/.test(base)) return perLineMatcher(compiled(pattern, single), compiled(pattern, global));
+  return regexMatcher(compiled(pattern, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)), compiled(pattern, single), compiled(pattern, global));
+}
+
+/**
+ * `regex`, compiled: V8 compiles a regular expression when it first runs, and refuses one too
+ * big then (a SyntaxError, "Stack overflow" or "Regular expression too large"), which must be
+ * the pattern's error, not one of a search half done.
+ */
+function compiled(pattern: string, regex: RegExp): RegExp {
+  try {
+    regex.test('');
+    regex.test('\u0100'); // (text of two-byte characters compiles apart)
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^[^]*: /, '');
+    throw new RtError('usage', `the pattern is too big for JavaScript's regular expressions (${reason}): ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}`, [
+      'search for a shorter pattern, or with ripgrep',
+    ]);
+  } finally {
+    regex.lastIndex = 0;
+  }
+  return regex;
 }
 
 /**

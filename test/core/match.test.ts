@@ -236,3 +236,21 @@ describe('a long literal keeps the time bound (V8 matches a literal in time of t
     expect(compileSearch(['a', long], { fixed: true, ignoreCase: true, word: false, invert: false }).linear).toBe(false);
   });
 });
+
+describe('a pattern too big for V8 (refused when it first runs, not when made)', () => {
+  it('is a usage error, not an internal one', () => {
+    for (const [pattern, fixed, ignoreCase] of [
+      ['a'.repeat(20_000) + 'b', true, true],
+      ['(a|b)'.repeat(5_000), false, false],
+    ] as const) {
+      let error: unknown;
+      try {
+        compileMatcher(pattern, { fixed, ignoreCase, word: false });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(RtError);
+      expect((error as RtError).message).toMatch(/too big for JavaScript's regular expressions \((Stack overflow|Regular expression too large)\)/);
+    }
+  });
+});
