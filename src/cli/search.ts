@@ -306,7 +306,7 @@ export const MATCH_BASE_MS = 2000;
  * instead. The steps must write nothing (see stepsInTime). A `matcher` whose matching is
  * linear (LineMatcher.linear) runs them without a bound.
  */
-export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string, matcher: Pick<LineMatcher, 'linear'>): void {
+export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string, matcher: Pick<LineMatcher, 'linear' | 'literal'>): void {
   if (matcher.linear) {
     // Nothing to bound: node:vm, its script and its timer's thread are not worth starting.
     for (let i = 0; i < count; i++) step(i);
@@ -316,10 +316,11 @@ export function matchInTime(count: number, step: (i: number) => void, fileOf: (i
     stepsInTime(count, step, (i) => matchAllowanceMs(fileOf(i).abs), MATCH_BASE_MS);
   } catch (error) {
     if (!(error instanceof OutOfTime)) throw error;
-    throw new RtError('usage', `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display}): the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, [
-      'search for a literal string with -F, or write the pattern without nested repetition',
-      `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`,
-    ]);
+    const stopped = `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display})`;
+    const withRipgrep = `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`;
+    // A literal that long is found in time of each line × its length (see LINEAR_LITERAL).
+    if (matcher.literal) throw new RtError('usage', `${stopped}: the literal is long, and a long line takes time in proportion to the two`, ['search for a shorter part of it', withRipgrep]);
+    throw new RtError('usage', `${stopped}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, ['search for a literal string with -F, or write the pattern without nested repetition', withRipgrep]);
   }
 }
 

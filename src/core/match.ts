@@ -32,6 +32,8 @@ export interface LineMatcher {
    * expression may backtrack for exponential time, and has none.
    */
   readonly linear?: boolean;
+  /** Whether every pattern is a literal string (-F): what a search too slow is told to do then differs. */
+  readonly literal?: boolean;
 }
 
 /** Whether one line's content (no line ending, no BOM) matches. */
@@ -79,7 +81,7 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
   // a time bound is needed only for a long one (see LINEAR_LITERAL).
   if (options.fixed) {
     const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false });
-    return pattern.length <= LINEAR_LITERAL ? { ...literal, linear: true } : literal;
+    return { ...literal, literal: true, ...(pattern.length <= LINEAR_LITERAL ? { linear: true } : {}) };
   }
   const base = pattern;
   const flags = options.ignoreCase ? 'i' : '';
@@ -144,6 +146,7 @@ export function compileSearch(patterns: readonly string[], options: MatchOptions
 function anyOf(matchers: readonly LineMatcher[]): LineMatcher {
   return {
     linear: matchers.every((m) => m.linear === true),
+    literal: matchers.every((m) => m.literal === true),
     matchingLines(bytes, bomLength, limit) {
       // The first `limit` lines of the union are among the first `limit` of one of them.
       const lines = new Set(matchers.flatMap((m) => m.matchingLines(bytes, bomLength, limit)));
@@ -193,6 +196,7 @@ export function knownLinesMatcher(lines: ReadonlyMap<string, ReadonlyArray<reado
 function inverted(matcher: LineMatcher): LineMatcher {
   return {
     linear: matcher.linear === true,
+    literal: matcher.literal === true,
     matchingLines(bytes, bomLength, limit) {
       const matching = matcher.matchingLines(bytes, bomLength, Infinity);
       const out: number[] = [];
@@ -234,6 +238,7 @@ export const LINEAR_LITERAL = 128;
 function bytesMatcher(needle: Buffer): LineMatcher {
   return {
     linear: needle.length <= LINEAR_LITERAL,
+    literal: true,
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
       if (needle.length === 0) return everyLine().matchingLines(bytes, bomLength, limit);

@@ -183,3 +183,19 @@ describe('a regular expression that backtracks without end', () => {
     expectRun(run(['grep', '-o', 'x|(a+)+$', 'd.txt'], dir), { status: 2, stdout: '', stderr: /^rt: matching took more than 2 s \(stopped in d\.txt\)/ });
   });
 });
+
+describe('a long literal on long lines', () => {
+  it('is bounded as a regular expression is, and the refusal says to search for a shorter part of it', () => {
+    // A literal of 6,000 words with -w: V8 tries it at each place of a line, each try as long as
+    // the literal (src/core/match.ts, LINEAR_LITERAL); six lines of 1 MB take far more than 2 s.
+    const literal = `${'a '.repeat(3000)}b ${'a '.repeat(3000)}`.trim();
+    const dir = tempRepo();
+    for (let i = 1; i <= 6; i++) write(dir, `f${i}.txt`, `${'a '.repeat(500_000)}${literal}\n`);
+    git(dir, ['add', '.']);
+    const started = Date.now();
+    const r = run(['grep', '-F', '-w', '-c', '--', literal], dir);
+    expect(r.status, r.text).toBe(2);
+    expect(r.stderr).toMatch(/^rt: matching took more than \d+ s \(stopped in f\d\.txt\): the literal is long, and a long line takes time in proportion to the two\nrt: search for a shorter part of it\nrt: or search with ripgrep/);
+    expect(Date.now() - started, r.text).toBeLessThan(20_000);
+  });
+});
