@@ -119,6 +119,7 @@ export function contextKeysOf(hashes: LineHashes, from: number, to: number): Lin
   const k1 = new Uint32Array(to - from);
   const k2 = new Uint32Array(to - from);
   if (from >= to) return { h1: k1, h2: k2 };
+  if (keysByLookingUp(hashes, from, to, k1, k2)) return { h1: k1, h2: k2 };
   // Widened until the stretches of the first and last lines asked for end inside the region
   // looked at (or at the file's edges).
   for (let margin = 16; ; margin *= 4) {
@@ -154,6 +155,70 @@ export function contextKeysOf(hashes: LineHashes, from: number, to: number): Lin
     }
     return { h1: k1, h2: k2 };
   }
+}
+
+/** Lines of an edit's few whose repeats keysByLookingUp looks for, each a search of the file at most. */
+const LOOKUPS = 12;
+
+/**
+ * contextKeysOf's keys of lines from..to-1 (written into k1, k2) for a few lines: each line's
+ * content looked for in the file with indexOf, which V8 runs over a typed array with SIMD (a
+ * quarter of a millisecond for a million lines), as far out from them as their stretches reach.
+ * One pass over every line in JavaScript, as contextKeysOf counts otherwise, takes some 6 ms
+ * for a million lines in a process that runs it once, before V8 has optimised it. False,
+ * having written nothing, when that would take more than LOOKUPS lookups.
+ */
+function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint32Array, k2: Uint32Array): boolean {
+  const { h1, h2 } = hashes;
+  const n = h1.length;
+  const known = new Map<number, boolean>();
+  let lookups = 0;
+  const isRepeated = (i: number): boolean => {
+    let repeated = known.get(i);
+    if (repeated === undefined) {
+      if (++lookups > LOOKUPS) throw TOO_MANY;
+      repeated = occursElsewhere(h1, h2, i);
+      known.set(i, repeated);
+    }
+    return repeated;
+  };
+  const keys: Array<[number, number, number]> = [];
+  try {
+    for (let i = from; i < to; ) {
+      if (!isRepeated(i)) {
+        keys.push([i, h1[i]!, h2[i]!]);
+        i++;
+        continue;
+      }
+      let start = i;
+      while (start > 0 && isRepeated(start - 1)) start--;
+      let end = i + 1;
+      while (end < n && isRepeated(end)) end++;
+      const stretch1 = new Uint32Array(end - start);
+      const stretch2 = new Uint32Array(end - start);
+      keyStretch(hashes, start, end, stretch1, stretch2, start);
+      for (let j = i; j < Math.min(end, to); j++) keys.push([j, stretch1[j - start]!, stretch2[j - start]!]);
+      i = Math.min(end, to);
+    }
+  } catch (error) {
+    if (error === TOO_MANY) return false;
+    throw error;
+  }
+  for (const [i, a, b] of keys) {
+    k1[i - from] = a;
+    k2[i - from] = b;
+  }
+  return true;
+}
+
+const TOO_MANY = new Error('too many lookups');
+
+/** Whether another line than line i holds its content (fingerprint). */
+function occursElsewhere(h1: Uint32Array, h2: Uint32Array, i: number): boolean {
+  const a = h1[i]!;
+  const b = h2[i]!;
+  for (let j = h1.indexOf(a); j !== -1; j = h1.indexOf(a, j + 1)) if (j !== i && h2[j] === b) return true;
+  return false;
 }
 
 /** Whether each line of lo..hi-1 has content occurring more than once in the whole file. */

@@ -65,6 +65,25 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     );
   });
 
+  it('keys lines the same when each is looked up in the file as when counted over the whole file: unique lines, long runs, the lookups\' limit', () => {
+    // Mostly unique lines (each one's content looked up), runs of repeated ones of any length
+    // (a stretch reaching beyond the lookups' limit is counted instead), at either edge.
+    const line = fc.oneof(fc.nat(1_000_000).map((k) => `unique ${k}`), fc.constantFrom('', '}', '{'), fc.array(fc.constant(''), { minLength: 2, maxLength: 30 }).map((run) => run.join('\n')));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 60 }), fc.nat(), fc.nat(), (parts, x, y) => {
+        const lines = parts.length ? parts.join('\n').split('\n') : [];
+        const hashes = hashesOf(lines);
+        const all = contextKeys(hashes);
+        const from = lines.length ? x % lines.length : 0;
+        const to = Math.min(lines.length, from + (y % 4));
+        const some = contextKeysOf(hashes, from, to);
+        expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
+        expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('never gives, in a fresh reading after any one change, an old LID to another line than its own unless the two are indistinguishable', () => {
     // Few contents, so that repeated lines are the rule; a model line keeps its identity until changed.
     const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', 'c', 'd');
