@@ -169,6 +169,7 @@ const LOOKUPS = 12;
  * having written nothing, when that would take more than LOOKUPS lookups.
  */
 function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint32Array, k2: Uint32Array): boolean {
+  if (to - from > LOOKUPS) return false;
   const { h1, h2 } = hashes;
   const n = h1.length;
   const known = new Map<number, boolean>();
