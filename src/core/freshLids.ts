@@ -109,17 +109,28 @@ export function contextKeys(hashes: LineHashes, repeated = repeatedLines(hashes)
   return { h1: k1, h2: k2 };
 }
 
+/** What is left of the lookups (see keysByLookingUp) a few calls of contextKeysOf share: an edit's runs of new lines. */
+export interface LookupBudget {
+  lookups: number;
+}
+
+/** A budget of lookups for the runs of new lines of one edit. */
+export function lookupBudget(): LookupBudget {
+  return { lookups: LOOKUPS };
+}
+
 /**
  * The keys of lines `from..to-1` alone, as contextKeys gives them, counting over the whole file
  * only the contents of the lines around them (a few edited lines of a big file need not have
- * every content counted).
+ * every content counted). Calls for one edit's runs share `budget`: once it is spent, each
+ * counts at once, so lookups that end in counting anyway are wasted once an edit, not once a run.
  */
-export function contextKeysOf(hashes: LineHashes, from: number, to: number): LineKeys {
+export function contextKeysOf(hashes: LineHashes, from: number, to: number, budget: LookupBudget = lookupBudget()): LineKeys {
   const n = hashes.h1.length;
   const k1 = new Uint32Array(to - from);
   const k2 = new Uint32Array(to - from);
   if (from >= to) return { h1: k1, h2: k2 };
-  if (keysByLookingUp(hashes, from, to, k1, k2)) return { h1: k1, h2: k2 };
+  if (keysByLookingUp(hashes, from, to, k1, k2, budget)) return { h1: k1, h2: k2 };
   // Widened until the stretches of the first and last lines asked for end inside the region
   // looked at (or at the file's edges).
   for (let margin = 16; ; margin *= 4) {
@@ -157,7 +168,7 @@ export function contextKeysOf(hashes: LineHashes, from: number, to: number): Lin
   }
 }
 
-/** Lines of an edit's few whose repeats keysByLookingUp looks for, each a search of the file at most. */
+/** Lines of an edit's few whose repeats keysByLookingUp looks for, each a search of the file at most (for all its runs). */
 const LOOKUPS = 12;
 
 /**
@@ -166,10 +177,11 @@ const LOOKUPS = 12;
  * quarter of a millisecond for a million lines), as far out from them as their stretches reach.
  * One pass over every line in JavaScript, as contextKeysOf counts otherwise, takes some 6 ms
  * for a million lines in a process that runs it once, before V8 has optimised it. False,
- * having written nothing, when that would take more than LOOKUPS lookups.
+ * having written nothing, when that would take more lookups than `budget` has left (those
+ * tried spend all of it: the calls after count at once).
  */
-function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint32Array, k2: Uint32Array): boolean {
-  if (to - from > LOOKUPS) return false;
+function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint32Array, k2: Uint32Array, budget: LookupBudget): boolean {
+  if (to - from > budget.lookups) return false;
   const { h1, h2 } = hashes;
   const n = h1.length;
   const known = new Map<number, boolean>();
@@ -177,7 +189,7 @@ function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint3
   const isRepeated = (i: number): boolean => {
     let repeated = known.get(i);
     if (repeated === undefined) {
-      if (++lookups > LOOKUPS) throw TOO_MANY;
+      if (++lookups > budget.lookups) throw TOO_MANY;
       repeated = occursElsewhere(h1, h2, i);
       known.set(i, repeated);
     }
@@ -202,9 +214,11 @@ function keysByLookingUp(hashes: LineHashes, from: number, to: number, k1: Uint3
       i = Math.min(end, to);
     }
   } catch (error) {
-    if (error === TOO_MANY) return false;
-    throw error;
+    if (error !== TOO_MANY) throw error;
+    budget.lookups = 0;
+    return false;
   }
+  budget.lookups -= lookups;
   for (const [i, a, b] of keys) {
     k1[i - from] = a;
     k2[i - from] = b;

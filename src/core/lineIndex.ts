@@ -6,7 +6,7 @@
 // neither in use nor retired.
 
 import { pairLines, pairUniqueMoves } from './pairing.js';
-import { assignByKeys, contextKeys, contextKeysOf, type LineKeys } from './freshLids.js';
+import { assignByKeys, contextKeys, contextKeysOf, lookupBudget, type LineKeys } from './freshLids.js';
 import type { LineHashes } from './hash.js';
 import { candidate, hasLetter, LidSet, lidLengthFor, ScannedCodes, type CodeSet } from './lid.js';
 
@@ -179,8 +179,9 @@ function keysOf(hashes: LineHashes, at: readonly number[]): LineKeys {
     return { h1: k1, h2: k2 };
   }
   let f = 0;
+  const budget = lookupBudget();
   for (const [from, to] of runs) {
-    const keys = contextKeysOf(hashes, from, to);
+    const keys = contextKeysOf(hashes, from, to, budget);
     k1.set(keys.h1, f);
     k2.set(keys.h2, f);
     f += to - from;

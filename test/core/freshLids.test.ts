@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assignByKeys, contextKeys, contextKeysOf } from '../../src/core/freshLids.js';
+import { assignByKeys, contextKeys, contextKeysOf, lookupBudget } from '../../src/core/freshLids.js';
 import { hashLines } from '../../src/core/hash.js';
 import { candidate, hasLetter, lidToString } from '../../src/core/lid.js';
 import { buildIndex } from '../../src/core/lineIndex.js';
@@ -82,6 +82,43 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('keys lines the same by lookups as counted over the whole file when fingerprints share their first hash, at the lookups\' limit and at the edges', () => {
+    // Fingerprints made directly: h1 from few values, so that lines of one h1 differ in h2.
+    const sameKeys = (h1: readonly number[], h2: readonly number[], budget = lookupBudget) => {
+      const hashes = { h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) };
+      const all = contextKeys(hashes);
+      for (let from = 0; from <= h1.length; from++)
+        for (let to = from; to <= Math.min(h1.length, from + 14); to++) {
+          const some = contextKeysOf(hashes, from, to, budget());
+          expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
+          expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+        }
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) => sameKeys(pairs.map((p) => p[0]), pairs.map((p) => p[1]))),
+      { numRuns: 200 },
+    );
+    // A stretch of 0 to 20 equal lines, bounded by unique lines or the file's edges, its content
+    // (and another of its h1) repeated at the end: 12 lookups exactly, and one more.
+    for (let length = 0; length <= 20; length++)
+      for (let pad = 0; pad <= 1; pad++) {
+        const h1 = [...Array<number>(pad).fill(100), ...Array<number>(length).fill(5), ...Array<number>(pad).fill(200), 5, 5];
+        const h2 = [...Array<number>(pad).fill(100), ...Array<number>(length).fill(5), ...Array<number>(pad).fill(200), 9, 5];
+        sameKeys(h1, h2);
+        sameKeys(h1, h2, () => ({ lookups: 0 })); // a budget spent: counted
+      }
+  });
+
+  it('spends one budget of lookups over an edit\'s runs: a run whose stretch needs more leaves none to the next', () => {
+    const h1 = Uint32Array.from({ length: 100 }, (_, i) => (i >= 40 && i < 60) || i >= 95 ? 7 : 1000 + i);
+    const h2 = Uint32Array.from(h1);
+    const budget = lookupBudget();
+    contextKeysOf({ h1, h2 }, 10, 11, budget); // a unique line: one lookup
+    expect(budget.lookups).toBe(11);
+    contextKeysOf({ h1, h2 }, 50, 51, budget); // in a stretch of 20 repeated lines: more than 11
+    expect(budget.lookups).toBe(0);
   });
 
   it('never gives, in a fresh reading after any one change, an old LID to another line than its own unless the two are indistinguishable', () => {
