@@ -8,7 +8,7 @@ import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { printable, RtError, shellQuote } from '../core/errors.js';
 import { hasBom, BOM } from '../core/lines.js';
 import { lineContentRange } from '../core/lineScan.js';
-import type { LineMatcher } from '../core/match.js';
+import { LINEAR_LITERAL, type LineMatcher } from '../core/match.js';
 import { statResolved } from '../io/indexedFile.js';
 import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
 import { READ_PLAIN } from '../io/plainFile.js';
@@ -319,7 +319,7 @@ export function matchInTime(count: number, step: (i: number) => void, fileOf: (i
     const stopped = `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display})`;
     const withRipgrep = `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`;
     // A literal that long is found in time of each line × its length (see LINEAR_LITERAL).
-    if (matcher.literal) throw new RtError('usage', `${stopped}: the literal is long, and a long line takes time in proportion to the two`, ['search for a shorter part of it', withRipgrep]);
+    if (matcher.literal) throw new RtError('usage', `${stopped}: a literal of more than ${LINEAR_LITERAL} characters takes time in proportion to a line's length × its own`, ['search for a shorter part of it (it then matches more lines; with -v, fewer)', withRipgrep]);
     throw new RtError('usage', `${stopped}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, ['search for a literal string with -F, or write the pattern without nested repetition', withRipgrep]);
   }
 }
