@@ -29,7 +29,7 @@
 import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, hasLetter, LidSet, type CodeSet } from './lid.js';
+import { candidate, CodeTable, hasLetter, LidSet, type CodeSet } from './lid.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -385,22 +385,23 @@ function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
 
 /**
  * A set of few codes: those claimed twice (some 60,000 of a million lines' two million claims).
- * A table of them, behind a bitmap of 2^23 bits of their hashes that answers most lookups (of
- * codes not in it) at one look: 1.5 MiB where a bitmap of every 5-character code takes 4.
+ * A table of them (CodeTable), behind a bitmap of 2^23 bits of their hashes that answers most
+ * lookups (of codes not in it) at one look: some 1.5 MiB where a bitmap of every 5-character
+ * code takes 4.
  */
 function fewCodes(): CodeSet {
-  const table = new IntMap(1024);
+  const table = new CodeTable();
   const filter = new Uint32Array(1 << 18);
   const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> 9;
   return {
     has(code) {
       const b = bit(code);
-      return (filter[b >>> 5]! & (1 << (b & 31))) !== 0 && table.get(code) !== undefined;
+      return (filter[b >>> 5]! & (1 << (b & 31))) !== 0 && table.has(code);
     },
     add(code) {
       const b = bit(code);
       filter[b >>> 5]! |= 1 << (b & 31);
-      table.set(code, 1);
+      table.add(code);
     },
   };
 }

@@ -58,7 +58,8 @@ export class IntMap {
   }
 }
 
-function spread(key: number): number {
+/** A 32-bit key's bits spread over a table's slots (a table of LID codes uses it too: lid.ts). */
+export function spread(key: number): number {
   let x = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
   x ^= x >>> 16;
   return x;

@@ -8,6 +8,7 @@
 // the same LID on any machine; a line new to a file with history takes its first candidate
 // not in use and not retired.
 
+import { spread } from './intMap.js';
 
 export const LID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DIGIT_VALUES = new Int8Array(128).fill(-1);
@@ -142,13 +143,13 @@ export class LidSet implements CodeSet {
 }
 
 /** A growable open-addressing set of non-zero 32-bit codes (a JS Set of millions of numbers is slow and large). */
-class CodeTable {
+export class CodeTable {
   private table = new Uint32Array(1 << 16);
   private count = 0;
 
   has(code: number): boolean {
     const mask = this.table.length - 1;
-    for (let slot = mix(code) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = spread(code) & mask; ; slot = (slot + 1) & mask) {
       const v = this.table[slot]!;
       if (v === code) return true;
       if (v === 0) return false;
@@ -158,7 +159,7 @@ class CodeTable {
   add(code: number): void {
     if ((this.count + 1) * 2 > this.table.length) this.grow();
     const mask = this.table.length - 1;
-    for (let slot = mix(code) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = spread(code) & mask; ; slot = (slot + 1) & mask) {
       const v = this.table[slot]!;
       if (v === code) return;
       if (v === 0) {
@@ -175,10 +176,4 @@ class CodeTable {
     this.count = 0;
     for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.add(old[i]!);
   }
-}
-
-function mix(code: number): number {
-  let x = Math.imul(code ^ (code >>> 16), 0x45d9f3b);
-  x ^= x >>> 16;
-  return x;
 }

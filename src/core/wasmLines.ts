@@ -6,7 +6,7 @@
 // WebAssembly cannot be had (see wasmModule.ts; or memory is refused), callers use splitLines.
 
 import { BOM, hasBom, splitLines, type FileLines } from './lines.js';
-import { compiled, MOST, PAGE } from './wasmModule.js';
+import { instantiate, MOST, PAGE } from './wasmModule.js';
 
 /** src/core/wasm/lines.wat, assembled (wabt, SIMD on), in base64. */
 export const LINES_WASM = 'AGFzbQEAAAABEAJgAn9/AX9gBX9/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBxECBWNvdW50AAAFc3BsaXQAAQrgAwKCAQICfwF7IAAhAkEK/Q8hBAJAA0AgAkEQaiABSw0BIAMgAv0ABAAgBP0j/WRpaiEDIAJBEGohAgwACwsCQANAIAIgAU8NASACLQAAQQpGBEAgA0EBaiEDCyACQQFqIQIMAAsLIAEgAEsEQCABQQFrLQAAQQpHBEAgA0EBaiEDCwsgAwvZAgIGfwF7IAAhCSAAIQVBCv0PIQsCQANAIAVBEGogAUsNASAF/QAEACAL/SP9ZCEHAkADQCAHRQ0BIAUgB2hqIQggBiAETwRAQX8PCyACIAZBAnRqIAk2AgAgCCEKIAggCUsEQCAIQQFrLQAAQQ1GBEAgCEEBayEKCwsgAyAGQQJ0aiAKNgIAIAZBAWohBiAIQQFqIQkgByAHQQFrcSEHDAALCyAFQRBqIQUMAAsLAkADQCAFIAFPDQEgBS0AAEEKRgRAIAYgBE8EQEF/DwsgAiAGQQJ0aiAJNgIAIAUhCiAFIAlLBEAgBUEBay0AAEENRgRAIAVBAWshCgsLIAMgBkECdGogCjYCACAGQQFqIQYgBUEBaiEJCyAFQQFqIQUMAAsLIAkgAUkEQCAGIARPBEBBfw8LIAIgBkECdGogCTYCACADIAZBAnRqIAE2AgAgBkEBaiEGCyAGCw==';
@@ -34,20 +34,11 @@ export interface LineMemory {
  * WebAssembly cannot give it (splitLines is then used).
  */
 export function lineMemory(room: number, expected = 0): LineMemory | undefined {
-  const code = compiled(LINES_WASM);
-  if (!code) return undefined;
   const arraysAt = (length: number) => Math.ceil(length / 4) * 4;
   const sizeFor = (length: number, cap: number) => arraysAt(length) + 8 * (cap + 1);
-  let memory: WebAssembly.Memory;
-  let exports: Exports;
-  try {
-    const size = sizeFor(room, expected);
-    if (size > MOST) return undefined;
-    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / PAGE)) });
-    exports = new WebAssembly.Instance(code, { env: { memory } }).exports as unknown as Exports;
-  } catch {
-    return undefined;
-  }
+  const instance = instantiate<Exports>(LINES_WASM, sizeFor(room, expected));
+  if (!instance) return undefined;
+  const { memory, exports } = instance;
   /** Room for `cap` lines' arrays after `length` bytes: false when the memory cannot have it. */
   const fit = (length: number, cap: number): boolean => {
     const size = sizeFor(length, cap);

@@ -7,7 +7,7 @@
 // below (test/core/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import type { LineIndex } from './lineIndex.js';
-import { compiled, MOST, PAGE } from './wasmModule.js';
+import { instantiate } from './wasmModule.js';
 
 /** src/core/wasm/records.wat, assembled (wabt, SIMD on), in base64. */
 export const RECORDS_WASM = 'AGFzbQEAAAABHgRgBX9/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwYFAAEBAgMHFAIGZGVjb2RlAAAHZGlnZXN0cwAECo4IBYoDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFCyUAIAAgAUHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmoLJQAgACABQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFags0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC/4DAQd/AkADQCAGIANPDQEgBiAEaiEHIAcgA0sEQCADIQcLQfLmu+MDIQpBmZqD3wUhCyAGIQgCQANAIAhBAmogB0sNASAIQQJ0IQkgCiAAIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgASAJaigCAEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyAAIAlqKAIEQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAogASAJaigCBEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAIgCWooAgRB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCEECaiEIDAALCyAIIAdJBEAgCEECdCEJIAogACAJaigCABABIQogCyABIAlqKAIAEAIhCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHMhCgsgByAGa0EDbCEMIAogDHMhCiALIAxzIQsgCiALaiEKIAsgCmohCyAKEAMhCiALEAMhCyAKIAtqIQogCyAKaiELIAUgCjYCACAFIAs2AgQgBUEIaiEFIAchBgwACwsL';
@@ -35,23 +35,15 @@ export interface RecordMemory {
 
 /** Memory for the records of `lines` lines, in blocks of `block`; undefined where WebAssembly cannot give it. */
 export function recordMemory(lines: number, block: number): RecordMemory | undefined {
-  const code = compiled(RECORDS_WASM);
   const textBytes = 16 * lines;
   const h1At = textBytes;
   const h2At = h1At + 4 * lines;
   const lidsAt = h2At + 4 * lines;
   const outAt = lidsAt + 4 * lines;
   const blocks = Math.ceil(lines / block);
-  const size = outAt + 8 * blocks;
-  if (!code || size > MOST) return undefined;
-  let memory: WebAssembly.Memory;
-  let exports: Exports;
-  try {
-    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / PAGE)) });
-    exports = new WebAssembly.Instance(code, { env: { memory } }).exports as unknown as Exports;
-  } catch {
-    return undefined;
-  }
+  const instance = instantiate<Exports>(RECORDS_WASM, outAt + 8 * blocks);
+  if (!instance) return undefined;
+  const { memory, exports } = instance;
   const words = (at: number, n: number) => new Uint32Array(memory.buffer, at, n);
   return {
     text: Buffer.from(memory.buffer, 0, textBytes),

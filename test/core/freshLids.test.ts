@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assignByKeys, contextKeys, contextKeysOf, lookupBudget } from '../../src/core/freshLids.js';
-import { hashLines } from '../../src/core/hash.js';
+import { hashLines, type LineHashes } from '../../src/core/hash.js';
 import { candidate, hasLetter, lidToString } from '../../src/core/lid.js';
 import { buildIndex } from '../../src/core/lineIndex.js';
 import { splitLines } from '../../src/core/lines.js';
@@ -9,6 +9,13 @@ import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidM
 
 const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
 const fresh = (contents: readonly string[]) => Array.from(buildIndex(hashesOf(contents)).lids, lidToString);
+/** Checks that contextKeysOf keys lines from..to-1 as contextKeys does over the whole file. */
+function expectKeysAsWhole(hashes: LineHashes, from: number, to: number, budget = lookupBudget()): void {
+  const all = contextKeys(hashes);
+  const some = contextKeysOf(hashes, from, to, budget);
+  expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
+  expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+}
 
 const F_JS = ['function a() {', '  return 1;', '}', 'function b() {', '  return 2;', '}', 'function c() {', '  return 3;', '}'];
 
@@ -53,13 +60,8 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c');
     fc.assert(
       fc.property(fc.array(content, { maxLength: 120 }), fc.nat(), fc.nat(), (lines, x, y) => {
-        const hashes = hashesOf(lines);
-        const all = contextKeys(hashes);
         const from = lines.length ? x % lines.length : 0;
-        const to = Math.min(lines.length, from + (y % 6));
-        const some = contextKeysOf(hashes, from, to);
-        expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
-        expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+        expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 6)));
       }),
       { numRuns: 1000 },
     );
@@ -72,13 +74,8 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     fc.assert(
       fc.property(fc.array(line, { maxLength: 60 }), fc.nat(), fc.nat(), (parts, x, y) => {
         const lines = parts.length ? parts.join('\n').split('\n') : [];
-        const hashes = hashesOf(lines);
-        const all = contextKeys(hashes);
         const from = lines.length ? x % lines.length : 0;
-        const to = Math.min(lines.length, from + (y % 4));
-        const some = contextKeysOf(hashes, from, to);
-        expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
-        expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+        expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 4)));
       }),
       { numRuns: 2000 },
     );
@@ -88,13 +85,7 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     // Fingerprints made directly: h1 from few values, so that lines of one h1 differ in h2.
     const sameKeys = (h1: readonly number[], h2: readonly number[], budget = lookupBudget) => {
       const hashes = { h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) };
-      const all = contextKeys(hashes);
-      for (let from = 0; from <= h1.length; from++)
-        for (let to = from; to <= Math.min(h1.length, from + 14); to++) {
-          const some = contextKeysOf(hashes, from, to, budget());
-          expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
-          expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
-        }
+      for (let from = 0; from <= h1.length; from++) for (let to = from; to <= Math.min(h1.length, from + 14); to++) expectKeysAsWhole(hashes, from, to, budget());
     };
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) => sameKeys(pairs.map((p) => p[0]), pairs.map((p) => p[1]))),
