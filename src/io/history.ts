@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Hunk } from '../core/history/changes.js';
 import { digestBytes } from '../core/digest.js';
-import { acquireLock } from './lock.js';
-import { removeLeftovers, thisProcess, type Owner } from './processes.js';
+import { acquireLock, removeLockLeftovers } from './lock.js';
+import { thisProcess, type Owner } from './processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
 
@@ -208,12 +208,12 @@ export class History {
   }
 
   /**
-   * Temporary files and lock drafts of the history that a killed rt left (see removeLeftovers),
+   * Temporary files and what a kill left of the lock of the history that a killed rt left (see removeLockLeftovers),
    * and data files of no step of the list (a step left out as damaged). Under the history's lock.
    */
   private removeLeftovers(doc: Doc): void {
-    // Lock drafts are made before the lock is held: only those of rt processes gone.
-    removeLeftovers(this.dir, ['.steps.rt-lock.']);
+    // Lock drafts and breakers are made before the lock is held: only those of rt processes gone.
+    removeLockLeftovers(path.join(this.dir, '.steps.rt-lock'));
     // The list's and the data's temporary files are written under the lock, which this rt holds:
     // any there now was left by a killed rt (its PID may already name another process).
     const own = (dir: string, names: readonly string[], temp: RegExp) => {

@@ -8,9 +8,10 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { RtError, shellQuote } from '../core/errors.js';
 import { readPlainFile } from './plainFile.js';
-import { isRunning, tempMark } from './processes.js';
+import { isRunning, removeLeftovers, tempMark } from './processes.js';
 
 const WAIT_MS = 30_000;
 const BREAKER_STALE_MS = 10_000;
@@ -112,7 +113,9 @@ function breakIfAbandoned(lockPath: string): boolean {
   if (!owner || owner.host !== os.hostname() || isRunning(owner.pid)) return false;
   const breaker = `${lockPath}.break`;
   try {
-    fs.writeFileSync(breaker, String(process.pid), { flag: 'wx' });
+    // Made as a lock is, with its owner already in it: a kill between creating it and writing
+    // the pid would leave an empty breaker, which no one could judge abandoned for a while.
+    takeLock(breaker, String(process.pid));
   } catch {
     // Someone else is breaking it; a breaker left by a killed process goes at once (its owner is
     // gone), else when it expires.
@@ -158,12 +161,28 @@ function abandonedBreaker(file: string): boolean {
   try {
     const st = fs.lstatSync(file);
     if (!st.isFile()) return false;
-    const pid = Number(readPlainFile(file, 32)?.toString('utf8').trim());
-    const dead = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid);
-    return dead || Date.now() - st.mtimeMs > BREAKER_STALE_MS;
+    const text = readPlainFile(file, 32)?.toString('utf8').trim() ?? '';
+    const pid = Number(text);
+    const age = Date.now() - st.mtimeMs;
+    // No pid in it (an older rt's breaker caught before its write): judged as an ownerless lock is.
+    if (!/^\d+$/.test(text) || pid <= 0) return age > OWNERLESS_STALE_MS;
+    return (pid !== process.pid && !isRunning(pid)) || age > BREAKER_STALE_MS;
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes what killed rt processes left of the lock at `lockPath` while it is not held by them:
+ * drafts of the lock or its breaker, breakers set aside (`NAME.PID-XXXXXX`,
+ * `NAME.break.PID-XXXXXX`, see removeLeftovers), and an abandoned breaker, which a kill after
+ * breaking a lock but before removing the breaker leaves with no lock for acquireLock to find.
+ * Housekeeping: it never fails.
+ */
+export function removeLockLeftovers(lockPath: string): void {
+  const base = path.basename(lockPath);
+  removeLeftovers(path.dirname(lockPath), [`${base}.`, `${base}.break.`]);
+  removeAbandonedBreaker(`${lockPath}.break`);
 }
 
 /** A lock file with no readable owner, old enough to be abandoned: treated as owned by a dead process. */

@@ -101,11 +101,9 @@ export function removeLeftovers(dir: string, prefixes: readonly string[]): void 
   }
   const now = Date.now();
   for (const name of names) {
-    const prefix = prefixes.find((p) => name.startsWith(p));
-    if (!prefix) continue;
     const mark = TEMP_MARK_END.exec(name);
     // Exactly PREFIX + mark: not a file of the user's that happens to start so.
-    if (!mark || mark.index !== prefix.length) continue;
+    if (!mark || !prefixes.some((p) => p.length === mark.index && name.startsWith(p))) continue;
     const pid = Number(mark[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
     const file = path.join(dir, name);

@@ -14,7 +14,7 @@ import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
 import { hashString } from '../core/hash.js';
-import { acquireLock, type Lock } from './lock.js';
+import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
 import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
 
 export type Warn = (message: string) => void;
@@ -162,10 +162,12 @@ export class StateStore {
   removeStaleTemps(rel: string): void {
     if (this.disabledReason) return;
     for (const kind of ['index', 'view'] as const) {
-      // Its temporary copies, and the drafts of its lock (see update).
-      const prefixes = ['.tmp-', '.rt-lock.'].map((mark) => `${path.basename(this.fileFor(kind, rel))}${mark}`);
+      // Its temporary copies, and what a kill left of its lock (see update).
       try {
-        if (this.isOwnFolder(kind)) removeLeftovers(path.join(this.dir, kind), prefixes);
+        if (this.isOwnFolder(kind)) {
+          removeLeftovers(path.join(this.dir, kind), [`${path.basename(this.fileFor(kind, rel))}.tmp-`]);
+          removeLockLeftovers(`${this.fileFor(kind, rel)}.rt-lock`);
+        }
       } catch {
         // Housekeeping: never a reason to fail.
       }

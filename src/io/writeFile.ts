@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RtError } from '../core/errors.js';
-import { removeAbandonedBreaker } from './lock.js';
+import { removeLockLeftovers } from './lock.js';
 import { inFolder } from './pinnedFolder.js';
 import { removeLeftovers, tempMark } from './processes.js';
 
@@ -224,10 +224,10 @@ export function syncDir(dir: string): void {
 
 /**
  * Removes temporary files of `target` left by rt processes that are gone (see removeLeftovers): its
- * `.NAME.rt-tmp-PID-…` files and the `.NAME.rt-lock.PID-…` drafts of its lock.
+ * `.NAME.rt-tmp-PID-…` files, and what a kill left of its lock (see removeLockLeftovers).
  */
 export function cleanStaleTemps(target: string): void {
-  removeLeftovers(path.dirname(target), [`.${path.basename(target)}${TEMP_MARK}`, `.${path.basename(target)}.rt-lock.`]);
-  removeAbandonedBreaker(path.join(path.dirname(target), `.${path.basename(target)}.rt-lock.break`));
+  removeLeftovers(path.dirname(target), [`.${path.basename(target)}${TEMP_MARK}`]);
+  removeLockLeftovers(path.join(path.dirname(target), `.${path.basename(target)}.rt-lock`));
 }
 
