@@ -86,15 +86,27 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS, sh
 /**
  * Creates the lock file with its owner already in it: written under a private name, then hard
  * linked into place (link fails if the lock exists), so no lock file is ever seen empty.
+ * `lockPath` is the lock the file is for: the draft is named after it (see draftOf), also when
+ * the file made is its breaker.
  */
-function takeLock(lockPath: string, token: string): void {
-  const draft = `${lockPath}.${tempMark()}`;
+function takeLock(lockPath: string, token: string, file = lockPath): void {
+  const draft = draftOf(lockPath);
   fs.writeFileSync(draft, token, { flag: 'wx' });
   try {
-    fs.linkSync(draft, lockPath);
+    fs.linkSync(draft, file);
   } finally {
     fs.rmSync(draft, { force: true });
   }
+}
+
+/**
+ * A private name beside the lock at `lockPath`, for a draft of it or of its breaker, or a breaker
+ * set aside: NAME.PID-XXXXXX, within the room rt keeps beside a file's name for it (NAME_ROOM in
+ * cli/writing.ts); a longer one (NAME.break.PID-XXXXXX) would not fit beside the longest names rt
+ * edits, and their abandoned locks could never be broken.
+ */
+function draftOf(lockPath: string): string {
+  return `${lockPath}.${tempMark()}`;
 }
 
 function ownerOf(lockPath: string): string {
@@ -115,11 +127,11 @@ function breakIfAbandoned(lockPath: string): boolean {
   try {
     // Made as a lock is, with its owner already in it: a kill between creating it and writing
     // the pid would leave an empty breaker, which no one could judge abandoned for a while.
-    takeLock(breaker, String(process.pid));
+    takeLock(lockPath, String(process.pid), breaker);
   } catch {
     // Someone else is breaking it; a breaker left by a killed process goes at once (its owner is
     // gone), else when it expires.
-    removeAbandonedBreaker(breaker);
+    removeAbandonedBreaker(lockPath);
     return false;
   }
   try {
@@ -135,14 +147,15 @@ function breakIfAbandoned(lockPath: string): boolean {
 }
 
 /**
- * Removes the breaker file `breaker` if the rt that made it no longer runs (or it is older than
- * BREAKER_STALE_MS): a kill while breaking a lock must not stall the next writer, nor stay. The
- * file judged is first renamed aside and judged again there, so that a live rt's breaker put in
- * its place meanwhile is never the one removed (it is put back).
+ * Removes the breaker of the lock at `lockPath` if the rt that made it no longer runs (or it is
+ * older than BREAKER_STALE_MS): a kill while breaking a lock must not stall the next writer, nor
+ * stay. The file judged is first renamed aside and judged again there, so that a live rt's
+ * breaker put in its place meanwhile is never the one removed (it is put back).
  */
-export function removeAbandonedBreaker(breaker: string): void {
+export function removeAbandonedBreaker(lockPath: string): void {
+  const breaker = `${lockPath}.break`;
   if (!abandonedBreaker(breaker)) return;
-  const aside = `${breaker}.${tempMark()}`; // a lock draft's name: a leftover of it is removed as one
+  const aside = draftOf(lockPath); // a lock draft's name: a leftover of it is removed as one
   try {
     fs.renameSync(breaker, aside);
   } catch {
@@ -174,15 +187,16 @@ function abandonedBreaker(file: string): boolean {
 
 /**
  * Removes what killed rt processes left of the lock at `lockPath` while it is not held by them:
- * drafts of the lock or its breaker, breakers set aside (`NAME.PID-XXXXXX`,
- * `NAME.break.PID-XXXXXX`, see removeLeftovers), and an abandoned breaker, which a kill after
- * breaking a lock but before removing the breaker leaves with no lock for acquireLock to find.
+ * drafts of the lock or its breaker, breakers set aside (`NAME.PID-XXXXXX`, see draftOf and
+ * removeLeftovers; `NAME.break.PID-XXXXXX` as older rts named the last two), and an abandoned
+ * breaker, which a kill after breaking a lock but before removing the breaker leaves with no lock
+ * for acquireLock to find.
  * Housekeeping: it never fails.
  */
 export function removeLockLeftovers(lockPath: string): void {
   const base = path.basename(lockPath);
   removeLeftovers(path.dirname(lockPath), [`${base}.`, `${base}.break.`]);
-  removeAbandonedBreaker(`${lockPath}.break`);
+  removeAbandonedBreaker(lockPath);
 }
 
 /** A lock file with no readable owner, old enough to be abandoned: treated as owned by a dead process. */

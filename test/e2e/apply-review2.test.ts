@@ -195,7 +195,7 @@ describe('review 2: lock breakers', () => {
         return rename(from, to);
       });
       try {
-        removeAbandonedBreaker(breaker);
+        removeAbandonedBreaker(path.join(dir, '.f.txt.rt-lock'));
       } finally {
         spy.mockRestore();
       }

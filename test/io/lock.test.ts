@@ -82,3 +82,26 @@ describe('locks left by a killed rt', () => {
     expect(fs.existsSync(`${lock}.break`)).toBe(true);
   });
 });
+
+describe('locks of the longest names rt edits', () => {
+  // rt edits names of up to 255 - 24 bytes (NAME_ROOM in cli/writing.ts): the lock's draft,
+  // .NAME.rt-lock.PID-XXXXXX, just fits beside them. The breaker's draft and a breaker set aside
+  // must fit too, or an abandoned lock of such a file could never be broken.
+  const longest = 'a'.repeat(255 - 24);
+
+  it('breaks an abandoned lock of such a file', () => {
+    const dir = folder();
+    const lock = path.join(dir, `.${longest}.rt-lock`);
+    fs.writeFileSync(lock, `${deadPid()}@${os.hostname()}@1-abc`);
+    acquireLock(lock, 'x', 1500).release();
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes an abandoned breaker of such a file (set aside first)', () => {
+    const dir = folder();
+    const lock = path.join(dir, `.${longest}.rt-lock`);
+    fs.writeFileSync(`${lock}.break`, String(deadPid()));
+    removeLockLeftovers(lock);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
