@@ -10,6 +10,7 @@ import { RtError } from '../core/errors.js';
 import { removeLockLeftovers } from './lock.js';
 import { inFolder } from './pinnedFolder.js';
 import { removeLeftovers, tempMark } from './processes.js';
+import { renameOver } from './renameOver.js';
 
 const TEMP_MARK = '.rt-tmp-';
 
@@ -137,18 +138,23 @@ export function writeTemp(target: string, parts: readonly Buffer[], display: str
  */
 export function moveIntoPlace(temp: string, target: string, sync = true, exclusive = false): void {
   const display = path.basename(target);
+  let dropOld = () => undefined as void;
   inFolder(path.dirname(target), display, () => {
     const from = path.basename(temp);
     const to = path.basename(target);
     try {
       if (exclusive && placeExclusively(from, to)) return;
-      fs.renameSync(from, to);
+      dropOld = renameOver(from, to, tempName(to));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RtError('exists', `${display} appeared while it was being created; it was left as it is`, [`look at it: rt open ${display}`]);
       throw writeError(error, display);
     }
   });
-  if (sync) syncDir(path.dirname(target));
+  try {
+    if (sync) syncDir(path.dirname(target));
+  } finally {
+    dropOld(); // the old file, given a second name by renameOver if big: removed off the main thread
+  }
 }
 
 /** Links `from` to the new name `to` and drops `from`; false where the file system has no links (then nothing was done). */

@@ -42,6 +42,9 @@ describe('editing a big file', () => {
       expect(original.length).toBeGreaterThan(1 << 20);
       const file = write(dir, 'big.txt', original);
       age(file);
+      // Another name of the file (a hard link of the user's) keeps the old content; rt's second
+      // name of it, given for the rename (src/io/renameOver.ts), is gone once rt has exited.
+      fs.linkSync(file, path.join(dir, 'big-link.txt'));
       const shown = openWindow(dir, 'big.txt:20001');
       const at = { lid: shown.lidAt(20001) };
       const edited = run(['edit', 'big.txt', at.lid], dir, { input: 'changed 20001\n' });
@@ -60,6 +63,8 @@ describe('editing a big file', () => {
       expect(run(['edit', 'big.txt', first.lid], dir, { input: 'first\n' }).status).toBe(0);
       want = withLine(want, 1, 'first');
       expect(fs.readFileSync(file).equals(want)).toBe(true);
+      expect(fs.readFileSync(path.join(dir, 'big-link.txt')).equals(original)).toBe(true);
+      expect(fs.readdirSync(dir).filter((name) => name.includes('.rt-'))).toEqual([]);
     });
   }
 
