@@ -252,7 +252,7 @@ function finish(entries: readonly Entry[], skipped: (entry: Entry, why: string) 
       continue;
     }
     try {
-      moveIntoPlace(entry.temp, entry.abs, false, entry.expected === null && !entry.overwrite);
+      moveIntoPlace(entry.temp, entry.abs, false, entry.expected === null && !entry.overwrite, false);
     } catch (error) {
       if (!(error instanceof RtError) || error.code !== 'exists') throw error;
       removeQuietly(entry.temp);

@@ -134,9 +134,12 @@ export function writeTemp(target: string, parts: readonly Buffer[], display: str
  * folder unless `sync` is false. With `exclusive` (a new file), a file made at `target` by
  * anyone meanwhile is never replaced: the new file is linked into place, which fails if one is
  * there (EEXIST, refused as 'exists'), then its temporary name removed; where links are not
- * to be had, renamed after a last check.
+ * to be had, renamed after a last check. With `aside`, a big file replaced is freed off the main
+ * thread (see renameOver); a batch's renames go without: the second name moves the old file's
+ * ctime, and a batch killed between that link and the rename would find its file changed by
+ * someone else when finished (see finish in journal.ts), and leave it unwritten.
  */
-export function moveIntoPlace(temp: string, target: string, sync = true, exclusive = false): void {
+export function moveIntoPlace(temp: string, target: string, sync = true, exclusive = false, aside = true): void {
   const display = path.basename(target);
   let dropOld = () => undefined as void;
   inFolder(path.dirname(target), display, () => {
@@ -144,7 +147,8 @@ export function moveIntoPlace(temp: string, target: string, sync = true, exclusi
     const to = path.basename(target);
     try {
       if (exclusive && placeExclusively(from, to)) return;
-      dropOld = renameOver(from, to, tempName(to));
+      if (aside) dropOld = renameOver(from, to, tempName(to));
+      else fs.renameSync(from, to);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RtError('exists', `${display} appeared while it was being created; it was left as it is`, [`look at it: rt open ${display}`]);
       throw writeError(error, display);

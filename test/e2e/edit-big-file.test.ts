@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { age, cleanup, openWindow, run, tempRepo, write } from './harness.js';
+import { age, cleanup, openWindow, run, tempDir, tempRepo, write } from './harness.js';
 
 afterAll(cleanup);
 
@@ -83,5 +83,46 @@ describe('editing a big file', () => {
     const at = { lid: shown.lidAt(80000) };
     expect(run(['edit', 'big.txt', at.lid], dir, { input: 'the end\n' }).status).toBe(0);
     expect(fs.readFileSync(file).equals(withLine(doubled, 80000, 'the end'))).toBe(true);
+  });
+});
+
+describe('a batch of big files killed in a rename', () => {
+  // A batch's files are renamed into place after its commit point; killed between two of them,
+  // the next rt finishes the batch, writing each file still the version the batch read (size,
+  // mtime, ctime, inode). The second name a big file was given before its rename (renameOver)
+  // is a hard link, which moves the file's ctime: killed between that link and the rename, the
+  // file was taken as changed by someone else, and the batch left half done (b.txt written,
+  // a.txt's new content thrown away). A batch's renames give no second name.
+  it('is finished whole by the next rt', () => {
+    const dir = tempRepo();
+    const hook = write(
+      tempDir('rt-big-hook-'),
+      'hook.cjs',
+      `const fs = require('fs');
+const path = require('path');
+const rename = fs.renameSync;
+fs.renameSync = function (a, b) {
+  if (path.basename(String(b)) === process.env.KILL_AT) process.kill(process.pid, 'SIGKILL');
+  return rename.apply(this, arguments);
+};
+`,
+    );
+    const lines = (first: string) => `${first}\n${Array.from({ length: 150_000 }, (_, i) => `line ${i}`).join('\n')}\n`;
+    for (const name of ['a', 'b']) {
+      write(dir, `${name}.txt`, lines(name));
+      age(path.join(dir, `${name}.txt`));
+      openWindow(dir, `${name}.txt`);
+    }
+    expect(fs.statSync(path.join(dir, 'a.txt')).size).toBeGreaterThan(1 << 20);
+    const patch = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n';
+    const killed = run(['apply'], dir, { input: patch, env: { NODE_OPTIONS: `--require ${hook}`, KILL_AT: 'a.txt' } });
+    expect(killed.status).toBe(null);
+    const next = run(['open', 'a.txt:1'], dir);
+    expect(next.status, next.text).toBe(0);
+    expect(next.stderr).toMatch(/finished a batch \(rt apply\)/);
+    expect(next.stderr).not.toMatch(/incomplete/);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(lines('A'));
+    expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe(lines('B'));
+    expect(fs.readdirSync(dir).filter((name) => name.includes('.rt-'))).toEqual([]);
   });
 });
