@@ -19,6 +19,9 @@ import path from 'node:path';
 /** Below this, freeing the old file costs less than setting its removal aside. */
 export const ASIDE_FROM = 1 << 20;
 
+/** The sticky bit of a folder's mode (S_ISVTX). */
+const STICKY = 0o1000;
+
 /** Second names whose removal is under way. */
 let pending = 0;
 let proc: boolean | undefined;
@@ -65,9 +68,12 @@ function linkAside(to: string, aside: string): Second | undefined {
     return undefined;
   }
   try {
+    // In a sticky folder (as /tmp), only a file's owner may take its names away: a second name
+    // of another user's file could not be removed (and the rename fails, EPERM).
+    if (fs.fstatSync(dir).mode & STICKY && st.uid !== process.geteuid?.()) throw new Error('sticky');
     fs.linkSync(to, aside);
   } catch {
-    // No hard links here (or not to this file, or that name is taken): a plain rename.
+    // No hard links here (or not to this file, or that name is taken), or none to be removed: a plain rename.
     fs.closeSync(dir);
     return undefined;
   }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { age, cleanup, openWindow, run, tempDir, tempRepo, write } from './harness.js';
+import { age, cleanup, openWindow, run, tempDir, tempRepo, unprivileged, write } from './harness.js';
 
 afterAll(cleanup);
 
@@ -124,5 +124,33 @@ fs.renameSync = function (a, b) {
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(lines('A'));
     expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe(lines('B'));
     expect(fs.readdirSync(dir).filter((name) => name.includes('.rt-'))).toEqual([]);
+  });
+});
+
+describe('a big file of another user in a sticky folder (as /tmp)', () => {
+  // The sticky bit lets only a file's owner rename over it or remove it: the edit is refused
+  // (exit 4, nothing written). The second name renameOver gave the file first (a hard link,
+  // which protected_hardlinks allows to a user who may read and write the file) could not be
+  // removed either: a refusal left .f.txt.rt-tmp-PID-XXXXXX, a name of the other user's file
+  // that neither this user nor its next edit could remove. A sticky folder gives no second name
+  // to a file of another user.
+  it('is refused with nothing left beside it', () => {
+    const who = unprivileged();
+    if (who === undefined || !('uid' in who)) return; // needs root, to edit as another user
+    const dir = tempDir('rt-big-sticky-');
+    fs.chmodSync(dir, 0o1777);
+    const file = write(dir, 'f.txt', `${Array.from({ length: 150_000 }, (_, i) => `line ${i}`).join('\n')}\n`);
+    fs.chmodSync(file, 0o666);
+    expect(fs.statSync(file).size).toBeGreaterThan(1 << 20);
+    const before = fs.readFileSync(file);
+    const o = run(['open', 'f.txt:2'], dir, who);
+    expect(o.status, o.text).toBe(0);
+    const lid = /^2:([0-9a-z]+)\|/m.exec(o.stdout)![1]!;
+    const r = run(['edit', 'f.txt', lid], dir, { ...who, input: 'x\n' });
+    expect(r.status, r.text).toBe(4);
+    expect(r.stderr).toMatch(/cannot write f\.txt: EPERM/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.statSync(file).nlink).toBe(1);
+    expect(fs.readdirSync(dir).filter((name) => name.includes('.rt-tmp-'))).toEqual([]);
   });
 });
