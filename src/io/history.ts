@@ -208,7 +208,7 @@ export class History {
   }
 
   /**
-   * Temporary files and what a kill left of the lock of the history that a killed rt left (see removeLockLeftovers),
+   * Temporary files of the history that a killed rt left, with what it left of the history's lock (see removeLockLeftovers),
    * and data files of no step of the list (a step left out as damaged). Under the history's lock.
    */
   private removeLeftovers(doc: Doc): void {

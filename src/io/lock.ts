@@ -190,12 +190,13 @@ function abandonedBreaker(file: string): boolean {
  * drafts of the lock or its breaker, breakers set aside (`NAME.PID-XXXXXX`, see draftOf and
  * removeLeftovers; `NAME.break.PID-XXXXXX` as older rts named the last two), and an abandoned
  * breaker, which a kill after breaking a lock but before removing the breaker leaves with no lock
- * for acquireLock to find.
+ * for acquireLock to find; with them, the files of the lock's folder named by one of `temps` and
+ * a PID mark (the temporary files of what the lock guards), in the same one reading of the folder.
  * Housekeeping: it never fails.
  */
-export function removeLockLeftovers(lockPath: string): void {
+export function removeLockLeftovers(lockPath: string, temps: readonly string[] = []): void {
   const base = path.basename(lockPath);
-  removeLeftovers(path.dirname(lockPath), [`${base}.`, `${base}.break.`]);
+  removeLeftovers(path.dirname(lockPath), [...temps, `${base}.`, `${base}.break.`]);
   removeAbandonedBreaker(lockPath);
 }
 

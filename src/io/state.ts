@@ -15,7 +15,7 @@ import path from 'node:path';
 import { RtError } from '../core/errors.js';
 import { hashString } from '../core/hash.js';
 import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
-import { removeLeftovers, TEMP_MARK_END, tempMark } from './processes.js';
+import { TEMP_MARK_END, tempMark } from './processes.js';
 
 export type Warn = (message: string) => void;
 
@@ -165,8 +165,7 @@ export class StateStore {
       // Its temporary copies, and what a kill left of its lock (see update).
       try {
         if (this.isOwnFolder(kind)) {
-          removeLeftovers(path.join(this.dir, kind), [`${path.basename(this.fileFor(kind, rel))}.tmp-`]);
-          removeLockLeftovers(`${this.fileFor(kind, rel)}.rt-lock`);
+          removeLockLeftovers(`${this.fileFor(kind, rel)}.rt-lock`, [`${path.basename(this.fileFor(kind, rel))}.tmp-`]);
         }
       } catch {
         // Housekeeping: never a reason to fail.

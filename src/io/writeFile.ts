@@ -9,7 +9,7 @@ import path from 'node:path';
 import { RtError } from '../core/errors.js';
 import { removeLockLeftovers } from './lock.js';
 import { inFolder } from './pinnedFolder.js';
-import { removeLeftovers, tempMark } from './processes.js';
+import { tempMark } from './processes.js';
 import { renameOver } from './renameOver.js';
 
 const TEMP_MARK = '.rt-tmp-';
@@ -237,7 +237,6 @@ export function syncDir(dir: string): void {
  * `.NAME.rt-tmp-PID-…` files, and what a kill left of its lock (see removeLockLeftovers).
  */
 export function cleanStaleTemps(target: string): void {
-  removeLeftovers(path.dirname(target), [`.${path.basename(target)}${TEMP_MARK}`]);
-  removeLockLeftovers(path.join(path.dirname(target), `.${path.basename(target)}.rt-lock`));
+  removeLockLeftovers(path.join(path.dirname(target), `.${path.basename(target)}.rt-lock`), [`.${path.basename(target)}${TEMP_MARK}`]);
 }
 
