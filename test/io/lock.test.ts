@@ -6,19 +6,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock, removeLockLeftovers } from '../../src/io/lock.js';
+import { tempFolders } from '../support/tempFolders.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-lock-'));
-  dirs.push(d);
-  return d;
-}
+const folder = tempFolders('rt-lock-');
 
 /** The PID of a process that has ended. */
 const deadPid = (): number => spawnSync('true').pid!;

@@ -3,24 +3,15 @@
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ASIDE_FROM, asideRemoved, renameOver } from '../../src/io/renameOver.js';
+import { tempFolders } from '../support/tempFolders.js';
 
-const dirs: string[] = [];
 const startedIn = process.cwd();
 afterEach(() => process.chdir(startedIn));
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rename-over-'));
-  dirs.push(d);
-  return d;
-}
+const folder = tempFolders('rt-rename-over-');
 
 const big = (byte: number) => Buffer.alloc(ASIDE_FROM + 3, byte);
 const linux = fs.existsSync('/proc/self/fd/');
