@@ -208,8 +208,9 @@ export class History {
   }
 
   /**
-   * Temporary files of the history that a killed rt left, with what it left of the history's lock (see removeLockLeftovers),
-   * and data files of no step of the list (a step left out as damaged). Under the history's lock.
+   * Temporary files of the history that a killed rt left, what it left of the history's lock
+   * (see removeLockLeftovers), and data files of no step of the list (a step left out as
+   * damaged). Under the history's lock.
    */
   private removeLeftovers(doc: Doc): void {
     // Lock drafts and breakers are made before the lock is held: only those of rt processes gone.

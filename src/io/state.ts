@@ -164,9 +164,8 @@ export class StateStore {
     for (const kind of ['index', 'view'] as const) {
       // Its temporary copies, and what a kill left of its lock (see update).
       try {
-        if (this.isOwnFolder(kind)) {
-          removeLockLeftovers(`${this.fileFor(kind, rel)}.rt-lock`, [`${path.basename(this.fileFor(kind, rel))}.tmp-`]);
-        }
+        const file = this.fileFor(kind, rel);
+        if (this.isOwnFolder(kind)) removeLockLeftovers(`${file}.rt-lock`, [`${path.basename(file)}.tmp-`]);
       } catch {
         // Housekeeping: never a reason to fail.
       }

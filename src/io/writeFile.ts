@@ -141,7 +141,7 @@ export function writeTemp(target: string, parts: readonly Buffer[], display: str
  */
 export function moveIntoPlace(temp: string, target: string, sync = true, exclusive = false, aside = true): void {
   const display = path.basename(target);
-  let dropOld = () => undefined as void;
+  let dropOld: () => void = () => undefined;
   inFolder(path.dirname(target), display, () => {
     const from = path.basename(temp);
     const to = path.basename(target);
