@@ -83,18 +83,17 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
     const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false });
     return { ...literal, literal: true, ...(pattern.length <= LINEAR_LITERAL ? { linear: true } : {}) };
   }
-  const base = pattern;
   const flags = options.ignoreCase ? 'i' : '';
   // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
   // a pattern only valid without it (e.g. an escaped "-") is taken in the older dialect.
   // With -w the pattern is wrapped; it must be valid alone first (a pattern such as "a)|(b" is
   // not, and wrapped it would be).
-  const unicode = compile(base, `${flags}u`) && compile(options.word ? `${WORD_BEFORE}(?:${base})${WORD_AFTER}` : base, `${flags}u`);
-  const regex = unicode ?? (compile(base, flags) && compile(options.word ? `${ASCII_WORD_BEFORE}(?:${base})${ASCII_WORD_AFTER}` : base, flags));
+  const unicode = compile(pattern, `${flags}u`) && compile(options.word ? `${WORD_BEFORE}(?:${pattern})${WORD_AFTER}` : pattern, `${flags}u`);
+  const regex = unicode ?? (compile(pattern, flags) && compile(options.word ? `${ASCII_WORD_BEFORE}(?:${pattern})${ASCII_WORD_AFTER}` : pattern, flags));
   if (!regex) {
     let message = 'invalid';
     try {
-      new RegExp(base, flags);
+      new RegExp(pattern, flags);
     } catch (error) {
       message = (error as Error).message.replace(/^Invalid regular expression: /, '');
     }
@@ -108,7 +107,7 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
   const global = new RegExp(regex.source, `gs${regex.flags}`);
   // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
   // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  if (compiled(pattern, regex).test('') || /\(\?<?[=!]/.test(base)) return perLineMatcher(compiled(pattern, single), compiled(pattern, global));
+  if (compiled(pattern, regex).test('') || /\(\?<?[=!]/.test(pattern)) return perLineMatcher(compiled(pattern, single), compiled(pattern, global));
   return regexMatcher(compiled(pattern, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)), compiled(pattern, single), compiled(pattern, global));
 }
 

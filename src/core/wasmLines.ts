@@ -16,7 +16,6 @@ interface Exports {
   split(from: number, len: number, starts: number, ends: number, cap: number): number;
 }
 
-
 /** Memory to read a file into (`bytes`), then to split it (`lines`). */
 export interface LineMemory {
   /** Room for the file's bytes, read from offset 0. */

@@ -146,7 +146,7 @@ export class SavedIndex {
     if (digests !== this.head.blocks) {
       let b = 0;
       while (digests.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST) === this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)) b++;
-      return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(lines, (b + 1) * BLOCK)} are damaged`);
+      return this.damagedBlock(b);
     }
     return { ...records, text: memory.text };
   }
@@ -185,7 +185,7 @@ export class SavedIndex {
       const start = (b - first) * BLOCK * 3;
       const end = Math.min(words.length, start + BLOCK * 3);
       if (digestWords(words, start, end) !== this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)) {
-        return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(this.head.lines, (b + 1) * BLOCK)} are damaged`);
+        return this.damagedBlock(b);
       }
     }
     const skipped = from - first * BLOCK;
@@ -215,6 +215,11 @@ export class SavedIndex {
     const into = Buffer.allocUnsafe(Math.max(0, end - start));
     const got = this.readInto(into, start);
     return got === undefined ? undefined : into.subarray(0, got);
+  }
+
+  /** Sets the index aside for block `b`'s records, which do not match its digest. */
+  private damagedBlock(b: number): undefined {
+    return this.damaged(`its records of lines ${b * BLOCK + 1}-${Math.min(this.head.lines, (b + 1) * BLOCK)} are damaged`);
   }
 
   private damaged(why: string): undefined {
