@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../../src/core/binary.js';
+import { runs } from '../support/runs.js';
 
 /** The rule, one byte at a time. */
 function reference(head: Buffer): boolean {
@@ -26,7 +27,7 @@ describe('looksBinary', () => {
         const head = Buffer.from(bytes);
         expect(looksBinary(head)).toBe(reference(head));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkCrcs, crc32Combine } from '../../src/core/crc32.js';
 import { contentDigest } from '../../src/io/indexedFile.js';
+import { runs } from '../support/runs.js';
 
 const crc32 = (bytes: Uint8Array, crc?: number) => zlib.crc32(bytes, crc);
 
@@ -16,7 +17,7 @@ describe('crc32 combined', () => {
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
         expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -37,7 +38,7 @@ describe('crc32 combined', () => {
         const [from, to] = x <= y ? [x, y] : [y, x];
         expect(chunks.range(from, to)).toBe(crc32(bytes.subarray(from, to)));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
     for (const [from, to] of [[0, ChunkCrcs.CHUNK], [ChunkCrcs.CHUNK, 3 * ChunkCrcs.CHUNK], [1, bytes.length - 1], [bytes.length, bytes.length]] as const) {
       expect(chunks.range(from, to)).toBe(crc32(bytes.subarray(from, to)));
@@ -61,7 +62,7 @@ describe('contentDigest of an edit', () => {
         const want = whole.length < 1 << 20 ? contentDigest([Buffer.from(whole)]) : `crc32:${whole.length}:${crc32(whole).toString(16)}`;
         expect(contentDigest(parts)).toBe(want);
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 

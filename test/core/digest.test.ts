@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { digestBytes } from '../../src/core/digest.js';
+import { runs } from '../support/runs.js';
 
 describe('digestBytes', () => {
   it('is the digest of the bytes, whatever their offset in the buffer they are a view of (property)', () => {
@@ -15,7 +16,7 @@ describe('digestBytes', () => {
         const view = pool.subarray(offset, offset + bytes.length);
         expect(digestBytes(view)).toBe(digestBytes(new Uint8Array(bytes)));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

@@ -5,6 +5,7 @@ import { hashLines } from '../../src/core/hash.js';
 import { buildIndex, type LineIndex } from '../../src/core/lineIndex.js';
 import { lidToString } from '../../src/core/lid.js';
 import { BOM, dominantEol, lineContent as contentOf, splitLines } from '../../src/core/lines.js';
+import { runs } from '../support/runs.js';
 
 const buf = (s: string | number[]) => (typeof s === 'string' ? Buffer.from(s, 'latin1') : Buffer.from(s));
 
@@ -165,7 +166,7 @@ describe('edits addressed by LIDs from one read', () => {
           expect(Array.from(index.h2)).toEqual(Array.from(fresh.h2));
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printable, shellQuote } from '../../src/core/errors.js';
+import { runs } from '../support/runs.js';
 
 /** What bash makes of `quoted` as one word. */
 function bashWord(quoted: string): string {
@@ -30,7 +31,7 @@ describe('shellQuote', () => {
       fc.property(fc.string({ unit: fc.oneof(fc.integer({ min: 1, max: 0x7f }).map((c) => String.fromCharCode(c)), fc.constantFrom('é', '→', '😀')), minLength: 1, maxLength: 12 }), (s) => {
         expect(bashWord(shellQuote(s))).toBe(s);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

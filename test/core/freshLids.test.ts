@@ -6,6 +6,7 @@ import { candidate, hasLetter, lidToString } from '../../src/core/lid.js';
 import { buildIndex } from '../../src/core/lineIndex.js';
 import { splitLines } from '../../src/core/lines.js';
 import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
+import { runs } from '../support/runs.js';
 
 const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
 const fresh = (contents: readonly string[]) => Array.from(buildIndex(hashesOf(contents)).lids, lidToString);
@@ -63,7 +64,7 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
         const from = lines.length ? x % lines.length : 0;
         expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 6)));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -77,7 +78,7 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
         const from = lines.length ? x % lines.length : 0;
         expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 4)));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -89,7 +90,7 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     };
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) => sameKeys(pairs.map((p) => p[0]), pairs.map((p) => p[1]))),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
     // A stretch of 0 to 20 equal lines, bounded by unique lines or the file's edges, its content
     // (and another of its h1) repeated at the end: 12 lookups exactly, and one more.
@@ -149,7 +150,7 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
           read();
         }
       }),
-      { numRuns: Number(process.env.RT_RUNS ?? 2000) },
+      { numRuns: process.env.RT_RUNS ? Number(process.env.RT_RUNS) : runs(2000) },
     );
     expect(excused).toBeLessThanOrEqual(checked);
   });
@@ -169,7 +170,7 @@ describe('assignByKeys settles clashes so that no line takes another line\'s LID
         expect(new Set(after).size).toBe(after.length);
         expect(Array.from(before)).not.toContain(after[keys.length]);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -181,7 +182,7 @@ describe('assignByKeys settles clashes so that no line takes another line\'s LID
         const after = assign(keys.filter((_, i) => i !== gone));
         expect(Array.from(after)).not.toContain(before[gone]);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

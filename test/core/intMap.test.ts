@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IntMap } from '../../src/core/intMap.js';
+import { runs } from '../support/runs.js';
 
 describe('IntMap', () => {
   it('gets what was set last, and nothing else, as a Map does', () => {
@@ -18,7 +19,7 @@ describe('IntMap', () => {
         expect(map.size).toBe(want.size);
         for (const k of [...want.keys(), ...probes]) expect(map.get(k)).toBe(want.get(k));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

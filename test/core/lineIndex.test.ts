@@ -6,6 +6,7 @@ import { assignFresh, buildIndex, carryOver, reconcileIndex, retiredLine, splice
 import { lidToString } from '../../src/core/lid.js';
 import { splitLines } from '../../src/core/lines.js';
 import { applyModelOp, modelLines, modelOp, type ModelLine } from '../support/lidModel.js';
+import { runs } from '../support/runs.js';
 
 const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
 const lidsOf = (index: LineIndex) => Array.from(index.lids, lidToString);
@@ -75,7 +76,7 @@ describe('LID index properties', () => {
           model.forEach((l, i) => lidOfId.set(l.id, lids[i]!));
         }
       }),
-      { numRuns: Number(process.env.RT_RUNS ?? 300) },
+      { numRuns: process.env.RT_RUNS ? Number(process.env.RT_RUNS) : runs(300) },
     );
   });
 
@@ -183,7 +184,7 @@ describe('spliceIndex', () => {
           lines = next;
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -238,7 +239,7 @@ describe('assignFresh', () => {
         assignFresh(old, hashes, viaSets, fresh, 0);
         expect(Array.from(scanned)).toEqual(Array.from(viaSets));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -259,7 +260,7 @@ describe('matchLines', () => {
         });
         expect(pairs).toBe(lcs(a, b));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

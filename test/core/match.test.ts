@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
 import { compileMatcher, compileSearch, knownLinesMatcher, LINEAR_LITERAL, matchesLine, matchingAmong } from '../../src/core/match.js';
+import { runs } from '../support/runs.js';
 
 const file = Buffer.from('x foo\nfoo y\nfoo\r\n\u00c9cole \u00e9cole\na-b\nfoobar foo_bar\n', 'utf8');
 const hits = (pattern: string, o: Partial<{ fixed: boolean; ignoreCase: boolean; word: boolean }> = {}) =>
@@ -75,7 +76,7 @@ describe('matchingAmong', () => {
         const candidates = [...picked].sort((a, b) => a - b);
         expect(matchingAmong(matcher, bytes, bom, candidates)).toEqual(all.filter((n) => candidates.includes(n)));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

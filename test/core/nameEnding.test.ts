@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { globMatcher, nameEnding } from '../../src/cli/search.js';
+import { runs } from '../support/runs.js';
 
 describe('nameEnding', () => {
   it('is the literal text after the last wildcard of a plain glob', () => {
@@ -33,7 +34,7 @@ describe('nameEnding', () => {
         // And the matcher find uses agrees with picomatch, at any depth.
         expect(globMatcher(glob)(`dir/${name}`)).toBe(matches);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

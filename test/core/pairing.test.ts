@@ -4,6 +4,7 @@ import { hashLines } from '../../src/core/hash.js';
 import { splitLines } from '../../src/core/lines.js';
 import { pairLines, pairUniqueMoves } from '../../src/core/pairing.js';
 import { applyModelOp, modelLines, modelOp } from '../support/lidModel.js';
+import { runs } from '../support/runs.js';
 
 const hashesOf = (contents: readonly string[]) => hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
 const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c', 'd', 'e');
@@ -34,7 +35,7 @@ describe('pairLines', () => {
           if (!(once(a, a[i]!) && once(b, b[j]!))) expect(onLcs(i, j), `${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
         });
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -51,7 +52,7 @@ describe('pairLines', () => {
           if (i >= 0) expect(before[i]!.id, `${o.kind}: ${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(after[j]!.id);
         });
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 

@@ -9,8 +9,9 @@ import { parseAnchor } from '../../src/core/anchor.js';
 import { RtError } from '../../src/core/errors.js';
 import { isLidText, LID_ALPHABET } from '../../src/core/lid.js';
 import { parseTarget } from '../../src/core/target.js';
+import { runs } from '../support/runs.js';
 
-const RUNS = { numRuns: 2000 };
+const RUNS = { numRuns: runs(2000) };
 
 /** Any text an argument can hold: unicode, control characters, digits, colons and dashes. */
 const anyText = fc.oneof(
@@ -92,7 +93,7 @@ describe('parseAnchor, for any text', () => {
           expect('refused' in got, `${bad} was accepted`).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -102,7 +103,7 @@ describe('parseAnchor, for any text', () => {
         expect(parseAnchor('9'.repeat(digits))).toMatchObject({ kind: 'line', line: Number.MAX_SAFE_INTEGER });
         expect(parseAnchor(`${'9'.repeat(digits)}:${l}`)).toMatchObject({ kind: 'both', line: Number.MAX_SAFE_INTEGER, lid: l });
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 });

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileMatcher, type LineMatcher } from '../../src/core/match.js';
 import { byteRequired, pcrePattern, ripgrepPattern } from '../../src/core/ripgrepPattern.js';
+import { runs } from '../support/runs.js';
 
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
 /** Whether git here is built with PCRE (git grep -P). */
@@ -108,7 +109,7 @@ function forRandomPatterns(numRuns: number, check: (p: string, ignoreCase: boole
       }
       check(p, ignoreCase, word, matcher);
     }),
-    { numRuns },
+    { numRuns: runs(numRuns) },
   );
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/core/errors.js';
 import { isLidText } from '../../src/core/lid.js';
 import { SYMBOL, parseTarget, pastedPosition } from '../../src/core/target.js';
+import { runs } from '../support/runs.js';
 
 /** `exists` of a tree holding these paths. */
 const tree = (...paths: string[]) => (p: string) => paths.includes(p);
@@ -55,7 +56,7 @@ describe('parseTarget', () => {
         expect(refusal(() => parseTarget(arg, tree(file))).exitStatus).toBe(2);
         expect(parseTarget(arg, tree(file, arg))).toEqual({ kind: 'top', path: arg });
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { byteOffsets } from '../../src/core/utf8Offsets.js';
+import { runs } from '../support/runs.js';
 
 describe('byteOffsets', () => {
   it('is where the text before each offset ends in the bytes, as Node decodes them (random bytes, UTF-8 or not)', () => {
@@ -17,7 +18,7 @@ describe('byteOffsets', () => {
         }
         expect(offsets[text.length + 1]).toBe(bytes.length);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 

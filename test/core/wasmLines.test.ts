@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitLines, type FileLines } from '../../src/core/lines.js';
 import { lineMemory } from '../../src/core/wasmLines.js';
+import { runs } from '../support/runs.js';
 
 function plain(lines: FileLines) {
   return { bytes: Buffer.from(lines.bytes), bomLength: lines.bomLength, count: lines.count, starts: [...lines.starts], contentEnds: [...lines.contentEnds] };
@@ -31,7 +32,7 @@ describe('wasm line splitting', () => {
         if (want.count > 0) expect(plain(viaWasm(bytes, skipBom, want.count - 1))).toEqual(want);
         expect(plain(viaWasm(bytes, skipBom, want.count + 3, 1, want.count + 3))).toEqual(want);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

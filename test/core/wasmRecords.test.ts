@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { digestWords } from '../../src/core/digest.js';
 import { encodeWords, recordWords } from '../../src/core/indexCodec.js';
 import { recordMemory } from '../../src/core/wasmRecords.js';
+import { runs } from '../support/runs.js';
 
 function decoded(h1: Uint32Array, h2: Uint32Array, lids: Uint32Array, block: number) {
   const n = h1.length;
@@ -35,7 +36,7 @@ describe('wasm records', () => {
         expect(got && [...got.lids]).toEqual([...lids]);
         expect(digests).toBe(want);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, run, tempRepo, write } from './harness.js';
 import { git } from './search-fixture.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -153,7 +154,7 @@ describe.skipIf(!hasRipgrep)('every hit of grep has the LID rt open shows for it
             checked += checkHits(dir, env);
           }
         }),
-        { numRuns: 6 },
+        { numRuns: runs(6) },
       );
       expect(checked).toBeGreaterThan(0);
     }, 600_000);

@@ -24,14 +24,14 @@ const span = { from: 0, to: 1, start: 0, end: 2 };
 const data = (bytes: Buffer): FileData[] => [{ hunks: [{ before: span, after: span }], beforeBytes: [bytes], afterBytes: [Buffer.from('b\n')], beforeLids: [Uint32Array.of(1)], afterLids: [Uint32Array.of(2)] }];
 
 describe('History', () => {
-  it(`keeps the last ${MAX_STEPS} of 1,000 steps, the oldest gone first with their data`, () => {
+  it(`keeps the last ${MAX_STEPS} of 250 steps, the oldest gone first with their data`, () => {
     const { history, dir } = fresh();
-    for (let i = 0; i < 1000; i++) history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.from('a\n')));
+    for (let i = 0; i < 250; i++) history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.from('a\n')));
     const steps = history.steps();
-    expect(steps.map((s) => s.id)).toEqual(Array.from({ length: MAX_STEPS }, (_, i) => 1000 - MAX_STEPS + 1 + i));
+    expect(steps.map((s) => s.id)).toEqual(Array.from({ length: MAX_STEPS }, (_, i) => 250 - MAX_STEPS + 1 + i));
     expect(fs.readdirSync(path.join(dir, 'data')).length).toBe(MAX_STEPS);
-    expect(history.data(1000 - MAX_STEPS)).toBeUndefined();
-    expect(history.data(1000)![0]!.beforeBytes[0]!.toString()).toBe('a\n');
+    expect(history.data(250 - MAX_STEPS)).toBeUndefined();
+    expect(history.data(250)![0]!.beforeBytes[0]!.toString()).toBe('a\n');
   });
 
   it(`keeps no more than ${MAX_BYTES / 2 ** 20} MiB of changed lines, the oldest gone first`, () => {

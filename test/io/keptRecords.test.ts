@@ -12,6 +12,7 @@ import { dominantEol, splitLines } from '../../src/core/lines.js';
 import { BLOCK, SavedIndex, saveIndexFile } from '../../src/io/savedIndex.js';
 import { StateStore } from '../../src/io/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -66,7 +67,7 @@ describe('an edit saving the records it kept as they were read', () => {
           expect(Array.from(SavedIndex.open(store, `${rel}.kept`)!.records()!.lids)).toEqual(Array.from(edited.lids));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -11,6 +11,7 @@ import { splitLines } from '../../src/core/lines.js';
 import { BLOCK } from '../../src/io/savedIndex.js';
 import { scanFile } from '../../src/io/scanFile.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -65,7 +66,7 @@ describe('scanFile', () => {
           expect({ h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints }).toEqual(whole(bytes));
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { halvingFinds, sortedPaths } from '../../src/io/listFiles.js';
+import { runs } from '../support/runs.js';
 
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const listing = (paths: readonly string[]) => Buffer.from(paths.map((p) => `${p}\0`).join(''));
@@ -26,7 +27,7 @@ describe('sortedPaths', () => {
           expect(halvingFinds(out.toString('latin1'), Buffer.from(p).toString('latin1'))).toBe(listed.includes(p));
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -36,7 +37,7 @@ describe('sortedPaths', () => {
         const tracked = sortedPaths(listing(listed));
         for (const p of [...listed, ...asked]) expect(tracked.has(p)).toBe(listed.includes(p));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listedAmong, listFiles, type ListOptions } from '../../src/io/listFiles.js';
 import { cleanup, tempDir, write } from '../e2e/harness.js';
+import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
@@ -65,7 +66,7 @@ describe('listedAmong outside a work tree', () => {
         for (const options of OPTIONS) expectWalk(dir, dir, options);
         cleanup();
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -148,7 +148,7 @@ const snapshot = (dir: string) => new Map(FILES.map((f) => [f, readLines(dir, f)
 const percentile = (xs: readonly number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 
 describe('stress: concurrent rt apply batches over overlapping files', () => {
-  const rounds = pick(8, 50);
+  const rounds = pick(4, 50);
   it(
     `${rounds} rounds of two batches at once (A: f1 f2 f3; B: f3 f2 f4), each appending a line to each of its files: no deadlock, both land whole`,
     async () => {
@@ -175,7 +175,7 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
     SCENARIO_TIMEOUT,
   );
 
-  const lidRounds = pick(8, 50);
+  const lidRounds = pick(4, 50);
   it(
     `${lidRounds} rounds of two batches at once replacing lines by the LIDs shown before, the same lines of the shared files or not: one refused as stale, or both land; never lost or half-applied`,
     async () => {

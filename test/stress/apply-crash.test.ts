@@ -243,7 +243,7 @@ async function finalApply(dir: string, updated: readonly string[], tally: Tally,
 }
 
 describe('stress: crash safety of rt apply', () => {
-  const trials = pick(8, 200);
+  const trials = pick(4, 200);
   it(
     `SIGKILL at random moments of ${trials} applies over 3 files of 3.75 MB: every batch all old or all new after the next command`,
     async () => {
@@ -286,7 +286,7 @@ describe('stress: crash safety of rt apply', () => {
     SCENARIO_TIMEOUT,
   );
 
-  const addTrials = pick(6, 200);
+  const addTrials = pick(3, 200);
   it(
     `SIGKILL at random moments of ${addTrials} applies that update 2 files, add one and delete one: all old or all new, creation and removal included`,
     async () => {

@@ -161,7 +161,7 @@ describe('stress: concurrent writers', () => {
 // and the print must not show a non-matching line as the hit (an agent editing "the hit" would
 // edit the wrong line; the writers above, using grep-file, once saw their edits land one line off).
 describe('stress: searches while the file changes', () => {
-  const runs = pick(40, 200);
+  const runs = pick(15, 200);
   it(
     `grep-file while another process inserts lines above the hit (${runs} searches): every hit printed matches`,
     async () => {
@@ -195,9 +195,9 @@ describe('stress: searches while the file changes', () => {
 describe('stress: views saved at once', () => {
   // Found by the test below: the runs that lost the race to make .rt/ (mkdir: EEXIST) gave up
   // on state altogether, and what they showed was not recorded.
-  it(`${pick(10, 30)} fresh roots, each opened by 10 rt at once: every one keeps state, none complains`, async () => {
+  it(`${pick(4, 30)} fresh roots, each opened by 10 rt at once: every one keeps state, none complains`, async () => {
     const tally = new Tally('2 concurrent: first runs at once in a fresh root');
-    for (let round = 0; round < pick(10, 30); round++) {
+    for (let round = 0; round < pick(4, 30); round++) {
       const dir = tempDir('rt-stress-fresh-');
       write(dir, 'f.txt', 'a\nb\n');
       const runs = await Promise.all(Array.from({ length: 10 }, () => runAsync(['open', 'f.txt'], dir)));
@@ -244,7 +244,7 @@ describe('stress: views saved at once', () => {
 // (SPEC §3: several edits from one read). Readers indexing the file meanwhile must not replace
 // the index the edit saved with one of an older version, losing those LIDs.
 describe('stress: LIDs printed by an edit, used at once beside readers', () => {
-  const rounds = pick(10, 80);
+  const rounds = pick(4, 80);
   it(`${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`, async () => {
     const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
     const dir = tempDir('rt-stress-newlids-');

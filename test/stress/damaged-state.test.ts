@@ -63,7 +63,7 @@ function windowOf(stdout: Buffer): string[] {
 }
 
 describe('stress: damaged state', () => {
-  const trials = pick(36, 240);
+  const trials = pick(12, 240);
   it(
     `${trials} state files damaged at random (index and view): set aside, rebuilt, the LIDs of a fresh run, never a failure or a hang`,
     async () => {

@@ -184,7 +184,7 @@ describe('stress: escape attempts', () => {
   }
 
   for (const kind of ['folder', 'file'] as const) {
-    const reads = pick(30, 300);
+    const reads = pick(10, 300);
     it(
       `a ${kind} swapped for a symbolic link to the outside while rt reads it in a loop (${reads} reads): nothing outside read`,
       async () => {
@@ -209,7 +209,7 @@ describe('stress: escape attempts', () => {
       SCENARIO_TIMEOUT,
     );
 
-    const edits = pick(15, 150);
+    const edits = pick(5, 150);
     it(
       `a ${kind} swapped for a symbolic link to the outside while rt edits in a loop (${edits} edits): nothing outside written`,
       async () => {

@@ -194,7 +194,7 @@ function files(dir: string): Map<string, Buffer> {
 }
 
 describe('stress: hostile input', () => {
-  const runs = pick(150, 1500);
+  const runs = pick(40, 1500);
   it(
     `${runs} random command lines and stdins: exit 0–4, no stack trace, files unchanged or edited exactly as asked`,
     async () => {

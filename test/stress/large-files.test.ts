@@ -134,7 +134,7 @@ describe('stress: large and odd files', () => {
     }`;
 
   for (const mode of ['rename', 'in place'] as const) {
-    const runs = pick(30, 200);
+    const runs = pick(10, 200);
     it(
       `a file rewritten ${mode} by another process while rt opens and edits it (${runs} runs): no crash, no mixed window, no torn write`,
       async () => {

@@ -833,7 +833,7 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
 }
 
 describe('stress: rt undo and rt redo', () => {
-  const ops = pick(60, 600);
+  const ops = pick(30, 600);
   const seedA = (SEED ^ 0x7a) >>> 0;
   it(
     `${ops} random operations of two sessions and an outside writer over 4 files (seed ${seedA}): every undo and redo done or refused exactly as the history says`,

@@ -12,6 +12,7 @@ import { buildIndex, retiredLine } from '../../../src/core/lineIndex.js';
 import { splitLines } from '../../../src/core/lines.js';
 import { applyChanges, planHunks } from '../../../src/core/patch/plan.js';
 import type { Hunk } from '../../../src/core/patch/types.js';
+import { runs } from '../../support/runs.js';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 
@@ -65,7 +66,7 @@ describe('hunksOf, swapHunks, swapLids', () => {
         const touched = applied.regions.reduce((n, r) => n + r.oldCount + r.newCount + 4, 0);
         expect(kept).toBeLessThanOrEqual(touched);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 });

@@ -9,8 +9,9 @@ import { RtError } from '../../../src/core/errors.js';
 import { LID_ALPHABET } from '../../../src/core/lid.js';
 import { parsePatch } from '../../../src/core/patch/parse.js';
 import type { FileChange, Hunk, PatchRow } from '../../../src/core/patch/types.js';
+import { runs } from '../../support/runs.js';
 
-const RUNS = { numRuns: 1500 };
+const RUNS = { numRuns: runs(1500) };
 
 /** Lines that look like patch lines, to reach deep into the parser. */
 const patchLike = fc.constantFrom(
@@ -195,7 +196,7 @@ describe('parsePatch, for any structured patch', () => {
         expect(hunk.from).toEqual(parseAnchor(a));
         expect(hunk.to).toEqual(parseAnchor(b));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -13,6 +13,7 @@ import { buildIndex, retiredLine, type LineIndex } from '../../../src/core/lineI
 import { dominantEol, splitLines, type FileLines } from '../../../src/core/lines.js';
 import { applyChanges, planHunks } from '../../../src/core/patch/plan.js';
 import type { Hunk } from '../../../src/core/patch/types.js';
+import { runs } from '../../support/runs.js';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 
@@ -127,7 +128,7 @@ describe('planHunks and applyChanges', () => {
         expect(batch.lines.bytes.toString('latin1')).toBe(lines.bytes.toString('latin1'));
         expect([...batch.index.lids]).toEqual([...index.lids]);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });
