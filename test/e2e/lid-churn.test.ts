@@ -40,7 +40,7 @@ describe('LIDs under churn', () => {
       }
     }
     expect(reused.slice(0, 5)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   // Guard (holds): a hit printed from the saved index after an outside rewrite that keeps the
   // size and puts the mtime back (as touch -d, cp -p or tar do) shows the new content with the

@@ -236,5 +236,5 @@ describe('rt mcp', () => {
     expect(messages.find((m) => m.id === 3)?.error).toMatchObject({ code: -32600 });
     expect(messages.find((m) => m.id === 4)?.result.isError).toBeFalsy();
     expect(fs.existsSync(path.join(dir, 'huge.txt'))).toBe(false);
-  }, 60_000);
+  });
 });

@@ -36,7 +36,7 @@ describe('replaying real commits by LIDs of one read', () => {
   const changes: Array<{ rev: string; file: string }> = [];
   for (const rev of revs) {
     for (const file of git(['diff', '--name-only', '--diff-filter=M', `${rev}~1`, rev]).stdout.toString().split('\n').filter(Boolean)) {
-      if (changes.length < 20) changes.push({ rev, file });
+      if (changes.length < 10) changes.push({ rev, file });
     }
   }
 
@@ -73,5 +73,5 @@ describe('replaying real commits by LIDs of one read', () => {
       replayed++;
     }
     expect(replayed).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 });
