@@ -58,6 +58,18 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 20));
 }
 
+/** The number of the futex system call (Linux, where /proc tells what a thread waits in). */
+const FUTEX = process.platform !== 'linux' ? undefined : ({ x64: 202, arm64: 98 } as Record<string, number>)[process.arch];
+
+/** Whether the main thread of `pid` is asleep in a futex wait. */
+function inFutexWait(pid: number): boolean {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/syscall`, 'utf8').split(' ')[0]) === FUTEX;
+  } catch {
+    return false;
+  }
+}
+
 describe('rt mcp review', () => {
   // README "As an MCP server": Claude Desktop "starts servers in no particular folder ... give
   // absolute paths and --root"; mcp.ts's example: "rt --root ~/project mcp: serve the tools for
@@ -158,11 +170,10 @@ describe('rt mcp review', () => {
   // Left as it is, and said in rt help mcp: rt's lock wait is synchronous (the commands are), so a
   // call waiting for another rt's lock (30 s at most) holds the server; what is asked meanwhile
   // is answered once the call is done.
-  it('F7: an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made', async () => {
+  it.runIf(FUTEX !== undefined)('F7: an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made', async () => {
     const dir = repoWith({ 'f.txt': 'a\nb\n' });
     // The lock's holder lives until the test ends it, so the edit cannot be done before the
-    // ping is sent, however slow the machine: a server answering during the wait would answer
-    // the ping first.
+    // ping is sent, however slow the machine.
     const holder = spawn('sleep', ['600']);
     const holderGone = new Promise((r) => holder.on('close', r));
     fs.writeFileSync(path.join(dir, '.f.txt.rt-lock'), `${holder.pid}@${os.hostname()}@1-held`);
@@ -170,6 +181,11 @@ describe('rt mcp review', () => {
     s.send(INIT, INITIALIZED, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open","arguments":{"target":"f.txt"}}}');
     await until(() => s.messages().some((m) => m.id === 1));
     s.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}');
+    // The ping goes once the edit waits for the lock (the server's thread asleep in the futex of
+    // Atomics.wait, seen steadily rather than in passing): a server that went on answering
+    // meanwhile would answer it before the edit.
+    let asleep = 0;
+    await until(() => (asleep = inFutexWait(s.child.pid!) ? asleep + 1 : 0) >= 5);
     s.send('{"jsonrpc":"2.0","id":"ping","method":"ping"}');
     await new Promise((r) => setTimeout(r, 300));
     holder.kill('SIGKILL');
