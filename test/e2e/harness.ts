@@ -45,7 +45,7 @@ export function rt(args: readonly string[], options: RunOptions): RunResult {
     env: cleanEnv(options.env),
     maxBuffer: 512 * 1024 * 1024,
     // A hung rt (reading a FIFO, waiting on a lock) must fail the test, not block the worker.
-    timeout: 120_000,
+    timeout: 300_000,
     killSignal: 'SIGKILL',
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),

@@ -1,14 +1,18 @@
 // Matching is bounded in time (src/io/timeBudget.ts): a regular expression that backtracks for
-// ever is stopped, and steps that are merely many are not.
+// ever is stopped, and steps that are merely many are not. The time is the process's CPU time.
 
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { OutOfTime, stepsInTime } from '../../src/io/timeBudget.js';
 
-/** Busy for `ms` milliseconds. */
+/** Busy for `ms` milliseconds of this process's CPU time (what the budget counts). */
 function busy(ms: number): void {
-  const end = Date.now() + ms;
-  while (Date.now() < end);
+  const cpu = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
+  const end = cpu() + ms;
+  while (cpu() < end);
 }
 
 describe('stepsInTime', () => {
@@ -43,6 +47,16 @@ describe('stepsInTime', () => {
 
   it('bounds the whole: steps each within an allowance but together past the budget are stopped', () => {
     expect(() => stepsInTime(40, () => busy(80), () => 0, 500)).toThrow(OutOfTime);
+  });
+
+  it('counts CPU time: a step that waits longer than the budget without computing (the machine busy elsewhere) ends', () => {
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    let done = 0;
+    stepsInTime(1, () => {
+      Atomics.wait(cell, 0, 0, 600);
+      done++;
+    }, () => 0, 300);
+    expect(done).toBeGreaterThanOrEqual(1);
   });
 
   it('sets the working directory back when a step is stopped in another', () => {
