@@ -17,7 +17,8 @@ import type { KeptRecords } from '../io/savedIndex.js';
 import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import { ownerRuns } from '../io/processes.js';
-import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
+import { protectedPlace, refuseProtectedWrite } from '../io/protectedPaths.js';
+import { isInside, realpathAllowingMissing, stateKeyOf, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
@@ -85,7 +86,7 @@ function fits(f: StepFile, d: FileData): boolean {
  */
 function folderOfStep(ctx: Context, rel: string, then: (abs: string) => void): void {
   const abs = path.resolve(ctx.root.dir, rel);
-  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) return;
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir || protectedPlace(abs) !== undefined) return;
   try {
     if (fs.realpathSync.native(abs) !== abs || !fs.lstatSync(abs).isDirectory()) return;
   } catch {
@@ -221,7 +222,10 @@ function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
   if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) {
     throw new RtError('outside_root', `the history names ${JSON.stringify(f.path)}, which is not a file inside the root; nothing was written`, ['the history may be damaged: see it with rt history; remove .rt/history to start it again']);
   }
-  return { abs, ...stateKeyOf(ctx.root, abs), display: path.relative(ctx.cwd, abs) || f.path };
+  const display = path.relative(ctx.cwd, abs) || f.path;
+  // Through the real path of its folder: a folder of the list swapped for a link into .git is seen as what it is.
+  refuseProtectedWrite(path.join(realpathAllowingMissing(path.dirname(abs)).path, path.basename(abs)), display);
+  return { abs, ...stateKeyOf(ctx.root, abs), display };
 }
 
 /**

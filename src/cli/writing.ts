@@ -20,6 +20,7 @@ import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '.
 import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite } from '../io/journal.js';
 import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
 import { readPlainFile } from '../io/plainFile.js';
+import { refuseProtectedWrite } from '../io/protectedPaths.js';
 import { endsWithSeparator, isInside, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
@@ -214,9 +215,13 @@ function resolveChange(ctx: Context, change: FileChange, origin: WriteOrigin): R
   const file = resolveInRoot(ctx.root, change.path, change.kind === 'add');
   if (change.kind !== 'delete') refuseLongName(file);
   const link = change.kind === 'delete' || (change.kind === 'update' && change.moveTo) ? linkItself(ctx, change.path, file) : undefined;
+  // What is written or taken away: a link named is removed, not what it leads to.
+  const named = link ?? file;
+  refuseProtectedWrite(named.abs, named.display);
   const withLink = link ? { link } : {};
   if (change.kind !== 'update' || !change.moveTo) return { change, file, ...withLink };
   const moveTo = atLine(origin, change.moveTo.line, () => resolveInRoot(ctx.root, change.moveTo!.path, true));
+  refuseProtectedWrite(moveTo.abs, moveTo.display);
   refuseLongName(moveTo);
   return { change, file, moveTo, ...withLink };
 }

@@ -22,6 +22,7 @@ import { acquireLock, type Lock } from './lock.js';
 import { isRunning, ownerRuns, thisProcess, type Owner } from './processes.js';
 import { STATE_DIR } from './state.js';
 import { inFolder } from './pinnedFolder.js';
+import { protectedPlace } from './protectedPaths.js';
 import { checkUnchanged, linkTemp, moveIntoPlace, placeLink, replaceFile, syncDir, writeTemp, type FileVersion } from './writeFile.js';
 
 const FORMAT = 'rt-journal';
@@ -336,7 +337,7 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
     const committed = name.endsWith('.json');
     if (!committed && !name.endsWith('.draft')) continue;
     const doc = readJournal(file);
-    if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs)))) {
+    if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs) && protectedPlace(e.abs) === undefined))) {
       // A live rt's journal is never judged (it cannot be damaged: it is named only once written whole).
       if (!readOnly && !writerMayRun(name, file)) setAside(file, dir, warn);
       continue;

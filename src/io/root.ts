@@ -153,7 +153,7 @@ function realpathOr(p: string): string {
 }
 
 /** Real path of `p`; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
-function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
+export function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
   const rest: string[] = [];
   let current = p;
   for (;;) {
