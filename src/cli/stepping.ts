@@ -14,7 +14,7 @@ import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { History, redoneBy, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
 import type { KeptRecords } from '../io/savedIndex.js';
-import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
+import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite, type Skipped } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import { ownerRuns } from '../io/processes.js';
 import { protectedPlace, refuseProtectedWrite } from '../io/protectedPaths.js';
@@ -25,7 +25,7 @@ import { versionOf } from '../io/writeFile.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { Context } from './context.js';
-import { isOn, makeFolders, removeEmptyFolder } from './writing.js';
+import { isOn, makeFolders, marksFor, removeEmptyFolder } from './writing.js';
 
 export type Direction = 'undo' | 'redo';
 
@@ -105,9 +105,12 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
     const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }), ...(p.link === undefined ? {} : { link: p.link }) }));
     // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
     if (!history.begin(chosen.id, direction, ctx.session ?? null)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
-    let skipped: ReturnType<typeof commitWrites>;
+    let skipped: Skipped[];
     try {
-      skipped = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
+      const batch = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes, { marks: marksFor(ctx, files, writes.length) });
+      // Its files all written: a kill from here on leaves a step that the next rt settles (see settlePending).
+      batch.close();
+      skipped = batch.skipped;
     } catch (error) {
       history.mark(chosen.id, undefined);
       throw error;
