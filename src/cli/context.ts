@@ -58,7 +58,8 @@ export class Context {
   onStateRoot: ((dir: string) => void) | undefined;
 
   get root(): Root {
-    return (this.rootCache ??= { ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined), onStateRoot: (dir) => this.onStateRoot?.(dir) });
+    const onStateRoot = (dir: string) => this.onStateRoot?.(dir);
+    return (this.rootCache ??= { ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined), onStateRoot });
   }
 
   /** The state of `file`: in the `.rt/` of its own state root (see ResolvedPath.stateRoot). */

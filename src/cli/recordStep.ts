@@ -19,7 +19,13 @@ import type { Planned, WriteOrigin } from './writing.js';
 const ABSENT: FileSide = { exists: false, size: 0, digest: null };
 
 /** `batch`: the journal of the write (several files), whose recovery would record the same step. */
-export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[], madeFolders: readonly string[], batch?: string): void {
+export function recordStep(
+  ctx: Context,
+  origin: WriteOrigin,
+  reports: readonly FileReport[],
+  madeFolders: readonly string[],
+  batch?: string,
+): void {
   try {
     const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
     if (!history) return;
@@ -36,7 +42,12 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
  * (the killed rt never showed them); the stamps of what is written are taken by recovery.
  * Undefined when no history is kept, or the step cannot be made (the write goes on without it).
  */
-export function stagedStep(ctx: Context, origin: WriteOrigin, planned: readonly Planned[], madeFolders: readonly string[]): StagedStep | undefined {
+export function stagedStep(
+  ctx: Context,
+  origin: WriteOrigin,
+  planned: readonly Planned[],
+  madeFolders: readonly string[],
+): StagedStep | undefined {
   if (!History.of(ctx.stateOf({ stateRoot: ctx.root.dir }))) return undefined;
   try {
     const reports: FileReport[] = planned.map((p) => {
@@ -50,7 +61,7 @@ export function stagedStep(ctx: Context, origin: WriteOrigin, planned: readonly 
   }
 }
 
-/** Records the step of a batch that recovery finished (see stagedStep), in the history of the root that journaled it. */
+/** Records the step of a batch recovery finished (see stagedStep), in the history of the root that journaled it. */
 export function recordRecoveredStep(ctx: Context, step: RecoveredStep): void {
   const history = History.of(ctx.stateOf({ stateRoot: step.root }));
   if (!history) throw new Error('no history is kept there');
@@ -62,13 +73,22 @@ export function recordRecoveredStep(ctx: Context, step: RecoveredStep): void {
 }
 
 /** The step of the changes `reports` tell; `written`: their files are written (their stamps taken now). */
-function stepOf(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[], madeFolders: readonly string[], written: boolean): { meta: Omit<Step, 'id' | 'bytes' | 'state'>; data: FileData[] } | undefined {
+function stepOf(
+  ctx: Context,
+  origin: WriteOrigin,
+  reports: readonly FileReport[],
+  madeFolders: readonly string[],
+  written: boolean,
+): { meta: Omit<Step, 'id' | 'bytes' | 'state'>; data: FileData[] } | undefined {
   const files: StepFile[] = [];
   const data: FileData[] = [];
-  for (const r of reports) for (const [file, d] of filesOf(ctx, r, files.length, written)) files.push(file), data.push(d);
+  for (const r of reports) {
+    for (const [file, d] of filesOf(ctx, r, files.length, written)) files.push(file), data.push(d);
+  }
   if (files.length === 0) return undefined;
   const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
-  return { meta: { time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files, ...(folders.length ? { folders } : {}) }, data };
+  const command = `rt ${origin.command}`;
+  return { meta: { time: Date.now(), session: ctx.session ?? null, command, files, ...(folders.length ? { folders } : {}) }, data };
 }
 
 /** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */

@@ -107,7 +107,8 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
     if (!history.begin(chosen.id, direction, ctx.session ?? null)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
     let skipped: Skipped[];
     try {
-      const batch = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes, { marks: marksFor(ctx, files, writes.length) });
+      const marks = marksFor(ctx, files, writes.length);
+      const batch = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes, { marks });
       // Its files all written: a kill from here on leaves a step that the next rt settles (see settlePending).
       batch.close();
       skipped = batch.skipped;

@@ -138,7 +138,8 @@ async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: Wr
       const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
       const step = stateKept ? stagedStep(ctx, origin, planned, made) : undefined;
       const marks = marksFor(ctx, targets, writes.length);
-      const batch = atFile(origin, resolved, () => commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes, { ...(step ? { step } : {}), marks }));
+      const journal = journalDir(ctx.root.dir, stateKept);
+      const batch = atFile(origin, resolved, () => commitWrites(journal, `rt ${origin.command}`, writes, { ...(step ? { step } : {}), marks }));
       const { skipped } = batch;
       const madeFolders = [...made];
       made.length = 0; // written: the folders stay
@@ -429,5 +430,6 @@ export function finishInterruptedBatches(ctx: Context): void {
 /** Finishes the batches a killed rt left in the journal folders of `root`, or that its marks lead to. */
 function finishBatchesIn(ctx: Context, root: string): void {
   const record = (step: RecoveredStep) => recordRecoveredStep(ctx, step);
-  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), isOn(ctx.env.RT_READONLY), record);
+  const readOnly = isOn(ctx.env.RT_READONLY);
+  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), readOnly, record);
 }

@@ -75,7 +75,7 @@ export interface Step {
    * written, cleared once the step is marked; `state` is the one before it meanwhile.
    */
   readonly pending?: { readonly direction: 'undo' | 'redo'; readonly owner: Owner; readonly time: number; readonly session?: string | null };
-  /** The journal of the batch that wrote the step (several files): the step is recorded once, by it or by its recovery. */
+  /** The journal of the batch that wrote the step (several files): recorded once, by the batch or by its recovery. */
   readonly batch?: string;
 }
 

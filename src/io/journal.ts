@@ -168,7 +168,12 @@ export interface Skipped {
  * Returns the files left as they were after the commit point, for a program that does not
  * take rt's locks changed them meanwhile (their new content is then not written).
  */
-export function commitWrites(dir: string, command: string, writes: readonly FileWrite[], more: { step?: StagedStep; marks?: { readonly root: string; readonly dirs: readonly string[] } } = {}): Committed {
+export function commitWrites(
+  dir: string,
+  command: string,
+  writes: readonly FileWrite[],
+  more: { step?: StagedStep; marks?: { readonly root: string; readonly dirs: readonly string[] } } = {},
+): Committed {
   if (writes.length === 0) return { skipped: [], batch: undefined, close: () => {} };
   if (writes.length === 1) {
     // One file: its rename is the commit, and its temporary file is one any rt removes when left.
@@ -180,7 +185,8 @@ export function commitWrites(dir: string, command: string, writes: readonly File
   const mark = randomMark();
   const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true, ...(w.requires ? { requires: w.requires } : {}) }));
   const marks = [...new Set(more.marks?.dirs ?? [])].filter((m) => m !== dir);
-  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: thisProcess(), command, entries, ...(more.step ? { step: more.step.meta } : {}), ...(marks.length ? { marks } : {}) };
+  const staged = { ...(more.step ? { step: more.step.meta } : {}), ...(marks.length ? { marks } : {}) };
+  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: thisProcess(), command, entries, ...staged };
   const part = path.join(dir, `${id}.part`);
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
@@ -388,7 +394,14 @@ function removeIfEmpty(dir: string): void {
  * own. Says what it did through `warn`; a batch it cannot finish is left, said, and never a
  * reason for the command to fail.
  */
-export function recoverBatches(dir: string, root: string, warn: (message: string) => void, readOnly = false, recorded?: (step: RecoveredStep) => void, followMarks = true): void {
+export function recoverBatches(
+  dir: string,
+  root: string,
+  warn: (message: string) => void,
+  readOnly = false,
+  recorded?: (step: RecoveredStep) => void,
+  followMarks = true,
+): void {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -409,13 +422,16 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
     if (name.endsWith('.step')) {
       // The step of a batch whose draft a killed rt never wrote: nothing of that batch was made.
       const id = name.slice(0, -'.step'.length);
-      if (!readOnly && !['.json', '.draft', '.part'].some((e) => fs.existsSync(path.join(dir, `${id}${e}`))) && !writerMayRun(name, file)) removeQuietly(file);
+      const orphan = !['.json', '.draft', '.part'].some((e) => fs.existsSync(path.join(dir, `${id}${e}`)));
+      if (!readOnly && orphan && !writerMayRun(name, file)) removeQuietly(file);
       continue;
     }
     const committed = name.endsWith('.json');
     if (!committed && !name.endsWith('.draft')) continue;
     const doc = readJournal(file);
-    if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs) && protectedPlace(e.abs) === undefined))) {
+    // A journal naming a file outside its root, or inside a .git or .rt/, is no rt's: never acted on.
+    const foreign = doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs) && protectedPlace(e.abs) === undefined));
+    if (foreign) {
       // A live rt's journal is never judged (it cannot be damaged: it is named only once written whole).
       if (!readOnly && !writerMayRun(name, file)) setAside(file, dir, warn);
       continue;
@@ -440,7 +456,9 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
   removeIfEmpty(dir);
 }
 
-function recoverOne(file: string, doc: JournalDoc, root: string, committed: boolean, warn: (message: string) => void, recorded: ((step: RecoveredStep) => void) | undefined): void {
+type Recorded = ((step: RecoveredStep) => void) | undefined;
+
+function recoverOne(file: string, doc: JournalDoc, root: string, committed: boolean, warn: (message: string) => void, recorded: Recorded): void {
   const locks = lockAll(doc.entries);
   const id = path.basename(file).replace(/\.(json|draft)$/, '');
   const stepFile = path.join(path.dirname(file), `${id}.step`);
@@ -453,7 +471,8 @@ function recoverOne(file: string, doc: JournalDoc, root: string, committed: bool
       const wrote = done.length ? `wrote ${done.join(', ')}${before ? ` (${before} more written before the kill)` : ''}` : before ? 'every file had been written before the kill' : 'nothing of it could be written';
       warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${wrote}`);
       if (skipped.length) warn(`that batch is left incomplete, these files without its change: ${skipped.join(', ')}; see them with rt open and make the change again`);
-      // Recorded as the step the killed rt would have recorded (once: the step names its batch), before the journal goes.
+      // Recorded as the step the killed rt would have recorded (once: the step names its
+      // batch), before the journal goes.
       if (doc.step !== undefined && recorded) recordRecovered(doc, { batch: id, root }, stepFile, skipped.length > 0, warn, recorded);
     } else {
       for (const e of doc.entries) if (e.temp) removeQuietly(e.temp);
@@ -471,8 +490,15 @@ function recoverOne(file: string, doc: JournalDoc, root: string, committed: bool
 }
 
 /** Records the step of a batch recovery finished, or says why it cannot be undone. */
-function recordRecovered(doc: JournalDoc, of: { batch: string; root: string }, stepFile: string, incomplete: boolean, warn: (message: string) => void, recorded: (step: RecoveredStep) => void): void {
-  const lost = (why: string) => warn(`that batch (${doc.command}) is not in the history (${why}): it cannot be undone with rt undo`);
+function recordRecovered(
+  doc: JournalDoc,
+  of: { batch: string; root: string },
+  stepFile: string,
+  incomplete: boolean,
+  warn: (message: string) => void,
+  recorded: (step: RecoveredStep) => void,
+): void {
+  const lost = (why: string) => warn(`that batch (${doc.command}) is not in the history (${why}): rt undo cannot take it back`);
   if (incomplete) return lost('it is incomplete');
   let data: Buffer;
   try {
@@ -493,20 +519,23 @@ function recordRecovered(doc: JournalDoc, of: { batch: string; root: string }, s
  * once its batch is gone. A mark that does not lead to the journal folder of a root enclosing
  * `root` is not followed.
  */
-function recoverMarked(file: string, root: string, warn: (message: string) => void, readOnly: boolean, recorded: ((step: RecoveredStep) => void) | undefined): void {
+function recoverMarked(file: string, root: string, warn: (message: string) => void, readOnly: boolean, recorded: Recorded): void {
   let mark: { format?: unknown; root?: unknown; journal?: unknown } | undefined;
   try {
     mark = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof mark;
   } catch {
     mark = undefined;
   }
-  const owner = mark?.format === MARK_FORMAT && typeof mark.root === 'string' && typeof mark.journal === 'string' ? { root: mark.root, journal: mark.journal } : undefined;
-  const valid = owner && path.isAbsolute(owner.root) && owner.root !== root && isInside(owner.root, root) && [journalDir(owner.root, true), journalDir(owner.root, false)].includes(owner.journal);
+  const named = mark?.format === MARK_FORMAT && typeof mark.root === 'string' && typeof mark.journal === 'string';
+  const owner = named ? { root: mark!.root as string, journal: mark!.journal as string } : undefined;
+  const enclosing = owner && path.isAbsolute(owner.root) && owner.root !== root && isInside(owner.root, root);
+  const valid = enclosing && [journalDir(owner.root, true), journalDir(owner.root, false)].includes(owner.journal);
   if (valid) recoverBatches(owner.journal, owner.root, warn, readOnly, recorded, false);
   if (readOnly) return;
   const id = path.basename(file).slice(0, -'.mark'.length);
   // Its batch finished or undone (or never one rt would follow): the mark leads nowhere.
-  if (!valid || !['.json', '.draft'].some((e) => fs.existsSync(path.join(owner.journal, `${id}${e}`)))) removeQuietly(file);
+  const waiting = valid && ['.json', '.draft'].some((e) => fs.existsSync(path.join(owner.journal, `${id}${e}`)));
+  if (!waiting) removeQuietly(file);
 }
 
 /**

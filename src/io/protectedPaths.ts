@@ -53,10 +53,13 @@ export function refuseProtectedWrite(abs: string, display: string): void {
   const name = path.basename(place);
   const own = name.toLowerCase() === '.rt';
   const where = own ? `rt's own state folder (${name})` : name.toLowerCase() === '.git' ? `a repository's ${name}` : `a git folder (${name})`;
+  const hint = own
+    ? 'rt keeps .rt/ itself; delete .rt/ to reset it'
+    : "change a repository's config, hooks and refs with git itself (git config, git commit …); rt reads them (rt open) but never writes them";
   throw new RtError(
     'access',
     `${display} ${place === abs ? 'is' : 'is inside'} ${where}: rt never writes, removes or makes anything there; nothing was written`,
-    [own ? 'rt keeps .rt/ itself; delete .rt/ to reset it' : 'change a repository\'s config, hooks and refs with git itself (git config, git commit …); rt reads them (rt open) but never writes them'],
+    [hint],
     { abs },
   );
 }

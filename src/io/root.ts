@@ -80,7 +80,8 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   }
   const key = stateKeyOf(root, real.path);
   // A folder named (to search or list) may be a nested root itself: told before anything in it is read.
-  if (root.onStateRoot && !real.missing && real.path !== root.dir && fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) stateRootOf(root, real.path);
+  const folder = root.onStateRoot && !real.missing && real.path !== root.dir && fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory();
+  if (folder) stateRootOf(root, real.path);
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
   return { abs: real.path, ...key, display: displayPath(root, lexical) };
 }

@@ -128,6 +128,15 @@ describe('a batch over nested repositories is finished from any of them', () => 
     for (const root of [dir, path.join(dir, 'inner')]) expect(fs.readdirSync(path.join(root, '.rt'))).not.toContain('journal');
   });
 
+  it('an undo over both roots, killed between its renames: finished from the inner one, and the step marked undone', () => {
+    const dir = nested();
+    expectRun(run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n' }), { status: 0 });
+    expect(run(['undo'], dir, { env: killedAt(2) }).status).toBe(null);
+    expect([read(dir, 'a.txt'), read(dir, 'inner/b.txt')]).toEqual(['a\n', 'B\n']);
+    expectRun(run(['open', 'b.txt'], path.join(dir, 'inner')), { status: 0, stdout: /\|b\n/, stderr: /finished a batch \(rt undo\)/ });
+    expectRun(run(['history'], dir), { status: 0, stdout: /\(undone\)\n$/ });
+  });
+
   it('a batch of the inner root: an open or a search from the outer one finishes it first', () => {
     const dir = nested();
     const inner = path.join(dir, 'inner');
