@@ -4,6 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -91,6 +92,22 @@ describe('.git is never written', () => {
     fs.symlinkSync(path.join('.git', 'hooks'), path.join(dir, 'sub'));
     refused(dir, ['redo'], undefined, IN_GIT);
     expect(fs.existsSync(path.join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+});
+
+describe('recovery never writes there either', () => {
+  it('sets aside a journal that would have a file of .git replaced: the hook is not written', () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    const hooks = path.join(dir, '.git', 'hooks');
+    const temp = path.join(hooks, '.pre-commit.rt-batch-x1x1x1x1x1');
+    fs.writeFileSync(temp, 'echo owned\n');
+    const entry = (abs: string, t: string | null) => ({ abs, display: path.basename(abs), temp: t, expected: null, overwrite: false });
+    const journal = { format: 'rt-journal', version: 1, owner: { pid: 2 ** 22 + 7, host: os.hostname() }, command: 'rt apply', entries: [entry(path.join(hooks, 'pre-commit'), temp), entry(path.join(dir, 'b.txt'), null)] };
+    fs.mkdirSync(path.join(dir, '.rt', 'journal'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.rt', 'journal', 'x1.json'), JSON.stringify(journal));
+    const r = run(['open', 'a.txt'], dir);
+    expectRun(r, { status: 0, stderr: /set aside a damaged batch journal/ });
+    expect(fs.existsSync(path.join(hooks, 'pre-commit'))).toBe(false);
   });
 });
 
