@@ -54,8 +54,12 @@ export class Context {
     return sessionOf(this.env);
   }
 
+  /** Called with each other state root the command's paths lead into (see Root.onStateRoot). */
+  onStateRoot: ((dir: string) => void) | undefined;
+
   get root(): Root {
-    return (this.rootCache ??= findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined));
+    const onStateRoot = (dir: string) => this.onStateRoot?.(dir);
+    return (this.rootCache ??= { ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined), onStateRoot });
   }
 
   /** The state of `file`: in the `.rt/` of its own state root (see ResolvedPath.stateRoot). */

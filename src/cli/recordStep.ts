@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sliceParts } from '../core/edit.js';
 import { hunksOf, type Hunk } from '../core/history/changes.js';
-import type { FileLines } from '../core/lines.js';
-import { History, type FileData, type FileSide, type StepFile } from '../io/history.js';
+import { splitLines, type FileLines } from '../core/lines.js';
+import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
+import type { RecoveredStep, StagedStep } from '../io/journal.js';
 import { contentDigest, statFile } from '../io/indexedFile.js';
 import type { ResolvedPath } from '../io/root.js';
 import type { Context } from './context.js';
@@ -17,30 +18,91 @@ import type { Planned, WriteOrigin } from './writing.js';
 
 const ABSENT: FileSide = { exists: false, size: 0, digest: null };
 
-export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly FileReport[], madeFolders: readonly string[]): void {
+/** `batch`: the journal of the write (several files), whose recovery would record the same step. */
+export function recordStep(
+  ctx: Context,
+  origin: WriteOrigin,
+  reports: readonly FileReport[],
+  madeFolders: readonly string[],
+  batch?: string,
+): void {
   try {
     const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
     if (!history) return;
-    const files: StepFile[] = [];
-    const data: FileData[] = [];
-    for (const r of reports) for (const [file, d] of filesOf(ctx, r, files.length)) files.push(file), data.push(d);
-    if (files.length === 0) return;
-    const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
-    history.record({ time: Date.now(), session: ctx.session ?? null, command: `rt ${origin.command}`, files, ...(folders.length ? { folders } : {}) }, data);
+    const step = stepOf(ctx, origin, reports, madeFolders, true);
+    if (step) history.record({ ...step.meta, ...(batch === undefined ? {} : { batch }) }, step.data);
   } catch (error) {
     ctx.warn(`the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`);
   }
 }
 
+/**
+ * The step a batch will record, made before its files are written, for its journal: what
+ * recovery records if the batch is killed midway. The LIDs of the new lines are those planned
+ * (the killed rt never showed them); the stamps of what is written are taken by recovery.
+ * Undefined when no history is kept, or the step cannot be made (the write goes on without it).
+ */
+export function stagedStep(
+  ctx: Context,
+  origin: WriteOrigin,
+  planned: readonly Planned[],
+  madeFolders: readonly string[],
+): StagedStep | undefined {
+  if (!History.of(ctx.stateOf({ stateRoot: ctx.root.dir }))) return undefined;
+  try {
+    const reports: FileReport[] = planned.map((p) => {
+      if (p.applied) return { planned: p, lines: p.applied.lines, lids: p.applied.index.lids };
+      return p.bytes ? { planned: p, lines: splitLines(p.bytes), lids: new Uint32Array(0) } : { planned: p };
+    });
+    const step = stepOf(ctx, origin, reports, madeFolders, false);
+    return step && { meta: step.meta, data: encodeStepData(step.data) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records the step of a batch recovery finished (see stagedStep), in the history of the root that journaled it. */
+export function recordRecoveredStep(ctx: Context, step: RecoveredStep): void {
+  const history = History.of(ctx.stateOf({ stateRoot: step.root }));
+  if (!history) throw new Error('no history is kept there');
+  history.recordStaged(step.meta, step.data, step.batch, (f) => {
+    if (!f.after.exists || f.after.link !== undefined) return f;
+    const file = { abs: f.abs, display: f.path } as ResolvedPath;
+    return { ...f, after: { ...f.after, stamp: statFile(file), mode: fs.lstatSync(f.abs).mode & 0o7777 } };
+  });
+}
+
+/** The step of the changes `reports` tell; `written`: their files are written (their stamps taken now). */
+function stepOf(
+  ctx: Context,
+  origin: WriteOrigin,
+  reports: readonly FileReport[],
+  madeFolders: readonly string[],
+  written: boolean,
+): { meta: Omit<Step, 'id' | 'bytes' | 'state'>; data: FileData[] } | undefined {
+  const files: StepFile[] = [];
+  const data: FileData[] = [];
+  for (const r of reports) {
+    for (const [file, d] of filesOf(ctx, r, files.length, written)) files.push(file), data.push(d);
+  }
+  if (files.length === 0) return undefined;
+  const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
+  const command = `rt ${origin.command}`;
+  return { meta: { time: Date.now(), session: ctx.session ?? null, command, files, ...(folders.length ? { folders } : {}) }, data };
+}
+
 /** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */
-function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileData]> {
+function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Array<[StepFile, FileData]> {
+  // What the file written is now: its stamp, and (for a file made whole) its permission bits.
+  const stamp = (file: ResolvedPath) => (written ? { stamp: statFile(file) } : {});
+  const mode = (file: ResolvedPath) => (written ? { mode: fs.lstatSync(file.abs).mode & 0o7777 } : {});
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
-  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
-  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
+  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, {}, p.before!.version.mode)];
+  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
   const applied = p.applied!;
-  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
-  if (moveTo) return moved(ctx, r, at);
+  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids, { ...stamp(moveTo), ...mode(moveTo) })];
+  if (moveTo) return moved(ctx, r, at, { ...stamp(moveTo), ...mode(moveTo) });
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
@@ -49,7 +111,7 @@ function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, File
   // The side before needs no digest now: the undo that restores it takes one (see History.mark).
   const beforeSide: FileSide = { exists: true, size: before.bytes.length, digest: null };
   // The digest of the side after is the one its index took of the same parts.
-  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), stamp: statFile(file) };
+  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), ...stamp(file) };
   return [
     [
       stepFile(ctx, file, beforeSide, afterSide, applied.regions.reduce((n, g) => n + g.newCount, 0), applied.regions.reduce((n, g) => n + g.oldCount, 0)),
@@ -71,7 +133,7 @@ function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, File
  * target nothing: an undo makes the source again from the target as it is then, a redo the
  * target from the source.
  */
-function moved(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileData]> {
+function moved(ctx: Context, r: FileReport, at: number, written: Pick<FileSide, 'stamp' | 'mode'>): Array<[StepFile, FileData]> {
   const p = r.planned;
   const { file, moveTo } = p.resolved;
   const applied = p.applied!;
@@ -79,7 +141,7 @@ function moved(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileDa
   const after = r.lines!;
   const hunks = hunksOf(before, after, applied.regions);
   const beforeLids = p.before!.snapshot!.index.lids;
-  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), stamp: statFile(moveTo!), mode: fs.lstatSync(moveTo!.abs).mode & 0o7777 };
+  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), ...written };
   const beforeSide: FileSide = { ...side(before.bytes), ...(p.before!.version.mode === undefined ? {} : { mode: p.before!.version.mode }) };
   const none: FileData = { movedFrom: at, hunks: [], beforeBytes: [], afterBytes: [], beforeLids: [], afterLids: [] };
   return [
@@ -106,11 +168,11 @@ function linkRemoved(ctx: Context, link: ResolvedPath, text: string): [StepFile,
 }
 
 /** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */
-function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined, beforeMode?: number): [StepFile, FileData] {
+function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined, written: Pick<FileSide, 'stamp' | 'mode'>, beforeMode?: number): [StepFile, FileData] {
   const span = (lines: FileLines | undefined) => ({ from: 0, to: lines?.count ?? 0, start: 0, end: lines?.bytes.length ?? 0 });
   const hunk: Hunk = { before: span(before), after: span(after) };
   return [
-    stepFile(ctx, file, before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT, after ? { ...side(after.bytes, statFile(file)), mode: fs.lstatSync(file.abs).mode & 0o7777 } : ABSENT, after?.count ?? 0, before?.count ?? 0),
+    stepFile(ctx, file, before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT, after ? { ...side(after.bytes), ...written } : ABSENT, after?.count ?? 0, before?.count ?? 0),
     {
       hunks: [hunk],
       beforeBytes: [before?.bytes ?? Buffer.alloc(0)],
@@ -122,8 +184,8 @@ function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, 
   ];
 }
 
-function side(bytes: Buffer, stamp?: ReturnType<typeof statFile>): FileSide {
-  return { exists: true, size: bytes.length, digest: contentDigest([bytes]), ...(stamp ? { stamp } : {}) };
+function side(bytes: Buffer): FileSide {
+  return { exists: true, size: bytes.length, digest: contentDigest([bytes]) };
 }
 
 function stepFile(ctx: Context, file: ResolvedPath, before: FileSide, after: FileSide, added: number, removed: number): StepFile {

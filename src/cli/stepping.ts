@@ -14,17 +14,18 @@ import { lineContent, splitLines, type FileLines } from '../core/lines.js';
 import { History, redoneBy, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
 import { contentDigest, readSnapshot, saveIndex, statFile } from '../io/indexedFile.js';
 import type { KeptRecords } from '../io/savedIndex.js';
-import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite } from '../io/journal.js';
+import { commitWrites, journalDir, lockAll, lockPathFor, type FileWrite, type Skipped } from '../io/journal.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import { ownerRuns } from '../io/processes.js';
-import { isInside, stateKeyOf, type ResolvedPath } from '../io/root.js';
+import { protectedPlace, refuseProtectedWrite } from '../io/protectedPaths.js';
+import { isInside, realpathAllowingMissing, stateKeyOf, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { versionOf } from '../io/writeFile.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { Context } from './context.js';
-import { isOn, makeFolders, removeEmptyFolder } from './writing.js';
+import { isOn, makeFolders, marksFor, removeEmptyFolder } from './writing.js';
 
 export type Direction = 'undo' | 'redo';
 
@@ -85,7 +86,7 @@ function fits(f: StepFile, d: FileData): boolean {
  */
 function folderOfStep(ctx: Context, rel: string, then: (abs: string) => void): void {
   const abs = path.resolve(ctx.root.dir, rel);
-  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) return;
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir || protectedPlace(abs) !== undefined) return;
   try {
     if (fs.realpathSync.native(abs) !== abs || !fs.lstatSync(abs).isDirectory()) return;
   } catch {
@@ -104,9 +105,13 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
     const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }), ...(p.link === undefined ? {} : { link: p.link }) }));
     // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
     if (!history.begin(chosen.id, direction, ctx.session ?? null)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
-    let skipped: ReturnType<typeof commitWrites>;
+    let skipped: Skipped[];
     try {
-      skipped = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes);
+      const marks = marksFor(ctx, files, writes.length);
+      const batch = commitWrites(journalDir(ctx.root.dir, store.ensure()), `rt ${direction}`, writes, { marks });
+      // Its files all written: a kill from here on leaves a step that the next rt settles (see settlePending).
+      batch.close();
+      skipped = batch.skipped;
     } catch (error) {
       history.mark(chosen.id, undefined);
       throw error;
@@ -221,7 +226,10 @@ function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
   if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..') || !isInside(ctx.root.dir, abs) || abs === ctx.root.dir) {
     throw new RtError('outside_root', `the history names ${JSON.stringify(f.path)}, which is not a file inside the root; nothing was written`, ['the history may be damaged: see it with rt history; remove .rt/history to start it again']);
   }
-  return { abs, ...stateKeyOf(ctx.root, abs), display: path.relative(ctx.cwd, abs) || f.path };
+  const display = path.relative(ctx.cwd, abs) || f.path;
+  // Through the real path of its folder: a folder of the list swapped for a link into .git is seen as what it is.
+  refuseProtectedWrite(path.join(realpathAllowingMissing(path.dirname(abs)).path, path.basename(abs)), display);
+  return { abs, ...stateKeyOf(ctx.root, abs), display };
 }
 
 /**

@@ -17,15 +17,16 @@ import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from
 import { indentUnit, reindent, targetIndent } from '../core/indent.js';
 import type { FileChange } from '../core/patch/types.js';
 import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
-import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite } from '../io/journal.js';
+import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite, type RecoveredStep } from '../io/journal.js';
 import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
 import { readPlainFile } from '../io/plainFile.js';
+import { refuseProtectedWrite } from '../io/protectedPaths.js';
 import { endsWithSeparator, isInside, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
 import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
 import type { Context } from './context.js';
-import { recordStep } from './recordStep.js';
+import { recordRecoveredStep, recordStep, stagedStep } from './recordStep.js';
 import { checkPlanned, checksOn, languageFor, prepareChecks } from './syntaxCheck.js';
 import { reportWrites, type FileReport } from './writeReport.js';
 import type { Options } from './spec.js';
@@ -132,14 +133,24 @@ async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: Wr
       const writes = planned.flatMap(writesOf);
       // What cannot be written is refused before anything is (the journal, its folder, the state).
       atFile(origin, resolved, () => writes.forEach((w) => checkWritable(w.abs, w.display, w.data !== null)));
-      // A batch of several files keeps its journal in the root's .rt/ (made now if need be).
+      // A batch of several files keeps its journal in the root's .rt/ (made now if need be), with
+      // the step it makes (see stagedStep) and marks in the other roots its files belong to.
       const stateKept = writes.length > 1 && ctx.stateOf({ stateRoot: ctx.root.dir }).ensure();
-      const skipped = atFile(origin, resolved, () => commitWrites(journalDir(ctx.root.dir, stateKept), `rt ${origin.command}`, writes));
+      const step = stateKept ? stagedStep(ctx, origin, planned, made) : undefined;
+      const marks = marksFor(ctx, targets, writes.length);
+      const journal = journalDir(ctx.root.dir, stateKept);
+      const batch = atFile(origin, resolved, () => commitWrites(journal, `rt ${origin.command}`, writes, { ...(step ? { step } : {}), marks }));
+      const { skipped } = batch;
       const madeFolders = [...made];
       made.length = 0; // written: the folders stay
       const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display)));
-      const reports = written.map((p) => saveState(ctx, p));
-      recordStep(ctx, origin, reports, madeFolders);
+      let reports: FileReport[];
+      try {
+        reports = written.map((p) => saveState(ctx, p));
+        recordStep(ctx, origin, reports, madeFolders, batch.batch);
+      } finally {
+        batch.close();
+      }
       // Left incomplete: the files written are reported in text, and named in the one JSON document of the refusal.
       if (skipped.length && ctx.json) throw changedMeanwhile(skipped, written);
       reportWrites(ctx, written, flags, origin, false, reports);
@@ -150,6 +161,16 @@ async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: Wr
   } finally {
     for (const folder of made.reverse()) removeEmptyFolder(folder);
   }
+}
+
+/**
+ * Where a batch of `count` writes to `files` leaves its marks: the journal folder of each other
+ * root the files belong to (a nested repository's), so that a command run there finds the batch.
+ * None for one file, whose rename needs no journal.
+ */
+export function marksFor(ctx: Context, files: readonly ResolvedPath[], count: number): { root: string; dirs: string[] } {
+  const others = count > 1 ? [...new Set(files.map((f) => f.stateRoot))].filter((r) => r !== ctx.root.dir) : [];
+  return { root: ctx.root.dir, dirs: others.map((r) => journalDir(r, ctx.stateOf({ stateRoot: r }).ensure())) };
 }
 
 /** Makes the missing folders of `file`, one at a time, each entered and checked; returns them, outermost first. */
@@ -214,9 +235,13 @@ function resolveChange(ctx: Context, change: FileChange, origin: WriteOrigin): R
   const file = resolveInRoot(ctx.root, change.path, change.kind === 'add');
   if (change.kind !== 'delete') refuseLongName(file);
   const link = change.kind === 'delete' || (change.kind === 'update' && change.moveTo) ? linkItself(ctx, change.path, file) : undefined;
+  // What is written or taken away: a link named is removed, not what it leads to.
+  const named = link ?? file;
+  refuseProtectedWrite(named.abs, named.display);
   const withLink = link ? { link } : {};
   if (change.kind !== 'update' || !change.moveTo) return { change, file, ...withLink };
   const moveTo = atLine(origin, change.moveTo.line, () => resolveInRoot(ctx.root, change.moveTo!.path, true));
+  refuseProtectedWrite(moveTo.abs, moveTo.display);
   refuseLongName(moveTo);
   return { change, file, moveTo, ...withLink };
 }
@@ -396,6 +421,15 @@ function lstatOrMissing(file: ResolvedPath): fs.Stats {
  * journal. Under RT_READONLY, only says that one waits.
  */
 export function finishInterruptedBatches(ctx: Context): void {
-  const root = ctx.root.dir;
-  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), isOn(ctx.env.RT_READONLY));
+  finishBatchesIn(ctx, ctx.root.dir);
+  // Every other root the command's paths lead into (a nested repository's), before a file of it is
+  // read: a batch journaled or marked there is finished first.
+  ctx.onStateRoot = (dir) => finishBatchesIn(ctx, dir);
+}
+
+/** Finishes the batches a killed rt left in the journal folders of `root`, or that its marks lead to. */
+function finishBatchesIn(ctx: Context, root: string): void {
+  const record = (step: RecoveredStep) => recordRecoveredStep(ctx, step);
+  const readOnly = isOn(ctx.env.RT_READONLY);
+  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), readOnly, record);
 }

@@ -75,6 +75,8 @@ export interface Step {
    * written, cleared once the step is marked; `state` is the one before it meanwhile.
    */
   readonly pending?: { readonly direction: 'undo' | 'redo'; readonly owner: Owner; readonly time: number; readonly session?: string | null };
+  /** The journal of the batch that wrote the step (several files): recorded once, by the batch or by its recovery. */
+  readonly batch?: string;
 }
 
 interface Doc {
@@ -158,8 +160,10 @@ export class History {
     }
     return this.update((doc) => {
       this.removeLeftovers(doc);
+      const known = step.batch === undefined ? undefined : doc.steps.find((s) => s.batch === step.batch);
+      if (known) return known;
       const id = doc.next++;
-      const blob = encode(data);
+      const blob = encodeStepData(data);
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
       writeAtomic(this.dataFile(id), blob);
       doc.steps = doc.steps.map((s) => (redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s));
@@ -168,6 +172,19 @@ export class History {
       this.bound(doc);
       return recorded;
     });
+  }
+
+  /**
+   * Records the step of a batch that recovery finished, from what its journal kept: `meta` (the
+   * step as the list says it, without its stamps) and `blob` (its data, as encodeStepData made
+   * it); `written` gives each file the stamp of what is there now. Throws what is wrong with them.
+   */
+  recordStaged(meta: unknown, blob: Buffer, batch: string, written: (file: StepFile) => StepFile): void {
+    const step = cleanStep({ ...(meta as Step), id: 0, state: 'done', bytes: 0 });
+    const data = decode(blob);
+    if (!step || !data || data.length !== step.files.length) throw new Error('its step as kept is damaged');
+    const { id: _id, state: _state, bytes: _bytes, undoneSeq: _seq, undoneBy: _by, pending: _pending, ...rest } = step;
+    this.record({ ...rest, files: step.files.map(written), batch }, data);
   }
 
   /**
@@ -321,10 +338,11 @@ function cleanStep(s: Step): Step | undefined {
     s.files.length > 0 &&
     s.files.every((f) => f && typeof f.path === 'string' && typeof f.abs === 'string' && path.isAbsolute(f.abs) && validSide(f.before) && validSide(f.after) && Number.isInteger(f.added) && Number.isInteger(f.removed));
   if (!needed) return undefined;
-  const { undoneSeq, undoneBy, folders, pending, ...rest } = s;
+  const { undoneSeq, undoneBy, folders, pending, batch, ...rest } = s;
   const p = pending;
   return {
     ...rest,
+    ...(typeof batch === 'string' ? { batch } : {}),
     ...(Number.isInteger(undoneSeq) ? { undoneSeq } : {}),
     ...(undoneBy === null || typeof undoneBy === 'string' ? { undoneBy } : {}),
     ...(Array.isArray(folders) && folders.every((f) => typeof f === 'string') ? { folders } : {}),
@@ -352,7 +370,7 @@ function validSide(side: FileSide): boolean {
  * bytes of the ranges and the LIDs as 32-bit words. Data that does not match its digest is
  * damaged: never written into a file.
  */
-function encode(data: readonly FileData[]): Buffer {
+export function encodeStepData(data: readonly FileData[]): Buffer {
   const payload: Buffer[] = [];
   for (const f of data) payload.push(...f.beforeBytes, ...f.afterBytes);
   for (const f of data) for (const l of [...f.beforeLids, ...f.afterLids]) payload.push(Buffer.from(l.buffer, l.byteOffset, l.byteLength));

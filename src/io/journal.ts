@@ -5,12 +5,23 @@
 // 2. The new contents are written to those temporary files and flushed to disk, with their folders.
 // 3. The draft is renamed to the journal, and its folder flushed: the commit point.
 // 4. Each temporary file is renamed over its target (or the target removed).
-// 5. The journal is removed.
+// 5. Once the caller has saved what the batch leaves in the state (its indexes, its step of the
+//    history), its marks are removed, then the journal (see Committed.close).
 //
 // Killed before 3, nothing was replaced: the next rt removes the temporary files and the draft.
 // Killed after 3, every new content is on disk: the next rt command in that root finishes the
 // batch (recoverBatches) before anything else, and says so. A batch of one file needs no journal:
 // its rename alone is the commit.
+//
+// The step of the history the batch makes is kept beside its journal (ID.step, written before
+// the draft; not flushed: like the history, a cache, taken only if its digest holds), so that a
+// batch that recovery finishes is recorded as the step it was, and can be undone whole; one it
+// undoes leaves none. A batch whose files belong to several roots (a nested repository, a
+// submodule) is journaled in its own root, and leaves a mark (ID.mark, naming that root) in the
+// journal folder of each other root its files belong to, flushed after the draft and before 2:
+// a command in that root, or one that reaches a file of it from above, finds the batch there and
+// finishes it before it reads any file of it (see recoverMarked). A mark costs the readers
+// nothing: they look in those folders already.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +33,7 @@ import { acquireLock, type Lock } from './lock.js';
 import { isRunning, ownerRuns, thisProcess, type Owner } from './processes.js';
 import { STATE_DIR } from './state.js';
 import { inFolder } from './pinnedFolder.js';
+import { protectedPlace } from './protectedPaths.js';
 import { checkUnchanged, linkTemp, moveIntoPlace, placeLink, replaceFile, syncDir, writeTemp, type FileVersion } from './writeFile.js';
 
 const FORMAT = 'rt-journal';
@@ -68,7 +80,35 @@ interface JournalDoc {
   readonly owner: Owner;
   readonly command: string;
   readonly entries: readonly Entry[];
+  /** The step of the history the batch makes, as its caller describes it (its data in the file ID.step beside). */
+  readonly step?: unknown;
+  /** The journal folders of the other roots the batch's files belong to, each holding a mark ID.mark. */
+  readonly marks?: readonly string[];
 }
+
+/** The step a batch makes, kept in its journal for recovery: what the list says of it, and its data. */
+export interface StagedStep {
+  readonly meta: unknown;
+  readonly data: Buffer;
+}
+
+/** A step that recovery finished a batch of: its journal's id names it (so that it is recorded once). */
+export interface RecoveredStep extends StagedStep {
+  readonly batch: string;
+  /** The root whose journal held the batch: its history takes the step. */
+  readonly root: string;
+}
+
+/** A batch written: the files left as they were (see commitWrites), its journal's id, and the end of it. */
+export interface Committed {
+  readonly skipped: Skipped[];
+  /** The journal's id, when the batch has one (several files). */
+  readonly batch: string | undefined;
+  /** Removes the batch's marks and journal: called once its state is saved, whatever happened meanwhile. */
+  close(): void;
+}
+
+const MARK_FORMAT = 'rt-journal-mark';
 
 /**
  * Where the journals of the root `rootDir` live: its `.rt/journal/`, or, when state is not kept
@@ -128,29 +168,51 @@ export interface Skipped {
  * Returns the files left as they were after the commit point, for a program that does not
  * take rt's locks changed them meanwhile (their new content is then not written).
  */
-export function commitWrites(dir: string, command: string, writes: readonly FileWrite[]): Skipped[] {
-  if (writes.length === 0) return [];
+export function commitWrites(
+  dir: string,
+  command: string,
+  writes: readonly FileWrite[],
+  more: { step?: StagedStep; marks?: { readonly root: string; readonly dirs: readonly string[] } } = {},
+): Committed {
+  if (writes.length === 0) return { skipped: [], batch: undefined, close: () => {} };
   if (writes.length === 1) {
     // One file: its rename is the commit, and its temporary file is one any rt removes when left.
     const only = writes[0]!;
     naming(only.abs, () => (only.data === null ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null }) : only.link !== undefined ? placeLink(only.abs, only.link, only.display) : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true, only.mode)));
-    return [];
+    return { skipped: [], batch: undefined, close: () => {} };
   }
   const id = `${Date.now().toString(36)}-${process.pid}-${randomMark()}`;
   const mark = randomMark();
   const entries: Entry[] = writes.map((w) => ({ abs: w.abs, display: w.display, temp: w.data === null ? null : tempNameFor(w.abs, mark), expected: w.expected ?? null, overwrite: w.overwrite === true, ...(w.requires ? { requires: w.requires } : {}) }));
-  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: thisProcess(), command, entries };
+  const marks = [...new Set(more.marks?.dirs ?? [])].filter((m) => m !== dir);
+  const staged = { ...(more.step ? { step: more.step.meta } : {}), ...(marks.length ? { marks } : {}) };
+  const doc: JournalDoc = { format: FORMAT, version: VERSION, owner: thisProcess(), command, entries, ...staged };
   const part = path.join(dir, `${id}.part`);
   const draft = path.join(dir, `${id}.draft`);
   const journal = path.join(dir, `${id}.json`);
+  const stepFile = path.join(dir, `${id}.step`);
+  const markFiles = marks.map((m) => path.join(m, `${id}.mark`));
+  const removeMarks = () => {
+    for (const m of markFiles) removeQuietly(m);
+    for (const m of marks) removeIfEmpty(m);
+  };
   try {
     ensureJournalFolder(dir);
+    if (more.step) fs.writeFileSync(stepFile, more.step.data, { flag: 'wx', mode: 0o600 });
     // Written whole under a name recovery passes over, then named: no rt ever reads a draft half-written.
     writeDurably(part, JSON.stringify(doc));
     fs.renameSync(part, draft);
+    // Each mark durable before the commit point: a kill after it leaves none of the other roots unmarked.
+    marks.forEach((m, i) => {
+      ensureJournalFolder(m);
+      writeDurably(markFiles[i]!, JSON.stringify({ format: MARK_FORMAT, root: more.marks!.root, journal: dir }));
+      syncDir(m);
+    });
   } catch (error) {
     removeQuietly(part);
     removeQuietly(draft);
+    removeQuietly(stepFile);
+    removeMarks();
     if (error instanceof RtError) throw error;
     throw new RtError('access', `cannot write the journal of this batch in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`, ['check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the journal in the system\'s temporary folder']);
   }
@@ -173,15 +235,28 @@ export function commitWrites(dir: string, command: string, writes: readonly File
     if (!committed) {
       for (const e of entries) if (e.temp) removeQuietly(e.temp);
       removeQuietly(draft);
+      removeQuietly(stepFile);
+      removeMarks();
       removeIfEmpty(dir);
     }
   }
   const skipped: Skipped[] = [];
+  // A failure here leaves the journal and its marks to the next command, which finishes what can be.
   finish(entries, (entry, why) => skipped.push({ display: entry.display, why }));
-  removeQuietly(journal);
-  removeIfEmpty(dir);
-  return skipped;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    // The marks first: a kill between leaves a journal that its own root finds, never a mark leading nowhere unsaid.
+    removeMarks();
+    removeQuietly(stepFile);
+    removeQuietly(journal);
+    removeIfEmpty(dir);
+  };
+  return { skipped, batch: id, close };
 }
+
+
 
 /** Runs `step` on the file `abs`, naming it in a refusal's details. */
 function naming<T>(abs: string, step: () => T): T {
@@ -319,7 +394,14 @@ function removeIfEmpty(dir: string): void {
  * own. Says what it did through `warn`; a batch it cannot finish is left, said, and never a
  * reason for the command to fail.
  */
-export function recoverBatches(dir: string, root: string, warn: (message: string) => void, readOnly = false): void {
+export function recoverBatches(
+  dir: string,
+  root: string,
+  warn: (message: string) => void,
+  readOnly = false,
+  recorded?: (step: RecoveredStep) => void,
+  followMarks = true,
+): void {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -333,10 +415,23 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
       if (!readOnly && !writerMayRun(name, file)) removeQuietly(file); // a draft a killed rt was writing: nothing of it was made
       continue;
     }
+    if (name.endsWith('.mark')) {
+      if (followMarks) recoverMarked(file, root, warn, readOnly, recorded);
+      continue;
+    }
+    if (name.endsWith('.step')) {
+      // The step of a batch whose draft a killed rt never wrote: nothing of that batch was made.
+      const id = name.slice(0, -'.step'.length);
+      const orphan = !['.json', '.draft', '.part'].some((e) => fs.existsSync(path.join(dir, `${id}${e}`)));
+      if (!readOnly && orphan && !writerMayRun(name, file)) removeQuietly(file);
+      continue;
+    }
     const committed = name.endsWith('.json');
     if (!committed && !name.endsWith('.draft')) continue;
     const doc = readJournal(file);
-    if (doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs)))) {
+    // A journal naming a file outside its root, or inside a .git or .rt/, is no rt's: never acted on.
+    const foreign = doc === 'foreign' || (doc && !doc.entries.every((e) => isInside(root, e.abs) && protectedPlace(e.abs) === undefined));
+    if (foreign) {
       // A live rt's journal is never judged (it cannot be damaged: it is named only once written whole).
       if (!readOnly && !writerMayRun(name, file)) setAside(file, dir, warn);
       continue;
@@ -351,7 +446,7 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
       continue;
     }
     try {
-      recoverOne(file, doc, committed, warn);
+      recoverOne(file, doc, root, committed, warn, recorded);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       warn(`cannot finish a batch (${doc.command}) that an rt process was killed in: ${why}; it is left in ${file} for the next command`);
@@ -361,8 +456,12 @@ export function recoverBatches(dir: string, root: string, warn: (message: string
   removeIfEmpty(dir);
 }
 
-function recoverOne(file: string, doc: JournalDoc, committed: boolean, warn: (message: string) => void): void {
+type Recorded = ((step: RecoveredStep) => void) | undefined;
+
+function recoverOne(file: string, doc: JournalDoc, root: string, committed: boolean, warn: (message: string) => void, recorded: Recorded): void {
   const locks = lockAll(doc.entries);
+  const id = path.basename(file).replace(/\.(json|draft)$/, '');
+  const stepFile = path.join(path.dirname(file), `${id}.step`);
   try {
     if (!fs.existsSync(file)) return; // another rt finished it meanwhile
     if (committed) {
@@ -372,14 +471,71 @@ function recoverOne(file: string, doc: JournalDoc, committed: boolean, warn: (me
       const wrote = done.length ? `wrote ${done.join(', ')}${before ? ` (${before} more written before the kill)` : ''}` : before ? 'every file had been written before the kill' : 'nothing of it could be written';
       warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${wrote}`);
       if (skipped.length) warn(`that batch is left incomplete, these files without its change: ${skipped.join(', ')}; see them with rt open and make the change again`);
+      // Recorded as the step the killed rt would have recorded (once: the step names its
+      // batch), before the journal goes.
+      if (doc.step !== undefined && recorded) recordRecovered(doc, { batch: id, root }, stepFile, skipped.length > 0, warn, recorded);
     } else {
       for (const e of doc.entries) if (e.temp) removeQuietly(e.temp);
       warn(`undid a batch (${doc.command}) that an rt process was killed before committing: none of its files had been written`);
     }
+    for (const m of doc.marks ?? []) {
+      removeQuietly(path.join(m, `${id}.mark`));
+      removeIfEmpty(m);
+    }
+    removeQuietly(stepFile);
     fs.rmSync(file, { force: true });
   } finally {
     for (const lock of locks) lock.release();
   }
+}
+
+/** Records the step of a batch recovery finished, or says why it cannot be undone. */
+function recordRecovered(
+  doc: JournalDoc,
+  of: { batch: string; root: string },
+  stepFile: string,
+  incomplete: boolean,
+  warn: (message: string) => void,
+  recorded: (step: RecoveredStep) => void,
+): void {
+  const lost = (why: string) => warn(`that batch (${doc.command}) is not in the history (${why}): rt undo cannot take it back`);
+  if (incomplete) return lost('it is incomplete');
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(stepFile);
+  } catch {
+    return lost('its step was not kept');
+  }
+  try {
+    recorded({ meta: doc.step, data, ...of });
+  } catch (error) {
+    lost(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Follows the mark `file` that a batch of another root (an enclosing one) left in this root's
+ * journal folder: finishes the batches of that root's journal folder, then removes the mark
+ * once its batch is gone. A mark that does not lead to the journal folder of a root enclosing
+ * `root` is not followed.
+ */
+function recoverMarked(file: string, root: string, warn: (message: string) => void, readOnly: boolean, recorded: Recorded): void {
+  let mark: { format?: unknown; root?: unknown; journal?: unknown } | undefined;
+  try {
+    mark = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof mark;
+  } catch {
+    mark = undefined;
+  }
+  const named = mark?.format === MARK_FORMAT && typeof mark.root === 'string' && typeof mark.journal === 'string';
+  const owner = named ? { root: mark!.root as string, journal: mark!.journal as string } : undefined;
+  const enclosing = owner && path.isAbsolute(owner.root) && owner.root !== root && isInside(owner.root, root);
+  const valid = enclosing && [journalDir(owner.root, true), journalDir(owner.root, false)].includes(owner.journal);
+  if (valid) recoverBatches(owner.journal, owner.root, warn, readOnly, recorded, false);
+  if (readOnly) return;
+  const id = path.basename(file).slice(0, -'.mark'.length);
+  // Its batch finished or undone (or never one rt would follow): the mark leads nowhere.
+  const waiting = valid && ['.json', '.draft'].some((e) => fs.existsSync(path.join(owner.journal, `${id}${e}`)));
+  if (!waiting) removeQuietly(file);
 }
 
 /**
@@ -411,7 +567,7 @@ function readJournal(file: string): JournalDoc | 'foreign' | undefined {
   }
   try {
     const doc = JSON.parse(text) as JournalDoc;
-    if (doc && doc.format === FORMAT && doc.version === VERSION && Array.isArray(doc.entries) && doc.owner && typeof doc.owner.pid === 'number' && typeof doc.owner.host === 'string' && typeof doc.command === 'string' && doc.entries.every(validEntry)) return doc;
+    if (doc && doc.format === FORMAT && doc.version === VERSION && Array.isArray(doc.entries) && doc.owner && typeof doc.owner.pid === 'number' && typeof doc.owner.host === 'string' && typeof doc.command === 'string' && doc.entries.every(validEntry) && (doc.marks === undefined || (Array.isArray(doc.marks) && doc.marks.every((m) => typeof m === 'string' && path.isAbsolute(m))))) return doc;
   } catch {
     // damaged
   }

@@ -27,10 +27,17 @@ export interface Root {
   /** The root's real path. */
   readonly dir: string;
   readonly cwd: string;
+  /**
+   * Told of each other state root (a nested repository's) the first time a path resolves into
+   * it, before anything of it is read: what a killed batch left there is finished then.
+   */
+  readonly onStateRoot?: (dir: string) => void;
 }
 
 /** Per root, the state root found for each folder asked about (a search asks for hundreds of files in few folders). */
 const stateRoots = new WeakMap<Root, Map<string, string>>();
+/** Per root, the other state roots onStateRoot was told of. */
+const toldStateRoots = new WeakMap<Root, Set<string>>();
 
 /** The root: `override` (--root or RT_ROOT), else the nearest ancestor holding .git or .rt, else cwd. */
 export function findRoot(cwd: string, override: string | undefined): Root {
@@ -71,8 +78,12 @@ export function resolveInRoot(root: Root, userPath: string, allowMissing = false
   if (endsWithSeparator(userPath) && !real.missing && !fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory()) {
     throw new RtError('access', `${printable(userPath)} is not a folder (a final ${path.sep} names one)`, [`name the file without it: ${shellQuote(withoutFinalSeparators(userPath))}`]);
   }
+  const key = stateKeyOf(root, real.path);
+  // A folder named (to search or list) may be a nested root itself: told before anything in it is read.
+  const folder = root.onStateRoot && !real.missing && real.path !== root.dir && fs.statSync(real.path, { throwIfNoEntry: false })?.isDirectory();
+  if (folder) stateRootOf(root, real.path);
   // Shown as the user named it (a symbolic link by its own name), relative to the working directory.
-  return { abs: real.path, ...stateKeyOf(root, real.path), display: displayPath(root, lexical) };
+  return { abs: real.path, ...key, display: displayPath(root, lexical) };
 }
 
 /**
@@ -104,6 +115,14 @@ function stateRootOf(root: Root, dir: string): string {
   else if (fs.existsSync(path.join(dir, '.git')) || fs.existsSync(path.join(dir, '.rt'))) answer = dir;
   else answer = stateRootOf(root, path.dirname(dir));
   known.set(dir, answer);
+  if (answer !== root.dir && root.onStateRoot) {
+    let told = toldStateRoots.get(root);
+    if (!told) toldStateRoots.set(root, (told = new Set()));
+    if (!told.has(answer)) {
+      told.add(answer);
+      root.onStateRoot(answer);
+    }
+  }
   return answer;
 }
 
@@ -153,7 +172,7 @@ function realpathOr(p: string): string {
 }
 
 /** Real path of `p`; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
-function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
+export function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
   const rest: string[] = [];
   let current = p;
   for (;;) {
