@@ -69,7 +69,10 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
     more: sorted.length - shown.length,
   });
   // A header as a file's window has: the folder, and how many entries it holds (which of them, when capped).
-  const held = shown.length < sorted.length ? `entries 1-${shown.length} of ${sorted.length}` : `${sorted.length} ${sorted.length === 1 ? 'entry' : 'entries'}`;
+  const held =
+    shown.length < sorted.length
+      ? `entries 1-${shown.length} of ${sorted.length}`
+      : `${sorted.length} ${sorted.length === 1 ? 'entry' : 'entries'}`;
   if (ctx.text) ctx.out(`${ctx.style.header(`--- ${printable(dir.display)} (${held}) ---`)}\n`);
   for (const r of ctx.text ? rows : []) {
     const count = r.folder ? `${r.files} ${r.files === 1 ? 'file' : 'files'}` : r.binary ? 'binary' : r.outside ? 'a link out of the root (not read)' : r.lines === undefined ? 'unreadable' : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;

@@ -151,7 +151,11 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
     const id = Number(stepArg);
     const found = Number.isInteger(id) ? steps.find((s) => s.id === id) : undefined;
     if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
-    if (found.state === 'cleared') throw new RtError('input', `step ${id} (${found.command}) is undone already; nothing was written (it can no longer be redone: the session that undid it wrote since)`, ['see the steps: rt history']);
+    if (found.state === 'cleared') {
+      const why = 'it can no longer be redone: the session that undid it wrote since';
+      const message = `step ${id} (${found.command}) is undone already; nothing was written (${why})`;
+      throw new RtError('input', message, ['see the steps: rt history']);
+    }
     if (found.state !== 'done') throw new RtError('input', `step ${id} (${found.command}) is undone already; nothing was written`, [`bring it back with: ${redoneBy(found) === session ? '' : redoneBy(found) === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoneBy(found)!)} `}rt redo`]);
     busy(found);
     const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));

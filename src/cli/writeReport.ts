@@ -45,7 +45,10 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     }
     for (const { diff } of files) ctx.out(diff);
     // A move is named by both its paths, as its write would say it ("moved A → B").
-    ctx.warn(`dry run: nothing written to ${planned.map((p) => (p.resolved.moveTo ? `${p.resolved.file.display} → ${p.resolved.moveTo.display}` : shownPath(p))).join(', ')}`);
+    const named = planned.map(({ resolved: { file, moveTo } }) =>
+      moveTo ? `${file.display} → ${moveTo.display}` : file.display,
+    );
+    ctx.warn(`dry run: nothing written to ${named.join(', ')}`);
     return;
   }
   const docs = reports.map((r) => reportFile(ctx, r, flags, single));
@@ -106,10 +109,12 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
   if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
   if (verb === 'removed') {
-    const removed = { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
+    const changes = [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }];
+    const removed = { ...json, delta, changes, windows: [] };
     // A symbolic link goes, not the file it leads to: its lines are not counted as removed.
     if (p.linkText !== undefined) {
-      ctx.out(`${ctx.style.verb(verb)} ${file.display}: a symbolic link to ${printable(p.linkText)} (the file it leads to is untouched)\n`);
+      const link = `a symbolic link to ${printable(p.linkText)} (the file it leads to is untouched)`;
+      ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${link}\n`);
       return { ...removed, link: p.linkText };
     }
     ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);

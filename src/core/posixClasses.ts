@@ -96,7 +96,10 @@ function readClass(pattern: string, start: number): { text: string; end: number 
     const body = POSIX[name];
     if (body === undefined) throw refusal(pattern, `unknown POSIX class ${text}`, `the POSIX classes are ${NAMES}`);
     // A "-" before it would make a range ending at it, which ripgrep refuses; one after it is a "-".
-    if (dash) throw refusal(pattern, `a range cannot end at the POSIX class ${text}`, 'write "-" first or last in the class, or escaped (\\-), for the character itself');
+    if (dash) {
+      const hint = 'write "-" first or last in the class, or escaped (\\-), for the character itself';
+      throw refusal(pattern, `a range cannot end at the POSIX class ${text}`, hint);
+    }
     posix = true;
     if (caret) complements.push(body);
     else own += body;
@@ -106,13 +109,19 @@ function readClass(pattern: string, start: number): { text: string; end: number 
       at++;
     }
   }
-  if (!posix) return { text: pattern.slice(start, Math.min(at + 1, pattern.length)), end: Math.min(at + 1, pattern.length) };
   const written = pattern.slice(start, at + 1);
-  if (at >= pattern.length) throw refusal(pattern, `the class ${JSON.stringify(written)} is not closed`, 'end it with "]": [[:digit:]]');
+  if (!posix) return { text: written, end: start + written.length };
+  if (at >= pattern.length) {
+    throw refusal(pattern, `the class ${JSON.stringify(written)} is not closed`, 'end it with "]"');
+  }
   // ripgrep reads "[" in such a class as a nested class, and &&, -- and ~~ as set operations.
-  const inner = written.slice(negated ? 2 : 1, -1).replace(/\\[^]/g, '').replace(new RegExp(POSIX_ITEM.source, 'g'), '\x01');
+  const inner = written
+    .slice(negated ? 2 : 1, -1)
+    .replace(/\\[^]/g, '')
+    .replace(new RegExp(POSIX_ITEM.source, 'g'), '\x01');
   if (/\[|&&|--|~~/.test(inner)) {
-    throw refusal(pattern, `the class ${JSON.stringify(written)} holds a POSIX class beside a nested class or a set operation (&&, --, ~~), which JavaScript reads otherwise than ripgrep`, [
+    const what = 'a nested class or a set operation (&&, --, ~~), which JavaScript reads otherwise than ripgrep';
+    throw refusal(pattern, `the class ${JSON.stringify(written)} holds a POSIX class beside ${what}`, [
       'write it as one class without them (e.g. [0-9a-f]), or as an alternation of classes',
     ]);
   }
@@ -127,9 +136,11 @@ function readClass(pattern: string, start: number): { text: string; end: number 
   }
   const [first, ...others] = complements;
   if (!ownClass && others.length === 0) return { text: `[${first}]`, end };
-  return { text: `(?:${ownClass ? `(?!${ownClass})` : ''}${others.map((body) => `(?=[${body}])`).join('')}[${first}])`, end };
+  const within = others.map((body) => `(?=[${body}])`).join('');
+  return { text: `(?:${ownClass ? `(?!${ownClass})` : ''}${within}[${first}])`, end };
 }
 
 function refusal(pattern: string, message: string, hints: readonly string[] | string): RtError {
-  return new RtError('usage', `${message}, in the pattern ${JSON.stringify(pattern)}`, typeof hints === 'string' ? [hints] : [...hints]);
+  const lines = typeof hints === 'string' ? [hints] : [...hints];
+  return new RtError('usage', `${message}, in the pattern ${JSON.stringify(pattern)}`, lines);
 }
