@@ -1,4 +1,5 @@
-// `rt open DIR` (SPEC §3), the ls of rt: the folder's entries, sorted, one a line — a folder with
+// `rt open DIR` (SPEC §3), the ls of rt: a header line (`--- DIR (N entries) ---`, as a file's
+// window has one), then the folder's entries, sorted, one a line — a folder with
 // a final / and the number of files under it (binary ones included), a file with its number of
 // lines (a binary file marked, not counted). The files are those `rt find` considers (git's
 // ignore rules, no hidden files unless --hidden or --no-ignore; a file git still lists but that
@@ -67,6 +68,12 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
       entries: rows.map((r) => (r.folder ? { name: `${r.name}/`, kind: 'folder', files: r.files } : r.binary ? { name: r.name, kind: 'file', binary: true } : r.outside ? { name: r.name, kind: 'link', outside: true } : { name: r.name, kind: 'file', lines: r.lines ?? null })),
     more: sorted.length - shown.length,
   });
+  // A header as a file's window has: the folder, and how many entries it holds (which of them, when capped).
+  const held =
+    shown.length < sorted.length
+      ? `entries 1-${shown.length} of ${sorted.length}`
+      : `${sorted.length} ${sorted.length === 1 ? 'entry' : 'entries'}`;
+  if (ctx.text) ctx.out(`${ctx.style.header(`--- ${printable(dir.display)} (${held}) ---`)}\n`);
   for (const r of ctx.text ? rows : []) {
     const count = r.folder ? `${r.files} ${r.files === 1 ? 'file' : 'files'}` : r.binary ? 'binary' : r.outside ? 'a link out of the root (not read)' : r.lines === undefined ? 'unreadable' : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;
     ctx.out(`${printable(r.name)}${r.folder ? '/' : ''}\t${count}\n`);

@@ -4,22 +4,23 @@
 import { CommanderError, type Command } from 'commander';
 import { RtError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
-import { GLOBAL_OPTIONS } from './spec.js';
+import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Sink, type Streams } from './context.js';
 import { buildProgram, fromCommanderError } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
 
 /**
- * Runs rt with `argv` (without node and script); returns the exit status. With `jsonSink`, the
+ * Runs rt with `given` (the arguments, without node and script); returns the exit status. With `jsonSink`, the
  * run yields both its text (to `streams.stdout`) and its --json document (to `jsonSink`, errors
  * as {"error": …} too), as rt mcp wants them.
  */
-export async function runCli(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin, jsonSink?: Sink): Promise<number> {
+export async function runCli(given: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin, jsonSink?: Sink): Promise<number> {
   let status = 0;
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
-  const at = commandAt(argv);
-  const word = at === -1 ? undefined : argv[at];
+  const at = commandAt(given);
+  const word = at === -1 ? undefined : given[at];
+  const argv = valuesJoined(given, at, COMMANDS.find((c) => c.name === word));
   const json = jsonSink !== undefined || argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const documents: Streams = { stdout: jsonSink ?? streams.stdout, stderr: streams.stderr };
   const command = COMMANDS.find((c) => c.name === word)?.name;
@@ -79,6 +80,41 @@ function commandAt(argv: readonly string[]): number {
     if (option.value && !arg.includes('=')) i++;
   }
   return -1;
+}
+
+/**
+ * `argv` with the value of each option of the command that takes one joined to it, as
+ * --long=VALUE: an option's value is the argument after it, whatever it starts with (rt grep -e
+ * --color FILE searches for "--color", as grep and ripgrep do), where commander would take a
+ * global option there for its own. A value ending a group of short switches (-ie VALUE) too.
+ */
+function valuesJoined(argv: readonly string[], at: number, spec: CommandSpec | undefined): readonly string[] {
+  if (!spec || at === -1) return argv;
+  const out = argv.slice(0, at + 1);
+  const takesValue = (o: OptionSpec) => o.value !== undefined;
+  for (let i = at + 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    const global = GLOBAL_OPTIONS.find((o) => takesValue(o) && arg === `--${o.long}`);
+    const long = spec.options.find((o) => takesValue(o) && arg === `--${o.long}`);
+    if (next !== undefined && (global || long)) {
+      out.push(...(long ? [`--${long.long}=${next}`] : [arg, next]));
+      i++;
+      continue;
+    }
+    // -X VALUE, or -abX VALUE where -a and -b are switches.
+    const group = /^-([A-Za-z]+)$/.exec(arg)?.[1];
+    const options = group ? [...group].map((c) => spec.options.find((o) => o.short === c)) : [];
+    const last = options[options.length - 1];
+    if (next !== undefined && last && takesValue(last) && options.slice(0, -1).every((o) => o && !takesValue(o))) {
+      out.push(...(group!.length > 1 ? [`-${group!.slice(0, -1)}`] : []), `--${last.long}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 /** Reports a refusal or failure: the `rt:` lines on stderr, and with --json its document on `streams.stdout`. */

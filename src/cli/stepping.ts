@@ -65,7 +65,9 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   const made = files.flatMap((file, i) => (chosen.files[i]![to].exists && !chosen.files[i]![from].exists ? makeFolders(file) : []));
   const madeNow = made.map((f) => path.relative(ctx.root.dir, f));
   try {
-    takeStep(ctx, history, store, chosen, direction, files, data, force, madeNow);
+    // A file the undo finds changed may have been changed by a later step (another session's): named when it refuses.
+    const laterStep = (abs: string) => (direction === 'undo' ? laterStepOf(steps, chosen, abs) : undefined);
+    takeStep(ctx, history, store, chosen, direction, files, data, { force, madeFolders: madeNow, laterStep });
     made.length = 0;
   } finally {
     for (const folder of made.reverse()) removeEmptyFolder(folder);
@@ -95,13 +97,21 @@ function folderOfStep(ctx: Context, rel: string, then: (abs: string) => void): v
   then(abs);
 }
 
+/** How a step is taken: --force, the folders made for it, and the later step that changed a file of it (undo only). */
+interface StepOptions {
+  readonly force: boolean;
+  readonly madeFolders: readonly string[];
+  readonly laterStep: (abs: string) => Step | undefined;
+}
+
 /** Undoes or redoes step `chosen`, under its files' locks. */
-function takeStep(ctx: Context, history: History, store: StateStore, chosen: Step, direction: Direction, files: readonly ResolvedPath[], data: readonly FileData[], force: boolean, madeFolders: readonly string[]): void {
+function takeStep(ctx: Context, history: History, store: StateStore, chosen: Step, direction: Direction, files: readonly ResolvedPath[], data: readonly FileData[], options: StepOptions): void {
+  const { force, madeFolders } = options;
   const from = direction === 'undo' ? 'after' : 'before';
   const to = direction === 'undo' ? 'before' : 'after';
   const locks = lockAll(files.map((f) => ({ abs: f.abs, display: f.display, shownLock: path.relative(ctx.cwd, lockPathFor(f.abs)) })));
   try {
-    const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data, i, from, to, force));
+    const plans: FilePlan[] = chosen.files.map((f, i) => planFile(ctx, chosen, f, files[i]!, data, i, from, to, force, options.laterStep(files[i]!.abs)));
     const writes: FileWrite[] = plans.filter((p) => p.parts !== null || p.version !== undefined).map((p) => ({ abs: p.file.abs, display: p.file.display, data: p.parts, expected: p.version, overwrite: p.version !== undefined, ...(p.mode === undefined ? {} : { mode: p.mode }), ...(p.link === undefined ? {} : { link: p.link }) }));
     // Said in the history first: an rt killed from here on leaves a step that the next one settles (see settlePending).
     if (!history.begin(chosen.id, direction, ctx.session ?? null)) throw new RtError('access', `the history in ${path.relative(ctx.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`, ['check the permissions of .rt/history']);
@@ -130,7 +140,7 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
     });
     // A redo's folders are those it made (one the user made meanwhile is not the step's to remove).
     history.mark(chosen.id, direction === 'undo' ? 'undone' : 'done', updated, { by: ctx.session ?? null, ...(direction === 'redo' ? { folders: madeFolders } : {}) });
-    ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${chosen.session === null ? 'the shared session' : `session ${printable(chosen.session)}`}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
+    ctx.out(`${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${sessionName(chosen.session)}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json) ctx.emit({ command: direction, written: true, step: { id: chosen.id, command: chosen.command, time: new Date(chosen.time).toISOString(), session: chosen.session }, files: docs });
   } finally {
@@ -146,11 +156,15 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
     const id = Number(stepArg);
     const found = Number.isInteger(id) ? steps.find((s) => s.id === id) : undefined;
     if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
-    if (found.state === 'cleared') throw new RtError('input', `step ${id} was undone, and its session wrote since: it can no longer be brought back`, ['see the steps: rt history']);
-    if (found.state !== 'done') throw new RtError('input', `step ${id} is undone already`, [`bring it back with: ${redoneBy(found) === session ? '' : redoneBy(found) === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoneBy(found)!)} `}rt redo`]);
+    if (found.state === 'cleared') {
+      const why = 'it can no longer be redone: the session that undid it wrote since';
+      const message = `step ${id} (${found.command}) is undone already; nothing was written (${why})`;
+      throw new RtError('input', message, ['see the steps: rt history']);
+    }
+    if (found.state !== 'done') throw new RtError('input', `step ${id} (${found.command}) is undone already; nothing was written`, [`bring it back with: ${redoneBy(found) === session ? '' : redoneBy(found) === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoneBy(found)!)} `}rt redo`]);
     busy(found);
     const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));
-    if (later) throw new RtError('stale', `step ${later.id} (${later.command}) changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);
+    if (later) throw new RtError('stale', `${stepName(ctx, later)} changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);
     return found;
   }
   // Undone steps stay redoable until the session that undid them writes anew (History.record
@@ -160,6 +174,20 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
       ? [...steps].reverse().find((s) => s.session === session && s.state === 'done')
       : steps.filter((s) => s.state === 'undone' && redoneBy(s) === session).sort((a, b) => (b.undoneSeq ?? 0) - (a.undoneSeq ?? 0) || b.id - a.id)[0];
   return found && busy(found);
+}
+
+/** The first step after `chosen`, not undone, that wrote the file `abs` too. */
+function laterStepOf(steps: readonly Step[], chosen: Step, abs: string): Step | undefined {
+  return steps.find((s) => s.id > chosen.id && s.state === 'done' && s.files.some((f) => f.abs === abs));
+}
+
+/** A step as messages name it: its number and command, and its session when another's than this one. */
+function stepName(ctx: Context, s: Step): string {
+  return `step ${s.id} (${s.command}${s.session !== (ctx.session ?? null) ? `, ${sessionName(s.session)}` : ''})`;
+}
+
+function sessionName(session: string | null): string {
+  return session === null ? 'the shared session' : `session ${printable(session)}`;
 }
 
 /** A step another rt is undoing or redoing right now (settlePending leaves only those) is refused. */
@@ -236,15 +264,19 @@ function resolvedOf(ctx: Context, f: StepFile): ResolvedPath {
  * What one file of the step becomes: checked to be what the step left on side `from` (or, with
  * --force, to hold what it left there in the changed places), then turned into side `to`.
  */
-function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, data: readonly FileData[], at: number, from: 'before' | 'after', to: 'before' | 'after', force: boolean): FilePlan {
+function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, data: readonly FileData[], at: number, from: 'before' | 'after', to: 'before' | 'after', force: boolean, later: Step | undefined): FilePlan {
   const d = data[at]!;
   const st = fs.lstatSync(file.abs, { throwIfNoEntry: false });
   const want = f[from];
   const target = f[to];
   const what = from === 'after' ? `what step ${chosen.id} (${chosen.command}) wrote` : `what undoing step ${chosen.id} left`;
   // The hint after `see it`: --force, or what to do where --force does not help.
+  // A later step that wrote the file (another session's) is named, with its undo, as rt undo STEP names it.
+  const byLater = later ? `: ${stepName(ctx, later)} wrote it after` : '';
+  const undoLater = later ? [`undo step ${later.id} first: rt undo ${later.id}`] : [];
   const refuse = (why: string, instead?: string) =>
-    new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+    new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}${byLater}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+      ...undoLater,
       `see it as it is now: rt open ${shellQuote(file.display)}`,
       instead ?? `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`,
     ]);
@@ -266,7 +298,8 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
     return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
   if (!st || !st.isFile()) {
-    throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+    throw new RtError('stale', `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}${byLater}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
+      ...undoLater,
       ...(!st && !target.exists && !moved ? [`${from === 'after' ? 'undo' : 'redo'} the rest of the step all the same: add --force`] : []),
       'to take back an older step instead: see them with rt history, then rt undo STEP',
     ]);

@@ -4,7 +4,7 @@
 // A single command's output is exactly a one-change batch's.
 
 import { isUtf8 } from 'node:buffer';
-import { shellQuote } from '../core/errors.js';
+import { printable, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { splitLines, type FileLines } from '../core/lines.js';
 import type { Region } from '../core/patch/plan.js';
@@ -41,10 +41,14 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
     if (ctx.json) {
       if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
-      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonDiff(diff) })) });
+      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...(p.resolved.moveTo ? { from: p.resolved.file.display } : {}), ...jsonDiff(diff) })) });
     }
     for (const { diff } of files) ctx.out(diff);
-    ctx.warn(`dry run: nothing written to ${planned.map(shownPath).join(', ')}`);
+    // A move is named by both its paths, as its write would say it ("moved A → B").
+    const named = planned.map(({ resolved: { file, moveTo } }) =>
+      moveTo ? `${file.display} → ${moveTo.display}` : file.display,
+    );
+    ctx.warn(`dry run: nothing written to ${named.join(', ')}`);
     return;
   }
   const docs = reports.map((r) => reportFile(ctx, r, flags, single));
@@ -105,8 +109,16 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
   if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
   if (verb === 'removed') {
+    const changes = [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }];
+    const removed = { ...json, delta, changes, windows: [] };
+    // A symbolic link goes, not the file it leads to: its lines are not counted as removed.
+    if (p.linkText !== undefined) {
+      const link = `a symbolic link to ${printable(p.linkText)} (the file it leads to is untouched)`;
+      ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${link}\n`);
+      return { ...removed, link: p.linkText };
+    }
     ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
-    return { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
+    return removed;
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };

@@ -1,6 +1,8 @@
 // Reading the text of a JavaScript regular expression without compiling it: the one change rt
 // makes to it, and what ripgrep's smart case asks of it.
 
+import { posixClassAt } from './posixClasses.js';
+
 /**
  * `source` (a valid pattern) with each "." outside a class written [^\n]: for the pass over a
  * whole file, where "." must match any character of a line (a \r that ends no line, U+2028,
@@ -55,6 +57,12 @@ function literalText(pattern: string): string {
       continue;
     }
     if (inClass) {
+      // A POSIX class ([:upper:]) holds no literal, as in ripgrep.
+      const posix = posixClassAt(pattern, i);
+      if (posix) {
+        i += posix;
+        continue;
+      }
       if (c === ']') inClass = false;
       else if (!(c === '^' && pattern[i - 1] === '[')) out += c;
       i++;

@@ -37,6 +37,9 @@ describe('smartCaseIgnores (ripgrep\'s -S)', () => {
     [['(?<Name>x)'], false, true], // a group's name is no literal
     [['x{2,3}'], false, true],
     [['\u00c9t\u00e9'], false, false],
+    [['[[:lower:]]'], false, false], // a POSIX class is no literal, as in ripgrep: none at all
+    [['[[:upper:]]x'], false, true],
+    [['[^[:^upper:]a]'], false, true],
     [['\\D'], true, false], // with -F every character is literal: D is upper case
     [['\\d'], true, true],
   ] as const)('%j (-F: %s) → %s', (patterns, fixed, expected) => {

@@ -32,6 +32,25 @@ describe('-e PATTERN (repeatable)', () => {
     expectRun(run(['grep', '-F', '-e', '-dash', '-e', 'zzz'], dir), { status: 0, stdout: `a.txt:3:${A[2]}|-dash line\nc.txt:1:${C[0]}|zzz\n`, stderr: '' });
   });
 
+  it("takes the argument after -e as the pattern, even one that reads as an option of rt's (--color, --json, --root)", () => {
+    // (A folder of its own: the other tests search the whole of theirs.)
+    const dir = tempRepo();
+    write(dir, 'flags.txt', 'use --color here\n--force\n--json\n-x\n--x\n');
+    const F = parseWindow(run(['open', 'flags.txt'], dir)).lids;
+    expectRun(run(['grep', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:1:${F[0]}|use --color here\n`, stderr: '' });
+    expectRun(run(['grep', '-c', '-e', '--force', 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:1\n', stderr: '' });
+    expectRun(run(['grep', '-e', '--json', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:3:${F[2]}|--json\n`, stderr: '' });
+    expectRun(run(['grep', '-c', '-e', '--root', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:1\n', stderr: '' });
+    expectRun(run(['grep', '-ie', '--COLOR', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:1:${F[0]}|use --color here\n`, stderr: '' });
+    for (const args of [['-e-x'], ['--regexp=-x'], ['--regexp', '-x']]) {
+      expectRun(run(['grep', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:2\n', stderr: '' });
+    }
+    for (const args of [['--regexp=--x'], ['--regexp', '--x'], ['-e', '--x']]) {
+      expectRun(run(['grep-file', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
+    }
+    expectRun(run(['grep-file', '-c', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
+  });
+
   it('no pattern at all, or the wrong number of paths for grep-file: bad usage', () => {
     expectRun(run(['grep'], dir), { status: 2, stdout: '', stderr: /^rt: no PATTERN given\n/ });
     expectRun(run(['grep-file', 'x'], dir), { status: 2, stdout: '', stderr: /^rt: no PATH given\n/ });

@@ -38,9 +38,9 @@ describe('review: rt open DIR lists what is not there', () => {
     fs.rmSync(path.join(dir, 'src/deep/gone.ts'));
     fs.rmSync(path.join(dir, 'old'), { recursive: true });
     const top = run(['open', '.'], dir);
-    expect(top.stdout, top.text).toBe('src/\t2 files\n');
+    expect(top.stdout, top.text).toBe('--- . (1 entry) ---\nsrc/\t2 files\n');
     const src = run(['open', 'src'], dir);
-    expect(src.stdout, src.text).toBe('a.ts\t1 line\ndeep/\t1 file\n');
+    expect(src.stdout, src.text).toBe('--- src (2 entries) ---\na.ts\t1 line\ndeep/\t1 file\n');
     expect(found(dir, 'src')).toEqual(['a.ts', 'deep/b.ts']);
   });
 });
@@ -56,7 +56,7 @@ describe('review: links', () => {
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'out'));
     const r = run(['open', '.'], dir);
     expect(r.status, r.text).toBe(0);
-    expect(r.stdout, r.text).toMatch(/^a\.txt\t1 line\n/);
+    expect(r.stdout, r.text).toMatch(/^--- \. \(2 entries\) ---\na\.txt\t1 line\n/);
     expect(r.stdout, r.text).not.toContain('out\t3 lines');
   });
 
@@ -91,7 +91,7 @@ describe('review: nested repositories', () => {
     git(dir, 'submodule', 'add', '-q', upstream, 'sub');
     const r = run(['open', '.'], dir);
     expect(r.stdout, r.text).not.toContain('sub\tunreadable');
-    expect(run(['open', 'sub'], dir).stdout).toBe('s.txt\t1 line\n');
+    expect(run(['open', 'sub'], dir).stdout).toBe('--- sub (1 entry) ---\ns.txt\t1 line\n');
   });
 });
 
@@ -104,7 +104,7 @@ describe('review: the count of a folder', () => {
     write(dir, 'src/a.ts', 'a\n');
     write(dir, 'src/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
     const r = run(['open', '.'], dir);
-    expect(r.stdout, r.text).toBe('src/\t2 files\n');
+    expect(r.stdout, r.text).toBe('--- . (1 entry) ---\nsrc/\t2 files\n');
     expect(run(['help', 'open'], dir).stdout).toContain('binary ones included');
   });
 });
@@ -137,7 +137,7 @@ describe('review: names', () => {
     fs.mkdirSync(badDir);
     fs.writeFileSync(Buffer.concat([badDir, Buffer.from('/in.txt')]), 'y\n');
     const r = run(['open', '.'], dir);
-    expect(r.stdout, r.text).toBe('a.txt\t1 line\n');
+    expect(r.stdout, r.text).toBe('--- . (1 entry) ---\na.txt\t1 line\n');
     expect(r.stderr, r.text).toMatch(/not valid UTF-8/);
   });
 });
@@ -150,7 +150,7 @@ describe('review: line counts', () => {
     fs.writeFileSync(path.join(dir, 'bom.txt'), Buffer.from([0xef, 0xbb, 0xbf]));
     expect(run(['open', 'bom.txt'], dir).stdout).toContain('(empty file)');
     const r = run(['open', '.'], dir);
-    expect(r.stdout, r.text).toBe('bom.txt\t0 lines\n');
+    expect(r.stdout, r.text).toBe('--- . (1 entry) ---\nbom.txt\t0 lines\n');
   });
 });
 

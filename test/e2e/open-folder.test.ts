@@ -27,8 +27,8 @@ describe('rt open DIR', () => {
     const r = run(['open', '.'], dir);
     expect(r.status, r.text).toBe(0);
     // .gitignore is hidden, build/ ignored: left out, as find leaves them.
-    expect(r.stdout).toBe('README.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n');
-    expect(run(['open', 'src'], dir).stdout).toBe('a.ts\t2 lines\ndeep/\t1 file\n');
+    expect(r.stdout).toBe('--- . (4 entries) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n');
+    expect(run(['open', 'src'], dir).stdout).toBe('--- src (2 entries) ---\na.ts\t2 lines\ndeep/\t1 file\n');
     expect(run(['open', 'src/'], path.join(dir, 'src')).status).toBe(4);
   });
 
@@ -41,7 +41,7 @@ describe('rt open DIR', () => {
   it('shows at most --window entries, saying on stderr how many more and how to see them', () => {
     const dir = repo();
     const r = run(['open', '.', '--window', '2'], dir);
-    expect(r.stdout).toBe('README.md\t3 lines\nempty.txt\t0 lines\n');
+    expect(r.stdout).toBe('--- . (entries 1-2 of 4) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\n');
     expect(r.stderr).toBe('rt: 2 more entries not shown: rt open --window 4 .\n');
   });
 
@@ -57,7 +57,7 @@ describe('rt open DIR', () => {
     write(dir, 'nothing/.x', 'x\n');
     const r = run(['open', 'nothing'], dir);
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe('');
+    expect(r.stdout).toBe('--- nothing (0 entries) ---\n');
     expect(r.stderr).toContain('nothing holds no file rt lists (hidden and ignored files are left out: add --hidden or --no-ignore)');
   });
 });

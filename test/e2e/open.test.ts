@@ -505,7 +505,7 @@ describe('rt open: special files', () => {
     fs.writeFileSync(path.join(dir, 'sub', 'f.txt'), 'x\n');
     const r = run(['open', 'sub'], dir);
     expect(r.status, r.text).toBe(0);
-    expect(r.stdout).toBe('f.txt\t1 line\n');
+    expect(r.stdout).toBe('--- sub (1 entry) ---\nf.txt\t1 line\n');
     expectFailure(run(['scroll', 'sub', '+'], dir), 4, /^rt: .*sub/);
   });
 

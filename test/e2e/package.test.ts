@@ -19,6 +19,10 @@ describe('the installed package', () => {
     const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     expect(files).toContain('dist/rt.cjs');
     expect(files.filter((f) => /^dist\/rt(?:-making)?(?:\.exe)?$/.test(f))).toEqual([]);
+    // The licence travels with the package, and package.json names it.
+    expect(files).toContain('LICENSE');
+    expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 rt contributors\n/);
+    expect((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { license: string }).license).toBe('MIT');
     const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
     const prefix = path.join(work, 'prefix');
     const installed = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, tgz)], { encoding: 'utf8', env: { ...process.env } });

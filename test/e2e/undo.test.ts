@@ -113,6 +113,37 @@ describe('rt undo and rt redo', () => {
   });
 });
 
+describe('rt undo told what stands in its way', () => {
+  it("a session's undo blocked by another session's later step names that step and its session, with or without STEP", () => {
+    const dir = repo({ 'a.txt': 'one\ntwo\nthree\n' });
+    const A = { RT_SESSION: 'A' };
+    const B = { RT_SESSION: 'B' };
+    expect(run(['edit', '--force', 'a.txt', '1'], dir, { env: A, input: 'ONE\n' }).status).toBe(0);
+    expect(run(['edit', '--force', 'a.txt', '2'], dir, { env: B, input: 'TWO\n' }).status).toBe(0);
+    expectRun(run(['undo'], dir, { env: A }), {
+      status: 3,
+      stdout: '',
+      stderr: /^rt: a\.txt changed since step 1 \(rt edit\) wrote it: step 2 \(rt edit, session B\) wrote it after; nothing was undone\nrt: undo step 2 first: rt undo 2\nrt: see it as it is now: rt open a\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
+    });
+    expectRun(run(['undo', '1'], dir, { env: A }), { status: 3, stdout: '', stderr: /^rt: step 2 \(rt edit, session B\) changed a\.txt after step 1; nothing was undone\nrt: undo step 2 first: rt undo 2\n$/ });
+    expect(read(dir, 'a.txt').toString()).toBe('ONE\nTWO\nthree\n');
+  });
+
+  it('undo STEP of a step undone already says so, and whether rt redo can bring it back', () => {
+    const dir = repo({ 'a.txt': 'one\ntwo\n' });
+    expect(run(['edit', '--force', 'a.txt', '1'], dir, { input: 'ONE\n' }).status).toBe(0);
+    expect(run(['undo'], dir).status).toBe(0);
+    expectRun(run(['undo', '1'], dir), { status: 2, stdout: '', stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written\nrt: bring it back with: rt redo\n$/ });
+    // Once its session writes anew, no redo brings it back.
+    expect(run(['edit', '--force', 'a.txt', '2'], dir, { input: 'TWO\n' }).status).toBe(0);
+    expectRun(run(['undo', '1'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: the session that undid it wrote since\)\nrt: see the steps: rt history\n$/,
+    });
+  });
+});
+
 describe('rt undo of a big file', () => {
   it('saves the index it restores as a full encoding would: the next commands read it without a warning, with the LIDs of before the step', () => {
     // Several blocks of the saved index, and changes that add or remove a number of lines not a multiple of a block.

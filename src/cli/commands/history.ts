@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { printable } from '../../core/errors.js';
 import { History } from '../../io/history.js';
@@ -19,7 +20,7 @@ export const historyCommand: CommandSpec = {
   ],
   exits: [
     [0, 'the steps were listed'],
-    [1, 'no step (or none of PATH)'],
+    [1, 'no step (or none of PATH): standard error says so'],
     [2, 'bad usage'],
   ],
   readsStdin: false,
@@ -39,6 +40,11 @@ export const historyCommand: CommandSpec = {
       }
     }
     if (!history) ctx.warn('no history is kept here (RT_STATE=off, or the root is not writable)');
+    else if (steps.length === 0 && args[0] !== undefined) {
+      const missing = !fs.existsSync(path.join(ctx.root.dir, only!));
+      ctx.warn(`no step of the history changed ${printable(args[0])}${missing ? ' (no such file)' : ''}`);
+      ctx.warn('see every step: rt history');
+    } else if (steps.length === 0) ctx.warn('the history holds no step (it keeps the last 200, for 30 days)');
     return steps.length ? 0 : 1;
   },
 };

@@ -2,11 +2,12 @@
 
 import { RtError, shellQuote } from '../../core/errors.js';
 import { smartCaseIgnores } from '../../core/patternText.js';
+import { withPosixClasses } from '../../core/posixClasses.js';
 import { countOption } from '../search.js';
 import type { OptionSpec, Options } from '../spec.js';
 
 export const MATCH_OPTIONS: readonly OptionSpec[] = [
-  { long: 'regexp', short: 'e', value: 'PATTERN', kind: 'list', summary: 'search for PATTERN (repeatable: a line matches if any does); with -e, every operand is a PATH' },
+  { long: 'regexp', short: 'e', value: 'PATTERN', kind: 'list', summary: 'search for PATTERN (repeatable: a line matches if any does), the argument after -e whatever it starts with (-e --color); with -e, every operand is a PATH' },
   { long: 'ignore-case', short: 'i', kind: 'switch', summary: 'match case-insensitively' },
   { long: 'smart-case', short: 'S', kind: 'switch', summary: 'match case-insensitively when the patterns hold no upper-case letter, as ripgrep\'s -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it' },
   { long: 'word', short: 'w', kind: 'switch', summary: 'match whole words only (letters, digits and _ make words)' },
@@ -41,6 +42,8 @@ export const LISTING_OPTIONS: readonly OptionSpec[] = [
 export interface SearchQuery {
   /** The patterns: PATTERN, or every -e. */
   readonly patterns: readonly string[];
+  /** The patterns as rt matches them: POSIX classes written as JavaScript (with -F or -P, as given). */
+  readonly matched: readonly string[];
   /** The operands that are paths. */
   readonly paths: readonly string[];
   readonly fixed: boolean;
@@ -81,6 +84,7 @@ export function searchQuery(command: 'grep' | 'grep-file', args: readonly string
   const context = options.context === undefined ? 0 : countOption(options.context, '--context');
   return {
     patterns,
+    matched: fixed || pcre ? patterns : patterns.map(withPosixClasses),
     paths,
     fixed,
     ignoreCase: options.ignoreCase === true || (smartCase && !pcre && smartCaseIgnores(patterns, fixed)),
