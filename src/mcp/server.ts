@@ -12,7 +12,7 @@ import { COMMANDS } from '../cli/commands/index.js';
 import type { Sink } from '../cli/context.js';
 import { loadSdk } from './loadSdk.js';
 import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
-import { documentInToolWords, inToolWords, type Vocabulary } from './toolWords.js';
+import { documentInToolWords, inToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
 import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
 import { RtError } from '../core/errors.js';
@@ -146,7 +146,7 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const status = await setting.runCli([`--root=${setting.root}`, '--color=never', command!, ...rest], setting.cwd, setting.env, { stdout: out, stderr: err }, stdin, doc);
   const said = (text: string) => inToolWords(text, setting.words);
   const document = documentInToolWords(lastDocument(doc.text()), setting.words);
-  return resultOf(tool, status, out.text(), said(err.text()), document);
+  return resultOf(tool, status, outputInToolWords(out.text(), setting.words), said(err.text()), document);
 }
 
 function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined): ToolResult {

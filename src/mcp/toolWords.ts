@@ -57,11 +57,25 @@ export function inToolWords(text: string, words: Vocabulary): string {
     .join('\n');
 }
 
-/** A --json document with its error's message and hints in a tool call's words (what the CLI's say of its own). */
+/**
+ * A command's output with rt's own words in it said in a tool call's: the line that says how many
+ * results a cap left out and the command that shows them ("(25 more hits … see them with: rt grep
+ * --max 30 …)"). Every other line is the files' (windows, hits, paths) and stays as it is.
+ */
+export function outputInToolWords(text: string, words: Vocabulary): string {
+  return text.replace(/^\(\d+ more [^\n]*\)$/gm, (line) => inToolWords(line, words));
+}
+
+/** A --json document with its error's message and hints, and its more's command, in a tool call's words. */
 export function documentInToolWords<T extends Record<string, unknown> | undefined>(document: T, words: Vocabulary): T {
+  const said = (text: unknown) => (typeof text === 'string' ? inToolWords(text, words) : text);
+  // The command that shows what a cap left out, as the output's own line says it.
+  const more = document?.more as { command?: unknown } | null | undefined;
+  if (more && typeof more === 'object' && typeof more.command === 'string') {
+    document = { ...document, more: { ...more, command: said(more.command) } };
+  }
   const error = document?.error as { message?: unknown; hints?: unknown } | undefined;
   if (!error || typeof error !== 'object') return document;
-  const said = (text: unknown) => (typeof text === 'string' ? inToolWords(text, words) : text);
   const hints = Array.isArray(error.hints) ? error.hints.map(said) : error.hints;
   return { ...document, error: { ...error, message: said(error.message), hints } };
 }
@@ -99,6 +113,8 @@ function lineInToolWords(line: string, words: Vocabulary): string {
     .replace(/--json (?:prints|gives)/g, 'the structured content is')
     .replace(/--json\b/g, 'the structured content')
     .replace(/ \(or RT_[A-Z_]+=\w+\)/g, '')
+    .replace(/\bstandard input as a quoted heredoc\b/g, `the field ${field}`)
+    .replace(/\b(?:the|a) heredoc's lines\b/g, `the lines of ${field}`)
     .replace(/\bas a quoted heredoc(?: \(<<'EOF'\))?/g, `in the field ${field}`)
     .replace(/\ba quoted heredoc(?: \(<<'EOF'\))?/g, `the field ${field}`)
     // The root is the server's, fixed when it starts: only whoever starts it can choose another.
@@ -147,7 +163,9 @@ function readWord(line: string, start: number): Word | undefined {
   }
   if (i === start) return undefined;
   const raw = line.slice(start, i);
-  const tail = (/[,;:)]+$/.exec(raw) ?? (i === line.length ? /(?<=[^.])\.$/.exec(raw) : null))?.[0].length ?? 0;
+  // A sentence's full stop: at the end of the line, or before the next sentence.
+  const stop = i === line.length || /^ [A-Z]/.test(line.slice(i));
+  const tail = (/[,;:)]+$/.exec(raw) ?? (stop ? /(?<=[^.])\.$/.exec(raw) : null))?.[0].length ?? 0;
   if (tail > 0 && !raw.endsWith("'")) return { text: text.slice(0, -tail), end: i - tail, quoted, last: true };
   return { text, end: i, quoted, last: false };
 }
@@ -250,8 +268,13 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
 /** A bare `--force`, `--window 300` or `-F` in a sentence: the field it is, and its value. */
 function readBareOption(line: string, start: number, words: Vocabulary): { said: string; end: number } | undefined {
   const w = readWord(line, start);
-  if (!w || w.quoted || !/^--?[A-Za-z]/.test(w.text)) return undefined;
-  const [flag, inline] = w.text.split(/=(.*)/s) as [string, string | undefined];
+  // The option's name alone: what follows it in the sentence ("unless --force.") stays.
+  const flag = /^--?[A-Za-z][A-Za-z0-9-]*/.exec(w?.quoted ? '' : (w?.text ?? ''))?.[0];
+  if (!w || !flag) return undefined;
+  const inline = w.text.startsWith(`${flag}=`) ? w.text.slice(flag.length + 1) : undefined;
+  if (inline === undefined && w.text !== flag) {
+    return { said: readBareOption(flag, 0, words)?.said ?? flag, end: start + flag.length };
+  }
   const o = optionNamed(flag, undefined, words);
   if (!o) return undefined;
   const key = fieldOf(o.long);

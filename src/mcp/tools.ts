@@ -263,10 +263,13 @@ export function helpText(
   const fields = Object.entries(properties).map(
     ([name, schema]) => `  ${name}${required.includes(name) ? ' (required)' : ''}: ${String(schema.description)}`,
   );
-  // An example's text or patch (a heredoc's lines, in the CLI) follows its call.
-  const examples = spec.examples.map((e) => `  ${said(e.command).split('\n').join('\n  ')}\n    ${e.explains}`);
+  // An example's text or patch (a heredoc's lines, in the CLI) follows its call; one reading a file
+  // the tool has no field for (apply's PATCH) is the command line's alone.
+  const fileRead = spec.args.length > operandsOf(spec).length;
+  const shown = spec.examples.filter((e) => !fileRead || e.command.includes("<<'EOF'"));
+  const examples = shown.map((e) => `  ${said(e.command).split('\n').join('\n  ')}\n    ${said(e.explains)}`);
   return [
-    `${definition.name}: ${spec.summary}.`,
+    `${definition.name}: ${said(spec.summary)}.`,
     ...spec.description.map(said),
     `Fields:\n${fields.join('\n')}`,
     ...(examples.length ? [`Examples:\n${examples.join('\n')}`] : []),

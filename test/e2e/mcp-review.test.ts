@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { toolsOf, vocabularyOf } from '../../src/mcp/tools.js';
-import { documentInToolWords, inToolWords } from '../../src/mcp/toolWords.js';
+import { documentInToolWords, inToolWords, outputInToolWords } from '../../src/mcp/toolWords.js';
 import { cleanEnv, cleanup, numbered, repoWith, RT_BIN, run } from './harness.js';
 
 const tools = toolsOf(COMMANDS, false);
@@ -213,7 +213,8 @@ describe('rt mcp review', () => {
       // Said in a tool call's words: its notes and refusals name tools and fields, not command lines.
       const words = vocabularyOf(tools, tools.find((x) => x.definition.name === tool));
       const notes = inToolWords(t.stderr, words);
-      const expected = (t.status ?? 0) >= 2 ? `${t.stdout}${notes}(exit ${t.status})` : `${t.stdout}${notes}`;
+      const out = outputInToolWords(t.stdout, words);
+      const expected = (t.status ?? 0) >= 2 ? `${out}${notes}(exit ${t.status})` : `${out}${notes}`;
       expect(strip(textOf(r)).startsWith(strip(expected)), `${argv.join(' ')}\n${textOf(r)}\n---\n${expected}`).toBe(true);
       const doc = j.stdout.trim().split('\n').pop()!;
       const expectedDoc = documentInToolWords(JSON.parse(doc), words);

@@ -3,8 +3,9 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
-import { toolsOf, vocabularyOf } from '../../src/mcp/tools.js';
-import { inToolWords } from '../../src/mcp/toolWords.js';
+import { helpText, toolsOf, vocabularyOf } from '../../src/mcp/tools.js';
+import { sectionText } from '../../src/docs/man.js';
+import { documentInToolWords, inToolWords, outputInToolWords } from '../../src/mcp/toolWords.js';
 
 const tools = toolsOf(COMMANDS, false);
 const said = (text: string, tool?: string) =>
@@ -81,6 +82,8 @@ describe('rt\'s words said as a tool call\'s', () => {
       'grep',
     ],
     ['standard input is empty: no patch to apply', 'the field patch is empty: no patch to apply', 'apply'],
+    ['shown since, unless --force. A grep hit', 'shown since, unless force: true. A grep hit', 'edit'],
+    ['with the LID rt open shows. It matches', 'with the LID open shows. It matches', 'grep-file'],
     ['the rest is named on stderr', "the rest is named in the result's notes", 'open'],
     [
       'search its bytes with: rg --text -e x a.bin (or grep -a)',
@@ -94,6 +97,22 @@ describe('rt\'s words said as a tool call\'s', () => {
   it('leaves alone the lines that quote a file, whatever they hold', () => {
     const quoted = ['  12:kq3f|  run(rt open --force x)', 'rt:   40:mw7a|--window', 'a.ts:3:ab3f-  standard input'];
     for (const line of quoted) expect(said(line, 'edit')).toBe(line);
+  });
+
+  it('says an output\'s cap notice, and its document\'s command, in tools\' words; the files\' lines stay', () => {
+    const words = vocabularyOf(tools, tools.find((t) => t.spec.name === 'grep'));
+    const hits = "a.ts:1:kq3f|see rt open --force\n(3 more hits not shown; see them with: rt grep --max 4 -i x)\n";
+    const said = '(3 more hits not shown; see them with: grep with max: 4, ignore_case: true, pattern: "x")';
+    expect(outputInToolWords(hits, words)).toBe(`a.ts:1:kq3f|see rt open --force\n${said}\n`);
+    const document = { command: 'grep', hits: [], more: { hits: 3, command: 'rt grep --max 4 x' } };
+    expect(documentInToolWords(document, words).more).toEqual({ hits: 3, command: 'grep with max: 4, pattern: "x"' });
+  });
+
+  it('the help tool says every tool\'s whole help, and the anchors, without a command line', () => {
+    for (const topic of [...tools.map((t) => t.definition.name), 'anchors']) {
+      const text = helpText({ topic }, tools, sectionText);
+      expect(text.split('\n').filter((line) => CLI_WORDS.test(line)), topic).toEqual([]);
+    }
   });
 
   it('leaves a heredoc\'s closing line and stand-in text out', () => {
