@@ -25,6 +25,8 @@ export interface OptionSpec {
   /** switch: no value; count: a whole number; text: one value; list: repeatable; choice: one of `choices`. */
   readonly kind: 'switch' | 'count' | 'text' | 'list' | 'choice';
   readonly choices?: readonly string[];
+  /** The smallest whole number a count takes (default 0): what its tool's schema says too. */
+  readonly least?: number;
   readonly summary: string;
   /** Environment variable that sets the same thing. */
   readonly env?: string;
@@ -46,6 +48,12 @@ export interface CommandSpec {
   readonly summary: string;
   /** Paragraphs for `rt help CMD` and the man page. */
   readonly description: readonly string[];
+  /**
+   * What rt mcp's tool of this command tells a model calling it, in the tool's words (fields, not
+   * options): the essentials, within what clients keep of a description; the whole description
+   * is the help tool's. Joined by spaces.
+   */
+  readonly tool?: readonly string[];
   readonly args: readonly ArgSpec[];
   readonly options: readonly OptionSpec[];
   readonly examples: readonly Example[];

@@ -153,6 +153,14 @@ export function renderManPage(commands: readonly CommandSpec[], version: string)
   return `${out.join('\n')}\n`;
 }
 
+/** A section of the page as plain text, by its title (ANCHORS), for rt mcp's help tool. */
+export function sectionText(title: string): string | undefined {
+  const section = [...OVERVIEW, ...TRAILER].find((s) => s.title === title);
+  if (!section) return undefined;
+  const text = (b: Block) => (typeof b === 'string' ? b : 'example' in b ? b.example : `${b.term}: ${b.text}`);
+  return section.body.map(text).join('\n\n');
+}
+
 function synopsisArgs(c: CommandDoc): string {
   const opts = c.options.map((o) => `[--${o.long}${o.value ? ` ${o.value}` : ''}]`);
   const args = c.args.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`) + (a.variadic ? '...' : ''));

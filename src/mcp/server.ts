@@ -11,7 +11,9 @@ import { VERSION } from '../cli/program.js';
 import { COMMANDS } from '../cli/commands/index.js';
 import type { Sink } from '../cli/context.js';
 import { loadSdk } from './loadSdk.js';
-import { invocationOf, toolsOf, type Tool } from './tools.js';
+import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
+import { documentInToolWords, inToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
+import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
 import { RtError } from '../core/errors.js';
 
@@ -30,6 +32,7 @@ const INSTRUCTIONS = [
   'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, outline, grep, grep_file, find.',
   'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
   'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has shown you in this session can be replaced.',
+  'help (with topic, a tool\'s name) gives what a tool\'s description leaves out.',
   'A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file\'s syntax. A refusal writes nothing. undo takes back this session\'s last write.',
 ].join('\n');
 
@@ -56,24 +59,34 @@ export async function serve(options: ServeOptions): Promise<void> {
   const readOnly = isOn(env.RT_READONLY);
   const tools = toolsOf(COMMANDS, readOnly);
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
+  const help = helpToolOf(tools);
 
   const sdk = await loadSdk();
   const server = new sdk.Server({ name: 'rt', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.definition) }));
+  const listed = [...tools.map((t) => t.definition), help];
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: listed }));
   let queue: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = byName.get(name);
+    if (name === help.name) return Promise.resolve(helpResult(args, tools));
     if (!tool) {
       const hidden = readOnly && toolsOf(COMMANDS, false).some((t) => t.definition.name === name);
-      if (hidden) return Promise.resolve(refusal(new RtError('access', `RT_READONLY is set: rt mcp offers no tool that writes (${name})`, ['unset RT_READONLY where the server is started'])));
-      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}; the tools are: ${tools.map((t) => t.definition.name).join(', ')}`);
+      if (hidden) {
+        const readOnlyError = new RtError('access', `RT_READONLY is set: rt mcp offers no tool that writes (${name})`, [
+          'unset RT_READONLY where the server is started',
+        ]);
+        return Promise.resolve(refusal(readOnlyError, vocabularyOf(tools, undefined)));
+      }
+      const names = listed.map((t) => t.name).join(', ');
+      const unknown = `unknown tool ${JSON.stringify(name)}; the tools are: ${names}`;
+      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, unknown);
     }
     // One call at a time, in order: two runs at once would interleave their reads and writes.
     const result = queue.then(() => {
       // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
       if (extra.signal.aborted) throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
-      return call(tool, args, { root, env, cwd, runCli: options.runCli });
+      return call(tool, args, { root, env, cwd, runCli: options.runCli, words: vocabularyOf(tools, tool) });
     });
     queue = result.catch(() => undefined);
     return result;
@@ -102,6 +115,18 @@ interface CallSetting {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly runCli: RunCli;
+  /** The words its messages are said in: fields and tools, not options and commands. */
+  readonly words: Vocabulary;
+}
+
+/** The help tool's answer, or its refusal of an unknown topic. */
+function helpResult(args: Record<string, unknown> | undefined, tools: readonly Tool[]): ToolResult {
+  try {
+    return { content: [{ type: 'text', text: helpText(args, tools, sectionText) }] };
+  } catch (error) {
+    if (error instanceof RtError) return refusal(error, vocabularyOf(tools, undefined));
+    throw error;
+  }
 }
 
 /** Runs one tool call: the command's text as content, its --json document as structured content. */
@@ -110,7 +135,7 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   try {
     invocation = invocationOf(tool, args);
   } catch (error) {
-    if (error instanceof RtError) return refusal(error);
+    if (error instanceof RtError) return refusal(error, setting.words);
     throw error;
   }
   const out = new Collector();
@@ -119,7 +144,9 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
   const [command, ...rest] = invocation.argv;
   const status = await setting.runCli([`--root=${setting.root}`, '--color=never', command!, ...rest], setting.cwd, setting.env, { stdout: out, stderr: err }, stdin, doc);
-  return resultOf(tool, status, out.text(), err.text(), lastDocument(doc.text()));
+  const said = (text: string) => inToolWords(text, setting.words);
+  const document = documentInToolWords(lastDocument(doc.text()), setting.words);
+  return resultOf(tool, status, outputInToolWords(out.text(), setting.words), said(err.text()), document);
 }
 
 function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined): ToolResult {
@@ -150,7 +177,8 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
   const withNote: ToolResult = { ...textOnly, content: [...textOnly.content, { type: 'text', text: `${note}\n` }] };
   if (Buffer.byteLength(JSON.stringify(withNote)) <= MAX_RESULT_BYTES) return withNote;
   if (tool.spec.writes !== true || result.isError) {
-    return refusal(new RtError('usage', over, ['ask for less: a smaller window, a range (PATH:START-END), max, or a narrower pattern']));
+    const less = 'ask for less: a smaller window, a range (PATH:START-END), max, or a narrower pattern';
+    return refusal(new RtError('usage', over, [less]), { commands: [] });
   }
   const text = result.content.map((c) => c.text).join('');
   const shown = text.slice(0, 64 * 1024);
@@ -161,8 +189,10 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
 }
 
 /** A refusal before any run (bad arguments, a hidden tool), shaped as a run's. */
-function refusal(error: RtError): ToolResult {
-  return { isError: true, content: [{ type: 'text', text: `${error.lines}(exit ${error.exitStatus})` }], structuredContent: error.document };
+function refusal(error: RtError, words: Vocabulary): ToolResult {
+  const said = (text: string) => inToolWords(text, words);
+  const content: ToolResult['content'] = [{ type: 'text', text: `${said(error.lines)}(exit ${error.exitStatus})` }];
+  return { isError: true, content, structuredContent: documentInToolWords(error.document, words) };
 }
 
 /** The run's --json document: its last line that is a JSON object (a window cut short is followed by its error). */

@@ -3,7 +3,10 @@
 // arguments become the command line the CLI would parse. Pure: no SDK, no I/O.
 
 import { RtError } from '../core/errors.js';
-import type { ArgSpec, CommandSpec, OptionSpec } from '../cli/spec.js';
+import type { ArgSpec, CommandDoc, CommandSpec, OptionSpec } from '../cli/spec.js';
+import { fieldOf, inToolWords, operandsOf, stdinField, toolName, type Vocabulary } from './toolWords.js';
+
+export { toolName } from './toolWords.js';
 
 /** The commands served, in help's order; `completions` (a shell's) and `help` are not. */
 export const SERVED = ['open', 'scroll', 'find', 'grep', 'grep-file', 'edit', 'insert', 'delete', 'create', 'apply', 'undo', 'redo', 'history', 'outline'] as const;
@@ -25,28 +28,6 @@ export interface Tool {
   readonly definition: ToolDefinition;
 }
 
-/** The tool name of a command (SPEC §10: grep_file for grep-file). */
-export function toolName(command: string): string {
-  return command.replace(/-/g, '_');
-}
-
-/** The JSON field of an argument or option (a long option's dashes become underscores: no_ignore). */
-function fieldOf(name: string): string {
-  return name.replace(/-/g, '_');
-}
-
-/** The field that carries what the CLI reads from standard input: `patch` for apply, else `text`. */
-export function stdinField(spec: CommandSpec): string | undefined {
-  if (!spec.readsStdin) return undefined;
-  return spec.name === 'apply' ? 'patch' : 'text';
-}
-
-/** The operands a tool takes: the command's, less one its stdin field replaces (apply's PATCH file). */
-function operandsOf(spec: CommandSpec): readonly ArgSpec[] {
-  const field = stdinField(spec);
-  return spec.args.filter((a) => fieldOf(a.name) !== field);
-}
-
 /** Options that make no sense in a tool call: none so far beyond the global ones (--root, --color, --json), which the server sets. */
 const LEFT_OUT_OPTIONS = new Set<string>(['line-number']);
 
@@ -54,13 +35,13 @@ function optionsOf(spec: CommandSpec): readonly OptionSpec[] {
   return spec.options.filter((o) => !LEFT_OUT_OPTIONS.has(o.long));
 }
 
-function optionSchema(o: OptionSpec): JsonSchema {
-  const description = `${o.summary}${o.short ? ` (rt's -${o.short}, --${o.long})` : ` (rt's --${o.long})`}`;
+function optionSchema(o: OptionSpec, words: Vocabulary): JsonSchema {
+  const description = inToolWords(o.summary, words);
   switch (o.kind) {
     case 'switch':
       return { type: 'boolean', description };
     case 'count':
-      return { type: 'integer', minimum: 0, description };
+      return { type: 'integer', minimum: o.least ?? 0, maximum: Number.MAX_SAFE_INTEGER, description };
     case 'text':
       return { type: 'string', description };
     case 'list':
@@ -70,37 +51,46 @@ function optionSchema(o: OptionSpec): JsonSchema {
   }
 }
 
-function operandSchema(a: ArgSpec): JsonSchema {
+function operandSchema(a: ArgSpec, words: Vocabulary): JsonSchema {
   const one: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
-  return a.variadic ? { type: 'array', items: one, description: a.summary } : { ...one, description: a.summary };
+  const description = inToolWords(a.summary, words);
+  return a.variadic ? { type: 'array', items: one, description } : { ...one, description };
+}
+
+/** What a model reads of a tool: its essentials, then where the rest is (the help tool). */
+function descriptionOf(spec: CommandSpec): string {
+  if (!spec.tool) throw new Error(`the command ${spec.name} has no tool description`);
+  return `${spec.tool.join(' ')}\n\nMore: help with topic "${toolName(spec.name)}".`;
 }
 
 /** The tool of one command, its schema and description from its definition. */
-export function toolOf(spec: CommandSpec): Tool {
+export function toolOf(spec: CommandSpec, commands: readonly CommandDoc[] = [spec]): Tool {
+  const words: Vocabulary = { commands, current: spec };
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const a of operandsOf(spec)) {
-    properties[fieldOf(a.name)] = operandSchema(a);
+    properties[fieldOf(a.name)] = operandSchema(a, words);
     if (a.required) required.push(fieldOf(a.name));
   }
-  for (const o of optionsOf(spec)) properties[fieldOf(o.long)] = optionSchema(o);
+  for (const o of optionsOf(spec)) properties[fieldOf(o.long)] = optionSchema(o, words);
   const field = stdinField(spec);
   if (field === 'patch') {
-    properties.patch = { type: 'string', description: 'the patch, as rt apply reads it from standard input (*** Update File: PATH, @@ edit FROM [TO], + rows; or apply_patch hunks)' };
+    const patch = 'the patch: *** Begin Patch, *** Update File: PATH, @@ edit FROM [TO] and + rows ' +
+      '(or apply_patch hunks), *** End Patch';
+    properties.patch = { type: 'string', description: patch };
     required.push('patch');
   } else if (field === 'text') {
-    properties.text = { type: 'string', description: 'the new lines, byte for byte as a quoted heredoc would give them (one trailing newline is dropped)' };
+    const text = 'the new lines, byte for byte (one trailing newline is dropped)';
+    properties.text = { type: 'string', description: text };
     if (spec.name !== 'create') required.push('text');
   }
-  const stdinNote = field ? ` The ${field} field holds what the CLI reads from standard input.` : '';
-  const exits = spec.exits.map(([status, meaning]) => `${status}: ${meaning}`).join('; ');
   const writes = spec.writes === true;
   return {
     spec,
     definition: {
       name: toolName(spec.name),
       title: `rt ${spec.name}`,
-      description: `${spec.summary}.\n\n${spec.description.join('\n\n')}${stdinNote}\n\nExit statuses: ${exits}.`,
+      description: descriptionOf(spec),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
       annotations: { readOnlyHint: !writes, destructiveHint: writes, idempotentHint: !writes && spec.name !== 'scroll', openWorldHint: false },
     },
@@ -109,9 +99,14 @@ export function toolOf(spec: CommandSpec): Tool {
 
 /** The tools offered: every served command, less the writing ones when `readOnly`. */
 export function toolsOf(commands: readonly CommandSpec[], readOnly: boolean): Tool[] {
-  return SERVED.map((name) => commands.find((c) => c.name === name))
-    .filter((c): c is CommandSpec => c !== undefined && !(readOnly && c.writes === true))
-    .map(toolOf);
+  const served = SERVED.map((name) => commands.find((c) => c.name === name)).filter((c) => c !== undefined);
+  const vocabulary = [...served, HELP_TOOL];
+  return served.filter((c) => !(readOnly && c.writes === true)).map((c) => toolOf(c, vocabulary));
+}
+
+/** The words of a call to `tool` (whose options a message names bare): every served command's, and help's. */
+export function vocabularyOf(tools: readonly Tool[], tool: Tool | undefined): Vocabulary {
+  return { commands: [...tools.map((t) => t.spec), HELP_TOOL], current: tool?.spec };
 }
 
 /** A call's command line and standard input. */
@@ -137,7 +132,10 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   for (const key of (definition.inputSchema.required as string[] | undefined) ?? []) if (absent(key)) throw usage(`the field ${key} is required`);
   if (spec.name === 'create' && absent('text') && given.empty !== true) throw usage('the field text is required (or empty: true, for an empty file)');
   // As rg reads them: with -e, the operands are paths; a pattern given both ways would be searched as a file.
-  if (!absent('pattern') && Array.isArray(given.regexp) && given.regexp.length > 0) throw usage('give the pattern in pattern or in regexp, not both (the files to search go in path)');
+  const regexpGiven = (stringsOf(given.regexp) ?? []).length > 0;
+  if (!absent('pattern') && regexpGiven) {
+    throw usage('give the pattern in pattern or in regexp, not both (the files to search go in path)');
+  }
 
   const argv = [spec.name];
   for (const o of optionsOf(spec)) {
@@ -150,7 +148,9 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
         if (value) argv.push(flag);
         break;
       case 'count':
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw usage(`${fieldOf(o.long)} must be a whole number, 0 or more`);
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (o.least ?? 0)) {
+          throw usage(`${fieldOf(o.long)} must be a whole number, ${o.least ?? 0} or more`);
+        }
         argv.push(`${flag}=${value}`);
         break;
       case 'text':
@@ -159,8 +159,7 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
         argv.push(`${flag}=${value}`);
         break;
       case 'list':
-        if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw usage(`${fieldOf(o.long)} must be an array of strings`);
-        for (const v of value) argv.push(`${flag}=${v}`);
+        for (const v of listOf(value, fieldOf(o.long), usage)) argv.push(`${flag}=${v}`);
         break;
     }
   }
@@ -170,14 +169,13 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
     if (value === undefined || value === null) {
       // An operand left out before one given would shift it into the wrong place; but for
       // PATTERN given as regexp (-e), after which the CLI reads the operands as paths, as rg does.
-      if (a.name === 'pattern' && Array.isArray(given.regexp) && given.regexp.length > 0) continue;
+      if (a.name === 'pattern' && regexpGiven) continue;
       const later = operandsOf(spec).slice(operandsOf(spec).indexOf(a) + 1).some((b) => given[fieldOf(b.name)] !== undefined && given[fieldOf(b.name)] !== null);
       if (later) throw usage(`${fieldOf(a.name)} must be given when a later operand is`);
       continue;
     }
     if (a.variadic) {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw usage(`${fieldOf(a.name)} must be an array of strings`);
-      operands.push(...value);
+      operands.push(...listOf(value, fieldOf(a.name), usage));
     } else {
       // A number is taken for a line (edit's FROM 12) or a step (undo 7).
       if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) throw usage(`${fieldOf(a.name)} must be a string`);
@@ -189,9 +187,120 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   if (field !== undefined && given[field] !== undefined && given[field] !== null) {
     const value = given[field];
     if (typeof value !== 'string') throw usage(`${field} must be a string`);
+    if (value === '') throw emptyField(spec, field);
     // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
     if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw usage(`${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`);
     stdin = Buffer.from(value, 'utf8');
   }
   return { argv: [...argv, '--', ...operands], stdin };
+}
+
+/** The help tool's topics besides the tools: sections of the manual a call may need. */
+const MANUAL_TOPICS: Readonly<Record<string, string>> = { anchors: 'ANCHORS' };
+
+/** The help tool: what a tool's description leaves out, whole (the manual's text, in the tools' words). */
+export const HELP_TOOL: CommandDoc = {
+  name: 'help',
+  summary: 'the whole description of a tool or topic',
+  description: [],
+  args: [{ name: 'topic', summary: 'a tool\'s name, or anchors', required: false, complete: 'none' }],
+  options: [],
+  examples: [],
+  exits: [
+    [0, 'the help was given'],
+    [2, 'no such tool or topic'],
+  ],
+  readsStdin: false,
+};
+
+/** The help tool's definition, its topics the tools offered. */
+export function helpToolOf(tools: readonly Tool[]): ToolDefinition {
+  const topics = [...tools.map((t) => t.definition.name), ...Object.keys(MANUAL_TOPICS)];
+  return {
+    name: 'help',
+    title: 'rt help',
+    description: [
+      'The whole description of a tool (what its own description leaves out: every rule, field, example and exit',
+      'status) or of a topic: anchors (how edit, insert and delete name lines). topic: a tool\'s name; without it,',
+      'the topics.',
+    ].join(' '),
+    inputSchema: {
+      type: 'object',
+      properties: { topic: { type: 'string', enum: topics, description: HELP_TOOL.args[0]!.summary } },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+/**
+ * The help tool's answer: a tool's command as its help gives it (the same definition as the man
+ * page's), said in the tools' words, or a section of the manual. An unknown topic is bad usage.
+ */
+export function helpText(
+  args: Readonly<Record<string, unknown>> | undefined,
+  tools: readonly Tool[],
+  manual: (title: string) => string | undefined,
+): string {
+  const topics = [...tools.map((t) => t.definition.name), ...Object.keys(MANUAL_TOPICS)];
+  const topic = args?.topic;
+  const unknown = Object.keys(args ?? {}).find((k) => k !== 'topic');
+  if (unknown !== undefined) {
+    throw new RtError('usage', `help: unknown field ${JSON.stringify(unknown)}`, ['the fields of help: topic']);
+  }
+  if (topic === undefined || topic === null) return `Topics: ${topics.join(', ')}.\n`;
+  const words: Vocabulary = { commands: [...tools.map((t) => t.spec), HELP_TOOL] };
+  const section = typeof topic === 'string' ? MANUAL_TOPICS[topic] : undefined;
+  if (section) return `${inToolWords(manual(section) ?? '', words)}\n`;
+  const tool = tools.find((t) => t.definition.name === topic);
+  if (!tool) {
+    throw new RtError('usage', `help: no topic ${JSON.stringify(topic)}`, [`the topics: ${topics.join(', ')}`]);
+  }
+  const { spec, definition } = tool;
+  const said = (text: string) => inToolWords(text, { ...words, current: spec });
+  const properties = definition.inputSchema.properties as Record<string, JsonSchema>;
+  const required = (definition.inputSchema.required as string[] | undefined) ?? [];
+  const fields = Object.entries(properties).map(
+    ([name, schema]) => `  ${name}${required.includes(name) ? ' (required)' : ''}: ${String(schema.description)}`,
+  );
+  // An example's text or patch (a heredoc's lines, in the CLI) follows its call; one reading a file
+  // the tool has no field for (apply's PATCH) is the command line's alone.
+  const fileRead = spec.args.length > operandsOf(spec).length;
+  const shown = spec.examples.filter((e) => !fileRead || e.command.includes("<<'EOF'"));
+  const examples = shown.map((e) => `  ${said(e.command).split('\n').join('\n  ')}\n    ${said(e.explains)}`);
+  return [
+    `${definition.name}: ${said(spec.summary)}.`,
+    ...spec.description.map(said),
+    `Fields:\n${fields.join('\n')}`,
+    ...(examples.length ? [`Examples:\n${examples.join('\n')}`] : []),
+    `Exit statuses:\n${spec.exits.map(([status, meaning]) => `  ${status}: ${said(meaning)}`).join('\n')}`,
+  ].join('\n\n') + '\n';
+}
+
+/**
+ * A list of strings as a call gives it: an array, or one string where a model meant a list of one
+ * (path: "src"); undefined for anything else.
+ */
+function stringsOf(value: unknown): readonly string[] | undefined {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/** The strings of a list field, or its refusal. */
+function listOf(value: unknown, field: string, usage: (message: string) => RtError): readonly string[] {
+  const strings = stringsOf(value);
+  if (strings === undefined) throw usage(`${field} must be an array of strings (or one string)`);
+  return strings;
+}
+
+/** An empty text or patch: what to give instead, in the tool's words (the CLI's would speak of heredocs). */
+function emptyField(spec: CommandSpec, field: string): RtError {
+  const name = toolName(spec.name);
+  if (field === 'patch') {
+    const give = 'give the patch: *** Begin Patch, *** Update File: PATH, its hunks, *** End Patch';
+    return new RtError('input', `${name}: the field patch is empty: no patch to apply`, [give]);
+  }
+  const instead = spec.name === 'create' ? 'for an empty file: empty: true, and no text' : 'to remove lines: delete';
+  const give = 'give the new lines in text (a single empty line is "\\n")';
+  return new RtError('input', `${name}: the field text is empty: no text to write`, [give, instead]);
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { openCommand } from '../../src/cli/commands/open.js';
 import { cleanEnv, cleanup, numbered, repoWith, RT_BIN, run } from './harness.js';
 
 afterAll(cleanup);
@@ -45,7 +46,10 @@ describe('rt mcp', () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
     const { client } = await connect(dir);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'undo', 'redo', 'history', 'outline']);
+    expect(tools.map((t) => t.name)).toEqual([
+      ...['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'undo', 'redo'],
+      ...['history', 'outline', 'help'],
+    ]);
     const edit = tools.find((t) => t.name === 'edit')!;
     expect(edit.inputSchema).toMatchObject({ type: 'object', required: ['path', 'from', 'text'], additionalProperties: false });
     expect(Object.keys(edit.inputSchema.properties!)).toEqual(['path', 'from', 'to', 'force', 'diff', 'dry_run', 'indent', 'no_check', 'text']);
@@ -54,9 +58,10 @@ describe('rt mcp', () => {
     expect(grep.inputSchema.properties).toMatchObject({ ignore_case: { type: 'boolean' }, glob: { type: 'array' }, max: { type: 'integer' }, path: { type: 'array' } });
     expect(grep.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === 'apply')!.inputSchema).toMatchObject({ required: ['patch'] });
-    // The description is the command's help.
+    // The description is the command definition's own for tools; the whole of its help is the help tool's.
+    expect(tools[0]!.description).toBe(`${openCommand.tool!.join(' ')}\n\nMore: help with topic "open".`);
     const help = JSON.parse(run(['help', 'open', '--json'], dir).stdout).commands[0];
-    expect(tools[0]!.description).toContain(help.description[0]);
+    expect(textOf(await call(client, 'help', { topic: 'open' }))).toContain(help.description[0].slice(0, 200));
   });
 
   it('open: the CLI\'s text as content, its --json document as structured content', async () => {
@@ -195,7 +200,7 @@ describe('rt mcp', () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
     const { client } = await connect(dir, { RT_READONLY: '1' });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['open', 'scroll', 'find', 'grep', 'grep_file', 'history', 'outline']);
+    expect(names).toEqual(['open', 'scroll', 'find', 'grep', 'grep_file', 'history', 'outline', 'help']);
     const r = await call(client, 'edit', { path: 'a.txt', from: '1', text: 'x\n' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('RT_READONLY is set');
@@ -236,5 +241,37 @@ describe('rt mcp', () => {
     expect(messages.find((m) => m.id === 3)?.error).toMatchObject({ code: -32600 });
     expect(messages.find((m) => m.id === 4)?.result.isError).toBeFalsy();
     expect(fs.existsSync(path.join(dir, 'huge.txt'))).toBe(false);
+  });
+
+  it('every whole-number field takes the minimum its schema says, and refuses one less, as the command', async () => {
+    const dir = repoWith({ 'a.txt': 'one\ntwo\n' });
+    const { client } = await connect(dir);
+    const base: Record<string, Record<string, unknown>> = {
+      ...{ open: { target: 'a.txt' }, scroll: { path: 'a.txt' }, find: { pattern: 'a' } },
+      ...{ grep: { pattern: 'one' }, grep_file: { pattern: 'one', path: 'a.txt' } },
+    };
+    let checked = 0;
+    for (const t of (await client.listTools()).tools) {
+      const properties = t.inputSchema.properties as Record<string, { type: string; minimum?: number }>;
+      for (const [field, schema] of Object.entries(properties)) {
+        if (schema.type !== 'integer') continue;
+        expect(base[t.name], `${t.name}.${field}`).toBeDefined();
+        const least = await call(client, t.name, { ...base[t.name], [field]: schema.minimum });
+        expect(least.isError, `${t.name} ${field}: ${schema.minimum}\n${textOf(least)}`).toBeFalsy();
+        const under = await call(client, t.name, { ...base[t.name], [field]: schema.minimum! - 1 });
+        expect(under.isError, `${t.name} ${field}: ${schema.minimum! - 1}`).toBe(true);
+        expect(textOf(under)).toContain(`${field} must be a whole number, ${schema.minimum} or more`);
+        checked++;
+      }
+    }
+    expect(checked).toBe(11);
+  });
+
+  it('takes a single string where a list of strings is expected (path: "src")', async () => {
+    const dir = repoWith({ 'src/a.txt': 'one\n', 'b.txt': 'one\n' });
+    const { client } = await connect(dir);
+    const r = await call(client, 'grep', { pattern: 'one', path: 'src', glob: '*.txt' });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(textOf(r)).toMatch(/^src\/a\.txt:1:[0-9a-z]{4}\|one\n$/);
   });
 });

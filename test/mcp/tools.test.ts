@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { RtError } from '../../src/core/errors.js';
-import { invocationOf, SERVED, toolsOf, type Tool } from '../../src/mcp/tools.js';
+import { helpText, helpToolOf, invocationOf, SERVED, toolsOf, type Tool } from '../../src/mcp/tools.js';
 
 const tools = toolsOf(COMMANDS, false);
 const tool = (name: string): Tool => tools.find((t) => t.definition.name === name)!;
@@ -54,12 +54,75 @@ describe('a call\'s command line', () => {
     expect(refused('open', { target: 'a', colour: 'x' })).toMatch(/unknown field "colour".*the fields of open: target, window, hidden, no_ignore/);
     expect(refused('open', { target: 'a', window: 1.5 })).toContain('window must be a whole number');
     expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
-    expect(refused('grep', { glob: '*.ts', pattern: 'x' })).toContain('glob must be an array of strings');
+    expect(refused('grep', { glob: 7, pattern: 'x' })).toContain('glob must be an array of strings (or one string)');
     expect(refused('edit', { path: 'a', from: '1' })).toContain('the field text is required');
     expect(refused('edit', { path: 'a', to: 'b', from: undefined, text: '' })).toContain('the field from is required');
     expect(refused('find', { dir: 'src' })).toContain('the field pattern is required');
     expect(refused('grep', { path: ['a'] })).toContain('pattern must be given when a later operand is');
     // …but for a pattern given as regexp (-e): the operands are then paths, as rg reads them.
     expect(invocationOf(tool('grep'), { regexp: ['x'], path: ['a'] }).argv).toEqual(['grep', '--regexp=x', '--', 'a']);
+  });
+});
+
+describe('what a model calling the tools reads', () => {
+  const all = [...tools.map((t) => t.definition), helpToolOf(tools)];
+  /** Words of the command line, which a tool call has no use for. */
+  const CLI_ONLY = /standard input|heredoc|stderr|standard error|--[a-z-]+|(?:^|\s)rt (?:open|grep|edit|undo)\b/;
+
+  it('each description is at most 1,024 characters, the essentials first, and says where the rest is', () => {
+    for (const d of all) {
+      expect(d.description.length, d.name).toBeLessThanOrEqual(1024);
+      expect(d.description, d.name).not.toMatch(CLI_ONLY);
+    }
+    const apply = all.find((d) => d.name === 'apply')!.description;
+    const rules = ['all or nothing', '*** Update File', '@@ edit FROM', '*** Add File', '*** Delete File', 'Move to'];
+    for (const rule of rules) expect(apply).toContain(rule);
+    expect(apply).toMatch(/More: help with topic "apply"\.$/);
+  });
+
+  it('no field says the command line\'s words either (rg\'s own flags aside)', () => {
+    for (const d of all) {
+      const properties = d.inputSchema.properties as Record<string, { description?: string }>;
+      for (const [name, schema] of Object.entries(properties)) {
+        const own = schema.description?.replace(/\((?:rg|ripgrep's) --?[a-z0-9-]+\)|ripgrep's -S/g, '');
+        expect(own, `${d.name}.${name}`).not.toMatch(CLI_ONLY);
+      }
+    }
+  });
+
+  it('the help tool gives a tool\'s whole description, in the tools\' words, or a topic of the manual', () => {
+    const apply = helpText({ topic: 'apply' }, tools, () => undefined);
+    expect(apply).toContain('A moved file keeps the LIDs of its unchanged lines');
+    expect(apply).toContain('Fields:\n  force: ');
+    expect(apply).toContain('apply with patch: …\n  *** Begin Patch');
+    expect(apply).not.toMatch(/<<'EOF'|standard input|(?:^|\s)rt apply\b/m);
+    const manual = (title: string) => (title === 'ANCHORS' ? 'unless --force, as rt open 101 shows' : undefined);
+    const anchors = helpText({ topic: 'anchors' }, tools, manual);
+    expect(anchors).toBe(`unless force: true, as open with target: "101" shows\n`);
+    expect(helpText({}, tools, () => undefined)).toMatch(/^Topics: open, scroll, .*, outline, anchors\.\n$/);
+    expect(() => helpText({ topic: 'nope' }, tools, () => undefined)).toThrow(/no topic "nope"/);
+  });
+});
+
+describe('lenient where a model is predictable', () => {
+  it('takes a single string where a list of strings is expected', () => {
+    const argv = ['grep', '--glob=*.ts', '--', 'x', 'src'];
+    expect(invocationOf(tool('grep'), { pattern: 'x', path: 'src', glob: '*.ts' }).argv).toEqual(argv);
+    expect(invocationOf(tool('grep'), { regexp: 'x', path: 'src' }).argv).toEqual(['grep', '--regexp=x', '--', 'src']);
+    expect(() => invocationOf(tool('grep'), { regexp: 'x', pattern: 'y' })).toThrow(/not both/);
+  });
+
+  it('a count field\'s schema bounds are what the tool takes: window and max from 1, context from 0', () => {
+    const least = (name: string, field: string) =>
+      (tool(name).definition.inputSchema.properties as Record<string, { minimum: number }>)[field]!.minimum;
+    const fields = [['open', 'window'], ['scroll', 'window'], ['find', 'max'], ['grep', 'max'], ['grep', 'context']];
+    expect(fields.map(([name, field]) => least(name!, field!))).toEqual([1, 1, 1, 1, 0]);
+    expect(() => invocationOf(tool('open'), { target: 'a', window: 0 })).toThrow(/window must be a whole number, 1 or/);
+    expect(invocationOf(tool('grep'), { pattern: 'x', context: 0 }).argv).toContain('--context=0');
+  });
+
+  it('an empty text or patch is refused in the tool\'s words', () => {
+    expect(() => invocationOf(tool('edit'), { path: 'a', from: '1', text: '' })).toThrow(/edit: the field text is/);
+    expect(() => invocationOf(tool('apply'), { patch: '' })).toThrow(/apply: the field patch is empty/);
   });
 });

@@ -14,6 +14,18 @@ const HEREDOC = ["rt apply <<'EOF'", '*** Begin Patch', '*** Update File: PATH',
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply many edits in many files from one patch, all or nothing',
+  tool: [
+    'Apply many edits in many files from one patch, all or nothing. patch: "*** Begin Patch", then per',
+    'file "*** Update File: PATH" with its hunks (optionally "*** Move to: NEW" after it), "*** Add File:',
+    'PATH" with its lines as + rows, or "*** Delete File: PATH"; then "*** End Patch". LID hunks: "@@',
+    'edit FROM [TO]", "@@ insert before AT", "@@ insert after AT" (AT "$" appends), "@@ delete FROM',
+    '[TO]", each but delete followed by + rows: the new lines without the +, byte for byte. Anchors are',
+    'read against the files as they were, so hunks may come in any order; lines replaced must have been',
+    'shown (unless force). apply_patch context hunks work too ("@@", then space, - and + rows). Add File',
+    'is refused if the file exists (unless force); Move to, if its target exists; Delete File removes a',
+    'text file. A file may be named once. Exit 2: a malformed patch; 3: a stale anchor, a hunk matching',
+    'nowhere, a file that exists; 4: missing or outside the root; 5: a new syntax error.',
+  ],
   description: [
     'Reads a patch (from the file PATCH, or standard input as a quoted heredoc) and applies every change in it, or none: nothing is written unless every hunk of every file applies. The patch uses the envelope of apply_patch: an optional "*** Begin Patch" line, then for each file "*** Update File: PATH" (optionally followed by "*** Move to: NEWPATH") with its hunks, "*** Add File: PATH" with its lines as + rows, or "*** Delete File: PATH"; then an optional "*** End Patch". Envelope lines may have spaces around them; empty lines between hunks are ignored.',
     'LID hunks name lines by anchor (an LID, a line number that still names the line shown there, or both, as for edit): "@@ edit FROM [TO]" replaces lines FROM..TO with its + rows, "@@ insert before AT" and "@@ insert after AT" insert them ($ appends), "@@ delete FROM [TO]" takes no rows. A + row is the new line without its +, byte for byte (a bare + is an empty line); new lines take the file\'s line ending. Every anchor resolves against the files as they were when the command started, so hunks may come in any order; two hunks touching the same lines are refused (exit 2, naming both), and so is an insert anchored on a line another hunk replaces. Hunks at one place land as the same edits made one by one would: an insert after a line goes right after that line (before what earlier hunks inserted there), an insert before a line or at the end goes after what earlier hunks inserted there, and an insert after the line above a replaced range goes before its new lines. Replaced and deleted lines, and an insert\'s anchor, must have been shown by rt since they last changed, unless --force.',

@@ -7,6 +7,14 @@ import { DIFF, DRY_RUN, NO_CHECK } from './editOptions.js';
 export const createCommand: CommandSpec = {
   name: 'create',
   summary: 'create a file (and its folders) with the text on standard input',
+  tool: [
+    'Create path (and its missing folders) holding text exactly as given: each line of it ends with a',
+    'newline, CRLF stays CRLF. Refused (exit 3) if path exists, unless force, which replaces its whole',
+    'content. empty: true (and no text) makes an empty file. The result says "created PATH: 1-N (+N)"',
+    '("replaced PATH: …" with force) and shows the first lines with their LIDs. dry_run: the diff only.',
+    'Exit 2: bad usage, no text, or text with empty; 3: the file exists; 4: outside the root or not',
+    'writable; 5: the text has a syntax error (no_check writes anyway). A refusal writes nothing.',
+  ],
   description: [
     'Creates PATH, and any missing parent folders inside the root, holding the text on standard input exactly as given: a heredoc\'s lines each end with a newline, and CRLF text stays CRLF. Refused if PATH exists, unless --force, which replaces its whole content; a folder or any other non-regular file is never replaced.',
     'With --empty, creates an empty file (0 bytes) instead: standard input is then not read when it is a terminal, and must be empty otherwise (text there is refused, exit 2, rather than lost). Without --empty, empty standard input is refused (exit 2), naming --empty.',

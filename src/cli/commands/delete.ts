@@ -8,6 +8,15 @@ import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOption
 export const deleteCommand: CommandSpec = {
   name: 'delete',
   summary: 'delete lines FROM..TO',
+  tool: [
+    'Delete the lines from..to of path (inclusive; to defaults to from; "$" as to means the last line).',
+    'from and to are anchors: an LID (kq3f), a line number still naming the line shown there (101), or',
+    'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. The',
+    'result shows the lines around the gap with their LIDs; every other LID stays valid. dry_run: the',
+    'diff only. Exit 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
+    'LIDs); 4: the file is missing, binary or outside the root; 5: the change would add a syntax error',
+    '(no_check writes anyway). A refusal writes nothing.',
+  ],
   description: [
     'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last line). Every line deleted must have been shown by rt since it last changed, unless --force. If the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete FILE 166:1w4s.',
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',

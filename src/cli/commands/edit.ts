@@ -10,6 +10,18 @@ import { DIFF, DRY_RUN, FORCE_UNSHOWN, INDENT, NO_CHECK, writeExits } from './ed
 export const editCommand: CommandSpec = {
   name: 'edit',
   summary: 'replace lines FROM..TO with the text on standard input',
+  tool: [
+    'Replace the lines from..to of path (inclusive; to defaults to from) with text, byte for byte (one',
+    'trailing newline is dropped; "\\n" alone is one empty line). from and to are anchors: an LID (kq3f),',
+    'a line number still naming the line shown there (101), both (101:kq3f), or "$" as to for the last',
+    'line. Name lines by LID; never retype old text. Every replaced line must have been shown since it',
+    'last changed, unless force. New lines take the file\'s line ending; every other byte stays. indent',
+    '"auto" shifts the new lines to the indentation around them. The result shows the changed region with',
+    'fresh LIDs; every LID of an unchanged line stays valid, so several edits can follow one read.',
+    'dry_run: the diff only. Exit 2: bad usage or no text; 3: a stale anchor or lines not shown (re-open,',
+    'retry with the new LIDs); 4: the file is missing, binary or outside the root; 5: the change would',
+    'add a syntax error (no_check writes anyway). A refusal writes nothing.',
+  ],
   description: [
     'Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file\'s line ending; every other byte of the file stays as it was.',
     'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt edit FILE 166:1w4s.',

@@ -17,6 +17,14 @@ const GLOB_CHARS = /[*?[\]{}]/;
 export const findCommand: CommandSpec = {
   name: 'find',
   summary: 'list files whose path matches a glob or contains a string',
+  tool: [
+    'List the files under dir (default: the working directory) whose path matches pattern, one a line,',
+    'sorted as a tree is read. A pattern with * ? [ ] { } is a glob: without a / it matches the file name',
+    'at any depth (*.rs), with a / the path from dir (** crosses folders); any other pattern is a',
+    'case-insensitive substring of the path; an empty one lists every file. The files are what git would',
+    'show, less hidden and binary ones (hidden, no_ignore list more). At most 200 paths (max), then how',
+    'many more. Exit 1: nothing matched.',
+  ],
   description: [
     'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
     'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to binary files inside the root (a link out of the root is listed unread), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
@@ -25,7 +33,7 @@ export const findCommand: CommandSpec = {
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
     { name: 'dir', summary: 'the folder to look in (default: the working directory)', required: false, complete: 'dir' },
   ],
-  options: [{ long: 'max', value: 'N', kind: 'count', summary: 'print at most N paths (default 200)' }, ...LISTING_OPTIONS],
+  options: [{ long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N paths (default 200)' }, ...LISTING_OPTIONS],
   examples: [
     { command: "rt find '*.ts'", explains: 'every TypeScript file' },
     { command: "rt find 'src/**/*.test.ts'", explains: 'test files under src' },

@@ -31,6 +31,18 @@ const SKIPPED_CHECK_LIMIT = 20_000;
 export const grepCommand: CommandSpec = {
   name: 'grep',
   summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
+  tool: [
+    'Search files for a JavaScript regular expression (fixed: a literal string; pcre2: PCRE2 through',
+    'ripgrep) and print each matching line as PATH:NUMBER:LID|CONTENT, its LID the one open shows, so a',
+    'hit leads straight to edit; hits count as shown. path: files or folders (default: the working',
+    'directory), a string or a list. regexp: several patterns (a line matches if any does) instead of',
+    'pattern. Searches the files git would show, less hidden and binary ones (hidden, no_ignore widen it;',
+    'glob chooses files, !GLOB leaves some out). context, before_context, after_context: lines around',
+    'hits, as PATH:NUMBER:LID-CONTENT. only_matching: the matches alone; count: PATH:COUNT per file;',
+    'files: the paths alone. ignore_case, smart_case, word, invert_match as in grep. At most 200 hits',
+    '(max), then how many more. A match never spans lines; $ matches before a line\'s \\r. Exit 1:',
+    'nothing found; 2: a bad pattern, or one too slow to match; 4: no path named could be searched.',
+  ],
   description: [
     'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript regular expression (or a literal string with -F; PCRE2 through ripgrep with -P), and prints each matching line as PATH:NUMBER:LID|CONTENT, with the LID rt open shows for that line, so a hit leads straight to rt edit. With -e (repeatable) a line matches if any of the patterns does, and every operand is a PATH. With -C, -A or -B, context lines are PATH:NUMBER:LID-CONTENT and groups are separated by --. With -o, each match is printed alone on a line of its own, PATH:NUMBER:LID|MATCH, in the order of the line (context lines whole); with -c, each file with hits is printed once, as PATH:COUNT (lines; with -o, matches); with -l, its path alone.',
     'Each line is matched on its content as rt shows it: without its line ending (the \\r of a CRLF included) and, on line 1, without a UTF-8 BOM, so $ matches before a \\r and ^ after a BOM (git grep and ripgrep see those bytes). "." matches any character of the line, a \\r that ends no line and U+2028 and U+2029 included, as in grep and ripgrep. A match never spans lines. POSIX classes within a class are read as in grep and ripgrep (ASCII, as ripgrep\'s): [[:digit:]], [^[:space:],], [[:^alpha:]] (alnum, alpha, ascii, blank, cntrl, digit, graph, lower, print, punct, space, upper, word, xdigit); a class holding one that rt cannot read as ripgrep does (an unknown name, a range ending at one, a nested class, && -- ~~) is refused (exit 2). With -S, case is ignored when the patterns hold no upper-case letter (a POSIX class holds no letter). A file that changes while it is searched is shown as read when its hits are printed: a line is printed as a hit only if it matches there.',

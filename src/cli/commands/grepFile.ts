@@ -12,6 +12,15 @@ import { explainSearchFlag, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOp
 export const grepFileCommand: CommandSpec = {
   name: 'grep-file',
   summary: 'search one file; each hit is NUMBER:LID|CONTENT',
+  tool: [
+    'Search one file (path) for a JavaScript regular expression (fixed: a literal string; pcre2: PCRE2',
+    'through ripgrep) and print each matching line as NUMBER:LID|CONTENT; hits count as shown, so a hit',
+    'leads straight to edit. regexp: several patterns instead of pattern. context, before_context,',
+    'after_context: lines around hits, as NUMBER:LID-CONTENT. only_matching: the matches alone; count:',
+    'the count alone. ignore_case, smart_case, word, invert_match as in grep. At most 200 hits (max),',
+    'then how many more. Exit 1: nothing found; 2: a bad pattern; 4: the file is missing, binary or',
+    'outside the root.',
+  ],
   description: [
     'Searches PATH for PATTERN (a JavaScript regular expression, or a literal string with -F; PCRE2 through ripgrep with -P) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open shows. It matches as rt grep does, and takes its flags but those choosing files: -e (with it, the one operand is PATH), -i, -S, -w, -F, -P, -v, -o (NUMBER:LID|MATCH), -c (prints the count alone), -C, -A, -B. With context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At most 200 hits (--max N), then a line saying how many more.',
     'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep refuses a binary file named alone.',

@@ -9,6 +9,12 @@ import { settlePending } from '../stepping.js';
 export const historyCommand: CommandSpec = {
   name: 'history',
   summary: 'the steps rt wrote, newest first',
+  tool: [
+    'List the steps of the history, newest first, one a line: its number, time (UTC), session, command,',
+    'and each file with +added -removed lines; an undone step is marked. path: only the steps that',
+    'changed that file. undo with step takes back a step by its number. Exit 1: no step (or none of',
+    'path).',
+  ],
   description: [
     'Lists the steps of the history, newest first, one a line: its number, its time (UTC), its session (- for the shared one), its command, and each file with +added -removed lines; a step undone is marked (undone). With PATH, only the steps that changed that file. The history keeps the last 200 steps (or 256 MiB of changed lines), for 30 days. --json prints {"steps":[{id, time, session, command, state, files:[{path, added, removed}]}]}.',
   ],

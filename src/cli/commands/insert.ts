@@ -10,6 +10,16 @@ import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, INDENT, NO_CHECK, writeExits } fro
 export const insertCommand: CommandSpec = {
   name: 'insert',
   summary: 'insert the text on standard input before line AT ($ appends)',
+  tool: [
+    'Insert text (byte for byte, one trailing newline dropped) before the line at of path, or after it',
+    'with after: true; at "$" appends. at is an anchor: an LID (kq3f), a line number still naming the',
+    'line shown there (101), or both (101:kq3f); that line must have been shown in this file since it',
+    'last changed, unless force. New lines take the file\'s line ending. indent "auto" shifts them to the',
+    'indentation around them. The result shows the new lines with their LIDs and 3 lines of context;',
+    'every other LID stays valid. dry_run: the diff only. Exit 2: bad usage or no text; 3: a stale anchor',
+    'or a line not shown (re-open, retry with the new LIDs); 4: the file is missing, binary or outside',
+    'the root; 5: the change would add a syntax error (no_check writes anyway). A refusal writes nothing.',
+  ],
   description: [
     'Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file\'s line ending; if the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt insert FILE 166:1w4s.',
     'The line AT must have been shown by rt in this file since it last changed, whatever the anchor\'s form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.',

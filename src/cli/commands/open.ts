@@ -20,6 +20,17 @@ import type { CommandSpec, Options } from '../spec.js';
 export const openCommand: CommandSpec = {
   name: 'open',
   summary: 'print a window of a file, every line with its number and LID',
+  tool: [
+    'Show a window of a file, every line as NUMBER:LID|CONTENT exactly as in the file (lines over 2,000',
+    'characters cut for display). target: PATH (the top), PATH:LINE (centred on it), PATH:START-END (at',
+    'most 200 lines, or window), PATH:LID, PATH:LINE:LID (a grep hit as printed; exit 3 if the LID is no',
+    'longer at LINE), PATH:@NAME (a definition whole: a function, class, or @Class.method), or a folder',
+    '(its entries with their file or line counts; hidden and no_ignore list more). window: lines per',
+    'window, 1 or more (default 100). The lines shown can then be edited by LID; the window is the',
+    'file\'s last view, which scroll continues from. Exit 1: no definition NAME (the closest are named);',
+    '2: a bad target, a line past the end, several definitions NAME; 3: the LID is not (or no longer) in',
+    'the file; 4: the file is missing, binary or outside the root.',
+  ],
   description: [
     'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
     'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
@@ -31,7 +42,7 @@ export const openCommand: CommandSpec = {
   args: [
     { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME', required: true, complete: 'target' },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default 100), and the most lines a range shows (default 200) or entries a folder', env: 'RT_WINDOW' }, ...LISTING_OPTIONS.map((o) => ({ ...o, summary: o.summary.replace('also search', 'with a folder, also list') }))],
+  options: [{ long: 'window', value: 'N', kind: 'count', least: 1, summary: 'lines per window (default 100), and the most lines a range shows (default 200) or entries a folder', env: 'RT_WINDOW' }, ...LISTING_OPTIONS.map((o) => ({ ...o, summary: o.summary.replace('also search', 'with a folder, also list') }))],
   examples: [
     { command: 'rt open src/app.ts', explains: 'the first 100 lines' },
     { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },

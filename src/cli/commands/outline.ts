@@ -10,6 +10,13 @@ import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
 export const outlineCommand: CommandSpec = {
   name: 'outline',
   summary: 'list the definitions of a file, each as its first line with its LID',
+  tool: [
+    'List the definitions of a file in order (classes, functions, methods, interfaces, types, structs,',
+    'enums, traits, modules, top-level constants), each as its first line NUMBER:LID|CONTENT; those lines',
+    'count as shown, so an edit may start at one. Open one whole with open and target PATH:@NAME (or',
+    '@Class.method). names: only the qualified names, one a line. Exit 2: a language rt has no outline',
+    'for; 4: the file is missing, binary or outside the root.',
+  ],
   description: [
     `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its first line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
     `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method).`,

@@ -14,6 +14,13 @@ import type { Context } from '../context.js';
 export const scrollCommand: CommandSpec = {
   name: 'scroll',
   summary: 'print the next (+) or previous (-) window of a file',
+  tool: [
+    'Show the next (direction "+", the default) or previous ("-") window of path after the last one',
+    'shown, sharing 2 lines with it; with no earlier view, the top. Lines as NUMBER:LID|CONTENT. At the',
+    'end or the top it shows nothing and says so (exit 0). If the file changed since, the last view is',
+    'found again by its LIDs. window: lines per window, 1 or more (default: as last given for this file,',
+    'else 100).',
+  ],
   description: [
     'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it (1 in windows of 2 lines, none in windows of 1 line, so that each scroll moves on). With no earlier view, either direction opens the top of the file. At the end (+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
     'If the file changed since, the last view is found again by the LIDs of its first and last lines. The window size is --window, else the one last given with --window for this file, else RT_WINDOW, else 100.',
@@ -22,7 +29,7 @@ export const scrollCommand: CommandSpec = {
     { name: 'path', summary: 'the file to scroll', required: true, complete: 'file' },
     { name: 'direction', summary: '+ for the next window, - for the previous one', required: false, complete: 'none', choices: ['+', '-'] },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', summary: 'lines per window (default: as last opened, else 100)', env: 'RT_WINDOW' }],
+  options: [{ long: 'window', value: 'N', kind: 'count', least: 1, summary: 'lines per window (default: as last opened, else 100)', env: 'RT_WINDOW' }],
   examples: [
     { command: 'rt scroll src/app.ts', explains: 'the next window' },
     { command: 'rt scroll src/app.ts -', explains: 'the previous window' },

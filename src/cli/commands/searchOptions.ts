@@ -30,7 +30,7 @@ export const MATCH_OPTIONS: readonly OptionSpec[] = [
   { long: 'after-context', short: 'A', value: 'N', kind: 'count', summary: 'also print N lines after each hit (wins over -C)' },
   { long: 'before-context', short: 'B', value: 'N', kind: 'count', summary: 'also print N lines before each hit (wins over -C)' },
   { long: 'line-number', short: 'n', kind: 'switch', summary: 'accepted out of habit, and does nothing: line numbers are always printed' },
-  { long: 'max', value: 'N', kind: 'count', summary: 'print at most N hits (default 200)' },
+  { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N hits (default 200)' },
 ];
 
 export const LISTING_OPTIONS: readonly OptionSpec[] = [
