@@ -61,7 +61,7 @@ complete -c rt -n '__fish_seen_subcommand_from find' -l color -r -a 'auto always
 complete -c rt -n '__fish_seen_subcommand_from find' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from find' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from find' -a '(__fish_complete_directories)'
-complete -c rt -n '__fish_seen_subcommand_from grep' -s e -l regexp -r -d 'search for PATTERN (repeatable: a line matches if any does), the argument after -e whatever it starts with (-e --color); with -e, every operand is a PATH'
+complete -c rt -n '__fish_seen_subcommand_from grep' -s e -l regexp -r -d 'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH'
 complete -c rt -n '__fish_seen_subcommand_from grep' -s i -l ignore-case -d 'match case-insensitively'
 complete -c rt -n '__fish_seen_subcommand_from grep' -s S -l smart-case -d 'match case-insensitively when the patterns hold no upper-case letter, as ripgrep\'s -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it'
 complete -c rt -n '__fish_seen_subcommand_from grep' -s w -l word -d 'match whole words only (letters, digits and _ make words)'
@@ -84,7 +84,7 @@ complete -c rt -n '__fish_seen_subcommand_from grep' -l color -r -a 'auto always
 complete -c rt -n '__fish_seen_subcommand_from grep' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from grep' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from grep' -F
-complete -c rt -n '__fish_seen_subcommand_from grep-file' -s e -l regexp -r -d 'search for PATTERN (repeatable: a line matches if any does), the argument after -e whatever it starts with (-e --color); with -e, every operand is a PATH'
+complete -c rt -n '__fish_seen_subcommand_from grep-file' -s e -l regexp -r -d 'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -s i -l ignore-case -d 'match case-insensitively'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -s S -l smart-case -d 'match case-insensitively when the patterns hold no upper-case letter, as ripgrep\'s -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it'
 complete -c rt -n '__fish_seen_subcommand_from grep-file' -s w -l word -d 'match whole words only (letters, digits and _ make words)'

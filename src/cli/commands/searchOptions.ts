@@ -7,7 +7,7 @@ import { countOption } from '../search.js';
 import type { OptionSpec, Options } from '../spec.js';
 
 export const MATCH_OPTIONS: readonly OptionSpec[] = [
-  { long: 'regexp', short: 'e', value: 'PATTERN', kind: 'list', summary: 'search for PATTERN (repeatable: a line matches if any does), the argument after -e whatever it starts with (-e --color); with -e, every operand is a PATH' },
+  { long: 'regexp', short: 'e', value: 'PATTERN', kind: 'list', summary: 'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH' },
   { long: 'ignore-case', short: 'i', kind: 'switch', summary: 'match case-insensitively' },
   { long: 'smart-case', short: 'S', kind: 'switch', summary: 'match case-insensitively when the patterns hold no upper-case letter, as ripgrep\'s -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it' },
   { long: 'word', short: 'w', kind: 'switch', summary: 'match whole words only (letters, digits and _ make words)' },
