@@ -7,7 +7,8 @@ import { isUtf8 } from 'node:buffer';
 import { shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { splitLines, type FileLines } from '../core/lines.js';
-import type { Region } from '../core/patch/plan.js';
+import { describeIndentation, PUNCTUATION } from '../core/patch/locate.js';
+import type { LenientMatch, Region } from '../core/patch/plan.js';
 import { renderDiff, type ChangeRegion } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
@@ -41,9 +42,10 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
     if (ctx.json) {
       if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
-      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonDiff(diff) })) });
+      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonLenient(p), ...jsonDiff(diff) })) });
     }
     for (const { diff } of files) ctx.out(diff);
+    for (const { p } of files) for (const m of p.applied?.lenient ?? []) ctx.warn(lenientNote(m));
     ctx.warn(`dry run: nothing written to ${planned.map(shownPath).join(', ')}`);
     return;
   }
@@ -112,6 +114,7 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
   const shownVerb = verb;
   ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
+  for (const m of p.applied?.lenient ?? []) ctx.out(`note: ${lenientNote(m)}\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
   const windows = windowsOf(regions, total);
@@ -140,7 +143,34 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (single && first) {
     return { ...json, old: { start: first.oldStart + 1, count: first.oldCount }, new: { start: first.newStart + 1, count: first.newCount }, delta, window, ...(diff ? jsonDiff(diff) : {}) };
   }
-  return { ...json, delta, changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+  return { ...json, delta, ...jsonLenient(p), changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+}
+
+/** What a context hunk found only leniently did: how it matched, and how its new rows were moved. */
+function lenientNote(m: LenientMatch): string {
+  const how = [m.shift ? 'ignoring indentation' : '', m.level === PUNCTUATION ? 'with Unicode dashes, quotes and spaces read as ASCII' : ''].filter(Boolean).join(' and ');
+  if (!m.shift) return `the hunk at patch line ${m.hunkLine} matched only ${how}`;
+  const { remove, add, agreeing, rows, tabs } = m.shift;
+  if (tabs) {
+    const deeper = tabs.more === 0 ? '' : ` and ${Math.abs(tabs.more)} tab${Math.abs(tabs.more) === 1 ? '' : 's'} ${tabs.more > 0 ? 'deeper' : 'shallower'}`;
+    return `the hunk at patch line ${m.hunkLine} matched only ${how}: its + rows were indented with tabs as the file is (a tab for ${tabs.width} quoted spaces${deeper})`;
+  }
+  const moved = remove.length === 0 ? `right by ${describeIndentation(add)}` : add.length === 0 ? `left by ${describeIndentation(remove)}` : `from ${describeIndentation(remove)} to ${describeIndentation(add)} of indentation`;
+  const uneven = agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others differ otherwise)` : '';
+  return `the hunk at patch line ${m.hunkLine} matched only ${how}: its + rows were shifted ${moved} to the file's indentation${uneven}`;
+}
+
+/** The hunks of a file found only leniently, as --json gives them (nothing when there are none). */
+function jsonLenient(p: Planned): { lenient?: unknown[] } {
+  const found = p.applied?.lenient ?? [];
+  if (found.length === 0) return {};
+  return {
+    lenient: found.map((m) => ({
+      patchLine: m.hunkLine,
+      ignored: [...(m.shift ? ['indentation'] : []), ...(m.level === PUNCTUATION ? ['unicode punctuation'] : [])],
+      ...(m.shift ? { shift: { from: m.shift.remove.toString('utf8'), to: m.shift.add.toString('utf8'), ...(m.shift.tabs ? { tabWidth: m.shift.tabs.width, tabsMore: m.shift.tabs.more } : {}), rows: m.shift.rows, agreeing: m.shift.agreeing } } : {}),
+    })),
+  };
 }
 
 function sign(delta: number): string {

@@ -10,13 +10,25 @@ import { lidToString } from '../lid.js';
 import type { LineIndex } from '../lineIndex.js';
 import { dominantEol, lineContent, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
-import { hunkSplices, locateHunk, type LinesView, type Miss } from './locate.js';
+import { describeIndentation, hunkSplices, indentShift, shiftedRow, locateHunk, PUNCTUATION, type IndentShift, type Level, type LinesView, type Location, type Miss } from './locate.js';
 import type { Hunk } from './types.js';
 
 /** One change of a file, in the coordinates of the file as read. */
 export interface PlannedChange extends Splice {
   /** The hunk it comes from. */
   readonly hunk: Hunk;
+  /** How its context hunk was found, when that is worth a word in the report. */
+  readonly lenient?: LenientMatch;
+}
+
+/**
+ * A context hunk found only leniently, as the report says it: with Unicode punctuation read as
+ * ASCII, or ignoring an indentation its new rows were then moved by.
+ */
+export interface LenientMatch {
+  readonly hunkLine: number;
+  readonly level: Level;
+  readonly shift: IndentShift | undefined;
 }
 
 /** The file a plan is made against. */
@@ -60,7 +72,8 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
         if (!at.found) throw missed(target, hunk, at);
         after = at.start + at.oldCount;
         claims.push({ hunk, from: at.start, to: at.start + at.oldCount });
-        for (const s of hunkSplices(hunk, at)) changes.push({ ...s, hunk });
+        const lenient = lenientMatch(view, hunk, at);
+        for (const s of hunkSplices(hunk, at, lenient?.shift)) changes.push({ ...s, hunk, ...(lenient ? { lenient } : {}) });
         return;
       }
       const change = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
@@ -71,6 +84,13 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
   }
   refuseOverlaps(target.display, claims);
   return changes;
+}
+
+function lenientMatch(view: LinesView, hunk: Extract<Hunk, { kind: 'context' }>, at: Location): LenientMatch | undefined {
+  const found = indentShift(view, hunk, at);
+  // A shift that moves no new row (the hunk adds none, or only blank ones) is not worth a word.
+  const shift = found && hunk.rows.some((r) => r.tag === '+' && !shiftedRow(r.text, found).equals(r.text)) ? found : undefined;
+  return shift || at.level === PUNCTUATION ? { hunkLine: hunk.line, level: at.level, shift } : undefined;
 }
 
 function planRange(target: PlanTarget, hunk: Extract<Hunk, { kind: 'range' }>): Splice {
@@ -187,18 +207,41 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
     }
   });
   const header = hunk.header ? ` after ${JSON.stringify(hunk.header.toString('utf8'))}` : '';
+  const lidHeader = hunk.header && /^(?:edit|delete|insert)[ \t]/.test(hunk.header.toString('latin1'));
+  const indented = miss.reason === 'none' ? rowsIndentation(hunk) : undefined;
   const what =
     miss.reason === 'header'
-      ? `no line of ${display} reads ${JSON.stringify(hunk.header?.toString('utf8') ?? '')} (the hunk's @@ line) after the hunk before it`
+      ? `no line of ${display} reads ${JSON.stringify(hunk.header?.toString('utf8') ?? '')} (the hunk's @@ line) after the hunk before it${lidHeader ? `: an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), and with - or context rows the @@ line is read as a context hunk's text` : ''}`
       : miss.reason === 'many'
         ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
-        : `the hunk's context and removed lines match nowhere in ${display}${header}${hunk.endOfFile ? ' at its end' : ''}`;
+        : `the hunk's context and removed lines match nowhere in ${display}${header}${hunk.endOfFile ? ' at its end' : ''}${indented ? `: every row of the hunk starts with the same indentation (${describeIndentation(indented)}), so each reads as a context row (a row's first character is its tag)` : ''}`;
   const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
   const hints =
     miss.reason === 'many'
       ? ['add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO']
-      : [`see the lines as they are now: rt open ${shellQuote(miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display)}`, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
+      : lidHeader && miss.reason === 'header'
+        ? [`write @@ ${hunk.header!.toString('utf8').trim()} followed by the new lines alone, as + rows (drop the - and context rows)`]
+        : [
+            ...(indented ? [`remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)`] : []),
+            `see the lines as they are now: rt open ${shellQuote(miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display)}`,
+            'then quote them exactly, or edit by LID: @@ edit FROM TO',
+          ];
   return new RtError('stale', `${what}; nothing was written${near}`, [...shown, ...hints], { candidates: miss.candidates.map((c) => c + 1) });
+}
+
+/**
+ * The indentation every row of a hunk of context rows alone starts with, when taking it off
+ * leaves rows tagged - or +: the hunk was indented whole, and its tags hide behind it.
+ */
+function rowsIndentation(hunk: Extract<Hunk, { kind: 'context' }>): Buffer | undefined {
+  if (hunk.rows.some((r) => r.tag !== ' ')) return undefined;
+  // The rows as written: the tag, then the text.
+  const written = hunk.rows.map((r) => Buffer.concat([Buffer.from(' '), r.text])).filter((w) => w.some((b) => b !== 0x20 && b !== 0x09));
+  if (written.length === 0) return undefined;
+  let width = 0;
+  const first = written[0]!;
+  while (width < first.length && (first[width] === 0x20 || first[width] === 0x09) && written.every((w) => w[width] === first[width])) width++;
+  return written.some((w) => w[width] === 0x2d || w[width] === 0x2b) ? first.subarray(0, width) : undefined;
 }
 
 /** A file after its changes. */
@@ -211,6 +254,8 @@ export interface AppliedChanges {
   content(i: number): Buffer;
   /** Each change: where it was in the file read (0-based) and where its lines are in the new file, in patch order. */
   readonly regions: readonly Region[];
+  /** The context hunks found only leniently, in patch order. */
+  readonly lenient: readonly LenientMatch[];
 }
 
 export interface Region {
@@ -249,6 +294,7 @@ export function applyChanges(lines: FileLines, index: LineIndex, changes: readon
     unchanged,
     content: current.content,
     regions: done.map(({ change, region }) => ({ oldStart: change.start, oldCount: change.deleteCount, newStart: region.start, newCount: region.count, hunk: change.hunk })),
+    lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
   };
 }
 
