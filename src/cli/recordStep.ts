@@ -39,7 +39,10 @@ function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, File
   if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
-  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids)];
+  const over = p.over;
+  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, over?.lines, over?.lids, r.lines!, r.lids, over?.version.mode)];
+  // A move over a file (--force): the source removed and the target replaced, each kept whole, as a delete and a create --force are.
+  if (moveTo && over) return [whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, over.lines, over.lids, r.lines!, r.lids, over.version.mode)];
   if (moveTo) return moved(ctx, r, at);
   if (applied.unchanged) return [];
   const before = p.before!.lines;

@@ -104,8 +104,8 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const { before, after, regions } = changesOf(p);
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
-  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
-  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
+  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}), ...(p.over ? { replaced: true } : {}) };
+  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${p.over ? ` (replacing the old ${moveTo.display})` : ''}\n`);
   if (verb === 'removed') {
     ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
     return { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
