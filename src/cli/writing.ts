@@ -252,7 +252,7 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
     for (const [file, line] of named) {
       const first = seen.get(file.abs);
       if (first !== undefined) {
-        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, ['give each file one *** Update File with all its hunks (a Move to names its target once)'], { patchLine: line, otherLine: first });
+        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, ['give each file one *** Update File with all its hunks (a Move to names its target once)', 'to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it'], { patchLine: line, otherLine: first });
       }
       seen.set(file.abs, line);
     }

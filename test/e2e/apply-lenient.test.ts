@@ -180,6 +180,14 @@ describe('rt apply: Move to onto an existing file', () => {
     expect(bytes(dir, 'b.txt').toString()).toBe('a1\r\nA2\r\n');
   });
 
+  it('refuses a Delete File of the target beside the move, with a hint that works', () => {
+    const { dir } = rootWith({ 'a.txt': 'a1\na2\n', 'b.txt': 'b1\n' });
+    const r = expectRefused(dir, `*** Delete File: b.txt\n${patch}`, 2, /^rt: patch line 3: b\.txt is named again \(first at patch line 1\); nothing was written\n/);
+    expect(r.stderr).toContain('rt: to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it\n');
+    expect(apply(dir, patch, ['--force']).status).toBe(0);
+    expect(bytes(dir, 'b.txt').toString()).toBe('a1\nA2\n');
+  });
+
   it('is refused onto a folder even with --force', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n' });
     fs.mkdirSync(path.join(dir, 'b.txt'));
