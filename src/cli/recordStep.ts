@@ -36,13 +36,17 @@ export function recordStep(ctx: Context, origin: WriteOrigin, reports: readonly 
 function filesOf(ctx: Context, r: FileReport, at: number): Array<[StepFile, FileData]> {
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
-  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode)];
+  const read = p.before;
+  const removed = () => whole(ctx, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, read!.version.mode);
+  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : removed()];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids)];
   const applied = p.applied!;
+  // A move over a file (--force) replaces it whole, as create --force does.
   const over = p.over;
-  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, over?.lines, over?.lids, r.lines!, r.lids, over?.version.mode)];
-  // A move over a file (--force): the source removed and the target replaced, each kept whole, as a delete and a create --force are.
-  if (moveTo && over) return [whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, p.before!.version.mode), whole(ctx, moveTo, over.lines, over.lids, r.lines!, r.lids, over.version.mode)];
+  const target = () => whole(ctx, moveTo!, over?.lines, over?.lids, r.lines!, r.lids, over?.version.mode);
+  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), target()];
+  // Its source is then removed whole, as by a delete.
+  if (moveTo && over) return [removed(), target()];
   if (moveTo) return moved(ctx, r, at);
   if (applied.unchanged) return [];
   const before = p.before!.lines;

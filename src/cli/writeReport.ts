@@ -8,6 +8,7 @@ import { shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { splitLines, type FileLines } from '../core/lines.js';
 import { describeIndentation, PUNCTUATION } from '../core/patch/locate.js';
+import type { IndentShift } from '../core/patch/locate.js';
 import type { LenientMatch, Region } from '../core/patch/plan.js';
 import { renderDiff, type ChangeRegion } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
@@ -42,7 +43,15 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
     if (ctx.json) {
       if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
-      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...jsonLenient(p), ...jsonDiff(diff) })) });
+      else {
+        const docs = files.map(({ p, diff }) => ({
+          path: shownPath(p),
+          verb: verbOf(p),
+          ...jsonLenient(p),
+          ...jsonDiff(diff),
+        }));
+        ctx.emit({ command: origin.command, written: false, dryRun: true, files: docs });
+      }
     }
     for (const { diff } of files) ctx.out(diff);
     for (const { p } of files) for (const m of p.applied?.lenient ?? []) ctx.warn(lenientNote(m));
@@ -105,7 +114,8 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
   const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}), ...(p.over ? { replaced: true } : {}) };
-  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${p.over ? ` (replacing the old ${moveTo.display})` : ''}\n`);
+  const replacing = p.over ? ` (replacing the old ${moveTo?.display})` : '';
+  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${replacing}\n`);
   if (verb === 'removed') {
     ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
     return { ...json, delta, changes: [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }], windows: [] };
@@ -148,16 +158,27 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
 
 /** What a context hunk found only leniently did: how it matched, and how its new rows were moved. */
 function lenientNote(m: LenientMatch): string {
-  const how = [m.shift ? 'ignoring indentation' : '', m.level === PUNCTUATION ? 'with Unicode dashes, quotes and spaces read as ASCII' : ''].filter(Boolean).join(' and ');
-  if (!m.shift) return `the hunk at patch line ${m.hunkLine} matched only ${how}`;
-  const { remove, add, agreeing, rows, tabs } = m.shift;
+  const ways = [...(m.shift ? ['ignoring indentation'] : []), ...(m.level === PUNCTUATION ? [PUNCTUATION_WORDS] : [])];
+  const matched = `the hunk at patch line ${m.hunkLine} matched only ${ways.join(' and ')}`;
+  return m.shift ? `${matched}: its + rows were ${shiftWords(m.shift)}` : matched;
+}
+
+const PUNCTUATION_WORDS = 'with Unicode dashes, quotes and spaces read as ASCII';
+
+function shiftWords({ remove, add, agreeing, rows, tabs }: IndentShift): string {
   if (tabs) {
-    const deeper = tabs.more === 0 ? '' : ` and ${Math.abs(tabs.more)} tab${Math.abs(tabs.more) === 1 ? '' : 's'} ${tabs.more > 0 ? 'deeper' : 'shallower'}`;
-    return `the hunk at patch line ${m.hunkLine} matched only ${how}: its + rows were indented with tabs as the file is (a tab for ${tabs.width} quoted spaces${deeper})`;
+    const n = Math.abs(tabs.more);
+    const deeper = n === 0 ? '' : ` and ${n} tab${n === 1 ? '' : 's'} ${tabs.more > 0 ? 'deeper' : 'shallower'}`;
+    return `indented with tabs as the file is (a tab for ${tabs.width} quoted spaces${deeper})`;
   }
-  const moved = remove.length === 0 ? `right by ${describeIndentation(add)}` : add.length === 0 ? `left by ${describeIndentation(remove)}` : `from ${describeIndentation(remove)} to ${describeIndentation(add)} of indentation`;
-  const uneven = agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others differ otherwise)` : '';
-  return `the hunk at patch line ${m.hunkLine} matched only ${how}: its + rows were shifted ${moved} to the file's indentation${uneven}`;
+  const by =
+    remove.length === 0
+      ? `right by ${describeIndentation(add)}`
+      : add.length === 0
+        ? `left by ${describeIndentation(remove)}`
+        : `from ${describeIndentation(remove)} to ${describeIndentation(add)} of indentation`;
+  const uneven = agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others otherwise)` : '';
+  return `shifted ${by} to the file's indentation${uneven}`;
 }
 
 /** The hunks of a file found only leniently, as --json gives them (nothing when there are none). */
@@ -168,9 +189,15 @@ function jsonLenient(p: Planned): { lenient?: unknown[] } {
     lenient: found.map((m) => ({
       patchLine: m.hunkLine,
       ignored: [...(m.shift ? ['indentation'] : []), ...(m.level === PUNCTUATION ? ['unicode punctuation'] : [])],
-      ...(m.shift ? { shift: { from: m.shift.remove.toString('utf8'), to: m.shift.add.toString('utf8'), ...(m.shift.tabs ? { tabWidth: m.shift.tabs.width, tabsMore: m.shift.tabs.more } : {}), rows: m.shift.rows, agreeing: m.shift.agreeing } } : {}),
+      ...(m.shift ? { shift: jsonShift(m.shift) } : {}),
     })),
   };
+}
+
+function jsonShift(shift: IndentShift): Record<string, unknown> {
+  const tabs = shift.tabs ? { tabWidth: shift.tabs.width, tabsMore: shift.tabs.more } : {};
+  const { rows, agreeing } = shift;
+  return { from: shift.remove.toString('utf8'), to: shift.add.toString('utf8'), ...tabs, rows, agreeing };
 }
 
 function sign(delta: number): string {

@@ -242,6 +242,10 @@ function refuseLongName(file: ResolvedPath): void {
   }
 }
 
+const ONE_UPDATE = 'give each file one *** Update File with all its hunks (a Move to names its target once)';
+const MOVE_OVER = 'to move a file onto one that exists, leave out its *** Delete File and apply with --force: ' +
+  'the Move to replaces it';
+
 /** A file named by two changes of one patch (or a move onto one) would be written twice: refused. */
 function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
   const seen = new Map<string, number>();
@@ -252,7 +256,8 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
     for (const [file, line] of named) {
       const first = seen.get(file.abs);
       if (first !== undefined) {
-        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, ['give each file one *** Update File with all its hunks (a Move to names its target once)', 'to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it'], { patchLine: line, otherLine: first });
+        const hints = [ONE_UPDATE, MOVE_OVER];
+        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, hints, { patchLine: line, otherLine: first });
       }
       seen.set(file.abs, line);
     }
@@ -294,15 +299,23 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
 function movedOnto(ctx: Context, target: ResolvedPath, file: ResolvedPath, flags: WriteFlags): Planned['over'] {
   const existing = lstatOrNone(target.abs);
   if (!existing) return undefined;
+  const notMoved = `${file.display} is not moved onto it`;
   if (!flags.force) {
-    throw new RtError('exists', `${target.display} exists already: ${file.display} is not moved onto it; nothing was written`, [`see it: rt open ${shellQuote(target.display)}`, `to replace it with the moved file, apply the same patch with --force: rt apply --force`, 'or move to a path that does not exist']);
+    const hints = [
+      `see it: rt open ${shellQuote(target.display)}`,
+      'to replace it with the moved file, apply the same patch with --force: rt apply --force',
+      'or move to a path that does not exist',
+    ];
+    throw new RtError('exists', `${target.display} exists already: ${notMoved}; nothing was written`, hints);
   }
-  if (!existing.isFile()) throw new RtError('access', `${target.display} exists and is not a regular file: ${file.display} is not moved onto it`, ['move to another path']);
+  if (!existing.isFile()) {
+    throw new RtError('access', `${target.display} exists and is not a regular file: ${notMoved}`, ['move to another path']);
+  }
   return readReplaced(ctx.stateOf(target), target, existing);
 }
 
-/** A file about to be replaced whole (--force): its content and the LIDs it reads with, for an undo to give them back. */
-function readReplaced(store: StateStore, file: ResolvedPath, existing: fs.Stats): { lines: FileLines; version: FileVersion; lids: Uint32Array } | undefined {
+/** A file to be replaced whole (--force): its content, and the LIDs it reads with for an undo to give them back. */
+function readReplaced(store: StateStore, file: ResolvedPath, existing: fs.Stats): Planned['over'] {
   const old = inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), 2 ** 32 - 1));
   if (!old) return undefined;
   const lines = splitLines(old);
@@ -338,7 +351,9 @@ function writesOf(p: Planned): FileWrite[] {
   // The source goes only once its content is at the target.
   // A moved file keeps its permission bits, as mv keeps them.
   const mode = p.before!.version.mode;
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: p.over?.version, overwrite: p.over !== undefined, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
+  // A move with --force replaces the file there, as read.
+  const over = { expected: p.over?.version, overwrite: p.over !== undefined };
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, ...over, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
   return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 

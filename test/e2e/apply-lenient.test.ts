@@ -77,7 +77,7 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     const r = apply(dir, '*** Update File: a.txt\n@@\n a\n b\n c\n-d\n+e\n');
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.txt').toString()).toBe('    a\n    b\n      c\n    e\n');
-    expect(r.stdout).toContain('shifted right by 4 spaces to the file\'s indentation (as 3 of its 4 quoted rows differ from the file; the others differ otherwise)');
+    expect(r.stdout).toContain('shifted right by 4 spaces to the file\'s indentation (as 3 of its 4 quoted rows differ from the file; the others otherwise)');
   });
 
   it('leaves alone the + rows of a hunk found exactly (no note)', () => {

@@ -57,9 +57,9 @@ export function locateHunk(file: LinesView, hunk: ContextHunk, from: number): Lo
  * The edits a located hunk makes, against the original file: each run of `-`/`+` rows between
  * context rows is one splice; context rows are lines left alone (they keep their LIDs).
  */
-export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): Array<{ start: number; deleteCount: number; insert: Buffer[] }> {
-  const out: Array<{ start: number; deleteCount: number; insert: Buffer[] }> = [];
-  let run: { start: number; deleteCount: number; insert: Buffer[] } | undefined;
+export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): HunkSplice[] {
+  const out: HunkSplice[] = [];
+  let run: HunkSplice | undefined;
   let line = at.start;
   let oldSeen = 0;
   for (const row of hunk.rows) {
@@ -108,7 +108,7 @@ export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): I
   for (const { quoted, actual } of pairs) {
     // What the two indentations end with alike is left alone; what comes before it differs.
     let same = 0;
-    while (same < quoted.length && same < actual.length && quoted[quoted.length - 1 - same] === actual[actual.length - 1 - same]) same++;
+    while (same < Math.min(quoted.length, actual.length) && quoted.at(-1 - same) === actual.at(-1 - same)) same++;
     const remove = quoted.subarray(0, quoted.length - same);
     const add = actual.subarray(0, actual.length - same);
     const key = `${remove.toString('latin1')}\n${add.toString('latin1')}`;
@@ -125,12 +125,18 @@ export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): I
   return { remove: best.remove, add: best.add, agreeing: best.count, rows };
 }
 
+export interface HunkSplice {
+  start: number;
+  deleteCount: number;
+  insert: Buffer[];
+}
+
 export interface IndentShift {
-  /** Leading bytes of a quoted row that the file does not have there (as much of it as a row starts with is taken off). */
+  /** Leading bytes of a quoted row the file does not have (as much of it as a row starts with is taken off). */
   readonly remove: Buffer;
   /** What the file has there instead. */
   readonly add: Buffer;
-  /** Spaces quoted where the file has tabs: `width` spaces a tab, and the file `more` tabs deep besides (instead of remove and add). */
+  /** Spaces quoted where the file has tabs, `width` a tab, the file `more` tabs deeper besides (remove, add unused). */
   readonly tabs?: { readonly width: number; readonly more: number };
   /** The quoted rows with text that differ from the file so, of `rows`. */
   readonly agreeing: number;
@@ -141,12 +147,13 @@ const NONE = Buffer.alloc(0);
 /** The tab widths tried, most usual first. */
 const TAB_WIDTHS = [4, 8, 2];
 
-/** Spaces quoted on every row where the file has tabs only: a tab for as many spaces each time, and the same tabs more. */
+/** Spaces quoted on every row where the file has tabs only: a tab for as many spaces each time, as many tabs more. */
 function tabsForSpaces(pairs: ReadonlyArray<{ quoted: Buffer; actual: Buffer }>): IndentShift['tabs'] {
   if (!pairs.every((p) => p.quoted.every((b) => b === 0x20) && p.actual.every((b) => b === 0x09))) return undefined;
   for (const width of TAB_WIDTHS) {
     const more = pairs[0]!.actual.length - pairs[0]!.quoted.length / width;
-    if (pairs.every((p) => p.quoted.length % width === 0 && p.actual.length - p.quoted.length / width === more)) return { width, more };
+    const tabsFor = (quoted: Buffer) => (quoted.length % width === 0 ? quoted.length / width : NaN);
+    if (pairs.every((p) => p.actual.length - tabsFor(p.quoted) === more)) return { width, more };
   }
   return undefined;
 }
@@ -159,7 +166,8 @@ export function shiftedRow(text: Buffer, shift: IndentShift): Buffer {
     const { width, more } = shift.tabs;
     const columns = indentation.reduce((n, b) => n + (b === 0x09 ? width : 1), 0);
     const tabs = Math.max(0, Math.floor(columns / width) + more);
-    return Buffer.concat([Buffer.from(`${'\t'.repeat(tabs)}${' '.repeat(columns % width)}`), text.subarray(indentation.length)]);
+    const indented = `${'\t'.repeat(tabs)}${' '.repeat(columns % width)}`;
+    return Buffer.concat([Buffer.from(indented), text.subarray(indentation.length)]);
   }
   let kept = 0;
   while (kept < shift.remove.length && kept < text.length && text[kept] === shift.remove[kept]) kept++;
@@ -220,7 +228,15 @@ interface Hit {
  * (with the loosest level one needed), and the lines reading the header. The first row is
  * tried first, so most starts cost one comparison of lengths.
  */
-function scan(file: LinesView, rows: readonly Pattern[], header: Pattern | undefined, from: number, lo: number, last: number, punctuation: boolean) {
+function scan(
+  file: LinesView,
+  rows: readonly Pattern[],
+  header: Pattern | undefined,
+  from: number,
+  lo: number,
+  last: number,
+  punctuation: boolean,
+) {
   const matches: Hit[] = [];
   const headers: Hit[] = [];
   const begin = header ? from : Math.max(from, lo);
@@ -233,7 +249,9 @@ function scan(file: LinesView, rows: readonly Pattern[], header: Pattern | undef
     }
     if (i < lo || i > last || i < from) continue;
     let level = matchLevel(content, rows[0]!, punctuation);
-    for (let j = 1; j < rows.length && level < NO_MATCH; j++) level = Math.max(level, matchLevel(file.content(i + j), rows[j]!, punctuation));
+    for (let j = 1; j < rows.length && level < NO_MATCH; j++) {
+      level = Math.max(level, matchLevel(file.content(i + j), rows[j]!, punctuation));
+    }
     if (level < NO_MATCH) matches.push({ at: i, level });
   }
   return { matches, headers };
@@ -303,14 +321,18 @@ interface Pattern {
 function pattern(bytes: Buffer): Pattern {
   const end1 = trimEnd(bytes);
   const plain = isUtf8(bytes) ? asciiPunctuation(bytes.toString('utf8')) : undefined;
-  return { bytes, end1, start2: trimStart(bytes, end1), plain, plainBytes: plain === undefined ? undefined : Buffer.from(plain) };
+  const plainBytes = plain === undefined ? undefined : Buffer.from(plain);
+  return { bytes, end1, start2: trimStart(bytes, end1), plain, plainBytes };
 }
 
 /** The strictest level at which `line` matches `pat`, or NO_MATCH. */
 function matchLevel(line: Buffer, pat: Pattern, punctuation: boolean): number {
   const end1 = trimEnd(line);
   const start2 = trimStart(line, end1);
-  if (end1 - start2 !== pat.end1 - pat.start2 || (end1 > start2 && line.compare(pat.bytes, pat.start2, pat.end1, start2, end1) !== 0)) return punctuation ? punctuationLevel(line, start2, end1, pat) : NO_MATCH;
+  const sameLength = end1 - start2 === pat.end1 - pat.start2;
+  if (!sameLength || (end1 > start2 && line.compare(pat.bytes, pat.start2, pat.end1, start2, end1) !== 0)) {
+    return punctuation ? punctuationLevel(line, start2, end1, pat) : NO_MATCH;
+  }
   if (start2 !== pat.start2 || (start2 > 0 && line.compare(pat.bytes, 0, start2, 0, start2) !== 0)) return 2;
   if (line.length !== pat.bytes.length) return 1;
   return end1 === line.length || line.compare(pat.bytes, end1, line.length, end1, line.length) === 0 ? 0 : 1;

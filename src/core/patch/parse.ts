@@ -99,7 +99,8 @@ function splitPatch(bytes: Buffer): PatchLines {
 }
 
 /** `<<'EOF'`, `<<EOF`, `<< "EOF"`, `apply_patch <<'EOF'`: the first line of a heredoc copied whole. */
-const HEREDOC_OPENER = /^(?:(?:apply_patch|applypatch|rt[ \t]+apply)[ \t]*)?<<-?[ \t]*(?:'([\w.-]+)'|"([\w.-]+)"|([\w.-]+))$/;
+const HEREDOC_OPENER =
+  /^(?:(?:apply_patch|applypatch|rt[ \t]+apply)[ \t]*)?<<-?[ \t]*(?:'([\w.-]+)'|"([\w.-]+)"|([\w.-]+))$/;
 
 /**
  * A patch given with the heredoc around it (as apply_patch accepts it): its opening line, and
@@ -116,7 +117,8 @@ function unwrapHeredoc(p: PatchLines): void {
   let last = p.count - 1;
   while (last > first && isBlank(p, last)) last--;
   const [ls, le] = trimmed(p, last);
-  if (last > first && p.bytes.toString('latin1', ls, le) === (opener[1] ?? opener[2] ?? opener[3])) p.starts[last] = p.ends[last]!;
+  const word = opener[1] ?? opener[2] ?? opener[3];
+  if (last > first && p.bytes.toString('latin1', ls, le) === word) p.starts[last] = p.ends[last]!;
 }
 
 /**
@@ -133,11 +135,13 @@ function dropCommonIndentation(p: PatchLines, note: (message: string) => void): 
   if (width === 0) return;
   const kind = markOf(p, first)?.kind;
   if (kind !== 'begin' && kind !== 'update' && kind !== 'add' && kind !== 'delete') return;
+  const indentation = p.bytes.subarray(s0, s0 + width);
   for (let i = first + 1; i < p.count; i++) {
-    if (!isBlank(p, i) && (p.ends[i]! - p.starts[i]! < width || p.bytes.compare(p.bytes, s0, s0 + width, p.starts[i]!, p.starts[i]! + width) !== 0)) return;
+    if (!isBlank(p, i) && !p.bytes.subarray(p.starts[i]!, p.ends[i]!).subarray(0, width).equals(indentation)) return;
   }
   for (let i = first; i < p.count; i++) p.starts[i] = Math.min(p.starts[i]! + width, p.ends[i]!);
-  note(`every line of the patch starts with the same indentation (${describeIndentation(p.bytes.subarray(s0, s0 + width))}): read without it`);
+  const same = `the same indentation (${describeIndentation(indentation)})`;
+  note(`every line of the patch starts with ${same}: read without it`);
 }
 
 function isAsciiSpace(b: number | undefined): boolean {
