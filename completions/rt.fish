@@ -143,7 +143,7 @@ complete -c rt -n '__fish_seen_subcommand_from create' -l color -r -a 'auto alwa
 complete -c rt -n '__fish_seen_subcommand_from create' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from create' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from create' -F
-complete -c rt -n '__fish_seen_subcommand_from apply' -l force -d 'edit lines not shown since they last changed, and let Add File replace an existing file'
+complete -c rt -n '__fish_seen_subcommand_from apply' -l force -d 'edit lines not shown since they last changed, and let Add File and Move to replace an existing file'
 complete -c rt -n '__fish_seen_subcommand_from apply' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from apply' -l dry-run -d 'print the diff of the change and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from apply' -l indent -r -a 'auto keep' -d 'auto: shift the new lines as a block to the indentation around them, in the file\'s indent character; keep (the default): take them byte for byte'

@@ -98,10 +98,17 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   const mode = (file: ResolvedPath) => (written ? { mode: fs.lstatSync(file.abs).mode & 0o7777 } : {});
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
-  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : whole(ctx, file, p.before!.lines, p.before!.snapshot?.index.lids, undefined, undefined, {}, p.before!.version.mode)];
+  const read = p.before;
+  const removed = () => whole(ctx, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, {}, read!.version.mode);
+  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : removed()];
   if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
   const applied = p.applied!;
-  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), whole(ctx, moveTo, undefined, undefined, r.lines!, r.lids, { ...stamp(moveTo), ...mode(moveTo) })];
+  // A move over a file (--force) replaces it whole, as create --force does.
+  const over = p.over;
+  const target = () => whole(ctx, moveTo!, over?.lines, over?.lids, r.lines!, r.lids, { ...stamp(moveTo!), ...mode(moveTo!) }, over?.version.mode);
+  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), target()];
+  // Its source is then removed whole, as by a delete.
+  if (moveTo && over) return [removed(), target()];
   if (moveTo) return moved(ctx, r, at, { ...stamp(moveTo), ...mode(moveTo) });
   if (applied.unchanged) return [];
   const before = p.before!.lines;

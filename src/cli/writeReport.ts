@@ -7,7 +7,9 @@ import { isUtf8 } from 'node:buffer';
 import { printable, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { splitLines, type FileLines } from '../core/lines.js';
-import type { Region } from '../core/patch/plan.js';
+import { describeIndentation, PUNCTUATION } from '../core/patch/locate.js';
+import type { IndentShift } from '../core/patch/locate.js';
+import type { LenientMatch, Region } from '../core/patch/plan.js';
 import { renderDiff, type ChangeRegion } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
@@ -41,9 +43,19 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
     if (ctx.json) {
       if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
-      else ctx.emit({ command: origin.command, written: false, dryRun: true, files: files.map(({ p, diff }) => ({ path: shownPath(p), verb: verbOf(p), ...(p.resolved.moveTo ? { from: p.resolved.file.display } : {}), ...jsonDiff(diff) })) });
+      else {
+        const docs = files.map(({ p, diff }) => ({
+          path: shownPath(p),
+          verb: verbOf(p),
+          ...(p.resolved.moveTo ? { from: p.resolved.file.display } : {}),
+          ...jsonLenient(p),
+          ...jsonDiff(diff),
+        }));
+        ctx.emit({ command: origin.command, written: false, dryRun: true, files: docs });
+      }
     }
     for (const { diff } of files) ctx.out(diff);
+    for (const { p } of files) for (const m of p.applied?.lenient ?? []) ctx.warn(lenientNote(m));
     // A move is named by both its paths, as its write would say it ("moved A → B").
     const named = planned.map(({ resolved: { file, moveTo } }) =>
       moveTo ? `${file.display} → ${moveTo.display}` : file.display,
@@ -106,8 +118,9 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const { before, after, regions } = changesOf(p);
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
-  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}) };
-  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}\n`);
+  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}), ...(p.over ? { replaced: true } : {}) };
+  const replacing = p.over ? ` (replacing the old ${moveTo?.display})` : '';
+  if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${replacing}\n`);
   if (verb === 'removed') {
     const changes = [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }];
     const removed = { ...json, delta, changes, windows: [] };
@@ -124,6 +137,7 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
   const shownVerb = verb;
   ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
+  for (const m of p.applied?.lenient ?? []) ctx.out(`note: ${lenientNote(m)}\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
   const windows = windowsOf(regions, total);
@@ -152,7 +166,51 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (single && first) {
     return { ...json, old: { start: first.oldStart + 1, count: first.oldCount }, new: { start: first.newStart + 1, count: first.newCount }, delta, window, ...(diff ? jsonDiff(diff) : {}) };
   }
-  return { ...json, delta, changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+  return { ...json, delta, ...jsonLenient(p), changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+}
+
+/** What a context hunk found only leniently did: how it matched, and how its new rows were moved. */
+function lenientNote(m: LenientMatch): string {
+  const ways = [...(m.shift ? ['ignoring indentation'] : []), ...(m.level === PUNCTUATION ? [PUNCTUATION_WORDS] : [])];
+  const matched = `the hunk at patch line ${m.hunkLine} matched only ${ways.join(' and ')}`;
+  return m.shift ? `${matched}: its + rows were ${shiftWords(m.shift)}` : matched;
+}
+
+const PUNCTUATION_WORDS = 'with Unicode dashes, quotes and spaces read as ASCII';
+
+function shiftWords({ remove, add, agreeing, rows, tabs }: IndentShift): string {
+  if (tabs) {
+    const n = Math.abs(tabs.more);
+    const deeper = n === 0 ? '' : ` and ${n} tab${n === 1 ? '' : 's'} ${tabs.more > 0 ? 'deeper' : 'shallower'}`;
+    return `indented with tabs as the file is (a tab for ${tabs.width} quoted spaces${deeper})`;
+  }
+  const by =
+    remove.length === 0
+      ? `right by ${describeIndentation(add)}`
+      : add.length === 0
+        ? `left by ${describeIndentation(remove)}`
+        : `from ${describeIndentation(remove)} to ${describeIndentation(add)} of indentation`;
+  const uneven = agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others otherwise)` : '';
+  return `shifted ${by} to the file's indentation${uneven}`;
+}
+
+/** The hunks of a file found only leniently, as --json gives them (nothing when there are none). */
+function jsonLenient(p: Planned): { lenient?: unknown[] } {
+  const found = p.applied?.lenient ?? [];
+  if (found.length === 0) return {};
+  return {
+    lenient: found.map((m) => ({
+      patchLine: m.hunkLine,
+      ignored: [...(m.shift ? ['indentation'] : []), ...(m.level === PUNCTUATION ? ['unicode punctuation'] : [])],
+      ...(m.shift ? { shift: jsonShift(m.shift) } : {}),
+    })),
+  };
+}
+
+function jsonShift(shift: IndentShift): Record<string, unknown> {
+  const tabs = shift.tabs ? { tabWidth: shift.tabs.width, tabsMore: shift.tabs.more } : {};
+  const { rows, agreeing } = shift;
+  return { from: shift.remove.toString('utf8'), to: shift.add.toString('utf8'), ...tabs, rows, agreeing };
 }
 
 function sign(delta: number): string {

@@ -90,6 +90,8 @@ export interface Planned {
   readonly linkVersion?: FileVersion;
   readonly linkText?: string;
   readonly view?: ViewState;
+  /** A move over an existing file (--force): that file as read, replaced whole. */
+  readonly over?: { readonly lines: FileLines; readonly version: FileVersion; readonly lids: Uint32Array };
 }
 
 /** Runs `changes` as one batch: all of them are written, or none. */
@@ -265,6 +267,10 @@ function refuseLongName(file: ResolvedPath): void {
   }
 }
 
+const ONE_UPDATE = 'give each file one *** Update File with all its hunks (a Move to names its target once)';
+const MOVE_OVER = 'to move a file onto one that exists, leave out its *** Delete File and apply with --force: ' +
+  'the Move to replaces it';
+
 /** A file named by two changes of one patch (or a move onto one) would be written twice: refused. */
 function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
   const seen = new Map<string, number>();
@@ -275,7 +281,8 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
     for (const [file, line] of named) {
       const first = seen.get(file.abs);
       if (first !== undefined) {
-        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, ['give each file one *** Update File with all its hunks (a Move to names its target once)'], { patchLine: line, otherLine: first });
+        const hints = [ONE_UPDATE, MOVE_OVER];
+        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, hints, { patchLine: line, otherLine: first });
       }
       seen.set(file.abs, line);
     }
@@ -293,9 +300,7 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const before = { lines: snapshot.lines, version, snapshot };
   const linkVersion = r.link ? { linkVersion: versionOf(lstatOrMissing(r.link)), linkText: fs.readlinkSync(r.link.abs) } : {};
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion };
-  if (r.moveTo && lstatOrNone(r.moveTo.abs)) {
-    throw new RtError('exists', `${r.moveTo.display} exists already: ${file.display} is not moved onto it; nothing was written`, [`see it: rt open ${shellQuote(r.moveTo.display)}`, 'move to a path that does not exist, or remove it first with *** Delete File']);
-  }
+  const over = r.moveTo ? movedOnto(ctx, r.moveTo, file, flags) : undefined;
   const view = ViewState.load(store, file.rel);
   const { index, lines } = snapshot;
   const world: AnchorWorld = {
@@ -312,7 +317,34 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const changes = flags.indent ? reindentChanges(lines, planned) : planned;
   const applied = applyChanges(lines, index, changes);
   refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
-  return { resolved: r, store, before, applied, view, ...linkVersion };
+  return { resolved: r, store, before, applied, view, ...linkVersion, ...(over ? { over } : {}) };
+}
+
+/** The file a Move to lands on, read to be replaced (--force), or undefined when there is none. */
+function movedOnto(ctx: Context, target: ResolvedPath, file: ResolvedPath, flags: WriteFlags): Planned['over'] {
+  const existing = lstatOrNone(target.abs);
+  if (!existing) return undefined;
+  const notMoved = `${file.display} is not moved onto it`;
+  if (!flags.force) {
+    const hints = [
+      `see it: rt open ${shellQuote(target.display)}`,
+      'to replace it with the moved file, apply the same patch with --force: rt apply --force',
+      'or move to a path that does not exist',
+    ];
+    throw new RtError('exists', `${target.display} exists already: ${notMoved}; nothing was written`, hints);
+  }
+  if (!existing.isFile()) {
+    throw new RtError('access', `${target.display} exists and is not a regular file: ${notMoved}`, ['move to another path']);
+  }
+  return readReplaced(ctx.stateOf(target), target, existing);
+}
+
+/** A file to be replaced whole (--force): its content, and the LIDs it reads with for an undo to give them back. */
+function readReplaced(store: StateStore, file: ResolvedPath, existing: fs.Stats): Planned['over'] {
+  const old = inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), 2 ** 32 - 1));
+  if (!old) return undefined;
+  const lines = splitLines(old);
+  return { lines, version: versionOf(existing), lids: nextReading(store, file.rel, hashLines(lines)).lids };
 }
 
 function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags, origin: WriteOrigin): Planned {
@@ -329,10 +361,7 @@ function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags
   const bytes = change.bytes ?? Buffer.concat(change.lines.flatMap((l) => [l, Buffer.from('\n')]));
   refuseBinaryResult(file, bytes.subarray(0, SNIFF_BYTES));
   // What the file held (with --force) is replaced whole: the summary, --json and the diff say so.
-  const old = existing ? inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), 2 ** 32 - 1)) : undefined;
-  const oldLines = old && splitLines(old);
-  // The LIDs the old content reads with (its saved ones carried), for an undo to give them back.
-  const before = existing && oldLines ? { lines: oldLines, version: versionOf(existing), lids: nextReading(store, file.rel, hashLines(oldLines)).lids } : undefined;
+  const before = existing ? readReplaced(store, file, existing) : undefined;
   return { resolved: r, store, bytes, ...(before ? { before } : {}), view: ViewState.load(store, file.rel) };
 }
 
@@ -347,7 +376,9 @@ function writesOf(p: Planned): FileWrite[] {
   // The source goes only once its content is at the target.
   // A moved file keeps its permission bits, as mv keeps them.
   const mode = p.before!.version.mode;
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, expected: undefined, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
+  // A move with --force replaces the file there, as read.
+  const over = { expected: p.over?.version, overwrite: p.over !== undefined };
+  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, ...over, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
   return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 

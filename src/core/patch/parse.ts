@@ -7,6 +7,7 @@
 
 import { parseAnchor, type Anchor } from '../anchor.js';
 import { RtError } from '../errors.js';
+import { describeIndentation } from './locate.js';
 import type { FileChange, Hunk, PatchRow } from './types.js';
 
 const LF = 0x0a;
@@ -42,9 +43,15 @@ const FILE_FORMS = '*** Update File: PATH, *** Add File: PATH or *** Delete File
 const PLUS_HINT = 'a row of new text is + then the text, byte for byte; a bare + is an empty line';
 const CONTEXT_HINT = "a row of a context hunk is ' ' (context), '-' (removed) or '+' (added), then the line's text";
 
-export function parsePatch(text: Buffer): FileChange[] {
+/**
+ * The file changes of a patch. `note` hears what was read leniently: a patch whose every line
+ * carries one indentation (copied from an indented block) is read without it.
+ */
+export function parsePatch(text: Buffer, note: (message: string) => void = () => {}): FileChange[] {
   refuseNul(text);
   const p = splitPatch(text);
+  unwrapHeredoc(p);
+  dropCommonIndentation(p, note);
   const changes: FileChange[] = [];
   let i = skipBlank(p, 0);
   if (i < p.count && markOf(p, i)?.kind === 'begin') i++;
@@ -89,6 +96,52 @@ function splitPatch(bytes: Buffer): PatchLines {
     start = end + 1;
   }
   return { bytes, count, starts, ends };
+}
+
+/** `<<'EOF'`, `<<EOF`, `<< "EOF"`, `apply_patch <<'EOF'`: the first line of a heredoc copied whole. */
+const HEREDOC_OPENER =
+  /^(?:(?:apply_patch|applypatch|rt[ \t]+apply)[ \t]*)?<<-?[ \t]*(?:'([\w.-]+)'|"([\w.-]+)"|([\w.-]+))$/;
+
+/**
+ * A patch given with the heredoc around it (as apply_patch accepts it): its opening line, and
+ * its closing word when that is the last line, are read as empty lines. Neither can be a line of
+ * a patch, so nothing else is ever read differently.
+ */
+function unwrapHeredoc(p: PatchLines): void {
+  const first = skipBlank(p, 0);
+  if (first >= p.count) return;
+  const [s, e] = trimmed(p, first);
+  const opener = HEREDOC_OPENER.exec(p.bytes.toString('latin1', s, e));
+  if (!opener) return;
+  p.starts[first] = p.ends[first]!;
+  let last = p.count - 1;
+  while (last > first && isBlank(p, last)) last--;
+  const [ls, le] = trimmed(p, last);
+  const word = opener[1] ?? opener[2] ?? opener[3];
+  if (last > first && p.bytes.toString('latin1', ls, le) === word) p.starts[last] = p.ends[last]!;
+}
+
+/**
+ * A patch whose every line starts with the indentation of its first line, a `***` line, was
+ * copied from an indented block: it is read without that indentation. Read as written, every row
+ * of it would be a context row (a row's tag is its first byte), so it could change no line: no
+ * patch meant as written is read differently.
+ */
+function dropCommonIndentation(p: PatchLines, note: (message: string) => void): void {
+  const first = skipBlank(p, 0);
+  if (first >= p.count) return;
+  const s0 = p.starts[first]!;
+  const width = trimmedStart(p, first) - s0;
+  if (width === 0) return;
+  const kind = markOf(p, first)?.kind;
+  if (kind !== 'begin' && kind !== 'update' && kind !== 'add' && kind !== 'delete') return;
+  const indentation = p.bytes.subarray(s0, s0 + width);
+  for (let i = first + 1; i < p.count; i++) {
+    if (!isBlank(p, i) && !p.bytes.subarray(p.starts[i]!, p.ends[i]!).subarray(0, width).equals(indentation)) return;
+  }
+  for (let i = first; i < p.count; i++) p.starts[i] = Math.min(p.starts[i]! + width, p.ends[i]!);
+  const same = `the same indentation (${describeIndentation(indentation)})`;
+  note(`every line of the patch starts with ${same}: read without it`);
 }
 
 function isAsciiSpace(b: number | undefined): boolean {

@@ -10,13 +10,26 @@ import { lidToString } from '../lid.js';
 import type { LineIndex } from '../lineIndex.js';
 import { dominantEol, lineContent, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
-import { hunkSplices, locateHunk, type LinesView, type Miss } from './locate.js';
+import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
+import type { IndentShift, Level, LinesView, Location, Miss } from './locate.js';
 import type { Hunk } from './types.js';
 
 /** One change of a file, in the coordinates of the file as read. */
 export interface PlannedChange extends Splice {
   /** The hunk it comes from. */
   readonly hunk: Hunk;
+  /** How its context hunk was found, when that is worth a word in the report. */
+  readonly lenient?: LenientMatch;
+}
+
+/**
+ * A context hunk found only leniently, as the report says it: with Unicode punctuation read as
+ * ASCII, or ignoring an indentation its new rows were then moved by.
+ */
+export interface LenientMatch {
+  readonly hunkLine: number;
+  readonly level: Level;
+  readonly shift: IndentShift | undefined;
 }
 
 /** The file a plan is made against. */
@@ -60,7 +73,9 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
         if (!at.found) throw missed(target, hunk, at);
         after = at.start + at.oldCount;
         claims.push({ hunk, from: at.start, to: at.start + at.oldCount });
-        for (const s of hunkSplices(hunk, at)) changes.push({ ...s, hunk });
+        const lenient = lenientMatch(view, hunk, at);
+        const said = lenient ? { lenient } : {};
+        for (const s of hunkSplices(hunk, at, lenient?.shift)) changes.push({ ...s, hunk, ...said });
         return;
       }
       const change = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
@@ -71,6 +86,15 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
   }
   refuseOverlaps(target.display, claims);
   return changes;
+}
+
+function lenientMatch(view: LinesView, hunk: Extract<Hunk, { kind: 'context' }>, at: Location) {
+  const found = indentShift(view, hunk, at);
+  // A shift that moves no new row (the hunk adds none, or only blank ones) is not worth a word.
+  const movesARow = found && hunk.rows.some((r) => r.tag === '+' && !shiftedRow(r.text, found).equals(r.text));
+  const shift = movesARow ? found : undefined;
+  const lenient: LenientMatch = { hunkLine: hunk.line, level: at.level, shift };
+  return shift || at.level === PUNCTUATION ? lenient : undefined;
 }
 
 function planRange(target: PlanTarget, hunk: Extract<Hunk, { kind: 'range' }>): Splice {
@@ -186,19 +210,59 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
       shown.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${shownText}`);
     }
   });
-  const header = hunk.header ? ` after ${JSON.stringify(hunk.header.toString('utf8'))}` : '';
+  const headerText = JSON.stringify(hunk.header?.toString('utf8') ?? '');
+  const header = hunk.header ? ` after ${headerText}` : '';
+  const lidHeader = miss.reason === 'header' && /^(?:edit|delete|insert)[ \t]/.test(hunk.header!.toString('latin1'));
+  const indented = miss.reason === 'none' ? rowsIndentation(hunk) : undefined;
+  const noHeader = `no line of ${display} reads ${headerText} (the hunk's @@ line) after the hunk before it`;
+  const atEnd = hunk.endOfFile ? ' at its end' : '';
+  const nowhere = `the hunk's context and removed lines match nowhere in ${display}${header}${atEnd}`;
   const what =
     miss.reason === 'header'
-      ? `no line of ${display} reads ${JSON.stringify(hunk.header?.toString('utf8') ?? '')} (the hunk's @@ line) after the hunk before it`
+      ? `${noHeader}${lidHeader ? LID_ROWS : ''}`
       : miss.reason === 'many'
         ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
-        : `the hunk's context and removed lines match nowhere in ${display}${header}${hunk.endOfFile ? ' at its end' : ''}`;
+        : `${nowhere}${indented ? indentedRows(indented) : ''}`;
   const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
+  const lidHunk = `@@ ${hunk.header?.toString('utf8').trim()}`;
+  const first = miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display;
+  const seeThem = `see the lines as they are now: rt open ${shellQuote(first)}`;
   const hints =
     miss.reason === 'many'
       ? ['add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO']
-      : [`see the lines as they are now: rt open ${shellQuote(miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display)}`, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
-  return new RtError('stale', `${what}; nothing was written${near}`, [...shown, ...hints], { candidates: miss.candidates.map((c) => c + 1) });
+      : lidHeader
+        ? [`write ${lidHunk} followed by the new lines alone, as + rows (drop the - and context rows)`]
+        : [...(indented ? [UNINDENT_ROWS] : []), seeThem, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
+  const candidates = miss.candidates.map((c) => c + 1);
+  return new RtError('stale', `${what}; nothing was written${near}`, [...shown, ...hints], { candidates });
+}
+
+const LID_ROWS =
+  ': an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), ' +
+  "and with - or context rows the @@ line is read as a context hunk's text";
+const UNINDENT_ROWS = "remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)";
+
+function indentedRows(indentation: Buffer): string {
+  const same = `the same indentation (${describeIndentation(indentation)})`;
+  const why = "so each reads as a context row (a row's first character is its tag)";
+  return `: every row of the hunk starts with ${same}, ${why}`;
+}
+
+/**
+ * The indentation every row of a hunk of context rows alone starts with, when taking it off
+ * leaves rows tagged - or +: the hunk was indented whole, and its tags hide behind it.
+ */
+function rowsIndentation(hunk: Extract<Hunk, { kind: 'context' }>): Buffer | undefined {
+  if (hunk.rows.some((r) => r.tag !== ' ')) return undefined;
+  const isIndentation = (b: number | undefined) => b === 0x20 || b === 0x09;
+  // The rows as written (the tag, then the text), those with text.
+  const written = hunk.rows.map((r) => Buffer.concat([Buffer.from(' '), r.text]));
+  const withText = written.filter((w) => !w.every(isIndentation));
+  const first = withText[0];
+  if (!first) return undefined;
+  let width = 0;
+  while (isIndentation(first[width]) && withText.every((w) => w[width] === first[width])) width++;
+  return withText.some((w) => w[width] === 0x2d || w[width] === 0x2b) ? first.subarray(0, width) : undefined;
 }
 
 /** A file after its changes. */
@@ -211,6 +275,8 @@ export interface AppliedChanges {
   content(i: number): Buffer;
   /** Each change: where it was in the file read (0-based) and where its lines are in the new file, in patch order. */
   readonly regions: readonly Region[];
+  /** The context hunks found only leniently, in patch order. */
+  readonly lenient: readonly LenientMatch[];
 }
 
 export interface Region {
@@ -249,6 +315,7 @@ export function applyChanges(lines: FileLines, index: LineIndex, changes: readon
     unchanged,
     content: current.content,
     regions: done.map(({ change, region }) => ({ oldStart: change.start, oldCount: change.deleteCount, newStart: region.start, newCount: region.count, hunk: change.hunk })),
+    lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
   };
 }
 

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hunkSplices, locateHunk, type LinesView, type Location } from '../../../src/core/patch/locate.js';
+import { hunkSplices, indentShift, locateHunk, type LinesView, type Location } from '../../../src/core/patch/locate.js';
 import type { Hunk, PatchRow } from '../../../src/core/patch/types.js';
 import { runs } from '../../support/runs.js';
 
@@ -26,19 +26,20 @@ function hunk(rows: readonly string[], header?: string, endOfFile = false): Cont
   };
 }
 
-const found = (start: number, oldCount: number, level: 0 | 1 | 2) => ({ found: true, start, oldCount, level });
-const miss = (reason: 'none' | 'many' | 'header', candidates: number[], level: 0 | 1 | 2 = 2) => ({ found: false, reason, candidates, level });
+const found = (start: number, oldCount: number, level: 0 | 1 | 2 | 3) => ({ found: true, start, oldCount, level });
+// A hunk found nowhere was looked for down to the loosest level.
+const miss = (reason: 'none' | 'many' | 'header', candidates: number[], level: 0 | 1 | 2 | 3 = 3) => ({ found: false, reason, candidates, level });
 
 describe('locateHunk', () => {
   it.each([
-    // The three levels.
+    // The levels.
     ['exact', ['a', 'b', 'c'], hunk([' b', '-c']), 0, found(1, 2, 0)],
     ['trailing whitespace in the file', ['a', 'b \t', 'c\r'], hunk([' b', '-c']), 0, found(1, 2, 1)],
     ['trailing whitespace in the hunk', ['a', 'b', 'c'], hunk([' b  ', '-c\v\f']), 0, found(1, 2, 1)],
     ['indentation differs', ['a', '  b', '\tc  '], hunk([' b', '-c']), 0, found(1, 2, 2)],
     ['a row matched at level 1 makes the hunk level 1', ['a', 'b', 'c '], hunk([' b', '-c']), 0, found(1, 2, 1)],
     ['inner whitespace is never ignored', ['a', 'b  c'], hunk(['-b c']), 0, miss('none', [])],
-    ['other bytes than ASCII whitespace are not trimmed', ['a', '\u00a0b'], hunk(['-b']), 0, miss('none', [])],
+    ['other bytes than ASCII whitespace are not trimmed (a lone byte 0xa0 is no UTF-8 space)', ['a', '\u00a0b'], hunk(['-b']), 0, miss('none', [])],
     ['an empty row matches a line of whitespace at level 1', ['a', '  ', 'b'], hunk([' a', ' ', '-b']), 0, found(0, 3, 1)],
     // One place only, and a strict level is never traded for a loose one.
     ['two exact matches', ['x', 'a', 'y', 'a', 'z'], hunk(['-a']), 0, miss('many', [1, 3], 0)],
@@ -224,5 +225,69 @@ describe('hunkSplices', () => {
       }),
       { numRuns: runs(500) },
     );
+  });
+});
+
+describe('the last level: Unicode punctuation read as ASCII, as apply_patch reads it', () => {
+  const utf8View = (lines: readonly string[]): LinesView => {
+    const bufs = lines.map((l) => Buffer.from(l, 'utf8'));
+    return { count: bufs.length, content: (i) => bufs[i]! };
+  };
+  const utf8Hunk = (rows: readonly string[], header?: string): ContextHunk => ({
+    kind: 'context',
+    line: 1,
+    header: header === undefined ? undefined : Buffer.from(header, 'utf8'),
+    rows: rows.map((r, i): PatchRow => ({ tag: r[0] as PatchRow['tag'], text: Buffer.from(r.slice(1), 'utf8'), line: i + 2 })),
+    endOfFile: false,
+  });
+
+  it.each([
+    ['an en dash and an em dash in the file, hyphens quoted', ['x', 'a \u2013 b \u2014 c'], utf8Hunk(['-a - b - c']), found(1, 1, 3)],
+    ['curly quotes in the file, straight ones quoted', ['say(\u201chi\u201d, \u2018x\u2019)'], utf8Hunk(['-say("hi", \'x\')']), found(0, 1, 3)],
+    ['straight quotes in the file, curly ones quoted', ['say("hi")'], utf8Hunk(['-say(\u201chi\u201d)']), found(0, 1, 3)],
+    ['a non-breaking space inside a line', ['a\u00a0b'], utf8Hunk(['-a b']), found(0, 1, 3)],
+    ['a minus sign and a narrow no-break space', ['x \u2212 1\u202f%'], utf8Hunk(['-x - 1 %']), found(0, 1, 3)],
+    ['with indentation too', ['    a \u2014 b'], utf8Hunk(['-a - b']), found(0, 1, 3)],
+    ['a header read so', ['f(\u201cx\u201d) {', '  y', '}', 'g() {', '  y'], utf8Hunk(['-  y'], 'f("x") {'), found(1, 1, 3)],
+    ['other characters are never read as ASCII', ['caf\u00e9'], utf8Hunk(['-cafe']), miss('none', [])],
+    ['an exact match wins over one at the last level', ['a \u2013 b', 'a - b'], utf8Hunk(['-a - b']), found(1, 1, 0)],
+    ['two at the last level are ambiguous', ['a \u2013 b', 'a \u2014 b'], utf8Hunk(['-a - b']), miss('many', [0, 1], 3)],
+  ] as const)('%s', (_name, lines, h, want) => {
+    expect(locateHunk(utf8View(lines), h, 0)).toEqual(want);
+  });
+
+  it('is never tried on bytes that are not UTF-8', () => {
+    const file: LinesView = { count: 1, content: () => Buffer.from([0x61, 0xff, 0x20, 0xe2, 0x80, 0x93, 0x20, 0x62]) };
+    expect(locateHunk(file, utf8Hunk(['-a\u00ff - b']), 0)).toMatchObject({ found: false });
+  });
+});
+
+describe('indentShift: what the file indents more or less than the quoted rows', () => {
+  const shiftOf = (lines: readonly string[], rows: readonly string[]) => {
+    const h = hunk(rows);
+    const at = locateHunk(view(lines), h, 0);
+    if (!at.found) throw new Error('not found');
+    const shift = indentShift(view(lines), h, at);
+    const splices = hunkSplices(h, at, shift).map((x) => x.insert.map((b) => b.toString('latin1')));
+    return { shift: shift && { remove: shift.remove.toString('latin1'), add: shift.add.toString('latin1'), ...(shift.tabs ? { tabs: shift.tabs } : {}), agreeing: shift.agreeing, rows: shift.rows }, splices };
+  };
+
+  it.each([
+    ['rows quoted 4 spaces short', ['def f(x):', '    if x:', '        return 1'], [' if x:', '-    return 1', '+    y = 1', '+    return y'], { remove: '', add: '    ', agreeing: 2, rows: 2 }, [['        y = 1', '        return y']]],
+    ['rows quoted 4 spaces deep', ['if x:', '    return 1'], ['     if x:', '-        return 1', '+        return 2', '+    }'], { remove: '    ', add: '', agreeing: 2, rows: 2 }, [['    return 2', '}']]],
+    ['a + row less indented than the shift takes off loses what it has', ['a', '  b'], ['-    a', '+  x', '+      b'], { remove: '    ', add: '', agreeing: 1, rows: 1 }, [['x', '  b']]],
+    ['one tab in the file for 4 quoted spaces', ['\tif x:', '\t\treturn 1'], ['     if x:', '-        return 1', '+        return 2', '+          z'], { remove: '', add: '', tabs: { width: 4, more: 0 }, agreeing: 2, rows: 2 }, [['\t\treturn 2', '\t\t  z']]],
+    ['a tab for 4 spaces, quoted a level short', ['\t\tif x:', '\t\t\treturn 1'], [' if x:', '-    return 1', '+    return 2'], { remove: '', add: '', tabs: { width: 4, more: 2 }, agreeing: 2, rows: 2 }, [['\t\t\treturn 2']]],
+    ['a tab for 8 spaces', ['\tif x:', '\t\treturn 1'], ['         if x:', '-                return 1', '+                return 2'], { remove: '', add: '', tabs: { width: 8, more: 0 }, agreeing: 2, rows: 2 }, [['\t\treturn 2']]],
+    ['one tab for the same spaces on every row is a plain shift', ['\tif x:', '\t    return 1'], ['     if x:', '-        return 1', '+        return 2'], { remove: '    ', add: '\t', agreeing: 2, rows: 2 }, [['\t    return 2']]],
+    ['a + row indented otherwise than the quoted rows is written as given', ['\tif x:', '\treturn 1'], ['   if x:', '-  return 1', '+\t\treturn 2', '+  return 3'], { remove: '  ', add: '\t', agreeing: 2, rows: 2 }, [['\t\treturn 2', '\treturn 3']]],
+    ['blank rows say nothing and are written as given', ['  a', '', '  b'], [' a', ' ', '-b', '+', '+c', '+   '], { remove: '', add: '  ', agreeing: 2, rows: 2 }, [['', '  c', '   ']]],
+    ['uneven: what most rows differ by wins', ['    a', '    b', '      c', '    d'], [' a', ' b', ' c', '-d', '+e'], { remove: '', add: '    ', agreeing: 3, rows: 4 }, [['    e']]],
+    ['uneven, a tie: the first row wins', ['  a', '    b'], [' a', '-b', '+c'], { remove: '', add: '  ', agreeing: 1, rows: 2 }, [['  c']]],
+    ['matched exactly: no shift', ['  a', '  b'], ['   a', '-  b', '+  c'], undefined, [['  c']]],
+    ['matched ignoring trailing whitespace only: no shift', ['  a ', '  b'], ['   a', '-  b', '+  c'], undefined, [['  c']]],
+    ['matched ignoring indentation that differs by nothing overall (rows differ unevenly, most by nothing)', ['  a', '  b', 'c'], ['   a', '   b', '-  c', '+  d'], undefined, [['  d']]],
+  ] as const)('%s', (_name, lines, rows, shift, splices) => {
+    expect(shiftOf(lines, rows)).toEqual({ shift, splices });
   });
 });

@@ -331,3 +331,61 @@ describe('parsePatch: size', () => {
     expect(add?.kind === 'add' && add.lines[0]!.length).toBe(10_000_000);
   });
 });
+
+describe('parsePatch: a patch pasted as apply_patch users paste it', () => {
+  const body = ['*** Begin Patch', '*** Update File: a.py', '@@ def f():', '-    pass', '+    return 1', '*** End Patch'];
+  /** The parsed body, its first line at patch line `at`. */
+  const want = (at = 2) => [update('a.py', at + 1, [{ kind: 'context', line: at + 2, header: 'def f():', rows: [`${at + 3}-    pass`, `${at + 4}+    return 1`], endOfFile: false }])];
+
+  it.each([
+    ["<<'EOF'", ["<<'EOF'", ...body, 'EOF']],
+    ['<<EOF', ['<<EOF', ...body, 'EOF']],
+    ['<< "EOF"', ['<< "EOF"', ...body, 'EOF']],
+    ["<< 'EOF' with spaces around both lines", ["  << 'EOF'  ", ...body, '  EOF ']],
+    ["apply_patch <<'EOF'", ["apply_patch <<'EOF'", ...body, 'EOF']],
+    ["rt apply <<'PATCH'", ["rt apply <<'PATCH'", ...body, 'PATCH']],
+    ['an opening line without its closing word', ["<<'EOF'", ...body]],
+  ])('reads the patch inside its heredoc lines: %s', (_name, lines) => {
+    expect(parsed(patch(...lines))).toEqual(want());
+  });
+
+  it('names the lines of the patch as given, heredoc lines counted', () => {
+    const e = refusal(patch("apply_patch <<'EOF'", '*** Update File: a.py', '@@', 'oops', 'EOF'));
+    expect(e.message).toBe('patch line 4: a row must start with \' \', \'-\' or \'+\': "oops"');
+  });
+
+  it('keeps a closing word that is not the opening line\'s', () => {
+    expect(refusal(patch("<<'EOF'", '*** Add File: a', '+x', 'END')).message).toBe('patch line 4: a row of new text must start with +: "END"');
+  });
+
+  it('reads a patch whose every line starts with one indentation without it, and says so', () => {
+    const notes: string[] = [];
+    const changes = plain(parsePatch(patch(...body.map((l) => `   ${l}`)), (n) => notes.push(n)));
+    expect(changes).toEqual(want(1));
+    expect(notes).toEqual(['every line of the patch starts with the same indentation (3 spaces): read without it']);
+  });
+
+  it('reads so a tab-indented patch with its empty lines, an empty context row kept', () => {
+    const notes: string[] = [];
+    const text = patch('\t*** Update File: a', '\t@@', '\t x', '\t ', '', '\t-y', '\t+Y', '\t*** Add File: b', '\t+b');
+    expect(plain(parsePatch(text, (n) => notes.push(n)))).toEqual([
+      update('a', 1, [{ kind: 'context', line: 2, header: undefined, rows: ['3 x', '4 ', '5 ', '6-y', '7+Y'], endOfFile: false }]),
+      { kind: 'add', line: 8, path: 'b', lines: ['b'] },
+    ]);
+    expect(notes).toEqual(['every line of the patch starts with the same indentation (1 tab): read without it']);
+  });
+
+  it.each([
+    ['a line with less indentation', ['  *** Update File: a', '  @@', '   x', ' -y', '  +Y']],
+    ['a first line that is no *** line', ['  @@', '  -y']],
+    ['no indentation on the first line', ['*** Update File: a', '@@', '    x']],
+  ])('reads as written a patch not indented whole: %s', (_name, lines) => {
+    const notes: string[] = [];
+    try {
+      parsePatch(patch(...lines), (n) => notes.push(n));
+    } catch {
+      // Refused or not, as written.
+    }
+    expect(notes).toEqual([]);
+  });
+});

@@ -132,3 +132,68 @@ describe('planHunks and applyChanges', () => {
     );
   });
 });
+
+describe('planHunks: context hunks found leniently', () => {
+  const ctx = (rows: string[], header?: string, line = 3): Hunk => ({
+    kind: 'context',
+    line,
+    header: header === undefined ? undefined : Buffer.from(header, 'utf8'),
+    rows: rows.map((r, i) => ({ tag: r[0] as ' ' | '-' | '+', text: Buffer.from(r.slice(1), 'utf8'), line: line + 1 + i })),
+    endOfFile: false,
+  });
+  /** The file of `text` as UTF-8 (target takes one character a byte). */
+  const utf8Target = (text: string) => target(Buffer.from(text, 'utf8').toString('latin1'));
+
+  function planned(text: string, hunks: Hunk[]) {
+    const t = utf8Target(text);
+    const result = applyChanges(t.lines, t.index, planHunks(t, hunks));
+    return { bytes: result.lines.bytes.toString('utf8'), lenient: result.lenient.map((m) => ({ hunkLine: m.hunkLine, level: m.level, shift: m.shift && { remove: m.shift.remove.toString(), add: m.shift.add.toString(), agreeing: m.shift.agreeing, rows: m.shift.rows } })) };
+  }
+
+  it('shifts the + rows of a hunk quoted 4 spaces short by 4 spaces, and says so', () => {
+    const text = 'class A:\n    def f(self, x):\n        if x:\n            return 1\n        return 2\n';
+    expect(planned(text, [ctx(['     if x:', '-        return 1', '+        y = x * 2', '+', '+        return y'])])).toEqual({
+      bytes: 'class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        return 2\n',
+      lenient: [{ hunkLine: 3, level: 2, shift: { remove: '', add: '    ', agreeing: 2, rows: 2 } }],
+    });
+  });
+
+  it('says nothing of a hunk found exactly, or one whose shift moves no row', () => {
+    expect(planned('  a\n  b\n', [ctx(['   a', '-  b', '+  c'])]).lenient).toEqual([]);
+    expect(planned('  a\n  b\n', [ctx([' a', '-b'])])).toEqual({ bytes: '  a\n', lenient: [] });
+  });
+
+  it('says that a hunk matched only with Unicode punctuation read as ASCII', () => {
+    expect(planned('x = "a \u2014 b"\ny = 1\n', [ctx([' x = "a - b"', '-y = 1', '+y = 2'])])).toEqual({ bytes: 'x = "a \u2014 b"\ny = 2\n', lenient: [{ hunkLine: 3, level: 3, shift: undefined }] });
+  });
+
+  function refusal(text: string, hunk: Hunk): RtError {
+    try {
+      planHunks(utf8Target(text), [hunk]);
+    } catch (error) {
+      expect(error).toBeInstanceOf(RtError);
+      return error as RtError;
+    }
+    throw new Error('not refused');
+  }
+
+  it('says that an LID hunk takes only + rows when @@ edit LID comes with - rows', () => {
+    const e = refusal('def f(x):\n    return 1\n', ctx(['-def f(x):', '+def g(x):'], 'edit g60s'));
+    expect(e.exitStatus).toBe(3);
+    expect(e.message).toBe(`no line of f.txt reads "edit g60s" (the hunk's @@ line) after the hunk before it: an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), and with - or context rows the @@ line is read as a context hunk's text; nothing was written; nearest:`);
+    expect(e.hints).toHaveLength(2);
+    expect(e.hints[0]).toMatch(/^ {2}1:[0-9a-z]{4}\|def f\(x\):$/);
+    expect(e.hints[1]).toBe('write @@ edit g60s followed by the new lines alone, as + rows (drop the - and context rows)');
+  });
+
+  it('says that the rows of a hunk indented whole all read as context rows', () => {
+    const e = refusal('if x:\n    return 1\n', ctx(['   if x:', '   -    return 1', '   +    return 2']));
+    expect(e.message).toMatch(/^the hunk's context and removed lines match nowhere in f\.txt: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written/);
+    expect(e.hints).toContain("remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)");
+  });
+
+  it('does not say so of context rows that are only indented', () => {
+    const e = refusal('if x:\n    return 1\n', ctx(['   if y:', '       return 1']));
+    expect(e.message).not.toMatch(/indentation/);
+  });
+});
