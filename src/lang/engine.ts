@@ -92,7 +92,7 @@ export function createEngine(read: ReadGrammar): Engine {
     },
     problems(language, text, budgetMs = Infinity) {
       const parsing = PARSING[language];
-      if (parsing.kind === 'json') return jsonProblems(text, parsing.comments);
+      if (parsing.kind === 'json') return jsonProblems(text, parsing.dialect);
       if (parsing.kind !== 'tree-sitter') return undefined;
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;
@@ -104,7 +104,7 @@ export function createEngine(read: ReadGrammar): Engine {
     },
     problemsAndBalance(language, text, rows, budgetMs = Infinity) {
       const parsing = PARSING[language];
-      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.comments) };
+      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.dialect) };
       if (parsing.kind !== 'tree-sitter') return undefined;
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;

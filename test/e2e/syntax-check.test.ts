@@ -123,6 +123,19 @@ describe('the syntax check', () => {
     expect(r.status, r.text).toBe(0);
   });
 
+  it('reads babel.config.json and renovate.json as JSON with comments, *.json5 as JSON5', () => {
+    const dir = repo({ 'babel.config.json': '{\n  "presets": []\n}\n', 'renovate.json': '{\n  "extends": []\n}\n', 'app.json5': '{\n  a: 1,\n}\n' });
+    for (const file of ['babel.config.json', 'renovate.json']) {
+      const w = openWindow(dir, file);
+      const r = run(['edit', file, w.lidAt(2)], dir, { input: '  // why\n  "x": [],\n' });
+      expect(r.status, r.text).toBe(0);
+    }
+    const w = openWindow(dir, 'app.json5');
+    expect(run(['edit', 'app.json5', w.lidAt(2)], dir, { input: "  a: 0x1F, b: 'two', // three\n" }).status).toBe(0);
+    const again = openWindow(dir, 'app.json5');
+    expect(run(['edit', 'app.json5', again.lidAt(2)], dir, { input: '  a: [1 2],\n' }).status).toBe(5);
+  });
+
   it('checks valid modern syntax without refusing it: TypeScript satisfies and using, decorators, Python match and type, Rust let-else', () => {
     const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
     const cases: Array<[string, string]> = [

@@ -11,7 +11,7 @@ const b = (text: string): Buffer => Buffer.from(text);
 const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
 
 beforeAll(async () => {
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'json5', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
     expect(await prepareChecker(language)).toEqual({ ok: true });
   }
 });
@@ -25,6 +25,9 @@ describe('syntaxErrors', () => {
     ['json', '{"a": 1,}\n', ['1:9 trailing `,` is not allowed in JSON']],
     ['json', '{"a": 1\n', ['2:1 missing `}`']],
     ['jsonc', '// settings\n{"a": 1, /* b */ "b": [1, 2,],}\n', ['ok']],
+    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'it''s',}\n", ['2:55 unexpected `\'`']],
+    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'x',}\n", ['ok']],
+    ['json5', '{a: [1 2]}\n', ['1:8 unexpected `2`']],
     ['python', 'def f(x):\n    return x +\n', ['2:5 unexpected `return x +`']],
   ])('%s %j', (language, text, expected) => {
     expect(messages(syntaxErrors(language, b(text)))).toEqual(expected);
