@@ -137,7 +137,9 @@ function refusal(found: readonly Found[]): RtError {
       const content = i < written.after.count ? lineContent(written.after, i).toString('utf8') : '';
       details.push({ path: written.file.display, line: e.line, column: e.column, lid, message: e.message });
       if (k >= SHOWN_ERRORS) continue;
-      shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`, `    line ${e.line}, column ${e.column}: ${e.message}`);
+      // A line with several errors is shown once, above them all.
+      if (k === 0 || errors[k - 1]!.line !== e.line) shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`);
+      shown.push(`    line ${e.line}, column ${e.column}: ${e.message}`);
     }
     if (errors.length > SHOWN_ERRORS) shown.push(`  (${errors.length - SHOWN_ERRORS} more in ${written.file.display})`);
     if (unconfirmed) shown.push(`  (found in the lines around the change; ${unconfirmed})`);

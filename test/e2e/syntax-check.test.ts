@@ -256,5 +256,10 @@ describe('a valid file the grammar misreads whole (test/lang/fixtures/README.md)
     const r = run(['delete', 'core.ts', String(line)], dir);
     expect(r.status, r.text).toBe(5);
     expect(read(dir, 'core.ts').toString()).toBe(text);
+    // The errors nearest the change first (not line 1), each line shown once above its errors.
+    const first = Number(/line (\d+), column \d+/.exec(r.stderr)![1]);
+    expect(Math.abs(first - line)).toBeLessThan(10);
+    const shown = [...r.stderr.matchAll(/^rt: {3}(\d+):/gm)].map((m) => m[1]);
+    expect(new Set(shown).size).toBe(shown.length);
   });
 });
