@@ -195,10 +195,10 @@ function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, n
   let dialect = language;
   // A .json file that already has comments is read by a tool that allows them.
   if (language === 'json' && oldBytes.length > 0 && parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
-  const found = parser.problems(dialect, after, budget);
-  if (found === undefined) return unconfirmed(`parsing ${windowFound ? 'the whole file ' : ''}took longer than ${budget} ms`);
+  const both = parser.problemsOfChange(dialect, before, after, budget);
+  if (both === undefined) return unconfirmed(`parsing ${windowFound ? 'the whole file ' : ''}took longer than ${budget} ms`);
+  const { found, was } = both;
   if (found.length === 0) return { status: 'ok' };
-  const was = parser.problems(dialect, before, budget);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return unconfirmed('the file as it was could not be parsed in time');
   const made = newProblems(was, found, edit);

@@ -8,6 +8,7 @@
 // file of text or of odd bytes (a highlighted fixture full of ANSI escapes) once drove into a
 // stack overflow, and which cost a refusal seconds on a big file.
 
+import { changedSpan } from './changedSpan.js';
 import type { LanguageId } from './languages.js';
 import { loadTypeScript } from './loadTypeScript.js';
 import { newProblems, type Hunk } from './newProblems.js';
@@ -37,12 +38,8 @@ function parse(language: LanguageId, text: string): { ts: TypeScript; file: Sour
  * big file, for a change of a few lines). `file` is used up.
  */
 function reparse(ts: TypeScript, file: SourceFile, text: string): SourceFile {
-  const old = file.text;
-  let head = 0;
-  while (head < old.length && head < text.length && old.charCodeAt(head) === text.charCodeAt(head)) head++;
-  let tail = 0;
-  while (tail < old.length - head && tail < text.length - head && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-  return ts.updateSourceFile(file, text, { span: { start: head, length: old.length - head - tail }, newLength: text.length - head - tail });
+  const { start, oldEnd, newEnd } = changedSpan(file.text, text);
+  return ts.updateSourceFile(file, text, { span: { start, length: oldEnd - start }, newLength: newEnd - start });
 }
 
 function problemsOf(ts: TypeScript, language: LanguageId, file: SourceFile): SyntaxProblem[] {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/lang/languages.js';
+import { loadEngine } from '../../src/lang/loadEngine.js';
 import { MAX_CHECK_BYTES, MAX_PARSED_CHARS, newErrors, prepareChecker, syntaxErrors, type Check } from '../../src/lang/syntax.js';
 
 const b = (text: string): Buffer => Buffer.from(text);
@@ -286,5 +287,21 @@ describe('a new error a window finds in a file too long to confirm whole', () =>
     const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [{ oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 }]);
     expect(check.status).toBe('errors');
     expect(check.status === 'errors' && check.unconfirmed).toMatch(/too long .* to confirm/);
+  });
+});
+
+describe('the old content parsed again from the tree of the new (problemsOfChange)', () => {
+  it('finds the errors a parse of its own finds', async () => {
+    const engine = await loadEngine();
+    await engine.prepare('typescript');
+    // Characters of two UTF-16 units before the change: web-tree-sitter counts in those units.
+    const text = `// é 😀\n${fs.readFileSync(path.join(__dirname, 'fixtures/zx-core-head.ts.txt'), 'utf8')}`;
+    const lines = text.split('\n');
+    for (const at of [20, 120, 188, 231, 250]) {
+      const after = [...lines.slice(0, at), '  }', 'const é = (1 +', ...lines.slice(at + 1)].join('\n');
+      const both = engine.problemsOfChange('typescript', text, after);
+      expect(both?.found, `line ${at}`).toEqual(engine.problems('typescript', after));
+      expect(both?.was, `line ${at}`).toEqual(engine.problems('typescript', text));
+    }
   });
 });
