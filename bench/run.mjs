@@ -333,6 +333,41 @@ if (sed) {
   }
 }
 
+// 3d. A refusal's cost (the check's confirmation on the whole file, TypeScript's parser asked):
+// the deletion of a method's closing `}` at the middle of a 15,700-line TypeScript file (rt's own
+// sources, whole files, repeated), refused, against an accepted insert of a comment there.
+{
+  const sources = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith('.ts')) sources.push(fs.readFileSync(p, 'utf8').replace(/\n$/, '').split('\n'));
+    }
+  };
+  walk(path.join(root, 'src'));
+  const text = [];
+  for (let k = 0; text.length < 15_700; k = (k + 1) % sources.length) text.push(...sources[k]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-refusal-'));
+  const opts = { cwd: dir, env: { RT_ROOT: dir } };
+  fs.writeFileSync(path.join(dir, 'big.ts'), `${text.join('\n')}\n`);
+  const brace = text.findIndex((line, i) => i > text.length / 2 && line === '  }') + 1;
+  const lidOf = (number, stdout) => new RegExp(`^${number}:([0-9a-z]+)\\|`, 'm').exec(stdout.toString())[1];
+  const closing = lidOf(brace, timeOnce(RT, ['open', `big.ts:${brace}`, '--window', '1'], opts).stdout);
+  let above = lidOf(brace - 1, timeOnce(RT, ['open', `big.ts:${brace - 1}`, '--window', '1'], opts).stdout);
+  let n = 0;
+  const refused = { run: () => timeOnce(RT, ['delete', 'big.ts', closing], { ...opts, okStatuses: [5] }).ms };
+  const accepted = {
+    run() {
+      const r = timeOnce(RT, ['insert', 'big.ts', above, '--force'], { ...opts, input: `    // note ${n++}\n` });
+      above = lidOf(brace, r.stdout);
+      return r.ms;
+    },
+  };
+  row(`rt delete of a \`}\`, refused / an accepted insert (${text.length.toLocaleString('en')}-line TypeScript)`, pair(refused, accepted), '≤ 2.0', '≤ 1.5');
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 // 4. Search on the tree, from no saved state: what earlier runs (or hand-run searches) left in
 // its .rt/ (views grown by other searches) would weigh on the figures. The warm-up run of each
 // pair saves the indexes of the files printed, as a user's first search does.

@@ -150,6 +150,8 @@ copyGrammars();
 // and named by its first line, as dist/rt.cjs is below.
 stampBuild(path.join(root, 'dist', 'lang.cjs'));
 copyFileSync(createRequire(path.join(root, 'package.json')).resolve('typescript'), path.join(root, 'dist', 'typescript.cjs'));
+// TypeScript's parser is loaded with a code cache too: named by its first line as the others.
+stampBuild(path.join(root, 'dist', 'typescript.cjs'));
 
 await build({
   entryPoints: [path.join(root, 'src/mcp/sdk.ts')],
@@ -235,7 +237,8 @@ function stampBuild(file, transform = (code) => code) {
 // Sample runs compile what a typical command uses: a first open of a small file (which builds
 // and saves its index), then the same window again from the saved index, whose process writes
 // the cache.
-// The parsers' cache comes from an outline of a small TypeScript file, which loads them.
+// The parsers' cache comes from an outline of a small TypeScript file, which loads them;
+// TypeScript's, from a refused deletion of a `}` of that file, which its parser confirms.
 const sample = mkdtempSync(path.join(tmpdir(), 'rt-build-'));
 writeFileSync(path.join(sample, 'sample.txt'), 'one\ntwo\nthree\n');
 writeFileSync(path.join(sample, 'sample.ts'), 'export class Sample {\n  size(n: number): number {\n    return n + 1;\n  }\n}\n');
@@ -243,14 +246,16 @@ const runs = [
   [['open', 'sample.txt:2'], {}],
   [['open', 'sample.txt:2'], { RT_WRITE_CODE_CACHE: outfile }],
   [['outline', 'sample.ts'], { RT_WRITE_CODE_CACHE: path.join(root, 'dist', 'lang.cjs') }],
+  [['open', 'sample.ts'], {}],
+  [['delete', 'sample.ts', '4'], { RT_WRITE_CODE_CACHE: path.join(root, 'dist', 'typescript.cjs') }, 5],
 ];
-for (const [args, extra] of runs) {
+for (const [args, extra, expected = 0] of runs) {
   const run = spawnSync(process.execPath, [path.join(root, 'bin', 'rt.cjs'), ...args], {
     cwd: sample,
     env: { ...process.env, ...extra, RT_STATE: '', RT_ROOT: sample },
     encoding: 'utf8',
   });
-  if (run.status !== 0) {
+  if (run.status !== expected) {
     console.error(`build: the sample run failed (no code cache made):\n${run.stderr}`);
     process.exitCode = 1;
     break;

@@ -77,7 +77,7 @@ interface Written {
  * one has syntax errors it did not have, naming each with the line it is on as it would be.
  */
 export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
-  const found: Array<{ written: Written; errors: readonly SyntaxProblem[] }> = [];
+  const found: Found[] = [];
   for (const p of planned) {
     const written = writtenOf(ctx, p);
     if (!written) continue;
@@ -86,7 +86,7 @@ export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
     if (language === undefined) continue;
     const check = newErrors(language, written.before, written.after.bytes, written.hunks, written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined);
     if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
-    else if (check.status === 'errors') found.push({ written, errors: check.errors });
+    else if (check.status === 'errors') found.push({ written, errors: check.errors, unconfirmed: check.unconfirmed });
   }
   if (found.length) throw refusal(found);
 }
@@ -113,15 +113,22 @@ function startsOf(lines: FileLines): ArrayLike<number> {
   return starts;
 }
 
-/** Lines of a refusal shown per file, at most. */
-const SHOWN_ERRORS = 10;
+/** A file's new errors, nearest the change first; `unconfirmed` says why the whole file could not confirm them. */
+interface Found {
+  readonly written: Written;
+  readonly errors: readonly SyntaxProblem[];
+  readonly unconfirmed?: string | undefined;
+}
 
-function refusal(found: ReadonlyArray<{ written: Written; errors: readonly SyntaxProblem[] }>): RtError {
+/** Errors of a refusal shown per file, at most (the nearest the change: the rest are counted). */
+const SHOWN_ERRORS = 5;
+
+function refusal(found: readonly Found[]): RtError {
   const count = found.reduce((n, f) => n + f.errors.length, 0);
   const names = found.map((f) => f.written.file.display);
   const shown: string[] = [];
   const details: Array<Record<string, unknown>> = [];
-  for (const { written, errors } of found) {
+  for (const { written, errors, unconfirmed } of found) {
     const lids = written.lids();
     if (found.length > 1) shown.push(`  ${written.file.display}:`);
     for (const [k, e] of errors.entries()) {
@@ -130,9 +137,12 @@ function refusal(found: ReadonlyArray<{ written: Written; errors: readonly Synta
       const content = i < written.after.count ? lineContent(written.after, i).toString('utf8') : '';
       details.push({ path: written.file.display, line: e.line, column: e.column, lid, message: e.message });
       if (k >= SHOWN_ERRORS) continue;
-      shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`, `    line ${e.line}, column ${e.column}: ${e.message}`);
+      // A line with several errors is shown once, above them all.
+      if (k === 0 || errors[k - 1]!.line !== e.line) shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`);
+      shown.push(`    line ${e.line}, column ${e.column}: ${e.message}`);
     }
     if (errors.length > SHOWN_ERRORS) shown.push(`  (${errors.length - SHOWN_ERRORS} more in ${written.file.display})`);
+    if (unconfirmed) shown.push(`  (found in the lines around the change; ${unconfirmed})`);
   }
   const first = found[0]!.written.file.display;
   return new RtError(

@@ -7,8 +7,9 @@
 // dist/lang.cjs of this file, and loadEngine.ts loads it only when a command needs a parser.
 
 import { setFlagsFromString } from 'node:v8';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { Edit, Language, Parser, type Point, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
+import { changedSpan } from './changedSpan.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { outlineOf, type Definition } from './outline.js';
@@ -36,6 +37,13 @@ export interface Engine {
    * parse; undefined as for `problems`. JSON has no balance (its parser is not tree-sitter).
    */
   problemsAndBalance(language: LanguageId, text: string, rows: readonly Rows[], budgetMs?: number): { problems: SyntaxProblem[]; balance?: [number, number, number] } | undefined;
+  /**
+   * The syntax errors of `after` and, when it has some, of `before` (the same file before a
+   * change), parsed again from the tree of `after` (a change of a few lines costs a fraction of
+   * a parse); undefined as for `problems` when `after` could not be parsed in time, `was`
+   * undefined when `before` could not.
+   */
+  problemsOfChange(language: LanguageId, before: string, after: string, budgetMs?: number): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
   /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
@@ -66,11 +74,11 @@ export function createEngine(read: ReadGrammar): Engine {
     return language;
   };
 
-  const parse = (language: LanguageId, text: string, budgetMs: number): Tree | undefined => {
+  const parse = (language: LanguageId, text: string, budgetMs: number, earlier: Tree | null = null): Tree | undefined => {
     const parser = parsers.get(language);
     if (!parser) throw new Error(`rt: the ${language} grammar is not loaded (prepare it first)`);
     const deadline = cpuMs() + budgetMs;
-    const tree = parser.parse(text, null, { progressCallback: () => cpuMs() > deadline });
+    const tree = parser.parse(text, earlier, { progressCallback: () => cpuMs() > deadline });
     // A cancelled parse leaves the parser mid-way: reset it so the next parse starts afresh.
     if (!tree) parser.reset();
     return tree ?? undefined;
@@ -92,7 +100,7 @@ export function createEngine(read: ReadGrammar): Engine {
     },
     problems(language, text, budgetMs = Infinity) {
       const parsing = PARSING[language];
-      if (parsing.kind === 'json') return jsonProblems(text, parsing.comments);
+      if (parsing.kind === 'json') return jsonProblems(text, parsing.dialect);
       if (parsing.kind !== 'tree-sitter') return undefined;
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;
@@ -104,12 +112,36 @@ export function createEngine(read: ReadGrammar): Engine {
     },
     problemsAndBalance(language, text, rows, budgetMs = Infinity) {
       const parsing = PARSING[language];
-      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.comments) };
+      if (parsing.kind === 'json') return { problems: jsonProblems(text, parsing.dialect) };
       if (parsing.kind !== 'tree-sitter') return undefined;
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;
       try {
         return { problems: treeProblems(tree), balance: bracketBalance(tree, rows) };
+      } finally {
+        tree.delete();
+      }
+    },
+    problemsOfChange(language, before, after, budgetMs = Infinity) {
+      const parsing = PARSING[language];
+      if (parsing.kind === 'json') {
+        const found = jsonProblems(after, parsing.dialect);
+        return { found, was: found.length > 0 ? jsonProblems(before, parsing.dialect) : [] };
+      }
+      if (parsing.kind !== 'tree-sitter') return undefined;
+      const tree = parse(language, after, budgetMs);
+      if (!tree) return undefined;
+      try {
+        const found = treeProblems(tree);
+        if (found.length === 0) return { found, was: [] };
+        tree.edit(editBetween(after, before));
+        const old = parse(language, before, budgetMs, tree);
+        if (!old) return { found, was: undefined };
+        try {
+          return { found, was: treeProblems(old) };
+        } finally {
+          old.delete();
+        }
       } finally {
         tree.delete();
       }
@@ -137,4 +169,25 @@ export function createEngine(read: ReadGrammar): Engine {
 function cpuMs(): number {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
+}
+
+/**
+ * The edit that makes `from` into `to`: what lies between their common start and common end.
+ * Indices and columns are UTF-16 code units, as web-tree-sitter counts a JavaScript string.
+ */
+function editBetween(from: string, to: string): Edit {
+  const { start, oldEnd, newEnd } = changedSpan(from, to);
+  const pointOf = (text: string, index: number): Point => {
+    let row = 0;
+    for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) row++;
+    return { row, column: index - (text.lastIndexOf('\n', index - 1) + 1) };
+  };
+  return new Edit({
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition: pointOf(from, start),
+    oldEndPosition: pointOf(from, oldEnd),
+    newEndPosition: pointOf(to, newEnd),
+  });
 }

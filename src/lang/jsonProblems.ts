@@ -1,8 +1,10 @@
 // Syntax errors in JSON, and in JSON with comments and trailing commas (tsconfig.json,
-// .vscode/settings.json: JSONC), found by Microsoft's jsonc-parser, the scanner VS Code uses.
-// Pure.
+// .vscode/settings.json: JSONC), found by Microsoft's jsonc-parser, the scanner VS Code uses;
+// in JSON5 (*.json5), by the json5 package, the parser of its specification. Pure.
 
 import * as jsoncModule from 'jsonc-parser';
+import JSON5 from 'json5';
+import type { JsonDialect } from './languages.js';
 import { MAX_ERRORS, quoted, type SyntaxProblem } from './problem.js';
 
 // jsonc-parser ships UMD as its main and ES modules as `module`: Node's import of the former
@@ -29,8 +31,10 @@ const MESSAGES: Readonly<Record<number, string>> = {
   16: 'invalid character in string',
 };
 
-/** The problems of `text` as JSON; `comments` allows comments and trailing commas (JSONC). */
-export function jsonProblems(text: string, comments: boolean): SyntaxProblem[] {
+/** The problems of `text` as JSON of a dialect: JSONC allows comments and trailing commas, JSON5 more. */
+export function jsonProblems(text: string, dialect: JsonDialect): SyntaxProblem[] {
+  if (dialect === 'json5') return json5Problems(text);
+  const comments = dialect === 'jsonc';
   const found: Array<{ error: number; offset: number; length: number }> = [];
   jsonc.parse(text, found, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: true });
   const problems: SyntaxProblem[] = [];
@@ -50,6 +54,26 @@ export function jsonProblems(text: string, comments: boolean): SyntaxProblem[] {
   return problems;
 }
 
+/**
+ * The first problem of `text` as JSON5 (json5's parser stops at it): `invalid character 'x'`
+ * becomes "unexpected `x`". An empty file passes, as for JSON.
+ */
+function json5Problems(text: string): SyntaxProblem[] {
+  if (text.trim() === '') return [];
+  try {
+    JSON5.parse(text);
+    return [];
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const { lineNumber: line = 1, columnNumber: column = 1 } = error as SyntaxError & { lineNumber?: number; columnNumber?: number };
+    const said = error.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
+    const character = /^invalid character '(.*)'$/s.exec(said);
+    // json5 escapes the character as a string would (`'\\''`): a quote or a backslash is shown as it is.
+    const message = character ? `unexpected ${quoted(character[1]!.replace(/^\\(['"\\])$/, '$1'))}` : said === 'invalid end of input' ? 'unexpected end of file' : said;
+    return [{ line, column, endLine: line, message, kind: `json5 ${said}`, contextStart: line, contextEnd: line }];
+  }
+}
+
 /** A comma, then only blanks and comments, up to the end. */
 const TRAILING_COMMA = /,(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
 
@@ -62,7 +86,7 @@ function messageOf(error: number, token: string, atEnd: boolean, afterComma: boo
 
 /** True when `text` is valid JSONC but not valid JSON: a `.json` file that uses comments. */
 export function usesJsonComments(text: string): boolean {
-  return jsonProblems(text, true).length === 0 && jsonProblems(text, false).length > 0;
+  return jsonProblems(text, 'jsonc').length === 0 && jsonProblems(text, 'json').length > 0;
 }
 
 export function lineStarts(text: string): number[] {

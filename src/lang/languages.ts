@@ -7,6 +7,7 @@ export type LanguageId =
   | 'tsx'
   | 'json'
   | 'jsonc'
+  | 'json5'
   | 'python'
   | 'go'
   | 'rust'
@@ -21,14 +22,18 @@ export type LanguageId =
   | 'yaml';
 
 /** How a language is parsed: a tree-sitter grammar (its .wasm file), or a JavaScript parser. */
-export type Parsing = { kind: 'tree-sitter'; grammar: string } | { kind: 'json'; comments: boolean } | { kind: 'yaml' };
+/** JSON's dialects: JSON itself, JSONC (comments and trailing commas), JSON5 (an ECMAScript object literal's syntax). */
+export type JsonDialect = 'json' | 'jsonc' | 'json5';
+
+export type Parsing = { kind: 'tree-sitter'; grammar: string } | { kind: 'json'; dialect: JsonDialect } | { kind: 'yaml' };
 
 export const PARSING: Readonly<Record<LanguageId, Parsing>> = {
   javascript: { kind: 'tree-sitter', grammar: 'tree-sitter-javascript.wasm' },
   typescript: { kind: 'tree-sitter', grammar: 'tree-sitter-typescript.wasm' },
   tsx: { kind: 'tree-sitter', grammar: 'tree-sitter-tsx.wasm' },
-  json: { kind: 'json', comments: false },
-  jsonc: { kind: 'json', comments: true },
+  json: { kind: 'json', dialect: 'json' },
+  jsonc: { kind: 'json', dialect: 'jsonc' },
+  json5: { kind: 'json', dialect: 'json5' },
   python: { kind: 'tree-sitter', grammar: 'tree-sitter-python.wasm' },
   go: { kind: 'tree-sitter', grammar: 'tree-sitter-go.wasm' },
   rust: { kind: 'tree-sitter', grammar: 'tree-sitter-rust.wasm' },
@@ -51,6 +56,7 @@ const BY_EXTENSION: Readonly<Record<string, LanguageId>> = {
   tsx: 'tsx',
   json: 'json', geojson: 'json', webmanifest: 'json', 'json-ld': 'json', jsonld: 'json',
   jsonc: 'jsonc', 'code-workspace': 'jsonc', 'code-snippets': 'jsonc',
+  json5: 'json5',
   py: 'python', pyi: 'python', pyw: 'python',
   go: 'go',
   rs: 'rust',
@@ -69,7 +75,8 @@ const BY_EXTENSION: Readonly<Record<string, LanguageId>> = {
 const BY_NAME: Readonly<Record<string, LanguageId>> = {
   Rakefile: 'ruby', Gemfile: 'ruby', Guardfile: 'ruby', Vagrantfile: 'ruby', Podfile: 'ruby', Brewfile: 'ruby', Capfile: 'ruby', Fastfile: 'ruby',
   '.bashrc': 'bash', '.bash_profile': 'bash', '.bash_login': 'bash', '.bash_logout': 'bash', '.profile': 'bash', PKGBUILD: 'bash',
-  '.babelrc': 'jsonc', '.jshintrc': 'jsonc', '.swcrc': 'jsonc', '.eslintrc': 'jsonc', '.eslintrc.json': 'jsonc',
+  '.babelrc': 'jsonc', '.babelrc.json': 'jsonc', 'babel.config.json': 'jsonc', '.jshintrc': 'jsonc', '.swcrc': 'jsonc',
+  '.eslintrc': 'jsonc', '.eslintrc.json': 'jsonc', 'renovate.json': 'jsonc', '.renovaterc': 'jsonc', '.renovaterc.json': 'jsonc',
   'devcontainer.json': 'jsonc', '.devcontainer.json': 'jsonc', 'tslint.json': 'jsonc', 'deno.json': 'jsonc',
   'turbo.json': 'jsonc', 'biome.json': 'jsonc', '.oxlintrc.json': 'jsonc', 'api-extractor.json': 'jsonc',
   'language-configuration.json': 'jsonc', 'typedoc.json': 'jsonc', '.markdownlint.json': 'jsonc',

@@ -12,11 +12,11 @@
 import type { Engine } from './engine.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { loadEngine } from './loadEngine.js';
-import { loadTypeScript } from './loadTypeScript.js';
 import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
 import type { Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
 import { sourceOf } from './source.js';
+import { typeScriptReads, typeScriptVerdict } from './typeScriptCheck.js';
 import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './window.js';
 
 export type { Definition } from './outline.js';
@@ -60,10 +60,12 @@ export const BRACKETS_ONLY: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'csha
  * YAML until rendered: such files are not checked.
  */
 const TEMPLATE = /<%|\{\{|\{%/;
+const TEMPLATE_REASON = 'a template (ERB, Go or Jinja tags), not plain YAML';
 
 export type Check =
   | { readonly status: 'ok' }
-  | { readonly status: 'errors'; readonly errors: readonly SyntaxProblem[] }
+  /** `unconfirmed`: why errors a window around the edit found could not be confirmed on the whole file. */
+  | { readonly status: 'errors'; readonly errors: readonly SyntaxProblem[]; readonly unconfirmed?: string }
   | { readonly status: 'skipped'; readonly reason: string };
 
 let engine: Promise<Engine> | undefined;
@@ -101,6 +103,10 @@ function prepared(language: LanguageId): Engine | string {
 
 /** The syntax errors in `bytes`, or why there is no answer. */
 export function syntaxErrors(language: LanguageId, bytes: Uint8Array): Check {
+  return guarded(() => errorsOf(language, bytes));
+}
+
+function errorsOf(language: LanguageId, bytes: Uint8Array): Check {
   const parser = prepared(language);
   if (typeof parser === 'string') return skipped(parser);
   if (bytes.length > MAX_CHECK_BYTES) return tooLarge(bytes.length);
@@ -116,7 +122,7 @@ export function syntaxErrors(language: LanguageId, bytes: Uint8Array): Check {
  * when the new one has errors: a clean edit costs one parse.
  */
 export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[], lines?: LineStarts): Check {
-  return check(language, oldBytes, newBytes, hunks, true, lines);
+  return guarded(() => check(language, oldBytes, newBytes, hunks, lines));
 }
 
 /** Where the lines of the old and new content start (their byte offsets, and the length last), when the caller has them. */
@@ -125,66 +131,107 @@ export interface LineStarts {
   readonly new: ArrayLike<number>;
 }
 
-function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, windowed: boolean, lines?: LineStarts): Check {
+function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, lines?: LineStarts): Check {
   const parser = prepared(language);
-  const budget = windowed ? PARSE_BUDGET_MS : CONFIRM_BUDGET_MS;
   if (typeof parser === 'string') return skipped(parser);
   if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
   if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
-  let newPart = newBytes;
-  let oldPart = oldBytes;
-  let edit = hunks;
   const newLines = lines?.new ?? lineOffsets(newBytes);
   // JSON is parsed whole (its parser is quick, and a fragment of it is never JSON).
-  if (windowed && newLines.length - 1 > WINDOWED_FROM_LINES && PARSING[language].kind !== 'json') {
-    edit ??= hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
-    const oldLines = lines?.old ?? lineOffsets(oldBytes);
-    const window = windowOf(newBytes, newLines, oldLines, edit);
-    if (window) {
-      newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
-      oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
-      const mark = WINDOW_MARK[language];
-      if (mark && window.newFrom > 0) {
-        newPart = Buffer.concat([mark, newPart]);
-        oldPart = Buffer.concat([mark, oldPart]);
-      }
-      edit = hunksInWindow(edit, window.newFrom);
-    }
+  if (newLines.length - 1 <= WINDOWED_FROM_LINES || PARSING[language].kind === 'json') return wholeFile(parser, language, oldBytes, newBytes, hunks, PARSE_BUDGET_MS);
+  const edit = hunks ?? hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
+  const oldLines = lines?.old ?? lineOffsets(oldBytes);
+  const window = windowOf(newBytes, newLines, oldLines, edit);
+  if (!window) return wholeFile(parser, language, oldBytes, newBytes, edit, PARSE_BUDGET_MS);
+  let newPart = newBytes.subarray(newLines[window.newFrom], newLines[window.newTo]);
+  let oldPart = oldBytes.subarray(oldLines[window.oldFrom], oldLines[window.oldTo]);
+  const mark = WINDOW_MARK[language];
+  if (mark && window.newFrom > 0) {
+    newPart = Buffer.concat([mark, newPart]);
+    oldPart = Buffer.concat([mark, oldPart]);
   }
   const after = sourceOf(newPart).text;
-  let before: string | undefined;
-  if (after.length > MAX_PARSED_CHARS) {
-    return skipped(windowed ? `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)` : `the change seems to break its syntax around the lines it changed, but the file is too long (${(newPart.length / 1024 / 1024).toFixed(1)} MB) to confirm it on the whole file`);
-  }
-  if (language === 'yaml' && TEMPLATE.test(after)) return skipped('a template (ERB, Go or Jinja tags), not plain YAML');
-  let dialect = language;
-  if (language === 'json' && oldBytes.length > 0) {
-    // A .json file that already has comments is read by a tool that allows them.
-    before ??= sourceOf(oldPart).text;
-    if (parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
-  }
-  const found = parser.problems(dialect, after, budget);
-  if (found === undefined) return skipped(`parsing took longer than ${budget} ms`);
+  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
+  const found = parser.problems(language, after, PARSE_BUDGET_MS);
+  if (found === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
   if (found.length === 0) return { status: 'ok' };
-  before ??= sourceOf(oldPart).text;
-  const was = parser.problems(dialect, before, budget);
+  const before = sourceOf(oldPart).text;
+  const was = parser.problems(language, before, PARSE_BUDGET_MS);
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return skipped('the file as it was could not be parsed in time');
   // A window whose cut makes errors of its own (a class body cut from its class, a mapping from
   // its key) cannot tell what the edit did: those errors may stop the parser, or fill the list,
   // before the edit's lines. The whole file says.
-  if (newPart !== newBytes && was.length > 0) return check(language, oldBytes, newBytes, hunks, false, lines);
-  edit ??= hunkBetween(before, after);
-  const made = newProblems(was, found, edit);
+  if (was.length > 0) return wholeFile(parser, language, oldBytes, newBytes, edit, CONFIRM_BUDGET_MS);
+  const windowEdit = hunksInWindow(edit, window.newFrom);
+  const made = newProblems(was, found, windowEdit);
   if (made.length === 0) return { status: 'ok' };
   if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
-  // A window's cut can make an error of its own that the edit moves (a docstring opened in the
-  // window, closed past it): before a refusal, the whole file says.
-  if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false, lines);
-  // JavaScript and TypeScript: the language's own parser has the last word (a grammar older
+  // JavaScript and TypeScript: the language's own parser reads the window too (a grammar older
   // than the language takes `accessor`, `<in T>`, `import defer` for errors).
-  if (TYPESCRIPT_KIND[language] !== undefined && typeScriptAccepts(language, before, after)) return { status: 'ok' };
-  return { status: 'errors', errors: made };
+  if (typeScriptReads(language) && typeScriptVerdict(language, before, after, windowEdit, { made: true, old: false })?.made.length === 0) return { status: 'ok' };
+  // A window's cut can make an error of its own that the edit moves (a docstring opened in the
+  // window, closed past it): the whole file confirms the refusal, and when it cannot, the
+  // window's errors refuse the change (--no-check writes it).
+  const inFile = made.map((problem) => shifted(problem, window.newFrom));
+  return wholeFile(parser, language, oldBytes, newBytes, edit, CONFIRM_BUDGET_MS, inFile);
+}
+
+/**
+ * The check on the whole file. `windowFound` holds the errors a window around the edit found
+ * (in file lines), when this confirms them: then a confirmation that cannot run refuses.
+ */
+function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, budget: number, windowFound?: readonly SyntaxProblem[]): Check {
+  const unconfirmed = (why: string): Check =>
+    windowFound ? { status: 'errors', errors: nearestFirst(windowFound, hunks ?? []), unconfirmed: why } : skipped(why);
+  const after = sourceOf(newBytes).text;
+  if (after.length > MAX_PARSED_CHARS) {
+    return unconfirmed(windowFound ? `the file is too long (${(newBytes.length / 1024 / 1024).toFixed(1)} MB) to confirm them on the whole file` : `lines too long to check (${(newBytes.length / 1024 / 1024).toFixed(1)} MB: minified?)`);
+  }
+  if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
+  const before = sourceOf(oldBytes).text;
+  const edit = hunks ?? hunkBetween(before, after);
+  let dialect = language;
+  // A .json file that already has comments is read by a tool that allows them.
+  if (language === 'json' && oldBytes.length > 0 && parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
+  const both = parser.problemsOfChange(dialect, before, after, budget);
+  if (both === undefined) return unconfirmed(`parsing ${windowFound ? 'the whole file ' : ''}took longer than ${budget} ms`);
+  const { found, was } = both;
+  if (found.length === 0) return { status: 'ok' };
+  // The old content could not be read: nothing says the errors are new, so none is.
+  if (was === undefined) return unconfirmed('the file as it was could not be parsed in time');
+  const made = newProblems(was, found, edit);
+  if (BRACKETS_ONLY.has(language) && made.length > 0 && !unbalances(parser, language, before, after)) return { status: 'ok' };
+  // JavaScript and TypeScript: the language's own parser has the last word, on errors the
+  // grammar finds new (a window's, it has read already) and where the grammar finds errors in
+  // the old content (it may misread it).
+  if (typeScriptReads(language) && (made.length > 0 ? !windowFound : was.length > 0)) {
+    const verdict = typeScriptVerdict(language, before, after, edit, { made: made.length > 0, old: was.length > 0 });
+    if (verdict) {
+      if (verdict.made.length === 0) return { status: 'ok' };
+      return { status: 'errors', errors: nearestFirst(made.length > 0 ? made : verdict.made, edit) };
+    }
+  }
+  if (made.length === 0) return { status: 'ok' };
+  return { status: 'errors', errors: nearestFirst(windowFound ?? made, edit) };
+}
+
+/** An error of a window as an error of the file, the window starting at 0-based line `from`. */
+function shifted(problem: SyntaxProblem, from: number): SyntaxProblem {
+  return { ...problem, line: problem.line + from, endLine: problem.endLine + from, contextStart: problem.contextStart + from, contextEnd: problem.contextEnd + from };
+}
+
+/**
+ * The errors nearest the changed lines first (a refusal shows the first few): the error a
+ * parser reports at the end of the file, or from line 1 when it gave up on the whole file,
+ * is rarely where the change went wrong. Ties keep the file's order.
+ */
+export function nearestFirst(errors: readonly SyntaxProblem[], hunks: readonly Hunk[]): SyntaxProblem[] {
+  if (hunks.length === 0) return [...errors];
+  const distance = (problem: SyntaxProblem): number =>
+    Math.min(...hunks.map((hunk) => (problem.line < hunk.newStart ? hunk.newStart - problem.line : problem.line >= hunk.newEnd ? problem.line - Math.max(hunk.newStart, hunk.newEnd - 1) : 0)));
+  return errors.map((problem, order) => ({ problem, order, away: distance(problem) })).sort((a, b) => a.away - b.away || a.order - b.order).map((e) => e.problem);
 }
 
 /**
@@ -194,27 +241,6 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
  * length, but the errors rt shows come from the whole file, which confirms every refusal).
  */
 const WINDOW_MARK: Partial<Record<LanguageId, Buffer>> = { php: Buffer.from('<?php ') };
-
-/** The languages TypeScript's parser reads, with the kind of script it reads them as. */
-const TYPESCRIPT_KIND: Partial<Record<LanguageId, 'JS' | 'TS' | 'TSX'>> = { javascript: 'JS', typescript: 'TS', tsx: 'TSX' };
-
-/**
- * Whether TypeScript's parser finds no more syntax errors in `after` than in `before`; false
- * when it cannot be loaded (tree-sitter's answer then stands).
- */
-function typeScriptAccepts(language: LanguageId, before: string, after: string): boolean {
-  const ts = loadTypeScript();
-  const kind = TYPESCRIPT_KIND[language];
-  if (!ts || !kind) return false;
-  const errors = (text: string) => {
-    // Its syntactic diagnostics, those of a JavaScript file included (type annotations there).
-    const fileName = kind === 'TSX' ? 'check.tsx' : kind === 'TS' ? 'check.ts' : 'check.js';
-    const options = { allowJs: true, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve };
-    return ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: options }).diagnostics?.length ?? 0;
-  };
-  const now = errors(after);
-  return now === 0 || now <= errors(before);
-}
 
 /**
  * True when the new content's brackets are further from balanced than the old content's, for
@@ -234,7 +260,24 @@ export function outline(language: LanguageId, bytes: Uint8Array): readonly Defin
   const parser = prepared(language);
   if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
   if (PARSING[language].kind !== 'tree-sitter') return [];
-  return parser.outline(language, sourceOf(bytes).text, OUTLINE_BUDGET_MS);
+  try {
+    return parser.outline(language, sourceOf(bytes).text, OUTLINE_BUDGET_MS);
+  } catch {
+    return undefined; // as a file too deep to outline (a stack overflow): not an internal error
+  }
+}
+
+/**
+ * The check's answer, or its skipping when anything inside it throws (a parser's bug, a stack
+ * overflow on deep nesting): a check that cannot run never blocks a write, and never ends one.
+ */
+function guarded(run: () => Check): Check {
+  try {
+    return run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return skipped(`the check failed (${message.split('\n', 1)[0]!.slice(0, 200)})`);
+  }
 }
 
 function skipped(reason: string): Check {

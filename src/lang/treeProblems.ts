@@ -13,20 +13,23 @@ export function treeProblems(tree: Tree): SyntaxProblem[] {
   // (`node.parent`), which corrupts web-tree-sitter 0.27's memory in some broken trees (a
   // `foo(` inserted into a 1,100-line TypeScript file: "memory access out of bounds", then
   // "table index is out of bounds" at the tree's delete).
-  const visit = (node: Node, context: Node): void => {
-    if (problems.length >= MAX_ERRORS) return;
+  // A walk with a stack of its own, not recursion: a tree may nest as deep as its text does
+  // (20,000 brackets), deeper than JavaScript's stack.
+  const stack: Array<[Node, Node]> = [[root, root]];
+  while (stack.length > 0 && problems.length < MAX_ERRORS) {
+    const [node, context] = stack.pop()!;
     if (node.isMissing) {
       problems.push(problemAt(node, context, `missing ${quoted(node.type)}`, `missing ${node.type}`));
-      return;
+      continue;
     }
     if (node.isError) {
       problems.push(unexpected(node, context, root));
       // An ERROR node may hold parsed constructs with errors of their own: those count too.
     }
     const inner = node.isError ? context : node;
-    for (const child of node.children) if (child.hasError || child.isMissing) visit(child, inner);
-  };
-  visit(root, root);
+    const broken = node.children.filter((child) => child.hasError || child.isMissing);
+    for (let i = broken.length - 1; i >= 0; i--) stack.push([broken[i]!, inner]);
+  }
   return problems;
 }
 

@@ -123,6 +123,19 @@ describe('the syntax check', () => {
     expect(r.status, r.text).toBe(0);
   });
 
+  it('reads babel.config.json and renovate.json as JSON with comments, *.json5 as JSON5', () => {
+    const dir = repo({ 'babel.config.json': '{\n  "presets": []\n}\n', 'renovate.json': '{\n  "extends": []\n}\n', 'app.json5': '{\n  a: 1,\n}\n' });
+    for (const file of ['babel.config.json', 'renovate.json']) {
+      const w = openWindow(dir, file);
+      const r = run(['edit', file, w.lidAt(2)], dir, { input: '  // why\n  "x": [],\n' });
+      expect(r.status, r.text).toBe(0);
+    }
+    const w = openWindow(dir, 'app.json5');
+    expect(run(['edit', 'app.json5', w.lidAt(2)], dir, { input: "  a: 0x1F, b: 'two', // three\n" }).status).toBe(0);
+    const again = openWindow(dir, 'app.json5');
+    expect(run(['edit', 'app.json5', again.lidAt(2)], dir, { input: '  a: [1 2],\n' }).status).toBe(5);
+  });
+
   it('checks valid modern syntax without refusing it: TypeScript satisfies and using, decorators, Python match and type, Rust let-else', () => {
     const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
     const cases: Array<[string, string]> = [
@@ -195,5 +208,58 @@ describe('a change whose tree web-tree-sitter cannot be asked for parents of (te
     expect(r.status, r.text).toBe(5);
     expect(r.stderr).toMatch(/^rt: the change would leave rule\.ts with \d+ syntax errors it did not have; nothing was written/);
     expect(fs.existsSync(path.join(dir, 'rule.ts'))).toBe(false);
+  });
+});
+
+describe('the check never crashes', () => {
+  it('an Add File of JavaScript full of ANSI colour escapes (a highlighted fixture) is refused or skipped with a note, never an internal error', () => {
+    const words = ['let', 'x', '=', '1000', ';', 'function', 'f', '(', ')', '{', 'return', '}', '"text"', 'if', 'else', '[', ']', '=>'];
+    const rows = Array.from({ length: 75 }, (_, row) => Array.from({ length: 7 }, (_, k) => `\x1b[38;2;${(row * 7 + k) % 255};2;3m${words[(row * 7 + k) % words.length]}\x1b[0m`).join(' '));
+    const dir = repo({ 'keep.js': 'export const a = 1;\n' });
+    const r = run(['apply'], dir, { input: `*** Begin Patch\n*** Add File: test.js\n${rows.map((row) => `+${row}`).join('\n')}\n*** End Patch\n` });
+    // Refused as it is not JavaScript, unless its parse overran the time bound on a busy machine.
+    if (r.status === 0) expect(r.stderr).toMatch(/^rt: test\.js was not syntax-checked: parsing took longer than/);
+    else expect(r.status, r.text).toBe(5);
+    expect(r.stderr).not.toMatch(/internal error/);
+  });
+
+  it('nesting 20,000 deep in a new Go file is judged or skipped with a note, never an internal error', () => {
+    const dir = repo({ 'keep.go': 'package a\n' });
+    const r = run(['create', 'deep.go'], dir, { input: `package a\nvar x = ${'('.repeat(20_000)}1${')'.repeat(20_000)}\n` });
+    expect(r.status, r.text).not.toBe(2);
+    expect(r.stderr).not.toMatch(/internal error/);
+  });
+});
+
+describe('a break that a window finds in a file too long to confirm whole', () => {
+  it('is refused (exit 5), saying so and naming --no-check', () => {
+    const method = (i: number) => ['', `class C${i} {`, '  m(a: number): number {', `    return a + ${i}; // ${'x'.repeat(8)}`, '  }', '  n(a: number): number {', `    return a - ${i};`, '  }', '}'];
+    const text = `${Array.from({ length: 12_000 }, (_, i) => method(i)).flat().join('\n')}\n`;
+    const dir = repo({ 'big.ts': text });
+    const line = 60_005; // the `}` of m in the class on lines 60,002-60,009
+    openWindow(dir, `big.ts:${line}`);
+    const r = run(['delete', 'big.ts', String(line)], dir);
+    expect(r.status, r.text).toBe(5);
+    expect(r.stderr).toMatch(/line 6000\d, column \d+/);
+    expect(r.stderr).toMatch(/found in the lines around the change; the file is too long \(\d\.\d MB\) to confirm them on the whole file/);
+    expect(r.stderr).toContain('add --no-check');
+    expect(read(dir, 'big.ts').toString()).toBe(text);
+  });
+});
+
+describe('a valid file the grammar misreads whole (test/lang/fixtures/README.md)', () => {
+  it('a deleted `}` in it is refused: TypeScript\'s parser judges', () => {
+    const text = fs.readFileSync(path.join(__dirname, '../lang/fixtures/zx-core-head.ts.txt'), 'utf8');
+    const dir = repo({ 'core.ts': text });
+    const line = text.split('\n').indexOf('  })', 200) + 1;
+    openWindow(dir, `core.ts:${line}`);
+    const r = run(['delete', 'core.ts', String(line)], dir);
+    expect(r.status, r.text).toBe(5);
+    expect(read(dir, 'core.ts').toString()).toBe(text);
+    // The errors nearest the change first (not line 1), each line shown once above its errors.
+    const first = Number(/line (\d+), column \d+/.exec(r.stderr)![1]);
+    expect(Math.abs(first - line)).toBeLessThan(10);
+    const shown = [...r.stderr.matchAll(/^rt: {3}(\d+):/gm)].map((m) => m[1]);
+    expect(new Set(shown).size).toBe(shown.length);
   });
 });

@@ -1,15 +1,18 @@
 // The syntax check as the write pipeline calls it (SPEC §9): only errors an edit makes count.
 // Real grammars, loaded from node_modules as the sources run.
 
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/lang/languages.js';
-import { MAX_CHECK_BYTES, newErrors, prepareChecker, syntaxErrors, type Check } from '../../src/lang/syntax.js';
+import { loadEngine } from '../../src/lang/loadEngine.js';
+import { MAX_CHECK_BYTES, MAX_PARSED_CHARS, newErrors, prepareChecker, syntaxErrors, type Check } from '../../src/lang/syntax.js';
 
 const b = (text: string): Buffer => Buffer.from(text);
 const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
 
 beforeAll(async () => {
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'json5', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
     expect(await prepareChecker(language)).toEqual({ ok: true });
   }
 });
@@ -23,6 +26,9 @@ describe('syntaxErrors', () => {
     ['json', '{"a": 1,}\n', ['1:9 trailing `,` is not allowed in JSON']],
     ['json', '{"a": 1\n', ['2:1 missing `}`']],
     ['jsonc', '// settings\n{"a": 1, /* b */ "b": [1, 2,],}\n', ['ok']],
+    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'it''s',}\n", ['2:55 unexpected `\'`']],
+    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'x',}\n", ['ok']],
+    ['json5', '{a: [1 2]}\n', ['1:8 unexpected `2`']],
     ['python', 'def f(x):\n    return x +\n', ['2:5 unexpected `return x +`']],
   ])('%s %j', (language, text, expected) => {
     expect(messages(syntaxErrors(language, b(text)))).toEqual(expected);
@@ -199,5 +205,102 @@ describe('newErrors on a long PHP file (text until `<?php`: its window starts wi
     const lines = php(8000, head);
     expect(check(lines, 6503, '  $a = ($a + 1;').status).toBe('errors');
     expect(check(lines, 6503, '  $a = $a - 1;').status).toBe('ok');
+  });
+});
+
+/** JavaScript as a highlighter prints it: every token wrapped in ANSI colour escapes. */
+function highlighted(tokens: number): string {
+  const words = ['let', 'x', '=', '1000', ';', 'function', 'f', '(', ')', '{', 'return', '}', '"text"', 'if', 'else', '[', ']', '=>'];
+  let text = '';
+  for (let i = 0; i < tokens; i++) text += `\x1b[38;2;${i % 255};2;3m${words[i % words.length]}\x1b[0m${i % 7 === 0 ? '\n' : ' '}`;
+  return text;
+}
+
+describe('a check that meets odd input never throws', () => {
+  it('JavaScript full of ANSI escapes (which TypeScript\'s emitter overflowed the stack on) is judged, not thrown on', () => {
+    const check = newErrors('javascript', b(''), b(highlighted(500)));
+    // Not JavaScript: refused, unless its parse overran the time bound on a busy machine.
+    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|parsing took longer than \d+ ms)$/);
+  });
+
+  it.each([
+    ['go', '(', ')', 20_000],
+    ['json', '[', ']', 200_000],
+  ] as const)('%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or skipped with a one-line note', (language, open, close, depth) => {
+    const check = newErrors(language, b('x = 1\n'), b(`x = ${open.repeat(depth)}${close.repeat(depth - 1)}\n`));
+    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|the check failed \([^\n]*\))$/);
+  });
+});
+
+describe('errors named where they are', () => {
+  it('the errors nearest the change come first', () => {
+    const lines = Array.from({ length: 400 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+    const after = lines.slice();
+    after[5] = '  a = (a + 1;';
+    after[302] = '  a = [a + 1;';
+    const hunks = [
+      { oldStart: 6, oldEnd: 7, newStart: 6, newEnd: 7 },
+      { oldStart: 303, oldEnd: 304, newStart: 303, newEnd: 304 },
+    ];
+    const check = newErrors('typescript', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), hunks.slice(1));
+    expect(messages(check).map((m) => m.split(':')[0])).toEqual(['303', '6']);
+  });
+});
+
+describe('a valid file the grammar misreads (test/lang/fixtures/README.md)', () => {
+  const text = fs.readFileSync(path.join(__dirname, 'fixtures/zx-core-head.ts.txt'), 'utf8');
+  const lines = text.split('\n');
+
+  it('tree-sitter reads it as one error from line 1 to the end', () => {
+    const check = syntaxErrors('typescript', b(text));
+    expect(check.status === 'errors' && check.errors[0]).toMatchObject({ line: 1, column: 1 });
+  });
+
+  it('a deleted `}` is refused: TypeScript\'s parser, which reads the old content clean, judges the change', () => {
+    const at = lines.indexOf('  })', 200);
+    expect(at).toBeGreaterThan(0);
+    const after = lines.slice();
+    after.splice(at, 1);
+    const check = newErrors('typescript', b(text), b(after.join('\n')), [{ oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 }]);
+    expect(check.status).toBe('errors');
+  });
+
+  it('a valid change still passes', () => {
+    const at = lines.indexOf('  })', 200);
+    const after = lines.slice();
+    after.splice(at, 0, '  // a comment');
+    expect(newErrors('typescript', b(text), b(after.join('\n')), [{ oldStart: at + 1, oldEnd: at + 1, newStart: at + 1, newEnd: at + 2 }]).status).toBe('ok');
+  });
+});
+
+describe('a new error a window finds in a file too long to confirm whole', () => {
+  it('is refused, saying the whole file could not confirm it', () => {
+    const method = (i: number) => ['', `class C${i} {`, '  m(a: number): number {', `    return a + ${i}; // ${'x'.repeat(8)}`, '  }', '  n(a: number): number {', `    return a - ${i};`, '  }', '}', ''];
+    const lines = Array.from({ length: 11_000 }, (_, i) => method(i)).flat();
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(MAX_PARSED_CHARS);
+    const at = 50_004; // the `}` of m in the class on lines 50,002-50,009
+    expect(lines[at]).toBe('  }');
+    const after = lines.slice();
+    after.splice(at, 1);
+    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [{ oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 }]);
+    expect(check.status).toBe('errors');
+    expect(check.status === 'errors' && check.unconfirmed).toMatch(/too long .* to confirm/);
+  });
+});
+
+describe('the old content parsed again from the tree of the new (problemsOfChange)', () => {
+  it('finds the errors a parse of its own finds', async () => {
+    const engine = await loadEngine();
+    await engine.prepare('typescript');
+    // Characters of two UTF-16 units before the change: web-tree-sitter counts in those units.
+    const text = `// é 😀\n${fs.readFileSync(path.join(__dirname, 'fixtures/zx-core-head.ts.txt'), 'utf8')}`;
+    const lines = text.split('\n');
+    for (const at of [20, 120, 188, 231, 250]) {
+      const after = [...lines.slice(0, at), '  }', 'const é = (1 +', ...lines.slice(at + 1)].join('\n');
+      const both = engine.problemsOfChange('typescript', text, after);
+      expect(both?.found, `line ${at}`).toEqual(engine.problems('typescript', after));
+      expect(both?.was, `line ${at}`).toEqual(engine.problems('typescript', text));
+    }
   });
 });
