@@ -17,7 +17,9 @@ const PROTECTED_NAMES = new Set(['.git', '.rt']);
 /**
  * The protected folder or file that `abs` (a real, absolute path) lies in or is, or undefined:
  * a part of the path named `.git` or `.rt`, or a folder on the way up that is a git folder
- * itself (a `--separate-git-dir`, a worktree's folder, a bare repository).
+ * itself (a `--separate-git-dir`, a worktree's folder, a bare repository). The way up ends at
+ * the top of a work tree (a folder holding `.git`): its files are the work tree's even where it
+ * lies inside a git folder (a worktree added inside a bare repository).
  */
 export function protectedPlace(abs: string): string | undefined {
   const parts = abs.split(path.sep);
@@ -25,6 +27,7 @@ export function protectedPlace(abs: string): string | undefined {
   if (at !== -1) return parts.slice(0, at + 1).join(path.sep);
   for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
     if (isGitFolder(dir)) return dir;
+    if (fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return undefined;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
@@ -40,7 +43,9 @@ function isGitFolder(dir: string): boolean {
   if (!head || !(has('commondir') || (has('objects') && has('refs')))) return false;
   if (!head.isFile()) return head.isSymbolicLink(); // a HEAD as old git made them; nothing else is read
   try {
-    return /^(ref: refs\/|[0-9a-f]{40})/.test(fs.readFileSync(path.join(dir, 'HEAD'), 'latin1').slice(0, 64));
+    // As git reads a HEAD: a symbolic ref (any white space after "ref:"), or an object name of
+    // SHA-1 or SHA-256.
+    return /^(ref:\s*refs\/|[0-9a-f]{40})/.test(fs.readFileSync(path.join(dir, 'HEAD'), 'latin1').slice(0, 80));
   } catch {
     return false;
   }

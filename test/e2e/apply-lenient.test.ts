@@ -80,6 +80,20 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     expect(r.stdout).toContain('shifted right by 4 spaces to the file\'s indentation (as 3 of its 4 quoted rows differ from the file; the others otherwise)');
   });
 
+  it('writes a deeper + row with tabs too when every row was quoted alike in spaces for tabs', () => {
+    const { dir } = rootWith({ 't.py': 'def f():\n\tif x:\n\t\ta = 1\n\t\tb = 2\n\treturn a\n' });
+    const r = apply(dir, '*** Update File: t.py\n@@\n-        b = 2\n+        b = 3\n+        if y:\n+            c = 4\n');
+    expect(r.status, r.text).toBe(0);
+    expect(bytes(dir, 't.py').toString()).toBe('def f():\n\tif x:\n\t\ta = 1\n\t\tb = 3\n\t\tif y:\n\t\t\tc = 4\n\treturn a\n');
+  });
+
+  it('shifts nothing when the quoted rows disagree with no difference ahead (a row off by one space)', () => {
+    const { dir } = rootWith({ 'u.py': 'def g():\n    foo()\n    bar()\n' });
+    const r = apply(dir, '*** Update File: u.py\n@@\n   foo()\n-    bar()\n+    baz()\n');
+    expect(r.status, r.text).toBe(0);
+    expect(bytes(dir, 'u.py').toString()).toBe('def g():\n    foo()\n    baz()\n');
+  });
+
   it('leaves alone the + rows of a hunk found exactly (no note)', () => {
     const { dir } = rootWith({ 'a.py': PY });
     const r = apply(dir, '*** Update File: a.py\n@@\n         if x:\n-            return 1\n+    return 1\n');

@@ -77,6 +77,23 @@ describe('.git is never written', () => {
     expectRun(run(['create', 'inner/ok.txt'], dir, { input: 'ok\n' }), { status: 0 });
   });
 
+  it('knows a git folder whose HEAD reads "ref:" without a space, as git does', () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    git(dir, 'init', '-q', '--separate-git-dir', path.join(dir, 'gd'), path.join(dir, 'inner'));
+    fs.writeFileSync(path.join(dir, 'gd', 'HEAD'), 'ref:refs/heads/main\n');
+    refused(dir, ['create', '--force', 'gd/config'], '[core]\n', /is inside a git folder \(gd\)/);
+  });
+
+  it('writes the files of a worktree that lies inside a bare repository', () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'one');
+    git(dir, 'clone', '-q', '--bare', '.', 'proj.git');
+    git(path.join(dir, 'proj.git'), 'worktree', 'add', '-q', 'main');
+    const wt = path.join(dir, 'proj.git', 'main');
+    expectRun(run(['create', 'b.txt'], wt, { input: 'b\n' }), { status: 0 });
+    expect(fs.readFileSync(path.join(wt, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+
   it('lets .git be read: open and grep', () => {
     const dir = repoWith({ 'a.txt': 'a\n' });
     expectRun(run(['open', '.git/HEAD'], dir), { status: 0, stdout: /ref: refs\/heads\//, stderr: '' });

@@ -90,8 +90,8 @@ export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift
  * `add`. Taken from every old row with text (a blank row says nothing of indentation). Where
  * the rows differ unevenly: a file indented with tabs where spaces were quoted, a tab for as
  * many spaces on every row, has the + rows' spaces written as tabs; otherwise the difference
- * most rows share wins (the first one on a tie). Undefined when the hunk matched at a stricter
- * level, or the rows differ by nothing.
+ * most rows share wins (none on a tie). Undefined when the hunk matched at a stricter level, the
+ * rows differ by nothing, or they disagree with no difference ahead.
  */
 export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): IndentShift | undefined {
   if (at.level < SURROUNDING) return undefined;
@@ -119,9 +119,13 @@ export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): I
   let best: { remove: Buffer; add: Buffer; count: number } | undefined;
   for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
   const rows = pairs.length;
-  const tabs = best && best.count < rows ? tabsForSpaces(pairs) : undefined;
+  // Spaces quoted where the file has tabs are rewritten column by column, even when every row
+  // differs alike: a + row deeper than the quoted ones needs tabs for its extra depth too.
+  const tabs = best ? tabsForSpaces(pairs) : undefined;
   if (tabs) return { remove: NONE, add: NONE, tabs, agreeing: rows, rows };
   if (!best || (best.remove.length === 0 && best.add.length === 0)) return undefined;
+  // Rows that disagree with no difference ahead of the others say nothing sure: no shift.
+  if ([...votes.values()].filter((vote) => vote.count === best.count).length > 1) return undefined;
   return { remove: best.remove, add: best.add, agreeing: best.count, rows };
 }
 
@@ -150,6 +154,7 @@ const TAB_WIDTHS = [4, 8, 2];
 /** Spaces quoted on every row where the file has tabs only: a tab for as many spaces each time, as many tabs more. */
 function tabsForSpaces(pairs: ReadonlyArray<{ quoted: Buffer; actual: Buffer }>): IndentShift['tabs'] {
   if (!pairs.every((p) => p.quoted.every((b) => b === 0x20) && p.actual.every((b) => b === 0x09))) return undefined;
+  if (!pairs.some((p) => p.actual.length > 0)) return undefined; // no tab in the file: a plain shift
   for (const width of TAB_WIDTHS) {
     const more = pairs[0]!.actual.length - pairs[0]!.quoted.length / width;
     const tabsFor = (quoted: Buffer) => (quoted.length % width === 0 ? quoted.length / width : NaN);
