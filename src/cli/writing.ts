@@ -336,6 +336,12 @@ function movedOnto(ctx: Context, target: ResolvedPath, file: ResolvedPath, flags
   if (!existing.isFile()) {
     throw new RtError('access', `${target.display} exists and is not a regular file: ${notMoved}`, ['move to another path']);
   }
+  // A second name of the moved file itself: replacing it, then removing the source, would
+  // leave neither the file nor the move whole.
+  const source = lstatOrNone(file.abs);
+  if (source && source.ino === existing.ino && source.dev === existing.dev) {
+    throw new RtError('exists', `${target.display} is another name of ${file.display} (a hard link): ${notMoved}; nothing was written`, ['move to another path']);
+  }
   return readReplaced(ctx.stateOf(target), target, existing);
 }
 

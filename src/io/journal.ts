@@ -147,6 +147,9 @@ function trustedFolder(dir: string): boolean {
 function ensureJournalFolder(dir: string): void {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
+    // The folder's own entry is made durable too: a journal flushed into a folder a power cut
+    // then loses would lose the commit point.
+    syncDir(path.dirname(dir));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

@@ -202,6 +202,12 @@ describe('rt apply: Move to onto an existing file', () => {
     expect(bytes(dir, 'b.txt').toString()).toBe('a1\nA2\n');
   });
 
+  it('is refused onto another name of the moved file (a hard link) even with --force', () => {
+    const { dir } = rootWith({ 'a.txt': 'a1\na2\n' });
+    fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'b.txt'));
+    expectRefused(dir, patch, 3, /b\.txt is another name of a\.txt \(a hard link\): a\.txt is not moved onto it; nothing was written/, ['--force']);
+  });
+
   it('is refused onto a folder even with --force', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n' });
     fs.mkdirSync(path.join(dir, 'b.txt'));
