@@ -104,8 +104,8 @@ export interface GrammarFound {
  * errors than the old; where the grammar read the old content clean, TypeScript's errors in
  * the new one are taken as new without parsing the old (the grammar misses little that
  * TypeScript's parser finds, and a refusal costs one parse the less). Where the grammar found
- * only errors the old content had, TypeScript judges only if it reads the old content clean
- * (the grammar misread it): any error it then finds is new.
+ * only errors the old content had (it may have misread it), TypeScript judges: the errors it
+ * finds in the new content that it cannot pair with its own in the old are new.
  */
 export function typeScriptVerdict(language: LanguageId, before: string, after: string, hunks: readonly Hunk[], grammar: GrammarFound): { made: SyntaxProblem[] } | undefined {
   try {
@@ -121,8 +121,13 @@ function verdict(language: LanguageId, before: string, after: string, hunks: rea
   if (!grammar.made) {
     const old = parse(language, before);
     if (!old) return undefined;
-    if (problemsOf(old.ts, language, old.file).length > 0) return { made: [] };
-    return { made: problemsOf(old.ts, language, reparse(old.ts, old.file, after)) };
+    const was = problemsOf(old.ts, language, old.file);
+    const now = problemsOf(old.ts, language, reparse(old.ts, old.file, after));
+    // Errors TypeScript finds in the old content too are weighed as below: one old error must
+    // not let every new break through.
+    if (was.length === 0 || now.length <= was.length) return { made: was.length === 0 ? now : [] };
+    const paired = newProblems(was, now, hunks);
+    return { made: paired.length > 0 ? paired : now };
   }
   const now = parse(language, after);
   if (!now) return undefined;

@@ -256,6 +256,23 @@ describe('a valid file the grammar misreads (test/lang/fixtures/README.md)', () 
     expect(check.status === 'errors' && check.errors[0]).toMatchObject({ line: 1, column: 1 });
   });
 
+  it('with an error of its own already in it, a deleted `}` or a new break is still refused (old errors are paired, not waved through)', () => {
+    const broken = [...lines.slice(0, 30), 'const broken = ;', ...lines.slice(30)];
+    const at = broken.indexOf('  })', 200);
+    const deleted = broken.slice();
+    deleted.splice(at, 1);
+    const hunk = { oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 };
+    expect(newErrors('typescript', b(broken.join('\n')), b(deleted.join('\n')), [hunk]).status).toBe('errors');
+    const parens = broken.slice();
+    parens.splice(100, 1, '  ))))((((');
+    const swap = { oldStart: 101, oldEnd: 102, newStart: 101, newEnd: 102 };
+    expect(newErrors('typescript', b(broken.join('\n')), b(parens.join('\n')), [swap]).status).toBe('errors');
+    const valid = broken.slice();
+    valid.splice(100, 0, '  // a comment');
+    const added = { oldStart: 101, oldEnd: 101, newStart: 101, newEnd: 102 };
+    expect(newErrors('typescript', b(broken.join('\n')), b(valid.join('\n')), [added]).status).toBe('ok');
+  });
+
   it('a deleted `}` is refused: TypeScript\'s parser, which reads the old content clean, judges the change', () => {
     const at = lines.indexOf('  })', 200);
     expect(at).toBeGreaterThan(0);
