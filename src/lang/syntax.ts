@@ -15,7 +15,9 @@ import { loadEngine } from './loadEngine.js';
 import { loadTypeScript } from './loadTypeScript.js';
 import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
 import type { Definition } from './outline.js';
+import { ownParserOf, ownVerdict, type OwnParser } from './ownParsers.js';
 import type { SyntaxProblem } from './problem.js';
+import { isPythonTokenProblem } from './pythonTokens.js';
 import { sourceOf } from './source.js';
 import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './window.js';
 
@@ -176,11 +178,13 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (newPart !== newBytes && was.length > 0) return check(language, oldBytes, newBytes, hunks, false, lines);
   edit ??= hunkBetween(before, after);
   const made = newProblems(was, found, edit);
-  if (made.length === 0) return { status: 'ok' };
+  const own = ownParserOf(language, after);
+  if (made.length === 0) return own ? hiddenBreak(own, before, after) : { status: 'ok' };
   if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
   // A window's cut can make an error of its own that the edit moves (a docstring opened in the
   // window, closed past it): before a refusal, the whole file says.
   if (newPart !== newBytes) return check(language, oldBytes, newBytes, hunks, false, lines);
+  if (own) return ownParserJudges(own, before, after, made, edit, () => unbalances(parser, language, before, after));
   // JavaScript and TypeScript: the language's own parser has the last word (a grammar older
   // than the language takes `accessor`, `<in T>`, `import defer` for errors).
   if (TYPESCRIPT_KIND[language] !== undefined && typeScriptAccepts(language, before, after)) return { status: 'ok' };
@@ -214,6 +218,41 @@ function typeScriptAccepts(language: LanguageId, before: string, after: string):
   };
   const now = errors(after);
   return now === 0 || now <= errors(before);
+}
+
+/**
+ * Python, shell scripts and Rust: the language's own parser judges a change the grammar would
+ * refuse. It accepts what it reads without error. Where it finds an error the old content did not
+ * have, that error refuses; where its first error was already there, it cannot see past it and
+ * the grammar's new errors stand. With no verdict (not installed, too slow), only what the
+ * grammar is sure of refuses: in Python, the tokenizer's and indentation rules (pythonTokens.ts);
+ * in Rust, whose grammar lags the language (`safe fn` in an `unsafe extern` block), an error only
+ * if the change also unbalanced the brackets, as for C's macros; in shell scripts, any.
+ */
+function ownParserJudges(parser: OwnParser, before: string, after: string, made: readonly SyntaxProblem[], edit: readonly Hunk[], unbalanced: () => boolean): Check {
+  const now = ownVerdict(parser, after);
+  if (now.status === 'ok') return { status: 'ok' };
+  if (now.status === 'none') {
+    const sure = parser === 'python3' ? made.filter(isPythonTokenProblem) : parser === 'rustfmt' && !unbalanced() ? [] : made;
+    return sure.length === 0 ? { status: 'ok' } : { status: 'errors', errors: sure };
+  }
+  const was = ownVerdict(parser, before);
+  if (was.status === 'error' && newProblems([was.problem], [now.problem], edit).length === 0) return { status: 'errors', errors: made };
+  // The indentation rules say what python3 says, and where on the line.
+  const sure = made.filter(isPythonTokenProblem);
+  const errors = sure.some((problem) => problem.line === now.problem.line) ? sure : [now.problem, ...sure];
+  return { status: 'errors', errors: errors.sort((a, b) => a.line - b.line) };
+}
+
+/**
+ * The grammar finds only old errors. If the language's own parser reads the old content without
+ * error, the grammar misread it (syntax newer than the grammar), and its old errors may hide the
+ * change's: the own parser judges the new content alone.
+ */
+function hiddenBreak(parser: OwnParser, before: string, after: string): Check {
+  if (ownVerdict(parser, before).status !== 'ok') return { status: 'ok' };
+  const now = ownVerdict(parser, after);
+  return now.status === 'error' ? { status: 'errors', errors: [now.problem] } : { status: 'ok' };
 }
 
 /**
