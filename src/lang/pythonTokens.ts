@@ -15,8 +15,8 @@
 //   `case`…; a `:` anywhere else ends no valid line) must be followed by an indented one
 //   ("expected an indented block"), and no other line may be ("unexpected indent");
 // - every bracket closes, and in order; every string ends (its line, or the file for `"""`).
-// The tokenizer stops at its first error; this goes on (an unmatched level becomes a level), so
-// that an error the edit made is found past one that was already in the file.
+// The tokenizer stops at its first error; this goes on (a line that matches no level leaves the
+// levels as they were), so that an error the edit made is found past one already in the file.
 
 import { MAX_ERRORS, type SyntaxProblem } from './problem.js';
 
@@ -153,14 +153,15 @@ class PythonTokens {
       return tabless <= top.tabless && tabError(top);
     }
     this.indented = false;
-    let closed = top;
-    while (this.levels.length > 1 && column < this.levels[this.levels.length - 1]!.column) closed = this.levels.pop()!;
-    const outer = this.levels[this.levels.length - 1]!;
+    let kept = this.levels.length - 1;
+    while (kept > 0 && column < this.levels[kept]!.column) kept--;
+    const outer = this.levels[kept]!;
     if (column !== outer.column) {
-      this.report(line, at, 'unindent does not match any outer indentation level', 'unindent', closed.line);
-      this.levels.push({ column, tabless, line });
+      // The levels stay as they were: the lines after one misplaced line are read as before it.
+      this.report(line, at, 'unindent does not match any outer indentation level', 'unindent', this.levels[kept + 1]!.line);
       return true;
     }
+    this.levels.length = kept + 1;
     return tabless !== outer.tabless && tabError(outer);
   }
 

@@ -76,6 +76,11 @@ describe('pythonTokenProblems', () => {
     ]);
   });
 
+  it('one misplaced line is one error: the lines after it are read as before it', () => {
+    const source = 'def f(x):\n    if x:\n        a = 1\n  b = 2\n        c = 3\n    return a\n';
+    expect(pythonTokenProblems(source).map((p) => `${p.line} ${p.message}`)).toEqual(['4 unindent does not match any outer indentation level']);
+  });
+
   it('reaches back to the line that opened a level, so that an edit there is seen as the cause', () => {
     const [problem] = pythonTokenProblems('def f(x):\n  if x:\n        return 1\n    return 2\n');
     expect(problem).toMatchObject({ line: 4, contextStart: 3, contextEnd: 4 });
