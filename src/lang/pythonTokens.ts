@@ -1,5 +1,5 @@
-// The syntax errors Python's tokenizer finds, and the indentation rules its parser adds, as CPython
-// applies them. Pure. tree-sitter's Python grammar takes every one of these for valid code (its
+// The syntax errors Python's tokenizer finds, the indentation rules its parser adds, and a few of
+// its compiler's, as CPython applies them. Pure. tree-sitter's Python grammar takes every one of these for valid code (its
 // scanner recovers from any indentation), and these errors are exact: a check may be sure of them
 // without asking `python3`.
 //
@@ -14,7 +14,10 @@
 // - a logical line ending in `:` (a compound statement's header: `if`, `def`, `class`, `match`,
 //   `case`…; a `:` anywhere else ends no valid line) must be followed by an indented one
 //   ("expected an indented block"), and no other line may be ("unexpected indent");
-// - every bracket closes, and in order; every string ends (its line, or the file for `"""`).
+// - every bracket closes, and in order; every string ends (its line, or the file for `"""`);
+// - and rules compile() adds that the grammar does not know: `return`, `yield`, `await`, `break`
+//   and `continue` only in a function, an async function or a loop; a call's arguments in order
+//   (no positional one after a keyword or `**`, no keyword twice), a `def`'s parameters too.
 // The tokenizer stops at its first error; this goes on (a line that matches no level leaves the
 // levels as they were), so that an error the edit made is found past one already in the file.
 
@@ -36,12 +39,26 @@ interface Level {
   readonly tabless: number;
   /** 1-based line that opened the level. */
   readonly line: number;
+  /** The block's header keyword (`def`, `async def`, `class`, `for`, `while`, `loop else`…); `other` for none. */
+  readonly kind: string;
+  /** The keyword of the last compound statement at this level: an `else` after a loop is the loop's. */
+  lastHeader: string;
+}
+
+/** A block header's keyword: what the block it opens is (`if`, `def`, `async for`, `loop else`). */
+interface Header {
+  readonly line: number;
+  /** As CPython's messages name it: `function definition`, `'if' statement`. */
+  readonly what: string;
+  readonly kind: string;
 }
 
 interface Bracket {
   readonly char: string;
   readonly line: number;
   readonly column: number;
+  /** A call's arguments, a definition's parameters: the order compile() requires of them. */
+  readonly list?: ArgumentList;
 }
 
 /** The problems the tokenizer and the indentation rules find in `text` (lines end with `\n`). */
@@ -61,10 +78,10 @@ class PythonTokens {
   private line = 1;
   private lineStart = 0;
   private readonly problems: SyntaxProblem[] = [];
-  private readonly levels: Level[] = [{ column: 0, tabless: 0, line: 1 }];
+  private readonly levels: Level[] = [{ column: 0, tabless: 0, line: 1, kind: 'module', lastHeader: '' }];
   private readonly brackets: Bracket[] = [];
   /** The header (a logical line ending in `:`) whose block the next logical line must open. */
-  private header: { readonly line: number; readonly what: string } | undefined;
+  private header: Header | undefined;
   /** The last token of the logical line so far is `:`. */
   private endsInColon = false;
   private logicalStart = 0;
@@ -149,7 +166,7 @@ class PythonTokens {
         this.report(line, at, 'too many levels of indentation', 'indent levels', line);
         return true;
       }
-      this.levels.push({ column, tabless, line });
+      this.levels.push({ column, tabless, line, kind: this.header?.kind ?? 'other', lastHeader: '' });
       return tabless <= top.tabless && tabError(top);
     }
     this.indented = false;
@@ -185,7 +202,20 @@ class PythonTokens {
   private tokens(): void {
     const text = this.text;
     const start = this.logicalStart;
-    const firstToken = this.at;
+    const keyword = /^\w+(?:[ \t]+\w+)?/.exec(text.slice(this.at, this.at + 40))?.[0].replace(/[ \t]+/, ' ') ?? '';
+    const statement = COMPOUND.has(keyword) ? keyword : COMPOUND.has(keyword.split(' ')[0]!) ? keyword.split(' ')[0]! : '';
+    const level = this.levels[this.levels.length - 1]!;
+    const kind = statement === 'else' && LOOPS.has(level.lastHeader) ? 'loop else' : statement;
+    if (statement !== '') level.lastHeader = statement;
+    // Where a statement may start (the line's start, after `;`, after its header's `:`), and whether
+    // that is in the block of this line's own header (`for x in y: break`).
+    let statementStart = true;
+    let inOwnBlock = false;
+    const uses: Array<{ word: string; line: number; column: number; inOwnBlock: boolean }> = [];
+    let lambda = false;
+    // The token before, to tell a call's `(` (after a name or a closing bracket) and a definition's.
+    let previous = '';
+    let beforePrevious = '';
     while (this.at < text.length) {
       const c = text[this.at]!;
       if (c === '\n') {
@@ -207,14 +237,71 @@ class PythonTokens {
         continue;
       }
       this.endsInColon = false;
-      if (this.stringOrWord(c)) continue;
-      if (c in CLOSER_OF) this.open(c);
-      else if (c in OPENER_OF) this.close(c);
-      else if (c === ':' && text[this.at + 1] !== '=' && this.brackets.length === 0) this.endsInColon = true;
-      this.at++;
+      const wasStart = statementStart;
+      statementStart = false;
+      const wordStart = this.at;
+      const list = this.brackets[this.brackets.length - 1]?.list;
+      if (this.stringOrWord(c)) {
+        const word = text.slice(wordStart, this.at);
+        if (list) this.problem(list.token(word, /^[ \t]*=(?!=)/.test(text.slice(this.at, this.at + 40)) ? word : undefined));
+        beforePrevious = previous;
+        previous = isWordChar(c) && !/['"]$/.test(word) ? word : '"';
+        if (word === 'lambda') lambda = true;
+        if (SCOPED.has(word) && (wasStart || word === 'yield' || word === 'await')) {
+          uses.push({ word, line: this.line, column: wordStart - this.lineStart + 1, inOwnBlock });
+        }
+        continue;
+      }
+      const token = c === '*' && text[this.at + 1] === '*' ? '**' : c;
+      if (list && c !== ')') {
+        if (c === ',') this.problem(list.next());
+        else if (c === '=' && !'=!<>+-*/%&|^@:'.includes(text[this.at - 1] ?? '') && text[this.at + 1] !== '=') list.equals();
+        else if (c === ':') list.colon();
+        else this.problem(list.token(token));
+      }
+      if (c === '(') {
+        const params = beforePrevious === 'def' && isWordChar(previous[0] ?? '');
+        const call = (isWordChar(previous[0] ?? '') && !KEYWORDS.has(previous)) || previous === ')' || previous === ']';
+        this.open(c, params || call ? new ArgumentList(params) : undefined);
+      } else if (c in CLOSER_OF) this.open(c);
+      else if (c in OPENER_OF) {
+        if (c === ')' && list) this.problem(list.next());
+        this.close(c);
+      } else if (c === ';' && this.brackets.length === 0) statementStart = true;
+      else if (c === ':' && text[this.at + 1] !== '=' && this.brackets.length === 0) {
+        this.endsInColon = true;
+        if (statement !== '' && !inOwnBlock) statementStart = inOwnBlock = true;
+      }
+      beforePrevious = previous;
+      previous = token;
+      this.at += token.length;
     }
-    if (this.endsInColon) this.header = { line: start, what: headerKind(/^\w+(?:\s+\w+)?/.exec(text.slice(firstToken))?.[0] ?? '') };
+    if (this.endsInColon) this.header = { line: start, what: headerKind(keyword), kind };
+    // `yield` and `await` in a lambda belong to it: the lambda is a function of its own.
+    for (const use of uses) if (!(lambda && (use.word === 'yield' || use.word === 'await'))) this.scopeRule(use, use.inOwnBlock ? kind : undefined);
     this.previousLogical = start;
+  }
+
+  /**
+   * The rules compile() adds on the blocks around a statement: `return` and `yield` in a
+   * function, `await` in an async one, `break` and `continue` in a loop (not its `else`), none
+   * of them reaching through a class or function body.
+   */
+  private scopeRule(use: { word: string; line: number; column: number }, ownBlock: string | undefined): void {
+    const kinds = this.levels.slice(1).map((level) => level.kind).reverse();
+    if (ownBlock !== undefined) kinds.unshift(ownBlock);
+    const scope = kinds.find((kind) => kind === 'def' || kind === 'async def' || kind === 'class');
+    let message: string | undefined;
+    if (use.word === 'break' || use.word === 'continue') {
+      const loop = kinds.findIndex((kind) => LOOPS.has(kind));
+      const stop = kinds.findIndex((kind) => kind === 'def' || kind === 'async def' || kind === 'class');
+      if (loop === -1 || (stop !== -1 && stop < loop)) message = use.word === 'break' ? "'break' outside loop" : "'continue' not properly in loop";
+    } else if (use.word === 'await') {
+      if (scope !== 'async def') message = scope === 'def' ? "'await' outside async function" : "'await' outside function";
+    } else if (scope !== 'def' && scope !== 'async def') {
+      message = `'${use.word}' outside function`;
+    }
+    if (message) this.report(use.line, use.column, message, `outside ${use.word}`, this.logicalStart);
   }
 
   /**
@@ -236,12 +323,17 @@ class PythonTokens {
     return true;
   }
 
-  private open(char: string): void {
+  private open(char: string, list?: ArgumentList): void {
     if (this.brackets.length >= MAX_OPEN_BRACKETS) {
       this.report(this.line, this.column(), 'too many nested parentheses', 'nesting', this.line);
       return;
     }
-    this.brackets.push({ char, line: this.line, column: this.column() });
+    this.brackets.push({ char, line: this.line, column: this.column(), list });
+  }
+
+  /** An argument or parameter out of order, at the token where that shows. */
+  private problem(message: string | undefined): void {
+    if (message) this.report(this.line, this.column(), message, `arguments: ${message.replace(/:.*/, '')}`, this.logicalStart);
   }
 
   private close(char: string): void {
@@ -393,6 +485,90 @@ class PythonTokens {
   }
 }
 
+/**
+ * The arguments of a call (or a class's bases) or the parameters of a `def`, read token by
+ * token at their own bracket depth: compile() refuses a positional argument after a keyword
+ * argument or `**`, a `*` after `**`, a keyword given twice, and a parameter without a default
+ * after one with a default (before any `*`). A lambda's own parameters (`key=lambda a, b: 0`)
+ * are not the list's.
+ */
+class ArgumentList {
+  private tokens = 0;
+  private first = '';
+  private keyword: string | undefined;
+  private hasDefault = false;
+  private lambdaParameters = false;
+  private readonly keywords = new Set<string>();
+  private sawKeyword = false;
+  private sawDoubleStar = false;
+  private sawDefault = false;
+  private sawStar = false;
+
+  constructor(private readonly parameters: boolean) {}
+
+  /** A token of the current item; `keyword` when it is a name followed by `=` and starts the item. */
+  token(text: string, keyword?: string): string | undefined {
+    if (this.tokens === 0) {
+      this.first = text;
+      this.keyword = keyword;
+    }
+    if (text === 'lambda') this.lambdaParameters = true;
+    this.tokens++;
+    return undefined;
+  }
+
+  equals(): void {
+    if (!this.lambdaParameters) this.hasDefault = true;
+    this.tokens++;
+  }
+
+  colon(): void {
+    this.lambdaParameters = false;
+    this.tokens++;
+  }
+
+  /** The item ends (a `,` or the closing bracket): what is wrong with it, if anything. */
+  next(): string | undefined {
+    if (this.lambdaParameters) return undefined;
+    const problem = this.tokens === 0 ? undefined : this.parameters ? this.parameter() : this.argument();
+    this.tokens = 0;
+    this.hasDefault = false;
+    this.keyword = undefined;
+    return problem;
+  }
+
+  private argument(): string | undefined {
+    if (this.first === '**') {
+      this.sawDoubleStar = true;
+      return undefined;
+    }
+    if (this.first === '*') return this.sawDoubleStar ? 'iterable argument unpacking follows keyword argument unpacking' : undefined;
+    if (this.keyword !== undefined) {
+      this.sawKeyword = true;
+      if (this.keywords.has(this.keyword)) return `keyword argument repeated: ${this.keyword}`;
+      this.keywords.add(this.keyword);
+      return undefined;
+    }
+    if (this.sawDoubleStar) return 'positional argument follows keyword argument unpacking';
+    return this.sawKeyword ? 'positional argument follows keyword argument' : undefined;
+  }
+
+  private parameter(): string | undefined {
+    if (this.first === '*' || this.first === '**') this.sawStar = true;
+    if (this.sawStar || this.first === '/') return undefined;
+    if (this.hasDefault) this.sawDefault = true;
+    else if (this.sawDefault) return 'parameter without a default follows parameter with a default';
+    return undefined;
+  }
+}
+
+/** Python's keywords: a `(` after one opens no call. */
+const KEYWORDS = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except',
+  'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
+  'while', 'with', 'yield',
+]);
+
 /** What a header is, as CPython names it: `function definition`, `'if' statement`. */
 function headerKind(words: string): string {
   const [first = '', second = ''] = words.split(/\s+/);
@@ -404,6 +580,12 @@ function headerKind(words: string): string {
 }
 
 const HEADER_KEYWORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'try', 'except', 'finally', 'with', 'match', 'case']);
+
+/** The keywords that start a compound statement (`match` and `case` only when the line ends a header). */
+const COMPOUND = new Set([...HEADER_KEYWORDS, 'def', 'class', 'async def', 'async for', 'async with']);
+const LOOPS = new Set(['for', 'async for', 'while']);
+/** Statements and expressions that compile() allows only inside a function or a loop. */
+const SCOPED = new Set(['return', 'yield', 'await', 'break', 'continue']);
 
 /** A character of a name or number (a string's prefix is one): ASCII letters, digits, `_`, and anything not ASCII. */
 function isWordChar(c: string): boolean {
