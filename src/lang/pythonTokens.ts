@@ -92,6 +92,9 @@ class PythonTokens {
   private dedented = false;
   /** The logical line before this one is a decorator (`@name`): what it decorates is at its level. */
   private decorator = false;
+  /** Only the module's docstring and comments come before `from __future__ import`. */
+  private futureAllowed = true;
+  private sawDocstring = false;
 
   constructor(private readonly text: string) {}
 
@@ -144,7 +147,17 @@ class PythonTokens {
     this.header = undefined;
     this.endsInColon = false;
     this.decorator = text[this.at] === '@';
+    this.futureRule();
     this.tokens();
+  }
+
+  private futureRule(): void {
+    const head = this.text.slice(this.at, this.at + 20);
+    if (/^from[ \t]+__future__\b/.test(head)) {
+      if (!this.futureAllowed) this.report(this.line, this.column(), 'from __future__ imports must occur at the beginning of the file', 'future', this.line);
+    } else if (this.futureAllowed && !this.sawDocstring && /^[rRuU]?['"]/.test(head)) {
+      this.sawDocstring = true;
+    } else this.futureAllowed = false;
   }
 
   /** Applies the tokenizer's indentation stack to a logical line's indentation; true when that is an error. */
@@ -211,6 +224,14 @@ class PythonTokens {
     // that is in the block of this line's own header (`for x in y: break`).
     let statementStart = true;
     let inOwnBlock = false;
+    // The simple statement's first word and how many tokens it has: `import` needs a name, `as` an
+    // `import`, `with`, `except` or `case` before it.
+    let simple = '';
+    let simpleTokens = 0;
+    let simpleAt = { line: this.line, column: this.column() };
+    const endSimple = (): void => {
+      if (simpleTokens === 1 && NEEDS_MORE.has(simple)) this.report(simpleAt.line, simpleAt.column, `\`${simple}\` needs more`, `needs more ${simple}`, start);
+    };
     const uses: Array<{ word: string; line: number; column: number; inOwnBlock: boolean }> = [];
     let lambda = false;
     // The token before, to tell a call's `(` (after a name or a closing bracket) and a definition's.
@@ -239,6 +260,12 @@ class PythonTokens {
       this.endsInColon = false;
       const wasStart = statementStart;
       statementStart = false;
+      if (wasStart) {
+        simple = isWordChar(c) ? /^\w+/.exec(text.slice(this.at, this.at + 20))?.[0] ?? '' : '';
+        simpleTokens = 0;
+        simpleAt = { line: this.line, column: this.column() };
+      }
+      simpleTokens++;
       const wordStart = this.at;
       const list = this.brackets[this.brackets.length - 1]?.list;
       if (this.stringOrWord(c)) {
@@ -247,6 +274,7 @@ class PythonTokens {
         beforePrevious = previous;
         previous = isWordChar(c) && !/['"]$/.test(word) ? word : '"';
         if (word === 'lambda') lambda = true;
+        if (word === 'as' && this.brackets.length === 0 && !AS_STATEMENTS.has(simple)) this.report(this.line, wordStart - this.lineStart + 1, '`as` out of place', 'as', start);
         if (SCOPED.has(word) && (wasStart || word === 'yield' || word === 'await')) {
           uses.push({ word, line: this.line, column: wordStart - this.lineStart + 1, inOwnBlock });
         }
@@ -267,7 +295,11 @@ class PythonTokens {
       else if (c in OPENER_OF) {
         if (c === ')' && list) this.problem(list.next());
         this.close(c);
-      } else if (c === ';' && this.brackets.length === 0) statementStart = true;
+      } else if (c === ';' && this.brackets.length === 0) {
+        simpleTokens--;
+        endSimple();
+        statementStart = true;
+      }
       else if (c === ':' && text[this.at + 1] !== '=' && this.brackets.length === 0) {
         this.endsInColon = true;
         if (statement !== '' && !inOwnBlock) statementStart = inOwnBlock = true;
@@ -276,6 +308,7 @@ class PythonTokens {
       previous = token;
       this.at += token.length;
     }
+    endSimple();
     if (this.endsInColon) this.header = { line: start, what: headerKind(keyword), kind };
     // `yield` and `await` in a lambda belong to it: the lambda is a function of its own.
     for (const use of uses) if (!(lambda && (use.word === 'yield' || use.word === 'await'))) this.scopeRule(use, use.inOwnBlock ? kind : undefined);
@@ -561,6 +594,11 @@ class ArgumentList {
     return undefined;
   }
 }
+
+/** Statements that are not whole with their keyword alone. */
+const NEEDS_MORE = new Set(['import', 'from', 'del', 'assert', 'global', 'nonlocal']);
+/** The statements where `as` may stand outside brackets (`except E as e`, `case [x] as y`). */
+const AS_STATEMENTS = new Set(['import', 'from', 'with', 'async', 'except', 'case']);
 
 /** Python's keywords: a `(` after one opens no call. */
 const KEYWORDS = new Set([

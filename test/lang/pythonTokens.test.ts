@@ -34,7 +34,16 @@ const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
   ['a positional argument after **', 'f(**k, c)\n', '1 positional argument follows keyword argument unpacking'],
   ['a keyword argument twice', 'class A(B, m=1, m=2): pass\n', '1 keyword argument repeated: m'],
   ['a parameter without a default after one with', 'def f(a, b=1, c): pass\n', '1 parameter without a default follows parameter with a default'],
+  ['an import of nothing', 'def f():\n    import #x\n    print(1)\n', '2 `import` needs more'],
+  ['`as` outside import, with, except and case', 'x = 1\npatch("a") as m,\n', '2 `as` out of place'],
+  ['a future import after code', '"""doc"""\nimport os\nfrom __future__ import annotations\n', '3 from __future__ imports must occur at the beginning of the file'],
   // Valid code: none of these is an error.
+  [
+    'as, import and future imports where they belong',
+    '"""doc"""\n# note\nfrom __future__ import annotations\nimport a.b as c\nfrom d import (e as f)\nwith g as h, i as j: pass\n' +
+      'try: import k as m\nexcept E as e: pass\nmatch p:\n    case [x] as y: pass\nimport n; from o import q as r\n',
+    undefined,
+  ],
   [
     'arguments and parameters in every valid order',
     'f(a, *b, c=1, *d, e=2, **g)\nf(key=lambda a, b=2: a, other=[1, 2])\nf(x == 1, y := 2)\nx[0](a=1, b=2)\n' +
