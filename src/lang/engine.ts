@@ -14,6 +14,7 @@ import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { outlineOf, type Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
+import { pythonTokenProblems } from './pythonTokens.js';
 import { treeProblems } from './treeProblems.js';
 
 /**
@@ -105,7 +106,7 @@ export function createEngine(read: ReadGrammar): Engine {
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;
       try {
-        return treeProblems(tree);
+        return withOwnRules(language, text, treeProblems(tree));
       } finally {
         tree.delete();
       }
@@ -117,7 +118,7 @@ export function createEngine(read: ReadGrammar): Engine {
       const tree = parse(language, text, budgetMs);
       if (!tree) return undefined;
       try {
-        return { problems: treeProblems(tree), balance: bracketBalance(tree, rows) };
+        return { problems: withOwnRules(language, text, treeProblems(tree)), balance: bracketBalance(tree, rows) };
       } finally {
         tree.delete();
       }
@@ -190,4 +191,15 @@ function editBetween(from: string, to: string): Edit {
     oldEndPosition: pointOf(from, oldEnd),
     newEndPosition: pointOf(to, newEnd),
   });
+}
+
+/**
+ * The grammar's errors and, for Python, those of its tokenizer and indentation rules, which the
+ * grammar does not see (pythonTokens.ts), in the order of their lines.
+ */
+function withOwnRules(language: LanguageId, text: string, problems: SyntaxProblem[]): SyntaxProblem[] {
+  if (language !== 'python') return problems;
+  const tokens = pythonTokenProblems(text);
+  if (tokens.length === 0) return problems;
+  return [...problems, ...tokens].sort((a, b) => a.line - b.line || a.column - b.column);
 }

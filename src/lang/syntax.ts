@@ -14,7 +14,9 @@ import { PARSING, type LanguageId } from './languages.js';
 import { loadEngine } from './loadEngine.js';
 import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
 import type { Definition } from './outline.js';
+import { ownParserOf, ownVerdict, type OwnParser } from './ownParsers.js';
 import type { SyntaxProblem } from './problem.js';
+import { isPythonTokenProblem } from './pythonTokens.js';
 import { sourceOf } from './source.js';
 import { typeScriptReads, typeScriptVerdict } from './typeScriptCheck.js';
 import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './window.js';
@@ -202,6 +204,13 @@ function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, n
   // The old content could not be read: nothing says the errors are new, so none is.
   if (was === undefined) return unconfirmed('the file as it was could not be parsed in time');
   const made = newProblems(was, found, edit);
+  // Python, shell scripts and Rust: the language's own parser judges (see ownParserJudges).
+  const own = ownParserOf(language, after);
+  if (own) {
+    if (made.length === 0) return hiddenBreak(own, before, after);
+    const unbalanced = () => unbalances(parser, language, before, after);
+    return ownParserJudges(own, before, after, nearestFirst(windowFound ?? made, edit), edit, unbalanced);
+  }
   if (BRACKETS_ONLY.has(language) && made.length > 0 && !unbalances(parser, language, before, after)) return { status: 'ok' };
   // JavaScript and TypeScript: the language's own parser has the last word, on errors the
   // grammar finds new (a window's, it has read already) and where the grammar finds errors in
@@ -241,6 +250,41 @@ export function nearestFirst(errors: readonly SyntaxProblem[], hunks: readonly H
  * length, but the errors rt shows come from the whole file, which confirms every refusal).
  */
 const WINDOW_MARK: Partial<Record<LanguageId, Buffer>> = { php: Buffer.from('<?php ') };
+
+/**
+ * Python, shell scripts and Rust: the language's own parser judges a change the grammar would
+ * refuse. It accepts what it reads without error. Where it finds an error the old content did not
+ * have, that error refuses; where its first error was already there, it cannot see past it and
+ * the grammar's new errors stand. With no verdict (not installed, too slow), only what the
+ * grammar is sure of refuses: in Python, the tokenizer's and indentation rules (pythonTokens.ts);
+ * in Rust, whose grammar lags the language (`safe fn` in an `unsafe extern` block), an error only
+ * if the change also unbalanced the brackets, as for C's macros; in shell scripts, any.
+ */
+function ownParserJudges(parser: OwnParser, before: string, after: string, made: readonly SyntaxProblem[], edit: readonly Hunk[], unbalanced: () => boolean): Check {
+  const now = ownVerdict(parser, after);
+  if (now.status === 'ok') return { status: 'ok' };
+  if (now.status === 'none') {
+    const sure = parser === 'python3' ? made.filter(isPythonTokenProblem) : parser === 'rustfmt' && !unbalanced() ? [] : made;
+    return sure.length === 0 ? { status: 'ok' } : { status: 'errors', errors: sure };
+  }
+  const was = ownVerdict(parser, before);
+  if (was.status === 'error' && newProblems([was.problem], [now.problem], edit).length === 0) return { status: 'errors', errors: made };
+  // The indentation rules say what python3 says, and where on the line.
+  const sure = made.filter(isPythonTokenProblem);
+  const errors = sure.some((problem) => problem.line === now.problem.line) ? sure : [now.problem, ...sure];
+  return { status: 'errors', errors: errors.sort((a, b) => a.line - b.line) };
+}
+
+/**
+ * The grammar finds only old errors. If the language's own parser reads the old content without
+ * error, the grammar misread it (syntax newer than the grammar), and its old errors may hide the
+ * change's: the own parser judges the new content alone.
+ */
+function hiddenBreak(parser: OwnParser, before: string, after: string): Check {
+  if (ownVerdict(parser, before).status !== 'ok') return { status: 'ok' };
+  const now = ownVerdict(parser, after);
+  return now.status === 'error' ? { status: 'errors', errors: [now.problem] } : { status: 'ok' };
+}
 
 /**
  * True when the new content's brackets are further from balanced than the old content's, for

@@ -263,3 +263,27 @@ describe('a valid file the grammar misreads whole (test/lang/fixtures/README.md)
     expect(new Set(shown).size).toBe(shown.length);
   });
 });
+
+describe("Python's indentation rules, which its grammar does not check", () => {
+  const PY = 'def f(x):\n    if x:\n        return 1\n    return 2\n';
+
+  it.each([
+    ['a dedent to no outer level', 4, '  return 2\n', 'unindent does not match any outer indentation level'],
+    ['a body edited to column 0', 3, 'return 1\n', "expected an indented block after 'if' statement on line 2"],
+    ['a line indented under no header', 3, '        return 1\n          z = 2\n', 'unexpected indent'],
+    ['a tab where spaces opened the level', 3, '\t return 1\n', 'inconsistent use of tabs and spaces in indentation'],
+  ])('%s is refused, nothing written', (_what, line, text, message) => {
+    const dir = repo({ 'f.py': PY });
+    const w = openWindow(dir, 'f.py');
+    const r = run(['edit', 'f.py', w.lidAt(line)], dir, { input: text });
+    expect(r.status, r.text).toBe(5);
+    expect(r.stderr).toContain(message);
+    expect(read(dir, 'f.py').toString()).toBe(PY);
+  });
+
+  it('a valid re-indentation passes', () => {
+    const dir = repo({ 'f.py': PY });
+    const w = openWindow(dir, 'f.py');
+    expect(run(['edit', 'f.py', w.lidAt(3)], dir, { input: '        return 1  # one\n' }).status).toBe(0);
+  });
+});
