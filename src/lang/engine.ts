@@ -133,13 +133,13 @@ export function createEngine(read: ReadGrammar): Engine {
       const tree = parse(language, after, budgetMs);
       if (!tree) return undefined;
       try {
-        const found = treeProblems(tree);
+        const found = withOwnRules(language, after, treeProblems(tree));
         if (found.length === 0) return { found, was: [] };
         tree.edit(editBetween(after, before));
         const old = parse(language, before, budgetMs, tree);
         if (!old) return { found, was: undefined };
         try {
-          return { found, was: treeProblems(old) };
+          return { found, was: withOwnRules(language, before, treeProblems(old)) };
         } finally {
           old.delete();
         }
