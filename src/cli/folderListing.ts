@@ -80,7 +80,8 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
   }
   if (sorted.length > shown.length) {
     const flags = ['--window', String(sorted.length), ...(options.hidden === true ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
-    ctx.warn(`${sorted.length - shown.length} more entries not shown: ${commandLine('open', flags, [dir.display])}`);
+    const more = sorted.length - shown.length;
+    ctx.warn(`${more} more ${more === 1 ? 'entry' : 'entries'} not shown: ${commandLine('open', flags, [dir.display])}`);
   }
   if (sorted.length === 0) ctx.warn(`${dir.display} holds no file rt lists${options.hidden === true || options.ignore === false ? '' : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'}`);
   return 0;

@@ -47,9 +47,10 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   settlePending(ctx, history);
   const steps = history.steps();
   const chosen = choose(ctx, steps, direction, stepArg);
-  if (!chosen) {
+  if (!chosen || 'undoneAlready' in chosen) {
     if (ctx.json) ctx.emit({ command: direction, written: false, step: null });
-    ctx.warn(`nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}${direction === 'redo' ? ' (a step is redone only right after its undo, before this session writes anew)' : ''}`);
+    if (chosen) chosen.undoneAlready.forEach((line) => ctx.warn(line));
+    else ctx.warn(`nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}${direction === 'redo' ? ' (a step is redone only right after its undo, before this session writes anew)' : ''}`);
     return 1;
   }
   const data = history.data(chosen.id);
@@ -148,8 +149,11 @@ function takeStep(ctx: Context, history: History, store: StateStore, chosen: Ste
   }
 }
 
-/** The step to take back (the session's latest done one, or STEP) or to bring back (the session's latest undone one). */
-function choose(ctx: Context, steps: readonly Step[], direction: Direction, stepArg: string | undefined): Step | undefined {
+/**
+ * The step to take back (the session's latest done one, or STEP) or to bring back (the session's
+ * latest undone one); for a STEP undone already, what to say (nothing to undo, not bad usage).
+ */
+function choose(ctx: Context, steps: readonly Step[], direction: Direction, stepArg: string | undefined): Step | { undoneAlready: string[] } | undefined {
   const session = ctx.session ?? null;
   if (stepArg !== undefined) {
     if (direction === 'redo') throw new RtError('usage', 'rt redo takes no STEP: it brings back the latest step undone', ['rt redo']);
@@ -158,10 +162,13 @@ function choose(ctx: Context, steps: readonly Step[], direction: Direction, step
     if (!found) throw new RtError('usage', `no step ${stepArg} in the history`, ['see the steps: rt history']);
     if (found.state === 'cleared') {
       const why = 'it can no longer be redone: the session that undid it wrote since';
-      const message = `step ${id} (${found.command}) is undone already; nothing was written (${why})`;
-      throw new RtError('input', message, ['see the steps: rt history']);
+      return { undoneAlready: [`step ${id} (${found.command}) is undone already; nothing was written (${why})`, 'see the steps: rt history'] };
     }
-    if (found.state !== 'done') throw new RtError('input', `step ${id} (${found.command}) is undone already; nothing was written`, [`bring it back with: ${redoneBy(found) === session ? '' : redoneBy(found) === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoneBy(found)!)} `}rt redo`]);
+    if (found.state !== 'done') {
+      const redoer = redoneBy(found);
+      const env = redoer === session ? '' : redoer === null ? 'RT_SESSION= ' : `RT_SESSION=${shellQuote(redoer!)} `;
+      return { undoneAlready: [`step ${id} (${found.command}) is undone already; nothing was written`, `bring it back with: ${env}rt redo`] };
+    }
     busy(found);
     const later = steps.find((s) => s.id > id && s.state === 'done' && s.files.some((f) => found.files.some((g) => g.abs === f.abs)));
     if (later) throw new RtError('stale', `${stepName(ctx, later)} changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`, [`undo step ${later.id} first: rt undo ${later.id}`]);

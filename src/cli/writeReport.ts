@@ -40,9 +40,12 @@ type JsonFile = Record<string, unknown>;
 export function reportWrites(ctx: Context, planned: readonly Planned[], flags: WriteFlags, origin: WriteOrigin, dryRun: boolean, reports: readonly FileReport[] = []): void {
   const single = !origin.patch;
   if (dryRun) {
-    const files = planned.map((p) => ({ p, diff: diffOf(ctx, p, origin.patch) }));
+    // A link removed shows no diff: the lines of the file it leads to stay.
+    const files = planned.map((p) => ({ p, diff: linkRemoved(p) === undefined ? diffOf(ctx, p, origin.patch) : Buffer.alloc(0) }));
     if (ctx.json) {
-      if (single) ctx.emit({ command: origin.command, path: shownPath(files[0]!.p), written: false, dryRun: true, ...jsonDiff(files[0]!.diff) });
+      const linkOf = (p: Planned) => (linkRemoved(p) === undefined ? {} : { link: p.linkText });
+      const first = files[0]!;
+      if (single) ctx.emit({ command: origin.command, path: shownPath(first.p), written: false, dryRun: true, ...jsonDiff(first.diff), ...linkOf(first.p) });
       else {
         const docs = files.map(({ p, diff }) => ({
           path: shownPath(p),
@@ -50,11 +53,16 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
           ...(p.resolved.moveTo ? { from: p.resolved.file.display } : {}),
           ...jsonLenient(p),
           ...jsonDiff(diff),
+          ...linkOf(p),
         }));
         ctx.emit({ command: origin.command, written: false, dryRun: true, files: docs });
       }
     }
-    for (const { diff } of files) ctx.out(diff);
+    for (const { p, diff } of files) {
+      const link = linkRemoved(p);
+      // Said as the write would say it.
+      ctx.out(link === undefined ? diff : `${ctx.style.verb('removed')} ${p.resolved.file.display}: ${link}\n`);
+    }
     for (const { p } of files) for (const m of p.applied?.lenient ?? []) ctx.warn(lenientNote(m));
     // A move is named by both its paths, as its write would say it ("moved A → B").
     const named = planned.map(({ resolved: { file, moveTo } }) =>
@@ -65,6 +73,12 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
   }
   const docs = reports.map((r) => reportFile(ctx, r, flags, single));
   if (ctx.json) ctx.emit(single ? { command: origin.command, ...docs[0] } : { command: origin.command, written: true, files: docs });
+}
+
+/** For the delete of a symbolic link, what goes (the link, not what it leads to); else undefined. */
+function linkRemoved(p: Planned): string | undefined {
+  if (p.resolved.change.kind !== 'delete' || p.linkText === undefined) return undefined;
+  return `a symbolic link to ${printable(p.linkText)} (the file it leads to is untouched)`;
 }
 
 /** The path a change leaves its content at. */
@@ -125,8 +139,8 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
     const changes = [{ old: { start: 1, count: before.count }, new: { start: 1, count: 0 } }];
     const removed = { ...json, delta, changes, windows: [] };
     // A symbolic link goes, not the file it leads to: its lines are not counted as removed.
-    if (p.linkText !== undefined) {
-      const link = `a symbolic link to ${printable(p.linkText)} (the file it leads to is untouched)`;
+    const link = linkRemoved(p);
+    if (link !== undefined) {
       ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${link}\n`);
       return { ...removed, link: p.linkText };
     }

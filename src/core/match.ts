@@ -73,14 +73,15 @@ const WORD_AFTER = '(?![\\p{L}\\p{N}_])';
 const ASCII_WORD_BEFORE = '(?<![A-Za-z0-9_])';
 const ASCII_WORD_AFTER = '(?![A-Za-z0-9_])';
 
-export function compileMatcher(pattern: string, options: MatchOptions): LineMatcher {
+/** `written`: the pattern as the user wrote it, which refusals quote (`pattern` may be rewritten: POSIX classes). */
+export function compileMatcher(pattern: string, options: MatchOptions, written = pattern): LineMatcher {
   if (pattern.includes('\n')) throw new RtError('usage', 'the pattern holds a newline, and matches never span lines', ['search for one line at a time']);
   if (options.fixed && !options.ignoreCase && !options.word) return bytesMatcher(Buffer.from(pattern, 'utf8'));
   // A literal with -i or -w: an escaped string, with at most a lookaround of one character at
   // each end. V8 tries it at every place of a line, each try as long as the literal at worst:
   // a time bound is needed only for a long one (see LINEAR_LITERAL).
   if (options.fixed) {
-    const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false });
+    const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false }, written);
     return { ...literal, literal: true, ...(pattern.length <= LINEAR_LITERAL ? { linear: true } : {}) };
   }
   const flags = options.ignoreCase ? 'i' : '';
@@ -95,11 +96,12 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
     try {
       new RegExp(pattern, flags);
     } catch (error) {
-      message = (error as Error).message.replace(/^Invalid regular expression: /, '');
+      // ("Invalid regular expression: /SOURCE/FLAGS: REASON": the source may be rewritten, the reason is the user's.)
+      message = (error as Error).message.replace(/^[^]*: /, '');
     }
     const hints = ['patterns are JavaScript regular expressions; for a literal string, add -F'];
-    if (/\(\?[a-z]+\)/.test(pattern)) hints.unshift('inline flags such as (?i) are not supported: use -i');
-    throw new RtError('usage', `invalid pattern ${JSON.stringify(pattern)}: ${message}`, hints);
+    if (/\(\?[a-z]+\)/.test(written)) hints.unshift('inline flags such as (?i) are not supported: use -i');
+    throw new RtError('usage', `invalid pattern ${JSON.stringify(written)}: ${message}`, hints);
   }
   // A line is matched alone, so "." may match any character of it (the s flag); the pass over a
   // whole file finds candidates with "." kept within a line.
@@ -107,8 +109,8 @@ export function compileMatcher(pattern: string, options: MatchOptions): LineMatc
   const global = new RegExp(regex.source, `gs${regex.flags}`);
   // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
   // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  if (compiled(pattern, regex).test('') || /\(\?<?[=!]/.test(pattern)) return perLineMatcher(compiled(pattern, single), compiled(pattern, global));
-  return regexMatcher(compiled(pattern, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)), compiled(pattern, single), compiled(pattern, global));
+  if (compiled(written, regex).test('') || /\(\?<?[=!]/.test(pattern)) return perLineMatcher(compiled(written, single), compiled(written, global));
+  return regexMatcher(compiled(written, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)), compiled(written, single), compiled(written, global));
 }
 
 /**
@@ -135,8 +137,8 @@ function compiled(pattern: string, regex: RegExp): RegExp {
  * The matcher of a search: a line matches when any of `patterns` does (each given with -e), or
  * with `invert` (-v) when none does.
  */
-export function compileSearch(patterns: readonly string[], options: MatchOptions & { readonly invert: boolean }): LineMatcher {
-  const each = patterns.map((p) => compileMatcher(p, options));
+export function compileSearch(patterns: readonly string[], options: MatchOptions & { readonly invert: boolean }, written = patterns): LineMatcher {
+  const each = patterns.map((p, i) => compileMatcher(p, options, written[i]));
   const any = each.length === 1 ? each[0]! : anyOf(each);
   return options.invert ? inverted(any) : any;
 }

@@ -45,6 +45,8 @@ export function smartCaseIgnores(patterns: readonly string[], fixed: boolean): b
 function literalText(pattern: string): string {
   let out = '';
   let inClass = false;
+  // Where the class being read starts, past "[" and then past a "^".
+  let classStart = -1;
   for (let i = 0; i < pattern.length; ) {
     const c = pattern[i]!;
     if (c === '\\') {
@@ -63,8 +65,10 @@ function literalText(pattern: string): string {
         i += posix;
         continue;
       }
-      if (c === ']') inClass = false;
-      else if (!(c === '^' && pattern[i - 1] === '[')) out += c;
+      // A "]" first in a class (after "^" or not) is the character itself, as in ripgrep.
+      if (c === ']' && i !== classStart) inClass = false;
+      else if (c === '^' && i === classStart && pattern[i - 1] === '[') classStart++;
+      else out += c;
       i++;
       continue;
     }
@@ -72,6 +76,7 @@ function literalText(pattern: string): string {
     if (syntax) {
       inClass = syntax[0] === '[';
       i += syntax[0].length;
+      classStart = i;
       continue;
     }
     const char = String.fromCodePoint(pattern.codePointAt(i)!);

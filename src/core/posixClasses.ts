@@ -3,6 +3,8 @@
 // means: each is written out as the JavaScript class ripgrep's means (ASCII only, as ripgrep's
 // are), so that every search path (rt's matcher and the prefilters built from its pattern)
 // reads the same. A class holding one that cannot be written so faithfully is refused.
+// A "]" first in a class (after "^" or not) is the character itself to ripgrep, where JavaScript
+// reads "[]" as a class of nothing and "[^]" as any character: it is written escaped.
 
 import { RtError } from './errors.js';
 
@@ -40,12 +42,12 @@ const NAMES = `${Object.keys(POSIX).join(', ')} (each negated as [[:^digit:]])`;
 
 /**
  * `pattern` (a JavaScript regular expression) with each class holding POSIX classes written as
- * JavaScript; the pattern itself when it holds none. Refused (exit 2): an unknown name, a range
- * ending at a POSIX class, and within such a class a nested class or ripgrep's set operations
- * (&&, --, ~~), which JavaScript would read otherwise.
+ * JavaScript, and a "]" first in a class escaped; the pattern itself when it holds neither.
+ * Refused (exit 2): an unknown name, a range ending at a POSIX class, and within such a class a
+ * nested class or ripgrep's set operations (&&, --, ~~), which JavaScript would read otherwise.
  */
 export function withPosixClasses(pattern: string): string {
-  if (!pattern.includes('[:')) return pattern;
+  if (!pattern.includes('[:') && !/\[\^?\]/.test(pattern)) return pattern;
   let out = '';
   for (let i = 0; i < pattern.length; ) {
     const c = pattern[i]!;
@@ -69,13 +71,25 @@ function readClass(pattern: string, start: number): { text: string; end: number 
   let at = start + 1;
   const negated = pattern[at] === '^';
   if (negated) at++;
+  // A "]" first is the character itself, as in ripgrep (JavaScript would end the class there),
+  // and so is a "-" after it (ripgrep starts no range at that "]").
+  let lead = '';
+  if (pattern[at] === ']') {
+    lead = '\\]';
+    at++;
+    if (pattern[at] === '-' && pattern[at + 1] !== ']' && pattern[at + 1] !== '-') {
+      lead += '\\-';
+      at++;
+    }
+  }
+  const afterLead = at;
   // The class's characters as JavaScript, its positive POSIX classes written in; the bodies of its negated ones.
   let own = '';
   const complements: string[] = [];
   let posix = false;
   // Whether the last thing read is a "-" that would make a range.
   let dash = false;
-  // In JavaScript the first "]" ends a class, even right after "[" or "[^".
+  own += lead;
   while (at < pattern.length && pattern[at] !== ']') {
     const c = pattern[at]!;
     if (c === '\\') {
@@ -110,7 +124,10 @@ function readClass(pattern: string, start: number): { text: string; end: number 
     }
   }
   const written = pattern.slice(start, at + 1);
-  if (!posix) return { text: written, end: start + written.length };
+  if (!posix) {
+    const text = lead ? `[${negated ? '^' : ''}${lead}${pattern.slice(afterLead, at + 1)}` : written;
+    return { text, end: start + written.length };
+  }
   if (at >= pattern.length) {
     throw refusal(pattern, `the class ${JSON.stringify(written)} is not closed`, 'end it with "]"');
   }

@@ -67,7 +67,7 @@ export function findRoot(cwd: string, override: string | undefined): Root {
 export function resolveInRoot(root: Root, userPath: string, allowMissing = false): ResolvedPath {
   if (userPath === '') throw new RtError('usage', 'empty path', ['name a file, e.g. rt open README.md']);
   const lexical = path.resolve(root.cwd, userPath);
-  const real = realpathAllowingMissing(lexical);
+  const real = realpathAllowingMissing(lexical, (abs) => displayPath(root, abs));
   relInRoot(root, real.path, userPath);
   if (real.missing && !allowMissing) {
     const near = suggestPaths(root, lexical);
@@ -171,8 +171,11 @@ function realpathOr(p: string): string {
   }
 }
 
-/** Real path of `p`; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
-export function realpathAllowingMissing(p: string): { path: string; missing: boolean } {
+/**
+ * Real path of `p`; for a path that does not exist, the real path of its nearest existing ancestor
+ * joined with the rest. `shown`: how a refusal names a path (a dangling link on the way).
+ */
+export function realpathAllowingMissing(p: string, shown: (abs: string) => string = printable): { path: string; missing: boolean } {
   const rest: string[] = [];
   let current = p;
   for (;;) {
@@ -186,7 +189,11 @@ export function realpathAllowingMissing(p: string): { path: string; missing: boo
       }
       // A dangling symbolic link must not be followed to wherever it points later.
       if (isSymlink(current)) {
-        throw new RtError('not_found', `${printable(p)} is a symbolic link to a missing file`, ['remove the link or point it at a file inside the root']);
+        // The link itself is named (it may be a folder on the way), as the commands that fix it take it.
+        const link = shown(current);
+        throw new RtError('not_found', `${link} is a symbolic link to a missing file`, [
+          `remove the link (rm ${shellQuote(link)}), or point it at a file inside the root (ln -sfn FILE ${shellQuote(link)})`,
+        ]);
       }
       const parent = path.dirname(current);
       if (parent === current) return { path: p, missing: true };

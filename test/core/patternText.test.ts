@@ -38,6 +38,7 @@ describe('smartCaseIgnores (ripgrep\'s -S)', () => {
     [['x{2,3}'], false, true],
     [['\u00c9t\u00e9'], false, false],
     [['[[:lower:]]'], false, false], // a POSIX class is no literal, as in ripgrep: none at all
+    [['[](?<N>x)]'], false, false], // a "]" first in a class is a literal, and the class goes on: N is one
     [['[[:upper:]]x'], false, true],
     [['[^[:^upper:]a]'], false, true],
     [['\\D'], true, false], // with -F every character is literal: D is upper case

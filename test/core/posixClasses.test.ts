@@ -54,6 +54,14 @@ describe('withPosixClasses', () => {
     ['\\[[:digit:]]', '\\[[:digit:]]'], // an escaped "[", then a class of ":digt" (as in ripgrep)
     ['[:digit:]', '[:digit:]'], // outside a class it is a class of ":digt", as in ripgrep
     ['[a-z]', '[a-z]'],
+    // A "]" first in a class is the character itself to ripgrep; JavaScript would read [] as an empty class.
+    ['[][:digit:]]x', '[\\]0-9]x'],
+    ['[^][:alpha:]]', '[^\\]A-Za-z]'],
+    ['[]a]', '[\\]a]'],
+    ['[^]a]', '[^\\]a]'],
+    ['[]-a]', '[\\]\\-a]'], // no range starts at that "]"
+    ['[]-]', '[\\]-]'],
+    ['a\\[]', 'a\\[]'], // an escaped "[" opens no class
   ])('%s → %s', (pattern, expected) => {
     expect(withPosixClasses(pattern)).toBe(expected);
   });
@@ -91,6 +99,16 @@ describe.skipIf(!hasRipgrep)('rt selects the lines ripgrep selects', () => {
     '[[:space:]-z]',
     '[[:alpha:]-[:digit:]]',
     '^[[:upper:]][[:lower:]]+$',
+    '[][:digit:]]',
+    '[^][:alpha:]]',
+    '[]a]',
+    '[^]a]',
+    '[]]',
+    '[^]]',
+    '[]-a]',
+    '[^]-a]',
+    '[]-]',
+    '[]-[:digit:]]',
   ];
   it.each(fixed.flatMap((p) => [[p, false], [p, true]] as const))('%s (-i: %s)', (pattern, ignoreCase) => {
     expect(rtLines(pattern, ignoreCase)).toEqual(ripgrepLines(pattern, ignoreCase));
@@ -101,7 +119,9 @@ describe.skipIf(!hasRipgrep)('rt selects the lines ripgrep selects', () => {
       fc.constantFrom(...NAMES).chain((name) => fc.boolean().map((negated) => `[:${negated ? '^' : ''}${name}:]`)),
       fc.constantFrom('a', 'Z', '_', '1', ',', 'a-c', '\\]', '\\^', ' ', '\u00e9'),
     );
-    const cls = fc.tuple(fc.boolean(), fc.array(item, { minLength: 1, maxLength: 4 })).map(([negated, items]) => `[${negated ? '^' : ''}${items.join('')}]`);
+    const cls = fc
+      .tuple(fc.boolean(), fc.boolean(), fc.array(item, { minLength: 1, maxLength: 4 }))
+      .map(([negated, bracket, items]) => `[${negated ? '^' : ''}${bracket ? ']' : ''}${items.join('')}]`);
     fc.assert(
       fc.property(cls, fc.boolean(), (pattern, ignoreCase) => {
         // (ripgrep refuses a class that can match nothing, such as [^[:alpha:][:^alpha:]]; rt matches no line.)

@@ -222,6 +222,31 @@ describe('review: paths that are symbolic links', () => {
     expect(fs.existsSync(path.join(dir, 'f.txt'))).toBe(true);
   });
 
+  it('a dry run of Delete File of a link says what the write says: the link goes, no diff of the lines it leads to', () => {
+    const dir = tempRepo();
+    write(dir, 'f.txt', 'a\nb\n');
+    fs.symlinkSync('f.txt', path.join(dir, 'l.txt'));
+    const said = 'removed l.txt: a symbolic link to f.txt (the file it leads to is untouched)\n';
+    const dry = run(['apply', '--dry-run'], dir, { input: '*** Delete File: l.txt\n' });
+    expect(dry.status, dry.text).toBe(0);
+    expect(dry.stdout).toBe(said);
+    expect(dry.stderr).toBe('rt: dry run: nothing written to l.txt\n');
+    expect(JSON.parse(run(['apply', '--dry-run', '--json'], dir, { input: '*** Delete File: l.txt\n' }).stdout).files[0]).toMatchObject({ path: 'l.txt', diff: '', link: 'f.txt' });
+    expect(fs.lstatSync(path.join(dir, 'l.txt')).isSymbolicLink()).toBe(true);
+    expect(run(['apply'], dir, { input: '*** Delete File: l.txt\n' }).stdout).toBe(said);
+  });
+
+  it('Delete File of a dangling link is refused naming the link as given, with the command that removes it', () => {
+    const dir = tempRepo();
+    fs.symlinkSync('nowhere', path.join(dir, 'dangling.txt'));
+    const r = run(['apply'], dir, { input: '*** Delete File: dangling.txt\n' });
+    expect(r.status).toBe(4);
+    expect(r.stderr).toBe(
+      'rt: patch line 1: dangling.txt is a symbolic link to a missing file\n' +
+        'rt: remove the link (rm dangling.txt), or point it at a file inside the root (ln -sfn FILE dangling.txt)\n',
+    );
+  });
+
   // Likewise `*** Update File: m.txt` + `*** Move to: n.txt`, m.txt a link to g.txt: g.txt is
   // moved to n.txt and m.txt is left dangling; "moved m.txt → n.txt" is printed.
   it('Move to of a link does not take away the file it points to', () => {

@@ -53,6 +53,10 @@ const PATTERNS = [
   // A negated POSIX class beside other characters: an alternative, or a lookahead, in JavaScript.
   'version[,[:^alpha:]]',
   'Punct[^a[:^punct:]]',
+  // A "]" first in a class is the character itself, as in ripgrep.
+  'Punct[]:[:space:]]',
+  'version[^][:alpha:]]',
+  'Punct[]:]',
 ];
 
 describe.skipIf(!hasRipgrep).each(PATHS)('POSIX classes through the $name', ({ env }) => {
@@ -81,6 +85,32 @@ describe('POSIX classes in grep-file', () => {
   it('finds the lines ripgrep finds, and their matches with -o', () => {
     expectRun(run(['grep-file', '-c', '[[:digit:]]', 'src/lib.rs'], dir), { status: 0, stdout: '3\n', stderr: '' });
     expectRun(run(['grep-file', '-o', '-i', '[[:upper:]]{5}', 'src/notes.md'], dir), { status: 0, stdout: /^\d+:\w{4}\|Notes\n/, stderr: '' });
+  });
+});
+
+describe.skipIf(!hasRipgrep)('a "]" first in a class is the character itself, as in ripgrep', () => {
+  it.each(['[][:digit:]]x', '[^][:alpha:]]x', '[]a]x', '[^]a]x', '[]]x'])('rt grep-file %s finds the lines rg finds', (pattern) => {
+    write(dir, 'bracket.txt', ']x\n5x\nax\n^x\n');
+    const r = spawnSync('rg', ['--no-config', '-n', '-e', pattern, 'bracket.txt'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const got = run(['grep-file', pattern, 'bracket.txt'], dir);
+    expect(got.stderr).toBe('');
+    expect(got.stdout.replace(/^(\d+):[^|]*\|/gm, '$1:')).toBe(r.stdout);
+    expect(got.status).toBe(0);
+  });
+
+  it.each(['[]', '[^]'])('%s is refused (exit 2), as rg refuses it, not read as JavaScript reads it', (pattern) => {
+    expectRun(run(['grep-file', pattern, 'src/lib.rs'], dir), { status: 2, stdout: '', stderr: /^rt: invalid pattern "\[\^?\]": / });
+  });
+});
+
+describe('a pattern error quotes the pattern as given, not as rt rewrote it', () => {
+  it.each([
+    [['[[:digit:]]('], /^rt: invalid pattern "\[\[:digit:\]\]\(": Unterminated group\n/],
+    [['-S', '(?i)[[:upper:]]'], /^rt: invalid pattern "\(\?i\)\[\[:upper:\]\]": Invalid group\n/],
+  ])('%j', (args, stderr) => {
+    expectRun(run(['grep-file', ...args, 'src/lib.rs'], dir), { status: 2, stdout: '', stderr });
+    expectRun(run(['grep', ...args], dir), { status: 2, stdout: '', stderr });
   });
 });
 

@@ -43,6 +43,8 @@ describe('rt open DIR', () => {
     const r = run(['open', '.', '--window', '2'], dir);
     expect(r.stdout).toBe('--- . (entries 1-2 of 4) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\n');
     expect(r.stderr).toBe('rt: 2 more entries not shown: rt open --window 4 .\n');
+    // One left out: "entry", singular.
+    expect(run(['open', '.', '--window', '3'], dir).stderr).toBe('rt: 1 more entry not shown: rt open --window 4 .\n');
   });
 
   it('--json: one document with every entry', () => {

@@ -129,15 +129,15 @@ describe('rt undo told what stands in its way', () => {
     expect(read(dir, 'a.txt').toString()).toBe('ONE\nTWO\nthree\n');
   });
 
-  it('undo STEP of a step undone already says so, and whether rt redo can bring it back', () => {
+  it('undo STEP of a step undone already says so (exit 1: nothing to undo), and whether rt redo can bring it back', () => {
     const dir = repo({ 'a.txt': 'one\ntwo\n' });
     expect(run(['edit', '--force', 'a.txt', '1'], dir, { input: 'ONE\n' }).status).toBe(0);
     expect(run(['undo'], dir).status).toBe(0);
-    expectRun(run(['undo', '1'], dir), { status: 2, stdout: '', stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written\nrt: bring it back with: rt redo\n$/ });
+    expectRun(run(['undo', '1'], dir), { status: 1, stdout: '', stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written\nrt: bring it back with: rt redo\n$/ });
     // Once its session writes anew, no redo brings it back.
     expect(run(['edit', '--force', 'a.txt', '2'], dir, { input: 'TWO\n' }).status).toBe(0);
     expectRun(run(['undo', '1'], dir), {
-      status: 2,
+      status: 1,
       stdout: '',
       stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: the session that undid it wrote since\)\nrt: see the steps: rt history\n$/,
     });

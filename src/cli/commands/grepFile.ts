@@ -45,7 +45,7 @@ export const grepFileCommand: CommandSpec = {
   async run(ctx, args, options) {
     const query = searchQuery('grep-file', args, options);
     const pathArg = query.paths[0]!;
-    let matcher: LineMatcher | undefined = query.pcre ? undefined : compileSearch(query.matched, { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert });
+    let matcher: LineMatcher | undefined = query.pcre ? undefined : compileSearch(query.matched, { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert }, query.patterns);
     const max = maxOption(options);
     const file = resolveInRoot(ctx.root, pathArg);
     const st = statResolved(file);
