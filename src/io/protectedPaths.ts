@@ -27,7 +27,7 @@ export function protectedPlace(abs: string): string | undefined {
   if (at !== -1) return parts.slice(0, at + 1).join(path.sep);
   for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
     if (isGitFolder(dir)) return dir;
-    if (fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return undefined;
+    if (statOrNone(path.join(dir, '.git')) !== undefined) return undefined;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
@@ -38,8 +38,8 @@ export function protectedPlace(abs: string): string | undefined {
  * server's folder may become one.
  */
 function isGitFolder(dir: string): boolean {
-  const has = (name: string) => fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false }) !== undefined;
-  const head = fs.lstatSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false });
+  const has = (name: string) => statOrNone(path.join(dir, name)) !== undefined;
+  const head = statOrNone(path.join(dir, 'HEAD'));
   if (!head || !(has('commondir') || (has('objects') && has('refs')))) return false;
   if (!head.isFile()) return head.isSymbolicLink(); // a HEAD as old git made them; nothing else is read
   try {
@@ -48,6 +48,15 @@ function isGitFolder(dir: string): boolean {
     return /^(ref:\s*refs\/|[0-9a-f]{40})/.test(fs.readFileSync(path.join(dir, 'HEAD'), 'latin1').slice(0, 80));
   } catch {
     return false;
+  }
+}
+
+/** What is at `file`, or undefined when nothing can be there (missing, a file on the way, a name too long). */
+function statOrNone(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 
