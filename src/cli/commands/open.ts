@@ -95,11 +95,11 @@ async function openSymbol(ctx: Context, options: Options, pathArg: string, name:
         return 1;
       }
       if (found.length > 1) {
-        const shown = found.slice(0, 20).map((d) => `  ${d.startLine}:${lidToString(file.lids(d.startLine - 1, d.startLine)[0]!)}|${file.contents(d.startLine - 1, d.startLine)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`);
+        const shown = found.slice(0, 20).map((d) => `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`);
         const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
-        const lid = lidToString(file.lids(found[0]!.startLine - 1, found[0]!.startLine)[0]!);
+        const lid = lidToString(file.lids(found[0]!.line - 1, found[0]!.line)[0]!);
         const hint = distinct ? `name one by its qualified name (rt open ${shellQuote(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID` : `open one by its LID: rt open ${shellQuote(`${display}:${lid}`)}`;
-        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], { candidates: found.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, start: d.startLine, end: d.endLine })) });
+        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], { candidates: found.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, line: d.line, start: d.startLine, end: d.endLine })) });
       }
       const d = found[0]!;
       const window = rangeWindow(file.total, d.startLine, d.endLine, size);

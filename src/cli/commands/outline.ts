@@ -33,7 +33,7 @@ export const outlineCommand: CommandSpec = {
     retryOnChange(() =>
       withFolderOf(resolved, (pinned) => {
         const file = openIndexed(ctx.stateOf(pinned), pinned);
-        const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
+        const definitions = definitionsOf(resolved, language).filter((d) => d.line <= file.total);
         if (options.names === true) {
           const names = [...new Set(definitions.map((d) => d.qualifiedName))];
           ctx.emit({ command: 'outline', path: file.path.display, names });
@@ -41,21 +41,21 @@ export const outlineCommand: CommandSpec = {
           file.persist();
           return;
         }
-        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.startLine - 1, d.startLine)[0]!), content: file.contents(d.startLine - 1, d.startLine)[0]! }));
+        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.line - 1, d.line)[0]!), content: file.contents(d.line - 1, d.line)[0]! }));
         const display = file.path.display;
-        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
+        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.line, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine, ...(d.level !== undefined ? { level: d.level } : {}) })) });
         if (ctx.text) {
           ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
-          // Definitions that start on one line (an interface and its method) show it once.
+          // Definitions listed by one line (an interface and its method) show it once.
           let last = 0;
           for (const { d, lid, content } of lines) {
-            if (d.startLine !== last) ctx.out(renderWindowLines(d.startLine, [lid], [content], ctx.style));
-            last = d.startLine;
+            if (d.line !== last) ctx.out(renderWindowLines(d.line, [lid], [content], ctx.style));
+            last = d.line;
           }
         }
         file.persist();
         const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
-        for (const { d, lid } of lines) view.record(d.startLine, [lid], 'window');
+        for (const { d, lid } of lines) view.record(d.line, [lid], 'window');
         view.save();
       }),
     );
