@@ -9,11 +9,13 @@ import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
 
 export const outlineCommand: CommandSpec = {
   name: 'outline',
-  summary: 'list the definitions of a file, each as its first line with its LID',
+  summary: 'list the definitions of a file (a Markdown file\'s headings), each as one line with its LID',
   description: [
-    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its first line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
-    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method).`,
-    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end}]}; --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
+    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
+    'A definition is listed by its def, class or function line; its range starts at its first decorator, attribute or doc comment. A getter with its setter, and overloads with their implementation, are one definition. const A = class { … } has members A.m; an anonymous export default is default. Python\'s constants: module-level names in capitals (LIMIT = 10).',
+    'Markdown files (.md, .markdown, .mdx…) list their ATX and setext headings (kind h1-h6; not in code, HTML, quotes or lists), each named by its GitHub anchor (set-up; a repeat -1, -2…), its section running to the next heading of its level or higher. They are not syntax-checked.',
+    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method, or a heading's anchor).`,
+    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end, level}]} (level for headings only; line is the line listed, start and end the range); --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
   ],
   args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
   options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
