@@ -299,7 +299,8 @@ function functionField(node: Node, field: string): string | undefined {
 function groupOf(language: LanguageId, node: Node, top: Node): Group | undefined {
   if (language === 'python') {
     const decorators = top.type === 'decorated_definition' ? top.namedChildren.filter((c) => c.type === 'decorator') : [];
-    const names = decorators.map((d) => d.text.slice(1).trim());
+    // `@property  # type: ignore[override]`: the comment is inside the decorator's node.
+    const names = decorators.map((d) => d.namedChildren.find((c) => c.type !== 'comment')?.text ?? '');
     if (names.some((n) => /^(?:\w+\.)*overload$/.test(n))) return 'overload';
     if (names.some((n) => /^(?:(?:\w+\.)*(?:property|cached_property|abstractproperty)|\w+\.(?:setter|getter|deleter))$/.test(n))) return 'accessor';
     return undefined;
@@ -323,9 +324,15 @@ function pythonConstant(statement: Node): string | undefined {
  */
 function leadingStart(language: LanguageId, top: Node): number {
   let first = top;
-  for (let prev = top.previousNamedSibling; prev; prev = prev.previousNamedSibling) {
-    const touching = lastRow(prev) >= first.startPosition.row - 1;
-    if (!(DECORATIONS.has(prev.type) || (touching && isDocComment(language, prev)))) break;
+  for (let at = top; ; at = first) {
+    let prev = at.previousNamedSibling;
+    // A body that starts with the definition (Ruby's) holds no comment above it: its siblings do.
+    while (!prev && at.parent && at.parent.startIndex === at.startIndex) {
+      at = at.parent;
+      prev = at.previousNamedSibling;
+    }
+    const touching = prev !== null && lastRow(prev) >= first.startPosition.row - 1;
+    if (!prev || !(DECORATIONS.has(prev.type) || (touching && isDocComment(language, prev)))) break;
     first = prev;
   }
   return first.startPosition.row;

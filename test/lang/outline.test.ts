@@ -77,7 +77,7 @@ describe('outline: what real code holds', () => {
       'LIMIT = 10\nTimeout: int = 3\nNAMES = """a"""\nNAMES = NAMES.split()\n_PRIVATE_MAX = 2\nlower = 1\nA = B = 2\nx, Y = 1, 2\nclass C:\n    INNER = 1\ndef f():\n    LOCAL = 1\nif True:\n    GUARDED = 1\n',
       ['const LIMIT 1-1', 'const NAMES 3-3', 'const _PRIVATE_MAX 5-5', 'const A 7-7', 'class C 9-10', 'function f 11-12']],
     ['Python: a property and its setter, and overloads, are one definition', 'python',
-      'class C:\n    @property\n    def size(self):\n        return 1\n\n    @size.setter\n    def size(self, v):\n        pass\n\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\ndef g(): pass\n',
+      'class C:\n    @property  # type: ignore[override]\n    def size(self):\n        return 1\n\n    @size.setter\n    def size(self, v):\n        pass\n\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\ndef g(): pass\n',
       ['class C 1-8', 'method C.size @3 2-8', 'function f @11 10-15', 'function g 16-16']],
     // Listed by its def line (@N), its range from its first decorator, attribute or doc comment.
     ['Python: by the def line, the range from the first decorator', 'python',
@@ -95,6 +95,9 @@ describe('outline: what real code holds', () => {
     ['Go: a doc comment is the comments right above', 'go',
       'package a\n\n// Cart holds items.\n// More.\ntype Cart struct{}\n\n// not touching\n\nfunc F() {}\n\ntype (\n\t// A doc\n\tA int\n\tB int\n)\n',
       ['type Cart @5 3-5', 'function F 9-9', 'type A @13 12-13', 'type B 14-14']],
+    ['Ruby: the # comments right above', 'ruby',
+      '# frozen_string_literal: true\n\n# A cart.\nclass Cart\n  # Adds.\n  # More.\n  def add; end\nend\n',
+      ['class Cart @4 3-8', 'method Cart.add @7 5-7']],
     ['C#: attributes and /// comments', 'csharp',
       'class A {\n  /// <summary>Doc</summary>\n  [Obsolete]\n  public void M() {}\n}\n',
       ['class A 1-5', 'method A.M @4 2-4']],
