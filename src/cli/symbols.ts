@@ -16,10 +16,11 @@ import { languageFor } from './syntaxCheck.js';
 
 export type { Definition } from '../lang/syntax.js';
 
-/** What rt outlines: the languages of its grammars (JSON has no definitions), and Markdown's headings (no grammar: markdown.ts). */
+/** What rt outlines: the languages of its grammars (JSON has no definitions), and Markdown (markdown.ts, no grammar). */
 export type Outlined = LanguageId | 'markdown';
 
-export const OUTLINED: readonly Outlined[] = [...LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter'), 'markdown'];
+const GRAMMARS = LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter');
+export const OUTLINED: readonly Outlined[] = [...GRAMMARS, 'markdown'];
 
 /** Loads the grammar of `file` (a path of the root, not read yet): its language, or a refusal naming those rt knows. */
 export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outlined> {

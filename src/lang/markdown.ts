@@ -30,10 +30,20 @@ interface Heading {
 export function markdownOutline(text: string): Definition[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const labels = new Set(lines.flatMap((line) => (LINK_DEFINITION.test(line) ? /\[([^\]]+)\]/.exec(line)![1]! : [])).map(normalLabel));
+  const labels = new Set(
+    lines.flatMap((line) => (LINK_DEFINITION.test(line) ? /\[([^\]]+)\]/.exec(line)![1]! : [])).map(normalLabel),
+  );
   const headings = headingsOf(lines, labels);
   const anchors = new Anchors();
-  const definitions = headings.map((h) => ({ kind: `h${h.level}`, name: h.text.trim(), qualifiedName: anchors.next(h.text), line: h.first + 1, startLine: h.first + 1, endLine: lines.length, level: h.level }));
+  const definitions = headings.map((h) => ({
+    kind: `h${h.level}`,
+    name: h.text.trim(),
+    qualifiedName: anchors.next(h.text),
+    line: h.first + 1,
+    startLine: h.first + 1,
+    endLine: lines.length,
+    level: h.level,
+  }));
   // Each heading ends the sections of those above it of its level or a lower one still open.
   const open: typeof definitions = [];
   for (const d of definitions) {
@@ -44,10 +54,22 @@ export function markdownOutline(text: string): Definition[] {
 }
 
 /** An HTML open or closing tag, by CommonMark's rules (`<module 'x'>` is none: text). */
-const TAG = String.raw`(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>\x60]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)`;
+const ATTRIBUTE = String.raw`\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>\x60]+|'[^']*'|"[^"]*"))?`;
+const TAG = String.raw`(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)`;
 
 /** A link reference definition on one line: `[label]: destination "title"`. */
-const LINK_DEFINITION = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/;
+const LINK_DEFINITION = new RegExp(
+  String.raw`^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)` +
+    String.raw`(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$`,
+);
+
+/** The tags that start an HTML block ended by a blank line, even in the middle of a paragraph. */
+const BLOCK_TAGS = [
+  'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog',
+  'dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html',
+  'iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section',
+  'summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
+].join('|');
 
 /** What ends an HTML block: a line holding one of these (kinds 1 to 5), else a blank line (6 and 7). */
 const HTML_STARTS: ReadonlyArray<readonly [RegExp, RegExp | 'blank', boolean]> = [
@@ -56,7 +78,7 @@ const HTML_STARTS: ReadonlyArray<readonly [RegExp, RegExp | 'blank', boolean]> =
   [/^<\?/, /\?>/, true],
   [/^<![A-Za-z]/, />/, true],
   [/^<!\[CDATA\[/, /\]\]>/, true],
-  [new RegExp(`^</?(?:${'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul'})(?:\\s|/?>|$)`, 'i'), 'blank', true],
+  [new RegExp(`^</?(?:${BLOCK_TAGS})(?:\\s|/?>|$)`, 'i'), 'blank', true],
   // Any other complete tag alone on its line; it cannot interrupt a paragraph.
   [new RegExp(`^${TAG}\\s*$`), 'blank', false],
 ];
@@ -104,7 +126,8 @@ function headingsOf(lines: readonly string[], labels: ReadonlySet<string>): Head
     if (open?.kind === 'item' || open?.kind === 'quote') {
       const inside = open.kind === 'item' ? indent >= open.indent : /^ {0,3}>/.test(line);
       if (inside) {
-        paragraph = innerParagraph(open.kind === 'item' ? dropColumns(line, open.indent) : line.replace(/^ {0,3}> ?/, ''), paragraph, row, open);
+        const content = open.kind === 'item' ? dropColumns(line, open.indent) : line.replace(/^ {0,3}> ?/, '');
+        paragraph = innerParagraph(content, paragraph, row, open);
         continue;
       }
       // A line of text right after the container's text continues it (a lazy continuation line).
@@ -122,13 +145,16 @@ function headingsOf(lines: readonly string[], labels: ReadonlySet<string>): Head
     }
     const atx = /^(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(rest);
     if (atx) {
-      headings.push({ level: atx[1]!.length, text: headingText(atx[2] === undefined || /^#+$/.test(atx[2]) ? '' : atx[2], labels), first: row });
+      const text = atx[2] === undefined || /^#+$/.test(atx[2]) ? '' : atx[2];
+      headings.push({ level: atx[1]!.length, text: headingText(text, labels), first: row });
       paragraph = undefined;
       continue;
     }
     const underline = /^(=+|-+)[ \t]*$/.exec(rest);
     // Link reference definitions (`[x]: /url`) starting a paragraph are no text of it.
-    while (underline && paragraph !== undefined && paragraph < row && LINK_DEFINITION.test(lines[paragraph]!)) paragraph++;
+    while (underline && paragraph !== undefined && paragraph < row && LINK_DEFINITION.test(lines[paragraph]!)) {
+      paragraph++;
+    }
     if (paragraph === row) paragraph = undefined;
     if (underline && paragraph !== undefined) {
       const text = lines.slice(paragraph, row).map((l) => l.trim()).join(' ');
@@ -140,7 +166,8 @@ function headingsOf(lines: readonly string[], labels: ReadonlySet<string>): Head
       paragraph = undefined;
       continue;
     }
-    const html = HTML_STARTS.find(([start, , interrupts]) => start.test(rest) && (interrupts || paragraph === undefined));
+    const canStart = (interrupts: boolean) => interrupts || paragraph === undefined;
+    const html = HTML_STARTS.find(([start, , interrupts]) => canStart(interrupts) && start.test(rest));
     if (html) {
       const [, end] = html;
       if (end === 'blank' || !end.test(line.slice(line.search(/</) + 1))) open = { kind: 'html', end };
@@ -207,7 +234,12 @@ function startsBlock(rest: string, indent: number, interrupting: boolean): boole
  * first row of the paragraph its innermost content continues or starts, or undefined.
  * Blocks nested deeper are not followed further (their headings are not listed either).
  */
-function innerParagraph(content: string, paragraph: number | undefined, row: number, container: Content): number | undefined {
+function innerParagraph(
+  content: string,
+  paragraph: number | undefined,
+  row: number,
+  container: Content,
+): number | undefined {
   if (container.fence) {
     if (indentOf(content) < 4 && container.fence.test(content.trimStart())) container.fence = undefined;
     return undefined;
@@ -227,12 +259,15 @@ function innerParagraph(content: string, paragraph: number | undefined, row: num
   if (container.fence) return undefined;
   const setext = paragraph !== undefined && /^(?:=+|-+)[ \t]*$/.test(rest);
   const htmlBlock = paragraph === undefined && HTML_STARTS.some(([start]) => start.test(rest));
-  return startsBlock(rest, indentOf(content), paragraph !== undefined) || setext || htmlBlock ? undefined : (paragraph ?? row);
+  const block = startsBlock(rest, indentOf(content), paragraph !== undefined) || setext || htmlBlock;
+  return block ? undefined : (paragraph ?? row);
 }
 
 /** The content of a list item on the line that starts it: `line` less its marker and its content's indentation. */
 function itemContent(line: string, indent: number): string {
-  return dropColumns(line.replace(/^([ \t]*)([-+*]|\d{1,9}[.)])/, (_, space: string, marker: string) => space + ' '.repeat(marker.length)), indent);
+  const asSpaces = (_: string, space: string, marker: string) => space + ' '.repeat(marker.length);
+  const unmarked = line.replace(/^([ \t]*)([-+*]|\d{1,9}[.)])/, asSpaces);
+  return dropColumns(unmarked, indent);
 }
 
 /** `line` less its first `columns` columns of indentation (a tab counts to the next multiple of 4). */
@@ -267,6 +302,9 @@ const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 /** A backslash escape: the character itself, taken as it is. */
 const ESCAPE = /\\([!-/:-@[-`{-~])/g;
 
+/** A link or an image: `[text](url)`, `[text][label]`, `[label]`. */
+const LINK = /(!?)\[([^\]]*)\](?:\(([^)]*)\)|\[([^\]]*)\])?/g;
+
 /** Stands for a piece taken as it is while the rest is read: two private-use characters around its index. */
 const HELD = /\uE000(\d+)\uE001/g;
 
@@ -282,7 +320,7 @@ function headingText(source: string, labels: ReadonlySet<string>): string {
     .replace(CODE_SPAN, (_, __, code: string) => hold(code.replace(/^ ([\s\S]*[^ ][\s\S]*) $/, '$1')))
     .replace(ESCAPE, (_, literal: string) => hold(literal))
     // `[text](url)` is a link; `[text][label]`, `[label][]` and `[label]` only when the file defines that label.
-    .replace(/(!?)\[([^\]]*)\](?:\(([^)]*)\)|\[([^\]]*)\])?/g, (whole, image: string, inside: string, url?: string, label?: string) => {
+    .replace(LINK, (whole, image: string, inside: string, url?: string, label?: string) => {
       const link = url !== undefined || labels.has(normalLabel(label || inside));
       return !link ? whole : image ? '' : inside;
     })
@@ -304,7 +342,9 @@ function normalLabel(label: string): string {
   return label.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: '\u00a0' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: '\u00a0',
+};
 
 /**
  * GitHub's anchors for headings (those of github-slugger): lowercase; every character but
@@ -328,5 +368,8 @@ export class Anchors {
 }
 
 export function anchorOf(text: string): string {
-  return text.toLowerCase().replace(/(?![\p{Alphabetic}\p{Pc} -])[\p{No}\p{P}\p{S}\p{C}\p{Z}]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/(?![\p{Alphabetic}\p{Pc} -])[\p{No}\p{P}\p{S}\p{C}\p{Z}]/gu, '')
+    .replace(/ /g, '-');
 }

@@ -11,14 +11,17 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from './languages.js';
 
 export interface Definition {
-  /** class, function, method, interface, type, struct, enum, trait, impl, module, namespace, const, macro, key; h1-h6 (Markdown). */
+  /**
+   * class, function, method, interface, type, struct, enum, trait, impl, module, namespace,
+   * const, macro, key; h1-h6 (Markdown).
+   */
   readonly kind: string;
   readonly name: string;
   /** The names of the enclosing definitions and this one, joined by `.`: `Cart.add` (a Markdown heading's anchor). */
   readonly qualifiedName: string;
-  /** 1-based line it is listed by: its `def`/`class`/`function` line, below its decorators, attributes and doc comment. */
+  /** 1-based line it is listed by: its `def`/`class`/`function` line, below its decorators and doc comment. */
   readonly line: number;
-  /** 1-based first line (its decorators, attributes, doc comment, `export` or `template<…>` included) and last line. */
+  /** 1-based first line (its decorators, doc comment, `export` or `template<…>` included) and last line. */
   readonly startLine: number;
   readonly endLine: number;
   /** A Markdown heading's level, 1 to 6. */
@@ -48,7 +51,7 @@ const JS: Rules = {
   enum_declaration: { kind: 'enum' },
   internal_module: { kind: 'namespace', container: true },
   // `module X {}`, and `declare module "x" {}` by the module's name unquoted.
-  module: { kind: 'namespace', container: true, name: (node) => node.childForFieldName('name')?.text.replace(/^(["'])(.*)\1$/, '$2') },
+  module: { kind: 'namespace', container: true, name: (node) => unquoted(node.childForFieldName('name')?.text) },
   // `static create = () => …`: a field holding a function is a method; other fields are not listed.
   public_field_definition: { kind: 'function', name: (node) => functionField(node, 'name') },
   field_definition: { kind: 'function', name: (node) => functionField(node, 'property') },
@@ -156,7 +159,7 @@ const RULES: Partial<Record<LanguageId, Rules>> = {
 /** Nodes that are a definition's outer layer: the definition's range starts with them. */
 const WRAPPERS = new Set(['export_statement', 'decorated_definition', 'template_declaration', 'ambient_declaration']);
 
-/** Go's `type X …` and `const X = …`: the outer layer of their one spec (not of the specs of a `type ( … )` group). */
+/** Go's `type X …` and `const X = …`: the outer layer of their one spec (not of a `type ( … )` group's). */
 const GO_DECLARATIONS = new Set(['type_declaration', 'const_declaration']);
 
 /** Definitions whose functions are methods. */
@@ -197,21 +200,25 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
   const js = language === 'javascript' || language === 'typescript' || language === 'tsx';
 
   /** `node` (inside its outermost wrapper `top`, an `export`, decorators…) as a definition named `path`. */
-  const add = (kind: string, path: readonly string[], node: Node, top: Node, group = groupOf(language, node, top)): void => {
+  const add = (kind: string, path: readonly string[], node: Node, top: Node): void => {
+    const group = groupOf(language, node, top);
     const qualifiedName = path.join('.');
     const last = found[found.length - 1];
-    if (last?.qualifiedName === qualifiedName && (last.group === 'overload' || (last.group === 'accessor' && group === 'accessor'))) {
+    const joins = last?.group === 'overload' || (last?.group === 'accessor' && group === 'accessor');
+    if (last?.qualifiedName === qualifiedName && joins) {
       last.endLine = lastLine(node);
       last.group = group;
       return;
     }
     const start = leadingStart(language, top);
-    found.push({ kind, name: path[path.length - 1]!, qualifiedName, line: firstCodeRow(top) + 1, startLine: start + 1, endLine: lastLine(node), group });
+    const name = path[path.length - 1]!;
+    const line = firstCodeRow(top) + 1;
+    found.push({ kind, name, qualifiedName, line, startLine: start + 1, endLine: lastLine(node), group });
   };
 
   // A function right inside a class, impl, trait or interface is a method (Python's, Rust's are
   // function nodes like any other).
-  const visit = (node: Node, scope: readonly string[], outer: Node | undefined, depth: number, inType = false): void => {
+  const visit = (node: Node, scope: readonly string[], outer: Node | undefined, depth: number, inType = false) => {
     if (depth > 64) return;
     const rule = rules[node.type];
     const top = outer ?? node;
@@ -242,7 +249,8 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
       return;
     }
     if (isFunctionBody(node)) return;
-    const wraps = WRAPPERS.has(node.type) || (language === 'go' && GO_DECLARATIONS.has(node.type) && node.namedChildren.filter((c) => c.type.endsWith('_spec')).length === 1);
+    const oneSpec = () => node.namedChildren.filter((c) => c.type.endsWith('_spec')).length === 1;
+    const wraps = WRAPPERS.has(node.type) || (language === 'go' && GO_DECLARATIONS.has(node.type) && oneSpec());
     const nextOuter = wraps ? top : undefined;
     for (const child of node.namedChildren) visit(child, scope, nextOuter, depth + 1, inType);
   };
@@ -259,7 +267,8 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
   const jsDefinitions = (node: Node, scope: readonly string[], top: Node, depth: number): boolean => {
     if (node.type === 'export_statement') {
       const value = node.childForFieldName('value');
-      if (!value || node.childForFieldName('declaration') || !(FUNCTION_VALUES.has(value.type) || value.type === 'class')) return false;
+      const defines = value && (FUNCTION_VALUES.has(value.type) || value.type === 'class');
+      if (!defines || node.childForFieldName('declaration')) return false;
       const path = [...scope, value.childForFieldName('name')?.text ?? 'default'];
       add(value.type === 'class' ? 'class' : 'function', path, value, top);
       if (value.type === 'class') visitMembers(value, path, depth, true);
@@ -286,6 +295,14 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
   return found.map(({ group: _group, ...definition }) => definition);
 }
 
+/** Python's decorators of a property's getter, setter or deleter. */
+const ACCESSOR_DECORATOR = /^(?:(?:\w+\.)*(?:property|cached_property|abstractproperty)|\w+\.(?:[gs]etter|deleter))$/;
+
+/** `"fs-extra"` as `fs-extra`: a module declared by a string. */
+function unquoted(text: string | undefined): string | undefined {
+  return text?.replace(/^(["'])(.*)\1$/, '$2');
+}
+
 /** A JavaScript class field's name (its name field is `field`) when its value is a function. */
 function functionField(node: Node, field: string): string | undefined {
   const value = node.childForFieldName('value');
@@ -298,15 +315,17 @@ function functionField(node: Node, field: string): string | undefined {
  */
 function groupOf(language: LanguageId, node: Node, top: Node): Group | undefined {
   if (language === 'python') {
-    const decorators = top.type === 'decorated_definition' ? top.namedChildren.filter((c) => c.type === 'decorator') : [];
+    const decorated = top.type === 'decorated_definition';
+    const decorators = decorated ? top.namedChildren.filter((c) => c.type === 'decorator') : [];
     // `@property  # type: ignore[override]`: the comment is inside the decorator's node.
     const names = decorators.map((d) => d.namedChildren.find((c) => c.type !== 'comment')?.text ?? '');
     if (names.some((n) => /^(?:\w+\.)*overload$/.test(n))) return 'overload';
-    if (names.some((n) => /^(?:(?:\w+\.)*(?:property|cached_property|abstractproperty)|\w+\.(?:setter|getter|deleter))$/.test(n))) return 'accessor';
+    if (names.some((n) => ACCESSOR_DECORATOR.test(n))) return 'accessor';
     return undefined;
   }
   if (SIGNATURES.has(node.type)) return 'overload';
-  if (node.type === 'method_definition' && node.children.some((c) => c.type === 'get' || c.type === 'set')) return 'accessor';
+  const accessor = node.type === 'method_definition' && node.children.some((c) => c.type === 'get' || c.type === 'set');
+  if (accessor) return 'accessor';
   return undefined;
 }
 
@@ -365,7 +384,7 @@ function codeRowIn(node: Node): number | undefined {
   return undefined;
 }
 
-/** The 0-based last row of a node, which some grammars end at the start of the next line (a comment's, a macro's newline). */
+/** The 0-based last row of a node (see lastLine). */
 function lastRow(node: Node): number {
   return lastLine(node) - 1;
 }
@@ -430,7 +449,9 @@ function yamlKeys(tree: Tree): Definition[] {
     for (const pair of mapping.namedChildren) {
       const key = pair.childForFieldName('key');
       if (pair.type !== 'block_mapping_pair' || !key) continue;
-      keys.push({ kind: 'key', name: key.text, qualifiedName: key.text, line: pair.startPosition.row + 1, startLine: pair.startPosition.row + 1, endLine: lastLine(pair) });
+      const line = pair.startPosition.row + 1;
+      const name = key.text;
+      keys.push({ kind: 'key', name, qualifiedName: name, line, startLine: line, endLine: lastLine(pair) });
     }
   }
   return keys;
