@@ -108,7 +108,7 @@ function headingsOf(lines: readonly string[], labels: ReadonlySet<string>): Head
     const line = lines[row]!;
     const blank = /^[ \t]*$/.test(line);
     const indent = indentOf(line);
-    const rest = line.slice(line.length - line.trimStart().length);
+    const rest = unindented(line);
     const wasAfterBlank = afterBlank;
     afterBlank = blank;
     if (open?.kind === 'fence') {
@@ -205,6 +205,11 @@ function frontMatterEnd(lines: readonly string[]): number {
   return end === -1 ? 0 : end + 1;
 }
 
+/** `line` less its indentation: spaces and tabs only (a no-break space is text to Markdown). */
+function unindented(line: string): string {
+  return line.replace(/^[ \t]+/, '');
+}
+
 /** Columns of leading white space, a tab to the next multiple of 4. */
 function indentOf(line: string): number {
   let column = 0;
@@ -241,20 +246,23 @@ function innerParagraph(
   container: Content,
 ): number | undefined {
   if (container.fence) {
-    if (indentOf(content) < 4 && container.fence.test(content.trimStart())) container.fence = undefined;
+    if (indentOf(content) < 4 && container.fence.test(unindented(content))) container.fence = undefined;
     return undefined;
   }
   for (;;) {
     const indent = indentOf(content);
-    const rest = content.trimStart();
+    const rest = unindented(content);
     if (rest === '') return undefined;
     if (indent >= 4) return paragraph; // indented code, or the paragraph's continuation
     const item = rest.startsWith('>') ? 0 : listItem(rest, indent, paragraph !== undefined);
     if (item === undefined) break;
-    content = item === 0 ? rest.replace(/^> ?/, '') : itemContent(content, item);
+    const inner = item === 0 ? rest.replace(/^> ?/, '') : itemContent(content, item);
+    // Each turn takes a marker off; one that did not is no container (never loop on it).
+    if (unindented(inner).length >= rest.length) break;
+    content = inner;
     paragraph = undefined;
   }
-  const rest = content.trimStart();
+  const rest = unindented(content);
   container.fence = closingFence(rest);
   if (container.fence) return undefined;
   const setext = paragraph !== undefined && /^(?:=+|-+)[ \t]*$/.test(rest);

@@ -28,6 +28,7 @@ describe('markdownOutline', () => {
     ['text right after a list item continues it', '- item\nlazy\n===\n', []],
     ['a numbered line other than 1 does not interrupt a paragraph', 'text\n2. more\n---\n', ['h2 text-2-more 1-3']],
     ['a tab indents to column 4: code', '\t# code\n', []],
+    ['a no-break space is text, not indentation', '- a\n  \u00a0 - b\n# yes\n', ['h1 yes 3-3']],
   ])('%s', (_, text, expected) => {
     expect(shown(text)).toEqual(expected);
   });
