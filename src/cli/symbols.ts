@@ -1,5 +1,5 @@
 // A file's definitions, for `rt outline` and `rt open PATH:@NAME` (SPEC §9): its language (by
-// name, then shebang), its grammar loaded, the file parsed whole.
+// name, then shebang), its grammar loaded, the file parsed whole; a Markdown file's headings.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,17 +8,23 @@ import { RtError, shellQuote } from '../core/errors.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import type { ResolvedPath } from '../io/root.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
+import { isMarkdown, markdownOutline } from '../lang/markdown.js';
+import { sourceOf } from '../lang/source.js';
 import { MAX_CHECK_BYTES, outline, prepareChecker, type Definition } from '../lang/syntax.js';
 import type { Context } from './context.js';
 import { languageFor } from './syntaxCheck.js';
 
 export type { Definition } from '../lang/syntax.js';
 
-/** The languages rt outlines (JSON has no definitions). */
-export const OUTLINED: readonly LanguageId[] = LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter');
+/** What rt outlines: the languages of its grammars (JSON has no definitions), and Markdown (markdown.ts, no grammar). */
+export type Outlined = LanguageId | 'markdown';
+
+const GRAMMARS = LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter');
+export const OUTLINED: readonly Outlined[] = [...GRAMMARS, 'markdown'];
 
 /** Loads the grammar of `file` (a path of the root, not read yet): its language, or a refusal naming those rt knows. */
-export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<LanguageId> {
+export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outlined> {
+  if (isMarkdown(file.abs)) return 'markdown';
   const language = languageFor(ctx.root.dir, file);
   if (language === undefined || !OUTLINED.includes(language)) {
     throw new RtError('input', `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
@@ -29,7 +35,7 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Lang
 }
 
 /** The definitions of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
-export function definitionsOf(file: ResolvedPath, language: LanguageId): readonly Definition[] {
+export function definitionsOf(file: ResolvedPath, language: Outlined): readonly Definition[] {
   const bytes = inFolder(path.dirname(file.abs), file.display, () => {
     const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
@@ -40,19 +46,35 @@ export function definitionsOf(file: ResolvedPath, language: LanguageId): readonl
       fs.closeSync(fd);
     }
   });
+  if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
   const found = outline(language, bytes);
   if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
   return found;
 }
 
 /**
- * The definitions `name` names: those whose qualified name it is (`Cart.add`), else those whose
- * qualified name ends with it after a dot, or whose own name it is.
+ * The definitions `name` names: those whose qualified name it is (`Cart.add`); a Markdown
+ * heading whose anchor it is, in any case (`@Set-up`); else those whose qualified name ends
+ * with it after a dot, or whose own name it is; else a heading whose anchor it is but for the
+ * dashes at its edges. A type wins over its impl blocks (Rust's `struct Config` over `impl
+ * Config`, whose methods are `Config.new`).
  */
 export function definitionsNamed(definitions: readonly Definition[], name: string): Definition[] {
   const exact = definitions.filter((d) => d.qualifiedName === name);
-  if (exact.length) return exact;
-  return definitions.filter((d) => d.qualifiedName.endsWith(`.${name}`) || d.name === name);
+  if (exact.length) return typesFirst(exact);
+  const anchor = name.toLowerCase();
+  const headings = definitions.filter((d) => d.level !== undefined);
+  const byAnchor = headings.filter((d) => d.qualifiedName === anchor);
+  if (byAnchor.length) return byAnchor;
+  const named = definitions.filter((d) => d.qualifiedName.endsWith(`.${name}`) || d.name === name);
+  if (named.length) return typesFirst(named);
+  // An emoji or an HTML tag at a heading's edge leaves a `-` there (`-news`): `@news` names it too.
+  return headings.filter((d) => d.qualifiedName.replace(/^-+|-+$/g, '') === anchor);
+}
+
+function typesFirst(found: Definition[]): Definition[] {
+  const types = found.filter((d) => d.kind !== 'impl');
+  return types.length ? types : found;
 }
 
 /** The names closest to `name` among the definitions, for a refusal (at most 5): near in spelling, or holding it. */

@@ -2,7 +2,7 @@
 // lines, counting as shown; a definition opened whole by its name or qualified name.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, parseWindow, run, repoWith as repo } from './harness.js';
+import { cleanup, expectRun, parseWindow, range, run, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
@@ -115,5 +115,72 @@ describe('rt open PATH:@NAME', () => {
     const w = parseWindow(r);
     expect(w.lines.length).toBe(100);
     expect(r.stderr).toContain('long runs to line 152: the rest: rt scroll long.ts');
+  });
+});
+
+/** Output with each LID replaced by LID, for exact comparisons. */
+const unLid = (text: string): string => text.replace(/^(\s*\d+):[0-9a-z]+\|/gm, '$1:LID|');
+
+describe('rt outline: what real code holds', () => {
+  it('lists a decorated definition by its def line; its range starts at the decorators', () => {
+    const dir = repo({ 'shop.py': 'LIMIT = 10\n\nclass Cart:\n    @classmethod\n    def make(cls):\n        return cls()\n\n    @property\n    def size(self):\n        return 0\n\n    @size.setter\n    def size(self, value):\n        pass\n' });
+    const r = run(['outline', 'shop.py'], dir);
+    expectRun(r, { status: 0, stderr: '' });
+    expect(unLid(r.stdout)).toBe('--- shop.py (outline: 4 definitions of 14 lines) ---\n1:LID|LIMIT = 10\n3:LID|class Cart:\n5:LID|    def make(cls):\n9:LID|    def size(self):\n');
+    expect(parseWindow(run(['open', 'shop.py:@make'], dir)).lines.map((l) => l.n)).toEqual([4, 5, 6]);
+    // A property and its setter are one definition.
+    expect(parseWindow(run(['open', 'shop.py:@Cart.size'], dir)).lines.map((l) => l.n)).toEqual(range(8, 14));
+  });
+
+  it('members of a class expression, namespaces, function fields, default exports, accessor pairs and overloads', () => {
+    const dir = repo({
+      'path.ts': 'const NodePath_Final = class NodePath {\n  getScope() {\n    return 1;\n  }\n  static create = () => new NodePath();\n  get size() {\n    return 0;\n  }\n  set size(v: number) {}\n};\nnamespace Util {\n  export function pick(a: string): string;\n  export function pick(a: number): number;\n  export function pick(a: any) {\n    return a;\n  }\n}\nexport default function () {}\n',
+    });
+    const r = run(['outline', 'path.ts', '--names'], dir);
+    expectRun(r, { status: 0, stdout: 'NodePath_Final\nNodePath_Final.getScope\nNodePath_Final.create\nNodePath_Final.size\nUtil\nUtil.pick\ndefault\n', stderr: '' });
+    expect(parseWindow(run(['open', 'path.ts:@getScope'], dir)).lines.map((l) => l.n)).toEqual([2, 3, 4]);
+    expect(parseWindow(run(['open', 'path.ts:@NodePath_Final.size'], dir)).lines.map((l) => l.n)).toEqual(range(6, 9));
+    expect(parseWindow(run(['open', 'path.ts:@pick'], dir)).lines.map((l) => l.n)).toEqual(range(12, 16));
+    expect(parseWindow(run(['open', 'path.ts:@default'], dir)).lines.map((l) => l.n)).toEqual([18]);
+  });
+
+  it('Rust: a type wins over its impl blocks; Type.method reaches into them; attributes and docs are in the range', () => {
+    const dir = repo({ 'config.rs': '/// The settings.\n#[derive(Debug)]\npub struct Config {\n    n: u8,\n}\n\nimpl Config {\n    pub fn new() -> Config {\n        Config { n: 0 }\n    }\n}\n\nimpl Default for Config {\n    fn default() -> Config {\n        Config::new()\n    }\n}\n' });
+    const o = run(['outline', 'config.rs'], dir);
+    expect(unLid(o.stdout)).toBe('--- config.rs (outline: 5 definitions of 17 lines) ---\n3:LID|pub struct Config {\n7:LID|impl Config {\n8:LID|    pub fn new() -> Config {\n13:LID|impl Default for Config {\n14:LID|    fn default() -> Config {\n');
+    const r = run(['open', 'config.rs:@Config'], dir);
+    expectRun(r, { status: 0, stderr: '' });
+    expect(parseWindow(r).lines.map((l) => l.n)).toEqual(range(1, 5));
+    expect(parseWindow(run(['open', 'config.rs:@Config.new'], dir)).lines.map((l) => l.n)).toEqual(range(8, 10));
+  });
+});
+
+describe('Markdown: headings as the outline, a section by its anchor', () => {
+  const README = '# Project\n\nIntro.\n\n## Set up\n\n```sh\n# not a heading\nnpm ci\n```\n\n### Details\n\nMore.\n\nUsage\n-----\n\n## Usage\n\nAgain.\n';
+
+  it('lists ATX and setext headings, not those in code; --json gives the level; --names the anchors', () => {
+    const dir = repo({ 'README.md': README });
+    const r = run(['outline', 'README.md'], dir);
+    expectRun(r, { status: 0, stderr: '' });
+    expect(unLid(r.stdout)).toBe('--- README.md (outline: 5 definitions of 21 lines) ---\n1:LID|# Project\n5:LID|## Set up\n12:LID|### Details\n16:LID|Usage\n19:LID|## Usage\n');
+    const doc = JSON.parse(run(['outline', 'README.md', '--json'], dir).stdout);
+    expect(doc.definitions[1]).toMatchObject({ line: 5, kind: 'h2', level: 2, name: 'Set up', qualifiedName: 'set-up', start: 5, end: 15 });
+    expect(run(['outline', 'README.md', '--names'], dir).stdout).toBe('project\nset-up\ndetails\nusage\nusage-1\n');
+  });
+
+  it('opens a section by its anchor, in any case, to the next heading of its level or higher; a repeated one by -1', () => {
+    const dir = repo({ 'README.md': README });
+    const r = run(['open', 'README.md:@Set-up'], dir);
+    expectRun(r, { status: 0, stderr: '' });
+    expect(unLid(r.stdout)).toBe('--- README.md (lines 5-15 of 21) ---\n(4 more lines above)\n5:LID|## Set up\n6:LID|\n7:LID|```sh\n8:LID|# not a heading\n9:LID|npm ci\n10:LID|```\n11:LID|\n12:LID|### Details\n13:LID|\n14:LID|More.\n15:LID|\n(6 more lines below)\n');
+    expect(parseWindow(run(['open', 'README.md:@Usage'], dir)).lines.map((l) => l.n)).toEqual([16, 17, 18]);
+    expect(parseWindow(run(['open', 'README.md:@usage-1'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
+    expectRun(run(['open', 'README.md:@Setup'], dir), { status: 1, stdout: '', stderr: 'rt: no definition named Setup in README.md; the closest: set-up\nrt: see them all: rt outline README.md\n' });
+  });
+
+  it('a Markdown file is not syntax-checked', () => {
+    const dir = repo({ 'README.md': README });
+    const w = parseWindow(run(['open', 'README.md:1'], dir));
+    expectRun(run(['edit', 'README.md', w.lidAt(1)], dir, { input: '# Project ``` [ (\n' }), { status: 0 });
   });
 });

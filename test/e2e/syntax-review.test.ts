@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, openWindow, run, repoWith as repo } from './harness.js';
+import { cleanup, openWindow, parseWindow, run, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
@@ -87,12 +87,20 @@ describe('rt open PATH:@NAME', () => {
     }
   });
 
-  it('several definitions of one qualified name (overloads): the hint does not send the user back to that same ambiguous name', () => {
+  it('several definitions of one qualified name (a function defined twice): the hint does not send the user back to that same ambiguous name', () => {
+    const js = 'function twice(x) {}\nfunction twice(x) {\n  return x;\n}\n';
+    const dir = repo({ 'o.js': js });
+    const r = run(['open', 'o.js:@twice'], dir);
+    expect(r.status, r.text).toBe(2);
+    expect(r.stderr).not.toContain('rt open o.js:@twice)');
+  });
+
+  it('overload signatures and their implementation are one definition, opened whole', () => {
     const ts = 'function overload(x: string): void;\nfunction overload(x: number): void;\nfunction overload(x: any) {}\n';
     const dir = repo({ 'o.ts': ts });
     const r = run(['open', 'o.ts:@overload'], dir);
-    expect(r.status, r.text).toBe(2);
-    expect(r.stderr).not.toContain('rt open o.ts:@overload)');
+    expect(r.status, r.text).toBe(0);
+    expect(parseWindow(r).lines.map((l) => l.n)).toEqual([1, 2, 3]);
   });
 });
 

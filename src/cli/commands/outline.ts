@@ -9,18 +9,21 @@ import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
 
 export const outlineCommand: CommandSpec = {
   name: 'outline',
-  summary: 'list the definitions of a file, each as its first line with its LID',
+  summary: 'list the definitions of a file (a Markdown file\'s headings), each as one line with its LID',
   tool: [
     'List the definitions of a file in order (classes, functions, methods, interfaces, types, structs,',
-    'enums, traits, modules, top-level constants), each as its first line NUMBER:LID|CONTENT; those lines',
-    'count as shown, so an edit may start at one. Open one whole with open and target PATH:@NAME (or',
-    '@Class.method). names: only the qualified names, one a line. Exit 2: a language rt has no outline',
+    'enums, traits, modules, top-level constants; a Markdown file\'s headings), each as its line',
+    'NUMBER:LID|CONTENT (a decorated one by its def line); those lines count as shown, so an edit may start',
+    'at one. Open one whole with open and target PATH:@NAME (or @Class.method, or a heading\'s anchor such',
+    'as @set-up). names: only the qualified names, one a line. Exit 2: a language rt has no outline',
     'for; 4: the file is missing, binary or outside the root.',
   ],
   description: [
-    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its first line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
-    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method).`,
-    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end}]}; --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
+    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
+    'A definition is listed by its def, class or function line; its range starts at its first decorator, attribute or doc comment. A getter with its setter, and overloads with their implementation, are one definition. const A = class { … } has members A.m; an anonymous export default is default. Python\'s constants: module-level names in capitals (LIMIT = 10).',
+    'Markdown files (.md, .markdown, .mdx…) list their ATX and setext headings (kind h1-h6; not in code, HTML, quotes or lists), each named by its GitHub anchor (set-up; a repeat -1, -2…), its section running to the next heading of its level or higher. They are not syntax-checked.',
+    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method, or a heading's anchor).`,
+    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end, level}]} (level for headings only; line is the line listed, start and end the range); --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
   ],
   args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
   options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
@@ -40,7 +43,7 @@ export const outlineCommand: CommandSpec = {
     retryOnChange(() =>
       withFolderOf(resolved, (pinned) => {
         const file = openIndexed(ctx.stateOf(pinned), pinned);
-        const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
+        const definitions = definitionsOf(resolved, language).filter((d) => d.line <= file.total);
         if (options.names === true) {
           const names = [...new Set(definitions.map((d) => d.qualifiedName))];
           ctx.emit({ command: 'outline', path: file.path.display, names });
@@ -48,21 +51,21 @@ export const outlineCommand: CommandSpec = {
           file.persist();
           return;
         }
-        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.startLine - 1, d.startLine)[0]!), content: file.contents(d.startLine - 1, d.startLine)[0]! }));
+        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.line - 1, d.line)[0]!), content: file.contents(d.line - 1, d.line)[0]! }));
         const display = file.path.display;
-        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.startLine, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine })) });
+        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.line, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine, ...(d.level !== undefined ? { level: d.level } : {}) })) });
         if (ctx.text) {
           ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
-          // Definitions that start on one line (an interface and its method) show it once.
+          // Definitions listed by one line (an interface and its method) show it once.
           let last = 0;
           for (const { d, lid, content } of lines) {
-            if (d.startLine !== last) ctx.out(renderWindowLines(d.startLine, [lid], [content], ctx.style));
-            last = d.startLine;
+            if (d.line !== last) ctx.out(renderWindowLines(d.line, [lid], [content], ctx.style));
+            last = d.line;
           }
         }
         file.persist();
         const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
-        for (const { d, lid } of lines) view.record(d.startLine, [lid], 'window');
+        for (const { d, lid } of lines) view.record(d.line, [lid], 'window');
         view.save();
       }),
     );
