@@ -132,6 +132,10 @@ function lineInToolWords(line: string, words: Vocabulary): string {
     i++;
   }
   return out
+    // A cap line's way to narrow a search, said as the fields that do it.
+    .replace(/\ba PATH or glob: GLOB\b/g, 'path or glob')
+    // A tool's result is never coloured: what colour does on a terminal is not the call's.
+    .replace(/ ?On a terminal \(or with --color always\)[^.]*\./g, '')
     .replace(/--json (?:prints|gives)/g, 'the structured content is')
     .replace(/--json\b/g, 'the structured content')
     .replace(/ \(or RT_[A-Z_]+=\w+\)/g, '')

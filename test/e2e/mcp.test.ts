@@ -333,4 +333,12 @@ describe('rt mcp words', () => {
     const history = await call(client, 'history', { path: 'missing.ts' });
     expect(textOf(history)).toContain("(exit 1: no step (or none of path): the result's notes say so)");
   });
+
+  it('create with empty: true and an empty text makes the empty file', async () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    const { client } = await connect(dir);
+    const created = await call(client, 'create', { path: 'new.txt', empty: true, text: '' });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'new.txt'), 'utf8')).toBe('');
+  });
 });

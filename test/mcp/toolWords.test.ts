@@ -133,6 +133,12 @@ describe('rt\'s words said as a tool call\'s', () => {
     expect(said('rt delete PATH FROM [TO]', 'delete')).toBe('delete with path: PATH, from: FROM, to: TO');
   });
 
+  it('says a search\'s narrowing in fields, and nothing of a terminal\'s colour', () => {
+    const cap = '(3 more hits not shown; see them with: rt grep --max 4 x, or narrow the search with a PATH or -g GLOB)';
+    expect(said(cap, 'grep')).toBe('(3 more hits not shown; see them with: grep with max: 4, pattern: "x", or narrow the search with path or glob)');
+    expect(said('cut. On a terminal (or with --color always) the matches are coloured.', 'grep')).toBe('cut.');
+  });
+
   it('says only the cap line rt appends, and only when the run says there are more', () => {
     const words = vocabularyOf(tools, tools.find((t) => t.spec.name === 'find'));
     const found = '(2 more see rt open --force a)\n';
