@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { printable, RtError, shellQuote } from '../core/errors.js';
+import { printable, RtError, quotePath, shellQuote } from '../core/errors.js';
 import { hashLines, type LineHashes } from '../core/hash.js';
 import { swapHunks, swapLids, swapLines, type Hunk } from '../core/history/changes.js';
 import { lidToString } from '../core/lid.js';
@@ -284,7 +284,7 @@ function planFile(ctx: Context, chosen: Step, f: StepFile, file: ResolvedPath, d
   const refuse = (why: string, instead?: string) =>
     new RtError('stale', `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}${byLater}; nothing was ${from === 'after' ? 'undone' : 'redone'}`, [
       ...undoLater,
-      `see it as it is now: rt open ${shellQuote(file.display)}`,
+      `see it as it is now: rt open ${quotePath(file.display)}`,
       instead ?? `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`,
     ]);
   if (!want.exists) {
@@ -521,7 +521,7 @@ function fromOtherFile(ctx: Context, chosen: Step, data: readonly FileData[], at
 
 /** A step whose data does not give the bytes its list says (size): never written. */
 function damaged(chosen: Step, file: ResolvedPath): RtError {
-  return new RtError('input', `the data of step ${chosen.id} (${chosen.command}) does not give ${file.display} back as it was (damaged?); nothing was written`, ['see the file as it is: rt open ' + shellQuote(file.display), 'remove .rt/history to start the history again']);
+  return new RtError('input', `the data of step ${chosen.id} (${chosen.command}) does not give ${file.display} back as it was (damaged?); nothing was written`, ['see the file as it is: rt open ' + quotePath(file.display), 'remove .rt/history to start the history again']);
 }
 
 /** Saves the restored file's index and prints its restored regions as windows (recorded as shown). */

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { editDistance } from '../core/editDistance.js';
-import { RtError, shellQuote } from '../core/errors.js';
+import { RtError, quotePath, shellQuote } from '../core/errors.js';
 import { inFolder } from '../io/pinnedFolder.js';
 import type { ResolvedPath } from '../io/root.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
@@ -27,7 +27,7 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   if (isMarkdown(file.abs)) return 'markdown';
   const language = languageFor(ctx.root.dir, file);
   if (language === undefined || !OUTLINED.includes(language)) {
-    throw new RtError('input', `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+    throw new RtError('input', `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
   }
   const ready = await prepareChecker(language);
   if (!ready.ok) throw new RtError('access', `${file.display} cannot be outlined: ${ready.reason}`, ['reinstall rt (its grammars come with it, in dist/grammars/)']);
@@ -40,7 +40,7 @@ export function definitionsOf(file: ResolvedPath, language: Outlined): readonly 
     const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
       const size = fs.fstatSync(fd).size;
-      if (size > MAX_CHECK_BYTES) throw new RtError('input', `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+      if (size > MAX_CHECK_BYTES) throw new RtError('input', `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
       return fs.readFileSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -48,7 +48,7 @@ export function definitionsOf(file: ResolvedPath, language: Outlined): readonly 
   });
   if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
   const found = outline(language, bytes);
-  if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [`search it instead: rt grep-file PATTERN ${shellQuote(file.display)}`]);
+  if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
   return found;
 }
 

@@ -4,7 +4,7 @@
 // A single command's output is exactly a one-change batch's.
 
 import { isUtf8 } from 'node:buffer';
-import { printable, shellQuote } from '../core/errors.js';
+import { printable, quotePath, shellQuote } from '../core/errors.js';
 import { lidToString } from '../core/lid.js';
 import { splitLines, type FileLines } from '../core/lines.js';
 import { describeIndentation, PUNCTUATION } from '../core/patch/locate.js';
@@ -172,7 +172,7 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (diff) ctx.out(diff);
   for (const g of regions) {
     const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
-    if (shownTo < g.newStart + g.newCount) ctx.warn(`${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${shellQuote(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`);
+    if (shownTo < g.newStart + g.newCount) ctx.warn(`${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`);
   }
   view.save();
   const first = regions[0];

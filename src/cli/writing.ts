@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../core/binary.js';
 import type { AnchorWorld } from '../core/anchor.js';
-import { RtError, shellQuote } from '../core/errors.js';
+import { RtError, quotePath, shellQuote } from '../core/errors.js';
 import { hashLines } from '../core/hash.js';
 import { retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../core/lines.js';
@@ -327,7 +327,7 @@ function movedOnto(ctx: Context, target: ResolvedPath, file: ResolvedPath, flags
   const notMoved = `${file.display} is not moved onto it`;
   if (!flags.force) {
     const hints = [
-      `see it: rt open ${shellQuote(target.display)}`,
+      `see it: rt open ${quotePath(target.display)}`,
       'to replace it with the moved file, apply the same patch with --force: rt apply --force',
       'or move to a path that does not exist',
     ];
@@ -362,7 +362,7 @@ function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags
     throw new RtError('access', `${file.display} exists and is not a regular file`, [origin.patch ? '*** Add File makes regular files; choose another path' : 'create makes regular files; choose another path']);
   }
   if (existing && !flags.force) {
-    throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${shellQuote(file.display)}`, origin.patch ? 'change it with *** Update File, or replace all of it: rt apply --force' : `replace all of it: rt create --force ${shellQuote(file.display)} <<'EOF'`]);
+    throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${quotePath(file.display)}`, origin.patch ? 'change it with *** Update File, or replace all of it: rt apply --force' : `replace all of it: rt create --force ${quotePath(file.display)} <<'EOF'`]);
   }
   const bytes = change.bytes ?? Buffer.concat(change.lines.flatMap((l) => [l, Buffer.from('\n')]));
   refuseBinaryResult(file, bytes.subarray(0, SNIFF_BYTES));

@@ -2,7 +2,7 @@
 // `$`/`end` for the position after the last line. Resolution is pure: it is given what the file
 // holds now and what rt showed, and either names one line or refuses with where things are now.
 
-import { RtError, shellQuote } from './errors.js';
+import { RtError, quotePath, shellQuote } from './errors.js';
 import { isLidText, lidToString, parseLid } from './lid.js';
 
 export type Anchor =
@@ -55,7 +55,7 @@ export interface AnchorWorld {
  * no longer names the line that was shown, saying where that line is now.
  */
 export function resolveAnchor(anchor: Anchor, world: AnchorWorld): number {
-  const file = shellQuote(world.display);
+  const file = quotePath(world.display);
   switch (anchor.kind) {
     case 'end':
       return world.total + 1;
@@ -112,11 +112,11 @@ function lineByNumber(line: number, world: AnchorWorld, file: string): number {
 
 /** The refusal of a retired LID, saying what stands where its line was. */
 export function retiredError(lid: string, was: number, world: Pick<AnchorWorld, 'display' | 'total' | 'lidCodeAt'>): RtError {
-  const file = shellQuote(world.display);
+  const file = quotePath(world.display);
   if (world.total === 0) return new RtError('stale', `${lid} is no longer in ${world.display}: its line was deleted (the file is empty now)`, [`see it: rt open ${file}`], { lid });
   const line = Math.min(Math.max(was, 1), world.total);
   const now = lidToString(world.lidCodeAt(line - 1));
-  return new RtError('stale', `${lid} is no longer in ${world.display}: its line was changed or deleted since it was shown; line ${line} (${now}) is where it was`, [`see the lines there now and take their LIDs: rt open ${shellQuote(`${world.display}:${line}`)}`], { lid, line, now });
+  return new RtError('stale', `${lid} is no longer in ${world.display}: its line was changed or deleted since it was shown; line ${line} (${now}) is where it was`, [`see the lines there now and take their LIDs: rt open ${quotePath(`${world.display}:${line}`)}`], { lid, line, now });
 }
 
 function describe(lid: string, world: AnchorWorld): string {

@@ -68,10 +68,19 @@ export class RtError extends Error {
  */
 export function shellQuote(arg: string): string {
   const real = unescapedPaths(arg);
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(real)) return real;
+  // A value spelled like a usage placeholder (a file named PATH) is quoted: it is no placeholder.
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(real) && !/^[A-Z][A-Z_]*$/.test(real)) return real;
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(real)) return `$'${real.replace(/[\\'\x00-\x1f\x7f]/g, ansiC)}'`;
   return `'${real.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A path (or PATH:LINE…) quoted for a command rt suggests: as shellQuote does, and with ./ before
+ * one that begins with a dash, which the command would read as an option (-i.ts).
+ */
+export function quotePath(path: string): string {
+  return shellQuote(path.startsWith('-') ? `./${path}` : path);
 }
 
 /** One character escaped inside $'…'. */

@@ -1,6 +1,6 @@
 // Parsing `PATH[:LINE | :START-END | :LID | :LINE:LID]`, the argument of `rt open`.
 
-import { printable, RtError, shellQuote } from './errors.js';
+import { printable, RtError, shellQuote, quotePath } from './errors.js';
 import { isLidText } from './lid.js';
 import { MAX_RANGE } from './window.js';
 
@@ -97,7 +97,7 @@ export function pastedPosition(arg: string, exists: (path: string) => boolean): 
 function badPosition(path: string, where: string): never {
   const open = (position: string) => `rt open ${shellQuote(`${path}:${position}`)}`;
   const what = where === '' ? 'nothing follows its last colon' : `${JSON.stringify(where)} is not a position`;
-  throw new RtError('usage', `${printable(`${path}:${where}`)}: ${what}; rt open takes ${TARGET_FORMS}`, [positionHint(path, where, open) ?? `e.g. ${open('120')} (centred on line 120), ${open('101-140')}, or ${`rt open ${shellQuote(path)}`} (the top)`], { path, position: where });
+  throw new RtError('usage', `${printable(`${path}:${where}`)}: ${what}; rt open takes ${TARGET_FORMS}`, [positionHint(path, where, open) ?? `e.g. ${open('120')} (centred on line 120), ${open('101-140')}, or ${`rt open ${quotePath(path)}`} (the top)`], { path, position: where });
 }
 
 /** What a position written in another tool's way (sed's 1,5 or $, vi's +5) means here. */
@@ -107,7 +107,7 @@ function positionHint(path: string, where: string, open: (position: string) => s
   if ((m = /^\+(\d+)$/.exec(where))) return `a line is its number alone: ${open(m[1]!)}`;
   if ((m = /^(\d+)-$/.exec(where))) return `a range needs its END (an END past the end of the file is cut to it): ${open(`${m[1]}-${Number(m[1]) + MAX_RANGE - 1}`)}`;
   if ((m = /^-(\d+)$/.exec(where))) return `a range needs its START: ${open(`1-${m[1]}`)}`;
-  if (/^(\$|end)$/i.test(where.trim())) return `open has no $: the last line's number is in the header of rt open ${shellQuote(path)}`;
+  if (/^(\$|end)$/i.test(where.trim())) return `open has no $: the last line's number is in the header of rt open ${quotePath(path)}`;
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
 import { ChunkCrcs, crc32Combine, crcOn } from '../core/crc32.js';
 import { digestBytes } from '../core/digest.js';
-import { RtError, shellQuote } from '../core/errors.js';
+import { RtError, quotePath, shellQuote } from '../core/errors.js';
 import { hashBytes, hashLines, type LineHashes } from '../core/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../core/lineIndex.js';
 import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../core/lines.js';
@@ -72,7 +72,7 @@ export function statFile(file: ResolvedPath): FileStamp {
   }
   if (st.isSymbolicLink()) throw swappedForLink(file);
   if (st.isDirectory()) {
-    throw new RtError('access', `${file.display} is a directory`, [`see its entries: rt open ${shellQuote(file.display)}`]);
+    throw new RtError('access', `${file.display} is a directory`, [`see its entries: rt open ${quotePath(file.display)}`]);
   }
   if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
   if (st.size >= 2n ** 32n) throw new RtError('input', `${file.display} is larger than 4 GiB`, ['split it, or use a streaming tool such as sed']);

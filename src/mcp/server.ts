@@ -12,7 +12,7 @@ import { COMMANDS } from '../cli/commands/index.js';
 import type { Sink } from '../cli/context.js';
 import { loadSdk } from './loadSdk.js';
 import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
-import { documentInToolWords, inToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
+import { documentInToolWords, inToolWords, noteInToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
 import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
 import { RtError } from '../core/errors.js';
@@ -146,10 +146,11 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const status = await setting.runCli([`--root=${setting.root}`, '--color=never', command!, ...rest], setting.cwd, setting.env, { stdout: out, stderr: err }, stdin, doc);
   const said = (text: string) => inToolWords(text, setting.words);
   const document = documentInToolWords(lastDocument(doc.text()), setting.words);
-  return resultOf(tool, status, outputInToolWords(out.text(), setting.words), said(err.text()), document);
+  const output = outputInToolWords(out.text(), setting.words, Boolean(document?.more));
+  return resultOf(tool, status, output, said(err.text()), document, setting.words);
 }
 
-function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined): ToolResult {
+function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined, words: Vocabulary): ToolResult {
   const content: ToolResult['content'] = [];
   if (status >= 2) {
     content.push({ type: 'text', text: `${text}${notes}(exit ${status})` });
@@ -157,7 +158,10 @@ function resultOf(tool: Tool, status: number, text: string, notes: string, docum
   }
   if (text) content.push({ type: 'text', text });
   if (notes) content.push({ type: 'text', text: notes });
-  if (status !== 0) content.push({ type: 'text', text: `(exit ${status}: ${tool.spec.exits.find(([s]) => s === status)?.[1] ?? 'see the tool\'s description'})` });
+  if (status !== 0) {
+    const meaning = tool.spec.exits.find(([s]) => s === status)?.[1];
+    content.push({ type: 'text', text: `(exit ${status}: ${meaning ? noteInToolWords(meaning, words) : 'see the tool\'s description'})` });
+  }
   if (content.length === 0) content.push({ type: 'text', text: '' });
   return fit(tool, { content, ...(document ? { structuredContent: document } : {}) });
 }

@@ -58,12 +58,17 @@ export function inToolWords(text: string, words: Vocabulary): string {
 }
 
 /**
- * A command's output with rt's own words in it said in a tool call's: the line that says how many
- * results a cap left out and the command that shows them ("(25 more hits … see them with: rt grep
- * --max 30 …)"). Every other line is the files' (windows, hits, paths) and stays as it is.
+ * A command's output with rt's own words in it said in a tool call's: the line a cap appends, last,
+ * saying how many results it left out and the command that shows them ("(25 more hits … see them
+ * with: rt grep --max 30 …)"), only when the run says there are more. Every other line is the
+ * files' (windows, hits, paths, a file named like that line) and stays as it is.
  */
-export function outputInToolWords(text: string, words: Vocabulary): string {
-  return text.replace(/^\(\d+ more [^\n]*\)$/gm, (line) => inToolWords(line, words));
+export function outputInToolWords(text: string, words: Vocabulary, more = true): string {
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const start = body.lastIndexOf('\n') + 1;
+  const last = body.slice(start);
+  if (!more || !/^\(\d+ more .*\)$/.test(last)) return text;
+  return `${body.slice(0, start)}${inToolWords(last, words)}${text.slice(body.length)}`;
 }
 
 /** A --json document with its error's message and hints, and its more's command, in a tool call's words. */
@@ -80,14 +85,33 @@ export function documentInToolWords<T extends Record<string, unknown> | undefine
   return { ...document, error: { ...error, message: said(error.message), hints } };
 }
 
+/** The placeholders a command's usage declares: its operands' (PATH, FROM, [TO]) and its options' values (N). */
+function metavariablesOf(spec: CommandDoc | undefined): ReadonlySet<string> {
+  if (!spec) return new Set();
+  return new Set([...spec.args.map((a) => a.name.toUpperCase()), ...spec.options.flatMap((o) => (o.value ? [o.value] : []))]);
+}
+
+/**
+ * A note of the tool's own definition (what an exit status means), in a tool call's words: its
+ * operands' placeholders are the fields' names ("none of PATH" is none of path).
+ */
+export function noteInToolWords(text: string, words: Vocabulary): string {
+  const operands = words.current ? operandsOf(words.current) : [];
+  const named = text.replace(/\b[A-Z]+\b/g, (w) => operands.find((a) => a.name.toUpperCase() === w)?.name ?? w);
+  return inToolWords(named, words);
+}
+
 function lineInToolWords(line: string, words: Vocabulary): string {
   const field = words.current ? stdinField(words.current) ?? 'text' : 'text';
   // Most lines name no command and no option: they skip the walk word by word.
   const walk = /(?:^|[\s(`'"])(?:rt |-)/.test(line);
   let out = walk ? '' : line;
   let i = walk ? 0 : line.length;
+  // Inside "…" is a path or pattern the message quotes: its words are the user's, never rewritten.
+  let quoting = false;
   while (i < line.length) {
-    const atWord = i === 0 || /[\s(`'"]/.test(line[i - 1]!);
+    if (line[i] === '"') quoting = !quoting;
+    const atWord = !quoting && (i === 0 || /[\s(`']/.test(line[i - 1]!));
     if (atWord && line.startsWith('rt ', i)) {
       const call = readCall(line, i + 3, words);
       if (call) {
@@ -107,9 +131,11 @@ function lineInToolWords(line: string, words: Vocabulary): string {
     out += line[i];
     i++;
   }
-  const fields = words.current ? operandsOf(words.current).map((a) => fieldOf(a.name)) : [];
   return out
-    .replace(/(?<![\w:|@.[-]|: )[A-Z]+(?![\w:|@-])/g, (w) => (fields.includes(w.toLowerCase()) ? w.toLowerCase() : w))
+    // A cap line's way to narrow a search, said as the fields that do it.
+    .replace(/\ba PATH or glob: GLOB\b/g, 'path or glob')
+    // A tool's result is never coloured: what colour does on a terminal is not the call's.
+    .replace(/ ?On a terminal \(or with --color always\)[^.]*\./g, '')
     .replace(/--json (?:prints|gives)/g, 'the structured content is')
     .replace(/--json\b/g, 'the structured content')
     .replace(/ \(or RT_[A-Z_]+=\w+\)/g, '')
@@ -124,6 +150,7 @@ function lineInToolWords(line: string, words: Vocabulary): string {
     .replace(/\b(?:on|from|in) standard input\b/g, `in the field ${field}`)
     .replace(/\bstandard input\b/g, `the field ${field}`)
     .replace(/\b(?:on|to) (?:standard error|stderr)\b/g, "in the result's notes")
+    .replace(/\b(?:standard error|stderr) says\b/g, "the result's notes say")
     .replace(/\b(?:standard error|stderr)\b/g, "the result's notes");
 }
 
@@ -136,28 +163,47 @@ interface Word {
   readonly last: boolean;
 }
 
-function readWord(line: string, start: number): Word | undefined {
+/** A word whose quoting does not close on the line: the line is not read as a command at all. */
+const BROKEN = 'broken';
+
+/**
+ * The shell word at `start`, read as a POSIX shell reads it ('…', '\\'' inside it, "…" with its
+ * backslash escapes, $'…', a backslash outside quotes); undefined when none starts there.
+ */
+function readWord(line: string, start: number): Word | typeof BROKEN | undefined {
   let text = '';
   let i = start;
   let quoted = false;
   while (i < line.length && line[i] !== ' ') {
     const c = line[i]!;
-    if (c === "'" || (c === '$' && line[i + 1] === "'")) {
+    if (c === '\\') {
+      if (i + 1 >= line.length) return BROKEN;
+      text += line[i + 1];
+      i += 2;
+      quoted = true;
+      continue;
+    }
+    if (c === "'" || c === '"' || (c === '$' && line[i + 1] === "'")) {
       const ansi = c === '$';
+      const close = ansi ? "'" : c;
       let j = i + (ansi ? 2 : 1);
-      for (; j < line.length && line[j] !== "'"; j++) {
+      for (; j < line.length && line[j] !== close; j++) {
         if (ansi && line[j] === '\\' && j + 1 < line.length) {
           const [shown, length] = ansiEscape(line.slice(j + 1));
           text += shown;
           j += length;
+        } else if (c === '"' && line[j] === '\\' && /["\\$`]/.test(line[j + 1] ?? '')) {
+          text += line[++j];
+        } else if (c === '"' && /[$`]/.test(line[j]!)) {
+          return BROKEN;
         } else text += line[j];
       }
-      if (j >= line.length) return undefined;
+      if (j >= line.length) return BROKEN;
       i = j + 1;
       quoted = true;
       continue;
     }
-    if (c === '"' || c === '`' || c === '<' || c === '>' || c === '|' || c === '(' || c === '…') break;
+    if (c === '`' || c === '<' || c === '>' || c === '|' || c === '(' || c === '…') break;
     text += c;
     i++;
   }
@@ -166,7 +212,9 @@ function readWord(line: string, start: number): Word | undefined {
   // A sentence's full stop: at the end of the line, or before the next sentence.
   const stop = i === line.length || /^ [A-Z]/.test(line.slice(i));
   const tail = (/[,;:)]+$/.exec(raw) ?? (stop ? /(?<=[^.])\.$/.exec(raw) : null))?.[0].length ?? 0;
-  if (tail > 0 && !raw.endsWith("'")) return { text: text.slice(0, -tail), end: i - tail, quoted, last: true };
+  if (tail > 0 && !/['"]$/.test(raw)) return { text: text.slice(0, -tail), end: i - tail, quoted, last: true };
+  // A word cut off by what no word of rt's holds (`--force(`): not a word rt wrote.
+  if (i < line.length && !/[ `<…]/.test(line[i]!)) return BROKEN;
   return { text, end: i, quoted, last: false };
 }
 
@@ -178,11 +226,15 @@ function ansiEscape(after: string): [string, number] {
   return ['\\', 0];
 }
 
-/** A placeholder of the help's own (PATH, STEP, N, [TO]): said as it is, not as a string. */
-const isPlaceholder = (w: Word) => !w.quoted && /^\[?[A-Z][A-Z_.-]*\]?$/.test(w.text);
+/**
+ * A placeholder the usage declares (PATH, STEP, N, [TO]): said as it is, not as a string. Any other
+ * word is a value (a file named PATH is quoted where rt names it: shellQuote).
+ */
+const isPlaceholder = (w: Word, declared: ReadonlySet<string>) =>
+  !w.quoted && declared.has(w.text.replace(/^\[(.*)\]$/, '$1'));
 
-function valueOf(w: Word, kind: OptionSpec['kind'] | 'operand'): string {
-  if (isPlaceholder(w)) return w.text.replace(/[[\]]/g, '');
+function valueOf(w: Word, kind: OptionSpec['kind'] | 'operand', declared: ReadonlySet<string>): string {
+  if (isPlaceholder(w, declared)) return w.text.replace(/[[\]]/g, '');
   if (kind === 'count' && /^\d+$/.test(w.text)) return w.text;
   return JSON.stringify(w.text);
 }
@@ -208,6 +260,7 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
   const set = (key: string, value: string, many = false) =>
     fields.set(key, many ? [...(fields.get(key) ?? []), value] : [value]);
   const operands = operandsOf(spec);
+  const declared = metavariablesOf(spec);
   let operand = 0;
   let end = start + name!.length;
   let onlyOperands = false;
@@ -223,6 +276,7 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
       continue;
     }
     const w = readWord(line, next);
+    if (w === BROKEN) return undefined;
     if (!w) break;
     if (!onlyOperands && !w.quoted && w.text === '--') {
       onlyOperands = true;
@@ -238,8 +292,8 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
       else if (inline !== undefined) set(fieldOf(o.long), JSON.stringify(inline), o.kind === 'list');
       else {
         const v = w.last ? undefined : readWord(line, w.end + 1);
-        if (!v) return undefined;
-        set(fieldOf(o.long), valueOf(v, o.kind), o.kind === 'list');
+        if (!v || v === BROKEN) return undefined;
+        set(fieldOf(o.long), valueOf(v, o.kind, declared), o.kind === 'list');
         stop = v;
       }
       end = stop.end;
@@ -251,7 +305,7 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
     const a = operands[operand];
     // A word ending in ':' begins what the sentence says next ("rt find considers: what git would show").
     if (!a || (!w.quoted && (PROSE.has(w.text) || w.text.endsWith(':')))) break;
-    set(fieldOf(a.name), valueOf(w, 'operand'), a.variadic === true);
+    set(fieldOf(a.name), valueOf(w, 'operand', declared), a.variadic === true);
     if (!a.variadic) operand++;
     end = w.end;
     if (w.last) break;
@@ -268,11 +322,14 @@ function readCall(line: string, start: number, words: Vocabulary): { said: strin
 /** A bare `--force`, `--window 300` or `-F` in a sentence: the field it is, and its value. */
 function readBareOption(line: string, start: number, words: Vocabulary): { said: string; end: number } | undefined {
   const w = readWord(line, start);
-  // The option's name alone: what follows it in the sentence ("unless --force.") stays.
-  const flag = /^--?[A-Za-z][A-Za-z0-9-]*/.exec(w?.quoted ? '' : (w?.text ?? ''))?.[0];
-  if (!w || !flag) return undefined;
+  if (!w || w === BROKEN || w.quoted) return undefined;
+  // The option's name alone: what follows it in the sentence ("unless --force.") stays; a word that
+  // only begins like one (a file -i.ts, --force.txt) is not one.
+  const flag = /^--?[A-Za-z][A-Za-z0-9-]*/.exec(w.text)?.[0];
+  if (!flag) return undefined;
   const inline = w.text.startsWith(`${flag}=`) ? w.text.slice(flag.length + 1) : undefined;
   if (inline === undefined && w.text !== flag) {
+    if (!/^[.,;:!?)'"]+$/.test(w.text.slice(flag.length))) return undefined;
     return { said: readBareOption(flag, 0, words)?.said ?? flag, end: start + flag.length };
   }
   const o = optionNamed(flag, undefined, words);
@@ -281,7 +338,8 @@ function readBareOption(line: string, start: number, words: Vocabulary): { said:
   if (o.kind === 'switch') return { said: `${key}: true`, end: w.end };
   if (inline !== undefined) return { said: `${key}: ${JSON.stringify(inline)}`, end: w.end };
   const v = w.last ? undefined : readWord(line, w.end + 1);
-  const valued = v && (v.quoted || isPlaceholder(v) || /^\d+$/.test(v.text));
-  if (valued) return { said: `${key}: ${valueOf(v, o.kind)}`, end: v.end };
+  const declared = new Set(o.value ? [o.value] : []);
+  const valued = v && v !== BROKEN && (v.quoted || isPlaceholder(v, declared) || /^\d+$/.test(v.text));
+  if (valued) return { said: `${key}: ${valueOf(v, o.kind, declared)}`, end: v.end };
   return { said: key, end: w.end };
 }

@@ -35,8 +35,36 @@ function optionsOf(spec: CommandSpec): readonly OptionSpec[] {
   return spec.options.filter((o) => !LEFT_OUT_OPTIONS.has(o.long));
 }
 
+/**
+ * A field's description where the command line's would mislead a call: regexp instead of pattern
+ * (the CLI reads -e's operands as paths; a call names paths in path), grep_file's lines (no PATH).
+ */
+const TOOL_SUMMARIES: Readonly<Record<string, string>> = {
+  'grep pattern': 'the regular expression (or, with fixed, the string) to find; not with regexp',
+  'grep-file pattern': 'the regular expression (or, with fixed, the string) to find; not with regexp',
+  'grep regexp': 'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
+  'grep-file regexp': 'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
+  'grep count': 'print only how many lines match in each file with hits (with only_matching, how many matches), as PATH:COUNT',
+  'grep glob': 'search only files matching GLOB (without / it matches the file name; !GLOB excludes)',
+  'grep-file count': 'print only how many lines match (with only_matching, how many matches)',
+  'grep-file only_matching': 'print only the matching parts of each hit, one a line, each with its line\'s prefix ' +
+    '(NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open a line to ' +
+    'edit it). Not with invert_match',
+  'create empty': 'create an empty file: give no text, or an empty one',
+};
+
+/**
+ * A list field's description: the server takes one string for a list of one, and says so. The
+ * schema stays {type: "array"}: a union (anyOf) is what some clients' schema readers drop or refuse.
+ */
+const ONE_OR_MORE = ': a string, or a list of strings';
+
+function summaryOf(spec: CommandDoc, name: string, summary: string): string {
+  return TOOL_SUMMARIES[`${spec.name} ${fieldOf(name)}`] ?? summary;
+}
+
 function optionSchema(o: OptionSpec, words: Vocabulary): JsonSchema {
-  const description = inToolWords(o.summary, words);
+  const description = inToolWords(summaryOf(words.current!, o.long, o.summary), words);
   switch (o.kind) {
     case 'switch':
       return { type: 'boolean', description };
@@ -45,7 +73,7 @@ function optionSchema(o: OptionSpec, words: Vocabulary): JsonSchema {
     case 'text':
       return { type: 'string', description };
     case 'list':
-      return { type: 'array', items: { type: 'string' }, description };
+      return { type: 'array', items: { type: 'string' }, description: `${description}${ONE_OR_MORE}` };
     case 'choice':
       return { type: 'string', enum: [...(o.choices ?? [])], description };
   }
@@ -53,8 +81,8 @@ function optionSchema(o: OptionSpec, words: Vocabulary): JsonSchema {
 
 function operandSchema(a: ArgSpec, words: Vocabulary): JsonSchema {
   const one: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
-  const description = inToolWords(a.summary, words);
-  return a.variadic ? { type: 'array', items: one, description } : { ...one, description };
+  const description = inToolWords(summaryOf(words.current!, a.name, a.summary), words);
+  return a.variadic ? { type: 'array', items: one, description: `${description}${ONE_OR_MORE}` } : { ...one, description };
 }
 
 /** What a model reads of a tool: its essentials, then where the rest is (the help tool). */
@@ -187,7 +215,8 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   if (field !== undefined && given[field] !== undefined && given[field] !== null) {
     const value = given[field];
     if (typeof value !== 'string') throw usage(`${field} must be a string`);
-    if (value === '') throw emptyField(spec, field);
+    // An empty text with empty: true is the empty file it asks for, as the CLI takes --empty with an empty stdin.
+    if (value === '' && !(spec.name === 'create' && given.empty === true)) throw emptyField(spec, field);
     // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
     if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw usage(`${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`);
     stdin = Buffer.from(value, 'utf8');

@@ -275,3 +275,70 @@ describe('rt mcp', () => {
     expect(textOf(r)).toMatch(/^src\/a\.txt:1:[0-9a-z]{4}\|one\n$/);
   });
 });
+
+// rt mcp says rt's suggested commands in tool calls' words, and only those: a message's paths and
+// patterns, and the files' own lines, stay as they are however much they look like options.
+describe('rt mcp words', () => {
+  it('a path that begins with a dash stays in the message, and the hint names it as a path', async () => {
+    const dir = repoWith({ '-i.ts': 'a\nb\n', '--force.txt': 'a\n' });
+    const cli = run(['edit', '--', '-i.ts', '1'], dir, { input: 'z\n' });
+    expect(cli.stderr).toContain('rt open ./-i.ts:1');
+    const { client } = await connect(dir);
+    const edit = await call(client, 'edit', { path: '-i.ts', from: '1', text: 'z' });
+    expect(textOf(edit)).toContain('line 1 of -i.ts has not been shown');
+    expect(textOf(edit)).toContain('see it first: open with target: "./-i.ts:1"');
+    const other = await call(client, 'edit', { path: '--force.txt', from: '1', text: 'z' });
+    expect(textOf(other)).toContain('line 1 of --force.txt has not been shown');
+    const opened = await call(client, 'open', { target: './-i.ts:1' });
+    expect(opened.isError, textOf(opened)).toBeFalsy();
+  });
+
+  it('a pattern quoted in a message is not rewritten', async () => {
+    const dir = repoWith({ 'a.txt': 'x\n' });
+    const { client } = await connect(dir);
+    const grep = await call(client, 'grep', { pattern: 'rt open x --force(' });
+    expect(textOf(grep)).toContain('"rt open x --force("');
+  });
+
+  it('a quote inside a quoted name survives: the hint is the name as a JSON string', async () => {
+    const dir = repoWith({ "it's.ts": 'a\nb\n' });
+    const { client } = await connect(dir);
+    const edit = await call(client, 'edit', { path: "it's.ts", from: '1', text: 'z' });
+    expect(textOf(edit)).toContain('see it first: open with target: "it\'s.ts:1"');
+    const grep = await call(client, 'grep', { regexp: ['-x it\'s "q"|a|b'], max: 1 });
+    expect(textOf(grep)).toContain('regexp: ["-x it\'s \\"q\\"|a|b"]');
+  });
+
+  it('a value spelled like a placeholder is a value: quoted, never lower-cased', async () => {
+    const dir = repoWith({ 'a.txt': 'PATH\nPATH\nPATH\n', PATH: 'a\n' });
+    const { client } = await connect(dir);
+    const grep = await call(client, 'grep', { pattern: 'PATH', max: 1 });
+    expect(textOf(grep)).toContain('pattern: "PATH"');
+    const edit = await call(client, 'edit', { path: 'PATH', from: '1', text: 'z' });
+    expect(textOf(edit)).toContain('line 1 of PATH has not been shown');
+    expect(textOf(edit)).toContain('open with target: "PATH:1"');
+  });
+
+  it('a found file named like the cap line stays as it is', async () => {
+    const name = '(2 more see rt open --force a)';
+    const dir = repoWith({ [name]: 'a\n' });
+    const { client } = await connect(dir);
+    const found = await call(client, 'find', { pattern: 'more' });
+    expect(textOf(found)).toBe(`${name}\n`);
+  });
+
+  it('the note of an exit status 1 is said in the tool\'s words', async () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    const { client } = await connect(dir);
+    const history = await call(client, 'history', { path: 'missing.ts' });
+    expect(textOf(history)).toContain("(exit 1: no step (or none of path): the result's notes say so)");
+  });
+
+  it('create with empty: true and an empty text makes the empty file', async () => {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    const { client } = await connect(dir);
+    const created = await call(client, 'create', { path: 'new.txt', empty: true, text: '' });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'new.txt'), 'utf8')).toBe('');
+  });
+});

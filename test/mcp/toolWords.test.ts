@@ -108,6 +108,44 @@ describe('rt\'s words said as a tool call\'s', () => {
     expect(documentInToolWords(document, words).more).toEqual({ hits: 3, command: 'grep with max: 4, pattern: "x"' });
   });
 
+  it('leaves a message\'s names that only look like options, and what it quotes, as they are', () => {
+    for (const line of [
+      'line 1 of -i.ts has not been shown since it last changed',
+      'line 1 of --force.txt has not been shown since it last changed',
+      'invalid pattern "rt open x --force(": unclosed group',
+      'PATH is a folder',
+    ]) {
+      expect(said(line, 'edit')).toBe(line);
+    }
+    expect(said('see it first: rt open ./-i.ts:1', 'edit')).toBe('see it first: open with target: "./-i.ts:1"');
+  });
+
+  it('reads a shell word as the shell does, and leaves a line it cannot read whole as it is', () => {
+    expect(said("see it first: rt open 'it'\\''s.ts:1'", 'edit')).toBe('see it first: open with target: "it\'s.ts:1"');
+    expect(said(`rt grep --max 4 -e '-x it'\\''s "q"'`, 'grep')).toBe('grep with max: 4, regexp: ["-x it\'s \\"q\\""]');
+    expect(said('rt grep "a\\"b" src', 'grep')).toBe('grep with pattern: "a\\"b", path: ["src"]');
+    expect(said("see it: rt open 'a.ts", 'open')).toBe("see it: rt open 'a.ts");
+  });
+
+  it('takes as placeholders only what the usage declares; any other word is a quoted value', () => {
+    expect(said('rt grep --max 3 TODO', 'grep')).toBe('grep with max: 3, pattern: "TODO"');
+    expect(said("rt grep --max 3 'PATH'", 'grep')).toBe('grep with max: 3, pattern: "PATH"');
+    expect(said('rt delete PATH FROM [TO]', 'delete')).toBe('delete with path: PATH, from: FROM, to: TO');
+  });
+
+  it('says a search\'s narrowing in fields, and nothing of a terminal\'s colour', () => {
+    const cap = '(3 more hits not shown; see them with: rt grep --max 4 x, or narrow the search with a PATH or -g GLOB)';
+    expect(said(cap, 'grep')).toBe('(3 more hits not shown; see them with: grep with max: 4, pattern: "x", or narrow the search with path or glob)');
+    expect(said('cut. On a terminal (or with --color always) the matches are coloured.', 'grep')).toBe('cut.');
+  });
+
+  it('says only the cap line rt appends, and only when the run says there are more', () => {
+    const words = vocabularyOf(tools, tools.find((t) => t.spec.name === 'find'));
+    const found = '(2 more see rt open --force a)\n';
+    expect(outputInToolWords(found, words, false)).toBe(found);
+    expect(outputInToolWords(`${found}b\n`, words, true)).toBe(`${found}b\n`);
+  });
+
   it('the help tool says every tool\'s whole help, and the anchors, without a command line', () => {
     for (const topic of [...tools.map((t) => t.definition.name), 'anchors']) {
       const text = helpText({ topic }, tools, sectionText);

@@ -126,3 +126,26 @@ describe('lenient where a model is predictable', () => {
     expect(() => invocationOf(tool('apply'), { patch: '' })).toThrow(/apply: the field patch is empty/);
   });
 });
+
+describe('fields described as the server takes them', () => {
+  const schema = (t: string) => tool(t).definition.inputSchema.properties as Record<string, { description: string }>;
+
+  it('a list field says it takes one string or a list; pattern and regexp say they exclude each other', () => {
+    for (const field of ['path', 'glob', 'regexp']) expect(schema('grep')[field]!.description).toMatch(/a string, or a list of strings$/);
+    expect(schema('grep_file').regexp!.description).toMatch(/a string, or a list of strings$/);
+    for (const t of ['grep', 'grep_file']) {
+      expect(schema(t).pattern!.description).toContain('not with regexp');
+      expect(schema(t).regexp!.description).not.toMatch(/PATH|operand|repeatable/);
+    }
+    expect(schema('grep').count!.description).not.toContain('grep-file');
+    expect(schema('grep_file').count!.description).not.toContain('PATH');
+    expect(schema('grep_file').only_matching!.description).not.toContain('PATH');
+  });
+
+  it('create takes an empty text with empty: true, as the CLI takes --empty with nothing on standard input', () => {
+    const create = invocationOf(tool('create'), { path: 'a.txt', empty: true, text: '' });
+    expect(create.argv).toEqual(['create', '--empty', '--', 'a.txt']);
+    expect(create.stdin!.length).toBe(0);
+    expect(() => invocationOf(tool('create'), { path: 'a.txt', text: '' })).toThrow(/the field text is empty/);
+  });
+});

@@ -1,4 +1,4 @@
-import { shellQuote } from '../../core/errors.js';
+import { shellQuote, quotePath } from '../../core/errors.js';
 import { readEditText, readNoText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import type { CommandSpec } from '../spec.js';
@@ -43,7 +43,7 @@ export const createCommand: CommandSpec = {
   writes: true,
   run(ctx, args, options) {
     const pathArg = args[0]!;
-    const path = shellQuote(pathArg);
+    const path = quotePath(pathArg);
     const bytes = options.empty ? readNoText(ctx.stdin, path) : readEditText(ctx.stdin, `rt create ${path}`, `to make an empty file: rt create --empty ${path}`);
     return runWrites(ctx, [{ kind: 'add', line: 0, path: pathArg, lines: [], bytes }], writeFlags(ctx, options), { command: 'create', patch: false });
   },

@@ -1,6 +1,6 @@
 import { parseAnchor } from '../../core/anchor.js';
 import { textLines } from '../../core/edit.js';
-import { RtError, shellQuote } from '../../core/errors.js';
+import { RtError, shellQuote, quotePath } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
@@ -45,8 +45,8 @@ export const editCommand: CommandSpec = {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
     const from = parseAnchor(fromArg);
     const to = parseAnchor(toArg ?? fromArg);
-    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${shellQuote(pathArg)} '$' <<'EOF'`]);
-    const text = textLines(readEditText(ctx.stdin, `rt edit ${shellQuote(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
+    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${quotePath(pathArg)} '$' <<'EOF'`]);
+    const text = textLines(readEditText(ctx.stdin, `rt edit ${quotePath(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
     return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }] }], writeFlags(ctx, options), { command: 'edit', patch: false });
   },
 };

@@ -1,4 +1,4 @@
-import { RtError, shellQuote } from '../../core/errors.js';
+import { RtError, quotePath, shellQuote } from '../../core/errors.js';
 import { compileSearch, knownLinesMatcher, type LineMatcher } from '../../core/match.js';
 import { statResolved } from '../../io/indexedFile.js';
 import { pcreLines } from '../../io/pcreSearch.js';
@@ -57,7 +57,7 @@ export const grepFileCommand: CommandSpec = {
     if (!bytes) {
       const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
       if (kind === 'binary') throw new RtError('binary', `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`, [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`]);
-      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [`check its permissions: ls -l ${shellQuote(file.display)}`]);
+      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [`check its permissions: ls -l ${quotePath(file.display)}`]);
     }
     if (query.pcre) {
       const found = await pcreLines([file.abs], query, ctx.env, () => file.display);

@@ -1,6 +1,6 @@
 import { parseAnchor } from '../../core/anchor.js';
 import { textLines } from '../../core/edit.js';
-import { shellQuote } from '../../core/errors.js';
+import { shellQuote, quotePath } from '../../core/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
@@ -42,7 +42,7 @@ export const insertCommand: CommandSpec = {
   run(ctx, args, options) {
     const [pathArg, atArg] = args as [string, string];
     const at = parseAnchor(atArg);
-    const text = textLines(readEditText(ctx.stdin, `rt insert ${shellQuote(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`));
+    const text = textLines(readEditText(ctx.stdin, `rt insert ${quotePath(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`));
     return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }] }], writeFlags(ctx, options), { command: 'insert', patch: false });
   },
 };

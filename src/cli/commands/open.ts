@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveAnchor, retiredError } from '../../core/anchor.js';
-import { RtError, shellQuote } from '../../core/errors.js';
+import { RtError, quotePath, shellQuote } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { parseTarget, type Target } from '../../core/target.js';
 import { centredWindow, DEFAULT_WINDOW, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
@@ -102,20 +102,20 @@ async function openSymbol(ctx: Context, options: Options, pathArg: string, name:
         const near = closestNames(definitions, name);
         if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
         ctx.warn(`no definition named ${name} in ${display}${near.length ? `; the closest: ${near.join(', ')}` : definitions.length ? '' : ' (it has none rt finds)'}`);
-        ctx.warn(`see them all: rt outline ${shellQuote(display)}`);
+        ctx.warn(`see them all: rt outline ${quotePath(display)}`);
         return 1;
       }
       if (found.length > 1) {
         const shown = found.slice(0, 20).map((d) => `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`);
         const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
         const lid = lidToString(file.lids(found[0]!.line - 1, found[0]!.line)[0]!);
-        const hint = distinct ? `name one by its qualified name (rt open ${shellQuote(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID` : `open one by its LID: rt open ${shellQuote(`${display}:${lid}`)}`;
+        const hint = distinct ? `name one by its qualified name (rt open ${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID` : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`;
         throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], { candidates: found.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, line: d.line, start: d.startLine, end: d.endLine })) });
       }
       const d = found[0]!;
       const window = rangeWindow(file.total, d.startLine, d.endLine, size);
       showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), options.window !== undefined ? size : null);
-      if (window.end < d.endLine) ctx.warn(`${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${shellQuote(display)}${options.window === undefined ? `, or all of it: rt open ${shellQuote(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`);
+      if (window.end < d.endLine) ctx.warn(`${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${quotePath(display)}${options.window === undefined ? `, or all of it: rt open ${quotePath(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`);
       return 0;
     }),
   );
@@ -134,7 +134,7 @@ function noteCutRange(ctx: Context, options: Options, file: IndexedFile, end: nu
   const restCap = explicitWindowSize(ctx, {}) ?? MAX_RANGE;
   const why = options.window !== undefined ? `with --window ${cap}` : explicitWindowSize(ctx, {}) !== undefined ? `with RT_WINDOW=${cap}` : 'unless --window N or RT_WINDOW says more';
   ctx.warn(`lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a range shows at most ${cap} lines ${why}`);
-  ctx.warn(`the rest: rt open ${shellQuote(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`);
+  ctx.warn(`the rest: rt open ${quotePath(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`);
 }
 
 function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: number): LineWindow {
@@ -170,7 +170,7 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
 
 function checkLine(display: string, line: number, total: number): void {
   if (line <= total) return;
-  const hint = total === 0 ? `${display} is empty; add text with: rt insert ${shellQuote(display)} '$' <<'EOF'` : `its last line: rt open ${shellQuote(`${display}:${total}`)}`;
+  const hint = total === 0 ? `${display} is empty; add text with: rt insert ${quotePath(display)} '$' <<'EOF'` : `its last line: rt open ${quotePath(`${display}:${total}`)}`;
   throw new RtError('input', `line ${line} is past the end of ${display} (${total} ${total === 1 ? 'line' : 'lines'})`, [hint], { total });
 }
 
@@ -178,5 +178,5 @@ export function missingLid(file: IndexedFile, lid: string, retiredAt: number | u
   if (retiredAt !== undefined) {
     return retiredError(lid, retiredAt, { display: file.path.display, total: file.total, lidCodeAt: (i) => file.lids(i, i + 1)[0]! });
   }
-  return new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${shellQuote(file.path.display)}`], { lid });
+  return new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${quotePath(file.path.display)}`], { lid });
 }

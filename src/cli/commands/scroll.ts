@@ -1,4 +1,4 @@
-import { RtError, shellQuote } from '../../core/errors.js';
+import { RtError, shellQuote, quotePath } from '../../core/errors.js';
 import { parseLid } from '../../core/lid.js';
 import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../core/window.js';
 import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
@@ -43,7 +43,7 @@ export const scrollCommand: CommandSpec = {
   run(ctx, args, options) {
     const direction = args[1] ?? '+';
     if (direction !== '+' && direction !== '-') {
-      throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${shellQuote(args[0]!)} +`]);
+      throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${quotePath(args[0]!)} +`]);
     }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
@@ -57,7 +57,7 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
   const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
   const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
   const last = view.last ? relocate(file, view.last) : null;
-  const display = shellQuote(file.path.display);
+  const display = quotePath(file.path.display);
 
   let window: LineWindow;
   if (!last || file.total === 0) {

@@ -5,7 +5,7 @@
 
 import { resolveAnchor, type AnchorWorld } from '../anchor.js';
 import { applySplice, type Splice } from '../edit.js';
-import { RtError, shellQuote } from '../errors.js';
+import { quotePath, RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
 import type { LineIndex } from '../lineIndex.js';
 import { dominantEol, lineContent, type FileLines } from '../lines.js';
@@ -110,10 +110,10 @@ function planInsert(target: PlanTarget, hunk: Extract<Hunk, { kind: 'insert' }>)
 
 /** FROM..TO as 1-based line numbers; $ as TO means the last line. */
 export function resolveRange(world: AnchorWorld, from: Parameters<typeof resolveAnchor>[0], to: Parameters<typeof resolveAnchor>[0]): [number, number] {
-  if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is no line there', [`to add lines at the end, insert at $: rt insert ${shellQuote(world.display)} '$' <<'EOF'`]);
+  if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is no line there', [`to add lines at the end, insert at $: rt insert ${quotePath(world.display)} '$' <<'EOF'`]);
   const a = resolveAnchor(from, world);
   const b = to.kind === 'end' ? world.total : resolveAnchor(to, world);
-  if (a > world.total) throw new RtError('input', `${world.display} has no line ${a}`, [`see its end: rt open ${shellQuote(world.display)}`]);
+  if (a > world.total) throw new RtError('input', `${world.display} has no line ${a}`, [`see its end: rt open ${quotePath(world.display)}`]);
   if (b < a) {
     throw new RtError('usage', `the range ends before it starts: ${from.text} is line ${a}, ${to.text} is line ${b}`, ['give FROM before TO']);
   }
@@ -177,14 +177,14 @@ function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) =
   const at = splice.anchorLine;
   if (at !== undefined && at < target.lines.count && !wasSeen(lidToString(index.lids[at]!))) {
     const lid = lidToString(index.lids[at]!);
-    throw new RtError('unshown', `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`, [`see it first: rt open ${shellQuote(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'], { lines: [at + 1], lid });
+    throw new RtError('unshown', `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`, [`see it first: rt open ${quotePath(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'], { lines: [at + 1], lid });
   }
   if (unseen.length === 0) return;
   const first = unseen[0]!;
   const last = unseen[unseen.length - 1]!;
   const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
   const span = last - first + 1;
-  const open = `rt open ${shellQuote(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
+  const open = `rt open ${quotePath(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
   throw new RtError('unshown', `${where} of ${display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`, [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'], { lines: unseen.slice(0, 50) });
 }
 
