@@ -145,13 +145,18 @@ function trustedFolder(dir: string): boolean {
 
 /** Makes the journal folder `dir` (its parent exists) and checks it is one rt may trust. */
 function ensureJournalFolder(dir: string): void {
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-    // The folder's own entry is made durable too: a journal flushed into a folder a power cut
-    // then loses would lose the commit point.
-    syncDir(path.dirname(dir));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  // Another rt ending its batch removes the folder when it is empty: one found gone between its
+  // making and its check is made again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      // The folder's own entry is made durable too: a journal flushed into a folder a power cut
+      // then loses would lose the commit point.
+      syncDir(path.dirname(dir));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fs.lstatSync(dir, { throwIfNoEntry: false }) !== undefined) break;
   }
   if (!trustedFolder(dir)) {
     throw new RtError('access', `cannot keep the journal of this batch: ${dir} is not a plain folder of yours; nothing was written`, [`remove it if no rt is running (rm -r ${dir}), then run the command again`]);

@@ -136,7 +136,7 @@ describe(built ? 'dist/rt, the single executable' : 'dist/rt, the single executa
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort(), stderr).toEqual(['apply', 'create', 'delete', 'edit', 'find', 'grep', 'grep_file', 'history', 'insert', 'open', 'outline', 'redo', 'scroll', 'undo']);
+      expect(tools.map((t) => t.name).sort(), stderr).toEqual(['apply', 'create', 'delete', 'edit', 'find', 'grep', 'grep_file', 'help', 'history', 'insert', 'open', 'outline', 'redo', 'scroll', 'undo']);
       const result = await client.callTool({ name: 'open', arguments: { target: 'f.txt' } });
       expect(result.isError ?? false, stderr).toBe(false);
       const lines = (result.structuredContent as { lines: Array<{ lid: string; text: string }> }).lines;

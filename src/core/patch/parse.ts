@@ -51,7 +51,36 @@ export function parsePatch(text: Buffer, note: (message: string) => void = () =>
   refuseNul(text);
   const p = splitPatch(text);
   unwrapHeredoc(p);
-  dropCommonIndentation(p, note);
+  let written: FileChange[] | undefined;
+  let refusal: unknown;
+  try {
+    written = parseLines({ ...p, starts: p.starts.slice(), ends: p.ends.slice() });
+  } catch (error) {
+    refusal = error;
+  }
+  // Read as written, a patch indented whole is context rows only: it changes nothing, or is
+  // refused. Read without its indentation, it is what was meant, if it reads so at all.
+  if (written && changesSomething(written)) return written;
+  const dropped = dropCommonIndentation(p);
+  if (dropped !== undefined) {
+    try {
+      const read = parseLines(p);
+      note(dropped);
+      return read;
+    } catch (error) {
+      if (!written && refusal === undefined) throw error;
+    }
+  }
+  if (written) return written;
+  throw refusal;
+}
+
+/** Whether changes do anything: a file added, deleted or moved, or a hunk that is not context only. */
+function changesSomething(changes: readonly FileChange[]): boolean {
+  return changes.some((c) => c.kind !== 'update' || c.moveTo !== undefined || c.hunks.some((h) => h.kind !== 'context' || h.rows.some((r) => r.tag !== ' ')));
+}
+
+function parseLines(p: PatchLines): FileChange[] {
   const changes: FileChange[] = [];
   let i = skipBlank(p, 0);
   if (i < p.count && markOf(p, i)?.kind === 'begin') i++;
@@ -123,25 +152,25 @@ function unwrapHeredoc(p: PatchLines): void {
 
 /**
  * A patch whose every line starts with the indentation of its first line, a `***` line, was
- * copied from an indented block: it is read without that indentation. Read as written, every row
- * of it would be a context row (a row's tag is its first byte), so it could change no line: no
- * patch meant as written is read differently.
+ * copied from an indented block: it is read without that indentation (the note says so). Read
+ * as written, every row of it would be a context row (a row's tag is its first byte), so it
+ * could change no line: parsePatch tries this only when the patch as written changes nothing.
  */
-function dropCommonIndentation(p: PatchLines, note: (message: string) => void): void {
+function dropCommonIndentation(p: PatchLines): string | undefined {
   const first = skipBlank(p, 0);
-  if (first >= p.count) return;
+  if (first >= p.count) return undefined;
   const s0 = p.starts[first]!;
   const width = trimmedStart(p, first) - s0;
-  if (width === 0) return;
+  if (width === 0) return undefined;
   const kind = markOf(p, first)?.kind;
-  if (kind !== 'begin' && kind !== 'update' && kind !== 'add' && kind !== 'delete') return;
+  if (kind !== 'begin' && kind !== 'update' && kind !== 'add' && kind !== 'delete') return undefined;
   const indentation = p.bytes.subarray(s0, s0 + width);
   for (let i = first + 1; i < p.count; i++) {
-    if (!isBlank(p, i) && !p.bytes.subarray(p.starts[i]!, p.ends[i]!).subarray(0, width).equals(indentation)) return;
+    if (!isBlank(p, i) && !p.bytes.subarray(p.starts[i]!, p.ends[i]!).subarray(0, width).equals(indentation)) return undefined;
   }
   for (let i = first; i < p.count; i++) p.starts[i] = Math.min(p.starts[i]! + width, p.ends[i]!);
   const same = `the same indentation (${describeIndentation(indentation)})`;
-  note(`every line of the patch starts with ${same}: read without it`);
+  return `every line of the patch starts with ${same}: read without it`;
 }
 
 function isAsciiSpace(b: number | undefined): boolean {
