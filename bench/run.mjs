@@ -89,6 +89,22 @@ function skip(measure, why) {
   console.log(`${measure.padEnd(58)} skipped: ${why}`);
 }
 
+/** rt's own TypeScript sources, whole files in path order, repeated to at least `lines` lines. */
+function sourcesRepeated(lines) {
+  const sources = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith('.ts')) sources.push(fs.readFileSync(p, 'utf8').replace(/\n$/, '').split('\n'));
+    }
+  };
+  walk(path.join(root, 'src'));
+  const text = [];
+  for (let k = 0; text.length < lines; k = (k + 1) % sources.length) text.push(...sources[k]);
+  return text;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const corpus = buildCorpora(root);
@@ -294,20 +310,10 @@ if (sed) {
 // TypeScript file of 1,000 and of 100,000 lines (rt's own sources, repeated), checked against the
 // same insert with RT_CHECK=off; each run by the LID the run before printed of the line below.
 {
-  const sources = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.ts')) sources.push(fs.readFileSync(p, 'utf8').replace(/\n$/, '').split('\n'));
-    }
-  };
-  walk(path.join(root, 'src'));
   for (const lines of [1000, 100_000]) {
     // Whole files only, so that the result parses as the sources do (a file cut in the middle
     // has a syntax error, and the check then parses the old content too).
-    const text = [];
-    for (let k = 0; text.length < lines; k = (k + 1) % sources.length) text.push(...sources[k]);
+    const text = sourcesRepeated(lines);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-check-'));
     const opts = (check) => ({ cwd: dir, env: { RT_ROOT: dir, ...(check ? {} : { RT_CHECK: 'off' }) } });
     const files = { on: 'checked.ts', off: 'unchecked.ts' };
@@ -337,17 +343,7 @@ if (sed) {
 // the deletion of a method's closing `}` at the middle of a 15,700-line TypeScript file (rt's own
 // sources, whole files, repeated), refused, against an accepted insert of a comment there.
 {
-  const sources = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.ts')) sources.push(fs.readFileSync(p, 'utf8').replace(/\n$/, '').split('\n'));
-    }
-  };
-  walk(path.join(root, 'src'));
-  const text = [];
-  for (let k = 0; text.length < 15_700; k = (k + 1) % sources.length) text.push(...sources[k]);
+  const text = sourcesRepeated(15_700);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-refusal-'));
   const opts = { cwd: dir, env: { RT_ROOT: dir } };
   fs.writeFileSync(path.join(dir, 'big.ts'), `${text.join('\n')}\n`);
