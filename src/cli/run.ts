@@ -11,19 +11,20 @@ import { buildProgram, fromCommanderError } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
 
 /**
- * Runs rt with `given` (the arguments, without node and script); returns the exit status. With `jsonSink`, the
- * run yields both its text (to `streams.stdout`) and its --json document (to `jsonSink`, errors
- * as {"error": …} too), as rt mcp wants them.
+ * Runs rt with `given` (the arguments, without node and script); returns the exit status. With
+ * `jsonSink`, the run yields both its text (to `streams.stdout`) and its --json document (to
+ * `jsonSink`, errors as {"error": …} too), as rt mcp wants them.
  */
 export async function runCli(given: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin, jsonSink?: Sink): Promise<number> {
   let status = 0;
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(given);
   const word = at === -1 ? undefined : given[at];
-  const argv = valuesJoined(given, at, COMMANDS.find((c) => c.name === word));
+  const spec = COMMANDS.find((c) => c.name === word);
+  const argv = valuesJoined(given, at, spec);
   const json = jsonSink !== undefined || argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const documents: Streams = { stdout: jsonSink ?? streams.stdout, stderr: streams.stderr };
-  const command = COMMANDS.find((c) => c.name === word)?.name;
+  const command = spec?.name;
   // Commander's error message, printed by report() unless the command says better what was meant.
   let commanderMessage = '';
   const program = buildProgram(COMMANDS, {

@@ -20,7 +20,7 @@ import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '.
 import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite, type RecoveredStep } from '../io/journal.js';
 import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
 import { readPlainFile } from '../io/plainFile.js';
-import { refuseProtectedWrite } from '../io/protectedPaths.js';
+import { lstatOrNone, refuseProtectedWrite } from '../io/protectedPaths.js';
 import { endsWithSeparator, isInside, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
 import type { StateStore } from '../io/state.js';
 import { ViewState } from '../io/views.js';
@@ -436,14 +436,6 @@ function refuseBinaryResult(file: ResolvedPath, head: Buffer): void {
 /** The file named within its folder, once that folder is entered (see inFolder). */
 function pinned(file: ResolvedPath): ResolvedPath {
   return { ...file, abs: path.basename(file.abs) };
-}
-
-function lstatOrNone(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
 }
 
 function lstatOrMissing(file: ResolvedPath): fs.Stats {

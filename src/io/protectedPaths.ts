@@ -27,7 +27,7 @@ export function protectedPlace(abs: string): string | undefined {
   if (at !== -1) return parts.slice(0, at + 1).join(path.sep);
   for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
     if (isGitFolder(dir)) return dir;
-    if (statOrNone(path.join(dir, '.git')) !== undefined) return undefined;
+    if (lstatOrNone(path.join(dir, '.git')) !== undefined) return undefined;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
@@ -38,8 +38,8 @@ export function protectedPlace(abs: string): string | undefined {
  * server's folder may become one.
  */
 function isGitFolder(dir: string): boolean {
-  const has = (name: string) => statOrNone(path.join(dir, name)) !== undefined;
-  const head = statOrNone(path.join(dir, 'HEAD'));
+  const has = (name: string) => lstatOrNone(path.join(dir, name)) !== undefined;
+  const head = lstatOrNone(path.join(dir, 'HEAD'));
   if (!head || !(has('commondir') || (has('objects') && has('refs')))) return false;
   if (!head.isFile()) return head.isSymbolicLink(); // a HEAD as old git made them; nothing else is read
   try {
@@ -51,8 +51,8 @@ function isGitFolder(dir: string): boolean {
   }
 }
 
-/** What is at `file`, or undefined when nothing can be there (missing, a file on the way, a name too long). */
-function statOrNone(file: string): fs.Stats | undefined {
+/** What is at `file` (not followed), or undefined when nothing can be there (missing, a file on the way, a name too long). */
+export function lstatOrNone(file: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(file, { throwIfNoEntry: false });
   } catch {

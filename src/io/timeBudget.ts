@@ -67,7 +67,7 @@ export function stepsInTime(count: number, step: (i: number) => void, allowanceM
 const MAX_PACE = 20;
 
 /** This process's CPU time, in ms. */
-function cpuMs(): number {
+export function cpuMs(): number {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 }

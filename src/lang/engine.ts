@@ -16,6 +16,7 @@ import { outlineOf, type Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
 import { pythonTokenProblems } from './pythonTokens.js';
 import { treeProblems } from './treeProblems.js';
+import { cpuMs } from '../io/timeBudget.js';
 
 /**
  * The bytes of a grammar file, by file name (`tree-sitter-go.wasm`): from node_modules, from
@@ -78,6 +79,7 @@ export function createEngine(read: ReadGrammar): Engine {
   const parse = (language: LanguageId, text: string, budgetMs: number, earlier: Tree | null = null): Tree | undefined => {
     const parser = parsers.get(language);
     if (!parser) throw new Error(`rt: the ${language} grammar is not loaded (prepare it first)`);
+    // CPU time, so that other work on a busy machine does not make a check give up.
     const deadline = cpuMs() + budgetMs;
     const tree = parser.parse(text, earlier, { progressCallback: () => cpuMs() > deadline });
     // A cancelled parse leaves the parser mid-way: reset it so the next parse starts afresh.
@@ -163,14 +165,6 @@ export function createEngine(read: ReadGrammar): Engine {
   };
 }
 
-/**
- * This process's CPU time, in ms: what a parse's budget counts, so that other work on a busy
- * machine does not make a check give up (a wall-clock budget skipped checks under load).
- */
-function cpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-}
 
 /**
  * The edit that makes `from` into `to`: what lies between their common start and common end.
