@@ -10,7 +10,20 @@ import path from 'node:path';
 export const CORPUS = { small: 'small.ts', big: 'big.txt' };
 
 /** Packages whose installed files make the tree: a large, real JavaScript/TypeScript code base. */
-const PACKAGES = ['date-fns@4', '@mui/material@7', '@emotion/react@11', '@emotion/styled@11', 'rxjs@7', 'core-js@3', 'lodash@4', 'lodash-es@4', 'typescript@5', 'three@0', 'ramda@0', 'moment@2'];
+const PACKAGES = [
+  'date-fns@4',
+  '@mui/material@7',
+  '@emotion/react@11',
+  '@emotion/styled@11',
+  'rxjs@7',
+  'core-js@3',
+  'lodash@4',
+  'lodash-es@4',
+  'typescript@5',
+  'three@0',
+  'ramda@0',
+  'moment@2',
+];
 /** The identifier searched for: common in React code, absent from most files. */
 const IDENT = 'useState';
 /** A regular expression for the same kind of line (the fourth letter any capital). */
@@ -31,14 +44,33 @@ export function buildCorpora(root) {
 
   const tree = path.join(dir, 'tree');
   if (!fs.existsSync(path.join(tree, '.git'))) buildTree(dir, tree);
-  const files = spawnSync('git', ['ls-files'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout.split('\n').filter(Boolean).length;
+  const files = spawnSync('git', ['ls-files'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 30 })
+    .stdout.split('\n')
+    .filter(Boolean).length;
 
   const bigBytes = fs.statSync(big).size;
-  return { dir, tree, bigBytes, bigLines: 1_000_000, treeFiles: files, packages: PACKAGES, ident: IDENT, pattern: PATTERN };
+  return {
+    dir,
+    tree,
+    bigBytes,
+    bigLines: 1_000_000,
+    treeFiles: files,
+    packages: PACKAGES,
+    ident: IDENT,
+    pattern: PATTERN,
+  };
 }
 
 function smallFile() {
-  const lines = ["import { readFileSync } from 'node:fs';", '', 'export interface Item {', '  readonly name: string;', '  readonly price: number;', '}', ''];
+  const lines = [
+    "import { readFileSync } from 'node:fs';",
+    '',
+    'export interface Item {',
+    '  readonly name: string;',
+    '  readonly price: number;',
+    '}',
+    '',
+  ];
   for (let i = 0; lines.length < 148; i++) {
     lines.push(`export function total${i}(items: readonly Item[], tax = ${i % 7}): number {`);
     lines.push(`  const sum = items.reduce((acc, item) => acc + item.price * ${i + 1}, 0);`);
@@ -57,7 +89,11 @@ function writeBig(file) {
   let chunk = [];
   for (let i = 1; i <= 1_000_000; i++) {
     const w = words[i % words.length];
-    chunk.push(i % 10 === 0 ? '' : `${String(i).padStart(7, '0')} ${w} ${words[(i * 7) % words.length]} value=${(i * 2654435761) % 100000} total=${(i * 40503) % 1000003} ${'x'.repeat(i % 13)}`);
+    chunk.push(
+      i % 10 === 0
+        ? ''
+        : `${String(i).padStart(7, '0')} ${w} ${words[(i * 7) % words.length]} value=${(i * 2654435761) % 100000} total=${(i * 40503) % 1000003} ${'x'.repeat(i % 13)}`,
+    );
     if (chunk.length === 10000) {
       fs.writeSync(fd, `${chunk.join('\n')}\n`);
       chunk = [];
@@ -74,7 +110,11 @@ function buildTree(dir, tree) {
   const install = path.join(dir, 'npm');
   fs.mkdirSync(install, { recursive: true });
   fs.writeFileSync(path.join(install, 'package.json'), '{"name":"rt-bench-corpus","version":"1.0.0","private":true}\n');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...PACKAGES], { cwd: install, stdio: 'inherit' });
+  const r = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...PACKAGES],
+    { cwd: install, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('bench: npm install of the corpus packages failed');
   fs.rmSync(tree, { recursive: true, force: true });
   fs.cpSync(path.join(install, 'node_modules'), tree, { recursive: true, verbatimSymlinks: true });

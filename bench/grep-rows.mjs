@@ -13,14 +13,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.argv[2] ?? 15);
-const bins = process.argv.length > 3 ? process.argv.slice(3).map((b) => path.resolve(b)) : [path.join(root, 'bin', 'rt.cjs')];
+const bins =
+  process.argv.length > 3 ? process.argv.slice(3).map((b) => path.resolve(b)) : [path.join(root, 'bin', 'rt.cjs')];
 const IDENT = 'useState';
 const env = { ...process.env, NO_COLOR: '1' };
 for (const name of ['NODE_EXTRA_CA_CERTS', 'RT_STATE', 'RT_WINDOW', 'RT_RIPGREP']) delete env[name];
 
 function timeOnce(cmd, args, cwd, extra = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
@@ -30,7 +36,10 @@ const median = (v) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const places = { tree: process.env.GREP_TREE ?? path.join(root, 'bench', '.corpus', 'tree'), plain: process.env.GREP_PLAIN ?? path.join(os.tmpdir(), 'rt-bench-plain') };
+const places = {
+  tree: process.env.GREP_TREE ?? path.join(root, 'bench', '.corpus', 'tree'),
+  plain: process.env.GREP_PLAIN ?? path.join(os.tmpdir(), 'rt-bench-plain'),
+};
 for (const [name, dir] of Object.entries(places)) {
   if (process.env.ROWS && process.env.ROWS !== name) continue;
   if (!fs.existsSync(dir)) {
@@ -38,7 +47,8 @@ for (const [name, dir] of Object.entries(places)) {
     continue;
   }
   const runs = { rg: () => timeOnce('rg', ['-n', '-F', IDENT, '.'], dir) };
-  if (name === 'tree') runs.floor = () => timeOnce(process.execPath, [path.join(root, 'bench', 'floor', 'rg.cjs'), IDENT, dir], dir);
+  if (name === 'tree')
+    runs.floor = () => timeOnce(process.execPath, [path.join(root, 'bench', 'floor', 'rg.cjs'), IDENT, dir], dir);
   bins.forEach((bin, i) => (runs[`rt${i}`] = () => timeOnce(bin, ['grep', '-F', IDENT], dir, { RT_ROOT: dir })));
   // From no saved state, as run.mjs: the warm-up runs save the indexes of the files printed.
   fs.rmSync(path.join(dir, '.rt'), { recursive: true, force: true });
@@ -46,7 +56,14 @@ for (const [name, dir] of Object.entries(places)) {
   const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
   for (let i = 0; i < RUNS; i++) for (const [k, run] of Object.entries(runs)) times[k].push(run());
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-  const ratios = bins.map((_, i) => `rt${i}/rg ${(m[`rt${i}`] / m.rg).toFixed(2)}${m.floor ? ` rt${i}/floor ${(m[`rt${i}`] / m.floor).toFixed(2)}` : ''}`);
-  console.log(`${name}: ${Object.entries(m).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')} | ${ratios.join(' | ')}`);
+  const ratios = bins.map(
+    (_, i) =>
+      `rt${i}/rg ${(m[`rt${i}`] / m.rg).toFixed(2)}${m.floor ? ` rt${i}/floor ${(m[`rt${i}`] / m.floor).toFixed(2)}` : ''}`,
+  );
+  console.log(
+    `${name}: ${Object.entries(m)
+      .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)
+      .join(', ')} | ${ratios.join(' | ')}`,
+  );
 }
 console.log(bins.map((b, i) => `rt${i} = ${b}`).join('\n'));

@@ -16,7 +16,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const env = { ...process.env, NO_COLOR: '1' };
 for (const name of ['RT_STATE', 'RT_WINDOW', 'RT_RIPGREP', 'NODE_EXTRA_CA_CERTS']) delete env[name];
 const rts = [path.join(root, 'bin', 'rt.cjs'), ...process.argv.slice(2)];
-const corpusDir = [path.join(root, 'bench', '.corpus'), '/work/main/bench/.corpus'].find((d) => fs.existsSync(path.join(d, 'tree')));
+const corpusDir = [path.join(root, 'bench', '.corpus'), '/work/main/bench/.corpus'].find((d) =>
+  fs.existsSync(path.join(d, 'tree')),
+);
 const tree = path.join(corpusDir, 'tree');
 const plain = path.join(os.tmpdir(), 'rt-bench-plain');
 const which = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined;
@@ -25,7 +27,12 @@ const rg = which('rg');
 
 function timeOnce(cmd, args, cwd, extra = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -43,7 +50,9 @@ function rounds(label, commands) {
   const medians = times.map(median);
   const last = medians[medians.length - 1];
   console.log(label);
-  commands.forEach((c, j) => console.log(`  ${c.name.padEnd(40)} ${medians[j].toFixed(1).padStart(7)} ms  ×${(medians[j] / last).toFixed(2)}`));
+  commands.forEach((c, j) =>
+    console.log(`  ${c.name.padEnd(40)} ${medians[j].toFixed(1).padStart(7)} ms  ×${(medians[j] / last).toFixed(2)}`),
+  );
 }
 
 const rtName = (i) => (i === 0 ? 'rt (this tree)' : `rt ${path.dirname(path.dirname(rts[i]))}`);
@@ -51,20 +60,29 @@ const only = process.env.ROWS ?? 'find,plain,grep';
 if (only.includes('find')) {
   rounds(`rt find '*.ts' in the tree (${tree})`, [
     ...rts.map((rt, i) => ({ name: rtName(i), run: () => timeOnce(rt, ['find', '*.ts'], tree, { RT_ROOT: tree }) })),
-    { name: 'node listing with git (floor)', run: () => timeOnce(process.execPath, [path.join(root, 'bench', 'floor', 'git.cjs'), '.ts'], tree) },
+    {
+      name: 'node listing with git (floor)',
+      run: () => timeOnce(process.execPath, [path.join(root, 'bench', 'floor', 'git.cjs'), '.ts'], tree),
+    },
     { name: `fd -g '*.ts'`, run: () => timeOnce(fd, ['-g', '*.ts'], tree) },
   ]);
 }
 if (only.includes('plain')) {
   rounds(`rt grep -F useState outside git (${plain})`, [
-    ...rts.map((rt, i) => ({ name: rtName(i), run: () => timeOnce(rt, ['grep', '-F', 'useState'], plain, { RT_ROOT: plain }) })),
+    ...rts.map((rt, i) => ({
+      name: rtName(i),
+      run: () => timeOnce(rt, ['grep', '-F', 'useState'], plain, { RT_ROOT: plain }),
+    })),
     { name: 'rg -n -F useState', run: () => timeOnce(rg, ['-n', '-F', 'useState', '.'], plain) },
   ]);
 }
 if (only.includes('grep')) {
   // (Not a listing row, but trackedFiles, which tells which files ripgrep found git lists, runs in it.)
   rounds(`rt grep -F useState in the tree`, [
-    ...rts.map((rt, i) => ({ name: rtName(i), run: () => timeOnce(rt, ['grep', '-F', 'useState'], tree, { RT_ROOT: tree }) })),
+    ...rts.map((rt, i) => ({
+      name: rtName(i),
+      run: () => timeOnce(rt, ['grep', '-F', 'useState'], tree, { RT_ROOT: tree }),
+    })),
     { name: 'rg -n -F useState', run: () => timeOnce(rg, ['-n', '-F', 'useState', '.'], tree) },
   ]);
 }

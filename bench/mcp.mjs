@@ -35,12 +35,29 @@ function rssMiB(pid) {
 async function serverIn(files, env) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-mcp-')));
   fs.mkdirSync(path.join(dir, '.rt'));
-  const text = Array.from({ length: 150 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1} of a small file\n`).join('');
+  const text = Array.from(
+    { length: 150 },
+    (_, i) => `export const value${i} = ${i}; // line ${i + 1} of a small file\n`,
+  ).join('');
   for (let i = 0; i < files; i++) fs.writeFileSync(path.join(dir, `f${i}.ts`), text);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RT, 'mcp'], cwd: dir, env: { ...env, RT_ROOT: dir }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RT, 'mcp'],
+    cwd: dir,
+    env: { ...env, RT_ROOT: dir },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'rt-bench', version: '0' });
   await client.connect(transport);
-  return { dir, client, pid: transport.pid, close: async () => { await client.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    client,
+    pid: transport.pid,
+    close: async () => {
+      await client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function timed(fn) {
@@ -75,38 +92,70 @@ export async function benchMcp({ row, env, runs = 11, calls = 1000, memoryCalls 
     const perProcess = [];
     for (let i = 0; i < runs; i++) perProcess.push(processMs(['open', 'f0.ts'], dir, env));
     const openMedian = median(opens);
-    row('rt mcp open (150 lines), median per call / rt open process', { a: openMedian, b: median(perProcess), ratio: openMedian / median(perProcess) }, '≤ 2 ms, ≤ 1/20', '≤ 0.5 ms', `p99 ${quantile(opens, 0.99).toFixed(2)} ms over ${calls} calls; ${(median(perProcess) / openMedian).toFixed(0)}× faster`);
+    row(
+      'rt mcp open (150 lines), median per call / rt open process',
+      { a: openMedian, b: median(perProcess), ratio: openMedian / median(perProcess) },
+      '≤ 2 ms, ≤ 1/20',
+      '≤ 0.5 ms',
+      `p99 ${quantile(opens, 0.99).toFixed(2)} ms over ${calls} calls; ${(median(perProcess) / openMedian).toFixed(0)}× faster`,
+    );
 
     // Edits: line 75, each by the LID the last edit printed for it.
-    let lid = (await call('open', { target: 'f0.ts:75', window: 1 })).structuredContent.lines.find((l) => l.n === 75).lid;
+    let lid = (await call('open', { target: 'f0.ts:75', window: 1 })).structuredContent.lines.find(
+      (l) => l.n === 75,
+    ).lid;
     const edits = [];
     for (let i = 0; i < calls; i++) {
-      const { ms, r } = await timed(() => call('edit', { path: 'f0.ts', from: lid, text: `export const edited = ${i};\n` }));
+      const { ms, r } = await timed(() =>
+        call('edit', { path: 'f0.ts', from: lid, text: `export const edited = ${i};\n` }),
+      );
       edits.push(ms);
       lid = r.structuredContent.window.lines.find((l) => l.n === 75).lid;
     }
     const cliEdits = [];
     for (let i = 0; i < runs; i++) {
-      const shown = JSON.parse(spawnSync(RT, ['open', 'f0.ts:75', '--window', '1', '--json'], { cwd: dir, env: { ...env, RT_ROOT: dir } }).stdout);
-      cliEdits.push(processMs(['edit', 'f0.ts', shown.lines.find((l) => l.n === 75).lid], dir, env, `export const cli = ${i};\n`));
+      const shown = JSON.parse(
+        spawnSync(RT, ['open', 'f0.ts:75', '--window', '1', '--json'], { cwd: dir, env: { ...env, RT_ROOT: dir } })
+          .stdout,
+      );
+      cliEdits.push(
+        processMs(['edit', 'f0.ts', shown.lines.find((l) => l.n === 75).lid], dir, env, `export const cli = ${i};\n`),
+      );
     }
     const editMedian = median(edits);
-    row('rt mcp edit (one line), median per call / rt edit process', { a: editMedian, b: median(cliEdits), ratio: editMedian / median(cliEdits) }, '≤ 2 ms', '', `p99 ${quantile(edits, 0.99).toFixed(2)} ms over ${calls} edits; ${(median(cliEdits) / editMedian).toFixed(0)}× faster`);
+    row(
+      'rt mcp edit (one line), median per call / rt edit process',
+      { a: editMedian, b: median(cliEdits), ratio: editMedian / median(cliEdits) },
+      '≤ 2 ms',
+      '',
+      `p99 ${quantile(edits, 0.99).toFixed(2)} ms over ${calls} edits; ${(median(cliEdits) / editMedian).toFixed(0)}× faster`,
+    );
     // The same edits without the syntax check (no_check): what the check of a 150-line
     // TypeScript file costs a server that keeps the grammar loaded, alternating with checked ones.
     lid = (await call('open', { target: 'f0.ts:75', window: 1 })).structuredContent.lines.find((l) => l.n === 75).lid;
     const checked = [];
     const unchecked = [];
     for (let i = 0; i < calls; i++) {
-      for (const [list, extra, name] of [[checked, {}, 'checked'], [unchecked, { no_check: true }, 'unchecked']]) {
-        const { ms, r } = await timed(() => call('edit', { path: 'f0.ts', from: lid, text: `export const ${name} = ${i};\n`, ...extra }));
+      for (const [list, extra, name] of [
+        [checked, {}, 'checked'],
+        [unchecked, { no_check: true }, 'unchecked'],
+      ]) {
+        const { ms, r } = await timed(() =>
+          call('edit', { path: 'f0.ts', from: lid, text: `export const ${name} = ${i};\n`, ...extra }),
+        );
         list.push(ms);
         lid = r.structuredContent.window.lines.find((l) => l.n === 75).lid;
       }
     }
     // The median of each pair's difference: steadier than the difference of the medians.
     const added = median(checked.map((ms, i) => ms - unchecked[i]));
-    row('rt mcp edit, checked / unchecked (150-line TypeScript)', { a: median(checked), b: median(unchecked), ratio: median(checked) / median(unchecked) }, '+20 ms', '+5 ms', `the check adds ${added.toFixed(2)} ms a call (median of the pairs' differences)`);
+    row(
+      'rt mcp edit, checked / unchecked (150-line TypeScript)',
+      { a: median(checked), b: median(unchecked), ratio: median(checked) / median(unchecked) },
+      '+20 ms',
+      '+5 ms',
+      `the check adds ${added.toFixed(2)} ms a call (median of the pairs' differences)`,
+    );
   } finally {
     await close();
   }
@@ -117,13 +166,24 @@ export async function benchMcp({ row, env, runs = 11, calls = 1000, memoryCalls 
     const marks = [];
     const at = new Set([100, memoryCalls / 10, memoryCalls / 2, memoryCalls]);
     for (let i = 1; i <= memoryCalls; i++) {
-      const r = await server.client.callTool({ name: 'open', arguments: { target: `f${i % 100}.ts:${1 + (i % 150)}` } });
+      const r = await server.client.callTool({
+        name: 'open',
+        arguments: { target: `f${i % 100}.ts:${1 + (i % 150)}` },
+      });
       if (r.isError) throw new Error(r.content[0].text);
       if (at.has(i)) marks.push([i, rssMiB(server.pid)]);
     }
     const [first, , , last] = marks;
-    const fmt = marks.map(([n, mib]) => `${n.toLocaleString('en')}: ${mib === undefined ? '?' : mib.toFixed(0)} MiB`).join(', ');
-    row(`rt mcp server RSS after ${memoryCalls.toLocaleString('en')} opens of 100 files, MiB / after 100`, { a: last?.[1], b: first?.[1], ratio: last?.[1] !== undefined && first?.[1] ? last[1] / first[1] : undefined }, 'bounded', '', fmt);
+    const fmt = marks
+      .map(([n, mib]) => `${n.toLocaleString('en')}: ${mib === undefined ? '?' : mib.toFixed(0)} MiB`)
+      .join(', ');
+    row(
+      `rt mcp server RSS after ${memoryCalls.toLocaleString('en')} opens of 100 files, MiB / after 100`,
+      { a: last?.[1], b: first?.[1], ratio: last?.[1] !== undefined && first?.[1] ? last[1] / first[1] : undefined },
+      'bounded',
+      '',
+      fmt,
+    );
   } finally {
     await server.close();
   }
@@ -138,6 +198,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     env,
     calls: quick ? 200 : 1000,
     memoryCalls: quick ? 2000 : 10_000,
-    row: (measure, r, target, goal, note) => console.log(`${measure.padEnd(58)} ${fmt(r.a).padStart(8)} ${fmt(r.b).padStart(8)} ${fmt(r.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`),
+    row: (measure, r, target, _goal, note) =>
+      console.log(
+        `${measure.padEnd(58)} ${fmt(r.a).padStart(8)} ${fmt(r.b).padStart(8)} ${fmt(r.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
+      ),
   });
 }

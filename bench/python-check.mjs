@@ -55,7 +55,11 @@ for src in json.load(sys.stdin):
     except (SyntaxError, ValueError) as e:
         out.append(type(e).__name__ + ': ' + str(e))
 print(json.dumps(out))`;
-  const run = spawnSync('python3', ['-I', '-S', '-c', script], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 1 << 30 });
+  const run = spawnSync('python3', ['-I', '-S', '-c', script], {
+    input: JSON.stringify(texts),
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (run.status !== 0) throw new Error(`python3 did not judge: ${run.stderr || run.error}`);
   return JSON.parse(run.stdout);
 }
@@ -77,7 +81,8 @@ const files = [];
 for (const repo of repos) {
   for (const rel of pythonFiles(repo)) {
     const text = fs.readFileSync(path.join(repo, rel), 'utf8');
-    if (text.length < 200_000 && text.split('\n').length > 10) files.push({ name: `${path.basename(repo)}/${rel}`, text });
+    if (text.length < 200_000 && text.split('\n').length > 10)
+      files.push({ name: `${path.basename(repo)}/${rel}`, text });
   }
 }
 const compiles = compileAll(files.map((f) => f.text));
@@ -102,7 +107,10 @@ const mutate = (s) => {
 
 const KINDS = ['copied line', 'random broken line', 'unindent', 'expected block', 'unexpected indent', 'tab'];
 
-/** One insertion of `kind` into `file`: the line number it goes before and its text, or undefined when the file has no place for it. */
+/**
+ * One insertion of `kind` into `file`: the line number it goes before and its text, or undefined when the file has no
+ * place for it.
+ */
 function insertion(kind, lines) {
   // Before any line of the file, or at its end (the last element is the empty rest after a final newline).
   const at = pick(lines.length);
@@ -122,7 +130,9 @@ function insertion(kind, lines) {
     case 'unexpected indent':
       return { at, text: `${indent}    ${body}` };
     case 'tab':
-      return indent.length >= 4 && !indent.includes('\t') ? { at, text: `${'\t'.repeat(Math.max(1, indent.length / 8))}${body}` } : undefined;
+      return indent.length >= 4 && !indent.includes('\t')
+        ? { at, text: `${'\t'.repeat(Math.max(1, indent.length / 8))}${body}` }
+        : undefined;
     default:
       throw new Error(kind);
   }
@@ -166,7 +176,12 @@ made.forEach((c, i) => {
   }
   const lineCount = c.file.text.endsWith('\n') ? c.file.text.split('\n').length - 1 : c.file.text.split('\n').length;
   const anchor = c.at >= lineCount ? '$' : String(c.at + 1);
-  const run = spawnSync(process.execPath, [rt, 'insert', 'f.py', anchor, '--force', '--dry-run'], { cwd: dir, input: `${c.text}\n`, encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, [rt, 'insert', 'f.py', anchor, '--force', '--dry-run'], {
+    cwd: dir,
+    input: `${c.text}\n`,
+    encoding: 'utf8',
+    env,
+  });
   const broken = verdicts[i] !== null;
   const refused = run.status === 5;
   if (run.status !== 0 && run.status !== 5) count(`exit ${run.status}`);
@@ -177,15 +192,20 @@ made.forEach((c, i) => {
   }
   if (!broken && refused) {
     count('false refusals');
-    wrong.push(`refused (${c.kind}) ${c.file.name}:${c.at + 1}: ${JSON.stringify(c.text)} — ${run.stderr.split('\n').slice(1, 3).join(' ')}`);
+    wrong.push(
+      `refused (${c.kind}) ${c.file.name}:${c.at + 1}: ${JSON.stringify(c.text)} — ${run.stderr.split('\n').slice(1, 3).join(' ')}`,
+    );
   }
   count(broken ? 'broken' : 'valid');
 });
 fs.rmSync(dir, { recursive: true, force: true });
 
-console.log(`python-check: ${made.length} one-line insertions into ${new Set(made.map((c) => c.file)).size} files of ${repos.map((r) => path.basename(r)).join(', ')} (seed ${seedText}), python3 ${withoutPython ? 'hidden from rt' : 'on PATH'}`);
+console.log(
+  `python-check: ${made.length} one-line insertions into ${new Set(made.map((c) => c.file)).size} files of ${repos.map((r) => path.basename(r)).join(', ')} (seed ${seedText}), python3 ${withoutPython ? 'hidden from rt' : 'on PATH'}`,
+);
 console.log(`judged by compile(): ${tally.get('broken') ?? 0} broken, ${tally.get('valid') ?? 0} valid`);
-for (const kind of KINDS) console.log(`  ${kind}: ${tally.get(`${kind}: broken`) ?? 0} broken, ${tally.get(`${kind}: valid`) ?? 0} valid`);
+for (const kind of KINDS)
+  console.log(`  ${kind}: ${tally.get(`${kind}: broken`) ?? 0} broken, ${tally.get(`${kind}: valid`) ?? 0} valid`);
 console.log(`missed breaks: ${tally.get('missed breaks') ?? 0}`);
 console.log(`false refusals: ${tally.get('false refusals') ?? 0}`);
 for (const [key, n] of tally) if (key.startsWith('exit')) console.log(`${key}: ${n}`);

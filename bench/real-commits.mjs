@@ -33,7 +33,13 @@ if (repos.length === 0) {
 const KNOWN = /\.(?:[cm]?[jt]s|jsx|tsx|json|py|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|css|ya?ml)$/;
 
 const git = (dir, ...a) => spawnSync('git', ['--git-dir', dir, ...a], { encoding: 'buffer', maxBuffer: 1 << 28 });
-const rt = (cwd, a, input) => spawnSync(process.execPath, [RT, ...a], { cwd, input, env: { ...process.env, RT_ROOT: cwd, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
+const rt = (cwd, a, input) =>
+  spawnSync(process.execPath, [RT, ...a], {
+    cwd,
+    input,
+    env: { ...process.env, RT_ROOT: cwd, NO_COLOR: '1' },
+    maxBuffer: 1 << 28,
+  });
 
 /** Lines of `text` with their endings (the last may lack one). */
 const linesOf = (text) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -67,15 +73,41 @@ function apply(old, hunks) {
   return out.join('');
 }
 
-const totals = { commits: 0, files: 0, steps: 0, stepsRefused: 0, whole: 0, wholeRefused: 0, indentHunks: 0, indentExact: 0 };
+const totals = {
+  commits: 0,
+  files: 0,
+  steps: 0,
+  stepsRefused: 0,
+  whole: 0,
+  wholeRefused: 0,
+  indentHunks: 0,
+  indentExact: 0,
+};
 const perRepo = [];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-real-commits-'));
 for (const repo of repos) {
-  const counts = { repo: ['repo', '.git'].includes(path.basename(repo)) ? path.basename(path.dirname(repo)) : path.basename(repo), commits: 0, files: 0, steps: 0, stepsRefused: 0, whole: 0, wholeRefused: 0, indentHunks: 0, indentExact: 0, examples: [] };
-  const log = git(repo, 'log', '--no-merges', '--format=%H', '-n', String(COMMITS * 10), 'HEAD').stdout.toString().split('\n').filter(Boolean);
+  const counts = {
+    repo: ['repo', '.git'].includes(path.basename(repo)) ? path.basename(path.dirname(repo)) : path.basename(repo),
+    commits: 0,
+    files: 0,
+    steps: 0,
+    stepsRefused: 0,
+    whole: 0,
+    wholeRefused: 0,
+    indentHunks: 0,
+    indentExact: 0,
+    examples: [],
+  };
+  const log = git(repo, 'log', '--no-merges', '--format=%H', '-n', String(COMMITS * 10), 'HEAD')
+    .stdout.toString()
+    .split('\n')
+    .filter(Boolean);
   for (const commit of log) {
     if (counts.commits >= COMMITS) break;
-    const files = git(repo, 'diff', '--name-only', '--diff-filter=M', `${commit}^`, commit).stdout.toString().split('\n').filter((f) => KNOWN.test(f));
+    const files = git(repo, 'diff', '--name-only', '--diff-filter=M', `${commit}^`, commit)
+      .stdout.toString()
+      .split('\n')
+      .filter((f) => KNOWN.test(f));
     let used = false;
     for (const file of files) {
       const diff = git(repo, 'diff', '-U0', '--no-color', `${commit}^`, commit, '--', file).stdout.toString('utf8');
@@ -98,7 +130,8 @@ for (const repo of repos) {
         counts.steps++;
         if (r.status === 5) {
           counts.stepsRefused++;
-          if (counts.examples.length < 3) counts.examples.push(`${commit.slice(0, 10)} ${file} after hunk ${k} of ${hunks.length}`);
+          if (counts.examples.length < 3)
+            counts.examples.push(`${commit.slice(0, 10)} ${file} after hunk ${k} of ${hunks.length}`);
         } else if (r.status !== 0) throw new Error(`rt create: ${r.stderr}`);
         state = next;
       }
@@ -107,7 +140,9 @@ for (const repo of repos) {
       counts.whole++;
       if (whole.status === 5) {
         counts.wholeRefused++;
-        counts.examples.push(`whole ${commit.slice(0, 10)} ${file}: ${whole.stderr.toString().split('\n').slice(0, 3).join(' / ')}`);
+        counts.examples.push(
+          `whole ${commit.slice(0, 10)} ${file}: ${whole.stderr.toString().split('\n').slice(0, 3).join(' / ')}`,
+        );
       }
       // 2. --indent auto, each hunk adding lines written alone with its indentation stripped.
       for (const h of hunks) {
@@ -116,11 +151,22 @@ for (const repo of repos) {
         const common = Math.min(...body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)[0].length));
         const stripped = body.map((l) => (l.trim() ? l.slice(common) : l));
         fs.writeFileSync(name, before);
-        const a = h.count > 0 ? ['edit', path.basename(file), String(h.start + 1), String(h.start + h.count)] : h.start < old.length ? ['insert', path.basename(file), String(h.start + 1)] : ['insert', path.basename(file), '$'];
-        const r = spawnSync(process.execPath, [RT, ...a, '--indent', 'auto', '--force', '--no-check'], { cwd: dir, input: `${stripped.join('\n')}\n`, env: { ...process.env, RT_ROOT: dir, RT_STATE: 'off', NO_COLOR: '1' } });
+        const a =
+          h.count > 0
+            ? ['edit', path.basename(file), String(h.start + 1), String(h.start + h.count)]
+            : h.start < old.length
+              ? ['insert', path.basename(file), String(h.start + 1)]
+              : ['insert', path.basename(file), '$'];
+        const r = spawnSync(process.execPath, [RT, ...a, '--indent', 'auto', '--force', '--no-check'], {
+          cwd: dir,
+          input: `${stripped.join('\n')}\n`,
+          env: { ...process.env, RT_ROOT: dir, RT_STATE: 'off', NO_COLOR: '1' },
+        });
         if (r.status !== 0) continue;
         counts.indentHunks++;
-        const got = linesOf(fs.readFileSync(name, 'utf8')).slice(h.start, h.start + body.length).map((l) => l.replace(/\r?\n$/, ''));
+        const got = linesOf(fs.readFileSync(name, 'utf8'))
+          .slice(h.start, h.start + body.length)
+          .map((l) => l.replace(/\r?\n$/, ''));
         if (got.join('\n') === body.join('\n')) counts.indentExact++;
       }
       fs.rmSync(dir, { recursive: true, force: true });
@@ -129,10 +175,17 @@ for (const repo of repos) {
   }
   perRepo.push(counts);
   for (const k of Object.keys(totals)) totals[k] += counts[k];
-  console.log(`${counts.repo}: ${counts.commits} commits, ${counts.files} files; hunk by hunk ${counts.stepsRefused} of ${counts.steps} states refused; whole ${counts.wholeRefused} of ${counts.whole} refused; --indent auto exact ${counts.indentExact} of ${counts.indentHunks}${counts.examples.length ? `; e.g. ${counts.examples.join('; ')}` : ''}`);
+  console.log(
+    `${counts.repo}: ${counts.commits} commits, ${counts.files} files; hunk by hunk ${counts.stepsRefused} of ${counts.steps} states refused; whole ${counts.wholeRefused} of ${counts.whole} refused; --indent auto exact ${counts.indentExact} of ${counts.indentHunks}${counts.examples.length ? `; e.g. ${counts.examples.join('; ')}` : ''}`,
+  );
 }
 fs.rmSync(work, { recursive: true, force: true });
-console.log(`all: ${totals.commits} commits, ${totals.files} files; hunk by hunk ${totals.stepsRefused} of ${totals.steps} states refused (${((100 * totals.stepsRefused) / Math.max(1, totals.steps)).toFixed(1)}%); whole ${totals.wholeRefused} of ${totals.whole} refused; --indent auto exact ${totals.indentExact} of ${totals.indentHunks} (${((100 * totals.indentExact) / Math.max(1, totals.indentHunks)).toFixed(1)}%)`);
+console.log(
+  `all: ${totals.commits} commits, ${totals.files} files; hunk by hunk ${totals.stepsRefused} of ${totals.steps} states refused (${((100 * totals.stepsRefused) / Math.max(1, totals.steps)).toFixed(1)}%); whole ${totals.wholeRefused} of ${totals.whole} refused; --indent auto exact ${totals.indentExact} of ${totals.indentHunks} (${((100 * totals.indentExact) / Math.max(1, totals.indentHunks)).toFixed(1)}%)`,
+);
 const out = path.join(root, 'bench', 'results');
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'real-commits.json'), `${JSON.stringify({ date: new Date().toISOString(), commitsPerRepo: COMMITS, totals, repos: perRepo }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(out, 'real-commits.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), commitsPerRepo: COMMITS, totals, repos: perRepo }, null, 2)}\n`,
+);

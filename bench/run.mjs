@@ -26,7 +26,11 @@ function tool(name, aptPackage) {
   let where = found();
   if (!where && aptPackage && process.getuid?.() === 0 && !process.env.BENCH_NO_APT) {
     console.error(`bench: installing ${aptPackage} with apt-get`);
-    spawnSync('sh', ['-c', `apt-get update -qq >/dev/null 2>&1; apt-get install -y -qq ${aptPackage} >/dev/null 2>&1`], { stdio: 'inherit' });
+    spawnSync(
+      'sh',
+      ['-c', `apt-get update -qq >/dev/null 2>&1; apt-get install -y -qq ${aptPackage} >/dev/null 2>&1`],
+      { stdio: 'inherit' },
+    );
     where = found();
   }
   return where || undefined;
@@ -35,7 +39,13 @@ function tool(name, aptPackage) {
 /** Wall time of one run, in ms. `args` runs directly (no shell). */
 function timeOnce(cmd, args, opts = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: { ...env, ...opts.env }, input: opts.input ?? '', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    env: { ...env, ...opts.env },
+    input: opts.input ?? '',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && !(opts.okStatuses ?? []).includes(r.status)) {
     throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -72,7 +82,12 @@ function pair(a, b) {
 
 /** Peak resident memory of one run, in KiB, through GNU time. */
 function peakKiB(timeBin, cmd, args, cwd, extraEnv = {}) {
-  const r = spawnSync(timeBin, ['-f', '%M', cmd, ...args], { cwd, env: { ...env, RT_ROOT: cwd, ...extraEnv }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(timeBin, ['-f', '%M', cmd, ...args], {
+    cwd,
+    env: { ...env, RT_ROOT: cwd, ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   const lines = r.stderr.trim().split('\n');
   return Number(lines[lines.length - 1]);
 }
@@ -81,7 +96,9 @@ const rows = [];
 function row(measure, result, target, goal, note = '') {
   rows.push({ measure, ...result, target, goal, note });
   const fmt = (x) => (x === undefined ? '-' : x.toFixed(x >= 100 ? 0 : 2));
-  console.log(`${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`);
+  console.log(
+    `${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
+  );
 }
 
 function skip(measure, why) {
@@ -115,9 +132,15 @@ const fd = tool('fd') ?? tool('fdfind', 'fd-find');
 const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : tool('time', 'time');
 const node = process.execPath;
 
-console.log(`rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`);
-console.log(`environment: NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'is set (Node reads it at every start; rt\'s launcher drops it)' : 'is not set'}`);
-console.log(`corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`);
+console.log(
+  `rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`,
+);
+console.log(
+  `environment: NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "is set (Node reads it at every start; rt's launcher drops it)" : 'is not set'}`,
+);
+console.log(
+  `corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`,
+);
 console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
 
 // The corpus folder is its own root (it lies inside rt's repository, whose root would be found).
@@ -133,7 +156,8 @@ const envFloor = { run: () => timeOnce(node, ['-e', '0']).ms };
 // 1. Start-up on a small file.
 const openSmall = { run: rtRun(['open', CORPUS.small], corpus.dir) };
 row('rt open small / Node floor (node -e 0, no NODE_EXTRA_CA_CERTS)', pair(openSmall, floor), '≤ 1.25', '≤ 1.0');
-if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 with NODE_EXTRA_CA_CERTS, as set here', pair(openSmall, envFloor), 'report');
+if (process.env.NODE_EXTRA_CA_CERTS)
+  row('rt open small / node -e 0 with NODE_EXTRA_CA_CERTS, as set here', pair(openSmall, envFloor), 'report');
 
 // 1a. The single executable (npm run sea, dist/rt), built here (some 4 s) unless dist/rt holds
 // this very bundle (its build line) already. It cannot drop NODE_EXTRA_CA_CERTS as bin/rt.cjs
@@ -149,11 +173,25 @@ if (process.env.NODE_EXTRA_CA_CERTS) row('rt open small / node -e 0 with NODE_EX
   }
   if (why) skip('standalone dist/rt open small / node bin/rt.cjs open small', why);
   else {
-    const seaOpen = { run: () => timeOnce(sea, ['open', CORPUS.small], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms };
+    const seaOpen = {
+      run: () => timeOnce(sea, ['open', CORPUS.small], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).ms,
+    };
     const size = `${(fs.statSync(sea).size / 1e6).toFixed(1)} MB`;
-    row('standalone dist/rt open small / node bin/rt.cjs open small', pair(seaOpen, openSmall), 'report', undefined, size);
+    row(
+      'standalone dist/rt open small / node bin/rt.cjs open small',
+      pair(seaOpen, openSmall),
+      'report',
+      undefined,
+      size,
+    );
     if (process.env.NODE_EXTRA_CA_CERTS) {
-      const bareSeaOpen = { run: () => timeOnce(sea, ['open', CORPUS.small], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir, NODE_EXTRA_CA_CERTS: undefined } }).ms };
+      const bareSeaOpen = {
+        run: () =>
+          timeOnce(sea, ['open', CORPUS.small], {
+            cwd: corpus.dir,
+            env: { RT_ROOT: corpus.dir, NODE_EXTRA_CA_CERTS: undefined },
+          }).ms,
+      };
       row('standalone without NODE_EXTRA_CA_CERTS / bin/rt.cjs open', pair(bareSeaOpen, openSmall), 'report');
     }
   }
@@ -172,31 +210,58 @@ if (gnuTime) {
   // Medians of three runs: one run's peak moves by some 5 MiB. Each a first open (no .rt/), of
   // `file` after `before` (which may write it afresh).
   const firstOpenKib = (file, before = () => undefined) =>
-    median([0, 1, 2].map(() => {
-      fs.rmSync(stateDir, { recursive: true, force: true });
-      before();
-      return peakKiB(gnuTime, RT, ['open', `${file}:500000`], corpus.dir);
-    }));
+    median(
+      [0, 1, 2].map(() => {
+        fs.rmSync(stateDir, { recursive: true, force: true });
+        before();
+        return peakKiB(gnuTime, RT, ['open', `${file}:500000`], corpus.dir);
+      }),
+    );
   const kib = firstOpenKib(CORPUS.big);
   const times = (kib * 1024) / corpus.bigBytes;
-  row('peak memory of a first rt open of big, × file size', { a: kib / 1024, ratio: times }, '≤ 1.5×', '≤ 1.2×', `${(kib / 1024).toFixed(0)} MiB`);
+  row(
+    'peak memory of a first rt open of big, × file size',
+    { a: kib / 1024, ratio: times },
+    '≤ 1.5×',
+    '≤ 1.2×',
+    `${(kib / 1024).toFixed(0)} MiB`,
+  );
   // What Node itself holds at its peak (started as rt is, without the CA variable), and rt's
   // peak above it: the part of the peak that rt's own work makes.
-  const nodeKib = median([0, 1, 2].map(() => peakKiB(gnuTime, node, ['-e', '0'], corpus.dir, { NODE_EXTRA_CA_CERTS: undefined })));
-  row("that peak above Node's own (node -e 0), × file size", { a: (kib - nodeKib) / 1024, b: nodeKib / 1024, ratio: ((kib - nodeKib) * 1024) / corpus.bigBytes }, 'report', '', `Node's own ${(nodeKib / 1024).toFixed(0)} MiB`);
+  const nodeKib = median(
+    [0, 1, 2].map(() => peakKiB(gnuTime, node, ['-e', '0'], corpus.dir, { NODE_EXTRA_CA_CERTS: undefined })),
+  );
+  row(
+    "that peak above Node's own (node -e 0), × file size",
+    { a: (kib - nodeKib) / 1024, b: nodeKib / 1024, ratio: ((kib - nodeKib) * 1024) / corpus.bigBytes },
+    'report',
+    '',
+    `Node's own ${(nodeKib / 1024).toFixed(0)} MiB`,
+  );
   // The same file written a moment before (what an agent opens right after a formatter or a
   // checkout): its stamp cannot be trusted alone.
   const fresh = path.join(corpus.dir, 'fresh-big.txt');
   const freshKib = firstOpenKib('fresh-big.txt', () => fs.copyFileSync(bigFile, fresh));
   fs.rmSync(fresh, { force: true });
-  row('peak memory of a first rt open of big written just before, × size', { a: freshKib / 1024, ratio: (freshKib * 1024) / corpus.bigBytes }, '≤ 1.5×', '≤ 1.2×', `${(freshKib / 1024).toFixed(0)} MiB`);
+  row(
+    'peak memory of a first rt open of big written just before, × size',
+    { a: freshKib / 1024, ratio: (freshKib * 1024) / corpus.bigBytes },
+    '≤ 1.5×',
+    '≤ 1.2×',
+    `${(freshKib / 1024).toFixed(0)} MiB`,
+  );
 } else skip('peak memory of a first rt open of big', 'GNU time not found');
 // Warm: the index exists and is not racy (the file was last changed long ago).
 timeOnce(RT, ['open', `${CORPUS.big}:500000`], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } });
 const warmOpen = { run: rtRun(['open', `${CORPUS.big}:500000`], corpus.dir) };
 row('rt open big:500000 (warm) / Node floor', pair(warmOpen, floor), '≤ 2.0', '≤ 1.2');
 if (sed) {
-  row('rt open big:500000 (warm) / sed -n same window', pair(warmOpen, { run: () => timeOnce(sed, ['-n', '499951,500050p', CORPUS.big], { cwd: corpus.dir }).ms }), 'report', '≤ 1.5');
+  row(
+    'rt open big:500000 (warm) / sed -n same window',
+    pair(warmOpen, { run: () => timeOnce(sed, ['-n', '499951,500050p', CORPUS.big], { cwd: corpus.dir }).ms }),
+    'report',
+    '≤ 1.5',
+  );
 } else skip('rt open big (warm) / sed -n', 'sed not found');
 
 // 3. An edit at line 500,000, each time by the LID the previous edit printed.
@@ -205,18 +270,27 @@ if (sed) {
   const sedCopy = path.join(corpus.dir, 'edit-sed.txt');
   fs.copyFileSync(bigFile, edited);
   fs.copyFileSync(bigFile, sedCopy);
-  const shown = timeOnce(RT, ['open', 'edit-rt.txt:500000', '--window', '1'], { cwd: corpus.dir, env: { RT_ROOT: corpus.dir } }).stdout.toString();
+  const shown = timeOnce(RT, ['open', 'edit-rt.txt:500000', '--window', '1'], {
+    cwd: corpus.dir,
+    env: { RT_ROOT: corpus.dir },
+  }).stdout.toString();
   let lid = /^500000:([0-9a-z]+)\|/m.exec(shown)[1];
   let n = 0;
   const rtEdit = {
     run() {
-      const r = timeOnce(RT, ['edit', 'edit-rt.txt', lid], { cwd: corpus.dir, input: `edited by rt ${n++}\n`, env: { RT_ROOT: corpus.dir } });
+      const r = timeOnce(RT, ['edit', 'edit-rt.txt', lid], {
+        cwd: corpus.dir,
+        input: `edited by rt ${n++}\n`,
+        env: { RT_ROOT: corpus.dir },
+      });
       lid = /^500000:([0-9a-z]+)\|/m.exec(r.stdout.toString())[1];
       return r.ms;
     },
   };
   let m = 0;
-  const sedEdit = { run: () => timeOnce(sed, ['-i', `500000s/.*/edited by sed ${m++}/`, 'edit-sed.txt'], { cwd: corpus.dir }).ms };
+  const sedEdit = {
+    run: () => timeOnce(sed, ['-i', `500000s/.*/edited by sed ${m++}/`, 'edit-sed.txt'], { cwd: corpus.dir }).ms,
+  };
   row('rt edit at line 500,000 / sed -i same line', pair(rtEdit, sedEdit), '≤ 1.5', '≤ 1.0');
   fs.rmSync(edited, { force: true });
   fs.rmSync(sedCopy, { force: true });
@@ -229,7 +303,9 @@ if (sed) {
   const file = path.join(corpus.dir, 'undo-rt.txt');
   fs.copyFileSync(bigFile, file);
   const opts = { cwd: corpus.dir, env: { RT_ROOT: corpus.dir, RT_SESSION: 'bench-undo' } };
-  let lid = /^500000:([0-9a-z]+)\|/m.exec(timeOnce(RT, ['open', 'undo-rt.txt:500000', '--window', '1'], opts).stdout.toString())[1];
+  let lid = /^500000:([0-9a-z]+)\|/m.exec(
+    timeOnce(RT, ['open', 'undo-rt.txt:500000', '--window', '1'], opts).stdout.toString(),
+  )[1];
   let n = 0;
   const edit = () => {
     const r = timeOnce(RT, ['edit', 'undo-rt.txt', lid], { ...opts, input: `edited ${n++}\n` });
@@ -257,7 +333,11 @@ if (sed) {
 // syntax check (RT_CHECK=off): this row is the batch's own cost; the check's, a parse of each
 // file written, is measured apart (3c).
 {
-  const batchFile = (name) => Array.from({ length: 1000 }, (_, i) => `export const ${name[0]}${i + 1} = compute(${i + 1}, '${name}'); // line ${i + 1} of ${name}\n`).join('');
+  const batchFile = (name) =>
+    Array.from(
+      { length: 1000 },
+      (_, i) => `export const ${name[0]}${i + 1} = compute(${i + 1}, '${name}'); // line ${i + 1} of ${name}\n`,
+    ).join('');
   /** Makes `dir` afresh with `names` opened whole; gives each file's LIDs by line number. */
   const freshBatchRoot = (dir, names) => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -269,16 +349,41 @@ if (sed) {
       fs.utimesSync(path.join(dir, name), hourAgo, hourAgo);
     }
     for (const name of names) {
-      const shown = timeOnce(RT, ['open', name, '--window', '1000'], { cwd: dir, env: { RT_ROOT: dir } }).stdout.toString();
+      const shown = timeOnce(RT, ['open', name, '--window', '1000'], {
+        cwd: dir,
+        env: { RT_ROOT: dir },
+      }).stdout.toString();
       lids[name] = Object.fromEntries([...shown.matchAll(/^(\d+):([0-9a-z]{4})\|/gm)].map((m) => [Number(m[1]), m[2]]));
     }
     return lids;
   };
   // Ten hunks: replacements of one and two lines, inserts (one at the end), deletions of one and three lines.
   const hunks = {
-    'a.ts': (l) => [`@@ edit ${l[100]}`, '+export const a100 = 100;', `@@ edit ${l[300]} ${l[301]}`, '+export const a300 = 300;', '+export const a301 = 301;', `@@ insert after ${l[500]}`, '+// after a500', `@@ delete ${l[700]}`],
-    'b.ts': (l) => [`@@ edit ${l[200]}`, '+export const b200 = 200;', `@@ insert before ${l[600]}`, '+// before b600', `@@ delete ${l[800]} ${l[802]}`],
-    'c.ts': (l) => [`@@ edit ${l[150]}`, '+export const c150 = 150;', `@@ edit ${l[450]}`, '+export const c450 = 450;', '@@ insert after $', '+// the end of c.ts'],
+    'a.ts': (l) => [
+      `@@ edit ${l[100]}`,
+      '+export const a100 = 100;',
+      `@@ edit ${l[300]} ${l[301]}`,
+      '+export const a300 = 300;',
+      '+export const a301 = 301;',
+      `@@ insert after ${l[500]}`,
+      '+// after a500',
+      `@@ delete ${l[700]}`,
+    ],
+    'b.ts': (l) => [
+      `@@ edit ${l[200]}`,
+      '+export const b200 = 200;',
+      `@@ insert before ${l[600]}`,
+      '+// before b600',
+      `@@ delete ${l[800]} ${l[802]}`,
+    ],
+    'c.ts': (l) => [
+      `@@ edit ${l[150]}`,
+      '+export const c150 = 150;',
+      `@@ edit ${l[450]}`,
+      '+export const c450 = 450;',
+      '@@ insert after $',
+      '+// the end of c.ts',
+    ],
   };
   const applyDir = path.join(corpus.dir, 'batch-apply');
   const editDir = path.join(corpus.dir, 'batch-edit');
@@ -286,7 +391,9 @@ if (sed) {
   const rtApply = {
     prepare() {
       const lids = freshBatchRoot(applyDir, Object.keys(hunks));
-      patch = `*** Begin Patch\n${Object.entries(hunks).map(([name, h]) => `*** Update File: ${name}\n${h(lids[name]).join('\n')}\n`).join('')}*** End Patch\n`;
+      patch = `*** Begin Patch\n${Object.entries(hunks)
+        .map(([name, h]) => `*** Update File: ${name}\n${h(lids[name]).join('\n')}\n`)
+        .join('')}*** End Patch\n`;
     },
     run: () => timeOnce(RT, ['apply'], { cwd: applyDir, input: patch, env: { RT_ROOT: applyDir, RT_CHECK: 'off' } }).ms,
   };
@@ -295,13 +402,30 @@ if (sed) {
     prepare() {
       lid = freshBatchRoot(editDir, ['a.ts'])['a.ts'][100];
     },
-    run: () => timeOnce(RT, ['edit', 'a.ts', lid], { cwd: editDir, input: 'export const a100 = 100;\n', env: { RT_ROOT: editDir, RT_CHECK: 'off' } }).ms,
+    run: () =>
+      timeOnce(RT, ['edit', 'a.ts', lid], {
+        cwd: editDir,
+        input: 'export const a100 = 100;\n',
+        env: { RT_ROOT: editDir, RT_CHECK: 'off' },
+      }).ms,
   };
   const result = pair(rtApply, rtEditOne);
   // The last apply wrote what the patch says (a run that changed nothing would time nothing).
-  const counts = Object.keys(hunks).map((name) => fs.readFileSync(path.join(applyDir, name), 'utf8').split('\n').length - 1);
-  if (counts.join() !== '1000,998,1001' || !fs.readFileSync(path.join(applyDir, 'c.ts'), 'utf8').endsWith('// the end of c.ts\n')) throw new Error(`rt apply did not write the batch: line counts ${counts.join(', ')}`);
-  row('rt apply, 10 hunks in 3 files / rt edit of one line', result, '≤ 1.5', '≤ 1.1', 'files of 1,000 lines, hunks by LIDs');
+  const counts = Object.keys(hunks).map(
+    (name) => fs.readFileSync(path.join(applyDir, name), 'utf8').split('\n').length - 1,
+  );
+  if (
+    counts.join() !== '1000,998,1001' ||
+    !fs.readFileSync(path.join(applyDir, 'c.ts'), 'utf8').endsWith('// the end of c.ts\n')
+  )
+    throw new Error(`rt apply did not write the batch: line counts ${counts.join(', ')}`);
+  row(
+    'rt apply, 10 hunks in 3 files / rt edit of one line',
+    result,
+    '≤ 1.5',
+    '≤ 1.1',
+    'files of 1,000 lines, hunks by LIDs',
+  );
   fs.rmSync(applyDir, { recursive: true, force: true });
   fs.rmSync(editDir, { recursive: true, force: true });
 }
@@ -323,18 +447,29 @@ if (sed) {
       fs.writeFileSync(path.join(dir, name), `${text.join('\n')}\n`);
       const old = new Date(Date.now() - 3_600_000);
       fs.utimesSync(path.join(dir, name), old, old);
-      lid[k] = new RegExp(`^${mid}:([0-9a-z]+)\\|`, 'm').exec(timeOnce(RT, ['open', `${name}:${mid}`, '--window', '1'], opts(k === 'on')).stdout.toString())[1];
+      lid[k] = new RegExp(`^${mid}:([0-9a-z]+)\\|`, 'm').exec(
+        timeOnce(RT, ['open', `${name}:${mid}`, '--window', '1'], opts(k === 'on')).stdout.toString(),
+      )[1];
     }
     let n = 0;
     const insert = (k) => ({
       run() {
-        const r = timeOnce(RT, ['insert', files[k], lid[k], '--force'], { ...opts(k === 'on'), input: `// note ${n++}\n` });
+        const r = timeOnce(RT, ['insert', files[k], lid[k], '--force'], {
+          ...opts(k === 'on'),
+          input: `// note ${n++}\n`,
+        });
         lid[k] = new RegExp(`^${mid + 1}:([0-9a-z]+)\\|`, 'm').exec(r.stdout.toString())[1];
         return r.ms;
       },
     });
     const result = pair(insert('on'), insert('off'));
-    row(`rt insert, checked / unchecked (${text.length.toLocaleString('en')}-line TypeScript)`, result, lines === 1000 ? '+20 ms' : '≤ 1.10', lines === 1000 ? '+5 ms' : '', `${(result.a - result.b).toFixed(1)} ms added`);
+    row(
+      `rt insert, checked / unchecked (${text.length.toLocaleString('en')}-line TypeScript)`,
+      result,
+      lines === 1000 ? '+20 ms' : '≤ 1.10',
+      lines === 1000 ? '+5 ms' : '',
+      `${(result.a - result.b).toFixed(1)} ms added`,
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -360,7 +495,12 @@ if (sed) {
       return r.ms;
     },
   };
-  row(`rt delete of a \`}\`, refused / an accepted insert (${text.length.toLocaleString('en')}-line TypeScript)`, pair(refused, accepted), '≤ 2.0', '≤ 1.5');
+  row(
+    `rt delete of a \`}\`, refused / an accepted insert (${text.length.toLocaleString('en')}-line TypeScript)`,
+    pair(refused, accepted),
+    '≤ 2.0',
+    '≤ 1.5',
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -371,21 +511,59 @@ const tree = corpus.tree;
 const ident = corpus.ident;
 fs.rmSync(path.join(tree, '.rt'), { recursive: true, force: true });
 const rtGrep = { run: rtRun(['grep', '-F', ident], tree) };
-if (rg) row(`rt grep -F ${ident} / rg -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), '≤ 1.5', '≤ 1.0');
+if (rg)
+  row(
+    `rt grep -F ${ident} / rg -n -F ${ident}`,
+    pair(rtGrep, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }),
+    '≤ 1.5',
+    '≤ 1.0',
+  );
 else skip('rt grep -F / rg -n -F', 'ripgrep not found');
 // Every hit, not the first 200: the cost of printing thousands of lines with their LIDs.
-if (rg) row(`rt grep -F ${ident} --max 1000000 (every hit) / rg -n -F ${ident}`, pair({ run: rtRun(['grep', '-F', ident, '--max', '1000000'], tree) }, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+if (rg)
+  row(
+    `rt grep -F ${ident} --max 1000000 (every hit) / rg -n -F ${ident}`,
+    pair(
+      { run: rtRun(['grep', '-F', ident, '--max', '1000000'], tree) },
+      { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms },
+    ),
+    'report',
+  );
 // Only the files with hits (-l): the literal's files are ripgrep's, each checked for being text.
-if (rg) row(`rt grep -l -F ${ident} / rg -l -F ${ident}`, pair({ run: rtRun(['grep', '-l', '-F', ident], tree) }, { run: () => timeOnce(rg, ['-l', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
-if (git) row(`rt grep -F ${ident} / git grep -n -F ${ident}`, pair(rtGrep, { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms }), 'report');
+if (rg)
+  row(
+    `rt grep -l -F ${ident} / rg -l -F ${ident}`,
+    pair(
+      { run: rtRun(['grep', '-l', '-F', ident], tree) },
+      { run: () => timeOnce(rg, ['-l', '-F', ident, '.'], { cwd: tree }).ms },
+    ),
+    'report',
+  );
+if (git)
+  row(
+    `rt grep -F ${ident} / git grep -n -F ${ident}`,
+    pair(rtGrep, { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms }),
+    'report',
+  );
 // A regular expression: rt gives ripgrep a translation of it, then matches it in the lines found.
 const regex = corpus.pattern;
-if (rg) row(`rt grep '${regex}' / rg -n '${regex}'`, pair({ run: rtRun(['grep', regex], tree) }, { run: () => timeOnce(rg, ['-n', regex, '.'], { cwd: tree }).ms }), 'report');
+if (rg)
+  row(
+    `rt grep '${regex}' / rg -n '${regex}'`,
+    pair({ run: rtRun(['grep', regex], tree) }, { run: () => timeOnce(rg, ['-n', regex, '.'], { cwd: tree }).ms }),
+    'report',
+  );
 // Without ripgrep (RT_RIPGREP=off, as where it is not installed): git grep is the prefilter.
 if (git) {
-  const noRg = (args) => ({ run: () => timeOnce(RT, args, { cwd: tree, env: { RT_ROOT: tree, RT_RIPGREP: 'off' } }).ms });
+  const noRg = (args) => ({
+    run: () => timeOnce(RT, args, { cwd: tree, env: { RT_ROOT: tree, RT_RIPGREP: 'off' } }).ms,
+  });
   const gitGrep = { run: () => timeOnce(git, ['grep', '-n', '-F', ident], { cwd: tree }).ms };
-  row(`rt grep -F ${ident} without ripgrep / git grep -n -F ${ident}`, pair(noRg(['grep', '-F', ident]), gitGrep), 'report');
+  row(
+    `rt grep -F ${ident} without ripgrep / git grep -n -F ${ident}`,
+    pair(noRg(['grep', '-F', ident]), gitGrep),
+    'report',
+  );
   row(`rt grep '${regex}' without ripgrep / git grep -n -F ${ident}`, pair(noRg(['grep', regex]), gitGrep), 'report');
 }
 const rtFind = { run: rtRun(['find', '*.ts'], tree) };
@@ -398,10 +576,16 @@ else skip("rt find '*.ts' / fd -g '*.ts'", 'fd not found');
 // any such CLI can meet on this machine and tree; rt against it, what rt's own work costs.
 const floorDir = path.join(root, 'bench', 'floor');
 const bare = { NODE_EXTRA_CA_CERTS: undefined };
-const rgFloor = { run: () => timeOnce(node, [path.join(floorDir, 'rg.cjs'), ident, tree], { cwd: tree, env: bare }).ms };
+const rgFloor = {
+  run: () => timeOnce(node, [path.join(floorDir, 'rg.cjs'), ident, tree], { cwd: tree, env: bare }).ms,
+};
 const gitFloor = { run: () => timeOnce(node, [path.join(floorDir, 'git.cjs'), '.ts'], { cwd: tree, env: bare }).ms };
 if (rg) {
-  row(`node starting rg as rt does / rg -n -F ${ident} (the floor)`, pair(rgFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+  row(
+    `node starting rg as rt does / rg -n -F ${ident} (the floor)`,
+    pair(rgFloor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }),
+    'report',
+  );
   row(`rt grep -F ${ident} / node starting rg as rt does`, pair(rtGrep, rgFloor), '≤ 1.25', '≤ 1.1');
 }
 if (fd && git) {
@@ -410,7 +594,12 @@ if (fd && git) {
 }
 // What any Node program pays before its first line runs, against the reference tools' whole run:
 // a ratio above the target means no Node CLI can meet it on this machine and tree.
-if (rg) row(`Node floor / rg -n -F ${ident}`, pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }), 'report');
+if (rg)
+  row(
+    `Node floor / rg -n -F ${ident}`,
+    pair(floor, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: tree }).ms }),
+    'report',
+  );
 if (fd) row("Node floor / fd -g '*.ts'", pair(floor, fdFind), 'report');
 
 // rt grep in a folder outside any git repository (installed npm packages, copied out of the
@@ -424,7 +613,16 @@ if (rg) {
   }
   fs.rmSync(path.join(plain, '.rt'), { recursive: true, force: true });
   const files = timeOnce(rg, ['--files', '.'], { cwd: plain }).stdout.toString().split('\n').filter(Boolean).length;
-  row(`rt grep -F ${ident} / rg -n -F ${ident}, outside git`, pair({ run: rtRun(['grep', '-F', ident], plain) }, { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: plain }).ms }), '≤ 1.5', '≤ 1.0', `${files.toLocaleString('en')} files of npm packages, no .git`);
+  row(
+    `rt grep -F ${ident} / rg -n -F ${ident}, outside git`,
+    pair(
+      { run: rtRun(['grep', '-F', ident], plain) },
+      { run: () => timeOnce(rg, ['-n', '-F', ident, '.'], { cwd: plain }).ms },
+    ),
+    '≤ 1.5',
+    '≤ 1.0',
+    `${files.toLocaleString('en')} files of npm packages, no .git`,
+  );
 } else skip('rt grep -F / rg -n -F outside git', 'ripgrep not found');
 
 // rt mcp: calls through a resident server against a process per call, and its memory.
@@ -439,7 +637,11 @@ const result = {
   cores: os.cpus().length,
   runs: RUNS,
   nodeExtraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS),
-  corpora: { small: CORPUS.small, big: { lines: corpus.bigLines, bytes: corpus.bigBytes }, tree: { files: corpus.treeFiles, packages: corpus.packages, ident, pattern: regex } },
+  corpora: {
+    small: CORPUS.small,
+    big: { lines: corpus.bigLines, bytes: corpus.bigBytes },
+    tree: { files: corpus.treeFiles, packages: corpus.packages, ident, pattern: regex },
+  },
   rows,
 };
 fs.writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -19,8 +19,24 @@ const engine = createEngine((file) => fs.readFileSync(path.join(dist, 'grammars'
 const required = performance.now() - started;
 await engine.prepare('typescript');
 const prepared = performance.now() - started;
-console.log(`load: require lang.cjs ${required.toFixed(1)} ms, + web-tree-sitter and the TypeScript grammar ${(prepared - required).toFixed(1)} ms`);
-for (const language of ['javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash', 'css', 'yaml']) {
+console.log(
+  `load: require lang.cjs ${required.toFixed(1)} ms, + web-tree-sitter and the TypeScript grammar ${(prepared - required).toFixed(1)} ms`,
+);
+for (const language of [
+  'javascript',
+  'python',
+  'go',
+  'rust',
+  'java',
+  'c',
+  'cpp',
+  'csharp',
+  'ruby',
+  'php',
+  'bash',
+  'css',
+  'yaml',
+]) {
   const t = performance.now();
   await engine.prepare(language);
   process.stdout.write(`${language} ${(performance.now() - t).toFixed(1)} ms; `);
@@ -64,11 +80,15 @@ for (const lines of [1_000, 10_000, 100_000]) {
   const rss = memory();
   const { ms, result } = median(lines >= 100_000 ? 3 : 7, () => engine.problems('typescript', text));
   const mb = Buffer.byteLength(text) / 1024 / 1024;
-  console.log(`typescript ${lines} lines (${mb.toFixed(1)} MB): parse ${ms.toFixed(1)} ms CPU (${(ms / mb).toFixed(0)} ms/MB), errors ${result.length}, rss +${(memory() - rss).toFixed(0)} MB (now ${memory().toFixed(0)} MB)`);
+  console.log(
+    `typescript ${lines} lines (${mb.toFixed(1)} MB): parse ${ms.toFixed(1)} ms CPU (${(ms / mb).toFixed(0)} ms/MB), errors ${result.length}, rss +${(memory() - rss).toFixed(0)} MB (now ${memory().toFixed(0)} MB)`,
+  );
 }
 
 const bundle = `var a=${'[1,2,{b:"c"}],'.repeat(800_000)}0;`;
 {
   const budget = median(3, () => engine.problems('javascript', bundle, 100));
-  console.log(`javascript one line of ${(bundle.length / 1024 / 1024).toFixed(1)} MB, 100 ms budget: gave up after ${budget.ms.toFixed(1)} ms CPU (${budget.result === undefined ? 'skipped' : 'finished'})`);
+  console.log(
+    `javascript one line of ${(bundle.length / 1024 / 1024).toFixed(1)} MB, 100 ms budget: gave up after ${budget.ms.toFixed(1)} ms CPU (${budget.result === undefined ? 'skipped' : 'finished'})`,
+  );
 }

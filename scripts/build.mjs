@@ -49,7 +49,8 @@ const typeScriptLoader = {
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]lang[\\/]loadTypeScript\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('export function loadTypeScript(): TypeScript | undefined')) throw new Error(`build: ${args.path} no longer exports loadTypeScript as expected`);
+      if (!source.includes('export function loadTypeScript(): TypeScript | undefined'))
+        throw new Error(`build: ${args.path} no longer exports loadTypeScript as expected`);
       const contents = [
         `import { requireSidecar } from ${sidecars};`,
         'let loaded;',
@@ -76,7 +77,8 @@ const langLoader = {
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]lang[\\/]loadEngine\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('export async function loadEngine(): Promise<Engine>')) throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
+      if (!source.includes('export async function loadEngine(): Promise<Engine>'))
+        throw new Error(`build: ${args.path} no longer exports loadEngine as expected`);
       const contents = [
         `import { readSidecar, requireSidecar } from ${sidecars};`,
         'export async function loadEngine() {',
@@ -98,8 +100,14 @@ const mcpLoader = {
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]loadSdk\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('export async function loadSdk(): Promise<Sdk>')) throw new Error(`build: ${args.path} no longer exports loadSdk as expected`);
-      const contents = [`import { requireSidecar } from ${sidecars};`, 'export async function loadSdk() {', "  return requireSidecar('mcp.cjs');", '}'].join('\n');
+      if (!source.includes('export async function loadSdk(): Promise<Sdk>'))
+        throw new Error(`build: ${args.path} no longer exports loadSdk as expected`);
+      const contents = [
+        `import { requireSidecar } from ${sidecars};`,
+        'export async function loadSdk() {',
+        "  return requireSidecar('mcp.cjs');",
+        '}',
+      ].join('\n');
       return { contents, loader: 'js' };
     });
   },
@@ -114,10 +122,14 @@ const mcpLoader = {
 const noAjv = {
   name: 'no-ajv',
   setup(b) {
-    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:cjs|esm)[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
-      loader: 'js',
-      contents: 'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
-    }));
+    b.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:cjs|esm)[\\/]validation[\\/]ajv-provider\.js$/ },
+      () => ({
+        loader: 'js',
+        contents:
+          'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
+      }),
+    );
   },
 };
 
@@ -128,7 +140,9 @@ const noAjv = {
 const webTreeSitterRequireBuild = {
   name: 'web-tree-sitter-require-build',
   setup(b) {
-    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: createRequire(path.join(root, 'package.json')).resolve('web-tree-sitter') }));
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({
+      path: createRequire(path.join(root, 'package.json')).resolve('web-tree-sitter'),
+    }));
   },
 };
 
@@ -149,7 +163,10 @@ copyGrammars();
 // The parsers' bundle is loaded with a code cache of its own (scripts/sidecars.mjs): made ASCII
 // and named by its first line, as dist/rt.cjs is below.
 stampBuild(path.join(root, 'dist', 'lang.cjs'));
-copyFileSync(createRequire(path.join(root, 'package.json')).resolve('typescript'), path.join(root, 'dist', 'typescript.cjs'));
+copyFileSync(
+  createRequire(path.join(root, 'package.json')).resolve('typescript'),
+  path.join(root, 'dist', 'typescript.cjs'),
+);
 // TypeScript's parser is loaded with a code cache too: named by its first line as the others.
 stampBuild(path.join(root, 'dist', 'typescript.cjs'));
 
@@ -228,7 +245,10 @@ stampBuild(outfile, memoizeInterop);
 
 /** Makes a bundle ASCII only (see above) and names its build on its first line. */
 function stampBuild(file, transform = (code) => code) {
-  const bundle = transform(readFileSync(file, 'utf8')).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const bundle = transform(readFileSync(file, 'utf8')).replace(
+    /[^\x00-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
   writeFileSync(file, buildLine + bundle);
   rmSync(`${file}.cache`, { force: true });
@@ -241,7 +261,10 @@ function stampBuild(file, transform = (code) => code) {
 // TypeScript's, from a refused deletion of a `}` of that file, which its parser confirms.
 const sample = mkdtempSync(path.join(tmpdir(), 'rt-build-'));
 writeFileSync(path.join(sample, 'sample.txt'), 'one\ntwo\nthree\n');
-writeFileSync(path.join(sample, 'sample.ts'), 'export class Sample {\n  size(n: number): number {\n    return n + 1;\n  }\n}\n');
+writeFileSync(
+  path.join(sample, 'sample.ts'),
+  'export class Sample {\n  size(n: number): number {\n    return n + 1;\n  }\n}\n',
+);
 const runs = [
   [['open', 'sample.txt:2'], {}],
   [['open', 'sample.txt:2'], { RT_WRITE_CODE_CACHE: outfile }],

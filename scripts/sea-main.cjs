@@ -19,7 +19,10 @@ if (cache && cache.subarray(0, print.length).toString('latin1') === print) cache
 // The name is for stack traces; there is no such file. The bundle's own sidecars come from the
 // assets too (scripts/sidecars.mjs), so the __dirname it is given is never read from.
 const file = path.join(path.dirname(process.execPath), 'rt.cjs');
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: file,
+  cachedData,
+});
 const mod = { exports: {} };
 // This script's require loads Node's own modules only, which is all the bundle requires.
 script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file));

@@ -11,7 +11,18 @@
 // name; an .exe) but were never run.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,7 +65,9 @@ function step(what, command, args) {
   const r = spawnSync(command, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error || r.status !== 0) {
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.replace(NOTE_WARNING, '');
-    fail(`${what} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}): ${command} ${args.join(' ')}\n${output}`);
+    fail(
+      `${what} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}): ${command} ${args.join(' ')}\n${output}`,
+    );
   }
 }
 
@@ -63,26 +76,39 @@ function has(command) {
   return spawnSync(command, ['--version'], { stdio: 'ignore' }).error === undefined;
 }
 
-if (!['linux', 'darwin', 'win32'].includes(platform)) fail(`Node makes single executables on Linux, macOS and Windows only, not on ${platform}: run rt with Node (npx rt)`);
+if (!['linux', 'darwin', 'win32'].includes(platform))
+  fail(`Node makes single executables on Linux, macOS and Windows only, not on ${platform}: run rt with Node (npx rt)`);
 let sea;
 try {
   sea = createRequire(import.meta.url)('node:sea');
 } catch {
   sea = undefined;
 }
-if (typeof sea?.getAsset !== 'function') fail(`this Node (${process.version}) has no single-executable assets: build with Node 20.12 or later`);
+if (typeof sea?.getAsset !== 'function')
+  fail(`this Node (${process.version}) has no single-executable assets: build with Node 20.12 or later`);
 for (const file of ['rt.cjs', 'rt.cjs.cache', 'lang.cjs', 'typescript.cjs', 'mcp.cjs', 'grammars']) {
-  if (!existsSync(path.join(dist, file))) fail(`dist/${file} is missing: run npm run sea (which builds first), not node scripts/sea.mjs alone`);
+  if (!existsSync(path.join(dist, file)))
+    fail(`dist/${file} is missing: run npm run sea (which builds first), not node scripts/sea.mjs alone`);
 }
 // A Node built without single-executable support (some distributions' builds) has no fuse, and
 // postject would fail with a message that does not say so.
-if (!readFileSync(process.execPath).includes(`${FUSE}:0`)) fail(`${process.execPath} (Node ${process.version}) was built without single-executable support: use a build from nodejs.org`);
+if (!readFileSync(process.execPath).includes(`${FUSE}:0`))
+  fail(
+    `${process.execPath} (Node ${process.version}) was built without single-executable support: use a build from nodejs.org`,
+  );
 
 // The bundle and its cache under the names sea-main.cjs asks for, and every sidecar under the
 // name scripts/sidecars.mjs asks for: its path under dist/. The grammars' licences go in with
 // them.
-const assets = { 'rt.cjs': 'rt.cjs', 'rt.cjs.cache': 'rt.cjs.cache', 'lang.cjs': 'lang.cjs', 'typescript.cjs': 'typescript.cjs', 'mcp.cjs': 'mcp.cjs' };
-for (const file of readdirSync(path.join(dist, 'grammars')).sort()) assets[`grammars/${file}`] = path.join('grammars', file);
+const assets = {
+  'rt.cjs': 'rt.cjs',
+  'rt.cjs.cache': 'rt.cjs.cache',
+  'lang.cjs': 'lang.cjs',
+  'typescript.cjs': 'typescript.cjs',
+  'mcp.cjs': 'mcp.cjs',
+};
+for (const file of readdirSync(path.join(dist, 'grammars')).sort())
+  assets[`grammars/${file}`] = path.join('grammars', file);
 writeFileSync(
   seaConfig,
   `${JSON.stringify(
@@ -111,7 +137,11 @@ if (platform === 'linux' && has('strip')) {
 if (platform === 'darwin') step('removing the signature', 'codesign', ['--remove-signature', making]);
 
 // postject's output (its progress, the warnings above) is shown only if the injection fails.
-const postject = path.join(path.dirname(createRequire(import.meta.url).resolve('postject/package.json')), 'dist', 'cli.js');
+const postject = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('postject/package.json')),
+  'dist',
+  'cli.js',
+);
 const postjectArgs = [postject, making, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE];
 if (platform === 'darwin') postjectArgs.push('--macho-segment-name', 'NODE_SEA');
 step('postject', process.execPath, postjectArgs);
@@ -120,9 +150,13 @@ if (platform === 'darwin') step('signing', 'codesign', ['--sign', '-', making]);
 // The smoke check: the executable runs and is this build of rt.
 const ran = spawnSync(making, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
 if (ran.error || ran.status !== 0 || ran.stdout !== `${version}\n`) {
-  fail(`the executable made, run with --version, did not print ${version} (${ran.error?.message ?? `exit ${ran.status}`}):\n${ran.stdout}${ran.stderr}`);
+  fail(
+    `the executable made, run with --version, did not print ${version} (${ran.error?.message ?? `exit ${ran.status}`}):\n${ran.stdout}${ran.stderr}`,
+  );
 }
 renameSync(making, output);
 const size = (statSync(output).size / 1e6).toFixed(1);
 const untested = platform === 'linux' ? '' : ` (untested on ${platform})`;
-console.log(`sea: ${path.relative(root, output)}, ${size} MB${stripped ? ', stripped' : ''}, ${((performance.now() - started) / 1000).toFixed(1)} s${untested}: --version ${ran.stdout.trim()}`);
+console.log(
+  `sea: ${path.relative(root, output)}, ${size} MB${stripped ? ', stripped' : ''}, ${((performance.now() - started) / 1000).toFixed(1)} s${untested}: --version ${ran.stdout.trim()}`,
+);

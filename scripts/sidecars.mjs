@@ -31,12 +31,18 @@ function seaAssets() {
  * by then (a refusal of a TypeScript change: loading TypeScript, 240 ms of CPU without a cache,
  * 50 with it; its first parse, 290 ms and 200).
  */
-const CACHED = new Map([['lang.cjs', 'loaded'], ['typescript.cjs', 'exit']]);
+const CACHED = new Map([
+  ['lang.cjs', 'loaded'],
+  ['typescript.cjs', 'exit'],
+]);
 
 /** The exports of a CommonJS sidecar (`lang.cjs`). */
 export function requireSidecar(name) {
   const assets = seaAssets();
-  if (!assets) return CACHED.has(name) ? requireCached(path.join(__dirname, name), CACHED.get(name)) : require(path.join(__dirname, name));
+  if (!assets)
+    return CACHED.has(name)
+      ? requireCached(path.join(__dirname, name), CACHED.get(name))
+      : require(path.join(__dirname, name));
   // Compiled as Node compiles a CommonJS file, with a require that loads files and Node's modules
   // (the bundles need only Node's). Its name, beside the executable, is for stack traces:
   // nothing is read there.
@@ -44,7 +50,9 @@ export function requireSidecar(name) {
   const vm = require('node:vm');
   const filename = path.join(path.dirname(process.execPath), name);
   const source = assets.getAsset(name, 'utf8');
-  const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename });
+  const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename,
+  });
   const sidecar = { exports: {} };
   compiled.runInThisContext()(sidecar.exports, createRequire(filename), sidecar, filename, path.dirname(filename));
   return sidecar.exports;
@@ -64,18 +72,23 @@ function requireCached(file, cacheWritten) {
   let cachedData;
   try {
     const cache = print && fs.readFileSync(`${file}.cache`);
-    if (cache && cache.subarray(0, print.length).toString('latin1') === print) cachedData = cache.subarray(print.length);
+    if (cache && cache.subarray(0, print.length).toString('latin1') === print)
+      cachedData = cache.subarray(print.length);
   } catch {
     cachedData = undefined; // no cache: compiled as usual
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
   const sidecar = { exports: {} };
   script.runInThisContext()(sidecar.exports, require, sidecar, file, path.dirname(file));
   // Written once the bundle has loaded, before any of it runs WebAssembly: V8 stamps a cache with
   // its flags, which starting web-tree-sitter changes, and rejects one whose stamp is not its
   // own (a cache made at exit never fitted). Loading lang.cjs: 3.3 ms with it, 6.3 without.
   if (print && process.env.RT_WRITE_CODE_CACHE === file) {
-    const write = () => fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()]));
+    const write = () =>
+      fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()]));
     if (cacheWritten === 'exit') process.on('exit', write);
     else write();
   }

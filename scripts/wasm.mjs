@@ -1,6 +1,6 @@
-// Assembles src/core/wasm/*.wat (wabt, SIMD on) and writes each module's base64 into the
+// Assembles src/model/wasm/*.wat (wabt, SIMD on) and writes each module's base64 into the
 // constant that holds it: `node scripts/wasm.mjs` after changing a .wat file. The tests
-// (test/core/wasmAssembled.test.ts) assemble them again and fail when a constant is stale.
+// (test/model/wasmAssembled.test.ts) assemble them again and fail when a constant is stale.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,12 +9,12 @@ import wabt from 'wabt';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const modules = [
-  ['lines.wat', 'src/core/wasmLines.ts', 'LINES_WASM'],
-  ['records.wat', 'src/core/wasmRecords.ts', 'RECORDS_WASM'],
+  ['lines.wat', 'src/model/wasmLines.ts', 'LINES_WASM'],
+  ['records.wat', 'src/model/wasmRecords.ts', 'RECORDS_WASM'],
 ];
 const tools = await wabt();
 for (const [wat, holder, name] of modules) {
-  const source = fs.readFileSync(path.join(root, 'src/core/wasm', wat), 'utf8');
+  const source = fs.readFileSync(path.join(root, 'src/model/wasm', wat), 'utf8');
   const module = tools.parseWat(wat, source, { simd: true });
   module.validate();
   const base64 = Buffer.from(module.toBinary({}).buffer).toString('base64');

@@ -6,8 +6,29 @@
 const { spawn } = require('node:child_process');
 
 const [literal, dir] = process.argv.slice(2);
-const args = ['--line-number', '--no-heading', '--max-columns', '16384', '--null', '--text', '--encoding', 'none', '--no-messages', '--no-config', '--no-ignore-dot', '--no-ignore-global', '--fixed-strings', '--regexp', literal, '--', dir];
-const child = spawn('rg', args, { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+const args = [
+  '--line-number',
+  '--no-heading',
+  '--max-columns',
+  '16384',
+  '--null',
+  '--text',
+  '--encoding',
+  'none',
+  '--no-messages',
+  '--no-config',
+  '--no-ignore-dot',
+  '--no-ignore-global',
+  '--fixed-strings',
+  '--regexp',
+  literal,
+  '--',
+  dir,
+];
+const child = spawn('rg', args, {
+  stdio: ['ignore', 'pipe', 'ignore'],
+  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+});
 let bytes = 0;
 child.stdout.on('data', (chunk) => (bytes += chunk.length));
 child.on('close', (status) => (process.exitCode = bytes > 0 && status === 0 ? 0 : 1));

@@ -1,7 +1,7 @@
 // Everything a command touches of the world, in one object that tests can replace.
 
-import { findRoot, type Root } from '../io/root.js';
-import { sessionOf, StateStore } from '../io/state.js';
+import { findRoot, type Root } from '../store/root.js';
+import { sessionOf, StateStore } from '../store/state.js';
 import type { StdinSource } from '../io/stdin.js';
 import { colorLevel, PLAIN, styleFor, type ColorChoice, type Style } from '../render/style.js';
 
@@ -46,10 +46,14 @@ export class Context {
 
   /** How text output is coloured (never in JSON). */
   get style(): Style {
-    return (this.styleCache ??= this.json ? PLAIN : styleFor(colorLevel(this.color, this.env, this.streams.stdout.isTTY === true)));
+    return (this.styleCache ??= this.json
+      ? PLAIN
+      : styleFor(colorLevel(this.color, this.env, this.streams.stdout.isTTY === true)));
   }
 
-  /** The session RT_SESSION names (checked: a bad name is refused before anything runs); undefined for the shared one. */
+  /**
+   * The session RT_SESSION names (checked: a bad name is refused before anything runs); undefined for the shared one.
+   */
   get session(): string | undefined {
     return sessionOf(this.env);
   }
@@ -59,13 +63,17 @@ export class Context {
 
   get root(): Root {
     const onStateRoot = (dir: string) => this.onStateRoot?.(dir);
-    return (this.rootCache ??= { ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined), onStateRoot });
+    return (this.rootCache ??= {
+      ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined),
+      onStateRoot,
+    });
   }
 
   /** The state of `file`: in the `.rt/` of its own state root (see ResolvedPath.stateRoot). */
   stateOf(file: { readonly stateRoot: string }): StateStore {
     let store = this.stateStores.get(file.stateRoot);
-    if (!store) this.stateStores.set(file.stateRoot, (store = new StateStore(file.stateRoot, this.env, (m) => this.warn(m))));
+    if (!store)
+      this.stateStores.set(file.stateRoot, (store = new StateStore(file.stateRoot, this.env, (m) => this.warn(m))));
     return store;
   }
 

@@ -8,12 +8,12 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { BOM } from '../core/lines.js';
-import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
-import { printable, RtError, shellQuote } from '../core/errors.js';
-import { MAX_RANGE } from '../core/window.js';
-import { comparePaths, listFiles } from '../io/listFiles.js';
-import { isInside, type ResolvedPath } from '../io/root.js';
+import { BOM } from '../model/lines.js';
+import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { printable, RtError } from '../model/errors.js';
+import { MAX_RANGE } from '../model/window.js';
+import { comparePaths, listFiles } from '../search/listFiles.js';
+import { isInside, type ResolvedPath } from '../store/root.js';
 import type { Context } from './context.js';
 import { absPrefixOf, commandLine, listOptions, noteUndecodable, throughLinkedFolder } from './search.js';
 import { explicitWindowSize } from './shared.js';
@@ -36,7 +36,11 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
   try {
     fs.readdirSync(dir.abs);
   } catch (error) {
-    throw new RtError('access', `cannot read the folder ${dir.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ['check its permissions']);
+    throw new RtError(
+      'access',
+      `cannot read the folder ${dir.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      ['check its permissions'],
+    );
   }
   const listOpts = listOptions(options);
   const listed = listFiles(dir.abs, listOpts, ctx.root.dir, '');
@@ -56,16 +60,27 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
     entry.files += kind === 'folder' ? listFiles(path.join(dir.abs, rel), listOpts, ctx.root.dir, '').files.length : 1;
     entries.set(name, entry);
   }
-  noteUndecodable(ctx, listed.undecodable.map((rel) => path.join(dir.abs, rel)));
+  noteUndecodable(
+    ctx,
+    listed.undecodable.map((rel) => path.join(dir.abs, rel)),
+  );
   const sorted = [...entries.values()].sort((a, b) => comparePaths(a.name, b.name));
   const cap = explicitWindowSize(ctx, options) ?? MAX_RANGE;
   const shown = sorted.slice(0, cap);
   const rows = shown.map((e) => ({ ...e, ...(e.folder ? {} : countOf(path.join(dir.abs, e.name), ctx.root.dir)) }));
   ctx.emit({
-      command: 'open',
-      path: dir.display,
-      folder: true,
-      entries: rows.map((r) => (r.folder ? { name: `${r.name}/`, kind: 'folder', files: r.files } : r.binary ? { name: r.name, kind: 'file', binary: true } : r.outside ? { name: r.name, kind: 'link', outside: true } : { name: r.name, kind: 'file', lines: r.lines ?? null })),
+    command: 'open',
+    path: dir.display,
+    folder: true,
+    entries: rows.map((r) =>
+      r.folder
+        ? { name: `${r.name}/`, kind: 'folder', files: r.files }
+        : r.binary
+          ? { name: r.name, kind: 'file', binary: true }
+          : r.outside
+            ? { name: r.name, kind: 'link', outside: true }
+            : { name: r.name, kind: 'file', lines: r.lines ?? null },
+    ),
     more: sorted.length - shown.length,
   });
   // A header as a file's window has: the folder, and how many entries it holds (which of them, when capped).
@@ -75,19 +90,40 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
       : `${sorted.length} ${sorted.length === 1 ? 'entry' : 'entries'}`;
   if (ctx.text) ctx.out(`${ctx.style.header(`--- ${printable(dir.display)} (${held}) ---`)}\n`);
   for (const r of ctx.text ? rows : []) {
-    const count = r.folder ? `${r.files} ${r.files === 1 ? 'file' : 'files'}` : r.binary ? 'binary' : r.outside ? 'a link out of the root (not read)' : r.lines === undefined ? 'unreadable' : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;
+    const count = r.folder
+      ? `${r.files} ${r.files === 1 ? 'file' : 'files'}`
+      : r.binary
+        ? 'binary'
+        : r.outside
+          ? 'a link out of the root (not read)'
+          : r.lines === undefined
+            ? 'unreadable'
+            : `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}`;
     ctx.out(`${printable(r.name)}${r.folder ? '/' : ''}\t${count}\n`);
   }
   if (sorted.length > shown.length) {
-    const flags = ['--window', String(sorted.length), ...(options.hidden === true ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+    const flags = [
+      '--window',
+      String(sorted.length),
+      ...(options.hidden === true ? ['--hidden'] : []),
+      ...(options.ignore === false ? ['--no-ignore'] : []),
+    ];
     const more = sorted.length - shown.length;
-    ctx.warn(`${more} more ${more === 1 ? 'entry' : 'entries'} not shown: ${commandLine('open', flags, [dir.display])}`);
+    ctx.warn(
+      `${more} more ${more === 1 ? 'entry' : 'entries'} not shown: ${commandLine('open', flags, [dir.display])}`,
+    );
   }
-  if (sorted.length === 0) ctx.warn(`${dir.display} holds no file rt lists${options.hidden === true || options.ignore === false ? '' : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'}`);
+  if (sorted.length === 0)
+    ctx.warn(
+      `${dir.display} holds no file rt lists${options.hidden === true || options.ignore === false ? '' : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'}`,
+    );
   return 0;
 }
 
-/** What a listed path is now: a file (or a link to one), a folder (a nested repository git lists as one path), or nothing rt lists. */
+/**
+ * What a listed path is now: a file (or a link to one), a folder (a nested repository git lists as one path), or
+ * nothing rt lists.
+ */
 function kindOf(abs: string): 'file' | 'folder' | 'none' {
   const st = fs.lstatSync(abs, { throwIfNoEntry: false });
   if (!st) return 'none';
@@ -112,7 +148,10 @@ function countOf(abs: string, root: string): FileCount {
   return linesOf(abs);
 }
 
-/** A file's line count as rt counts lines (a BOM is no content; a last line without a newline counts), or that it is binary. */
+/**
+ * A file's line count as rt counts lines (a BOM is no content; a last line without a newline counts), or that it is
+ * binary.
+ */
 function linesOf(abs: string): FileCount {
   let fd: number;
   try {

@@ -4,13 +4,13 @@
 // anything printed or saved. A file whose saved index holds the very lines the search found, as
 // it found them, is not read again: its hits are printed as found, with the index's LIDs.
 
-import { RtError } from '../core/errors.js';
-import { lidToString } from '../core/lid.js';
-import { matchesLine, type LineMatcher, type MatchRange } from '../core/match.js';
-import { indexedLinesAsRead, openIndexed, retryOnChange, type IndexedFile } from '../io/indexedFile.js';
-import { withFolderOf } from '../io/pinnedFolder.js';
-import { listedPath, type ResolvedPath } from '../io/root.js';
-import { ViewState } from '../io/views.js';
+import { RtError } from '../model/errors.js';
+import { lidToString } from '../model/lid.js';
+import { matchesLine, type LineMatcher, type MatchRange } from '../search/match.js';
+import { indexedLinesAsRead, openIndexed, retryOnChange, type IndexedFile } from '../store/indexedFile.js';
+import { withFolderOf } from '../store/pinnedFolder.js';
+import { listedPath, type ResolvedPath } from '../store/root.js';
+import { ViewState } from '../store/views.js';
 import { jsonLine, type JsonLine } from '../render/json.js';
 import { PLAIN } from '../render/style.js';
 import { DISPLAY_LIMIT, renderLine } from '../render/window.js';
@@ -79,7 +79,13 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
   // Matches are looked for when they show: coloured, printed alone, or in a line cut for display.
   const marking = output.only || ctx.style !== PLAIN;
   const read: Array<FileRows | undefined> = [];
-  matchInTime(hits.length, (i) => (read[i] = readFileRows(ctx, hits[i]!, output, marking)), (i) => hits[i]!.file, output.ripgrep, output.matcher);
+  matchInTime(
+    hits.length,
+    (i) => (read[i] = readFileRows(ctx, hits[i]!, output, marking)),
+    (i) => hits[i]!.file,
+    output.ripgrep,
+    output.matcher,
+  );
   const json: JsonHit[] = [];
   const separated = output.before > 0 || output.after > 0;
   let firstGroup = true;
@@ -92,9 +98,19 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
       if (separated && !firstGroup) ctx.out(`${ctx.style.separator('--')}\n`);
       firstGroup = false;
       for (const row of group) {
-        if (ctx.json) json.push({ path: file.display, ...jsonLine(row.n, row.lid, row.content), hit: row.hit, ...(output.only && row.hit ? { matches: row.marks.map(([start, end]) => jsonMatch(row.content, start, end)) } : {}) });
+        if (ctx.json)
+          json.push({
+            path: file.display,
+            ...jsonLine(row.n, row.lid, row.content),
+            hit: row.hit,
+            ...(output.only && row.hit
+              ? { matches: row.marks.map(([start, end]) => jsonMatch(row.content, start, end)) }
+              : {}),
+          });
         if (!ctx.text) continue;
-        if (output.only && row.hit) for (const [s, e] of row.marks) ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, path, [[0, e - s]]));
+        if (output.only && row.hit)
+          for (const [s, e] of row.marks)
+            ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, path, [[0, e - s]]));
         else ctx.out(renderLine(row.n, row.lid, row.content, row.hit ? '|' : '-', ctx.style, path, row.marks));
       }
       // Shown whole: every line of the group (with -o, its lines of context).
@@ -102,7 +118,11 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
       for (const row of [...group, undefined]) {
         if (row && !(output.only && row.hit)) run.push(row);
         else if (run.length) {
-          view.record(run[0]!.n, run.map((r) => r.lid), 'search');
+          view.record(
+            run[0]!.n,
+            run.map((r) => r.lid),
+            'search',
+          );
           run = [];
         }
       }
@@ -113,13 +133,25 @@ export function printHits(ctx: Context, hits: readonly FileHits[], output: HitOu
   return json;
 }
 
-function jsonMatch(content: Buffer, start: number, end: number): { start: number; end: number; text: string; base64?: string } {
+function jsonMatch(
+  content: Buffer,
+  start: number,
+  end: number,
+): { start: number; end: number; text: string; base64?: string } {
   const { text, base64 } = jsonLine(0, '', content.subarray(start, end));
   return { start, end, text, ...(base64 === undefined ? {} : { base64 }) };
 }
 
-/** A file's lines to print, read with its index (undefined when it is gone, unreadable or turned binary since it was searched). */
-function readFileRows(ctx: Context, { file, lines: searched, found }: FileHits, output: HitOutput, marking: boolean): FileRows | undefined {
+/**
+ * A file's lines to print, read with its index (undefined when it is gone, unreadable or turned binary since it was
+ * searched).
+ */
+function readFileRows(
+  ctx: Context,
+  { file, lines: searched, found }: FileHits,
+  output: HitOutput,
+  marking: boolean,
+): FileRows | undefined {
   let resolved: ResolvedPath;
   try {
     // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
@@ -132,7 +164,15 @@ function readFileRows(ctx: Context, { file, lines: searched, found }: FileHits, 
   try {
     // Without context, the lines found may do; else the file is read within its folder, entered
     // and checked: one swapped for a link out of the root is not followed.
-    read = (output.before === 0 && output.after === 0 && found ? hitLinesAsFound(ctx, resolved, searched, found, isHit) : undefined) ?? retryOnChange(() => withFolderOf(resolved, (pinned) => readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, output, isHit)));
+    read =
+      (output.before === 0 && output.after === 0 && found
+        ? hitLinesAsFound(ctx, resolved, searched, found, isHit)
+        : undefined) ??
+      retryOnChange(() =>
+        withFolderOf(resolved, (pinned) =>
+          readHitLines(openIndexed(ctx.stateOf(pinned), pinned), searched, output, isHit),
+        ),
+      );
   } catch (error) {
     // Gone, unreadable or turned binary since it was searched: as if it had not matched.
     if (error instanceof RtError) return undefined;
@@ -145,7 +185,13 @@ function readFileRows(ctx: Context, { file, lines: searched, found }: FileHits, 
       const { lid, content } = read.line(i);
       const hit = hitSet.has(i);
       // A line cut for display needs its first match, to show it.
-      const marks = !hit ? [] : marking ? output.matcher.matchesIn(content) : content.length > DISPLAY_LIMIT ? output.matcher.matchesIn(content, 1) : [];
+      const marks = !hit
+        ? []
+        : marking
+          ? output.matcher.matchesIn(content)
+          : content.length > DISPLAY_LIMIT
+            ? output.matcher.matchesIn(content, 1)
+            : [];
       rows.push({ n: i + 1, lid, content, hit, marks });
     }
     return rows;
@@ -169,7 +215,12 @@ interface HitLines {
  * between, and the hits are taken from this reading instead (as many as were to be printed),
  * so that a line is never printed as a hit, with its LID, unless it matches.
  */
-function readHitLines(indexed: IndexedFile, searched: readonly number[], context: { readonly before: number; readonly after: number }, isHit: (content: Buffer) => boolean): HitLines {
+function readHitLines(
+  indexed: IndexedFile,
+  searched: readonly number[],
+  context: { readonly before: number; readonly after: number },
+  isHit: (content: Buffer) => boolean,
+): HitLines {
   let lines = searched.filter((n) => n < indexed.total);
   let ranges = rangesAround(lines, context, indexed.total);
   let line = readRanges(indexed, ranges);
@@ -188,7 +239,13 @@ function readHitLines(indexed: IndexedFile, searched: readonly number[], context
  * saved index, when that holds each of them as read (see indexedLinesAsRead) and each matches:
  * the file is not read again. Undefined otherwise: readHitLines reads it.
  */
-function hitLinesAsFound(ctx: Context, resolved: ResolvedPath, searched: readonly number[], found: ReadonlyMap<number, Buffer>, isHit: (content: Buffer) => boolean): HitLines | undefined {
+function hitLinesAsFound(
+  ctx: Context,
+  resolved: ResolvedPath,
+  searched: readonly number[],
+  found: ReadonlyMap<number, Buffer>,
+  isHit: (content: Buffer) => boolean,
+): HitLines | undefined {
   const read: Buffer[] = [];
   for (const n of searched) {
     const line = found.get(n + 1);
@@ -196,7 +253,7 @@ function hitLinesAsFound(ctx: Context, resolved: ResolvedPath, searched: readonl
     read.push(line);
   }
   const known = indexedLinesAsRead(ctx.stateOf(resolved), resolved, searched, read);
-  if (!known || !known.contents.every(isHit)) return undefined;
+  if (!known?.contents.every(isHit)) return undefined;
   const at = new Map(searched.map((n, k) => [n, k]));
   return {
     persist: () => undefined,
@@ -209,7 +266,11 @@ function hitLinesAsFound(ctx: Context, resolved: ResolvedPath, searched: readonl
   };
 }
 
-function rangesAround(lines: readonly number[], context: { readonly before: number; readonly after: number }, total: number): Array<[number, number]> {
+function rangesAround(
+  lines: readonly number[],
+  context: { readonly before: number; readonly after: number },
+  total: number,
+): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   for (const line of lines) {
     const from = Math.max(0, line - context.before);
@@ -226,7 +287,10 @@ function rangesAround(lines: readonly number[], context: { readonly before: numb
  * a time (a file with thousands of hits is not read again for each); looked up by line, in any
  * order within the ranges.
  */
-function readRanges(indexed: IndexedFile, ranges: ReadonlyArray<readonly [number, number]>): (i: number) => { lid: string; content: Buffer } {
+function readRanges(
+  indexed: IndexedFile,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): (i: number) => { lid: string; content: Buffer } {
   const spans: Array<{ from: number; lids: Uint32Array; contents: Buffer[] }> = [];
   for (let r = 0; r < ranges.length; ) {
     const from = ranges[r]![0];

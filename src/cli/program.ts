@@ -1,9 +1,9 @@
 // Builds the commander program from the command definitions: the definitions are the source
 // of truth; commander only parses.
 
-import { Argument, Command, CommanderError, Option } from 'commander';
-import { closest } from '../core/editDistance.js';
-import { printable, RtError } from '../core/errors.js';
+import { Argument, Command, type CommanderError, Option } from 'commander';
+import { closest } from '../model/editDistance.js';
+import { printable, RtError } from '../model/errors.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import { helpDocument } from '../render/help.js';
 import type { Context } from './context.js';
@@ -51,7 +51,11 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
       outputError: (message) => writeError(prefixLines(message)),
     });
   // Inherited by every command defined after it.
-  if (json) program.configureHelp({ formatHelp: (cmd) => `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, cmd === program ? [...commands, HELP_COMMAND] : [...commands, HELP_COMMAND].filter((c) => c.name === cmd.name())))}\n` });
+  if (json)
+    program.configureHelp({
+      formatHelp: (cmd) =>
+        `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, cmd === program ? [...commands, HELP_COMMAND] : [...commands, HELP_COMMAND].filter((c) => c.name === cmd.name())))}\n`,
+    });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
 
   for (const spec of commands) {
@@ -61,7 +65,11 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
-      const ctx = makeContext(globals.root as string | undefined, globals.json === true, globals.color as string | undefined);
+      const ctx = makeContext(
+        globals.root as string | undefined,
+        globals.json === true,
+        globals.color as string | undefined,
+      );
       spec.checkOperands?.(ctx.cwd, self.args, self.opts());
       if (spec.touchesFiles !== false) {
         void ctx.session; // a bad RT_SESSION is refused before the command does anything
@@ -76,7 +84,8 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
     define(help, HELP_COMMAND, json);
     help.action((topic: string | undefined) => {
       if (topic === undefined) return program.outputHelp();
-      if (topic === 'agents') return writeOut(json ? `${JSON.stringify({ command: 'help', topic, guide: AGENT_GUIDE })}\n` : AGENT_GUIDE);
+      if (topic === 'agents')
+        return writeOut(json ? `${JSON.stringify({ command: 'help', topic, guide: AGENT_GUIDE })}\n` : AGENT_GUIDE);
       const described = program.commands.find((c) => c.name() === topic);
       if (!described) throw unknownTopic(topic, commands);
       return described.outputHelp();
@@ -103,10 +112,14 @@ function unknownTopic(topic: string, commands: readonly CommandSpec[]): RtError 
   const names = [...commands.map((c) => c.name), HELP_COMMAND.name];
   const near = closest(topic, [...names, 'agents']);
   // Escaped: a newline in the name must not end the `rt: ` line.
-  return new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [`the commands are: ${names.join(', ')}; rt help agents prints the guide for agents`]);
+  return new RtError('usage', `unknown command '${printable(topic)}'${near ? ` (did you mean ${near}?)` : ''}`, [
+    `the commands are: ${names.join(', ')}; rt help agents prints the guide for agents`,
+  ]);
 }
 
-/** Makes commander's message for an option `cmd` does not take say what `explain` says of it, when it says something. */
+/**
+ * Makes commander's message for an option `cmd` does not take say what `explain` says of it, when it says something.
+ */
 function explainUnknownOptions(cmd: Command, explain: (flag: string) => string | undefined): void {
   // (commander's own method, not in its typings: it reports an unknown option.)
   const parser = cmd as unknown as { unknownOption(flag: string): void };
@@ -122,7 +135,8 @@ function toOption(spec: OptionSpec): Option {
   const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
   const option = new Option(flags, spec.summary);
   if (spec.choices) option.choices(spec.choices);
-  if (spec.kind === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  if (spec.kind === 'list')
+    option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   return option;
 }
 
@@ -161,6 +175,7 @@ function prefixLines(message: string): string {
 
 /** Commander's own exits: help and version are success; anything else is bad usage. */
 export function fromCommanderError(error: CommanderError): RtError | 'ok' {
-  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 'ok';
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')
+    return 'ok';
   return new RtError('usage', error.message.replace(/^error: /, ''), [], { reported: true });
 }

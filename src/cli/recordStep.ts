@@ -5,13 +5,13 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { sliceParts } from '../core/edit.js';
-import { hunksOf, type Hunk } from '../core/history/changes.js';
-import { splitLines, type FileLines } from '../core/lines.js';
-import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from '../io/history.js';
-import type { RecoveredStep, StagedStep } from '../io/journal.js';
-import { contentDigest, statFile } from '../io/indexedFile.js';
-import type { ResolvedPath } from '../io/root.js';
+import { sliceParts } from '../model/edit.js';
+import { hunksOf, type Hunk } from '../model/history/changes.js';
+import { splitLines, type FileLines } from '../model/lines.js';
+import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from '../store/history.js';
+import type { RecoveredStep, StagedStep } from '../store/journal.js';
+import { contentDigest, statFile } from '../store/indexedFile.js';
+import type { ResolvedPath } from '../store/root.js';
 import type { Context } from './context.js';
 import type { FileReport } from './writeReport.js';
 import type { Planned, WriteOrigin } from './writing.js';
@@ -32,7 +32,9 @@ export function recordStep(
     const step = stepOf(ctx, origin, reports, madeFolders, true);
     if (step) history.record({ ...step.meta, ...(batch === undefined ? {} : { batch }) }, step.data);
   } catch (error) {
-    ctx.warn(`the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`);
+    ctx.warn(
+      `the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`,
+    );
   }
 }
 
@@ -88,7 +90,10 @@ function stepOf(
   if (files.length === 0) return undefined;
   const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
   const command = `rt ${origin.command}`;
-  return { meta: { time: Date.now(), session: ctx.session ?? null, command, files, ...(folders.length ? { folders } : {}) }, data };
+  return {
+    meta: { time: Date.now(), session: ctx.session ?? null, command, files, ...(folders.length ? { folders } : {}) },
+    data,
+  };
 }
 
 /** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */
@@ -99,13 +104,25 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   const p: Planned = r.planned;
   const { change, file, moveTo, link } = p.resolved;
   const read = p.before;
-  const removed = () => whole(ctx, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, {}, read!.version.mode);
+  const removed = () =>
+    whole(ctx, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, {}, read!.version.mode);
   if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : removed()];
-  if (change.kind === 'add') return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
+  if (change.kind === 'add')
+    return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
   const applied = p.applied!;
   // A move over a file (--force) replaces it whole, as create --force does.
   const over = p.over;
-  const target = () => whole(ctx, moveTo!, over?.lines, over?.lids, r.lines!, r.lids, { ...stamp(moveTo!), ...mode(moveTo!) }, over?.version.mode);
+  const target = () =>
+    whole(
+      ctx,
+      moveTo!,
+      over?.lines,
+      over?.lids,
+      r.lines!,
+      r.lids,
+      { ...stamp(moveTo!), ...mode(moveTo!) },
+      over?.version.mode,
+    );
   if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), target()];
   // Its source is then removed whole, as by a delete.
   if (moveTo && over) return [removed(), target()];
@@ -118,10 +135,22 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   // The side before needs no digest now: the undo that restores it takes one (see History.mark).
   const beforeSide: FileSide = { exists: true, size: before.bytes.length, digest: null };
   // The digest of the side after is the one its index took of the same parts.
-  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), ...stamp(file) };
+  const afterSide: FileSide = {
+    exists: true,
+    size: after.starts[after.count]!,
+    digest: contentDigest(applied.parts),
+    ...stamp(file),
+  };
   return [
     [
-      stepFile(ctx, file, beforeSide, afterSide, applied.regions.reduce((n, g) => n + g.newCount, 0), applied.regions.reduce((n, g) => n + g.oldCount, 0)),
+      stepFile(
+        ctx,
+        file,
+        beforeSide,
+        afterSide,
+        applied.regions.reduce((n, g) => n + g.newCount, 0),
+        applied.regions.reduce((n, g) => n + g.oldCount, 0),
+      ),
       {
         hunks,
         beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
@@ -140,7 +169,12 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
  * target nothing: an undo makes the source again from the target as it is then, a redo the
  * target from the source.
  */
-function moved(ctx: Context, r: FileReport, at: number, written: Pick<FileSide, 'stamp' | 'mode'>): Array<[StepFile, FileData]> {
+function moved(
+  ctx: Context,
+  r: FileReport,
+  at: number,
+  written: Pick<FileSide, 'stamp' | 'mode'>,
+): Array<[StepFile, FileData]> {
   const p = r.planned;
   const { file, moveTo } = p.resolved;
   const applied = p.applied!;
@@ -148,8 +182,16 @@ function moved(ctx: Context, r: FileReport, at: number, written: Pick<FileSide, 
   const after = r.lines!;
   const hunks = hunksOf(before, after, applied.regions);
   const beforeLids = p.before!.snapshot!.index.lids;
-  const afterSide: FileSide = { exists: true, size: after.starts[after.count]!, digest: contentDigest(applied.parts), ...written };
-  const beforeSide: FileSide = { ...side(before.bytes), ...(p.before!.version.mode === undefined ? {} : { mode: p.before!.version.mode }) };
+  const afterSide: FileSide = {
+    exists: true,
+    size: after.starts[after.count]!,
+    digest: contentDigest(applied.parts),
+    ...written,
+  };
+  const beforeSide: FileSide = {
+    ...side(before.bytes),
+    ...(p.before!.version.mode === undefined ? {} : { mode: p.before!.version.mode }),
+  };
   const none: FileData = { movedFrom: at, hunks: [], beforeBytes: [], afterBytes: [], beforeLids: [], afterLids: [] };
   return [
     [
@@ -171,15 +213,45 @@ function moved(ctx: Context, r: FileReport, at: number, written: Pick<FileSide, 
 function linkRemoved(ctx: Context, link: ResolvedPath, text: string): [StepFile, FileData] {
   const none = { from: 0, to: 0, start: 0, end: 0 };
   const empty = Buffer.alloc(0);
-  return [stepFile(ctx, link, { exists: true, size: 0, digest: null, link: text }, ABSENT, 0, 0), { hunks: [{ before: none, after: none }], beforeBytes: [empty], afterBytes: [empty], beforeLids: [new Uint32Array(0)], afterLids: [new Uint32Array(0)] }];
+  return [
+    stepFile(ctx, link, { exists: true, size: 0, digest: null, link: text }, ABSENT, 0, 0),
+    {
+      hunks: [{ before: none, after: none }],
+      beforeBytes: [empty],
+      afterBytes: [empty],
+      beforeLids: [new Uint32Array(0)],
+      afterLids: [new Uint32Array(0)],
+    },
+  ];
 }
 
 /** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */
-function whole(ctx: Context, file: ResolvedPath, before: FileLines | undefined, beforeLids: Uint32Array | undefined, after: FileLines | undefined, afterLids: Uint32Array | undefined, written: Pick<FileSide, 'stamp' | 'mode'>, beforeMode?: number): [StepFile, FileData] {
-  const span = (lines: FileLines | undefined) => ({ from: 0, to: lines?.count ?? 0, start: 0, end: lines?.bytes.length ?? 0 });
+function whole(
+  ctx: Context,
+  file: ResolvedPath,
+  before: FileLines | undefined,
+  beforeLids: Uint32Array | undefined,
+  after: FileLines | undefined,
+  afterLids: Uint32Array | undefined,
+  written: Pick<FileSide, 'stamp' | 'mode'>,
+  beforeMode?: number,
+): [StepFile, FileData] {
+  const span = (lines: FileLines | undefined) => ({
+    from: 0,
+    to: lines?.count ?? 0,
+    start: 0,
+    end: lines?.bytes.length ?? 0,
+  });
   const hunk: Hunk = { before: span(before), after: span(after) };
   return [
-    stepFile(ctx, file, before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT, after ? { ...side(after.bytes), ...written } : ABSENT, after?.count ?? 0, before?.count ?? 0),
+    stepFile(
+      ctx,
+      file,
+      before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT,
+      after ? { ...side(after.bytes), ...written } : ABSENT,
+      after?.count ?? 0,
+      before?.count ?? 0,
+    ),
     {
       hunks: [hunk],
       beforeBytes: [before?.bytes ?? Buffer.alloc(0)],
@@ -195,6 +267,13 @@ function side(bytes: Buffer): FileSide {
   return { exists: true, size: bytes.length, digest: contentDigest([bytes]) };
 }
 
-function stepFile(ctx: Context, file: ResolvedPath, before: FileSide, after: FileSide, added: number, removed: number): StepFile {
+function stepFile(
+  ctx: Context,
+  file: ResolvedPath,
+  before: FileSide,
+  after: FileSide,
+  added: number,
+  removed: number,
+): StepFile {
   return { path: path.relative(ctx.root.dir, file.abs) || file.display, abs: file.abs, before, after, added, removed };
 }

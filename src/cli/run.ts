@@ -2,7 +2,7 @@
 // (main.ts) runs it once with the process's streams; rt mcp once a tool call, in memory.
 
 import { CommanderError, type Command } from 'commander';
-import { RtError } from '../core/errors.js';
+import { RtError } from '../model/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
 import type { ColorChoice } from '../render/style.js';
@@ -15,20 +15,38 @@ import { processStdin, type StdinSource } from '../io/stdin.js';
  * `jsonSink`, the run yields both its text (to `streams.stdout`) and its --json document (to
  * `jsonSink`, errors as {"error": …} too), as rt mcp wants them.
  */
-export async function runCli(given: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: Streams, stdin: StdinSource = processStdin, jsonSink?: Sink): Promise<number> {
+export async function runCli(
+  given: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  streams: Streams,
+  stdin: StdinSource = processStdin,
+  jsonSink?: Sink,
+): Promise<number> {
   let status = 0;
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(given);
   const word = at === -1 ? undefined : given[at];
   const spec = COMMANDS.find((c) => c.name === word);
   const argv = valuesJoined(given, at, spec);
-  const json = jsonSink !== undefined || argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+  const json =
+    jsonSink !== undefined || argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const documents: Streams = { stdout: jsonSink ?? streams.stdout, stderr: streams.stderr };
   const command = spec?.name;
   // Commander's error message, printed by report() unless the command says better what was meant.
   let commanderMessage = '';
   const program = buildProgram(COMMANDS, {
-    makeContext: (root, json, color) => new Context(cwd, env, streams, stdin, root, json || jsonSink !== undefined, (color ?? 'auto') as ColorChoice, jsonSink),
+    makeContext: (root, json, color) =>
+      new Context(
+        cwd,
+        env,
+        streams,
+        stdin,
+        root,
+        json || jsonSink !== undefined,
+        (color ?? 'auto') as ColorChoice,
+        jsonSink,
+      ),
     writeErr: (s) => streams.stderr.write(s),
     writeOut: (s) => streams.stdout.write(s),
     onStatus: (s) => (status = s),
@@ -37,7 +55,15 @@ export async function runCli(given: readonly string[], cwd: string, env: NodeJS.
     json,
   });
   if (word === undefined && !argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a))) {
-    return report(new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, ['see: rt help, or rt help COMMAND']), documents, env, json, undefined);
+    return report(
+      new RtError('usage', `no command given; the commands are: ${COMMANDS.map((c) => c.name).join(', ')}`, [
+        'see: rt help, or rt help COMMAND',
+      ]),
+      documents,
+      env,
+      json,
+      undefined,
+    );
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -54,7 +80,12 @@ export async function runCli(given: readonly string[], cwd: string, env: NodeJS.
  * Too few operands, as commander found them, may be a grep hit pasted whole as PATH (rt edit
  * FILE:166:1w4s): the command's own check of its operands says what was meant.
  */
-function whatWasMeant(error: CommanderError, program: Command, cwd: string, command: string | undefined): RtError | undefined {
+function whatWasMeant(
+  error: CommanderError,
+  program: Command,
+  cwd: string,
+  command: string | undefined,
+): RtError | undefined {
   const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
   const invoked = program.commands.find((c) => c.name() === command);
   if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
@@ -119,13 +150,22 @@ function valuesJoined(argv: readonly string[], at: number, spec: CommandSpec | u
 }
 
 /** Reports a refusal or failure: the `rt:` lines on stderr, and with --json its document on `streams.stdout`. */
-function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: boolean, command: string | undefined): number {
+function report(
+  error: unknown,
+  streams: Streams,
+  env: NodeJS.ProcessEnv,
+  json: boolean,
+  command: string | undefined,
+): number {
   if (error instanceof CommanderError) {
     const mapped = fromCommanderError(error);
     if (mapped === 'ok') return 0;
     const help = command ? `rt help ${command}` : 'rt help';
     streams.stderr.write(`rt: see the usage with: ${help}\n`);
-    if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`);
+    if (json)
+      streams.stdout.write(
+        `${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`,
+      );
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
@@ -139,6 +179,9 @@ function report(error: unknown, streams: Streams, env: NodeJS.ProcessEnv, json: 
   streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
   streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
   const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
-  if (json) streams.stdout.write(`${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`);
+  if (json)
+    streams.stdout.write(
+      `${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`,
+    );
   return status;
 }

@@ -4,17 +4,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { looksBinary, SNIFF_BYTES } from '../core/binary.js';
-import { printable, RtError, shellQuote } from '../core/errors.js';
-import { hasBom, BOM } from '../core/lines.js';
-import { lineContentRange } from '../core/lineScan.js';
-import { LINEAR_LITERAL, type LineMatcher } from '../core/match.js';
-import { statResolved } from '../io/indexedFile.js';
-import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from '../io/listFiles.js';
-import { READ_PLAIN } from '../io/plainFile.js';
-import { readAt } from '../io/readAt.js';
-import { resolveInRoot, type Root } from '../io/root.js';
-import { OutOfTime, stepsInTime } from '../io/timeBudget.js';
+import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { printable, RtError, shellQuote } from '../model/errors.js';
+import { hasBom, BOM } from '../model/lines.js';
+import { lineContentRange } from '../model/lineScan.js';
+import { LINEAR_LITERAL, type LineMatcher } from '../search/match.js';
+import { statResolved } from '../store/indexedFile.js';
+import {
+  comparePaths,
+  listedAmong,
+  listFiles,
+  NAME_ENDING,
+  type ListOptions,
+  type TrackedPaths,
+} from '../search/listFiles.js';
+import { READ_PLAIN } from '../store/plainFile.js';
+import { readAt } from '../store/readAt.js';
+import { resolveInRoot, type Root } from '../store/root.js';
+import { OutOfTime, stepsInTime } from '../search/timeBudget.js';
 import type { Context } from './context.js';
 import { positiveInt } from './shared.js';
 import type { Options } from './spec.js';
@@ -51,8 +58,16 @@ export function listOptions(options: Options): ListOptions {
 
 /** The files found under each path searched, before globs and sorting. */
 export interface Listed {
-  /** `walked`: the paths come from a walk (or were checked against one), which follows no link: none goes through one. */
-  readonly groups: ReadonlyArray<{ readonly place: (rel: string) => Candidate; readonly absPrefix: string; readonly rels: readonly string[]; readonly named: boolean; readonly walked?: boolean }>;
+  /**
+   * `walked`: the paths come from a walk (or were checked against one), which follows no link: none goes through one.
+   */
+  readonly groups: ReadonlyArray<{
+    readonly place: (rel: string) => Candidate;
+    readonly absPrefix: string;
+    readonly rels: readonly string[];
+    readonly named: boolean;
+    readonly walked?: boolean;
+  }>;
   readonly filtered: boolean;
   /** Absolute paths (decoded) of files left out for names that are not valid UTF-8. */
   readonly undecodable?: readonly string[];
@@ -70,14 +85,28 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
   for (const p of paths.length ? paths : ['.']) {
     const target = resolveInRoot(ctx.root, p);
     const st = statResolved(target);
-    if (!st.isDirectory() && !st.isFile()) throw new RtError('access', `${target.display} is not a regular file or a folder`, ['grep searches regular files (and the files of folders); it never waits on a FIFO or reads a device']);
+    if (!st.isDirectory() && !st.isFile())
+      throw new RtError('access', `${target.display} is not a regular file or a folder`, [
+        'grep searches regular files (and the files of folders); it never waits on a FIFO or reads a device',
+      ]);
     if (!st.isDirectory()) {
-      groups.push({ place: () => ({ abs: target.abs, display: target.display }), absPrefix: '', rels: [target.abs], named: true });
+      groups.push({
+        place: () => ({ abs: target.abs, display: target.display }),
+        absPrefix: '',
+        rels: [target.abs],
+        named: true,
+      });
       continue;
     }
     const listing = listFiles(target.abs, list, ctx.root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
-    groups.push({ place: placeUnder(ctx.root, target.abs), absPrefix: absPrefixOf(target.abs), rels: listing.files, named: false, walked: listing.walked });
+    groups.push({
+      place: placeUnder(ctx.root, target.abs),
+      absPrefix: absPrefixOf(target.abs),
+      rels: listing.files,
+      named: false,
+      walked: listing.walked,
+    });
     for (const rel of listing.undecodable) undecodable.push(path.join(target.abs, rel));
   }
   return { groups, filtered, undecodable };
@@ -107,7 +136,11 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
       files.set(file.abs, file);
     }
   }
-  return { files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)), filtered: listed.filtered, ...(listed.undecodable ? { undecodable: listed.undecodable } : {}) };
+  return {
+    files: [...files.values()].sort((a, b) => comparePaths(a.display, b.display)),
+    filtered: listed.filtered,
+    ...(listed.undecodable ? { undecodable: listed.undecodable } : {}),
+  };
 }
 
 /**
@@ -119,8 +152,12 @@ export function noteUndecodable(ctx: Context, absPaths: Iterable<string>): void 
   const shown = [...new Set(absPaths)].map((abs) => printable(path.relative(ctx.cwd, abs).split(path.sep).join('/')));
   if (shown.length === 0) return;
   const one = shown.length === 1;
-  ctx.warn(`left out ${shown.length} ${one ? 'file whose name is' : 'files whose names are'} not valid UTF-8, which rt cannot name: ${one ? shown[0] : `e.g. ${shown[0]}`}`);
-  ctx.warn(`rename ${one ? 'it' : 'them'} to read ${one ? 'it' : 'them'} with rt, or search ${one ? 'it' : 'them'} with rg`);
+  ctx.warn(
+    `left out ${shown.length} ${one ? 'file whose name is' : 'files whose names are'} not valid UTF-8, which rt cannot name: ${one ? shown[0] : `e.g. ${shown[0]}`}`,
+  );
+  ctx.warn(
+    `rename ${one ? 'it' : 'them'} to read ${one ? 'it' : 'them'} with rt, or search ${one ? 'it' : 'them'} with rg`,
+  );
 }
 
 /**
@@ -169,23 +206,45 @@ function isLink(abs: string): boolean {
  * (listedAmong); `tracked[i]` is trackedFiles(dirs[i]). Undefined when that cannot tell: list
  * the folders instead.
  */
-export function candidatesAmong(ctx: Context, dirs: readonly string[], tracked: ReadonlyArray<TrackedPaths | undefined>, found: ReadonlySet<string>, list: ListOptions, globs: readonly string[]): CandidateSet | undefined {
+export function candidatesAmong(
+  ctx: Context,
+  dirs: readonly string[],
+  tracked: ReadonlyArray<TrackedPaths | undefined>,
+  found: ReadonlySet<string>,
+  list: ListOptions,
+  globs: readonly string[],
+): CandidateSet | undefined {
   const groups: Array<Listed['groups'][number]> = [];
   for (const [i, dir] of dirs.entries()) {
     const absPrefix = absPrefixOf(dir);
     const rels: string[] = [];
-    for (const abs of found) if (abs.startsWith(absPrefix)) rels.push(path.sep === '/' ? abs.slice(absPrefix.length) : abs.slice(absPrefix.length).split(path.sep).join('/'));
+    for (const abs of found)
+      if (abs.startsWith(absPrefix))
+        rels.push(
+          path.sep === '/' ? abs.slice(absPrefix.length) : abs.slice(absPrefix.length).split(path.sep).join('/'),
+        );
     const listed = listedAmong(dir, rels, tracked[i], list, ctx.root.dir);
     if (!listed) return undefined;
     // (Without a work tree, the files are checked against the walk.)
-    groups.push({ place: placeUnder(ctx.root, dir), absPrefix, rels: listed, named: false, walked: !list.noIgnore && !tracked[i] });
+    groups.push({
+      place: placeUnder(ctx.root, dir),
+      absPrefix,
+      rels: listed,
+      named: false,
+      walked: !list.noIgnore && !tracked[i],
+    });
   }
   // Whether ignore rules or the hidden rule could have left files out, for the "nothing found" note.
   return pickCandidates({ groups, filtered: !list.noIgnore || !list.hidden }, globs);
 }
 
 /** The files under `paths` that `globs` let through (listCandidates, then pickCandidates). */
-export function candidates(ctx: Context, paths: readonly string[], list: ListOptions, globs: readonly string[]): CandidateSet {
+export function candidates(
+  ctx: Context,
+  paths: readonly string[],
+  list: ListOptions,
+  globs: readonly string[],
+): CandidateSet {
   return pickCandidates(listCandidates(ctx, paths, list), globs);
 }
 
@@ -197,7 +256,10 @@ export function placeUnder(root: Root, dir: string): (rel: string) => Candidate 
   const absPrefix = absPrefixOf(dir);
   const shown = path.relative(root.cwd, dir).split(path.sep).join('/');
   const displayPrefix = shown === '' ? '' : `${shown}/`;
-  return (rel) => ({ abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)), display: printable(displayPrefix + rel) });
+  return (rel) => ({
+    abs: absPrefix + (path.sep === '/' ? rel : rel.split('/').join(path.sep)),
+    display: printable(displayPrefix + rel),
+  });
 }
 
 /** The prefix that makes a listed path (relative, with "/") absolute, as placeUnder does. */
@@ -253,10 +315,14 @@ export type Unsearchable = ReadonlyArray<{ readonly display: string; readonly ki
 /** What is wrong with `files` (see Unsearchable), in one phrase: "a.bin is a binary file and b.txt cannot be read". */
 export function unsearchableText(files: Unsearchable): string {
   const named = (kind: 'binary' | 'unreadable') => files.filter((f) => f.kind === kind).map((f) => f.display);
-  const join = (names: readonly string[]) => (names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+  const join = (names: readonly string[]) =>
+    names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   const binary = named('binary');
   const unreadable = named('unreadable');
-  return [...(binary.length ? [`${join(binary)} ${binary.length === 1 ? 'is a binary file' : 'are binary files'}`] : []), ...(unreadable.length ? [`${join(unreadable)} cannot be read`] : [])].join(' and ');
+  return [
+    ...(binary.length ? [`${join(binary)} ${binary.length === 1 ? 'is a binary file' : 'are binary files'}`] : []),
+    ...(unreadable.length ? [`${join(unreadable)} cannot be read`] : []),
+  ].join(' and ');
 }
 
 /** Up to `limit` bytes of a file that is readable, regular and not binary; else why not. */
@@ -306,7 +372,13 @@ export const MATCH_BASE_MS = 2000;
  * instead. The steps must write nothing (see stepsInTime). A `matcher` whose matching is
  * linear (LineMatcher.linear) runs them without a bound.
  */
-export function matchInTime(count: number, step: (i: number) => void, fileOf: (i: number) => Candidate, ripgrep: string, matcher: Pick<LineMatcher, 'linear' | 'literal'>): void {
+export function matchInTime(
+  count: number,
+  step: (i: number) => void,
+  fileOf: (i: number) => Candidate,
+  ripgrep: string,
+  matcher: Pick<LineMatcher, 'linear' | 'literal'>,
+): void {
   if (matcher.linear) {
     // Nothing to bound: node:vm, its script and its timer's thread are not worth starting.
     for (let i = 0; i < count; i++) step(i);
@@ -319,8 +391,17 @@ export function matchInTime(count: number, step: (i: number) => void, fileOf: (i
     const stopped = `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display})`;
     const withRipgrep = `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`;
     // A literal that long is found in time of each line × its length (see LINEAR_LITERAL).
-    if (matcher.literal) throw new RtError('usage', `${stopped}: a literal of more than ${LINEAR_LITERAL} characters takes time in proportion to a line's length × its own`, ['search for a shorter part of it (it then matches more lines; with -v, fewer)', withRipgrep]);
-    throw new RtError('usage', `${stopped}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`, ['search for a literal string with -F, or write the pattern without nested repetition', withRipgrep]);
+    if (matcher.literal)
+      throw new RtError(
+        'usage',
+        `${stopped}: a literal of more than ${LINEAR_LITERAL} characters takes time in proportion to a line's length × its own`,
+        ['search for a shorter part of it (it then matches more lines; with -v, fewer)', withRipgrep],
+      );
+    throw new RtError(
+      'usage',
+      `${stopped}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`,
+      ['search for a literal string with -F, or write the pattern without nested repetition', withRipgrep],
+    );
   }
 }
 
@@ -352,7 +433,13 @@ export interface JsonMore {
  * The line saying how much the cap left out and how to see it: `what` is [singular, plural];
  * `narrow` says how the search could be narrowed instead.
  */
-export function capNotice(what: readonly [string, string], more: number, moreFiles: number, command: string, narrow: string): string {
+export function capNotice(
+  what: readonly [string, string],
+  more: number,
+  moreFiles: number,
+  command: string,
+  narrow: string,
+): string {
   const files = moreFiles > 0 ? ` in ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}` : '';
   return `(${more} more ${more === 1 ? what[0] : what[1]}${files} not shown; see them with: ${command}${narrow ? `, or narrow the search with ${narrow}` : ''})\n`;
 }

@@ -2,17 +2,17 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseAnchor, type Anchor } from '../core/anchor.js';
-import { printable, RtError, shellQuote } from '../core/errors.js';
-import { lidToString } from '../core/lid.js';
-import type { LineWindow } from '../core/window.js';
+import { parseAnchor, type Anchor } from '../model/anchor.js';
+import { printable, RtError, shellQuote } from '../model/errors.js';
+import { lidToString } from '../model/lid.js';
+import type { LineWindow } from '../model/window.js';
 import { JSON_WINDOW_END, jsonWindowHead, jsonWindowLines } from '../render/json.js';
 import { renderWindowFoot, renderWindowHead, renderWindowLines } from '../render/window.js';
-import type { IndexedFile } from '../io/indexedFile.js';
-import { BLOCK } from '../io/savedIndex.js';
-import type { ViewState } from '../io/views.js';
+import type { IndexedFile } from '../store/indexedFile.js';
+import { BLOCK } from '../store/savedIndex.js';
+import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
-import { pastedPosition } from '../core/target.js';
+import { pastedPosition } from '../model/target.js';
 import type { Args, CommandSpec, Options } from './spec.js';
 
 /** The --window option of a command, else RT_WINDOW (undefined when neither is set). */
@@ -26,7 +26,9 @@ export function explicitWindowSize(ctx: Context, options: Options): number | und
 export function positiveInt(text: string, what: string, counting = 'lines, 1 or more'): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) {
-    throw new RtError('usage', `${what} takes a whole number of ${counting} (got ${JSON.stringify(text)})`, [`e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`]);
+    throw new RtError('usage', `${what} takes a whole number of ${counting} (got ${JSON.stringify(text)})`, [
+      `e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`,
+    ]);
   }
   return n;
 }
@@ -48,7 +50,14 @@ const WINDOW_PART = 4 * BLOCK;
  * meanwhile is read anew by retryOnChange). A longer window whose file changes after its first
  * part was printed is cut short with an error saying so (exit 4), not printed again.
  */
-export function showWindow(ctx: Context, command: string, file: IndexedFile, window: LineWindow, view: ViewState, explicitSize: number | null | undefined): void {
+export function showWindow(
+  ctx: Context,
+  command: string,
+  file: IndexedFile,
+  window: LineWindow,
+  view: ViewState,
+  explicitSize: number | null | undefined,
+): void {
   const display = file.path.display;
   const total = file.total;
   const lids: string[] = [];
@@ -77,7 +86,11 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
       part = read(a, b);
     } catch (error) {
       if (error instanceof RtError && error.details.changed === true) {
-        throw new RtError('access', `${display} changed while its lines were printed: the window above stops before line ${a + 1}`, [`run the command again`]);
+        throw new RtError(
+          'access',
+          `${display} changed while its lines were printed: the window above stops before line ${a + 1}`,
+          [`run the command again`],
+        );
       }
       throw error;
     }
@@ -95,7 +108,13 @@ export function showWindow(ctx: Context, command: string, file: IndexedFile, win
  * with the command meant, when FILE exists and what follows it is an anchor the command takes
  * there (`takes`). The command shown keeps the other operands and the switches given.
  */
-export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, options: Options, takes: (anchor: Anchor) => boolean): void {
+export function refusePastedHit(
+  spec: CommandSpec,
+  cwd: string,
+  args: Args,
+  options: Options,
+  takes: (anchor: Anchor) => boolean,
+): void {
   const [pathArg, ...others] = args;
   if (pathArg === undefined) return;
   const pasted = pastedPosition(pathArg, (p) => namesNonFolder(path.resolve(cwd, p)));
@@ -107,9 +126,23 @@ export function refusePastedHit(spec: CommandSpec, cwd: string, args: Args, opti
     return;
   }
   if (!takes(anchor)) return;
-  const switches = spec.options.filter((o) => o.kind === 'switch' && options[camelCase(o.long)] === true).map((o) => `--${o.long}`);
-  const meant = ['rt', spec.name, shellQuote(pasted.path), shellQuote(pasted.rest), ...others.map(shellQuote), ...switches].join(' ');
-  throw new RtError('usage', `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, as grep prints a hit`, [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`], { path: pasted.path, anchor: pasted.rest });
+  const switches = spec.options
+    .filter((o) => o.kind === 'switch' && options[camelCase(o.long)] === true)
+    .map((o) => `--${o.long}`);
+  const meant = [
+    'rt',
+    spec.name,
+    shellQuote(pasted.path),
+    shellQuote(pasted.rest),
+    ...others.map(shellQuote),
+    ...switches,
+  ].join(' ');
+  throw new RtError(
+    'usage',
+    `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, as grep prints a hit`,
+    [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`],
+    { path: pasted.path, anchor: pasted.rest },
+  );
 }
 
 /** An option's key in commander's options: dry-run → dryRun. */
@@ -117,7 +150,10 @@ function camelCase(long: string): string {
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Whether a path names something other than a folder: only a file can be followed by a position (a folder `notes` does not make `notes:draft` a bad position of it). */
+/**
+ * Whether a path names something other than a folder: only a file can be followed by a position (a folder `notes` does
+ * not make `notes:draft` a bad position of it).
+ */
 export function namesNonFolder(abs: string): boolean {
   try {
     const st = fs.statSync(abs, { throwIfNoEntry: false });

@@ -62,16 +62,23 @@ export interface CommandSpec {
   readonly readsStdin: boolean;
   /** True for a command that may write files (hidden by rt mcp under RT_READONLY=1). */
   readonly writes?: boolean;
-  /** False for a command that reads and writes no file of the root (completions): it does not first finish an interrupted batch. */
+  /**
+   * False for a command that reads and writes no file of the root (completions): it does not first finish an
+   * interrupted batch.
+   */
   readonly touchesFiles?: boolean;
   /**
    * Checks the operands before the command runs, even when commander finds too few of them:
    * throws an RtError that says what was meant (a grep hit pasted whole as PATH).
    */
   readonly checkOperands?: (cwd: string, args: Args, options: Options) => void;
-  /** What to say of an option the command does not take (a habit from another tool), added to the parser's message; undefined: nothing. */
+  /**
+   * What to say of an option the command does not take (a habit from another tool), added to the parser's message;
+   * undefined: nothing.
+   */
   readonly explainUnknownOption?: (flag: string) => string | undefined;
   /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that print and end return nothing
   run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
 }
 
@@ -89,7 +96,8 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     value: 'WHEN',
     kind: 'choice',
     choices: ['auto', 'always', 'never'],
-    summary: 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never',
+    summary:
+      'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never',
   },
   { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
 ];
@@ -102,15 +110,15 @@ export const HELP_COMMAND: CommandDoc = {
   name: 'help',
   summary: 'show help for a command or topic',
   description: [
-    'Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, prints that command\'s help, as rt COMMAND --help does: its arguments, options, examples and exit statuses. rt help agents prints the guide to paste into an agent\'s prompt; rt help help (or rt help --help) prints this help.',
+    "Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, prints that command's help, as rt COMMAND --help does: its arguments, options, examples and exit statuses. rt help agents prints the guide to paste into an agent's prompt; rt help help (or rt help --help) prints this help.",
     'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], "commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", "variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": [{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", "choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", "guide"}; rt --version --json prints {"version"}.',
   ],
   args: [{ name: 'topic', summary: 'a command, help, or agents', required: false, complete: 'none' }],
   options: [],
   examples: [
     { command: 'rt help edit', explains: 'the help of rt edit' },
-    { command: 'rt help agents', explains: 'the guide to paste into an agent\'s prompt' },
-    { command: 'rt help --json', explains: 'every command\'s definition, as JSON' },
+    { command: 'rt help agents', explains: "the guide to paste into an agent's prompt" },
+    { command: 'rt help --json', explains: "every command's definition, as JSON" },
   ],
   exits: [
     [0, 'the help was printed'],

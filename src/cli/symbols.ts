@@ -3,10 +3,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { editDistance } from '../core/editDistance.js';
-import { RtError, quotePath, shellQuote } from '../core/errors.js';
-import { inFolder } from '../io/pinnedFolder.js';
-import type { ResolvedPath } from '../io/root.js';
+import { editDistance } from '../model/editDistance.js';
+import { RtError, quotePath } from '../model/errors.js';
+import { inFolder } from '../store/pinnedFolder.js';
+import type { ResolvedPath } from '../store/root.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
@@ -16,7 +16,9 @@ import { languageFor } from './syntaxCheck.js';
 
 export type { Definition } from '../lang/syntax.js';
 
-/** What rt outlines: the languages of its grammars (JSON has no definitions), and Markdown (markdown.ts, no grammar). */
+/**
+ * What rt outlines: the languages of its grammars (JSON has no definitions), and Markdown (markdown.ts, no grammar).
+ */
 export type Outlined = LanguageId | 'markdown';
 
 const GRAMMARS = LANGUAGES.filter((l) => PARSING[l].kind === 'tree-sitter');
@@ -27,10 +29,17 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   if (isMarkdown(file.abs)) return 'markdown';
   const language = languageFor(ctx.root.dir, file);
   if (language === undefined || !OUTLINED.includes(language)) {
-    throw new RtError('input', `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
+    throw new RtError(
+      'input',
+      `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`,
+      [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
+    );
   }
   const ready = await prepareChecker(language);
-  if (!ready.ok) throw new RtError('access', `${file.display} cannot be outlined: ${ready.reason}`, ['reinstall rt (its grammars come with it, in dist/grammars/)']);
+  if (!ready.ok)
+    throw new RtError('access', `${file.display} cannot be outlined: ${ready.reason}`, [
+      'reinstall rt (its grammars come with it, in dist/grammars/)',
+    ]);
   return language;
 }
 
@@ -40,7 +49,12 @@ export function definitionsOf(file: ResolvedPath, language: Outlined): readonly 
     const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
       const size = fs.fstatSync(fd).size;
-      if (size > MAX_CHECK_BYTES) throw new RtError('input', `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
+      if (size > MAX_CHECK_BYTES)
+        throw new RtError(
+          'input',
+          `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`,
+          [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
+        );
       return fs.readFileSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -48,7 +62,10 @@ export function definitionsOf(file: ResolvedPath, language: Outlined): readonly 
   });
   if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
   const found = outline(language, bytes);
-  if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`]);
+  if (!found)
+    throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [
+      `search it instead: rt grep-file PATTERN ${quotePath(file.display)}`,
+    ]);
   return found;
 }
 
@@ -83,7 +100,10 @@ export function closestNames(definitions: readonly Definition[], name: string): 
   const near = Math.max(2, Math.floor(wanted.length / 3));
   const scored = [...new Set(definitions.map((d) => d.qualifiedName))].map((n) => {
     const lower = n.toLowerCase();
-    const distance = Math.min(editDistance(wanted, lower), editDistance(wanted, lower.slice(lower.lastIndexOf('.') + 1)));
+    const distance = Math.min(
+      editDistance(wanted, lower),
+      editDistance(wanted, lower.slice(lower.lastIndexOf('.') + 1)),
+    );
     return { n, score: lower.includes(wanted) ? -1 : distance };
   });
   return scored

@@ -9,13 +9,13 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { sliceParts } from '../core/edit.js';
-import { RtError, shellQuote } from '../core/errors.js';
-import { hashLines } from '../core/hash.js';
-import { lidToString } from '../core/lid.js';
-import { lineContent, splitLines, type FileLines } from '../core/lines.js';
-import { nextReading } from '../io/indexedFile.js';
-import type { ResolvedPath } from '../io/root.js';
+import { sliceParts } from '../model/edit.js';
+import { RtError, shellQuote } from '../model/errors.js';
+import { hashLines } from '../model/hash.js';
+import { lidToString } from '../model/lid.js';
+import { lineContent, splitLines, type FileLines } from '../model/lines.js';
+import { nextReading } from '../store/indexedFile.js';
+import type { ResolvedPath } from '../store/root.js';
 import { languageOf, type LanguageId } from '../lang/languages.js';
 import { newErrors, prepareChecker, type Hunk, type SyntaxProblem } from '../lang/syntax.js';
 import type { Context } from './context.js';
@@ -52,7 +52,10 @@ function headOf(abs: string): Uint8Array {
   }
 }
 
-/** Loads the grammars of `languages` (at once, each once); a grammar that fails leaves its files unchecked, as `checkPlanned` then says. */
+/**
+ * Loads the grammars of `languages` (at once, each once); a grammar that fails leaves its files unchecked, as
+ * `checkPlanned` then says.
+ */
 export async function prepareChecks(languages: Iterable<LanguageId | undefined>): Promise<void> {
   const wanted = new Set([...languages].filter((l): l is LanguageId => l !== undefined));
   await Promise.all([...wanted].map((language) => prepareChecker(language)));
@@ -84,28 +87,56 @@ export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
     // A file rt does not check (most files of no language rt knows) is never joined whole.
     const language = languageFor(ctx.root.dir, written.file, written.head);
     if (language === undefined) continue;
-    const check = newErrors(language, written.before, written.after.bytes, written.hunks, written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined);
+    const check = newErrors(
+      language,
+      written.before,
+      written.after.bytes,
+      written.hunks,
+      written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined,
+    );
     if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
     else if (check.status === 'errors') found.push({ written, errors: check.errors, unconfirmed: check.unconfirmed });
   }
   if (found.length) throw refusal(found);
 }
 
-function writtenOf(ctx: Context, p: Planned): Written | undefined {
+function writtenOf(_ctx: Context, p: Planned): Written | undefined {
   const { change, file, moveTo } = p.resolved;
   if (change.kind === 'delete') return undefined;
   if (change.kind === 'add') {
     const after = splitLines(p.bytes!);
-    return { file, before: p.before?.lines.bytes ?? new Uint8Array(0), after, head: () => p.bytes!.subarray(0, HEAD_BYTES), lids: () => nextReading(p.store, file.rel, hashLines(after)).lids };
+    return {
+      file,
+      before: p.before?.lines.bytes ?? new Uint8Array(0),
+      after,
+      head: () => p.bytes!.subarray(0, HEAD_BYTES),
+      lids: () => nextReading(p.store, file.rel, hashLines(after)).lids,
+    };
   }
   const applied = p.applied!;
   if (applied.unchanged && !moveTo) return undefined;
-  const hunks = applied.regions.map((r) => ({ oldStart: r.oldStart + 1, oldEnd: r.oldStart + r.oldCount + 1, newStart: r.newStart + 1, newEnd: r.newStart + r.newCount + 1 }));
+  const hunks = applied.regions.map((r) => ({
+    oldStart: r.oldStart + 1,
+    oldEnd: r.oldStart + r.oldCount + 1,
+    newStart: r.newStart + 1,
+    newEnd: r.newStart + r.newCount + 1,
+  }));
   const head = () => sliceParts(applied.parts, 0, HEAD_BYTES);
-  return { file: moveTo ?? file, before: p.before!.lines.bytes, beforeStarts: startsOf(p.before!.lines), after: applied.lines, head, hunks, lids: () => applied.index.lids };
+  return {
+    file: moveTo ?? file,
+    before: p.before!.lines.bytes,
+    beforeStarts: startsOf(p.before!.lines),
+    after: applied.lines,
+    head,
+    hunks,
+    lids: () => applied.index.lids,
+  };
 }
 
-/** Where the lines of a file start, as the check counts them: from byte 0 (a BOM is cut off by the parser's reading anyway). */
+/**
+ * Where the lines of a file start, as the check counts them: from byte 0 (a BOM is cut off by the parser's reading
+ * anyway).
+ */
 function startsOf(lines: FileLines): ArrayLike<number> {
   if (lines.bomLength === 0) return lines.starts;
   const starts = Uint32Array.from(lines.starts);
@@ -138,7 +169,8 @@ function refusal(found: readonly Found[]): RtError {
       details.push({ path: written.file.display, line: e.line, column: e.column, lid, message: e.message });
       if (k >= SHOWN_ERRORS) continue;
       // A line with several errors is shown once, above them all.
-      if (k === 0 || errors[k - 1]!.line !== e.line) shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`);
+      if (k === 0 || errors[k - 1]!.line !== e.line)
+        shown.push(`  ${e.line}:${lid}|${content.length > 200 ? `${content.slice(0, 200)}…` : content}`);
       shown.push(`    line ${e.line}, column ${e.column}: ${e.message}`);
     }
     if (errors.length > SHOWN_ERRORS) shown.push(`  (${errors.length - SHOWN_ERRORS} more in ${written.file.display})`);

@@ -4,16 +4,16 @@
 // A single command's output is exactly a one-change batch's.
 
 import { isUtf8 } from 'node:buffer';
-import { printable, quotePath, shellQuote } from '../core/errors.js';
-import { lidToString } from '../core/lid.js';
-import { splitLines, type FileLines } from '../core/lines.js';
-import { describeIndentation, PUNCTUATION } from '../core/patch/locate.js';
-import type { IndentShift } from '../core/patch/locate.js';
-import type { LenientMatch, Region } from '../core/patch/plan.js';
+import { printable, quotePath } from '../model/errors.js';
+import { lidToString } from '../model/lid.js';
+import { splitLines, type FileLines } from '../model/lines.js';
+import { describeIndentation, PUNCTUATION } from '../model/patch/locate.js';
+import type { IndentShift } from '../model/patch/locate.js';
+import type { LenientMatch, Region } from '../model/patch/plan.js';
 import { renderDiff, type ChangeRegion } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
-import type { ViewState } from '../io/views.js';
+import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
 import type { Planned, WriteFlags, WriteOrigin } from './writing.js';
 
@@ -37,15 +37,33 @@ export interface FileReport {
 /** One file's report as a --json value. */
 type JsonFile = Record<string, unknown>;
 
-export function reportWrites(ctx: Context, planned: readonly Planned[], flags: WriteFlags, origin: WriteOrigin, dryRun: boolean, reports: readonly FileReport[] = []): void {
+export function reportWrites(
+  ctx: Context,
+  planned: readonly Planned[],
+  flags: WriteFlags,
+  origin: WriteOrigin,
+  dryRun: boolean,
+  reports: readonly FileReport[] = [],
+): void {
   const single = !origin.patch;
   if (dryRun) {
     // A link removed shows no diff: the lines of the file it leads to stay.
-    const files = planned.map((p) => ({ p, diff: linkRemoved(p) === undefined ? diffOf(ctx, p, origin.patch) : Buffer.alloc(0) }));
+    const files = planned.map((p) => ({
+      p,
+      diff: linkRemoved(p) === undefined ? diffOf(ctx, p, origin.patch) : Buffer.alloc(0),
+    }));
     if (ctx.json) {
       const linkOf = (p: Planned) => (linkRemoved(p) === undefined ? {} : { link: p.linkText });
       const first = files[0]!;
-      if (single) ctx.emit({ command: origin.command, path: shownPath(first.p), written: false, dryRun: true, ...jsonDiff(first.diff), ...linkOf(first.p) });
+      if (single)
+        ctx.emit({
+          command: origin.command,
+          path: shownPath(first.p),
+          written: false,
+          dryRun: true,
+          ...jsonDiff(first.diff),
+          ...linkOf(first.p),
+        });
       else {
         const docs = files.map(({ p, diff }) => ({
           path: shownPath(p),
@@ -72,7 +90,10 @@ export function reportWrites(ctx: Context, planned: readonly Planned[], flags: W
     return;
   }
   const docs = reports.map((r) => reportFile(ctx, r, flags, single));
-  if (ctx.json) ctx.emit(single ? { command: origin.command, ...docs[0] } : { command: origin.command, written: true, files: docs });
+  if (ctx.json)
+    ctx.emit(
+      single ? { command: origin.command, ...docs[0] } : { command: origin.command, written: true, files: docs },
+    );
 }
 
 /** For the delete of a symbolic link, what goes (the link, not what it leads to); else undefined. */
@@ -103,20 +124,30 @@ function verbOf(p: Planned): Verb {
 function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: readonly ChangeRegion[] } {
   const empty = splitLines(Buffer.alloc(0));
   const change = p.resolved.change;
-  if (change.kind === 'delete') return { before: p.before!.lines, after: empty, regions: [{ oldStart: 0, oldCount: p.before!.lines.count, newStart: 0, newCount: 0 }] };
+  if (change.kind === 'delete')
+    return {
+      before: p.before!.lines,
+      after: empty,
+      regions: [{ oldStart: 0, oldCount: p.before!.lines.count, newStart: 0, newCount: 0 }],
+    };
   if (change.kind === 'add') {
     const after = splitLines(p.bytes!);
     const before = p.before?.lines ?? empty;
     return { before, after, regions: [{ oldStart: 0, oldCount: before.count, newStart: 0, newCount: after.count }] };
   }
   // In file order, as the windows are (the patch may give its hunks in any order).
-  return { before: p.before!.lines, after: p.applied!.lines, regions: [...p.applied!.regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart) };
+  return {
+    before: p.before!.lines,
+    after: p.applied!.lines,
+    regions: [...p.applied!.regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart),
+  };
 }
 
 function diffOf(ctx: Context, p: Planned, patch: boolean): Buffer {
   const { file, moveTo, change } = p.resolved;
   const { before, after, regions } = changesOf(p);
-  // A single command's diff names the file on both sides, as it always has; a patch's names a made or removed file /dev/null, as git does.
+  // A single command's diff names the file on both sides, as it always has; a patch's names a made or removed file
+  // /dev/null, as git does.
   const names = {
     old: patch && change.kind === 'add' && !p.before ? '/dev/null' : file.display,
     new: patch && change.kind === 'delete' ? '/dev/null' : (moveTo ?? file).display,
@@ -132,7 +163,13 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const { before, after, regions } = changesOf(p);
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
-  const json: JsonFile = { path: display, written: true, verb, ...(moveTo ? { from: file.display } : {}), ...(p.over ? { replaced: true } : {}) };
+  const json: JsonFile = {
+    path: display,
+    written: true,
+    verb,
+    ...(moveTo ? { from: file.display } : {}),
+    ...(p.over ? { replaced: true } : {}),
+  };
   const replacing = p.over ? ` (replacing the old ${moveTo?.display})` : '';
   if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${replacing}\n`);
   if (verb === 'removed') {
@@ -144,13 +181,17 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
       ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${link}\n`);
       return { ...removed, link: p.linkText };
     }
-    ctx.out(`${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`);
+    ctx.out(
+      `${ctx.style.verb(verb)} ${file.display}: ${before.count ? `1-${before.count}` : 'empty'} (${sign(delta)})\n`,
+    );
     return removed;
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
   const shownVerb = verb;
-  ctx.out(`${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`);
+  ctx.out(
+    `${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`,
+  );
   for (const m of p.applied?.lenient ?? []) ctx.out(`note: ${lenientNote(m)}\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
@@ -164,7 +205,13 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
       lidTexts.push(lidToString(r.lids![i]!));
     }
     if (ctx.json) jsonWindows.push(jsonWindow(display, total, w.from + 1, lidTexts, contents));
-    if (ctx.text) ctx.out(renderWindow({ display, total, start: total ? w.from + 1 : 0, end: w.to, lines: contents, lids: lidTexts }, ctx.style));
+    if (ctx.text)
+      ctx.out(
+        renderWindow(
+          { display, total, start: total ? w.from + 1 : 0, end: w.to, lines: contents, lids: lidTexts },
+          ctx.style,
+        ),
+      );
     if (lidTexts.length) view.record(w.from + 1, lidTexts, 'edit');
   }
   // A file made empty still shows its (empty) window, as an edit always has.
@@ -172,15 +219,35 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (diff) ctx.out(diff);
   for (const g of regions) {
     const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
-    if (shownTo < g.newStart + g.newCount) ctx.warn(`${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`);
+    if (shownTo < g.newStart + g.newCount)
+      ctx.warn(
+        `${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`,
+      );
   }
   view.save();
   const first = regions[0];
   const window = jsonWindows[0] ?? jsonWindow(display, total, 1, [], []);
   if (single && first) {
-    return { ...json, old: { start: first.oldStart + 1, count: first.oldCount }, new: { start: first.newStart + 1, count: first.newCount }, delta, window, ...(diff ? jsonDiff(diff) : {}) };
+    return {
+      ...json,
+      old: { start: first.oldStart + 1, count: first.oldCount },
+      new: { start: first.newStart + 1, count: first.newCount },
+      delta,
+      window,
+      ...(diff ? jsonDiff(diff) : {}),
+    };
   }
-  return { ...json, delta, ...jsonLenient(p), changes: regions.map((g) => ({ old: { start: g.oldStart + 1, count: g.oldCount }, new: { start: g.newStart + 1, count: g.newCount } })), windows: jsonWindows, ...(diff ? jsonDiff(diff) : {}) };
+  return {
+    ...json,
+    delta,
+    ...jsonLenient(p),
+    changes: regions.map((g) => ({
+      old: { start: g.oldStart + 1, count: g.oldCount },
+      new: { start: g.newStart + 1, count: g.newCount },
+    })),
+    windows: jsonWindows,
+    ...(diff ? jsonDiff(diff) : {}),
+  };
 }
 
 /** What a context hunk found only leniently did: how it matched, and how its new rows were moved. */
@@ -204,7 +271,8 @@ function shiftWords({ remove, add, agreeing, rows, tabs }: IndentShift): string 
       : add.length === 0
         ? `left by ${describeIndentation(remove)}`
         : `from ${describeIndentation(remove)} to ${describeIndentation(add)} of indentation`;
-  const uneven = agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others otherwise)` : '';
+  const uneven =
+    agreeing < rows ? ` (as ${agreeing} of its ${rows} quoted rows differ from the file; the others otherwise)` : '';
   return `shifted ${by} to the file's indentation${uneven}`;
 }
 
@@ -234,7 +302,8 @@ function sign(delta: number): string {
 /** One change in the confirmation line: `101-102 → 101-103`, or the side its verb names. */
 function summary(verb: Verb, g: ChangeRegion): string {
   const whole = verb === 'created' || verb === 'replaced';
-  const range = (start: number, count: number) => (count === 0 ? (whole ? 'empty' : `${start}`) : `${start + 1}-${start + count}`);
+  const range = (start: number, count: number) =>
+    count === 0 ? (whole ? 'empty' : `${start}`) : `${start + 1}-${start + count}`;
   if (verb === 'deleted') return range(g.oldStart, g.oldCount);
   if (verb === 'inserted' || verb === 'created') return range(g.newStart, g.newCount);
   return `${range(g.oldStart, g.oldCount)} → ${range(g.newStart, g.newCount)}`;
@@ -243,7 +312,10 @@ function summary(verb: Verb, g: ChangeRegion): string {
 /** The windows that show the changed regions with their context, in file order; windows that meet are one. */
 function windowsOf(regions: readonly ChangeRegion[], total: number): Array<{ from: number; to: number }> {
   const spans = regions
-    .map((g) => ({ from: Math.max(0, g.newStart - REGION_CONTEXT), to: Math.min(total, g.newStart + Math.min(g.newCount, REGION_MAX) + REGION_CONTEXT) }))
+    .map((g) => ({
+      from: Math.max(0, g.newStart - REGION_CONTEXT),
+      to: Math.min(total, g.newStart + Math.min(g.newCount, REGION_MAX) + REGION_CONTEXT),
+    }))
     .sort((a, b) => a.from - b.from);
   const out: Array<{ from: number; to: number }> = [];
   for (const s of spans) {
@@ -256,7 +328,9 @@ function windowsOf(regions: readonly ChangeRegion[], total: number): Array<{ fro
 
 /** The diff as a JSON value: text, plus the exact bytes when they are not valid UTF-8. */
 function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
-  return isUtf8(diff) ? { diff: diff.toString('utf8') } : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
+  return isUtf8(diff)
+    ? { diff: diff.toString('utf8') }
+    : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
 }
 
 export type { Region };

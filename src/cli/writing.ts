@@ -6,25 +6,39 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../core/binary.js';
-import type { AnchorWorld } from '../core/anchor.js';
-import { RtError, quotePath, shellQuote } from '../core/errors.js';
-import { hashLines } from '../core/hash.js';
-import { retiredLine, type LineIndex } from '../core/lineIndex.js';
-import { lineContent, splitLines, type FileLines } from '../core/lines.js';
-import { sliceParts } from '../core/edit.js';
-import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../core/patch/plan.js';
-import { indentUnit, reindent, targetIndent } from '../core/indent.js';
-import type { FileChange } from '../core/patch/types.js';
-import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../io/indexedFile.js';
-import { commitWrites, journalDir, lockAll, lockPathFor, recoverBatches, type FileWrite, type RecoveredStep } from '../io/journal.js';
-import { enterFolderOf, inFolder } from '../io/pinnedFolder.js';
-import { readPlainFile } from '../io/plainFile.js';
-import { lstatOrNone, refuseProtectedWrite } from '../io/protectedPaths.js';
-import { endsWithSeparator, isInside, resolveInRoot, withoutFinalSeparators, type ResolvedPath } from '../io/root.js';
-import type { StateStore } from '../io/state.js';
-import { ViewState } from '../io/views.js';
-import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../io/writeFile.js';
+import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../model/binary.js';
+import type { AnchorWorld } from '../model/anchor.js';
+import { RtError, quotePath, shellQuote } from '../model/errors.js';
+import { hashLines } from '../model/hash.js';
+import { retiredLine, type LineIndex } from '../model/lineIndex.js';
+import { lineContent, splitLines, type FileLines } from '../model/lines.js';
+import { sliceParts } from '../model/edit.js';
+import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../model/patch/plan.js';
+import { indentUnit, reindent, targetIndent } from '../model/indent.js';
+import type { FileChange } from '../model/patch/types.js';
+import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from '../store/indexedFile.js';
+import {
+  commitWrites,
+  journalDir,
+  lockAll,
+  lockPathFor,
+  recoverBatches,
+  type FileWrite,
+  type RecoveredStep,
+} from '../store/journal.js';
+import { enterFolderOf, inFolder } from '../store/pinnedFolder.js';
+import { readPlainFile } from '../store/plainFile.js';
+import { lstatOrNone, refuseProtectedWrite } from '../store/protectedPaths.js';
+import {
+  endsWithSeparator,
+  isInside,
+  resolveInRoot,
+  withoutFinalSeparators,
+  type ResolvedPath,
+} from '../store/root.js';
+import type { StateStore } from '../store/state.js';
+import { ViewState } from '../store/views.js';
+import { checkWritable, cleanStaleTemps, versionOf, type FileVersion } from '../store/writeFile.js';
 import type { Context } from './context.js';
 import { recordRecoveredStep, recordStep, stagedStep } from './recordStep.js';
 import { checkPlanned, checksOn, languageFor, prepareChecks } from './syntaxCheck.js';
@@ -33,7 +47,10 @@ import type { Options } from './spec.js';
 
 /** The longest file name, in bytes, on Linux file systems. */
 const NAME_MAX = 255;
-/** What rt adds to a file's name for its temporary file (.NAME.rt-tmp-PID-xxxxxx, .NAME.rt-batch-xxxxxxxxxx) and its lock's draft. */
+/**
+ * What rt adds to a file's name for its temporary file (.NAME.rt-tmp-PID-xxxxxx, .NAME.rt-batch-xxxxxxxxxx) and its
+ * lock's draft.
+ */
 const NAME_ROOM = 24;
 
 export interface WriteFlags {
@@ -47,7 +64,13 @@ export interface WriteFlags {
 }
 
 export function writeFlags(ctx: Context, options: Options): WriteFlags {
-  return { force: options.force === true, dryRun: options.dryRun === true, diff: options.diff === true || isOn(ctx.env.RT_DIFF), check: checksOn(ctx, options.check === false), indent: (typeof options.indent === 'string' ? options.indent : ctx.env.RT_INDENT) === 'auto' };
+  return {
+    force: options.force === true,
+    dryRun: options.dryRun === true,
+    diff: options.diff === true || isOn(ctx.env.RT_DIFF),
+    check: checksOn(ctx, options.check === false),
+    indent: (typeof options.indent === 'string' ? options.indent : ctx.env.RT_INDENT) === 'auto',
+  };
 }
 
 export function isOn(value: string | undefined): boolean {
@@ -63,7 +86,11 @@ export interface WriteOrigin {
 /** `changes` with their new lines moved to the indentation around them (--indent auto). */
 function reindentChanges(lines: FileLines, changes: readonly PlannedChange[]): PlannedChange[] {
   let unit: Buffer | undefined;
-  return changes.map((c) => (c.insert.length ? { ...c, insert: reindent(c.insert, targetIndent(lines, c.start, c.deleteCount), (unit ??= indentUnit(lines))) } : c));
+  return changes.map((c) =>
+    c.insert.length
+      ? { ...c, insert: reindent(c.insert, targetIndent(lines, c.start, c.deleteCount), (unit ??= indentUnit(lines))) }
+      : c,
+  );
 }
 
 /** A file change with its paths resolved. */
@@ -81,7 +108,12 @@ export interface Planned {
   readonly resolved: Resolved;
   readonly store: StateStore;
   /** The file as read (update, delete, or an add over an existing file with --force). */
-  readonly before?: { readonly lines: FileLines; readonly version: FileVersion; readonly snapshot?: Snapshot; readonly lids?: Uint32Array };
+  readonly before?: {
+    readonly lines: FileLines;
+    readonly version: FileVersion;
+    readonly snapshot?: Snapshot;
+    readonly lids?: Uint32Array;
+  };
   /** Update: the file after its hunks. */
   readonly applied?: AppliedChanges;
   /** Add: the new file's bytes. */
@@ -95,16 +127,35 @@ export interface Planned {
 }
 
 /** Runs `changes` as one batch: all of them are written, or none. */
-export async function runWrites(ctx: Context, changes: readonly FileChange[], flags: WriteFlags, origin: WriteOrigin): Promise<void> {
+export async function runWrites(
+  ctx: Context,
+  changes: readonly FileChange[],
+  flags: WriteFlags,
+  origin: WriteOrigin,
+): Promise<void> {
   const resolved = changes.map((change) => atLine(origin, change.line, () => resolveChange(ctx, change, origin)));
   refuseTwice(resolved, origin);
   if (isOn(ctx.env.RT_READONLY) && !flags.dryRun) {
     const names = resolved.map((r) => r.file.display).join(', ');
-    throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, ['see what the command would change with --dry-run, or unset RT_READONLY']);
+    throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, [
+      'see what the command would change with --dry-run, or unset RT_READONLY',
+    ]);
   }
   // The grammars of the files written load (WebAssembly compiles on other threads) while the
   // files are read and their changes planned; the check waits for them.
-  const grammars = flags.check ? prepareChecks(resolved.filter((r) => r.change.kind !== 'delete').map((r) => languageFor(ctx.root.dir, r.moveTo ?? r.file, r.change.kind === 'add' ? () => addedHead(r.change) : undefined))) : undefined;
+  const grammars = flags.check
+    ? prepareChecks(
+        resolved
+          .filter((r) => r.change.kind !== 'delete')
+          .map((r) =>
+            languageFor(
+              ctx.root.dir,
+              r.moveTo ?? r.file,
+              r.change.kind === 'add' ? () => addedHead(r.change) : undefined,
+            ),
+          ),
+      )
+    : undefined;
   await writeBatch(ctx, resolved, flags, origin, grammars);
 }
 
@@ -114,13 +165,27 @@ function addedHead(change: FileChange): Uint8Array {
   return change.bytes ?? Buffer.concat(change.lines.slice(0, 64).flatMap((l) => [l, Buffer.from('\n')]));
 }
 
-async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: WriteFlags, origin: WriteOrigin, grammars: Promise<void> | undefined): Promise<void> {
+async function writeBatch(
+  ctx: Context,
+  resolved: readonly Resolved[],
+  flags: WriteFlags,
+  origin: WriteOrigin,
+  grammars: Promise<void> | undefined,
+): Promise<void> {
   const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
   // outside the root), so that every file has its lock beside it; a refusal removes them again.
-  const made = resolved.flatMap((r) => (flags.dryRun ? [] : [r.change.kind === 'add' ? r.file : undefined, r.moveTo].flatMap((t) => (t ? makeFolders(t) : []))));
+  const made = resolved.flatMap((r) =>
+    flags.dryRun
+      ? []
+      : [r.change.kind === 'add' ? r.file : undefined, r.moveTo].flatMap((t) => (t ? makeFolders(t) : [])),
+  );
   try {
-    const locks = atFile(origin, resolved, () => lockAll(targets.map((t) => ({ abs: t.abs, display: t.display, shownLock: path.relative(ctx.cwd, lockPathFor(t.abs)) }))));
+    const locks = atFile(origin, resolved, () =>
+      lockAll(
+        targets.map((t) => ({ abs: t.abs, display: t.display, shownLock: path.relative(ctx.cwd, lockPathFor(t.abs)) })),
+      ),
+    );
     try {
       for (const t of targets) {
         cleanStaleTemps(t.abs);
@@ -141,11 +206,18 @@ async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: Wr
       const step = stateKept ? stagedStep(ctx, origin, planned, made) : undefined;
       const marks = marksFor(ctx, targets, writes.length);
       const journal = journalDir(ctx.root.dir, stateKept);
-      const batch = atFile(origin, resolved, () => commitWrites(journal, `rt ${origin.command}`, writes, { ...(step ? { step } : {}), marks }));
+      const batch = atFile(origin, resolved, () =>
+        commitWrites(journal, `rt ${origin.command}`, writes, { ...(step ? { step } : {}), marks }),
+      );
       const { skipped } = batch;
       const madeFolders = [...made];
       made.length = 0; // written: the folders stay
-      const written = planned.filter((p) => !skipped.some((s) => [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display)));
+      const written = planned.filter(
+        (p) =>
+          !skipped.some((s) =>
+            [p.resolved.file, p.resolved.moveTo, p.resolved.link].some((t) => t?.display === s.display),
+          ),
+      );
       let reports: FileReport[];
       try {
         reports = written.map((p) => saveState(ctx, p));
@@ -170,7 +242,11 @@ async function writeBatch(ctx: Context, resolved: readonly Resolved[], flags: Wr
  * root the files belong to (a nested repository's), so that a command run there finds the batch.
  * None for one file, whose rename needs no journal.
  */
-export function marksFor(ctx: Context, files: readonly ResolvedPath[], count: number): { root: string; dirs: string[] } {
+export function marksFor(
+  ctx: Context,
+  files: readonly ResolvedPath[],
+  count: number,
+): { root: string; dirs: string[] } {
   const others = count > 1 ? [...new Set(files.map((f) => f.stateRoot))].filter((r) => r !== ctx.root.dir) : [];
   return { root: ctx.root.dir, dirs: others.map((r) => journalDir(r, ctx.stateOf({ stateRoot: r }).ensure())) };
 }
@@ -196,11 +272,16 @@ function atFile<T>(origin: WriteOrigin, resolved: readonly Resolved[], step: () 
     return step();
   } catch (error) {
     const abs = error instanceof RtError ? error.details.abs : undefined;
-    const r = abs === undefined ? undefined : resolved.find((r) => [r.file, r.moveTo, r.link].some((t) => t?.abs === abs));
+    const r =
+      abs === undefined ? undefined : resolved.find((r) => [r.file, r.moveTo, r.link].some((t) => t?.abs === abs));
     if (!r) throw error;
-    return atLine(origin, r.change.kind === 'update' && r.moveTo?.abs === abs && r.change.moveTo ? r.change.moveTo.line : r.change.line, () => {
-      throw error;
-    });
+    return atLine(
+      origin,
+      r.change.kind === 'update' && r.moveTo?.abs === abs && r.change.moveTo ? r.change.moveTo.line : r.change.line,
+      () => {
+        throw error;
+      },
+    );
   }
 }
 
@@ -208,13 +289,19 @@ function atFile<T>(origin: WriteOrigin, resolved: readonly Resolved[], step: () 
  * The files of a batch that a program not taking rt's locks changed between the batch's last
  * check and its rename: left as that program wrote them (the rest of the batch is written).
  */
-function changedMeanwhile(skipped: ReadonlyArray<{ display: string; why: string }>, written: readonly Planned[]): RtError {
+function changedMeanwhile(
+  skipped: ReadonlyArray<{ display: string; why: string }>,
+  written: readonly Planned[],
+): RtError {
   const names = skipped.map((s) => `${s.display} (${s.why})`).join(', ');
   const wrote = written.map((p) => (p.resolved.moveTo ?? p.resolved.file).display);
   return new RtError(
     'stale',
     `a program that does not take rt's locks changed files of this batch while it was being written: ${names}; ${skipped.length === 1 ? 'that file was' : 'those files were'} left as that program made ${skipped.length === 1 ? 'it' : 'them'}, without this batch's change${wrote.length ? `; the rest was written: ${wrote.join(', ')}` : ''}`,
-    [`see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`, 'then make the change again'],
+    [
+      `see ${skipped.length === 1 ? 'it' : 'them'} as ${skipped.length === 1 ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`,
+      'then make the change again',
+    ],
     { skipped: skipped.map((s) => s.display), written: wrote },
   );
 }
@@ -226,17 +313,31 @@ function atLine<T>(origin: WriteOrigin, line: number, step: () => T): T {
   } catch (error) {
     if (!origin.patch || !(error instanceof RtError) || error.details.patchLine !== undefined) throw error;
     const at = typeof error.details.hunkLine === 'number' ? error.details.hunkLine : line;
-    throw new RtError(error.code, `patch line ${at}: ${error.message}`, error.hints, { ...error.details, patchLine: at });
+    throw new RtError(error.code, `patch line ${at}: ${error.message}`, error.hints, {
+      ...error.details,
+      patchLine: at,
+    });
   }
 }
 
 function resolveChange(ctx: Context, change: FileChange, origin: WriteOrigin): Resolved {
   if (change.kind === 'add' && endsWithSeparator(change.path)) {
-    throw new RtError('usage', `${change.path} names a folder; ${origin.patch ? '*** Add File' : 'create'} makes files`, [origin.patch ? `name the file, e.g. *** Add File: ${withoutFinalSeparators(change.path)}/NAME` : `name the file, e.g. rt create ${shellQuote(`${withoutFinalSeparators(change.path)}/NAME`)}`]);
+    throw new RtError(
+      'usage',
+      `${change.path} names a folder; ${origin.patch ? '*** Add File' : 'create'} makes files`,
+      [
+        origin.patch
+          ? `name the file, e.g. *** Add File: ${withoutFinalSeparators(change.path)}/NAME`
+          : `name the file, e.g. rt create ${shellQuote(`${withoutFinalSeparators(change.path)}/NAME`)}`,
+      ],
+    );
   }
   const file = resolveInRoot(ctx.root, change.path, change.kind === 'add');
   if (change.kind !== 'delete') refuseLongName(file);
-  const link = change.kind === 'delete' || (change.kind === 'update' && change.moveTo) ? linkItself(ctx, change.path, file) : undefined;
+  const link =
+    change.kind === 'delete' || (change.kind === 'update' && change.moveTo)
+      ? linkItself(ctx, change.path, file)
+      : undefined;
   // What is written or taken away: a link named is removed, not what it leads to.
   const named = link ?? file;
   refuseProtectedWrite(named.abs, named.display);
@@ -256,19 +357,27 @@ function linkItself(ctx: Context, userPath: string, file: ResolvedPath): Resolve
   const lexical = path.resolve(ctx.root.cwd, userPath);
   if (!fs.lstatSync(lexical, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
   const abs = path.join(fs.realpathSync.native(path.dirname(lexical)), path.basename(lexical));
-  if (!isInside(ctx.root.dir, abs)) throw new RtError('outside_root', `${file.display} is a link outside the root`, ['rt changes files inside the root only']);
+  if (!isInside(ctx.root.dir, abs))
+    throw new RtError('outside_root', `${file.display} is a link outside the root`, [
+      'rt changes files inside the root only',
+    ]);
   return { ...file, abs };
 }
 
 function refuseLongName(file: ResolvedPath): void {
   // Refused before anything is made (create's folders): the lock and the temporary file could not be.
   if (Buffer.byteLength(path.basename(file.abs)) > NAME_MAX - NAME_ROOM) {
-    throw new RtError('access', `the name of ${file.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`, ['give it a shorter name']);
+    throw new RtError(
+      'access',
+      `the name of ${file.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`,
+      ['give it a shorter name'],
+    );
   }
 }
 
 const ONE_UPDATE = 'give each file one *** Update File with all its hunks (a Move to names its target once)';
-const MOVE_OVER = 'to move a file onto one that exists, leave out its *** Delete File and apply with --force: ' +
+const MOVE_OVER =
+  'to move a file onto one that exists, leave out its *** Delete File and apply with --force: ' +
   'the Move to replaces it';
 
 /** A file named by two changes of one patch (or a move onto one) would be written twice: refused. */
@@ -282,7 +391,12 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
       const first = seen.get(file.abs);
       if (first !== undefined) {
         const hints = [ONE_UPDATE, MOVE_OVER];
-        throw new RtError('input', `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`, hints, { patchLine: line, otherLine: first });
+        throw new RtError(
+          'input',
+          `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`,
+          hints,
+          { patchLine: line, otherLine: first },
+        );
       }
       seen.set(file.abs, line);
     }
@@ -298,7 +412,9 @@ function plan(ctx: Context, r: Resolved, flags: WriteFlags, origin: WriteOrigin)
   const version = versionOf(lstatOrMissing(file));
   const snapshot = inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
   const before = { lines: snapshot.lines, version, snapshot };
-  const linkVersion = r.link ? { linkVersion: versionOf(lstatOrMissing(r.link)), linkText: fs.readlinkSync(r.link.abs) } : {};
+  const linkVersion = r.link
+    ? { linkVersion: versionOf(lstatOrMissing(r.link)), linkText: fs.readlinkSync(r.link.abs) }
+    : {};
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion };
   const over = r.moveTo ? movedOnto(ctx, r.moveTo, file, flags) : undefined;
   const view = ViewState.load(store, file.rel);
@@ -334,13 +450,19 @@ function movedOnto(ctx: Context, target: ResolvedPath, file: ResolvedPath, flags
     throw new RtError('exists', `${target.display} exists already: ${notMoved}; nothing was written`, hints);
   }
   if (!existing.isFile()) {
-    throw new RtError('access', `${target.display} exists and is not a regular file: ${notMoved}`, ['move to another path']);
+    throw new RtError('access', `${target.display} exists and is not a regular file: ${notMoved}`, [
+      'move to another path',
+    ]);
   }
   // A second name of the moved file itself: replacing it, then removing the source, would
   // leave neither the file nor the move whole.
   const source = lstatOrNone(file.abs);
   if (source && source.ino === existing.ino && source.dev === existing.dev) {
-    throw new RtError('exists', `${target.display} is another name of ${file.display} (a hard link): ${notMoved}; nothing was written`, ['move to another path']);
+    throw new RtError(
+      'exists',
+      `${target.display} is another name of ${file.display} (a hard link): ${notMoved}; nothing was written`,
+      ['move to another path'],
+    );
   }
   return readReplaced(ctx.stateOf(target), target, existing);
 }
@@ -353,16 +475,25 @@ function readReplaced(store: StateStore, file: ResolvedPath, existing: fs.Stats)
   return { lines, version: versionOf(existing), lids: nextReading(store, file.rel, hashLines(lines)).lids };
 }
 
-function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags, origin: WriteOrigin): Planned {
+function planAdd(_ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags, origin: WriteOrigin): Planned {
   const { file } = r;
   const change = r.change as Extract<FileChange, { kind: 'add' }>;
   // `abs` is a real path: what is there now is looked at, not followed.
   const existing = lstatOrNone(file.abs);
   if (existing && !existing.isFile()) {
-    throw new RtError('access', `${file.display} exists and is not a regular file`, [origin.patch ? '*** Add File makes regular files; choose another path' : 'create makes regular files; choose another path']);
+    throw new RtError('access', `${file.display} exists and is not a regular file`, [
+      origin.patch
+        ? '*** Add File makes regular files; choose another path'
+        : 'create makes regular files; choose another path',
+    ]);
   }
   if (existing && !flags.force) {
-    throw new RtError('exists', `${file.display} exists already; nothing was written`, [`see it: rt open ${quotePath(file.display)}`, origin.patch ? 'change it with *** Update File, or replace all of it: rt apply --force' : `replace all of it: rt create --force ${quotePath(file.display)} <<'EOF'`]);
+    throw new RtError('exists', `${file.display} exists already; nothing was written`, [
+      `see it: rt open ${quotePath(file.display)}`,
+      origin.patch
+        ? 'change it with *** Update File, or replace all of it: rt apply --force'
+        : `replace all of it: rt create --force ${quotePath(file.display)} <<'EOF'`,
+    ]);
   }
   const bytes = change.bytes ?? Buffer.concat(change.lines.flatMap((l) => [l, Buffer.from('\n')]));
   refuseBinaryResult(file, bytes.subarray(0, SNIFF_BYTES));
@@ -375,17 +506,41 @@ function planAdd(ctx: Context, r: Resolved, store: StateStore, flags: WriteFlags
 function writesOf(p: Planned): FileWrite[] {
   const { change, file, moveTo, link } = p.resolved;
   // What a delete or a move takes away: the file, or the link named (not what it leads to).
-  const removal = (): FileWrite => (link ? { abs: link.abs, display: link.display, data: null, expected: p.linkVersion } : { abs: file.abs, display: file.display, data: null, expected: p.before!.version });
+  const removal = (): FileWrite =>
+    link
+      ? { abs: link.abs, display: link.display, data: null, expected: p.linkVersion }
+      : { abs: file.abs, display: file.display, data: null, expected: p.before!.version };
   if (change.kind === 'delete') return [removal()];
-  if (change.kind === 'add') return [{ abs: file.abs, display: file.display, data: [p.bytes!], expected: p.before?.version, overwrite: p.before !== undefined }];
+  if (change.kind === 'add')
+    return [
+      {
+        abs: file.abs,
+        display: file.display,
+        data: [p.bytes!],
+        expected: p.before?.version,
+        overwrite: p.before !== undefined,
+      },
+    ];
   const applied = p.applied!;
   // The source goes only once its content is at the target.
   // A moved file keeps its permission bits, as mv keeps them.
   const mode = p.before!.version.mode;
   // A move with --force replaces the file there, as read.
   const over = { expected: p.over?.version, overwrite: p.over !== undefined };
-  if (moveTo) return [{ abs: moveTo.abs, display: moveTo.display, data: applied.parts, ...over, ...(mode === undefined ? {} : { mode }) }, { ...removal(), requires: moveTo.abs }];
-  return applied.unchanged ? [] : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
+  if (moveTo)
+    return [
+      {
+        abs: moveTo.abs,
+        display: moveTo.display,
+        data: applied.parts,
+        ...over,
+        ...(mode === undefined ? {} : { mode }),
+      },
+      { ...removal(), requires: moveTo.abs },
+    ];
+  return applied.unchanged
+    ? []
+    : [{ abs: file.abs, display: file.display, data: applied.parts, expected: p.before!.version }];
 }
 
 /** Saves the index the change produced (the LIDs it reports) and says what to report. */
@@ -407,10 +562,25 @@ function saveState(ctx: Context, p: Planned): FileReport {
   const snapshot = p.before!.snapshot!;
   const only = applied.regions.length === 1 && !moveTo ? applied.regions[0]! : undefined;
   // One change of the saved index as read: the records it kept need not be encoded again.
-  const kept = only && snapshot.saved && { ...snapshot.saved, start: only.oldStart, end: only.oldStart + only.oldCount, inserted: only.newCount };
-  const saved = saveIndex(store, target.rel, applied.lines, applied.index, statFile(target), { parts: applied.parts, ...(kept ? { kept } : {}) });
+  const kept = only &&
+    snapshot.saved && {
+      ...snapshot.saved,
+      start: only.oldStart,
+      end: only.oldStart + only.oldCount,
+      inserted: only.newCount,
+    };
+  const saved = saveIndex(store, target.rel, applied.lines, applied.index, statFile(target), {
+    parts: applied.parts,
+    ...(kept ? { kept } : {}),
+  });
   const lids = lidsShown(store, target.rel, applied.index, saved);
-  return { planned: p, lines: applied.lines, lids, content: applied.content, ...(moveTo ? { view: ViewState.load(store, target.rel) } : {}) };
+  return {
+    planned: p,
+    lines: applied.lines,
+    lids,
+    content: applied.content,
+    ...(moveTo ? { view: ViewState.load(store, target.rel) } : {}),
+  };
 }
 
 /**
@@ -430,7 +600,13 @@ function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: bool
  */
 function refuseBinaryResult(file: ResolvedPath, head: Buffer): void {
   if (!looksBinary(head)) return;
-  throw new RtError('input', `the new text would make ${file.display} look like a binary file (more than a third of its first ${RATIO_BYTES} bytes control characters), which rt does not read; nothing was written`, ['write text: control characters other than tab, ESC and the line endings belong in binary files, which rt does not edit']);
+  throw new RtError(
+    'input',
+    `the new text would make ${file.display} look like a binary file (more than a third of its first ${RATIO_BYTES} bytes control characters), which rt does not read; nothing was written`,
+    [
+      'write text: control characters other than tab, ESC and the line endings belong in binary files, which rt does not edit',
+    ],
+  );
 }
 
 /** The file named within its folder, once that folder is entered (see inFolder). */
@@ -460,5 +636,6 @@ export function finishInterruptedBatches(ctx: Context): void {
 function finishBatchesIn(ctx: Context, root: string): void {
   const record = (step: RecoveredStep) => recordRecoveredStep(ctx, step);
   const readOnly = isOn(ctx.env.RT_READONLY);
-  for (const dir of [journalDir(root, true), journalDir(root, false)]) recoverBatches(dir, root, (m) => ctx.warn(m), readOnly, record);
+  for (const dir of [journalDir(root, true), journalDir(root, false)])
+    recoverBatches(dir, root, (m) => ctx.warn(m), readOnly, record);
 }

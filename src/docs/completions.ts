@@ -51,12 +51,21 @@ function bash(commands: readonly CommandSpec[]): string {
       const last = i === c.args.length - 1 && a.variadic ? '*' : String(i);
       const kind = argKind(a);
       const action =
-        kind === 'files' ? 'COMPREPLY=($(compgen -f -- "$cur"))' : kind === 'dirs' ? 'COMPREPLY=($(compgen -d -- "$cur"))' : kind === 'choices' ? `COMPREPLY=($(compgen -W ${shq(a.choices!.join(' '))} -- "$cur"))` : 'COMPREPLY=()';
+        kind === 'files'
+          ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+          : kind === 'dirs'
+            ? 'COMPREPLY=($(compgen -d -- "$cur"))'
+            : kind === 'choices'
+              ? `COMPREPLY=($(compgen -W ${shq(a.choices!.join(' '))} -- "$cur"))`
+              : 'COMPREPLY=()';
       return `        ${last}) ${action} ;;`;
     });
     const choiceValues = optionsOf(c)
       .filter((o) => o.choices)
-      .map((o) => `      ${flagsOf(o).join('|')}) COMPREPLY=($(compgen -W ${shq(o.choices!.join(' '))} -- "$cur")); return ;;`);
+      .map(
+        (o) =>
+          `      ${flagsOf(o).join('|')}) COMPREPLY=($(compgen -W ${shq(o.choices!.join(' '))} -- "$cur")); return ;;`,
+      );
     return [
       `    ${c.name})`,
       `      opts=${shq(opts)}`,
@@ -76,7 +85,10 @@ function bash(commands: readonly CommandSpec[]): string {
   });
   // Before the command word: the global options, and the values of those with fixed ones.
   const topChoices = GLOBAL_OPTIONS.filter((o) => o.choices)
-    .map((o) => `      ${flagsOf(o).join('|')}) COMPREPLY=($(compgen -W ${shq(o.choices!.join(' '))} -- "$cur")); return ;;`)
+    .map(
+      (o) =>
+        `      ${flagsOf(o).join('|')}) COMPREPLY=($(compgen -W ${shq(o.choices!.join(' '))} -- "$cur")); return ;;`,
+    )
     .join('\n');
   return `# bash completion for rt — generated from the command definitions (rt completions bash)
 # Install: rt completions bash > ~/.local/share/bash-completion/completions/rt
@@ -133,15 +145,32 @@ function zsh(commands: readonly CommandSpec[]): string {
     const opts = optionsOf(c).map((o) => {
       const flags = flagsOf(o);
       const spec = flags.length > 1 ? `'(${flags.join(' ')})'{${flags.join(',')}}` : flags[0]!;
-      const value = o.value ? `:${o.value}:${o.choices ? `(${o.choices.join(' ')})` : o.long === 'root' ? '_files -/' : ' '}` : '';
+      const value = o.value
+        ? `:${o.value}:${o.choices ? `(${o.choices.join(' ')})` : o.long === 'root' ? '_files -/' : ' '}`
+        : '';
       return `        ${spec}${shq(`[${zEsc(o.summary)}]${value}`)}`;
     });
     const args = c.args.map((a, i) => {
       const kind = argKind(a);
-      const action = a.complete === 'target' ? '_rt_target' : kind === 'files' ? '_files' : kind === 'dirs' ? '_files -/' : kind === 'choices' ? `(${a.choices!.join(' ')})` : ' ';
+      const action =
+        a.complete === 'target'
+          ? '_rt_target'
+          : kind === 'files'
+            ? '_files'
+            : kind === 'dirs'
+              ? '_files -/'
+              : kind === 'choices'
+                ? `(${a.choices!.join(' ')})`
+                : ' ';
       return `        ${shq(`${a.variadic ? '*' : String(i + 1)}:${a.name}:${action}`)}`;
     });
-    return [`    ${c.name})`, '      _arguments -s \\', ...[...opts, ...args].map((l) => `${l} \\`), "        && ret=0", '      ;;'].join('\n');
+    return [
+      `    ${c.name})`,
+      '      _arguments -s \\',
+      ...[...opts, ...args].map((l) => `${l} \\`),
+      '        && ret=0',
+      '      ;;',
+    ].join('\n');
   });
   return `#compdef rt
 # zsh completion for rt — generated from the command definitions (rt completions zsh)
@@ -227,7 +256,9 @@ function fish(commands: readonly CommandSpec[]): string {
     if (kinds.has('dirs')) lines.push(`complete -c rt -n ${when} -a '(__fish_complete_directories)'`);
     for (const a of c.args) if (a.choices) lines.push(`complete -c rt -n ${when} -a ${fq(a.choices.join(' '))}`);
   }
-  lines.push(`complete -c rt -n '__fish_seen_subcommand_from help' -a ${fq([...commands.map((c) => c.name), ...HELP_TOPICS].join(' '))}`);
+  lines.push(
+    `complete -c rt -n '__fish_seen_subcommand_from help' -a ${fq([...commands.map((c) => c.name), ...HELP_TOPICS].join(' '))}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

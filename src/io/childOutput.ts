@@ -14,13 +14,22 @@ const MAX_OUTPUT = 1 << 30;
 export function childOutput(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; maxBytes?: number; stderr?: boolean; watchStderr?: (chunk: Buffer) => boolean },
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    maxBytes?: number;
+    stderr?: boolean;
+    watchStderr?: (chunk: Buffer) => boolean;
+  },
 ): Promise<{ status: number | null; stdout: Buffer; stderr: Buffer } | undefined> {
   const { maxBytes = MAX_OUTPUT, stderr = false, watchStderr, ...spawnOptions } = options;
   return new Promise((resolve) => {
-    let child;
+    let child: ReturnType<ReturnType<typeof childProcess>['spawn']>;
     try {
-      child = childProcess().spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', stderr ? 'pipe' : 'ignore'] });
+      child = childProcess().spawn(command, args, {
+        ...spawnOptions,
+        stdio: ['ignore', 'pipe', stderr ? 'pipe' : 'ignore'],
+      });
     } catch {
       resolve(undefined);
       return;
@@ -43,6 +52,8 @@ export function childOutput(
     const out = collect(child.stdout);
     const err = collect(child.stderr, watchStderr);
     child.on('error', () => resolve(undefined));
-    child.on('close', (status) => resolve(stopped ? undefined : { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+    child.on('close', (status) =>
+      resolve(stopped ? undefined : { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }),
+    );
   });
 }

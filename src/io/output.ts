@@ -46,7 +46,10 @@ export class FdSink {
   }
 
   write(chunk: string | Uint8Array): boolean {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (buf.length === 0) return true;
     this.parts.push(buf);
     this.size += buf.length;

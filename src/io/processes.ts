@@ -110,7 +110,8 @@ export function removeLeftovers(dir: string, prefixes: readonly string[]): void 
     try {
       const st = fs.lstatSync(file);
       // A process of that PID that started after the file was written is another (the PID was used again).
-      if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS && !startedAfter(pid, st.mtimeMs))) continue;
+      if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS && !startedAfter(pid, st.mtimeMs)))
+        continue;
       fs.rmSync(file, { force: true });
     } catch {
       // Gone meanwhile, or not ours to remove.

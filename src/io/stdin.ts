@@ -1,7 +1,7 @@
 // Reading the text of an edit from standard input, byte for byte.
 
 import fs from 'node:fs';
-import { RtError } from '../core/errors.js';
+import { RtError } from '../model/errors.js';
 import { isTerminal } from './output.js';
 
 export interface StdinSource {
@@ -24,7 +24,9 @@ export const processStdin: StdinSource = {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
         if (code === 'EOF' || code === 'EBADF' || code === 'ENXIO') break; // no stdin at all
-        throw new RtError('input', `cannot read standard input (${code ?? String(error)})`, ["give the text as a quoted heredoc: <<'EOF'"]);
+        throw new RtError('input', `cannot read standard input (${code ?? String(error)})`, [
+          "give the text as a quoted heredoc: <<'EOF'",
+        ]);
       }
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
@@ -37,7 +39,11 @@ export const processStdin: StdinSource = {
  * The text piped to an edit; refuses a terminal or empty stdin with the heredoc form (`empty`:
  * what to do instead when there is no text to write), and text holding a NUL byte (refuseNul).
  */
-export function readEditText(stdin: StdinSource, command: string, empty = 'to remove lines, use: rt delete PATH FROM [TO]'): Buffer {
+export function readEditText(
+  stdin: StdinSource,
+  command: string,
+  empty = 'to remove lines, use: rt delete PATH FROM [TO]',
+): Buffer {
   const usage = [`give the new text as a quoted heredoc:`, `  ${command} <<'EOF'`, '  …new lines…', '  EOF', empty];
   if (stdin.isTTY) throw new RtError('input', 'the new text comes from standard input, which is a terminal', usage);
   const text = stdin.read();
@@ -54,10 +60,14 @@ export function readNoText(stdin: StdinSource, path: string): Buffer {
   if (stdin.isTTY) return Buffer.alloc(0);
   const text = stdin.read();
   if (text.length === 0) return text;
-  throw new RtError('usage', `--empty makes an empty file, but standard input holds text (${text.length} ${text.length === 1 ? 'byte' : 'bytes'}); nothing was written`, [
-    `to write the text, drop --empty: rt create ${path} <<'EOF'`,
-    `to make an empty file, give no text: rt create --empty ${path} </dev/null`,
-  ]);
+  throw new RtError(
+    'usage',
+    `--empty makes an empty file, but standard input holds text (${text.length} ${text.length === 1 ? 'byte' : 'bytes'}); nothing was written`,
+    [
+      `to write the text, drop --empty: rt create ${path} <<'EOF'`,
+      `to make an empty file, give no text: rt create --empty ${path} </dev/null`,
+    ],
+  );
 }
 
 /** Lines of the text named in the refusal of a NUL byte; the rest are counted. */
@@ -86,9 +96,15 @@ export function refuseNul(text: Buffer): void {
   }
   const named = lines.slice(1, NUL_LINES_NAMED).join(', ');
   const more = lines.length > NUL_LINES_NAMED ? ` and ${lines.length - NUL_LINES_NAMED} more` : '';
-  const others = lines.length > 1 ? `; ${lines.length === 2 ? `line ${named} holds` : `lines ${named}${more} hold`} one too` : '';
-  throw new RtError('input', `line ${lines[0]} of the new text holds a NUL byte (its byte ${byte}${others}): a NUL makes a text file binary, and rt does not read binary files; nothing was written`, [
-    'remove the NUL bytes from the text (see them with: od -c, or cat -A)',
-    'to write a NUL as text, use the escape of the file\'s language (such as \\0 or \\x00)',
-  ], { lines: lines.slice(0, 50), byte });
+  const others =
+    lines.length > 1 ? `; ${lines.length === 2 ? `line ${named} holds` : `lines ${named}${more} hold`} one too` : '';
+  throw new RtError(
+    'input',
+    `line ${lines[0]} of the new text holds a NUL byte (its byte ${byte}${others}): a NUL makes a text file binary, and rt does not read binary files; nothing was written`,
+    [
+      'remove the NUL bytes from the text (see them with: od -c, or cat -A)',
+      "to write a NUL as text, use the escape of the file's language (such as \\0 or \\x00)",
+    ],
+    { lines: lines.slice(0, 50), byte },
+  );
 }

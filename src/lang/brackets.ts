@@ -34,7 +34,8 @@ export function bracketBalance(tree: Tree, rows: readonly Rows[]): [number, numb
       const index = INDEX[type];
       if (index !== undefined && !cursor.nodeIsMissing) {
         const row = cursor.startPosition.row;
-        if (rows.some(([first, last]) => row >= first && row <= last)) balance[index] = (balance[index] ?? 0) + (OPENERS.has(type) ? 1 : -1);
+        if (rows.some(([first, last]) => row >= first && row <= last))
+          balance[index] = (balance[index] ?? 0) + (OPENERS.has(type) ? 1 : -1);
       }
     }
     if (cursor.gotoNextSibling()) {

@@ -15,6 +15,11 @@ export function changedSpan(from: string, to: string): ChangedSpan {
   let head = 0;
   while (head < from.length && head < to.length && from.charCodeAt(head) === to.charCodeAt(head)) head++;
   let tail = 0;
-  while (tail < from.length - head && tail < to.length - head && from.charCodeAt(from.length - 1 - tail) === to.charCodeAt(to.length - 1 - tail)) tail++;
+  while (
+    tail < from.length - head &&
+    tail < to.length - head &&
+    from.charCodeAt(from.length - 1 - tail) === to.charCodeAt(to.length - 1 - tail)
+  )
+    tail++;
   return { start: head, oldEnd: from.length - tail, newEnd: to.length - tail };
 }

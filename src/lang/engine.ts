@@ -16,7 +16,7 @@ import { outlineOf, type Definition } from './outline.js';
 import type { SyntaxProblem } from './problem.js';
 import { pythonTokenProblems } from './pythonTokens.js';
 import { treeProblems } from './treeProblems.js';
-import { cpuMs } from '../io/timeBudget.js';
+import { cpuMs } from '../search/timeBudget.js';
 
 /**
  * The bytes of a grammar file, by file name (`tree-sitter-go.wasm`): from node_modules, from
@@ -38,14 +38,24 @@ export interface Engine {
    * The syntax errors of `text` and the balance of brackets on `rows` (brackets.ts), from one
    * parse; undefined as for `problems`. JSON has no balance (its parser is not tree-sitter).
    */
-  problemsAndBalance(language: LanguageId, text: string, rows: readonly Rows[], budgetMs?: number): { problems: SyntaxProblem[]; balance?: [number, number, number] } | undefined;
+  problemsAndBalance(
+    language: LanguageId,
+    text: string,
+    rows: readonly Rows[],
+    budgetMs?: number,
+  ): { problems: SyntaxProblem[]; balance?: [number, number, number] } | undefined;
   /**
    * The syntax errors of `after` and, when it has some, of `before` (the same file before a
    * change), parsed again from the tree of `after` (a change of a few lines costs a fraction of
    * a parse); undefined as for `problems` when `after` could not be parsed in time, `was`
    * undefined when `before` could not.
    */
-  problemsOfChange(language: LanguageId, before: string, after: string, budgetMs?: number): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
+  problemsOfChange(
+    language: LanguageId,
+    before: string,
+    after: string,
+    budgetMs?: number,
+  ): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
   /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
@@ -76,7 +86,12 @@ export function createEngine(read: ReadGrammar): Engine {
     return language;
   };
 
-  const parse = (language: LanguageId, text: string, budgetMs: number, earlier: Tree | null = null): Tree | undefined => {
+  const parse = (
+    language: LanguageId,
+    text: string,
+    budgetMs: number,
+    earlier: Tree | null = null,
+  ): Tree | undefined => {
     const parser = parsers.get(language);
     if (!parser) throw new Error(`rt: the ${language} grammar is not loaded (prepare it first)`);
     // CPU time, so that other work on a busy machine does not make a check give up.
@@ -164,7 +179,6 @@ export function createEngine(read: ReadGrammar): Engine {
     },
   };
 }
-
 
 /**
  * The edit that makes `from` into `to`: what lies between their common start and common end.

@@ -48,8 +48,21 @@ export function jsonProblems(text: string, dialect: JsonDialect): SyntaxProblem[
     const token = text.slice(offset, offset + Math.max(length, 1));
     const { line, column } = positionOf(lines, offset);
     const last = positionOf(lines, offset + length).line;
-    const message = messageOf(error, token, offset >= text.length, TRAILING_COMMA.test(text.slice(Math.max(0, offset - 400), offset)));
-    problems.push({ line, column, endLine: last, message, kind: `json ${error}`, contextStart: line, contextEnd: last });
+    const message = messageOf(
+      error,
+      token,
+      offset >= text.length,
+      TRAILING_COMMA.test(text.slice(Math.max(0, offset - 400), offset)),
+    );
+    problems.push({
+      line,
+      column,
+      endLine: last,
+      message,
+      kind: `json ${error}`,
+      contextStart: line,
+      contextEnd: last,
+    });
   }
   return problems;
 }
@@ -65,11 +78,18 @@ function json5Problems(text: string): SyntaxProblem[] {
     return [];
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    const { lineNumber: line = 1, columnNumber: column = 1 } = error as SyntaxError & { lineNumber?: number; columnNumber?: number };
+    const { lineNumber: line = 1, columnNumber: column = 1 } = error as SyntaxError & {
+      lineNumber?: number;
+      columnNumber?: number;
+    };
     const said = error.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
     const character = /^invalid character '(.*)'$/s.exec(said);
     // json5 escapes the character as a string would (`'\\''`): a quote or a backslash is shown as it is.
-    const message = character ? `unexpected ${quoted(character[1]!.replace(/^\\(['"\\])$/, '$1'))}` : said === 'invalid end of input' ? 'unexpected end of file' : said;
+    const message = character
+      ? `unexpected ${quoted(character[1]!.replace(/^\\(['"\\])$/, '$1'))}`
+      : said === 'invalid end of input'
+        ? 'unexpected end of file'
+        : said;
     return [{ line, column, endLine: line, message, kind: `json5 ${said}`, contextStart: line, contextEnd: line }];
   }
 }
@@ -79,7 +99,8 @@ const TRAILING_COMMA = /,(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
 
 function messageOf(error: number, token: string, atEnd: boolean, afterComma: boolean): string {
   const base = MESSAGES[error] ?? 'syntax error';
-  if ((error === 3 || error === 4) && afterComma && (token === '}' || token === ']')) return 'trailing `,` is not allowed in JSON';
+  if ((error === 3 || error === 4) && afterComma && (token === '}' || token === ']'))
+    return 'trailing `,` is not allowed in JSON';
   if ((error === 3 || error === 4) && atEnd) return `${base}, found the end of the file`;
   return error === 1 || error === 9 ? `${base} ${quoted(token)}` : base;
 }

@@ -22,10 +22,15 @@ export type LanguageId =
   | 'yaml';
 
 /** How a language is parsed: a tree-sitter grammar (its .wasm file), or a JavaScript parser. */
-/** JSON's dialects: JSON itself, JSONC (comments and trailing commas), JSON5 (an ECMAScript object literal's syntax). */
+/**
+ * JSON's dialects: JSON itself, JSONC (comments and trailing commas), JSON5 (an ECMAScript object literal's syntax).
+ */
 export type JsonDialect = 'json' | 'jsonc' | 'json5';
 
-export type Parsing = { kind: 'tree-sitter'; grammar: string } | { kind: 'json'; dialect: JsonDialect } | { kind: 'yaml' };
+export type Parsing =
+  | { kind: 'tree-sitter'; grammar: string }
+  | { kind: 'json'; dialect: JsonDialect }
+  | { kind: 'yaml' };
 
 export const PARSING: Readonly<Record<LanguageId, Parsing>> = {
   javascript: { kind: 'tree-sitter', grammar: 'tree-sitter-javascript.wasm' },
@@ -51,36 +56,98 @@ export const PARSING: Readonly<Record<LanguageId, Parsing>> = {
 export const LANGUAGES = Object.keys(PARSING) as readonly LanguageId[];
 
 const BY_EXTENSION: Readonly<Record<string, LanguageId>> = {
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'tsx',
-  json: 'json', geojson: 'json', webmanifest: 'json', 'json-ld': 'json', jsonld: 'json',
-  jsonc: 'jsonc', 'code-workspace': 'jsonc', 'code-snippets': 'jsonc',
+  json: 'json',
+  geojson: 'json',
+  webmanifest: 'json',
+  'json-ld': 'json',
+  jsonld: 'json',
+  jsonc: 'jsonc',
+  'code-workspace': 'jsonc',
+  'code-snippets': 'jsonc',
   json5: 'json5',
-  py: 'python', pyi: 'python', pyw: 'python',
+  py: 'python',
+  pyi: 'python',
+  pyw: 'python',
   go: 'go',
   rs: 'rust',
   java: 'java',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', hh: 'cpp', hpp: 'cpp', hxx: 'cpp', 'h++': 'cpp', ipp: 'cpp', tpp: 'cpp', inl: 'cpp',
-  cs: 'csharp', csx: 'csharp',
-  rb: 'ruby', rake: 'ruby', gemspec: 'ruby', ru: 'ruby', podspec: 'ruby',
-  php: 'php', phtml: 'php',
-  sh: 'bash', bash: 'bash',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  'c++': 'cpp',
+  hh: 'cpp',
+  hpp: 'cpp',
+  hxx: 'cpp',
+  'h++': 'cpp',
+  ipp: 'cpp',
+  tpp: 'cpp',
+  inl: 'cpp',
+  cs: 'csharp',
+  csx: 'csharp',
+  rb: 'ruby',
+  rake: 'ruby',
+  gemspec: 'ruby',
+  ru: 'ruby',
+  podspec: 'ruby',
+  php: 'php',
+  phtml: 'php',
+  sh: 'bash',
+  bash: 'bash',
   css: 'css',
-  yml: 'yaml', yaml: 'yaml',
+  yml: 'yaml',
+  yaml: 'yaml',
 };
 
 /** Whole file names (the last path part) of a known language, whatever their extension says. */
 const BY_NAME: Readonly<Record<string, LanguageId>> = {
-  Rakefile: 'ruby', Gemfile: 'ruby', Guardfile: 'ruby', Vagrantfile: 'ruby', Podfile: 'ruby', Brewfile: 'ruby', Capfile: 'ruby', Fastfile: 'ruby',
-  '.bashrc': 'bash', '.bash_profile': 'bash', '.bash_login': 'bash', '.bash_logout': 'bash', '.profile': 'bash', PKGBUILD: 'bash',
-  '.babelrc': 'jsonc', '.babelrc.json': 'jsonc', 'babel.config.json': 'jsonc', '.jshintrc': 'jsonc', '.swcrc': 'jsonc',
-  '.eslintrc': 'jsonc', '.eslintrc.json': 'jsonc', 'renovate.json': 'jsonc', '.renovaterc': 'jsonc', '.renovaterc.json': 'jsonc',
-  'devcontainer.json': 'jsonc', '.devcontainer.json': 'jsonc', 'tslint.json': 'jsonc', 'deno.json': 'jsonc',
-  'turbo.json': 'jsonc', 'biome.json': 'jsonc', '.oxlintrc.json': 'jsonc', 'api-extractor.json': 'jsonc',
-  'language-configuration.json': 'jsonc', 'typedoc.json': 'jsonc', '.markdownlint.json': 'jsonc',
-  'Pipfile.lock': 'json', '.clang-format': 'yaml', '.clang-tidy': 'yaml',
+  Rakefile: 'ruby',
+  Gemfile: 'ruby',
+  Guardfile: 'ruby',
+  Vagrantfile: 'ruby',
+  Podfile: 'ruby',
+  Brewfile: 'ruby',
+  Capfile: 'ruby',
+  Fastfile: 'ruby',
+  '.bashrc': 'bash',
+  '.bash_profile': 'bash',
+  '.bash_login': 'bash',
+  '.bash_logout': 'bash',
+  '.profile': 'bash',
+  PKGBUILD: 'bash',
+  '.babelrc': 'jsonc',
+  '.babelrc.json': 'jsonc',
+  'babel.config.json': 'jsonc',
+  '.jshintrc': 'jsonc',
+  '.swcrc': 'jsonc',
+  '.eslintrc': 'jsonc',
+  '.eslintrc.json': 'jsonc',
+  'renovate.json': 'jsonc',
+  '.renovaterc': 'jsonc',
+  '.renovaterc.json': 'jsonc',
+  'devcontainer.json': 'jsonc',
+  '.devcontainer.json': 'jsonc',
+  'tslint.json': 'jsonc',
+  'deno.json': 'jsonc',
+  'turbo.json': 'jsonc',
+  'biome.json': 'jsonc',
+  '.oxlintrc.json': 'jsonc',
+  'api-extractor.json': 'jsonc',
+  'language-configuration.json': 'jsonc',
+  'typedoc.json': 'jsonc',
+  '.markdownlint.json': 'jsonc',
+  'Pipfile.lock': 'json',
+  '.clang-format': 'yaml',
+  '.clang-tidy': 'yaml',
 };
 
 /** JSON files read by tools that allow comments and trailing commas (TypeScript's, VS Code's). */
@@ -89,9 +156,20 @@ const JSONC_FOLDER = /(?:^|\/)\.(?:vscode|codesandbox|devcontainer)\/[^/]+\.json
 
 /** Interpreters named by a shebang (the last part of the path, or `env`'s argument). */
 const BY_INTERPRETER: Readonly<Record<string, LanguageId>> = {
-  node: 'javascript', nodejs: 'javascript', bun: 'javascript', zx: 'javascript',
-  deno: 'typescript', 'ts-node': 'typescript', tsx: 'typescript', 'ts-node-esm': 'typescript',
-  python: 'python', ruby: 'ruby', php: 'php', sh: 'bash', bash: 'bash', dash: 'bash',
+  node: 'javascript',
+  nodejs: 'javascript',
+  bun: 'javascript',
+  zx: 'javascript',
+  deno: 'typescript',
+  'ts-node': 'typescript',
+  tsx: 'typescript',
+  'ts-node-esm': 'typescript',
+  python: 'python',
+  ruby: 'ruby',
+  php: 'php',
+  sh: 'bash',
+  bash: 'bash',
+  dash: 'bash',
 };
 
 /**
@@ -134,5 +212,7 @@ export function languageOfShebang(head: Uint8Array): LanguageId | undefined {
 function looksLikeCpp(head: Uint8Array): boolean {
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64 * 1024)).toString('latin1');
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
-  return /^\s*(?:class|namespace|template\s*<|public:|private:|protected:|using\s+namespace)\b|::|\bextern\s+"C\+\+"/m.test(code);
+  return /^\s*(?:class|namespace|template\s*<|public:|private:|protected:|using\s+namespace)\b|::|\bextern\s+"C\+\+"/m.test(
+    code,
+  );
 }

@@ -13,7 +13,9 @@ export async function loadEngine(): Promise<Engine> {
   const require = createRequire(import.meta.url);
   // Grammar file name → its path as a module specifier (the package it comes with); read when
   // first needed, so that bundles of the sources that never parse (the docs') need not find it.
-  const files: Readonly<Record<string, string>> = JSON.parse(readFileSync(new URL('./grammars.json', import.meta.url), 'utf8'));
+  const files: Readonly<Record<string, string>> = JSON.parse(
+    readFileSync(new URL('./grammars.json', import.meta.url), 'utf8'),
+  );
   return createEngine((file) => {
     const specifier = files[file];
     if (specifier === undefined) throw new Error(`rt: no grammar file ${file}`);

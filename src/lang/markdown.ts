@@ -157,7 +157,10 @@ function headingsOf(lines: readonly string[], labels: ReadonlySet<string>): Head
     }
     if (paragraph === row) paragraph = undefined;
     if (underline && paragraph !== undefined) {
-      const text = lines.slice(paragraph, row).map((l) => l.trim()).join(' ');
+      const text = lines
+        .slice(paragraph, row)
+        .map((l) => l.trim())
+        .join(' ');
       headings.push({ level: underline[1]![0] === '=' ? 1 : 2, text: headingText(text, labels), first: paragraph });
       paragraph = undefined;
       continue;
@@ -228,9 +231,11 @@ function indentOf(line: string): number {
  */
 function startsBlock(rest: string, indent: number, interrupting: boolean): boolean {
   if (indent >= 4) return false;
-  return /^(?:#{1,6}(?:[ \t]|$)|`{3,}[^`]*$|~{3,}|>|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)/.test(rest)
-    || listItem(rest, indent, interrupting) !== undefined
-    || HTML_STARTS.some(([start, , interrupts]) => interrupts && start.test(rest));
+  return (
+    /^(?:#{1,6}(?:[ \t]|$)|`{3,}[^`]*$|~{3,}|>|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)/.test(rest) ||
+    listItem(rest, indent, interrupting) !== undefined ||
+    HTML_STARTS.some(([start, , interrupts]) => interrupts && start.test(rest))
+  );
 }
 
 /**
@@ -351,7 +356,12 @@ function normalLabel(label: string): string {
 }
 
 const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: '\u00a0',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  nbsp: '\u00a0',
 };
 
 /**

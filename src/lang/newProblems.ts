@@ -20,7 +20,11 @@ export interface Hunk {
   readonly newEnd: number;
 }
 
-export function newProblems(before: readonly SyntaxProblem[], after: readonly SyntaxProblem[], hunks: readonly Hunk[]): SyntaxProblem[] {
+export function newProblems(
+  before: readonly SyntaxProblem[],
+  after: readonly SyntaxProblem[],
+  hunks: readonly Hunk[],
+): SyntaxProblem[] {
   if (after.length === 0) return [];
   if (before.length === 0) return [...after];
   const paired = new Set<SyntaxProblem>();

@@ -152,8 +152,19 @@ const BASH: Rules = {
 };
 
 const RULES: Partial<Record<LanguageId, Rules>> = {
-  javascript: JS, typescript: JS, tsx: JS, python: PYTHON, go: GO, rust: RUST, java: JAVA, c: C, cpp: CPP,
-  csharp: CSHARP, ruby: RUBY, php: PHP, bash: BASH,
+  javascript: JS,
+  typescript: JS,
+  tsx: JS,
+  python: PYTHON,
+  go: GO,
+  rust: RUST,
+  java: JAVA,
+  c: C,
+  cpp: CPP,
+  csharp: CSHARP,
+  ruby: RUBY,
+  php: PHP,
+  bash: BASH,
 };
 
 /** Nodes that are a definition's outer layer: the definition's range starts with them. */
@@ -389,7 +400,10 @@ function lastRow(node: Node): number {
   return lastLine(node) - 1;
 }
 
-/** 1-based last line of a node, which some grammars end at the start of the next line (a macro's, a YAML value's newline). */
+/**
+ * 1-based last line of a node, which some grammars end at the start of the next line (a macro's, a YAML value's
+ * newline).
+ */
 function lastLine(node: Node): number {
   const end = node.endPosition;
   return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
@@ -397,9 +411,22 @@ function lastLine(node: Node): number {
 
 /** Expressions and loops: callbacks, closures and variables in them are not definitions of the file. */
 const NOT_ENTERED = new Set([
-  'expression_statement', 'call_expression', 'arrow_function', 'function_expression', 'function', 'lambda',
-  'assignment', 'return_statement', 'call', 'macro_invocation', 'let_declaration', 'local_declaration_statement',
-  'for_statement', 'for_in_statement', 'while_statement', 'do_statement',
+  'expression_statement',
+  'call_expression',
+  'arrow_function',
+  'function_expression',
+  'function',
+  'lambda',
+  'assignment',
+  'return_statement',
+  'call',
+  'macro_invocation',
+  'let_declaration',
+  'local_declaration_statement',
+  'for_statement',
+  'for_in_statement',
+  'while_statement',
+  'do_statement',
 ]);
 
 function isFunctionBody(node: Node): boolean {
@@ -428,7 +455,12 @@ function receiverType(method: Node): string | undefined {
 function declaratorName(node: Node | null): string | undefined {
   let at = node;
   for (let guard = 0; at && guard < 16; guard++) {
-    if (/^(?:identifier|field_identifier|type_identifier|qualified_identifier|destructor_name|operator_name)$/.test(at.type)) return at.text;
+    if (
+      /^(?:identifier|field_identifier|type_identifier|qualified_identifier|destructor_name|operator_name)$/.test(
+        at.type,
+      )
+    )
+      return at.text;
     at = at.childForFieldName('declarator') ?? at.namedChild(0);
   }
   return undefined;

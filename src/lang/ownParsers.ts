@@ -44,10 +44,23 @@ export function ownVerdict(parser: OwnParser, text: string, timeoutMs = OWN_PARS
   // rustup's proxy would install a toolchain that a rust-toolchain.toml names and is missing.
   env.RUSTUP_AUTO_INSTALL = '0';
   // Run away from the file's folder: its rustfmt.toml or rust-toolchain.toml changes no parse.
-  const run = spawnSync(program, args, { input: text, encoding: 'utf8', timeout: timeoutMs, env, cwd: tmpdir(), windowsHide: true, maxBuffer: 16 * 1024 * 1024 });
+  const run = spawnSync(program, args, {
+    input: text,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env,
+    cwd: tmpdir(),
+    windowsHide: true,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (run.error || run.signal || run.status === null) return NONE;
   if (run.status === 0) return OK;
-  const problem = parser === 'python3' ? pythonProblem(run.status, run.stdout) : parser === 'rustfmt' ? rustProblem(run.stderr) : shellProblem(run.stderr);
+  const problem =
+    parser === 'python3'
+      ? pythonProblem(run.status, run.stdout)
+      : parser === 'rustfmt'
+        ? rustProblem(run.stderr)
+        : shellProblem(run.stderr);
   return problem ? { status: 'error', problem } : NONE;
 }
 
@@ -116,4 +129,3 @@ function rustProblem(stderr: string): SyntaxProblem | undefined {
 function problem(line: number, column: number, message: string, kind: string): SyntaxProblem {
   return { line, column, message, kind, endLine: line, contextStart: line, contextEnd: line };
 }
-

@@ -1,5 +1,6 @@
 // The syntax errors Python's tokenizer finds, the indentation rules its parser adds, and a few of
-// its compiler's, as CPython applies them. Pure. tree-sitter's Python grammar takes every one of these for valid code (its
+// its compiler's, as CPython applies them. Pure. tree-sitter's Python grammar takes every one of these for valid code
+// (its
 // scanner recovers from any indentation), and these errors are exact: a check may be sure of them
 // without asking `python3`.
 //
@@ -106,7 +107,14 @@ class PythonTokens {
     const lastLine = this.text.endsWith('\n') ? Math.max(1, this.line - 1) : this.line;
     if (this.header !== undefined) this.expectedBlock(lastLine);
     for (const bracket of this.brackets) {
-      this.report(bracket.line, bracket.column, `\`${bracket.char}\` was never closed`, `never closed ${bracket.char}`, bracket.line, lastLine);
+      this.report(
+        bracket.line,
+        bracket.column,
+        `\`${bracket.char}\` was never closed`,
+        `never closed ${bracket.char}`,
+        bracket.line,
+        lastLine,
+      );
     }
     return this.problems.slice(0, MAX_ERRORS);
   }
@@ -154,7 +162,14 @@ class PythonTokens {
   private futureRule(): void {
     const head = this.text.slice(this.at, this.at + 20);
     if (/^from[ \t]+__future__\b/.test(head)) {
-      if (!this.futureAllowed) this.report(this.line, this.column(), 'from __future__ imports must occur at the beginning of the file', 'future', this.line);
+      if (!this.futureAllowed)
+        this.report(
+          this.line,
+          this.column(),
+          'from __future__ imports must occur at the beginning of the file',
+          'future',
+          this.line,
+        );
     } else if (this.futureAllowed && !this.sawDocstring && /^[rRuU]?['"]/.test(head)) {
       this.sawDocstring = true;
     } else this.futureAllowed = false;
@@ -188,7 +203,13 @@ class PythonTokens {
     const outer = this.levels[kept]!;
     if (column !== outer.column) {
       // The levels stay as they were: the lines after one misplaced line are read as before it.
-      this.report(line, at, 'unindent does not match any outer indentation level', 'unindent', this.levels[kept + 1]!.line);
+      this.report(
+        line,
+        at,
+        'unindent does not match any outer indentation level',
+        'unindent',
+        this.levels[kept + 1]!.line,
+      );
       return true;
     }
     this.levels.length = kept + 1;
@@ -216,7 +237,11 @@ class PythonTokens {
     const text = this.text;
     const start = this.logicalStart;
     const keyword = /^\w+(?:[ \t]+\w+)?/.exec(text.slice(this.at, this.at + 40))?.[0].replace(/[ \t]+/, ' ') ?? '';
-    const statement = COMPOUND.has(keyword) ? keyword : COMPOUND.has(keyword.split(' ')[0]!) ? keyword.split(' ')[0]! : '';
+    const statement = COMPOUND.has(keyword)
+      ? keyword
+      : COMPOUND.has(keyword.split(' ')[0]!)
+        ? keyword.split(' ')[0]!
+        : '';
     const level = this.levels[this.levels.length - 1]!;
     const kind = statement === 'else' && LOOPS.has(level.lastHeader) ? 'loop else' : statement;
     if (statement !== '') level.lastHeader = statement;
@@ -230,7 +255,8 @@ class PythonTokens {
     let simpleTokens = 0;
     let simpleAt = { line: this.line, column: this.column() };
     const endSimple = (): void => {
-      if (simpleTokens === 1 && NEEDS_MORE.has(simple)) this.report(simpleAt.line, simpleAt.column, `\`${simple}\` needs more`, `needs more ${simple}`, start);
+      if (simpleTokens === 1 && NEEDS_MORE.has(simple))
+        this.report(simpleAt.line, simpleAt.column, `\`${simple}\` needs more`, `needs more ${simple}`, start);
     };
     const uses: Array<{ word: string; line: number; column: number; inOwnBlock: boolean }> = [];
     let lambda = false;
@@ -261,7 +287,7 @@ class PythonTokens {
       const wasStart = statementStart;
       statementStart = false;
       if (wasStart) {
-        simple = isWordChar(c) ? /^\w+/.exec(text.slice(this.at, this.at + 20))?.[0] ?? '' : '';
+        simple = isWordChar(c) ? (/^\w+/.exec(text.slice(this.at, this.at + 20))?.[0] ?? '') : '';
         simpleTokens = 0;
         simpleAt = { line: this.line, column: this.column() };
       }
@@ -270,11 +296,13 @@ class PythonTokens {
       const list = this.brackets[this.brackets.length - 1]?.list;
       if (this.stringOrWord(c)) {
         const word = text.slice(wordStart, this.at);
-        if (list) this.problem(list.token(word, /^[ \t]*=(?!=)/.test(text.slice(this.at, this.at + 40)) ? word : undefined));
+        if (list)
+          this.problem(list.token(word, /^[ \t]*=(?!=)/.test(text.slice(this.at, this.at + 40)) ? word : undefined));
         beforePrevious = previous;
         previous = isWordChar(c) && !/['"]$/.test(word) ? word : '"';
         if (word === 'lambda') lambda = true;
-        if (word === 'as' && this.brackets.length === 0 && !AS_STATEMENTS.has(simple)) this.report(this.line, wordStart - this.lineStart + 1, '`as` out of place', 'as', start);
+        if (word === 'as' && this.brackets.length === 0 && !AS_STATEMENTS.has(simple))
+          this.report(this.line, wordStart - this.lineStart + 1, '`as` out of place', 'as', start);
         if (SCOPED.has(word) && (wasStart || word === 'yield' || word === 'await')) {
           uses.push({ word, line: this.line, column: wordStart - this.lineStart + 1, inOwnBlock });
         }
@@ -283,7 +311,8 @@ class PythonTokens {
       const token = c === '*' && text[this.at + 1] === '*' ? '**' : c;
       if (list && c !== ')') {
         if (c === ',') this.problem(list.next());
-        else if (c === '=' && !'=!<>+-*/%&|^@:'.includes(text[this.at - 1] ?? '') && text[this.at + 1] !== '=') list.equals();
+        else if (c === '=' && !'=!<>+-*/%&|^@:'.includes(text[this.at - 1] ?? '') && text[this.at + 1] !== '=')
+          list.equals();
         else if (c === ':') list.colon();
         else this.problem(list.token(token));
       }
@@ -299,8 +328,7 @@ class PythonTokens {
         simpleTokens--;
         endSimple();
         statementStart = true;
-      }
-      else if (c === ':' && text[this.at + 1] !== '=' && this.brackets.length === 0) {
+      } else if (c === ':' && text[this.at + 1] !== '=' && this.brackets.length === 0) {
         this.endsInColon = true;
         if (statement !== '' && !inOwnBlock) statementStart = inOwnBlock = true;
       }
@@ -311,7 +339,9 @@ class PythonTokens {
     endSimple();
     if (this.endsInColon) this.header = { line: start, what: headerKind(keyword), kind };
     // `yield` and `await` in a lambda belong to it: the lambda is a function of its own.
-    for (const use of uses) if (!(lambda && (use.word === 'yield' || use.word === 'await'))) this.scopeRule(use, use.inOwnBlock ? kind : undefined);
+    for (const use of uses)
+      if (!(lambda && (use.word === 'yield' || use.word === 'await')))
+        this.scopeRule(use, use.inOwnBlock ? kind : undefined);
     this.previousLogical = start;
   }
 
@@ -321,16 +351,21 @@ class PythonTokens {
    * of them reaching through a class or function body.
    */
   private scopeRule(use: { word: string; line: number; column: number }, ownBlock: string | undefined): void {
-    const kinds = this.levels.slice(1).map((level) => level.kind).reverse();
+    const kinds = this.levels
+      .slice(1)
+      .map((level) => level.kind)
+      .reverse();
     if (ownBlock !== undefined) kinds.unshift(ownBlock);
     const scope = kinds.find((kind) => kind === 'def' || kind === 'async def' || kind === 'class');
     let message: string | undefined;
     if (use.word === 'break' || use.word === 'continue') {
       const loop = kinds.findIndex((kind) => LOOPS.has(kind));
       const stop = kinds.findIndex((kind) => kind === 'def' || kind === 'async def' || kind === 'class');
-      if (loop === -1 || (stop !== -1 && stop < loop)) message = use.word === 'break' ? "'break' outside loop" : "'continue' not properly in loop";
+      if (loop === -1 || (stop !== -1 && stop < loop))
+        message = use.word === 'break' ? "'break' outside loop" : "'continue' not properly in loop";
     } else if (use.word === 'await') {
-      if (scope !== 'async def') message = scope === 'def' ? "'await' outside async function" : "'await' outside function";
+      if (scope !== 'async def')
+        message = scope === 'def' ? "'await' outside async function" : "'await' outside function";
     } else if (scope !== 'def' && scope !== 'async def') {
       message = `'${use.word}' outside function`;
     }
@@ -366,7 +401,8 @@ class PythonTokens {
 
   /** An argument or parameter out of order, at the token where that shows. */
   private problem(message: string | undefined): void {
-    if (message) this.report(this.line, this.column(), message, `arguments: ${message.replace(/:.*/, '')}`, this.logicalStart);
+    if (message)
+      this.report(this.line, this.column(), message, `arguments: ${message.replace(/:.*/, '')}`, this.logicalStart);
   }
 
   private close(char: string): void {
@@ -375,7 +411,13 @@ class PythonTokens {
       this.report(this.line, this.column(), `unmatched \`${char}\``, `unmatched ${char}`, this.logicalStart);
     } else if (opener.char !== OPENER_OF[char]) {
       const where = opener.line === this.line ? '' : ` on line ${opener.line}`;
-      this.report(this.line, this.column(), `closing \`${char}\` does not match opening \`${opener.char}\`${where}`, `mismatched ${char}`, opener.line);
+      this.report(
+        this.line,
+        this.column(),
+        `closing \`${char}\` does not match opening \`${opener.char}\`${where}`,
+        `mismatched ${char}`,
+        opener.line,
+      );
     }
   }
 
@@ -392,7 +434,13 @@ class PythonTokens {
       this.at = next;
       return;
     }
-    this.report(this.line, this.column(), 'unexpected character after line continuation character', 'continuation', this.line);
+    this.report(
+      this.line,
+      this.column(),
+      'unexpected character after line continuation character',
+      'continuation',
+      this.line,
+    );
     this.at++;
   }
 
@@ -410,7 +458,14 @@ class PythonTokens {
     this.at += triple ? 3 : 1;
     const unterminated = (): void => {
       if (triple) {
-        this.report(startLine, startColumn, 'unterminated triple-quoted string literal', 'unterminated """', startLine, this.line);
+        this.report(
+          startLine,
+          startColumn,
+          'unterminated triple-quoted string literal',
+          'unterminated """',
+          startLine,
+          this.line,
+        );
       } else {
         this.report(startLine, startColumn, 'unterminated string literal', 'unterminated string', startLine);
       }
@@ -505,7 +560,14 @@ class PythonTokens {
     return this.at - this.lineStart + 1;
   }
 
-  private report(line: number, column: number, message: string, kind: string, contextStart: number, contextEnd = line): void {
+  private report(
+    line: number,
+    column: number,
+    message: string,
+    kind: string,
+    contextStart: number,
+    contextEnd = line,
+  ): void {
     this.problems.push({
       line,
       column,
@@ -575,7 +637,8 @@ class ArgumentList {
       this.sawDoubleStar = true;
       return undefined;
     }
-    if (this.first === '*') return this.sawDoubleStar ? 'iterable argument unpacking follows keyword argument unpacking' : undefined;
+    if (this.first === '*')
+      return this.sawDoubleStar ? 'iterable argument unpacking follows keyword argument unpacking' : undefined;
     if (this.keyword !== undefined) {
       this.sawKeyword = true;
       if (this.keywords.has(this.keyword)) return `keyword argument repeated: ${this.keyword}`;
@@ -602,9 +665,41 @@ const AS_STATEMENTS = new Set(['import', 'from', 'with', 'async', 'except', 'cas
 
 /** Python's keywords: a `(` after one opens no call. */
 const KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except',
-  'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
-  'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 
 /** What a header is, as CPython names it: `function definition`, `'if' statement`. */
@@ -617,7 +712,19 @@ function headerKind(words: string): string {
   return 'the header';
 }
 
-const HEADER_KEYWORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'try', 'except', 'finally', 'with', 'match', 'case']);
+const HEADER_KEYWORDS = new Set([
+  'if',
+  'elif',
+  'else',
+  'for',
+  'while',
+  'try',
+  'except',
+  'finally',
+  'with',
+  'match',
+  'case',
+]);
 
 /** The keywords that start a compound statement (`match` and `case` only when the line ends a header). */
 const COMPOUND = new Set([...HEADER_KEYWORDS, 'def', 'class', 'async def', 'async for', 'async with']);
@@ -628,5 +735,11 @@ const SCOPED = new Set(['return', 'yield', 'await', 'break', 'continue']);
 /** A character of a name or number (a string's prefix is one): ASCII letters, digits, `_`, and anything not ASCII. */
 function isWordChar(c: string): boolean {
   const code = c.charCodeAt(0);
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code > 0x7f;
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f ||
+    code > 0x7f
+  );
 }

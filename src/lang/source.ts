@@ -5,7 +5,7 @@
 // Both keep rt's line numbers, which count `\n`. Bytes that are not UTF-8 decode to U+FFFD, one
 // character each, so they cannot break a line either.
 
-import { BOM } from '../core/lines.js';
+import { BOM } from '../model/lines.js';
 
 export interface Source {
   readonly text: string;

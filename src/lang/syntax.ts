@@ -123,24 +123,39 @@ function errorsOf(language: LanguageId, bytes: Uint8Array): Check {
  * hunk between the first and last lines the two contents share. The old content is parsed only
  * when the new one has errors: a clean edit costs one parse.
  */
-export function newErrors(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks?: readonly Hunk[], lines?: LineStarts): Check {
+export function newErrors(
+  language: LanguageId,
+  oldBytes: Uint8Array,
+  newBytes: Uint8Array,
+  hunks?: readonly Hunk[],
+  lines?: LineStarts,
+): Check {
   return guarded(() => check(language, oldBytes, newBytes, hunks, lines));
 }
 
-/** Where the lines of the old and new content start (their byte offsets, and the length last), when the caller has them. */
+/**
+ * Where the lines of the old and new content start (their byte offsets, and the length last), when the caller has them.
+ */
 export interface LineStarts {
   readonly old: ArrayLike<number>;
   readonly new: ArrayLike<number>;
 }
 
-function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, lines?: LineStarts): Check {
+function check(
+  language: LanguageId,
+  oldBytes: Uint8Array,
+  newBytes: Uint8Array,
+  hunks: readonly Hunk[] | undefined,
+  lines?: LineStarts,
+): Check {
   const parser = prepared(language);
   if (typeof parser === 'string') return skipped(parser);
   if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
   if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
   const newLines = lines?.new ?? lineOffsets(newBytes);
   // JSON is parsed whole (its parser is quick, and a fragment of it is never JSON).
-  if (newLines.length - 1 <= WINDOWED_FROM_LINES || PARSING[language].kind === 'json') return wholeFile(parser, language, oldBytes, newBytes, hunks, PARSE_BUDGET_MS);
+  if (newLines.length - 1 <= WINDOWED_FROM_LINES || PARSING[language].kind === 'json')
+    return wholeFile(parser, language, oldBytes, newBytes, hunks, PARSE_BUDGET_MS);
   const edit = hunks ?? hunkBetween(sourceOf(oldBytes).text, sourceOf(newBytes).text);
   const oldLines = lines?.old ?? lineOffsets(oldBytes);
   const window = windowOf(newBytes, newLines, oldLines, edit);
@@ -153,7 +168,10 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
     oldPart = Buffer.concat([mark, oldPart]);
   }
   const after = sourceOf(newPart).text;
-  if (after.length > MAX_PARSED_CHARS) return skipped(`lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`);
+  if (after.length > MAX_PARSED_CHARS)
+    return skipped(
+      `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`,
+    );
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
   const found = parser.problems(language, after, PARSE_BUDGET_MS);
   if (found === undefined) return skipped(`parsing took longer than ${PARSE_BUDGET_MS} ms`);
@@ -172,7 +190,11 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
   if (BRACKETS_ONLY.has(language) && !unbalances(parser, language, before, after)) return { status: 'ok' };
   // JavaScript and TypeScript: the language's own parser reads the window too (a grammar older
   // than the language takes `accessor`, `<in T>`, `import defer` for errors).
-  if (typeScriptReads(language) && typeScriptVerdict(language, before, after, windowEdit, { made: true, old: false })?.made.length === 0) return { status: 'ok' };
+  if (
+    typeScriptReads(language) &&
+    typeScriptVerdict(language, before, after, windowEdit, { made: true, old: false })?.made.length === 0
+  )
+    return { status: 'ok' };
   // A window's cut can make an error of its own that the edit moves (a docstring opened in the
   // window, closed past it): the whole file confirms the refusal, and when it cannot, the
   // window's errors refuse the change (--no-check writes it).
@@ -184,12 +206,24 @@ function check(language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array,
  * The check on the whole file. `windowFound` holds the errors a window around the edit found
  * (in file lines), when this confirms them: then a confirmation that cannot run refuses.
  */
-function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, newBytes: Uint8Array, hunks: readonly Hunk[] | undefined, budget: number, windowFound?: readonly SyntaxProblem[]): Check {
+function wholeFile(
+  parser: Engine,
+  language: LanguageId,
+  oldBytes: Uint8Array,
+  newBytes: Uint8Array,
+  hunks: readonly Hunk[] | undefined,
+  budget: number,
+  windowFound?: readonly SyntaxProblem[],
+): Check {
   const unconfirmed = (why: string): Check =>
     windowFound ? { status: 'errors', errors: nearestFirst(windowFound, hunks ?? []), unconfirmed: why } : skipped(why);
   const after = sourceOf(newBytes).text;
   if (after.length > MAX_PARSED_CHARS) {
-    return unconfirmed(windowFound ? `the file is too long (${(newBytes.length / 1024 / 1024).toFixed(1)} MB) to confirm them on the whole file` : `lines too long to check (${(newBytes.length / 1024 / 1024).toFixed(1)} MB: minified?)`);
+    return unconfirmed(
+      windowFound
+        ? `the file is too long (${(newBytes.length / 1024 / 1024).toFixed(1)} MB) to confirm them on the whole file`
+        : `lines too long to check (${(newBytes.length / 1024 / 1024).toFixed(1)} MB: minified?)`,
+    );
   }
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
   const before = sourceOf(oldBytes).text;
@@ -198,7 +232,8 @@ function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, n
   // A .json file that already has comments is read by a tool that allows them.
   if (language === 'json' && oldBytes.length > 0 && parser.jsonDialect(before) === 'jsonc') dialect = 'jsonc';
   const both = parser.problemsOfChange(dialect, before, after, budget);
-  if (both === undefined) return unconfirmed(`parsing ${windowFound ? 'the whole file ' : ''}took longer than ${budget} ms`);
+  if (both === undefined)
+    return unconfirmed(`parsing ${windowFound ? 'the whole file ' : ''}took longer than ${budget} ms`);
   const { found, was } = both;
   if (found.length === 0) return { status: 'ok' };
   // The old content could not be read: nothing says the errors are new, so none is.
@@ -211,7 +246,8 @@ function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, n
     const unbalanced = () => unbalances(parser, language, before, after);
     return ownParserJudges(own, before, after, nearestFirst(windowFound ?? made, edit), edit, unbalanced);
   }
-  if (BRACKETS_ONLY.has(language) && made.length > 0 && !unbalances(parser, language, before, after)) return { status: 'ok' };
+  if (BRACKETS_ONLY.has(language) && made.length > 0 && !unbalances(parser, language, before, after))
+    return { status: 'ok' };
   // JavaScript and TypeScript: the language's own parser has the last word, on errors the
   // grammar finds new (a window's, it has read already) and where the grammar finds errors in
   // the old content (it may misread it).
@@ -228,7 +264,13 @@ function wholeFile(parser: Engine, language: LanguageId, oldBytes: Uint8Array, n
 
 /** An error of a window as an error of the file, the window starting at 0-based line `from`. */
 function shifted(problem: SyntaxProblem, from: number): SyntaxProblem {
-  return { ...problem, line: problem.line + from, endLine: problem.endLine + from, contextStart: problem.contextStart + from, contextEnd: problem.contextEnd + from };
+  return {
+    ...problem,
+    line: problem.line + from,
+    endLine: problem.endLine + from,
+    contextStart: problem.contextStart + from,
+    contextEnd: problem.contextEnd + from,
+  };
 }
 
 /**
@@ -239,8 +281,19 @@ function shifted(problem: SyntaxProblem, from: number): SyntaxProblem {
 export function nearestFirst(errors: readonly SyntaxProblem[], hunks: readonly Hunk[]): SyntaxProblem[] {
   if (hunks.length === 0) return [...errors];
   const distance = (problem: SyntaxProblem): number =>
-    Math.min(...hunks.map((hunk) => (problem.line < hunk.newStart ? hunk.newStart - problem.line : problem.line >= hunk.newEnd ? problem.line - Math.max(hunk.newStart, hunk.newEnd - 1) : 0)));
-  return errors.map((problem, order) => ({ problem, order, away: distance(problem) })).sort((a, b) => a.away - b.away || a.order - b.order).map((e) => e.problem);
+    Math.min(
+      ...hunks.map((hunk) =>
+        problem.line < hunk.newStart
+          ? hunk.newStart - problem.line
+          : problem.line >= hunk.newEnd
+            ? problem.line - Math.max(hunk.newStart, hunk.newEnd - 1)
+            : 0,
+      ),
+    );
+  return errors
+    .map((problem, order) => ({ problem, order, away: distance(problem) }))
+    .sort((a, b) => a.away - b.away || a.order - b.order)
+    .map((e) => e.problem);
 }
 
 /**
@@ -260,15 +313,24 @@ const WINDOW_MARK: Partial<Record<LanguageId, Buffer>> = { php: Buffer.from('<?p
  * in Rust, whose grammar lags the language (`safe fn` in an `unsafe extern` block), an error only
  * if the change also unbalanced the brackets, as for C's macros; in shell scripts, any.
  */
-function ownParserJudges(parser: OwnParser, before: string, after: string, made: readonly SyntaxProblem[], edit: readonly Hunk[], unbalanced: () => boolean): Check {
+function ownParserJudges(
+  parser: OwnParser,
+  before: string,
+  after: string,
+  made: readonly SyntaxProblem[],
+  edit: readonly Hunk[],
+  unbalanced: () => boolean,
+): Check {
   const now = ownVerdict(parser, after);
   if (now.status === 'ok') return { status: 'ok' };
   if (now.status === 'none') {
-    const sure = parser === 'python3' ? made.filter(isPythonTokenProblem) : parser === 'rustfmt' && !unbalanced() ? [] : made;
+    const sure =
+      parser === 'python3' ? made.filter(isPythonTokenProblem) : parser === 'rustfmt' && !unbalanced() ? [] : made;
     return sure.length === 0 ? { status: 'ok' } : { status: 'errors', errors: sure };
   }
   const was = ownVerdict(parser, before);
-  if (was.status === 'error' && newProblems([was.problem], [now.problem], edit).length === 0) return { status: 'errors', errors: made };
+  if (was.status === 'error' && newProblems([was.problem], [now.problem], edit).length === 0)
+    return { status: 'errors', errors: made };
   // The indentation rules say what python3 says, and where on the line.
   const sure = made.filter(isPythonTokenProblem);
   const errors = sure.some((problem) => problem.line === now.problem.line) ? sure : [now.problem, ...sure];
@@ -329,5 +391,7 @@ function skipped(reason: string): Check {
 }
 
 function tooLarge(size: number): Check {
-  return skipped(`${(size / 1024 / 1024).toFixed(1)} MB is more than the ${MAX_CHECK_BYTES / 1024 / 1024} MB rt checks`);
+  return skipped(
+    `${(size / 1024 / 1024).toFixed(1)} MB is more than the ${MAX_CHECK_BYTES / 1024 / 1024} MB rt checks`,
+  );
 }

@@ -17,7 +17,11 @@ import { MAX_ERRORS, type SyntaxProblem } from './problem.js';
 type TypeScript = typeof import('typescript');
 
 /** The languages TypeScript's parser reads, with the kind of script it reads them as. */
-const SCRIPT_NAME: Partial<Record<LanguageId, string>> = { javascript: 'check.js', typescript: 'check.ts', tsx: 'check.tsx' };
+const SCRIPT_NAME: Partial<Record<LanguageId, string>> = {
+  javascript: 'check.js',
+  typescript: 'check.ts',
+  tsx: 'check.tsx',
+};
 
 export function typeScriptReads(language: LanguageId): boolean {
   return SCRIPT_NAME[language] !== undefined;
@@ -49,7 +53,15 @@ function problemsOf(ts: TypeScript, language: LanguageId, file: SourceFile): Syn
     const at = file.getLineAndCharacterOfPosition(start);
     const [line, column] = [at.line + 1, at.character + 1];
     const endLine = file.getLineAndCharacterOfPosition(start + (d.length ?? 0)).line + 1;
-    return { line, column, endLine, message: messageOf(ts, d), kind: `ts ${d.code}`, contextStart: line, contextEnd: endLine };
+    return {
+      line,
+      column,
+      endLine,
+      message: messageOf(ts, d),
+      kind: `ts ${d.code}`,
+      contextStart: line,
+      contextEnd: endLine,
+    };
   });
 }
 
@@ -63,7 +75,10 @@ function fileDiagnostics(file: import('typescript').SourceFile): readonly import
  * annotations, `interface`, `as`), which the parser reads in any file and a program reports.
  * The program reads nothing but this file (no library, no imports) and is never checked.
  */
-function javaScriptDiagnostics(ts: TypeScript, file: import('typescript').SourceFile): readonly import('typescript').Diagnostic[] {
+function javaScriptDiagnostics(
+  ts: TypeScript,
+  file: import('typescript').SourceFile,
+): readonly import('typescript').Diagnostic[] {
   const options = { allowJs: true, noLib: true, noResolve: true, types: [], target: ts.ScriptTarget.Latest };
   const host: import('typescript').CompilerHost = {
     getSourceFile: (name) => (name === file.fileName ? file : undefined),
@@ -107,7 +122,13 @@ export interface GrammarFound {
  * only errors the old content had (it may have misread it), TypeScript judges: the errors it
  * finds in the new content that it cannot pair with its own in the old are new.
  */
-export function typeScriptVerdict(language: LanguageId, before: string, after: string, hunks: readonly Hunk[], grammar: GrammarFound): { made: SyntaxProblem[] } | undefined {
+export function typeScriptVerdict(
+  language: LanguageId,
+  before: string,
+  after: string,
+  hunks: readonly Hunk[],
+  grammar: GrammarFound,
+): { made: SyntaxProblem[] } | undefined {
   try {
     return verdict(language, before, after, hunks, grammar);
   } catch {
@@ -117,7 +138,13 @@ export function typeScriptVerdict(language: LanguageId, before: string, after: s
   }
 }
 
-function verdict(language: LanguageId, before: string, after: string, hunks: readonly Hunk[], grammar: GrammarFound): { made: SyntaxProblem[] } | undefined {
+function verdict(
+  language: LanguageId,
+  before: string,
+  after: string,
+  hunks: readonly Hunk[],
+  grammar: GrammarFound,
+): { made: SyntaxProblem[] } | undefined {
   if (!grammar.made) {
     const old = parse(language, before);
     if (!old) return undefined;

@@ -45,15 +45,24 @@ export function lineOffsets(bytes: Uint8Array): number[] {
  * The window around `hunks` (1-based, in file order) of texts whose line starts are `oldLines`
  * and `newLines`, or undefined when the file is short enough to parse whole.
  */
-export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldLines: ArrayLike<number>, hunks: readonly Hunk[]): Window | undefined {
+export function windowOf(
+  newBytes: Uint8Array,
+  newLines: ArrayLike<number>,
+  oldLines: ArrayLike<number>,
+  hunks: readonly Hunk[],
+): Window | undefined {
   const count = newLines.length - 1;
   if (count <= WINDOWED_FROM_LINES || hunks.length === 0) return undefined;
   const first = hunks[0]!;
   const last = hunks[hunks.length - 1]!;
   const shift = last.newEnd - last.oldEnd;
-  const line = (n: number): string => Buffer.from(newBytes.buffer, newBytes.byteOffset + newLines[n]!, newLines[n + 1]! - newLines[n]!).toString('latin1');
+  const line = (n: number): string =>
+    Buffer.from(newBytes.buffer, newBytes.byteOffset + newLines[n]!, newLines[n + 1]! - newLines[n]!).toString(
+      'latin1',
+    );
   // A cut goes before a line of top-level code (no indentation) that follows a blank line.
-  const isBoundary = (n: number): boolean => n <= 0 || n >= count || (/^[^\s}\])]/.test(line(n)) && line(n - 1).trim() === '');
+  const isBoundary = (n: number): boolean =>
+    n <= 0 || n >= count || (/^[^\s}\])]/.test(line(n)) && line(n - 1).trim() === '');
   let from = Math.max(0, first.newStart - 1 - WINDOW_CONTEXT);
   for (let n = from, stop = Math.max(0, from - BOUNDARY_SEARCH); n >= stop; n--) {
     if (isBoundary(n)) {
@@ -74,5 +83,10 @@ export function windowOf(newBytes: Uint8Array, newLines: ArrayLike<number>, oldL
 
 /** The hunks as lines of the window (the window starts at 0-based line `from` in both texts). */
 export function hunksInWindow(hunks: readonly Hunk[], from: number): Hunk[] {
-  return hunks.map((h) => ({ oldStart: h.oldStart - from, oldEnd: h.oldEnd - from, newStart: h.newStart - from, newEnd: h.newEnd - from }));
+  return hunks.map((h) => ({
+    oldStart: h.oldStart - from,
+    oldEnd: h.oldEnd - from,
+    newStart: h.newStart - from,
+    newEnd: h.newEnd - from,
+  }));
 }

@@ -3,4 +3,10 @@
 // schema library cost the start-up of no other command.
 
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
-export { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+export {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ErrorCode,
+  McpError,
+  JSONRPCMessageSchema,
+} from '@modelcontextprotocol/sdk/types.js';

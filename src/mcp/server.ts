@@ -5,7 +5,7 @@
 // written to stdout: the runs write to memory, and anything else to stderr.
 
 import { isOn } from '../cli/writing.js';
-import { isInside } from '../io/inside.js';
+import { isInside } from '../store/inside.js';
 import type { StdinSource } from '../io/stdin.js';
 import { VERSION } from '../cli/program.js';
 import { COMMANDS } from '../cli/commands/index.js';
@@ -15,10 +15,17 @@ import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } 
 import { documentInToolWords, inToolWords, noteInToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
 import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
-import { RtError } from '../core/errors.js';
+import { RtError } from '../model/errors.js';
 
 /** One run of rt (run.ts's runCli), passed in: run.ts defines the commands, rt mcp among them. */
-export type RunCli = (argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, streams: { stdout: Sink; stderr: Sink }, stdin: StdinSource, jsonSink: Sink) => Promise<number>;
+export type RunCli = (
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  streams: { stdout: Sink; stderr: Sink },
+  stdin: StdinSource,
+  jsonSink: Sink,
+) => Promise<number>;
 
 /**
  * The most a result may take, serialized: clients read at most 10 MB a message (the SDK's
@@ -32,8 +39,8 @@ const INSTRUCTIONS = [
   'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, outline, grep, grep_file, find.',
   'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
   'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has shown you in this session can be replaced.',
-  'help (with topic, a tool\'s name) gives what a tool\'s description leaves out.',
-  'A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file\'s syntax. A refusal writes nothing. undo takes back this session\'s last write.',
+  "help (with topic, a tool's name) gives what a tool's description leaves out.",
+  "A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file's syntax. A refusal writes nothing. undo takes back this session's last write.",
 ].join('\n');
 
 export interface ServeOptions {
@@ -62,7 +69,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const help = helpToolOf(tools);
 
   const sdk = await loadSdk();
-  const server = new sdk.Server({ name: 'rt', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new sdk.Server(
+    { name: 'rt', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const listed = [...tools.map((t) => t.definition), help];
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: listed }));
   let queue: Promise<unknown> = Promise.resolve();
@@ -85,7 +95,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     // One call at a time, in order: two runs at once would interleave their reads and writes.
     const result = queue.then(() => {
       // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
-      if (extra.signal.aborted) throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
+      if (extra.signal.aborted)
+        throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
       return call(tool, args, { root, env, cwd, runCli: options.runCli, words: vocabularyOf(tools, tool) });
     });
     queue = result.catch(() => undefined);
@@ -93,7 +104,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   server.onerror = (error) => log(error.message);
 
-  const transport = new LineTransport(sdk, (options.input ?? process.stdin) as never, (options.output ?? process.stdout) as never);
+  const transport = new LineTransport(
+    sdk,
+    (options.input ?? process.stdin) as never,
+    (options.output ?? process.stdout) as never,
+  );
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
@@ -108,7 +123,11 @@ function sessionName(): string {
   return `mcp-${time}-${process.pid}`;
 }
 
-type ToolResult = { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 interface CallSetting {
   readonly root: string;
@@ -131,7 +150,7 @@ function helpResult(args: Record<string, unknown> | undefined, tools: readonly T
 
 /** Runs one tool call: the command's text as content, its --json document as structured content. */
 async function call(tool: Tool, args: Record<string, unknown> | undefined, setting: CallSetting): Promise<ToolResult> {
-  let invocation;
+  let invocation: ReturnType<typeof invocationOf>;
   try {
     invocation = invocationOf(tool, args);
   } catch (error) {
@@ -143,24 +162,45 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const doc = new Collector();
   const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
   const [command, ...rest] = invocation.argv;
-  const status = await setting.runCli([`--root=${setting.root}`, '--color=never', command!, ...rest], setting.cwd, setting.env, { stdout: out, stderr: err }, stdin, doc);
+  const status = await setting.runCli(
+    [`--root=${setting.root}`, '--color=never', command!, ...rest],
+    setting.cwd,
+    setting.env,
+    { stdout: out, stderr: err },
+    stdin,
+    doc,
+  );
   const said = (text: string) => inToolWords(text, setting.words);
   const document = documentInToolWords(lastDocument(doc.text()), setting.words);
   const output = outputInToolWords(out.text(), setting.words, Boolean(document?.more));
   return resultOf(tool, status, output, said(err.text()), document, setting.words);
 }
 
-function resultOf(tool: Tool, status: number, text: string, notes: string, document: Record<string, unknown> | undefined, words: Vocabulary): ToolResult {
+function resultOf(
+  tool: Tool,
+  status: number,
+  text: string,
+  notes: string,
+  document: Record<string, unknown> | undefined,
+  words: Vocabulary,
+): ToolResult {
   const content: ToolResult['content'] = [];
   if (status >= 2) {
     content.push({ type: 'text', text: `${text}${notes}(exit ${status})` });
-    return fit(tool, { isError: true, content, structuredContent: document ?? { error: { code: 'internal', message: notes.trim(), hints: [], exit: status } } });
+    return fit(tool, {
+      isError: true,
+      content,
+      structuredContent: document ?? { error: { code: 'internal', message: notes.trim(), hints: [], exit: status } },
+    });
   }
   if (text) content.push({ type: 'text', text });
   if (notes) content.push({ type: 'text', text: notes });
   if (status !== 0) {
     const meaning = tool.spec.exits.find(([s]) => s === status)?.[1];
-    content.push({ type: 'text', text: `(exit ${status}: ${meaning ? noteInToolWords(meaning, words) : 'see the tool\'s description'})` });
+    content.push({
+      type: 'text',
+      text: `(exit ${status}: ${meaning ? noteInToolWords(meaning, words) : "see the tool's description"})`,
+    });
   }
   if (content.length === 0) content.push({ type: 'text', text: '' });
   return fit(tool, { content, ...(document ? { structuredContent: document } : {}) });
@@ -187,7 +227,10 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
   const text = result.content.map((c) => c.text).join('');
   const shown = text.slice(0, 64 * 1024);
   return {
-    content: [{ type: 'text', text: `${shown}${shown.length < text.length ? '…\n' : ''}` }, { type: 'text', text: `rt: the write is done, but ${over}: its report is cut short; see the lines with open` }],
+    content: [
+      { type: 'text', text: `${shown}${shown.length < text.length ? '…\n' : ''}` },
+      { type: 'text', text: `rt: the write is done, but ${over}: its report is cut short; see the lines with open` },
+    ],
     structuredContent: { command: tool.spec.name, written: true, cut: true },
   };
 }
@@ -225,4 +268,3 @@ class Collector implements Sink {
     return Buffer.concat(this.chunks).toString('utf8');
   }
 }
-

@@ -34,8 +34,10 @@ const QUOTES_A_FILE = /^(?:rt:)?\s*(?:\S*:)?\d+:[0-9a-z]{4,6}[|-]/;
 
 /** Words after `rt COMMAND` that are the sentence going on, not an operand ("rt open and make it again"). */
 const PROSE = new Set(
-  ('a an and as but considers cuts does first for from if in instead is it its names of on or prints refuses ' +
-    'searches shows steps takes that the then to when where which with').split(' '),
+  (
+    'a an and as but considers cuts does first for from if in instead is it its names of on or prints refuses ' +
+    'searches shows steps takes that the then to when where which with'
+  ).split(' '),
 );
 
 /** What comes before another program's flag: `rg --pcre2`, `ripgrep's -S`, `grep -a`. */
@@ -49,12 +51,14 @@ export interface Vocabulary {
 
 /** A message, hint or note of rt, line by line, in a tool call's words. */
 export function inToolWords(text: string, words: Vocabulary): string {
-  return text
-    .split('\n')
-    // A heredoc's closing line and its stand-in text: the field holds the text itself.
-    .filter((line) => !/^(?:rt: )?\s*(?:EOF|…new lines…)$/.test(line))
-    .map((line) => (QUOTES_A_FILE.test(line) ? line : lineInToolWords(line, words)))
-    .join('\n');
+  return (
+    text
+      .split('\n')
+      // A heredoc's closing line and its stand-in text: the field holds the text itself.
+      .filter((line) => !/^(?:rt: )?\s*(?:EOF|…new lines…)$/.test(line))
+      .map((line) => (QUOTES_A_FILE.test(line) ? line : lineInToolWords(line, words)))
+      .join('\n')
+  );
 }
 
 /**
@@ -88,7 +92,10 @@ export function documentInToolWords<T extends Record<string, unknown> | undefine
 /** The placeholders a command's usage declares: its operands' (PATH, FROM, [TO]) and its options' values (N). */
 function metavariablesOf(spec: CommandDoc | undefined): ReadonlySet<string> {
   if (!spec) return new Set();
-  return new Set([...spec.args.map((a) => a.name.toUpperCase()), ...spec.options.flatMap((o) => (o.value ? [o.value] : []))]);
+  return new Set([
+    ...spec.args.map((a) => a.name.toUpperCase()),
+    ...spec.options.flatMap((o) => (o.value ? [o.value] : [])),
+  ]);
 }
 
 /**
@@ -102,7 +109,7 @@ export function noteInToolWords(text: string, words: Vocabulary): string {
 }
 
 function lineInToolWords(line: string, words: Vocabulary): string {
-  const field = words.current ? stdinField(words.current) ?? 'text' : 'text';
+  const field = words.current ? (stdinField(words.current) ?? 'text') : 'text';
   // Most lines name no command and no option: they skip the walk word by word.
   const walk = /(?:^|[\s(`'"])(?:rt |-)/.test(line);
   let out = walk ? '' : line;
@@ -131,27 +138,29 @@ function lineInToolWords(line: string, words: Vocabulary): string {
     out += line[i];
     i++;
   }
-  return out
-    // A cap line's way to narrow a search, said as the fields that do it.
-    .replace(/\ba PATH or glob: GLOB\b/g, 'path or glob')
-    // A tool's result is never coloured: what colour does on a terminal is not the call's.
-    .replace(/ ?On a terminal \(or with --color always\)[^.]*\./g, '')
-    .replace(/--json (?:prints|gives)/g, 'the structured content is')
-    .replace(/--json\b/g, 'the structured content')
-    .replace(/ \(or RT_[A-Z_]+=\w+\)/g, '')
-    .replace(/\bstandard input as a quoted heredoc\b/g, `the field ${field}`)
-    .replace(/\b(?:the|a) heredoc's lines\b/g, `the lines of ${field}`)
-    .replace(/\bas a quoted heredoc(?: \(<<'EOF'\))?/g, `in the field ${field}`)
-    .replace(/\ba quoted heredoc(?: \(<<'EOF'\))?/g, `the field ${field}`)
-    // The root is the server's, fixed when it starts: only whoever starts it can choose another.
-    .replace(/--root DIR(?: \(or RT_ROOT\))?|--root(?: \(or RT_ROOT\))?/g, "rt mcp's --root")
-    .replace(/ ?<<-?'?"?EOF'?"?/g, '')
-    .replace(/ ?<\/dev\/null/g, '')
-    .replace(/\b(?:on|from|in) standard input\b/g, `in the field ${field}`)
-    .replace(/\bstandard input\b/g, `the field ${field}`)
-    .replace(/\b(?:on|to) (?:standard error|stderr)\b/g, "in the result's notes")
-    .replace(/\b(?:standard error|stderr) says\b/g, "the result's notes say")
-    .replace(/\b(?:standard error|stderr)\b/g, "the result's notes");
+  return (
+    out
+      // A cap line's way to narrow a search, said as the fields that do it.
+      .replace(/\ba PATH or glob: GLOB\b/g, 'path or glob')
+      // A tool's result is never coloured: what colour does on a terminal is not the call's.
+      .replace(/ ?On a terminal \(or with --color always\)[^.]*\./g, '')
+      .replace(/--json (?:prints|gives)/g, 'the structured content is')
+      .replace(/--json\b/g, 'the structured content')
+      .replace(/ \(or RT_[A-Z_]+=\w+\)/g, '')
+      .replace(/\bstandard input as a quoted heredoc\b/g, `the field ${field}`)
+      .replace(/\b(?:the|a) heredoc's lines\b/g, `the lines of ${field}`)
+      .replace(/\bas a quoted heredoc(?: \(<<'EOF'\))?/g, `in the field ${field}`)
+      .replace(/\ba quoted heredoc(?: \(<<'EOF'\))?/g, `the field ${field}`)
+      // The root is the server's, fixed when it starts: only whoever starts it can choose another.
+      .replace(/--root DIR(?: \(or RT_ROOT\))?|--root(?: \(or RT_ROOT\))?/g, "rt mcp's --root")
+      .replace(/ ?<<-?'?"?EOF'?"?/g, '')
+      .replace(/ ?<\/dev\/null/g, '')
+      .replace(/\b(?:on|from|in) standard input\b/g, `in the field ${field}`)
+      .replace(/\bstandard input\b/g, `the field ${field}`)
+      .replace(/\b(?:on|to) (?:standard error|stderr)\b/g, "in the result's notes")
+      .replace(/\b(?:standard error|stderr) says\b/g, "the result's notes say")
+      .replace(/\b(?:standard error|stderr)\b/g, "the result's notes")
+  );
 }
 
 /** A shell word as rt writes one in a command it suggests (shellQuote's forms): its text, and where it ends. */

@@ -2,14 +2,29 @@
 // definition (the one help, the man page and the completions are made from), and a call's JSON
 // arguments become the command line the CLI would parse. Pure: no SDK, no I/O.
 
-import { RtError } from '../core/errors.js';
+import { RtError } from '../model/errors.js';
 import type { ArgSpec, CommandDoc, CommandSpec, OptionSpec } from '../cli/spec.js';
 import { fieldOf, inToolWords, operandsOf, stdinField, toolName, type Vocabulary } from './toolWords.js';
 
 export { toolName } from './toolWords.js';
 
 /** The commands served, in help's order; `completions` (a shell's) and `help` are not. */
-export const SERVED = ['open', 'scroll', 'find', 'grep', 'grep-file', 'edit', 'insert', 'delete', 'create', 'apply', 'undo', 'redo', 'history', 'outline'] as const;
+export const SERVED = [
+  'open',
+  'scroll',
+  'find',
+  'grep',
+  'grep-file',
+  'edit',
+  'insert',
+  'delete',
+  'create',
+  'apply',
+  'undo',
+  'redo',
+  'history',
+  'outline',
+] as const;
 
 /** A JSON Schema, as MCP sends it to clients. */
 export type JsonSchema = Record<string, unknown>;
@@ -19,7 +34,12 @@ export interface ToolDefinition {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchema & { type: 'object' };
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean; readonly openWorldHint: false };
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint: boolean;
+    readonly idempotentHint: boolean;
+    readonly openWorldHint: false;
+  };
 }
 
 /** A served command: its tool, and how a call's arguments become its command line. */
@@ -28,7 +48,10 @@ export interface Tool {
   readonly definition: ToolDefinition;
 }
 
-/** Options that make no sense in a tool call: none so far beyond the global ones (--root, --color, --json), which the server sets. */
+/**
+ * Options that make no sense in a tool call: none so far beyond the global ones (--root, --color, --json), which the
+ * server sets.
+ */
 const LEFT_OUT_OPTIONS = new Set<string>(['line-number']);
 
 function optionsOf(spec: CommandSpec): readonly OptionSpec[] {
@@ -42,12 +65,16 @@ function optionsOf(spec: CommandSpec): readonly OptionSpec[] {
 const TOOL_SUMMARIES: Readonly<Record<string, string>> = {
   'grep pattern': 'the regular expression (or, with fixed, the string) to find; not with regexp',
   'grep-file pattern': 'the regular expression (or, with fixed, the string) to find; not with regexp',
-  'grep regexp': 'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
-  'grep-file regexp': 'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
-  'grep count': 'print only how many lines match in each file with hits (with only_matching, how many matches), as PATH:COUNT',
+  'grep regexp':
+    'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
+  'grep-file regexp':
+    'patterns to search for, instead of pattern (a line matches if any does), even one that starts with a dash',
+  'grep count':
+    'print only how many lines match in each file with hits (with only_matching, how many matches), as PATH:COUNT',
   'grep glob': 'search only files matching GLOB (without / it matches the file name; !GLOB excludes)',
   'grep-file count': 'print only how many lines match (with only_matching, how many matches)',
-  'grep-file only_matching': 'print only the matching parts of each hit, one a line, each with its line\'s prefix ' +
+  'grep-file only_matching':
+    "print only the matching parts of each hit, one a line, each with its line's prefix " +
     '(NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open a line to ' +
     'edit it). Not with invert_match',
   'create empty': 'create an empty file: give no text, or an empty one',
@@ -82,7 +109,9 @@ function optionSchema(o: OptionSpec, words: Vocabulary): JsonSchema {
 function operandSchema(a: ArgSpec, words: Vocabulary): JsonSchema {
   const one: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
   const description = inToolWords(summaryOf(words.current!, a.name, a.summary), words);
-  return a.variadic ? { type: 'array', items: one, description: `${description}${ONE_OR_MORE}` } : { ...one, description };
+  return a.variadic
+    ? { type: 'array', items: one, description: `${description}${ONE_OR_MORE}` }
+    : { ...one, description };
 }
 
 /** What a model reads of a tool: its essentials, then where the rest is (the help tool). */
@@ -103,7 +132,8 @@ export function toolOf(spec: CommandSpec, commands: readonly CommandDoc[] = [spe
   for (const o of optionsOf(spec)) properties[fieldOf(o.long)] = optionSchema(o, words);
   const field = stdinField(spec);
   if (field === 'patch') {
-    const patch = 'the patch: *** Begin Patch, *** Update File: PATH, @@ edit FROM [TO] and + rows ' +
+    const patch =
+      'the patch: *** Begin Patch, *** Update File: PATH, @@ edit FROM [TO] and + rows ' +
       '(or apply_patch hunks), *** End Patch';
     properties.patch = { type: 'string', description: patch };
     required.push('patch');
@@ -119,8 +149,18 @@ export function toolOf(spec: CommandSpec, commands: readonly CommandDoc[] = [spe
       name: toolName(spec.name),
       title: `rt ${spec.name}`,
       description: descriptionOf(spec),
-      inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-      annotations: { readOnlyHint: !writes, destructiveHint: writes, idempotentHint: !writes && spec.name !== 'scroll', openWorldHint: false },
+      inputSchema: {
+        type: 'object',
+        properties,
+        ...(required.length ? { required } : {}),
+        additionalProperties: false,
+      },
+      annotations: {
+        readOnlyHint: !writes,
+        destructiveHint: writes,
+        idempotentHint: !writes && spec.name !== 'scroll',
+        openWorldHint: false,
+      },
     },
   };
 }
@@ -154,11 +194,15 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   const given = args ?? {};
   const taken = Object.keys(definition.inputSchema.properties as object);
   const usage = (message: string) =>
-    new RtError('usage', `${definition.name}: ${message}`, [`the fields of ${definition.name}: ${taken.join(', ')}${definition.inputSchema.required ? ` (required: ${(definition.inputSchema.required as string[]).join(', ')})` : ''}`]);
+    new RtError('usage', `${definition.name}: ${message}`, [
+      `the fields of ${definition.name}: ${taken.join(', ')}${definition.inputSchema.required ? ` (required: ${(definition.inputSchema.required as string[]).join(', ')})` : ''}`,
+    ]);
   for (const key of Object.keys(given)) if (!taken.includes(key)) throw usage(`unknown field ${JSON.stringify(key)}`);
   const absent = (key: string) => given[key] === undefined || given[key] === null;
-  for (const key of (definition.inputSchema.required as string[] | undefined) ?? []) if (absent(key)) throw usage(`the field ${key} is required`);
-  if (spec.name === 'create' && absent('text') && given.empty !== true) throw usage('the field text is required (or empty: true, for an empty file)');
+  for (const key of (definition.inputSchema.required as string[] | undefined) ?? [])
+    if (absent(key)) throw usage(`the field ${key} is required`);
+  if (spec.name === 'create' && absent('text') && given.empty !== true)
+    throw usage('the field text is required (or empty: true, for an empty file)');
   // As rg reads them: with -e, the operands are paths; a pattern given both ways would be searched as a file.
   const regexpGiven = (stringsOf(given.regexp) ?? []).length > 0;
   if (!absent('pattern') && regexpGiven) {
@@ -198,7 +242,9 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
       // An operand left out before one given would shift it into the wrong place; but for
       // PATTERN given as regexp (-e), after which the CLI reads the operands as paths, as rg does.
       if (a.name === 'pattern' && regexpGiven) continue;
-      const later = operandsOf(spec).slice(operandsOf(spec).indexOf(a) + 1).some((b) => given[fieldOf(b.name)] !== undefined && given[fieldOf(b.name)] !== null);
+      const later = operandsOf(spec)
+        .slice(operandsOf(spec).indexOf(a) + 1)
+        .some((b) => given[fieldOf(b.name)] !== undefined && given[fieldOf(b.name)] !== null);
       if (later) throw usage(`${fieldOf(a.name)} must be given when a later operand is`);
       continue;
     }
@@ -206,7 +252,8 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
       operands.push(...listOf(value, fieldOf(a.name), usage));
     } else {
       // A number is taken for a line (edit's FROM 12) or a step (undo 7).
-      if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) throw usage(`${fieldOf(a.name)} must be a string`);
+      if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value)))
+        throw usage(`${fieldOf(a.name)} must be a string`);
       operands.push(String(value));
     }
   }
@@ -218,7 +265,10 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
     // An empty text with empty: true is the empty file it asks for, as the CLI takes --empty with an empty stdin.
     if (value === '' && !(spec.name === 'create' && given.empty === true)) throw emptyField(spec, field);
     // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
-    if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw usage(`${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`);
+    if (!(value as string & { isWellFormed(): boolean }).isWellFormed())
+      throw usage(
+        `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`,
+      );
     stdin = Buffer.from(value, 'utf8');
   }
   return { argv: [...argv, '--', ...operands], stdin };
@@ -232,7 +282,7 @@ export const HELP_TOOL: CommandDoc = {
   name: 'help',
   summary: 'the whole description of a tool or topic',
   description: [],
-  args: [{ name: 'topic', summary: 'a tool\'s name, or anchors', required: false, complete: 'none' }],
+  args: [{ name: 'topic', summary: "a tool's name, or anchors", required: false, complete: 'none' }],
   options: [],
   examples: [],
   exits: [
@@ -250,7 +300,7 @@ export function helpToolOf(tools: readonly Tool[]): ToolDefinition {
     title: 'rt help',
     description: [
       'The whole description of a tool (what its own description leaves out: every rule, field, example and exit',
-      'status) or of a topic: anchors (how edit, insert and delete name lines). topic: a tool\'s name; without it,',
+      "status) or of a topic: anchors (how edit, insert and delete name lines). topic: a tool's name; without it,",
       'the topics.',
     ].join(' '),
     inputSchema: {
@@ -297,13 +347,15 @@ export function helpText(
   const fileRead = spec.args.length > operandsOf(spec).length;
   const shown = spec.examples.filter((e) => !fileRead || e.command.includes("<<'EOF'"));
   const examples = shown.map((e) => `  ${said(e.command).split('\n').join('\n  ')}\n    ${said(e.explains)}`);
-  return [
-    `${definition.name}: ${said(spec.summary)}.`,
-    ...spec.description.map(said),
-    `Fields:\n${fields.join('\n')}`,
-    ...(examples.length ? [`Examples:\n${examples.join('\n')}`] : []),
-    `Exit statuses:\n${spec.exits.map(([status, meaning]) => `  ${status}: ${said(meaning)}`).join('\n')}`,
-  ].join('\n\n') + '\n';
+  return (
+    [
+      `${definition.name}: ${said(spec.summary)}.`,
+      ...spec.description.map(said),
+      `Fields:\n${fields.join('\n')}`,
+      ...(examples.length ? [`Examples:\n${examples.join('\n')}`] : []),
+      `Exit statuses:\n${spec.exits.map(([status, meaning]) => `  ${status}: ${said(meaning)}`).join('\n')}`,
+    ].join('\n\n') + '\n'
+  );
 }
 
 /**

@@ -101,7 +101,11 @@ export class LineTransport {
     const checked = this.sdk.JSONRPCMessageSchema.safeParse(parsed);
     if (!checked.success) {
       const id = (parsed as { id?: unknown } | null)?.id;
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.reply(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        -32600,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      );
       return;
     }
     try {
@@ -115,7 +119,11 @@ export class LineTransport {
     const { head, length } = this.skipping!;
     this.skipping = undefined;
     const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(head.toString('utf8'))?.[1];
-    this.reply(id === undefined ? null : JSON.parse(id), -32600, `Invalid Request: the message is ${length} bytes, over the ${this.maxBytes} rt mcp reads; send less (a smaller patch, or several calls)`);
+    this.reply(
+      id === undefined ? null : JSON.parse(id),
+      -32600,
+      `Invalid Request: the message is ${length} bytes, over the ${this.maxBytes} rt mcp reads; send less (a smaller patch, or several calls)`,
+    );
   }
 
   private reply(id: string | number | null, code: number, message: string): void {

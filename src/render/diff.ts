@@ -4,7 +4,7 @@
 // as in the file, and git's "\ No newline at end of file" marker. Written by hand: a diff
 // library would cost every edit its start-up.
 
-import { BOM, lineContent, lineEnding, type FileLines } from '../core/lines.js';
+import { BOM, lineContent, lineEnding, type FileLines } from '../model/lines.js';
 import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DIFF_CONTEXT = 3;
@@ -25,19 +25,41 @@ export interface ChangeRegion {
 }
 
 /** The diff of one change (see renderDiff). */
-export function renderUnifiedDiff(path: string, before: FileLines, after: FileLines, span: ChangeSpan, style: Style = PLAIN): Buffer {
-  return renderDiff({ old: path, new: path }, before, after, [{ oldStart: span.start, oldCount: span.oldCount, newStart: span.start, newCount: span.newCount }], style);
+export function renderUnifiedDiff(
+  path: string,
+  before: FileLines,
+  after: FileLines,
+  span: ChangeSpan,
+  style: Style = PLAIN,
+): Buffer {
+  return renderDiff(
+    { old: path, new: path },
+    before,
+    after,
+    [{ oldStart: span.start, oldCount: span.oldCount, newStart: span.start, newCount: span.newCount }],
+    style,
+  );
 }
 
 /**
  * The diff of `before` becoming `after` by `regions` (none overlapping, in any order). `names`
  * are the paths of its header lines (`/dev/null` for a file made or removed, as git writes).
  */
-export function renderDiff(names: { old: string; new: string }, before: FileLines, after: FileLines, regions: readonly ChangeRegion[], style: Style = PLAIN): Buffer {
+export function renderDiff(
+  names: { old: string; new: string },
+  before: FileLines,
+  after: FileLines,
+  regions: readonly ChangeRegion[],
+  style: Style = PLAIN,
+): Buffer {
   // A line before a change whose ending changed (it stopped or started being last) is changed too.
   const changes = [...regions]
     .sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart)
-    .map((r) => (r.oldStart > 0 && r.newStart > 0 && lineEnding(before, r.oldStart - 1) !== lineEnding(after, r.newStart - 1) ? { oldStart: r.oldStart - 1, oldCount: r.oldCount + 1, newStart: r.newStart - 1, newCount: r.newCount + 1 } : r))
+    .map((r) =>
+      r.oldStart > 0 && r.newStart > 0 && lineEnding(before, r.oldStart - 1) !== lineEnding(after, r.newStart - 1)
+        ? { oldStart: r.oldStart - 1, oldCount: r.oldCount + 1, newStart: r.newStart - 1, newCount: r.newCount + 1 }
+        : r,
+    )
     // No line in or out (an empty file created, or made empty again): no hunk, as git prints none.
     .filter((r) => r.oldCount > 0 || r.newCount > 0);
   // A file moved unchanged is its two header lines alone.
@@ -50,7 +72,11 @@ export function renderDiff(names: { old: string; new: string }, before: FileLine
   // applies with patch and git apply.
   const line = (mark: string, lines: FileLines, i: number) => {
     const paint = mark === '+' ? style.added : mark === '-' ? style.removed : undefined;
-    const body = Buffer.concat([Buffer.from(mark), ...(i === 0 && lines.bomLength ? [BOM] : []), lineContent(lines, i)]);
+    const body = Buffer.concat([
+      Buffer.from(mark),
+      ...(i === 0 && lines.bomLength ? [BOM] : []),
+      lineContent(lines, i),
+    ]);
     parts.push(paint ? styleBytes(paint, body) : body);
     const eol = lineEnding(lines, i);
     text(eol === '' ? '\n\\ No newline at end of file\n' : eol);

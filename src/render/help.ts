@@ -4,8 +4,17 @@
 import type { CommandDoc, OptionSpec } from '../cli/spec.js';
 
 /** One JSON document describing `commands` (and the options every command takes). */
-export function helpDocument(version: string, globalOptions: readonly OptionSpec[], commands: readonly CommandDoc[]): Record<string, unknown> {
-  return { command: 'help', version, globalOptions: globalOptions.map(jsonOption), commands: commands.map(jsonCommand) };
+export function helpDocument(
+  version: string,
+  globalOptions: readonly OptionSpec[],
+  commands: readonly CommandDoc[],
+): Record<string, unknown> {
+  return {
+    command: 'help',
+    version,
+    globalOptions: globalOptions.map(jsonOption),
+    commands: commands.map(jsonCommand),
+  };
 }
 
 function jsonCommand(c: CommandDoc): Record<string, unknown> {
@@ -13,7 +22,13 @@ function jsonCommand(c: CommandDoc): Record<string, unknown> {
     name: c.name,
     summary: c.summary,
     description: c.description,
-    args: c.args.map((a) => ({ name: a.name, summary: a.summary, required: a.required, ...(a.variadic ? { variadic: true } : {}), ...(a.choices ? { choices: a.choices } : {}) })),
+    args: c.args.map((a) => ({
+      name: a.name,
+      summary: a.summary,
+      required: a.required,
+      ...(a.variadic ? { variadic: true } : {}),
+      ...(a.choices ? { choices: a.choices } : {}),
+    })),
     options: c.options.map(jsonOption),
     examples: c.examples.map((e) => ({ command: e.command, explains: e.explains })),
     exits: c.exits.map(([status, meaning]) => ({ status, meaning })),

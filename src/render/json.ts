@@ -28,7 +28,13 @@ export interface JsonWindow {
   lines: JsonLine[];
 }
 
-export function jsonWindow(path: string, total: number, start: number, lids: readonly string[], contents: readonly Buffer[]): JsonWindow {
+export function jsonWindow(
+  path: string,
+  total: number,
+  start: number,
+  lids: readonly string[],
+  contents: readonly Buffer[],
+): JsonWindow {
   const end = lids.length ? start + lids.length - 1 : 0;
   return {
     path,
@@ -46,15 +52,35 @@ export function jsonWindow(path: string, total: number, start: number, lids: rea
  * lines are read: jsonWindowHead, then jsonWindowLines for each run of lines, then
  * JSON_WINDOW_END. Joined, the parts are the JSON.stringify of the whole document.
  */
-export function jsonWindowHead(fields: Record<string, unknown>, path: string, total: number, start: number, end: number): string {
+export function jsonWindowHead(
+  fields: Record<string, unknown>,
+  path: string,
+  total: number,
+  start: number,
+  end: number,
+): string {
   const count = total ? end - start + 1 : 0;
-  const doc = { ...fields, path, total, start: count ? start : 0, end: count ? end : 0, above: count ? start - 1 : 0, below: total - (count ? end : 0), lines: [] };
+  const doc = {
+    ...fields,
+    path,
+    total,
+    start: count ? start : 0,
+    end: count ? end : 0,
+    above: count ? start - 1 : 0,
+    below: total - (count ? end : 0),
+    lines: [],
+  };
   const whole = JSON.stringify(doc);
   return whole.slice(0, whole.length - ']}'.length);
 }
 
 /** Lines `start`.. of a window's document; `first`: whether they are the first of its lines (no comma before them). */
-export function jsonWindowLines(start: number, lids: readonly string[], contents: readonly Buffer[], first: boolean): string {
+export function jsonWindowLines(
+  start: number,
+  lids: readonly string[],
+  contents: readonly Buffer[],
+  first: boolean,
+): string {
   const lines = lids.map((lid, i) => JSON.stringify(jsonLine(start + i, lid, contents[i]!))).join(',');
   return first || lines === '' ? lines : `,${lines}`;
 }

@@ -7,7 +7,7 @@
 //
 // The counts always say "lines", even for one, so one pattern parses them.
 
-import type { MatchRange } from '../core/match.js';
+import type { MatchRange } from '../search/match.js';
 import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DISPLAY_LIMIT = 2000;
@@ -26,18 +26,35 @@ export interface WindowView {
 
 export function renderWindow(view: WindowView, style: Style = PLAIN): Buffer {
   if (view.total === 0) return renderWindowHead(view, style);
-  return Buffer.concat([renderWindowHead(view, style), renderWindowLines(view.start, view.lids, view.lines, style), renderWindowFoot(view, style)]);
+  return Buffer.concat([
+    renderWindowHead(view, style),
+    renderWindowLines(view.start, view.lids, view.lines, style),
+    renderWindowFoot(view, style),
+  ]);
 }
 
-/** What a window prints before its lines: the header, and the count of lines above (or, for an empty file, all it prints). */
+/**
+ * What a window prints before its lines: the header, and the count of lines above (or, for an empty file, all it
+ * prints).
+ */
 export function renderWindowHead(view: Omit<WindowView, 'lines' | 'lids'>, style: Style = PLAIN): Buffer {
   if (view.total === 0) return Buffer.from(`${style.header(`--- ${view.display} (empty file) ---`)}\n`, 'utf8');
   const above = view.start > 1 ? `${style.note(`(${view.start - 1} more lines above)`)}\n` : '';
-  return Buffer.from(`${style.header(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---`)}\n${above}`, 'utf8');
+  return Buffer.from(
+    `${style.header(`--- ${view.display} (lines ${view.start}-${view.end} of ${view.total}) ---`)}\n${above}`,
+    'utf8',
+  );
 }
 
-/** Lines `start`.. of a window, each `<number>:<lid>|<content>`: a window is printed in such parts, as they are read. */
-export function renderWindowLines(start: number, lids: readonly string[], lines: readonly Buffer[], style: Style = PLAIN): Buffer {
+/**
+ * Lines `start`.. of a window, each `<number>:<lid>|<content>`: a window is printed in such parts, as they are read.
+ */
+export function renderWindowLines(
+  start: number,
+  lids: readonly string[],
+  lines: readonly Buffer[],
+  style: Style = PLAIN,
+): Buffer {
   const parts: Buffer[] = [];
   for (let i = 0; i < lines.length; i++) parts.push(renderLine(start + i, lids[i]!, lines[i]!, '|', style));
   return Buffer.concat(parts);
@@ -53,7 +70,15 @@ export function renderWindowFoot(view: Pick<WindowView, 'total' | 'end'>, style:
  * One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included.
  * `marks`, for a hit, are its matches (see displayContent).
  */
-export function renderLine(number: number, lid: string, content: Buffer, separator: '|' | '-', style: Style = PLAIN, path?: string, marks: readonly MatchRange[] = []): Buffer {
+export function renderLine(
+  number: number,
+  lid: string,
+  content: Buffer,
+  separator: '|' | '-',
+  style: Style = PLAIN,
+  path?: string,
+  marks: readonly MatchRange[] = [],
+): Buffer {
   const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
   return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
 }
@@ -85,7 +110,10 @@ export function displayContent(content: Buffer, marks: readonly MatchRange[] = [
  * Characters are counted as UTF-8 sequences (each byte that is not a continuation byte starts
  * one), without decoding a line that may be megabytes long.
  */
-function shownPart(content: Buffer, focus: MatchRange | undefined): { start: number; end: number; before: number; after: number } | undefined {
+function shownPart(
+  content: Buffer,
+  focus: MatchRange | undefined,
+): { start: number; end: number; before: number; after: number } | undefined {
   let chars = 0;
   let focusStart = 0;
   let focusEnd = 0;

@@ -5,24 +5,28 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { Context, type Sink } from '../../src/cli/context.js';
 import { showWindow } from '../../src/cli/shared.js';
-import { RtError } from '../../src/core/errors.js';
-import { lidToString } from '../../src/core/lid.js';
-import type { IndexedFile } from '../../src/io/indexedFile.js';
-import { ViewState } from '../../src/io/views.js';
+import { RtError } from '../../src/model/errors.js';
+import { lidToString } from '../../src/model/lid.js';
+import type { IndexedFile } from '../../src/store/indexedFile.js';
+import { ViewState } from '../../src/store/views.js';
 import { jsonWindow } from '../../src/render/json.js';
 import { renderWindow } from '../../src/render/window.js';
 
 /** The LID text rt prints for the code fakeFile gives line i (0-based). */
 const lidText = (i: number) => lidToString(i);
 
-/** A file of `total` lines "line N", whose reads are logged in `log`; `failAt`: a read from that line on fails as a file changed meanwhile. */
+/**
+ * A file of `total` lines "line N", whose reads are logged in `log`; `failAt`: a read from that line on fails as a file
+ * changed meanwhile.
+ */
 function fakeFile(total: number, log: string[], failAt = Infinity): IndexedFile {
   return {
     path: { abs: '/nowhere/f.txt', stateRoot: '/nowhere', rel: 'f.txt', display: 'f.txt' },
     total,
     contents(from, to) {
       log.push(`read ${from}-${to}`);
-      if (to > failAt) throw new RtError('access', 'f.txt changed while it was read', ['run the command again'], { changed: true });
+      if (to > failAt)
+        throw new RtError('access', 'f.txt changed while it was read', ['run the command again'], { changed: true });
       return Array.from({ length: to - from }, (_, i) => Buffer.from(`line ${from + i + 1}`));
     },
     lids: (from, to) => Uint32Array.from({ length: to - from }, (_, i) => from + i),
@@ -36,11 +40,26 @@ function run(total: number, start: number, end: number, json: boolean, failAt = 
   const log: string[] = [];
   const chunks: Buffer[] = [];
   const sink: Sink = { write: (c) => (log.push('write'), chunks.push(Buffer.from(c))) };
-  const ctx = new Context(os.tmpdir(), { RT_STATE: 'off' }, { stdout: sink, stderr: { write: () => true } }, { isTTY: false, read: () => Buffer.alloc(0) }, os.tmpdir(), json, 'never');
+  const ctx = new Context(
+    os.tmpdir(),
+    { RT_STATE: 'off' },
+    { stdout: sink, stderr: { write: () => true } },
+    { isTTY: false, read: () => Buffer.alloc(0) },
+    os.tmpdir(),
+    json,
+    'never',
+  );
   const file = fakeFile(total, log, failAt);
   let error: unknown;
   try {
-    showWindow(ctx, 'open', file, { start, end }, ViewState.load(ctx.stateOf({ stateRoot: os.tmpdir() }), 'f.txt'), null);
+    showWindow(
+      ctx,
+      'open',
+      file,
+      { start, end },
+      ViewState.load(ctx.stateOf({ stateRoot: os.tmpdir() }), 'f.txt'),
+      null,
+    );
   } catch (e) {
     error = e;
   }
@@ -54,7 +73,14 @@ describe('showWindow', () => {
     expect(reads.length).toBeGreaterThan(3);
     expect(log.indexOf('write')).toBeLessThan(log.indexOf(reads[1]!));
     const lids = Array.from({ length: 20_000 }, (_, i) => i);
-    const whole = renderWindow({ display: 'f.txt', total: 20_000, start: 1, end: 20_000, lines: lids.map((i) => Buffer.from(`line ${i + 1}`)), lids: lids.map(lidText) });
+    const whole = renderWindow({
+      display: 'f.txt',
+      total: 20_000,
+      start: 1,
+      end: 20_000,
+      lines: lids.map((i) => Buffer.from(`line ${i + 1}`)),
+      lids: lids.map(lidText),
+    });
     expect(out.equals(whole)).toBe(true);
   });
 
@@ -64,12 +90,18 @@ describe('showWindow', () => {
   });
 
   it('--json: the parts joined are the one document, unchanged', () => {
-    for (const [total, start, end] of [[20_000, 3000, 15_000], [10, 2, 9], [0, 0, 0]] as const) {
+    for (const [total, start, end] of [
+      [20_000, 3000, 15_000],
+      [10, 2, 9],
+      [0, 0, 0],
+    ] as const) {
       const { out } = run(total, start, end, true);
       const n = total ? end - start + 1 : 0;
       const lids = Array.from({ length: n }, (_, i) => lidText(start - 1 + i));
       const lines = Array.from({ length: n }, (_, i) => Buffer.from(`line ${start + i}`));
-      expect(out.toString()).toBe(`${JSON.stringify({ command: 'open', ...jsonWindow('f.txt', total, start, lids, lines) })}\n`);
+      expect(out.toString()).toBe(
+        `${JSON.stringify({ command: 'open', ...jsonWindow('f.txt', total, start, lids, lines) })}\n`,
+      );
     }
   });
 
@@ -78,7 +110,9 @@ describe('showWindow', () => {
     expect(error).toBeInstanceOf(RtError);
     expect((error as RtError).exitStatus).toBe(4);
     expect((error as RtError).details.changed).toBeUndefined();
-    expect((error as RtError).message).toMatch(/^f\.txt changed while its lines were printed: the window above stops before line \d+$/);
+    expect((error as RtError).message).toMatch(
+      /^f\.txt changed while its lines were printed: the window above stops before line \d+$/,
+    );
     expect(out.length).toBeGreaterThan(0);
     // In the first part, it is retried (retryOnChange), nothing written.
     const early = run(20_000, 1, 20_000, false, 100);

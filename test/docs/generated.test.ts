@@ -7,7 +7,9 @@ import { COMMANDS } from '../../src/cli/commands/index.js';
 const root = path.resolve(__dirname, '../..');
 
 describe('generated documents', () => {
-  for (const [file, text] of Object.entries(generatedDocs(packageVersion(root), fs.readFileSync(path.join(root, 'README.md'), 'utf8')))) {
+  for (const [file, text] of Object.entries(
+    generatedDocs(packageVersion(root), fs.readFileSync(path.join(root, 'README.md'), 'utf8')),
+  )) {
     it(`${file} is what the command definitions generate (run npm run docs)`, () => {
       expect(fs.readFileSync(path.join(root, file), 'utf8')).toBe(text);
     });

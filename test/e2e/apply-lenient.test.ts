@@ -35,24 +35,35 @@ function expectRefused(dir: string, patch: string, status: number, stderr: RegEx
 const PY = 'class A:\n    def f(self, x):\n        if x:\n            return 1\n        return 2\n';
 
 describe('rt apply: a context hunk quoted with the wrong indentation', () => {
-  it('writes the + rows of a hunk quoted 4 spaces short at the file\'s indentation, and says so', () => {
+  it("writes the + rows of a hunk quoted 4 spaces short at the file's indentation, and says so", () => {
     const { dir } = rootWith({ 'a.py': PY });
-    const r = apply(dir, '*** Begin Patch\n*** Update File: a.py\n@@ def f(self, x):\n     if x:\n-        return 1\n+        y = x * 2\n+\n+        return y\n*** End Patch\n');
+    const r = apply(
+      dir,
+      '*** Begin Patch\n*** Update File: a.py\n@@ def f(self, x):\n     if x:\n-        return 1\n+        y = x * 2\n+\n+        return y\n*** End Patch\n',
+    );
     expect(r.status, r.text).toBe(0);
-    expect(bytes(dir, 'a.py').toString()).toBe('class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        return 2\n');
+    expect(bytes(dir, 'a.py').toString()).toBe(
+      'class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        return 2\n',
+    );
     const out = r.stdout.split('\n');
     expect(out[0]).toBe('edited a.py: 4-4 → 4-6 (+2)');
-    expect(out[1]).toBe("note: the hunk at patch line 3 matched only ignoring indentation: its + rows were shifted right by 4 spaces to the file's indentation");
+    expect(out[1]).toBe(
+      "note: the hunk at patch line 3 matched only ignoring indentation: its + rows were shifted right by 4 spaces to the file's indentation",
+    );
     expect(out[2]).toMatch(/^--- a\.py \(lines 1-7 of 7\) ---$/);
     expect(r.stderr).toBe('');
   });
 
   it('names the shift in --json', () => {
     const { dir } = rootWith({ 'a.py': PY });
-    const r = run(['apply', '--json'], dir, { input: '*** Update File: a.py\n@@\n     if x:\n-        return 1\n+        return 3\n' });
+    const r = run(['apply', '--json'], dir, {
+      input: '*** Update File: a.py\n@@\n     if x:\n-        return 1\n+        return 3\n',
+    });
     expect(r.status, r.text).toBe(0);
     const doc = JSON.parse(r.stdout) as { files: Array<{ lenient: unknown }> };
-    expect(doc.files[0]!.lenient).toEqual([{ patchLine: 2, ignored: ['indentation'], shift: { from: '', to: '    ', rows: 2, agreeing: 2 } }]);
+    expect(doc.files[0]!.lenient).toEqual([
+      { patchLine: 2, ignored: ['indentation'], shift: { from: '', to: '    ', rows: 2, agreeing: 2 } },
+    ]);
     expect(bytes(dir, 'a.py').toString()).toBe(PY.replace('return 1', 'return 3'));
   });
 
@@ -61,15 +72,22 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     const r = apply(dir, '*** Update File: a.txt\n@@\n     if x:\n-      a\n+      A\n+        A2\n       b\n');
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.txt').toString()).toBe('if x:\r\n  A\r\n    A2\r\n  b');
-    expect(r.stdout).toContain('note: the hunk at patch line 2 matched only ignoring indentation: its + rows were shifted left by 4 spaces');
+    expect(r.stdout).toContain(
+      'note: the hunk at patch line 2 matched only ignoring indentation: its + rows were shifted left by 4 spaces',
+    );
   });
 
   it('writes tabs where the file indents with tabs and spaces were quoted', () => {
     const { dir } = rootWith({ 'main.go': 'func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n' });
-    const r = apply(dir, '*** Update File: main.go\n@@\n     if x {\n-        return 1\n+        y := 2\n+        return y\n     }\n');
+    const r = apply(
+      dir,
+      '*** Update File: main.go\n@@\n     if x {\n-        return 1\n+        y := 2\n+        return y\n     }\n',
+    );
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'main.go').toString()).toBe('func f() {\n\tif x {\n\t\ty := 2\n\t\treturn y\n\t}\n}\n');
-    expect(r.stdout).toContain('note: the hunk at patch line 2 matched only ignoring indentation: its + rows were indented with tabs as the file is (a tab for 4 quoted spaces)');
+    expect(r.stdout).toContain(
+      'note: the hunk at patch line 2 matched only ignoring indentation: its + rows were indented with tabs as the file is (a tab for 4 quoted spaces)',
+    );
   });
 
   it('says which difference it took when the rows differ unevenly', () => {
@@ -77,14 +95,21 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     const r = apply(dir, '*** Update File: a.txt\n@@\n a\n b\n c\n-d\n+e\n');
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.txt').toString()).toBe('    a\n    b\n      c\n    e\n');
-    expect(r.stdout).toContain('shifted right by 4 spaces to the file\'s indentation (as 3 of its 4 quoted rows differ from the file; the others otherwise)');
+    expect(r.stdout).toContain(
+      "shifted right by 4 spaces to the file's indentation (as 3 of its 4 quoted rows differ from the file; the others otherwise)",
+    );
   });
 
   it('writes a deeper + row with tabs too when every row was quoted alike in spaces for tabs', () => {
     const { dir } = rootWith({ 't.py': 'def f():\n\tif x:\n\t\ta = 1\n\t\tb = 2\n\treturn a\n' });
-    const r = apply(dir, '*** Update File: t.py\n@@\n-        b = 2\n+        b = 3\n+        if y:\n+            c = 4\n');
+    const r = apply(
+      dir,
+      '*** Update File: t.py\n@@\n-        b = 2\n+        b = 3\n+        if y:\n+            c = 4\n',
+    );
     expect(r.status, r.text).toBe(0);
-    expect(bytes(dir, 't.py').toString()).toBe('def f():\n\tif x:\n\t\ta = 1\n\t\tb = 3\n\t\tif y:\n\t\t\tc = 4\n\treturn a\n');
+    expect(bytes(dir, 't.py').toString()).toBe(
+      'def f():\n\tif x:\n\t\ta = 1\n\t\tb = 3\n\t\tif y:\n\t\t\tc = 4\n\treturn a\n',
+    );
   });
 
   it('shifts nothing when the quoted rows disagree with no difference ahead (a row off by one space)', () => {
@@ -97,7 +122,9 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
   it('leaves alone the + rows of a hunk found exactly (no note)', () => {
     const { dir } = rootWith({ 'a.py': PY });
     // Written as given, the file's syntax broken (an if without its block): --no-check.
-    const r = apply(dir, '*** Update File: a.py\n@@\n         if x:\n-            return 1\n+    return 1\n', ['--no-check']);
+    const r = apply(dir, '*** Update File: a.py\n@@\n         if x:\n-            return 1\n+    return 1\n', [
+      '--no-check',
+    ]);
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.py').toString()).toBe(PY.replace('            return 1', '    return 1'));
     expect(r.stdout).not.toContain('note:');
@@ -107,7 +134,16 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
 describe('rt apply: a patch indented whole, or its hunk', () => {
   it('reads a patch whose every line carries one indentation without it, with a note', () => {
     const { dir } = rootWith({ 'a.py': PY });
-    const patch = ['*** Begin Patch', '*** Update File: a.py', '@@ def f(self, x):', '-        return 2', '+        return 0', '*** End Patch'].map((l) => `    ${l}\n`).join('');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.py',
+      '@@ def f(self, x):',
+      '-        return 2',
+      '+        return 0',
+      '*** End Patch',
+    ]
+      .map((l) => `    ${l}\n`)
+      .join('');
     const r = apply(dir, patch);
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.py').toString()).toBe(PY.replace('return 2', 'return 0'));
@@ -116,7 +152,12 @@ describe('rt apply: a patch indented whole, or its hunk', () => {
 
   it('says that the rows of a hunk indented whole all read as context rows', () => {
     const { dir } = rootWith({ 'a.py': PY });
-    expectRefused(dir, '*** Update File: a.py\n@@\n   if x:\n   -    return 1\n   +    return 2\n', 3, /^rt: patch line 2: the hunk's context and removed lines match nowhere in a\.py: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written[^]*\nrt: remove that indentation: each row starts with its tag/);
+    expectRefused(
+      dir,
+      '*** Update File: a.py\n@@\n   if x:\n   -    return 1\n   +    return 2\n',
+      3,
+      /^rt: patch line 2: the hunk's context and removed lines match nowhere in a\.py: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written[^]*\nrt: remove that indentation: each row starts with its tag/,
+    );
   });
 });
 
@@ -124,8 +165,15 @@ describe('rt apply: @@ edit LID with - rows', () => {
   it('says that an LID hunk takes only + rows', () => {
     const { dir, lids } = rootWith({ 'a.py': PY });
     const lid = lids['a.py']![3]!;
-    const r = expectRefused(dir, `*** Update File: a.py\n@@ edit ${lid}\n-            return 1\n+            return 9\n`, 3, /^rt: patch line 2: no line of a\.py reads "edit [0-9a-z]{4}" \(the hunk's @@ line\) after the hunk before it: an LID hunk takes only \+ rows \(the LIDs name the lines it replaces, so - rows are not needed\)/);
-    expect(r.stderr).toContain(`rt: write @@ edit ${lid} followed by the new lines alone, as + rows (drop the - and context rows)\n`);
+    const r = expectRefused(
+      dir,
+      `*** Update File: a.py\n@@ edit ${lid}\n-            return 1\n+            return 9\n`,
+      3,
+      /^rt: patch line 2: no line of a\.py reads "edit [0-9a-z]{4}" \(the hunk's @@ line\) after the hunk before it: an LID hunk takes only \+ rows \(the LIDs name the lines it replaces, so - rows are not needed\)/,
+    );
+    expect(r.stderr).toContain(
+      `rt: write @@ edit ${lid} followed by the new lines alone, as + rows (drop the - and context rows)\n`,
+    );
     // The patch the hint gives works.
     expect(apply(dir, `*** Update File: a.py\n@@ edit ${lid}\n+            return 9\n`).status).toBe(0);
     expect(bytes(dir, 'a.py').toString()).toBe(PY.replace('return 1', 'return 9'));
@@ -154,8 +202,12 @@ describe('rt apply: Unicode punctuation read as ASCII, last', () => {
     const { dir } = rootWith({ 'a.py': content });
     const r = apply(dir, '*** Update File: a.py\n@@\n title = "RT - lines" # it\'s\n-version = 1\n+version = 2\n');
     expect(r.status, r.text).toBe(0);
-    expect(bytes(dir, 'a.py')).toEqual(Buffer.from('title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 2\n'));
-    expect(r.stdout).toContain('note: the hunk at patch line 2 matched only with Unicode dashes, quotes and spaces read as ASCII\n');
+    expect(bytes(dir, 'a.py')).toEqual(
+      Buffer.from('title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 2\n'),
+    );
+    expect(r.stdout).toContain(
+      'note: the hunk at patch line 2 matched only with Unicode dashes, quotes and spaces read as ASCII\n',
+    );
   });
 
   it('prefers an exact match to one that needs the last level', () => {
@@ -172,8 +224,15 @@ describe('rt apply: Move to onto an existing file', () => {
 
   it('is refused without --force, with a hint that works', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n', 'b.txt': 'b1\n' });
-    const r = expectRefused(dir, patch, 3, /^rt: patch line 1: b\.txt exists already: a\.txt is not moved onto it; nothing was written\n/);
-    expect(r.stderr).toContain('rt: to replace it with the moved file, apply the same patch with --force: rt apply --force\n');
+    const r = expectRefused(
+      dir,
+      patch,
+      3,
+      /^rt: patch line 1: b\.txt exists already: a\.txt is not moved onto it; nothing was written\n/,
+    );
+    expect(r.stderr).toContain(
+      'rt: to replace it with the moved file, apply the same patch with --force: rt apply --force\n',
+    );
     const forced = apply(dir, patch, ['--force']);
     expect(forced.status, forced.text).toBe(0);
   });
@@ -197,8 +256,15 @@ describe('rt apply: Move to onto an existing file', () => {
 
   it('refuses a Delete File of the target beside the move, with a hint that works', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n', 'b.txt': 'b1\n' });
-    const r = expectRefused(dir, `*** Delete File: b.txt\n${patch}`, 2, /^rt: patch line 3: b\.txt is named again \(first at patch line 1\); nothing was written\n/);
-    expect(r.stderr).toContain('rt: to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it\n');
+    const r = expectRefused(
+      dir,
+      `*** Delete File: b.txt\n${patch}`,
+      2,
+      /^rt: patch line 3: b\.txt is named again \(first at patch line 1\); nothing was written\n/,
+    );
+    expect(r.stderr).toContain(
+      'rt: to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it\n',
+    );
     expect(apply(dir, patch, ['--force']).status).toBe(0);
     expect(bytes(dir, 'b.txt').toString()).toBe('a1\nA2\n');
   });
@@ -206,12 +272,24 @@ describe('rt apply: Move to onto an existing file', () => {
   it('is refused onto another name of the moved file (a hard link) even with --force', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n' });
     fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'b.txt'));
-    expectRefused(dir, patch, 3, /b\.txt is another name of a\.txt \(a hard link\): a\.txt is not moved onto it; nothing was written/, ['--force']);
+    expectRefused(
+      dir,
+      patch,
+      3,
+      /b\.txt is another name of a\.txt \(a hard link\): a\.txt is not moved onto it; nothing was written/,
+      ['--force'],
+    );
   });
 
   it('is refused onto a folder even with --force', () => {
     const { dir } = rootWith({ 'a.txt': 'a1\na2\n' });
     fs.mkdirSync(path.join(dir, 'b.txt'));
-    expectRefused(dir, patch, 4, /^rt: patch line 1: b\.txt exists and is not a regular file: a\.txt is not moved onto it/, ['--force']);
+    expectRefused(
+      dir,
+      patch,
+      4,
+      /^rt: patch line 1: b\.txt exists and is not a regular file: a\.txt is not moved onto it/,
+      ['--force'],
+    );
   });
 });

@@ -43,7 +43,8 @@ function repoWith(files: Record<string, string>): { dir: string; lids: Record<st
   return { dir, lids };
 }
 
-const THREE = '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n*** End Patch\n';
+const THREE =
+  '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n*** End Patch\n';
 
 describe('review: all or nothing', () => {
   // NAME_ROOM (32) is less than what a batch temporary file adds to a name:
@@ -56,7 +57,9 @@ describe('review: all or nothing', () => {
     const long = 'b'.repeat(223);
     const { dir } = repoWith({ 'a.txt': 'a\n', [long]: 'x\n' });
     const before = tree(dir);
-    const r = run(['apply'], dir, { input: `*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: ${long}\n@@\n-x\n+X\n` });
+    const r = run(['apply'], dir, {
+      input: `*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: ${long}\n@@\n-x\n+X\n`,
+    });
     // Either both files are written, or it is refused as a file access problem (exit 4): never an internal error.
     if (r.status !== 0) {
       expectRun(r, { status: 4, stdout: '', stderr: /^rt: .*too long/ });
@@ -75,7 +78,11 @@ describe('review: all or nothing', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
     const r = run(['apply'], dir, {
       input: THREE,
-      env: { NODE_OPTIONS: `--require ${preload()}`, HOOK_AT_RENAME: '2', HOOK_CMD: `printf 'someone else\\n' > ${path.join(dir, 'b.txt')}` },
+      env: {
+        NODE_OPTIONS: `--require ${preload()}`,
+        HOOK_AT_RENAME: '2',
+        HOOK_CMD: `printf 'someone else\\n' > ${path.join(dir, 'b.txt')}`,
+      },
     });
     expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('someone else\n');
     expect(r.stderr, r.text).toMatch(/b\.txt/);
@@ -90,10 +97,17 @@ describe('review: all or nothing', () => {
     const dir = tempRepo();
     write(dir, 'a.txt', 'a\n');
     write(dir, 'ro/b.txt', 'b\n');
-    if ('uid' in as) fs.chownSync(dir, as.uid, as.gid), fs.chownSync(path.join(dir, 'a.txt'), as.uid, as.gid), fs.chownSync(path.join(dir, 'ro'), as.uid, as.gid), fs.chownSync(path.join(dir, 'ro/b.txt'), as.uid, as.gid);
+    if ('uid' in as)
+      fs.chownSync(dir, as.uid, as.gid),
+        fs.chownSync(path.join(dir, 'a.txt'), as.uid, as.gid),
+        fs.chownSync(path.join(dir, 'ro'), as.uid, as.gid),
+        fs.chownSync(path.join(dir, 'ro/b.txt'), as.uid, as.gid);
     fs.chmodSync(path.join(dir, 'ro/b.txt'), 0o444);
     const before = tree(dir);
-    const r = run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: ro/b.txt\n@@\n-b\n+B\n', ...as });
+    const r = run(['apply'], dir, {
+      input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: ro/b.txt\n@@\n-b\n+B\n',
+      ...as,
+    });
     expectRun(r, { status: 4, stdout: '', stderr: /^rt: patch line 5: .*ro\/b\.txt/ });
     expect(tree(dir)).toEqual(before);
   });
@@ -136,8 +150,20 @@ describe('review: crash recovery', () => {
         owner: { pid: 1, host: 'elsewhere' },
         command: 'rt apply',
         entries: [
-          { abs: path.join(dir, 'local.cfg'), display: 'local.cfg', temp: path.join(dir, '.local.cfg.rt-batch-zz'), expected: null, overwrite: true },
-          { abs: path.join(dir, 'x'), display: 'x', temp: path.join(dir, '.x.rt-batch-zz'), expected: null, overwrite: true },
+          {
+            abs: path.join(dir, 'local.cfg'),
+            display: 'local.cfg',
+            temp: path.join(dir, '.local.cfg.rt-batch-zz'),
+            expected: null,
+            overwrite: true,
+          },
+          {
+            abs: path.join(dir, 'x'),
+            display: 'x',
+            temp: path.join(dir, '.x.rt-batch-zz'),
+            expected: null,
+            overwrite: true,
+          },
         ],
       }),
     );
@@ -157,7 +183,12 @@ describe('review: a one-file patch gives the bytes of the same edits made one by
     openWindow(seqDir, 'f.txt');
     expectRun(run(['insert', 'f.txt', l1!, '--after'], seqDir, { input: 'A1\n' }), { status: 0 });
     expectRun(run(['insert', 'f.txt', l1!, '--after'], seqDir, { input: 'A2\n' }), { status: 0 });
-    expectRun(run(['apply'], dir, { input: `*** Update File: f.txt\n@@ insert after ${l1}\n+A1\n@@ insert after ${l1}\n+A2\n` }), { status: 0 });
+    expectRun(
+      run(['apply'], dir, {
+        input: `*** Update File: f.txt\n@@ insert after ${l1}\n+A1\n@@ insert after ${l1}\n+A2\n`,
+      }),
+      { status: 0 },
+    );
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe(fs.readFileSync(path.join(seqDir, 'f.txt'), 'utf8'));
   });
 
@@ -172,7 +203,9 @@ describe('review: a one-file patch gives the bytes of the same edits made one by
     openWindow(seqDir, 'f.txt');
     expectRun(run(['delete', 'f.txt', x!, y!], seqDir), { status: 0 });
     expectRun(run(['insert', 'f.txt', '$'], seqDir, { input: 'z\n' }), { status: 0 });
-    expectRun(run(['apply'], dir, { input: `*** Update File: f.txt\n@@ delete ${x} ${y}\n@@ insert before $\n+z\n` }), { status: 0 });
+    expectRun(run(['apply'], dir, { input: `*** Update File: f.txt\n@@ delete ${x} ${y}\n@@ insert before $\n+z\n` }), {
+      status: 0,
+    });
     expect(fs.readFileSync(path.join(dir, 'f.txt'))).toEqual(fs.readFileSync(path.join(seqDir, 'f.txt')));
   });
 });
@@ -231,7 +264,9 @@ describe('review: paths that are symbolic links', () => {
     expect(dry.status, dry.text).toBe(0);
     expect(dry.stdout).toBe(said);
     expect(dry.stderr).toBe('rt: dry run: nothing written to l.txt\n');
-    expect(JSON.parse(run(['apply', '--dry-run', '--json'], dir, { input: '*** Delete File: l.txt\n' }).stdout).files[0]).toMatchObject({ path: 'l.txt', diff: '', link: 'f.txt' });
+    expect(
+      JSON.parse(run(['apply', '--dry-run', '--json'], dir, { input: '*** Delete File: l.txt\n' }).stdout).files[0],
+    ).toMatchObject({ path: 'l.txt', diff: '', link: 'f.txt' });
     expect(fs.lstatSync(path.join(dir, 'l.txt')).isSymbolicLink()).toBe(true);
     expect(run(['apply'], dir, { input: '*** Delete File: l.txt\n' }).stdout).toBe(said);
   });

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { removeAbandonedBreaker } from '../../src/io/lock.js';
+import { removeAbandonedBreaker } from '../../src/store/lock.js';
 import { cleanup, expectRun, openWindow, run, tempDir, tempRepo, write } from './harness.js';
 
 afterAll(cleanup);
@@ -57,7 +57,8 @@ function repoWith(files: Record<string, string>): { dir: string; lids: Record<st
 }
 
 const TWO = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n';
-const THREE = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n';
+const THREE =
+  '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n';
 
 describe('review 2: a Move whose target appears after the commit point', () => {
   // Move m.txt → n.txt is two journal entries: write n.txt (expected absent), remove m.txt. When
@@ -71,7 +72,11 @@ describe('review 2: a Move whose target appears after the commit point', () => {
     const { dir } = repoWith({ 'm.txt': 'precious\n' });
     const r = run(['apply'], dir, {
       input: '*** Update File: m.txt\n*** Move to: n.txt\n@@\n-precious\n+precious edited\n',
-      env: { NODE_OPTIONS: `--require ${preload()}`, HOOK_AT_RENAME: '1', HOOK_CMD: `printf 'other\\n' > ${path.join(dir, 'n.txt')}` },
+      env: {
+        NODE_OPTIONS: `--require ${preload()}`,
+        HOOK_AT_RENAME: '1',
+        HOOK_CMD: `printf 'other\\n' > ${path.join(dir, 'n.txt')}`,
+      },
     });
     expect(fs.readFileSync(path.join(dir, 'n.txt'), 'utf8'), r.text).toBe('other\n');
     // What the user had must survive somewhere: the source as it was (or the edited content).
@@ -91,11 +96,17 @@ describe('review 2: a concurrent rt while a batch writes its draft journal', () 
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
     const r = run(['apply'], dir, {
       input: TWO,
-      env: { NODE_OPTIONS: `--require ${preload()}`, HOOK_AT_DRAFT: '1', HOOK_CMD: `cd ${dir} && ${process.execPath} ${path.resolve(__dirname, '../../bin/rt.cjs')} open a.txt` },
+      env: {
+        NODE_OPTIONS: `--require ${preload()}`,
+        HOOK_AT_DRAFT: '1',
+        HOOK_CMD: `cd ${dir} && ${process.execPath} ${path.resolve(__dirname, '../../bin/rt.cjs')} open a.txt`,
+      },
     });
     expect(r.stderr, r.text).not.toMatch(/internal error/);
     expect(r.status, r.text).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8') + fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('A\nB\n');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8') + fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe(
+      'A\nB\n',
+    );
     expect(fs.existsSync(path.join(dir, '.rt', 'set-aside')), r.text).toBe(false);
   });
 });
@@ -115,7 +126,9 @@ describe('review 2: the journal in the system temporary folder (RT_STATE=off)', 
     fs.symlinkSync(realTmp, linked);
     const r = run(['apply'], dir, { input: TWO, env: { RT_STATE: 'off', TMPDIR: linked } });
     expect(r.status, r.text).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8') + fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('A\nB\n');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8') + fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe(
+      'A\nB\n',
+    );
   });
 });
 
@@ -127,7 +140,11 @@ describe('review 2: --json when a file changed after the commit point', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
     const r = run(['--json', 'apply'], dir, {
       input: THREE,
-      env: { NODE_OPTIONS: `--require ${preload()}`, HOOK_AT_RENAME: '2', HOOK_CMD: `printf 'someone else\\n' > ${path.join(dir, 'b.txt')}` },
+      env: {
+        NODE_OPTIONS: `--require ${preload()}`,
+        HOOK_AT_RENAME: '2',
+        HOOK_CMD: `printf 'someone else\\n' > ${path.join(dir, 'b.txt')}`,
+      },
     });
     expect(r.status, r.text).toBe(3);
     expect(() => JSON.parse(r.stdout), r.text).not.toThrow();
@@ -158,7 +175,10 @@ describe('review 2: recovery when a new content is gone', () => {
   // still the version read and its new content is gone, rt must say the batch is left mixed.
   it('says so when a target was never written and its new content is gone', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
-    const killed = run(['apply'], dir, { input: TWO, env: { NODE_OPTIONS: `--require ${preload()}`, KILL_AT_RENAME: '3' } });
+    const killed = run(['apply'], dir, {
+      input: TWO,
+      env: { NODE_OPTIONS: `--require ${preload()}`, KILL_AT_RENAME: '3' },
+    });
     expect(killed.status, killed.text).toBe(null);
     for (const name of fs.readdirSync(dir)) if (name.includes('.rt-batch-')) fs.rmSync(path.join(dir, name));
     const r = run(['open', 'a.txt'], dir);

@@ -38,9 +38,14 @@ fs.rmSync = function (p) {
   );
 }
 
-const killedAt = (n: number, onlyFiles = true) => ({ NODE_OPTIONS: `--require ${preload()}`, KILL_AT_RENAME: String(n), ...(onlyFiles ? { RENAMES_OF: 'files' } : {}) });
+const killedAt = (n: number, onlyFiles = true) => ({
+  NODE_OPTIONS: `--require ${preload()}`,
+  KILL_AT_RENAME: String(n),
+  ...(onlyFiles ? { RENAMES_OF: 'files' } : {}),
+});
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel), 'utf8');
-const THREE = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+C\n*** Delete File: d.txt\n';
+const THREE =
+  '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+C\n*** Delete File: d.txt\n';
 
 function threeFiles(): string {
   const dir = tempRepo();
@@ -55,13 +60,27 @@ describe('a batch finished by recovery is one step', () => {
     expect(killed.status, killed.text).toBe(null);
     expect([read(dir, 'a.txt'), read(dir, 'b.txt')]).toEqual(['A\n', 'b\n']);
     const next = run(['history'], dir);
-    expect(next.stderr, next.text).toBe('rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt, c.txt, d.txt (1 more written before the kill)\n');
-    expect(next.stdout, next.text).toMatch(/^1 {2}\S+ \S+ {2}agent {2}rt apply {2}a\.txt \+1 -1, b\.txt \+1 -1, c\.txt \+1 -0, d\.txt \+0 -1\n$/);
+    expect(next.stderr, next.text).toBe(
+      'rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt, c.txt, d.txt (1 more written before the kill)\n',
+    );
+    expect(next.stdout, next.text).toMatch(
+      /^1 {2}\S+ \S+ {2}agent {2}rt apply {2}a\.txt \+1 -1, b\.txt \+1 -1, c\.txt \+1 -0, d\.txt \+0 -1\n$/,
+    );
     expectRun(run(['undo'], dir), { status: 1, stderr: /nothing to undo/ });
     expectRun(run(['undo'], dir, { env: { RT_SESSION: 'agent' } }), { status: 0, stdout: /^undid step 1 \(rt apply/ });
-    expect([read(dir, 'a.txt'), read(dir, 'b.txt'), fs.existsSync(path.join(dir, 'c.txt')), read(dir, 'd.txt')]).toEqual(['a\n', 'b\n', false, 'd\n']);
+    expect([
+      read(dir, 'a.txt'),
+      read(dir, 'b.txt'),
+      fs.existsSync(path.join(dir, 'c.txt')),
+      read(dir, 'd.txt'),
+    ]).toEqual(['a\n', 'b\n', false, 'd\n']);
     expectRun(run(['redo'], dir, { env: { RT_SESSION: 'agent' } }), { status: 0, stdout: /^redid step 1/ });
-    expect([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt'), fs.existsSync(path.join(dir, 'd.txt'))]).toEqual(['A\n', 'B\n', 'C\n', false]);
+    expect([
+      read(dir, 'a.txt'),
+      read(dir, 'b.txt'),
+      read(dir, 'c.txt'),
+      fs.existsSync(path.join(dir, 'd.txt')),
+    ]).toEqual(['A\n', 'B\n', 'C\n', false]);
     expect(fs.readdirSync(path.join(dir, '.rt'))).not.toContain('journal');
   });
 
@@ -69,10 +88,15 @@ describe('a batch finished by recovery is one step', () => {
     const dir = threeFiles();
     for (const f of ['a', 'b', 'd']) run(['open', `${f}.txt`], dir);
     // The run's renames: the draft, the journal, a.txt, b.txt, then a.txt's index (the kill).
-    const killed = run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n', env: killedAt(5, false) });
+    const killed = run(['apply'], dir, {
+      input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n',
+      env: killedAt(5, false),
+    });
     expect(killed.status, killed.text).toBe(null);
     const next = run(['history'], dir);
-    expect(next.stderr, next.text).toMatch(/finished a batch \(rt apply\) .*: every file had been written before the kill/);
+    expect(next.stderr, next.text).toMatch(
+      /finished a batch \(rt apply\) .*: every file had been written before the kill/,
+    );
     expect(next.stdout.trim().split('\n'), next.text).toHaveLength(1);
     expectRun(run(['undo'], dir), { status: 0 });
     expect([read(dir, 'a.txt'), read(dir, 'b.txt')]).toEqual(['a\n', 'b\n']);
@@ -81,7 +105,10 @@ describe('a batch finished by recovery is one step', () => {
   it('killed once its step was recorded, before its journal was removed: not recorded twice', () => {
     const dir = threeFiles();
     const patch = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n';
-    const killed = run(['apply'], dir, { input: patch, env: { NODE_OPTIONS: `--require ${preload()}`, KILL_AT_STEP_REMOVAL: '1' } });
+    const killed = run(['apply'], dir, {
+      input: patch,
+      env: { NODE_OPTIONS: `--require ${preload()}`, KILL_AT_STEP_REMOVAL: '1' },
+    });
     expect(killed.status, killed.text).toBe(null);
     expect(fs.readdirSync(path.join(dir, '.rt', 'journal')).some((n) => n.endsWith('.json'))).toBe(true);
     const next = run(['history'], dir);
@@ -97,7 +124,11 @@ describe('a batch finished by recovery is one step', () => {
     const next = run(['history'], dir);
     expect(next.stderr, next.text).toMatch(/undid a batch \(rt apply\)/);
     expect(next.stdout, next.text).toBe('');
-    expect([read(dir, 'a.txt'), read(dir, 'b.txt'), fs.existsSync(path.join(dir, 'c.txt'))]).toEqual(['a\n', 'b\n', false]);
+    expect([read(dir, 'a.txt'), read(dir, 'b.txt'), fs.existsSync(path.join(dir, 'c.txt'))]).toEqual([
+      'a\n',
+      'b\n',
+      false,
+    ]);
     expect(fs.readdirSync(path.join(dir, '.rt'))).not.toContain('journal');
   });
 });
@@ -116,7 +147,10 @@ describe('a batch over nested repositories is finished from any of them', () => 
 
   it('a batch of the outer root over a file of the inner one: `cd inner && rt open b.txt` finishes it first', () => {
     const dir = nested();
-    const killed = run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n', env: killedAt(2) });
+    const killed = run(['apply'], dir, {
+      input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n',
+      env: killedAt(2),
+    });
     expect(killed.status, killed.text).toBe(null);
     expect(read(dir, 'inner/b.txt')).toBe('b\n');
     const r = run(['open', 'b.txt'], path.join(dir, 'inner'));
@@ -125,15 +159,23 @@ describe('a batch over nested repositories is finished from any of them', () => 
     // The step is the outer root's, and takes back both files.
     expectRun(run(['undo'], dir), { status: 0 });
     expect([read(dir, 'a.txt'), read(dir, 'inner/b.txt')]).toEqual(['a\n', 'b\n']);
-    for (const root of [dir, path.join(dir, 'inner')]) expect(fs.readdirSync(path.join(root, '.rt'))).not.toContain('journal');
+    for (const root of [dir, path.join(dir, 'inner')])
+      expect(fs.readdirSync(path.join(root, '.rt'))).not.toContain('journal');
   });
 
   it('an undo over both roots, killed between its renames: finished from the inner one, and the step marked undone', () => {
     const dir = nested();
-    expectRun(run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n' }), { status: 0 });
+    expectRun(
+      run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n' }),
+      { status: 0 },
+    );
     expect(run(['undo'], dir, { env: killedAt(2) }).status).toBe(null);
     expect([read(dir, 'a.txt'), read(dir, 'inner/b.txt')]).toEqual(['a\n', 'B\n']);
-    expectRun(run(['open', 'b.txt'], path.join(dir, 'inner')), { status: 0, stdout: /\|b\n/, stderr: /finished a batch \(rt undo\)/ });
+    expectRun(run(['open', 'b.txt'], path.join(dir, 'inner')), {
+      status: 0,
+      stdout: /\|b\n/,
+      stderr: /finished a batch \(rt undo\)/,
+    });
     expectRun(run(['history'], dir), { status: 0, stdout: /\(undone\)\n$/ });
   });
 

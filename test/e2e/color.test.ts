@@ -31,7 +31,12 @@ describe('colour', () => {
       expect(r.status, r.text).toBe(0);
       expect(r.stdout.includes(ESC), r.text).toBe(coloured);
       // Colour never changes the text itself.
-      expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toBe(run(args.filter((a, i) => a !== '--color' && args[i - 1] !== '--color'), dir).stdout);
+      expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toBe(
+        run(
+          args.filter((a, i) => a !== '--color' && args[i - 1] !== '--color'),
+          dir,
+        ).stdout,
+      );
     });
   }
 
@@ -43,7 +48,11 @@ describe('colour', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('a terminal gets colour, and a dumb one does not', () => {
     const inTty = (term: string) =>
-      spawnSync('script', ['-qec', `${process.execPath} ${RT_BIN} open f.txt`, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, TERM: term } }).stdout;
+      spawnSync('script', ['-qec', `${process.execPath} ${RT_BIN} open f.txt`, '/dev/null'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, TERM: term },
+      }).stdout;
     expect(inTty('xterm')).toContain(ESC);
     expect(inTty('dumb')).not.toContain(ESC);
   });

@@ -19,7 +19,11 @@ _rt; printf '%s\\n' "\${COMPREPLY[@]}"`;
 
 describe('shell completions', () => {
   it('rt completions SHELL prints the committed scripts', () => {
-    for (const [shell, file] of [['bash', 'rt.bash'], ['zsh', '_rt'], ['fish', 'rt.fish']] as const) {
+    for (const [shell, file] of [
+      ['bash', 'rt.bash'],
+      ['zsh', '_rt'],
+      ['fish', 'rt.fish'],
+    ] as const) {
       const r = run(['completions', shell], root);
       expect(r.status, r.text).toBe(0);
       expect(r.stdout).toBe(fs.readFileSync(path.join(root, 'completions', file), 'utf8'));
@@ -29,7 +33,11 @@ describe('shell completions', () => {
   });
 
   it('the bash script registers rt and completes commands, options, values and paths', () => {
-    const r = spawnSync('bash', ['--norc', '-c', `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}; complete -p rt`], { encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['--norc', '-c', `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}; complete -p rt`],
+      { encoding: 'utf8' },
+    );
     expect(r.stdout).toMatch(/^complete .*-F _rt rt$/m);
 
     const dir = tempDir();
@@ -55,28 +63,48 @@ describe('shell completions', () => {
 
   it('completes PATH:@ with the names rt outline gives, however bash splits the word at the colon', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'cart.ts'), 'export class Cart {\n  add() {}\n  total() {}\n}\nexport function checkout() {}\n');
+    fs.writeFileSync(
+      path.join(dir, 'cart.ts'),
+      'export class Cart {\n  add() {}\n  total() {}\n}\nexport function checkout() {}\n',
+    );
     const bin = tempDir();
-    fs.writeFileSync(path.join(bin, 'rt'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(root, 'bin/rt.cjs'))} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'rt'),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(root, 'bin/rt.cjs'))} "$@"\n`,
+      { mode: 0o755 },
+    );
     const typed = (line: string, words: readonly string[]) => {
       const script = `source ${JSON.stringify(path.join(root, 'completions/rt.bash'))}
 COMP_LINE=${JSON.stringify(line)}; COMP_POINT=${line.length}
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=()
 _rt; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = spawnSync('bash', ['--norc', '-c', script], { cwd: dir, encoding: 'utf8', env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }) });
+      const r = spawnSync('bash', ['--norc', '-c', script], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }),
+      });
       expect(r.status, r.stderr).toBe(0);
       return r.stdout.split('\n').filter(Boolean).sort();
     };
     // COMP_WORDBREAKS with a colon (bash's default): the word is what follows it.
-    expect(typed('rt open cart.ts:@Ca', ['rt', 'open', 'cart.ts', ':', '@Ca'])).toEqual(['@Cart', '@Cart.add', '@Cart.total']);
+    expect(typed('rt open cart.ts:@Ca', ['rt', 'open', 'cart.ts', ':', '@Ca'])).toEqual([
+      '@Cart',
+      '@Cart.add',
+      '@Cart.total',
+    ]);
     // Without: the whole word.
     expect(typed('rt open cart.ts:@ch', ['rt', 'open', 'cart.ts:@ch'])).toEqual(['cart.ts:@checkout']);
   });
 
-  for (const [shell, check] of [['zsh', ['zsh', '-n']], ['fish', ['fish', '--no-execute']]] as const) {
+  for (const [shell, check] of [
+    ['zsh', ['zsh', '-n']],
+    ['fish', ['fish', '--no-execute']],
+  ] as const) {
     const has = spawnSync(check[0], ['--version']).status === 0;
     it.skipIf(!has)(`the ${shell} script is valid ${shell}`, () => {
-      const r = spawnSync(check[0], [check[1], path.join(root, 'completions', shell === 'zsh' ? '_rt' : 'rt.fish')], { encoding: 'utf8' });
+      const r = spawnSync(check[0], [check[1], path.join(root, 'completions', shell === 'zsh' ? '_rt' : 'rt.fish')], {
+        encoding: 'utf8',
+      });
       expect(r.status, r.stderr).toBe(0);
     });
   }

@@ -1,5 +1,5 @@
 // Edits of files of 1 MiB and more, which rt reads into WebAssembly memory and splits there
-// (src/core/wasmLines.ts, through readSnapshot): the bytes of every other line survive (CRLF,
+// (src/model/wasmLines.ts, through readSnapshot): the bytes of every other line survive (CRLF,
 // a BOM, tabs, invalid UTF-8, a missing final newline), with or without a saved index, and
 // whether the saved index's line count is right or not.
 
@@ -14,7 +14,12 @@ afterAll(cleanup);
 function bigFile(eol: string, bom: boolean, finalNewline: boolean): Buffer {
   const parts: Buffer[] = bom ? [Buffer.from([0xef, 0xbb, 0xbf])] : [];
   for (let n = 1; n <= 40_000; n++) {
-    const body = n % 97 === 0 ? Buffer.from([0x61, 0xff, 0xfe, 0x09, 0x62]) : n % 13 === 0 ? Buffer.alloc(0) : Buffer.from(`\tmarker ${n} ${'x'.repeat(n % 50)}`, 'latin1');
+    const body =
+      n % 97 === 0
+        ? Buffer.from([0x61, 0xff, 0xfe, 0x09, 0x62])
+        : n % 13 === 0
+          ? Buffer.alloc(0)
+          : Buffer.from(`\tmarker ${n} ${'x'.repeat(n % 50)}`, 'latin1');
     parts.push(body, Buffer.from(n === 40_000 && !finalNewline ? '' : n % 5 === 0 ? '\n' : eol, 'latin1'));
   }
   return Buffer.concat(parts);
@@ -43,7 +48,7 @@ describe('editing a big file', () => {
       const file = write(dir, 'big.txt', original);
       age(file);
       // Another name of the file (a hard link of the user's) keeps the old content; rt's second
-      // name of it, given for the rename (src/io/renameOver.ts), is gone once rt has exited.
+      // name of it, given for the rename (src/store/renameOver.ts), is gone once rt has exited.
       fs.linkSync(file, path.join(dir, 'big-link.txt'));
       const shown = openWindow(dir, 'big.txt:20001');
       const at = { lid: shown.lidAt(20001) };

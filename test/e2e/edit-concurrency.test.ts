@@ -6,7 +6,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, numbered, range, run, start as startRt, tempDir, write, line, lines, text, openWindow } from './harness.js';
+import {
+  cleanup,
+  numbered,
+  range,
+  run,
+  start as startRt,
+  tempDir,
+  write,
+  line,
+  lines,
+  text,
+  openWindow,
+} from './harness.js';
 
 /** Starts bin/rt asynchronously (stdin `input`, then closed); `done` settles once it is reaped. */
 const start = (args: readonly string[], cwd: string, input = '') => startRt(args, cwd, { input });
@@ -32,7 +44,11 @@ describe('concurrent edits of one file', () => {
     expect(got.pop()).toBe('');
     expect(got.length).toBe(size + n);
     expect(got.slice(0, size).join('\n') === lines(1, size).join('\n'), 'the original lines are intact').toBe(true);
-    expect(got.slice(size).sort()).toEqual(range(1, n).map((k) => `appended by writer ${k}`).sort());
+    expect(got.slice(size).sort()).toEqual(
+      range(1, n)
+        .map((k) => `appended by writer ${k}`)
+        .sort(),
+    );
     expect(leftovers(dir)).toEqual([]);
   });
 
@@ -79,7 +95,18 @@ describe('concurrent edits of one file', () => {
     ];
     const results = await Promise.all(runs.map((s) => s.done));
     for (const r of results) expect(r.status, r.text).toBe(0);
-    const want = [...lines(1, 4), 'before 5', ...lines(5, 10), 'after 10', ...lines(11, 13), ...lines(17, 19), ...lines(21, 24), 'twenty-five', ...lines(26, 30), 'appended'];
+    const want = [
+      ...lines(1, 4),
+      'before 5',
+      ...lines(5, 10),
+      'after 10',
+      ...lines(11, 13),
+      ...lines(17, 19),
+      ...lines(21, 24),
+      'twenty-five',
+      ...lines(26, 30),
+      'appended',
+    ];
     expect(fs.readFileSync(file, 'utf8')).toBe(text(want));
   });
 
@@ -87,7 +114,10 @@ describe('concurrent edits of one file', () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(10));
     const w = openWindow(dir, 'f.txt');
-    const runs = [start(['edit', 'f.txt', w.lidAt(4)], dir, 'first writer\n'), start(['edit', 'f.txt', w.lidAt(4)], dir, 'second writer\n')];
+    const runs = [
+      start(['edit', 'f.txt', w.lidAt(4)], dir, 'first writer\n'),
+      start(['edit', 'f.txt', w.lidAt(4)], dir, 'second writer\n'),
+    ];
     const results = await Promise.all(runs.map((s) => s.done));
     const won = results.filter((r) => r.status === 0);
     const lost = results.filter((r) => r.status !== 0);
@@ -112,59 +142,60 @@ describe('an rt killed mid-edit', () => {
   }
   const version = (k: number, rest: Buffer) => Buffer.concat([Buffer.from(`version ${k}\n`), rest]);
 
-  it(
-    'leaves the old file or the new one, byte for byte; the next run cleans up at once',
-    async () => {
-      const dir = tempDir();
-      const rest = bigRest();
-      const file = write(dir, 'big.txt', version(0, rest));
-      expect(fs.statSync(file).size).toBeGreaterThan(19_000_000);
-      fs.chmodSync(file, 0o640);
+  it('leaves the old file or the new one, byte for byte; the next run cleans up at once', async () => {
+    const dir = tempDir();
+    const rest = bigRest();
+    const file = write(dir, 'big.txt', version(0, rest));
+    expect(fs.statSync(file).size).toBeGreaterThan(19_000_000);
+    fs.chmodSync(file, 0o640);
 
-      let current = 0;
-      /** The LID of line 1 now (opening line 1 also marks it shown). */
-      const lid1 = () => {
-        const w = openWindow(dir, 'big.txt:1-2');
-        expect(w.lines[0]!.content).toBe(`version ${current}`);
-        return w.lidAt(1);
-      };
+    let current = 0;
+    /** The LID of line 1 now (opening line 1 also marks it shown). */
+    const lid1 = () => {
+      const w = openWindow(dir, 'big.txt:1-2');
+      expect(w.lines[0]!.content).toBe(`version ${current}`);
+      return w.lidAt(1);
+    };
 
-      // How long one whole edit takes here, to spread the kills over it.
-      const timed = start(['edit', 'big.txt', lid1()], dir, `version ${current + 1}\n`);
-      const full = await timed.done;
-      expect(full.status, full.text).toBe(0);
-      current++;
-      expect(fs.readFileSync(file).equals(version(current, rest))).toBe(true);
+    // How long one whole edit takes here, to spread the kills over it.
+    const timed = start(['edit', 'big.txt', lid1()], dir, `version ${current + 1}\n`);
+    const full = await timed.done;
+    expect(full.status, full.text).toBe(0);
+    current++;
+    expect(fs.readFileSync(file).equals(version(current, rest))).toBe(true);
 
-      const delays = [5, 20, 50, 100, 200, ...[0.3, 0.5, 0.65, 0.8, 0.9, 0.97].map((f) => Math.round(full.ms * f))];
-      const outcomes: string[] = [];
-      for (const delay of delays) {
-        const next = current + 1;
-        const p = start(['edit', 'big.txt', lid1()], dir, `version ${next}\n`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        p.kill();
-        const r = await p.done;
-        const bytes = fs.readFileSync(file);
-        const isOld = bytes.equals(version(current, rest));
-        const isNew = !isOld && bytes.equals(version(next, rest));
-        outcomes.push(`${delay}ms: ${r.signal ?? `exit ${r.status}`}, ${isOld ? 'old' : isNew ? 'new' : 'CORRUPT'}, leftovers ${JSON.stringify(leftovers(dir))}`);
-        expect(isOld || isNew, `after a kill at ${delay} ms the file is neither the old nor the new version\n${outcomes.join('\n')}\n${r.text}`).toBe(true);
-        if (r.status === 0) expect(isNew, r.text).toBe(true);
-        expect(fs.statSync(file).mode & 0o7777).toBe(0o640);
-        if (isNew) current = next;
-      }
-
-      if (process.env.RT_TEST_VERBOSE) console.log(outcomes.join("\n"));
-      // The next run succeeds promptly, whatever the kills left, and cleans up after them.
-      // A lock the kills left is abandoned: waited for, it would refuse after 30 s (exit 4).
+    const delays = [5, 20, 50, 100, 200, ...[0.3, 0.5, 0.65, 0.8, 0.9, 0.97].map((f) => Math.round(full.ms * f))];
+    const outcomes: string[] = [];
+    for (const delay of delays) {
       const next = current + 1;
-      const r = run(['edit', 'big.txt', lid1()], dir, { input: `version ${next}\n` });
-      expect(r.status, `${r.text}\n${outcomes.join('\n')}`).toBe(0);
-      expect(fs.readFileSync(file).equals(version(next, rest))).toBe(true);
-      expect(leftovers(dir), outcomes.join('\n')).toEqual([]);
-    },
-    180_000,
-  );
+      const p = start(['edit', 'big.txt', lid1()], dir, `version ${next}\n`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      p.kill();
+      const r = await p.done;
+      const bytes = fs.readFileSync(file);
+      const isOld = bytes.equals(version(current, rest));
+      const isNew = !isOld && bytes.equals(version(next, rest));
+      outcomes.push(
+        `${delay}ms: ${r.signal ?? `exit ${r.status}`}, ${isOld ? 'old' : isNew ? 'new' : 'CORRUPT'}, leftovers ${JSON.stringify(leftovers(dir))}`,
+      );
+      expect(
+        isOld || isNew,
+        `after a kill at ${delay} ms the file is neither the old nor the new version\n${outcomes.join('\n')}\n${r.text}`,
+      ).toBe(true);
+      if (r.status === 0) expect(isNew, r.text).toBe(true);
+      expect(fs.statSync(file).mode & 0o7777).toBe(0o640);
+      if (isNew) current = next;
+    }
+
+    if (process.env.RT_TEST_VERBOSE) console.log(outcomes.join('\n'));
+    // The next run succeeds promptly, whatever the kills left, and cleans up after them.
+    // A lock the kills left is abandoned: waited for, it would refuse after 30 s (exit 4).
+    const next = current + 1;
+    const r = run(['edit', 'big.txt', lid1()], dir, { input: `version ${next}\n` });
+    expect(r.status, `${r.text}\n${outcomes.join('\n')}`).toBe(0);
+    expect(fs.readFileSync(file).equals(version(next, rest))).toBe(true);
+    expect(leftovers(dir), outcomes.join('\n')).toEqual([]);
+  }, 180_000);
 
   /** Starts an edit and kills it as soon as `appears` holds (polled without yielding), or after 10 s. */
   async function killWhen(dir: string, args: string[], input: string, appears: () => boolean): Promise<boolean> {
@@ -238,64 +269,67 @@ describe('an rt killed mid-edit', () => {
 
   // A lock file can be found empty (a crash before its data reached the disk): it must not
   // block later edits for long.
-  it(
-    'an empty lock file left by a crash (created, pid not yet written) does not block the next edit',
-    async () => {
-      const dir = tempDir();
-      const file = write(dir, 'f.txt', numbered(20_000));
-      const w = openWindow(dir, 'f.txt:1-3');
-      // Make a real lock by killing an rt that holds it, then empty it as a kill just after the
-      // exclusive create (or a power cut before the write reached the disk) would leave it.
-      await killWhen(dir, ['edit', 'f.txt', w.lidAt(1)], 'one\n', () => heldLock(dir) !== undefined);
-      const lock = heldLock(dir);
-      expect(lock, 'no lock was left to empty').toBeDefined();
-      fs.truncateSync(path.join(dir, lock!), 0);
-      fs.writeFileSync(file, numbered(20_000)); // whatever the kill left, start again from line 1
-      const w2 = openWindow(dir, 'f.txt:1-3');
-      await expectPrompt(dir, ['edit', 'f.txt', w2.lidAt(1)], 'one\n');
-      expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
-      expect(leftovers(dir)).toEqual([]);
-    },
-  );
+  it('an empty lock file left by a crash (created, pid not yet written) does not block the next edit', async () => {
+    const dir = tempDir();
+    const file = write(dir, 'f.txt', numbered(20_000));
+    const w = openWindow(dir, 'f.txt:1-3');
+    // Make a real lock by killing an rt that holds it, then empty it as a kill just after the
+    // exclusive create (or a power cut before the write reached the disk) would leave it.
+    await killWhen(dir, ['edit', 'f.txt', w.lidAt(1)], 'one\n', () => heldLock(dir) !== undefined);
+    const lock = heldLock(dir);
+    expect(lock, 'no lock was left to empty').toBeDefined();
+    fs.truncateSync(path.join(dir, lock!), 0);
+    fs.writeFileSync(file, numbered(20_000)); // whatever the kill left, start again from line 1
+    const w2 = openWindow(dir, 'f.txt:1-3');
+    await expectPrompt(dir, ['edit', 'f.txt', w2.lidAt(1)], 'one\n');
+    expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
+    expect(leftovers(dir)).toEqual([]);
+  });
 
-  it(
-    'a lock and a temporary file left by a killed rt do not block the next edit, which removes them',
-    async () => {
-      const dir = tempDir();
-      const rest = bigRest();
-      const file = write(dir, 'big.txt', version(0, rest));
-      let w = openWindow(dir, 'big.txt:1-2');
+  it('a lock and a temporary file left by a killed rt do not block the next edit, which removes them', async () => {
+    const dir = tempDir();
+    const rest = bigRest();
+    const file = write(dir, 'big.txt', version(0, rest));
+    let w = openWindow(dir, 'big.txt:1-2');
 
-      // Killed while holding the lock (before or while writing its temporary file).
-      const lockSeen = await killWhen(dir, ['edit', 'big.txt', w.lidAt(1)], 'version 1\n', () => heldLock(dir) !== undefined);
-      expect(lockSeen, 'the lock file never appeared').toBe(true);
-      const left1 = leftovers(dir);
-      expect(left1.some((n) => n.includes('.rt-lock')), `the killed rt left its lock: ${JSON.stringify(left1)}`).toBe(true);
-      let bytes = fs.readFileSync(file);
-      const was1 = bytes.equals(version(1, rest));
-      expect(was1 || bytes.equals(version(0, rest))).toBe(true);
+    // Killed while holding the lock (before or while writing its temporary file).
+    const lockSeen = await killWhen(
+      dir,
+      ['edit', 'big.txt', w.lidAt(1)],
+      'version 1\n',
+      () => heldLock(dir) !== undefined,
+    );
+    expect(lockSeen, 'the lock file never appeared').toBe(true);
+    const left1 = leftovers(dir);
+    expect(
+      left1.some((n) => n.includes('.rt-lock')),
+      `the killed rt left its lock: ${JSON.stringify(left1)}`,
+    ).toBe(true);
+    let bytes = fs.readFileSync(file);
+    const was1 = bytes.equals(version(1, rest));
+    expect(was1 || bytes.equals(version(0, rest))).toBe(true);
 
-      w = openWindow(dir, 'big.txt:1-2');
-      let r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 2\n' });
-      expect(r.status, r.text).toBe(0);
-      expect(fs.readFileSync(file).equals(version(2, rest))).toBe(true);
-      expect(leftovers(dir), r.text).toEqual([]);
+    w = openWindow(dir, 'big.txt:1-2');
+    let r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 2\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(fs.readFileSync(file).equals(version(2, rest))).toBe(true);
+    expect(leftovers(dir), r.text).toEqual([]);
 
-      // Killed while its temporary file exists.
-      w = openWindow(dir, 'big.txt:1-2');
-      const tmpSeen = await killWhen(dir, ['edit', 'big.txt', w.lidAt(1)], 'version 3\n', () => fs.readdirSync(dir).some((n) => n.includes('.rt-tmp-')));
-      expect(tmpSeen, 'the temporary file never appeared').toBe(true);
-      bytes = fs.readFileSync(file);
-      expect(bytes.equals(version(2, rest)) || bytes.equals(version(3, rest))).toBe(true);
-      const current = bytes.equals(version(3, rest)) ? 3 : 2;
+    // Killed while its temporary file exists.
+    w = openWindow(dir, 'big.txt:1-2');
+    const tmpSeen = await killWhen(dir, ['edit', 'big.txt', w.lidAt(1)], 'version 3\n', () =>
+      fs.readdirSync(dir).some((n) => n.includes('.rt-tmp-')),
+    );
+    expect(tmpSeen, 'the temporary file never appeared').toBe(true);
+    bytes = fs.readFileSync(file);
+    expect(bytes.equals(version(2, rest)) || bytes.equals(version(3, rest))).toBe(true);
+    const current = bytes.equals(version(3, rest)) ? 3 : 2;
 
-      w = openWindow(dir, 'big.txt:1-2');
-      expect(w.lines[0]!.content).toBe(`version ${current}`);
-      r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 4\n' });
-      expect(r.status, r.text).toBe(0);
-      expect(fs.readFileSync(file).equals(version(4, rest))).toBe(true);
-      expect(leftovers(dir), r.text).toEqual([]);
-    },
-    120_000,
-  );
+    w = openWindow(dir, 'big.txt:1-2');
+    expect(w.lines[0]!.content).toBe(`version ${current}`);
+    r = run(['edit', 'big.txt', w.lidAt(1)], dir, { input: 'version 4\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(fs.readFileSync(file).equals(version(4, rest))).toBe(true);
+    expect(leftovers(dir), r.text).toEqual([]);
+  }, 120_000);
 });

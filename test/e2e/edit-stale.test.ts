@@ -5,30 +5,24 @@
 
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  cleanup,
-  expectRun,
-  range,
-  run,
-  snapshot,
-  tree,
-  type Ran,
-  line,
-  lines,
-  text,
-  withFile,
-  openWindow,
-} from './harness.js';
+import { cleanup, expectRun, run, snapshot, tree, type Ran, lines, text, withFile, openWindow } from './harness.js';
 
 afterAll(cleanup);
-
 
 /**
  * Runs a command that must be refused: exit `status`, nothing on stdout, `rt: ` lines on stderr
  * matching every pattern, and nothing written: the file byte-identical (mtime and inode too),
  * and no file of the folder (the state in .rt/ included) changed.
  */
-function expectRefused(dir: string, file: string, args: string[], input: string | undefined, patterns: RegExp[], status = 3, checkState = true): Ran {
+function expectRefused(
+  dir: string,
+  file: string,
+  args: string[],
+  input: string | undefined,
+  patterns: RegExp[],
+  status = 3,
+  checkState = true,
+): Ran {
   const before = snapshot(file);
   const state = tree(dir);
   const r = run(args, dir, input !== undefined ? { input } : {});
@@ -46,19 +40,35 @@ describe('an LID whose line changed since it was shown', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 4), 'line 5 changed by an editor', ...lines(6, 10)]));
-    for (const [cmd, input] of [['edit', 'x\n'], ['insert', 'x\n'], ['delete', undefined]] as const) {
-      expectRefused(dir, file, [cmd, 'f.txt', w.lidAt(5)], input, [new RegExp(`^rt: .*${w.lidAt(5)}`, 'm'), /rt open f\.txt/]);
+    for (const [cmd, input] of [
+      ['edit', 'x\n'],
+      ['insert', 'x\n'],
+      ['delete', undefined],
+    ] as const) {
+      expectRefused(dir, file, [cmd, 'f.txt', w.lidAt(5)], input, [
+        new RegExp(`^rt: .*${w.lidAt(5)}`, 'm'),
+        /rt open f\.txt/,
+      ]);
     }
     // As the end of a range, too.
-    expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(3), w.lidAt(5)], 'x\n', [new RegExp(w.lidAt(5)), /rt open f\.txt/]);
+    expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(3), w.lidAt(5)], 'x\n', [
+      new RegExp(w.lidAt(5)),
+      /rt open f\.txt/,
+    ]);
   });
 
   it('an LID of a line deleted externally is refused', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text([...lines(1, 6), ...lines(8, 10)]));
-    expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(7)], 'x\n', [new RegExp(`^rt: .*${w.lidAt(7)}`, 'm'), /rt open f\.txt/]);
-    expectRefused(dir, file, ['delete', 'f.txt', w.lidAt(6), w.lidAt(7)], undefined, [new RegExp(w.lidAt(7)), /rt open f\.txt/]);
+    expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(7)], 'x\n', [
+      new RegExp(`^rt: .*${w.lidAt(7)}`, 'm'),
+      /rt open f\.txt/,
+    ]);
+    expectRefused(dir, file, ['delete', 'f.txt', w.lidAt(6), w.lidAt(7)], undefined, [
+      new RegExp(w.lidAt(7)),
+      /rt open f\.txt/,
+    ]);
   });
 
   it('an LID of a line rt itself changed or deleted is refused, even when the old content comes back elsewhere', () => {
@@ -69,7 +79,10 @@ describe('an LID whose line changed since it was shown', () => {
     r = run(['delete', 'f.txt', w.lidAt(9)], dir);
     expect(r.status, r.text).toBe(0);
     expectRefused(dir, file, ['edit', 'f.txt', w.lidAt(2)], 'x\n', [new RegExp(w.lidAt(2)), /rt open f\.txt/]);
-    expectRefused(dir, file, ['insert', 'f.txt', w.lidAt(9), '--after'], 'x\n', [new RegExp(w.lidAt(9)), /rt open f\.txt/]);
+    expectRefused(dir, file, ['insert', 'f.txt', w.lidAt(9), '--after'], 'x\n', [
+      new RegExp(w.lidAt(9)),
+      /rt open f\.txt/,
+    ]);
     // "line 2" is written back by someone else: the retired LID still does not name it.
     fs.writeFileSync(file, text(lines(1, 10)));
     expectRefused(dir, file, ['delete', 'f.txt', w.lidAt(2)], undefined, [/rt open f\.txt/]);
@@ -90,7 +103,9 @@ describe('an LID whose line changed since it was shown', () => {
     const r = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' });
     expect(r.status, r.text).toBe(0);
     expect(r.stdout.split('\n')[0], r.text).toBe('edited f.txt: 7-7 → 7-7 (+0)');
-    expect(fs.readFileSync(file, 'utf8')).toBe(text(['inserted 1', 'inserted 2', ...lines(1, 4), 'five', ...lines(6, 10)]));
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      text(['inserted 1', 'inserted 2', ...lines(1, 4), 'five', ...lines(6, 10)]),
+    );
   });
 });
 
@@ -104,7 +119,9 @@ describe('a bare line number', () => {
     expectRefused(dir, file, ['edit', 'f.txt', '5'], 'x\n', [here]);
     expectRefused(dir, file, ['delete', 'f.txt', '5'], undefined, [here]);
     expectRefused(dir, file, ['insert', 'f.txt', '5'], 'x\n', [here]);
-    expectRefused(dir, file, ['edit', 'f.txt', '3', '5'], 'x\n', [new RegExp(`${w.lidAt(3)}.*line 4|line 4.*${w.lidAt(3)}`)]);
+    expectRefused(dir, file, ['edit', 'f.txt', '3', '5'], 'x\n', [
+      new RegExp(`${w.lidAt(3)}.*line 4|line 4.*${w.lidAt(3)}`),
+    ]);
   });
 
   it('whose line was changed externally is refused', () => {
@@ -121,7 +138,9 @@ describe('a bare line number', () => {
     const r = run(['delete', 'f.txt', '10'], dir);
     expect([2, 3], r.text).toContain(r.status);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(lines(3, 10)));
-    expectRefused(dir, file, ['edit', 'f.txt', '8'], 'x\n', [new RegExp(`${w.lidAt(8)}.*line 6|line 6.*${w.lidAt(8)}`)]);
+    expectRefused(dir, file, ['edit', 'f.txt', '8'], 'x\n', [
+      new RegExp(`${w.lidAt(8)}.*line 6|line 6.*${w.lidAt(8)}`),
+    ]);
   });
 
   it('never shown is refused (exit 3) with the rt open that shows it', () => {
@@ -172,7 +191,9 @@ describe('NUMBER:LID anchors', () => {
     expectRefused(dir, file, ['edit', 'f.txt', `5:${w.lidAt(6)}`], 'x\n', [new RegExp(`${w.lidAt(6)}.*line 6`)]);
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', `5:${w.lidAt(5)}`], 'x\n', [new RegExp(`${w.lidAt(5)}.*line 6`)]);
-    expectRefused(dir, file, ['delete', 'f.txt', `2:${w.lidAt(2)}`, `5:${w.lidAt(5)}`], undefined, [new RegExp(esc(w.lidAt(2)))]);
+    expectRefused(dir, file, ['delete', 'f.txt', `2:${w.lidAt(2)}`, `5:${w.lidAt(5)}`], undefined, [
+      new RegExp(esc(w.lidAt(2))),
+    ]);
   });
 
   it('control: NUMBER:LID that agree are accepted', () => {
@@ -221,7 +242,9 @@ describe('a range over lines never shown', () => {
     const w = openWindow(dir, 'f.txt');
     fs.writeFileSync(file, text(['new first line', ...lines(1, 10)]));
     expectRefused(dir, file, ['edit', 'f.txt', '5', '--force'], 'x\n', [new RegExp(`${w.lidAt(5)}.*line 6`)]);
-    expectRefused(dir, file, ['delete', 'f.txt', '2', '5', '--force'], undefined, [new RegExp(`${w.lidAt(2)}.*line 3`)]);
+    expectRefused(dir, file, ['delete', 'f.txt', '2', '5', '--force'], undefined, [
+      new RegExp(`${w.lidAt(2)}.*line 3`),
+    ]);
   });
 
   it('covering a shown line that changed externally since is refused; --force allows it', () => {

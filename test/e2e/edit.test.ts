@@ -23,7 +23,6 @@ import {
   write,
   type ParsedWindow,
   type Ran,
-  line,
   lines,
   text,
   withFile,
@@ -31,7 +30,6 @@ import {
 } from './harness.js';
 
 afterAll(cleanup);
-
 
 /** The window printed after an edit's one-line summary (and before any diff). */
 function reportWindow(r: Ran): ParsedWindow {
@@ -44,9 +42,22 @@ function reportWindow(r: Ran): ParsedWindow {
  * `total` holding `contents` (LIDs as printed, checked for shape and uniqueness), then `after`
  * (a diff, or nothing). Returns the window's LIDs.
  */
-function expectReport(r: Ran, summary: string, display: string, total: number, start: number, end: number, contents: readonly string[], after = ''): ParsedWindow {
+function expectReport(
+  r: Ran,
+  summary: string,
+  display: string,
+  total: number,
+  start: number,
+  end: number,
+  contents: readonly string[],
+  after = '',
+): ParsedWindow {
   const w = reportWindow(r);
-  expectRun(r, { status: 0, stdout: `${summary}\n${windowText(display, total, start, end, w.lids, contents)}${after}`, stderr: '' });
+  expectRun(r, {
+    status: 0,
+    stdout: `${summary}\n${windowText(display, total, start, end, w.lids, contents)}${after}`,
+    stderr: '',
+  });
   expectLids(w.lids, r);
   return w;
 }
@@ -61,10 +72,21 @@ describe('rt edit: replacing lines with the text on stdin', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'new\n' });
-    const after = expectReport(r, 'edited f.txt: 2-2 → 2-2 (+0)', 'f.txt', 10, 1, 5, ['line 1', 'new', 'line 3', 'line 4', 'line 5']);
+    const after = expectReport(r, 'edited f.txt: 2-2 → 2-2 (+0)', 'f.txt', 10, 1, 5, [
+      'line 1',
+      'new',
+      'line 3',
+      'line 4',
+      'line 5',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(['line 1', 'new', ...lines(3, 10)]));
     // Unchanged lines keep their LIDs; the changed line has a new one, never seen before.
-    expect([after.lidAt(1), after.lidAt(3), after.lidAt(4), after.lidAt(5)], r.text).toEqual([w.lidAt(1), w.lidAt(3), w.lidAt(4), w.lidAt(5)]);
+    expect([after.lidAt(1), after.lidAt(3), after.lidAt(4), after.lidAt(5)], r.text).toEqual([
+      w.lidAt(1),
+      w.lidAt(3),
+      w.lidAt(4),
+      w.lidAt(5),
+    ]);
     expect(w.lids, r.text).not.toContain(after.lidAt(2));
   });
 
@@ -72,7 +94,14 @@ describe('rt edit: replacing lines with the text on stdin', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'a\nb\n' });
-    const after = expectReport(r, 'edited f.txt: 2-2 → 2-3 (+1)', 'f.txt', 11, 1, 6, ['line 1', 'a', 'b', 'line 3', 'line 4', 'line 5']);
+    const after = expectReport(r, 'edited f.txt: 2-2 → 2-3 (+1)', 'f.txt', 11, 1, 6, [
+      'line 1',
+      'a',
+      'b',
+      'line 3',
+      'line 4',
+      'line 5',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text(['line 1', 'a', 'b', ...lines(3, 10)]));
     expect(after.lidAt(4), r.text).toBe(w.lidAt(3));
     expect(new Set([after.lidAt(2), after.lidAt(3), ...w.lids]).size, r.text).toBe(w.lids.length + 2);
@@ -82,7 +111,15 @@ describe('rt edit: replacing lines with the text on stdin', () => {
     const { dir, file } = withFile(20);
     const w = openWindow(dir, 'f.txt');
     const r = run(['edit', 'f.txt', w.lidAt(5), w.lidAt(8)], dir, { input: 'x\n' });
-    const after = expectReport(r, 'edited f.txt: 5-8 → 5-5 (-3)', 'f.txt', 17, 2, 8, ['line 2', 'line 3', 'line 4', 'x', 'line 9', 'line 10', 'line 11']);
+    const after = expectReport(r, 'edited f.txt: 5-8 → 5-5 (-3)', 'f.txt', 17, 2, 8, [
+      'line 2',
+      'line 3',
+      'line 4',
+      'x',
+      'line 9',
+      'line 10',
+      'line 11',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), 'x', ...lines(9, 20)]));
     expect(after.lidAt(6), r.text).toBe(w.lidAt(9));
   });
@@ -108,7 +145,9 @@ describe('rt edit: replacing lines with the text on stdin', () => {
     // A lone newline is one empty line, not "no text".
     r = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: '\n' });
     expect(r.status, r.text).toBe(0);
-    expect(fs.readFileSync(file, 'utf8')).toBe(text(['line 1', '  indented\t ', '', 'line 3', 'no newline', '', 'line 6']));
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      text(['line 1', '  indented\t ', '', 'line 3', 'no newline', '', 'line 6']),
+    );
   });
 });
 
@@ -117,7 +156,16 @@ describe('rt insert', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['insert', 'f.txt', w.lidAt(4)], dir, { input: 'new a\nnew b\n' });
-    const after = expectReport(r, 'inserted f.txt: 4-5 (+2)', 'f.txt', 12, 1, 8, ['line 1', 'line 2', 'line 3', 'new a', 'new b', 'line 4', 'line 5', 'line 6']);
+    const after = expectReport(r, 'inserted f.txt: 4-5 (+2)', 'f.txt', 12, 1, 8, [
+      'line 1',
+      'line 2',
+      'line 3',
+      'new a',
+      'new b',
+      'line 4',
+      'line 5',
+      'line 6',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 3), 'new a', 'new b', ...lines(4, 10)]));
     expect(after.lidAt(6), r.text).toBe(w.lidAt(4));
   });
@@ -126,7 +174,15 @@ describe('rt insert', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['insert', 'f.txt', w.lidAt(4), '--after'], dir, { input: 'after 4\n' });
-    expectReport(r, 'inserted f.txt: 5-5 (+1)', 'f.txt', 11, 2, 8, ['line 2', 'line 3', 'line 4', 'after 4', 'line 5', 'line 6', 'line 7']);
+    expectReport(r, 'inserted f.txt: 5-5 (+1)', 'f.txt', 11, 2, 8, [
+      'line 2',
+      'line 3',
+      'line 4',
+      'after 4',
+      'line 5',
+      'line 6',
+      'line 7',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 4), 'after 4', ...lines(5, 10)]));
   });
 
@@ -135,7 +191,13 @@ describe('rt insert', () => {
     let r = run(['insert', 'f.txt', '$'], dir, { input: 'appended\n' });
     expectReport(r, 'inserted f.txt: 11-11 (+1)', 'f.txt', 11, 8, 11, ['line 8', 'line 9', 'line 10', 'appended']);
     r = run(['insert', 'f.txt', 'end'], dir, { input: 'and more\nand more\n' });
-    expectReport(r, 'inserted f.txt: 12-13 (+2)', 'f.txt', 13, 9, 13, ['line 9', 'line 10', 'appended', 'and more', 'and more']);
+    expectReport(r, 'inserted f.txt: 12-13 (+2)', 'f.txt', 13, 9, 13, [
+      'line 9',
+      'line 10',
+      'appended',
+      'and more',
+      'and more',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 10), 'appended', 'and more', 'and more']));
   });
 
@@ -153,7 +215,13 @@ describe('rt delete', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['delete', 'f.txt', w.lidAt(3), w.lidAt(5)], dir);
-    const after = expectReport(r, 'deleted f.txt: 3-5 (-3)', 'f.txt', 7, 1, 5, ['line 1', 'line 2', 'line 6', 'line 7', 'line 8']);
+    const after = expectReport(r, 'deleted f.txt: 3-5 (-3)', 'f.txt', 7, 1, 5, [
+      'line 1',
+      'line 2',
+      'line 6',
+      'line 7',
+      'line 8',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 2), ...lines(6, 10)]));
     expect(after.lids, r.text).toEqual([w.lidAt(1), w.lidAt(2), w.lidAt(6), w.lidAt(7), w.lidAt(8)]);
   });
@@ -162,7 +230,14 @@ describe('rt delete', () => {
     const { dir, file } = withFile(10);
     const w = openWindow(dir, 'f.txt');
     const r = run(['delete', 'f.txt', `7:${w.lidAt(7)}`], dir);
-    expectReport(r, 'deleted f.txt: 7-7 (-1)', 'f.txt', 9, 4, 9, ['line 4', 'line 5', 'line 6', 'line 8', 'line 9', 'line 10']);
+    expectReport(r, 'deleted f.txt: 7-7 (-1)', 'f.txt', 9, 4, 9, [
+      'line 4',
+      'line 5',
+      'line 6',
+      'line 8',
+      'line 9',
+      'line 10',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(text([...lines(1, 6), ...lines(8, 10)]));
   });
 
@@ -180,7 +255,11 @@ describe('a large change', () => {
     const { dir, file } = withFile(5);
     const input = text(range(1, 250).map((k) => `new ${k}`));
     const r = run(['insert', 'f.txt', '$'], dir, { input });
-    expectRun(r, { status: 0, stdout: /^inserted f\.txt: 6-255 \(\+250\)\n--- f\.txt \(lines 3-\d+ of 255\) ---\n/, stderr: /^rt: .*not shown.*rt open f\.txt:\d+-255\n$/ });
+    expectRun(r, {
+      status: 0,
+      stdout: /^inserted f\.txt: 6-255 \(\+250\)\n--- f\.txt \(lines 3-\d+ of 255\) ---\n/,
+      stderr: /^rt: .*not shown.*rt open f\.txt:\d+-255\n$/,
+    });
     const w = reportWindow(r);
     expect(w.lines.length, r.text).toBeGreaterThanOrEqual(200);
     expect(fs.readFileSync(file, 'utf8')).toBe(numbered(5) + input);
@@ -312,7 +391,10 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     const patchText = r.stdoutBytes.subarray(r.stdoutBytes.indexOf('--- a/c.txt'));
     const work = tempDir();
     fs.writeFileSync(path.join(work, 'c.txt'), old);
-    const p = spawnSync('patch', ['-p1', '--quiet', '--no-backup-if-mismatch', '-r', '-'], { cwd: work, input: patchText });
+    const p = spawnSync('patch', ['-p1', '--quiet', '--no-backup-if-mismatch', '-r', '-'], {
+      cwd: work,
+      input: patchText,
+    });
     if (p.error) throw p.error;
     expect(p.status, `${p.stdout}${p.stderr}\n${r.text}`).toBe(0);
     expect(fs.readFileSync(path.join(work, 'c.txt')).equals(fs.readFileSync(file)), r.text).toBe(true);
@@ -328,7 +410,10 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(file).equals(Buffer.concat([bom, Buffer.from('FIRST\nsecond\nthird\n')]))).toBe(true);
     const patchText = r.stdoutBytes.subarray(r.stdoutBytes.indexOf('--- a/b.txt'));
-    expect(patchText.includes(Buffer.concat([Buffer.from('-'), bom, Buffer.from('first\n+'), bom, Buffer.from('FIRST\n')])), r.text).toBe(true);
+    expect(
+      patchText.includes(Buffer.concat([Buffer.from('-'), bom, Buffer.from('first\n+'), bom, Buffer.from('FIRST\n')])),
+      r.text,
+    ).toBe(true);
     const work = tempRepo();
     fs.writeFileSync(path.join(work, 'b.txt'), old);
     const p = spawnSync('git', ['apply', '-'], { cwd: work, input: patchText });
@@ -354,7 +439,11 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const r = run(['edit', 'f.txt', w.lidAt(5), w.lidAt(6)], dir, { input: 'line 5\nline 6\n' });
-    expectRun(r, { status: 0, stdout: /^edited f\.txt: 5-6 → 5-6 \(\+0\)\n/, stderr: 'rt: f.txt is unchanged: the new text is the same as the old\n' });
+    expectRun(r, {
+      status: 0,
+      stdout: /^edited f\.txt: 5-6 → 5-6 \(\+0\)\n/,
+      stderr: 'rt: f.txt is unchanged: the new text is the same as the old\n',
+    });
     expect(snapshot(file)).toEqual(before);
     expect(r.stdout).toMatch(/^5:[0-9a-z]+\|line 5$/m);
   });
@@ -364,12 +453,26 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const ins = run(['insert', 'f.txt', '$', '--dry-run'], dir, { input: 'x\n' });
-    expectRun(ins, { status: 0, stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -8,3 +8,4 @@', ' line 8', ' line 9', ' line 10', '+x', ''].join('\n'), stderr: /^rt: .*dry run/ });
+    expectRun(ins, {
+      status: 0,
+      stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -8,3 +8,4 @@', ' line 8', ' line 9', ' line 10', '+x', ''].join('\n'),
+      stderr: /^rt: .*dry run/,
+    });
     const del = run(['delete', 'f.txt', w.lidAt(1), '--dry-run'], dir);
-    expectRun(del, { status: 0, stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -1,4 +1,3 @@', '-line 1', ' line 2', ' line 3', ' line 4', ''].join('\n'), stderr: /^rt: .*dry run/ });
+    expectRun(del, {
+      status: 0,
+      stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -1,4 +1,3 @@', '-line 1', ' line 2', ' line 3', ' line 4', ''].join(
+        '\n',
+      ),
+      stderr: /^rt: .*dry run/,
+    });
     expect(snapshot(file)).toEqual(before);
     const cr = run(['create', 'new/n.txt', '--dry-run'], dir, { input: 'n\n' });
-    expectRun(cr, { status: 0, stdout: /^--- a\/new\/n\.txt\n\+\+\+ b\/new\/n\.txt\n@@ .* @@\n\+n\n$/, stderr: /^rt: .*dry run/ });
+    expectRun(cr, {
+      status: 0,
+      stdout: /^--- a\/new\/n\.txt\n\+\+\+ b\/new\/n\.txt\n@@ .* @@\n\+n\n$/,
+      stderr: /^rt: .*dry run/,
+    });
     expect(fs.existsSync(path.join(dir, 'new')), cr.text).toBe(false);
   });
 });
@@ -401,7 +504,22 @@ describe('RT_READONLY=1', () => {
     const w = openWindow(dir, 'f.txt');
     const before = snapshot(file);
     const r = run(['edit', 'f.txt', w.lidAt(2), '--dry-run'], dir, { input: 'two\n', env: { RT_READONLY: '1' } });
-    expectRun(r, { status: 0, stdout: ['--- a/f.txt', '+++ b/f.txt', '@@ -1,5 +1,5 @@', ' line 1', '-line 2', '+two', ' line 3', ' line 4', ' line 5', ''].join('\n'), stderr: /^rt: .*dry run/ });
+    expectRun(r, {
+      status: 0,
+      stdout: [
+        '--- a/f.txt',
+        '+++ b/f.txt',
+        '@@ -1,5 +1,5 @@',
+        ' line 1',
+        '-line 2',
+        '+two',
+        ' line 3',
+        ' line 4',
+        ' line 5',
+        '',
+      ].join('\n'),
+      stderr: /^rt: .*dry run/,
+    });
     const c = run(['create', 'n.txt', '--dry-run'], dir, { input: 'n\n', env: { RT_READONLY: '1' } });
     expect(c.status, c.text).toBe(0);
     expect(fs.existsSync(path.join(dir, 'n.txt'))).toBe(false);
@@ -434,7 +552,10 @@ function withMixed(mode?: number): { dir: string; file: string } {
 
 function expectBytes(file: string, want: Buffer, r: Ran): void {
   const got = fs.readFileSync(file);
-  expect(got.equals(want), `${r.text}\n--- want ${JSON.stringify(want.toString('latin1'))}\n--- got  ${JSON.stringify(got.toString('latin1'))}`).toBe(true);
+  expect(
+    got.equals(want),
+    `${r.text}\n--- want ${JSON.stringify(want.toString('latin1'))}\n--- got  ${JSON.stringify(got.toString('latin1'))}`,
+  ).toBe(true);
 }
 
 describe('byte fidelity', () => {
@@ -444,7 +565,16 @@ describe('byte fidelity', () => {
     expect(w.total).toBe(8);
     const r = run(['edit', 'm.txt', w.lidAt(4)], dir, { input: 'replaced\nand \xe9 two\n' });
     expect(r.status, r.text).toBe(0);
-    expectBytes(file, Buffer.concat([...MIXED.slice(0, 3), b('replaced\r\n'), Buffer.from('and \xe9 two\r\n', 'utf8'), ...MIXED.slice(4)]), r);
+    expectBytes(
+      file,
+      Buffer.concat([
+        ...MIXED.slice(0, 3),
+        b('replaced\r\n'),
+        Buffer.from('and \xe9 two\r\n', 'utf8'),
+        ...MIXED.slice(4),
+      ]),
+      r,
+    );
   });
 
   it('the text on stdin is written byte for byte, invalid UTF-8 included', () => {
@@ -504,7 +634,7 @@ describe('byte fidelity', () => {
     expectBytes(file, b(text(['line 1', 'line 2', 'x', 'y', 'line 4', 'line 5'])), r);
   });
 
-  it('new lines given with CRLF take the file\'s line ending: CRLF in a CRLF file, LF in an LF file', () => {
+  it("new lines given with CRLF take the file's line ending: CRLF in a CRLF file, LF in an LF file", () => {
     const dir = tempDir();
     const crlf = write(dir, 'c.txt', 'a\r\nb\r\nc\r\n');
     const lf = write(dir, 'l.txt', 'a\nb\nc\n');
@@ -597,10 +727,22 @@ describe('several edits from one read', () => {
 
     const steps: Array<{ args: string[]; input?: string; apply: () => void }> = [
       { args: ['edit', 'code.txt', lid(3)], input: 'row three\n', apply: () => splice(3, 3, ['row three']) },
-      { args: ['insert', 'code.txt', lid(8)], input: 'new A\nnew B\n', apply: () => insertBefore(8, ['new A', 'new B']) },
+      {
+        args: ['insert', 'code.txt', lid(8)],
+        input: 'new A\nnew B\n',
+        apply: () => insertBefore(8, ['new A', 'new B']),
+      },
       { args: ['delete', 'code.txt', lid(12), lid(15)], apply: () => splice(12, 15, []) },
-      { args: ['edit', 'code.txt', lid(20), lid(22)], input: 'twenty to twenty-two\n', apply: () => splice(20, 22, ['twenty to twenty-two']) },
-      { args: ['insert', 'code.txt', lid(30), '--after'], input: 'after thirty\n\tindented\n', apply: () => insertAfter(30, ['after thirty', '\tindented']) },
+      {
+        args: ['edit', 'code.txt', lid(20), lid(22)],
+        input: 'twenty to twenty-two\n',
+        apply: () => splice(20, 22, ['twenty to twenty-two']),
+      },
+      {
+        args: ['insert', 'code.txt', lid(30), '--after'],
+        input: 'after thirty\n\tindented\n',
+        apply: () => insertAfter(30, ['after thirty', '\tindented']),
+      },
       { args: ['delete', 'code.txt', lid(41)], apply: () => splice(41, 41, []) },
       { args: ['edit', 'code.txt', lid(45)], input: 'x\ny\nz\n', apply: () => splice(45, 45, ['x', 'y', 'z']) },
       { args: ['edit', 'code.txt', lid(59), '$'], input: 'the end\n', apply: () => splice(59, 60, ['the end']) },
@@ -636,7 +778,9 @@ describe('several edits from one read', () => {
       const r = run(args, dir, input !== undefined ? { input } : {});
       expect(r.status, r.text).toBe(0);
     }
-    expect(fs.readFileSync(file, 'utf8')).toBe(text(['top', ...lines(1, 9), 'ten', ...lines(11, 20), 'after 20', ...lines(21, 27)]));
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      text(['top', ...lines(1, 9), 'ten', ...lines(11, 20), 'after 20', ...lines(21, 27)]),
+    );
   });
 });
 
@@ -684,7 +828,11 @@ describe('found by review (2026-11-23)', () => {
     const dir = tempDir();
     const file = write(dir, 'cf.txt', '1\n2\n3\n');
     const diff = '--- a/cf.txt\n+++ b/cf.txt\n@@ -1,3 +1,3 @@\n-1\n-2\n-3\n+1\n+TWO\n+3\n';
-    expectRun(run(['create', '--force', '--dry-run', 'cf.txt'], dir, { input: '1\nTWO\n3\n' }), { status: 0, stdout: diff, stderr: /dry run/ });
+    expectRun(run(['create', '--force', '--dry-run', 'cf.txt'], dir, { input: '1\nTWO\n3\n' }), {
+      status: 0,
+      stdout: diff,
+      stderr: /dry run/,
+    });
     expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
     const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
     expect(real.status, real.text).toBe(0);
@@ -711,12 +859,20 @@ describe('found by review (2026-11-23)', () => {
     write(dir, 'sub/k.txt', 'k\n');
     const lid = openWindow(dir, 'sub/k.txt').lidAt(1);
     fs.mkdirSync(path.join(dir, 'sub', '.k.txt.rt-lock'));
-    expectRefused(run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' }), 4, /sub\/\.k\.txt\.rt-lock is a folder.*\n.*rm -r sub\/\.k\.txt\.rt-lock/);
+    expectRefused(
+      run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' }),
+      4,
+      /sub\/\.k\.txt\.rt-lock is a folder.*\n.*rm -r sub\/\.k\.txt\.rt-lock/,
+    );
     write(dir, 'sub/deep/real.txt', 'r\n');
     fs.symlinkSync('sub/deep/real.txt', path.join(dir, 'link.txt'));
     fs.mkdirSync(path.join(dir, 'sub', 'deep', '.real.txt.rt-lock'));
     const viaLink = openWindow(dir, 'link.txt').lidAt(1);
-    expectRefused(run(['edit', 'link.txt', viaLink], dir, { input: 'x\n' }), 4, /rm -r sub\/deep\/\.real\.txt\.rt-lock/);
+    expectRefused(
+      run(['edit', 'link.txt', viaLink], dir, { input: 'x\n' }),
+      4,
+      /rm -r sub\/deep\/\.real\.txt\.rt-lock/,
+    );
   });
 
   it('a file whose name ends in a backslash is a file like any other (only a final / names a folder)', () => {

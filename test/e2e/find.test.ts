@@ -6,8 +6,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, expectRun, run, tempDir, tempRepo, unprivileged, write, type Ran } from './harness.js';
-import { looksBinary, SNIFF_BYTES } from '../../src/core/binary.js';
-import { buildSearchRepo, dotIgnored, git, gitFiles, isHidden, outLines, parseCapNotice, treeOrder } from './search-fixture.js';
+import { looksBinary, SNIFF_BYTES } from '../../src/model/binary.js';
+import {
+  buildSearchRepo,
+  dotIgnored,
+  git,
+  gitFiles,
+  isHidden,
+  outLines,
+  parseCapNotice,
+  treeOrder,
+} from './search-fixture.js';
 
 afterAll(cleanup);
 
@@ -23,7 +32,10 @@ const sorted = (paths: readonly string[]) => [...paths].sort(treeOrder);
 /** Whether the file at `p` (not through a link) looks binary, as SPEC §4 tells: grep and find skip it. */
 function binaryOnDisk(dir: string, p: string): boolean {
   const abs = path.join(dir, p);
-  return fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile() === true && looksBinary(fs.readFileSync(abs).subarray(0, SNIFF_BYTES));
+  return (
+    fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile() === true &&
+    looksBinary(fs.readFileSync(abs).subarray(0, SNIFF_BYTES))
+  );
 }
 const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
@@ -56,9 +68,36 @@ describe('rt find in a generated git repository', () => {
   describe('which files', () => {
     it("rt find '' lists git ls-files --cached --others --exclude-standard, less hidden, .ignore'd and binary files, sorted", () => {
       expect(found([''], dir)).toEqual(all);
-      // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although ignored.
-      expect(all).toEqual(expect.arrayContaining(['README.md', 'src/new.ts', 'notes/todo.md', 'logs/keep.log', 'logs/tracked.log', 'data/latin1.txt', 'link.ts']));
-      for (const p of ['data/blob.bin', 'debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/lib/deep/skip.gen.ts', 'src/dot-ignored.ts', '.env', 'src/.hidden.ts', '.config/settings.json', '.gitignore']) {
+      // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although
+      // ignored.
+      expect(all).toEqual(
+        expect.arrayContaining([
+          'README.md',
+          'src/new.ts',
+          'notes/todo.md',
+          'logs/keep.log',
+          'logs/tracked.log',
+          'data/latin1.txt',
+          'link.ts',
+        ]),
+      );
+      for (const p of [
+        'data/blob.bin',
+        'debug.log',
+        'logs/other.log',
+        'build/out.js',
+        'logs/local/x.txt',
+        'src/gen-by-src.ts',
+        'secret/key.txt',
+        'old.bak',
+        'generated/gen.ts',
+        'src/lib/deep/skip.gen.ts',
+        'src/dot-ignored.ts',
+        '.env',
+        'src/.hidden.ts',
+        '.config/settings.json',
+        '.gitignore',
+      ]) {
         expect(all, p).not.toContain(p);
       }
     });
@@ -74,13 +113,27 @@ describe('rt find in a generated git repository', () => {
     it('--hidden adds hidden files and folders, still honouring ignore rules', () => {
       const expected = sorted(gitFiles(dir).filter((p) => !dotIgnored(p) && !binaryOnDisk(dir, p)));
       expect(found(['--hidden', ''], dir)).toEqual(expected);
-      expect(expected).toEqual(expect.arrayContaining(['.env', '.config/settings.json', 'src/.hidden.ts', '.gitignore', 'src/.ignore']));
+      expect(expected).toEqual(
+        expect.arrayContaining(['.env', '.config/settings.json', 'src/.hidden.ts', '.gitignore', 'src/.ignore']),
+      );
       expect(found(['--hidden', ''], dir).some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
     });
 
     it('--no-ignore adds ignored files (not hidden ones), and lists everything rt find lists without it', () => {
       const out = found(['--no-ignore', ''], dir);
-      expect(out).toEqual(expect.arrayContaining(['debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/dot-ignored.ts']));
+      expect(out).toEqual(
+        expect.arrayContaining([
+          'debug.log',
+          'logs/other.log',
+          'build/out.js',
+          'logs/local/x.txt',
+          'src/gen-by-src.ts',
+          'secret/key.txt',
+          'old.bak',
+          'generated/gen.ts',
+          'src/dot-ignored.ts',
+        ]),
+      );
       expect(out.filter(isHidden)).toEqual([]);
       expect(out).toEqual(sorted(out));
       // Widening the search never drops a file (the symbolic link link.ts included).
@@ -89,7 +142,9 @@ describe('rt find in a generated git repository', () => {
 
     it('--hidden --no-ignore: every regular text file but .git and .rt', () => {
       const out = found(['--hidden', '--no-ignore', ''], dir);
-      expect(out.filter((p) => !fs.lstatSync(path.join(dir, p)).isSymbolicLink())).toEqual(sorted(diskFiles(dir, true, false).filter((p) => !binaryOnDisk(dir, p))));
+      expect(out.filter((p) => !fs.lstatSync(path.join(dir, p)).isSymbolicLink())).toEqual(
+        sorted(diskFiles(dir, true, false).filter((p) => !binaryOnDisk(dir, p))),
+      );
       expect(out.some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
     });
 
@@ -99,9 +154,16 @@ describe('rt find in a generated git repository', () => {
       fs.writeFileSync(path.join(d, 'b-nul.dat'), Buffer.from([0x61, 0x00, 0x62, 0x0a]));
       fs.writeFileSync(path.join(d, 'c-control.dat'), Buffer.from('\x01\x02\x03\x04\x05x\n', 'latin1'));
       fs.writeFileSync(path.join(d, 'd-latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
-      fs.writeFileSync(path.join(d, 'e-late-nul.txt'), Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]));
+      fs.writeFileSync(
+        path.join(d, 'e-late-nul.txt'),
+        Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]),
+      );
       fs.symlinkSync('a-text.txt', path.join(d, 'f-link.dat'));
-      expectRun(run(['find', ''], d), { status: 0, stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n', stderr: '' });
+      expectRun(run(['find', ''], d), {
+        status: 0,
+        stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n',
+        stderr: '',
+      });
       expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
       // A file that cannot be read is listed (its kind cannot be told), run as a user who may not read it.
       const as = unprivileged();
@@ -113,7 +175,12 @@ describe('rt find in a generated git repository', () => {
         fs.rmSync(secret);
       }
       // Nothing but binary files matching: said on stderr, with what lists them.
-      expectRun(run(['find', 'b-nul'], d), { status: 1, stdout: '', stderr: /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*: fd --fixed-strings --ignore-case b-nul\n/ });
+      expectRun(run(['find', 'b-nul'], d), {
+        status: 1,
+        stdout: '',
+        stderr:
+          /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*: fd --fixed-strings --ignore-case b-nul\n/,
+      });
       expectRun(run(['find', 'b-*.dat'], d), { status: 1, stdout: '', stderr: /: fd --glob 'b-\*\.dat'\n/ });
       // A link to a binary file inside the root is left out as the file is; one out of the root is listed unread.
       fs.symlinkSync('c-control.dat', path.join(d, 'h-link.dat'));
@@ -123,7 +190,8 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\ni-out.dat\n', stderr: '' });
       fs.rmSync(path.join(d, 'h-link.dat'));
       fs.rmSync(path.join(d, 'i-out.dat'));
-      // With a cap, the count of the rest may include binary files (each printed path is checked, not every one counted).
+      // With a cap, the count of the rest may include binary files (each printed path is checked, not every one
+      // counted).
       const capped = run(['find', '', '--max', '1'], d);
       expectRun(capped, { status: 0, stderr: '' });
       expect(capped.stdout.split('\n')[0]).toBe('a-text.txt');
@@ -141,9 +209,10 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', 'gone'], d), { status: 1, stdout: '' });
     });
 
-    it('a file in a merge conflict (in git\'s index once per side) is listed once', () => {
+    it("a file in a merge conflict (in git's index once per side) is listed once", () => {
       const d = tempRepo();
-      const commit = (m: string) => git(d, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-am', m]);
+      const commit = (m: string) =>
+        git(d, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-am', m]);
       write(d, 'a.txt', 'base\n');
       write(d, 'b.txt', 'b\n');
       git(d, ['add', '.']);
@@ -159,7 +228,7 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a.txt\nb.txt\n', stderr: '' });
     });
 
-    it('GIT_LITERAL_PATHSPECS in the environment changes nothing (rt asks git for a glob\'s ending by a glob pathspec)', () => {
+    it("GIT_LITERAL_PATHSPECS in the environment changes nothing (rt asks git for a glob's ending by a glob pathspec)", () => {
       expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
       const r = run(['find', '*.ts'], dir, { env: { GIT_LITERAL_PATHSPECS: '1' } });
       expectRun(r, { status: 0, stderr: '' });
@@ -182,7 +251,9 @@ describe('rt find in a generated git repository', () => {
   describe('patterns', () => {
     it('a glob without / matches the file name at any depth', () => {
       expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
-      expect(found(['*.ts'], dir)).toEqual(expect.arrayContaining(['data/bom.ts', 'src/lib/deep/nested.ts', 'src-old/legacy.ts', 'link.ts']));
+      expect(found(['*.ts'], dir)).toEqual(
+        expect.arrayContaining(['data/bom.ts', 'src/lib/deep/nested.ts', 'src-old/legacy.ts', 'link.ts']),
+      );
       expect(found(['*.{md,js}'], dir)).toEqual(all.filter((p) => /\.(md|js)$/.test(base(p))));
       expect(found(['app.*'], dir)).toEqual(['src/app.ts', 'web/app.js', 'web/app.min.js']);
       expect(found(['?EADME.md'], dir)).toEqual(['README.md']);
@@ -210,18 +281,28 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', '*.json'], dir), {
         status: 1,
         stdout: '',
-        stderr: "rt: no match among the files listed, but 1 ignored or hidden file matches (e.g. .config/settings.json)\nrt: list them too with: rt find --hidden --no-ignore '*.json'\n",
+        stderr:
+          "rt: no match among the files listed, but 1 ignored or hidden file matches (e.g. .config/settings.json)\nrt: list them too with: rt find --hidden --no-ignore '*.json'\n",
       });
       const bak = run(['find', 'bak', 'src'], dir);
       expectRun(bak, { status: 1, stdout: '' }); // old.bak is not under src: no note
       expect(bak.stderr).toBe('');
       const logs = run(['find', '--hidden', 'other.log'], dir);
       expectRun(logs, { status: 1, stdout: '' });
-      expect(logs.stderr).toMatch(/^rt: no match among the files listed, but 1 ignored or hidden file matches \(e\.g\. logs\/other\.log\)\nrt: list them too with: rt find --hidden --no-ignore other\.log\n$/);
+      expect(logs.stderr).toMatch(
+        /^rt: no match among the files listed, but 1 ignored or hidden file matches \(e\.g\. logs\/other\.log\)\nrt: list them too with: rt find --hidden --no-ignore other\.log\n$/,
+      );
       expect(found(['--hidden', '*.json'], dir)).toEqual(['.config/settings.json']);
       expect(found(['*.log'], dir)).toEqual(['logs/keep.log', 'logs/tracked.log']);
-      expect(found(['--no-ignore', '*.log'], dir)).toEqual(['debug.log', 'logs/keep.log', 'logs/other.log', 'logs/tracked.log']);
-      expect(found(['--no-ignore', 'gen'], dir)).toEqual(expect.arrayContaining(['generated/gen.ts', 'src/gen-by-src.ts', 'src/lib/deep/skip.gen.ts']));
+      expect(found(['--no-ignore', '*.log'], dir)).toEqual([
+        'debug.log',
+        'logs/keep.log',
+        'logs/other.log',
+        'logs/tracked.log',
+      ]);
+      expect(found(['--no-ignore', 'gen'], dir)).toEqual(
+        expect.arrayContaining(['generated/gen.ts', 'src/gen-by-src.ts', 'src/lib/deep/skip.gen.ts']),
+      );
     });
   });
 
@@ -274,15 +355,35 @@ describe('rt find: a missing DIR is a missing folder', () => {
   write(dir, 'lib/util/a.ts', 'x\n');
 
   it('says "no such folder", with the closest existing folders (not files) as the hint', () => {
-    expectRun(run(['find', 'x', 'srcc'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: srcc\nrt: closest existing: src\n' });
-    expectRun(run(['find', 'x', 'lib/utl'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: lib/utl\nrt: closest existing: lib/util\n' });
-    expectRun(run(['find', 'x', 'zzzzzz'], dir), { status: 4, stdout: '', stderr: 'rt: no such folder: zzzzzz\nrt: see the folders here with: rt open .\n' });
+    expectRun(run(['find', 'x', 'srcc'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: 'rt: no such folder: srcc\nrt: closest existing: src\n',
+    });
+    expectRun(run(['find', 'x', 'lib/utl'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: 'rt: no such folder: lib/utl\nrt: closest existing: lib/util\n',
+    });
+    expectRun(run(['find', 'x', 'zzzzzz'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: 'rt: no such folder: zzzzzz\nrt: see the folders here with: rt open .\n',
+    });
   });
 
   it('--json: the error names the folder, with its suggestions', () => {
     const r = run(['find', 'x', 'srcc', '--json'], dir);
     expect(r.status, r.text).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'not_found', message: 'no such folder: srcc', hints: ['closest existing: src'], exit: 4, suggestions: ['src'] } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {
+        code: 'not_found',
+        message: 'no such folder: srcc',
+        hints: ['closest existing: src'],
+        exit: 4,
+        suggestions: ['src'],
+      },
+    });
   });
 
   it('a file given as DIR is still "not a folder", and a path out of the root still outside it', () => {
@@ -324,7 +425,9 @@ describe('rt find: the cap (200 files by default)', () => {
     const dir = withManyFiles();
     const r = run(['find', ''], dir);
     expectCapped(r, 200, 230);
-    expect(outLines(r.stdout).slice(0, 200)).toEqual(Array.from({ length: 200 }, (_, i) => `d/f${String(i).padStart(3, '0')}.txt`));
+    expect(outLines(r.stdout).slice(0, 200)).toEqual(
+      Array.from({ length: 200 }, (_, i) => `d/f${String(i).padStart(3, '0')}.txt`),
+    );
     expect(outLines(r.stdout)[200]).toMatch(/rt find --max 230 /);
   });
 
@@ -385,7 +488,8 @@ describe('file names that are not valid UTF-8 (found by review: they were left o
     fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), badName]), 'HIT\n');
     write(dir, 'ok.txt', 'HIT\n');
   };
-  const note = /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffdname\.txt\nrt: rename it to read it with rt, or search it with rg\n$/;
+  const note =
+    /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffdname\.txt\nrt: rename it to read it with rt, or search it with rg\n$/;
 
   it('find lists the others and says which it left out, in git and outside', () => {
     for (const dir of [tempRepo(), tempDir()]) {
@@ -402,13 +506,25 @@ describe('file names that are not valid UTF-8 (found by review: they were left o
     const badDir = Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from('dir')]);
     fs.mkdirSync(badDir);
     fs.writeFileSync(Buffer.concat([badDir, Buffer.from('/in.txt')]), 'hello\n');
-    expectRun(run(['find', 'in.txt'], dir), { status: 1, stdout: '', stderr: /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffddir\/in\.txt\n/ });
+    expectRun(run(['find', 'in.txt'], dir), {
+      status: 1,
+      stdout: '',
+      stderr: /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffddir\/in\.txt\n/,
+    });
     // a\xff.txt decodes to a\ufffd.txt, the name of another (valid) file.
     const twin = tempDir();
     fs.writeFileSync(Buffer.concat([Buffer.from(`${twin}/a`), Buffer.from([0xff]), Buffer.from('.txt')]), 'hello\n');
     write(twin, 'a\ufffd.txt', 'bye\n');
-    expectRun(run(['find', 'a'], twin), { status: 0, stdout: 'a\ufffd.txt\n', stderr: /^rt: left out 1 file whose name is not valid UTF-8/ });
-    expectRun(run(['grep', 'hello'], twin, { env: { RT_RIPGREP: 'off' } }), { status: 1, stdout: '', stderr: /^rt: left out 1 file whose name is not valid UTF-8/ });
+    expectRun(run(['find', 'a'], twin), {
+      status: 0,
+      stdout: 'a\ufffd.txt\n',
+      stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
+    });
+    expectRun(run(['grep', 'hello'], twin, { env: { RT_RIPGREP: 'off' } }), {
+      status: 1,
+      stdout: '',
+      stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
+    });
   });
 
   it('grep searches the others and says which it left out, with ripgrep, with git grep, and by reading', () => {
@@ -416,10 +532,24 @@ describe('file names that are not valid UTF-8 (found by review: they were left o
     make(repo);
     const plain = tempDir();
     make(plain);
-    for (const [dir, env] of [[repo, {}], [repo, { RT_RIPGREP: 'off' }], [repo, { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }], [plain, {}], [plain, { RT_RIPGREP: 'off' }]] as const) {
-      for (const args of [['grep', 'HIT'], ['grep', '-F', 'HIT'], ['grep', '-l', '-F', 'HIT']]) {
+    for (const [dir, env] of [
+      [repo, {}],
+      [repo, { RT_RIPGREP: 'off' }],
+      [repo, { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }],
+      [plain, {}],
+      [plain, { RT_RIPGREP: 'off' }],
+    ] as const) {
+      for (const args of [
+        ['grep', 'HIT'],
+        ['grep', '-F', 'HIT'],
+        ['grep', '-l', '-F', 'HIT'],
+      ]) {
         const r = run(args, dir, { env });
-        expectRun(r, { status: 0, stdout: args.includes('-l') ? 'ok.txt\n' : /^ok\.txt:1:[0-9a-z]{4}\|HIT\n$/, stderr: note });
+        expectRun(r, {
+          status: 0,
+          stdout: args.includes('-l') ? 'ok.txt\n' : /^ok\.txt:1:[0-9a-z]{4}\|HIT\n$/,
+          stderr: note,
+        });
       }
     }
   });

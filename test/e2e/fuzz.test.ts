@@ -17,12 +17,75 @@ function random(seed: number): () => number {
   };
 }
 
-const COMMANDS = ['open', 'scroll', 'find', 'grep', 'grep-file', 'edit', 'insert', 'delete', 'create', 'completions', 'help', 'bogus'];
+const COMMANDS = [
+  'open',
+  'scroll',
+  'find',
+  'grep',
+  'grep-file',
+  'edit',
+  'insert',
+  'delete',
+  'create',
+  'completions',
+  'help',
+  'bogus',
+];
 const WORDS = [
-  'f.txt', 'f.txt:1', 'f.txt:0', 'f.txt:9-2', 'f.txt:zzzz', 'f.txt:ZZZZ', 'bin.dat', 'd', 'd/', '../x', '/etc/passwd', '$', 'end', '1', '2:abcd',
-  '-', '+', '--', '--force', '--after', '--diff', '--dry-run', '--json', '--color', 'always', '--window', '0', '3', '-C', '-1', '--max', 'x', '-g',
-  '!*.txt', '-i', '-w', '-F', '-l', '--hidden', '--no-ignore', '(', '[a-', '.*', '', 'é', 'a'.repeat(3000), '--root', '/', 'bash', 'agents', 'x:y:z',
-  '.rt/x', '.git/config', 'new/file.txt',
+  'f.txt',
+  'f.txt:1',
+  'f.txt:0',
+  'f.txt:9-2',
+  'f.txt:zzzz',
+  'f.txt:ZZZZ',
+  'bin.dat',
+  'd',
+  'd/',
+  '../x',
+  '/etc/passwd',
+  '$',
+  'end',
+  '1',
+  '2:abcd',
+  '-',
+  '+',
+  '--',
+  '--force',
+  '--after',
+  '--diff',
+  '--dry-run',
+  '--json',
+  '--color',
+  'always',
+  '--window',
+  '0',
+  '3',
+  '-C',
+  '-1',
+  '--max',
+  'x',
+  '-g',
+  '!*.txt',
+  '-i',
+  '-w',
+  '-F',
+  '-l',
+  '--hidden',
+  '--no-ignore',
+  '(',
+  '[a-',
+  '.*',
+  '',
+  'é',
+  'a'.repeat(3000),
+  '--root',
+  '/',
+  'bash',
+  'agents',
+  'x:y:z',
+  '.rt/x',
+  '.git/config',
+  'new/file.txt',
 ];
 const INPUTS = ['', 'x\n', 'a\u0000b\n', '\u00ff\u00fe\n', 'y'.repeat(50_000), '\r\n\r\n'];
 
@@ -34,7 +97,7 @@ describe('CLI fuzz', () => {
     fs.mkdirSync(path.join(dir, 'd'));
     fs.writeFileSync(path.join(dir, 'd', 'g.txt'), 'hi\n');
     const next = random(20261122);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
     for (let i = 0; i < 120; i++) {
       const argv = [pick(COMMANDS), ...Array.from({ length: Math.floor(next() * 5) }, () => pick(WORDS))];
       const r = run(argv, dir, { input: pick(INPUTS) });

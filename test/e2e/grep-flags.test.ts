@@ -23,13 +23,25 @@ const C = lidsOf('c.txt');
 
 describe('-e PATTERN (repeatable)', () => {
   it('a line matches if any pattern does; every operand is then a PATH', () => {
-    expectRun(run(['grep', '-e', 'one', '-e', 'delta', 'a.txt', 'b.txt'], dir), { status: 0, stdout: `a.txt:1:${A[0]}|alpha one\na.txt:5:${A[4]}|delta\n`, stderr: '' });
-    expectRun(run(['grep-file', '-e', 'two', '-e', 'upper', 'b.txt'], dir), { status: 0, stdout: `2:${B[1]}|ALPHA upper\n`, stderr: '' });
+    expectRun(run(['grep', '-e', 'one', '-e', 'delta', 'a.txt', 'b.txt'], dir), {
+      status: 0,
+      stdout: `a.txt:1:${A[0]}|alpha one\na.txt:5:${A[4]}|delta\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-e', 'two', '-e', 'upper', 'b.txt'], dir), {
+      status: 0,
+      stdout: `2:${B[1]}|ALPHA upper\n`,
+      stderr: '',
+    });
   });
 
   it('takes a pattern starting with -', () => {
     expectRun(run(['grep', '-e', '-dash'], dir), { status: 0, stdout: `a.txt:3:${A[2]}|-dash line\n`, stderr: '' });
-    expectRun(run(['grep', '-F', '-e', '-dash', '-e', 'zzz'], dir), { status: 0, stdout: `a.txt:3:${A[2]}|-dash line\nc.txt:1:${C[0]}|zzz\n`, stderr: '' });
+    expectRun(run(['grep', '-F', '-e', '-dash', '-e', 'zzz'], dir), {
+      status: 0,
+      stdout: `a.txt:3:${A[2]}|-dash line\nc.txt:1:${C[0]}|zzz\n`,
+      stderr: '',
+    });
   });
 
   it("takes the argument after -e as the pattern, even one that reads as an option of rt's (--color, --json, --root)", () => {
@@ -37,11 +49,31 @@ describe('-e PATTERN (repeatable)', () => {
     const dir = tempRepo();
     write(dir, 'flags.txt', 'use --color here\n--force\n--json\n-x\n--x\n');
     const F = parseWindow(run(['open', 'flags.txt'], dir)).lids;
-    expectRun(run(['grep', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:1:${F[0]}|use --color here\n`, stderr: '' });
-    expectRun(run(['grep', '-c', '-e', '--force', 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:1\n', stderr: '' });
-    expectRun(run(['grep', '-e', '--json', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:3:${F[2]}|--json\n`, stderr: '' });
-    expectRun(run(['grep', '-c', '-e', '--root', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:1\n', stderr: '' });
-    expectRun(run(['grep', '-ie', '--COLOR', 'flags.txt'], dir), { status: 0, stdout: `flags.txt:1:${F[0]}|use --color here\n`, stderr: '' });
+    expectRun(run(['grep', '-e', '--color', 'flags.txt'], dir), {
+      status: 0,
+      stdout: `flags.txt:1:${F[0]}|use --color here\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep', '-c', '-e', '--force', 'flags.txt'], dir), {
+      status: 0,
+      stdout: 'flags.txt:1\n',
+      stderr: '',
+    });
+    expectRun(run(['grep', '-e', '--json', 'flags.txt'], dir), {
+      status: 0,
+      stdout: `flags.txt:3:${F[2]}|--json\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep', '-c', '-e', '--root', '-e', '--color', 'flags.txt'], dir), {
+      status: 0,
+      stdout: 'flags.txt:1\n',
+      stderr: '',
+    });
+    expectRun(run(['grep', '-ie', '--COLOR', 'flags.txt'], dir), {
+      status: 0,
+      stdout: `flags.txt:1:${F[0]}|use --color here\n`,
+      stderr: '',
+    });
     for (const args of [['-e-x'], ['--regexp=-x'], ['--regexp', '-x']]) {
       expectRun(run(['grep', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:2\n', stderr: '' });
     }
@@ -54,7 +86,11 @@ describe('-e PATTERN (repeatable)', () => {
   it('no pattern at all, or the wrong number of paths for grep-file: bad usage', () => {
     expectRun(run(['grep'], dir), { status: 2, stdout: '', stderr: /^rt: no PATTERN given\n/ });
     expectRun(run(['grep-file', 'x'], dir), { status: 2, stdout: '', stderr: /^rt: no PATH given\n/ });
-    expectRun(run(['grep-file', '-e', 'x', 'a.txt', 'b.txt'], dir), { status: 2, stdout: '', stderr: /^rt: grep-file searches one file, and was given 2\n/ });
+    expectRun(run(['grep-file', '-e', 'x', 'a.txt', 'b.txt'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: grep-file searches one file, and was given 2\n/,
+    });
   });
 
   it('the command of the cap notice repeats every -e', () => {
@@ -76,23 +112,47 @@ describe('-S (smart case)', () => {
 
 describe('-v', () => {
   it('selects the lines that do not match', () => {
-    expectRun(run(['grep', '-v', 'l', 'a.txt', 'c.txt'], dir), { status: 0, stdout: `a.txt:2:${A[1]}|Beta two\nc.txt:1:${C[0]}|zzz\n`, stderr: '' });
+    expectRun(run(['grep', '-v', 'l', 'a.txt', 'c.txt'], dir), {
+      status: 0,
+      stdout: `a.txt:2:${A[1]}|Beta two\nc.txt:1:${C[0]}|zzz\n`,
+      stderr: '',
+    });
     expectRun(run(['grep', '-v', '-l', 'z'], dir), { status: 0, stdout: 'a.txt\nb.txt\n', stderr: '' });
     expectRun(run(['grep-file', '-v', '-c', 'alpha', 'a.txt'], dir), { status: 0, stdout: '3\n', stderr: '' });
     expectRun(run(['grep', '-v', '.', 'c.txt'], dir), { status: 1, stdout: '', stderr: '' });
   });
 
   it('is refused with -o: the lines it selects hold no match', () => {
-    expectRun(run(['grep', '-v', '-o', 'a'], dir), { status: 2, stdout: '', stderr: /^rt: -o prints the matching parts/ });
+    expectRun(run(['grep', '-v', '-o', 'a'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: -o prints the matching parts/,
+    });
   });
 });
 
 describe('-A N, -B N (and -C)', () => {
   it('context after or before only; -A/-B win over -C', () => {
-    expectRun(run(['grep-file', '-A', '1', 'two', 'a.txt'], dir), { status: 0, stdout: `2:${A[1]}|Beta two\n3:${A[2]}--dash line\n`, stderr: '' });
-    expectRun(run(['grep-file', '-B', '1', 'two', 'a.txt'], dir), { status: 0, stdout: `1:${A[0]}-alpha one\n2:${A[1]}|Beta two\n`, stderr: '' });
-    expectRun(run(['grep-file', '-C', '2', '-A', '0', 'two', 'a.txt'], dir), { status: 0, stdout: `1:${A[0]}-alpha one\n2:${A[1]}|Beta two\n`, stderr: '' });
-    expectRun(run(['grep', '-A', '1', 'one|delta', 'a.txt'], dir), { status: 0, stdout: `a.txt:1:${A[0]}|alpha one\na.txt:2:${A[1]}-Beta two\n--\na.txt:5:${A[4]}|delta\n`, stderr: '' });
+    expectRun(run(['grep-file', '-A', '1', 'two', 'a.txt'], dir), {
+      status: 0,
+      stdout: `2:${A[1]}|Beta two\n3:${A[2]}--dash line\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-B', '1', 'two', 'a.txt'], dir), {
+      status: 0,
+      stdout: `1:${A[0]}-alpha one\n2:${A[1]}|Beta two\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-C', '2', '-A', '0', 'two', 'a.txt'], dir), {
+      status: 0,
+      stdout: `1:${A[0]}-alpha one\n2:${A[1]}|Beta two\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep', '-A', '1', 'one|delta', 'a.txt'], dir), {
+      status: 0,
+      stdout: `a.txt:1:${A[0]}|alpha one\na.txt:2:${A[1]}-Beta two\n--\na.txt:5:${A[4]}|delta\n`,
+      stderr: '',
+    });
   });
 
   it('a bad count is bad usage', () => {
@@ -122,24 +182,55 @@ describe('-c', () => {
     expect(notice).toMatchObject({ more: 2, what: 'files' });
     expectRun(run(notice!.argv, dir), { status: 0, stdout: 'a.txt:2\nb.txt:1\nd.txt:1\n', stderr: '' });
     git(dir, ['rm', '-q', '-f', 'd.txt']);
-    expectRun(run(['grep', '-c', '-l', 'alpha'], dir), { status: 2, stdout: '', stderr: /^rt: -c counts the hits of each file, -l lists the files with hits: choose one/ });
+    expectRun(run(['grep', '-c', '-l', 'alpha'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: -c counts the hits of each file, -l lists the files with hits: choose one/,
+    });
   });
 
   it('--json: {"command": "grep", "counts": [{"path", "count"}…], "more"}; grep-file: {"command", "path", "count"}', () => {
-    expect(JSON.parse(run(['grep', '-c', '-i', 'alpha', '--json'], dir).stdout)).toEqual({ command: 'grep', counts: [{ path: 'a.txt', count: 2 }, { path: 'b.txt', count: 1 }], more: null });
-    expect(JSON.parse(run(['grep', '-c', 'x{9}', '--json'], dir).stdout)).toEqual({ command: 'grep', counts: [], more: null });
-    expect(JSON.parse(run(['grep-file', '-c', 'alpha', 'a.txt', '--json'], dir).stdout)).toEqual({ command: 'grep-file', path: 'a.txt', count: 2 });
+    expect(JSON.parse(run(['grep', '-c', '-i', 'alpha', '--json'], dir).stdout)).toEqual({
+      command: 'grep',
+      counts: [
+        { path: 'a.txt', count: 2 },
+        { path: 'b.txt', count: 1 },
+      ],
+      more: null,
+    });
+    expect(JSON.parse(run(['grep', '-c', 'x{9}', '--json'], dir).stdout)).toEqual({
+      command: 'grep',
+      counts: [],
+      more: null,
+    });
+    expect(JSON.parse(run(['grep-file', '-c', 'alpha', 'a.txt', '--json'], dir).stdout)).toEqual({
+      command: 'grep-file',
+      path: 'a.txt',
+      count: 2,
+    });
   });
 });
 
 describe('-o', () => {
-  it('each match alone, with its line\'s prefix, in line order', () => {
-    expectRun(run(['grep', '-o', 'al[a-z]+|one', 'a.txt'], dir), { status: 0, stdout: `a.txt:1:${A[0]}|alpha\na.txt:1:${A[0]}|one\na.txt:4:${A[3]}|alpha\na.txt:4:${A[3]}|alpha\n`, stderr: '' });
-    expectRun(run(['grep-file', '-o', '-F', 'ta', 'a.txt'], dir), { status: 0, stdout: `2:${A[1]}|ta\n5:${A[4]}|ta\n`, stderr: '' });
+  it("each match alone, with its line's prefix, in line order", () => {
+    expectRun(run(['grep', '-o', 'al[a-z]+|one', 'a.txt'], dir), {
+      status: 0,
+      stdout: `a.txt:1:${A[0]}|alpha\na.txt:1:${A[0]}|one\na.txt:4:${A[3]}|alpha\na.txt:4:${A[3]}|alpha\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-o', '-F', 'ta', 'a.txt'], dir), {
+      status: 0,
+      stdout: `2:${A[1]}|ta\n5:${A[4]}|ta\n`,
+      stderr: '',
+    });
   });
 
   it('context lines are printed whole', () => {
-    expectRun(run(['grep-file', '-o', '-B', '1', 'two', 'a.txt'], dir), { status: 0, stdout: `1:${A[0]}-alpha one\n2:${A[1]}|two\n`, stderr: '' });
+    expectRun(run(['grep-file', '-o', '-B', '1', 'two', 'a.txt'], dir), {
+      status: 0,
+      stdout: `1:${A[0]}-alpha one\n2:${A[1]}|two\n`,
+      stderr: '',
+    });
   });
 
   it('empty matches print nothing', () => {
@@ -153,7 +244,19 @@ describe('-o', () => {
     const lid = parseWindow(run(['open', 'u.txt'], dirU)).lids[0];
     expect(JSON.parse(r.stdout)).toEqual({
       command: 'grep',
-      hits: [{ path: 'u.txt', n: 1, lid, text: 'café café', hit: true, matches: [{ start: 3, end: 5, text: 'é' }, { start: 9, end: 11, text: 'é' }] }],
+      hits: [
+        {
+          path: 'u.txt',
+          n: 1,
+          lid,
+          text: 'café café',
+          hit: true,
+          matches: [
+            { start: 3, end: 5, text: 'é' },
+            { start: 9, end: 11, text: 'é' },
+          ],
+        },
+      ],
       more: null,
     });
   });
@@ -185,30 +288,74 @@ describe.skipIf(!hasRipgrepPcre)('-P (PCRE2, through ripgrep)', () => {
   const Q = parseWindow(run(['open', 'q.txt'], d)).lids;
 
   it('matches PCRE2 (lookahead, \\d, possessive), as rt shows lines: $ before a CRLF\'s \\r, ^ after a BOM, "." any character', () => {
-    expectRun(run(['grep', '-P', 'foo(?=\\d)'], d), { status: 0, stdout: `p.txt:1:${P[0]}|foo123 bar\nq.txt:1:${Q[0]}|foo9 at the start\n`, stderr: '' });
-    expectRun(run(['grep', '-P', 'bar$', 'p.txt'], d), { status: 0, stdout: `p.txt:1:${P[0]}|foo123 bar\np.txt:2:${P[1]}|foo bar\n`, stderr: '' });
-    expectRun(run(['grep', '-P', '^foo\\d++ at'], d), { status: 0, stdout: `q.txt:1:${Q[0]}|foo9 at the start\n`, stderr: '' });
+    expectRun(run(['grep', '-P', 'foo(?=\\d)'], d), {
+      status: 0,
+      stdout: `p.txt:1:${P[0]}|foo123 bar\nq.txt:1:${Q[0]}|foo9 at the start\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep', '-P', 'bar$', 'p.txt'], d), {
+      status: 0,
+      stdout: `p.txt:1:${P[0]}|foo123 bar\np.txt:2:${P[1]}|foo bar\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep', '-P', '^foo\\d++ at'], d), {
+      status: 0,
+      stdout: `q.txt:1:${Q[0]}|foo9 at the start\n`,
+      stderr: '',
+    });
     expectRun(run(['grep-file', '-P', 'c.d', 'q.txt'], d), { status: 0, stdout: `2:${Q[1]}|c\rd\n`, stderr: '' });
   });
 
   it('with -o, -c, -v, -i, -w and -e', () => {
-    expectRun(run(['grep', '-P', '-o', '\\d+', 'p.txt'], d), { status: 0, stdout: `p.txt:1:${P[0]}|123\n`, stderr: '' });
+    expectRun(run(['grep', '-P', '-o', '\\d+', 'p.txt'], d), {
+      status: 0,
+      stdout: `p.txt:1:${P[0]}|123\n`,
+      stderr: '',
+    });
     expectRun(run(['grep', '-P', '-c', 'ba[rz]'], d), { status: 0, stdout: 'p.txt:3\n', stderr: '' });
-    expectRun(run(['grep-file', '-P', '-v', 'foo', 'p.txt'], d), { status: 0, stdout: `3:${P[2]}|baz qux\n`, stderr: '' });
-    expectRun(run(['grep-file', '-P', '-i', '-w', 'FOO', 'p.txt'], d), { status: 0, stdout: `2:${P[1]}|foo bar\n`, stderr: '' });
-    expectRun(run(['grep-file', '-P', '-e', 'qux', '-e', '^foo\\d', 'p.txt'], d), { status: 0, stdout: `1:${P[0]}|foo123 bar\n3:${P[2]}|baz qux\n`, stderr: '' });
+    expectRun(run(['grep-file', '-P', '-v', 'foo', 'p.txt'], d), {
+      status: 0,
+      stdout: `3:${P[2]}|baz qux\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-P', '-i', '-w', 'FOO', 'p.txt'], d), {
+      status: 0,
+      stdout: `2:${P[1]}|foo bar\n`,
+      stderr: '',
+    });
+    expectRun(run(['grep-file', '-P', '-e', 'qux', '-e', '^foo\\d', 'p.txt'], d), {
+      status: 0,
+      stdout: `1:${P[0]}|foo123 bar\n3:${P[2]}|baz qux\n`,
+      stderr: '',
+    });
   });
 
   it('a pattern PCRE2 refuses is bad usage, with its message; -F with -P too', () => {
-    expectRun(run(['grep', '-P', '('], d), { status: 2, stdout: '', stderr: /^rt: ripgrep refused the pattern: PCRE2: error compiling pattern/ });
-    expectRun(run(['grep', '-P', '-F', 'x'], d), { status: 2, stdout: '', stderr: /^rt: -F and -P cannot be combined/ });
+    expectRun(run(['grep', '-P', '('], d), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: ripgrep refused the pattern: PCRE2: error compiling pattern/,
+    });
+    expectRun(run(['grep', '-P', '-F', 'x'], d), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: -F and -P cannot be combined/,
+    });
   });
 });
 
 describe('-P without ripgrep', () => {
   it('is refused (exit 2), saying what to do instead', () => {
-    expectRun(run(['grep', '-P', 'a(?=l)'], dir, { env: { RT_RIPGREP: 'off' } }), { status: 2, stdout: '', stderr: /^rt: -P matches through ripgrep, which RT_RIPGREP=off turns off\nrt: install ripgrep built with PCRE2/ });
-    expectRun(run(['grep', '-P', 'a(?=l)'], dir, { env: { PATH: '/nonexistent' } }), { status: 2, stdout: '', stderr: /^rt: -P matches through ripgrep \(rg\), which is not installed\n/ });
+    expectRun(run(['grep', '-P', 'a(?=l)'], dir, { env: { RT_RIPGREP: 'off' } }), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: -P matches through ripgrep, which RT_RIPGREP=off turns off\nrt: install ripgrep built with PCRE2/,
+    });
+    expectRun(run(['grep', '-P', 'a(?=l)'], dir, { env: { PATH: '/nonexistent' } }), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: -P matches through ripgrep \(rg\), which is not installed\n/,
+    });
   });
 });
 
@@ -218,7 +365,9 @@ describe('colour', () => {
     expect(coloured).toContain('\u001b[1m\u001b[31malpha\u001b[39m\u001b[22m');
     expect(coloured.split('\u001b[31malpha').length - 1).toBe(3);
     expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(run(['grep', 'alpha', 'a.txt'], dir).stdout);
-    expect(run(['grep-file', '--color', 'always', '-o', 'one', 'a.txt'], dir).stdout).toContain('\u001b[31mone\u001b[39m');
+    expect(run(['grep-file', '--color', 'always', '-o', 'one', 'a.txt'], dir).stdout).toContain(
+      '\u001b[31mone\u001b[39m',
+    );
     expect(run(['grep', 'alpha', 'a.txt'], dir).stdout).not.toContain('\u001b[');
   });
 });
@@ -226,10 +375,19 @@ describe('colour', () => {
 describe('flags rt does not take', () => {
   it('are refused (exit 2), saying what to do instead', () => {
     const cases: Array<[string[], RegExp]> = [
-      [['grep', '-r', 'x'], /^rt: unknown option '-r' \(rt grep searches folders recursively already: leave it out\)\n/],
-      [['grep', '-rn', 'x'], /^rt: unknown option '-rn' \(rt grep searches folders recursively already: leave it out\)\n/],
+      [
+        ['grep', '-r', 'x'],
+        /^rt: unknown option '-r' \(rt grep searches folders recursively already: leave it out\)\n/,
+      ],
+      [
+        ['grep', '-rn', 'x'],
+        /^rt: unknown option '-rn' \(rt grep searches folders recursively already: leave it out\)\n/,
+      ],
       [['grep', '-E', 'a|b'], /^rt: unknown option '-E' \(PATTERN is a JavaScript regular expression already/],
-      [['grep', '--include=*.ts', 'x'], /^rt: unknown option '--include=\*\.ts' \(choose files by glob: -g '\*\.ts', repeatable\)\n/],
+      [
+        ['grep', '--include=*.ts', 'x'],
+        /^rt: unknown option '--include=\*\.ts' \(choose files by glob: -g '\*\.ts', repeatable\)\n/,
+      ],
       [['grep', '-x', 'x'], /anchor the pattern instead/],
       [['grep-file', '-r', 'x', 'a.txt'], /grep-file searches one file; rt grep PATTERN FOLDER searches a folder/],
     ];
@@ -237,7 +395,15 @@ describe('flags rt does not take', () => {
   });
 
   it('a long flag close to one rt takes is named', () => {
-    expectRun(run(['grep', '--ignore-cas', 'x'], dir), { status: 2, stdout: '', stderr: /^rt: unknown option '--ignore-cas' \(did you mean --ignore-case\?\)\n/ });
-    expectRun(run(['grep', '--invert-matc', 'x'], dir), { status: 2, stdout: '', stderr: /^rt: unknown option '--invert-matc' \(did you mean --invert-match\?\)\n/ });
+    expectRun(run(['grep', '--ignore-cas', 'x'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: unknown option '--ignore-cas' \(did you mean --ignore-case\?\)\n/,
+    });
+    expectRun(run(['grep', '--invert-matc', 'x'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: unknown option '--invert-matc' \(did you mean --invert-match\?\)\n/,
+    });
   });
 });

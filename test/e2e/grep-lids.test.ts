@@ -1,6 +1,6 @@
 // A hit's LID is the LID `rt open` shows for that line, always (SPEC §3): also when grep takes it
 // from the file's saved index, printing the line as the prefilter read it, without reading the
-// file (src/io/indexedFile.ts, indexedLinesAsRead). Random files (CRLF, a BOM, bytes that are not
+// file (src/store/indexedFile.ts, indexedLinesAsRead). Random files (CRLF, a BOM, bytes that are not
 // UTF-8, lines longer than ripgrep prints for rt, a last line without \n ending in \r) go
 // through rt's edits, changes outside rt (settled or just made, within the timestamp
 // granularity), and after each step every hit of a search is checked against `rt open`.
@@ -24,7 +24,9 @@ const FILES = ['a.txt', 'b.txt', 'sub/c.txt'];
 const lineArb = fc.oneof(
   fc.constantFrom('needle here', 'plain', '', '  needle(x);', 'needle', 'no match'),
   fc.constant('x'.repeat(20_000) + ' needle ' + 'y'.repeat(100)),
-  fc.constant(Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9, 0xff]), Buffer.from(' needle')]).toString('latin1')),
+  fc.constant(
+    Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9, 0xff]), Buffer.from(' needle')]).toString('latin1'),
+  ),
 );
 
 const fileArb = fc.record({
@@ -39,19 +41,34 @@ type FileSpec = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
 
 function bytesOf(spec: FileSpec): Buffer {
   const eol = spec.crlf ? '\r\n' : '\n';
-  const parts = spec.lines.map((l, i) => Buffer.from(i < spec.lines.length - 1 || spec.end === 'newline' ? l + eol : spec.end === 'cr' ? `${l}\r` : l, 'latin1'));
+  const parts = spec.lines.map((l, i) =>
+    Buffer.from(
+      i < spec.lines.length - 1 || spec.end === 'newline' ? l + eol : spec.end === 'cr' ? `${l}\r` : l,
+      'latin1',
+    ),
+  );
   return Buffer.concat([spec.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), ...parts]);
 }
 
 const stepArb = fc.oneof(
   // Written outside rt, settled (a minute old: an index saved now is trusted alone) or just now.
-  fc.record({ kind: fc.constant('write' as const), file: fc.constantFrom(...FILES), spec: fileArb, settled: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('write' as const),
+    file: fc.constantFrom(...FILES),
+    spec: fileArb,
+    settled: fc.boolean(),
+  }),
   // A line changed outside rt to one of the same length, the file's times set back as they were.
   fc.record({ kind: fc.constant('same-size' as const), file: fc.constantFrom(...FILES) }),
   // Its times set back: a file rt edited (so written just now) becomes settled.
   fc.record({ kind: fc.constant('settle' as const), file: fc.constantFrom(...FILES) }),
   // An edit by rt: a line replaced, or one inserted.
-  fc.record({ kind: fc.constantFrom('edit' as const, 'insert' as const), file: fc.constantFrom(...FILES), at: fc.nat(), text: fc.constantFrom('needle new', 'other', 'x needle\r') }),
+  fc.record({
+    kind: fc.constantFrom('edit' as const, 'insert' as const),
+    file: fc.constantFrom(...FILES),
+    at: fc.nat(),
+    text: fc.constantFrom('needle new', 'other', 'x needle\r'),
+  }),
 );
 
 const minuteAgo = () => new Date(Date.now() - 60_000);
@@ -79,18 +96,31 @@ function checkHits(dir: string, env: Record<string, string>): number {
     const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
     const contents = body.toString('latin1').split('\n');
     if (contents[contents.length - 1] === '') contents.pop();
-    const shownLines = contents.map((c, i) => (i < contents.length - 1 || body[body.length - 1] === 0x0a ? c.replace(/\r$/, '') : c));
+    const shownLines = contents.map((c, i) =>
+      i < contents.length - 1 || body[body.length - 1] === 0x0a ? c.replace(/\r$/, '') : c,
+    );
     const expected = shownLines.flatMap((c, i) => (c.includes(NEEDLE) ? [i + 1] : []));
     const got = byPath.get(rel) ?? [];
-    expect(got.map((h) => h.n), `${rel}\n${r.text}`).toEqual(expected);
+    expect(
+      got.map((h) => h.n),
+      `${rel}\n${r.text}`,
+    ).toEqual(expected);
     if (!got.length) continue;
     const open = run(['open', rel, '--window', '1000', '--json'], dir, { env });
     expect(open.status, open.text).toBe(0);
     const lines = (JSON.parse(open.stdout) as { lines: Hit[] }).lines;
     for (const hit of got) {
       const line = lines.find((l) => l.n === hit.n);
-      expect({ n: hit.n, lid: hit.lid, text: hit.text, base64: hit.base64 }, `${rel}:${hit.n}\n${r.text}\n${open.text}`).toEqual({ n: line?.n, lid: line?.lid, text: line?.text, base64: line?.base64 });
-      expect(Buffer.from(hit.base64 ?? '', 'base64').length ? Buffer.from(hit.base64!, 'base64').toString('latin1') : hit.text, rel).toBe(hit.base64 ? shownLines[hit.n - 1] : Buffer.from(shownLines[hit.n - 1]!, 'latin1').toString('utf8'));
+      expect(
+        { n: hit.n, lid: hit.lid, text: hit.text, base64: hit.base64 },
+        `${rel}:${hit.n}\n${r.text}\n${open.text}`,
+      ).toEqual({ n: line?.n, lid: line?.lid, text: line?.text, base64: line?.base64 });
+      expect(
+        Buffer.from(hit.base64 ?? '', 'base64').length
+          ? Buffer.from(hit.base64!, 'base64').toString('latin1')
+          : hit.text,
+        rel,
+      ).toBe(hit.base64 ? shownLines[hit.n - 1] : Buffer.from(shownLines[hit.n - 1]!, 'latin1').toString('utf8'));
     }
   }
   return hits.length;
@@ -128,7 +158,11 @@ function apply(dir: string, step: Step, env: Record<string, string>): void {
       const total = (JSON.parse(open.stdout) as { total: number }).total;
       if (total === 0) return;
       const n = String((step.at % total) + 1);
-      const r = run(step.kind === 'edit' ? ['edit', step.file, n, n, '--force'] : ['insert', step.file, n, '--force'], dir, { env, input: `${step.text}\n` });
+      const r = run(
+        step.kind === 'edit' ? ['edit', step.file, n, n, '--force'] : ['insert', step.file, n, '--force'],
+        dir,
+        { env, input: `${step.text}\n` },
+      );
       expect(r.status, r.text).toBe(0);
     }
   }
@@ -142,18 +176,22 @@ describe.skipIf(!hasRipgrep)('every hit of grep has the LID rt open shows for it
     it(`${name}: through edits, changes outside rt, settled and racy files`, () => {
       let checked = 0;
       fc.assert(
-        fc.property(fc.array(fileArb, { minLength: FILES.length, maxLength: FILES.length }), fc.array(stepArb, { minLength: 1, maxLength: 4 }), (specs, steps) => {
-          const dir = tempRepo();
-          specs.forEach((spec, i) => write(dir, FILES[i]!, bytesOf(spec)));
-          // Tracked, so that git grep reads them; settled, so that their indexes are trusted alone.
-          git(dir, ['add', '.']);
-          for (const rel of FILES) fs.utimesSync(path.join(dir, rel), minuteAgo(), minuteAgo());
-          checked += checkHits(dir, env);
-          for (const step of steps) {
-            apply(dir, step, env);
+        fc.property(
+          fc.array(fileArb, { minLength: FILES.length, maxLength: FILES.length }),
+          fc.array(stepArb, { minLength: 1, maxLength: 4 }),
+          (specs, steps) => {
+            const dir = tempRepo();
+            specs.forEach((spec, i) => write(dir, FILES[i]!, bytesOf(spec)));
+            // Tracked, so that git grep reads them; settled, so that their indexes are trusted alone.
+            git(dir, ['add', '.']);
+            for (const rel of FILES) fs.utimesSync(path.join(dir, rel), minuteAgo(), minuteAgo());
             checked += checkHits(dir, env);
-          }
-        }),
+            for (const step of steps) {
+              apply(dir, step, env);
+              checked += checkHits(dir, env);
+            }
+          },
+        ),
         { numRuns: runs(6) },
       );
       expect(checked).toBeGreaterThan(0);

@@ -39,6 +39,10 @@ describe.skipIf(!hasRipgrep || !realGit)('rt grep outside git', () => {
       expect(without.status, without.text).toBe(0);
       expectRun(run(args, dir, { env }), { status: 0, stdout: without.stdout, stderr: without.stderr });
     }
-    expect(readFileSync(log, 'utf8').split('\n').filter((line) => / ls-files -z --cached$/.test(line))).toEqual([]);
+    expect(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => / ls-files -z --cached$/.test(line)),
+    ).toEqual([]);
   });
 });

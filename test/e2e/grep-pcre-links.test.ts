@@ -23,14 +23,24 @@ describe.runIf(hasRipgrep)('grep -P and symbolic links', () => {
     fs.symlinkSync(fifo, path.join(dir, 'link'));
     git(dir, ['add', '.']);
     expectRun(run(['grep', 'hello'], dir), { status: 0, stdout: /^a\.txt:1:\w{4}\|hello\n$/, stderr: '' });
-    const r = spawnSync(process.execPath, [RT_BIN, 'grep', '-P', 'hello'], { cwd: dir, env: cleanEnv(), timeout: 60_000, killSignal: 'SIGKILL', encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [RT_BIN, 'grep', '-P', 'hello'], {
+      cwd: dir,
+      env: cleanEnv(),
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+      encoding: 'utf8',
+    });
     // A reader left waiting on the FIFO (rg, orphaned by the kill) gets its end of file.
     try {
       fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
     } catch {
       // no reader
     }
-    expect({ timedOut: r.error !== undefined, status: r.status, stdout: r.stdout }).toEqual({ timedOut: false, status: 0, stdout: expect.stringMatching(/^a\.txt:1:\w{4}\|hello\n$/) });
+    expect({ timedOut: r.error !== undefined, status: r.status, stdout: r.stdout }).toEqual({
+      timedOut: false,
+      status: 0,
+      stdout: expect.stringMatching(/^a\.txt:1:\w{4}\|hello\n$/),
+    });
   });
 
   it('a dangling link is skipped without a word, as without -P', () => {

@@ -13,6 +13,10 @@ describe.runIf(hasPcre)('grep -P with a start-of-pattern verb', () => {
   it('(*UCP) is taken as PCRE2 takes it', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'hello world\n');
-    expectRun(run(['grep', '-P', '(*UCP)\\bhello', 'a.txt'], dir), { status: 0, stdout: /^a\.txt:1:\w{4}\|hello world\n$/, stderr: '' });
+    expectRun(run(['grep', '-P', '(*UCP)\\bhello', 'a.txt'], dir), {
+      status: 0,
+      stdout: /^a\.txt:1:\w{4}\|hello world\n$/,
+      stderr: '',
+    });
   });
 });

@@ -14,8 +14,16 @@ const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
 const hasRipgrepPcre = spawnSync('rg', ['--pcre2-version']).status === 0;
 
 const dir = tempRepo();
-write(dir, 'src/lib.rs', 'fn parse_u32(x: &str) -> u32 {\n    let n = 42;\n    version_2 = "v1.2";\n}\nStruct Error_Kind\n\tTabbed line\n');
-write(dir, 'src/notes.md', '# Notes\nversion 3 of this\nnothing here\nPunct: a,b;c!\nVERSION 9\n\u017Fmall \u212Aelvin \u00e9t\u00e9\n');
+write(
+  dir,
+  'src/lib.rs',
+  'fn parse_u32(x: &str) -> u32 {\n    let n = 42;\n    version_2 = "v1.2";\n}\nStruct Error_Kind\n\tTabbed line\n',
+);
+write(
+  dir,
+  'src/notes.md',
+  '# Notes\nversion 3 of this\nnothing here\nPunct: a,b;c!\nVERSION 9\n\u017Fmall \u212Aelvin \u00e9t\u00e9\n',
+);
 write(dir, 'data/hex.txt', 'deadBEEF 0x1f\nzz\nversion\t7\n');
 git(dir, ['add', '.']);
 
@@ -35,7 +43,12 @@ function ripgrepCounts(flags: readonly string[], pattern: string): string {
 
 /** Lines of output, sorted. */
 function sorted(out: string): string {
-  return out.split('\n').filter(Boolean).sort().map((l) => `${l}\n`).join('');
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .sort()
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 // With a literal of three bytes or more, so that each prefilter is asked.
@@ -71,7 +84,7 @@ describe.skipIf(!hasRipgrep).each(PATHS)('POSIX classes through the $name', ({ e
   }
 });
 
-describe.skipIf(!hasRipgrepPcre)('POSIX classes with -P (ripgrep\'s PCRE2 reads them itself)', () => {
+describe.skipIf(!hasRipgrepPcre)("POSIX classes with -P (ripgrep's PCRE2 reads them itself)", () => {
   for (const pattern of ['[[:digit:]]', 'version[^[:alpha:],]', '[[:^space:][:^digit:]]mall', '[[:upper:]]{2}']) {
     it(`rt grep -c -P '${pattern}' counts what rg -c -P counts`, () => {
       const r = run(['grep', '-c', '-P', pattern], dir);
@@ -84,23 +97,34 @@ describe.skipIf(!hasRipgrepPcre)('POSIX classes with -P (ripgrep\'s PCRE2 reads 
 describe('POSIX classes in grep-file', () => {
   it('finds the lines ripgrep finds, and their matches with -o', () => {
     expectRun(run(['grep-file', '-c', '[[:digit:]]', 'src/lib.rs'], dir), { status: 0, stdout: '3\n', stderr: '' });
-    expectRun(run(['grep-file', '-o', '-i', '[[:upper:]]{5}', 'src/notes.md'], dir), { status: 0, stdout: /^\d+:\w{4}\|Notes\n/, stderr: '' });
+    expectRun(run(['grep-file', '-o', '-i', '[[:upper:]]{5}', 'src/notes.md'], dir), {
+      status: 0,
+      stdout: /^\d+:\w{4}\|Notes\n/,
+      stderr: '',
+    });
   });
 });
 
 describe.skipIf(!hasRipgrep)('a "]" first in a class is the character itself, as in ripgrep', () => {
-  it.each(['[][:digit:]]x', '[^][:alpha:]]x', '[]a]x', '[^]a]x', '[]]x'])('rt grep-file %s finds the lines rg finds', (pattern) => {
-    write(dir, 'bracket.txt', ']x\n5x\nax\n^x\n');
-    const r = spawnSync('rg', ['--no-config', '-n', '-e', pattern, 'bracket.txt'], { cwd: dir, encoding: 'utf8' });
-    expect(r.status).toBe(0);
-    const got = run(['grep-file', pattern, 'bracket.txt'], dir);
-    expect(got.stderr).toBe('');
-    expect(got.stdout.replace(/^(\d+):[^|]*\|/gm, '$1:')).toBe(r.stdout);
-    expect(got.status).toBe(0);
-  });
+  it.each(['[][:digit:]]x', '[^][:alpha:]]x', '[]a]x', '[^]a]x', '[]]x'])(
+    'rt grep-file %s finds the lines rg finds',
+    (pattern) => {
+      write(dir, 'bracket.txt', ']x\n5x\nax\n^x\n');
+      const r = spawnSync('rg', ['--no-config', '-n', '-e', pattern, 'bracket.txt'], { cwd: dir, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      const got = run(['grep-file', pattern, 'bracket.txt'], dir);
+      expect(got.stderr).toBe('');
+      expect(got.stdout.replace(/^(\d+):[^|]*\|/gm, '$1:')).toBe(r.stdout);
+      expect(got.status).toBe(0);
+    },
+  );
 
   it.each(['[]', '[^]'])('%s is refused (exit 2), as rg refuses it, not read as JavaScript reads it', (pattern) => {
-    expectRun(run(['grep-file', pattern, 'src/lib.rs'], dir), { status: 2, stdout: '', stderr: /^rt: invalid pattern "\[\^?\]": / });
+    expectRun(run(['grep-file', pattern, 'src/lib.rs'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: invalid pattern "\[\^?\]": /,
+    });
   });
 });
 
@@ -116,18 +140,28 @@ describe('a pattern error quotes the pattern as given, not as rt rewrote it', ()
 
 describe('a class rt cannot read as ripgrep does is refused (exit 2), nothing searched', () => {
   it.each([
-    ['[[:Digit:]]', /^rt: unknown POSIX class \[:Digit:\], in the pattern "\[\[:Digit:\]\]"\nrt: the POSIX classes are alnum, alpha, /],
+    [
+      '[[:Digit:]]',
+      /^rt: unknown POSIX class \[:Digit:\], in the pattern "\[\[:Digit:\]\]"\nrt: the POSIX classes are alnum, alpha, /,
+    ],
     ['[a-[:digit:]]', /^rt: a range cannot end at the POSIX class \[:digit:\]/],
     ['[[:digit:]&&[:xdigit:]]', /set operation \(&&, --, ~~\)/],
     ['x[[:digit:]', /^rt: the class "\[\[:digit:\]" is not closed/],
   ])('%s', (pattern, stderr) => {
-    for (const command of [['grep', pattern], ['grep-file', pattern, 'src/lib.rs']]) {
+    for (const command of [
+      ['grep', pattern],
+      ['grep-file', pattern, 'src/lib.rs'],
+    ]) {
       expectRun(run(command, dir), { status: 2, stdout: '', stderr });
     }
   });
 
   it('with -F the pattern is a string, POSIX class or not', () => {
     write(dir, 'literal.txt', 'a [[:Digit:]] here\n');
-    expectRun(run(['grep-file', '-F', '-c', '[[:Digit:]]', 'literal.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
+    expectRun(run(['grep-file', '-F', '-c', '[[:Digit:]]', 'literal.txt'], dir), {
+      status: 0,
+      stdout: '1\n',
+      stderr: '',
+    });
   });
 });

@@ -1,6 +1,6 @@
-// Searches of folders use a prefilter: ripgrep when it is installed (src/io/ripgrep.ts), for
+// Searches of folders use a prefilter: ripgrep when it is installed (src/search/ripgrep.ts), for
 // literals and for regular expressions through their translation into its dialect; otherwise, in
-// a git work tree, git grep (src/io/gitGrep.ts), for the literal texts a match must hold. A
+// a git work tree, git grep (src/search/gitGrep.ts), for the literal texts a match must hold. A
 // prefilter may only narrow what rt reads, never change the answer: every search here must print
 // exactly the same with each prefilter and without any (RT_RIPGREP=off RT_GIT_GREP=off).
 
@@ -14,7 +14,10 @@ import { buildSearchRepo, git } from './search-fixture.js';
 const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
 /** No prefilter at all: rt reads every file. */
 const WITHOUT = { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' };
-const PREFILTERS = [...(hasRipgrep ? [{ name: 'ripgrep', env: {} }] : []), { name: 'git grep', env: { RT_RIPGREP: 'off' } }];
+const PREFILTERS = [
+  ...(hasRipgrep ? [{ name: 'ripgrep', env: {} }] : []),
+  { name: 'git grep', env: { RT_RIPGREP: 'off' } },
+];
 
 afterAll(cleanup);
 
@@ -36,7 +39,11 @@ write(dir, 'data/cr-last.txt', 'nothing\r\nonly parseConfig\r');
 write(dir, 'notes/folded.txt', 'u\u017Fe\u212Aey\u017F here\ncaf\u00c9 parse too\n');
 // A file starting with a UTF-16 byte order mark but no NUL: text to rt, read as it is (ripgrep
 // would read it as UTF-16 unless told not to).
-write(dir, 'notes/utf16-mark.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]));
+write(
+  dir,
+  'notes/utf16-mark.txt',
+  Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('parseConfig after a UTF-16 mark\nparseConfig again\n')]),
+);
 // \E ends the quoting of a literal text by git grep built with PCRE (\Q…\E): Users\Eve would be Usersve.
 write(dir, 'data/windows.ini', 'path = C:\\Users\\Eve\\notes.txt\n');
 // With -w or -i a literal is matched on text, where a byte that is not UTF-8 reads as U+FFFD.
@@ -45,7 +52,18 @@ write(dir, 'data/bad-byte.txt', Buffer.concat([Buffer.from([0xff]), Buffer.from(
 write(dir, 'data/dense.txt', 'dense line\n'.repeat(5000));
 write(dir, 'data/decoy.txt', 'Usersve\n');
 // Tracked, so that git grep reads them (rt reads untracked files itself).
-git(dir, ['add', 'data/windows.ini', 'data/decoy.txt', 'data/bad-byte.txt', 'data/dense.txt', 'data/cr-end.txt', 'data/cr-inside.txt', 'data/cr-last.txt', 'notes/folded.txt', 'notes/utf16-mark.txt']);
+git(dir, [
+  'add',
+  'data/windows.ini',
+  'data/decoy.txt',
+  'data/bad-byte.txt',
+  'data/dense.txt',
+  'data/cr-end.txt',
+  'data/cr-inside.txt',
+  'data/cr-last.txt',
+  'notes/folded.txt',
+  'notes/utf16-mark.txt',
+]);
 
 const searches: string[][] = [
   ['grep', '-F', 'parseConfig'],
@@ -126,7 +144,10 @@ const fromSrc: string[][] = [
   ['grep', '-F', 'parseConfig', '..'],
   ['grep', '-F', '--hidden', 'parseConfig', '../notes', '.'],
 ];
-const cases = [...searches.map((args) => ({ args, cwd: dir })), ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') }))];
+const cases = [
+  ...searches.map((args) => ({ args, cwd: dir })),
+  ...fromSrc.map((args) => ({ args, cwd: path.join(dir, 'src') })),
+];
 
 describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
   it('a file under two PATHs given (one inside the other) is searched once: no crash, no hit counted twice', () => {
@@ -134,7 +155,11 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     spawnSync('git', ['init', '-q'], { cwd: repo });
     const lines = Array.from({ length: 101 }, (_, i) => (i === 0 || i === 100 ? 'foo' : i === 50 ? 'foox' : 'x'));
     write(repo, 'a/x.txt', `${lines.join('\n')}\n`);
-    for (const args of [['grep', '-w', 'foo', '.', 'a'], ['grep', 'foo$', 'a', '.'], ['grep', '-F', '--max', '1', 'foo', '.', 'a']]) {
+    for (const args of [
+      ['grep', '-w', 'foo', '.', 'a'],
+      ['grep', 'foo$', 'a', '.'],
+      ['grep', '-F', '--max', '1', 'foo', '.', 'a'],
+    ]) {
       const withRg = run(args, repo, { env: prefilter });
       expect(withRg.status, withRg.text).toBe(0);
       expect(withRg.stdout).toBe(run(args, repo, { env: WITHOUT }).stdout);
@@ -171,7 +196,7 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     }
   });
 
-  it('a file where a tracked file\'s folder was, and a tracked file of .rt: no error, and the state file is not searched', () => {
+  it("a file where a tracked file's folder was, and a tracked file of .rt: no error, and the state file is not searched", () => {
     const repo = tempDir();
     git(repo, ['init', '-q']);
     write(repo, 'c/h.txt', 'hello four\n');
@@ -184,7 +209,10 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
       const none = run(['grep', '--hidden', 'no such words'], repo, { env });
       expect(none.status, none.text).toBe(1);
       expect(none.stderr, none.text).not.toMatch(/internal error/);
-      for (const args of [['grep', '--hidden', '-F', 'hello'], ['grep', '--hidden', '-l', 'hel+o']]) {
+      for (const args of [
+        ['grep', '--hidden', '-F', 'hello'],
+        ['grep', '--hidden', '-l', 'hel+o'],
+      ]) {
         const found = run(args, repo, { env });
         expect(found.status, found.text).toBe(0);
         expect(found.stdout, found.text).toMatch(/^z\.txt(:1:\w+\|hello z)?\n$/);
@@ -205,8 +233,14 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     const repo2 = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo2 });
     write(repo2, 'y.log', 'foo here\n');
-    for (const [cwd, env] of [[repo, { HOME: home }], [repo2, { HOME: home, GIT_CONFIG_GLOBAL: path.join(other, 'config') }]] as const) {
-      for (const args of [['grep', '-F', 'foo here'], ['grep', 'fo+ here']]) {
+    for (const [cwd, env] of [
+      [repo, { HOME: home }],
+      [repo2, { HOME: home, GIT_CONFIG_GLOBAL: path.join(other, 'config') }],
+    ] as const) {
+      for (const args of [
+        ['grep', '-F', 'foo here'],
+        ['grep', 'fo+ here'],
+      ]) {
         const withPrefilter = run(args, cwd, { env: { ...env, ...prefilter } });
         expect(withPrefilter.stdout, withPrefilter.text).toBe(run(args, cwd, { env: { ...env, ...WITHOUT } }).stdout);
         expect(withPrefilter.stdout).toMatch(/\.log:1:/);
@@ -222,7 +256,11 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     write(repo, 'u.txt', 'foo bar\n');
     write(repo, 't.md', 'foo bar\n');
     const env = { HOME: home, XDG_CONFIG_HOME: tempDir() }; // …but it is set, to a folder without one
-    for (const args of [['grep', '-F', 'foo'], ['grep', 'fo+ bar'], ['grep', '-F', '-i', 'FOO']]) {
+    for (const args of [
+      ['grep', '-F', 'foo'],
+      ['grep', 'fo+ bar'],
+      ['grep', '-F', '-i', 'FOO'],
+    ]) {
       const withRg = run(args, repo, { env: { ...env, ...prefilter } });
       expect(withRg.stdout, withRg.text).toBe(run(args, repo, { env: { ...env, ...WITHOUT } }).stdout);
       expect(withRg.stdout).toContain('u.txt:1:');
@@ -249,7 +287,14 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     symlinkSync('rules', path.join(repo, 'sub/.gitignore'));
     write(repo, 'sub/linked.txt', 'needle linked\n');
     spawnSync('git', ['add', '.rgignore', 'plain.txt', 'vendor/lib/dep.js', 'sub/linked.txt'], { cwd: repo });
-    for (const args of [['grep', '-F', 'needle'], ['grep', '-l', '-F', 'needle'], ['grep', 'need.e'], ['grep', '-i', 'NEEDLE'], ['grep', '-F', 'needle', 'vendor', 'deep'], ['grep', '-F', '--hidden', 'needle']]) {
+    for (const args of [
+      ['grep', '-F', 'needle'],
+      ['grep', '-l', '-F', 'needle'],
+      ['grep', 'need.e'],
+      ['grep', '-i', 'NEEDLE'],
+      ['grep', '-F', 'needle', 'vendor', 'deep'],
+      ['grep', '-F', '--hidden', 'needle'],
+    ]) {
       const withPrefilter = run(args, repo, { env: { ...prefilter, RT_ROOT: repo } });
       const without = run(args, repo, { env: { ...WITHOUT, RT_ROOT: repo } });
       expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
@@ -257,7 +302,16 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
       expect(withPrefilter.stderr).toBe(without.stderr);
     }
     const all = run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout;
-    for (const file of ['app.log', 'plain.txt', 'vendor/lib/dep.js', 'deep/untracked.md', 'braces.tmp', 'src/gen/made.ts', 'sub/linked.txt']) expect(all).toContain(`${file}\n`);
+    for (const file of [
+      'app.log',
+      'plain.txt',
+      'vendor/lib/dep.js',
+      'deep/untracked.md',
+      'braces.tmp',
+      'src/gen/made.ts',
+      'sub/linked.txt',
+    ])
+      expect(all).toContain(`${file}\n`);
     // (git reads [^x] as [!x] too)
     for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
   });
@@ -283,7 +337,10 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     write(plain, '.gitignore', 'ignored.txt\n');
     write(plain, 'ignored.txt', 'needle ignored\n');
     for (const cwd of [repo, vendored, plain]) {
-      for (const args of [['grep', '-F', 'needle'], ['grep', '-l', 'need.e']]) {
+      for (const args of [
+        ['grep', '-F', 'needle'],
+        ['grep', '-l', 'need.e'],
+      ]) {
         const withPrefilter = run(args, cwd, { env: { ...prefilter, RT_ROOT: cwd } });
         const without = run(args, cwd, { env: { ...WITHOUT, RT_ROOT: cwd } });
         expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
@@ -291,9 +348,15 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
         expect(withPrefilter.stderr).toBe(without.stderr);
       }
     }
-    expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe('kept.txt\nm1/src.c\nm2/f2.o\n');
-    expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe('hidden-from-rg.txt\n');
-    expect(run(['grep', '-l', '-F', 'needle'], vendored, { env: { ...prefilter, RT_ROOT: vendored } }).stdout).toMatch(/^main\.js\nvendor\/v0\.js\n/);
+    expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe(
+      'kept.txt\nm1/src.c\nm2/f2.o\n',
+    );
+    expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe(
+      'hidden-from-rg.txt\n',
+    );
+    expect(run(['grep', '-l', '-F', 'needle'], vendored, { env: { ...prefilter, RT_ROOT: vendored } }).stdout).toMatch(
+      /^main\.js\nvendor\/v0\.js\n/,
+    );
   });
 
   for (const { args, cwd } of cases) {
@@ -335,7 +398,11 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     git(dir, ['update-index', '--skip-worktree', 'b.txt']);
     write(dir, 'a.txt', 'nothing here\nparseConfig now\n');
     write(dir, 'b.txt', 'parseConfig too\n');
-    for (const args of [['grep', '-F', 'parseConfig'], ['grep', 'parse[C]onfig'], ['grep', '-l', '-F', 'parseConfig']]) {
+    for (const args of [
+      ['grep', '-F', 'parseConfig'],
+      ['grep', 'parse[C]onfig'],
+      ['grep', '-l', '-F', 'parseConfig'],
+    ]) {
       expect(same(args, dir).stdout).toMatch(/a\.txt[:\n][^]*b\.txt/);
     }
   });
@@ -365,10 +432,19 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     write(dir, 'src/a.txt', 'parseConfig here\n');
     write(dir, 'top.txt', 'parseConfig at the top\n');
     git(dir, ['add', '.']);
-    for (const [key, value] of [['grep.fullName', 'true'], ['grep.column', 'true'], ['submodule.recurse', 'true'], ['grep.patternType', 'perl'], ['grep.lineNumber', 'false'], ['color.grep', 'always']]) {
+    for (const [key, value] of [
+      ['grep.fullName', 'true'],
+      ['grep.column', 'true'],
+      ['submodule.recurse', 'true'],
+      ['grep.patternType', 'perl'],
+      ['grep.lineNumber', 'false'],
+      ['color.grep', 'always'],
+    ]) {
       git(dir, ['config', key!, value!]);
     }
-    expect(same(['grep', '-F', 'parseConfig'], path.join(dir, 'src')).stdout).toMatch(/^a\.txt:1:\w{4}\|parseConfig here\n$/);
+    expect(same(['grep', '-F', 'parseConfig'], path.join(dir, 'src')).stdout).toMatch(
+      /^a\.txt:1:\w{4}\|parseConfig here\n$/,
+    );
     expect(same(['grep', '-F', 'parseConfig'], dir).stdout).toMatch(/^src\/a\.txt:1:[^]*top\.txt:1:/);
     expect(same(['grep', '-i', 'PARSE.onfig'], dir).stdout).toMatch(/top\.txt:1:/);
   });
@@ -380,10 +456,18 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     git(dir, ['add', '.']);
     const bin = tempDir();
     const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-    write(bin, 'git', `#!/bin/sh\nfor a in "$@"; do [ "$a" = --perl-regexp ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\nexec ${realGit} "$@"\n`);
+    write(
+      bin,
+      'git',
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --perl-regexp ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\nexec ${realGit} "$@"\n`,
+    );
     chmodSync(path.join(bin, 'git'), 0o755);
     const env = { PATH: `${bin}:${process.env.PATH}` };
-    for (const args of [['grep', 'use[A-Z]tate'], ['grep', '-i', 'USE[a-z]TATE'], ['grep', '-F', '-i', 'usestate']]) {
+    for (const args of [
+      ['grep', 'use[A-Z]tate'],
+      ['grep', '-i', 'USE[a-z]TATE'],
+      ['grep', '-F', '-i', 'usestate'],
+    ]) {
       expect(same(args, dir, env).stdout, args.join(' ')).toContain('a.txt:1:');
     }
   });

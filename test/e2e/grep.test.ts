@@ -8,7 +8,18 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, expectCleanStderr, expectRun, numbered, parseWindow, run, tempDir, tempRepo, write, type Ran } from './harness.js';
+import {
+  cleanup,
+  expectCleanStderr,
+  expectRun,
+  numbered,
+  parseWindow,
+  run,
+  tempDir,
+  tempRepo,
+  write,
+  type Ran,
+} from './harness.js';
 import {
   buildSearchRepo,
   dotIgnored,
@@ -64,7 +75,11 @@ function expectLidsAsOpenShows(hits: readonly Hit[], cwd: string): void {
   const byPath = new Map<string, Hit[]>();
   for (const h of hits) byPath.set(h.path, [...(byPath.get(h.path) ?? []), h]);
   for (const [file, fileHits] of byPath) {
-    const shown = openLids(cwd, file, fileHits.map((h) => h.n));
+    const shown = openLids(
+      cwd,
+      file,
+      fileHits.map((h) => h.n),
+    );
     for (const h of fileHits) {
       const around = /^\[\+(\d+) chars\] …(.*?)(?:… \[\+(\d+) chars\])?$/su.exec(h.content);
       if (around) {
@@ -75,7 +90,10 @@ function expectLidsAsOpenShows(hits: readonly Hit[], cwd: string): void {
         expect(Number(around[1]) + part.length + Number(around[3] ?? 0), h.content).toBe(whole.length);
         continue;
       }
-      expect({ at: `${file}:${h.n}`, lid: h.lid, content: h.content }).toEqual({ at: `${file}:${h.n}`, ...shown.get(h.n) });
+      expect({ at: `${file}:${h.n}`, lid: h.lid, content: h.content }).toEqual({
+        at: `${file}:${h.n}`,
+        ...shown.get(h.n),
+      });
     }
   }
 }
@@ -109,21 +127,55 @@ describe('rt grep in a generated git repository', () => {
     it('the needle occurs in every kind of file the fixture holds, so the comparison means something', () => {
       const keys = grepKeys(['-F', '--max', '100000', 'parseConfig'], dir).map((k) => k.slice(0, k.lastIndexOf(':')));
       // Tracked, untracked, un-ignored by `!keep.log`, tracked although ignored, CRLF, BOM, invalid UTF-8.
-      for (const p of ['README.md', 'src/app.ts', 'src/new.ts', 'notes/todo.md', 'logs/keep.log', 'logs/tracked.log', 'data/crlf.txt', 'data/bom.ts', 'data/latin1.txt']) {
+      for (const p of [
+        'README.md',
+        'src/app.ts',
+        'src/new.ts',
+        'notes/todo.md',
+        'logs/keep.log',
+        'logs/tracked.log',
+        'data/crlf.txt',
+        'data/bom.ts',
+        'data/latin1.txt',
+      ]) {
         expect(keys, p).toContain(p);
       }
       // Ignored by .gitignore, a nested .gitignore, info/exclude, the global excludes file;
       // excluded by .ignore (root and nested); hidden; binary; a symbolic link.
-      for (const p of ['debug.log', 'logs/other.log', 'build/out.js', 'logs/local/x.txt', 'src/gen-by-src.ts', 'secret/key.txt', 'old.bak', 'generated/gen.ts', 'src/lib/deep/skip.gen.ts', 'src/dot-ignored.ts', '.env', 'src/.hidden.ts', '.config/settings.json', 'data/blob.bin', 'link.ts']) {
+      for (const p of [
+        'debug.log',
+        'logs/other.log',
+        'build/out.js',
+        'logs/local/x.txt',
+        'src/gen-by-src.ts',
+        'secret/key.txt',
+        'old.bak',
+        'generated/gen.ts',
+        'src/lib/deep/skip.gen.ts',
+        'src/dot-ignored.ts',
+        '.env',
+        'src/.hidden.ts',
+        '.config/settings.json',
+        'data/blob.bin',
+        'link.ts',
+      ]) {
         expect(keys, p).not.toContain(p);
       }
     });
 
     it('-i -F and -w -F: the same set as git grep -i -F / -w -F', () => {
-      expect(grepKeys(['-i', '-F', '--max', '100000', 'parseconfig'], dir).sort()).toEqual(expectedGitHits(dir, ['-i', '-F', '-e', 'parseconfig']));
-      expect(grepKeys(['-w', '-F', '--max', '100000', 'foo'], dir).sort()).toEqual(expectedGitHits(dir, ['-w', '-F', '-e', 'foo']));
-      expect(grepKeys(['-w', '-F', '--max', '100000', 'parseConfig'], dir).sort()).toEqual(expectedGitHits(dir, ['-w', '-F', '-e', 'parseConfig']));
-      expect(grepKeys(['-w', '-F', '--max', '100000', 'a.b(c)'], dir).sort()).toEqual(expectedGitHits(dir, ['-w', '-F', '-e', 'a.b(c)']));
+      expect(grepKeys(['-i', '-F', '--max', '100000', 'parseconfig'], dir).sort()).toEqual(
+        expectedGitHits(dir, ['-i', '-F', '-e', 'parseconfig']),
+      );
+      expect(grepKeys(['-w', '-F', '--max', '100000', 'foo'], dir).sort()).toEqual(
+        expectedGitHits(dir, ['-w', '-F', '-e', 'foo']),
+      );
+      expect(grepKeys(['-w', '-F', '--max', '100000', 'parseConfig'], dir).sort()).toEqual(
+        expectedGitHits(dir, ['-w', '-F', '-e', 'parseConfig']),
+      );
+      expect(grepKeys(['-w', '-F', '--max', '100000', 'a.b(c)'], dir).sort()).toEqual(
+        expectedGitHits(dir, ['-w', '-F', '-e', 'a.b(c)']),
+      );
     });
 
     const regexes: Array<[string, string[]]> = [
@@ -159,7 +211,8 @@ describe('rt grep in a generated git repository', () => {
         expectRun(r, { status: 0, stderr: '' });
         all.push(...hitsOf(r));
       }
-      for (const p of ['data/crlf.txt', 'data/bom.ts', 'data/latin1.txt', 'src/long.txt']) expect(all.map((h) => h.path)).toContain(p);
+      for (const p of ['data/crlf.txt', 'data/bom.ts', 'data/latin1.txt', 'src/long.txt'])
+        expect(all.map((h) => h.path)).toContain(p);
       expectLidsAsOpenShows(all, dir);
     });
 
@@ -183,12 +236,17 @@ describe('rt grep in a generated git repository', () => {
   });
 
   describe('bytes', () => {
-    it('a hit on a line with invalid UTF-8 prints the line\'s raw bytes (with -F, a regex, -i)', () => {
+    it("a hit on a line with invalid UTF-8 prints the line's raw bytes (with -F, a regex, -i)", () => {
       for (const args of [['-F', 'parseConfig'], ['parse[C]onfig'], ['-i', '-F', 'PARSECONFIG']]) {
         const r = run(['grep', ...args, 'data/latin1.txt'], dir);
         expect(r.status, r.text).toBe(0);
         const lid = hitsOf(r)[0]!.lid;
-        expect(r.stdoutBytes.equals(Buffer.concat([Buffer.from(`data/latin1.txt:2:${lid}|`), LATIN1_LINE, Buffer.from('\n')])), r.text).toBe(true);
+        expect(
+          r.stdoutBytes.equals(
+            Buffer.concat([Buffer.from(`data/latin1.txt:2:${lid}|`), LATIN1_LINE, Buffer.from('\n')]),
+          ),
+          r.text,
+        ).toBe(true);
       }
     });
 
@@ -201,7 +259,7 @@ describe('rt grep in a generated git repository', () => {
     it('CRLF lines print without the \\r, and $ matches before it; a BOM is not part of line 1', () => {
       const r = run(['grep', 'parseConfig;$', 'data/crlf.txt'], dir);
       expect(r.status, r.text).toBe(0);
-      expect(r.stdout).toMatch(/^data\/crlf\.txt:2:[0-9a-z]{4}\|  return parseConfig;\n$/);
+      expect(r.stdout).toMatch(/^data\/crlf\.txt:2:[0-9a-z]{4}\| {2}return parseConfig;\n$/);
       const b = run(['grep', '^parseConfig', 'data/bom.ts'], dir);
       expect(b.stdout, b.text).toMatch(/^data\/bom\.ts:1:[0-9a-z]{4}\|parseConfig at the start\n$/);
       expect(b.stdoutBytes.includes(Buffer.from([0xef, 0xbb, 0xbf])), b.text).toBe(false);
@@ -211,18 +269,40 @@ describe('rt grep in a generated git repository', () => {
   describe('flags', () => {
     it('-i: case-insensitive', () => {
       expect(grepKeys(['PARSECONFIG', 'src/util.ts'], dir)).toEqual(['src/util.ts:5']);
-      expect(grepKeys(['-i', 'PARSECONFIG', 'src/util.ts'], dir)).toEqual(['src/util.ts:1', 'src/util.ts:5', 'src/util.ts:6']);
+      expect(grepKeys(['-i', 'PARSECONFIG', 'src/util.ts'], dir)).toEqual([
+        'src/util.ts:1',
+        'src/util.ts:5',
+        'src/util.ts:6',
+      ]);
     });
 
     it('-w: foo matches foo and foo.bar, not foobar, barfoo or foo_bar', () => {
-      expect(grepKeys(['foo', 'src/words.txt'], dir)).toEqual(['src/words.txt:1', 'src/words.txt:2', 'src/words.txt:3', 'src/words.txt:4', 'src/words.txt:5']);
+      expect(grepKeys(['foo', 'src/words.txt'], dir)).toEqual([
+        'src/words.txt:1',
+        'src/words.txt:2',
+        'src/words.txt:3',
+        'src/words.txt:4',
+        'src/words.txt:5',
+      ]);
       expect(grepKeys(['-w', 'foo', 'src/words.txt'], dir)).toEqual(['src/words.txt:1', 'src/words.txt:3']);
-      expect(grepKeys(['-w', '-i', 'foo', 'src/words.txt'], dir)).toEqual(['src/words.txt:1', 'src/words.txt:3', 'src/words.txt:6']);
-      expect(grepKeys(['-w', 'foo|abc', 'src/words.txt'], dir)).toEqual(['src/words.txt:1', 'src/words.txt:3', 'src/words.txt:7']);
+      expect(grepKeys(['-w', '-i', 'foo', 'src/words.txt'], dir)).toEqual([
+        'src/words.txt:1',
+        'src/words.txt:3',
+        'src/words.txt:6',
+      ]);
+      expect(grepKeys(['-w', 'foo|abc', 'src/words.txt'], dir)).toEqual([
+        'src/words.txt:1',
+        'src/words.txt:3',
+        'src/words.txt:7',
+      ]);
     });
 
     it('-F vs regex: a.c matches abc only without -F', () => {
-      expect(grepKeys(['a.c', 'src/words.txt'], dir)).toEqual(['src/words.txt:7', 'src/words.txt:8', 'src/words.txt:9']);
+      expect(grepKeys(['a.c', 'src/words.txt'], dir)).toEqual([
+        'src/words.txt:7',
+        'src/words.txt:8',
+        'src/words.txt:9',
+      ]);
       expect(grepKeys(['-F', 'a.c', 'src/words.txt'], dir)).toEqual(['src/words.txt:8']);
       // Regex metacharacters in a fixed string.
       expect(grepKeys(['-F', 'a.b(c) + a.b(c)', 'src'], dir)).toEqual(['src/app.ts:9']);
@@ -272,9 +352,7 @@ describe('rt grep in a generated git repository', () => {
 
     it('--hidden: hidden files and folders too (still honouring ignore rules)', () => {
       const keys = grepKeys(['--hidden', '-F', '--max', '100000', 'parseConfig'], dir).sort();
-      const expected = [
-        ...new Set([...expectedFromGitWithHidden(dir, 'parseConfig')]),
-      ].sort();
+      const expected = [...new Set([...expectedFromGitWithHidden(dir, 'parseConfig')])].sort();
       expect(keys).toEqual(expected);
       expect(keys).toEqual(expect.arrayContaining(['.config/settings.json:1', '.env:1', 'src/.hidden.ts:1']));
     });
@@ -283,15 +361,46 @@ describe('rt grep in a generated git repository', () => {
       const plain = scanTree(dir, 'parseConfig', false);
       expect(grepKeys(['--no-ignore', '-F', '--max', '100000', 'parseConfig'], dir).sort()).toEqual(plain);
       const everything = scanTree(dir, 'parseConfig', true);
-      expect(grepKeys(['--no-ignore', '--hidden', '-F', '--max', '100000', 'parseConfig'], dir).sort()).toEqual(everything);
-      expect(plain).toEqual(expect.arrayContaining(['debug.log:1', 'build/out.js:1', 'secret/key.txt:1', 'old.bak:1', 'generated/gen.ts:1', 'src/dot-ignored.ts:1']));
+      expect(grepKeys(['--no-ignore', '--hidden', '-F', '--max', '100000', 'parseConfig'], dir).sort()).toEqual(
+        everything,
+      );
+      expect(plain).toEqual(
+        expect.arrayContaining([
+          'debug.log:1',
+          'build/out.js:1',
+          'secret/key.txt:1',
+          'old.bak:1',
+          'generated/gen.ts:1',
+          'src/dot-ignored.ts:1',
+        ]),
+      );
       expect(everything).toEqual(expect.arrayContaining(['.env:1', 'src/.hidden.ts:1']));
     });
 
     it('explicit file paths are searched even when ignored, hidden or excluded by .ignore, and sorted with the rest', () => {
-      const r = run(['grep', '-F', 'parseConfig', 'old.bak', 'build/out.js', 'src/.hidden.ts', 'debug.log', 'generated/gen.ts', 'README.md'], dir);
+      const r = run(
+        [
+          'grep',
+          '-F',
+          'parseConfig',
+          'old.bak',
+          'build/out.js',
+          'src/.hidden.ts',
+          'debug.log',
+          'generated/gen.ts',
+          'README.md',
+        ],
+        dir,
+      );
       expectRun(r, { status: 0, stderr: '' });
-      expect(hitsOf(r).map(keyOf)).toEqual(['README.md:3', 'build/out.js:1', 'debug.log:1', 'generated/gen.ts:1', 'old.bak:1', 'src/.hidden.ts:1']);
+      expect(hitsOf(r).map(keyOf)).toEqual([
+        'README.md:3',
+        'build/out.js:1',
+        'debug.log:1',
+        'generated/gen.ts:1',
+        'old.bak:1',
+        'src/.hidden.ts:1',
+      ]);
       expectLidsAsOpenShows(hitsOf(r), dir);
     });
 
@@ -299,10 +408,19 @@ describe('rt grep in a generated git repository', () => {
       const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
       expectRun(r, { status: 0, stderr: '' });
       expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
-      const refusal = 'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
+      const refusal =
+        'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
       expectRun(run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
-      expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
-      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/ });
+      expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), {
+        status: 4,
+        stdout: '',
+        stderr: refusal,
+      });
+      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), {
+        status: 4,
+        stdout: '',
+        stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/,
+      });
     });
 
     it('multiple PATHs: files and folders, merged, each file once, sorted', () => {
@@ -320,25 +438,31 @@ describe('rt grep in a generated git repository', () => {
     const rootHits = (needle: string) => grepKeys(['-F', '--max', '100000', needle], dir);
 
     it('from a subdirectory: paths relative to it, hits those of the root under it', () => {
-      const expected = rootHits('parseConfig').filter((k) => k.startsWith('src/')).map((k) => k.slice('src/'.length));
+      const expected = rootHits('parseConfig')
+        .filter((k) => k.startsWith('src/'))
+        .map((k) => k.slice('src/'.length));
       expect(grepKeys(['-F', '--max', '100000', 'parseConfig'], path.join(dir, 'src'))).toEqual(expected);
     });
 
-    it('a folder PATH gives the root\'s hits under it (the root .ignore applies)', () => {
+    it("a folder PATH gives the root's hits under it (the root .ignore applies)", () => {
       const expected = rootHits('parseConfig').filter((k) => k.startsWith('src/'));
       expect(grepKeys(['-F', '--max', '100000', 'parseConfig', 'src'], dir)).toEqual(expected);
     });
 
     it('from a subdirectory, .. searches the whole root, shown as ../PATH', () => {
       const expected = rootHits('parseConfig').map((k) => `../${k}`);
-      expect(grepKeys(['-F', '--max', '100000', 'parseConfig', '..'], path.join(dir, 'src'))).toEqual(sortKeys(expected));
+      expect(grepKeys(['-F', '--max', '100000', 'parseConfig', '..'], path.join(dir, 'src'))).toEqual(
+        sortKeys(expected),
+      );
       const r = run(['grep', '-F', 'parseConfig', '../web/app.js'], path.join(dir, 'src'));
       expectRun(r, { status: 0, stdout: /^\.\.\/web\/app\.js:1:[0-9a-z]{4}\|parseConfig\(\);\n$/, stderr: '' });
     });
 
     it('git grep from the subdirectory agrees too', () => {
       const sub = path.join(dir, 'src');
-      const fromGit = [...new Set([...gitSub(sub, false), ...gitSub(sub, true)])].filter((k) => !isHidden(k) && !dotIgnored(`src/${k.slice(0, k.lastIndexOf(':'))}`)).sort();
+      const fromGit = [...new Set([...gitSub(sub, false), ...gitSub(sub, true)])]
+        .filter((k) => !isHidden(k) && !dotIgnored(`src/${k.slice(0, k.lastIndexOf(':'))}`))
+        .sort();
       expect(grepKeys(['-F', '--max', '100000', 'parseConfig'], sub).sort()).toEqual(fromGit);
     });
   });
@@ -417,7 +541,23 @@ function expectSuggestionFinds(r: Ran, cwd: string): void {
 
 /** `git grep` run from a subdirectory: paths relative to it. */
 function gitSub(sub: string, untracked: boolean): string[] {
-  const out = git(sub, ['-c', 'core.quotePath=off', 'grep', ...(untracked ? ['--untracked'] : []), '-I', '-n', '--null', '-F', '-e', 'parseConfig'], {}, [0, 1]);
+  const out = git(
+    sub,
+    [
+      '-c',
+      'core.quotePath=off',
+      'grep',
+      ...(untracked ? ['--untracked'] : []),
+      '-I',
+      '-n',
+      '--null',
+      '-F',
+      '-e',
+      'parseConfig',
+    ],
+    {},
+    [0, 1],
+  );
   return outLines(out.toString('utf8')).map((l) => {
     const [p, n] = l.split('\0');
     return `${p}:${n}`;
@@ -428,7 +568,23 @@ function gitSub(sub: string, untracked: boolean): string[] {
 function expectedFromGitWithHidden(dir: string, needle: string): string[] {
   const out: string[] = [];
   for (const untracked of [false, true]) {
-    const buf = git(dir, ['-c', 'core.quotePath=off', 'grep', ...(untracked ? ['--untracked'] : []), '-I', '-n', '--null', '-F', '-e', needle], {}, [0, 1]);
+    const buf = git(
+      dir,
+      [
+        '-c',
+        'core.quotePath=off',
+        'grep',
+        ...(untracked ? ['--untracked'] : []),
+        '-I',
+        '-n',
+        '--null',
+        '-F',
+        '-e',
+        needle,
+      ],
+      {},
+      [0, 1],
+    );
     for (const l of outLines(buf.toString('utf8'))) {
       const [p, n] = l.split('\0');
       if (!dotIgnored(p!) && !fs.lstatSync(path.join(dir, p!)).isSymbolicLink()) out.push(`${p}:${n}`);
@@ -437,7 +593,10 @@ function expectedFromGitWithHidden(dir: string, needle: string): string[] {
   return [...new Set(out)];
 }
 
-/** Every `path:line` with `needle` under `dir`, walking the disk: no ignore rules; hidden paths if `hidden`; never .git or .rt, symbolic links or binary files. */
+/**
+ * Every `path:line` with `needle` under `dir`, walking the disk: no ignore rules; hidden paths if `hidden`; never .git
+ * or .rt, symbolic links or binary files.
+ */
 function scanTree(dir: string, needle: string, hidden: boolean): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
@@ -449,9 +608,12 @@ function scanTree(dir: string, needle: string, hidden: boolean): string[] {
       else if (e.isFile()) {
         const bytes = fs.readFileSync(path.join(dir, r));
         if (bytes.subarray(0, 8192).includes(0)) continue;
-        bytes.toString('latin1').split('\n').forEach((line, i) => {
-          if (line.includes(needle)) out.push(`${r}:${i + 1}`);
-        });
+        bytes
+          .toString('latin1')
+          .split('\n')
+          .forEach((line, i) => {
+            if (line.includes(needle)) out.push(`${r}:${i + 1}`);
+          });
       }
     }
   };
@@ -465,7 +627,9 @@ describe('rt grep -C', () => {
   /** A folder with ctx.txt: hits (lines with HIT) at 1, 4, 5, 12 and 20 of 22 lines. */
   function withContextFile(): { dir: string; lid: (n: number) => string } {
     const dir = tempDir();
-    const lines = Array.from({ length: 22 }, (_, i) => ([1, 4, 5, 12, 20].includes(i + 1) ? `HIT ${i + 1}` : `plain ${i + 1}`));
+    const lines = Array.from({ length: 22 }, (_, i) =>
+      [1, 4, 5, 12, 20].includes(i + 1) ? `HIT ${i + 1}` : `plain ${i + 1}`,
+    );
     write(dir, 'ctx.txt', lines.map((l) => `${l}\n`).join(''));
     const w = parseWindow(run(['open', 'ctx.txt', '--window', '1000'], dir));
     return { dir, lid: (n) => w.lidAt(n) };
@@ -476,7 +640,8 @@ describe('rt grep -C', () => {
   it('-C 1: context lines use -, overlapping and touching groups merge, others are separated by --', () => {
     const { dir, lid } = withContextFile();
     const hits = new Set([1, 4, 5, 12, 20]);
-    const block = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => line(lid, a + i, hits.has(a + i))).join('');
+    const block = (a: number, b: number) =>
+      Array.from({ length: b - a + 1 }, (_, i) => line(lid, a + i, hits.has(a + i))).join('');
     const r = run(['grep', '-C', '1', 'HIT'], dir);
     // 1 → 1-2; 4,5 → 3-6, which touches 1-2: one group 1-6. 12 → 11-13. 20 → 19-21.
     expectRun(r, { status: 0, stdout: `${block(1, 6)}--\n${block(11, 13)}--\n${block(19, 21)}`, stderr: '' });
@@ -485,7 +650,8 @@ describe('rt grep -C', () => {
   it('-C 3: groups reaching the start and end of the file are cut there', () => {
     const { dir, lid } = withContextFile();
     const hits = new Set([1, 4, 5, 12, 20]);
-    const block = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => line(lid, a + i, hits.has(a + i))).join('');
+    const block = (a: number, b: number) =>
+      Array.from({ length: b - a + 1 }, (_, i) => line(lid, a + i, hits.has(a + i))).join('');
     const r = run(['grep', '-C', '3', 'HIT', 'ctx.txt'], dir);
     // 1, 4, 5 → 1-8; 12 → 9-15, touching 1-8: one group 1-15. 20 → 17-22 (the end of the file).
     expectRun(r, { status: 0, stdout: `${block(1, 15)}--\n${block(17, 22)}`, stderr: '' });
@@ -528,7 +694,12 @@ describe('rt grep -C', () => {
     write(dir, 'a.txt', 'x\nHIT\ny\n');
     write(dir, 'b.txt', 'HIT\n');
     const r = run(['grep', '-C', '1', 'HIT'], dir);
-    expectRun(r, { status: 0, stdout: /^a\.txt:1:[0-9a-z]{4}-x\na\.txt:2:[0-9a-z]{4}\|HIT\na\.txt:3:[0-9a-z]{4}-y\n--\nb\.txt:1:[0-9a-z]{4}\|HIT\n$/, stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout:
+        /^a\.txt:1:[0-9a-z]{4}-x\na\.txt:2:[0-9a-z]{4}\|HIT\na\.txt:3:[0-9a-z]{4}-y\n--\nb\.txt:1:[0-9a-z]{4}\|HIT\n$/,
+      stderr: '',
+    });
   });
 });
 
@@ -561,7 +732,10 @@ describe('the cap (200 hits, 200 files by default)', () => {
     const again = run(notice!.argv, r.cwd);
     expect(again.status, again.text).toBe(0);
     const againLines = outLines(again.stdout);
-    expect(againLines.some((l) => l.startsWith('(')), `the suggested command shows everything\n${again.text}`).toBe(false);
+    expect(
+      againLines.some((l) => l.startsWith('(')),
+      `the suggested command shows everything\n${again.text}`,
+    ).toBe(false);
     const againCountable = what === 'hits' ? againLines.filter((l) => parseHit(l)?.sep === '|') : againLines;
     expect(againCountable.length, `the suggested command shows all ${total}\n${r.text}\n${again.text}`).toBe(total);
     // The hits shown first are the first hits of the whole list (context lines may become hits).
@@ -601,7 +775,9 @@ describe('the cap (200 hits, 200 files by default)', () => {
     for (let i = 0; i < 230; i++) write(dir, `d/f${String(i).padStart(3, '0')}.txt`, 'hit\n');
     const r = run(['grep', '-l', 'hit'], dir);
     expectCapped(r, 200, 230, 'files');
-    expect(outLines(r.stdout).slice(0, 200)).toEqual(Array.from({ length: 200 }, (_, i) => `d/f${String(i).padStart(3, '0')}.txt`));
+    expect(outLines(r.stdout).slice(0, 200)).toEqual(
+      Array.from({ length: 200 }, (_, i) => `d/f${String(i).padStart(3, '0')}.txt`),
+    );
   });
 
   it('grep: the notice says "1 more file", not "1 more files"', () => {
@@ -625,14 +801,22 @@ describe('rt grep-file', () => {
   it('prints NUMBER:LID|CONTENT for each hit, with the LIDs rt open shows', () => {
     const { dir, lid } = withFile();
     const r = run(['grep-file', 'total', 'f.ts'], dir);
-    expectRun(r, { status: 0, stdout: `2:${lid(2)}|beta total\n5:${lid(5)}|epsilon total\n9:${lid(9)}|iota total\n`, stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: `2:${lid(2)}|beta total\n5:${lid(5)}|epsilon total\n9:${lid(9)}|iota total\n`,
+      stderr: '',
+    });
   });
 
   it('takes -i, -w, -F', () => {
     const { dir, lid } = withFile();
     expectRun(run(['grep-file', '-i', 'ALPHA', 'f.ts'], dir), { status: 0, stdout: `1:${lid(1)}|alpha\n`, stderr: '' });
     expectRun(run(['grep-file', '-w', 'eta', 'f.ts'], dir), { status: 0, stdout: `7:${lid(7)}|eta\n`, stderr: '' });
-    expectRun(run(['grep-file', 'eta', 'f.ts'], dir), { status: 0, stdout: `2:${lid(2)}|beta total\n6:${lid(6)}|zeta\n7:${lid(7)}|eta\n8:${lid(8)}|theta\n`, stderr: '' });
+    expectRun(run(['grep-file', 'eta', 'f.ts'], dir), {
+      status: 0,
+      stdout: `2:${lid(2)}|beta total\n6:${lid(6)}|zeta\n7:${lid(7)}|eta\n8:${lid(8)}|theta\n`,
+      stderr: '',
+    });
     expectRun(run(['grep-file', '-F', 'e.a', 'f.ts'], dir), { status: 1, stdout: '', stderr: '' });
   });
 
@@ -642,7 +826,16 @@ describe('rt grep-file', () => {
     const r = run(['grep-file', '-C', '1', 'total', 'f.ts'], dir);
     expectRun(r, {
       status: 0,
-      stdout: l(1, '-', 'alpha') + l(2, '|', 'beta total') + l(3, '-', 'gamma') + l(4, '-', 'delta') + l(5, '|', 'epsilon total') + l(6, '-', 'zeta') + '--\n' + l(8, '-', 'theta') + l(9, '|', 'iota total'),
+      stdout:
+        l(1, '-', 'alpha') +
+        l(2, '|', 'beta total') +
+        l(3, '-', 'gamma') +
+        l(4, '-', 'delta') +
+        l(5, '|', 'epsilon total') +
+        l(6, '-', 'zeta') +
+        '--\n' +
+        l(8, '-', 'theta') +
+        l(9, '|', 'iota total'),
       stderr: '',
     });
   });
@@ -656,11 +849,17 @@ describe('rt grep-file', () => {
       expect(r.status, r.text).toBe(0);
       const lines = outLines(r.stdout);
       expect(lines.length, r.text).toBe(201);
-      expect(lines.slice(0, 200).every((x) => /^\d+:[0-9a-z]{4}\|Hit\.\d+$/.test(x)), r.text).toBe(true);
+      expect(
+        lines.slice(0, 200).every((x) => /^\d+:[0-9a-z]{4}\|Hit\.\d+$/.test(x)),
+        r.text,
+      ).toBe(true);
       const notice = parseCapNotice(lines[200]!);
       expect(notice, r.text).toMatchObject({ more: 60, what: 'hits' });
       const again = run(notice!.argv, dir);
-      expect({ status: again.status, lines: outLines(again.stdout).length }, `the suggested command shows all 260 hits\n${r.text}\n${again.text}`).toEqual({ status: 0, lines: 260 });
+      expect(
+        { status: again.status, lines: outLines(again.stdout).length },
+        `the suggested command shows all 260 hits\n${r.text}\n${again.text}`,
+      ).toEqual({ status: 0, lines: 260 });
     }
   });
 
@@ -686,7 +885,10 @@ describe('rt grep-file', () => {
     const r = run(['grep-file', 'parseConfig', 'l.txt'], dir);
     expect(r.status, r.text).toBe(0);
     const lid = parseWindow(run(['open', 'l.txt'], dir)).lidAt(2);
-    expect(r.stdoutBytes.equals(Buffer.concat([Buffer.from(`2:${lid}|`), LATIN1_LINE, Buffer.from('\n')])), r.text).toBe(true);
+    expect(
+      r.stdoutBytes.equals(Buffer.concat([Buffer.from(`2:${lid}|`), LATIN1_LINE, Buffer.from('\n')])),
+      r.text,
+    ).toBe(true);
   });
 });
 
@@ -728,7 +930,11 @@ describe('named paths that are not files or folders (found by review)', () => {
     write(dir, 'a.txt', 'foo\n');
     const fifo = path.join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    expectRun(run(['grep', 'foo', 'pipe'], dir), { status: 4, stdout: '', stderr: /^rt: pipe is not a regular file or a folder/ });
+    expectRun(run(['grep', 'foo', 'pipe'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: /^rt: pipe is not a regular file or a folder/,
+    });
     expectRun(run(['grep', 'foo', 'a.txt', 'pipe'], dir), { status: 4, stdout: '' });
     expectRun(run(['grep', 'foo', 'a.txt'], dir), { status: 0, stdout: /^a\.txt:1:[0-9a-z]{4}\|foo\n$/ });
   });

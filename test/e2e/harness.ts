@@ -79,7 +79,9 @@ export function tempDir(prefix = 'rt-e2e-'): string {
   for (let dir = base; ; dir = path.dirname(dir)) {
     for (const marker of ['.git', '.rt']) {
       if (fs.existsSync(path.join(dir, marker))) {
-        throw new Error(`${path.join(dir, marker)} exists: rt would take ${dir} as the root of every temporary directory; remove it or set TMPDIR`);
+        throw new Error(
+          `${path.join(dir, marker)} exists: rt would take ${dir} as the root of every temporary directory; remove it or set TMPDIR`,
+        );
       }
     }
     if (path.dirname(dir) === dir) break;
@@ -148,7 +150,12 @@ export interface RunOpts {
 
 export function run(args: readonly string[], cwd: string, opts: RunOpts = {}): Ran {
   const r = rt(args, { cwd, ...opts });
-  const env = opts.env ? Object.entries(opts.env).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v} `).join('') : '';
+  const env = opts.env
+    ? Object.entries(opts.env)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v} `)
+        .join('')
+    : '';
   return { ...r, args, cwd, text: `${env ? `(env ${env.trim()})\n` : ''}${describeRun(args, cwd, r)}` };
 }
 
@@ -166,7 +173,10 @@ function matcher(e: TextExpectation): unknown {
   if (typeof e === 'string') return e;
   if (e instanceof RegExp) return expect.stringMatching(e);
   const predicate = e;
-  return { asymmetricMatch: (actual: unknown) => typeof actual === 'string' && predicate(actual), toString: () => `text satisfying ${predicate.toString()}` };
+  return {
+    asymmetricMatch: (actual: unknown) => typeof actual === 'string' && predicate(actual),
+    toString: () => `text satisfying ${predicate.toString()}`,
+  };
 }
 
 /**
@@ -248,10 +258,18 @@ export function parseWindow(r: Ran): ParsedWindow {
 }
 
 /** The exact text of a window, given the LIDs shown (checked separately with expectLids). */
-export function windowText(display: string, total: number, start: number, end: number, lids: readonly string[], contents: readonly string[]): string {
+export function windowText(
+  display: string,
+  total: number,
+  start: number,
+  end: number,
+  lids: readonly string[],
+  contents: readonly string[],
+): string {
   let s = `--- ${display} (lines ${start}-${end} of ${total}) ---\n`;
   if (start > 1) s += `(${start - 1} more lines above)\n`;
-  for (let n = start; n <= end; n++) s += `${n}:${lids[n - start] ?? '<missing>'}|${contents[n - start] ?? '<missing>'}\n`;
+  for (let n = start; n <= end; n++)
+    s += `${n}:${lids[n - start] ?? '<missing>'}|${contents[n - start] ?? '<missing>'}\n`;
   if (total > end) s += `(${total - end} more lines below)\n`;
   return s;
 }
@@ -315,7 +333,10 @@ export function tree(dir: string): Record<string, string> {
     for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = path.join(d, entry.name);
       if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = entry.isSymbolicLink() ? `-> ${fs.readlinkSync(p)}` : fs.readFileSync(p).toString('base64');
+      else
+        out[path.relative(dir, p)] = entry.isSymbolicLink()
+          ? `-> ${fs.readlinkSync(p)}`
+          : fs.readFileSync(p).toString('base64');
     }
   };
   if (fs.existsSync(dir)) walk(dir);
@@ -332,7 +353,7 @@ export function filesUnder(dir: string): string[] {
  * directory permissions, so a chmod 555 root would still be writable); undefined when that is
  * impossible here. When the tests do not run as root, no change is needed: {}.
  */
-export function unprivileged(): { uid: number; gid: number } | {} | undefined {
+export function unprivileged(): { uid: number; gid: number } | Record<string, never> | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
   const nobody = { uid: 65534, gid: 65534 };
   const probe = spawnSync(process.execPath, [RT_BIN, '--version'], { ...nobody, env: cleanEnv(), cwd: os.tmpdir() });
@@ -389,7 +410,11 @@ export interface StartOptions {
 /** Starts bin/rt with `args` in `cwd`; `done` settles once it has exited and its output is read. */
 export function start(args: readonly string[], cwd: string, options: StartOptions = {}): Started {
   const t0 = Date.now();
-  const child = spawn(process.execPath, [RT_BIN, ...args], { cwd, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [RT_BIN, ...args], {
+    cwd,
+    env: cleanEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -410,7 +435,15 @@ export function start(args: readonly string[], cwd: string, options: StartOption
       const stdout = Buffer.concat(out);
       const stderr = Buffer.concat(err).toString('utf8');
       const shown = args.map((a) => (a.length > 80 ? `${a.slice(0, 80)}…(${a.length})` : a)).join(' ');
-      resolve({ args, status, signal, stdout, stderr, ms: Date.now() - t0, text: `$ rt ${shown}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- stdout\n${stdout.toString('utf8').slice(0, 2000)}--- stderr\n${stderr.slice(0, 2000)}` });
+      resolve({
+        args,
+        status,
+        signal,
+        stdout,
+        stderr,
+        ms: Date.now() - t0,
+        text: `$ rt ${shown}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- stdout\n${stdout.toString('utf8').slice(0, 2000)}--- stderr\n${stderr.slice(0, 2000)}`,
+      });
     });
   });
   return { pid: child.pid!, done, fed, kill: () => child.kill('SIGKILL') };

@@ -8,25 +8,35 @@ import { cleanup, openWindow, run, tempRepo, write } from './harness.js';
 
 afterAll(cleanup);
 
-const PY = 'class Shop:\n    def buy(self, item):\n        if item:\n            self.items.append(item)\n        return self\n';
+const PY =
+  'class Shop:\n    def buy(self, item):\n        if item:\n            self.items.append(item)\n        return self\n';
 
 describe('--indent auto', () => {
   it('edit: the block takes the indentation of the lines it replaces, its own relative indentation kept', () => {
     const dir = tempRepo();
     write(dir, 'shop.py', PY);
     const w = openWindow(dir, 'shop.py');
-    const r = run(['edit', 'shop.py', w.lidAt(3), w.lidAt(4), '--indent', 'auto'], dir, { input: 'if item and item.ok:\n    self.items.append(item)\n' });
+    const r = run(['edit', 'shop.py', w.lidAt(3), w.lidAt(4), '--indent', 'auto'], dir, {
+      input: 'if item and item.ok:\n    self.items.append(item)\n',
+    });
     expect(r.status, r.text).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8')).toBe('class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            self.items.append(item)\n        return self\n');
+    expect(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8')).toBe(
+      'class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            self.items.append(item)\n        return self\n',
+    );
   });
 
   it('insert and apply with RT_INDENT=auto; a file indented with tabs gets tabs', () => {
     const dir = tempRepo();
     write(dir, 'f.go', 'package f\n\nfunc f() {\n\tif x {\n\t\tgo()\n\t}\n}\n');
     const w = openWindow(dir, 'f.go');
-    const r = run(['insert', 'f.go', w.lidAt(7)], dir, { input: 'if y {\n    stop()\n}\n', env: { RT_INDENT: 'auto' } });
+    const r = run(['insert', 'f.go', w.lidAt(7)], dir, {
+      input: 'if y {\n    stop()\n}\n',
+      env: { RT_INDENT: 'auto' },
+    });
     expect(r.status, r.text).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'f.go'), 'utf8')).toBe('package f\n\nfunc f() {\n\tif x {\n\t\tgo()\n\t}\n\tif y {\n\t\tstop()\n\t}\n}\n');
+    expect(fs.readFileSync(path.join(dir, 'f.go'), 'utf8')).toBe(
+      'package f\n\nfunc f() {\n\tif x {\n\t\tgo()\n\t}\n\tif y {\n\t\tstop()\n\t}\n}\n',
+    );
     const w2 = openWindow(dir, 'f.go');
     const patch = `*** Begin Patch\n*** Update File: f.go\n@@ insert after ${w2.lidAt(5)}\n+log()\n*** End Patch\n`;
     expect(run(['apply', '--indent', 'auto'], dir, { input: patch }).status).toBe(0);

@@ -45,14 +45,22 @@ describe('the saved index', () => {
     const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
     for (let i = 0; i < 3000; i++) {
       const kind = next() % 10;
-      const text = kind === 0 ? '' : kind === 1 ? 'lone\rcr' : kind === 2 ? 'tail\r' : `line ${i} ${'x'.repeat(next() % 30)}`;
+      const text =
+        kind === 0 ? '' : kind === 1 ? 'lone\rcr' : kind === 2 ? 'tail\r' : `line ${i} ${'x'.repeat(next() % 30)}`;
       parts.push(Buffer.from(text + endings[next() % endings.length]!, 'latin1'));
     }
     parts.push(Buffer.from('no final newline'));
     const file = write(dir, 'odd.txt', Buffer.concat(parts));
     age(file);
     run(['open', 'odd.txt:1', '--window', '1'], dir); // saves the index
-    for (const at of ['odd.txt:1-7', 'odd.txt:1020-1030', 'odd.txt:2040-2060', 'odd.txt:2990-3001', 'odd.txt:1500', 'odd.txt:3001']) {
+    for (const at of [
+      'odd.txt:1-7',
+      'odd.txt:1020-1030',
+      'odd.txt:2040-2060',
+      'odd.txt:2990-3001',
+      'odd.txt:1500',
+      'odd.txt:3001',
+    ]) {
       const fresh = run(['open', at, '--window', '40'], dir, { env: { RT_STATE: 'off' } });
       const warm = run(['open', at, '--window', '40'], dir);
       expect(warm.stdoutBytes.equals(fresh.stdoutBytes), `${at}\n${warm.stdout}\n---\n${fresh.stdout}`).toBe(true);
@@ -103,7 +111,11 @@ describe('the saved index', () => {
   });
 
   it('an index cut short, or with bytes added, is set aside and rebuilt', () => {
-    for (const change of [(t: string) => t.slice(0, -1), (t: string) => `${t} `, (t: string) => t.replace('"retired":"', '"retired":"AAAA')]) {
+    for (const change of [
+      (t: string) => t.slice(0, -1),
+      (t: string) => `${t} `,
+      (t: string) => t.replace('"retired":"', '"retired":"AAAA'),
+    ]) {
       const { dir, index, fresh } = indexed();
       fs.writeFileSync(index, change(fs.readFileSync(index, 'latin1')), 'latin1');
       const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
@@ -132,7 +144,10 @@ describe('the saved index', () => {
     const bytes = fs.readFileSync(file);
     expect(bytes.length).toBeGreaterThan(1 << 20);
     const indexDir = path.join(dir, '.rt', 'index');
-    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean; content: string };
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
+      racy: boolean;
+      content: string;
+    };
     expect(doc.racy).toBe(true);
     expect(doc.content).toBe(`crc32:${bytes.length}:${zlib.crc32(bytes).toString(16)}`);
     // And the next edit takes the index as it is: the LIDs of the lines around stay.
@@ -145,7 +160,19 @@ describe('the saved index', () => {
     const dir = tempDir();
     // Over 8 MiB, with a BOM, CRLF and lone CR lines, a line starting with a BOM's bytes, and no final newline.
     const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
-    for (let i = 0; i < 200_000; i++) parts.push(Buffer.from(i % 7 === 0 ? `crlf ${i}\r\n` : i % 11 === 0 ? `lone\rcr ${i}\n` : i % 13 === 0 ? `\u00ef\u00bb\u00bfbom ${i}\n` : `line ${i} ${'x'.repeat(24 + (i % 40))}\n`, 'latin1'));
+    for (let i = 0; i < 200_000; i++)
+      parts.push(
+        Buffer.from(
+          i % 7 === 0
+            ? `crlf ${i}\r\n`
+            : i % 11 === 0
+              ? `lone\rcr ${i}\n`
+              : i % 13 === 0
+                ? `\u00ef\u00bb\u00bfbom ${i}\n`
+                : `line ${i} ${'x'.repeat(24 + (i % 40))}\n`,
+          'latin1',
+        ),
+      );
     parts.push(Buffer.from('no final newline'));
     const file = write(dir, 'big.txt', Buffer.concat(parts));
     expect(fs.statSync(file).size).toBeGreaterThan(8 << 20);
@@ -166,7 +193,16 @@ describe('the saved index', () => {
 
   it('a first open of a big file written moments ago is read a piece at a time too: the same lines and LIDs, an index not trusted alone', () => {
     const dir = tempDir();
-    const file = write(dir, 'big.txt', Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i % 5 === 0 ? `crlf ${i}\r\n` : `line ${i} ${'y'.repeat(i % 40)}\n`)).join(''), 'latin1'));
+    const file = write(
+      dir,
+      'big.txt',
+      Buffer.from(
+        Array.from({ length: 300_000 }, (_, i) =>
+          i % 5 === 0 ? `crlf ${i}\r\n` : `line ${i} ${'y'.repeat(i % 40)}\n`,
+        ).join(''),
+        'latin1',
+      ),
+    );
     expect(fs.statSync(file).size).toBeGreaterThan(8 << 20);
     // Dated a minute ahead, it stays "written moments ago" however long the runs below take on
     // a busy machine (a stamp is racy until 2 s after it).
@@ -177,7 +213,9 @@ describe('the saved index', () => {
     expect(first.stdout).toBe(whole);
     expect(first.stderr).toBe('');
     const indexDir = path.join(dir, '.rt', 'index');
-    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean };
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
+      racy: boolean;
+    };
     expect(doc.racy).toBe(true);
     // Settled, the file is read again and keeps its LIDs; an edit by them lands where it should.
     age(file);
@@ -193,7 +231,9 @@ describe('the saved index', () => {
     age(file); // its modification time an hour back; its change time is now
     expect(run(['open', 'dated.txt'], dir).status).toBe(0);
     const indexDir = path.join(dir, '.rt', 'index');
-    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as { racy: boolean };
+    const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
+      racy: boolean;
+    };
     expect(doc.racy).toBe(true);
   });
 

@@ -16,7 +16,10 @@ function json(args: readonly string[], cwd: string, input?: string) {
 
 describe('--json', () => {
   const dir = tempRepo();
-  fs.writeFileSync(path.join(dir, 'f.txt'), Buffer.concat([Buffer.from('alpha\r\nbeta\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\ngamma')]));
+  fs.writeFileSync(
+    path.join(dir, 'f.txt'),
+    Buffer.concat([Buffer.from('alpha\r\nbeta\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\ngamma')]),
+  );
 
   it('open: the window with LIDs equal to the text output, and exact bytes of non-UTF-8 lines', () => {
     const { status, doc } = json(['open', 'f.txt'], dir);
@@ -33,7 +36,15 @@ describe('--json', () => {
     const lid = json(['open', 'f.txt'], dir).doc.lines[1].lid;
     const { status, doc } = json(['edit', 'f.txt', lid, '--diff'], dir, 'BETA\nbeta2\n');
     expect(status).toBe(0);
-    expect(doc).toMatchObject({ command: 'edit', path: 'f.txt', written: true, verb: 'edited', old: { start: 2, count: 1 }, new: { start: 2, count: 2 }, delta: 1 });
+    expect(doc).toMatchObject({
+      command: 'edit',
+      path: 'f.txt',
+      written: true,
+      verb: 'edited',
+      old: { start: 2, count: 1 },
+      new: { start: 2, count: 2 },
+      delta: 1,
+    });
     expect(doc.window.lines.map((l: any) => l.text).slice(1, 3)).toEqual(['BETA', 'beta2']);
     expect(doc.diff).toContain('+BETA\n+beta2\n');
 
@@ -41,7 +52,11 @@ describe('--json', () => {
     expect(g.status).toBe(0);
     expect(g.doc.hits.map((h: any) => [h.path, h.n, h.text, h.hit])).toEqual([['f.txt', 3, 'beta2', true]]);
     const gf = json(['grep-file', '-i', '-C', '1', 'beta2', 'f.txt'], dir);
-    expect(gf.doc.hits.map((h: any) => [h.n, h.hit])).toEqual([[2, false], [3, true], [4, false]]);
+    expect(gf.doc.hits.map((h: any) => [h.n, h.hit])).toEqual([
+      [2, false],
+      [3, true],
+      [4, false],
+    ]);
     expect(json(['find', 'txt'], dir).doc).toEqual({ command: 'find', paths: ['f.txt'], more: null });
   });
 

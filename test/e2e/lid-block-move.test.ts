@@ -22,13 +22,26 @@ describe('a block moved past its twin', () => {
     const block = now.splice(4, 2);
     now.splice(7, 0, ...block);
     // where each old line (1-based) is now
-    const truth = new Map<number, number>([[1, 1], [2, 2], [3, 3], [4, 4], [5, 8], [6, 9], [7, 5], [8, 6], [9, 7], [10, 10], [11, 11]]);
+    const truth = new Map<number, number>([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 8],
+      [6, 9],
+      [7, 5],
+      [8, 6],
+      [9, 7],
+      [10, 10],
+      [11, 11],
+    ]);
     fs.writeFileSync(file, now.map((l) => `${l}\n`).join(''));
     const after = parseWindow(run(['open', 'f.txt'], dir));
     const wrong: string[] = [];
     for (const l of before.lines) {
       const at = after.lines.find((m) => m.lid === l.lid);
-      if (at && at.n !== truth.get(l.n)) wrong.push(`${l.lid} (${l.content}) shown at ${l.n}, now names line ${at.n}; its line is ${truth.get(l.n)}`);
+      if (at && at.n !== truth.get(l.n))
+        wrong.push(`${l.lid} (${l.content}) shown at ${l.n}, now names line ${at.n}; its line is ${truth.get(l.n)}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -35,7 +35,8 @@ describe('LIDs under churn', () => {
       expect(r.status, r.text).toBe(0);
       for (const { n, lid, content } of parseWindow(r).lines) {
         const before = shownFor.get(lid);
-        if (before !== undefined && before !== content) reused.push(`rewrite ${k}: ${lid} shown for "${before}", now names line ${n} "${content}"`);
+        if (before !== undefined && before !== content)
+          reused.push(`rewrite ${k}: ${lid} shown for "${before}", now names line ${n} "${content}"`);
         shownFor.set(lid, content);
       }
     }
@@ -57,8 +58,16 @@ describe('LIDs under churn', () => {
     const g = run(['grep', '-F', 'needle'], dir);
     expect(g.status, g.text).toBe(0);
     const open = parseWindow(run(['open', 'f.txt', '--window', '50'], dir));
-    const hits = g.stdout.trim().split('\n').map((l) => /^f\.txt:(\d+):(\w+)\|(.*)$/.exec(l)!);
-    for (const [, n, lid, content] of hits) expect({ lid, content }).toEqual({ lid: open.lidAt(Number(n)), content: open.lines[Number(n) - 1]!.content });
-    expect(hits.map((h) => h[3])).toEqual(version(false, 50).split('\n').filter((l) => l.startsWith('needle')));
+    const hits = g.stdout
+      .trim()
+      .split('\n')
+      .map((l) => /^f\.txt:(\d+):(\w+)\|(.*)$/.exec(l)!);
+    for (const [, n, lid, content] of hits)
+      expect({ lid, content }).toEqual({ lid: open.lidAt(Number(n)), content: open.lines[Number(n) - 1]!.content });
+    expect(hits.map((h) => h[3])).toEqual(
+      version(false, 50)
+        .split('\n')
+        .filter((l) => l.startsWith('needle')),
+    );
   });
 });

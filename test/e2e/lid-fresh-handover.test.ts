@@ -28,7 +28,10 @@ for (const [name, env, between] of [
       fs.writeFileSync(file, `${A}\n${C}\n`);
       const now = parseWindow(run(['open', 'f.js'], dir, { env }));
       const named = now.lines.find((l) => l.lid === lid);
-      expect(named === undefined || named.content === A, `${lid} was printed for "${A}" and now names "${named?.content}"`).toBe(true);
+      expect(
+        named === undefined || named.content === A,
+        `${lid} was printed for "${A}" and now names "${named?.content}"`,
+      ).toBe(true);
     });
 
     // (With .rt deleted, the edit is refused as unshown: the view state went with it.)

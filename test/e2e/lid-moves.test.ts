@@ -29,7 +29,8 @@ describe('one outside move in a long run of repeated lines', () => {
     for (const l of before.lines) {
       const now = after.lines.find((m) => m.lid === l.lid);
       const truth = l.n >= 6 ? l.n + 1 : l.n;
-      if (now && now.n !== truth) wrong.push(`${l.lid} shown at ${l.n}, now names line ${now.n} (its line is ${truth})`);
+      if (now && now.n !== truth)
+        wrong.push(`${l.lid} shown at ${l.n}, now names line ${now.n} (its line is ${truth})`);
     }
     expect(wrong).toEqual([]);
   });

@@ -40,7 +40,9 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     const lid = deleteA(p, 'pkg/f.js');
     const r = run(['insert', 'f.js', lid, '--after'], path.join(p, 'pkg'), { input: '// after b\n' });
     expectRun(r, { status: 0, stdout: /^inserted f\.js: 4-4 \(\+1\)\n/ });
-    expect(fs.readFileSync(path.join(p, 'pkg/f.js'), 'utf8')).toBe('function b() {\n  return 2;\n}\n// after b\nfunction c() {\n  return 3;\n}\n');
+    expect(fs.readFileSync(path.join(p, 'pkg/f.js'), 'utf8')).toBe(
+      'function b() {\n  return 2;\n}\n// after b\nfunction c() {\n  return 3;\n}\n',
+    );
     // One state folder, the nested repository's own, whichever folder rt ran from.
     expect(fs.existsSync(path.join(p, 'pkg/.rt/index'))).toBe(true);
     expect(fs.existsSync(path.join(p, '.rt/index')) ? fs.readdirSync(path.join(p, '.rt/index')) : []).toEqual([]);
@@ -58,8 +60,13 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     // ...and once seen, the same LID names b's brace: a fresh reading gives it the LID it had.
     const again = parseWindow(run(['open', 'f.js'], dir));
     expect(again.lidAt(3)).toBe(lid);
-    expectRun(run(['insert', 'f.js', lid, '--after'], dir, { input: '// after b\n' }), { status: 0, stdout: /^inserted f\.js: 4-4 \(\+1\)\n/ });
-    expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe('function b() {\n  return 2;\n}\n// after b\nfunction c() {\n  return 3;\n}\n');
+    expectRun(run(['insert', 'f.js', lid, '--after'], dir, { input: '// after b\n' }), {
+      status: 0,
+      stdout: /^inserted f\.js: 4-4 \(\+1\)\n/,
+    });
+    expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe(
+      'function b() {\n  return 2;\n}\n// after b\nfunction c() {\n  return 3;\n}\n',
+    );
   });
 
   it("3. RT_STATE=off, several edits from one read: the LID the delete printed for b's brace replaces b's brace", () => {
@@ -68,8 +75,14 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     const env = { RT_STATE: 'off' };
     const lid = deleteA(dir, 'f.js', env);
     const r = run(['edit', 'f.js', lid], dir, { env, input: '}  // end of b\n' });
-    expectRun(r, { status: 0, stdout: /^edited f\.js: 3-3 → 3-3 \(\+0\)\n/, stderr: /RT_STATE=off: .*cannot check which lines it has shown/ });
-    expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe('function b() {\n  return 2;\n}  // end of b\nfunction c() {\n  return 3;\n}\n');
+    expectRun(r, {
+      status: 0,
+      stdout: /^edited f\.js: 3-3 → 3-3 \(\+0\)\n/,
+      stderr: /RT_STATE=off: .*cannot check which lines it has shown/,
+    });
+    expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe(
+      'function b() {\n  return 2;\n}  // end of b\nfunction c() {\n  return 3;\n}\n',
+    );
   });
 
   it('4. insert refuses an LID never shown in that file, even one another file shows for the same text', () => {
@@ -81,11 +94,19 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     const lid = shown.lidAt(1);
     const before = fs.readFileSync(path.join(dir, 'src/index.ts'));
     const r = run(['insert', 'src/index.ts', lid, '--after'], dir, { input: 'x\n' });
-    expectRun(r, { status: 3, stdout: '', stderr: /line 1 \(\w{4}\) of src\/index\.ts has not been shown in this file[^]*rt open src\/index\.ts:1[^]*--force/ });
+    expectRun(r, {
+      status: 3,
+      stdout: '',
+      stderr:
+        /line 1 \(\w{4}\) of src\/index\.ts has not been shown in this file[^]*rt open src\/index\.ts:1[^]*--force/,
+    });
     expect(fs.readFileSync(path.join(dir, 'src/index.ts'))).toEqual(before);
     // As a bare number is refused there, so is 1:LID; --force takes it.
     expectRun(run(['insert', 'src/index.ts', `1:${lid}`, '--after'], dir, { input: 'x\n' }), { status: 3, stdout: '' });
-    expectRun(run(['insert', 'src/index.ts', lid, '--after', '--force'], dir, { input: 'x\n' }), { status: 0, stdout: /^inserted / });
+    expectRun(run(['insert', 'src/index.ts', lid, '--after', '--force'], dir, { input: 'x\n' }), {
+      status: 0,
+      stdout: /^inserted /,
+    });
     expect(fs.readFileSync(path.join(dir, 'src/index.ts'), 'utf8')).toBe(`${licence}\nx\nexport * from './goods';\n`);
   });
 
@@ -104,7 +125,9 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     fs.rmSync(path.join(dir, '.rt'), { recursive: true });
     write(dir, 'j.ts', 'const z = 1;\nconst x = 2;\nconst y = 3;\n');
     const j = parseWindow(run(['open', 'j.ts'], dir));
-    const edited = run(['edit', 'j.ts', j.lidAt(1), j.lidAt(3)], dir, { input: 'const x = 2;\nconst y = 3;\nconst z = 1;\n' });
+    const edited = run(['edit', 'j.ts', j.lidAt(1), j.lidAt(3)], dir, {
+      input: 'const x = 2;\nconst y = 3;\nconst z = 1;\n',
+    });
     expectRun(edited, { status: 0 });
     const region = parseWindow({ ...edited, stdout: edited.stdout.split('\n').slice(1).join('\n') });
     expect(region.lids).toEqual([j.lidAt(2), j.lidAt(3), j.lidAt(1)]);

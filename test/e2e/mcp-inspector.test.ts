@@ -36,7 +36,7 @@ function inspect(dir: string, method: string, tool?: string, args: Record<string
 
 const textOf = (r: Result) => r.content.map((c) => c.text).join('');
 
-describe('rt mcp through the MCP Inspector\'s CLI', () => {
+describe("rt mcp through the MCP Inspector's CLI", () => {
   it('lists the tools, each description within 1,024 characters', () => {
     const dir = repoWith({ 'a.ts': 'one\n' });
     const { tools } = inspect(dir, 'tools/list') as { tools: Array<{ name: string; description: string }> };

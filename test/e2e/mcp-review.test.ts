@@ -17,15 +17,29 @@ const tools = toolsOf(COMMANDS, false);
 
 afterAll(cleanup);
 
-type Result = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-async function connect(cwd: string, env: Record<string, string | undefined> = {}, before: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RT_BIN, ...before, 'mcp'], cwd, env: cleanEnv(env) as Record<string, string>, stderr: 'pipe' });
+async function connect(
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  before: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RT_BIN, ...before, 'mcp'],
+    cwd,
+    env: cleanEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'rt-review', version: '0.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -38,7 +52,8 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 
 const textOf = (r: Result) => r.content.map((c) => c.text).join('');
 
-const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+const INIT =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
 /** Starts rt mcp on raw JSON-RPC lines; `messages()` parses what came out so far. */
@@ -50,7 +65,11 @@ function rawServer(cwd: string, env: Record<string, string | undefined> = {}) {
   return {
     child,
     send: (...lines: string[]) => child.stdin.write(lines.map((l) => `${l}\n`).join('')),
-    messages: () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>),
+    messages: () =>
+      out
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, any>),
     end: async () => {
       child.stdin.end();
       return closed;
@@ -64,7 +83,8 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** The number of the futex system call (Linux, where /proc tells what a thread waits in). */
-const FUTEX = process.platform !== 'linux' ? undefined : ({ x64: 202, arm64: 98 } as Record<string, number>)[process.arch];
+const FUTEX =
+  process.platform !== 'linux' ? undefined : ({ x64: 202, arm64: 98 } as Record<string, number>)[process.arch];
 
 /** Whether the main thread of `pid` is asleep in a futex wait. */
 function inFutexWait(pid: number): boolean {
@@ -119,7 +139,7 @@ describe('rt mcp review', () => {
   // (each line cut for display); the --json document holds the lines whole (9 MB), and the whole
   // result is refused as too large, though the text alone fits many times over. A minified file
   // (one long line) cannot be read through rt mcp at all: even open PATH:1-1 is refused.
-  it('F3: a few hits on very long lines: the result carries the CLI\'s text, not a refusal', async () => {
+  it("F3: a few hits on very long lines: the result carries the CLI's text, not a refusal", async () => {
     const dir = repoWith({ 'min.js': `needle${'x'.repeat(3_000_000)}\n`.repeat(3) });
     const cli = run(['grep', 'needle'], dir);
     expect(cli.status).toBe(0);
@@ -175,39 +195,54 @@ describe('rt mcp review', () => {
   // Left as it is, and said in rt help mcp: rt's lock wait is synchronous (the commands are), so a
   // call waiting for another rt's lock (30 s at most) holds the server; what is asked meanwhile
   // is answered once the call is done.
-  it.runIf(FUTEX !== undefined)('F7: an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made', async () => {
-    const dir = repoWith({ 'f.txt': 'a\nb\n' });
-    // The lock's holder lives until the test ends it, so the edit cannot be done before the
-    // ping is sent, however slow the machine.
-    const holder = spawn('sleep', ['600']);
-    const holderGone = new Promise((r) => holder.on('close', r));
-    fs.writeFileSync(path.join(dir, '.f.txt.rt-lock'), `${holder.pid}@${os.hostname()}@1-held`);
-    const s = rawServer(dir, { RT_SESSION: 'r' });
-    s.send(INIT, INITIALIZED, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open","arguments":{"target":"f.txt"}}}');
-    await until(() => s.messages().some((m) => m.id === 1));
-    s.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}');
-    // The ping goes once the edit waits for the lock (the server's thread asleep in the futex of
-    // Atomics.wait, seen steadily rather than in passing): a server that went on answering
-    // meanwhile would answer it before the edit.
-    let asleep = 0;
-    await until(() => (asleep = inFutexWait(s.child.pid!) ? asleep + 1 : 0) >= 5);
-    s.send('{"jsonrpc":"2.0","id":"ping","method":"ping"}');
-    await new Promise((r) => setTimeout(r, 300));
-    holder.kill('SIGKILL');
-    await holderGone;
-    await until(() => s.messages().some((m) => m.id === 'ping'));
-    await s.end();
-    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n'); // the wait itself works
-    const order = s.messages().map((m) => m.id);
-    expect(order.indexOf(2)).toBeGreaterThan(-1);
-    expect(order.indexOf('ping')).toBeGreaterThan(order.indexOf(2));
-  });
+  it.runIf(FUTEX !== undefined)(
+    'F7: an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made',
+    async () => {
+      const dir = repoWith({ 'f.txt': 'a\nb\n' });
+      // The lock's holder lives until the test ends it, so the edit cannot be done before the
+      // ping is sent, however slow the machine.
+      const holder = spawn('sleep', ['600']);
+      const holderGone = new Promise((r) => holder.on('close', r));
+      fs.writeFileSync(path.join(dir, '.f.txt.rt-lock'), `${holder.pid}@${os.hostname()}@1-held`);
+      const s = rawServer(dir, { RT_SESSION: 'r' });
+      s.send(
+        INIT,
+        INITIALIZED,
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open","arguments":{"target":"f.txt"}}}',
+      );
+      await until(() => s.messages().some((m) => m.id === 1));
+      s.send(
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}',
+      );
+      // The ping goes once the edit waits for the lock (the server's thread asleep in the futex of
+      // Atomics.wait, seen steadily rather than in passing): a server that went on answering
+      // meanwhile would answer it before the edit.
+      let asleep = 0;
+      await until(() => (asleep = inFutexWait(s.child.pid!) ? asleep + 1 : 0) >= 5);
+      s.send('{"jsonrpc":"2.0","id":"ping","method":"ping"}');
+      await new Promise((r) => setTimeout(r, 300));
+      holder.kill('SIGKILL');
+      await holderGone;
+      await until(() => s.messages().some((m) => m.id === 'ping'));
+      await s.end();
+      expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n'); // the wait itself works
+      const order = s.messages().map((m) => m.id);
+      expect(order.indexOf(2)).toBeGreaterThan(-1);
+      expect(order.indexOf('ping')).toBeGreaterThan(order.indexOf(2));
+    },
+  );
 
   // What held: for a sequence of reads and writes, each result's text is the CLI's stdout then
   // stderr, and its structured content the CLI's --json document (three identical repos, one
   // session name, so view state evolves the same way in each).
   it('held: text and structured content match the CLI run for run (reads, writes, refusals, nothing found)', async () => {
-    const files = { 'a.txt': 'one\ntwo\nthree\n', 'crlf.txt': 'x\r\ny\r\n', 'src/x.ts': 'export class Cart {\n  add(a: number) {\n    return a;\n  }\n}\n', 'big.txt': numbered(250), 'g.txt': 'hit\nn\nn\nn\nhit\n' };
+    const files = {
+      'a.txt': 'one\ntwo\nthree\n',
+      'crlf.txt': 'x\r\ny\r\n',
+      'src/x.ts': 'export class Cart {\n  add(a: number) {\n    return a;\n  }\n}\n',
+      'big.txt': numbered(250),
+      'g.txt': 'hit\nn\nn\nn\nhit\n',
+    };
     const [dT, dJ, dM] = [repoWith(files), repoWith(files), repoWith(files)];
     const client = await connect(dM, { RT_SESSION: 'same' });
     const steps: Array<[string[], string | undefined, string, Record<string, unknown>]> = [
@@ -225,7 +260,12 @@ describe('rt mcp review', () => {
       [['edit', 'crlf.txt', '2', '--diff'], 'Y\n', 'edit', { path: 'crlf.txt', from: '2', diff: true, text: 'Y\n' }],
       [['edit', 'big.txt', '200'], 'x\n', 'edit', { path: 'big.txt', from: '200', text: 'x\n' }],
       [['create', 'a.txt'], 'x\n', 'create', { path: 'a.txt', text: 'x\n' }],
-      [['apply', '--dry-run'], '*** Update File: a.txt\n@@\n-two\n+TWO\n', 'apply', { dry_run: true, patch: '*** Update File: a.txt\n@@\n-two\n+TWO\n' }],
+      [
+        ['apply', '--dry-run'],
+        '*** Update File: a.txt\n@@\n-two\n+TWO\n',
+        'apply',
+        { dry_run: true, patch: '*** Update File: a.txt\n@@\n-two\n+TWO\n' },
+      ],
       [['undo'], undefined, 'undo', {}],
       [['redo'], undefined, 'redo', {}],
     ];
@@ -235,11 +275,16 @@ describe('rt mcp review', () => {
       const j = run([...argv, '--json'], dJ, { input, env: { RT_SESSION: 'same' } });
       const r = await call(client, tool, args);
       // Said in a tool call's words: its notes and refusals name tools and fields, not command lines.
-      const words = vocabularyOf(tools, tools.find((x) => x.definition.name === tool));
+      const words = vocabularyOf(
+        tools,
+        tools.find((x) => x.definition.name === tool),
+      );
       const notes = inToolWords(t.stderr, words);
       const out = outputInToolWords(t.stdout, words);
       const expected = (t.status ?? 0) >= 2 ? `${out}${notes}(exit ${t.status})` : `${out}${notes}`;
-      expect(strip(textOf(r)).startsWith(strip(expected)), `${argv.join(' ')}\n${textOf(r)}\n---\n${expected}`).toBe(true);
+      expect(strip(textOf(r)).startsWith(strip(expected)), `${argv.join(' ')}\n${textOf(r)}\n---\n${expected}`).toBe(
+        true,
+      );
       const doc = j.stdout.trim().split('\n').pop()!;
       const expectedDoc = documentInToolWords(JSON.parse(doc), words);
       expect(strip(JSON.stringify(r.structuredContent)), argv.join(' ')).toBe(strip(JSON.stringify(expectedDoc)));

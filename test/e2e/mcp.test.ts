@@ -12,7 +12,11 @@ import { cleanEnv, cleanup, numbered, repoWith, RT_BIN, run } from './harness.js
 
 afterAll(cleanup);
 
-type Result = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -20,8 +24,18 @@ afterEach(async () => {
 });
 
 /** A client connected to `rt mcp` started in `cwd` (extra arguments before `mcp`: --root). */
-async function connect(cwd: string, env: Record<string, string | undefined> = {}, before: string[] = []): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RT_BIN, ...before, 'mcp'], cwd, env: cleanEnv(env) as Record<string, string>, stderr: 'pipe' });
+async function connect(
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  before: string[] = [],
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RT_BIN, ...before, 'mcp'],
+    cwd,
+    env: cleanEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const client = new Client({ name: 'rt-tests', version: '0.0.0' });
@@ -51,11 +65,30 @@ describe('rt mcp', () => {
       ...['history', 'outline', 'help'],
     ]);
     const edit = tools.find((t) => t.name === 'edit')!;
-    expect(edit.inputSchema).toMatchObject({ type: 'object', required: ['path', 'from', 'text'], additionalProperties: false });
-    expect(Object.keys(edit.inputSchema.properties!)).toEqual(['path', 'from', 'to', 'force', 'diff', 'dry_run', 'indent', 'no_check', 'text']);
+    expect(edit.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['path', 'from', 'text'],
+      additionalProperties: false,
+    });
+    expect(Object.keys(edit.inputSchema.properties!)).toEqual([
+      'path',
+      'from',
+      'to',
+      'force',
+      'diff',
+      'dry_run',
+      'indent',
+      'no_check',
+      'text',
+    ]);
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const grep = tools.find((t) => t.name === 'grep')!;
-    expect(grep.inputSchema.properties).toMatchObject({ ignore_case: { type: 'boolean' }, glob: { type: 'array' }, max: { type: 'integer' }, path: { type: 'array' } });
+    expect(grep.inputSchema.properties).toMatchObject({
+      ignore_case: { type: 'boolean' },
+      glob: { type: 'array' },
+      max: { type: 'integer' },
+      path: { type: 'array' },
+    });
     expect(grep.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === 'apply')!.inputSchema).toMatchObject({ required: ['patch'] });
     // The description is the command definition's own for tools; the whole of its help is the help tool's.
@@ -64,14 +97,16 @@ describe('rt mcp', () => {
     expect(textOf(await call(client, 'help', { topic: 'open' }))).toContain(help.description[0].slice(0, 200));
   });
 
-  it('open: the CLI\'s text as content, its --json document as structured content', async () => {
+  it("open: the CLI's text as content, its --json document as structured content", async () => {
     const dir = repoWith({ 'src/a.ts': numbered(150) });
     const { client, stderr } = await connect(dir);
     const r = await call(client, 'open', { target: 'src/a.ts:40', window: 10 });
     expect(r.isError).toBeFalsy();
     const cli = run(['open', 'src/a.ts:40', '--window', '10'], dir);
     expect(textOf(r)).toBe(cli.stdout);
-    expect(r.structuredContent).toEqual(JSON.parse(run(['open', 'src/a.ts:40', '--window', '10', '--json'], dir).stdout));
+    expect(r.structuredContent).toEqual(
+      JSON.parse(run(['open', 'src/a.ts:40', '--window', '10', '--json'], dir).stdout),
+    );
     expect(stderr()).toBe('');
   });
 
@@ -185,15 +220,24 @@ describe('rt mcp', () => {
     const wide = await call(client, 'open', { target: 'wide.txt' });
     expect(wide.isError).toBeFalsy();
     expect(wide.structuredContent).toBeUndefined();
-    expect(textOf(wide)).toMatch(/^--- wide\.txt \(lines 1-2 of 2\) ---\n1:[0-9a-z]{4}\|w{2000}… \[\+9435184 chars\]\n2:[0-9a-z]{4}\|short\n/);
-    expect(textOf(wide)).toMatch(/rt: the result is \d+ bytes, over the 8388608 an MCP message carries here: its --json document .* is left out/);
+    expect(textOf(wide)).toMatch(
+      /^--- wide\.txt \(lines 1-2 of 2\) ---\n1:[0-9a-z]{4}\|w{2000}… \[\+9435184 chars\]\n2:[0-9a-z]{4}\|short\n/,
+    );
+    expect(textOf(wide)).toMatch(
+      /rt: the result is \d+ bytes, over the 8388608 an MCP message carries here: its --json document .* is left out/,
+    );
     // Text over the bound too: a reading call is refused, and the server goes on.
     fs.writeFileSync(path.join(dir, 'many.txt'), `${'m'.repeat(1500)}\n`.repeat(6000));
     const many = await call(client, 'open', { target: 'many.txt', window: 6000 });
     expect(many.isError).toBe(true);
     expect(many.structuredContent!.error).toMatchObject({ exit: 2 });
-    expect(textOf(many)).toMatch(/^rt: the result is \d+ bytes, over the 8388608 an MCP message carries here\nrt: ask for less/);
-    expect((await call(client, 'open', { target: 'wide.txt:2-2' })).structuredContent).toMatchObject({ start: 2, end: 2 });
+    expect(textOf(many)).toMatch(
+      /^rt: the result is \d+ bytes, over the 8388608 an MCP message carries here\nrt: ask for less/,
+    );
+    expect((await call(client, 'open', { target: 'wide.txt:2-2' })).structuredContent).toMatchObject({
+      start: 2,
+      end: 2,
+    });
   });
 
   it('RT_READONLY=1 offers no writing tool, and refuses a call to one', async () => {
@@ -222,20 +266,31 @@ describe('rt mcp', () => {
 
   it('speaks only the protocol on stdout: a malformed line gets a parse error, an over-long one an error, and the server goes on', async () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
-    const child = spawn(process.execPath, [RT_BIN, 'mcp'], { cwd: dir, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [RT_BIN, 'mcp'], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const send = (line: string) => child.stdin.write(`${line}\n`);
-    send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}');
+    send(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
+    );
     send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     send('{not json');
     send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
-    send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create","arguments":{"path":"huge.txt","text":"${'x'.repeat(65 * 1024 * 1024)}"}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create","arguments":{"path":"huge.txt","text":"${'x'.repeat(65 * 1024 * 1024)}"}}}`,
+    );
     send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
     child.stdin.end();
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(0);
-    const messages = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const messages = out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
     expect(messages.find((m) => m.id === null)?.error.code).toBe(-32700);
     expect(messages.find((m) => m.id === 2)?.result.content[0].text).toMatch(/\|one\n/);
     expect(messages.find((m) => m.id === 3)?.error).toMatchObject({ code: -32600 });
@@ -327,7 +382,7 @@ describe('rt mcp words', () => {
     expect(textOf(found)).toBe(`${name}\n`);
   });
 
-  it('the note of an exit status 1 is said in the tool\'s words', async () => {
+  it("the note of an exit status 1 is said in the tool's words", async () => {
     const dir = repoWith({ 'a.txt': 'a\n' });
     const { client } = await connect(dir);
     const history = await call(client, 'history', { path: 'missing.ts' });

@@ -10,14 +10,21 @@ import { cleanup, run, tempDir, tempRepo, unprivileged, write } from './harness.
 afterAll(cleanup);
 
 function git(dir: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.email=r@example.com', '-c', 'user.name=r', '-c', 'protocol.file.allow=always', ...args], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.email=r@example.com', '-c', 'user.name=r', '-c', 'protocol.file.allow=always', ...args],
+    { cwd: dir, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
 /** The paths `rt find '' DIR` prints, relative to DIR. */
 function found(dir: string, folder: string): string[] {
   const r = run(['find', '', folder], dir);
-  return r.stdout.split('\n').filter((l) => l !== '').map((l) => path.posix.relative(folder, l));
+  return r.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => path.posix.relative(folder, l));
 }
 
 describe('review: rt open DIR lists what is not there', () => {

@@ -27,7 +27,9 @@ describe('rt open DIR', () => {
     const r = run(['open', '.'], dir);
     expect(r.status, r.text).toBe(0);
     // .gitignore is hidden, build/ ignored: left out, as find leaves them.
-    expect(r.stdout).toBe('--- . (4 entries) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n');
+    expect(r.stdout).toBe(
+      '--- . (4 entries) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n',
+    );
     expect(run(['open', 'src'], dir).stdout).toBe('--- src (2 entries) ---\na.ts\t2 lines\ndeep/\t1 file\n');
     expect(run(['open', 'src/'], path.join(dir, 'src')).status).toBe(4);
   });
@@ -50,7 +52,16 @@ describe('rt open DIR', () => {
   it('--json: one document with every entry', () => {
     const dir = repo();
     const doc = JSON.parse(run(['open', 'src', '--json'], dir).stdout);
-    expect(doc).toEqual({ command: 'open', path: 'src', folder: true, entries: [{ name: 'a.ts', kind: 'file', lines: 2 }, { name: 'deep/', kind: 'folder', files: 1 }], more: 0 });
+    expect(doc).toEqual({
+      command: 'open',
+      path: 'src',
+      folder: true,
+      entries: [
+        { name: 'a.ts', kind: 'file', lines: 2 },
+        { name: 'deep/', kind: 'folder', files: 1 },
+      ],
+      more: 0,
+    });
   });
 
   it('a folder with no file rt lists says so', () => {
@@ -60,6 +71,8 @@ describe('rt open DIR', () => {
     const r = run(['open', 'nothing'], dir);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('--- nothing (0 entries) ---\n');
-    expect(r.stderr).toContain('nothing holds no file rt lists (hidden and ignored files are left out: add --hidden or --no-ignore)');
+    expect(r.stderr).toContain(
+      'nothing holds no file rt lists (hidden and ignored files are left out: add --hidden or --no-ignore)',
+    );
   });
 });

@@ -13,7 +13,6 @@ import {
   expectRun,
   numbered,
   parseWindow,
-  range,
   run,
   snapshot,
   stderrLines,
@@ -23,12 +22,10 @@ import {
   windowText,
   write,
   type Ran,
-  line,
   lines,
 } from './harness.js';
 
 afterAll(cleanup);
-
 
 /** A temporary directory holding a.txt with `line 1` … `line n`. */
 function withNumbered(n = 300): string {
@@ -64,8 +61,15 @@ describe('rt open: which window', () => {
     write(dir, 'short.txt', 'alpha\nbeta\ngamma\n');
     const r = run(['open', 'short.txt'], dir);
     const w = parseWindow(r);
-    expectRun(r, { status: 0, stdout: windowText('short.txt', 3, 1, 3, w.lids, ['alpha', 'beta', 'gamma']), stderr: '' });
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('(')), r.text).toEqual([]);
+    expectRun(r, {
+      status: 0,
+      stdout: windowText('short.txt', 3, 1, 3, w.lids, ['alpha', 'beta', 'gamma']),
+      stderr: '',
+    });
+    expect(
+      r.stdout.split('\n').filter((l) => l.startsWith('(')),
+      r.text,
+    ).toEqual([]);
     expectLids(w.lids, r);
   });
 
@@ -105,20 +109,35 @@ describe('rt open: which window', () => {
 
   it('a range longer than 200 lines is capped at 200, said on stderr with the command that shows the rest', () => {
     const dir = withNumbered(300);
-    const cut = (shown: string, asked: string, rest: string) => `rt: lines ${shown} of the ${asked} asked for are shown: a range shows at most 200 lines unless --window N or RT_WINDOW says more\nrt: the rest: rt open a.txt:${rest}\n`;
+    const cut = (shown: string, asked: string, rest: string) =>
+      `rt: lines ${shown} of the ${asked} asked for are shown: a range shows at most 200 lines unless --window N or RT_WINDOW says more\nrt: the rest: rt open a.txt:${rest}\n`;
     expectNumberedWindow(run(['open', 'a.txt:10-400'], dir), 10, 209, 300, 'a.txt', cut('10-209', '10-300', '210-300'));
     expectNumberedWindow(run(['open', 'a.txt:1-300'], dir), 1, 200, 300, 'a.txt', cut('1-200', '1-300', '201-300'));
   });
 
   it('--window N raises the cap of a range', () => {
     const dir = withNumbered(300);
-    expectNumberedWindow(run(['open', 'a.txt:10-400', '--window', '250'], dir), 10, 259, 300, 'a.txt', 'rt: lines 10-259 of the 10-300 asked for are shown: a range shows at most 250 lines with --window 250\nrt: the rest: rt open a.txt:260-300\n');
+    expectNumberedWindow(
+      run(['open', 'a.txt:10-400', '--window', '250'], dir),
+      10,
+      259,
+      300,
+      'a.txt',
+      'rt: lines 10-259 of the 10-300 asked for are shown: a range shows at most 250 lines with --window 250\nrt: the rest: rt open a.txt:260-300\n',
+    );
     expectNumberedWindow(run(['open', 'a.txt:1-300', '--window', '1000'], dir), 1, 300);
   });
 
   it('--window N also sets the cap of a range below 200', () => {
     const dir = withNumbered(300);
-    expectNumberedWindow(run(['open', 'a.txt:10-20', '--window', '5'], dir), 10, 14, 300, 'a.txt', 'rt: lines 10-14 of the 10-20 asked for are shown: a range shows at most 5 lines with --window 5\nrt: the rest: rt open a.txt:15-20\n');
+    expectNumberedWindow(
+      run(['open', 'a.txt:10-20', '--window', '5'], dir),
+      10,
+      14,
+      300,
+      'a.txt',
+      'rt: lines 10-14 of the 10-20 asked for are shown: a range shows at most 5 lines with --window 5\nrt: the rest: rt open a.txt:15-20\n',
+    );
   });
 
   it('--window N sets the size of the top window and of a centred window', () => {
@@ -136,16 +155,13 @@ describe('rt open: which window', () => {
     expectNumberedWindow(run(['open', 'a.txt', '--window', '7'], dir, { env: { RT_WINDOW: '20' } }), 1, 7);
   });
 
-  it.each([
-    [['--window', '0']],
-    [['--window', 'abc']],
-    [['--window=-3']],
-    [['--window', '1.5']],
-    [['--window', '']],
-  ])('--window %j is bad usage (exit 2)', (opt) => {
-    const dir = withNumbered(300);
-    expectFailure(run(['open', 'a.txt', ...opt], dir), 2, /^rt: .*--window/);
-  });
+  it.each([[['--window', '0']], [['--window', 'abc']], [['--window=-3']], [['--window', '1.5']], [['--window', '']]])(
+    '--window %j is bad usage (exit 2)',
+    (opt) => {
+      const dir = withNumbered(300);
+      expectFailure(run(['open', 'a.txt', ...opt], dir), 2, /^rt: .*--window/);
+    },
+  );
 
   it.each(['abc', '0', '-1', '10x'])('RT_WINDOW=%s is bad usage (exit 2)', (value) => {
     const dir = withNumbered(300);
@@ -157,7 +173,11 @@ describe('rt open: which window', () => {
     write(dir, 't.txt', 'a\nb\nc\n');
     const r = run(['open', 't.txt:2-2'], dir);
     const lid = parseWindow(r).lidAt(2);
-    expectRun(r, { status: 0, stdout: `--- t.txt (lines 2-2 of 3) ---\n(1 more lines above)\n2:${lid}|b\n(1 more lines below)\n`, stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: `--- t.txt (lines 2-2 of 3) ---\n(1 more lines above)\n2:${lid}|b\n(1 more lines below)\n`,
+      stderr: '',
+    });
     expectLids([lid], r);
   });
 
@@ -245,7 +265,11 @@ describe('rt open: LIDs', () => {
     expectRun(run(['open', `a.txt:150:${lid}`], dir), { status: 0, stdout: byLine.stdout, stderr: '' });
     // Copied from grep's output: PATH:LINE:LID.
     const hit = run(['grep-file', '^line 150$', 'a.txt'], dir).stdout.trim();
-    expectRun(run(['open', `a.txt:${hit.slice(0, hit.indexOf('|'))}`], dir), { status: 0, stdout: byLine.stdout, stderr: '' });
+    expectRun(run(['open', `a.txt:${hit.slice(0, hit.indexOf('|'))}`], dir), {
+      status: 0,
+      stdout: byLine.stdout,
+      stderr: '',
+    });
   });
 
   it('PATH:LINE:LID whose LID is elsewhere now is refused with exit 3, saying where it is; a file named PATH:LINE wins', () => {
@@ -262,7 +286,11 @@ describe('rt open: LIDs', () => {
 
   it('a line number past 2^53 is a line past the end (exit 2), and an END that large is cut to the end', () => {
     const dir = withNumbered(300);
-    expectFailure(run(['open', 'a.txt:99999999999999999999'], dir), 2, /^rt: line \d+ is past the end of a\.txt \(300 lines\)/);
+    expectFailure(
+      run(['open', 'a.txt:99999999999999999999'], dir),
+      2,
+      /^rt: line \d+ is past the end of a\.txt \(300 lines\)/,
+    );
     expectNumberedWindow(run(['open', 'a.txt:240-99999999999999999999'], dir), 240, 300);
   });
 
@@ -280,7 +308,11 @@ describe('rt open: bytes', () => {
     write(dir, 'crlf.txt', Buffer.from('one\r\ntwo\tx\r\n\tthree\r\n', 'latin1'));
     const r = run(['open', 'crlf.txt'], dir);
     const w = parseWindow(r);
-    expectRun(r, { status: 0, stdout: windowText('crlf.txt', 3, 1, 3, w.lids, ['one', 'two\tx', '\tthree']), stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: windowText('crlf.txt', 3, 1, 3, w.lids, ['one', 'two\tx', '\tthree']),
+      stderr: '',
+    });
     expect(r.stdoutBytes.includes(0x0d), r.text).toBe(false);
     expect(r.stdoutBytes.includes(Buffer.from('|two\tx\n')), r.text).toBe(true);
     expectLids(w.lids, r);
@@ -344,7 +376,11 @@ describe('rt open: bytes', () => {
     write(dir, 'long.txt', `short\n${'x'.repeat(5000)}\nafter\n`);
     const r = run(['open', 'long.txt'], dir);
     const w = parseWindow(r);
-    expectRun(r, { status: 0, stdout: windowText('long.txt', 3, 1, 3, w.lids, ['short', `${'x'.repeat(2000)}… [+3000 chars]`, 'after']), stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: windowText('long.txt', 3, 1, 3, w.lids, ['short', `${'x'.repeat(2000)}… [+3000 chars]`, 'after']),
+      stderr: '',
+    });
     expectLids(w.lids, r);
   });
 
@@ -355,7 +391,11 @@ describe('rt open: bytes', () => {
     const w = parseWindow(r);
     expectRun(r, {
       status: 0,
-      stdout: windowText('wide.txt', 3, 1, 3, w.lids, [`${'é'.repeat(2000)}… [+500 chars]`, 'é'.repeat(1500), `${'😀'.repeat(2000)}… [+100 chars]`]),
+      stdout: windowText('wide.txt', 3, 1, 3, w.lids, [
+        `${'é'.repeat(2000)}… [+500 chars]`,
+        'é'.repeat(1500),
+        `${'😀'.repeat(2000)}… [+100 chars]`,
+      ]),
       stderr: '',
     });
   });
@@ -365,7 +405,11 @@ describe('rt open: bytes', () => {
     write(dir, 'edge.txt', `${'y'.repeat(2000)}\n${'z'.repeat(2001)}\n`);
     const r = run(['open', 'edge.txt'], dir);
     const w = parseWindow(r);
-    expectRun(r, { status: 0, stdout: windowText('edge.txt', 2, 1, 2, w.lids, ['y'.repeat(2000), `${'z'.repeat(2000)}… [+1 chars]`]), stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: windowText('edge.txt', 2, 1, 2, w.lids, ['y'.repeat(2000), `${'z'.repeat(2000)}… [+1 chars]`]),
+      stderr: '',
+    });
   });
 
   it('reading never changes a file: bytes, mtime, mode and inode stay the same', () => {
@@ -387,7 +431,14 @@ describe('rt open: bytes', () => {
     }
     const before = Object.fromEntries(Object.keys(fixtures).map((name) => [name, snapshot(path.join(dir, name))]));
     for (const name of Object.keys(fixtures)) {
-      for (const args of [['open', name], ['open', `${name}:1`], ['open', `${name}:1-2`], ['scroll', name, '+'], ['scroll', name, '-'], ['open', name, '--window', '1']]) {
+      for (const args of [
+        ['open', name],
+        ['open', `${name}:1`],
+        ['open', `${name}:1-2`],
+        ['scroll', name, '+'],
+        ['scroll', name, '-'],
+        ['open', name, '--window', '1'],
+      ]) {
         const r = run(args, dir);
         expectCleanStderr(r);
         expect(r.status === 0 || r.status === 2, r.text).toBe(true); // :1 and :1-2 are past the end of an empty file
@@ -402,7 +453,9 @@ describe('rt open: bytes', () => {
       expect(after.mode, `${name}: mode changed`).toBe(before[name]!.mode);
       expect(after.ino, `${name}: replaced (inode changed)`).toBe(before[name]!.ino);
     }
-    expect(fs.readdirSync(dir).sort(), 'files were added next to the fixtures').toEqual([...Object.keys(fixtures), '.rt'].sort());
+    expect(fs.readdirSync(dir).sort(), 'files were added next to the fixtures').toEqual(
+      [...Object.keys(fixtures), '.rt'].sort(),
+    );
   });
 
   it('opening an unchanged file again (from saved state) prints the same bytes', () => {
@@ -473,7 +526,11 @@ describe('rt open: special files', () => {
     const dir = withNumbered(5);
     expectFailure(run(['open', 'a.txt/'], dir), 4, /^rt: a\.txt\/ is not a folder/);
     expectFailure(run(['open', 'a.txt/:2'], dir), 4, /^rt: a\.txt\/ is not a folder/);
-    expectFailure(run(['open', 'a.txt//'], dir), 4, /^rt: a\.txt\/\/ is not a folder.*\nrt: name the file without it: a\.txt\n$/);
+    expectFailure(
+      run(['open', 'a.txt//'], dir),
+      4,
+      /^rt: a\.txt\/\/ is not a folder.*\nrt: name the file without it: a\.txt\n$/,
+    );
     expectFailure(run(['edit', 'a.txt/', '2'], dir, { input: 'x\n' }), 4, /^rt: a\.txt\/ is not a folder/);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(numbered(5));
   });
@@ -486,7 +543,11 @@ describe('rt open: special files', () => {
 
   it('a binary file (a NUL byte) is refused with exit 4', () => {
     const dir = tempDir();
-    write(dir, 'bin.dat', Buffer.concat([Buffer.from(numbered(10)), Buffer.from([0x00, 0x01, 0x02]), Buffer.from('\ntail\n')]));
+    write(
+      dir,
+      'bin.dat',
+      Buffer.concat([Buffer.from(numbered(10)), Buffer.from([0x00, 0x01, 0x02]), Buffer.from('\ntail\n')]),
+    );
     expectFailure(run(['open', 'bin.dat'], dir), 4, /^rt: .*bin\.dat/);
     expectFailure(run(['open', 'bin.dat:2'], dir), 4);
   });
@@ -551,7 +612,17 @@ describe('rt open: special files', () => {
     fs.symlinkSync(path.join(base, 'x.txt'), path.join(root, 'link.txt'));
     fs.symlinkSync('../outdir', path.join(root, 'ldir'));
     const secret = snapshot(path.join(base, 'x.txt'));
-    for (const target of ['../x.txt', '../x.txt:1', path.join(base, 'x.txt'), 'link.txt', 'link.txt:1', 'ldir/f.txt', '../outdir/f.txt', '../missing.txt', 'in.txt/../../x.txt']) {
+    for (const target of [
+      '../x.txt',
+      '../x.txt:1',
+      path.join(base, 'x.txt'),
+      'link.txt',
+      'link.txt:1',
+      'ldir/f.txt',
+      '../outdir/f.txt',
+      '../missing.txt',
+      'in.txt/../../x.txt',
+    ]) {
       const r = run(['open', target], root);
       expectFailure(r, 4);
       expect(r.stdout + r.stderr, r.text).not.toContain('secret');
@@ -570,7 +641,14 @@ describe('rt open: special files', () => {
     expectRun(run(['open', 'a.txt'], dir), { status: 0, stderr: '' });
     const indexFiles = fs.existsSync(path.join(dir, '.rt/index')) ? fs.readdirSync(path.join(dir, '.rt/index')) : [];
     fs.symlinkSync('.rt/.gitignore', path.join(dir, 'sneaky'));
-    const targets = ['.rt/.gitignore', '.rt', '.rt/', './.rt/../.rt/.gitignore', 'sneaky', ...indexFiles.map((f) => `.rt/index/${f}`)];
+    const targets = [
+      '.rt/.gitignore',
+      '.rt',
+      '.rt/',
+      './.rt/../.rt/.gitignore',
+      'sneaky',
+      ...indexFiles.map((f) => `.rt/index/${f}`),
+    ];
     for (const target of targets) expectFailure(run(['open', target], dir), 4);
   });
 
@@ -578,7 +656,14 @@ describe('rt open: special files', () => {
     // SPEC §4: "A refused command writes nothing, to the file or to the state."
     const dir = withNumbered(300);
     write(dir, 'bin.dat', Buffer.from([0x61, 0x00, 0x62]));
-    for (const args of [['open', 'bin.dat'], ['open', 'missing.txt'], ['open', '../x.txt'], ['scroll', 'a.txt', 'sideways'], ['open', 'a.txt:0'], ['bogus', 'a.txt']]) {
+    for (const args of [
+      ['open', 'bin.dat'],
+      ['open', 'missing.txt'],
+      ['open', '../x.txt'],
+      ['scroll', 'a.txt', 'sideways'],
+      ['open', 'a.txt:0'],
+      ['bogus', 'a.txt'],
+    ]) {
       const r = run(args, dir);
       expect(r.status, r.text).not.toBe(0);
       expectCleanStderr(r);
@@ -663,7 +748,10 @@ describe('errors', () => {
 
   it('an error message says what to do instead (a second rt: line or a hint in the first)', () => {
     const dir = withNumbered(300);
-    for (const args of [['open', 'a.txt:301'], ['open', 'a.tx']]) {
+    for (const args of [
+      ['open', 'a.txt:301'],
+      ['open', 'a.tx'],
+    ]) {
       const r = run(args, dir);
       expect(stderrLines(r).length, r.text).toBeGreaterThanOrEqual(2);
     }

@@ -31,7 +31,6 @@ export function total(xs: number[]): number {
 const TAX = 0.2;
 `;
 
-
 describe('rt outline', () => {
   it('lists the definitions in file order as window lines under its header; they count as shown', () => {
     const dir = repo({ 'src/cart.ts': CART });
@@ -39,7 +38,14 @@ describe('rt outline', () => {
     expect(r.status, r.text).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('--- src/cart.ts (outline: 6 definitions of 23 lines) ---');
-    expect(lines.slice(1, -1).map((l) => l.replace(/:[0-9a-z]+\|/, ':LID|'))).toEqual(['3:LID|export class Cart {', '6:LID|  add(item: number): void {', '10:LID|  total(): number {', '15:LID|export function checkout(cart: Cart): number {', '19:LID|export function total(xs: number[]): number {', '23:LID|const TAX = 0.2;']);
+    expect(lines.slice(1, -1).map((l) => l.replace(/:[0-9a-z]+\|/, ':LID|'))).toEqual([
+      '3:LID|export class Cart {',
+      '6:LID|  add(item: number): void {',
+      '10:LID|  total(): number {',
+      '15:LID|export function checkout(cart: Cart): number {',
+      '19:LID|export function total(xs: number[]): number {',
+      '23:LID|const TAX = 0.2;',
+    ]);
     // Shown: line 6 can be edited by its LID without opening the file.
     const lid = /^6:([0-9a-z]+)\|/m.exec(r.stdout)![1]!;
     const e = run(['edit', 'src/cart.ts', lid], dir, { input: '  add(item: number, count = 1): void {\n' });
@@ -50,8 +56,18 @@ describe('rt outline', () => {
     const dir = repo({ 'src/cart.ts': CART });
     const doc = JSON.parse(run(['outline', 'src/cart.ts', '--json'], dir).stdout);
     expect(doc.total).toBe(23);
-    expect(doc.definitions[1]).toMatchObject({ line: 6, kind: 'method', name: 'add', qualifiedName: 'Cart.add', start: 6, end: 8, content: '  add(item: number): void {' });
-    expect(run(['outline', 'src/cart.ts', '--names'], dir).stdout).toBe('Cart\nCart.add\nCart.total\ncheckout\ntotal\nTAX\n');
+    expect(doc.definitions[1]).toMatchObject({
+      line: 6,
+      kind: 'method',
+      name: 'add',
+      qualifiedName: 'Cart.add',
+      start: 6,
+      end: 8,
+      content: '  add(item: number): void {',
+    });
+    expect(run(['outline', 'src/cart.ts', '--names'], dir).stdout).toBe(
+      'Cart\nCart.add\nCart.total\ncheckout\ntotal\nTAX\n',
+    );
   });
 
   it('outlines Python, Go and Rust, and a script by its #! line', () => {
@@ -59,7 +75,7 @@ describe('rt outline', () => {
       'a.py': 'class Shop:\n    def buy(self):\n        pass\n\ndef main():\n    pass\n',
       'b.go': 'package b\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\nfunc Main() {}\n',
       'c.rs': 'struct Cart;\n\nimpl Cart {\n    fn add(&self) {}\n}\n\nfn main() {}\n',
-      'tool': '#!/usr/bin/env python3\ndef run():\n    pass\n',
+      tool: '#!/usr/bin/env python3\ndef run():\n    pass\n',
     });
     expect(run(['outline', 'a.py', '--names'], dir).stdout).toBe('Shop\nShop.buy\nmain\n');
     expect(run(['outline', 'b.go', '--names'], dir).stdout).toMatch(/^Cart\n.*Add\nMain\n$/s);
@@ -69,7 +85,11 @@ describe('rt outline', () => {
 
   it('refuses a file of no language it outlines (exit 2), and a missing file (exit 4)', () => {
     const dir = repo({ 'notes.txt': 'hello\n', 'data.json': '{}\n' });
-    expectRun(run(['outline', 'notes.txt'], dir), { status: 2, stdout: '', stderr: /^rt: rt knows no language for notes\.txt: it finds definitions in javascript, typescript, /m });
+    expectRun(run(['outline', 'notes.txt'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: rt knows no language for notes\.txt: it finds definitions in javascript, typescript, /m,
+    });
     expect(run(['outline', 'data.json'], dir).status).toBe(2);
     expect(run(['outline', 'nope.ts'], dir).status).toBe(4);
   });
@@ -85,7 +105,9 @@ describe('rt open PATH:@NAME', () => {
     const c = run(['open', 'src/cart.ts:@checkout'], dir);
     expect(parseWindow(c).lines.map((l) => l.n)).toEqual([15, 16, 17]);
     // Its lines count as shown: the whole body can be replaced by its LIDs.
-    const e = run(['edit', 'src/cart.ts', w.lidAt(6), w.lidAt(8)], dir, { input: '  add(item: number): void {\n    this.items.unshift(item);\n  }\n' });
+    const e = run(['edit', 'src/cart.ts', w.lidAt(6), w.lidAt(8)], dir, {
+      input: '  add(item: number): void {\n    this.items.unshift(item);\n  }\n',
+    });
     expect(e.status, e.text).toBe(0);
   });
 
@@ -93,7 +115,9 @@ describe('rt open PATH:@NAME', () => {
     const dir = repo({ 'src/cart.ts': CART, 'src/two.ts': 'class A {\n  add() {}\n}\nclass B {\n  add() {}\n}\n' });
     const r = run(['open', 'src/two.ts:@add'], dir);
     expect(r.status, r.text).toBe(2);
-    expect(r.stderr).toMatch(/^rt: 2 definitions in src\/two\.ts are named add:\nrt: {3}2:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method A\.add\)\nrt: {3}5:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method B\.add\)\n/);
+    expect(r.stderr).toMatch(
+      /^rt: 2 definitions in src\/two\.ts are named add:\nrt: {3}2:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method A\.add\)\nrt: {3}5:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method B\.add\)\n/,
+    );
     expect(parseWindow(run(['open', 'src/two.ts:@B.add'], dir)).lines.map((l) => l.n)).toEqual([5]);
     // The function total, not the method Cart.total: its qualified name is the name given.
     expect(parseWindow(run(['open', 'src/cart.ts:@total'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
@@ -104,7 +128,9 @@ describe('rt open PATH:@NAME', () => {
     const r = run(['open', 'src/cart.ts:@chekout'], dir);
     expect(r.status, r.text).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('rt: no definition named chekout in src/cart.ts; the closest: checkout\nrt: see them all: rt outline src/cart.ts\n');
+    expect(r.stderr).toBe(
+      'rt: no definition named chekout in src/cart.ts; the closest: checkout\nrt: see them all: rt outline src/cart.ts\n',
+    );
   });
 
   it('a definition longer than the window: its first window, and how to see the rest', () => {
@@ -123,10 +149,15 @@ const unLid = (text: string): string => text.replace(/^(\s*\d+):[0-9a-z]+\|/gm, 
 
 describe('rt outline: what real code holds', () => {
   it('lists a decorated definition by its def line; its range starts at the decorators', () => {
-    const dir = repo({ 'shop.py': 'LIMIT = 10\n\nclass Cart:\n    @classmethod\n    def make(cls):\n        return cls()\n\n    @property\n    def size(self):\n        return 0\n\n    @size.setter\n    def size(self, value):\n        pass\n' });
+    const dir = repo({
+      'shop.py':
+        'LIMIT = 10\n\nclass Cart:\n    @classmethod\n    def make(cls):\n        return cls()\n\n    @property\n    def size(self):\n        return 0\n\n    @size.setter\n    def size(self, value):\n        pass\n',
+    });
     const r = run(['outline', 'shop.py'], dir);
     expectRun(r, { status: 0, stderr: '' });
-    expect(unLid(r.stdout)).toBe('--- shop.py (outline: 4 definitions of 14 lines) ---\n1:LID|LIMIT = 10\n3:LID|class Cart:\n5:LID|    def make(cls):\n9:LID|    def size(self):\n');
+    expect(unLid(r.stdout)).toBe(
+      '--- shop.py (outline: 4 definitions of 14 lines) ---\n1:LID|LIMIT = 10\n3:LID|class Cart:\n5:LID|    def make(cls):\n9:LID|    def size(self):\n',
+    );
     expect(parseWindow(run(['open', 'shop.py:@make'], dir)).lines.map((l) => l.n)).toEqual([4, 5, 6]);
     // A property and its setter are one definition.
     expect(parseWindow(run(['open', 'shop.py:@Cart.size'], dir)).lines.map((l) => l.n)).toEqual(range(8, 14));
@@ -134,10 +165,16 @@ describe('rt outline: what real code holds', () => {
 
   it('members of a class expression, namespaces, function fields, default exports, accessor pairs and overloads', () => {
     const dir = repo({
-      'path.ts': 'const NodePath_Final = class NodePath {\n  getScope() {\n    return 1;\n  }\n  static create = () => new NodePath();\n  get size() {\n    return 0;\n  }\n  set size(v: number) {}\n};\nnamespace Util {\n  export function pick(a: string): string;\n  export function pick(a: number): number;\n  export function pick(a: any) {\n    return a;\n  }\n}\nexport default function () {}\n',
+      'path.ts':
+        'const NodePath_Final = class NodePath {\n  getScope() {\n    return 1;\n  }\n  static create = () => new NodePath();\n  get size() {\n    return 0;\n  }\n  set size(v: number) {}\n};\nnamespace Util {\n  export function pick(a: string): string;\n  export function pick(a: number): number;\n  export function pick(a: any) {\n    return a;\n  }\n}\nexport default function () {}\n',
     });
     const r = run(['outline', 'path.ts', '--names'], dir);
-    expectRun(r, { status: 0, stdout: 'NodePath_Final\nNodePath_Final.getScope\nNodePath_Final.create\nNodePath_Final.size\nUtil\nUtil.pick\ndefault\n', stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout:
+        'NodePath_Final\nNodePath_Final.getScope\nNodePath_Final.create\nNodePath_Final.size\nUtil\nUtil.pick\ndefault\n',
+      stderr: '',
+    });
     expect(parseWindow(run(['open', 'path.ts:@getScope'], dir)).lines.map((l) => l.n)).toEqual([2, 3, 4]);
     expect(parseWindow(run(['open', 'path.ts:@NodePath_Final.size'], dir)).lines.map((l) => l.n)).toEqual(range(6, 9));
     expect(parseWindow(run(['open', 'path.ts:@pick'], dir)).lines.map((l) => l.n)).toEqual(range(12, 16));
@@ -145,9 +182,14 @@ describe('rt outline: what real code holds', () => {
   });
 
   it('Rust: a type wins over its impl blocks; Type.method reaches into them; attributes and docs are in the range', () => {
-    const dir = repo({ 'config.rs': '/// The settings.\n#[derive(Debug)]\npub struct Config {\n    n: u8,\n}\n\nimpl Config {\n    pub fn new() -> Config {\n        Config { n: 0 }\n    }\n}\n\nimpl Default for Config {\n    fn default() -> Config {\n        Config::new()\n    }\n}\n' });
+    const dir = repo({
+      'config.rs':
+        '/// The settings.\n#[derive(Debug)]\npub struct Config {\n    n: u8,\n}\n\nimpl Config {\n    pub fn new() -> Config {\n        Config { n: 0 }\n    }\n}\n\nimpl Default for Config {\n    fn default() -> Config {\n        Config::new()\n    }\n}\n',
+    });
     const o = run(['outline', 'config.rs'], dir);
-    expect(unLid(o.stdout)).toBe('--- config.rs (outline: 5 definitions of 17 lines) ---\n3:LID|pub struct Config {\n7:LID|impl Config {\n8:LID|    pub fn new() -> Config {\n13:LID|impl Default for Config {\n14:LID|    fn default() -> Config {\n');
+    expect(unLid(o.stdout)).toBe(
+      '--- config.rs (outline: 5 definitions of 17 lines) ---\n3:LID|pub struct Config {\n7:LID|impl Config {\n8:LID|    pub fn new() -> Config {\n13:LID|impl Default for Config {\n14:LID|    fn default() -> Config {\n',
+    );
     const r = run(['open', 'config.rs:@Config'], dir);
     expectRun(r, { status: 0, stderr: '' });
     expect(parseWindow(r).lines.map((l) => l.n)).toEqual(range(1, 5));
@@ -156,15 +198,26 @@ describe('rt outline: what real code holds', () => {
 });
 
 describe('Markdown: headings as the outline, a section by its anchor', () => {
-  const README = '# Project\n\nIntro.\n\n## Set up\n\n```sh\n# not a heading\nnpm ci\n```\n\n### Details\n\nMore.\n\nUsage\n-----\n\n## Usage\n\nAgain.\n';
+  const README =
+    '# Project\n\nIntro.\n\n## Set up\n\n```sh\n# not a heading\nnpm ci\n```\n\n### Details\n\nMore.\n\nUsage\n-----\n\n## Usage\n\nAgain.\n';
 
   it('lists ATX and setext headings, not those in code; --json gives the level; --names the anchors', () => {
     const dir = repo({ 'README.md': README });
     const r = run(['outline', 'README.md'], dir);
     expectRun(r, { status: 0, stderr: '' });
-    expect(unLid(r.stdout)).toBe('--- README.md (outline: 5 definitions of 21 lines) ---\n1:LID|# Project\n5:LID|## Set up\n12:LID|### Details\n16:LID|Usage\n19:LID|## Usage\n');
+    expect(unLid(r.stdout)).toBe(
+      '--- README.md (outline: 5 definitions of 21 lines) ---\n1:LID|# Project\n5:LID|## Set up\n12:LID|### Details\n16:LID|Usage\n19:LID|## Usage\n',
+    );
     const doc = JSON.parse(run(['outline', 'README.md', '--json'], dir).stdout);
-    expect(doc.definitions[1]).toMatchObject({ line: 5, kind: 'h2', level: 2, name: 'Set up', qualifiedName: 'set-up', start: 5, end: 15 });
+    expect(doc.definitions[1]).toMatchObject({
+      line: 5,
+      kind: 'h2',
+      level: 2,
+      name: 'Set up',
+      qualifiedName: 'set-up',
+      start: 5,
+      end: 15,
+    });
     expect(run(['outline', 'README.md', '--names'], dir).stdout).toBe('project\nset-up\ndetails\nusage\nusage-1\n');
   });
 
@@ -172,10 +225,17 @@ describe('Markdown: headings as the outline, a section by its anchor', () => {
     const dir = repo({ 'README.md': README });
     const r = run(['open', 'README.md:@Set-up'], dir);
     expectRun(r, { status: 0, stderr: '' });
-    expect(unLid(r.stdout)).toBe('--- README.md (lines 5-15 of 21) ---\n(4 more lines above)\n5:LID|## Set up\n6:LID|\n7:LID|```sh\n8:LID|# not a heading\n9:LID|npm ci\n10:LID|```\n11:LID|\n12:LID|### Details\n13:LID|\n14:LID|More.\n15:LID|\n(6 more lines below)\n');
+    expect(unLid(r.stdout)).toBe(
+      '--- README.md (lines 5-15 of 21) ---\n(4 more lines above)\n5:LID|## Set up\n6:LID|\n7:LID|```sh\n8:LID|# not a heading\n9:LID|npm ci\n10:LID|```\n11:LID|\n12:LID|### Details\n13:LID|\n14:LID|More.\n15:LID|\n(6 more lines below)\n',
+    );
     expect(parseWindow(run(['open', 'README.md:@Usage'], dir)).lines.map((l) => l.n)).toEqual([16, 17, 18]);
     expect(parseWindow(run(['open', 'README.md:@usage-1'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
-    expectRun(run(['open', 'README.md:@Setup'], dir), { status: 1, stdout: '', stderr: 'rt: no definition named Setup in README.md; the closest: set-up\nrt: see them all: rt outline README.md\n' });
+    expectRun(run(['open', 'README.md:@Setup'], dir), {
+      status: 1,
+      stdout: '',
+      stderr:
+        'rt: no definition named Setup in README.md; the closest: set-up\nrt: see them all: rt outline README.md\n',
+    });
   });
 
   it('a Markdown file is not syntax-checked', () => {

@@ -11,7 +11,11 @@ afterAll(cleanup);
 
 /** Runs rt through `sh -c` so that its stdout can be a closed pipe or a full device. */
 function shell(script: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('sh', ['-c', script], { cwd, env: cleanEnv({ RT: `${process.execPath} ${RT_BIN}` }), encoding: 'utf8' });
+  const r = spawnSync('sh', ['-c', script], {
+    cwd,
+    env: cleanEnv({ RT: `${process.execPath} ${RT_BIN}` }),
+    encoding: 'utf8',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -13,7 +13,10 @@ const root = path.resolve(__dirname, '../..');
 describe('the installed package', () => {
   it('npm pack + npm install -g gives rt on PATH, its version and man page', () => {
     const work = tempDir();
-    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, root], { encoding: 'utf8', env: { ...process.env } });
+    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, root], {
+      encoding: 'utf8',
+      env: { ...process.env },
+    });
     expect(packed.status, packed.stderr).toBe(0);
     // The single executable (npm run sea), 120 MB, is no part of the package.
     const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
@@ -21,14 +24,23 @@ describe('the installed package', () => {
     expect(files.filter((f) => /^dist\/rt(?:-making)?(?:\.exe)?$/.test(f))).toEqual([]);
     // The licence travels with the package, and package.json names it.
     expect(files).toContain('LICENSE');
-    expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 rt contributors\n/);
-    expect((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { license: string }).license).toBe('MIT');
+    expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) 2026 rt contributors\n/,
+    );
+    expect((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { license: string }).license).toBe(
+      'MIT',
+    );
     const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
     const prefix = path.join(work, 'prefix');
-    const installed = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, tgz)], { encoding: 'utf8', env: { ...process.env } });
+    const installed = spawnSync(
+      'npm',
+      ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, tgz)],
+      { encoding: 'utf8', env: { ...process.env } },
+    );
     expect(installed.status, installed.stderr).toBe(0);
 
-    const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string })
+      .version;
     const rt = path.join(prefix, 'bin', 'rt');
     const v = spawnSync(rt, ['--version'], { encoding: 'utf8', env: cleanEnv() });
     expect(v.stdout.trim()).toBe(version);

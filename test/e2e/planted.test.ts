@@ -84,7 +84,10 @@ describe('ignore files above the folder searched', () => {
       execFileSync('git', ['add', 'sub'], { cwd: dir });
       if (plant === 'link') fs.symlinkSync(path.join(outside, 'rules'), path.join(dir, '.ignore'));
       else execFileSync('mkfifo', [path.join(dir, '.ignore')]);
-      for (const args of [['find', 'a', 'sub'], ['grep', '-l', 'hello', 'sub']]) {
+      for (const args of [
+        ['find', 'a', 'sub'],
+        ['grep', '-l', 'hello', 'sub'],
+      ]) {
         const r = run(args, dir);
         expect(r.status, r.text).toBe(0);
         expect(r.stdout, r.text).toBe('sub/a.txt\n');
@@ -130,6 +133,9 @@ describe('the daily sweep of .rt', () => {
     const left = [...fs.readdirSync(path.join(state, 'index')), ...fs.readdirSync(path.join(state, 'view'))];
     expect(left.filter((n) => n.startsWith('notes.tmp-draft.md')).length, left.join('\n')).toBe(2);
     // (The folder is no state of rt's: left where it is, it does not stop the sweep.)
-    expect(left.filter((n) => n.startsWith('old.txt') || n === 'zz'), left.join('\n')).toEqual(['zz']);
+    expect(
+      left.filter((n) => n.startsWith('old.txt') || n === 'zz'),
+      left.join('\n'),
+    ).toEqual(['zz']);
   });
 });

@@ -14,7 +14,17 @@ import { cleanEnv, cleanup, expectRun, openWindow, repoWith, RT_BIN, run, tree }
 afterAll(cleanup);
 
 const git = (dir: string, ...args: string[]) => {
-  const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  const r = spawnSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
   if (r.status !== 0) throw new Error(r.stderr);
 };
 
@@ -22,7 +32,14 @@ const git = (dir: string, ...args: string[]) => {
 function refused(dir: string, args: string[], input: string | undefined, place: RegExp, cwd = dir): void {
   const before = tree(dir);
   const r = run(args, cwd, input === undefined ? {} : { input });
-  expectRun(r, { status: 4, stdout: '', stderr: (s) => place.test(s) && /nothing was written|rt does not read or edit its state/.test(s) && s.trim().split('\n').length >= 2 });
+  expectRun(r, {
+    status: 4,
+    stdout: '',
+    stderr: (s) =>
+      place.test(s) &&
+      /nothing was written|rt does not read or edit its state/.test(s) &&
+      s.trim().split('\n').length >= 2,
+  });
   expect(tree(dir), r.text).toEqual(before);
 }
 
@@ -118,8 +135,20 @@ describe('recovery never writes there either', () => {
     const hooks = path.join(dir, '.git', 'hooks');
     const temp = path.join(hooks, '.pre-commit.rt-batch-x1x1x1x1x1');
     fs.writeFileSync(temp, 'echo owned\n');
-    const entry = (abs: string, t: string | null) => ({ abs, display: path.basename(abs), temp: t, expected: null, overwrite: false });
-    const journal = { format: 'rt-journal', version: 1, owner: { pid: 2 ** 22 + 7, host: os.hostname() }, command: 'rt apply', entries: [entry(path.join(hooks, 'pre-commit'), temp), entry(path.join(dir, 'b.txt'), null)] };
+    const entry = (abs: string, t: string | null) => ({
+      abs,
+      display: path.basename(abs),
+      temp: t,
+      expected: null,
+      overwrite: false,
+    });
+    const journal = {
+      format: 'rt-journal',
+      version: 1,
+      owner: { pid: 2 ** 22 + 7, host: os.hostname() },
+      command: 'rt apply',
+      entries: [entry(path.join(hooks, 'pre-commit'), temp), entry(path.join(dir, 'b.txt'), null)],
+    };
     fs.mkdirSync(path.join(dir, '.rt', 'journal'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.rt', 'journal', 'x1.json'), JSON.stringify(journal));
     const r = run(['open', 'a.txt'], dir);
@@ -147,12 +176,19 @@ describe('MCP tools refuse as the commands do', () => {
   it('create, apply and edit of .git are tool errors; open of it works', async () => {
     const dir = repoWith({ 'a.txt': 'a\n' });
     const before = tree(path.join(dir, '.git'));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [RT_BIN, 'mcp'], cwd: dir, env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [RT_BIN, 'mcp'],
+      cwd: dir,
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'rt-tests', version: '0.0.0' });
     await client.connect(transport);
     clients.push(client);
     type Result = { content: Array<{ text: string }>; isError?: boolean; structuredContent?: Record<string, any> };
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as Result;
     const opened = await call('open', { target: '.git/HEAD' });
     expect(opened.isError, JSON.stringify(opened)).toBeFalsy();
     const lid = (opened.structuredContent!.lines as Array<{ lid: string }>)[0]!.lid;

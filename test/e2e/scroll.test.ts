@@ -4,7 +4,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectLids, expectRun, numbered, parseWindow, range, run, tempDir, windowText, write, type Ran } from './harness.js';
+import {
+  cleanup,
+  expectLids,
+  expectRun,
+  numbered,
+  parseWindow,
+  range,
+  run,
+  tempDir,
+  windowText,
+  write,
+  type Ran,
+} from './harness.js';
 
 afterAll(cleanup);
 
@@ -121,10 +133,32 @@ describe('rt scroll', () => {
     run(['open', 'a.txt:250-300'], dir);
     const end = run(['scroll', '--json', 'a.txt'], dir);
     expectRun(end, { status: 0 });
-    expect(JSON.parse(end.stdout)).toEqual({ command: 'scroll', path: 'a.txt', total: 300, start: 0, end: 0, above: 300, below: 0, lines: [], note: 'at the end', last: { start: 250, end: 300 } });
+    expect(JSON.parse(end.stdout)).toEqual({
+      command: 'scroll',
+      path: 'a.txt',
+      total: 300,
+      start: 0,
+      end: 0,
+      above: 300,
+      below: 0,
+      lines: [],
+      note: 'at the end',
+      last: { start: 250, end: 300 },
+    });
     run(['open', 'a.txt:1-40'], dir);
     const top = run(['scroll', '--json', 'a.txt', '-'], dir);
-    expect(JSON.parse(top.stdout)).toEqual({ command: 'scroll', path: 'a.txt', total: 300, start: 0, end: 0, above: 0, below: 300, lines: [], note: 'at the top', last: { start: 1, end: 40 } });
+    expect(JSON.parse(top.stdout)).toEqual({
+      command: 'scroll',
+      path: 'a.txt',
+      total: 300,
+      start: 0,
+      end: 0,
+      above: 0,
+      below: 300,
+      lines: [],
+      note: 'at the top',
+      last: { start: 1, end: 40 },
+    });
   });
 
   it('- after a window in the middle gives the window before it', () => {
@@ -170,7 +204,7 @@ describe('rt scroll', () => {
     expectWindow(run(['scroll', 'a.txt', '+'], dir), 19, 118);
   });
 
-  it('after lines were inserted above, + continues from where the last window\'s last line is now', () => {
+  it("after lines were inserted above, + continues from where the last window's last line is now", () => {
     const dir = withNumbered();
     const before = run(['open', 'a.txt'], dir);
     expectWindow(before, 1, 100);
@@ -182,7 +216,7 @@ describe('rt scroll', () => {
     expect(parseWindow(r).lidAt(105)).toBe(parseWindow(before).lidAt(100));
   });
 
-  it('after lines were deleted above, + continues from where the last window\'s last line is now', () => {
+  it("after lines were deleted above, + continues from where the last window's last line is now", () => {
     const dir = withNumbered();
     run(['open', 'a.txt', '--window', '50'], dir); // 1-50
     run(['scroll', 'a.txt', '+'], dir); // 49-98

@@ -15,7 +15,12 @@ function put(dir: string, rel: string, content: string | Buffer): void {
 }
 
 /** Runs git in `cwd` with a fixed, minimal environment (plus `env`); throws on failure. */
-export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}, okStatuses: readonly number[] = [0]): Buffer {
+export function git(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  okStatuses: readonly number[] = [0],
+): Buffer {
   const r = spawnSync('git', args as string[], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', ...env },
@@ -29,7 +34,13 @@ export function git(cwd: string, args: readonly string[], env: Record<string, st
 
 export const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Bytes that are not valid UTF-8, around a needle. */
-export const LATIN1_LINE = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' parseConfig '), Buffer.from([0xff, 0xfe]), Buffer.from(' end')]);
+export const LATIN1_LINE = Buffer.concat([
+  Buffer.from('caf'),
+  Buffer.from([0xe9]),
+  Buffer.from(' parseConfig '),
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from(' end'),
+]);
 
 export interface SearchRepo {
   readonly dir: string;
@@ -112,8 +123,16 @@ export function buildSearchRepo(dir: string, outside: string): SearchRepo {
   put(dir, 'web/app.js', 'parseConfig();\n');
   put(dir, 'web/app.min.js', 'parseConfig();var a=1;\n');
   put(dir, 'docs/my notes.md', 'notes about parseConfig\nand a.b(c)\n');
-  put(dir, 'data/blob.bin', Buffer.concat([Buffer.from('parseConfig\n'), Buffer.from([0, 1, 2, 3]), Buffer.from('\nparseConfig\n')]));
-  put(dir, 'data/latin1.txt', Buffer.concat([Buffer.from('first line\n'), LATIN1_LINE, Buffer.from('\nlast foo9 line\n')]));
+  put(
+    dir,
+    'data/blob.bin',
+    Buffer.concat([Buffer.from('parseConfig\n'), Buffer.from([0, 1, 2, 3]), Buffer.from('\nparseConfig\n')]),
+  );
+  put(
+    dir,
+    'data/latin1.txt',
+    Buffer.concat([Buffer.from('first line\n'), LATIN1_LINE, Buffer.from('\nlast foo9 line\n')]),
+  );
   put(dir, 'data/crlf.txt', 'crlf one\r\n  return parseConfig;\r\nfoo42\r\na.b(c)\r\n');
   put(dir, 'data/bom.ts', Buffer.concat([BOM, Buffer.from('parseConfig at the start\nsecond\n  return foo5;\n')]));
   fs.symlinkSync('src/app.ts', path.join(dir, 'link.ts'));
@@ -166,7 +185,12 @@ export function isSymlink(dir: string, rel: string): boolean {
  * and `git ls-files` show them), so the reference is the union of both runs.
  */
 export function gitGrepHits(dir: string, args: readonly string[], untracked: boolean): string[] {
-  const out = git(dir, ['-c', 'core.quotePath=off', 'grep', ...(untracked ? ['--untracked'] : []), '-I', '-n', '--null', ...args], {}, [0, 1]);
+  const out = git(
+    dir,
+    ['-c', 'core.quotePath=off', 'grep', ...(untracked ? ['--untracked'] : []), '-I', '-n', '--null', ...args],
+    {},
+    [0, 1],
+  );
   const keys: string[] = [];
   for (const line of out.toString('latin1').split('\n')) {
     if (line === '') continue;
@@ -180,17 +204,30 @@ export function gitGrepHits(dir: string, args: readonly string[], untracked: boo
 
 /** `git ls-files --cached --others --exclude-standard` at `dir` (relative to it). */
 export function gitFiles(dir: string, env: Record<string, string> = {}): string[] {
-  const out = git(dir, ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], env);
-  return [...new Set(out.toString('utf8').split('\0').filter((p) => p !== ''))].sort();
+  const out = git(
+    dir,
+    ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    env,
+  );
+  return [
+    ...new Set(
+      out
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== ''),
+    ),
+  ].sort();
 }
 
 /** The reference hits for `git grep` ARGS: tracked and untracked, less what rt must skip. */
 export function expectedGitHits(dir: string, args: readonly string[]): string[] {
   const keys = new Set([...gitGrepHits(dir, args, false), ...gitGrepHits(dir, args, true)]);
-  return [...keys].filter((k) => {
-    const p = k.slice(0, k.lastIndexOf(':'));
-    return !isHidden(p) && !dotIgnored(p) && !isSymlink(dir, p);
-  }).sort();
+  return [...keys]
+    .filter((k) => {
+      const p = k.slice(0, k.lastIndexOf(':'));
+      return !isHidden(p) && !dotIgnored(p) && !isSymlink(dir, p);
+    })
+    .sort();
 }
 
 // ---------------------------------------------------------------------------------------------

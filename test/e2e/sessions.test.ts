@@ -21,7 +21,8 @@ describe('RT_SESSION', () => {
     expectRun(run(['edit', 'f.txt', lid], dir, { input: 'five\n', ...as('agent-b') }), {
       status: 3,
       stdout: '',
-      stderr: /^rt: line 5 of f\.txt has not been shown since it last changed; nothing was written\nrt: see it first: rt open f\.txt:5-5\n/,
+      stderr:
+        /^rt: line 5 of f\.txt has not been shown since it last changed; nothing was written\nrt: see it first: rt open f\.txt:5-5\n/,
     });
     // Nor does the shared session (no RT_SESSION) count what a named one saw.
     expect(run(['edit', 'f.txt', lid], dir, { input: 'five\n' }).status).toBe(3);
@@ -50,16 +51,23 @@ describe('RT_SESSION', () => {
     expect(run(['edit', 'f.txt', w.lidAt(3)], dir, { input: 'three\n', env: { RT_SESSION: '' } }).status).toBe(0);
   });
 
-  it.each(['a b', '../x', 'x/y', '.', 'ü', 'x'.repeat(65)])('refuses the session name %j (exit 2) before doing anything', (name) => {
-    const dir = tempRepo();
-    write(dir, 'f.txt', numbered(3));
-    expectRun(run(['open', 'f.txt'], dir, { env: { RT_SESSION: name } }), { status: 2, stdout: '', stderr: /^rt: RT_SESSION must be a name of letters, digits/ });
-    expect(fs.existsSync(path.join(dir, '.rt'))).toBe(false);
-  });
+  it.each(['a b', '../x', 'x/y', '.', 'ü', 'x'.repeat(65)])(
+    'refuses the session name %j (exit 2) before doing anything',
+    (name) => {
+      const dir = tempRepo();
+      write(dir, 'f.txt', numbered(3));
+      expectRun(run(['open', 'f.txt'], dir, { env: { RT_SESSION: name } }), {
+        status: 2,
+        stdout: '',
+        stderr: /^rt: RT_SESSION must be a name of letters, digits/,
+      });
+      expect(fs.existsSync(path.join(dir, '.rt'))).toBe(false);
+    },
+  );
 });
 
 describe('rt undo STEP across sessions', () => {
-  it('takes back another session\'s step when named, says whose it was, and it is then the undoing session\'s to redo', () => {
+  it("takes back another session's step when named, says whose it was, and it is then the undoing session's to redo", () => {
     const dir = tempRepo();
     write(dir, 'f.txt', 'a\nb\n');
     const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));

@@ -29,7 +29,10 @@ import {
 afterAll(cleanup);
 
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
@@ -64,7 +67,11 @@ describe('root', () => {
     expect(exists(path.join(repo, 'sub/deep/.rt')), r.text).toBe(false);
     // The whole work tree is inside the root, above the working directory too.
     const up = run(['open', '../../top.txt'], cwd);
-    expectRun(up, { status: 0, stdout: /^--- \.\.\/\.\.\/top\.txt \(lines 1-1 of 1\) ---\n1:[0-9a-z]{4}\|top\n$/, stderr: '' });
+    expectRun(up, {
+      status: 0,
+      stdout: /^--- \.\.\/\.\.\/top\.txt \(lines 1-1 of 1\) ---\n1:[0-9a-z]{4}\|top\n$/,
+      stderr: '',
+    });
   });
 
   it('without git, an ancestor holding .rt/ is the root', () => {
@@ -101,7 +108,11 @@ describe('root', () => {
     const cwd = path.join(base, 'cwd');
     const { args, env } = make('../other');
     const r = run(args, cwd, { env });
-    expectRun(r, { status: 0, stdout: /^--- \.\.\/other\/f\.txt \(lines 1-1 of 1\) ---\n1:[0-9a-z]{4}\|x\n$/, stderr: '' });
+    expectRun(r, {
+      status: 0,
+      stdout: /^--- \.\.\/other\/f\.txt \(lines 1-1 of 1\) ---\n1:[0-9a-z]{4}\|x\n$/,
+      stderr: '',
+    });
     expect(exists(path.join(base, 'other/.rt')), r.text).toBe(true);
     expect(exists(path.join(cwd, '.rt')), r.text).toBe(false);
   });
@@ -126,10 +137,14 @@ describe('root', () => {
     write(dir, 'f.txt', 'x\n');
     expectRun(run(['--root', 'nope', 'open', 'f.txt'], dir), { status: 2, stdout: '', stderr: /^rt: .*nope/ });
     expectRun(run(['--root', 'f.txt', 'open', 'f.txt'], dir), { status: 2, stdout: '', stderr: /^rt: / });
-    expectRun(run(['open', 'f.txt'], dir, { env: { RT_ROOT: 'nope' } }), { status: 2, stdout: '', stderr: /^rt: .*nope/ });
+    expectRun(run(['open', 'f.txt'], dir, { env: { RT_ROOT: 'nope' } }), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: .*nope/,
+    });
   });
 
-  it('git status never shows .rt/, and the user\'s .gitignore is not touched', () => {
+  it("git status never shows .rt/, and the user's .gitignore is not touched", () => {
     const repo = tempRepo();
     write(repo, 'f.txt', numbered(300));
     write(repo, 'sub/g.txt', 'g\n');
@@ -154,9 +169,16 @@ describe('root', () => {
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
     fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
     fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
-    expectRun(run(['open', 'f.txt', '--window', '10'], repo), { status: 0, stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/ });
+    expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
+      status: 0,
+      stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
+    });
     // State works again: the view is kept, and scroll continues it, without a word.
-    expectRun(run(['scroll', 'f.txt'], repo), { status: 0, stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/, stderr: '' });
+    expectRun(run(['scroll', 'f.txt'], repo), {
+      status: 0,
+      stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/,
+      stderr: '',
+    });
   });
 
   it('an existing .gitignore of the user stays as it was', () => {
@@ -231,7 +253,8 @@ describe('LID stability through changes made outside rt', () => {
     const named = new Map<string, string>(); // LID → the content it was shown with
     const check = () => {
       for (const [content, lid] of openAll(repo, 'f.txt')) {
-        if (named.has(lid)) expect(content, `LID ${lid} named "${named.get(lid)}", now names other content`).toBe(named.get(lid));
+        if (named.has(lid))
+          expect(content, `LID ${lid} named "${named.get(lid)}", now names other content`).toBe(named.get(lid));
         named.set(lid, content);
       }
     };
@@ -298,7 +321,15 @@ describe('LID stability through changes made outside rt', () => {
     const after = openAll(dir, 'dup.txt');
     expect(after.map(([c]) => c)).toEqual(edited);
     // by position: old lines 0,1,2 → new 0,1,2; old 3 → new 4; old 4 → new 5; old 5 → new 7; old 6 → new 8
-    const pairs: Array<[number, number]> = [[0, 0], [1, 1], [2, 2], [3, 4], [4, 5], [5, 7], [6, 8]];
+    const pairs: Array<[number, number]> = [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 4],
+      [4, 5],
+      [5, 7],
+      [6, 8],
+    ];
     for (const [o, n] of pairs) expect(after[n]![1], `old line ${o + 1} → new line ${n + 1}`).toBe(before[o]![1]);
   });
 
@@ -317,7 +348,13 @@ describe('state', () => {
   it('RT_STATE=off: the same output, no .rt/, one rt: warning naming RT_STATE', () => {
     const dir = tempDir();
     write(dir, 'a.txt', text);
-    for (const args of [['open', 'a.txt'], ['open', 'a.txt:150'], ['open', 'a.txt:10-20'], ['scroll', 'a.txt', '+'], ['scroll', 'a.txt', '+']]) {
+    for (const args of [
+      ['open', 'a.txt'],
+      ['open', 'a.txt:150'],
+      ['open', 'a.txt:10-20'],
+      ['scroll', 'a.txt', '+'],
+      ['scroll', 'a.txt', '+'],
+    ]) {
       const normal = run(args, tempDirWith(text)); // a first run, with state
       const off = run(args, dir, { env: { RT_STATE: 'off' } });
       expectRun(off, { status: 0, stdout: normal.stdout, stderr: /^rt: [^\n]*RT_STATE[^\n]*\n$/ });
@@ -345,7 +382,12 @@ describe('state', () => {
     const dir = tempDir();
     write(dir, 'a.txt', text);
     fs.chmodSync(dir, 0o555);
-    for (const args of [['open', 'a.txt'], ['open', 'a.txt:200'], ['scroll', 'a.txt', '+'], ['scroll', 'a.txt', '+']]) {
+    for (const args of [
+      ['open', 'a.txt'],
+      ['open', 'a.txt:200'],
+      ['scroll', 'a.txt', '+'],
+      ['scroll', 'a.txt', '+'],
+    ]) {
       const normal = run(args, tempDirWith(text)); // a first run, with state
       const r = run(args, dir, { ...as });
       expectRun(r, { status: 0, stdout: normal.stdout, stderr: /^rt: [^\n]*\n$/ });
@@ -511,7 +553,10 @@ describe('state', () => {
   });
 
   it('state of files not touched for 30 days is dropped; 29 days is kept', () => {
-    for (const [days, kept] of [[29, true], [31, false]] as const) {
+    for (const [days, kept] of [
+      [29, true],
+      [31, false],
+    ] as const) {
       const dir = tempDir();
       write(dir, 'a.txt', text);
       write(dir, 'b.txt', text);
@@ -519,11 +564,15 @@ describe('state', () => {
       for (const f of filesUnder(path.join(dir, '.rt'))) age(path.join(dir, '.rt', f), days * 86_400);
       expectRun(run(['open', 'b.txt'], dir), { status: 0, stderr: '' });
       const r = run(['scroll', 'a.txt', '+'], dir);
-      expectRun(r, { status: 0, stdout: kept ? /^--- a\.txt \(lines 9-18 of 300\) ---\n/ : /^--- a\.txt \(lines 1-100 of 300\) ---\n/, stderr: '' });
+      expectRun(r, {
+        status: 0,
+        stdout: kept ? /^--- a\.txt \(lines 9-18 of 300\) ---\n/ : /^--- a\.txt \(lines 1-100 of 300\) ---\n/,
+        stderr: '',
+      });
     }
   });
 
-  it("a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written (found by review)", () => {
+  it('a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written (found by review)', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'x\n}\n}\ny\n');
     const first = parseWindow(run(['open', 'a.txt'], dir));
@@ -531,7 +580,8 @@ describe('state', () => {
     expectRun(run(['delete', 'a.txt', first.lidAt(2)], dir), { status: 0 });
     const kept = parseWindow(run(['open', 'a.txt'], dir)).lids;
     // 31 days of reading only: the index is 31 days old, the view a day old, the sweep due.
-    for (const f of filesUnder(path.join(dir, '.rt'))) age(path.join(dir, '.rt', f), f.startsWith('view') ? 86_400 : 31 * 86_400);
+    for (const f of filesUnder(path.join(dir, '.rt')))
+      age(path.join(dir, '.rt', f), f.startsWith('view') ? 86_400 : 31 * 86_400);
     expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
     expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
   });
@@ -598,7 +648,17 @@ function damagedFieldRuns(kind: 'index' | 'view'): string[] {
     ['an empty object', () => ({})],
     ['a huge number', () => 1e12],
     ['[5]', () => [5]],
-    ['same-length garbage', (v) => (typeof v === 'string' ? '/'.repeat(v.length) : typeof v === 'number' ? v + 7 : Array.isArray(v) ? v.map(() => 999_999) : v)],
+    [
+      'same-length garbage',
+      (v) =>
+        typeof v === 'string'
+          ? '/'.repeat(v.length)
+          : typeof v === 'number'
+            ? v + 7
+            : Array.isArray(v)
+              ? v.map(() => 999_999)
+              : v,
+    ],
   ];
   // Each case starts from the state the set-up left (its .rt/ copied back; a.txt, which reading
   // never changes, stays as it was): one rt run a case instead of three.
@@ -622,10 +682,17 @@ function damagedFieldRuns(kind: 'index' | 'view'): string[] {
       if (/internal error/.test(r.stderr)) wrong.push('internal error');
       if (r.stderr.split('\n').some((l) => l !== '' && !l.startsWith('rt: '))) wrong.push('stderr line without rt:');
       if (kind === 'index' && r.stdout !== expectedNext) wrong.push('output differs');
-      if (kind === 'view' && r.stdout !== expectedNext && r.stdout !== top && !/^--- a\.txt \(lines \d+-\d+ of 300\) ---\n/.test(r.stdout)) wrong.push('output is not a window');
+      if (
+        kind === 'view' &&
+        r.stdout !== expectedNext &&
+        r.stdout !== top &&
+        !/^--- a\.txt \(lines \d+-\d+ of 300\) ---\n/.test(r.stdout)
+      )
+        wrong.push('output is not a window');
       const badLid = lids.find((l) => !/^(?=[0-9a-z]*[a-hjkmnp-tv-z])[0-9a-hjkmnp-tv-z]{4}$/.test(l));
       if (badLid !== undefined) wrong.push(`malformed LID ${JSON.stringify(badLid)}`);
-      if (wrong.length) problems.push(`${kind}.${key} = ${how}: ${wrong.join(', ')} — stderr: ${r.stderr.split('\n')[0]}`);
+      if (wrong.length)
+        problems.push(`${kind}.${key} = ${how}: ${wrong.join(', ')} — stderr: ${r.stderr.split('\n')[0]}`);
     }
   }
   return problems;

@@ -12,8 +12,8 @@ afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-
-const TS = 'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
+const TS =
+  'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
 
 describe('the syntax check', () => {
   it('refuses an edit that breaks the syntax: exit 5, nothing written, the error at its line with its LID as it would be, and the ways on', () => {
@@ -23,7 +23,9 @@ describe('the syntax check', () => {
     expect(r.status, r.text).toBe(5);
     expect(r.stdout).toBe('');
     expect(read(dir, 'src/total.ts').toString()).toBe(TS);
-    expect(r.stderr).toMatch(/^rt: the change would leave src\/total\.ts with a syntax error it did not have; nothing was written:\nrt: {3}4:[0-9a-z]{4}\| {4}sum \+= \(item;\nrt: {5}line 4, column \d+: missing `\)`\n/);
+    expect(r.stderr).toMatch(
+      /^rt: the change would leave src\/total\.ts with a syntax error it did not have; nothing was written:\nrt: {3}4:[0-9a-z]{4}\| {4}sum \+= \(item;\nrt: {5}line 4, column \d+: missing `\)`\n/,
+    );
     expect(r.stderr).toContain('make all of it one rt apply');
     expect(r.stderr).toContain('add --no-check (or RT_CHECK=off)');
     expect(fs.existsSync(path.join(dir, '.rt/history/steps.json'))).toBe(false);
@@ -55,7 +57,9 @@ describe('the syntax check', () => {
     w = openWindow(dir, 'b.js');
     r = run(['edit', 'b.js', w.lidAt(6)], dir, { input: 'function b() {\n' });
     expect(r.status, r.text).toBe(0);
-    expect(read(dir, 'b.js').toString()).toBe('// a comment\n// another\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nconst c = 4;\n');
+    expect(read(dir, 'b.js').toString()).toBe(
+      '// a comment\n// another\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nconst c = 4;\n',
+    );
   });
 
   it('a change broken in between passes as one apply (its check sees the final content), and is refused as two edits', () => {
@@ -67,7 +71,9 @@ describe('the syntax check', () => {
     const patch = `*** Begin Patch\n*** Update File: m.ts\n@@ insert before ${w.lidAt(3)}\n+  if (items.length) {\n@@ insert after ${w.lidAt(5)}\n+  }\n*** End Patch\n`;
     const r = run(['apply'], dir, { input: patch });
     expect(r.status, r.text).toBe(0);
-    expect(read(dir, 'm.ts').toString()).toContain('  if (items.length) {\n  for (const item of items) {\n    sum += item;\n  }\n  }\n');
+    expect(read(dir, 'm.ts').toString()).toContain(
+      '  if (items.length) {\n  for (const item of items) {\n    sum += item;\n  }\n  }\n',
+    );
   });
 
   it('refuses a whole apply when one of its files breaks, naming that file, and writes none of them', () => {
@@ -117,14 +123,20 @@ describe('the syntax check', () => {
   });
 
   it('reads tsconfig.json as JSON with comments', () => {
-    const dir = repo({ 'tsconfig.json': '{\n  // the options\n  "compilerOptions": {\n    "strict": true,\n  },\n}\n' });
+    const dir = repo({
+      'tsconfig.json': '{\n  // the options\n  "compilerOptions": {\n    "strict": true,\n  },\n}\n',
+    });
     const w = openWindow(dir, 'tsconfig.json');
     const r = run(['edit', 'tsconfig.json', w.lidAt(4)], dir, { input: '    "strict": false, // for now\n' });
     expect(r.status, r.text).toBe(0);
   });
 
   it('reads babel.config.json and renovate.json as JSON with comments, *.json5 as JSON5', () => {
-    const dir = repo({ 'babel.config.json': '{\n  "presets": []\n}\n', 'renovate.json': '{\n  "extends": []\n}\n', 'app.json5': '{\n  a: 1,\n}\n' });
+    const dir = repo({
+      'babel.config.json': '{\n  "presets": []\n}\n',
+      'renovate.json': '{\n  "extends": []\n}\n',
+      'app.json5': '{\n  a: 1,\n}\n',
+    });
     for (const file of ['babel.config.json', 'renovate.json']) {
       const w = openWindow(dir, file);
       const r = run(['edit', file, w.lidAt(2)], dir, { input: '  // why\n  "x": [],\n' });
@@ -139,7 +151,10 @@ describe('the syntax check', () => {
   it('checks valid modern syntax without refusing it: TypeScript satisfies and using, decorators, Python match and type, Rust let-else', () => {
     const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
     const cases: Array<[string, string]> = [
-      ['m.ts', 'export const config = { port: 1 } satisfies Record<string, number>;\n{ using res = open(); }\n@sealed class A { @log m() {} }\n'],
+      [
+        'm.ts',
+        'export const config = { port: 1 } satisfies Record<string, number>;\n{ using res = open(); }\n@sealed class A { @log m() {} }\n',
+      ],
       ['m.py', 'type Point = tuple[float, float]\nmatch x:\n    case 1:\n        pass\n    case _:\n        pass\n'],
       ['m.rs', 'fn f(o: Option<i32>) -> i32 {\n    let Some(v) = o else { return 0 };\n    v\n}\n'],
     ];
@@ -173,7 +188,10 @@ describe('the syntax check', () => {
     const built = path.resolve(path.dirname(RT_BIN), '..');
     fs.cpSync(path.join(built, 'bin'), path.join(copy, 'bin'), { recursive: true });
     // Not the single executable (npm run sea), 120 MB that bin/rt.cjs never runs.
-    fs.cpSync(path.join(built, 'dist'), path.join(copy, 'dist'), { recursive: true, filter: (from) => !/[\\/]dist[\\/]rt(?:\.exe)?$/.test(from) });
+    fs.cpSync(path.join(built, 'dist'), path.join(copy, 'dist'), {
+      recursive: true,
+      filter: (from) => !/[\\/]dist[\\/]rt(?:\.exe)?$/.test(from),
+    });
     fs.writeFileSync(path.join(copy, 'dist/grammars/tree-sitter-python.wasm'), 'not a grammar');
     const dir = repo({ 'a.py': 'x = 1\n' });
     const w = openWindow(dir, 'a.py');
@@ -185,12 +203,15 @@ describe('the syntax check', () => {
 });
 
 describe('the syntax check never refuses valid syntax its grammar is too old for', () => {
-  it('TypeScript and JavaScript: TypeScript\'s own parser has the last word (accessor, variance, export type *, import defer)', () => {
+  it("TypeScript and JavaScript: TypeScript's own parser has the last word (accessor, variance, export type *, import defer)", () => {
     const dir = tempRepo();
     write(dir, 'm.ts', 'export const a = 1;\n');
     write(dir, 'm.js', 'export const a = 1;\n');
     const ts = openWindow(dir, 'm.ts');
-    const r = run(['edit', 'm.ts', ts.lidAt(1)], dir, { input: 'export class Box<in T, out U> {\n  static accessor count = 0;\n}\nexport type * from "./other";\nimport defer * as heavy from "./heavy";\n' });
+    const r = run(['edit', 'm.ts', ts.lidAt(1)], dir, {
+      input:
+        'export class Box<in T, out U> {\n  static accessor count = 0;\n}\nexport type * from "./other";\nimport defer * as heavy from "./heavy";\n',
+    });
     expect(r.status, r.text).toBe(0);
     const js = openWindow(dir, 'm.js');
     expect(run(['edit', 'm.js', js.lidAt(1)], dir, { input: 'class A { static accessor x = 1; }\n' }).status).toBe(0);
@@ -206,17 +227,45 @@ describe('a change whose tree web-tree-sitter cannot be asked for parents of (te
     const dir = repo({ 'keep.ts': 'export const a = 1;\n' });
     const r = run(['create', 'rule.ts'], dir, { input: broken });
     expect(r.status, r.text).toBe(5);
-    expect(r.stderr).toMatch(/^rt: the change would leave rule\.ts with \d+ syntax errors it did not have; nothing was written/);
+    expect(r.stderr).toMatch(
+      /^rt: the change would leave rule\.ts with \d+ syntax errors it did not have; nothing was written/,
+    );
     expect(fs.existsSync(path.join(dir, 'rule.ts'))).toBe(false);
   });
 });
 
 describe('the check never crashes', () => {
   it('an Add File of JavaScript full of ANSI colour escapes (a highlighted fixture) is refused or skipped with a note, never an internal error', () => {
-    const words = ['let', 'x', '=', '1000', ';', 'function', 'f', '(', ')', '{', 'return', '}', '"text"', 'if', 'else', '[', ']', '=>'];
-    const rows = Array.from({ length: 75 }, (_, row) => Array.from({ length: 7 }, (_, k) => `\x1b[38;2;${(row * 7 + k) % 255};2;3m${words[(row * 7 + k) % words.length]}\x1b[0m`).join(' '));
+    const words = [
+      'let',
+      'x',
+      '=',
+      '1000',
+      ';',
+      'function',
+      'f',
+      '(',
+      ')',
+      '{',
+      'return',
+      '}',
+      '"text"',
+      'if',
+      'else',
+      '[',
+      ']',
+      '=>',
+    ];
+    const rows = Array.from({ length: 75 }, (_, row) =>
+      Array.from(
+        { length: 7 },
+        (_, k) => `\x1b[38;2;${(row * 7 + k) % 255};2;3m${words[(row * 7 + k) % words.length]}\x1b[0m`,
+      ).join(' '),
+    );
     const dir = repo({ 'keep.js': 'export const a = 1;\n' });
-    const r = run(['apply'], dir, { input: `*** Begin Patch\n*** Add File: test.js\n${rows.map((row) => `+${row}`).join('\n')}\n*** End Patch\n` });
+    const r = run(['apply'], dir, {
+      input: `*** Begin Patch\n*** Add File: test.js\n${rows.map((row) => `+${row}`).join('\n')}\n*** End Patch\n`,
+    });
     // Refused as it is not JavaScript, unless its parse overran the time bound on a busy machine.
     if (r.status === 0) expect(r.stderr).toMatch(/^rt: test\.js was not syntax-checked: parsing took longer than/);
     else expect(r.status, r.text).toBe(5);
@@ -225,7 +274,9 @@ describe('the check never crashes', () => {
 
   it('nesting 20,000 deep in a new Go file is judged or skipped with a note, never an internal error', () => {
     const dir = repo({ 'keep.go': 'package a\n' });
-    const r = run(['create', 'deep.go'], dir, { input: `package a\nvar x = ${'('.repeat(20_000)}1${')'.repeat(20_000)}\n` });
+    const r = run(['create', 'deep.go'], dir, {
+      input: `package a\nvar x = ${'('.repeat(20_000)}1${')'.repeat(20_000)}\n`,
+    });
     expect(r.status, r.text).not.toBe(2);
     expect(r.stderr).not.toMatch(/internal error/);
   });
@@ -233,22 +284,36 @@ describe('the check never crashes', () => {
 
 describe('a break that a window finds in a file too long to confirm whole', () => {
   it('is refused (exit 5), saying so and naming --no-check', () => {
-    const method = (i: number) => ['', `class C${i} {`, '  m(a: number): number {', `    return a + ${i}; // ${'x'.repeat(8)}`, '  }', '  n(a: number): number {', `    return a - ${i};`, '  }', '}'];
-    const text = `${Array.from({ length: 12_000 }, (_, i) => method(i)).flat().join('\n')}\n`;
+    const method = (i: number) => [
+      '',
+      `class C${i} {`,
+      '  m(a: number): number {',
+      `    return a + ${i}; // ${'x'.repeat(8)}`,
+      '  }',
+      '  n(a: number): number {',
+      `    return a - ${i};`,
+      '  }',
+      '}',
+    ];
+    const text = `${Array.from({ length: 12_000 }, (_, i) => method(i))
+      .flat()
+      .join('\n')}\n`;
     const dir = repo({ 'big.ts': text });
     const line = 60_005; // the `}` of m in the class on lines 60,002-60,009
     openWindow(dir, `big.ts:${line}`);
     const r = run(['delete', 'big.ts', String(line)], dir);
     expect(r.status, r.text).toBe(5);
     expect(r.stderr).toMatch(/line 6000\d, column \d+/);
-    expect(r.stderr).toMatch(/found in the lines around the change; the file is too long \(\d\.\d MB\) to confirm them on the whole file/);
+    expect(r.stderr).toMatch(
+      /found in the lines around the change; the file is too long \(\d\.\d MB\) to confirm them on the whole file/,
+    );
     expect(r.stderr).toContain('add --no-check');
     expect(read(dir, 'big.ts').toString()).toBe(text);
   });
 });
 
 describe('a valid file the grammar misreads whole (test/lang/fixtures/README.md)', () => {
-  it('a deleted `}` in it is refused: TypeScript\'s parser judges', () => {
+  it("a deleted `}` in it is refused: TypeScript's parser judges", () => {
     const text = fs.readFileSync(path.join(__dirname, '../lang/fixtures/zx-core-head.ts.txt'), 'utf8');
     const dir = repo({ 'core.ts': text });
     const line = text.split('\n').indexOf('  })', 200) + 1;

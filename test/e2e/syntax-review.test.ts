@@ -10,7 +10,6 @@ afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel)).toString('utf8');
 
-
 describe('syntax check: broken writes let through', () => {
   it('refuses TypeScript syntax written into a JavaScript file (TypeScript parser, read as JS, has no parse error for it)', () => {
     const js = 'function f(x) {\n  return x;\n}\n';
@@ -28,7 +27,8 @@ describe('syntax check: broken writes let through', () => {
     // 5,000 lines, one class: the window is cut inside the class body; its fragment has 50+
     // errors of its own and the edit's error is past the cap, so it is never seen.
     let ts = 'export class Big {\n';
-    for (let i = 0; i < 1000; i++) ts += `  m${i}(x: number): number {\n    const y = x + ${i};\n    return y;\n  }\n\n`;
+    for (let i = 0; i < 1000; i++)
+      ts += `  m${i}(x: number): number {\n    const y = x + ${i};\n    return y;\n  }\n\n`;
     ts += '}\n';
     const dir = repo({ 'big.ts': ts });
     const w = openWindow(dir, 'big.ts:2503', ['--window', '3']);
@@ -80,7 +80,11 @@ describe('rt open PATH:@NAME', () => {
     const dir = repo({ 'm.rb': rb, 'c.js': js });
     const names = run(['outline', 'm.rb', '--names'], dir);
     expect(names.stdout.split('\n')).toContain('Account.valid?');
-    for (const [file, name, line] of [['m.rb', 'Account.valid?', 2], ['m.rb', 'save!', 6], ['c.js', 'C.#priv', 2]] as const) {
+    for (const [file, name, line] of [
+      ['m.rb', 'Account.valid?', 2],
+      ['m.rb', 'save!', 6],
+      ['c.js', 'C.#priv', 2],
+    ] as const) {
       const r = run(['open', `${file}:@${name}`], dir);
       expect(r.status, r.text).toBe(0);
       expect(r.stdout).toContain(`\n${line}:`);
@@ -96,7 +100,8 @@ describe('rt open PATH:@NAME', () => {
   });
 
   it('overload signatures and their implementation are one definition, opened whole', () => {
-    const ts = 'function overload(x: string): void;\nfunction overload(x: number): void;\nfunction overload(x: any) {}\n';
+    const ts =
+      'function overload(x: string): void;\nfunction overload(x: number): void;\nfunction overload(x: any) {}\n';
     const dir = repo({ 'o.ts': ts });
     const r = run(['open', 'o.ts:@overload'], dir);
     expect(r.status, r.text).toBe(0);

@@ -14,7 +14,8 @@ describe('a NUL byte in the new text (found by a user trial: it made the file bi
     const w = openWindow(dir, 'f.txt');
     const before = tree(dir);
     const text = 'fine\nbad\0byte\nfine too\n';
-    const message = /^rt: line 2 of the new text holds a NUL byte \(its byte 4\): a NUL makes a text file binary, and rt does not read binary files; nothing was written\nrt: remove the NUL bytes from the text/;
+    const message =
+      /^rt: line 2 of the new text holds a NUL byte \(its byte 4\): a NUL makes a text file binary, and rt does not read binary files; nothing was written\nrt: remove the NUL bytes from the text/;
     for (const args of [
       ['edit', 'f.txt', w.lidAt(2)],
       ['insert', 'f.txt', w.lidAt(2)],
@@ -34,10 +35,19 @@ describe('a NUL byte in the new text (found by a user trial: it made the file bi
     const w = openWindow(dir, 'f.txt');
     const text = `\0\n${'ok\n'.repeat(3)}a\0b\0\n\0\n\0\n\0\n\0\n\0\n`;
     const r = run(['edit', 'f.txt', w.lidAt(1)], dir, { input: text });
-    expectRun(r, { status: 2, stdout: '', stderr: /^rt: line 1 of the new text holds a NUL byte \(its byte 1; lines 5, 6, 7, 8 and 2 more hold one too\)/ });
+    expectRun(r, {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: line 1 of the new text holds a NUL byte \(its byte 1; lines 5, 6, 7, 8 and 2 more hold one too\)/,
+    });
     const j = run(['edit', 'f.txt', w.lidAt(1), '--json'], dir, { input: text });
     expect(j.status, j.text).toBe(2);
-    expect(JSON.parse(j.stdout).error, j.text).toMatchObject({ code: 'input', exit: 2, lines: [1, 5, 6, 7, 8, 9, 10], byte: 1 });
+    expect(JSON.parse(j.stdout).error, j.text).toMatchObject({
+      code: 'input',
+      exit: 2,
+      lines: [1, 5, 6, 7, 8, 9, 10],
+      byte: 1,
+    });
     const two = run(['insert', 'f.txt', '$'], dir, { input: 'x\ny\0' });
     expectRun(two, { status: 2, stdout: '', stderr: /^rt: line 2 of the new text holds a NUL byte \(its byte 2\)/ });
   });

@@ -6,18 +6,28 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, numbered, openWindow, run, tempDir, tempRepo, tree, write, repoWith as repo } from './harness.js';
+import {
+  cleanup,
+  expectRun,
+  numbered,
+  openWindow,
+  run,
+  tempDir,
+  tempRepo,
+  tree,
+  write,
+  repoWith as repo,
+} from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-
 /** Everything under dir: files (bytes), links, and .rt/history too. */
 const everything = (dir: string) => tree(dir);
 
 describe('undo review: the file checked is the file as it is now', () => {
-  it('an outside writer that changes the file right after rt wrote it is not mistaken for rt\'s own version (undo would splice offsets into it)', async () => {
+  it("an outside writer that changes the file right after rt wrote it is not mistaken for rt's own version (undo would splice offsets into it)", async () => {
     // An editor with auto-reload, a formatter on save, a dev server: a program reacting to the
     // write within milliseconds. The step's stamp is taken after that program wrote, so undo
     // trusts it and applies the step's byte offsets to other content: "linline 8", exit 0.
@@ -48,7 +58,8 @@ describe('undo review: the file checked is the file as it is now', () => {
       // Either refused with the file as the outside writer left it, or the whole step undone
       // around the new top line; never anything else.
       const wholeUndo = Buffer.concat([Buffer.from('TOP\n'), Buffer.from(numbered(20000))]);
-      if (u.status === 0 && !now.equals(wholeUndo)) accepted = `${u.text}\nfile now begins:\n${now.subarray(0, 120).toString()}`;
+      if (u.status === 0 && !now.equals(wholeUndo))
+        accepted = `${u.text}\nfile now begins:\n${now.subarray(0, 120).toString()}`;
       if (u.status !== 0) expect(now.equals(outside), u.text).toBe(true);
     }
     expect(accepted).toBeUndefined();
@@ -79,13 +90,49 @@ describe('undo review: never outside the root', () => {
     const outside = path.join(outsideDir, 'planted.txt');
     fs.mkdirSync(path.join(dir, '.rt/history/data'), { recursive: true });
     const bytes = Buffer.from('planted\n');
-    const header = Buffer.from(JSON.stringify([{ hunks: [{ before: { from: 0, to: 1, start: 0, end: bytes.length }, after: { from: 0, to: 0, start: 0, end: 0 } }], before: [bytes.length], after: [0], beforeLids: [[]], afterLids: [[]] }]));
+    const header = Buffer.from(
+      JSON.stringify([
+        {
+          hunks: [
+            { before: { from: 0, to: 1, start: 0, end: bytes.length }, after: { from: 0, to: 0, start: 0, end: 0 } },
+          ],
+          before: [bytes.length],
+          after: [0],
+          beforeLids: [[]],
+          afterLids: [[]],
+        },
+      ]),
+    );
     const len = Buffer.alloc(4);
     len.writeUInt32LE(header.length);
     fs.writeFileSync(path.join(dir, '.rt/history/data/1.bin'), Buffer.concat([len, header, bytes]));
     fs.writeFileSync(
       path.join(dir, '.rt/history/steps.json'),
-      JSON.stringify({ format: 'rt-history', version: 1, next: 2, steps: [{ id: 1, time: Date.now(), session: null, command: 'rt apply', state: 'done', bytes: 10, files: [{ path: 'x.txt', abs: outside, before: { exists: true, size: bytes.length, digest: null }, after: { exists: false, size: 0, digest: null }, added: 0, removed: 1 }] }] }),
+      JSON.stringify({
+        format: 'rt-history',
+        version: 1,
+        next: 2,
+        steps: [
+          {
+            id: 1,
+            time: Date.now(),
+            session: null,
+            command: 'rt apply',
+            state: 'done',
+            bytes: 10,
+            files: [
+              {
+                path: 'x.txt',
+                abs: outside,
+                before: { exists: true, size: bytes.length, digest: null },
+                after: { exists: false, size: 0, digest: null },
+                added: 0,
+                removed: 1,
+              },
+            ],
+          },
+        ],
+      }),
     );
     const r = run(['undo'], dir);
     expect(fs.existsSync(outside), r.text).toBe(false);
@@ -94,7 +141,7 @@ describe('undo review: never outside the root', () => {
 });
 
 describe('undo review: --force never puts the step back anywhere but whole lines where it was', () => {
-  it('a match of the step\'s bytes in the middle of a line is refused: no spliced line, no LID moved to another line', () => {
+  it("a match of the step's bytes in the middle of a line is refused: no spliced line, no LID moved to another line", () => {
     const dir = repo({ 'f.txt': 'a\nb\nc\n' });
     const w = openWindow(dir, 'f.txt');
     expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'X\n' }).status).toBe(0);
@@ -122,7 +169,7 @@ describe('undo review: --force never puts the step back anywhere but whole lines
     }
   });
 
-  it('the step\'s lines found at another place (another block, the other agent\'s work) are not undone there', () => {
+  it("the step's lines found at another place (another block, the other agent's work) are not undone there", () => {
     const dir = repo({ 'f.txt': 'A\nB\nC\nA\nB\nC\n' });
     const w = openWindow(dir, 'f.txt');
     expect(run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'Z\n' }).status).toBe(0);
@@ -148,7 +195,7 @@ describe('undo review: what undo restores', () => {
     expect(openWindow(dir, 'f.txt').lids).toEqual(before.lids);
   });
 
-  it('undo of a delete restores the file\'s mode (an executable script stays executable)', () => {
+  it("undo of a delete restores the file's mode (an executable script stays executable)", () => {
     const dir = repo({ 'run.sh': '#!/bin/sh\necho hi\n' });
     fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
     expect(run(['apply'], dir, { input: '*** Delete File: run.sh\n' }).status).toBe(0);
@@ -180,7 +227,9 @@ describe('undo review: what undo restores', () => {
     const dir = repo({ 'sub/target.txt': 'a\nb\n' });
     fs.symlinkSync('sub/target.txt', path.join(dir, 'link.txt'));
     const w = openWindow(dir, 'link.txt');
-    const m = run(['apply'], dir, { input: `*** Begin Patch\n*** Update File: link.txt\n*** Move to: moved.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** End Patch\n` });
+    const m = run(['apply'], dir, {
+      input: `*** Begin Patch\n*** Update File: link.txt\n*** Move to: moved.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** End Patch\n`,
+    });
     expect(m.status, m.text).toBe(0);
     expect(tree(dir)['link.txt']).toBeUndefined();
     const u = run(['undo'], dir);
@@ -244,7 +293,11 @@ describe('undo review: a crash between the files and the history', () => {
     // undo wrote, and the list still holds the step as it was, with the undo said to be under way.
     const dir = repo({ 'f.txt': 'a\nb\nc\nd\n', 'gone.txt': 'x\n' });
     const w = openWindow(dir, 'f.txt');
-    expect(run(['apply'], dir, { input: `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${w.lidAt(2)}\n*** Delete File: gone.txt\n*** Add File: new.txt\n+n\n*** End Patch\n` }).status).toBe(0);
+    expect(
+      run(['apply'], dir, {
+        input: `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${w.lidAt(2)}\n*** Delete File: gone.txt\n*** Add File: new.txt\n+n\n*** End Patch\n`,
+      }).status,
+    ).toBe(0);
     const after = files(dir);
     const done = readList(dir);
     expect(run(['undo'], dir).status).toBe(0);
@@ -333,17 +386,26 @@ describe('undo review: the history store', () => {
 
 /** The files of `dir` outside rt's state. */
 function files(dir: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(tree(dir)).filter(([rel]) => !rel.startsWith('.rt/') && !rel.startsWith('.git/')));
+  return Object.fromEntries(
+    Object.entries(tree(dir)).filter(([rel]) => !rel.startsWith('.rt/') && !rel.startsWith('.git/')),
+  );
 }
 
 interface List {
   steps: Array<Record<string, unknown>>;
 }
-const readList = (dir: string): List => JSON.parse(fs.readFileSync(path.join(dir, '.rt/history/steps.json'), 'utf8')) as List;
+const readList = (dir: string): List =>
+  JSON.parse(fs.readFileSync(path.join(dir, '.rt/history/steps.json'), 'utf8')) as List;
 
 /** Writes the history list `list` back, its latest step with `pending` (an undo or redo said to be under way). */
-function writeList(dir: string, list: List, pending: { direction: string; owner: { pid: number; host: string } }): void {
-  const steps = list.steps.map((s, i) => (i === list.steps.length - 1 ? { ...s, pending: { ...pending, time: Date.now() } } : s));
+function writeList(
+  dir: string,
+  list: List,
+  pending: { direction: string; owner: { pid: number; host: string } },
+): void {
+  const steps = list.steps.map((s, i) =>
+    i === list.steps.length - 1 ? { ...s, pending: { ...pending, time: Date.now() } } : s,
+  );
   fs.writeFileSync(path.join(dir, '.rt/history/steps.json'), JSON.stringify({ ...list, steps }));
 }
 

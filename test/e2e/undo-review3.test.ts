@@ -10,7 +10,6 @@ afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-
 const stepsFile = (dir: string) => path.join(dir, '.rt/history/steps.json');
 const editSteps = (dir: string, change: (doc: { steps: Array<Record<string, any>> }) => void) => {
   const doc = JSON.parse(fs.readFileSync(stepsFile(dir), 'utf8'));
@@ -19,7 +18,7 @@ const editSteps = (dir: string, change: (doc: { steps: Array<Record<string, any>
 };
 
 describe('undo review 3: the digest of a file made whole by an undo or redo', () => {
-  // src/core/digest.ts digestBytes: for a Buffer whose byteOffset is not a multiple of 4 it takes
+  // src/model/digest.ts digestBytes: for a Buffer whose byteOffset is not a multiple of 4 it takes
   // `new Uint32Array(bytes.slice(0, whole * 4).buffer)`; Buffer#slice is a view, not a copy, so
   // the words digested are the first words of the underlying ArrayBuffer (the start of the
   // history's data file), not the file's. An undo or redo that makes a file whole hands
@@ -82,7 +81,10 @@ describe('undo review 3: a UTF-8 BOM', () => {
     // An outside writer appends a line: every line kept keeps its LID (SPEC §1).
     fs.appendFileSync(path.join(dir, 'f.txt'), 'gamma\n');
     const after = openWindow(dir, 'f.txt');
-    expect({ lids: after.lids.slice(0, 2), line1: printed.lines[0]?.content }, u.text).toEqual({ lids: w.lids, line1: 'alpha' });
+    expect({ lids: after.lids.slice(0, 2), line1: printed.lines[0]?.content }, u.text).toEqual({
+      lids: w.lids,
+      line1: 'alpha',
+    });
   });
 });
 
@@ -166,7 +168,8 @@ describe('undo review 3: the bound', () => {
     expect(d.status, d.text).toBe(0);
     fs.rmSync(path.join(dir, 'big.txt'), { force: true });
     const h = run(['history', '--json'], dir);
-    const steps = h.status === 0 ? (JSON.parse(h.stdout).steps as Array<{ command: string; files: Array<{ path: string }> }>) : [];
+    const steps =
+      h.status === 0 ? (JSON.parse(h.stdout).steps as Array<{ command: string; files: Array<{ path: string }> }>) : [];
     const kept = steps.some((s) => s.files.some((f) => f.path === 'small.txt'));
     const deleteRecorded = steps.some((s) => s.files.some((f) => f.path === 'big.txt'));
     expect(kept, `${d.text}\n${h.text}`).toBe(true);
@@ -280,7 +283,7 @@ describe('undo review 3: sessions', () => {
   // redo among the steps the session *made* (steps.filter(s => s.session === session)): session A
   // that undid B's step with rt undo STEP cannot redo it ("nothing to redo in session A"), while
   // B, who undid nothing, can (and so takes back A's undo).
-  it('a session that undid another session\'s step with rt undo STEP can redo it; the other session cannot', () => {
+  it("a session that undid another session's step with rt undo STEP can redo it; the other session cannot", () => {
     const dir = repo({ 'f.txt': 'a\nb\n' });
     const B = { RT_SESSION: 'B' };
     const A = { RT_SESSION: 'A' };

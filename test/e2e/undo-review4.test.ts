@@ -12,7 +12,6 @@ afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
 
-
 const stepsFile = (dir: string) => path.join(dir, '.rt/history/steps.json');
 const editDoc = (dir: string, change: (doc: Record<string, any> & { steps: Array<Record<string, any>> }) => void) => {
   const doc = JSON.parse(fs.readFileSync(stepsFile(dir), 'utf8'));
@@ -20,7 +19,12 @@ const editDoc = (dir: string, change: (doc: Record<string, any> & { steps: Array
   fs.writeFileSync(stepsFile(dir), JSON.stringify(doc));
 };
 /** An rt that said it was undoing or redoing a step, and was killed (pid 999999 is not running). */
-const deadPending = (direction: 'undo' | 'redo', session: unknown) => ({ direction, owner: { pid: 999_999, host: os.hostname() }, time: Date.now() - 1000, session });
+const deadPending = (direction: 'undo' | 'redo', session: unknown) => ({
+  direction,
+  owner: { pid: 999_999, host: os.hostname() },
+  time: Date.now() - 1000,
+  session,
+});
 
 const MOVE = '*** Update File: a.txt\n*** Move to: z.txt\n';
 
@@ -42,7 +46,9 @@ describe('undo review 4: the restored-size check against the list', () => {
     expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'line fifteen\n'));
     const r = run(['redo'], dir);
     expect({ status: r.status, stderr: r.stderr }, r.text).toEqual({ status: 0, stderr: '' });
-    expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 2\n', 'TWO\n').replace('line 15\n', 'line fifteen\n'));
+    expect(read(dir, 'f.txt').toString()).toBe(
+      numbered(20).replace('line 2\n', 'TWO\n').replace('line 15\n', 'line fifteen\n'),
+    );
   });
 
   it('undo after a redo --force that kept another change is not taken for damaged data', () => {
@@ -55,7 +61,11 @@ describe('undo review 4: the restored-size check against the list', () => {
     expect(r.status, r.text).toBe(0);
     const u = run(['undo'], dir);
     const forced = u.status === 0 ? u : run(['undo', '--force'], dir);
-    expect({ status: u.status, stderr: u.stderr, forced: forced.status }, `${u.text}\n${forced.text}`).toEqual({ status: 0, stderr: '', forced: 0 });
+    expect({ status: u.status, stderr: u.stderr, forced: forced.status }, `${u.text}\n${forced.text}`).toEqual({
+      status: 0,
+      stderr: '',
+      forced: 0,
+    });
     expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'line fifteen\n'));
   });
 });
@@ -100,7 +110,10 @@ describe('undo review 4: a move made again from the other file', () => {
     expect(run(['apply'], dir, { input: MOVE }).status).toBe(0);
     fs.rmSync(path.join(dir, 'z.txt'));
     const u = run(['undo'], dir);
-    expect({ status: u.status, removed: /z\.txt was removed since step 1/.test(u.stderr), find: /rt find/.test(u.stderr) }, u.text).toEqual({ status: 3, removed: true, find: false });
+    expect(
+      { status: u.status, removed: /z\.txt was removed since step 1/.test(u.stderr), find: /rt find/.test(u.stderr) },
+      u.text,
+    ).toEqual({ status: 3, removed: true, find: false });
     expect(fs.existsSync(path.join(dir, 'a.txt'))).toBe(false);
   });
 
@@ -118,7 +131,10 @@ describe('undo review 4: a move made again from the other file', () => {
     expect(u.status, u.text.slice(0, 2000)).toBe(0);
     const r = run(['redo'], dir);
     expect(r.status).toBe(0);
-    expect({ undo: u.stdout.split('\n').length < 300, redo: r.stdout.split('\n').length < 300 }, `undo printed ${u.stdout.split('\n').length} lines, redo ${r.stdout.split('\n').length}; the move ${m.stdout.split('\n').length}`).toEqual({ undo: true, redo: true });
+    expect(
+      { undo: u.stdout.split('\n').length < 300, redo: r.stdout.split('\n').length < 300 },
+      `undo printed ${u.stdout.split('\n').length} lines, redo ${r.stdout.split('\n').length}; the move ${m.stdout.split('\n').length}`,
+    ).toEqual({ undo: true, redo: true });
   });
 });
 
@@ -142,7 +158,14 @@ describe('undo review 4: fields of the list that rt copies', () => {
     });
     const h = run(['history'], dir);
     const again = run(['history'], dir);
-    expect({ first: h.stdout.split('\n').filter(Boolean).length, again: again.stdout.split('\n').filter(Boolean).length, setAside: fs.existsSync(path.join(dir, '.rt/set-aside')) }, `${h.text}\n${again.text}`).toEqual({ first: 2, again: 2, setAside: false });
+    expect(
+      {
+        first: h.stdout.split('\n').filter(Boolean).length,
+        again: again.stdout.split('\n').filter(Boolean).length,
+        setAside: fs.existsSync(path.join(dir, '.rt/set-aside')),
+      },
+      `${h.text}\n${again.text}`,
+    ).toEqual({ first: 2, again: 2, setAside: false });
   });
 
   // Doc.undos is not checked at all: a string there makes History.mark write undoneSeq "11" (a
@@ -157,7 +180,10 @@ describe('undo review 4: fields of the list that rt copies', () => {
     const u = run(['undo'], dir);
     expect(u.status, u.text).toBe(0);
     const h = run(['history'], dir);
-    expect({ steps: h.stdout.split('\n').filter(Boolean).length, setAside: fs.existsSync(path.join(dir, '.rt/set-aside')) }, h.text).toEqual({ steps: 2, setAside: false });
+    expect(
+      { steps: h.stdout.split('\n').filter(Boolean).length, setAside: fs.existsSync(path.join(dir, '.rt/set-aside')) },
+      h.text,
+    ).toEqual({ steps: 2, setAside: false });
   });
 });
 

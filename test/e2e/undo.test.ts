@@ -5,14 +5,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { History } from '../../src/io/history.js';
-import { StateStore } from '../../src/io/state.js';
-import { cleanup, expectRun, numbered, openWindow, parseWindow, run, tree, write, repoWith as repo } from './harness.js';
+import { History } from '../../src/store/history.js';
+import { StateStore } from '../../src/store/state.js';
+import {
+  cleanup,
+  expectRun,
+  numbered,
+  openWindow,
+  parseWindow,
+  run,
+  tree,
+  write,
+  repoWith as repo,
+} from './harness.js';
 
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
-
 
 describe('rt undo and rt redo', () => {
   it('restores the bytes exactly (CRLF, no final newline) and the LIDs a window showed before the step', () => {
@@ -22,7 +31,9 @@ describe('rt undo and rt redo', () => {
     expect(run(['edit', 'f.txt', w.lidAt(2), w.lidAt(3)], dir, { input: 'B\n' }).status).toBe(0);
     const r = run(['undo'], dir);
     expect(r.status, r.text).toBe(0);
-    expect(r.stdout).toMatch(/^undid step 1 \(rt edit, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): f\.txt\nrestored f\.txt: 4 lines\n--- f\.txt \(lines 1-4 of 4\) ---\n/);
+    expect(r.stdout).toMatch(
+      /^undid step 1 \(rt edit, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): f\.txt\nrestored f\.txt: 4 lines\n--- f\.txt \(lines 1-4 of 4\) ---\n/,
+    );
     expect(read(dir, 'f.txt')).toEqual(bytes);
     // The window printed before the edit is valid again: its LIDs name the same lines.
     expect(openWindow(dir, 'f.txt').lids).toEqual(w.lids);
@@ -50,9 +61,13 @@ describe('rt undo and rt redo', () => {
     const dir = repo({ 'a.txt': 'a\n', 'old.txt': 'old\n', 'm.txt': 'm\n' });
     const w = openWindow(dir, 'a.txt');
     const before = tree(dir);
-    const r = run(['apply'], dir, { input: `*** Update File: a.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** Add File: sub/new.txt\n+new\n*** Delete File: old.txt\n*** Update File: m.txt\n*** Move to: n.txt\n` });
+    const r = run(['apply'], dir, {
+      input: `*** Update File: a.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** Add File: sub/new.txt\n+new\n*** Delete File: old.txt\n*** Update File: m.txt\n*** Move to: n.txt\n`,
+    });
     expect(r.status, r.text).toBe(0);
-    expect(run(['history'], dir).stdout).toMatch(/^1 {2}\S+ \S+ {2}- {2}rt apply {2}a\.txt \+1 -1, sub\/new\.txt \+1 -0, old\.txt \+0 -1, m\.txt \+0 -1, n\.txt \+1 -0\n$/);
+    expect(run(['history'], dir).stdout).toMatch(
+      /^1 {2}\S+ \S+ {2}- {2}rt apply {2}a\.txt \+1 -1, sub\/new\.txt \+1 -0, old\.txt \+0 -1, m\.txt \+0 -1, n\.txt \+1 -0\n$/,
+    );
     const u = run(['undo'], dir);
     expect(u.status, u.text).toBe(0);
     const now = tree(dir);
@@ -68,13 +83,18 @@ describe('rt undo and rt redo', () => {
     // An editor changes another line.
     const edited = read(dir, 'f.txt').toString().replace('line 15\n', 'fifteen\n');
     fs.writeFileSync(path.join(dir, 'f.txt'), edited);
-    expectRun(run(['undo'], dir), { status: 3, stdout: '', stderr: /^rt: f\.txt changed since step 1 \(rt edit\) wrote it; nothing was undone\nrt: see it as it is now: rt open f\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/ });
+    expectRun(run(['undo'], dir), {
+      status: 3,
+      stdout: '',
+      stderr:
+        /^rt: f\.txt changed since step 1 \(rt edit\) wrote it; nothing was undone\nrt: see it as it is now: rt open f\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
+    });
     expect(read(dir, 'f.txt').toString()).toBe(edited);
     expect(run(['undo', '--force'], dir).status).toBe(0);
     expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'fifteen\n'));
   });
 
-  it('never undoes another session\'s later work: A\'s undo is refused after B changed the file', () => {
+  it("never undoes another session's later work: A's undo is refused after B changed the file", () => {
     const dir = repo({ 'f.txt': numbered(10) });
     const a = { env: { RT_SESSION: 'a' } };
     const b = { env: { RT_SESSION: 'b' } };
@@ -99,7 +119,12 @@ describe('rt undo and rt redo', () => {
     run(['edit', 'b.txt', wb.lidAt(1)], dir, { input: 'B\n' });
     const wa2 = openWindow(dir, 'a.txt');
     run(['edit', 'a.txt', wa2.lidAt(1)], dir, { input: 'AA\n' });
-    expectRun(run(['undo', '1'], dir), { status: 3, stdout: '', stderr: /^rt: step 3 \(rt edit\) changed a\.txt after step 1; nothing was undone\nrt: undo step 3 first: rt undo 3\n/ });
+    expectRun(run(['undo', '1'], dir), {
+      status: 3,
+      stdout: '',
+      stderr:
+        /^rt: step 3 \(rt edit\) changed a\.txt after step 1; nothing was undone\nrt: undo step 3 first: rt undo 3\n/,
+    });
     expect(run(['undo', '2'], dir).status).toBe(0);
     expect(read(dir, 'b.txt').toString()).toBe('b\n');
     expect(read(dir, 'a.txt').toString()).toBe('AA\n');
@@ -109,7 +134,11 @@ describe('rt undo and rt redo', () => {
     const dir = repo({});
     expect(run(['create', 'n.txt'], dir, { input: 'x\n' }).status).toBe(0);
     fs.rmSync(path.join(dir, 'n.txt'));
-    expectRun(run(['undo'], dir), { status: 3, stdout: '', stderr: /^rt: n\.txt was removed since step 1 \(rt create\) wrote it/ });
+    expectRun(run(['undo'], dir), {
+      status: 3,
+      stdout: '',
+      stderr: /^rt: n\.txt was removed since step 1 \(rt create\) wrote it/,
+    });
   });
 });
 
@@ -123,9 +152,15 @@ describe('rt undo told what stands in its way', () => {
     expectRun(run(['undo'], dir, { env: A }), {
       status: 3,
       stdout: '',
-      stderr: /^rt: a\.txt changed since step 1 \(rt edit\) wrote it: step 2 \(rt edit, session B\) wrote it after; nothing was undone\nrt: undo step 2 first: rt undo 2\nrt: see it as it is now: rt open a\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
+      stderr:
+        /^rt: a\.txt changed since step 1 \(rt edit\) wrote it: step 2 \(rt edit, session B\) wrote it after; nothing was undone\nrt: undo step 2 first: rt undo 2\nrt: see it as it is now: rt open a\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
     });
-    expectRun(run(['undo', '1'], dir, { env: A }), { status: 3, stdout: '', stderr: /^rt: step 2 \(rt edit, session B\) changed a\.txt after step 1; nothing was undone\nrt: undo step 2 first: rt undo 2\n$/ });
+    expectRun(run(['undo', '1'], dir, { env: A }), {
+      status: 3,
+      stdout: '',
+      stderr:
+        /^rt: step 2 \(rt edit, session B\) changed a\.txt after step 1; nothing was undone\nrt: undo step 2 first: rt undo 2\n$/,
+    });
     expect(read(dir, 'a.txt').toString()).toBe('ONE\nTWO\nthree\n');
   });
 
@@ -133,13 +168,18 @@ describe('rt undo told what stands in its way', () => {
     const dir = repo({ 'a.txt': 'one\ntwo\n' });
     expect(run(['edit', '--force', 'a.txt', '1'], dir, { input: 'ONE\n' }).status).toBe(0);
     expect(run(['undo'], dir).status).toBe(0);
-    expectRun(run(['undo', '1'], dir), { status: 1, stdout: '', stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written\nrt: bring it back with: rt redo\n$/ });
+    expectRun(run(['undo', '1'], dir), {
+      status: 1,
+      stdout: '',
+      stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written\nrt: bring it back with: rt redo\n$/,
+    });
     // Once its session writes anew, no redo brings it back.
     expect(run(['edit', '--force', 'a.txt', '2'], dir, { input: 'TWO\n' }).status).toBe(0);
     expectRun(run(['undo', '1'], dir), {
       status: 1,
       stdout: '',
-      stderr: /^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: the session that undid it wrote since\)\nrt: see the steps: rt history\n$/,
+      stderr:
+        /^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: the session that undid it wrote since\)\nrt: see the steps: rt history\n$/,
     });
   });
 });
@@ -151,7 +191,8 @@ describe('rt undo of a big file', () => {
     const f = openWindow(dir, 'f.txt:1', ['--window', '5000']);
     const g = openWindow(dir, 'g.txt:1', ['--window', '3000']);
     // Dated back, so that its saved index is trusted by its stamp (not racy) and kept as read.
-    for (const name of ['f.txt', 'g.txt']) fs.utimesSync(path.join(dir, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    for (const name of ['f.txt', 'g.txt'])
+      fs.utimesSync(path.join(dir, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const original = { f: read(dir, 'f.txt'), g: read(dir, 'g.txt') };
     expect(run(['edit', 'f.txt', f.lidAt(1500), f.lidAt(1502)], dir, { input: 'x\ny\nz\nw\nv\n' }).status).toBe(0);
     const patch = `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${f.lidAt(10)} ${f.lidAt(12)}\n@@ insert after ${f.lidAt(4000)}\n+new\n*** Update File: g.txt\n@@ edit ${g.lidAt(2000)}\n+G\n*** End Patch\n`;
@@ -204,7 +245,12 @@ describe('rt undo --json', () => {
     const r = run(['--json', 'undo'], dir);
     expect(r.status, r.text).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ command: 'undo', written: true, step: { id: 1, command: 'rt edit', session: null }, files: [{ path: 'f.txt', verb: 'restored', total: 3 }] });
+    expect(doc).toMatchObject({
+      command: 'undo',
+      written: true,
+      step: { id: 1, command: 'rt edit', session: null },
+      files: [{ path: 'f.txt', verb: 'restored', total: 3 }],
+    });
     expect(doc.files[0].windows[0].lines.map((l: { lid: string }) => l.lid)).toEqual(w.lids);
   });
 });
@@ -218,7 +264,11 @@ describe('nothing to undo, and a history that cannot be trusted', () => {
     fs.rmSync(path.join(dir, '.rt'), { recursive: true });
     expect(run(['undo'], dir).status).toBe(1);
     expect(read(dir, 'f.txt').toString()).toBe('A\n');
-    expectRun(run(['undo'], dir, { env: { RT_STATE: 'off' } }), { status: 1, stdout: '', stderr: /no history is kept here \(RT_STATE=off\): nothing to undo/ });
+    expectRun(run(['undo'], dir, { env: { RT_STATE: 'off' } }), {
+      status: 1,
+      stdout: '',
+      stderr: /no history is kept here \(RT_STATE=off\): nothing to undo/,
+    });
   });
 
   it.each([
@@ -246,7 +296,15 @@ describe('nothing to undo, and a history that cannot be trusted', () => {
     const file = { path: 'f.txt', abs: path.join(dir, 'f.txt'), before: side, after: side, added: 1, removed: 1 };
     const span = { from: 0, to: 1, start: 0, end: 2 };
     for (let i = 0; i < 204; i++) {
-      const data = [{ hunks: [{ before: span, after: span }], beforeBytes: [Buffer.from('a\n')], afterBytes: [Buffer.from('b\n')], beforeLids: [Uint32Array.of(1)], afterLids: [Uint32Array.of(2)] }];
+      const data = [
+        {
+          hunks: [{ before: span, after: span }],
+          beforeBytes: [Buffer.from('a\n')],
+          afterBytes: [Buffer.from('b\n')],
+          beforeLids: [Uint32Array.of(1)],
+          afterLids: [Uint32Array.of(2)],
+        },
+      ];
       history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data);
     }
     const w = openWindow(dir, 'f.txt');
@@ -268,7 +326,9 @@ describe('rt undo of a move', () => {
   it('keeps neither file whole; undo makes the source again from the target, with its LIDs, redo the target from the source', () => {
     const dir = repo({ 'src/a.ts': numbered(2000) });
     const w = openWindow(dir, 'src/a.ts:1', ['--window', '2000']);
-    const m = run(['apply'], dir, { input: `*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: lib/b.ts\n@@ edit ${w.lidAt(1000)}\n+changed\n*** End Patch\n` });
+    const m = run(['apply'], dir, {
+      input: `*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: lib/b.ts\n@@ edit ${w.lidAt(1000)}\n+changed\n*** End Patch\n`,
+    });
     expect(m.status, m.text).toBe(0);
     const moved = read(dir, 'lib/b.ts');
     const movedLids = parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids;

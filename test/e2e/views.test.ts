@@ -44,6 +44,8 @@ describe('view state', () => {
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { touched: number };
     fs.writeFileSync(file, JSON.stringify({ ...doc, touched: Date.now() - 2 * 86_400_000 }));
     run(['grep', '-F', 'needle'], dir);
-    expect((JSON.parse(fs.readFileSync(file, 'utf8')) as { touched: number }).touched).toBeGreaterThan(Date.now() - 60_000);
+    expect((JSON.parse(fs.readFileSync(file, 'utf8')) as { touched: number }).touched).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
   });
 });

@@ -15,12 +15,15 @@ const BROKEN: Partial<Record<string, string>> = { php: '<?php\n(((\n', yaml: 'a:
 
 describe('dist/lang.cjs', () => {
   it('loads every grammar from dist/grammars and parses with it', async () => {
-    const { createEngine } = createRequire(import.meta.url)(path.join(dist, 'lang.cjs')) as { createEngine: (read: ReadGrammar) => Engine };
+    const { createEngine } = createRequire(import.meta.url)(path.join(dist, 'lang.cjs')) as {
+      createEngine: (read: ReadGrammar) => Engine;
+    };
     const engine = createEngine((file) => readFileSync(path.join(dist, 'grammars', file)));
     for (const language of LANGUAGES) {
       await engine.prepare(language);
       expect(engine.isPrepared(language), language).toBe(true);
-      if (PARSING[language].kind === 'tree-sitter') expect(engine.problems(language, BROKEN[language] ?? '(((\n'), language).not.toEqual([]);
+      if (PARSING[language].kind === 'tree-sitter')
+        expect(engine.problems(language, BROKEN[language] ?? '(((\n'), language).not.toEqual([]);
     }
     expect(engine.problems('typescript', 'let a = (1;\n')?.map((p) => p.message)).toEqual(['missing `)`']);
   });

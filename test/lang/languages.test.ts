@@ -57,9 +57,12 @@ describe('languageOf', () => {
     expect(languageOf(path, head(''))).toBe(language);
   });
 
-  it.each(['README.md', 'notes.txt', 'Makefile', 'x.zsh', 'style.scss', 'a.h.orig', '.gitignore', 'noext'])('%s is not checked', (path) => {
-    expect(languageOf(path, head('some text\n'))).toBeUndefined();
-  });
+  it.each(['README.md', 'notes.txt', 'Makefile', 'x.zsh', 'style.scss', 'a.h.orig', '.gitignore', 'noext'])(
+    '%s is not checked',
+    (path) => {
+      expect(languageOf(path, head('some text\n'))).toBeUndefined();
+    },
+  );
 
   it('a .h file is C unless it shows C++ (classes, namespaces, templates, ::)', () => {
     expect(languageOf('list.h', head('struct list { int n; };\nint count(struct list *);\n'))).toBe('c');
@@ -106,7 +109,24 @@ describe('languageOfShebang', () => {
 
 describe('PARSING', () => {
   it('covers the languages SPEC §9 names, each with a parser', () => {
-    const named = ['javascript', 'typescript', 'tsx', 'json', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash', 'css', 'yaml'];
+    const named = [
+      'javascript',
+      'typescript',
+      'tsx',
+      'json',
+      'python',
+      'go',
+      'rust',
+      'java',
+      'c',
+      'cpp',
+      'csharp',
+      'ruby',
+      'php',
+      'bash',
+      'css',
+      'yaml',
+    ];
     for (const language of named) expect(LANGUAGES).toContain(language);
     for (const language of LANGUAGES) expect(PARSING[language]).toBeDefined();
   });

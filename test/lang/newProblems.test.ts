@@ -5,7 +5,13 @@ import { hunkBetween, newProblems, type Hunk } from '../../src/lang/newProblems.
 import type { SyntaxProblem } from '../../src/lang/problem.js';
 
 const at = (line: number, kind = 'missing )', context: [number, number] = [line, line]): SyntaxProblem => ({
-  line, column: 1, endLine: line, message: kind, kind, contextStart: context[0], contextEnd: context[1],
+  line,
+  column: 1,
+  endLine: line,
+  message: kind,
+  kind,
+  contextStart: context[0],
+  contextEnd: context[1],
 });
 const lines = (problems: SyntaxProblem[]): number[] => problems.map((p) => p.line);
 
@@ -19,12 +25,30 @@ describe('newProblems', () => {
     ['the same error, same place', [at(9)], [at(9)], replaceLine5, []],
     ['the same error moved down by an insertion above', [at(9)], [at(11)], insertTwoAt3, []],
     ['an error of another kind in the inserted lines', [at(9)], [at(11), at(4, 'unexpected }')], insertTwoAt3, [4]],
-    ['an error of another kind far from the edit in a broken file', [at(9)], [at(11, 'unexpected }')], insertTwoAt3, []],
+    [
+      'an error of another kind far from the edit in a broken file',
+      [at(9)],
+      [at(11, 'unexpected }')],
+      insertTwoAt3,
+      [],
+    ],
     ['an error in the hunk paired with one from the replaced lines', [at(5)], [at(5)], replaceLine5, []],
     ['a second error of a kind, in the edit', [at(9)], [at(5), at(9)], replaceLine5, [5]],
     ['as many of a kind as before: moved, not made', [at(20)], [at(5)], replaceLine5, []],
-    ['a new error far from the edit in a broken file, its context too', [at(20, 'unexpected }')], [at(20, 'unexpected }'), at(40, 'missing ;')], replaceLine5, []],
-    ['a new error whose construct reaches the edit', [at(20, 'unexpected }')], [at(20, 'unexpected }'), at(40, 'missing }', [3, 40])], replaceLine5, [40]],
+    [
+      'a new error far from the edit in a broken file, its context too',
+      [at(20, 'unexpected }')],
+      [at(20, 'unexpected }'), at(40, 'missing ;')],
+      replaceLine5,
+      [],
+    ],
+    [
+      'a new error whose construct reaches the edit',
+      [at(20, 'unexpected }')],
+      [at(20, 'unexpected }'), at(40, 'missing }', [3, 40])],
+      replaceLine5,
+      [40],
+    ],
   ])('%s', (_name, before, after, hunks, expected) => {
     expect(lines(newProblems(before, after, hunks))).toEqual(expected);
   });

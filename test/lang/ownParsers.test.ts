@@ -9,7 +9,8 @@ import { ownParserOf, ownVerdict } from '../../src/lang/ownParsers.js';
 import { newErrors, prepareChecker, type Check } from '../../src/lang/syntax.js';
 
 const b = (text: string): Buffer => Buffer.from(text);
-const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
+const messages = (check: Check): string[] =>
+  check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status];
 
 const folder = mkdtempSync(path.join(tmpdir(), 'rt-own-parsers-'));
 const realPath = process.env.PATH ?? '';
@@ -59,7 +60,10 @@ beforeAll(async () => {
   accepting = fakePython('accepting', 'cat > /dev/null\nexit 0');
   rejecting = fakePython('rejecting', 'cat > /dev/null\necho \'[1, 1, "invalid syntax"]\'\nexit 3');
   // Says "invalid syntax" at line 2 of any text holding BROKEN, accepts every other.
-  rejectingMarked = fakePython('marked', 'if grep -q BROKEN; then echo \'[2, 5, "invalid syntax"]\'; exit 3; fi\nexit 0');
+  rejectingMarked = fakePython(
+    'marked',
+    'if grep -q BROKEN; then echo \'[2, 5, "invalid syntax"]\'; exit 3; fi\nexit 0',
+  );
   mkdirSync(TOOLS);
   for (const program of ['sh', 'bash', 'cat', 'grep', 'sleep']) {
     const file = onPath(program);
@@ -69,11 +73,16 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const unindent = { before: 'def f(x):\n    if x:\n        return 1\n    return 2\n', after: 'def f(x):\n    if x:\n        return 1\n  return 2\n' };
+const unindent = {
+  before: 'def f(x):\n    if x:\n        return 1\n    return 2\n',
+  after: 'def f(x):\n    if x:\n        return 1\n  return 2\n',
+};
 
 describe('Python: python3 before a refusal', () => {
   it.skipIf(!onPath('python3'))('the real python3 agrees that a dedent to no outer level breaks the file', () => {
-    expect(messages(newErrors('python', b(unindent.before), b(unindent.after)))).toEqual(['4:3 unindent does not match any outer indentation level']);
+    expect(messages(newErrors('python', b(unindent.before), b(unindent.after)))).toEqual([
+      '4:3 unindent does not match any outer indentation level',
+    ]);
   });
 
   it('type parameter defaults (Python 3.13), which the grammar cannot read, pass where python3 accepts them', () => {
@@ -83,7 +92,7 @@ describe('Python: python3 before a refusal', () => {
     }
   });
 
-  it("a file the grammar misreads hides no new break: python3 judges the change", () => {
+  it('a file the grammar misreads hides no new break: python3 judges the change', () => {
     const before = 'class A[T = int]:\n    x = 1\n\n\ndef g():\n    return 2\n';
     const after = before.replace('return 2', 'return 2 BROKEN');
     const check = withPath([rejectingMarked, TOOLS], () => newErrors('python', b(before), b(after)));
@@ -98,11 +107,18 @@ describe('Python: python3 before a refusal', () => {
   });
 
   it('without python3, the indentation rules, brackets and strings still refuse; what only the grammar sees does not', () => {
-    const refused = (before: string, after: string): string[] => withPath([TOOLS], () => messages(newErrors('python', b(before), b(after))));
-    expect(refused(unindent.before, unindent.after)).toEqual(['4:3 unindent does not match any outer indentation level']);
-    expect(refused('def f():\n    pass\n', 'def f():\npass\n')).toEqual(['2:1 expected an indented block after function definition on line 1']);
+    const refused = (before: string, after: string): string[] =>
+      withPath([TOOLS], () => messages(newErrors('python', b(before), b(after))));
+    expect(refused(unindent.before, unindent.after)).toEqual([
+      '4:3 unindent does not match any outer indentation level',
+    ]);
+    expect(refused('def f():\n    pass\n', 'def f():\npass\n')).toEqual([
+      '2:1 expected an indented block after function definition on line 1',
+    ]);
     expect(refused('x = 1\ny = 2\n', 'x = 1\n  y = 2\n')).toEqual(['2:3 unexpected indent']);
-    expect(refused('if x:\n        a = 1\n        b = 2\n', 'if x:\n        a = 1\n\tb = 2\n')).toEqual(['3:2 inconsistent use of tabs and spaces in indentation']);
+    expect(refused('if x:\n        a = 1\n        b = 2\n', 'if x:\n        a = 1\n\tb = 2\n')).toEqual([
+      '3:2 inconsistent use of tabs and spaces in indentation',
+    ]);
     expect(refused('x = f(1)\n', 'x = f(1\n')).toEqual(['1:6 `(` was never closed']);
     expect(refused('x = "a"\n', 'x = "a\n')).toEqual(['1:5 unterminated string literal']);
     expect(refused('x = 1\n', 'x = = 1\n')).toEqual(['ok']);
@@ -117,10 +133,15 @@ describe('Python: python3 before a refusal', () => {
 describe('shell scripts: bash -n, or sh -n for a POSIX sh script', () => {
   const groups = 'f() {\n    if [[ (("$1" -eq "$1") && ("$1" -gt "0")) ]]\n    then\n        echo "$1"\n    fi\n}\n';
 
-  it.skipIf(!onPath('bash'))('parenthesised groups inside [[ ]], which the grammar cannot read, pass as bash reads them', () => {
-    expect(newErrors('bash', b(''), b(groups)).status).toBe('ok');
-    expect(messages(newErrors('bash', b(groups), b(groups.replace('    fi\n', ''))))).toEqual([expect.stringMatching(/^5:1 syntax error near unexpected token/)]);
-  });
+  it.skipIf(!onPath('bash'))(
+    'parenthesised groups inside [[ ]], which the grammar cannot read, pass as bash reads them',
+    () => {
+      expect(newErrors('bash', b(''), b(groups)).status).toBe('ok');
+      expect(messages(newErrors('bash', b(groups), b(groups.replace('    fi\n', ''))))).toEqual([
+        expect.stringMatching(/^5:1 syntax error near unexpected token/),
+      ]);
+    },
+  );
 
   it('a #!/bin/sh script is read by sh, any other by bash', () => {
     expect(ownParserOf('bash', '#!/bin/sh\necho\n')).toBe('sh');
@@ -138,16 +159,19 @@ describe('shell scripts: bash -n, or sh -n for a POSIX sh script', () => {
 describe('Rust: rustfmt before a refusal', () => {
   const safe = 'unsafe extern "C" {\n    pub safe fn abs(i: i32) -> i32;\n}\n';
 
-  it.skipIf(!onPath('rustfmt'))('a safe fn in an unsafe extern block (edition 2024), which the grammar cannot read, passes; a break is refused', () => {
-    expect(newErrors('rust', b(''), b(safe)).status).toBe('ok');
-    const broken = `${safe}fn main() {\n    let x = ;\n}\n`;
-    expect(messages(newErrors('rust', b(safe), b(broken)))).toEqual(['5:13 expected expression, found `;`']);
-  });
+  it.skipIf(!onPath('rustfmt'))(
+    'a safe fn in an unsafe extern block (edition 2024), which the grammar cannot read, passes; a break is refused',
+    () => {
+      expect(newErrors('rust', b(''), b(safe)).status).toBe('ok');
+      const broken = `${safe}fn main() {\n    let x = ;\n}\n`;
+      expect(messages(newErrors('rust', b(safe), b(broken)))).toEqual(['5:13 expected expression, found `;`']);
+    },
+  );
 
   it('without rustfmt, an error refuses only if the change unbalances the brackets (as for C macros)', () => {
-    const check = (before: string, after: string): string => withPath([TOOLS], () => newErrors('rust', b(before), b(after)).status);
+    const check = (before: string, after: string): string =>
+      withPath([TOOLS], () => newErrors('rust', b(before), b(after)).status);
     expect(check('', safe)).toBe('ok');
     expect(check('fn main() {\n    let x = (1);\n}\n', 'fn main() {\n    let x = (1;\n}\n')).toBe('errors');
   });
 });
-

@@ -7,15 +7,35 @@ import { isPythonTokenProblem, pythonTokenProblems } from '../../src/lang/python
 
 /** [what, source, CPython's first error as `line message`, or undefined when it compiles]. */
 const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
-  ['a dedent to no outer level', 'def f(x):\n    if x:\n        return 1\n  return 2\n', '4 unindent does not match any outer indentation level'],
+  [
+    'a dedent to no outer level',
+    'def f(x):\n    if x:\n        return 1\n  return 2\n',
+    '4 unindent does not match any outer indentation level',
+  ],
   ['a body at column 0', 'def f(x):\nreturn x\n', '2 expected an indented block after function definition on line 1'],
-  ['a header at the end of the file', 'class A:\n    def f(self):\n', '2 expected an indented block after function definition on line 2'],
-  ['a header followed by comments only', 'if x:\n    # nothing\n\n', "3 expected an indented block after 'if' statement on line 1"],
+  [
+    'a header at the end of the file',
+    'class A:\n    def f(self):\n',
+    '2 expected an indented block after function definition on line 2',
+  ],
+  [
+    'a header followed by comments only',
+    'if x:\n    # nothing\n\n',
+    "3 expected an indented block after 'if' statement on line 1",
+  ],
   ['an indented line after a simple statement', 'x = 1\n    y = 2\n', '2 unexpected indent'],
   ['an indented first line', '  x = 1\n', '1 unexpected indent'],
   ['an indented line after a one-line compound statement', 'if x: y = 1\n    y = 2\n', '2 unexpected indent'],
-  ['a tab where spaces opened the level', 'if x:\n        a = 1\n\tb = 2\n', '3 inconsistent use of tabs and spaces in indentation'],
-  ['a tab and spaces that order the line differently', 'if x:\n        if y:\n\t pass\n', '3 inconsistent use of tabs and spaces in indentation'],
+  [
+    'a tab where spaces opened the level',
+    'if x:\n        a = 1\n\tb = 2\n',
+    '3 inconsistent use of tabs and spaces in indentation',
+  ],
+  [
+    'a tab and spaces that order the line differently',
+    'if x:\n        if y:\n\t pass\n',
+    '3 inconsistent use of tabs and spaces in indentation',
+  ],
   ['a decorated line less indented', 'class A:\n    @property\ndef f(self): pass\n', '3 unexpected unindent'],
   ['an unclosed bracket', 'x = f(1,\n      2\ny = 3\n', '1 `(` was never closed'],
   ['an unmatched closer', 'x = 1)\n', '1 unmatched `)`'],
@@ -25,18 +45,34 @@ const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
   ['text after a continuation backslash', 'x = 1 + \\ 2\n', '1 unexpected character after line continuation character'],
   ['return at module level', 'x = 1\nreturn x\n', "2 'return' outside function"],
   ['return in a class body in a function', 'def f():\n    class A:\n        return 1\n', "3 'return' outside function"],
-  ['break in a loop\'s else', 'for x in y:\n    pass\nelse:\n    break\n', "4 'break' outside loop"],
-  ['continue in a function in a loop', 'while x:\n    def f():\n        continue\n', "3 'continue' not properly in loop"],
+  ["break in a loop's else", 'for x in y:\n    pass\nelse:\n    break\n', "4 'break' outside loop"],
+  [
+    'continue in a function in a loop',
+    'while x:\n    def f():\n        continue\n',
+    "3 'continue' not properly in loop",
+  ],
   ['yield at module level', 'x = yield 1\n', "1 'yield' outside function"],
   ['await in a function that is not async', 'def f():\n    if x: await g()\n', "2 'await' outside async function"],
   ['await at module level', 'await f()\n', "1 'await' outside function"],
-  ['a positional argument after a keyword argument', 'f(a,\n  b=1,\n  c)\n', '3 positional argument follows keyword argument'],
+  [
+    'a positional argument after a keyword argument',
+    'f(a,\n  b=1,\n  c)\n',
+    '3 positional argument follows keyword argument',
+  ],
   ['a positional argument after **', 'f(**k, c)\n', '1 positional argument follows keyword argument unpacking'],
   ['a keyword argument twice', 'class A(B, m=1, m=2): pass\n', '1 keyword argument repeated: m'],
-  ['a parameter without a default after one with', 'def f(a, b=1, c): pass\n', '1 parameter without a default follows parameter with a default'],
+  [
+    'a parameter without a default after one with',
+    'def f(a, b=1, c): pass\n',
+    '1 parameter without a default follows parameter with a default',
+  ],
   ['an import of nothing', 'def f():\n    import #x\n    print(1)\n', '2 `import` needs more'],
   ['`as` outside import, with, except and case', 'x = 1\npatch("a") as m,\n', '2 `as` out of place'],
-  ['a future import after code', '"""doc"""\nimport os\nfrom __future__ import annotations\n', '3 from __future__ imports must occur at the beginning of the file'],
+  [
+    'a future import after code',
+    '"""doc"""\nimport os\nfrom __future__ import annotations\n',
+    '3 from __future__ imports must occur at the beginning of the file',
+  ],
   // Valid code: none of these is an error.
   [
     'as, import and future imports where they belong',
@@ -59,16 +95,32 @@ const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
   ['tabs used consistently', 'if x:\n\tif y:\n\t\tpass\n\telse:\n\t\tpass\n', undefined],
   ['a tab equal to eight spaces, alone', 'if x:\n\tpass\n', undefined],
   ['one-line compound statements', 'if x: y = 1\nclass A: pass\nwhile 0: break\nx = 2\n', undefined],
-  ['brackets and continuations ignore indentation', 'x = [\n  1,\n        2,\n]\ny = 1 + \\\n      2\ndef f(a,\n  b):\n    return {\n  "k": lambda: a,\n}[b]\n', undefined],
-  ['colons that open no block', 'x = lambda: 1\nd = {1: 2}\ns = a[1:2]\ny: int = 3\nif (n := 10) > 5: pass\n', undefined],
+  [
+    'brackets and continuations ignore indentation',
+    'x = [\n  1,\n        2,\n]\ny = 1 + \\\n      2\ndef f(a,\n  b):\n    return {\n  "k": lambda: a,\n}[b]\n',
+    undefined,
+  ],
+  [
+    'colons that open no block',
+    'x = lambda: 1\nd = {1: 2}\ns = a[1:2]\ny: int = 3\nif (n := 10) > 5: pass\n',
+    undefined,
+  ],
   [
     'strings hide what looks like code',
-    'x = """\nif y:\n  unindented"""\ny = r"\\"" + b\'\\\'\' + \'#\'  # comment (\ns = f"{x!r:>{w}} {{ ( {d[\'k\']}"\nt = rb\'\'\'\n\'\'\'\n',
+    "x = \"\"\"\nif y:\n  unindented\"\"\"\ny = r\"\\\"\" + b'\\'' + '#'  # comment (\ns = f\"{x!r:>{w}} {{ ( {d['k']}\"\nt = rb'''\n'''\n",
     undefined,
   ],
   ['comments and blank lines at any indentation', 'def f():\n\n# top\n        # deep\n    return 1\n', undefined],
-  ['match and case as soft keywords', 'match p:\n    case [a, *_]:\n        pass\n    case {"k": v} if v:\n        pass\nmatch = 1\n', undefined],
-  ['decorators', '@dec\n@other(1)\ndef f():\n    pass\nclass A:\n    @property\n    def x(self): return 1\n', undefined],
+  [
+    'match and case as soft keywords',
+    'match p:\n    case [a, *_]:\n        pass\n    case {"k": v} if v:\n        pass\nmatch = 1\n',
+    undefined,
+  ],
+  [
+    'decorators',
+    '@dec\n@other(1)\ndef f():\n    pass\nclass A:\n    @property\n    def x(self): return 1\n',
+    undefined,
+  ],
   ['a form feed resets the column', 'if x:\n    pass\n\fy = 1\n', undefined],
   ['a multi-line f-string field', 'x = f"""{\n  1 +\n    2}"""\n', undefined],
   ['a comment after the header colon', 'if x:  # why\n    pass\n', undefined],
@@ -84,7 +136,10 @@ for src in json.load(sys.stdin):
     except SyntaxError as e:
         out.append(e.lineno)
 print(json.dumps(out))`;
-  const run = spawnSync('python3', ['-I', '-c', script], { input: JSON.stringify(TABLE.map((row) => row[1])), encoding: 'utf8' });
+  const run = spawnSync('python3', ['-I', '-c', script], {
+    input: JSON.stringify(TABLE.map((row) => row[1])),
+    encoding: 'utf8',
+  });
   return run.status === 0 ? (JSON.parse(run.stdout) as Array<number | null>) : undefined;
 })();
 
@@ -96,7 +151,8 @@ describe('pythonTokenProblems', () => {
   });
 
   it.skipIf(!pythonVerdicts)("agrees with python3's compile() on every row", () => {
-    const lineOf = (expected: string | undefined): number | null => (expected === undefined ? null : Number(expected.split(' ')[0]));
+    const lineOf = (expected: string | undefined): number | null =>
+      expected === undefined ? null : Number(expected.split(' ')[0]);
     expect(pythonVerdicts).toEqual(TABLE.map((row) => lineOf(row[2])));
   });
 
@@ -110,7 +166,9 @@ describe('pythonTokenProblems', () => {
 
   it('one misplaced line is one error: the lines after it are read as before it', () => {
     const source = 'def f(x):\n    if x:\n        a = 1\n  b = 2\n        c = 3\n    return a\n';
-    expect(pythonTokenProblems(source).map((p) => `${p.line} ${p.message}`)).toEqual(['4 unindent does not match any outer indentation level']);
+    expect(pythonTokenProblems(source).map((p) => `${p.line} ${p.message}`)).toEqual([
+      '4 unindent does not match any outer indentation level',
+    ]);
   });
 
   it('reaches back to the line that opened a level, so that an edit there is seen as the cause', () => {

@@ -6,13 +6,36 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/lang/languages.js';
 import { loadEngine } from '../../src/lang/loadEngine.js';
-import { MAX_CHECK_BYTES, MAX_PARSED_CHARS, newErrors, prepareChecker, syntaxErrors, type Check } from '../../src/lang/syntax.js';
+import {
+  MAX_CHECK_BYTES,
+  MAX_PARSED_CHARS,
+  newErrors,
+  prepareChecker,
+  syntaxErrors,
+  type Check,
+} from '../../src/lang/syntax.js';
 
 const b = (text: string): Buffer => Buffer.from(text);
-const messages = (check: Check): string[] => (check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status]);
+const messages = (check: Check): string[] =>
+  check.status === 'errors' ? check.errors.map((e) => `${e.line}:${e.column} ${e.message}`) : [check.status];
 
 beforeAll(async () => {
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'json', 'jsonc', 'json5', 'yaml', 'c', 'css', 'bash', 'php'] as const) {
+  for (const language of [
+    'typescript',
+    'tsx',
+    'javascript',
+    'python',
+    'go',
+    'rust',
+    'json',
+    'jsonc',
+    'json5',
+    'yaml',
+    'c',
+    'css',
+    'bash',
+    'php',
+  ] as const) {
     expect(await prepareChecker(language)).toEqual({ ok: true });
   }
 });
@@ -26,7 +49,7 @@ describe('syntaxErrors', () => {
     ['json', '{"a": 1,}\n', ['1:9 trailing `,` is not allowed in JSON']],
     ['json', '{"a": 1\n', ['2:1 missing `}`']],
     ['jsonc', '// settings\n{"a": 1, /* b */ "b": [1, 2,],}\n', ['ok']],
-    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'it''s',}\n", ['2:55 unexpected `\'`']],
+    ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'it''s',}\n", ["2:55 unexpected `'`"]],
     ['json5', "// settings\n{a: 1, 'b': 0x1F, c: [.5, +Infinity,], /* d */ d: 'x',}\n", ['ok']],
     ['json5', '{a: [1 2]}\n', ['1:8 unexpected `2`']],
     ['python', 'def f(x):\n    return x +\n', ['2:5 unexpected `return x +`']],
@@ -39,8 +62,12 @@ describe('syntaxErrors', () => {
   });
 
   it('modern syntax the grammars know is no error', () => {
-    const ok = (language: LanguageId, text: string): void => expect(messages(syntaxErrors(language, b(text))), text).toEqual(['ok']);
-    ok('typescript', 'const x = { a: 1 } satisfies Record<string, number>;\nusing r = get();\nawait using s = get();\n@dec class A { @d m() {} accessor x = 1; }\n');
+    const ok = (language: LanguageId, text: string): void =>
+      expect(messages(syntaxErrors(language, b(text))), text).toEqual(['ok']);
+    ok(
+      'typescript',
+      'const x = { a: 1 } satisfies Record<string, number>;\nusing r = get();\nawait using s = get();\n@dec class A { @d m() {} accessor x = 1; }\n',
+    );
     ok('python', 'type X = int\nmatch p:\n    case [a, *_]:\n        pass\ndef f[T](x: T) -> T: ...\n');
     ok('rust', 'fn main() { let Some(x) = y else { return; }; }\n');
   });
@@ -58,7 +85,9 @@ describe('newErrors', () => {
   });
 
   it('an edit that breaks a clean file is refused, with the new error', () => {
-    expect(messages(newErrors('typescript', b('let a = f(1);\nlet b = 2;\n'), b('let a = f(1;\nlet b = 2;\n')))).toEqual(['1:12 missing `)`']);
+    expect(
+      messages(newErrors('typescript', b('let a = f(1);\nlet b = 2;\n'), b('let a = f(1;\nlet b = 2;\n'))),
+    ).toEqual(['1:12 missing `)`']);
   });
 
   it('an edit elsewhere in an already broken file passes', () => {
@@ -87,19 +116,32 @@ describe('newErrors', () => {
   it('takes the hunks the caller gives', () => {
     const before = 'let a = (1;\nlet b = 2;\n';
     const after = 'let a = (1;\nlet b = (2;\n';
-    expect(messages(newErrors('typescript', b(before), b(after), [{ oldStart: 2, oldEnd: 3, newStart: 2, newEnd: 3 }]))).toEqual(['2:11 missing `)`']);
+    expect(
+      messages(newErrors('typescript', b(before), b(after), [{ oldStart: 2, oldEnd: 3, newStart: 2, newEnd: 3 }])),
+    ).toEqual(['2:11 missing `)`']);
   });
 
   it('reads CRLF and BOM files as rt numbers their lines', () => {
     const before = '\ufefflet a = 1;\r\nlet b = 2;\r\n';
     const after = '\ufefflet a = 1;\r\nlet b = (2;\r\n';
     expect(messages(newErrors('typescript', b(before), b(after)))).toEqual(['2:11 missing `)`']);
-    expect(newErrors('python', b('\ufeffdef f(x):\r\n    return x\r\n'), b('\ufeffdef f(x):\r\n    return \\\r\n        x\r\n')).status).toBe('ok');
+    expect(
+      newErrors(
+        'python',
+        b('\ufeffdef f(x):\r\n    return x\r\n'),
+        b('\ufeffdef f(x):\r\n    return \\\r\n        x\r\n'),
+      ).status,
+    ).toBe('ok');
   });
 
   it('a .json file that already has comments may get more', () => {
-    expect(newErrors('json', b('{\n  // a\n  "a": 1\n}\n'), b('{\n  // a\n  "a": 1, // b\n  "b": 2,\n}\n')).status).toBe('ok');
-    expect(messages(newErrors('json', b('{\n  "a": 1\n}\n'), b('{\n  "a": 1, // b\n}\n')))).toEqual(['2:11 comments are not allowed in JSON', '3:1 trailing `,` is not allowed in JSON']);
+    expect(
+      newErrors('json', b('{\n  // a\n  "a": 1\n}\n'), b('{\n  // a\n  "a": 1, // b\n  "b": 2,\n}\n')).status,
+    ).toBe('ok');
+    expect(messages(newErrors('json', b('{\n  "a": 1\n}\n'), b('{\n  "a": 1, // b\n}\n')))).toEqual([
+      '2:11 comments are not allowed in JSON',
+      '3:1 trailing `,` is not allowed in JSON',
+    ]);
   });
 
   it('an empty new JSON file passes (a file is made empty, then filled)', () => {
@@ -133,13 +175,17 @@ describe('newErrors', () => {
 });
 
 describe('newErrors on a long file (a window around the edit)', () => {
-  const lines = Array.from({ length: 20_000 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+  const lines = Array.from({ length: 20_000 }, (_, i) =>
+    i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`,
+  );
   const text = `${lines.join('\n')}\n`;
 
   it('an edit that breaks line 12,003 is refused, at that line', () => {
     const after = lines.slice();
     after[12_002] = '  a = (a + 1;';
-    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [{ oldStart: 12_003, oldEnd: 12_004, newStart: 12_003, newEnd: 12_004 }]);
+    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [
+      { oldStart: 12_003, oldEnd: 12_004, newStart: 12_003, newEnd: 12_004 },
+    ]);
     expect(messages(check)).toEqual(['12003:13 missing `)`']);
   });
 
@@ -154,7 +200,11 @@ describe('newErrors on a long file (a window around the edit)', () => {
     before[2] = '  a = (a + 1;';
     const after = before.slice();
     after[10_004] = '  a = a + 2;';
-    expect(newErrors('typescript', b(`${before.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 10_005, oldEnd: 10_006, newStart: 10_005, newEnd: 10_006 }]).status).toBe('ok');
+    expect(
+      newErrors('typescript', b(`${before.join('\n')}\n`), b(`${after.join('\n')}\n`), [
+        { oldStart: 10_005, oldEnd: 10_006, newStart: 10_005, newEnd: 10_006 },
+      ]).status,
+    ).toBe('ok');
   });
 });
 
@@ -164,7 +214,18 @@ describe('newErrors on a file of up to 3,000 lines (parsed whole)', () => {
     // line, inside one looks like top-level code, and a window cut there reads strings as code
     // and code as strings (a window for files of 600 lines and more let this edit pass).
     const lines = ['const cases = ['];
-    for (let i = 0; i < 80; i++) lines.push('  {', '    code: `', '', `function f${i}() {`, '  return 1;', '}', '    `,', '    options: [1],', '  },');
+    for (let i = 0; i < 80; i++)
+      lines.push(
+        '  {',
+        '    code: `',
+        '',
+        `function f${i}() {`,
+        '  return 1;',
+        '}',
+        '    `,',
+        '    options: [1],',
+        '  },',
+      );
     lines.push('];', '');
     const n = lines.indexOf('    options: [1],', 360);
     const broken = lines.slice();
@@ -173,32 +234,47 @@ describe('newErrors on a file of up to 3,000 lines (parsed whole)', () => {
     expect(newErrors('typescript', b(lines.join('\n')), b(broken.join('\n')), hunk).status).toBe('errors');
   });
 
-  const functions = Array.from({ length: 1200 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+  const functions = Array.from({ length: 1200 }, (_, i) =>
+    i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`,
+  );
 
   it('a `}` deleted from a function is refused though the error shows far below', () => {
     const after = functions.slice();
     after.splice(609, 1); // the `}` of the function on lines 602-610
-    const check = newErrors('typescript', b(`${functions.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: 610, oldEnd: 611, newStart: 610, newEnd: 610 }]);
+    const check = newErrors('typescript', b(`${functions.join('\n')}\n`), b(`${after.join('\n')}\n`), [
+      { oldStart: 610, oldEnd: 611, newStart: 610, newEnd: 610 },
+    ]);
     expect(messages(check)).toEqual([expect.stringMatching(/missing `}`/)]);
   });
 });
 
 describe('newErrors on a long PHP file (text until `<?php`: its window starts with that mark)', () => {
-  const php = (count: number, head: readonly string[] = ['<?php']) =>
-    [...head, ...Array.from({ length: count - head.length }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}($a) {` : i % 10 === 9 ? '}' : `  $a = $a + ${i};`))];
+  const php = (count: number, head: readonly string[] = ['<?php']) => [
+    ...head,
+    ...Array.from({ length: count - head.length }, (_, i) =>
+      i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}($a) {` : i % 10 === 9 ? '}' : `  $a = $a + ${i};`,
+    ),
+  ];
   const check = (lines: readonly string[], at: number, text: string) => {
     const after = lines.slice();
     after[at - 1] = text;
-    return newErrors('php', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), [{ oldStart: at, oldEnd: at + 1, newStart: at, newEnd: at + 1 }]);
+    return newErrors('php', b(`${lines.join('\n')}\n`), b(`${after.join('\n')}\n`), [
+      { oldStart: at, oldEnd: at + 1, newStart: at, newEnd: at + 1 },
+    ]);
   };
 
-  it.each([1200, 5000, 20_000])('an edit that breaks line %i - 95 is refused, one that keeps it whole is not', (count) => {
-    const lines = php(count);
-    const at = count - 95;
-    expect(lines[at - 1]).toMatch(/^ {2}\$a = \$a \+ \d+;$/);
-    expect(messages(check(lines, at, '  $a = ($a + 1;'))).toEqual([expect.stringMatching(new RegExp(`^${at}:\\d+ `))]);
-    expect(check(lines, at, '  $a = ($a + 1);').status).toBe('ok');
-  });
+  it.each([1200, 5000, 20_000])(
+    'an edit that breaks line %i - 95 is refused, one that keeps it whole is not',
+    (count) => {
+      const lines = php(count);
+      const at = count - 95;
+      expect(lines[at - 1]).toMatch(/^ {2}\$a = \$a \+ \d+;$/);
+      expect(messages(check(lines, at, '  $a = ($a + 1;'))).toEqual([
+        expect.stringMatching(new RegExp(`^${at}:\\d+ `)),
+      ]);
+      expect(check(lines, at, '  $a = ($a + 1);').status).toBe('ok');
+    },
+  );
 
   it('with HTML before `<?php`, and an edit far below it', () => {
     const head = ['<html>', '<body>', '<p>Hello</p>', '</body>', '</html>', '<?php'];
@@ -210,31 +286,60 @@ describe('newErrors on a long PHP file (text until `<?php`: its window starts wi
 
 /** JavaScript as a highlighter prints it: every token wrapped in ANSI colour escapes. */
 function highlighted(tokens: number): string {
-  const words = ['let', 'x', '=', '1000', ';', 'function', 'f', '(', ')', '{', 'return', '}', '"text"', 'if', 'else', '[', ']', '=>'];
+  const words = [
+    'let',
+    'x',
+    '=',
+    '1000',
+    ';',
+    'function',
+    'f',
+    '(',
+    ')',
+    '{',
+    'return',
+    '}',
+    '"text"',
+    'if',
+    'else',
+    '[',
+    ']',
+    '=>',
+  ];
   let text = '';
-  for (let i = 0; i < tokens; i++) text += `\x1b[38;2;${i % 255};2;3m${words[i % words.length]}\x1b[0m${i % 7 === 0 ? '\n' : ' '}`;
+  for (let i = 0; i < tokens; i++)
+    text += `\x1b[38;2;${i % 255};2;3m${words[i % words.length]}\x1b[0m${i % 7 === 0 ? '\n' : ' '}`;
   return text;
 }
 
 describe('a check that meets odd input never throws', () => {
-  it('JavaScript full of ANSI escapes (which TypeScript\'s emitter overflowed the stack on) is judged, not thrown on', () => {
+  it("JavaScript full of ANSI escapes (which TypeScript's emitter overflowed the stack on) is judged, not thrown on", () => {
     const check = newErrors('javascript', b(''), b(highlighted(500)));
     // Not JavaScript: refused, unless its parse overran the time bound on a busy machine.
-    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|parsing took longer than \d+ ms)$/);
+    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(
+      /^(?:errors|parsing took longer than \d+ ms)$/,
+    );
   });
 
   it.each([
     ['go', '(', ')', 20_000],
     ['json', '[', ']', 200_000],
-  ] as const)('%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or skipped with a one-line note', (language, open, close, depth) => {
-    const check = newErrors(language, b('x = 1\n'), b(`x = ${open.repeat(depth)}${close.repeat(depth - 1)}\n`));
-    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(/^(?:errors|the check failed \([^\n]*\))$/);
-  });
+  ] as const)(
+    '%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or skipped with a one-line note',
+    (language, open, close, depth) => {
+      const check = newErrors(language, b('x = 1\n'), b(`x = ${open.repeat(depth)}${close.repeat(depth - 1)}\n`));
+      expect(check.status === 'skipped' ? check.reason : check.status).toMatch(
+        /^(?:errors|the check failed \([^\n]*\))$/,
+      );
+    },
+  );
 });
 
 describe('errors named where they are', () => {
   it('the errors nearest the change come first', () => {
-    const lines = Array.from({ length: 400 }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+    const lines = Array.from({ length: 400 }, (_, i) =>
+      i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`,
+    );
     const after = lines.slice();
     after[5] = '  a = (a + 1;';
     after[302] = '  a = [a + 1;';
@@ -273,12 +378,14 @@ describe('a valid file the grammar misreads (test/lang/fixtures/README.md)', () 
     expect(newErrors('typescript', b(broken.join('\n')), b(valid.join('\n')), [added]).status).toBe('ok');
   });
 
-  it('a deleted `}` is refused: TypeScript\'s parser, which reads the old content clean, judges the change', () => {
+  it("a deleted `}` is refused: TypeScript's parser, which reads the old content clean, judges the change", () => {
     const at = lines.indexOf('  })', 200);
     expect(at).toBeGreaterThan(0);
     const after = lines.slice();
     after.splice(at, 1);
-    const check = newErrors('typescript', b(text), b(after.join('\n')), [{ oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 }]);
+    const check = newErrors('typescript', b(text), b(after.join('\n')), [
+      { oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 },
+    ]);
     expect(check.status).toBe('errors');
   });
 
@@ -286,13 +393,28 @@ describe('a valid file the grammar misreads (test/lang/fixtures/README.md)', () 
     const at = lines.indexOf('  })', 200);
     const after = lines.slice();
     after.splice(at, 0, '  // a comment');
-    expect(newErrors('typescript', b(text), b(after.join('\n')), [{ oldStart: at + 1, oldEnd: at + 1, newStart: at + 1, newEnd: at + 2 }]).status).toBe('ok');
+    expect(
+      newErrors('typescript', b(text), b(after.join('\n')), [
+        { oldStart: at + 1, oldEnd: at + 1, newStart: at + 1, newEnd: at + 2 },
+      ]).status,
+    ).toBe('ok');
   });
 });
 
 describe('a new error a window finds in a file too long to confirm whole', () => {
   it('is refused, saying the whole file could not confirm it', () => {
-    const method = (i: number) => ['', `class C${i} {`, '  m(a: number): number {', `    return a + ${i}; // ${'x'.repeat(8)}`, '  }', '  n(a: number): number {', `    return a - ${i};`, '  }', '}', ''];
+    const method = (i: number) => [
+      '',
+      `class C${i} {`,
+      '  m(a: number): number {',
+      `    return a + ${i}; // ${'x'.repeat(8)}`,
+      '  }',
+      '  n(a: number): number {',
+      `    return a - ${i};`,
+      '  }',
+      '}',
+      '',
+    ];
     const lines = Array.from({ length: 11_000 }, (_, i) => method(i)).flat();
     const text = `${lines.join('\n')}\n`;
     expect(text.length).toBeGreaterThan(MAX_PARSED_CHARS);
@@ -300,7 +422,9 @@ describe('a new error a window finds in a file too long to confirm whole', () =>
     expect(lines[at]).toBe('  }');
     const after = lines.slice();
     after.splice(at, 1);
-    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [{ oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 }]);
+    const check = newErrors('typescript', b(text), b(`${after.join('\n')}\n`), [
+      { oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 },
+    ]);
     expect(check.status).toBe('errors');
     expect(check.status === 'errors' && check.unconfirmed).toMatch(/too long .* to confirm/);
   });

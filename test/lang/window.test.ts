@@ -6,9 +6,14 @@ import { lineOffsets, windowOf, WINDOWED_FROM_LINES, WINDOW_CONTEXT } from '../.
 const bytes = (lines: readonly string[]): Buffer => Buffer.from(`${lines.join('\n')}\n`);
 /** Top-level functions of ten lines, each after a blank line. */
 const functions = (count: number): string[] =>
-  Array.from({ length: count }, (_, i) => (i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`));
+  Array.from({ length: count }, (_, i) =>
+    i % 10 === 0 ? '' : i % 10 === 1 ? `function f${i}(a: number): number {` : i % 10 === 9 ? '}' : `  a = a + ${i};`,
+  );
 /** One class whose body is every line: no top-level code after the first line. */
-const oneClass = (count: number): string[] => Array.from({ length: count }, (_, i) => (i === 0 ? 'class C {' : i === count - 1 ? '}' : i % 10 === 0 ? '' : `  m${i}() { return ${i}; }`));
+const oneClass = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) =>
+    i === 0 ? 'class C {' : i === count - 1 ? '}' : i % 10 === 0 ? '' : `  m${i}() { return ${i}; }`,
+  );
 
 function windowAt(lines: readonly string[], line: number) {
   const text = bytes(lines);
@@ -34,7 +39,12 @@ describe('windowOf', () => {
   });
 
   it('cuts a class of 10,000 lines WINDOW_CONTEXT lines from the edit: no top-level code near', () => {
-    expect(windowAt(oneClass(10_000), 5000)).toEqual({ oldFrom: 5000 - 1 - WINDOW_CONTEXT, oldTo: 5000 + WINDOW_CONTEXT, newFrom: 5000 - 1 - WINDOW_CONTEXT, newTo: 5000 + WINDOW_CONTEXT });
+    expect(windowAt(oneClass(10_000), 5000)).toEqual({
+      oldFrom: 5000 - 1 - WINDOW_CONTEXT,
+      oldTo: 5000 + WINDOW_CONTEXT,
+      newFrom: 5000 - 1 - WINDOW_CONTEXT,
+      newTo: 5000 + WINDOW_CONTEXT,
+    });
   });
 
   it('keeps the file start and end as cuts', () => {
@@ -48,7 +58,9 @@ describe('windowOf', () => {
     const now = [...old.slice(0, 5000), '  a = 0;', '  a = 1;', ...old.slice(5000)];
     const oldBytes = bytes(old);
     const newBytes = bytes(now);
-    const window = windowOf(newBytes, lineOffsets(newBytes), lineOffsets(oldBytes), [{ oldStart: 5001, oldEnd: 5001, newStart: 5001, newEnd: 5003 }])!;
+    const window = windowOf(newBytes, lineOffsets(newBytes), lineOffsets(oldBytes), [
+      { oldStart: 5001, oldEnd: 5001, newStart: 5001, newEnd: 5003 },
+    ])!;
     expect(window.oldFrom).toBe(window.newFrom);
     expect(window.oldTo).toBe(window.newTo - 2);
     expect(old[window.oldTo]).toBe(now[window.newTo]);

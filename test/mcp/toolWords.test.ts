@@ -9,7 +9,13 @@ import { documentInToolWords, inToolWords, outputInToolWords } from '../../src/m
 
 const tools = toolsOf(COMMANDS, false);
 const said = (text: string, tool?: string) =>
-  inToolWords(text, vocabularyOf(tools, tools.find((t) => t.spec.name === tool)));
+  inToolWords(
+    text,
+    vocabularyOf(
+      tools,
+      tools.find((t) => t.spec.name === tool),
+    ),
+  );
 
 const options = tools.flatMap((t) => t.spec.options);
 const longs = [...new Set(options.map((o) => o.long))].sort((x, y) => y.length - x.length);
@@ -20,11 +26,11 @@ const CLI_WORDS = new RegExp(
     `(?:^|[\\s(:\`])rt (?:${tools.map((t) => t.spec.name).join('|')}|help)\\b`,
     `(?<!(?:rg|ripgrep's|grep|git|fd|ls|rm|od|cat|mcp's) )(?<=^|[\\s(])` +
       `(?:--(?:${longs.join('|')})|-[${shorts}])(?![\\w-])`,
-    'standard input|heredoc|stderr|standard error|<<\'EOF\'',
+    "standard input|heredoc|stderr|standard error|<<'EOF'",
   ].join('|'),
 );
 
-describe('rt\'s words said as a tool call\'s', () => {
+describe("rt's words said as a tool call's", () => {
   it.each([
     ['see it: rt open src/util.ts:32', 'see it: open with target: "src/util.ts:32"', undefined],
     [
@@ -99,16 +105,19 @@ describe('rt\'s words said as a tool call\'s', () => {
     for (const line of quoted) expect(said(line, 'edit')).toBe(line);
   });
 
-  it('says an output\'s cap notice, and its document\'s command, in tools\' words; the files\' lines stay', () => {
-    const words = vocabularyOf(tools, tools.find((t) => t.spec.name === 'grep'));
-    const hits = "a.ts:1:kq3f|see rt open --force\n(3 more hits not shown; see them with: rt grep --max 4 -i x)\n";
+  it("says an output's cap notice, and its document's command, in tools' words; the files' lines stay", () => {
+    const words = vocabularyOf(
+      tools,
+      tools.find((t) => t.spec.name === 'grep'),
+    );
+    const hits = 'a.ts:1:kq3f|see rt open --force\n(3 more hits not shown; see them with: rt grep --max 4 -i x)\n';
     const said = '(3 more hits not shown; see them with: grep with max: 4, ignore_case: true, pattern: "x")';
     expect(outputInToolWords(hits, words)).toBe(`a.ts:1:kq3f|see rt open --force\n${said}\n`);
     const document = { command: 'grep', hits: [], more: { hits: 3, command: 'rt grep --max 4 x' } };
     expect(documentInToolWords(document, words).more).toEqual({ hits: 3, command: 'grep with max: 4, pattern: "x"' });
   });
 
-  it('leaves a message\'s names that only look like options, and what it quotes, as they are', () => {
+  it("leaves a message's names that only look like options, and what it quotes, as they are", () => {
     for (const line of [
       'line 1 of -i.ts has not been shown since it last changed',
       'line 1 of --force.txt has not been shown since it last changed',
@@ -133,27 +142,36 @@ describe('rt\'s words said as a tool call\'s', () => {
     expect(said('rt delete PATH FROM [TO]', 'delete')).toBe('delete with path: PATH, from: FROM, to: TO');
   });
 
-  it('says a search\'s narrowing in fields, and nothing of a terminal\'s colour', () => {
-    const cap = '(3 more hits not shown; see them with: rt grep --max 4 x, or narrow the search with a PATH or -g GLOB)';
-    expect(said(cap, 'grep')).toBe('(3 more hits not shown; see them with: grep with max: 4, pattern: "x", or narrow the search with path or glob)');
+  it("says a search's narrowing in fields, and nothing of a terminal's colour", () => {
+    const cap =
+      '(3 more hits not shown; see them with: rt grep --max 4 x, or narrow the search with a PATH or -g GLOB)';
+    expect(said(cap, 'grep')).toBe(
+      '(3 more hits not shown; see them with: grep with max: 4, pattern: "x", or narrow the search with path or glob)',
+    );
     expect(said('cut. On a terminal (or with --color always) the matches are coloured.', 'grep')).toBe('cut.');
   });
 
   it('says only the cap line rt appends, and only when the run says there are more', () => {
-    const words = vocabularyOf(tools, tools.find((t) => t.spec.name === 'find'));
+    const words = vocabularyOf(
+      tools,
+      tools.find((t) => t.spec.name === 'find'),
+    );
     const found = '(2 more see rt open --force a)\n';
     expect(outputInToolWords(found, words, false)).toBe(found);
     expect(outputInToolWords(`${found}b\n`, words, true)).toBe(`${found}b\n`);
   });
 
-  it('the help tool says every tool\'s whole help, and the anchors, without a command line', () => {
+  it("the help tool says every tool's whole help, and the anchors, without a command line", () => {
     for (const topic of [...tools.map((t) => t.definition.name), 'anchors']) {
       const text = helpText({ topic }, tools, sectionText);
-      expect(text.split('\n').filter((line) => CLI_WORDS.test(line)), topic).toEqual([]);
+      expect(
+        text.split('\n').filter((line) => CLI_WORDS.test(line)),
+        topic,
+      ).toEqual([]);
     }
   });
 
-  it('leaves a heredoc\'s closing line and stand-in text out', () => {
+  it("leaves a heredoc's closing line and stand-in text out", () => {
     const cli = "give the new text as a quoted heredoc:\n  rt edit a.ts kq3f <<'EOF'\n  …new lines…\n  EOF";
     const tool = 'give the new text in the field text:\n  edit with path: "a.ts", from: "kq3f", text: …';
     expect(said(cli, 'edit')).toBe(tool);
@@ -197,7 +215,7 @@ describe('every hint form rt emits', () => {
     expect(texts.length).toBeGreaterThan(40);
   });
 
-  it('says each without a command line, an option or a shell\'s words', () => {
+  it("says each without a command line, an option or a shell's words", () => {
     const left = texts
       .map(({ where, text }) => ({ where, text, said: said(text, 'edit') }))
       .filter(({ said: s }) => CLI_WORDS.test(s));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
-import { RtError } from '../../src/core/errors.js';
+import { RtError } from '../../src/model/errors.js';
 import { helpText, helpToolOf, invocationOf, SERVED, toolsOf, type Tool } from '../../src/mcp/tools.js';
 
 const tools = toolsOf(COMMANDS, false);
@@ -11,8 +11,10 @@ describe('the tools made from the command definitions', () => {
     expect(tools.map((t) => t.spec.name)).toEqual([...SERVED]);
     for (const t of tools) {
       const fields = Object.keys(t.definition.inputSchema.properties as object);
-      for (const o of t.spec.options.filter((o) => o.long !== 'line-number')) expect(fields, t.spec.name).toContain(o.long.replace(/-/g, '_'));
-      for (const a of t.spec.args.filter((a) => !(t.spec.name === 'apply' && a.name === 'patch'))) expect(fields, t.spec.name).toContain(a.name);
+      for (const o of t.spec.options.filter((o) => o.long !== 'line-number'))
+        expect(fields, t.spec.name).toContain(o.long.replace(/-/g, '_'));
+      for (const a of t.spec.args.filter((a) => !(t.spec.name === 'apply' && a.name === 'patch')))
+        expect(fields, t.spec.name).toContain(a.name);
       expect(t.definition.annotations.readOnlyHint).toBe(t.spec.writes !== true);
     }
   });
@@ -24,10 +26,29 @@ describe('the tools made from the command definitions', () => {
   });
 });
 
-describe('a call\'s command line', () => {
+describe("a call's command line", () => {
   it('options as --long=value before "--", operands after it (a value or path starting with - is never an option)', () => {
-    const { argv, stdin } = invocationOf(tool('grep'), { pattern: '-v', path: ['-odd.txt', 'b'], ignore_case: true, glob: ['*.ts', '!x'], context: 2, no_ignore: true, fixed: false });
-    expect(argv).toEqual(['grep', '--ignore-case', '--context=2', '--glob=*.ts', '--glob=!x', '--no-ignore', '--', '-v', '-odd.txt', 'b']);
+    const { argv, stdin } = invocationOf(tool('grep'), {
+      pattern: '-v',
+      path: ['-odd.txt', 'b'],
+      ignore_case: true,
+      glob: ['*.ts', '!x'],
+      context: 2,
+      no_ignore: true,
+      fixed: false,
+    });
+    expect(argv).toEqual([
+      'grep',
+      '--ignore-case',
+      '--context=2',
+      '--glob=*.ts',
+      '--glob=!x',
+      '--no-ignore',
+      '--',
+      '-v',
+      '-odd.txt',
+      'b',
+    ]);
     expect(stdin).toBeUndefined();
   });
 
@@ -51,7 +72,9 @@ describe('a call\'s command line', () => {
       }
       throw new Error('not refused');
     };
-    expect(refused('open', { target: 'a', colour: 'x' })).toMatch(/unknown field "colour".*the fields of open: target, window, hidden, no_ignore/);
+    expect(refused('open', { target: 'a', colour: 'x' })).toMatch(
+      /unknown field "colour".*the fields of open: target, window, hidden, no_ignore/,
+    );
     expect(refused('open', { target: 'a', window: 1.5 })).toContain('window must be a whole number');
     expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
     expect(refused('grep', { glob: 7, pattern: 'x' })).toContain('glob must be an array of strings (or one string)');
@@ -80,7 +103,7 @@ describe('what a model calling the tools reads', () => {
     expect(apply).toMatch(/More: help with topic "apply"\.$/);
   });
 
-  it('no field says the command line\'s words either (rg\'s own flags aside)', () => {
+  it("no field says the command line's words either (rg's own flags aside)", () => {
     for (const d of all) {
       const properties = d.inputSchema.properties as Record<string, { description?: string }>;
       for (const [name, schema] of Object.entries(properties)) {
@@ -90,7 +113,7 @@ describe('what a model calling the tools reads', () => {
     }
   });
 
-  it('the help tool gives a tool\'s whole description, in the tools\' words, or a topic of the manual', () => {
+  it("the help tool gives a tool's whole description, in the tools' words, or a topic of the manual", () => {
     const apply = helpText({ topic: 'apply' }, tools, () => undefined);
     expect(apply).toContain('A moved file keeps the LIDs of its unchanged lines');
     expect(apply).toContain('Fields:\n  force: ');
@@ -112,16 +135,22 @@ describe('lenient where a model is predictable', () => {
     expect(() => invocationOf(tool('grep'), { regexp: 'x', pattern: 'y' })).toThrow(/not both/);
   });
 
-  it('a count field\'s schema bounds are what the tool takes: window and max from 1, context from 0', () => {
+  it("a count field's schema bounds are what the tool takes: window and max from 1, context from 0", () => {
     const least = (name: string, field: string) =>
       (tool(name).definition.inputSchema.properties as Record<string, { minimum: number }>)[field]!.minimum;
-    const fields = [['open', 'window'], ['scroll', 'window'], ['find', 'max'], ['grep', 'max'], ['grep', 'context']];
+    const fields = [
+      ['open', 'window'],
+      ['scroll', 'window'],
+      ['find', 'max'],
+      ['grep', 'max'],
+      ['grep', 'context'],
+    ];
     expect(fields.map(([name, field]) => least(name!, field!))).toEqual([1, 1, 1, 1, 0]);
     expect(() => invocationOf(tool('open'), { target: 'a', window: 0 })).toThrow(/window must be a whole number, 1 or/);
     expect(invocationOf(tool('grep'), { pattern: 'x', context: 0 }).argv).toContain('--context=0');
   });
 
-  it('an empty text or patch is refused in the tool\'s words', () => {
+  it("an empty text or patch is refused in the tool's words", () => {
     expect(() => invocationOf(tool('edit'), { path: 'a', from: '1', text: '' })).toThrow(/edit: the field text is/);
     expect(() => invocationOf(tool('apply'), { patch: '' })).toThrow(/apply: the field patch is empty/);
   });
@@ -131,7 +160,8 @@ describe('fields described as the server takes them', () => {
   const schema = (t: string) => tool(t).definition.inputSchema.properties as Record<string, { description: string }>;
 
   it('a list field says it takes one string or a list; pattern and regexp say they exclude each other', () => {
-    for (const field of ['path', 'glob', 'regexp']) expect(schema('grep')[field]!.description).toMatch(/a string, or a list of strings$/);
+    for (const field of ['path', 'glob', 'regexp'])
+      expect(schema('grep')[field]!.description).toMatch(/a string, or a list of strings$/);
     expect(schema('grep_file').regexp!.description).toMatch(/a string, or a list of strings$/);
     for (const t of ['grep', 'grep_file']) {
       expect(schema(t).pattern!.description).toContain('not with regexp');

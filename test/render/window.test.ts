@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { displayContent, DISPLAY_LIMIT, renderLine } from '../../src/render/window.js';
 import { PLAIN, styleFor } from '../../src/render/style.js';
 
-const shown = (content: Buffer, marks: ReadonlyArray<readonly [number, number]> = []) => Buffer.concat(displayContent(content, marks)).toString('utf8');
+const shown = (content: Buffer, marks: ReadonlyArray<readonly [number, number]> = []) =>
+  Buffer.concat(displayContent(content, marks)).toString('utf8');
 const ESC = /\u001b\[[0-9;]*m/g;
 
 describe('displayContent', () => {
@@ -18,7 +19,9 @@ describe('displayContent', () => {
     const line = Buffer.from(`ab${'x'.repeat(2500)}`);
     expect(shown(line)).toBe(`ab${'x'.repeat(1998)}… [+502 chars]`);
     expect(shown(line, [[0, 2]])).toBe(shown(line));
-    expect(shown(Buffer.from(`${'x'.repeat(1997)}abc${'y'.repeat(10)}`), [[1997, 2000]])).toBe(`${'x'.repeat(1997)}abc… [+10 chars]`);
+    expect(shown(Buffer.from(`${'x'.repeat(1997)}abc${'y'.repeat(10)}`), [[1997, 2000]])).toBe(
+      `${'x'.repeat(1997)}abc… [+10 chars]`,
+    );
   });
 
   it('a match past the cut is shown in the middle of 2,000 characters, the rest counted on each side', () => {
@@ -46,7 +49,12 @@ describe('displayContent', () => {
   });
 
   it('keeps bytes that are not UTF-8 as they are', () => {
-    const line = Buffer.concat([Buffer.alloc(3000, 0x78), Buffer.from([0xff]), Buffer.from('NEEDLE'), Buffer.alloc(10, 0x79)]);
+    const line = Buffer.concat([
+      Buffer.alloc(3000, 0x78),
+      Buffer.from([0xff]),
+      Buffer.from('NEEDLE'),
+      Buffer.alloc(10, 0x79),
+    ]);
     const bytes = Buffer.concat(displayContent(line, [[3001, 3007]]));
     expect(bytes.includes(Buffer.from([0xff, 0x4e, 0x45]))).toBe(true);
   });
@@ -55,19 +63,26 @@ describe('displayContent', () => {
 describe('renderLine with marks', () => {
   const colour = styleFor(1);
   it('colours each match of a hit, and nothing else changes', () => {
-    const out = renderLine(3, 'kq3f', Buffer.from('foo bar foo'), '|', colour, 'a.ts', [[0, 3], [8, 11]]).toString('utf8');
+    const out = renderLine(3, 'kq3f', Buffer.from('foo bar foo'), '|', colour, 'a.ts', [
+      [0, 3],
+      [8, 11],
+    ]).toString('utf8');
     expect(out.replace(ESC, '')).toBe('a.ts:3:kq3f|foo bar foo\n');
     expect(out).toContain('\u001b[1m\u001b[31mfoo\u001b[39m\u001b[22m bar \u001b[1m\u001b[31mfoo');
   });
 
   it('without colour, marks change nothing', () => {
-    expect(renderLine(3, 'kq3f', Buffer.from('foo bar'), '|', PLAIN, undefined, [[0, 3]]).toString('utf8')).toBe('3:kq3f|foo bar\n');
+    expect(renderLine(3, 'kq3f', Buffer.from('foo bar'), '|', PLAIN, undefined, [[0, 3]]).toString('utf8')).toBe(
+      '3:kq3f|foo bar\n',
+    );
   });
 
   it('a coloured match cut by the display limit is coloured within what is shown', () => {
     const line = Buffer.from(`${'x'.repeat(3000)}NEEDLE${'y'.repeat(3000)}`);
     const out = renderLine(1, 'kq3f', line, '|', colour, undefined, [[3000, 3006]]).toString('utf8');
-    expect(out.replace(ESC, '')).toBe(`1:kq3f|[+2003 chars] …${'x'.repeat(997)}NEEDLE${'y'.repeat(997)}… [+2003 chars]\n`);
+    expect(out.replace(ESC, '')).toBe(
+      `1:kq3f|[+2003 chars] …${'x'.repeat(997)}NEEDLE${'y'.repeat(997)}… [+2003 chars]\n`,
+    );
     expect(out).toContain('\u001b[31mNEEDLE\u001b[39m');
   });
 });

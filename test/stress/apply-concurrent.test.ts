@@ -63,7 +63,14 @@ function strays(dir: string): string[] {
  * Checks a round: every file is its lines before with the changes of the batches that succeeded
  * applied (in either order: they ran at once), and a refused batch's markers are nowhere.
  */
-function checkRound(dir: string, round: string, before: Map<string, string[]>, batches: readonly Batch[], ok: readonly boolean[], tally: Tally): void {
+function checkRound(
+  dir: string,
+  round: string,
+  before: Map<string, string[]>,
+  batches: readonly Batch[],
+  ok: readonly boolean[],
+  tally: Tally,
+): void {
   for (const file of FILES) {
     const old = before.get(file)!;
     const now = readLines(dir, file);
@@ -89,24 +96,42 @@ function checkRound(dir: string, round: string, before: Map<string, string[]>, b
         explained = true;
       }
     }
-    if (!explained) tally.fail('torn', `${round}: ${file} is not its old lines with the batches that succeeded applied (${now.length} lines, ${old.length} before)`);
+    if (!explained)
+      tally.fail(
+        'torn',
+        `${round}: ${file} is not its old lines with the batches that succeeded applied (${now.length} lines, ${old.length} before)`,
+      );
   }
   for (const [i, b] of batches.entries()) {
     if (ok[i]) continue;
-    for (const file of FILES.filter((f) => !b.files.includes(f))) if (readLines(dir, file).includes(b.marker(file))) tally.fail('torn', `${round}: batch ${b.name}'s line is in ${file}, which it does not name`);
+    for (const file of FILES.filter((f) => !b.files.includes(f)))
+      if (readLines(dir, file).includes(b.marker(file)))
+        tally.fail('torn', `${round}: batch ${b.name}'s line is in ${file}, which it does not name`);
   }
 }
 
 /** Runs the two batches at once; returns whether each was written (exit 0), counting hangs and crashes. */
-async function race(dir: string, round: string, batches: readonly Batch[], allowStale: boolean, tally: Tally, times: number[]): Promise<boolean[] | undefined> {
+async function race(
+  dir: string,
+  round: string,
+  batches: readonly Batch[],
+  allowStale: boolean,
+  tally: Tally,
+  times: number[],
+): Promise<boolean[] | undefined> {
   const t0 = Date.now();
-  const runs: Finished[] = await Promise.all(batches.map((b) => start(['apply'], dir, { input: b.patch, timeoutMs: ROUND_LIMIT_MS }).done));
+  const runs: Finished[] = await Promise.all(
+    batches.map((b) => start(['apply'], dir, { input: b.patch, timeoutMs: ROUND_LIMIT_MS }).done),
+  );
   times.push(Date.now() - t0);
   let sound = true;
   const ok = runs.map((r, i) => {
     tally.trials++;
     if (r.signal === 'SIGKILL' && r.ms >= ROUND_LIMIT_MS - 100) {
-      tally.fail('crashes', `${round}: batch ${batches[i]!.name} did not end within ${ROUND_LIMIT_MS / 1000} s (a deadlock?)\n${r.text}`);
+      tally.fail(
+        'crashes',
+        `${round}: batch ${batches[i]!.name} did not end within ${ROUND_LIMIT_MS / 1000} s (a deadlock?)\n${r.text}`,
+      );
       sound = false;
       return false;
     }
@@ -139,13 +164,17 @@ function setUp(): string {
   const dir = tempDir('rt-stress-apply-conc-');
   for (const file of FILES) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), Array.from({ length: LINES }, (_, i) => `${original(file, i + 1)}\n`).join(''));
+    fs.writeFileSync(
+      path.join(dir, file),
+      Array.from({ length: LINES }, (_, i) => `${original(file, i + 1)}\n`).join(''),
+    );
   }
   return dir;
 }
 
 const snapshot = (dir: string) => new Map(FILES.map((f) => [f, readLines(dir, f)] as const));
-const percentile = (xs: readonly number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const percentile = (xs: readonly number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 
 describe('stress: concurrent rt apply batches over overlapping files', () => {
   const rounds = pick(4, 50);
@@ -160,7 +189,13 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
         const batches = (['A', 'B'] as const).map((name): Batch => {
           const files = name === 'A' ? A : B;
           const marker = (file: string) => `${name} r${r} appended to ${file}`;
-          return { name, files, marker, change: (file) => (lines) => [...lines, marker(file)], patch: `*** Begin Patch\n${files.map((f) => `*** Update File: ${f}\n@@ insert after $\n+${marker(f)}\n`).join('')}*** End Patch\n` };
+          return {
+            name,
+            files,
+            marker,
+            change: (file) => (lines) => [...lines, marker(file)],
+            patch: `*** Begin Patch\n${files.map((f) => `*** Update File: ${f}\n@@ insert after $\n+${marker(f)}\n`).join('')}*** End Patch\n`,
+          };
         });
         const before = snapshot(dir);
         const ok = await race(dir, round, batches, false, tally, times);
@@ -179,10 +214,15 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
   it(
     `${lidRounds} rounds of two batches at once replacing lines by the LIDs shown before, the same lines of the shared files or not: one refused as stale, or both land; never lost or half-applied`,
     async () => {
-      const tally = new Tally(`2 concurrent: ${lidRounds} rounds of 2 rt apply at once over overlapping files, by LIDs read before`);
+      const tally = new Tally(
+        `2 concurrent: ${lidRounds} rounds of 2 rt apply at once over overlapping files, by LIDs read before`,
+      );
       const dir = setUp();
       const times: number[] = [];
-      const outcomes = { conflict: { aWins: 0, bWins: 0, both: 0, neither: 0 }, apart: { both: 0, aOnly: 0, bOnly: 0, neither: 0 } };
+      const outcomes = {
+        conflict: { aWins: 0, bWins: 0, both: 0, neither: 0 },
+        apart: { both: 0, aOnly: 0, bOnly: 0, neither: 0 },
+      };
       for (let r = 0; r < lidRounds; r++) {
         // Even rounds: both batches replace the same line of f2 and f3. Odd rounds: B the line after A's.
         const conflict = r % 2 === 0;
@@ -215,7 +255,8 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
           checkRound(dir, round, before, batches, ok, tally);
           const [a, b] = ok;
           if (conflict) {
-            if (a && b) outcomes.conflict.both++; // and counted lost above: one replaced the other's line
+            if (a && b)
+              outcomes.conflict.both++; // and counted lost above: one replaced the other's line
             else if (a) outcomes.conflict.aWins++;
             else if (b) outcomes.conflict.bWins++;
             else outcomes.conflict.neither++;

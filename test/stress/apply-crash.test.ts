@@ -31,7 +31,12 @@ function edited(bytes: Buffer, k: number, content: string, appended: string): Bu
   let at = 0;
   for (let i = 1; i < k; i++) at = bytes.indexOf(0x0a, at) + 1;
   const end = bytes.indexOf(0x0a, at);
-  return Buffer.concat([bytes.subarray(0, at), Buffer.from(content), bytes.subarray(end), Buffer.from(`${appended}\n`)]);
+  return Buffer.concat([
+    bytes.subarray(0, at),
+    Buffer.from(content),
+    bytes.subarray(end),
+    Buffer.from(`${appended}\n`),
+  ]);
 }
 
 /** What one path of a batch holds before and after it: bytes, or null for no file. */
@@ -84,7 +89,10 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
 /** Leftovers the next writer of their file (or of the history, for its data) removes. */
 const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/history\/data\/\d+\.bin\.tmp-\d+-/;
 
-/** Files a batch leaves while it runs and the next command must remove: its temporary files, journals and drafts, anything set aside. */
+/**
+ * Files a batch leaves while it runs and the next command must remove: its temporary files, journals and drafts,
+ * anything set aside.
+ */
 function batchLeftovers(dir: string): string[] {
   const found = leftovers(dir).filter((l) => !PER_FILE.test(l));
   const walk = (d: string) => {
@@ -96,7 +104,10 @@ function batchLeftovers(dir: string): string[] {
   };
   walk(dir);
   for (const name of journalFiles(dir)) found.push(`.rt/journal/${name}`);
-  for (const name of fs.existsSync(path.join(dir, '.rt', 'set-aside')) ? fs.readdirSync(path.join(dir, '.rt', 'set-aside')) : []) found.push(`.rt/set-aside/${name}`);
+  for (const name of fs.existsSync(path.join(dir, '.rt', 'set-aside'))
+    ? fs.readdirSync(path.join(dir, '.rt', 'set-aside'))
+    : [])
+    found.push(`.rt/set-aside/${name}`);
   return found.sort();
 }
 
@@ -135,26 +146,46 @@ async function scenario(opts: {
 }): Promise<Counts> {
   const { tally, dir, trials, updated } = opts;
   const next = random(opts.seed);
-  const counts: Counts = { outcome: { old: 0, new: 0 }, phases: { 'nothing left': 0, 'locks left': 0, 'draft journal': 0, 'committed journal': 0, done: 0 }, partlyReplaced: 0, said: { finished: 0, undid: 0 }, perFileLeft: new Set(), aimed: 0 };
+  const counts: Counts = {
+    outcome: { old: 0, new: 0 },
+    phases: { 'nothing left': 0, 'locks left': 0, 'draft journal': 0, 'committed journal': 0, done: 0 },
+    partlyReplaced: 0,
+    said: { finished: 0, undid: 0 },
+    perFileLeft: new Set(),
+    aimed: 0,
+  };
   // How long a whole apply takes here (trial 0 measures it; then followed as the load changes).
   let applyMs = 1500;
   /** Delays of the kills that left a journal (draft or committed). */
   const journalDelays: number[] = [];
-  let pending: { trial: number; files: Map<string, Version>; status: number | null; phase: Phase; delay: number } | undefined;
+  let pending:
+    | { trial: number; files: Map<string, Version>; status: number | null; phase: Phase; delay: number }
+    | undefined;
 
-  /** After the next command ran (`r`): the batch is all old or all new, nothing is left, and the command said what it did. */
+  /**
+   * After the next command ran (`r`): the batch is all old or all new, nothing is left, and the command said what it
+   * did.
+   */
   const check = (r: Finished) => {
     const p = pending!;
     pending = undefined;
     const crash = crashOf(r);
-    if (crash || r.status !== 0) tally.fail('crashes', `the command after trial ${p.trial}'s kill failed (${crash ?? `exit ${r.status}`})\n${r.text}`);
+    if (crash || r.status !== 0)
+      tally.fail(
+        'crashes',
+        `the command after trial ${p.trial}'s kill failed (${crash ?? `exit ${r.status}`})\n${r.text}`,
+      );
     const finished = /finished a batch/.test(r.stderr);
     const undid = /undid a batch/.test(r.stderr);
     if (finished && p.trial > 0) counts.said.finished++;
     if (undid && p.trial > 0) counts.said.undid++;
     const wantFinished = p.phase === 'committed journal';
     const wantUndid = p.phase === 'draft journal';
-    if (finished !== wantFinished || undid !== wantUndid) tally.fail('crashes', `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): the next command ${finished ? 'said it finished a batch' : undid ? 'said it undid a batch' : 'said nothing of a batch'}\n${r.text}`);
+    if (finished !== wantFinished || undid !== wantUndid)
+      tally.fail(
+        'crashes',
+        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): the next command ${finished ? 'said it finished a batch' : undid ? 'said it undid a batch' : 'said nothing of a batch'}\n${r.text}`,
+      );
     let olds = 0;
     let news = 0;
     for (const [rel, v] of p.files) {
@@ -163,14 +194,28 @@ async function scenario(opts: {
       const isNew = !isOld && same(now, v.new);
       if (isOld) olds++;
       else if (isNew) news++;
-      else tally.fail('torn', `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): ${rel} is ${now === null ? 'missing' : `${now.length} bytes`}, neither the old version nor the new`);
-      if (now !== null && updated.includes(rel) && (fs.statSync(path.join(dir, rel)).mode & 0o7777) !== MODE) tally.fail('torn', `trial ${p.trial}: ${rel}'s mode is now ${(fs.statSync(path.join(dir, rel)).mode & 0o7777).toString(8)}`);
+      else
+        tally.fail(
+          'torn',
+          `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): ${rel} is ${now === null ? 'missing' : `${now.length} bytes`}, neither the old version nor the new`,
+        );
+      if (now !== null && updated.includes(rel) && (fs.statSync(path.join(dir, rel)).mode & 0o7777) !== MODE)
+        tally.fail(
+          'torn',
+          `trial ${p.trial}: ${rel}'s mode is now ${(fs.statSync(path.join(dir, rel)).mode & 0o7777).toString(8)}`,
+        );
     }
-    if (olds > 0 && news > 0) tally.fail('torn', `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): a mixed batch after the next command, ${news} files new and ${olds} old`);
-    if (p.status === 0 && news !== p.files.size) tally.fail('lost', `trial ${p.trial}: rt apply reported success, but ${olds} of its files are old`);
+    if (olds > 0 && news > 0)
+      tally.fail(
+        'torn',
+        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): a mixed batch after the next command, ${news} files new and ${olds} old`,
+      );
+    if (p.status === 0 && news !== p.files.size)
+      tally.fail('lost', `trial ${p.trial}: rt apply reported success, but ${olds} of its files are old`);
     if (p.trial > 0 && olds === p.files.size) counts.outcome.old++;
     else if (p.trial > 0 && news === p.files.size) counts.outcome.new++;
-    for (const left of batchLeftovers(dir)) tally.fail('strayTemp', `after trial ${p.trial} (${p.phase}) and the next command: ${left}`);
+    for (const left of batchLeftovers(dir))
+      tally.fail('strayTemp', `after trial ${p.trial} (${p.phase}) and the next command: ${left}`);
     for (const left of leftovers(dir)) if (PER_FILE.test(left)) counts.perFileLeft.add(left);
     for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', `after trial ${p.trial}: ${bad}`);
     return { olds, news };
@@ -199,7 +244,8 @@ async function scenario(opts: {
     const aim = journalDelays.length >= 2 && next() < 0.5;
     const lo = Math.max(0, Math.min(...journalDelays) - 5);
     const hi = Math.max(...journalDelays) + 15;
-    const delay = trial === 0 ? Infinity : aim ? Math.floor(lo + next() * (hi - lo)) : Math.floor(next() * applyMs * 1.2);
+    const delay =
+      trial === 0 ? Infinity : aim ? Math.floor(lo + next() * (hi - lo)) : Math.floor(next() * applyMs * 1.2);
     if (aim && trial > 0) counts.aimed++;
     if (delay !== Infinity) {
       await p.fed;
@@ -225,20 +271,28 @@ async function scenario(opts: {
 }
 
 function notesOf(c: Counts, trials: number): string {
-  const phases = Object.entries(c.phases).map(([k, v]) => `${k} ${v}`).join(', ');
+  const phases = Object.entries(c.phases)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   return `${trials} kills: the batch ended all old ${c.outcome.old}, all new ${c.outcome.new}; what a kill left: ${phases} (committed with only some files replaced: ${c.partlyReplaced}); the next command said it finished a batch ${c.said.finished} times, undid one ${c.said.undid}; per-file leftovers (locks, lock drafts and breakers, state temporary files) seen after a next command, for their file's next writer: ${c.perFileLeft.size} distinct (a last apply over every file must remove them all); ${c.aimed} kills aimed at the journal's window`;
 }
 
-/** The last word: an apply that is not killed, over every file, works and leaves nothing behind (the locks a kill left included). */
+/**
+ * The last word: an apply that is not killed, over every file, works and leaves nothing behind (the locks a kill left
+ * included).
+ */
 async function finalApply(dir: string, updated: readonly string[], tally: Tally, extra = ''): Promise<void> {
   const patch = updated.map((rel) => `*** Update File: ${rel}\n@@ insert after $\n+after the kills\n`).join('') + extra;
   const before = updated.map((rel) => read(dir, rel)!);
   const r = await runAsync(['apply'], dir, { input: patch });
   if (crashOf(r) || r.status !== 0) tally.fail('crashes', `the apply after the kills: ${r.text}`);
-  else updated.forEach((rel, i) => {
-    if (!same(read(dir, rel), Buffer.concat([before[i]!, Buffer.from('after the kills\n')]))) tally.fail('lost', `the apply after the kills is not in ${rel}`);
-  });
-  for (const left of [...leftovers(dir), ...batchLeftovers(dir)]) tally.fail('strayTemp', `after the last apply: ${left}`);
+  else
+    updated.forEach((rel, i) => {
+      if (!same(read(dir, rel), Buffer.concat([before[i]!, Buffer.from('after the kills\n')])))
+        tally.fail('lost', `the apply after the kills is not in ${rel}`);
+    });
+  for (const left of [...leftovers(dir), ...batchLeftovers(dir)])
+    tally.fail('strayTemp', `after the last apply: ${left}`);
   for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
 }
 
@@ -332,7 +386,12 @@ describe('stress: crash safety of rt apply', () => {
       });
       // The last apply also takes the locks of x.txt and y.txt: it replaces the one there and adds the other.
       const [present, absent] = fs.existsSync(path.join(dir, 'x.txt')) ? ['x.txt', 'y.txt'] : ['y.txt', 'x.txt'];
-      await finalApply(dir, updated, tally, `*** Update File: ${present}\n@@ insert after $\n+after the kills\n*** Add File: ${absent}\n+after the kills\n`);
+      await finalApply(
+        dir,
+        updated,
+        tally,
+        `*** Update File: ${present}\n@@ insert after $\n+after the kills\n*** Add File: ${absent}\n+after the kills\n`,
+      );
       tally.notes = notesOf(counts, tally.trials);
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);

@@ -2,7 +2,8 @@
 // file (and of many files at once), all sharing the state folder, never lose an edit, and leave
 // no corrupt state; rt processes reading the file meanwhile never fail and never see a torn file.
 // Each writer works as an agent would: find its line (rt grep-file, or rt open of the whole
-// file, both of which show it), then edit it, or insert after it, by its LID. No two writers touch the same line, so every edit must land.
+// file, both of which show it), then edit it, or insert after it, by its LID. No two writers touch the same line, so
+// every edit must land.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +51,10 @@ async function oneEdit(dir: string, file: string, w: number, j: number, n: numbe
   const k = lineOf(w, j, n);
   // Found as an agent would: by a search (which shows the hit), or by reading the whole file in
   // one window. Either way the line printed must be the one looked for.
-  const found = j % 2 === 0 ? await runAsync(['grep-file', `^${original(k)}$`, file], dir) : await runAsync(['open', file, '--window', '1000'], dir);
+  const found =
+    j % 2 === 0
+      ? await runAsync(['grep-file', `^${original(k)}$`, file], dir)
+      : await runAsync(['open', file, '--window', '1000'], dir);
   const hit = new RegExp(`^(\\d+):([0-9a-z]{4})\\|${original(k)}$`, 'm').exec(found.stdout.toString('utf8'));
   const crash = crashOf(found);
   if (crash || found.status !== 0 || !hit) {
@@ -84,9 +88,21 @@ function checkFile(dir: string, file: string, want: string, tally: Tally): void 
 }
 
 /** A reader: rt open and grep-file of `file` until `stop`; counts failures and torn views. */
-async function reader(dir: string, file: string, stop: () => boolean, tally: Tally, reads: { n: number }, valid = /^(line \d+|w\d+ j\d+ (replaced|inserted after) line \d+)$/): Promise<void> {
+async function reader(
+  dir: string,
+  file: string,
+  stop: () => boolean,
+  tally: Tally,
+  reads: { n: number },
+  valid = /^(line \d+|w\d+ j\d+ (replaced|inserted after) line \d+)$/,
+): Promise<void> {
   for (let i = 0; !stop(); i++) {
-    const args = i % 3 === 0 ? ['open', file] : i % 3 === 1 ? ['open', `${file}:${1 + ((i * 37) % 250)}`] : ['grep-file', 'line 1', file];
+    const args =
+      i % 3 === 0
+        ? ['open', file]
+        : i % 3 === 1
+          ? ['open', `${file}:${1 + ((i * 37) % 250)}`]
+          : ['grep-file', 'line 1', file];
     const r: Finished = await runAsync(args, dir);
     reads.n++;
     const crash = crashOf(r);
@@ -94,7 +110,10 @@ async function reader(dir: string, file: string, stop: () => boolean, tally: Tal
       tally.fail('crashes', `a reader failed: ${crash ?? `exit ${r.status}`}\n${r.text}`);
       continue;
     }
-    const shown = r.stdout.toString('utf8').split('\n').filter((l) => /^\d+:/.test(l));
+    const shown = r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => /^\d+:/.test(l));
     const numbers = shown.map((l) => Number(l.slice(0, l.indexOf(':'))));
     const torn = shown.filter((l) => !valid.test(l.slice(l.indexOf('|') + 1)));
     const gap = args[0] === 'open' && numbers.some((n, x) => x > 0 && n !== numbers[x - 1]! + 1);
@@ -113,7 +132,10 @@ describe('stress: concurrent writers', () => {
       write(dir, 'f.txt', Array.from({ length: LINES }, (_, i) => `${original(i + 1)}\n`).join(''));
       let writing = true;
       const reads = { n: 0 };
-      const readers = [reader(dir, 'f.txt', () => !writing, tally, reads), reader(dir, 'f.txt', () => !writing, tally, reads)];
+      const readers = [
+        reader(dir, 'f.txt', () => !writing, tally, reads),
+        reader(dir, 'f.txt', () => !writing, tally, reads),
+      ];
       await Promise.all(
         Array.from({ length: n }, async (_, w) => {
           for (let j = 0; j < m; j++) await oneEdit(dir, 'f.txt', w, j, n, tally);
@@ -140,7 +162,8 @@ describe('stress: concurrent writers', () => {
       const tally = new Tally(`2 concurrent: ${nm} writers × ${rounds} rounds × ${files} files, shared .rt`);
       const dir = tempDir('rt-stress-conc-');
       const names = Array.from({ length: files }, (_, i) => `sub${i % 3}/file${i}.txt`);
-      for (const name of names) write(dir, name, Array.from({ length: LINES }, (_, i) => `${original(i + 1)}\n`).join(''));
+      for (const name of names)
+        write(dir, name, Array.from({ length: LINES }, (_, i) => `${original(i + 1)}\n`).join(''));
       // Writer w makes its round j in every file before its next round: each file is edited by several writers at once.
       await Promise.all(
         Array.from({ length: nm }, async (_, w) => {
@@ -167,16 +190,30 @@ describe('stress: searches while the file changes', () => {
     async () => {
       const tally = new Tally('2 concurrent: grep-file hits while the file changes');
       const dir = tempDir('rt-stress-conc-');
-      const file = write(dir, 'f.txt', `${Array.from({ length: 2000 }, (_, i) => `filler ${i}`).join('\n')}\ntarget line\n`);
+      const file = write(
+        dir,
+        'f.txt',
+        `${Array.from({ length: 2000 }, (_, i) => `filler ${i}`).join('\n')}\ntarget line\n`,
+      );
       // An editor-like writer: puts a new line at the top, atomically, over and over.
-      const writer = spawn(process.execPath, ['-e', `const fs=require('fs');let i=0;for(;;){const b=fs.readFileSync(${JSON.stringify(file)});fs.writeFileSync(${JSON.stringify(file)}+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(${JSON.stringify(file)}+'.new',${JSON.stringify(file)});}`], { stdio: 'ignore' });
+      const writer = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs=require('fs');let i=0;for(;;){const b=fs.readFileSync(${JSON.stringify(file)});fs.writeFileSync(${JSON.stringify(file)}+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(${JSON.stringify(file)}+'.new',${JSON.stringify(file)});}`,
+        ],
+        { stdio: 'ignore' },
+      );
       try {
         for (let i = 0; i < runs; i++) {
           const r = await runAsync(['grep-file', '^target line$', 'f.txt'], dir);
           tally.trials++;
           const crash = crashOf(r);
           if (crash) tally.fail('crashes', `${crash}\n${r.text}`);
-          const hits = r.stdout.toString('utf8').split('\n').filter((l) => /^\d+:[0-9a-z]{4}\|/.test(l));
+          const hits = r.stdout
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => /^\d+:[0-9a-z]{4}\|/.test(l));
           for (const h of hits) if (!h.endsWith('|target line')) tally.fail('torn', `a hit that does not match: ${h}`);
         }
       } finally {
@@ -211,33 +248,39 @@ describe('stress: views saved at once', () => {
     expect(tally.clean, tally.summary()).toBe(true);
   });
 
-
   const rounds = pick(4, 20);
   const n = 6;
-  it(`${rounds} rounds of ${n} searches at once, each showing one line: every line shown can then be edited`, async () => {
-    const tally = new Tally(`2 concurrent: ${n} searches at once, then edits of what they showed`);
-    for (let round = 0; round < rounds; round++) {
-      const dir = tempDir('rt-stress-views-');
-      write(dir, 'f.txt', Array.from({ length: 50 }, (_, i) => `${original(i + 1)}\n`).join(''));
-      const searches = await Promise.all(Array.from({ length: n }, (_, w) => runAsync(['grep-file', `^${original(w * 7 + 1)}$`, 'f.txt'], dir)));
-      for (const [w, s] of searches.entries()) {
-        // Quietly: the first runs in a fresh folder make .rt/ at once, and none may give up on state for it.
-        if (s.stderr !== '') tally.fail('corruptState', `a search complained\n${s.text}`);
-        const hit = /^(\d+):([0-9a-z]{4})\|/m.exec(s.stdout.toString('utf8'));
-        if (!hit) {
-          tally.fail('crashes', s.text);
-          continue;
+  it(
+    `${rounds} rounds of ${n} searches at once, each showing one line: every line shown can then be edited`,
+    async () => {
+      const tally = new Tally(`2 concurrent: ${n} searches at once, then edits of what they showed`);
+      for (let round = 0; round < rounds; round++) {
+        const dir = tempDir('rt-stress-views-');
+        write(dir, 'f.txt', Array.from({ length: 50 }, (_, i) => `${original(i + 1)}\n`).join(''));
+        const searches = await Promise.all(
+          Array.from({ length: n }, (_, w) => runAsync(['grep-file', `^${original(w * 7 + 1)}$`, 'f.txt'], dir)),
+        );
+        for (const [w, s] of searches.entries()) {
+          // Quietly: the first runs in a fresh folder make .rt/ at once, and none may give up on state for it.
+          if (s.stderr !== '') tally.fail('corruptState', `a search complained\n${s.text}`);
+          const hit = /^(\d+):([0-9a-z]{4})\|/m.exec(s.stdout.toString('utf8'));
+          if (!hit) {
+            tally.fail('crashes', s.text);
+            continue;
+          }
+          const e = await runAsync(['edit', 'f.txt', hit[2]!], dir, { input: `edited ${w}\n` });
+          tally.trials++;
+          if (crashOf(e)) tally.fail('crashes', e.text);
+          else if (e.status !== 0)
+            tally.fail('lost', `an edit of a line just shown by a search was refused\n${e.text}`);
         }
-        const e = await runAsync(['edit', 'f.txt', hit[2]!], dir, { input: `edited ${w}\n` });
-        tally.trials++;
-        if (crashOf(e)) tally.fail('crashes', e.text);
-        else if (e.status !== 0) tally.fail('lost', `an edit of a line just shown by a search was refused\n${e.text}`);
+        for (const left of leftovers(dir)) tally.fail('strayTemp', left);
       }
-      for (const left of leftovers(dir)) tally.fail('strayTemp', left);
-    }
-    tally.record();
-    expect(tally.clean, tally.summary()).toBe(true);
-  }, SCENARIO_TIMEOUT);
+      tally.record();
+      expect(tally.clean, tally.summary()).toBe(true);
+    },
+    SCENARIO_TIMEOUT,
+  );
 });
 
 // An edit prints the changed region with the new lines' LIDs, and an agent goes on with them
@@ -245,42 +288,50 @@ describe('stress: views saved at once', () => {
 // the index the edit saved with one of an older version, losing those LIDs.
 describe('stress: LIDs printed by an edit, used at once beside readers', () => {
   const rounds = pick(4, 80);
-  it(`${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`, async () => {
-    const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
-    const dir = tempDir('rt-stress-newlids-');
-    const file = write(dir, 'f.txt', Array.from({ length: 300 }, (_, i) => `${original(i + 1)}\n`).join(''));
-    let writing = true;
-    const reads = { n: 0 };
-    const valid = /^(line \d+|new \d+( edited)?)$/;
-    const readers = [reader(dir, 'f.txt', () => !writing, tally, reads, valid), reader(dir, 'f.txt', () => !writing, tally, reads, valid)];
-    try {
-      for (let i = 0; i < rounds; i++) {
-        const k = 1 + ((i * 13) % 280);
-        const found = await runAsync(['open', 'f.txt', '--window', '1000'], dir);
-        const hit = new RegExp(`^\\d+:([0-9a-z]{4})\\|${original(k)}$`, 'm').exec(found.stdout.toString('utf8'));
-        if (!hit) {
-          tally.fail('crashes', found.text);
-          continue;
+  it(
+    `${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`,
+    async () => {
+      const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
+      const dir = tempDir('rt-stress-newlids-');
+      const file = write(dir, 'f.txt', Array.from({ length: 300 }, (_, i) => `${original(i + 1)}\n`).join(''));
+      let writing = true;
+      const reads = { n: 0 };
+      const valid = /^(line \d+|new \d+( edited)?)$/;
+      const readers = [
+        reader(dir, 'f.txt', () => !writing, tally, reads, valid),
+        reader(dir, 'f.txt', () => !writing, tally, reads, valid),
+      ];
+      try {
+        for (let i = 0; i < rounds; i++) {
+          const k = 1 + ((i * 13) % 280);
+          const found = await runAsync(['open', 'f.txt', '--window', '1000'], dir);
+          const hit = new RegExp(`^\\d+:([0-9a-z]{4})\\|${original(k)}$`, 'm').exec(found.stdout.toString('utf8'));
+          if (!hit) {
+            tally.fail('crashes', found.text);
+            continue;
+          }
+          const ins = await runAsync(['insert', 'f.txt', hit[1]!, '--after'], dir, { input: `new ${i}\n` });
+          const made = new RegExp(`^\\d+:([0-9a-z]{4})\\|new ${i}$`, 'm').exec(ins.stdout.toString('utf8'));
+          if (crashOf(ins) || ins.status !== 0 || !made) {
+            tally.fail('crashes', ins.text);
+            continue;
+          }
+          const e = await runAsync(['edit', 'f.txt', made[1]!], dir, { input: `new ${i} edited\n` });
+          tally.trials++;
+          if (crashOf(e)) tally.fail('crashes', e.text);
+          else if (e.status !== 0) tally.fail('lost', `the LID an insert had just printed was refused\n${e.text}`);
         }
-        const ins = await runAsync(['insert', 'f.txt', hit[1]!, '--after'], dir, { input: `new ${i}\n` });
-        const made = new RegExp(`^\\d+:([0-9a-z]{4})\\|new ${i}$`, 'm').exec(ins.stdout.toString('utf8'));
-        if (crashOf(ins) || ins.status !== 0 || !made) {
-          tally.fail('crashes', ins.text);
-          continue;
-        }
-        const e = await runAsync(['edit', 'f.txt', made[1]!], dir, { input: `new ${i} edited\n` });
-        tally.trials++;
-        if (crashOf(e)) tally.fail('crashes', e.text);
-        else if (e.status !== 0) tally.fail('lost', `the LID an insert had just printed was refused\n${e.text}`);
+      } finally {
+        writing = false;
+        await Promise.all(readers);
       }
-    } finally {
-      writing = false;
-      await Promise.all(readers);
-    }
-    const text = fs.readFileSync(file, 'utf8');
-    for (let i = 0; i < rounds; i++) if (!text.includes(`new ${i} edited\n`)) tally.fail('lost', `new ${i} was not edited`);
-    tally.notes = `${reads.n} reads beside`;
-    tally.record();
-    expect(tally.clean, tally.summary()).toBe(true);
-  }, SCENARIO_TIMEOUT);
+      const text = fs.readFileSync(file, 'utf8');
+      for (let i = 0; i < rounds; i++)
+        if (!text.includes(`new ${i} edited\n`)) tally.fail('lost', `new ${i} was not edited`);
+      tally.notes = `${reads.n} reads beside`;
+      tally.record();
+      expect(tally.clean, tally.summary()).toBe(true);
+    },
+    SCENARIO_TIMEOUT,
+  );
 });

@@ -79,9 +79,15 @@ describe('stress: crash safety', () => {
         const bytes = fs.readFileSync(file);
         const isOld = bytes.equals(expectedOld);
         const isNew = !isOld && bytes.equals(expectedNew);
-        if (!isOld && !isNew) tally.fail('torn', `trial ${trial}: killed after ${delay} ms, the file is ${bytes.length} bytes, neither version`);
-        else if (r.status === 0 && !isNew) tally.fail('lost', `trial ${trial}: rt reported success, the file is the old one`);
-        if ((fs.statSync(file).mode & 0o7777) !== 0o640) tally.fail('torn', `trial ${trial}: mode is now ${(fs.statSync(file).mode & 0o7777).toString(8)}`);
+        if (!isOld && !isNew)
+          tally.fail(
+            'torn',
+            `trial ${trial}: killed after ${delay} ms, the file is ${bytes.length} bytes, neither version`,
+          );
+        else if (r.status === 0 && !isNew)
+          tally.fail('lost', `trial ${trial}: rt reported success, the file is the old one`);
+        if ((fs.statSync(file).mode & 0o7777) !== 0o640)
+          tally.fail('torn', `trial ${trial}: mode is now ${(fs.statSync(file).mode & 0o7777).toString(8)}`);
         if (killed) {
           if (isOld) outcomes.old++;
           if (isNew) outcomes.new++;
@@ -97,7 +103,8 @@ describe('stress: crash safety', () => {
       if (last) {
         const r = await runAsync(['edit', 'big.txt', last.lid], dir, { input: 'after the kills\n' });
         if (crashOf(r) || r.status !== 0) tally.fail('crashes', `the edit after the kills: ${r.text}`);
-        else if (!fs.readFileSync(file).equals(withLine(current, 1, 'after the kills'))) tally.fail('lost', 'the edit after the kills is not in the file');
+        else if (!fs.readFileSync(file).equals(withLine(current, 1, 'after the kills')))
+          tally.fail('lost', 'the edit after the kills is not in the file');
       }
       for (const left of leftovers(dir)) tally.fail('strayTemp', left);
       for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
@@ -117,7 +124,9 @@ describe('the run after a kill', () => {
     const indexDir = path.join(dir, '.rt', 'index');
     const [state] = fs.readdirSync(indexDir);
     // A process that has exited: its pid names no running process now.
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     const deadTemp = path.join(indexDir, `${state}.tmp-${dead}-abcdef`);
     const liveTemp = path.join(indexDir, `${state}.tmp-${process.pid}-abcdef`);
     fs.writeFileSync(deadTemp, '{"format":"rt-index"');
@@ -128,8 +137,8 @@ describe('the run after a kill', () => {
     fs.writeFileSync(deadDraft, `${dead}@host@0`);
     const r = run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
     expect(r.status, r.text).toBe(0);
-    expect(fs.existsSync(deadTemp), 'the dead process\'s temporary state file is still there').toBe(false);
-    expect(fs.existsSync(liveTemp), 'the live process\'s temporary state file was removed').toBe(true);
-    expect(fs.existsSync(deadDraft), 'the dead process\'s draft of a state lock is still there').toBe(false);
+    expect(fs.existsSync(deadTemp), "the dead process's temporary state file is still there").toBe(false);
+    expect(fs.existsSync(liveTemp), "the live process's temporary state file was removed").toBe(true);
+    expect(fs.existsSync(deadDraft), "the dead process's draft of a state lock is still there").toBe(false);
   });
 });

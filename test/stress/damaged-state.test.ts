@@ -32,7 +32,8 @@ const DAMAGES: Record<string, (file: string, other: string, r: Rand) => void> = 
   'not JSON': (f) => fs.writeFileSync(f, 'this is not JSON {'),
   empty: (f) => fs.writeFileSync(f, ''),
   'another version': (f) => fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/"version":\d+/, '"version":999')),
-  'foreign JSON': (f) => fs.writeFileSync(f, JSON.stringify({ format: 'something-else', version: 1, path: 'x', data: [1, 2, 3] })),
+  'foreign JSON': (f) =>
+    fs.writeFileSync(f, JSON.stringify({ format: 'something-else', version: 1, path: 'x', data: [1, 2, 3] })),
   'claims another file': (f, o) => fs.copyFileSync(o, f),
   'a folder': (f) => {
     fs.rmSync(f);
@@ -111,14 +112,26 @@ describe('stress: damaged state', () => {
         const w = await runAsync(['open', name, '--window', '5000'], dir, { timeoutMs: 60_000 });
         const crash = crashOf(w);
         if (crash || w.status !== 0) {
-          tally.fail('crashes', `${kind} ${stateKind}: ${crash ?? `exit ${w.status}`}${w.signal ? ' (hung, killed)' : ''}\n${w.text}`);
+          tally.fail(
+            'crashes',
+            `${kind} ${stateKind}: ${crash ?? `exit ${w.status}`}${w.signal ? ' (hung, killed)' : ''}\n${w.text}`,
+          );
           fs.rmSync(path.join(stateDir, mine), { recursive: true, force: true });
           continue;
         }
-        if (JSON.stringify(windowOf(w.stdout)) !== JSON.stringify(fresh[name])) tally.fail('corruptState', `${kind} ${stateKind} of ${name}: the LIDs differ from a fresh run's`);
+        if (JSON.stringify(windowOf(w.stdout)) !== JSON.stringify(fresh[name]))
+          tally.fail('corruptState', `${kind} ${stateKind} of ${name}: the LIDs differ from a fresh run's`);
         const again = await runAsync(['open', name, '--window', '5000'], dir, { timeoutMs: 60_000 });
-        if (crashOf(again) || again.status !== 0 || again.stderr !== '') tally.fail('corruptState', `${kind} ${stateKind} of ${name}: not rebuilt (the next run still complains)\n${again.text}`);
-        if (JSON.stringify(windowOf(again.stdout)) !== JSON.stringify(fresh[name])) tally.fail('corruptState', `${kind} ${stateKind} of ${name}: the LIDs differ from a fresh run's on the next run`);
+        if (crashOf(again) || again.status !== 0 || again.stderr !== '')
+          tally.fail(
+            'corruptState',
+            `${kind} ${stateKind} of ${name}: not rebuilt (the next run still complains)\n${again.text}`,
+          );
+        if (JSON.stringify(windowOf(again.stdout)) !== JSON.stringify(fresh[name]))
+          tally.fail(
+            'corruptState',
+            `${kind} ${stateKind} of ${name}: the LIDs differ from a fresh run's on the next run`,
+          );
         for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', `${kind} ${stateKind}: left ${bad}`);
       }
       // An edit after all that damage still lands, and the untouched lines keep the fresh LIDs.
@@ -128,7 +141,8 @@ describe('stress: damaged state', () => {
       if (crashOf(e) || e.status !== 0) tally.fail('crashes', e.text);
       const after = windowOf((await runAsync(['open', 'b.txt', '--window', '100'], dir)).stdout);
       const kept = after.filter((l, i) => i !== 9 && l !== fresh['b.txt']![i]);
-      if (kept.length) tally.fail('corruptState', `after an edit, untouched lines changed LIDs: ${kept.slice(0, 3).join(' ')}`);
+      if (kept.length)
+        tally.fail('corruptState', `after an edit, untouched lines changed LIDs: ${kept.slice(0, 3).join(' ')}`);
       tally.notes = [...byKind].map(([k, n]) => `${k} ${n}`).join(', ');
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);

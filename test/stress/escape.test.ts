@@ -39,7 +39,16 @@ function world(): { root: string; outside: string } {
 
 /** Attempts that must be refused with exit 4: [args, stdin]. */
 function attempts(outside: string): Array<[string[], string]> {
-  const targets = ['../' + path.basename(outside) + '/f.txt', path.join(outside, 'f.txt'), 'link.txt', 'chain.txt', 'linkdir/f.txt', 'linkdir/sub/g.txt', 'd/up/f.txt', 'd/../../' + path.basename(outside) + '/f.txt'];
+  const targets = [
+    '../' + path.basename(outside) + '/f.txt',
+    path.join(outside, 'f.txt'),
+    'link.txt',
+    'chain.txt',
+    'linkdir/f.txt',
+    'linkdir/sub/g.txt',
+    'd/up/f.txt',
+    'd/../../' + path.basename(outside) + '/f.txt',
+  ];
   const out: Array<[string[], string]> = [];
   for (const t of targets) {
     out.push([['open', t], '']);
@@ -52,7 +61,16 @@ function attempts(outside: string): Array<[string[], string]> {
     out.push([['create', '--force', t], 'x\n']);
     out.push([['edit', t, '1', '--force', '--dry-run'], 'x\n']);
   }
-  for (const t of ['linkdir/new.txt', 'linkdir/empty/new.txt', 'linkdir/newdir/new.txt', 'd/up/new.txt', 'dangling.txt', 'dangling-deep.txt', path.join(outside, 'new.txt'), `../${path.basename(outside)}/new.txt`]) {
+  for (const t of [
+    'linkdir/new.txt',
+    'linkdir/empty/new.txt',
+    'linkdir/newdir/new.txt',
+    'd/up/new.txt',
+    'dangling.txt',
+    'dangling-deep.txt',
+    path.join(outside, 'new.txt'),
+    `../${path.basename(outside)}/new.txt`,
+  ]) {
     out.push([['create', t], 'x\n']);
     out.push([['create', '--force', t], 'x\n']);
   }
@@ -90,7 +108,8 @@ describe('stress: escape attempts', () => {
         const crash = crashOf(r);
         if (crash) tally.fail('crashes', `${crash}\n${r.text}`);
         else if (r.status !== 4) tally.fail('escapes', `not refused with exit 4\n${r.text}`);
-        else if (!/^rt: .+\nrt: .+/m.test(r.stderr)) tally.fail('crashes', `the refusal does not say what to do instead\n${r.text}`);
+        else if (!/^rt: .+\nrt: .+/m.test(r.stderr))
+          tally.fail('crashes', `the refusal does not say what to do instead\n${r.text}`);
         if (r.stdout.includes(SECRET)) tally.fail('escapes', `printed the outside file\n${r.text}`);
         if (fingerprint(outside) !== before) {
           tally.fail('escapes', `the outside folder changed\n${r.text}`);
@@ -98,21 +117,32 @@ describe('stress: escape attempts', () => {
         }
       }
       // A search of the whole root does not follow the links out of it.
-      for (const args of [['grep', 'secret'], ['grep', '-i', 'SECRET', '.'], ['grep', '--hidden', '--no-ignore', 'secret'], ['find', 'g.txt'], ['find', '--hidden', '--no-ignore', 'f.txt']]) {
+      for (const args of [
+        ['grep', 'secret'],
+        ['grep', '-i', 'SECRET', '.'],
+        ['grep', '--hidden', '--no-ignore', 'secret'],
+        ['find', 'g.txt'],
+        ['find', '--hidden', '--no-ignore', 'f.txt'],
+      ]) {
         const r = await runAsync(args, root);
         tally.trials++;
         const crash = crashOf(r);
         if (crash) tally.fail('crashes', `${crash}\n${r.text}`);
         // hard.txt is a file of the root (its content is the root's to read); links out of the root are not followed.
-        const leaked = r.stdout.toString('utf8').split('\n').filter((l) => l.includes(SECRET) && !l.startsWith('hard.txt:'));
-        if (leaked.length || /(^|\/)(linkdir|d\/up)\//m.test(r.stdout.toString('utf8'))) tally.fail('escapes', `the search read outside the root\n${r.text}`);
+        const leaked = r.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l.includes(SECRET) && !l.startsWith('hard.txt:'));
+        if (leaked.length || /(^|\/)(linkdir|d\/up)\//m.test(r.stdout.toString('utf8')))
+          tally.fail('escapes', `the search read outside the root\n${r.text}`);
       }
       // The hard link is edited by replacing the link: the outside file keeps its bytes.
       const w = openWindow(root, 'hard.txt');
       const r = run(['edit', 'hard.txt', w.lidAt(1)], root, { input: 'edited inside\n' });
       tally.trials++;
       if (r.status !== 0) tally.fail('crashes', r.text);
-      if (fs.readFileSync(path.join(outside, 'sub', 'g.txt'), 'utf8') !== `${SECRET} in sub\n`) tally.fail('escapes', 'editing a hard link changed the outside file');
+      if (fs.readFileSync(path.join(outside, 'sub', 'g.txt'), 'utf8') !== `${SECRET} in sub\n`)
+        tally.fail('escapes', 'editing a hard link changed the outside file');
       if (fingerprint(outside) !== before) tally.fail('escapes', 'the outside folder changed');
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
@@ -131,10 +161,14 @@ describe('stress: escape attempts', () => {
         write(outside, 'state/index/.keep', '');
         write(outside, 'state/view/.keep', '');
         // A damaged index, so that rt tries to set it aside (into .rt/set-aside).
-        for (const name of fs.readdirSync(path.join(root, '.rt', 'index'))) fs.writeFileSync(path.join(root, '.rt', 'index', name), '{');
+        for (const name of fs.readdirSync(path.join(root, '.rt', 'index')))
+          fs.writeFileSync(path.join(root, '.rt', 'index', name), '{');
         const before = fingerprint(outside);
         fs.rmSync(path.join(root, planted), { recursive: true, force: true });
-        fs.symlinkSync(path.join(outside, 'state', planted === '.rt' ? '' : path.basename(planted)), path.join(root, planted));
+        fs.symlinkSync(
+          path.join(outside, 'state', planted === '.rt' ? '' : path.basename(planted)),
+          path.join(root, planted),
+        );
         const runs: Finished[] = [];
         runs.push(await runAsync(['open', 'f.txt'], root));
         runs.push(await runAsync(['insert', 'f.txt', '$'], root, { input: 'c\n' }));
@@ -145,9 +179,11 @@ describe('stress: escape attempts', () => {
           tally.trials++;
           const crash = crashOf(r);
           if (crash) tally.fail('crashes', `${planted}: ${crash}\n${r.text}`);
-          else if (r.status !== 0) tally.fail('crashes', `${planted}: failed instead of working without state\n${r.text}`);
+          else if (r.status !== 0)
+            tally.fail('crashes', `${planted}: failed instead of working without state\n${r.text}`);
         }
-        if (fs.readFileSync(path.join(root, 'f.txt'), 'utf8') !== 'a\nb\nc\n') tally.fail('lost', `${planted}: the insert is not in the file`);
+        if (fs.readFileSync(path.join(root, 'f.txt'), 'utf8') !== 'a\nb\nc\n')
+          tally.fail('lost', `${planted}: the insert is not in the file`);
         if (fingerprint(outside) !== before) tally.fail('escapes', `${planted} as a link: the outside folder changed`);
       }
       tally.record();
@@ -189,10 +225,15 @@ describe('stress: escape attempts', () => {
       `a ${kind} swapped for a symbolic link to the outside while rt reads it in a loop (${reads} reads): nothing outside read`,
       async () => {
         const tally = new Tally(`4 escape: race, ${kind} swapped for a symlink, reads`);
-        const { root, outside, what, before, swapper } = startSwapping(kind);
+        const { root, outside, before, swapper } = startSwapping(kind);
         try {
           for (let i = 0; i < reads; i++) {
-            const args = [['open', 'd/f.txt'], ['scroll', 'd/f.txt'], ['grep-file', 'i', 'd/f.txt'], ['grep', 'i', 'd']][i % 4]!;
+            const args = [
+              ['open', 'd/f.txt'],
+              ['scroll', 'd/f.txt'],
+              ['grep-file', 'i', 'd/f.txt'],
+              ['grep', 'i', 'd'],
+            ][i % 4]!;
             const r = await runAsync(args, root);
             tally.trials++;
             const crash = crashOf(r);
@@ -218,7 +259,12 @@ describe('stress: escape attempts', () => {
         const statuses = new Map<string, number>();
         try {
           for (let i = 0; i < edits; i++) {
-            const args = i % 3 === 0 ? ['insert', 'd/f.txt', '$'] : i % 3 === 1 ? ['edit', 'd/f.txt', '1', '--force'] : ['create', '--force', 'd/f.txt'];
+            const args =
+              i % 3 === 0
+                ? ['insert', 'd/f.txt', '$']
+                : i % 3 === 1
+                  ? ['edit', 'd/f.txt', '1', '--force']
+                  : ['create', '--force', 'd/f.txt'];
             const r = await runAsync(args, root, { input: `edit ${i}\n` });
             tally.trials++;
             const key = `${args[0]} ${r.status}`;
@@ -229,8 +275,12 @@ describe('stress: escape attempts', () => {
               tally.fail('escapes', `the outside folder changed\n${r.text}`);
               break;
             }
-            // Read through a swapped link, the outside file would be printed, or copied into the root's file by the edit.
-            if (r.stdout.includes(SECRET) || (kind === 'file' && [what, `${what}.aside`].some((p) => readNoFollow(p).includes(SECRET)))) {
+            // Read through a swapped link, the outside file would be printed, or copied into the root's file by the
+            // edit.
+            if (
+              r.stdout.includes(SECRET) ||
+              (kind === 'file' && [what, `${what}.aside`].some((p) => readNoFollow(p).includes(SECRET)))
+            ) {
               tally.fail('escapes', `the outside file was read (printed, or copied into the root)\n${r.text}`);
               break;
             }
@@ -239,11 +289,14 @@ describe('stress: escape attempts', () => {
           swapper.kill('SIGKILL');
           await new Promise((resolve) => swapper.once('exit', resolve));
         }
-        // With the swapper stopped, the root's own file (in whichever of d and d.aside is the real folder) holds nothing from outside.
+        // With the swapper stopped, the root's own file (in whichever of d and d.aside is the real folder) holds
+        // nothing from outside.
         const folders = kind === 'folder' ? [what, `${what}.aside`] : [path.dirname(what)];
         for (const d of folders) {
           if (!fs.existsSync(d) || !fs.lstatSync(d).isDirectory()) continue;
-          for (const name of fs.readdirSync(d)) if (readNoFollow(path.join(d, name)).includes(SECRET)) tally.fail('escapes', `${path.relative(root, path.join(d, name))} holds the outside file's bytes`);
+          for (const name of fs.readdirSync(d))
+            if (readNoFollow(path.join(d, name)).includes(SECRET))
+              tally.fail('escapes', `${path.relative(root, path.join(d, name))} holds the outside file's bytes`);
         }
         tally.notes = [...statuses].map(([k, n]) => `${k}: ${n}`).join(', ');
         tally.record();
@@ -258,7 +311,11 @@ describe('stress: escape attempts', () => {
 // the path, waits; the swap is made while it waits (seen by its attempts to take the lock); then
 // the lock is released and rt goes on with a path that now leads outside.
 describe('a swap while rt waits for the lock, between its check and its write', () => {
-  async function swapWhileWaiting(swap: (root: string, outside: string) => void, args: string[], input: string): Promise<{ root: string; outside: string; before: string; r: Finished }> {
+  async function swapWhileWaiting(
+    swap: (root: string, outside: string) => void,
+    args: string[],
+    input: string,
+  ): Promise<{ root: string; outside: string; before: string; r: Finished }> {
     const root = tempRepo();
     const outside = tempDir('rt-stress-outside-');
     write(root, 'd/f.txt', 'inside 1\ninside 2\n');
@@ -280,7 +337,8 @@ describe('a swap while rt waits for the lock, between its check and its write', 
       watcher.close();
     }
     if (ended) throw new Error(`rt ended before waiting for the lock\n${(await p.done).text}`);
-    // Not at the very moment of an attempt (a draft written in the folder, then linked through the swapped path): between two.
+    // Not at the very moment of an attempt (a draft written in the folder, then linked through the swapped path):
+    // between two.
     await sleep(15);
     const held = fs.lstatSync(path.join(root, 'd')).isDirectory() ? lock : undefined;
     swap(root, outside);
@@ -298,20 +356,31 @@ describe('a swap while rt waits for the lock, between its check and its write', 
     fs.symlinkSync(path.join(outside, 'f.txt'), path.join(root, 'd', 'f.txt'));
   };
 
-  for (const [what, swap] of [['folder', swapFolder], ['file', swapFile]] as const) {
-    for (const args of [['insert', 'd/f.txt', '$'], ['edit', 'd/f.txt', '1', '--force'], ['create', '--force', 'd/f.txt']]) {
+  for (const [what, swap] of [
+    ['folder', swapFolder],
+    ['file', swapFile],
+  ] as const) {
+    for (const args of [
+      ['insert', 'd/f.txt', '$'],
+      ['edit', 'd/f.txt', '1', '--force'],
+      ['create', '--force', 'd/f.txt'],
+    ]) {
       it(`the ${what} swapped for a link to the outside: rt ${args.join(' ')} writes nothing outside and reads nothing from there`, async () => {
         // rt's attempt at the lock can fall in the instant between the two steps of the swap
         // (the folder moved, the link not made yet): it then fails cleanly, proving nothing; try again.
         let tried = await swapWhileWaiting(swap, args, 'new line\n');
-        for (let again = 0; again < 5 && /cannot lock .*ENOENT/.test(tried.r.stderr); again++) tried = await swapWhileWaiting(swap, args, 'new line\n');
+        for (let again = 0; again < 5 && /cannot lock .*ENOENT/.test(tried.r.stderr); again++)
+          tried = await swapWhileWaiting(swap, args, 'new line\n');
         const { root, outside, before, r } = tried;
         expect(crashOf(r), r.text).toBeUndefined();
         expect(fingerprint(outside), `the outside folder changed\n${r.text}`).toBe(before);
         expect(r.stdout.toString('utf8'), r.text).not.toContain(SECRET);
         // The root's own file: in the real folder (set aside by the swap), or beside the link.
         const f = what === 'folder' ? path.join(root, 'd.aside', 'f.txt') : path.join(root, 'd', 'f.txt');
-        if (fs.lstatSync(f).isFile()) expect(fs.readFileSync(f, 'utf8'), `the outside file was copied into the root\n${r.text}`).not.toContain(SECRET);
+        if (fs.lstatSync(f).isFile())
+          expect(fs.readFileSync(f, 'utf8'), `the outside file was copied into the root\n${r.text}`).not.toContain(
+            SECRET,
+          );
       });
     }
   }

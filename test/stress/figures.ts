@@ -24,7 +24,8 @@ export const COUNTS = {
   wrongRestores: 'undos or redos that succeeded but left other bytes than the side of the step they restore',
   wrongRefusals: 'writes, undos or redos refused where the history says they must succeed',
   missedRefusals: 'undos or redos that succeeded where they must be refused (a file of the step changed since)',
-  historyOutOfStep: 'steps whose state in the history disagrees with their files after a kill (the undo or redo written, not marked)',
+  historyOutOfStep:
+    'steps whose state in the history disagrees with their files after a kill (the undo or redo written, not marked)',
 } as const;
 
 export type Count = keyof typeof COUNTS;
@@ -41,7 +42,19 @@ export interface Row {
 /** Counts for a scenario, filled in as its trials run. */
 export class Tally {
   trials = 0;
-  readonly counts: Record<Count, number> = { torn: 0, lost: 0, strayTemp: 0, corruptState: 0, escapes: 0, crashes: 0, wrongLines: 0, wrongRestores: 0, wrongRefusals: 0, missedRefusals: 0, historyOutOfStep: 0 };
+  readonly counts: Record<Count, number> = {
+    torn: 0,
+    lost: 0,
+    strayTemp: 0,
+    corruptState: 0,
+    escapes: 0,
+    crashes: 0,
+    wrongLines: 0,
+    wrongRestores: 0,
+    wrongRefusals: 0,
+    missedRefusals: 0,
+    historyOutOfStep: 0,
+  };
   readonly problems: string[] = [];
   private readonly t0 = Date.now();
   notes = '';
@@ -56,7 +69,13 @@ export class Tally {
 
   /** Records the row (even when the test then fails, so the table shows it). */
   record(): Row {
-    const row: Row = { scenario: this.scenario, trials: this.trials, counts: { ...this.counts }, ms: Date.now() - this.t0, ...(this.notes ? { notes: this.notes } : {}) };
+    const row: Row = {
+      scenario: this.scenario,
+      trials: this.trials,
+      counts: { ...this.counts },
+      ms: Date.now() - this.t0,
+      ...(this.notes ? { notes: this.notes } : {}),
+    };
     const dir = figuresDir();
     if (dir) fs.appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${JSON.stringify(row)}\n`);
     return row;
@@ -69,7 +88,9 @@ export class Tally {
 
   /** Every count but those of `known` (a gap being fixed, shown all the same) is 0. */
   cleanBut(...known: Count[]): boolean {
-    return (Object.entries(this.counts) as Array<[Count, number]>).every(([kind, n]) => n === 0 || known.includes(kind));
+    return (Object.entries(this.counts) as Array<[Count, number]>).every(
+      ([kind, n]) => n === 0 || known.includes(kind),
+    );
   }
 
   summary(): string {
@@ -87,9 +108,48 @@ function figuresDir(): string | undefined {
 
 /** The rows as a table for a terminal. */
 export function renderTable(rows: readonly Row[]): string {
-  const head = ['scenario', 'trials', 'torn', 'lost', 'stray temp', 'corrupt state', 'escapes', 'crashes', 'wrong lines', 'wrong restores', 'wrong refusals', 'missed refusals', 'history out of step', 'seconds'];
-  const body = rows.map((r) => [r.scenario, String(r.trials), ...(['torn', 'lost', 'strayTemp', 'corruptState', 'escapes', 'crashes', 'wrongLines', 'wrongRestores', 'wrongRefusals', 'missedRefusals', 'historyOutOfStep'] as const).map((k) => String(r.counts[k] ?? 0)), (r.ms / 1000).toFixed(1)]);
+  const head = [
+    'scenario',
+    'trials',
+    'torn',
+    'lost',
+    'stray temp',
+    'corrupt state',
+    'escapes',
+    'crashes',
+    'wrong lines',
+    'wrong restores',
+    'wrong refusals',
+    'missed refusals',
+    'history out of step',
+    'seconds',
+  ];
+  const body = rows.map((r) => [
+    r.scenario,
+    String(r.trials),
+    ...(
+      [
+        'torn',
+        'lost',
+        'strayTemp',
+        'corruptState',
+        'escapes',
+        'crashes',
+        'wrongLines',
+        'wrongRestores',
+        'wrongRefusals',
+        'missedRefusals',
+        'historyOutOfStep',
+      ] as const
+    ).map((k) => String(r.counts[k] ?? 0)),
+    (r.ms / 1000).toFixed(1),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(head), `|${widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|')}|`, ...body.map(line)].join('\n');
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  return [
+    line(head),
+    `|${widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
 }

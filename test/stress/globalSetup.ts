@@ -14,7 +14,8 @@ export default function setup(project: TestProject): () => void {
   return () => {
     const rows: Row[] = [];
     for (const name of fs.readdirSync(dir)) {
-      for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n')) if (line) rows.push(JSON.parse(line) as Row);
+      for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n'))
+        if (line) rows.push(JSON.parse(line) as Row);
     }
     fs.rmSync(dir, { recursive: true, force: true });
     if (rows.length === 0) return;
@@ -25,7 +26,14 @@ export default function setup(project: TestProject): () => void {
     const results = process.env.RT_STRESS_RESULTS;
     if (FULL && results) {
       const out = path.resolve(results);
-      const doc = { form, seed: SEED, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows };
+      const doc = {
+        form,
+        seed: SEED,
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        rows,
+      };
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
       console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -19,7 +19,13 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function fixture(dir: string): void {
   const files: Record<string, Buffer> = {
-    'f.txt': Buffer.concat([Buffer.from('alpha\n\tbeta\r\ngamma '), Buffer.from([0xff, 0xfe]), Buffer.from('\n'), Buffer.from(Array.from({ length: 40 }, (_, i) => `row ${i}\n`).join('')), Buffer.from('no final newline')]),
+    'f.txt': Buffer.concat([
+      Buffer.from('alpha\n\tbeta\r\ngamma '),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('\n'),
+      Buffer.from(Array.from({ length: 40 }, (_, i) => `row ${i}\n`).join('')),
+      Buffer.from('no final newline'),
+    ]),
     'crlf.txt': Buffer.from('a\r\nb\r\nc\r\n'),
     'only-crlf.txt': Buffer.from('\r\n\r\n\r\n'),
     'empty.txt': Buffer.alloc(0),
@@ -38,15 +44,92 @@ function fixture(dir: string): void {
   }
 }
 
-const TEXT_FILES = ['f.txt', 'crlf.txt', 'only-crlf.txt', 'empty.txt', 'bom.txt', 'nofinal.txt', 'dup.txt', 'd/g.txt', 'sp ace.txt', 'colon:1.txt', 'long.txt'];
-const OTHER_PATHS = ['bin.dat', 'd', 'd/', 'missing.txt', 'new/deep/file.txt', 'new.txt', '../x.txt', '/etc/passwd', '.rt/index', '.git/config', '', '.', 'colon:1.txt:1', 'f.txt:2-1', 'f.txt:0', 'F.TXT', 'f.txt\n', '-f.txt'];
-const FLAGS = ['--force', '--after', '--diff', '--dry-run', '--json', '--color', 'always', '--color=never', '--window', '3', '--window', '0', '--window', '-5', '-i', '-F', '-w', '-l', '-C', '2', '-C', 'x', '--max', '1', '--max', '0', '-g', '*.txt', '-g', '[', '--hidden', '--no-ignore', '--root', '.', '--root', '/nonexistent', '--', '-', '+', '--bogus', '-h', '--help', '--version'];
+const TEXT_FILES = [
+  'f.txt',
+  'crlf.txt',
+  'only-crlf.txt',
+  'empty.txt',
+  'bom.txt',
+  'nofinal.txt',
+  'dup.txt',
+  'd/g.txt',
+  'sp ace.txt',
+  'colon:1.txt',
+  'long.txt',
+];
+const OTHER_PATHS = [
+  'bin.dat',
+  'd',
+  'd/',
+  'missing.txt',
+  'new/deep/file.txt',
+  'new.txt',
+  '../x.txt',
+  '/etc/passwd',
+  '.rt/index',
+  '.git/config',
+  '',
+  '.',
+  'colon:1.txt:1',
+  'f.txt:2-1',
+  'f.txt:0',
+  'F.TXT',
+  'f.txt\n',
+  '-f.txt',
+];
+const FLAGS = [
+  '--force',
+  '--after',
+  '--diff',
+  '--dry-run',
+  '--json',
+  '--color',
+  'always',
+  '--color=never',
+  '--window',
+  '3',
+  '--window',
+  '0',
+  '--window',
+  '-5',
+  '-i',
+  '-F',
+  '-w',
+  '-l',
+  '-C',
+  '2',
+  '-C',
+  'x',
+  '--max',
+  '1',
+  '--max',
+  '0',
+  '-g',
+  '*.txt',
+  '-g',
+  '[',
+  '--hidden',
+  '--no-ignore',
+  '--root',
+  '.',
+  '--root',
+  '/nonexistent',
+  '--',
+  '-',
+  '+',
+  '--bogus',
+  '-h',
+  '--help',
+  '--version',
+];
 const SAFE_EDIT_FLAGS = ['--force', '--diff', '--json', '--color=never', '--force', '--force'];
 
 type Rand = () => number;
-const pickOf = <T,>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const pickOf = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
-/** Arguments a hostile caller might type: unicode, control characters (not NUL: argv cannot hold it), huge, path tricks. */
+/**
+ * Arguments a hostile caller might type: unicode, control characters (not NUL: argv cannot hold it), huge, path tricks.
+ */
 function garbage(r: Rand): string {
   switch (Math.floor(r() * 8)) {
     case 0:
@@ -54,9 +137,32 @@ function garbage(r: Rand): string {
     case 1:
       return '9'.repeat(1 + Math.floor(r() * 40));
     case 2:
-      return Array.from({ length: 1 + Math.floor(r() * 12) }, () => String.fromCodePoint(1 + Math.floor(r() * 0x2ffff))).join('').replace(/[\ud800-\udfff]/g, '?');
+      return Array.from({ length: 1 + Math.floor(r() * 12) }, () => String.fromCodePoint(1 + Math.floor(r() * 0x2ffff)))
+        .join('')
+        .replace(/[\ud800-\udfff]/g, '?');
     case 3:
-      return pickOf(r, ['$', 'end', 'END', '$$', '0', '-0', '1-2', '1:', ':1', 'zzzz', 'ZZZZ', 'kq3f', '1:kq3f', 'a'.repeat(5000), '\t1\t', ' 2 ', '1e3', '0x10', '１', '²']);
+      return pickOf(r, [
+        '$',
+        'end',
+        'END',
+        '$$',
+        '0',
+        '-0',
+        '1-2',
+        '1:',
+        ':1',
+        'zzzz',
+        'ZZZZ',
+        'kq3f',
+        '1:kq3f',
+        'a'.repeat(5000),
+        '\t1\t',
+        ' 2 ',
+        '1e3',
+        '0x10',
+        '１',
+        '²',
+      ]);
     case 4:
       return `${pickOf(r, TEXT_FILES)}:${pickOf(r, ['1', '0', '999999', '1-3', '3-1', 'zzzz', '', 'x'])}`;
     case 5:
@@ -88,7 +194,10 @@ function stdinOf(r: Rand, huge: number): Buffer {
     case 7:
       return Buffer.from(Array.from({ length: 1 + Math.floor(r() * 300) }, () => Math.floor(r() * 256)));
     default:
-      return Buffer.from(Array.from({ length: 1 + Math.floor(r() * 4) }, (_, i) => `new ${i} ${Math.floor(r() * 1000)}`).join('\n') + (r() < 0.7 ? '\n' : ''));
+      return Buffer.from(
+        Array.from({ length: 1 + Math.floor(r() * 4) }, (_, i) => `new ${i} ${Math.floor(r() * 1000)}`).join('\n') +
+          (r() < 0.7 ? '\n' : ''),
+      );
   }
 }
 
@@ -129,7 +238,10 @@ interface Model {
 function modelOf(dir: string, file: string): Model | undefined {
   const r = run(['open', file, '--window', '100000'], dir);
   if (r.status !== 0) return undefined;
-  const lids = r.stdout.split('\n').filter((l) => /^\d+:[0-9a-z]{4}\|/.test(l)).map((l) => l.slice(l.indexOf(':') + 1, l.indexOf('|')));
+  const lids = r.stdout
+    .split('\n')
+    .filter((l) => /^\d+:[0-9a-z]{4}\|/.test(l))
+    .map((l) => l.slice(l.indexOf(':') + 1, l.indexOf('|')));
   return { lids };
 }
 
@@ -166,14 +278,22 @@ function checkEdit(before: Buffer, after: Buffer, splice: [number, number], inse
   const now = linesOf(after);
   const [start, del] = splice;
   if (start > 0 && old.bom !== now.bom) return 'the BOM changed';
-  const want = [...old.lines.slice(0, start).map((l) => l.text), ...insert, ...old.lines.slice(start + del).map((l) => l.text)];
+  const want = [
+    ...old.lines.slice(0, start).map((l) => l.text),
+    ...insert,
+    ...old.lines.slice(start + del).map((l) => l.text),
+  ];
   // An empty file given one empty line, or a file of only an empty line, are one and the same text.
   const got = now.lines.map((l) => l.text);
-  if (JSON.stringify(got) !== JSON.stringify(want)) return `lines ${JSON.stringify(got).slice(0, 300)} where ${JSON.stringify(want).slice(0, 300)} was asked`;
-  // Untouched lines keep their bytes, line endings included (but the last line of either part, whose ending an edit may add or drop).
-  for (let i = 0; i < start - 1; i++) if (!now.lines[i]!.raw.equals(old.lines[i]!.raw)) return `line ${i + 1} (untouched) changed its bytes`;
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    return `lines ${JSON.stringify(got).slice(0, 300)} where ${JSON.stringify(want).slice(0, 300)} was asked`;
+  // Untouched lines keep their bytes, line endings included (but the last line of either part, whose ending an edit may
+  // add or drop).
+  for (let i = 0; i < start - 1; i++)
+    if (!now.lines[i]!.raw.equals(old.lines[i]!.raw)) return `line ${i + 1} (untouched) changed its bytes`;
   const shift = insert.length - del;
-  for (let j = start + del; j < old.lines.length - 1; j++) if (!now.lines[j + shift]!.raw.equals(old.lines[j]!.raw)) return `line ${j + 1} (untouched) changed its bytes`;
+  for (let j = start + del; j < old.lines.length - 1; j++)
+    if (!now.lines[j + shift]!.raw.equals(old.lines[j]!.raw)) return `line ${j + 1} (untouched) changed its bytes`;
   return undefined;
 }
 
@@ -213,7 +333,9 @@ describe('stress: hostile input', () => {
         // Half the runs are edits of a text file, by anchors mostly taken from what rt shows.
         const editing = r() < 0.55;
         let args: string[];
-        let check: ((before: Map<string, Buffer>, after: Map<string, Buffer>, res: Finished) => string | undefined) | undefined;
+        let check:
+          | ((before: Map<string, Buffer>, after: Map<string, Buffer>, res: Finished) => string | undefined)
+          | undefined;
         const input = stdinOf(r, pick(200_000, 2_000_000));
         if (editing) {
           const verb = pickOf(r, ['edit', 'edit', 'insert', 'insert', 'delete', 'create']);
@@ -221,8 +343,8 @@ describe('stress: hostile input', () => {
           const model = verb === 'create' ? undefined : modelOf(dir, file);
           const anchorOf = (): string => {
             const roll = r();
-            if (model && model.lids.length && roll < 0.55) return pickOf(r, model.lids);
-            if (model && model.lids.length && roll < 0.65) {
+            if (model?.lids.length && roll < 0.55) return pickOf(r, model.lids);
+            if (model?.lids.length && roll < 0.65) {
               const k = Math.floor(r() * model.lids.length);
               return `${k + 1}:${model.lids[k]}`;
             }
@@ -231,8 +353,17 @@ describe('stress: hostile input', () => {
             const g = garbage(r);
             return g.startsWith('-') ? `x${g}` : g;
           };
-          const anchors = verb === 'create' ? [] : verb === 'insert' ? [anchorOf()] : r() < 0.5 ? [anchorOf()] : [anchorOf(), anchorOf()];
-          const flags = Array.from({ length: Math.floor(r() * 3) }, () => pickOf(r, verb === 'insert' ? [...SAFE_EDIT_FLAGS, '--after'] : SAFE_EDIT_FLAGS));
+          const anchors =
+            verb === 'create'
+              ? []
+              : verb === 'insert'
+                ? [anchorOf()]
+                : r() < 0.5
+                  ? [anchorOf()]
+                  : [anchorOf(), anchorOf()];
+          const flags = Array.from({ length: Math.floor(r() * 3) }, () =>
+            pickOf(r, verb === 'insert' ? [...SAFE_EDIT_FLAGS, '--after'] : SAFE_EDIT_FLAGS),
+          );
           args = [verb, file, ...anchors, ...flags];
           edits++;
           check = (before, after, res) => {
@@ -241,23 +372,49 @@ describe('stress: hostile input', () => {
             if (old && now && old.equals(now)) return undefined;
             if (res.status !== 0) return `the file changed, though rt exited ${res.status}`;
             landed++;
-            if (verb === 'create') return now?.equals(input) ? undefined : 'create did not write its stdin byte for byte';
+            if (verb === 'create')
+              return now?.equals(input) ? undefined : 'create did not write its stdin byte for byte';
             if (!model || !old || !now) return 'a file changed that could not be modelled';
             const splice = spliceOf(verb, anchors, flags.includes('--after'), model);
             if (!splice) return `rt edited, though the anchors ${JSON.stringify(anchors)} name no line of the model`;
             return checkEdit(old, now, splice, verb === 'delete' ? [] : textLinesOf(input));
           };
         } else {
-          const verb = pickOf(r, ['open', 'scroll', 'find', 'grep', 'grep-file', 'edit', 'insert', 'delete', 'create', 'completions', 'help', 'bogus', '--json', '-h']);
-          args = [verb, ...Array.from({ length: Math.floor(r() * 5) }, () => (r() < 0.4 ? pickOf(r, [...TEXT_FILES, ...OTHER_PATHS]) : garbage(r)))];
-          // A random command line can make a valid edit too; without a model, only its shape is checked: one file, exit 0.
+          const verb = pickOf(r, [
+            'open',
+            'scroll',
+            'find',
+            'grep',
+            'grep-file',
+            'edit',
+            'insert',
+            'delete',
+            'create',
+            'completions',
+            'help',
+            'bogus',
+            '--json',
+            '-h',
+          ]);
+          args = [
+            verb,
+            ...Array.from({ length: Math.floor(r() * 5) }, () =>
+              r() < 0.4 ? pickOf(r, [...TEXT_FILES, ...OTHER_PATHS]) : garbage(r),
+            ),
+          ];
+          // A random command line can make a valid edit too; without a model, only its shape is checked: one file, exit
+          // 0.
           if (['edit', 'insert', 'delete', 'create'].includes(verb)) {
             check = (before, after, res) => {
-              const changed = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
+              const changed = [...after]
+                .filter(([name, bytes]) => !before.get(name)?.equals(bytes))
+                .map(([name]) => name);
               if (changed.length === 0) return undefined;
-              if (res.status !== 0 || changed.length > 1) return `${changed.join(', ')} changed, though rt exited ${res.status}`;
+              if (res.status !== 0 || changed.length > 1)
+                return `${changed.join(', ')} changed, though rt exited ${res.status}`;
               unmodelled++;
-              if (verb === 'create' && !before.has(changed[0]!) && !after.get(changed[0]!)!.equals(input)) return 'create did not write its stdin byte for byte';
+              if (verb === 'create' && !before.has(changed[0]!) && !after.get(changed[0]!)!.equals(input))
+                return 'create did not write its stdin byte for byte';
               touched = changed[0];
               return undefined;
             };
@@ -277,12 +434,18 @@ describe('stress: hostile input', () => {
         for (const [name, bytes] of after) {
           if ((editing && name === args[1]) || name === touched) continue;
           const was = before.get(name);
-          if (!was || !was.equals(bytes)) tally.fail('torn', `${name} ${was ? 'changed' : 'appeared'}, not the file edited\n${res.text.slice(0, 1500)}`);
+          if (!was?.equals(bytes))
+            tally.fail(
+              'torn',
+              `${name} ${was ? 'changed' : 'appeared'}, not the file edited\n${res.text.slice(0, 1500)}`,
+            );
         }
-        for (const name of before.keys()) if (!after.has(name)) tally.fail('torn', `${name} vanished\n${res.text.slice(0, 1500)}`);
+        for (const name of before.keys())
+          if (!after.has(name)) tally.fail('torn', `${name} vanished\n${res.text.slice(0, 1500)}`);
         // Keep the fixture sane: a file made binary or removed is put back for the runs to come.
         if (i % 25 === 24) {
-          for (const name of [...after.keys()].filter((n) => !TEXT_FILES.includes(n) && n !== 'bin.dat')) fs.rmSync(path.join(dir, name), { force: true });
+          for (const name of [...after.keys()].filter((n) => !TEXT_FILES.includes(n) && n !== 'bin.dat'))
+            fs.rmSync(path.join(dir, name), { force: true });
           fixture(dir);
         }
       }
@@ -318,11 +481,14 @@ describe('a control character in an argument', () => {
 describe('a very long path', () => {
   // Found by probing: a path of 3,000 folders (past PATH_MAX) made create check each folder it
   // made ever more slowly, for minutes; it is refused at once, as before the folders were checked.
-  it.each([2100, 3000])('of %i folders to create is refused promptly (exit 4), without a stack trace', async (depth) => {
-    const dir = tempDir();
-    const r = await runAsync(['create', `${'a/'.repeat(depth)}x.txt`], dir, { input: 'x\n', timeoutMs: 20_000 });
-    expect(r.signal, `hung\n${r.text}`).toBe(null);
-    expect(crashOf(r), r.text).toBeUndefined();
-    expect(r.status, r.text).toBe(4);
-  });
+  it.each([2100, 3000])(
+    'of %i folders to create is refused promptly (exit 4), without a stack trace',
+    async (depth) => {
+      const dir = tempDir();
+      const r = await runAsync(['create', `${'a/'.repeat(depth)}x.txt`], dir, { input: 'x\n', timeoutMs: 20_000 });
+      expect(r.signal, `hung\n${r.text}`).toBe(null);
+      expect(crashOf(r), r.text).toBeUndefined();
+      expect(r.status, r.text).toBe(4);
+    },
+  );
 });

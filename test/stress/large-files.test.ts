@@ -25,7 +25,13 @@ function shownLines(r: Finished): Array<{ n: number; lid: string; content: strin
 }
 
 /** Runs rt and counts a crash or an unexpected status; returns the run. */
-async function step(tally: Tally, args: string[], dir: string, want: number, input?: string | Buffer): Promise<Finished> {
+async function step(
+  tally: Tally,
+  args: string[],
+  dir: string,
+  want: number,
+  input?: string | Buffer,
+): Promise<Finished> {
   const r = await runAsync(args, dir, input === undefined ? {} : { input });
   tally.trials++;
   const crash = crashOf(r);
@@ -37,7 +43,8 @@ async function step(tally: Tally, args: string[], dir: string, want: number, inp
 /** Expects the file to hold exactly `want`, counting a torn file otherwise. */
 function expectBytes(tally: Tally, file: string, want: Buffer, what: string): void {
   const got = fs.readFileSync(file);
-  if (!got.equals(want)) tally.fail('torn', `${what}: ${path.basename(file)} is ${got.length} bytes, not the ${want.length} expected`);
+  if (!got.equals(want))
+    tally.fail('torn', `${what}: ${path.basename(file)} is ${got.length} bytes, not the ${want.length} expected`);
 }
 
 describe('stress: large and odd files', () => {
@@ -52,15 +59,22 @@ describe('stress: large and odd files', () => {
       const mid = rows / 2;
       const w = await step(tally, ['open', `huge.txt:${mid}`], dir, 0);
       const at = shownLines(w).find((l) => l.n === mid);
-      if (!at || !at.content.startsWith(`row ${mid} `)) tally.fail('torn', `the window does not show row ${mid}\n${w.text.slice(0, 500)}`);
+      if (!at?.content.startsWith(`row ${mid} `))
+        tally.fail('torn', `the window does not show row ${mid}\n${w.text.slice(0, 500)}`);
       if (at) {
         await step(tally, ['edit', 'huge.txt', at.lid], dir, 0, 'the middle, edited\n');
         const start = bytes.indexOf(`row ${mid} `);
         const end = bytes.indexOf(0x0a, start);
-        expectBytes(tally, file, Buffer.concat([bytes.subarray(0, start), Buffer.from('the middle, edited'), bytes.subarray(end)]), 'after the edit');
+        expectBytes(
+          tally,
+          file,
+          Buffer.concat([bytes.subarray(0, start), Buffer.from('the middle, edited'), bytes.subarray(end)]),
+          'after the edit',
+        );
         const again = await step(tally, ['open', `huge.txt:${mid - 1}-${mid + 1}`], dir, 0);
         const lids = shownLines(again).map((l) => l.lid);
-        if (!lids.includes(shownLines(w).find((l) => l.n === mid - 1)!.lid)) tally.fail('corruptState', 'the line above the edit lost its LID');
+        if (!lids.includes(shownLines(w).find((l) => l.n === mid - 1)!.lid))
+          tally.fail('corruptState', 'the line above the edit lost its LID');
       }
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
@@ -79,7 +93,8 @@ describe('stress: large and odd files', () => {
       const longFile = write(dir, 'long.txt', long);
       const w = await step(tally, ['open', 'long.txt'], dir, 0);
       const line = shownLines(w)[0];
-      if (!line || !/… \[\+\d+ chars\]$/.test(line.content) || w.stdout.length > 10_000) tally.fail('torn', `the 10 MB line is not cut for display\n${w.text.slice(0, 300)}`);
+      if (!line || !/… \[\+\d+ chars\]$/.test(line.content) || w.stdout.length > 10_000)
+        tally.fail('torn', `the 10 MB line is not cut for display\n${w.text.slice(0, 300)}`);
       await step(tally, ['grep-file', 'x{5}', 'long.txt'], dir, 0);
       if (line) {
         await step(tally, ['insert', 'long.txt', line.lid, '--after'], dir, 0, 'after\n');
@@ -97,10 +112,15 @@ describe('stress: large and odd files', () => {
       const crlfFile = write(dir, 'crlf.txt', crlf);
       const c = await step(tally, ['open', 'crlf.txt:500-501'], dir, 0);
       const l500 = shownLines(c).find((l) => l.n === 500);
-      if (!l500 || l500.content !== '') tally.fail('torn', `line 500 of the \\r\\n file is not shown empty\n${c.text}`);
+      if (l500?.content !== '') tally.fail('torn', `line 500 of the \\r\\n file is not shown empty\n${c.text}`);
       if (l500) {
         await step(tally, ['edit', 'crlf.txt', l500.lid], dir, 0, 'x\n');
-        expectBytes(tally, crlfFile, Buffer.from(`${'\r\n'.repeat(499)}x\r\n${'\r\n'.repeat(500)}`), 'edit of an empty CRLF line');
+        expectBytes(
+          tally,
+          crlfFile,
+          Buffer.from(`${'\r\n'.repeat(499)}x\r\n${'\r\n'.repeat(500)}`),
+          'edit of an empty CRLF line',
+        );
       }
       await step(tally, ['delete', 'crlf.txt', '1', '1000'], dir, 3); // never shown: refused
       expectBytes(tally, crlfFile, Buffer.from(`${'\r\n'.repeat(499)}x\r\n${'\r\n'.repeat(500)}`), 'a refused delete');
@@ -141,11 +161,18 @@ describe('stress: large and odd files', () => {
         const tally = new Tally(`6 changing: file rewritten ${mode} while rt reads and edits`);
         const dir = tempDir('rt-stress-changing-');
         const file = write(dir, 'f.txt', 'v0 line 1\n');
-        const rewriter = spawn(process.execPath, ['-e', REWRITER, file, mode === 'rename' ? 'rename' : 'inplace'], { stdio: 'ignore' });
+        const rewriter = spawn(process.execPath, ['-e', REWRITER, file, mode === 'rename' ? 'rename' : 'inplace'], {
+          stdio: 'ignore',
+        });
         let landed = 0;
         try {
           for (let i = 0; i < runs; i++) {
-            const args = i % 3 === 0 ? ['insert', 'f.txt', '$'] : i % 3 === 1 ? ['open', `f.txt:${1 + (i % 150)}`] : ['open', 'f.txt', '--window', '500'];
+            const args =
+              i % 3 === 0
+                ? ['insert', 'f.txt', '$']
+                : i % 3 === 1
+                  ? ['open', `f.txt:${1 + (i % 150)}`]
+                  : ['open', 'f.txt', '--window', '500'];
             const r = await runAsync(args, dir, { input: `rt ${i}\n` });
             tally.trials++;
             const crash = crashOf(r);
@@ -159,8 +186,18 @@ describe('stress: large and odd files', () => {
             const shown = (mode === 'in place' ? all.slice(0, -1) : all).filter((l) => !/^rt \d+$/.test(l.content));
             const versions = new Set(shown.map((l) => /^v(\d+) line (\d+)$/.exec(l.content)?.[1] ?? 'other'));
             const misnumbered = shown.filter((l) => /^v\d+ line (\d+)$/.exec(l.content)?.[1] !== String(l.n));
-            if (r.status === 0 && args[0] === 'open' && (versions.size > 1 || versions.has('other') || misnumbered.length)) {
-              tally.fail('torn', `a window mixes versions or lines: ${[...versions].slice(0, 5).join(',')} ${misnumbered.slice(0, 2).map((l) => `${l.n}:${l.content}`).join(' ')}\n${r.text.slice(0, 600)}`);
+            if (
+              r.status === 0 &&
+              args[0] === 'open' &&
+              (versions.size > 1 || versions.has('other') || misnumbered.length)
+            ) {
+              tally.fail(
+                'torn',
+                `a window mixes versions or lines: ${[...versions].slice(0, 5).join(',')} ${misnumbered
+                  .slice(0, 2)
+                  .map((l) => `${l.n}:${l.content}`)
+                  .join(' ')}\n${r.text.slice(0, 600)}`,
+              );
             }
           }
         } finally {
@@ -175,7 +212,8 @@ describe('stress: large and odd files', () => {
           const k = m ? Number(m[1]) : -1;
           const n = 200 + ((k * 37) % 300);
           const whole = Array.from({ length: n }, (_, j) => `v${k} line ${j + 1}\n`).join('');
-          if (!(text === whole || (text.startsWith(whole) && /^(rt \d+\n)+$/.test(text.slice(whole.length))))) tally.fail('torn', `the file is not one whole version (with rt's lines after it): ${text.length} bytes`);
+          if (!(text === whole || (text.startsWith(whole) && /^(rt \d+\n)+$/.test(text.slice(whole.length)))))
+            tally.fail('torn', `the file is not one whole version (with rt's lines after it): ${text.length} bytes`);
         }
         tally.notes = `${landed} inserts landed between rewrites`;
         tally.record();

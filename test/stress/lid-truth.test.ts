@@ -40,7 +40,7 @@ import { Tally } from './figures.js';
 afterAll(cleanup);
 
 type Rand = () => number;
-const pickOf = <T,>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const pickOf = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 /** Contents, most of them repeated: the lines whose LIDs slid. */
 const REPEATED = ['}', '', '', 'return x;', '  }', '{', 'a', 'b'];
@@ -116,7 +116,9 @@ class Episode {
     if (off) this.loseState();
     const env: Record<string, string> = { LANG: 'C.UTF-8', ...(off ? { RT_STATE: 'off' } : {}) };
     const argv = args(nested ? 'f.txt' : 'pkg/f.txt');
-    this.log.push(`${off ? 'RT_STATE=off ' : ''}rt ${argv.join(' ')}${input !== undefined ? ` <<< ${JSON.stringify(input)}` : ''}`);
+    this.log.push(
+      `${off ? 'RT_STATE=off ' : ''}rt ${argv.join(' ')}${input !== undefined ? ` <<< ${JSON.stringify(input)}` : ''}`,
+    );
     if (this.r() < 0.05) {
       const result = rt(argv, { cwd, env, ...(input !== undefined ? { input } : {}) });
       return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
@@ -124,7 +126,13 @@ class Episode {
     let stdout = '';
     let stderr = '';
     const decode = (c: string | Uint8Array) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'));
-    const status = await runCli(argv, cwd, { PATH: process.env.PATH, ...env }, { stdout: { write: (c) => (stdout += decode(c)) }, stderr: { write: (c) => (stderr += decode(c)) } }, { isTTY: false, read: () => Buffer.from(input ?? '') });
+    const status = await runCli(
+      argv,
+      cwd,
+      { PATH: process.env.PATH, ...env },
+      { stdout: { write: (c) => (stdout += decode(c)) }, stderr: { write: (c) => (stderr += decode(c)) } },
+      { isTTY: false, read: () => Buffer.from(input ?? '') },
+    );
     return { status, stdout, stderr };
   }
 
@@ -138,7 +146,9 @@ class Episode {
 
   /** Reads the whole file and checks every LID ever printed against what it names now. */
   async check(step: string): Promise<void> {
-    const r = await this.rt((f) => (this.model.length ? ['open', `${f}:1-${this.model.length}`, '--window', '1000'] : ['open', f]));
+    const r = await this.rt((f) =>
+      this.model.length ? ['open', `${f}:1-${this.model.length}`, '--window', '1000'] : ['open', f],
+    );
     if (r.status !== 0) {
       this.tally.fail('crashes', `${step}: open exited ${r.status}: ${r.stderr}`);
       return;
@@ -146,7 +156,10 @@ class Episode {
     const shown = parseLines(r.stdout);
     const contents = this.contents();
     if (shown.length !== this.model.length || shown.some((l, i) => l.content !== contents[i])) {
-      this.tally.fail('lost', `${step}: the file is not what the model says\n${r.stdout}\nmodel: ${JSON.stringify(contents)}`);
+      this.tally.fail(
+        'lost',
+        `${step}: the file is not what the model says\n${r.stdout}\nmodel: ${JSON.stringify(contents)}`,
+      );
       return;
     }
     this.mapping = new Map(shown.map((l, i) => [l.lid, i]));
@@ -165,7 +178,10 @@ class Episode {
       // Without the state's retired LIDs, a key new to the file (other content, or other
       // surroundings) may take a retired line's LID by chance: its 4 characters are 20 bits.
       else if (p.lost) this.coincidences++;
-      else this.fail(`${step} (${this.mode}): ${lid} was printed for ${JSON.stringify(p.content)} (line #${p.id}${p.lost ? ', state lost since' : ''}) and names line ${at + 1} ${JSON.stringify(line.content)} (#${line.id}) now\nprinted around: ${[...p.around].join(' / ')}\nnow around: ${surroundings(contents, at)}\nfile: ${JSON.stringify(contents)}${this.beforeChanges ? `\nbefore the changes: ${JSON.stringify(this.beforeChanges.map((l) => `${l.id}:${l.content}`))}\nafter: ${JSON.stringify(this.model.map((l) => `${l.id}:${l.content}`))}` : ''}\nlog: ${this.log.slice(-6).join(' | ')}`);
+      else
+        this.fail(
+          `${step} (${this.mode}): ${lid} was printed for ${JSON.stringify(p.content)} (line #${p.id}${p.lost ? ', state lost since' : ''}) and names line ${at + 1} ${JSON.stringify(line.content)} (#${line.id}) now\nprinted around: ${[...p.around].join(' / ')}\nnow around: ${surroundings(contents, at)}\nfile: ${JSON.stringify(contents)}${this.beforeChanges ? `\nbefore the changes: ${JSON.stringify(this.beforeChanges.map((l) => `${l.id}:${l.content}`))}\nafter: ${JSON.stringify(this.model.map((l) => `${l.id}:${l.content}`))}` : ''}\nlog: ${this.log.slice(-6).join(' | ')}`,
+        );
     }
     this.record(shown.map((l, i) => ({ lid: l.lid, at: i })));
     this.beforeChanges = undefined;
@@ -197,7 +213,8 @@ class Episode {
       fs.rmSync(path.join(this.root, 'pkg', '.rt'), { recursive: true, force: true });
       this.log.push('rm -rf .rt');
       this.loseState();
-    } else if (roll < 0.4) await this.outside(this.changesAtOnce === 1 ? 1 : 2 + Math.floor(r() * (this.changesAtOnce - 1)));
+    } else if (roll < 0.4)
+      await this.outside(this.changesAtOnce === 1 ? 1 : 2 + Math.floor(r() * (this.changesAtOnce - 1)));
     else if (roll < 0.9) await this.edit(n);
     else await this.grep(n);
     await this.check(`step ${n}`);
@@ -241,11 +258,20 @@ class Episode {
     const a = this.mapping.get(from);
     const b = this.mapping.get(to);
     const valid = a !== undefined && (kind === 'insert' || (b !== undefined && b >= a));
-    const ran = await this.rt((f) => (kind === 'insert' ? ['insert', f, from, ...(after ? ['--after'] : [])] : kind === 'edit' ? ['edit', f, from, to] : ['delete', f, from, to]), kind === 'delete' ? undefined : `${text.join('\n')}\n`);
+    const ran = await this.rt(
+      (f) =>
+        kind === 'insert'
+          ? ['insert', f, from, ...(after ? ['--after'] : [])]
+          : kind === 'edit'
+            ? ['edit', f, from, to]
+            : ['delete', f, from, to],
+      kind === 'delete' ? undefined : `${text.join('\n')}\n`,
+    );
     const what = `step ${n}: ${kind} ${from}${kind === 'insert' ? (after ? ' --after' : '') : ` ${to}`}`;
     if (!valid) {
       // A stale LID (or a range the wrong way round) must be refused, the file untouched.
-      if (ran.status !== 3 && ran.status !== 2) this.fail(`${what}: expected a refusal, got exit ${ran.status}\n${ran.stdout}${ran.stderr}`);
+      if (ran.status !== 3 && ran.status !== 2)
+        this.fail(`${what}: expected a refusal, got exit ${ran.status}\n${ran.stdout}${ran.stderr}`);
       else this.expectUnchanged(what);
       return;
     }
@@ -254,7 +280,10 @@ class Episode {
   }
 
   private async grep(n: number): Promise<void> {
-    const needle = pickOf(this.r, this.contents().filter((c) => c !== ''));
+    const needle = pickOf(
+      this.r,
+      this.contents().filter((c) => c !== ''),
+    );
     if (needle === undefined) return;
     const ran = await this.rt((f) => ['grep-file', '-F', needle, f]);
     if (ran.status !== 0) {
@@ -267,7 +296,9 @@ class Episode {
   /** The edit ran (exit 0) and the file is the model with `change` made; its printed region is recorded. */
   private expectDone(ran: Ran, what: string, change: () => void): void {
     if (ran.status !== 0) {
-      this.fail(`${what} (${this.mode}): refused (exit ${ran.status}) though its anchors name lines of the file\n${ran.stderr}\nlog: ${this.log.slice(-6).join(' | ')}`);
+      this.fail(
+        `${what} (${this.mode}): refused (exit ${ran.status}) though its anchors name lines of the file\n${ran.stderr}\nlog: ${this.log.slice(-6).join(' | ')}`,
+      );
       return;
     }
     change();
@@ -297,9 +328,15 @@ class Episode {
     let head = 0;
     while (head < removed.length && head < text.length && removed[head]!.content === text[head]) head++;
     let tail = 0;
-    while (tail < removed.length - head && tail < text.length - head && removed[removed.length - 1 - tail]!.content === text[text.length - 1 - tail]) tail++;
+    while (
+      tail < removed.length - head &&
+      tail < text.length - head &&
+      removed[removed.length - 1 - tail]!.content === text[text.length - 1 - tail]
+    )
+      tail++;
     const next = [...old.slice(0, start), ...text.map((content) => ({ id: -1, content })), ...old.slice(start + count)];
-    const once = (lines: readonly { content: string }[], c: string) => lines.filter((l) => l.content === c).length === 1;
+    const once = (lines: readonly { content: string }[], c: string) =>
+      lines.filter((l) => l.content === c).length === 1;
     const middle = removed.slice(head, removed.length - tail);
     const lines: ModelLine[] = next.map((l, j) => {
       if (l.id !== -1) return l;
@@ -329,8 +366,14 @@ function onSomeLineDiff(before: readonly ModelLine[], after: readonly ModelLine[
   const w = b.length + 1;
   const fwd = new Int32Array((a.length + 1) * w);
   const bwd = new Int32Array((a.length + 1) * w);
-  for (let p = 0; p < a.length; p++) for (let q = 0; q < b.length; q++) fwd[(p + 1) * w + q + 1] = a[p] === b[q] ? fwd[p * w + q]! + 1 : Math.max(fwd[p * w + q + 1]!, fwd[(p + 1) * w + q]!);
-  for (let p = a.length - 1; p >= 0; p--) for (let q = b.length - 1; q >= 0; q--) bwd[p * w + q] = a[p] === b[q] ? bwd[(p + 1) * w + q + 1]! + 1 : Math.max(bwd[(p + 1) * w + q]!, bwd[p * w + q + 1]!);
+  for (let p = 0; p < a.length; p++)
+    for (let q = 0; q < b.length; q++)
+      fwd[(p + 1) * w + q + 1] =
+        a[p] === b[q] ? fwd[p * w + q]! + 1 : Math.max(fwd[p * w + q + 1]!, fwd[(p + 1) * w + q]!);
+  for (let p = a.length - 1; p >= 0; p--)
+    for (let q = b.length - 1; q >= 0; q--)
+      bwd[p * w + q] =
+        a[p] === b[q] ? bwd[(p + 1) * w + q + 1]! + 1 : Math.max(bwd[(p + 1) * w + q]!, bwd[p * w + q + 1]!);
   return fwd[i * w + at]! + 1 + bwd[(i + 1) * w + at + 1]! === fwd[a.length * w + b.length]!;
 }
 

@@ -8,13 +8,18 @@ import type { Finished } from '../e2e/harness.js';
 
 export { runAsync, start, type Finished, type Started, type StartOptions } from '../e2e/harness.js';
 
-/** What makes a run a crash: a signal, a status outside 0–4, a stack trace or an internal error, a stderr line without `rt: `. */
+/**
+ * What makes a run a crash: a signal, a status outside 0–4, a stack trace or an internal error, a stderr line without
+ * `rt: `.
+ */
 export function crashOf(r: Finished): string | undefined {
   if (r.signal) return `killed by ${r.signal}`;
   if (r.status === null || r.status < 0 || r.status > 4) return `exit status ${r.status}`;
-  if (/^\s+at \S|internal error|TypeError|RangeError|ReferenceError|FATAL ERROR|heap out of memory/m.test(r.stderr)) return 'stack trace or internal error on stderr';
+  if (/^\s+at \S|internal error|TypeError|RangeError|ReferenceError|FATAL ERROR|heap out of memory/m.test(r.stderr))
+    return 'stack trace or internal error on stderr';
   const isHelp = /^Usage: rt/m.test(r.stdout.toString('utf8') + r.stderr);
-  if (!isHelp && r.stderr.split('\n').some((l) => l !== '' && !l.startsWith('rt: '))) return 'a stderr line without "rt: "';
+  if (!isHelp && r.stderr.split('\n').some((l) => l !== '' && !l.startsWith('rt: ')))
+    return 'a stderr line without "rt: "';
   return undefined;
 }
 
@@ -55,8 +60,13 @@ export function corruptStateFiles(dir: string): string[] {
     }
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       try {
-        const doc = JSON.parse(fs.readFileSync(path.join(d, name), 'utf8')) as { format?: unknown; version?: unknown; path?: unknown };
-        if (typeof doc.format !== 'string' || typeof doc.version !== 'number' || typeof doc.path !== 'string') bad.push(`${kind}/${name}: not an rt state document`);
+        const doc = JSON.parse(fs.readFileSync(path.join(d, name), 'utf8')) as {
+          format?: unknown;
+          version?: unknown;
+          path?: unknown;
+        };
+        if (typeof doc.format !== 'string' || typeof doc.version !== 'number' || typeof doc.path !== 'string')
+          bad.push(`${kind}/${name}: not an rt state document`);
       } catch (error) {
         bad.push(`${kind}/${name}: ${(error as Error).message.slice(0, 80)}`);
       }
@@ -80,7 +90,10 @@ export function fingerprint(dir: string): string {
       const s = fs.lstatSync(p, { bigint: true });
       if (s.isDirectory()) walk(p);
       else if (s.isSymbolicLink()) h.update(`L ${path.relative(dir, p)} -> ${fs.readlinkSync(p)}\n`);
-      else h.update(`F ${path.relative(dir, p)} ${s.mode} ${s.mtimeNs} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}\n`);
+      else
+        h.update(
+          `F ${path.relative(dir, p)} ${s.mode} ${s.mtimeNs} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}\n`,
+        );
     }
   };
   walk(dir);

@@ -39,10 +39,39 @@ type Rand = () => number;
 /** The odd texts, by name: each a function of the generator, so that the same seed gives the same bytes. */
 const TEXTS: Record<string, (r: Rand) => Buffer> = {
   'random bytes': (r) => Buffer.from(Array.from({ length: pick(2_000, 64_000) }, () => Math.floor(r() * 256))),
-  'control characters': (r) => Buffer.from(Array.from({ length: pick(2_000, 64_000) }, () => (r() < 0.5 ? Math.floor(r() * 32) : r() < 0.5 ? 0x7f : 0x20 + Math.floor(r() * 95)))),
+  'control characters': (r) =>
+    Buffer.from(
+      Array.from({ length: pick(2_000, 64_000) }, () =>
+        r() < 0.5 ? Math.floor(r() * 32) : r() < 0.5 ? 0x7f : 0x20 + Math.floor(r() * 95),
+      ),
+    ),
   'ANSI escapes': (r) => {
-    const words = ['let', 'x', '=', '1000', ';', 'def', 'f', '(', ')', '{', 'return', '}', '"text"', 'if', 'else', '[', ']', '=>', ':', '-'];
-    const tokens = Array.from({ length: pick(600, 6_000) }, (_, i) => `\x1b[38;2;${Math.floor(r() * 256)};2;3m${words[i % words.length]}\x1b[0m${i % 7 === 0 ? '\n' : ' '}`);
+    const words = [
+      'let',
+      'x',
+      '=',
+      '1000',
+      ';',
+      'def',
+      'f',
+      '(',
+      ')',
+      '{',
+      'return',
+      '}',
+      '"text"',
+      'if',
+      'else',
+      '[',
+      ']',
+      '=>',
+      ':',
+      '-',
+    ];
+    const tokens = Array.from(
+      { length: pick(600, 6_000) },
+      (_, i) => `\x1b[38;2;${Math.floor(r() * 256)};2;3m${words[i % words.length]}\x1b[0m${i % 7 === 0 ? '\n' : ' '}`,
+    );
     return Buffer.from(tokens.join(''));
   },
   '[ 20,000 deep': () => Buffer.from(`x = ${'['.repeat(20_000)}${']'.repeat(19_999)}\n`),
@@ -87,11 +116,25 @@ describe('stress: the syntax check meets text that is not code', () => {
           const target = `new-${made++}-${file}`;
           const patch = Buffer.concat([
             Buffer.from(`*** Begin Patch\n*** Add File: ${target}\n`),
-            ...text.toString('latin1').split('\n').map((row) => Buffer.from(`+${row}\n`, 'latin1')),
-            Buffer.from(`*** Update File: ${file}\n@@\n ${BASES[file]!.split('\n')[0]}\n+${text.toString('latin1').split('\n')[0]}\n*** End Patch\n`, 'latin1'),
+            ...text
+              .toString('latin1')
+              .split('\n')
+              .map((row) => Buffer.from(`+${row}\n`, 'latin1')),
+            Buffer.from(
+              `*** Update File: ${file}\n@@\n ${BASES[file]!.split('\n')[0]}\n+${text.toString('latin1').split('\n')[0]}\n*** End Patch\n`,
+              'latin1',
+            ),
           ]);
-          const args = operation === 'create' ? ['create', target] : operation === 'edit' ? ['edit', file, '2', '--force'] : ['apply'];
-          const res = await runAsync(args, dir, { input: operation === 'apply' ? patch : text, timeoutMs: pick(120_000, 300_000) });
+          const args =
+            operation === 'create'
+              ? ['create', target]
+              : operation === 'edit'
+                ? ['edit', file, '2', '--force']
+                : ['apply'];
+          const res = await runAsync(args, dir, {
+            input: operation === 'apply' ? patch : text,
+            timeoutMs: pick(120_000, 300_000),
+          });
           tally.trials++;
           const crash = crashHere(res);
           if (crash) tally.fail('crashes', `${file}, ${name}, ${operation}: ${crash}: ${res.stderr.slice(0, 300)}`);

@@ -49,7 +49,7 @@ afterAll(cleanup);
 const HISTORY_GAP_OPEN = false;
 
 type Rand = () => number;
-const pickOf = <T,>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const pickOf = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 function read(dir: string, rel: string): Buffer | null {
   try {
@@ -87,7 +87,10 @@ interface Span {
   readonly to: number;
 }
 
-/** One changed range of a step's file, as rt keeps it (src/core/history/changes.ts): lines on each side, and those lines. */
+/**
+ * One changed range of a step's file, as rt keeps it (src/model/history/changes.ts): lines on each side, and those
+ * lines.
+ */
 interface MHunk {
   readonly before: Span;
   readonly after: Span;
@@ -97,7 +100,10 @@ interface MHunk {
 
 interface MFile {
   readonly rel: string;
-  /** The side the step found, and the side it left (null: no file); an undo or redo that writes a side sets it to what it wrote. */
+  /**
+   * The side the step found, and the side it left (null: no file); an undo or redo that writes a side sets it to what
+   * it wrote.
+   */
   before: Lines | null;
   after: Lines | null;
   readonly hunks: readonly MHunk[];
@@ -113,7 +119,9 @@ interface MStep {
   readonly files: MFile[];
 }
 
-/** One change of a file as the edit engine reports it (0-based; new* in the file after all the changes of the command). */
+/**
+ * One change of a file as the edit engine reports it (0-based; new* in the file after all the changes of the command).
+ */
 interface Region {
   readonly oldStart: number;
   readonly oldCount: number;
@@ -121,7 +129,9 @@ interface Region {
   readonly newCount: number;
 }
 
-/** A file's change by one command: its lines before and after, and the regions (none: made, removed or replaced whole). */
+/**
+ * A file's change by one command: its lines before and after, and the regions (none: made, removed or replaced whole).
+ */
 interface Change {
   readonly rel: string;
   readonly before: Lines | null;
@@ -129,10 +139,11 @@ interface Change {
   readonly regions?: readonly Region[];
 }
 
-/** The history's bound (src/io/history.ts MAX_STEPS): the oldest steps go first. */
+/** The history's bound (src/store/history.ts MAX_STEPS): the oldest steps go first. */
 const MAX_STEPS = 200;
 
-const bytesOf = (ls: Lines | null): Buffer | null => (ls === null ? null : Buffer.from(ls.map((l) => `${l}\n`).join('')));
+const bytesOf = (ls: Lines | null): Buffer | null =>
+  ls === null ? null : Buffer.from(ls.map((l) => `${l}\n`).join(''));
 
 function linesOf(b: Buffer | null): string[] | null {
   if (b === null) return null;
@@ -141,22 +152,36 @@ function linesOf(b: Buffer | null): string[] | null {
   return (t.endsWith('\n') ? t.slice(0, -1) : t).split('\n');
 }
 
-const sameLines = (a: Lines | null, b: Lines | null): boolean => (a === null || b === null ? a === b : a.length === b.length && a.every((l, i) => l === b[i]));
+const sameLines = (a: Lines | null, b: Lines | null): boolean =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((l, i) => l === b[i]);
 
-/** The changed ranges of a file changed by `regions`: each widened by a line on each side, ranges that meet made one (as rt's hunksOf). */
+/**
+ * The changed ranges of a file changed by `regions`: each widened by a line on each side, ranges that meet made one (as
+ * rt's hunksOf).
+ */
 function hunksOf(before: Lines, after: Lines, regions: readonly Region[]): MHunk[] {
   const sorted = [...regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
   const out: Array<{ bf: number; bt: number; af: number; at: number }> = [];
   for (const r of sorted) {
     const widen = r.oldStart > 0 && r.newStart > 0 ? 1 : 0;
-    const range = { bf: r.oldStart - widen, bt: Math.min(before.length, r.oldStart + r.oldCount + 1), af: r.newStart - widen, at: Math.min(after.length, r.newStart + r.newCount + 1) };
+    const range = {
+      bf: r.oldStart - widen,
+      bt: Math.min(before.length, r.oldStart + r.oldCount + 1),
+      af: r.newStart - widen,
+      at: Math.min(after.length, r.newStart + r.newCount + 1),
+    };
     const last = out[out.length - 1];
     if (last && range.bf <= last.bt) {
       last.bt = Math.max(last.bt, range.bt);
       last.at = Math.max(last.at, range.at);
     } else out.push(range);
   }
-  return out.map(({ bf, bt, af, at }) => ({ before: { from: bf, to: bt }, after: { from: af, to: at }, beforeLines: before.slice(bf, bt), afterLines: after.slice(af, at) }));
+  return out.map(({ bf, bt, af, at }) => ({
+    before: { from: bf, to: bt },
+    after: { from: af, to: at },
+    beforeLines: before.slice(bf, bt),
+    afterLines: after.slice(af, at),
+  }));
 }
 
 /** `current` (side `from` of a step) with each changed range replaced by the other side's lines. */
@@ -171,8 +196,14 @@ function swap(current: Lines, hunks: readonly MHunk[], from: Side): string[] {
   return out;
 }
 
-/** What an undo or redo must do: nothing to take (1), a refusal (3), or these files written (null: removed; 'keep': left as it is). */
-type Plan = { status: 1 } | { status: 3; step: MStep; why: string } | { status: 0; step: MStep; results: Map<string, Lines | null | 'keep'> };
+/**
+ * What an undo or redo must do: nothing to take (1), a refusal (3), or these files written (null: removed; 'keep': left
+ * as it is).
+ */
+type Plan =
+  | { status: 1 }
+  | { status: 3; step: MStep; why: string }
+  | { status: 0; step: MStep; results: Map<string, Lines | null | 'keep'> };
 
 class Model {
   readonly files = new Map<string, Lines | null>();
@@ -187,7 +218,17 @@ class Model {
     const files: MFile[] = [];
     for (const c of changes) {
       this.files.set(c.rel, c.after);
-      const hunks = c.regions && c.before && c.after ? hunksOf(c.before, c.after, c.regions) : [{ before: { from: 0, to: c.before?.length ?? 0 }, after: { from: 0, to: c.after?.length ?? 0 }, beforeLines: c.before ?? [], afterLines: c.after ?? [] }];
+      const hunks =
+        c.regions && c.before && c.after
+          ? hunksOf(c.before, c.after, c.regions)
+          : [
+              {
+                before: { from: 0, to: c.before?.length ?? 0 },
+                after: { from: 0, to: c.after?.length ?? 0 },
+                beforeLines: c.before ?? [],
+                afterLines: c.after ?? [],
+              },
+            ];
       files.push({ rel: c.rel, before: c.before, after: c.after, hunks });
     }
     for (const s of this.steps) if (s.session === session && s.state === 'undone') s.state = 'cleared';
@@ -232,7 +273,8 @@ class Model {
         if (!force) return { status: 3, step, why: `${f.rel} changed` };
         // A file the step made (undo) or that it removed (redo) goes only as the step left it,
         // --force or not: what else it holds would go with it.
-        if (target === null) return { status: 3, step, why: `${f.rel} changed, and would be removed with what was added` };
+        if (target === null)
+          return { status: 3, step, why: `${f.rel} changed, and would be removed with what was added` };
         // --force: each changed range must still stand at its own lines, as the step left it
         // (`rt help undo`: it "refuses a file where they are not"). For a file the step made
         // (undo) or removed (redo), that range is the whole file: lines added in the middle of
@@ -240,7 +282,12 @@ class Model {
         for (const h of f.hunks) {
           const span = h[from];
           const own = from === 'after' ? h.afterLines : h.beforeLines;
-          if (span.to > now.length || !sameLines(now.slice(span.from, span.to), own)) return { status: 3, step, why: `${f.rel} no longer holds lines ${span.from + 1}-${span.to} as the step left them` };
+          if (span.to > now.length || !sameLines(now.slice(span.from, span.to), own))
+            return {
+              status: 3,
+              step,
+              why: `${f.rel} no longer holds lines ${span.from + 1}-${span.to} as the step left them`,
+            };
         }
       }
       results.set(f.rel, target === null ? null : swap(now, f.hunks, from));
@@ -281,13 +328,30 @@ interface Outcomes {
   refusedOverOthers: number;
 }
 
-async function interleave(tally: Tally, ops: number, seed: number): Promise<{ outcomes: Outcomes; script: string[]; dropped: number }> {
+async function interleave(
+  tally: Tally,
+  ops: number,
+  seed: number,
+): Promise<{ outcomes: Outcomes; script: string[]; dropped: number }> {
   const dir = tempDir('rt-stress-undo-');
   fs.mkdirSync(path.join(dir, '.rt'));
   const next = random(seed);
   const model = new Model();
-  const script: string[] = [`#!/bin/bash`, `# rt stress 7A replay: seed ${seed} (RT_STRESS_SEED=${SEED}), ${ops} operations`, `set -u`, `rt() { node ${RT_BIN} "$@"; }`, `cd "$(mktemp -d)" && mkdir .rt sub sub/deep && echo "in $PWD"`];
-  const outcomes: Outcomes = { writes: 0, outside: 0, undo: { done: 0, refused: 0, nothing: 0 }, redo: { done: 0, refused: 0, nothing: 0 }, forced: { done: 0, refused: 0, nothing: 0 }, refusedOverOthers: 0 };
+  const script: string[] = [
+    `#!/bin/bash`,
+    `# rt stress 7A replay: seed ${seed} (RT_STRESS_SEED=${SEED}), ${ops} operations`,
+    `set -u`,
+    `rt() { node ${RT_BIN} "$@"; }`,
+    `cd "$(mktemp -d)" && mkdir .rt sub sub/deep && echo "in $PWD"`,
+  ];
+  const outcomes: Outcomes = {
+    writes: 0,
+    outside: 0,
+    undo: { done: 0, refused: 0, nothing: 0 },
+    redo: { done: 0, refused: 0, nothing: 0 },
+    forced: { done: 0, refused: 0, nothing: 0 },
+    refusedOverOthers: 0,
+  };
   /** Who last changed each file (a session, or 'outside'), for the notes. */
   const lastWriter = new Map<string, string>();
   let op = 0;
@@ -312,14 +376,25 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
   for (const rel of POOL.slice(0, 3)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     // b.txt starts at 10 KB (see the outside writer), the others small.
-    writeOutside(rel, Array.from({ length: rel === 'sub/b.txt' ? 900 : 12 }, (_, i) => `${path.basename(rel, '.txt')} line ${i + 1}`));
+    writeOutside(
+      rel,
+      Array.from({ length: rel === 'sub/b.txt' ? 900 : 12 }, (_, i) => `${path.basename(rel, '.txt')} line ${i + 1}`),
+    );
   }
   model.files.set('d.txt', null);
 
   /** Runs rt as `session` (or the shared one), logging the command and its outcome in the script. */
-  const rt = async (args: readonly string[], session: Session | undefined, input?: Lines | string): Promise<Finished> => {
-    const text = input === undefined ? undefined : typeof input === 'string' ? input : input.map((l) => `${l}\n`).join('');
-    const r = await runAsync(args, dir, { ...(session ? { env: { RT_SESSION: session } } : {}), ...(text === undefined ? {} : { input: text }) });
+  const rt = async (
+    args: readonly string[],
+    session: Session | undefined,
+    input?: Lines | string,
+  ): Promise<Finished> => {
+    const text =
+      input === undefined ? undefined : typeof input === 'string' ? input : input.map((l) => `${l}\n`).join('');
+    const r = await runAsync(args, dir, {
+      ...(session ? { env: { RT_SESSION: session } } : {}),
+      ...(text === undefined ? {} : { input: text }),
+    });
     const line = `${session ? `RT_SESSION=${session} ` : ''}rt ${args.map(q).join(' ')}`;
     if (text === undefined) script.push(line);
     else script.push(`${line} <<'EOF'\n${text}EOF`);
@@ -329,7 +404,10 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
     return r;
   };
 
-  /** The LIDs rt shows (to `session`) at lines k1..k2 of `rel`, which it then counts as shown; undefined when that fails. */
+  /**
+   * The LIDs rt shows (to `session`) at lines k1..k2 of `rel`, which it then counts as shown; undefined when that
+   * fails.
+   */
   const lidsAt = async (session: Session, rel: string, k1: number, k2: number): Promise<string[] | undefined> => {
     const r = await rt(['open', `${rel}:${k1}-${k2}`], session);
     const out = r.stdout.toString('utf8');
@@ -340,13 +418,17 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       lids.push(m[1]!);
     }
     if (r.status !== 0 || lids.length !== k2 - k1 + 1) {
-      if (!crashed(r)) tally.fail('wrongRefusals', `op ${op}: rt open ${rel}:${k1}-${k2} as ${session} failed (${said(r)})`);
+      if (!crashed(r))
+        tally.fail('wrongRefusals', `op ${op}: rt open ${rel}:${k1}-${k2} as ${session} failed (${said(r)})`);
       return undefined;
     }
     return lids;
   };
 
-  /** Compares every file with the model; a difference is counted (as `kind`) and the model takes the file as it is, to go on. */
+  /**
+   * Compares every file with the model; a difference is counted (as `kind`) and the model takes the file as it is, to
+   * go on.
+   */
   const compare = (kind: Count, what: string) => {
     let ok = true;
     for (const rel of POOL) {
@@ -354,7 +436,10 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       const want = bytesOf(model.files.get(rel) ?? null);
       if (same(now, want)) continue;
       ok = false;
-      tally.fail(kind, `op ${op} (${what}): ${rel} is ${now === null ? 'missing' : JSON.stringify(now.toString('utf8').slice(0, 300))}, the model says ${want === null ? 'missing' : JSON.stringify(want.toString('utf8').slice(0, 300))}`);
+      tally.fail(
+        kind,
+        `op ${op} (${what}): ${rel} is ${now === null ? 'missing' : JSON.stringify(now.toString('utf8').slice(0, 300))}, the model says ${want === null ? 'missing' : JSON.stringify(want.toString('utf8').slice(0, 300))}`,
+      );
       model.files.set(rel, linesOf(now));
     }
     for (const left of leftovers(dir)) tally.fail('strayTemp', `op ${op} (${what}): ${left}`);
@@ -377,12 +462,23 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
   const existing = () => POOL.filter((rel) => model.files.get(rel) !== null);
   const missing = () => POOL.filter((rel) => model.files.get(rel) === null);
   /** New lines no other line of the run reads: who, which operation, which line, and a length of their own. */
-  const fresh = (who: string, n: number) => Array.from({ length: n }, (_, j) => `${who}${op} n${j + 1}${' +'.repeat(Math.floor(next() * 8))}`);
+  const fresh = (who: string, n: number) =>
+    Array.from({ length: n }, (_, j) => `${who}${op} n${j + 1}${' +'.repeat(Math.floor(next() * 8))}`);
 
   /** One hunk of a file by LIDs, planned on `lines` (at least one line): the patch rows and its region. */
-  const lidHunk = async (session: Session, rel: string, lines: Lines, endRoom: number): Promise<{ rows: string; after: string[]; region: Region } | undefined> => {
+  const lidHunk = async (
+    session: Session,
+    rel: string,
+    lines: Lines,
+    endRoom: number,
+  ): Promise<{ rows: string; after: string[]; region: Region } | undefined> => {
     const n = lines.length - endRoom;
-    const kind = pickOf(next, n >= 4 ? (['edit', 'insert before', 'insert after', 'delete'] as const) : (['edit', 'insert before', 'insert after'] as const));
+    const kind = pickOf(
+      next,
+      n >= 4
+        ? (['edit', 'insert before', 'insert after', 'delete'] as const)
+        : (['edit', 'insert before', 'insert after'] as const),
+    );
     const k1 = 1 + Math.floor(next() * n);
     const k2 = kind !== 'insert before' && kind !== 'insert after' && k1 < n && next() < 0.3 ? k1 + 1 : k1;
     const lids = await lidsAt(session, rel, k1, k2);
@@ -392,7 +488,11 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
     const deleteCount = kind === 'edit' || kind === 'delete' ? k2 - k1 + 1 : 0;
     const after = [...lines.slice(0, start), ...news, ...lines.slice(start + deleteCount)];
     const head = kind === 'edit' || kind === 'delete' ? `@@ ${kind} ${lids.join(' ')}` : `@@ ${kind} ${lids[0]}`;
-    return { rows: `${head}\n${news.map((l) => `+${l}\n`).join('')}`, after, region: { oldStart: start, oldCount: deleteCount, newStart: start, newCount: news.length } };
+    return {
+      rows: `${head}\n${news.map((l) => `+${l}\n`).join('')}`,
+      after,
+      region: { oldStart: start, oldCount: deleteCount, newStart: start, newCount: news.length },
+    };
   };
 
   const act = {
@@ -407,7 +507,14 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       if (!lids) return;
       const news = fresh(s, 1 + Math.floor(next() * 3));
       const r = await rt(['edit', rel, ...lids], s, news);
-      written(r, s, 'rt edit', [{ rel, before: lines, after: [...lines.slice(0, k1 - 1), ...news, ...lines.slice(k2)], regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: news.length }] }]);
+      written(r, s, 'rt edit', [
+        {
+          rel,
+          before: lines,
+          after: [...lines.slice(0, k1 - 1), ...news, ...lines.slice(k2)],
+          regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: news.length }],
+        },
+      ]);
     },
     async insert(s: Session) {
       if (existing().length === 0) return act.create(s);
@@ -425,7 +532,14 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
         args = ['insert', rel, lids[0]!, ...(where === 'after' ? ['--after'] : [])];
       }
       const r = await rt(args, s, news);
-      written(r, s, 'rt insert', [{ rel, before: lines, after: [...lines.slice(0, start), ...news, ...lines.slice(start)], regions: [{ oldStart: start, oldCount: 0, newStart: start, newCount: news.length }] }]);
+      written(r, s, 'rt insert', [
+        {
+          rel,
+          before: lines,
+          after: [...lines.slice(0, start), ...news, ...lines.slice(start)],
+          regions: [{ oldStart: start, oldCount: 0, newStart: start, newCount: news.length }],
+        },
+      ]);
     },
     async delete(s: Session) {
       const rels = existing().filter((f) => model.files.get(f)!.length >= 4);
@@ -437,14 +551,24 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       const lids = await lidsAt(s, rel, k1, k2);
       if (!lids) return;
       const r = await rt(['delete', rel, ...lids], s);
-      written(r, s, 'rt delete', [{ rel, before: lines, after: [...lines.slice(0, k1 - 1), ...lines.slice(k2)], regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: 0 }] }]);
+      written(r, s, 'rt delete', [
+        {
+          rel,
+          before: lines,
+          after: [...lines.slice(0, k1 - 1), ...lines.slice(k2)],
+          regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: 0 }],
+        },
+      ]);
     },
     /** A patch over two files, one LID hunk each; now and then the first also gets a line appended at its end. */
     async apply(s: Session) {
       const rels = existing().filter((f) => model.files.get(f)!.length > 0);
       if (rels.length < 2) return act.create(s);
       const first = pickOf(next, rels);
-      const second = pickOf(next, rels.filter((f) => f !== first));
+      const second = pickOf(
+        next,
+        rels.filter((f) => f !== first),
+      );
       const changes: Change[] = [];
       let patch = '*** Begin Patch\n';
       for (const rel of [first, second]) {
@@ -493,9 +617,13 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       const r = await rt([direction, ...(force ? ['--force'] : [])], s);
       const tallied = force ? outcomes.forced : outcomes[direction];
       const what = `${s} rt ${direction}${force ? ' --force' : ''}`;
-      const stepText = plan.status === 1 ? 'no step' : `step ${plan.step.id} (${plan.step.session} ${plan.step.command}: ${plan.step.files.map((f) => f.rel).join(', ')})`;
+      const stepText =
+        plan.status === 1
+          ? 'no step'
+          : `step ${plan.step.id} (${plan.step.session} ${plan.step.command}: ${plan.step.files.map((f) => f.rel).join(', ')})`;
       if (crashed(r)) {
-        // Counted as a crash: the model takes the files as the crash left them (the history, as rt keeps it, was not told).
+        // Counted as a crash: the model takes the files as the crash left them (the history, as rt keeps it, was not
+        // told).
         for (const rel of POOL) model.files.set(rel, linesOf(read(dir, rel)));
         return;
       }
@@ -509,7 +637,8 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
           if (plan.status === 1) tallied.nothing++;
           else {
             tallied.refused++;
-            if (direction === 'undo' && plan.step.files.some((f) => lastWriter.get(f.rel) !== s)) outcomes.refusedOverOthers++;
+            if (direction === 'undo' && plan.step.files.some((f) => lastWriter.get(f.rel) !== s))
+              outcomes.refusedOverOthers++;
           }
           compare('wrongRestores', `${what}, refused as it must be`);
         }
@@ -517,21 +646,33 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
       }
       // rt and the model disagree.
       if (plan.status === 0) {
-        tally.fail('wrongRefusals', `op ${op}: ${what} of ${stepText} was refused (${said(r)}), but every file of it is what the step${direction === 'redo' ? "'s undo" : ''} left${force ? ' (or --force applies)' : ''}`);
+        tally.fail(
+          'wrongRefusals',
+          `op ${op}: ${what} of ${stepText} was refused (${said(r)}), but every file of it is what the step${direction === 'redo' ? "'s undo" : ''} left${force ? ' (or --force applies)' : ''}`,
+        );
         compare('wrongRestores', `${what}, wrongly refused`);
         return;
       }
       if (r.status === 0) {
-        tally.fail('missedRefusals', `op ${op}: ${what} succeeded, but the model says ${plan.status === 1 ? `there is nothing to ${direction}` : `${stepText} must be refused: ${plan.why}`}\n${r.stdout.toString('utf8').split('\n')[0]}`);
-        // Go on from what rt did: its step (the one the model chose, if the first line names it) marked, the files as they are.
+        tally.fail(
+          'missedRefusals',
+          `op ${op}: ${what} succeeded, but the model says ${plan.status === 1 ? `there is nothing to ${direction}` : `${stepText} must be refused: ${plan.why}`}\n${r.stdout.toString('utf8').split('\n')[0]}`,
+        );
+        // Go on from what rt did: its step (the one the model chose, if the first line names it) marked, the files as
+        // they are.
         if (plan.status === 3) {
-          const results = new Map<string, Lines | null | 'keep'>(plan.step.files.map((f) => [f.rel, linesOf(read(dir, f.rel))]));
+          const results = new Map<string, Lines | null | 'keep'>(
+            plan.step.files.map((f) => [f.rel, linesOf(read(dir, f.rel))]),
+          );
           model.commit(direction, { status: 0, step: plan.step, results });
         }
         compare('wrongRestores', `${what}, succeeded where it must be refused`);
         return;
       }
-      tally.fail('wrongRefusals', `op ${op}: ${what} gave ${said(r)}, the model says exit ${plan.status}${plan.status === 3 ? ` (${stepText}: ${plan.why})` : ''}`);
+      tally.fail(
+        'wrongRefusals',
+        `op ${op}: ${what} gave ${said(r)}, the model says exit ${plan.status}${plan.status === 3 ? ` (${stepText}: ${plan.why})` : ''}`,
+      );
       compare('wrongRestores', `${what}, refused otherwise than the model says`);
     },
     outside() {
@@ -551,8 +692,14 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
         const k = Math.floor(next() * lines.length);
         return writeOutside(rel, [...lines.slice(0, k), ...fresh('Xr', 1), ...lines.slice(k + 1)]);
       }
-      // Replaced whole: now and then by a file of some 10 KB, so that a step holding it whole holds more than a small read.
-      if (roll < 0.92 || there.length < 3) return writeOutside(rel, fresh('Xw', next() < 0.25 ? 700 + Math.floor(next() * 300) : 3 + Math.floor(next() * 10)), next() < 0.5 ? 'rename' : 'write');
+      // Replaced whole: now and then by a file of some 10 KB, so that a step holding it whole holds more than a small
+      // read.
+      if (roll < 0.92 || there.length < 3)
+        return writeOutside(
+          rel,
+          fresh('Xw', next() < 0.25 ? 700 + Math.floor(next() * 300) : 3 + Math.floor(next() * 10)),
+          next() < 0.5 ? 'rename' : 'write',
+        );
       return writeOutside(rel, null);
     },
   };
@@ -593,10 +740,16 @@ async function interleave(tally: Tally, ops: number, seed: number): Promise<{ ou
   // The history as rt lists it: the model's steps, their sessions and states.
   const h = await rt(['history', '--json'], undefined);
   try {
-    const listed = (JSON.parse(h.stdout.toString('utf8')) as { steps: Array<{ id: number; session: string | null; state: string }> }).steps.reverse();
+    const listed = (
+      JSON.parse(h.stdout.toString('utf8')) as { steps: Array<{ id: number; session: string | null; state: string }> }
+    ).steps.reverse();
     const want = model.steps.map((s) => `${s.id} ${s.session} ${s.state}`).join('\n');
     const got = listed.map((s) => `${s.id} ${s.session} ${s.state}`).join('\n');
-    if (want !== got) tally.fail('corruptState', `rt history lists other steps than the model's:\n${got.slice(0, 600)}\nthe model:\n${want.slice(0, 600)}`);
+    if (want !== got)
+      tally.fail(
+        'corruptState',
+        `rt history lists other steps than the model's:\n${got.slice(0, 600)}\nthe model:\n${want.slice(0, 600)}`,
+      );
   } catch (error) {
     tally.fail('corruptState', `rt history --json: ${(error as Error).message}\n${h.text}`);
   }
@@ -616,7 +769,10 @@ const KILL_FILES = [
   { rel: 'sub/deep/small.txt', rows: 30 },
 ] as const;
 
-/** What a kill may leave of one file's own housekeeping (its lock, lock draft, a state temporary file), for its next writer to remove, as in apply-crash. */
+/**
+ * What a kill may leave of one file's own housekeeping (its lock, lock draft, a state temporary file), for its next
+ * writer to remove, as in apply-crash.
+ */
 const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-/;
 
 function journalFiles(dir: string): string[] {
@@ -627,14 +783,17 @@ function journalFiles(dir: string): string[] {
   }
 }
 
-/** What a batch leaves while it runs and the next command must remove: temporary files, journals, anything set aside. */
+/**
+ * What a batch leaves while it runs and the next command must remove: temporary files, journals, anything set aside.
+ */
 function batchLeftovers(dir: string): string[] {
   const found = leftovers(dir).filter((l) => !PER_FILE.test(l));
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.rt-(batch|tmp)-/.test(e.name) && !found.includes(path.relative(dir, p))) found.push(path.relative(dir, p));
+      else if (/\.rt-(batch|tmp)-/.test(e.name) && !found.includes(path.relative(dir, p)))
+        found.push(path.relative(dir, p));
     }
   };
   walk(dir);
@@ -655,7 +814,10 @@ interface KillCounts {
   outOfStepSecond: { refused: number; forceRefused: number };
   aimed: number;
   perFileLeft: Set<string>;
-  /** Sessions whose view state of a file a kill left a lock or temporary file of (removed when that session next saves its view). */
+  /**
+   * Sessions whose view state of a file a kill left a lock or temporary file of (removed when that session next saves
+   * its view).
+   */
   viewLocksLeft: number;
 }
 
@@ -667,7 +829,14 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     fs.writeFileSync(path.join(dir, f.rel), numberedBytes(f.rows, WIDTH, `${path.basename(f.rel, '.txt')} row `));
   }
   const next = random(seed);
-  const counts: KillCounts = { phases: { 'nothing left': 0, 'locks left': 0, 'draft journal': 0, 'committed journal': 0, written: 0 }, outcome: { notWritten: 0, written: 0, outOfStep: 0 }, outOfStepSecond: { refused: 0, forceRefused: 0 }, aimed: 0, perFileLeft: new Set(), viewLocksLeft: 0 };
+  const counts: KillCounts = {
+    phases: { 'nothing left': 0, 'locks left': 0, 'draft journal': 0, 'committed journal': 0, written: 0 },
+    outcome: { notWritten: 0, written: 0, outOfStep: 0 },
+    outOfStepSecond: { refused: 0, forceRefused: 0 },
+    aimed: 0,
+    perFileLeft: new Set(),
+    viewLocksLeft: 0,
+  };
   /** How long an undo and a redo take here (the first trial of each measures it; followed as the load changes). */
   const took = { undo: 300, redo: 300 };
   /** Delays of the kills that found the step's files being replaced (a journal, or the step out of step). */
@@ -706,8 +875,16 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     const after = readAll();
     if (direction === 'redo') {
       const undone = await runAsync(['undo'], dir, { env });
-      if (crashed(undone) || undone.status !== 0) tally.fail(crashed(undone) ? 'crashes' : 'wrongRefusals', `trial ${trial}: the undo before the redo: ${said(undone)}\n${undone.text}`);
-      else if (!readAll().every((b, i) => same(b, before[i]!))) tally.fail('wrongRestores', `trial ${trial}: the undo before the redo did not restore the files before the step`);
+      if (crashed(undone) || undone.status !== 0)
+        tally.fail(
+          crashed(undone) ? 'crashes' : 'wrongRefusals',
+          `trial ${trial}: the undo before the redo: ${said(undone)}\n${undone.text}`,
+        );
+      else if (!readAll().every((b, i) => same(b, before[i]!)))
+        tally.fail(
+          'wrongRestores',
+          `trial ${trial}: the undo before the redo did not restore the files before the step`,
+        );
     }
     // The sides of the run killed: from (what it finds) and to (what it writes).
     const fromSide = direction === 'undo' ? after : before;
@@ -719,7 +896,8 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     const aim = windowDelays.length >= 2 && next() < 0.5;
     const lo = Math.max(0, Math.min(...windowDelays) - 5);
     const hi = Math.max(...windowDelays, 0) + 15;
-    const delay = trial < 2 ? Infinity : aim ? Math.floor(lo + next() * (hi - lo)) : Math.floor(next() * took[direction] * 1.2);
+    const delay =
+      trial < 2 ? Infinity : aim ? Math.floor(lo + next() * (hi - lo)) : Math.floor(next() * took[direction] * 1.2);
     if (aim) counts.aimed++;
     if (delay !== Infinity) {
       await p.fed;
@@ -729,21 +907,36 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     const r = await p.done;
     if (trial >= 2) tally.trials++;
     if (r.signal === null) {
-      if (crashed(r) || r.status !== 0) tally.fail(crashed(r) ? 'crashes' : 'wrongRefusals', `trial ${trial}: rt ${direction}, not killed: ${said(r)}\n${r.text}`);
+      if (crashed(r) || r.status !== 0)
+        tally.fail(
+          crashed(r) ? 'crashes' : 'wrongRefusals',
+          `trial ${trial}: rt ${direction}, not killed: ${said(r)}\n${r.text}`,
+        );
       else took[direction] = trial < 2 ? r.ms : Math.round((took[direction] + r.ms) / 2);
     }
     // What the kill left, before the next command.
     const journal = journalFiles(dir);
     const written = readAll().every((b, i) => same(b, toSide[i]!));
-    const phase: Phase = journal.some((n) => n.endsWith('.json')) ? 'committed journal' : journal.some((n) => n.endsWith('.draft')) ? 'draft journal' : written ? 'written' : leftovers(dir).some((l) => l.endsWith('.rt-lock')) ? 'locks left' : 'nothing left';
+    const phase: Phase = journal.some((n) => n.endsWith('.json'))
+      ? 'committed journal'
+      : journal.some((n) => n.endsWith('.draft'))
+        ? 'draft journal'
+        : written
+          ? 'written'
+          : leftovers(dir).some((l) => l.endsWith('.rt-lock'))
+            ? 'locks left'
+            : 'nothing left';
     if (trial >= 2) counts.phases[phase]++;
 
     // The next command: finishes (or undoes) the batch, then lists the history.
     const listed = await runAsync(['history', '--json'], dir);
-    if (crashed(listed) || listed.status !== 0) tally.fail('crashes', `trial ${trial}: rt history after the kill: ${said(listed)}\n${listed.text}`);
+    if (crashed(listed) || listed.status !== 0)
+      tally.fail('crashes', `trial ${trial}: rt history after the kill: ${said(listed)}\n${listed.text}`);
     let state: string | undefined;
     try {
-      state = (JSON.parse(listed.stdout.toString('utf8')) as { steps: Array<{ session: string | null; state: string }> }).steps.find((s) => s.session === session)?.state;
+      state = (
+        JSON.parse(listed.stdout.toString('utf8')) as { steps: Array<{ session: string | null; state: string }> }
+      ).steps.find((s) => s.session === session)?.state;
     } catch {
       tally.fail('corruptState', `trial ${trial}: rt history --json printed no JSON\n${listed.text}`);
     }
@@ -753,12 +946,22 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     now.forEach((b, i) => {
       if (same(b, fromSide[i]!)) froms++;
       else if (same(b, toSide[i]!)) tos++;
-      else tally.fail('torn', `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${KILL_FILES[i]!.rel} is ${b === null ? 'missing' : `${b.length} bytes`}, neither side of the step`);
+      else
+        tally.fail(
+          'torn',
+          `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${KILL_FILES[i]!.rel} is ${b === null ? 'missing' : `${b.length} bytes`}, neither side of the step`,
+        );
     });
-    if (froms > 0 && tos > 0) tally.fail('torn', `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${tos} files written and ${froms} not, after the next command`);
+    if (froms > 0 && tos > 0)
+      tally.fail(
+        'torn',
+        `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${tos} files written and ${froms} not, after the next command`,
+      );
     const effect: Effect = tos === KILL_FILES.length ? 'written' : froms === KILL_FILES.length ? 'not written' : 'torn';
-    if (r.signal === null && r.status === 0 && effect !== 'written') tally.fail('lost', `trial ${trial}: rt ${direction} said it was done, but the files are ${effect}`);
-    for (const left of batchLeftovers(dir)) tally.fail('strayTemp', `after trial ${trial} (${phase}) and the next command: ${left}`);
+    if (r.signal === null && r.status === 0 && effect !== 'written')
+      tally.fail('lost', `trial ${trial}: rt ${direction} said it was done, but the files are ${effect}`);
+    for (const left of batchLeftovers(dir))
+      tally.fail('strayTemp', `after trial ${trial} (${phase}) and the next command: ${left}`);
     for (const left of leftovers(dir)) if (PER_FILE.test(left)) counts.perFileLeft.add(left);
     for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', `after trial ${trial}: ${bad}`);
     if (effect === 'torn') continue;
@@ -769,7 +972,12 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
       const r2 = await runAsync([direction, ...(force ? ['--force'] : [])], dir, { env });
       if (crashed(r2)) tally.fail('crashes', `trial ${trial}: the second rt ${direction}: ${crashed(r2)}\n${r2.text}`);
       const after2 = readAll();
-      return { r: r2, unchanged: after2.every((b, i) => same(b, before2[i]!)), toSide: after2.every((b, i) => same(b, toSide[i]!)), fromSide: after2.every((b, i) => same(b, fromSide[i]!)) };
+      return {
+        r: r2,
+        unchanged: after2.every((b, i) => same(b, before2[i]!)),
+        toSide: after2.every((b, i) => same(b, toSide[i]!)),
+        fromSide: after2.every((b, i) => same(b, fromSide[i]!)),
+      };
     };
     const where = `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase})`;
     if (state === undefined) {
@@ -779,17 +987,38 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     if (effect === 'not written' && state === notDoneState) {
       if (trial >= 2) counts.outcome.notWritten++;
       const s2 = await second(false);
-      if (s2.r.status !== 0) tally.fail('wrongRefusals', `${where}: nothing was ${direction === 'undo' ? 'undone' : 'redone'}, but the second rt ${direction} gave ${said(s2.r)}\n${s2.r.text}`);
-      else if (!s2.toSide) tally.fail('wrongRestores', `${where}: the second rt ${direction} succeeded, but the files are not the step's other side`);
+      if (s2.r.status !== 0)
+        tally.fail(
+          'wrongRefusals',
+          `${where}: nothing was ${direction === 'undo' ? 'undone' : 'redone'}, but the second rt ${direction} gave ${said(s2.r)}\n${s2.r.text}`,
+        );
+      else if (!s2.toSide)
+        tally.fail(
+          'wrongRestores',
+          `${where}: the second rt ${direction} succeeded, but the files are not the step's other side`,
+        );
     } else if (effect === 'written' && state === doneState) {
       if (trial >= 2) counts.outcome.written++;
       const s2 = await second(false);
-      if (s2.r.status === 0) tally.fail('missedRefusals', `${where}: the step was ${direction === 'undo' ? 'undone' : 'redone'} already, but a second rt ${direction} in its session succeeded${s2.unchanged ? '' : ' and changed the files'}`);
-      else if (s2.r.status !== 1) tally.fail('wrongRefusals', `${where}: a second rt ${direction} in a session with nothing left to ${direction} gave ${said(s2.r)}, not exit 1`);
-      if (!s2.unchanged && s2.r.status !== 0) tally.fail('wrongRestores', `${where}: the second rt ${direction} was refused but changed the files`);
+      if (s2.r.status === 0)
+        tally.fail(
+          'missedRefusals',
+          `${where}: the step was ${direction === 'undo' ? 'undone' : 'redone'} already, but a second rt ${direction} in its session succeeded${s2.unchanged ? '' : ' and changed the files'}`,
+        );
+      else if (s2.r.status !== 1)
+        tally.fail(
+          'wrongRefusals',
+          `${where}: a second rt ${direction} in a session with nothing left to ${direction} gave ${said(s2.r)}, not exit 1`,
+        );
+      if (!s2.unchanged && s2.r.status !== 0)
+        tally.fail('wrongRestores', `${where}: the second rt ${direction} was refused but changed the files`);
     } else if (effect === 'written' && state === notDoneState) {
-      // The known gap: the files written, the history not told. The step must not be taken as if the files were still on its other side.
-      tally.fail('historyOutOfStep', `${where}: the files are ${direction === 'undo' ? 'undone' : 'redone'}, the history still says the step is ${state}`);
+      // The known gap: the files written, the history not told. The step must not be taken as if the files were still
+      // on its other side.
+      tally.fail(
+        'historyOutOfStep',
+        `${where}: the files are ${direction === 'undo' ? 'undone' : 'redone'}, the history still says the step is ${state}`,
+      );
       if (trial >= 2) counts.outcome.outOfStep++;
       windowDelays.push(delay);
       for (const force of [false, true]) {
@@ -798,36 +1027,65 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
           if (force) counts.outOfStepSecond.forceRefused++;
           else counts.outOfStepSecond.refused++;
         } else if (s2.r.status === 0) {
-          tally.fail('missedRefusals', `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step succeeded${s2.toSide || s2.fromSide ? '' : ', and the files are now neither side of the step'}`);
-          if (!s2.toSide && !s2.fromSide) tally.fail('wrongRestores', `${where}: rt ${direction}${force ? ' --force' : ''} left files that are neither side of the step`);
+          tally.fail(
+            'missedRefusals',
+            `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step succeeded${s2.toSide || s2.fromSide ? '' : ', and the files are now neither side of the step'}`,
+          );
+          if (!s2.toSide && !s2.fromSide)
+            tally.fail(
+              'wrongRestores',
+              `${where}: rt ${direction}${force ? ' --force' : ''} left files that are neither side of the step`,
+            );
           break;
-        } else if (!s2.unchanged) tally.fail('wrongRestores', `${where}: rt ${direction}${force ? ' --force' : ''} was refused (${said(s2.r)}) but changed the files`);
-        else tally.fail('wrongRefusals', `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step gave ${said(s2.r)}, not exit 3`);
+        } else if (!s2.unchanged)
+          tally.fail(
+            'wrongRestores',
+            `${where}: rt ${direction}${force ? ' --force' : ''} was refused (${said(s2.r)}) but changed the files`,
+          );
+        else
+          tally.fail(
+            'wrongRefusals',
+            `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step gave ${said(s2.r)}, not exit 3`,
+          );
       }
     } else {
-      tally.fail(state === doneState ? 'wrongRestores' : 'historyOutOfStep', `${where}: the files are ${effect}, the history says the step is ${state}`);
+      tally.fail(
+        state === doneState ? 'wrongRestores' : 'historyOutOfStep',
+        `${where}: the files are ${effect}, the history says the step is ${state}`,
+      );
     }
     if (phase === 'draft journal' || phase === 'committed journal') windowDelays.push(delay);
   }
   // What a kill left of a session's own view state (its lock, a temporary file) goes when that
   // session next writes the file (as any per-file leftover): each session here ends with its
   // trial, so each one that left some appends a line to each file.
-  const sessions = new Set(leftovers(dir).flatMap((l) => /^\.rt\/view\/.*~(k\d+)\.json\.(rt-lock|tmp-)/.exec(l)?.[1] ?? []));
+  const sessions = new Set(
+    leftovers(dir).flatMap((l) => /^\.rt\/view\/.*~(k\d+)\.json\.(rt-lock|tmp-)/.exec(l)?.[1] ?? []),
+  );
   for (const session of sessions) {
     for (const f of KILL_FILES) {
-      const r = await runAsync(['insert', f.rel, '$'], dir, { env: { RT_SESSION: session }, input: `session ${session} after the kills\n` });
+      const r = await runAsync(['insert', f.rel, '$'], dir, {
+        env: { RT_SESSION: session },
+        input: `session ${session} after the kills\n`,
+      });
       if (crashed(r) || r.status !== 0) tally.fail('crashes', `session ${session}'s insert after the kills: ${r.text}`);
     }
   }
   counts.viewLocksLeft = sessions.size;
-  // The last word: an apply over every file, not killed, works and leaves nothing at all behind (the locks a kill left included).
+  // The last word: an apply over every file, not killed, works and leaves nothing at all behind (the locks a kill left
+  // included).
   const tail = readAll();
-  const last = await runAsync(['apply'], dir, { input: KILL_FILES.map((f) => `*** Update File: ${f.rel}\n@@ insert after $\n+after the kills\n`).join('') });
-  if (crashed(last) || last.status !== 0) tally.fail('crashes', `the apply after the kills: ${last.text}`);
-  else KILL_FILES.forEach((f, i) => {
-    if (!same(read(dir, f.rel), Buffer.concat([tail[i]!, Buffer.from('after the kills\n')]))) tally.fail('lost', `the apply after the kills is not in ${f.rel}`);
+  const last = await runAsync(['apply'], dir, {
+    input: KILL_FILES.map((f) => `*** Update File: ${f.rel}\n@@ insert after $\n+after the kills\n`).join(''),
   });
-  for (const left of [...leftovers(dir), ...batchLeftovers(dir)]) tally.fail('strayTemp', `after the last apply: ${left}`);
+  if (crashed(last) || last.status !== 0) tally.fail('crashes', `the apply after the kills: ${last.text}`);
+  else
+    KILL_FILES.forEach((f, i) => {
+      if (!same(read(dir, f.rel), Buffer.concat([tail[i]!, Buffer.from('after the kills\n')])))
+        tally.fail('lost', `the apply after the kills is not in ${f.rel}`);
+    });
+  for (const left of [...leftovers(dir), ...batchLeftovers(dir)])
+    tally.fail('strayTemp', `after the last apply: ${left}`);
   for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
   return counts;
 }
@@ -838,10 +1096,13 @@ describe('stress: rt undo and rt redo', () => {
   it(
     `${ops} random operations of two sessions and an outside writer over 4 files (seed ${seedA}): every undo and redo done or refused exactly as the history says`,
     async () => {
-      const tally = new Tally(`7 history: ${ops} interleaved writes, undos and redos of 2 sessions and an outside writer, checked against a model`);
+      const tally = new Tally(
+        `7 history: ${ops} interleaved writes, undos and redos of 2 sessions and an outside writer, checked against a model`,
+      );
       console.log(`7A: seed ${seedA} (RT_STRESS_SEED=${SEED}, ${FULL ? 'full' : 'quick'} form)`);
       const { outcomes: o, script, dropped } = await interleave(tally, ops, seedA);
-      const f = (x: { done: number; refused: number; nothing: number }) => `${x.done} done, ${x.refused} refused (exit 3), ${x.nothing} with nothing to take (exit 1)`;
+      const f = (x: { done: number; refused: number; nothing: number }) =>
+        `${x.done} done, ${x.refused} refused (exit 3), ${x.nothing} with nothing to take (exit 1)`;
       tally.notes = `seed ${seedA}; ${o.writes} writes by rt, ${o.outside} outside writes; undo: ${f(o.undo)} (${o.refusedOverOthers} of the refusals over the other session's or the outside writer's change); redo: ${f(o.redo)}; --force: ${f(o.forced)}; ${dropped} steps dropped by the 200-step bound`;
       if (!tally.clean) {
         const file = path.join(os.tmpdir(), `rt-stress-undo-interleave-${seedA}.sh`);
@@ -861,7 +1122,9 @@ describe('stress: rt undo and rt redo', () => {
     async () => {
       const tally = new Tally('1 crash: SIGKILL during rt undo and rt redo of a 3-file step (3.75 MB, 1.2 MB, small)');
       const c = await kills(tally, trials, (SEED ^ 0x7b) >>> 0);
-      const phases = Object.entries(c.phases).map(([k, v]) => `${k} ${v}`).join(', ');
+      const phases = Object.entries(c.phases)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
       tally.notes = `${tally.trials} kills (a third of them of rt redo): after the next command the step stood not written ${c.outcome.notWritten}, written ${c.outcome.written}, history out of step ${c.outcome.outOfStep} (then the second undo/redo refused ${c.outOfStepSecond.refused}, with --force ${c.outOfStepSecond.forceRefused}); what a kill left: ${phases}; ${c.aimed} kills aimed at the window of the write; per-file leftovers seen after a next command, for their file's next writer: ${c.perFileLeft.size} distinct (among them the view state of ${c.viewLocksLeft} trial sessions, removed by a write of each)`;
       console.log(`${tally.scenario}: ${tally.notes}`);
       tally.record();

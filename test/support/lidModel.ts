@@ -37,10 +37,19 @@ export type ModelOp =
 /** Random changes whose new lines are drawn from `content`. */
 export function modelOp(content: fc.Arbitrary<string>): fc.Arbitrary<ModelOp> {
   return fc.oneof(
-    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), lines: fc.array(content, { minLength: 1, maxLength: 4 }) }),
+    fc.record({
+      kind: fc.constant('insert' as const),
+      at: fc.nat(),
+      lines: fc.array(content, { minLength: 1, maxLength: 4 }),
+    }),
     fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
     fc.record({ kind: fc.constant('change' as const), at: fc.nat(), content }),
-    fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
+    fc.record({
+      kind: fc.constant('move' as const),
+      at: fc.nat(),
+      to: fc.nat(),
+      count: fc.integer({ min: 1, max: 3 }),
+    }),
   );
 }
 

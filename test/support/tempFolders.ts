@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 
-/** Called at a test file's top level: returns a maker of folders named `prefix…`, all removed after the file's tests. */
+/**
+ * Called at a test file's top level: returns a maker of folders named `prefix…`, all removed after the file's tests.
+ */
 export function tempFolders(prefix: string): () => string {
   const made: string[] = [];
   afterAll(() => {

@@ -11,7 +11,10 @@ export const completionsCommand: CommandSpec = {
   args: [{ name: 'shell', summary: 'bash, zsh or fish', required: true, complete: 'none', choices: SHELLS }],
   options: [],
   examples: [
-    { command: 'rt completions bash > ~/.local/share/bash-completion/completions/rt', explains: 'install the bash completion' },
+    {
+      command: 'rt completions bash > ~/.local/share/bash-completion/completions/rt',
+      explains: 'install the bash completion',
+    },
     { command: 'rt completions zsh > "${fpath[1]}/_rt"', explains: 'install the zsh completion' },
     { command: 'rt completions fish > ~/.config/fish/completions/rt.fish', explains: 'install the fish completion' },
   ],

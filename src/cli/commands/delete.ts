@@ -1,5 +1,5 @@
-import { parseAnchor } from '../../core/anchor.js';
-import { RtError, shellQuote, quotePath } from '../../core/errors.js';
+import { parseAnchor } from '../../model/anchor.js';
+import { RtError, quotePath } from '../../model/errors.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import type { CommandSpec } from '../spec.js';
@@ -39,7 +39,23 @@ export const deleteCommand: CommandSpec = {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
     const from = parseAnchor(fromArg);
     const to = parseAnchor(toArg ?? fromArg);
-    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [`name the last line by its LID; see it with: rt open ${quotePath(pathArg)}`]);
-    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'delete', line: 0, from, to, rows: [] }] }], writeFlags(ctx, options), { command: 'delete', patch: false });
+    if (from.kind === 'end')
+      throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [
+        `name the last line by its LID; see it with: rt open ${quotePath(pathArg)}`,
+      ]);
+    return runWrites(
+      ctx,
+      [
+        {
+          kind: 'update',
+          line: 0,
+          path: pathArg,
+          moveTo: undefined,
+          hunks: [{ kind: 'range', op: 'delete', line: 0, from, to, rows: [] }],
+        },
+      ],
+      writeFlags(ctx, options),
+      { command: 'delete', patch: false },
+    );
   },
 };

@@ -1,6 +1,6 @@
-import { parseAnchor } from '../../core/anchor.js';
-import { textLines } from '../../core/edit.js';
-import { RtError, shellQuote, quotePath } from '../../core/errors.js';
+import { parseAnchor } from '../../model/anchor.js';
+import { textLines } from '../../model/edit.js';
+import { RtError, shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
@@ -15,7 +15,7 @@ export const editCommand: CommandSpec = {
     'trailing newline is dropped; "\\n" alone is one empty line). from and to are anchors: an LID (kq3f),',
     'a line number still naming the line shown there (101), both (101:kq3f), or "$" as to for the last',
     'line. Name lines by LID; never retype old text. Every replaced line must have been shown since it',
-    'last changed, unless force. New lines take the file\'s line ending; every other byte stays. indent',
+    "last changed, unless force. New lines take the file's line ending; every other byte stays. indent",
     '"auto" shifts the new lines to the indentation around them. The result shows the changed region with',
     'fresh LIDs; every LID of an unchanged line stays valid, so several edits can follow one read.',
     'dry_run: the diff only. Exit 2: bad usage or no text; 3: a stale anchor or lines not shown (re-open,',
@@ -23,7 +23,7 @@ export const editCommand: CommandSpec = {
     'add a syntax error (no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    'Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file\'s line ending; every other byte of the file stays as it was.',
+    "Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file's line ending; every other byte of the file stays as it was.",
     'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt edit FILE 166:1w4s.',
     'Prints one line saying what changed, then the changed region with fresh LIDs and 3 lines of context. Every LID of an unchanged line stays valid, so several edits can follow one read.',
   ],
@@ -34,7 +34,10 @@ export const editCommand: CommandSpec = {
   ],
   options: [FORCE_UNSHOWN, DIFF, DRY_RUN, INDENT, NO_CHECK],
   examples: [
-    { command: "rt edit src/app.ts kq3f mw7a <<'EOF'", explains: 'replace the lines kq3f to mw7a with the heredoc\'s lines' },
+    {
+      command: "rt edit src/app.ts kq3f mw7a <<'EOF'",
+      explains: "replace the lines kq3f to mw7a with the heredoc's lines",
+    },
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
   ],
   exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...writeExits(true)],
@@ -45,8 +48,32 @@ export const editCommand: CommandSpec = {
     const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
     const from = parseAnchor(fromArg);
     const to = parseAnchor(toArg ?? fromArg);
-    if (from.kind === 'end') throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [`to add lines at the end: rt insert ${quotePath(pathArg)} '$' <<'EOF'`]);
-    const text = textLines(readEditText(ctx.stdin, `rt edit ${quotePath(pathArg)} ${[fromArg, toArg].filter(Boolean).map((a) => shellQuote(a!)).join(' ')}`));
-    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }] }], writeFlags(ctx, options), { command: 'edit', patch: false });
+    if (from.kind === 'end')
+      throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [
+        `to add lines at the end: rt insert ${quotePath(pathArg)} '$' <<'EOF'`,
+      ]);
+    const text = textLines(
+      readEditText(
+        ctx.stdin,
+        `rt edit ${quotePath(pathArg)} ${[fromArg, toArg]
+          .filter(Boolean)
+          .map((a) => shellQuote(a!))
+          .join(' ')}`,
+      ),
+    );
+    return runWrites(
+      ctx,
+      [
+        {
+          kind: 'update',
+          line: 0,
+          path: pathArg,
+          moveTo: undefined,
+          hunks: [{ kind: 'range', op: 'edit', line: 0, from, to, rows: text.lines }],
+        },
+      ],
+      writeFlags(ctx, options),
+      { command: 'edit', patch: false },
+    );
   },
 };

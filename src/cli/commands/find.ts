@@ -1,16 +1,28 @@
 import path from 'node:path';
-import { printable, RtError, shellQuote } from '../../core/errors.js';
-import { comparePaths, listFiles } from '../../io/listFiles.js';
-import { statResolved } from '../../io/indexedFile.js';
-import { isInside, resolveInRoot, type ResolvedPath } from '../../io/root.js';
-import { suggestPaths } from '../../io/suggest.js';
-import { absPrefixOf, capNotice, commandLine, globMatcher, listOptions, maxOption, nameEnding, noteUndecodable, placeUnder, throughLinkedFolder, type Candidate } from '../search.js';
+import { printable, RtError, shellQuote } from '../../model/errors.js';
+import { comparePaths, listFiles } from '../../search/listFiles.js';
+import { statResolved } from '../../store/indexedFile.js';
+import { isInside, resolveInRoot, type ResolvedPath } from '../../store/root.js';
+import { suggestPaths } from '../../store/suggest.js';
+import {
+  absPrefixOf,
+  capNotice,
+  commandLine,
+  globMatcher,
+  listOptions,
+  maxOption,
+  nameEnding,
+  noteUndecodable,
+  placeUnder,
+  throughLinkedFolder,
+  type Candidate,
+} from '../search.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import fs from 'node:fs';
-import { looksBinary, SNIFF_BYTES } from '../../core/binary.js';
-import { readPlainFile } from '../../io/plainFile.js';
+import { looksBinary, SNIFF_BYTES } from '../../model/binary.js';
+import { readPlainFile } from '../../store/plainFile.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -31,9 +43,17 @@ export const findCommand: CommandSpec = {
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
-    { name: 'dir', summary: 'the folder to look in (default: the working directory)', required: false, complete: 'dir' },
+    {
+      name: 'dir',
+      summary: 'the folder to look in (default: the working directory)',
+      required: false,
+      complete: 'dir',
+    },
   ],
-  options: [{ long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N paths (default 200)' }, ...LISTING_OPTIONS],
+  options: [
+    { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N paths (default 200)' },
+    ...LISTING_OPTIONS,
+  ],
   examples: [
     { command: "rt find '*.ts'", explains: 'every TypeScript file' },
     { command: "rt find 'src/**/*.test.ts'", explains: 'test files under src' },
@@ -50,7 +70,10 @@ export const findCommand: CommandSpec = {
     const [pattern, dirArg] = args as [string, string | undefined];
     const max = maxOption(options);
     const dir = resolveFolder(ctx, dirArg ?? '.');
-    if (!statResolved(dir).isDirectory()) throw new RtError('access', `${dir.display} is not a folder`, [`look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`]);
+    if (!statResolved(dir).isDirectory())
+      throw new RtError('access', `${dir.display} is not a folder`, [
+        `look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`,
+      ]);
     const needle = pattern.toLowerCase();
     const isGlob = GLOB_CHARS.test(pattern);
     const matches = isGlob ? globMatcher(pattern) : (rel: string) => rel.toLowerCase().includes(needle);
@@ -79,11 +102,21 @@ export const findCommand: CommandSpec = {
     }
     const more = found.length - next;
     // (Their names decoded, each bad byte a U+FFFD, are matched as any other.)
-    noteUndecodable(ctx, listed.undecodable.filter((rel) => matches(rel)).map((rel) => path.join(dir.abs, rel)));
-    const flags = ['--max', String(paths.length + more), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+    noteUndecodable(
+      ctx,
+      listed.undecodable.filter((rel) => matches(rel)).map((rel) => path.join(dir.abs, rel)),
+    );
+    const flags = [
+      '--max',
+      String(paths.length + more),
+      ...(options.hidden ? ['--hidden'] : []),
+      ...(options.ignore === false ? ['--no-ignore'] : []),
+    ];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
-      ctx.warn(`no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`);
+      ctx.warn(
+        `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`,
+      );
       ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
     }
     ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
@@ -104,8 +137,12 @@ export const findCommand: CommandSpec = {
 function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
   const dir = resolveInRoot(ctx.root, dirArg, true);
   if (fs.existsSync(dir.abs)) return dir;
-  const near = suggestPaths(ctx.root, path.resolve(ctx.root.cwd, dirArg)).filter((p) => isFolder(path.resolve(ctx.root.cwd, p)));
-  const hints = near.length ? [`closest existing: ${near.map(shellQuote).join(', ')}`] : ['see the folders here with: rt open .'];
+  const near = suggestPaths(ctx.root, path.resolve(ctx.root.cwd, dirArg)).filter((p) =>
+    isFolder(path.resolve(ctx.root.cwd, p)),
+  );
+  const hints = near.length
+    ? [`closest existing: ${near.map(shellQuote).join(', ')}`]
+    : ['see the folders here with: rt open .'];
   throw new RtError('not_found', `no such folder: ${printable(dirArg)}`, hints, { suggestions: near });
 }
 
@@ -113,14 +150,30 @@ function isFolder(abs: string): boolean {
   return fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-/** The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/", whole paths with --full-path. */
+/**
+ * The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/",
+ * whole paths with --full-path.
+ */
 function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: Options): string {
-  const flags = [isGlob ? '--glob' : '--fixed-strings', ...(pattern.includes('/') ? ['--full-path'] : []), ...(isGlob ? [] : ['--ignore-case']), ...(options.hidden ? ['--hidden'] : []), ...(options.ignore === false ? ['--no-ignore'] : [])];
+  const flags = [
+    isGlob ? '--glob' : '--fixed-strings',
+    ...(pattern.includes('/') ? ['--full-path'] : []),
+    ...(isGlob ? [] : ['--ignore-case']),
+    ...(options.hidden ? ['--hidden'] : []),
+    ...(options.ignore === false ? ['--no-ignore'] : []),
+  ];
   return ['fd', ...flags, shellQuote(pattern), ...(dirArg ? [shellQuote(dirArg)] : [])].join(' ');
 }
 
 /** When nothing matched, says whether ignored or hidden files match (and how to list them), as grep does. */
-function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => Candidate, matches: (rel: string) => boolean, options: Options, operands: readonly string[]): void {
+function explainNothingFound(
+  ctx: Context,
+  dir: string,
+  place: (rel: string) => Candidate,
+  matches: (rel: string) => boolean,
+  options: Options,
+  operands: readonly string[],
+): void {
   const list = listOptions(options);
   if (list.hidden && list.noIgnore) return;
   // (A walk: no path through a link to a folder.)
@@ -131,7 +184,9 @@ function explainNothingFound(ctx: Context, dir: string, place: (rel: string) => 
     .filter((file) => kindOf(file.abs, ctx.root.dir) === 'listed');
   if (wider.length === 0) return;
   const what = wider.length === 1 ? 'file matches' : 'files match';
-  ctx.warn(`no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`);
+  ctx.warn(
+    `no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`,
+  );
   ctx.warn(`list them too with: ${commandLine('find', ['--hidden', '--no-ignore'], operands)}`);
 }
 

@@ -1,22 +1,65 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { READ_PLAIN } from '../../io/plainFile.js';
-import { RtError } from '../../core/errors.js';
-import { compileSearch, escapeRegExp, knownLinesMatcher, matchesLine, matchingAmong, type LineMatcher } from '../../core/match.js';
-import { byteRequired, pcrePattern, ripgrepPattern } from '../../core/ripgrepPattern.js';
-import { gitGrepLines } from '../../io/gitGrep.js';
-import { pcreLines } from '../../io/pcreSearch.js';
-import { exactLines, ripgrepCandidates, ripgrepLines, type PrefilterAnswer, type PrefilterRequest } from '../../io/ripgrep.js';
-import { trackedFiles } from '../../io/listFiles.js';
-import { BOM, hasBom } from '../../core/lines.js';
-import { statResolved } from '../../io/indexedFile.js';
-import { resolveInRoot } from '../../io/root.js';
-import { bomLengthOf, candidates, candidatesAmong, capNotice, isSearchable, listCandidates, countMatches, MATCH_BASE_MS, matchAllowanceMs, matchInTime, noteUndecodable, pickCandidates, commandLine, listOptions, maxOption, readSearchable, searchableKind, unsearchableText, type Candidate, type CandidateSet } from '../search.js';
+import { READ_PLAIN } from '../../store/plainFile.js';
+import { RtError } from '../../model/errors.js';
+import {
+  compileSearch,
+  escapeRegExp,
+  knownLinesMatcher,
+  matchesLine,
+  matchingAmong,
+  type LineMatcher,
+} from '../../search/match.js';
+import { byteRequired, pcrePattern, ripgrepPattern } from '../../search/ripgrepPattern.js';
+import { gitGrepLines } from '../../search/gitGrep.js';
+import { pcreLines } from '../../search/pcreSearch.js';
+import {
+  exactLines,
+  ripgrepCandidates,
+  ripgrepLines,
+  type PrefilterAnswer,
+  type PrefilterRequest,
+} from '../../search/ripgrep.js';
+import { trackedFiles } from '../../search/listFiles.js';
+import { BOM, hasBom } from '../../model/lines.js';
+import { statResolved } from '../../store/indexedFile.js';
+import { resolveInRoot } from '../../store/root.js';
+import {
+  bomLengthOf,
+  candidates,
+  candidatesAmong,
+  capNotice,
+  isSearchable,
+  listCandidates,
+  countMatches,
+  MATCH_BASE_MS,
+  matchAllowanceMs,
+  matchInTime,
+  noteUndecodable,
+  pickCandidates,
+  commandLine,
+  listOptions,
+  maxOption,
+  readSearchable,
+  searchableKind,
+  unsearchableText,
+  type Candidate,
+  type CandidateSet,
+} from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
-import { explainSearchFlag, LISTING_OPTIONS, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery, type SearchQuery } from './searchOptions.js';
-import { OutOfTime, stepsInTime } from '../../io/timeBudget.js';
+import {
+  explainSearchFlag,
+  LISTING_OPTIONS,
+  MATCH_OPTIONS,
+  ripgrepCommand,
+  searchFlags,
+  searchOperands,
+  searchQuery,
+  type SearchQuery,
+} from './searchOptions.js';
+import { OutOfTime, stepsInTime } from '../../search/timeBudget.js';
 
 /**
  * The literal text (in bytes, in one run) every match of a regular expression must hold, at
@@ -40,7 +83,7 @@ export const grepCommand: CommandSpec = {
     'glob chooses files, !GLOB leaves some out). context, before_context, after_context: lines around',
     'hits, as PATH:NUMBER:LID-CONTENT. only_matching: the matches alone; count: PATH:COUNT per file;',
     'files: the paths alone. ignore_case, smart_case, word, invert_match as in grep. At most 200 hits',
-    '(max), then how many more. A match never spans lines; $ matches before a line\'s \\r. Exit 1:',
+    "(max), then how many more. A match never spans lines; $ matches before a line's \\r. Exit 1:",
     'nothing found; 2: a bad pattern, or one too slow to match; 4: no path named could be searched.',
   ],
   description: [
@@ -49,16 +92,38 @@ export const grepCommand: CommandSpec = {
     'It searches exactly the files git would show: in a git work tree, tracked files and untracked files that no ignore rule excludes (.gitignore files, .git/info/exclude, the global excludes file), less what .ignore files exclude (an ignore file that is a symbolic link is not read, as git reads no such .gitignore); outside git, a walk honouring .gitignore and .ignore files. Hidden files, binary files and symbolic links are skipped, and so is a tracked file whose folder has become a symbolic link: no link is followed; --hidden and --no-ignore widen the search. A file named as PATH is searched regardless, unless it is binary (or cannot be read): standard error then names it, with the ripgrep command that searches its bytes; the other PATHs are still searched, and the exit status is theirs, but when no PATH named could be searched (every one a binary or unreadable file): exit 4. A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in line order.',
     'A line longer than 2,000 characters is cut for display, as rt open cuts it ("… [+N chars]" after its first 2,000); when a hit\'s first match does not end within those characters, the 2,000 around that match are shown instead, cut on both sides: "[+N chars] …" before them and "… [+N chars]" after (--json gives every line whole). On a terminal (or with --color always) the matches of each hit are coloured.',
     'At most 200 hits are printed (--max N; with -l or -c, files); a last line says how many more there were and how to see them. The hits count as shown for the anchor rules of edit and delete (with -o, only their lines of context: open a line to edit it).',
-    'A search may take 2 seconds of CPU time to match, and 1 more for every MiB of the files it reads (a machine busy with other work does not spend them): a regular expression that backtracks without end (nested repetition such as (a+)+$, on a long line of a\'s ending otherwise), or a literal of more than 128 characters on lines of megabytes (found in time of the line × the literal), in one file or in many, stops the search when that is spent, printing nothing, with exit 2 and the ripgrep command that matches in linear time. Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.',
+    "A search may take 2 seconds of CPU time to match, and 1 more for every MiB of the files it reads (a machine busy with other work does not spend them): a regular expression that backtracks without end (nested repetition such as (a+)+$, on a long line of a's ending otherwise), or a literal of more than 128 characters on lines of megabytes (found in time of the line × the literal), in one file or in many, stops the search when that is spent, printing nothing, with exit 2 and the ripgrep command that matches in linear time. Flags of grep and ripgrep that rt does not take are refused (exit 2) with what to do instead: -r (grep is recursive already), -E, -x, -q, --include and the like.",
   ],
   args: [
-    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, the first PATH', required: false, complete: 'none' },
-    { name: 'path', summary: 'files or folders to search (default: the working directory)', required: false, variadic: true, complete: 'file' },
+    {
+      name: 'pattern',
+      summary: 'the regular expression (or, with -F, the string) to find; with -e, the first PATH',
+      required: false,
+      complete: 'none',
+    },
+    {
+      name: 'path',
+      summary: 'files or folders to search (default: the working directory)',
+      required: false,
+      variadic: true,
+      complete: 'file',
+    },
   ],
   options: [
     ...MATCH_OPTIONS,
-    { long: 'glob', short: 'g', value: 'GLOB', kind: 'list', summary: 'search only files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)' },
-    { long: 'files', short: 'l', kind: 'switch', summary: 'print only the paths of files with hits (at most 200, or --max)' },
+    {
+      long: 'glob',
+      short: 'g',
+      value: 'GLOB',
+      kind: 'list',
+      summary: 'search only files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)',
+    },
+    {
+      long: 'files',
+      short: 'l',
+      kind: 'switch',
+      summary: 'print only the paths of files with hits (at most 200, or --max)',
+    },
     ...LISTING_OPTIONS,
   ],
   examples: [
@@ -66,14 +131,23 @@ export const grepCommand: CommandSpec = {
     { command: "rt grep -w -g '*.ts' total src", explains: 'the word total in TypeScript files under src' },
     { command: 'rt grep -C 2 TODO', explains: 'TODO lines with 2 lines of context' },
     { command: 'rt grep -l -i license', explains: 'the files mentioning license, in any case' },
-    { command: 'rt grep -c -e TODO -e FIXME src', explains: 'how many lines hold TODO or FIXME in each file under src' },
-    { command: "rt grep -o 'v\\d+\\.\\d+' CHANGELOG.md", explains: 'each version number alone, with its line\'s number and LID' },
+    {
+      command: 'rt grep -c -e TODO -e FIXME src',
+      explains: 'how many lines hold TODO or FIXME in each file under src',
+    },
+    {
+      command: "rt grep -o 'v\\d+\\.\\d+' CHANGELOG.md",
+      explains: "each version number alone, with its line's number and LID",
+    },
   ],
   exits: [
     [0, 'something was found'],
     [1, 'nothing was found'],
     [2, 'bad usage, an invalid pattern, a pattern taking too long to match, or -P without ripgrep'],
-    [4, 'a PATH is missing, outside the root, or neither a regular file nor a folder; or no PATH could be searched (each a binary or unreadable file)'],
+    [
+      4,
+      'a PATH is missing, outside the root, or neither a regular file nor a folder; or no PATH could be searched (each a binary or unreadable file)',
+    ],
   ],
   readsStdin: false,
   explainUnknownOption: explainSearchFlag('grep'),
@@ -85,7 +159,13 @@ export const grepCommand: CommandSpec = {
 async function grep(ctx: Context, query: SearchQuery, options: Options): Promise<number> {
   const { matched: patterns, paths, ignoreCase } = query;
   // rt's own matcher, unless -P: then ripgrep's, once the files are known.
-  let matcher: LineMatcher | undefined = query.pcre ? undefined : compileSearch(patterns, { fixed: query.fixed, ignoreCase, word: query.word, invert: query.invert }, query.patterns);
+  let matcher: LineMatcher | undefined = query.pcre
+    ? undefined
+    : compileSearch(
+        patterns,
+        { fixed: query.fixed, ignoreCase, word: query.word, invert: query.invert },
+        query.patterns,
+      );
   const max = maxOption(options);
   const filesOnly = options.files === true;
   const list = listOptions(options);
@@ -101,18 +181,33 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   // regular expression, on text where a byte that is not UTF-8 reads as U+FFFD: so do they.
   const bytesLiteral = single !== undefined && query.fixed && !ignoreCase && !query.word;
   const sources = patterns.map((p) => (query.fixed ? escapeRegExp(p) : p));
-  const regexSource = !prefiltered || bytesLiteral ? undefined : sources.length === 1 ? sources[0]! : sources.map((p) => `(?:${p})`).join('|');
+  const regexSource =
+    !prefiltered || bytesLiteral
+      ? undefined
+      : sources.length === 1
+        ? sources[0]!
+        : sources.map((p) => `(?:${p})`).join('|');
   const translated = regexSource === undefined ? undefined : ripgrepPattern(regexSource, ignoreCase);
-  const search = !prefiltered ? undefined : bytesLiteral ? { fixed: single } : translated && (query.fixed || translated.strength >= MIN_LITERAL) ? { regex: translated.regex } : undefined;
+  const search = !prefiltered
+    ? undefined
+    : bytesLiteral
+      ? { fixed: single }
+      : translated && (query.fixed || translated.strength >= MIN_LITERAL)
+        ? { regex: translated.regex }
+        : undefined;
   const dirs = searchedFolders(ctx, paths);
-  const request: PrefilterRequest | undefined = search && dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
+  const request: PrefilterRequest | undefined = search &&
+    dirs && { search, ignoreCase, hidden: list.hidden, noIgnore: list.noIgnore, dirs };
   // For a plain literal the prefilter's lines are the hits; otherwise the only lines that may be.
   const exact = bytesLiteral && exactLines(single, { ignoreCase, word: query.word });
   // The lines themselves when rt is to match its pattern in them: it then reads only the files it
   // prints. For a plain literal they are the hits, printed as ripgrep read them when the files'
   // indexes hold them so (not with -c, which prints no line). With -l, for a plain literal, the
   // files found are the answer.
-  const linesRun = request && !(filesOnly && exact) ? ripgrepLines(request, ctx.env, !exact ? 'match' : query.count ? 'none' : 'print') : undefined;
+  const linesRun =
+    request && !(filesOnly && exact)
+      ? ripgrepLines(request, ctx.env, !exact ? 'match' : query.count ? 'none' : 'print')
+      : undefined;
   const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores. Outside
@@ -125,14 +220,27 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   let exactAnswer = exact;
   // With -l: the files ripgrep found, which for a plain literal are the files with hits.
   const filesAnswer = await filesRun;
-  let only = answer ? new Set([...answer.found.keys(), ...answer.unanswered]) : filesAnswer && new Set([...filesAnswer.found, ...filesAnswer.unanswered]);
+  let only = answer
+    ? new Set([...answer.found.keys(), ...answer.unanswered])
+    : filesAnswer && new Set([...filesAnswer.found, ...filesAnswer.unanswered]);
   // (Or, from git grep, what git lists: tracked files and untracked ones not ignored.)
   let tracked = only && trackedRun ? await trackedRun : undefined;
   if (prefiltered && !only && dirs && !list.noIgnore) {
     // No ripgrep: git grep, in a work tree, finds the lines holding the literal texts every match holds.
     const required = byteRequired(bytesLiteral ? [[single]] : (translated?.required ?? []), ignoreCase);
     const strongest = required[0] ?? [];
-    const gitRun = strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL ? gitGrepLines({ required, ignoreCase, dirs, pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, ignoreCase)?.regex }, ctx.env) : undefined;
+    const gitRun =
+      strongest.length && Math.min(...strongest.map((l) => Buffer.byteLength(l))) >= MIN_LITERAL
+        ? gitGrepLines(
+            {
+              required,
+              ignoreCase,
+              dirs,
+              pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, ignoreCase)?.regex,
+            },
+            ctx.env,
+          )
+        : undefined;
     const found = await gitRun;
     if (found) {
       answer = found.answer;
@@ -141,14 +249,21 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
       tracked = found.listed;
     }
   }
-  let set = (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) || pickCandidates(listCandidates(ctx, paths, list), globs, only);
+  let set =
+    (only && dirs && tracked && candidatesAmong(ctx, dirs, tracked, only, list, globs)) ||
+    pickCandidates(listCandidates(ctx, paths, list), globs, only);
   set = withoutUnsearchable(ctx, query, set);
   if (query.pcre) {
     // Only regular files go to ripgrep, which follows a link named on its command line (to a
     // FIFO, where it would wait for ever; to a folder, which it would walk): rt follows none.
     const plain = set.files.filter((f) => fs.lstatSync(f.abs, { throwIfNoEntry: false })?.isFile() === true);
     const shown = new Map(plain.map((f) => [f.abs, f.display]));
-    const found = await pcreLines(plain.map((f) => f.abs), query, ctx.env, (abs) => shown.get(abs) ?? abs);
+    const found = await pcreLines(
+      plain.map((f) => f.abs),
+      query,
+      ctx.env,
+      (abs) => shown.get(abs) ?? abs,
+    );
     for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
     matcher = knownLinesMatcher(found.lines);
   }
@@ -167,7 +282,14 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     if (verified) return verified;
     if (known) {
       const bytes = readSearchable(abs);
-      return bytes ? matchingAmong(match, bytes, bomLengthOf(bytes), known.map((n) => n - 1)) : [];
+      return bytes
+        ? matchingAmong(
+            match,
+            bytes,
+            bomLengthOf(bytes),
+            known.map((n) => n - 1),
+          )
+        : [];
     }
     const bytes = readSearchable(abs);
     return bytes ? match.matchingLines(bytes, bomLengthOf(bytes), limit) : [];
@@ -192,8 +314,14 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     match,
   );
 
-  noteUndecodable(ctx, [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) => path.resolve(ctx.cwd, p)));
-  const again = (n: number) => commandLine('grep', ['--max', String(n), ...searchFlags(options)], searchOperands(query, options));
+  noteUndecodable(
+    ctx,
+    [...(set.undecodable ?? []), ...(answer?.undecodable ?? []), ...(filesAnswer?.undecodable ?? [])].map((p) =>
+      path.resolve(ctx.cwd, p),
+    ),
+  );
+  const again = (n: number) =>
+    commandLine('grep', ['--max', String(n), ...searchFlags(options)], searchOperands(query, options));
   const narrow = 'a PATH or -g GLOB';
   if (filesOnly || query.count) {
     // One line a file: its path, or its path and count.
@@ -207,7 +335,9 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     }
     if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
     const more = moreFiles ? { files: moreFiles, command: again(shown.length + moreFiles) } : null;
-    ctx.emit(filesOnly ? { command: 'grep', files: shown.map((s) => s.path), more } : { command: 'grep', counts: shown, more });
+    ctx.emit(
+      filesOnly ? { command: 'grep', files: shown.map((s) => s.path), more } : { command: 'grep', counts: shown, more },
+    );
     for (const { path: shownPath, count } of shown) ctx.out(filesOnly ? `${shownPath}\n` : `${shownPath}:${count}\n`);
     if (moreFiles) ctx.out(capNotice(['file', 'files'], moreFiles, 0, again(shown.length + moreFiles), narrow));
     return 0;
@@ -221,7 +351,11 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     if (lines.length === 0) continue;
     const room = max - shownHits;
     if (room > 0) {
-      shown.push({ file, lines: lines.slice(0, room), found: answer && !answer.unanswered.has(file.abs) ? answer.contents?.get(file.abs) : undefined });
+      shown.push({
+        file,
+        lines: lines.slice(0, room),
+        found: answer && !answer.unanswered.has(file.abs) ? answer.contents?.get(file.abs) : undefined,
+      });
       shownHits += Math.min(room, lines.length);
       moreHits += Math.max(0, lines.length - room);
     } else {
@@ -230,17 +364,40 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     }
   }
   if (shown.length === 0) return nothingFound(ctx, query, match, set, options);
-  const hits = printHits(ctx, shown, { before: query.before, after: query.after, prefixPath: true, matcher: match, only: query.only, ripgrep: rgCommand });
-  ctx.emit({ command: 'grep', hits, more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null });
+  const hits = printHits(ctx, shown, {
+    before: query.before,
+    after: query.after,
+    prefixPath: true,
+    matcher: match,
+    only: query.only,
+    ripgrep: rgCommand,
+  });
+  ctx.emit({
+    command: 'grep',
+    hits,
+    more: moreHits ? { hits: moreHits, files: moreFiles, command: again(shownHits + moreHits) } : null,
+  });
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), narrow));
   return 0;
 }
 
 /** Nothing was found: says whether ignored or hidden files hold hits, prints the empty --json document; exit 1. */
-function nothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, set: CandidateSet, options: Options): number {
+function nothingFound(
+  ctx: Context,
+  query: SearchQuery,
+  matcher: LineMatcher,
+  set: CandidateSet,
+  options: Options,
+): number {
   // (-P matched only the files searched: it cannot tell of others.)
   if (set.filtered && !query.pcre) explainNothingFound(ctx, query, matcher, options);
-  ctx.emit(options.files ? { command: 'grep', files: [], more: null } : query.count ? { command: 'grep', counts: [], more: null } : { command: 'grep', hits: [], more: null });
+  ctx.emit(
+    options.files
+      ? { command: 'grep', files: [], more: null }
+      : query.count
+        ? { command: 'grep', counts: [], more: null }
+        : { command: 'grep', hits: [], more: null },
+  );
   return 1;
 }
 
@@ -262,10 +419,18 @@ function withoutUnsearchable(ctx: Context, query: SearchQuery, set: CandidateSet
   if (refused.length === 0) return set;
   const what = unsearchableText(refused.map(({ file, kind }) => ({ display: file.display, kind })));
   const binary = refused.filter((r) => r.kind === 'binary').map((r) => r.file.display);
-  const hints = binary.length ? [`search ${binary.length === 1 ? 'its' : 'their'} bytes with: ${ripgrepCommand(query, ['--text'], binary)} (or grep -a)`] : [];
+  const hints = binary.length
+    ? [
+        `search ${binary.length === 1 ? 'its' : 'their'} bytes with: ${ripgrepCommand(query, ['--text'], binary)} (or grep -a)`,
+      ]
+    : [];
   if (!refused.some((r) => r.kind === 'binary')) hints.push('check the permissions of what cannot be read');
   if (named.length === query.paths.length && refused.length === set.files.length) {
-    throw new RtError(binary.length ? 'binary' : 'access', `${what}${binary.length ? ': rt searches text files only' : ''}`, hints);
+    throw new RtError(
+      binary.length ? 'binary' : 'access',
+      `${what}${binary.length ? ': rt searches text files only' : ''}`,
+      hints,
+    );
   }
   ctx.warn(`${what}, not searched${binary.length ? ': rt searches text files only' : ''}`);
   for (const hint of hints) ctx.warn(hint);
@@ -279,7 +444,11 @@ function withoutUnsearchable(ctx: Context, query: SearchQuery, set: CandidateSet
  * the \r of a CRLF ending. Undefined when that cannot be told from the line alone: one ending in
  * \r, in a file whose last byte is \r, may be the last line, without \n (whose \r is content).
  */
-function matchingLinesRead(matcher: LineMatcher, abs: string, lines: ReadonlyMap<number, Buffer>): number[] | undefined {
+function matchingLinesRead(
+  matcher: LineMatcher,
+  abs: string,
+  lines: ReadonlyMap<number, Buffer>,
+): number[] | undefined {
   const out: number[] = [];
   let endsInCr: boolean | undefined;
   for (const [n, line] of [...lines].sort((a, b) => a[0] - b[0])) {
@@ -331,7 +500,9 @@ function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatc
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));
   let searched = 0;
   for (const abs of seen) if (isPlainFile(abs)) searched++;
-  const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs).files.filter((f) => !seen.has(f.abs)).slice(0, SKIPPED_CHECK_LIMIT);
+  const wider = candidates(ctx, paths, { hidden: true, noIgnore: true }, globs)
+    .files.filter((f) => !seen.has(f.abs))
+    .slice(0, SKIPPED_CHECK_LIMIT);
   let found: string | undefined;
   let hits = 0;
   try {
@@ -351,13 +522,22 @@ function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatc
     throw error;
   }
   if (found) {
-    ctx.warn(`no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`);
-    const flags = ['--hidden', '--no-ignore', ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore')];
+    ctx.warn(
+      `no match in the ${searched} ${searched === 1 ? 'file' : 'files'} searched, but ${hits} in ignored or hidden files (e.g. ${found})`,
+    );
+    const flags = [
+      '--hidden',
+      '--no-ignore',
+      ...searchFlags(options).filter((f) => f !== '--hidden' && f !== '--no-ignore'),
+    ];
     ctx.warn(`search them too with: ${commandLine('grep', flags, searchOperands(query, options))}`);
   }
 }
 
-/** Whether `abs` is a regular file (not through a link of its own); false when that cannot be told (gone, unreadable folder, a file where a folder was). */
+/**
+ * Whether `abs` is a regular file (not through a link of its own); false when that cannot be told (gone, unreadable
+ * folder, a file where a folder was).
+ */
 function isPlainFile(abs: string): boolean {
   try {
     return fs.lstatSync(abs).isFile();

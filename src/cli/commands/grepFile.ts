@@ -1,13 +1,30 @@
-import { RtError, quotePath, shellQuote } from '../../core/errors.js';
-import { compileSearch, knownLinesMatcher, type LineMatcher } from '../../core/match.js';
-import { statResolved } from '../../io/indexedFile.js';
-import { pcreLines } from '../../io/pcreSearch.js';
-import { withFolderOf } from '../../io/pinnedFolder.js';
-import { resolveInRoot } from '../../io/root.js';
+import { RtError, quotePath } from '../../model/errors.js';
+import { compileSearch, knownLinesMatcher, type LineMatcher } from '../../search/match.js';
+import { statResolved } from '../../store/indexedFile.js';
+import { pcreLines } from '../../search/pcreSearch.js';
+import { withFolderOf } from '../../store/pinnedFolder.js';
+import { resolveInRoot } from '../../store/root.js';
 import { printHits } from '../hitPrinting.js';
-import { bomLengthOf, capNotice, commandLine, countMatches, matchInTime, maxOption, readSearchable, searchableKind, unsearchableText } from '../search.js';
+import {
+  bomLengthOf,
+  capNotice,
+  commandLine,
+  countMatches,
+  matchInTime,
+  maxOption,
+  readSearchable,
+  searchableKind,
+  unsearchableText,
+} from '../search.js';
 import type { CommandSpec } from '../spec.js';
-import { explainSearchFlag, MATCH_OPTIONS, ripgrepCommand, searchFlags, searchOperands, searchQuery } from './searchOptions.js';
+import {
+  explainSearchFlag,
+  MATCH_OPTIONS,
+  ripgrepCommand,
+  searchFlags,
+  searchOperands,
+  searchQuery,
+} from './searchOptions.js';
 
 export const grepFileCommand: CommandSpec = {
   name: 'grep-file',
@@ -26,7 +43,12 @@ export const grepFileCommand: CommandSpec = {
     'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep refuses a binary file named alone.',
   ],
   args: [
-    { name: 'pattern', summary: 'the regular expression (or, with -F, the string) to find; with -e, PATH', required: false, complete: 'none' },
+    {
+      name: 'pattern',
+      summary: 'the regular expression (or, with -F, the string) to find; with -e, PATH',
+      required: false,
+      complete: 'none',
+    },
     { name: 'path', summary: 'the file to search (required)', required: false, complete: 'file' },
   ],
   options: [...MATCH_OPTIONS],
@@ -45,19 +67,36 @@ export const grepFileCommand: CommandSpec = {
   async run(ctx, args, options) {
     const query = searchQuery('grep-file', args, options);
     const pathArg = query.paths[0]!;
-    let matcher: LineMatcher | undefined = query.pcre ? undefined : compileSearch(query.matched, { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert }, query.patterns);
+    let matcher: LineMatcher | undefined = query.pcre
+      ? undefined
+      : compileSearch(
+          query.matched,
+          { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert },
+          query.patterns,
+        );
     const max = maxOption(options);
     const file = resolveInRoot(ctx.root, pathArg);
     const st = statResolved(file);
-    if (st.isDirectory()) throw new RtError('access', `${file.display} is a directory`, [`search a folder with: ${commandLine('grep', searchFlags(options), searchOperands(query, options))}`]);
-    if (!st.isFile()) throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
+    if (st.isDirectory())
+      throw new RtError('access', `${file.display} is a directory`, [
+        `search a folder with: ${commandLine('grep', searchFlags(options), searchOperands(query, options))}`,
+      ]);
+    if (!st.isFile())
+      throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
     const rgCommand = ripgrepCommand(query, [], [file.display]);
     // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
     const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
     if (!bytes) {
       const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
-      if (kind === 'binary') throw new RtError('binary', `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`, [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`]);
-      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [`check its permissions: ls -l ${quotePath(file.display)}`]);
+      if (kind === 'binary')
+        throw new RtError(
+          'binary',
+          `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`,
+          [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`],
+        );
+      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [
+        `check its permissions: ls -l ${quotePath(file.display)}`,
+      ]);
     }
     if (query.pcre) {
       const found = await pcreLines([file.abs], query, ctx.env, () => file.display);
@@ -83,14 +122,31 @@ export const grepFileCommand: CommandSpec = {
       if (count) ctx.out(`${count}\n`);
       return count ? 0 : 1;
     }
-    const again = commandLine('grep-file', ['--max', String(lines.length), ...searchFlags(options)], searchOperands(query, options));
+    const again = commandLine(
+      'grep-file',
+      ['--max', String(lines.length), ...searchFlags(options)],
+      searchOperands(query, options),
+    );
     if (lines.length === 0) {
       ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
-    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], { before: query.before, after: query.after, prefixPath: false, matcher: match, only: query.only, ripgrep: rgCommand });
-    ctx.emit({ command: 'grep-file', path: file.display, hits: hits.map(({ path: _path, ...hit }) => hit), more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null });
-    if (lines.length > max) ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
+    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], {
+      before: query.before,
+      after: query.after,
+      prefixPath: false,
+      matcher: match,
+      only: query.only,
+      ripgrep: rgCommand,
+    });
+    ctx.emit({
+      command: 'grep-file',
+      path: file.display,
+      hits: hits.map(({ path: _path, ...hit }) => hit),
+      more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null,
+    });
+    if (lines.length > max)
+      ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },
 };

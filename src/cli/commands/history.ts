@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { printable } from '../../core/errors.js';
-import { History } from '../../io/history.js';
-import { resolveInRoot } from '../../io/root.js';
+import { printable } from '../../model/errors.js';
+import { History } from '../../store/history.js';
+import { resolveInRoot } from '../../store/root.js';
 import type { CommandSpec } from '../spec.js';
 import { settlePending } from '../stepping.js';
 
@@ -35,14 +35,34 @@ export const historyCommand: CommandSpec = {
     // An undo or redo an rt was killed in is settled first: the list says where its files are.
     if (history) settlePending(ctx, history);
     // Steps name their files from the root (see rt undo): so does the filter.
-    const only = args[0] === undefined ? undefined : path.relative(ctx.root.dir, resolveInRoot(ctx.root, args[0], true).abs);
-    const steps = (history?.steps() ?? []).filter((s) => only === undefined || s.files.some((f) => f.path === only)).reverse();
-    if (ctx.json) ctx.emit({ steps: steps.map((s) => ({ id: s.id, time: new Date(s.time).toISOString(), session: s.session, command: s.command, state: s.state, files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })) })) });
+    const only =
+      args[0] === undefined ? undefined : path.relative(ctx.root.dir, resolveInRoot(ctx.root, args[0], true).abs);
+    const steps = (history?.steps() ?? [])
+      .filter((s) => only === undefined || s.files.some((f) => f.path === only))
+      .reverse();
+    if (ctx.json)
+      ctx.emit({
+        steps: steps.map((s) => ({
+          id: s.id,
+          time: new Date(s.time).toISOString(),
+          session: s.session,
+          command: s.command,
+          state: s.state,
+          files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })),
+        })),
+      });
     if (ctx.text) {
       for (const s of steps) {
         // One step a line: control characters in a name (a newline) are shown escaped.
-        const files = s.files.map((f) => `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} +${f.added} -${f.removed}`).join(', ');
-        ctx.out(`${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`);
+        const files = s.files
+          .map(
+            (f) =>
+              `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} +${f.added} -${f.removed}`,
+          )
+          .join(', ');
+        ctx.out(
+          `${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`,
+        );
       }
     }
     if (!history) ctx.warn('no history is kept here (RT_STATE=off, or the root is not writable)');

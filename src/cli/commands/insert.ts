@@ -1,6 +1,6 @@
-import { parseAnchor } from '../../core/anchor.js';
-import { textLines } from '../../core/edit.js';
-import { shellQuote, quotePath } from '../../core/errors.js';
+import { parseAnchor } from '../../model/anchor.js';
+import { textLines } from '../../model/edit.js';
+import { shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
@@ -21,15 +21,22 @@ export const insertCommand: CommandSpec = {
     'the root; 5: the change would add a syntax error (no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    'Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file\'s line ending; if the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt insert FILE 166:1w4s.',
-    'The line AT must have been shown by rt in this file since it last changed, whatever the anchor\'s form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.',
+    "Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file's line ending; if the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt insert FILE 166:1w4s.",
+    "The line AT must have been shown by rt in this file since it last changed, whatever the anchor's form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.",
     'Prints one line saying what was inserted, then the new lines with their LIDs and 3 lines of context.',
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
     { name: 'at', summary: 'the line to insert before (an anchor), or $ to append', required: true, complete: 'none' },
   ],
-  options: [{ long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' }, FORCE_UNSHOWN_ANCHOR, DIFF, DRY_RUN, INDENT, NO_CHECK],
+  options: [
+    { long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' },
+    FORCE_UNSHOWN_ANCHOR,
+    DIFF,
+    DRY_RUN,
+    INDENT,
+    NO_CHECK,
+  ],
   examples: [
     { command: "rt insert src/app.ts kq3f <<'EOF'", explains: 'insert lines before the line kq3f' },
     { command: "rt insert src/app.ts kq3f --after <<'EOF'", explains: 'insert lines after it' },
@@ -42,7 +49,22 @@ export const insertCommand: CommandSpec = {
   run(ctx, args, options) {
     const [pathArg, atArg] = args as [string, string];
     const at = parseAnchor(atArg);
-    const text = textLines(readEditText(ctx.stdin, `rt insert ${quotePath(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`));
-    return runWrites(ctx, [{ kind: 'update', line: 0, path: pathArg, moveTo: undefined, hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }] }], writeFlags(ctx, options), { command: 'insert', patch: false });
+    const text = textLines(
+      readEditText(ctx.stdin, `rt insert ${quotePath(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`),
+    );
+    return runWrites(
+      ctx,
+      [
+        {
+          kind: 'update',
+          line: 0,
+          path: pathArg,
+          moveTo: undefined,
+          hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }],
+        },
+      ],
+      writeFlags(ctx, options),
+      { command: 'insert', patch: false },
+    );
   },
 };

@@ -1,20 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveAnchor, retiredError } from '../../core/anchor.js';
-import { RtError, quotePath, shellQuote } from '../../core/errors.js';
-import { parseLid } from '../../core/lid.js';
-import { parseTarget, type Target } from '../../core/target.js';
-import { centredWindow, DEFAULT_WINDOW, MAX_RANGE, rangeWindow, topWindow, type LineWindow } from '../../core/window.js';
-import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
-import { withFolderOf } from '../../io/pinnedFolder.js';
-import { resolveInRoot } from '../../io/root.js';
-import { ViewState } from '../../io/views.js';
+import { resolveAnchor, retiredError } from '../../model/anchor.js';
+import { RtError, quotePath } from '../../model/errors.js';
+import { parseLid } from '../../model/lid.js';
+import { parseTarget, type Target } from '../../model/target.js';
+import {
+  centredWindow,
+  DEFAULT_WINDOW,
+  MAX_RANGE,
+  rangeWindow,
+  topWindow,
+  type LineWindow,
+} from '../../model/window.js';
+import { openIndexed, retryOnChange, type IndexedFile } from '../../store/indexedFile.js';
+import { withFolderOf } from '../../store/pinnedFolder.js';
+import { resolveInRoot } from '../../store/root.js';
+import { ViewState } from '../../store/views.js';
 import type { Context } from '../context.js';
 import { explicitWindowSize, namesNonFolder, showWindow } from '../shared.js';
 import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
 import { listFolder } from '../folderListing.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
-import { lidToString } from '../../core/lid.js';
+import { lidToString } from '../../model/lid.js';
 import type { CommandSpec, Options } from '../spec.js';
 
 export const openCommand: CommandSpec = {
@@ -27,7 +34,7 @@ export const openCommand: CommandSpec = {
     'longer at LINE), PATH:@NAME (a definition whole: a function, class, or @Class.method), or a folder',
     '(its entries with their file or line counts; hidden and no_ignore list more). window: lines per',
     'window, 1 or more (default 100). The lines shown can then be edited by LID; the window is the',
-    'file\'s last view, which scroll continues from. Exit 1: no definition NAME (the closest are named);',
+    "file's last view, which scroll continues from. Exit 1: no definition NAME (the closest are named);",
     '2: a bad target, a line past the end, several definitions NAME; 3: the LID is not (or no longer) in',
     'the file; 4: the file is missing, binary or outside the root.',
   ],
@@ -35,21 +42,39 @@ export const openCommand: CommandSpec = {
     'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
     'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
     'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that many); a range cut so is said on standard error, with the command that shows the rest. A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
-    'PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its qualified name) whole, or its first window when it is longer; a definition whose qualified name is NAME wins over others merely named so (@total is the function total, not the method Cart.total), and a type over its impl blocks (Rust\'s @Config is the struct; @Config.new a method of its impl); no such definition is exit 1 with the closest names, several are exit 2, listed with their LIDs (see rt outline for the languages). In a Markdown file NAME is a heading\'s anchor, in any case (README.md:@Set-up), and opens its section.',
-    'The window becomes the file\'s last view, which scroll continues from.',
+    "PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its qualified name) whole, or its first window when it is longer; a definition whose qualified name is NAME wins over others merely named so (@total is the function total, not the method Cart.total), and a type over its impl blocks (Rust's @Config is the struct; @Config.new a method of its impl); no such definition is exit 1 with the closest names, several are exit 2, listed with their LIDs (see rt outline for the languages). In a Markdown file NAME is a heading's anchor, in any case (README.md:@Set-up), and opens its section.",
+    "The window becomes the file's last view, which scroll continues from.",
     'A PATH that is a folder lists its entries under a header line as a file\'s window has one (--- PATH (N entries) ---; when capped, (entries 1-200 of N)), sorted, one a line: NAME/ and the number of files under it (binary ones included), or NAME and its number of lines ("binary" for a binary file; a link to a file out of the root is not read), a tab between. The files are those rt find considers: what git would show, less hidden files unless --hidden or --no-ignore, less what is gone or behind a link to a folder. At most 200 entries (--window N), then a line on standard error with the command for the rest. A folder that cannot be read is refused (exit 4). --json prints {path, folder: true, entries: [{name, kind, files | lines | binary | outside}], more}.',
   ],
   args: [
-    { name: 'target', summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME', required: true, complete: 'target' },
+    {
+      name: 'target',
+      summary: 'PATH, PATH:LINE, PATH:START-END, PATH:LID, PATH:LINE:LID or PATH:@NAME',
+      required: true,
+      complete: 'target',
+    },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', least: 1, summary: 'lines per window (default 100), and the most lines a range shows (default 200) or entries a folder', env: 'RT_WINDOW' }, ...LISTING_OPTIONS.map((o) => ({ ...o, summary: o.summary.replace('also search', 'with a folder, also list') }))],
+  options: [
+    {
+      long: 'window',
+      value: 'N',
+      kind: 'count',
+      least: 1,
+      summary: 'lines per window (default 100), and the most lines a range shows (default 200) or entries a folder',
+      env: 'RT_WINDOW',
+    },
+    ...LISTING_OPTIONS.map((o) => ({ ...o, summary: o.summary.replace('also search', 'with a folder, also list') })),
+  ],
   examples: [
     { command: 'rt open src/app.ts', explains: 'the first 100 lines' },
     { command: 'rt open src/app.ts:120', explains: 'a window centred on line 120' },
     { command: 'rt open src/app.ts:101-140', explains: 'lines 101 to 140' },
     { command: 'rt open src/app.ts:kq3f', explains: 'a window centred on the line whose LID is kq3f' },
     { command: 'rt open src/cart.ts:@Cart.add', explains: 'the method add of the class Cart, whole' },
-    { command: 'rt open src/', explains: 'the entries of src: its folders with their file counts, its files with their line counts' },
+    {
+      command: 'rt open src/',
+      explains: 'the entries of src: its folders with their file counts, its files with their line counts',
+    },
   ],
   exits: [
     [0, 'the window was printed'],
@@ -69,16 +94,25 @@ export const openCommand: CommandSpec = {
     if (target.kind === 'top') {
       // A folder: its entries, as ls shows them (SPEC §3).
       const resolved = resolveInRoot(ctx.root, target.path);
-      if (fs.statSync(resolved.abs, { throwIfNoEntry: false })?.isDirectory()) return listFolder(ctx, options, resolved);
+      if (fs.statSync(resolved.abs, { throwIfNoEntry: false })?.isDirectory())
+        return listFolder(ctx, options, resolved);
     }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
-    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
+    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not
+    // followed.
     retryOnChange(() =>
       withFolderOf(resolveInRoot(ctx.root, target.path), (resolved) => {
         const file = openIndexed(ctx.stateOf(resolved), resolved);
         const window = pickWindow(file, target, size, cap);
         // Scroll remembers the size given with --window alone: RT_WINDOW applies to every run anyway.
-        showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), options.window !== undefined ? size : null);
+        showWindow(
+          ctx,
+          'open',
+          file,
+          window,
+          ViewState.load(ctx.stateOf(file.path), file.path.rel),
+          options.window !== undefined ? size : null,
+        );
         if (target.kind === 'range') noteCutRange(ctx, options, file, target.end, window, cap);
       }),
     );
@@ -89,7 +123,13 @@ export const openCommand: CommandSpec = {
  * `rt open PATH:@NAME`: the definition NAME names, whole (its first `size` lines if longer);
  * none is exit 1 with the closest names, several exit 2 listing them.
  */
-async function openSymbol(ctx: Context, options: Options, pathArg: string, name: string, size: number): Promise<number> {
+async function openSymbol(
+  ctx: Context,
+  options: Options,
+  pathArg: string,
+  name: string,
+  size: number,
+): Promise<number> {
   const resolved = resolveInRoot(ctx.root, pathArg);
   const language = await grammarFor(ctx, resolved);
   return retryOnChange(() =>
@@ -101,21 +141,48 @@ async function openSymbol(ctx: Context, options: Options, pathArg: string, name:
       if (found.length === 0) {
         const near = closestNames(definitions, name);
         if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
-        ctx.warn(`no definition named ${name} in ${display}${near.length ? `; the closest: ${near.join(', ')}` : definitions.length ? '' : ' (it has none rt finds)'}`);
+        ctx.warn(
+          `no definition named ${name} in ${display}${near.length ? `; the closest: ${near.join(', ')}` : definitions.length ? '' : ' (it has none rt finds)'}`,
+        );
         ctx.warn(`see them all: rt outline ${quotePath(display)}`);
         return 1;
       }
       if (found.length > 1) {
-        const shown = found.slice(0, 20).map((d) => `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`);
+        const shown = found
+          .slice(0, 20)
+          .map(
+            (d) =>
+              `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`,
+          );
         const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
         const lid = lidToString(file.lids(found[0]!.line - 1, found[0]!.line)[0]!);
-        const hint = distinct ? `name one by its qualified name (rt open ${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID` : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`;
-        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], { candidates: found.map((d) => ({ qualifiedName: d.qualifiedName, kind: d.kind, line: d.line, start: d.startLine, end: d.endLine })) });
+        const hint = distinct
+          ? `name one by its qualified name (rt open ${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`
+          : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`;
+        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], {
+          candidates: found.map((d) => ({
+            qualifiedName: d.qualifiedName,
+            kind: d.kind,
+            line: d.line,
+            start: d.startLine,
+            end: d.endLine,
+          })),
+        });
       }
       const d = found[0]!;
       const window = rangeWindow(file.total, d.startLine, d.endLine, size);
-      showWindow(ctx, 'open', file, window, ViewState.load(ctx.stateOf(file.path), file.path.rel), options.window !== undefined ? size : null);
-      if (window.end < d.endLine) ctx.warn(`${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${quotePath(display)}${options.window === undefined ? `, or all of it: rt open ${quotePath(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`);
+      showWindow(
+        ctx,
+        'open',
+        file,
+        window,
+        ViewState.load(ctx.stateOf(file.path), file.path.rel),
+        options.window !== undefined ? size : null,
+      );
+      if (window.end < d.endLine)
+        ctx.warn(
+          `${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${quotePath(display)}${options.window === undefined ? `, or all of it: rt open ${quotePath(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`,
+        );
       return 0;
     }),
   );
@@ -126,15 +193,31 @@ async function openSymbol(ctx: Context, options: Options, pathArg: string, name:
  * (with --window when the rest is longer than that command may show). An END past the end of
  * the file is cut to it without a word.
  */
-function noteCutRange(ctx: Context, options: Options, file: IndexedFile, end: number, window: LineWindow, cap: number): void {
+function noteCutRange(
+  ctx: Context,
+  options: Options,
+  file: IndexedFile,
+  end: number,
+  window: LineWindow,
+  cap: number,
+): void {
   const last = Math.min(end, file.total);
   if (window.end >= last) return;
   const rest = last - window.end;
   // The command shown runs under RT_WINDOW, if set, as this one did; not under this one's --window.
   const restCap = explicitWindowSize(ctx, {}) ?? MAX_RANGE;
-  const why = options.window !== undefined ? `with --window ${cap}` : explicitWindowSize(ctx, {}) !== undefined ? `with RT_WINDOW=${cap}` : 'unless --window N or RT_WINDOW says more';
-  ctx.warn(`lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a range shows at most ${cap} lines ${why}`);
-  ctx.warn(`the rest: rt open ${quotePath(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`);
+  const why =
+    options.window !== undefined
+      ? `with --window ${cap}`
+      : explicitWindowSize(ctx, {}) !== undefined
+        ? `with RT_WINDOW=${cap}`
+        : 'unless --window N or RT_WINDOW says more';
+  ctx.warn(
+    `lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a range shows at most ${cap} lines ${why}`,
+  );
+  ctx.warn(
+    `the rest: rt open ${quotePath(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`,
+  );
 }
 
 function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: number): LineWindow {
@@ -159,7 +242,15 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
       // Refused (exit 3) unless the LID is at that line, as an edit's anchor N:LID is.
       const line = resolveAnchor(
         { kind: 'both', text: `${target.line}:${target.lid}`, line: target.line, lid: target.lid },
-        { display, total, lineOf: (code) => file.lineOf(code), lidCodeAt: (i) => file.lids(i, i + 1)[0]!, retiredLine: (code) => file.retiredLine(code), shownAt: () => null, force: false },
+        {
+          display,
+          total,
+          lineOf: (code) => file.lineOf(code),
+          lidCodeAt: (i) => file.lids(i, i + 1)[0]!,
+          retiredLine: (code) => file.retiredLine(code),
+          shownAt: () => null,
+          force: false,
+        },
       );
       return centredWindow(total, line, size);
     }
@@ -170,13 +261,30 @@ function pickWindow(file: IndexedFile, target: Target, size: number, rangeCap: n
 
 function checkLine(display: string, line: number, total: number): void {
   if (line <= total) return;
-  const hint = total === 0 ? `${display} is empty; add text with: rt insert ${quotePath(display)} '$' <<'EOF'` : `its last line: rt open ${quotePath(`${display}:${total}`)}`;
-  throw new RtError('input', `line ${line} is past the end of ${display} (${total} ${total === 1 ? 'line' : 'lines'})`, [hint], { total });
+  const hint =
+    total === 0
+      ? `${display} is empty; add text with: rt insert ${quotePath(display)} '$' <<'EOF'`
+      : `its last line: rt open ${quotePath(`${display}:${total}`)}`;
+  throw new RtError(
+    'input',
+    `line ${line} is past the end of ${display} (${total} ${total === 1 ? 'line' : 'lines'})`,
+    [hint],
+    { total },
+  );
 }
 
 export function missingLid(file: IndexedFile, lid: string, retiredAt: number | undefined): RtError {
   if (retiredAt !== undefined) {
-    return retiredError(lid, retiredAt, { display: file.path.display, total: file.total, lidCodeAt: (i) => file.lids(i, i + 1)[0]! });
+    return retiredError(lid, retiredAt, {
+      display: file.path.display,
+      total: file.total,
+      lidCodeAt: (i) => file.lids(i, i + 1)[0]!,
+    });
   }
-  return new RtError('stale', `no line of ${file.path.display} has LID ${lid}`, [`check the LID, or see the file's lines: rt open ${quotePath(file.path.display)}`], { lid });
+  return new RtError(
+    'stale',
+    `no line of ${file.path.display} has LID ${lid}`,
+    [`check the LID, or see the file's lines: rt open ${quotePath(file.path.display)}`],
+    { lid },
+  );
 }

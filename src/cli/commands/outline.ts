@@ -1,26 +1,26 @@
-import { lidToString } from '../../core/lid.js';
-import { openIndexed, retryOnChange } from '../../io/indexedFile.js';
-import { withFolderOf } from '../../io/pinnedFolder.js';
-import { resolveInRoot } from '../../io/root.js';
-import { ViewState } from '../../io/views.js';
+import { lidToString } from '../../model/lid.js';
+import { openIndexed, retryOnChange } from '../../store/indexedFile.js';
+import { withFolderOf } from '../../store/pinnedFolder.js';
+import { resolveInRoot } from '../../store/root.js';
+import { ViewState } from '../../store/views.js';
 import { renderWindowLines } from '../../render/window.js';
 import type { CommandSpec } from '../spec.js';
 import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
 
 export const outlineCommand: CommandSpec = {
   name: 'outline',
-  summary: 'list the definitions of a file (a Markdown file\'s headings), each as one line with its LID',
+  summary: "list the definitions of a file (a Markdown file's headings), each as one line with its LID",
   tool: [
     'List the definitions of a file in order (classes, functions, methods, interfaces, types, structs,',
-    'enums, traits, modules, top-level constants; a Markdown file\'s headings), each as its line',
+    "enums, traits, modules, top-level constants; a Markdown file's headings), each as its line",
     'NUMBER:LID|CONTENT (a decorated one by its def line); those lines count as shown, so an edit may start',
-    'at one. Open one whole with open and target PATH:@NAME (or @Class.method, or a heading\'s anchor such',
+    "at one. Open one whole with open and target PATH:@NAME (or @Class.method, or a heading's anchor such",
     'as @set-up). names: only the qualified names, one a line. Exit 2: a language rt has no outline',
     'for; 4: the file is missing, binary or outside the root.',
   ],
   description: [
     `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
-    'A definition is listed by its def, class or function line; its range starts at its first decorator, attribute or doc comment. A getter with its setter, and overloads with their implementation, are one definition. const A = class { … } has members A.m; an anonymous export default is default. Python\'s constants: module-level names in capitals (LIMIT = 10).',
+    "A definition is listed by its def, class or function line; its range starts at its first decorator, attribute or doc comment. A getter with its setter, and overloads with their implementation, are one definition. const A = class { … } has members A.m; an anonymous export default is default. Python's constants: module-level names in capitals (LIMIT = 10).",
     'Markdown files (.md, .markdown, .mdx…) list their ATX and setext headings (kind h1-h6; not in code, HTML, quotes or lists), each named by its GitHub anchor (set-up; a repeat -1, -2…), its section running to the next heading of its level or higher. They are not syntax-checked.',
     `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method, or a heading's anchor).`,
     '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end, level}]} (level for headings only; line is the line listed, start and end the range); --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
@@ -51,11 +51,33 @@ export const outlineCommand: CommandSpec = {
           file.persist();
           return;
         }
-        const lines = definitions.map((d) => ({ d, lid: lidToString(file.lids(d.line - 1, d.line)[0]!), content: file.contents(d.line - 1, d.line)[0]! }));
+        const lines = definitions.map((d) => ({
+          d,
+          lid: lidToString(file.lids(d.line - 1, d.line)[0]!),
+          content: file.contents(d.line - 1, d.line)[0]!,
+        }));
         const display = file.path.display;
-        if (ctx.json) ctx.emit({ command: 'outline', path: display, total: file.total, definitions: lines.map(({ d, lid, content }) => ({ line: d.line, lid, content: content.toString('utf8'), kind: d.kind, name: d.name, qualifiedName: d.qualifiedName, start: d.startLine, end: d.endLine, ...(d.level !== undefined ? { level: d.level } : {}) })) });
+        if (ctx.json)
+          ctx.emit({
+            command: 'outline',
+            path: display,
+            total: file.total,
+            definitions: lines.map(({ d, lid, content }) => ({
+              line: d.line,
+              lid,
+              content: content.toString('utf8'),
+              kind: d.kind,
+              name: d.name,
+              qualifiedName: d.qualifiedName,
+              start: d.startLine,
+              end: d.endLine,
+              ...(d.level !== undefined ? { level: d.level } : {}),
+            })),
+          });
         if (ctx.text) {
-          ctx.out(`${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`);
+          ctx.out(
+            `${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`,
+          );
           // Definitions listed by one line (an interface and its method) show it once.
           let last = 0;
           for (const { d, lid, content } of lines) {

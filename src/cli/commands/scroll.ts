@@ -1,12 +1,12 @@
-import { RtError, shellQuote, quotePath } from '../../core/errors.js';
-import { parseLid } from '../../core/lid.js';
-import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../core/window.js';
-import { openIndexed, retryOnChange, type IndexedFile } from '../../io/indexedFile.js';
-import { withFolderOf } from '../../io/pinnedFolder.js';
-import { resolveInRoot, type ResolvedPath } from '../../io/root.js';
-import { ViewState, type LastView } from '../../io/views.js';
+import { RtError, quotePath } from '../../model/errors.js';
+import { parseLid } from '../../model/lid.js';
+import { nextWindow, previousWindow, topWindow, type LineWindow } from '../../model/window.js';
+import { openIndexed, retryOnChange, type IndexedFile } from '../../store/indexedFile.js';
+import { withFolderOf } from '../../store/pinnedFolder.js';
+import { resolveInRoot, type ResolvedPath } from '../../store/root.js';
+import { ViewState, type LastView } from '../../store/views.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
-import { DEFAULT_WINDOW } from '../../core/window.js';
+import { DEFAULT_WINDOW } from '../../model/window.js';
 import { jsonWindow } from '../../render/json.js';
 import type { CommandSpec, Options } from '../spec.js';
 import type { Context } from '../context.js';
@@ -27,9 +27,24 @@ export const scrollCommand: CommandSpec = {
   ],
   args: [
     { name: 'path', summary: 'the file to scroll', required: true, complete: 'file' },
-    { name: 'direction', summary: '+ for the next window, - for the previous one', required: false, complete: 'none', choices: ['+', '-'] },
+    {
+      name: 'direction',
+      summary: '+ for the next window, - for the previous one',
+      required: false,
+      complete: 'none',
+      choices: ['+', '-'],
+    },
   ],
-  options: [{ long: 'window', value: 'N', kind: 'count', least: 1, summary: 'lines per window (default: as last opened, else 100)', env: 'RT_WINDOW' }],
+  options: [
+    {
+      long: 'window',
+      value: 'N',
+      kind: 'count',
+      least: 1,
+      summary: 'lines per window (default: as last opened, else 100)',
+      env: 'RT_WINDOW',
+    },
+  ],
   examples: [
     { command: 'rt scroll src/app.ts', explains: 'the next window' },
     { command: 'rt scroll src/app.ts -', explains: 'the previous window' },
@@ -43,11 +58,16 @@ export const scrollCommand: CommandSpec = {
   run(ctx, args, options) {
     const direction = args[1] ?? '+';
     if (direction !== '+' && direction !== '-') {
-      throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [`rt scroll ${quotePath(args[0]!)} +`]);
+      throw new RtError('usage', `scroll goes + (next) or - (previous), not ${JSON.stringify(direction)}`, [
+        `rt scroll ${quotePath(args[0]!)} +`,
+      ]);
     }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
-    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not followed.
-    retryOnChange(() => withFolderOf(resolveInRoot(ctx.root, args[0]!), (resolved) => scroll(ctx, resolved, direction, options)));
+    // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not
+    // followed.
+    retryOnChange(() =>
+      withFolderOf(resolveInRoot(ctx.root, args[0]!), (resolved) => scroll(ctx, resolved, direction, options)),
+    );
   },
 };
 
@@ -90,7 +110,14 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
 function nothingFurther(file: IndexedFile, last: LineWindow, note: 'at the end' | 'at the top') {
   const atEnd = note === 'at the end';
   const doc = jsonWindow(file.path.display, file.total, 0, [], []);
-  return { command: 'scroll', ...doc, above: atEnd ? file.total : 0, below: atEnd ? 0 : file.total, note, last: { start: last.start, end: last.end } };
+  return {
+    command: 'scroll',
+    ...doc,
+    above: atEnd ? file.total : 0,
+    below: atEnd ? 0 : file.total,
+    note,
+    last: { start: last.start, end: last.end },
+  };
 }
 
 /**
@@ -107,7 +134,11 @@ function relocate(file: IndexedFile, last: LastView): LineWindow {
   const endWas = file.retiredLine(endCode);
   // Nothing shown is left before that place: the next window is the top.
   if (startAt === -1 && endWas !== undefined && endWas <= 1) return { start: 1, end: 0 };
-  if (startAt !== -1) return clamp(file.total, { start: startAt + 1, end: endWas !== undefined ? Math.max(startAt + 1, endWas - 1) : startAt + 1 + length });
+  if (startAt !== -1)
+    return clamp(file.total, {
+      start: startAt + 1,
+      end: endWas !== undefined ? Math.max(startAt + 1, endWas - 1) : startAt + 1 + length,
+    });
   if (endWas !== undefined) return clamp(file.total, { start: endWas - 1 - length, end: endWas - 1 });
   return clamp(file.total, last);
 }

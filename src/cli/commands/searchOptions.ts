@@ -1,41 +1,83 @@
 // Options shared by the search commands, and what a search's command line asks for.
 
-import { RtError, shellQuote } from '../../core/errors.js';
-import { smartCaseIgnores } from '../../core/patternText.js';
-import { withPosixClasses } from '../../core/posixClasses.js';
+import { RtError, shellQuote } from '../../model/errors.js';
+import { smartCaseIgnores } from '../../search/patternText.js';
+import { withPosixClasses } from '../../search/posixClasses.js';
 import { countOption } from '../search.js';
 import type { OptionSpec, Options } from '../spec.js';
 
 export const MATCH_OPTIONS: readonly OptionSpec[] = [
-  { long: 'regexp', short: 'e', value: 'PATTERN', kind: 'list', summary: 'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH' },
+  {
+    long: 'regexp',
+    short: 'e',
+    value: 'PATTERN',
+    kind: 'list',
+    summary:
+      'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH',
+  },
   { long: 'ignore-case', short: 'i', kind: 'switch', summary: 'match case-insensitively' },
-  { long: 'smart-case', short: 'S', kind: 'switch', summary: 'match case-insensitively when the patterns hold no upper-case letter, as ripgrep\'s -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it' },
+  {
+    long: 'smart-case',
+    short: 'S',
+    kind: 'switch',
+    summary:
+      "match case-insensitively when the patterns hold no upper-case letter, as ripgrep's -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it",
+  },
   { long: 'word', short: 'w', kind: 'switch', summary: 'match whole words only (letters, digits and _ make words)' },
   { long: 'fixed', short: 'F', kind: 'switch', summary: 'take PATTERN as a literal string, not a regular expression' },
   {
     long: 'pcre2',
     short: 'P',
     kind: 'switch',
-    summary: 'take PATTERN in PCRE2\'s dialect, matched by ripgrep (rg --pcre2), which must be installed: else refused (exit 2). Each line is matched as ripgrep reads it: no BOM on line 1, bytes that are not UTF-8 as U+FFFD, $ before the \\r of a CRLF, "." any character of the line',
+    summary:
+      'take PATTERN in PCRE2\'s dialect, matched by ripgrep (rg --pcre2), which must be installed: else refused (exit 2). Each line is matched as ripgrep reads it: no BOM on line 1, bytes that are not UTF-8 as U+FFFD, $ before the \\r of a CRLF, "." any character of the line',
   },
   { long: 'invert-match', short: 'v', kind: 'switch', summary: 'select the lines that do not match' },
   {
     long: 'only-matching',
     short: 'o',
     kind: 'switch',
-    summary: 'print only the matching parts of each hit, one a line, each with its line\'s prefix (PATH:NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open a line to edit it). Not with -v',
+    summary:
+      "print only the matching parts of each hit, one a line, each with its line's prefix (PATH:NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open a line to edit it). Not with -v",
   },
-  { long: 'count', short: 'c', kind: 'switch', summary: 'print only how many lines match in each file with hits (with -o, how many matches), as PATH:COUNT (grep-file: COUNT)' },
+  {
+    long: 'count',
+    short: 'c',
+    kind: 'switch',
+    summary:
+      'print only how many lines match in each file with hits (with -o, how many matches), as PATH:COUNT (grep-file: COUNT)',
+  },
   { long: 'context', short: 'C', value: 'N', kind: 'count', summary: 'also print N lines before and after each hit' },
-  { long: 'after-context', short: 'A', value: 'N', kind: 'count', summary: 'also print N lines after each hit (wins over -C)' },
-  { long: 'before-context', short: 'B', value: 'N', kind: 'count', summary: 'also print N lines before each hit (wins over -C)' },
-  { long: 'line-number', short: 'n', kind: 'switch', summary: 'accepted out of habit, and does nothing: line numbers are always printed' },
+  {
+    long: 'after-context',
+    short: 'A',
+    value: 'N',
+    kind: 'count',
+    summary: 'also print N lines after each hit (wins over -C)',
+  },
+  {
+    long: 'before-context',
+    short: 'B',
+    value: 'N',
+    kind: 'count',
+    summary: 'also print N lines before each hit (wins over -C)',
+  },
+  {
+    long: 'line-number',
+    short: 'n',
+    kind: 'switch',
+    summary: 'accepted out of habit, and does nothing: line numbers are always printed',
+  },
   { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N hits (default 200)' },
 ];
 
 export const LISTING_OPTIONS: readonly OptionSpec[] = [
   { long: 'hidden', kind: 'switch', summary: 'also search hidden files and folders (names starting with a dot)' },
-  { long: 'no-ignore', kind: 'switch', summary: 'also search files that .gitignore, .ignore or git\'s exclude files ignore' },
+  {
+    long: 'no-ignore',
+    kind: 'switch',
+    summary: "also search files that .gitignore, .ignore or git's exclude files ignore",
+  },
 ];
 
 /** What a search's command line asks for, checked. */
@@ -66,20 +108,37 @@ export interface SearchQuery {
  */
 export function searchQuery(command: 'grep' | 'grep-file', args: readonly string[], options: Options): SearchQuery {
   const given = (options.regexp as string[] | undefined) ?? [];
-  const usage = command === 'grep' ? 'rt grep PATTERN [PATH...], or rt grep -e PATTERN... [PATH...]' : 'rt grep-file PATTERN PATH, or rt grep-file -e PATTERN... PATH';
-  if (given.length === 0 && args.length === 0) throw new RtError('usage', 'no PATTERN given', [`search with: ${usage}`]);
+  const usage =
+    command === 'grep'
+      ? 'rt grep PATTERN [PATH...], or rt grep -e PATTERN... [PATH...]'
+      : 'rt grep-file PATTERN PATH, or rt grep-file -e PATTERN... PATH';
+  if (given.length === 0 && args.length === 0)
+    throw new RtError('usage', 'no PATTERN given', [`search with: ${usage}`]);
   const patterns = given.length ? given : [args[0]!];
   const paths = given.length ? args : args.slice(1);
   if (command === 'grep-file' && paths.length !== 1) {
-    throw new RtError('usage', paths.length ? `grep-file searches one file, and was given ${paths.length}` : 'no PATH given', [paths.length ? 'search several with: rt grep PATTERN PATH...' : `search a file with: ${usage}`]);
+    throw new RtError(
+      'usage',
+      paths.length ? `grep-file searches one file, and was given ${paths.length}` : 'no PATH given',
+      [paths.length ? 'search several with: rt grep PATTERN PATH...' : `search a file with: ${usage}`],
+    );
   }
   const fixed = options.fixed === true;
   const pcre = options.pcre2 === true;
   const invert = options.invertMatch === true;
   const only = options.onlyMatching === true;
-  if (pcre && fixed) throw new RtError('usage', '-F and -P cannot be combined: -F takes PATTERN literally, -P as PCRE2', ['leave out one of them']);
-  if (only && invert) throw new RtError('usage', '-o prints the matching parts of lines, and the lines -v selects have none', ['leave out one of them']);
-  if (options.count === true && options.files === true) throw new RtError('usage', '-c counts the hits of each file, -l lists the files with hits: choose one', ['leave out one of them']);
+  if (pcre && fixed)
+    throw new RtError('usage', '-F and -P cannot be combined: -F takes PATTERN literally, -P as PCRE2', [
+      'leave out one of them',
+    ]);
+  if (only && invert)
+    throw new RtError('usage', '-o prints the matching parts of lines, and the lines -v selects have none', [
+      'leave out one of them',
+    ]);
+  if (options.count === true && options.files === true)
+    throw new RtError('usage', '-c counts the hits of each file, -l lists the files with hits: choose one', [
+      'leave out one of them',
+    ]);
   const smartCase = options.smartCase === true && options.ignoreCase !== true;
   const context = options.context === undefined ? 0 : countOption(options.context, '--context');
   return {
@@ -147,15 +206,32 @@ export function ripgrepCommand(query: SearchQuery, extra: readonly string[], pat
  * one is given (an unknown long flag close to one rt takes is named by the parser).
  */
 const HABITS: ReadonlyArray<readonly [readonly string[], string, string?]> = [
-  [['-r', '-R', '--recursive', '--dereference-recursive'], 'rt grep searches folders recursively already: leave it out', 'grep-file searches one file; rt grep PATTERN FOLDER searches a folder, recursively'],
-  [['-E', '--extended-regexp', '-G', '--basic-regexp'], 'PATTERN is a JavaScript regular expression already (extended syntax: a|b, (x)+, \\d): leave it out; -F takes it literally'],
+  [
+    ['-r', '-R', '--recursive', '--dereference-recursive'],
+    'rt grep searches folders recursively already: leave it out',
+    'grep-file searches one file; rt grep PATTERN FOLDER searches a folder, recursively',
+  ],
+  [
+    ['-E', '--extended-regexp', '-G', '--basic-regexp'],
+    'PATTERN is a JavaScript regular expression already (extended syntax: a|b, (x)+, \\d): leave it out; -F takes it literally',
+  ],
   [['-x', '--line-regexp'], "anchor the pattern instead: '^(?:PATTERN)$'"],
-  [['-H', '--with-filename', '--no-heading', '--heading'], 'rt grep prints each hit as PATH:NUMBER:LID|CONTENT, always', 'grep-file prints NUMBER:LID|CONTENT; rt grep PATTERN FILE prints the path too'],
-  [['-N', '--no-line-number'], 'line numbers are always printed, with each line\'s LID'],
+  [
+    ['-H', '--with-filename', '--no-heading', '--heading'],
+    'rt grep prints each hit as PATH:NUMBER:LID|CONTENT, always',
+    'grep-file prints NUMBER:LID|CONTENT; rt grep PATTERN FILE prints the path too',
+  ],
+  [['-N', '--no-line-number'], "line numbers are always printed, with each line's LID"],
   [['-m', '--max-count'], 'use --max N: the most hits printed'],
-  [['-q', '--quiet', '--silent'], 'test the exit status and discard the output: rt grep … >/dev/null (0: found, 1: not found)'],
+  [
+    ['-q', '--quiet', '--silent'],
+    'test the exit status and discard the output: rt grep … >/dev/null (0: found, 1: not found)',
+  ],
   [['-L', '--files-without-match'], 'rt lists the files with hits (-l), not those without'],
-  [['-a', '--text', '--binary', '-uuu'], 'rt searches text files only; search binary files with rg --text (or grep -a)'],
+  [
+    ['-a', '--text', '--binary', '-uuu'],
+    'rt searches text files only; search binary files with rg --text (or grep -a)',
+  ],
   [['-U', '--multiline'], 'matches never span lines in rt: search for one line at a time'],
   [['-t', '--type', '--include'], "choose files by glob: -g '*.ts', repeatable"],
   [['-T', '--type-not', '--exclude'], "leave files out by glob: -g '!*.min.js'"],

@@ -1,0 +1,442 @@
+// Fresh LIDs: what a file's lines are called with no history (no saved state), the same on any
+// machine. They come from each line's key:
+//
+// - a line whose content occurs once in the file is keyed by its content alone, so it keeps its
+//   LID wherever it moves (an import sort);
+// - a line whose content occurs more than once (a blank line, `}`) is keyed by its content, its
+//   **stretch** and its offset in it. The stretch is the run of such repeated lines it stands
+//   in, with the line just above it and the line just below it, whose contents occur once in
+//   the file (or the start and the end of the file). Those two bound it: a line's surroundings
+//   are widened until they reach a line that tells it apart from every other line of the file,
+//   on both sides, and no further.
+//
+// Why the whole stretch, both sides: in `x } } } y`, deleting one `}` leaves bytes that say
+// nothing of which one went, so no reading of them may give any of the two left the LID of one
+// of the three. With every line of the stretch in every key of the stretch, a line deleted,
+// inserted or changed in it gives all its lines new keys (their old LIDs are refused, never
+// handed on), while edits anywhere else leave them alone. Only a line standing in the same
+// stretch, at the same offset, with the same content — indistinguishable from it by text and
+// surroundings — could take a line's LID.
+//
+// Keys become LIDs by their candidates (see lid.ts; those without a letter are skipped), in an
+// order that depends on no line's rank: a line takes its first candidate when no other line of
+// the file claims it; lines whose candidates clash all move on to their next, and so on, each
+// line reserving its next candidate too (assignByKeys). Had the first line of a clash kept its
+// candidate, deleting it would hand that very LID to the second in the next fresh reading; had a
+// first claim beaten a later one, or a line gone back to its first candidate freed the second, a
+// line added to the file would take the LID of a line still there.
+
+import { ContentCounts } from './fingerprintTable.js';
+import { IntMap } from './intMap.js';
+import { fmix32, type LineHashes } from './hash.js';
+import { candidate, CodeTable, hasLetter, LidSet, type CodeSet } from './lid.js';
+
+/** Fingerprint that stands for the start and the end of the file around a stretch. */
+const EDGE_1 = 0x6a09e667;
+const EDGE_2 = 0xbb67ae85;
+
+/** Each line's key (see above): `k1`/`k2` as the two halves of a 64-bit value. */
+export interface LineKeys {
+  readonly h1: Uint32Array;
+  readonly h2: Uint32Array;
+}
+
+/** Whether each line's content occurs more than once in the file (1) or once (0). */
+export function repeatedLines(hashes: LineHashes): Uint8Array {
+  const n = hashes.h1.length;
+  const { h1, h2 } = hashes;
+  const repeated = new Uint8Array(n);
+  // First a sieve on 23 bits of the first hash: a line alone in its bucket is unique. Two small
+  // bitmaps are looked up far faster than a table of every line; only the lines sharing a bucket
+  // (repeated ones, and a few by chance) go to the exact table after.
+  const once = new Uint32Array(1 << 18);
+  const twice = new Uint32Array(1 << 18);
+  for (let i = 0; i < n; i++) {
+    const x = h1[i]! & 0x7fffff;
+    const word = x >>> 5;
+    const bit = 1 << (x & 31);
+    if (once[word]! & bit) twice[word]! |= bit;
+    else once[word]! |= bit;
+  }
+  const shared: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = h1[i]! & 0x7fffff;
+    if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
+  }
+  // Open addressing over line numbers: a slot holds the first line of a content (+1).
+  let capacity = 64;
+  while (capacity < shared.length * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const slots = new Int32Array(capacity);
+  for (const i of shared) {
+    const a = h1[i]!;
+    const b = h2[i]!;
+    let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    for (;;) {
+      const first = slots[s]! - 1;
+      if (first === -1) {
+        slots[s] = i + 1;
+        break;
+      }
+      if (h1[first] === a && h2[first] === b) {
+        repeated[first] = 1;
+        repeated[i] = 1;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+  return repeated;
+}
+
+/** The keys of every line of a file. */
+export function contextKeys(hashes: LineHashes, repeated = repeatedLines(hashes)): LineKeys {
+  const n = hashes.h1.length;
+  const k1 = new Uint32Array(n);
+  const k2 = new Uint32Array(n);
+  for (let i = 0; i < n; ) {
+    if (!repeated[i]) {
+      k1[i] = hashes.h1[i]!;
+      k2[i] = hashes.h2[i]!;
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && repeated[end]) end++;
+    keyStretch(hashes, i, end, k1, k2, 0);
+    i = end;
+  }
+  return { h1: k1, h2: k2 };
+}
+
+/**
+ * What is left of the lookups (see keysByLookingUp) a few calls of contextKeysOf share: an edit's runs of new lines.
+ */
+export interface LookupBudget {
+  lookups: number;
+}
+
+/** A budget of lookups for the runs of new lines of one edit. */
+export function lookupBudget(): LookupBudget {
+  return { lookups: LOOKUPS };
+}
+
+/**
+ * The keys of lines `from..to-1` alone, as contextKeys gives them, counting over the whole file
+ * only the contents of the lines around them (a few edited lines of a big file need not have
+ * every content counted). Calls for one edit's runs share `budget`: once it is spent, each
+ * counts at once, so lookups that end in counting anyway are wasted once an edit, not once a run.
+ */
+export function contextKeysOf(
+  hashes: LineHashes,
+  from: number,
+  to: number,
+  budget: LookupBudget = lookupBudget(),
+): LineKeys {
+  const n = hashes.h1.length;
+  const k1 = new Uint32Array(to - from);
+  const k2 = new Uint32Array(to - from);
+  if (from >= to) return { h1: k1, h2: k2 };
+  if (keysByLookingUp(hashes, from, to, k1, k2, budget)) return { h1: k1, h2: k2 };
+  // Widened until the stretches of the first and last lines asked for end inside the region
+  // looked at (or at the file's edges).
+  for (let margin = 16; ; margin *= 4) {
+    const lo = Math.max(0, from - margin);
+    const hi = Math.min(n, to + margin);
+    const repeated = repeatedAmong(hashes, lo, hi);
+    const isRepeated = (i: number) => repeated[i - lo] === 1;
+    let start = from;
+    if (isRepeated(from)) while (start > lo && isRepeated(start - 1)) start--;
+    let end = to;
+    if (isRepeated(to - 1)) while (end < hi && isRepeated(end)) end++;
+    if ((start === lo && lo > 0 && isRepeated(lo)) || (end === hi && hi < n && isRepeated(hi - 1))) continue;
+    for (let i = from; i < to; ) {
+      if (!isRepeated(i)) {
+        k1[i - from] = hashes.h1[i]!;
+        k2[i - from] = hashes.h2[i]!;
+        i++;
+        continue;
+      }
+      let s = i;
+      while (s > lo && isRepeated(s - 1)) s--;
+      let e = i;
+      while (e < hi && isRepeated(e)) e++;
+      const stretch1 = new Uint32Array(e - s);
+      const stretch2 = new Uint32Array(e - s);
+      keyStretch(hashes, s, e, stretch1, stretch2, s);
+      const last = Math.min(e, to);
+      for (let j = i; j < last; j++) {
+        k1[j - from] = stretch1[j - s]!;
+        k2[j - from] = stretch2[j - s]!;
+      }
+      i = last;
+    }
+    return { h1: k1, h2: k2 };
+  }
+}
+
+/**
+ * Lines of an edit's few whose repeats keysByLookingUp looks for, each a search of the file at most (for all its runs).
+ */
+const LOOKUPS = 12;
+
+/**
+ * contextKeysOf's keys of lines from..to-1 (written into k1, k2) for a few lines: each line's
+ * content looked for in the file with indexOf, which V8 runs over a typed array with SIMD (a
+ * quarter of a millisecond for a million lines), as far out from them as their stretches reach.
+ * One pass over every line in JavaScript, as contextKeysOf counts otherwise, takes some 6 ms
+ * for a million lines in a process that runs it once, before V8 has optimised it. False,
+ * having written nothing, when that would take more lookups than `budget` has left (those
+ * tried spend all of it: the calls after count at once).
+ */
+function keysByLookingUp(
+  hashes: LineHashes,
+  from: number,
+  to: number,
+  k1: Uint32Array,
+  k2: Uint32Array,
+  budget: LookupBudget,
+): boolean {
+  if (to - from > budget.lookups) return false;
+  const { h1, h2 } = hashes;
+  const n = h1.length;
+  const known = new Map<number, boolean>();
+  let lookups = 0;
+  const isRepeated = (i: number): boolean => {
+    let repeated = known.get(i);
+    if (repeated === undefined) {
+      if (++lookups > budget.lookups) throw TOO_MANY;
+      repeated = occursElsewhere(h1, h2, i);
+      known.set(i, repeated);
+    }
+    return repeated;
+  };
+  const keys: Array<[number, number, number]> = [];
+  try {
+    for (let i = from; i < to; ) {
+      if (!isRepeated(i)) {
+        keys.push([i, h1[i]!, h2[i]!]);
+        i++;
+        continue;
+      }
+      let start = i;
+      while (start > 0 && isRepeated(start - 1)) start--;
+      let end = i + 1;
+      while (end < n && isRepeated(end)) end++;
+      const stretch1 = new Uint32Array(end - start);
+      const stretch2 = new Uint32Array(end - start);
+      keyStretch(hashes, start, end, stretch1, stretch2, start);
+      for (let j = i; j < Math.min(end, to); j++) keys.push([j, stretch1[j - start]!, stretch2[j - start]!]);
+      i = Math.min(end, to);
+    }
+  } catch (error) {
+    if (error !== TOO_MANY) throw error;
+    budget.lookups = 0;
+    return false;
+  }
+  budget.lookups -= lookups;
+  for (const [i, a, b] of keys) {
+    k1[i - from] = a;
+    k2[i - from] = b;
+  }
+  return true;
+}
+
+const TOO_MANY = new Error('too many lookups');
+
+/** Whether another line than line i holds its content (fingerprint). */
+function occursElsewhere(h1: Uint32Array, h2: Uint32Array, i: number): boolean {
+  const a = h1[i]!;
+  const b = h2[i]!;
+  for (let j = h1.indexOf(a); j !== -1; j = h1.indexOf(a, j + 1)) if (j !== i && h2[j] === b) return true;
+  return false;
+}
+
+/** Whether each line of lo..hi-1 has content occurring more than once in the whole file. */
+function repeatedAmong(hashes: LineHashes, lo: number, hi: number): Uint8Array {
+  const contents = new ContentCounts(
+    hashes,
+    Array.from({ length: hi - lo }, (_, k) => lo + k),
+    hi - lo,
+  );
+  const counts = contents.countIn(hashes);
+  const repeated = new Uint8Array(hi - lo);
+  for (let i = lo; i < hi; i++) repeated[i - lo] = counts[contents.slotOf(hashes.h1[i]!, hashes.h2[i]!)]! > 1 ? 1 : 0;
+  return repeated;
+}
+
+/**
+ * Keys lines start..end-1, a stretch of repeated lines, into k1/k2 at `i - offset`: a digest of
+ * the stretch with its bounding lines (or the file's edges), then each line's content and
+ * offset in it.
+ */
+function keyStretch(
+  hashes: LineHashes,
+  start: number,
+  end: number,
+  k1: Uint32Array,
+  k2: Uint32Array,
+  offset: number,
+): void {
+  const { h1, h2 } = hashes;
+  const n = h1.length;
+  let a = start > 0 ? h1[start - 1]! : EDGE_1;
+  let b = start > 0 ? h2[start - 1]! : EDGE_2;
+  for (let i = start; i < end; i++) {
+    a = mixIn(a, h1[i]!);
+    b = mixIn(b, h2[i]!);
+  }
+  a = mixIn(a, end < n ? h1[end]! : EDGE_2);
+  b = mixIn(b, end < n ? h2[end]! : EDGE_1);
+  a = fmix32(a ^ (end - start));
+  b = fmix32(b ^ Math.imul(end - start, 0x5bd1e995));
+  for (let i = start; i < end; i++) {
+    const d = i - start + 1;
+    k1[i - offset] = fmix32(mixIn(mixIn(a ^ Math.imul(d, 0x27d4eb2f), h1[i]!), b)) >>> 0;
+    k2[i - offset] = fmix32(mixIn(mixIn(b + Math.imul(d, 0x165667b1), h2[i]!), a)) >>> 0;
+  }
+}
+
+/** One step of MurmurHash3's word mixing. */
+function mixIn(h: number, word: number): number {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+/**
+ * Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order.
+ */
+const MAX_LEVELS = 32;
+
+/**
+ * The k-th candidate of a key that contains a letter (the others are never LIDs), and its index in the key's
+ * candidates.
+ */
+function letterCandidate(k1: number, k2: number, from: number, length: number): [number, number] {
+  for (let k = from; ; k++) {
+    const code = candidate(k1, k2, k, length);
+    if (hasLetter(code, length)) return [code, k];
+  }
+}
+
+/**
+ * The fresh LIDs of lines with keys `keys`, each `length` characters (see the top of this file).
+ * Every line claims its candidates (those with a letter) one after another: the one it holds,
+ * and the next as a reserve. A line keeps the code it holds when no other line claims it, held,
+ * reserved or passed; otherwise it moves on to its reserve and reserves the next, in rounds,
+ * until every line holds a code no other line claims. So a code two lines could take is
+ * neither's; a line added to the file never takes the code a line there holds (both move on);
+ * and a line that went back to an earlier code, the clash that moved it gone, still reserves the
+ * code it held, which no line new to the file can then take.
+ */
+export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
+  const { h1: k1, h2: k2 } = keys;
+  const n = k1.length;
+  const lids = new Uint32Array(n);
+  // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
+  const first = claimSets(length);
+  const claimFirst = (code: number) => {
+    if (first.once.has(code)) first.twice.add(code);
+    else first.once.add(code);
+  };
+  for (let i = 0; i < n; i++) {
+    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
+    lids[i] = held;
+    claimFirst(held);
+    claimFirst(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
+  }
+  let pending: number[] = [];
+  for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
+  if (pending.length === 0) return lids;
+  /**
+   * Index, among its key's candidates, of each moving line's reserve (found again when it first moves: few lines do).
+   */
+  const reserveAt = new IntMap(pending.length);
+  const reserveOf = (i: number) => {
+    let at = reserveAt.get(i);
+    if (at === undefined)
+      at = letterCandidate(k1[i]!, k2[i]!, letterCandidate(k1[i]!, k2[i]!, 0, length)[1] + 1, length)[1];
+    return at;
+  };
+  // Later claims, counted, and the line holding each code held at a later round.
+  const later = new IntMap(2 * pending.length);
+  const holder = new IntMap(pending.length);
+  const claims = (code: number) => (first.twice.has(code) ? 2 : first.once.has(code) ? 1 : 0) + (later.get(code) ?? 0);
+  for (let round = 1; pending.length > 0; round++) {
+    if (round > MAX_LEVELS) {
+      // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
+      for (const i of pending.sort((x, y) => x - y)) {
+        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
+        while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
+        later.set(code, 1);
+        lids[i] = code;
+      }
+      return lids;
+    }
+    const claimed: number[] = [];
+    for (const i of pending) {
+      const at = reserveOf(i);
+      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, at + 1, length);
+      lids[i] = candidate(k1[i]!, k2[i]!, at, length);
+      reserveAt.set(i, r);
+      later.set(reserve, (later.get(reserve) ?? 0) + 1);
+      claimed.push(reserve);
+    }
+    const next = new Set<number>();
+    for (const i of pending) {
+      if (claims(lids[i]!) > 1) next.add(i);
+      else holder.set(lids[i]!, i);
+    }
+    // A code newly reserved that a settled line holds: that line is contested too, and moves on.
+    const contestedFirst = new Set<number>();
+    for (const code of claimed) {
+      const line = holder.get(code);
+      if (line !== undefined && lids[line] === code) next.add(line);
+      if (first.once.has(code)) contestedFirst.add(code);
+    }
+    if (contestedFirst.size > 0) for (let i = 0; i < n; i++) if (contestedFirst.has(lids[i]!)) next.add(i);
+    pending = [...next];
+  }
+  return lids;
+}
+
+/** Sets of codes for claims: plain bitmaps for 4- and 5-character codes, a LidSet beyond. */
+function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
+  if (length > 5) return { once: new LidSet(), twice: new LidSet() };
+  const mask = length === 4 ? 0xfffff : 0x1ffffff;
+  const bitmap = (): CodeSet => {
+    const bits = new Uint32Array((mask + 1) >>> 5);
+    return {
+      has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+      add: (code) => {
+        bits[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
+    };
+  };
+  return { once: bitmap(), twice: fewCodes() };
+}
+
+/**
+ * A set of few codes: those claimed twice (some 60,000 of a million lines' two million claims).
+ * A table of them (CodeTable), behind a bitmap of 2^23 bits of their hashes that answers most
+ * lookups (of codes not in it) at one look: some 1.5 MiB where a bitmap of every 5-character
+ * code takes 4.
+ */
+function fewCodes(): CodeSet {
+  const table = new CodeTable();
+  const filter = new Uint32Array(1 << 18);
+  const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> 9;
+  return {
+    has(code) {
+      const b = bit(code);
+      return (filter[b >>> 5]! & (1 << (b & 31))) !== 0 && table.has(code);
+    },
+    add(code) {
+      const b = bit(code);
+      filter[b >>> 5]! |= 1 << (b & 31);
+      table.add(code);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// Line fingerprints: two 32-bit hashes of each line's content bytes.
+//
+// h1 is FNV-1a; h2 sums FNV's running state at every byte, so it depends on the whole path the
+// state took, not only on where it ended (one multiply per byte buys both). Together they act as
+// a 64-bit fingerprint: the line diff compares fingerprints instead of keeping every old line's
+// text in the index, and takes two different lines for the same one with negligible odds.
+
+import type { FileLines } from './lines.js';
+
+export interface LineHashes {
+  readonly h1: Uint32Array;
+  readonly h2: Uint32Array;
+}
+
+/** Fingerprints every line's content (line endings excluded). */
+export function hashLines(lines: FileLines): LineHashes {
+  const { bytes, starts, contentEnds, count } = lines;
+  const h1 = new Uint32Array(count);
+  const h2 = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    h1[i] = hashRange(bytes, starts[i]!, contentEnds[i]!);
+    h2[i] = secondHash;
+  }
+  return { h1, h2 };
+}
+
+/**
+ * Writes the fingerprint of bytes start..end at `at` of h1 and h2 (as hashLines gives for that line), making nothing.
+ */
+export function hashInto(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  h1: Uint32Array,
+  h2: Uint32Array,
+  at: number,
+): void {
+  h1[at] = hashRange(bytes, start, end);
+  h2[at] = secondHash;
+}
+
+/** Fingerprint of one byte string, the same as hashLines gives for a line with that content. */
+export function hashBytes(content: Uint8Array): [number, number] {
+  const first = hashRange(content, 0, content.length);
+  return [first, secondHash];
+}
+
+// hashRange returns the first hash and leaves the second here, to avoid allocating per line.
+let secondHash = 0;
+
+function hashRange(bytes: Uint8Array, start: number, end: number): number {
+  let a = 0x811c9dc5; // FNV-1a
+  let b = 0x9747b28c; // the sum of FNV's states
+  for (let p = start; p < end; p++) {
+    a = Math.imul(a ^ bytes[p]!, 0x01000193);
+    b = (b + a) | 0;
+  }
+  secondHash = fmix32(b ^ Math.imul(end - start, 0x5bd1e995)) >>> 0;
+  return fmix32(a ^ (end - start)) >>> 0;
+}
+
+/** MurmurHash3's finaliser: spreads every input bit over the whole word. */
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h;
+}
+
+/** Hex name for a string, used to name state files (not a security boundary). */
+export function hashString(text: string): string {
+  const [a, b] = hashBytes(Buffer.from(text, 'utf8'));
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,402 @@
+// Planning one file's hunks (SPEC §7): every anchor resolved and every context hunk located
+// against the file as it was read, overlaps refused, the shown-lines rule checked; then the
+// changes applied in patch order, each through the edit engine, so that a patch gives exactly
+// the bytes and LIDs of the same edits made one by one.
+
+import { resolveAnchor, type AnchorWorld } from '../anchor.js';
+import { applySplice, type Splice } from '../edit.js';
+import { quotePath, RtError, shellQuote } from '../errors.js';
+import { lidToString } from '../lid.js';
+import type { LineIndex } from '../lineIndex.js';
+import { dominantEol, lineContent, type FileLines } from '../lines.js';
+import { MAX_RANGE } from '../window.js';
+import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
+import type { IndentShift, Level, LinesView, Location, Miss } from './locate.js';
+import type { Hunk } from './types.js';
+
+/** One change of a file, in the coordinates of the file as read. */
+export interface PlannedChange extends Splice {
+  /** The hunk it comes from. */
+  readonly hunk: Hunk;
+  /** How its context hunk was found, when that is worth a word in the report. */
+  readonly lenient?: LenientMatch;
+}
+
+/**
+ * A context hunk found only leniently, as the report says it: with Unicode punctuation read as
+ * ASCII, or ignoring an indentation its new rows were then moved by.
+ */
+export interface LenientMatch {
+  readonly hunkLine: number;
+  readonly level: Level;
+  readonly shift: IndentShift | undefined;
+}
+
+/** The file a plan is made against. */
+export interface PlanTarget {
+  readonly display: string;
+  readonly lines: FileLines;
+  readonly index: LineIndex;
+  readonly world: AnchorWorld;
+  /**
+   * Whether rt showed the line of this LID since it last changed; undefined: not checked (--force, or no view state).
+   */
+  readonly wasSeen: ((lid: string) => boolean) | undefined;
+}
+
+/** Lines a hunk claims (from..to-1), and for an insert the line its anchor names. */
+interface Claim {
+  readonly hunk: Hunk;
+  readonly from: number;
+  readonly to: number;
+  readonly anchor?: number;
+}
+
+/** Lines of a refused context hunk's nearest candidates shown in its message. */
+const CANDIDATE_LINES = 3;
+/** Bytes of a candidate line shown in that message. */
+const CANDIDATE_CHARS = 2000;
+
+/**
+ * The changes `hunks` make to the file, in patch order. Refuses (RtError with `hunkLine` in its
+ * details) an anchor that is stale, a context hunk found nowhere or in several places, two
+ * hunks that touch the same lines, and lines replaced that were never shown.
+ */
+export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedChange[] {
+  const changes: PlannedChange[] = [];
+  const claims: Claim[] = [];
+  // Context hunks are found in order, each after the one before (as apply_patch reads them).
+  let after = 0;
+  for (const hunk of hunks) {
+    atHunk(hunk, () => {
+      if (hunk.kind === 'context') {
+        const view = linesView(target.lines);
+        const at = locateHunk(view, hunk, after);
+        if (!at.found) throw missed(target, hunk, at);
+        after = at.start + at.oldCount;
+        claims.push({ hunk, from: at.start, to: at.start + at.oldCount });
+        const lenient = lenientMatch(view, hunk, at);
+        const said = lenient ? { lenient } : {};
+        for (const s of hunkSplices(hunk, at, lenient?.shift)) changes.push({ ...s, hunk, ...said });
+        return;
+      }
+      const change = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
+      claims.push(
+        hunk.kind === 'insert'
+          ? {
+              hunk,
+              from: change.start,
+              to: change.start,
+              ...(change.anchorLine === undefined ? {} : { anchor: change.anchorLine }),
+            }
+          : { hunk, from: change.start, to: change.start + change.deleteCount },
+      );
+      if (target.wasSeen) checkShown(target, change, target.wasSeen);
+      changes.push({ ...change, hunk });
+    });
+  }
+  refuseOverlaps(target.display, claims);
+  return changes;
+}
+
+function lenientMatch(view: LinesView, hunk: Extract<Hunk, { kind: 'context' }>, at: Location) {
+  const found = indentShift(view, hunk, at);
+  // A shift that moves no new row (the hunk adds none, or only blank ones) is not worth a word.
+  const movesARow = found && hunk.rows.some((r) => r.tag === '+' && !shiftedRow(r.text, found).equals(r.text));
+  const shift = movesARow ? found : undefined;
+  const lenient: LenientMatch = { hunkLine: hunk.line, level: at.level, shift };
+  return shift || at.level === PUNCTUATION ? lenient : undefined;
+}
+
+function planRange(target: PlanTarget, hunk: Extract<Hunk, { kind: 'range' }>): Splice {
+  const [a, b] = resolveRange(target.world, hunk.from, hunk.to);
+  return { start: a - 1, deleteCount: b - a + 1, insert: hunk.rows };
+}
+
+function planInsert(target: PlanTarget, hunk: Extract<Hunk, { kind: 'insert' }>): Splice {
+  const line = resolveAnchor(hunk.at, target.world);
+  if (hunk.at.kind === 'end') return { start: target.world.total, deleteCount: 0, insert: hunk.rows };
+  return { start: hunk.after ? line : line - 1, deleteCount: 0, insert: hunk.rows, anchorLine: line - 1 };
+}
+
+/** FROM..TO as 1-based line numbers; $ as TO means the last line. */
+export function resolveRange(
+  world: AnchorWorld,
+  from: Parameters<typeof resolveAnchor>[0],
+  to: Parameters<typeof resolveAnchor>[0],
+): [number, number] {
+  if (from.kind === 'end')
+    throw new RtError('usage', '$ names the position after the last line: there is no line there', [
+      `to add lines at the end, insert at $: rt insert ${quotePath(world.display)} '$' <<'EOF'`,
+    ]);
+  const a = resolveAnchor(from, world);
+  const b = to.kind === 'end' ? world.total : resolveAnchor(to, world);
+  if (a > world.total)
+    throw new RtError('input', `${world.display} has no line ${a}`, [
+      `see its end: rt open ${quotePath(world.display)}`,
+    ]);
+  if (b < a) {
+    throw new RtError('usage', `the range ends before it starts: ${from.text} is line ${a}, ${to.text} is line ${b}`, [
+      'give FROM before TO',
+    ]);
+  }
+  return [a, b];
+}
+
+/** Runs `plan`, marking a refusal with the patch line of `hunk`. */
+function atHunk(hunk: Hunk, plan: () => void): void {
+  try {
+    plan();
+  } catch (error) {
+    // Hunks of a single command (line 0) come from no patch: nothing to name.
+    if (error instanceof RtError && error.details.hunkLine === undefined && hunk.line > 0)
+      throw new RtError(error.code, error.message, error.hints, { ...error.details, hunkLine: hunk.line });
+    throw error;
+  }
+}
+
+/**
+ * SPEC §7: hunks of one file may not touch the same lines. A replaced range may not meet
+ * another; an insert may not be anchored on a line another hunk replaces, nor land inside one.
+ * Inserts at one place, or beside a replaced range, are not overlaps: they go in patch order,
+ * before the range they stand at the start of.
+ */
+function refuseOverlaps(display: string, claims: readonly Claim[]): void {
+  for (let i = 0; i < claims.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const a = claims[j]!;
+      const b = claims[i]!;
+      const lines = overlap(a, b) ?? overlap(b, a);
+      if (lines === undefined) continue;
+      const where = lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}-${lines[1]}`;
+      throw new RtError(
+        'input',
+        `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: both touch ${where} of ${display}; nothing was written`,
+        ['make each hunk touch its own lines: merge the two into one hunk'],
+        { hunkLine: b.hunk.line, otherLine: a.hunk.line },
+      );
+    }
+  }
+}
+
+/** The 1-based lines (first, last) where `b` conflicts with the lines `a` claims, if it does. */
+function overlap(a: Claim, b: Claim): [number, number] | undefined {
+  if (a.to > a.from && b.to > b.from) {
+    const from = Math.max(a.from, b.from);
+    const to = Math.min(a.to, b.to);
+    return from < to ? [from + 1, to] : undefined;
+  }
+  if (a.to > a.from && b.to === b.from) {
+    if (b.anchor !== undefined && b.anchor >= a.from && b.anchor < a.to) return [b.anchor + 1, b.anchor + 1];
+    if (b.from > a.from && b.from < a.to) return [b.from + 1, b.from + 1];
+  }
+  return undefined;
+}
+
+/**
+ * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
+ * since it last changed, and so must the line an insert's anchor names.
+ */
+function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) => boolean): void {
+  const { display, index } = target;
+  const unseen: number[] = [];
+  for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
+    if (!wasSeen(lidToString(index.lids[i]!))) unseen.push(i + 1);
+  }
+  const at = splice.anchorLine;
+  if (at !== undefined && at < target.lines.count && !wasSeen(lidToString(index.lids[at]!))) {
+    const lid = lidToString(index.lids[at]!);
+    throw new RtError(
+      'unshown',
+      `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`,
+      [`see it first: rt open ${quotePath(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'],
+      { lines: [at + 1], lid },
+    );
+  }
+  if (unseen.length === 0) return;
+  const first = unseen[0]!;
+  const last = unseen[unseen.length - 1]!;
+  const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
+  const span = last - first + 1;
+  const open = `rt open ${quotePath(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
+  throw new RtError(
+    'unshown',
+    `${where} of ${display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`,
+    [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'],
+    { lines: unseen.slice(0, 50) },
+  );
+}
+
+function linesView(lines: FileLines): LinesView {
+  return { count: lines.count, content: (i) => lineContent(lines, i) };
+}
+
+/**
+ * The refusal of a context hunk found nowhere, or in several places: the nearest candidates
+ * follow as window lines (`N:LID|content`, each its own line of the message's hints, groups
+ * apart by `--` as grep prints them), then what to do.
+ */
+function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, miss: Miss): RtError {
+  const { display, lines, index } = target;
+  const oldRows = hunk.rows.filter((r) => r.tag !== '+').length;
+  const shown: string[] = [];
+  miss.candidates.forEach((start, k) => {
+    if (k > 0) shown.push('  --');
+    for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
+      const content = lineContent(lines, i);
+      // Cut for display as a window cuts a long line (SPEC §1), never on disk.
+      const shownText =
+        content.length > CANDIDATE_CHARS
+          ? `${content.toString('utf8', 0, CANDIDATE_CHARS)}… [+${content.length - CANDIDATE_CHARS} bytes]`
+          : content.toString('utf8');
+      shown.push(`  ${i + 1}:${lidToString(index.lids[i]!)}|${shownText}`);
+    }
+  });
+  const headerText = JSON.stringify(hunk.header?.toString('utf8') ?? '');
+  const header = hunk.header ? ` after ${headerText}` : '';
+  const lidHeader = miss.reason === 'header' && /^(?:edit|delete|insert)[ \t]/.test(hunk.header!.toString('latin1'));
+  const indented = miss.reason === 'none' ? rowsIndentation(hunk) : undefined;
+  const noHeader = `no line of ${display} reads ${headerText} (the hunk's @@ line) after the hunk before it`;
+  const atEnd = hunk.endOfFile ? ' at its end' : '';
+  const nowhere = `the hunk's context and removed lines match nowhere in ${display}${header}${atEnd}`;
+  const what =
+    miss.reason === 'header'
+      ? `${noHeader}${lidHeader ? LID_ROWS : ''}`
+      : miss.reason === 'many'
+        ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
+        : `${nowhere}${indented ? indentedRows(indented) : ''}`;
+  const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
+  const lidHunk = `@@ ${hunk.header?.toString('utf8').trim()}`;
+  const first = miss.candidates.length ? `${display}:${miss.candidates[0]! + 1}` : display;
+  const seeThem = `see the lines as they are now: rt open ${shellQuote(first)}`;
+  const hints =
+    miss.reason === 'many'
+      ? [
+          'add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO',
+        ]
+      : lidHeader
+        ? [`write ${lidHunk} followed by the new lines alone, as + rows (drop the - and context rows)`]
+        : [...(indented ? [UNINDENT_ROWS] : []), seeThem, 'then quote them exactly, or edit by LID: @@ edit FROM TO'];
+  const candidates = miss.candidates.map((c) => c + 1);
+  return new RtError('stale', `${what}; nothing was written${near}`, [...shown, ...hints], { candidates });
+}
+
+const LID_ROWS =
+  ': an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), ' +
+  "and with - or context rows the @@ line is read as a context hunk's text";
+const UNINDENT_ROWS = "remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)";
+
+function indentedRows(indentation: Buffer): string {
+  const same = `the same indentation (${describeIndentation(indentation)})`;
+  const why = "so each reads as a context row (a row's first character is its tag)";
+  return `: every row of the hunk starts with ${same}, ${why}`;
+}
+
+/**
+ * The indentation every row of a hunk of context rows alone starts with, when taking it off
+ * leaves rows tagged - or +: the hunk was indented whole, and its tags hide behind it.
+ */
+function rowsIndentation(hunk: Extract<Hunk, { kind: 'context' }>): Buffer | undefined {
+  if (hunk.rows.some((r) => r.tag !== ' ')) return undefined;
+  const isIndentation = (b: number | undefined) => b === 0x20 || b === 0x09;
+  // The rows as written (the tag, then the text), those with text.
+  const written = hunk.rows.map((r) => Buffer.concat([Buffer.from(' '), r.text]));
+  const withText = written.filter((w) => !w.every(isIndentation));
+  const first = withText[0];
+  if (!first) return undefined;
+  let width = 0;
+  while (isIndentation(first[width]) && withText.every((w) => w[width] === first[width])) width++;
+  return withText.some((w) => w[width] === 0x2d || w[width] === 0x2b) ? first.subarray(0, width) : undefined;
+}
+
+/** A file after its changes. */
+export interface AppliedChanges {
+  readonly lines: FileLines;
+  /** The new file as consecutive parts (see SpliceResult.parts). */
+  readonly parts: readonly Buffer[];
+  readonly index: LineIndex;
+  readonly unchanged: boolean;
+  content(i: number): Buffer;
+  /** Each change: where it was in the file read (0-based) and where its lines are in the new file, in patch order. */
+  readonly regions: readonly Region[];
+  /** The context hunks found only leniently, in patch order. */
+  readonly lenient: readonly LenientMatch[];
+}
+
+export interface Region {
+  readonly oldStart: number;
+  readonly oldCount: number;
+  readonly newStart: number;
+  readonly newCount: number;
+  readonly hunk: Hunk;
+}
+
+/**
+ * Applies `changes` (planned against `lines`, none overlapping) one after the other in patch
+ * order, each where the ones before it moved its lines, with the line ending the file has at
+ * that step: the same bytes and LIDs as the same edits made one by one (SPEC §7).
+ */
+export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
+  let current = {
+    lines,
+    index,
+    parts: [lines.bytes] as readonly Buffer[],
+    content: (i: number) => lineContent(lines, i),
+  };
+  // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
+  let unchanged = true;
+  const done: Array<{ change: PlannedChange; region: { start: number; count: number } }> = [];
+  for (const change of changes) {
+    let shift = 0;
+    for (const { change: a } of done) if (comesBefore(a, change)) shift += a.insert.length - a.deleteCount;
+    const start = change.start + shift;
+    const result = applySplice(
+      current.lines,
+      current.index,
+      { start, deleteCount: change.deleteCount, insert: change.insert },
+      dominantEol(current.lines),
+    );
+    // Lines of earlier changes from the end of this one's place on moved by its change in length.
+    for (const d of done)
+      if (
+        d.region.start >= start + change.deleteCount &&
+        !(d.region.start === start && d.region.count === 0 && change.deleteCount === 0)
+      )
+        d.region.start += change.insert.length - change.deleteCount;
+    done.push({ change, region: { start, count: change.insert.length } });
+    current = { lines: result.lines, index: result.index, parts: result.parts, content: result.content };
+    unchanged &&= result.unchanged;
+  }
+  return {
+    lines: current.lines,
+    parts: current.parts,
+    index: current.index,
+    unchanged,
+    content: current.content,
+    regions: done.map(({ change, region }) => ({
+      oldStart: change.start,
+      oldCount: change.deleteCount,
+      newStart: region.start,
+      newCount: region.count,
+      hunk: change.hunk,
+    })),
+    lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
+  };
+}
+
+/**
+ * Whether `a` (applied earlier) ends up before `b` in the file, so that `b` starts after its
+ * lines. At one place, as when the edits are made one by one: an insert goes before a range
+ * starting there; each insert sits against its anchor, so an insert after a line goes nearer to
+ * that line than earlier ones there, and an insert before a line (or at the end) after them.
+ */
+function comesBefore(a: PlannedChange, b: PlannedChange): boolean {
+  if (a.start !== b.start) return a.start < b.start;
+  if (b.deleteCount > 0) return a.deleteCount === 0;
+  if (a.deleteCount > 0) return false;
+  return !insertsAfterItsAnchor(b);
+}
+
+function insertsAfterItsAnchor(change: PlannedChange): boolean {
+  return change.hunk.kind === 'insert' && change.hunk.after && change.hunk.at.kind !== 'end';
+}

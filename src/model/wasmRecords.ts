@@ -1,0 +1,79 @@
+// The records of a big saved index (src/store/savedIndex.ts) decoded and checked in WebAssembly:
+// its text is read straight into the module's memory, decoded there 16 characters (a line's
+// record) at a time (SIMD), and each block's digest taken there too. For a million lines this
+// takes some 13 ms where decodeWords, digestWords and splitWords take 30: a latin-1 string of
+// the whole text, Node's base64 decoder, then two passes of JavaScript that a process calling it
+// once runs before V8 has optimised them. The module is src/model/wasm/records.wat, assembled
+// below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
+
+import type { LineIndex } from './lineIndex.js';
+import { instantiate } from './wasmModule.js';
+
+/** src/model/wasm/records.wat, assembled (wabt, SIMD on), in base64. */
+export const RECORDS_WASM =
+  'AGFzbQEAAAABHgRgBX9/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwYFAAEBAgMHFAIGZGVjb2RlAAAHZGlnZXN0cwAECo4IBYoDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFCyUAIAAgAUHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmoLJQAgACABQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFags0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC/4DAQd/AkADQCAGIANPDQEgBiAEaiEHIAcgA0sEQCADIQcLQfLmu+MDIQpBmZqD3wUhCyAGIQgCQANAIAhBAmogB0sNASAIQQJ0IQkgCiAAIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgASAJaigCAEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyAAIAlqKAIEQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAogASAJaigCBEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAIgCWooAgRB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCEECaiEIDAALCyAIIAdJBEAgCEECdCEJIAogACAJaigCABABIQogCyABIAlqKAIAEAIhCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHMhCgsgByAGa0EDbCEMIAogDHMhCiALIAxzIQsgCiALaiEKIAsgCmohCyAKEAMhCiALEAMhCyAKIAtqIQogCyAKaiELIAUgCjYCACAFIAs2AgQgBUEIaiEFIAchBgwACwsL';
+
+/** Blocks digested a call (see digests). */
+const TIERING_BLOCKS = 16;
+
+interface Exports {
+  decode(text: number, n: number, h1: number, h2: number, lids: number): number;
+  digests(h1: number, h2: number, lids: number, n: number, block: number, out: number): void;
+}
+
+/** Memory for the records of `lines` lines: read into `text`, then decoded. */
+export interface RecordMemory {
+  /** Room for the records' text (16 characters a line). */
+  readonly text: Buffer;
+  /**
+   * The records decoded, or undefined when the text holds a character that is not base64's.
+   * The arrays are views of the memory, as `text` stays.
+   */
+  decode(): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined;
+  /**
+   * The digest (as digestWords gives it) of each block of `block` lines in turn, their hex run together (call after
+   * decode).
+   */
+  digests(): string;
+}
+
+/** Memory for the records of `lines` lines, in blocks of `block`; undefined where WebAssembly cannot give it. */
+export function recordMemory(lines: number, block: number): RecordMemory | undefined {
+  const textBytes = 16 * lines;
+  const h1At = textBytes;
+  const h2At = h1At + 4 * lines;
+  const lidsAt = h2At + 4 * lines;
+  const outAt = lidsAt + 4 * lines;
+  const blocks = Math.ceil(lines / block);
+  const instance = instantiate<Exports>(RECORDS_WASM, outAt + 8 * blocks);
+  if (!instance) return undefined;
+  const { memory, exports } = instance;
+  const words = (at: number, n: number) => new Uint32Array(memory.buffer, at, n);
+  return {
+    text: Buffer.from(memory.buffer, 0, textBytes),
+    decode() {
+      if (exports.decode(0, lines, h1At, h2At, lidsAt) !== 1) return undefined;
+      return { h1: words(h1At, lines), h2: words(h2At, lines), lids: words(lidsAt, lines) };
+    },
+    digests() {
+      // A few blocks a call: V8 runs a module's function first as its baseline compiler made
+      // it, some ten times slower here than optimised, and swaps in the optimised one (made
+      // meanwhile on another thread) between calls only.
+      const step = TIERING_BLOCKS * block;
+      for (let from = 0; from < lines; from += step) {
+        exports.digests(
+          h1At + 4 * from,
+          h2At + 4 * from,
+          lidsAt + 4 * from,
+          Math.min(step, lines - from),
+          block,
+          outAt + 8 * (from / block),
+        );
+      }
+      const out = words(outAt, 2 * blocks);
+      let hex = '';
+      for (const lane of out) hex += lane.toString(16).padStart(8, '0');
+      return hex;
+    },
+  };
+}

@@ -1,0 +1,549 @@
+// The history of rt's own writes (SPEC §8), in the root's .rt/history/:
+//
+//   steps.json      the steps, oldest first: command, time, session, and per file its two sides
+//                   (whether it existed, its size, its content's digest; after a write, its
+//                   stamp) and the lines it changed
+//   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides
+//
+// Like the rest of .rt/ it is a cache of what rt did: never trusted when damaged (set aside),
+// never a reason for a write to fail, bounded (the last 200 steps, 256 MiB of data, 30 days).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Hunk } from '../model/history/changes.js';
+import { digestBytes } from '../model/digest.js';
+import { acquireLock, removeLockLeftovers } from './lock.js';
+import { thisProcess, type Owner } from '../io/processes.js';
+import type { FileStamp } from './savedIndex.js';
+import { writeAtomic, type StateStore } from './state.js';
+
+const FORMAT = 'rt-history';
+const VERSION = 1;
+export const MAX_STEPS = 200;
+export const MAX_BYTES = 256 << 20;
+const MAX_AGE_MS = 30 * 86_400_000;
+const LOCK_WAIT_MS = 5000;
+
+/** One side of a file in a step: before or after it. */
+export interface FileSide {
+  readonly exists: boolean;
+  readonly size: number;
+  /** Digest of the whole content (see contentDigest), when it exists. */
+  readonly digest: string | null;
+  /** After a write: the stamp of the file rt wrote, which tells at once that it is still that file. */
+  readonly stamp?: FileStamp;
+  /** Its permission bits, where known: a file an undo or redo makes again gets them back. */
+  readonly mode?: number;
+  /** When it is a symbolic link: what the link holds (the path it leads to). */
+  readonly link?: string;
+}
+
+export interface StepFile {
+  /** Path shown, relative to the root. */
+  readonly path: string;
+  /** Absolute real path. */
+  readonly abs: string;
+  readonly before: FileSide;
+  readonly after: FileSide;
+  /** Lines added and removed. */
+  readonly added: number;
+  readonly removed: number;
+}
+
+export type StepState = 'done' | 'undone' | 'cleared';
+
+export interface Step {
+  readonly id: number;
+  readonly time: number;
+  /** RT_SESSION of the command, null for the shared session. */
+  readonly session: string | null;
+  /** The command, as `rt edit`. */
+  readonly command: string;
+  /** done (undo can take it back), undone (redo can bring it back), cleared (undone, then its session wrote anew). */
+  readonly state: StepState;
+  /** When undone: the order of the undos (redo brings back the one undone last). */
+  readonly undoneSeq?: number;
+  /** When undone by `rt undo STEP` in another session than the step's: that session (its redo brings it back). */
+  readonly undoneBy?: string | null;
+  readonly files: readonly StepFile[];
+  /** Bytes of its data file. */
+  readonly bytes: number;
+  /** Folders the step made for its new files (from the root, outermost first): an undo removes them when empty. */
+  readonly folders?: readonly string[];
+  /**
+   * An undo or redo of the step under way (or killed before it ended): set before its files are
+   * written, cleared once the step is marked; `state` is the one before it meanwhile.
+   */
+  readonly pending?: {
+    readonly direction: 'undo' | 'redo';
+    readonly owner: Owner;
+    readonly time: number;
+    readonly session?: string | null;
+  };
+  /** The journal of the batch that wrote the step (several files): recorded once, by the batch or by its recovery. */
+  readonly batch?: string;
+}
+
+interface Doc {
+  readonly format: string;
+  readonly version: number;
+  next: number;
+  /** Counts undos, for Step.undoneSeq. */
+  undos?: number;
+  steps: Step[];
+}
+
+/** What a step keeps of one file: its changed ranges, their bytes and their LIDs, on both sides. */
+export interface FileData {
+  /**
+   * A move keeps neither file whole: its source (`movedTo`: the index in the step of the file it
+   * was moved to) holds the changed ranges between its side before and the target's side after,
+   * and the target (`movedFrom`: the index of its source) holds nothing. Either file is made
+   * again from the other as it is then.
+   */
+  readonly movedTo?: number;
+  readonly movedFrom?: number;
+  readonly hunks: readonly Hunk[];
+  readonly beforeBytes: readonly Buffer[];
+  readonly afterBytes: readonly Buffer[];
+  readonly beforeLids: readonly Uint32Array[];
+  readonly afterLids: readonly Uint32Array[];
+}
+
+export class History {
+  private constructor(
+    private readonly store: StateStore,
+    private readonly dir: string,
+  ) {}
+
+  /** The history of the root whose state is `store`; undefined when no state is kept there. */
+  static of(store: StateStore): History | undefined {
+    if (!store.canSave()) return undefined;
+    return new History(store, path.join(store.dir, 'history'));
+  }
+
+  /** The steps, oldest first (none when there is no history yet, or it proved damaged). */
+  steps(): Step[] {
+    return this.read().steps;
+  }
+
+  /**
+   * The data of step `id`, per file; undefined when it is missing or damaged (a damaged data
+   * file is set aside: its step can no longer be taken back or brought back).
+   */
+  data(id: number): FileData[] | undefined {
+    let blob: Buffer;
+    try {
+      blob = fs.readFileSync(this.dataFile(id));
+    } catch {
+      return undefined;
+    }
+    const data = decode(blob);
+    if (!data) this.store.setAsideFile('index', this.dataFile(id), 'it is damaged');
+    return data;
+  }
+
+  /** Takes step `id` out of the list (its data is missing or damaged): it can be neither undone nor redone. */
+  drop(id: number): void {
+    this.update((doc) => {
+      doc.steps = doc.steps.filter((s) => s.id !== id);
+    });
+    fs.rmSync(this.dataFile(id), { force: true });
+  }
+
+  /**
+   * Records a step: its data first, then the list, under the history's lock. A new step of a
+   * session clears what that session could redo. The oldest steps go past the bounds.
+   */
+  record(step: Omit<Step, 'id' | 'bytes' | 'state'>, data: readonly FileData[]): Step | undefined {
+    if (!this.store.ensure()) return undefined;
+    const size = dataSize(data);
+    if (size > MAX_BYTES) {
+      // Kept, it would push every other step out, and itself: not kept, and the session's redo is cleared all the same.
+      this.update(
+        (doc) =>
+          void (doc.steps = doc.steps.map((s) =>
+            redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s,
+          )),
+      );
+      throw new Error(
+        `its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ${MAX_BYTES / 2 ** 20} MiB the history keeps`,
+      );
+    }
+    return this.update((doc) => {
+      this.removeLeftovers(doc);
+      const known = step.batch === undefined ? undefined : doc.steps.find((s) => s.batch === step.batch);
+      if (known) return known;
+      const id = doc.next++;
+      const blob = encodeStepData(data);
+      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
+      writeAtomic(this.dataFile(id), blob);
+      doc.steps = doc.steps.map((s) =>
+        redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s,
+      );
+      const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
+      doc.steps.push(recorded);
+      this.bound(doc);
+      return recorded;
+    });
+  }
+
+  /**
+   * Records the step of a batch that recovery finished, from what its journal kept: `meta` (the
+   * step as the list says it, without its stamps) and `blob` (its data, as encodeStepData made
+   * it); `written` gives each file the stamp of what is there now. Throws what is wrong with them.
+   */
+  recordStaged(meta: unknown, blob: Buffer, batch: string, written: (file: StepFile) => StepFile): void {
+    const step = cleanStep({ ...(meta as Step), id: 0, state: 'done', bytes: 0 });
+    const data = decode(blob);
+    if (!step || !data || data.length !== step.files.length) throw new Error('its step as kept is damaged');
+    const { id: _id, state: _state, bytes: _bytes, undoneSeq: _seq, undoneBy: _by, pending: _pending, ...rest } = step;
+    this.record({ ...rest, files: step.files.map(written), batch }, data);
+  }
+
+  /**
+   * Says that this process is about to write the files of an undo or redo of step `id`: if it
+   * is killed before `mark`, the next rt finds out which side its files are on (see settle).
+   * False when the history could not be written (the undo is not made then).
+   */
+  begin(id: number, direction: 'undo' | 'redo', session: string | null): boolean {
+    return (
+      this.update((doc) => {
+        const at = doc.steps.findIndex((s) => s.id === id);
+        if (at === -1) return false;
+        doc.steps[at] = { ...doc.steps[at]!, pending: { direction, owner: thisProcess(), time: Date.now(), session } };
+        return true;
+      }) === true
+    );
+  }
+
+  /**
+   * Sets the state of step `id`, and what its files are now on the side an undo or redo wrote
+   * (`files`); ends what `begin` said. A state of undefined only ends that.
+   */
+  mark(
+    id: number,
+    state: StepState | undefined,
+    files?: readonly StepFile[],
+    more: { by?: string | null; folders?: readonly string[]; ifPending?: Step['pending'] } = {},
+  ): void {
+    this.update((doc) => {
+      const at = doc.steps.findIndex((s) => s.id === id);
+      if (at === -1) return;
+      const found = doc.steps[at]!;
+      // A settlement of what an rt left under way applies only if it is still that one's.
+      if (
+        more.ifPending &&
+        (found.pending?.owner.pid !== more.ifPending.owner.pid || found.pending?.time !== more.ifPending.time)
+      )
+        return;
+      const { pending: _ended, undoneBy: _by, ...step } = found;
+      if (state === undefined) {
+        doc.steps[at] = { ...step, ...(found.undoneBy !== undefined ? { undoneBy: found.undoneBy } : {}) };
+        return;
+      }
+      const by = state === 'undone' && more.by !== undefined && more.by !== found.session ? { undoneBy: more.by } : {};
+      doc.steps[at] = {
+        ...step,
+        state,
+        ...(files ? { files } : {}),
+        ...(more.folders ? { folders: more.folders } : {}),
+        ...by,
+        ...(state === 'undone' ? { undoneSeq: (doc.undos = (doc.undos ?? 0) + 1) } : {}),
+      };
+    });
+  }
+
+  /**
+   * Temporary files of the history that a killed rt left, what it left of the history's lock
+   * (see removeLockLeftovers), and data files of no step of the list (a step left out as
+   * damaged). Under the history's lock.
+   */
+  private removeLeftovers(doc: Doc): void {
+    // Lock drafts and breakers are made before the lock is held: only those of rt processes gone.
+    removeLockLeftovers(path.join(this.dir, '.steps.rt-lock'));
+    // The list's and the data's temporary files are written under the lock, which this rt holds:
+    // any there now was left by a killed rt (its PID may already name another process).
+    const own = (dir: string, names: readonly string[], temp: RegExp) => {
+      for (const n of names) if (temp.test(n)) fs.rmSync(path.join(dir, n), { force: true });
+    };
+    let names: string[] = [];
+    const data = path.join(this.dir, 'data');
+    try {
+      own(this.dir, fs.readdirSync(this.dir), /^steps\.json\.tmp-\d+-[0-9a-z]{6}$/);
+      names = fs.readdirSync(data);
+    } catch {
+      return;
+    }
+    own(data, names, /^\d+\.bin\.tmp-\d+-[0-9a-z]{6}$/);
+    const ids = new Set(doc.steps.map((step) => step.id));
+    for (const n of names) {
+      const m = /^(\d+)\.bin$/.exec(n);
+      if (m && !ids.has(Number(m[1])) && Number(m[1]) < doc.next) fs.rmSync(path.join(data, n), { force: true });
+    }
+  }
+
+  private bound(doc: Doc): void {
+    const now = Date.now();
+    let bytes = doc.steps.reduce((n, s) => n + s.bytes, 0);
+    // The step just recorded (the last) always stays: record refuses one over the bound by itself.
+    while (
+      doc.steps.length > 1 &&
+      (doc.steps.length > MAX_STEPS || bytes > MAX_BYTES || now - doc.steps[0]!.time > MAX_AGE_MS)
+    ) {
+      const gone = doc.steps.shift()!;
+      bytes -= gone.bytes;
+      fs.rmSync(this.dataFile(gone.id), { force: true });
+    }
+  }
+
+  private update<T>(change: (doc: Doc) => T): T | undefined {
+    try {
+      for (const dir of [this.dir, path.join(this.dir, 'data')]) {
+        fs.mkdirSync(dir, { recursive: true });
+        // A folder of the history swapped for a link is never written through.
+        if (fs.lstatSync(dir).isSymbolicLink() || fs.realpathSync.native(dir) !== dir) return undefined;
+      }
+    } catch {
+      return undefined;
+    }
+    const lock = acquireLock(path.join(this.dir, '.steps.rt-lock'), 'the history', LOCK_WAIT_MS);
+    try {
+      const doc = this.read();
+      const out = change(doc);
+      writeAtomic(this.listFile(), JSON.stringify(doc));
+      return out;
+    } finally {
+      lock.release();
+    }
+  }
+
+  private read(): Doc {
+    const empty = (): Doc => ({ format: FORMAT, version: VERSION, next: 1, steps: [] });
+    let text: string;
+    try {
+      if (fs.realpathSync.native(this.dir) !== this.dir) return empty();
+      const st = fs.lstatSync(this.listFile(), { throwIfNoEntry: false });
+      if (!st) return empty();
+      text = st.isFile() ? fs.readFileSync(this.listFile(), 'utf8') : '';
+    } catch {
+      return empty();
+    }
+    try {
+      const doc = JSON.parse(text) as Doc;
+      if (
+        doc &&
+        doc.format === FORMAT &&
+        doc.version === VERSION &&
+        Number.isInteger(doc.next) &&
+        Array.isArray(doc.steps)
+      ) {
+        // A step whose own fields are damaged is left out (its data goes with the next bound);
+        // a damaged field that only adds to a step (a count, a mark) is dropped: the rest stands.
+        return {
+          ...doc,
+          undos: Number.isInteger(doc.undos) ? doc.undos : 0,
+          steps: doc.steps.flatMap((step) => cleanStep(step) ?? []),
+        };
+      }
+    } catch {
+      // damaged: set aside below
+    }
+    // Set aside with its data: a list that cannot be read leaves nothing behind that no bound counts.
+    this.store.setAsideFile('index', this.listFile(), 'it is not a history rt wrote');
+    this.store.setAsideFile('index', path.join(this.dir, 'data'), 'its list was damaged');
+    return empty();
+  }
+
+  private listFile(): string {
+    return path.join(this.dir, 'steps.json');
+  }
+
+  private dataFile(id: number): string {
+    return path.join(this.dir, 'data', `${id}.bin`);
+  }
+}
+
+/** The step as read, its damaged optional fields dropped; undefined when a field it needs is damaged. */
+function cleanStep(s: Step): Step | undefined {
+  const needed =
+    s !== null &&
+    typeof s === 'object' &&
+    Number.isInteger(s.id) &&
+    typeof s.time === 'number' &&
+    Math.abs(s.time) <= MAX_TIME &&
+    (s.session === null || typeof s.session === 'string') &&
+    typeof s.command === 'string' &&
+    ['done', 'undone', 'cleared'].includes(s.state) &&
+    Number.isInteger(s.bytes) &&
+    s.bytes >= 0 &&
+    Array.isArray(s.files) &&
+    s.files.length > 0 &&
+    s.files.every(
+      (f) =>
+        f &&
+        typeof f.path === 'string' &&
+        typeof f.abs === 'string' &&
+        path.isAbsolute(f.abs) &&
+        validSide(f.before) &&
+        validSide(f.after) &&
+        Number.isInteger(f.added) &&
+        Number.isInteger(f.removed),
+    );
+  if (!needed) return undefined;
+  const { undoneSeq, undoneBy, folders, pending, batch, ...rest } = s;
+  const p = pending;
+  return {
+    ...rest,
+    ...(typeof batch === 'string' ? { batch } : {}),
+    ...(Number.isInteger(undoneSeq) ? { undoneSeq } : {}),
+    ...(undoneBy === null || typeof undoneBy === 'string' ? { undoneBy } : {}),
+    ...(Array.isArray(folders) && folders.every((f) => typeof f === 'string') ? { folders } : {}),
+    ...(p !== null &&
+    typeof p === 'object' &&
+    ['undo', 'redo'].includes(p.direction) &&
+    typeof p.time === 'number' &&
+    p.owner !== null &&
+    typeof p.owner === 'object' &&
+    Number.isInteger(p.owner.pid) &&
+    typeof p.owner.host === 'string' &&
+    (p.owner.start === undefined || typeof p.owner.start === 'string') &&
+    (p.session === undefined || p.session === null || typeof p.session === 'string')
+      ? { pending: p }
+      : {}),
+  };
+}
+
+function validSide(side: FileSide): boolean {
+  return (
+    side !== null &&
+    typeof side === 'object' &&
+    typeof side.exists === 'boolean' &&
+    Number.isInteger(side.size) &&
+    side.size >= 0 &&
+    (side.digest === null || typeof side.digest === 'string') &&
+    (side.link === undefined || typeof side.link === 'string') &&
+    (side.mode === undefined || (Number.isInteger(side.mode) && side.mode >= 0 && side.mode <= 0o7777)) &&
+    (side.stamp === undefined ||
+      (side.stamp !== null &&
+        typeof side.stamp === 'object' &&
+        typeof side.stamp.size === 'number' &&
+        typeof side.stamp.mtimeNs === 'string' &&
+        typeof side.stamp.ctimeNs === 'string' &&
+        typeof side.stamp.ino === 'string'))
+  );
+}
+
+/**
+ * A step's data: a 4-byte length, a JSON header (per file: its hunks, the byte counts of its
+ * changed ranges and its LID counts, and the digest of everything after the header), then the
+ * bytes of the ranges and the LIDs as 32-bit words. Data that does not match its digest is
+ * damaged: never written into a file.
+ */
+export function encodeStepData(data: readonly FileData[]): Buffer {
+  const payload: Buffer[] = [];
+  for (const f of data) payload.push(...f.beforeBytes, ...f.afterBytes);
+  for (const f of data)
+    for (const l of [...f.beforeLids, ...f.afterLids]) payload.push(Buffer.from(l.buffer, l.byteOffset, l.byteLength));
+  const body = Buffer.concat(payload);
+  const header = Buffer.from(
+    JSON.stringify({
+      check: digestBytes(body),
+      files: data.map((f) => ({
+        ...(f.movedTo === undefined ? {} : { movedTo: f.movedTo }),
+        ...(f.movedFrom === undefined ? {} : { movedFrom: f.movedFrom }),
+        hunks: f.hunks,
+        before: f.beforeBytes.map((b) => b.length),
+        after: f.afterBytes.map((b) => b.length),
+        beforeLids: f.beforeLids.map((l) => l.length),
+        afterLids: f.afterLids.map((l) => l.length),
+      })),
+    }),
+  );
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  return Buffer.concat([length, header, body]);
+}
+
+interface HeaderFile {
+  movedTo?: number;
+  movedFrom?: number;
+  hunks: Hunk[];
+  before: number[];
+  after: number[];
+  beforeLids: number[];
+  afterLids: number[];
+}
+
+function decode(blob: Buffer): FileData[] | undefined {
+  try {
+    const headerLength = blob.readUInt32LE(0);
+    const header = JSON.parse(blob.toString('utf8', 4, 4 + headerLength)) as { check: string; files: HeaderFile[] };
+    const body = blob.subarray(4 + headerLength);
+    if (typeof header.check !== 'string' || !Array.isArray(header.files) || digestBytes(body) !== header.check)
+      return undefined;
+    let at = 0;
+    const take = (n: number) => {
+      if (!Number.isInteger(n) || n < 0 || at + n > body.length) throw new Error('short');
+      at += n;
+      return body.subarray(at - n, at);
+    };
+    const files = header.files.map((f) => ({ f, beforeBytes: f.before.map(take), afterBytes: f.after.map(take) }));
+    // The LIDs, copied out of the blob (its words need not be aligned).
+    const lids = (n: number) => new Uint32Array(new Uint8Array(take(n * 4)).buffer);
+    const out: FileData[] = files.map(({ f, beforeBytes, afterBytes }) => ({
+      ...(f.movedTo === undefined ? {} : { movedTo: f.movedTo }),
+      ...(f.movedFrom === undefined ? {} : { movedFrom: f.movedFrom }),
+      hunks: f.hunks,
+      beforeBytes,
+      afterBytes,
+      beforeLids: f.beforeLids.map(lids),
+      afterLids: f.afterLids.map(lids),
+    }));
+    if (at !== body.length || !out.every((f, i) => validData(f, i, out.length))) return undefined;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function validData(f: FileData, i: number, count: number): boolean {
+  const side = (x: Hunk['before']) =>
+    x &&
+    [x.from, x.to, x.start, x.end].every((n) => Number.isInteger(n) && n >= 0) &&
+    x.from <= x.to &&
+    x.start <= x.end;
+  return (
+    [f.movedTo, f.movedFrom].every((k) => k === undefined || (Number.isInteger(k) && k >= 0 && k < count && k !== i)) &&
+    (f.movedTo === undefined || f.movedFrom === undefined) &&
+    Array.isArray(f.hunks) &&
+    f.hunks.length === f.beforeBytes.length &&
+    f.hunks.length === f.afterBytes.length &&
+    f.hunks.every(
+      (h, k) =>
+        h &&
+        side(h.before) &&
+        side(h.after) &&
+        h.before.end - h.before.start === f.beforeBytes[k]!.length &&
+        h.after.end - h.after.start === f.afterBytes[k]!.length,
+    )
+  );
+}
+
+/** The bytes a step's data takes. */
+function dataSize(data: readonly FileData[]): number {
+  let n = 0;
+  for (const f of data) {
+    for (const b of [...f.beforeBytes, ...f.afterBytes]) n += b.length;
+    for (const l of [...f.beforeLids, ...f.afterLids]) n += l.byteLength;
+  }
+  return n;
+}
+
+/** The session whose redo brings back step `s` (when undone). */
+export function redoneBy(s: Step): string | null {
+  return s.undoneBy !== undefined ? s.undoneBy : s.session;
+}
+
+/** The latest time Date holds, in ms. */
+const MAX_TIME = 8.64e15;

@@ -1,0 +1,629 @@
+// A text file with its LIDs: loads the saved index when the file is unchanged (reading only the
+// bytes a window needs), otherwise reads and fingerprints the whole file and reconciles the saved
+// LIDs with what it holds now, then saves the result.
+
+import fs from 'node:fs';
+import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { ChunkCrcs, crc32Combine, crcOn } from '../model/crc32.js';
+import { digestBytes } from '../model/digest.js';
+import { RtError, quotePath } from '../model/errors.js';
+import { hashBytes, hashLines, type LineHashes } from '../model/hash.js';
+import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../model/lineIndex.js';
+import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../model/lines.js';
+import { lineContentRange } from '../model/lineScan.js';
+import { lineMemory } from '../model/wasmLines.js';
+import { zlib } from '../io/builtins.js';
+import { readAt, readInto } from './readAt.js';
+import type { ResolvedPath } from './root.js';
+import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
+import { SCAN_PIECE, scanFile } from './scanFile.js';
+import type { StateStore } from './state.js';
+
+/** A file modified this recently may change again within its timestamp's granularity. */
+const RACY_MS = 2000;
+/** Files this big or bigger are first read a piece at a time (scanFile), unless just changed. */
+const SCAN_AT = 8 << 20;
+/**
+ * Files this big or bigger are read whole into WebAssembly memory and split there (wasmLines.ts); under it, that gains
+ * less than it costs to set up.
+ */
+const BIG_READ = 1 << 20;
+/**
+ * Bytes fs.readSync reads at most in one call (its length must be a 32-bit signed integer), and
+ * the most fs.readFileSync reads: a file of this many bytes or more (room for a byte more is
+ * read) is left to readFileSync, which reads up to this size and refuses a bigger one as before.
+ */
+const MOST_READ = 2 ** 31 - 1;
+/**
+ * Files up to this size get a content digest in JavaScript; bigger ones, zlib's CRC-32 (in C, several times faster in
+ * bulk, but a module to load).
+ */
+const SMALL_CONTENT = 1 << 20;
+
+export interface IndexedFile {
+  readonly path: ResolvedPath;
+  /** Number of lines. */
+  readonly total: number;
+  /** Content bytes of lines from..to-1 (0-based). */
+  contents(from: number, to: number): Buffer[];
+  /** LID codes of lines from..to-1. */
+  lids(from: number, to: number): Uint32Array;
+  /** 0-based line now holding LID `code`, or -1. */
+  lineOf(code: number): number;
+  /** For an LID of this file since retired, where its line was right after it changed (1-based); else undefined. */
+  retiredLine(code: number): number | undefined;
+  /** Saves the index if reading brought it up to date. Called once the command has succeeded. */
+  persist(): void;
+}
+
+/**
+ * Opens `file` (which must exist) as a text file with its LIDs. The updated index is saved by
+ * `persist()`, so that a command refused later writes no state.
+ */
+export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile {
+  const before = statFile(file);
+  const saved = SavedIndex.open(store, file.rel);
+  if (saved && trustworthy(saved.head, before)) return warmFile(store, file, saved);
+  return coldFile(store, file, saved, before);
+}
+
+export function statFile(file: ResolvedPath): FileStamp {
+  let st: fs.BigIntStats;
+  try {
+    // Not following a link: `abs` is a real path, so a link found there now was swapped in
+    // since the path was checked, and may lead outside the root.
+    st = fs.lstatSync(file.abs, { bigint: true });
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  if (st.isSymbolicLink()) throw swappedForLink(file);
+  if (st.isDirectory()) {
+    throw new RtError('access', `${file.display} is a directory`, [
+      `see its entries: rt open ${quotePath(file.display)}`,
+    ]);
+  }
+  if (!st.isFile())
+    throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
+  if (st.size >= 2n ** 32n)
+    throw new RtError('input', `${file.display} is larger than 4 GiB`, [
+      'split it, or use a streaming tool such as sed',
+    ]);
+  return stampOf(st);
+}
+
+function stampOf(st: fs.BigIntStats): FileStamp {
+  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
+}
+
+/**
+ * The file as its saved index describes it, reading only the byte ranges and the records asked
+ * for. Should the index prove damaged, or be replaced by another rt meanwhile, the file is read
+ * whole instead (against the index saved now, if any).
+ */
+function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): IndexedFile {
+  const head = saved.head;
+  let whole: IndexedFile | undefined;
+  const cold = () => (whole ??= coldFile(store, file, SavedIndex.open(store, file.rel), statFile(file)));
+  let all: Uint32Array | undefined;
+  const fromDisk = linesFromDisk(file, head.checkpoints, head.file);
+  return {
+    path: file,
+    get total() {
+      return whole ? whole.total : head.lines;
+    },
+    contents: (from, to) => (whole ? whole.contents(from, to) : fromDisk(from, to)),
+    lids: (from, to) => (whole ? undefined : saved.lids(from, to)) ?? cold().lids(from, to),
+    lineOf(code) {
+      if (!whole) all ??= saved.records()?.lids;
+      return all && !whole ? all.indexOf(code) : cold().lineOf(code);
+    },
+    retiredLine(code) {
+      const retired = whole ? undefined : saved.retired();
+      return retired ? retiredLine(retired, code) : cold().retiredLine(code);
+    },
+    persist: () => whole?.persist(),
+  };
+}
+
+/**
+ * The LIDs of lines that another reader of the file found (ripgrep or git grep, a search's hits),
+ * from its saved index and without reading the file: when the file has the stamp the index was
+ * made from, a stamp to be trusted alone (as openIndexed's warm path asks), and each line given
+ * has the fingerprint the index holds at its number. A reading of the file now gives those lines
+ * those contents (then given back), and `rt open` those LIDs. Undefined otherwise (a line read
+ * from another version, a stamp that cannot tell, no index): the file is then to be read.
+ *
+ * `numbers`: 0-based, ascending; `read`: each one's bytes as the reader gave them, without the
+ * \n (with a \r before it, and on line 0 a BOM).
+ */
+export function indexedLinesAsRead(
+  store: StateStore,
+  file: ResolvedPath,
+  numbers: readonly number[],
+  read: readonly Buffer[],
+): { lids: Uint32Array; contents: Buffer[] } | undefined {
+  let stamp: FileStamp;
+  try {
+    // (A link swapped in shows here, and is refused: nothing is read through the path anyway.)
+    stamp = statFile(file);
+  } catch {
+    return undefined;
+  }
+  const saved = SavedIndex.open(store, file.rel);
+  if (!saved || !trustworthy(saved.head, stamp)) return undefined;
+  const total = saved.head.lines;
+  const lids = new Uint32Array(numbers.length);
+  const contents: Buffer[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    // The lines of one block at a time: its records are read and checked once.
+    const block = Math.floor(numbers[i]! / BLOCK);
+    let j = i + 1;
+    while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
+    const from = numbers[i]!;
+    const to = numbers[j - 1]! + 1;
+    const records = to <= total ? saved.lineRecords(from, to) : undefined;
+    if (!records) return undefined;
+    for (let k = i; k < j; k++) {
+      const at = numbers[k]! - from;
+      const content = contentAsIndexed(read[k]!, numbers[k]!, total, records.h1[at]!, records.h2[at]!);
+      if (!content) return undefined;
+      contents.push(content);
+      lids[k] = records.lids[at]!;
+    }
+    i = j;
+  }
+  return { lids, contents };
+}
+
+/**
+ * The content of line `n` (of `total`) read as `line` (see indexedLinesAsRead), if it has the
+ * fingerprint h1, h2. A \r ending it is its line ending's, but on the last line, which may lack
+ * a \n: there the fingerprint tells.
+ */
+function contentAsIndexed(line: Buffer, n: number, total: number, h1: number, h2: number): Buffer | undefined {
+  const bare = n === 0 && hasBom(line) ? line.subarray(BOM.length) : line;
+  const fits = (content: Buffer) => {
+    const [a, b] = hashBytes(content);
+    return a === h1 && b === h2;
+  };
+  if (bare[bare.length - 1] !== 0x0d) return fits(bare) ? bare : undefined;
+  const stripped = bare.subarray(0, -1);
+  if (fits(stripped)) return stripped;
+  return n === total - 1 && fits(bare) ? bare : undefined;
+}
+
+/**
+ * The contents of lines from..to-1 of the version `stamp` of the file, read from disk by the
+ * blocks `checkpoints` (byte offsets of lines 0, BLOCK, …) locate; a file changed since is
+ * refused (changedWhileRead).
+ */
+function linesFromDisk(
+  file: ResolvedPath,
+  checkpoints: readonly number[],
+  stamp: FileStamp,
+): (from: number, to: number) => Buffer[] {
+  // The last blocks read: the hits of one block, printed apart, are cut from one reading.
+  let lastRead: { start: number; end: number; chunk: Buffer } | undefined;
+  return (from, to) => {
+    if (from >= to) return [];
+    const first = Math.floor(from / BLOCK);
+    const last = Math.ceil(to / BLOCK);
+    const start = checkpoints[first]!;
+    const end = last < checkpoints.length ? checkpoints[last]! : stamp.size;
+    if (lastRead?.start !== start || lastRead.end !== end)
+      lastRead = { start, end, chunk: readRange(file, start, end, stamp) };
+    const chunk = lastRead.chunk;
+    // Only the lines asked for are cut out: the block's others are stepped over.
+    let at = 0;
+    for (let line = first * BLOCK; line < from; line++) {
+      const nl = chunk.indexOf(0x0a, at);
+      if (nl === -1) throw changedWhileRead(file);
+      at = nl + 1;
+    }
+    const out: Buffer[] = [];
+    for (let line = from; line < to; line++) {
+      if (at >= chunk.length) throw changedWhileRead(file);
+      const { contentEnd, next } = lineContentRange(chunk, at);
+      out.push(chunk.subarray(at, contentEnd));
+      at = next === -1 ? chunk.length : next;
+    }
+    return out;
+  };
+}
+
+/**
+ * Bytes start..end of the file, which must still be the version of `stamp` (the one its index
+ * describes) before and after they are read: otherwise its LIDs would be shown beside another
+ * version's lines.
+ */
+function readRange(file: ResolvedPath, start: number, end: number, stamp: FileStamp): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  try {
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
+    const bytes = readAt(fd, start, end);
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
+    return bytes;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The file changed between two reads of one command; running it again reads it anew. */
+function changedWhileRead(file: ResolvedPath): RtError {
+  return new RtError('access', `${file.display} changed while it was read`, ['run the command again'], {
+    changed: true,
+  });
+}
+
+/**
+ * Runs `read` (which opens files with openIndexed and reads them) again when a file changed
+ * between its reads, up to three times in all: another process saving a file is no failure.
+ */
+export function retryOnChange<T>(read: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return read();
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof RtError) || error.details.changed !== true) throw error;
+    }
+  }
+}
+
+/** A file read whole, with its LIDs brought up to date (not saved yet). */
+export interface Snapshot {
+  readonly file: ResolvedPath;
+  readonly lines: FileLines;
+  readonly index: LineIndex;
+  /** The file's stamp when read. */
+  readonly stamp: FileStamp;
+  /** Whether the saved index differs from `index` (or its stamp from the file's). */
+  readonly stale: boolean;
+  /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
+  readonly saved?: { readonly text: Buffer; readonly blocks: string };
+}
+
+/** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
+export function readSnapshot(
+  store: StateStore,
+  file: ResolvedPath,
+  saved = SavedIndex.open(store, file.rel),
+  before = statFile(file),
+): Snapshot {
+  let read: WholeRead;
+  try {
+    const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      read = readWhole(fd, before.size, saved?.head.lines);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  if (looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
+  const after = statFile(file);
+  const head = saved?.head;
+  const lines = read.lines(head?.lines);
+  const { bytes } = lines;
+  let index: LineIndex | undefined;
+  let old: LineIndex | undefined;
+  let records: Snapshot['saved'];
+  const sameVersion = head && sameStamp(before, after) && lines.count === head.lines && sameStamp(head.file, after);
+  if (saved && sameVersion && (!head.racy || (head.content !== null && head.content === contentDigest([bytes])))) {
+    // The file is the version the index describes: its fingerprints need not be computed again.
+    const known = savedIndex(saved);
+    if (known) records = { text: known.text, blocks: saved.head.blocks };
+    index = old = known?.index;
+  }
+  if (!index) ({ index, old } = fromSaved(saved, hashLines(lines)));
+  // A file that changed while it was read gets a stamp that forces the next run to read it again.
+  const stamp = sameStamp(before, after) ? after : { ...after, size: -1 };
+  return {
+    file,
+    lines,
+    index,
+    stamp,
+    stale: isStale(head, index !== old, stamp),
+    ...(records ? { saved: records } : {}),
+  };
+}
+
+/** A file read whole: its bytes, and its lines to be found (`expected`, their count if known). */
+interface WholeRead {
+  /** Not to be used once `lines` is called (it may move them): the lines' own `bytes` are. */
+  readonly bytes: Buffer;
+  lines(expected: number | undefined): FileLines;
+}
+
+/**
+ * An open file of `size` bytes (and about `expected` lines), read whole. A big one is read
+ * into WebAssembly memory, where its lines are then found (wasmLines.ts), with room for a byte
+ * more than its size, so that the read finding its end finds it at once. A file grown since its
+ * size was taken, or where WebAssembly cannot be had, is read into a buffer.
+ */
+function readWhole(fd: number, size: number, expected: number | undefined): WholeRead {
+  const memory = size >= BIG_READ && size + 1 <= MOST_READ ? lineMemory(size + 1, expected) : undefined;
+  if (memory) {
+    const got = readInto(fd, memory.bytes, 0);
+    if (got < memory.bytes.length)
+      return { bytes: memory.bytes.subarray(0, got), lines: (lines) => memory.lines(got, true, lines) };
+  }
+  const bytes = fs.readFileSync(fd);
+  return { bytes, lines: (lines) => splitLines(bytes, true, lines) };
+}
+
+/**
+ * The LIDs the next reading of the file will give it, its lines' fingerprints being `hashes`:
+ * what an edit shows when its own index could not be saved (state off, not writable, or the
+ * save failed), for the next command reads those, not the edit's.
+ */
+export function nextReading(store: StateStore, rel: string, hashes: LineHashes): LineIndex {
+  return fromSaved(SavedIndex.open(store, rel), hashes).index;
+}
+
+/**
+ * The index of a file whose lines have fingerprints `hashes`, keeping what it can of the saved one (`old`, if there was
+ * one to read).
+ */
+function fromSaved(
+  saved: SavedIndex | undefined,
+  hashes: LineHashes,
+): { index: LineIndex; old: LineIndex | undefined } {
+  const old = saved && savedIndex(saved)?.index;
+  return { index: old ? reconcileIndex(old, hashes) : buildIndex(hashes), old };
+}
+
+/**
+ * Whether the index saved (its head, if any) must be saved again for a file of `stamp`: none, or `changed` (its LIDs),
+ * or its stamp is another.
+ */
+function isStale(head: IndexHead | undefined, changed: boolean, stamp: FileStamp): boolean {
+  return !head || changed || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp);
+}
+
+/** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
+function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | undefined {
+  const records = saved.records();
+  const retired = records && saved.retired();
+  return records && retired
+    ? { index: { h1: records.h1, h2: records.h2, lids: records.lids, retired }, text: records.text }
+    : undefined;
+}
+
+/**
+ * Saves the index of `lines` as the state of the file, whose stamp is `stamp`. After an edit,
+ * `edit` holds the new file's bytes in consecutive parts (not joined in memory) and, when the
+ * index edited was the saved one, the records it kept.
+ */
+export function saveIndex(
+  store: StateStore,
+  rel: string,
+  lines: FileLines,
+  index: LineIndex,
+  stamp: FileStamp,
+  edit?: { parts: readonly Buffer[]; kept?: KeptRecords },
+): boolean {
+  const racy = isRacy(stamp);
+  const checkpoints: number[] = [];
+  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  return saveIndexFile(
+    store,
+    rel,
+    {
+      file: stamp,
+      racy,
+      content: racy ? contentDigest(edit?.parts ?? [lines.bytes]) : null,
+      lines: lines.count,
+      checkpoints,
+    },
+    index,
+    edit?.kept,
+  );
+}
+
+/**
+ * A digest of a file's bytes (given in consecutive parts), named by its kind: a 64-bit one in
+ * JavaScript for small files, CRC-32 for the rest. It only tells whether a file whose size and
+ * times are unchanged within their granularity was rewritten meanwhile, a rare event to begin with.
+ */
+export function contentDigest(parts: readonly Buffer[]): string {
+  const known = digests.get(parts) ?? (parts.length === 1 ? wholeDigests.get(parts[0]!) : undefined);
+  if (known !== undefined) return known;
+  const size = parts.reduce((n, part) => n + part.length, 0);
+  let digest: string;
+  if (size < SMALL_CONTENT) digest = `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
+  else digest = `crc32:${size}:${crc32Of(parts).toString(16)}`;
+  digests.set(parts, digest);
+  if (parts.length === 1) wholeDigests.set(parts[0]!, digest);
+  return digest;
+}
+
+/**
+ * The CRC-32 of parts put together. A file read whole has its CRC taken a chunk at a time; the
+ * parts of an edit of it that are ranges of its bytes (what comes before and after the lines
+ * changed) then have theirs from its chunks', and only the bytes written and those at the ends
+ * of the ranges are read (an edit's index and history step ask for the new file's digest).
+ */
+function crc32Of(parts: readonly Buffer[]): number {
+  const { crc32 } = zlib();
+  if (parts.length === 1) {
+    const chunks = new ChunkCrcs(parts[0]!, crc32);
+    chunksOf.set(parts[0]!.buffer, chunks);
+    return chunks.whole;
+  }
+  let crc = 0;
+  for (const part of parts) {
+    const chunks = chunksOf.get(part.buffer);
+    const range = part.length >= 2 * ChunkCrcs.CHUNK ? chunks?.rangeOf(part) : undefined;
+    crc = range ? crc32Combine(crc, chunks!.range(range.from, range.to), part.length) : crcOn(crc32, part, crc);
+  }
+  return crc;
+}
+
+/** The chunks' CRCs of files read whole and digested, by the memory they were read into. */
+const chunksOf = new WeakMap<ArrayBufferLike, ChunkCrcs>();
+
+/** The digests taken of the parts of a file just written: its index and its history step ask for the same one. */
+const digests = new WeakMap<readonly Buffer[], string>();
+/** The same, of a file read whole: an undo's check and the index's racy check ask for the same one. */
+const wholeDigests = new WeakMap<Buffer, string>();
+
+/**
+ * The stamp of a file just written or read cannot be trusted alone within its timestamp
+ * granularity. Its change time counts too: a file given an old modification time (cp -p, tar,
+ * touch -d) just now was still changed just now.
+ */
+function isRacy(stamp: FileStamp): boolean {
+  const changed = BigInt(stamp.mtimeNs) > BigInt(stamp.ctimeNs) ? stamp.mtimeNs : stamp.ctimeNs;
+  return stamp.size < 0 || Date.now() - Number(BigInt(changed) / 1_000_000n) < RACY_MS;
+}
+
+/** Reads the whole file, brings its LIDs up to date and saves them. */
+function coldFile(
+  store: StateStore,
+  file: ResolvedPath,
+  saved: SavedIndex | undefined,
+  before: FileStamp,
+): IndexedFile {
+  const streamed = before.size >= SCAN_AT ? scannedFile(store, file, saved, before) : undefined;
+  if (streamed) return streamed;
+  const snap = readSnapshot(store, file, saved, before);
+  const opened = inMemoryFile(file, snap.lines, snap.index);
+  return { ...opened, persist: () => snap.stale && saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp) };
+}
+
+/**
+ * A big file read a piece at a time (scanFile): its LIDs brought up to date from its lines'
+ * fingerprints, and the lines shown read again from disk, by the blocks the scan located, as a
+ * warm file's are. A change between the scan and those reads shows in the file's stamp; for a
+ * file written moments ago (a racy stamp, which a change within the timestamp granularity may
+ * leave as it was: what an agent opens right after a formatter or a checkout), the lines read
+ * again must also have the fingerprints the scan took of them, or the file is read anew.
+ * Undefined when the file changed while it was scanned, or its first piece holds fewer than a
+ * block of lines (a window's block would be most of the file): it is then read whole.
+ */
+function scannedFile(
+  store: StateStore,
+  file: ResolvedPath,
+  saved: SavedIndex | undefined,
+  before: FileStamp,
+): IndexedFile | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  let scan: ReturnType<typeof scanFile>;
+  try {
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
+    scan = scanFile(fd, before.size, SCAN_PIECE, BLOCK);
+    if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), before)) return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (scan === 'binary') throw binaryFile(file);
+  if (!scan) return undefined;
+  const { index, old } = fromSaved(saved, scan);
+  const stale = isStale(saved?.head, index !== old, before);
+  const { count, checkpoints } = scan;
+  const racy = isRacy(before);
+  const fromDisk = linesFromDisk(file, checkpoints, before);
+  return {
+    path: file,
+    total: count,
+    contents: racy ? (from, to) => asScanned(file, fromDisk(from, to), from, scan) : fromDisk,
+    lids: (from, to) => index.lids.subarray(from, to),
+    lineOf: (code) => index.lids.indexOf(code),
+    retiredLine: (code) => retiredLine(index.retired, code),
+    persist: () =>
+      stale && saveIndexFile(store, file.rel, { file: before, racy, content: null, lines: count, checkpoints }, index),
+  };
+}
+
+/**
+ * `lines`, from line `from`, if each has the fingerprint `scan` took of it; else the file changed since (refused, read
+ * anew).
+ */
+function asScanned(file: ResolvedPath, lines: Buffer[], from: number, scan: LineHashes): Buffer[] {
+  lines.forEach((line, i) => {
+    const [h1, h2] = hashBytes(line);
+    if (h1 !== scan.h1[from + i] || h2 !== scan.h2[from + i]) throw changedWhileRead(file);
+  });
+  return lines;
+}
+
+/**
+ * Whether the index can stand in for reading the file: the file has the stamp the index was
+ * made from, and that stamp was not taken within the file system's timestamp granularity of a
+ * change.
+ */
+function trustworthy(head: IndexHead, stamp: FileStamp): boolean {
+  return !head.racy && sameStamp(head.file, stamp);
+}
+
+export function inMemoryFile(file: ResolvedPath, lines: FileLines, index: LineIndex): IndexedFile {
+  return {
+    path: file,
+    total: lines.count,
+    contents(from, to) {
+      const out: Buffer[] = [];
+      for (let i = from; i < to; i++) out.push(lineContent(lines, i));
+      return out;
+    },
+    lids: (from, to) => index.lids.subarray(from, to),
+    lineOf: (code) => index.lids.indexOf(code),
+    retiredLine: (code) => retiredLine(index.retired, code),
+    persist: () => undefined,
+  };
+}
+
+function binaryFile(file: ResolvedPath): RtError {
+  return new RtError('binary', `${file.display} looks like a binary file`, [
+    'rt reads text files only; inspect it with a hex viewer such as xxd',
+  ]);
+}
+
+function swappedForLink(file: ResolvedPath): RtError {
+  return new RtError(
+    'access',
+    `${file.display} was replaced by a symbolic link while rt was using it; nothing was read through it`,
+    [`check where it leads: ls -l ${file.display}; then run the command again`],
+  );
+}
+
+/**
+ * The stat (following links) of a path resolved moments ago: one gone or unreadable since is
+ * refused as such (exit 4), never an internal error.
+ */
+export function statResolved(file: ResolvedPath): fs.Stats {
+  try {
+    return fs.statSync(file.abs);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+}
+
+function accessError(file: ResolvedPath, error: unknown): RtError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return swappedForLink(file);
+  if (code === 'ENOENT')
+    return new RtError('not_found', `no such file: ${file.display}`, ['check the path; list files with: rt find NAME']);
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new RtError('access', `permission denied: ${file.display}`, [
+      `check its permissions: ls -l ${file.display}`,
+    ]);
+  }
+  return new RtError('access', `cannot read ${file.display}: ${code ?? String(error)}`, [
+    'check the file and try again',
+  ]);
+}

@@ -1,0 +1,439 @@
+// A file's saved line index, `.rt/index/<key>.json`, laid out so that a window of a big file is
+// served by reading a few kilobytes of it rather than all of it:
+//
+//   {"format":"rt-index","version":5,"path":…,"touched":…,"file":{…stamp…},"racy":…,
+//    "content":…,"lines":N,"checkpoints":[…],"blocks":"…","retiredLength":R,
+//    "retiredCheck":"…","head":"…","records":"<16 characters a line>","retired":"<R characters>"}
+//
+// Everything before "records" is the head: it is parsed alone, and its own digest ("head")
+// covers it. The records follow at a place the head determines, 16 base64 characters (12
+// bytes: fingerprint and LID) a line, and are read by the block of 1,024 lines, each block
+// checked against its digest in "blocks". The retired LIDs come last, checked by
+// "retiredCheck". Whatever the reader takes, it has checked; the whole is still one JSON
+// document, as SPEC §5 asks.
+
+import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
+import { digestText, digestWords } from '../model/digest.js';
+import {
+  decodeRetired,
+  decodeWords,
+  encodeRetired,
+  encodeWords,
+  RECORD_B64,
+  recordWords,
+  splitWords,
+} from '../model/indexCodec.js';
+import type { LineIndex, Retired } from '../model/lineIndex.js';
+import { recordMemory, type RecordMemory } from '../model/wasmRecords.js';
+import { readAt, readInto } from './readAt.js';
+import type { StateStore } from './state.js';
+
+export const INDEX_FORMAT = 'rt-index';
+export const INDEX_VERSION = 5;
+/** Lines per block: a checkpoint (byte offset of a line start) and a records digest each. */
+export const BLOCK = 1024;
+/** Digest characters per block in "blocks". */
+const BLOCK_DIGEST = 16;
+/** Indexes of this many lines or more are read whole into WebAssembly memory and decoded there (wasmRecords.ts). */
+const WASM_RECORDS = 16 * BLOCK;
+
+const RECORDS_KEY = ',"records":"';
+const RETIRED_KEY = '","retired":"';
+const END = '"}';
+
+/** What identifies a file's version without reading it. */
+export interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+}
+
+/** The head of a saved index: everything but the records and the retired LIDs. */
+export interface IndexHead {
+  readonly format: string;
+  readonly version: number;
+  readonly path: string;
+  readonly touched: number;
+  readonly file: FileStamp;
+  /** The file was indexed so soon after it changed that its stamp cannot be trusted alone. */
+  readonly racy: boolean;
+  /** For a racy stamp, a digest of the file's bytes (see contentDigest). */
+  readonly content: string | null;
+  readonly lines: number;
+  /** Byte offset in the file of line 0, BLOCK, 2·BLOCK, … */
+  readonly checkpoints: readonly number[];
+  /** BLOCK_DIGEST characters per block: the digest of that block's record words. */
+  readonly blocks: string;
+  readonly retiredLength: number;
+  readonly retiredCheck: string;
+  /** Digest of every field above. */
+  readonly head: string;
+}
+
+/** A saved index whose head has been read and checked; records and retired LIDs are read on demand. */
+export class SavedIndex {
+  private constructor(
+    private readonly store: StateStore,
+    private readonly file: string,
+    private readonly identity: string,
+    readonly head: IndexHead,
+    /** Byte offset of the first record. */
+    private readonly recordsAt: number,
+    /** The index's first bytes, read with its head: a small index is all there. */
+    private readonly prefix: Buffer,
+  ) {}
+
+  /**
+   * The saved index of `rel`, or undefined when there is none or it is not to be trusted (then
+   * it is set aside, or, when it is of another version of rt, silently replaced later).
+   */
+  static open(store: StateStore, rel: string): SavedIndex | undefined {
+    const opened = store.openForReading('index', rel);
+    if (!opened) return undefined;
+    const { file, fd } = opened;
+    try {
+      const st = fs.fstatSync(fd);
+      const { text, recordsAt, prefix } = readHead(fd, st.size);
+      if (text === undefined) return damaged(store, file, 'it is not an rt state file of this version');
+      let head: unknown;
+      try {
+        head = JSON.parse(`${text}}`);
+      } catch {
+        return damaged(store, file, 'it is not valid JSON');
+      }
+      const h = head as Partial<IndexHead> | null;
+      if (
+        h &&
+        typeof h === 'object' &&
+        h.format === INDEX_FORMAT &&
+        typeof h.version === 'number' &&
+        h.version !== INDEX_VERSION
+      )
+        return undefined;
+      if (!h || typeof h !== 'object' || h.format !== INDEX_FORMAT || h.version !== INDEX_VERSION)
+        return damaged(store, file, 'it is not an rt state file of this version');
+      if (h.path !== rel) return damaged(store, file, `it describes ${String(h.path)}`);
+      if (!isHead(h)) return damaged(store, file, 'it is damaged');
+      if (st.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length)
+        return damaged(store, file, 'it is truncated or damaged');
+      return new SavedIndex(store, file, identityOf(st), h, recordsAt, prefix);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
+  lids(from: number, to: number): Uint32Array | undefined {
+    const words = this.recordWords(from, to)?.words;
+    if (!words) return undefined;
+    const lids = new Uint32Array(to - from);
+    for (let i = 0; i < lids.length; i++) lids[i] = words[i * 3 + 2]!;
+    return lids;
+  }
+
+  /** Fingerprints and LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
+  lineRecords(from: number, to: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const words = this.recordWords(from, to)?.words;
+    return words && splitWords(words, to - from);
+  }
+
+  /**
+   * Every line's fingerprint and LID, or undefined (damaged or replaced); with `text`, the
+   * records as they are written in the index, checked, which an edit writes again unchanged for
+   * the lines it keeps (see KeptRecords).
+   */
+  records(): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
+    const lines = this.head.lines;
+    const memory = lines >= WASM_RECORDS ? recordMemory(lines, BLOCK) : undefined;
+    if (memory) return this.recordsIn(memory);
+    const read = this.recordWords(0, lines);
+    return read && { ...splitWords(read.words, lines), text: read.text };
+  }
+
+  /** records(), read into `memory`, and decoded and checked there (see wasmRecords.ts). */
+  private recordsIn(memory: RecordMemory): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
+    const _lines = this.head.lines;
+    const read = this.readInto(memory.text, this.recordsAt);
+    if (read === undefined) return undefined;
+    const records = read === memory.text.length ? memory.decode() : undefined;
+    if (!records) return this.damaged('its records are damaged');
+    const digests = memory.digests();
+    if (digests !== this.head.blocks) {
+      let b = 0;
+      while (
+        digests.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST) ===
+        this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)
+      )
+        b++;
+      return this.damagedBlock(b);
+    }
+    return { ...records, text: memory.text };
+  }
+
+  /** The retired LIDs, or undefined (damaged or replaced). */
+  retired(): Retired | undefined {
+    const at = this.recordsAt + this.head.lines * RECORD_B64;
+    const bytes = this.read(at, at + RETIRED_KEY.length + this.head.retiredLength + END.length);
+    if (!bytes) return undefined;
+    const text = bytes.toString('latin1');
+    const body = text.slice(RETIRED_KEY.length, RETIRED_KEY.length + this.head.retiredLength);
+    if (!text.startsWith(RETIRED_KEY) || !text.endsWith(END) || digestText(body) !== this.head.retiredCheck)
+      return this.damaged('its retired LIDs are damaged');
+    try {
+      return decodeRetired(body);
+    } catch (error) {
+      return this.damaged(`its retired LIDs are damaged (${(error as Error).message})`);
+    }
+  }
+
+  /**
+   * Record words of lines from..to-1, every block they touch checked against its digest, and their text in the index.
+   */
+  private recordWords(from: number, to: number): { words: Uint32Array; text: Buffer } | undefined {
+    if (from >= to) return { words: new Uint32Array(0), text: Buffer.alloc(0) };
+    const first = Math.floor(from / BLOCK);
+    const last = Math.ceil(to / BLOCK);
+    const lineEnd = Math.min(this.head.lines, last * BLOCK);
+    const bytes = this.read(this.recordsAt + first * BLOCK * RECORD_B64, this.recordsAt + lineEnd * RECORD_B64);
+    if (!bytes) return undefined;
+    let words: Uint32Array;
+    try {
+      words = decodeWords(bytes);
+    } catch {
+      return this.damaged('its records are damaged');
+    }
+    if (words.length !== (lineEnd - first * BLOCK) * 3) return this.damaged('its records are damaged');
+    for (let b = first; b < last; b++) {
+      const start = (b - first) * BLOCK * 3;
+      const end = Math.min(words.length, start + BLOCK * 3);
+      if (digestWords(words, start, end) !== this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)) {
+        return this.damagedBlock(b);
+      }
+    }
+    const skipped = from - first * BLOCK;
+    return {
+      words: words.subarray(skipped * 3, (to - first * BLOCK) * 3),
+      text: bytes.subarray(skipped * RECORD_B64, (to - first * BLOCK) * RECORD_B64),
+    };
+  }
+
+  /**
+   * Bytes of the index file from `start` on into `into`, provided it is still the file whose head was read: how many
+   * (fewer at its end), or undefined.
+   */
+  private readInto(into: Buffer, start: number): number | undefined {
+    let fd: number;
+    try {
+      // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
+      fd = fs.openSync(this.file, READ_PLAIN);
+    } catch {
+      return undefined;
+    }
+    try {
+      if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
+      return readInto(fd, into, start);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Bytes start..end of the index file, provided it is still the file whose head was read. */
+  private read(start: number, end: number): Buffer | undefined {
+    if (end <= this.prefix.length) return this.prefix.subarray(start, end); // read with the head
+    const into = Buffer.allocUnsafe(Math.max(0, end - start));
+    const got = this.readInto(into, start);
+    return got === undefined ? undefined : into.subarray(0, got);
+  }
+
+  /** Sets the index aside for block `b`'s records, which do not match its digest. */
+  private damagedBlock(b: number): undefined {
+    return this.damaged(
+      `its records of lines ${b * BLOCK + 1}-${Math.min(this.head.lines, (b + 1) * BLOCK)} are damaged`,
+    );
+  }
+
+  private damaged(why: string): undefined {
+    this.store.setAsideFile('index', this.file, why);
+    return undefined;
+  }
+}
+
+/**
+ * Records of the saved index an edit keeps as they are: its lines 0..start-1 stay where they
+ * were, and its lines end.. follow the `inserted` new ones. Their text (16 characters a line)
+ * and their blocks' digests are written again without encoding or digesting them anew, but for
+ * blocks the edit moved.
+ */
+export interface KeptRecords {
+  /** The records of every line of the saved index, as read from it (and checked). */
+  readonly text: Buffer;
+  /** Its block digests ("blocks"). */
+  readonly blocks: string;
+  readonly start: number;
+  readonly end: number;
+  readonly inserted: number;
+}
+
+/**
+ * Saves the index of a file: `checkpoints` are the byte offsets of lines 0, BLOCK, 2·BLOCK, …
+ * The records are written a slice at a time, so that a big index never exists as one string;
+ * `kept`, after an edit, spares encoding those of the lines it kept.
+ */
+export function saveIndexFile(
+  store: StateStore,
+  rel: string,
+  fields: { file: FileStamp; racy: boolean; content: string | null; lines: number; checkpoints: number[] },
+  index: LineIndex,
+  kept?: KeptRecords,
+): boolean {
+  const retired = encodeRetired(index.retired);
+  const blockCount = Math.ceil(fields.lines / BLOCK);
+  const head: Omit<IndexHead, 'head'> = {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    path: rel,
+    touched: Date.now(),
+    ...fields,
+    // The block digests are known once the records are encoded: the head is written with
+    // placeholders of their exact length, filled in afterwards (before the file is renamed into place).
+    blocks: '0'.repeat(blockCount * BLOCK_DIGEST),
+    retiredLength: retired.length,
+    retiredCheck: digestText(retired),
+  };
+  const headText = `${JSON.stringify({ ...head, head: '0'.repeat(BLOCK_DIGEST) }).slice(0, -1)}${RECORDS_KEY}`;
+  const blocksAt = Buffer.byteLength(headText.slice(0, headText.indexOf(`"blocks":"`) + `"blocks":"`.length));
+  const headAt = Buffer.byteLength(headText.slice(0, headText.lastIndexOf(`"head":"`) + `"head":"`.length));
+  return store.saveText('index', rel, (write, patch) => {
+    write(headText);
+    // Each slice's words and text go through reused buffers: no garbage of the index's size.
+    const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
+    const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
+    // The block digests, when the records are encoded from line 0 (so by whole blocks).
+    let digests = '';
+    const encode = (from: number, to: number, digest: boolean) => {
+      for (let at = from; at < to; at += WRITE_SLICE) {
+        const words = recordWords(index, at, Math.min(to, at + WRITE_SLICE), scratch);
+        if (digest)
+          for (let w = 0; w < words.length; w += BLOCK * 3)
+            digests += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
+        write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
+      }
+    };
+    const old = kept && keptLines(kept, fields.lines);
+    let blocks = '';
+    if (kept && old) {
+      write(kept.text.subarray(0, old.before * RECORD_B64));
+      encode(old.before, old.after, false);
+      write(kept.text.subarray(kept.end * RECORD_B64));
+      for (let b = 0; b < blockCount; b++) {
+        const from = b * BLOCK;
+        const to = Math.min(fields.lines, from + BLOCK);
+        // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its
+        // digest.
+        const same =
+          to <= old.before && Math.min(old.oldLines, from + BLOCK) === to
+            ? b
+            : from >= old.after && old.shift % BLOCK === 0
+              ? b - old.shift / BLOCK
+              : undefined;
+        blocks +=
+          same !== undefined
+            ? kept.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST)
+            : digestWords(recordWords(index, from, to, scratch));
+      }
+    } else {
+      encode(0, fields.lines, true);
+      blocks = digests;
+    }
+    write(`${RETIRED_KEY}${retired}${END}`);
+    patch(blocksAt, blocks);
+    patch(headAt, headDigest({ ...head, blocks }));
+  });
+}
+
+/**
+ * Where the kept records go in an index of `lines` lines: its lines 0..before-1 are those of
+ * the saved index (of `oldLines` lines), and its lines after.. those the saved index has
+ * `shift` lines earlier; undefined when the counts do not fit.
+ */
+function keptLines(
+  kept: KeptRecords,
+  lines: number,
+): { before: number; after: number; shift: number; oldLines: number } | undefined {
+  const oldLines = kept.text.length / RECORD_B64;
+  const after = kept.start + kept.inserted;
+  const fits =
+    Number.isInteger(oldLines) &&
+    kept.start <= kept.end &&
+    kept.end <= oldLines &&
+    lines === oldLines - (kept.end - kept.start) + kept.inserted;
+  return fits ? { before: kept.start, after, shift: after - kept.end, oldLines } : undefined;
+}
+
+/**
+ * Lines whose records are encoded and written at a time: few writes, no string of all the
+ * records, and each slice's text (256 KiB) small enough to live in V8's young heap (Node makes
+ * strings over about 1 MB external, freed only by a full collection).
+ */
+const WRITE_SLICE = 16 * BLOCK;
+
+/**
+ * The head's text (without its closing brace), where the records start, and the bytes read; text
+ * undefined when there is no records key. The first read takes 64 KiB: the whole index of a file
+ * of a few thousand lines, the head of one of a few million.
+ */
+function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number; prefix: Buffer } {
+  const marker = Buffer.from(RECORDS_KEY, 'latin1');
+  for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 8)) {
+    const bytes = readAt(fd, 0, length);
+    const at = bytes.indexOf(marker);
+    if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length, prefix: bytes };
+    if (length >= size) return { text: undefined, recordsAt: 0, prefix: bytes };
+  }
+}
+
+function identityOf(st: fs.Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+function damaged(store: StateStore, file: string, why: string): undefined {
+  store.setAsideFile('index', file, why);
+  return undefined;
+}
+
+function headDigest(h: Omit<IndexHead, 'head'>): string {
+  const f = h.file;
+  return digestText(
+    `${h.path}|${h.touched}|${h.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${h.racy}|${h.content}|${h.checkpoints.join(',')}|${h.blocks}|${h.retiredLength}|${h.retiredCheck}`,
+  );
+}
+
+/** The shape a head must have, and its digest, before any field of it is used. */
+function isHead(h: Partial<IndexHead>): h is IndexHead {
+  const f = h.file as Partial<FileStamp> | undefined;
+  return (
+    Number.isSafeInteger(h.lines) &&
+    h.lines! >= 0 &&
+    typeof h.touched === 'number' &&
+    typeof h.racy === 'boolean' &&
+    (h.content === null || typeof h.content === 'string') &&
+    Array.isArray(h.checkpoints) &&
+    h.checkpoints.length === Math.ceil(h.lines! / BLOCK) &&
+    h.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
+    typeof h.blocks === 'string' &&
+    h.blocks.length === h.checkpoints.length * BLOCK_DIGEST &&
+    Number.isSafeInteger(h.retiredLength) &&
+    h.retiredLength! >= 0 &&
+    typeof h.retiredCheck === 'string' &&
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.size === 'number' &&
+    typeof f.mtimeNs === 'string' &&
+    typeof f.ctimeNs === 'string' &&
+    typeof f.ino === 'string' &&
+    typeof h.head === 'string' &&
+    h.head === headDigest(h as IndexHead)
+  );
+}

@@ -1,0 +1,86 @@
+// A big file's first reading, a piece at a time: its lines' fingerprints and the byte offsets
+// of every BLOCK-th line, without ever holding all its bytes (SPEC's memory target: a first
+// open of a 46 MB file held the file, its line table and its index at once).
+
+import fs from 'node:fs';
+import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { hashInto, type LineHashes } from '../model/hash.js';
+import { BOM, countLines, CR, grow, hasBom, LF } from '../model/lines.js';
+import { readAt } from './readAt.js';
+import { BLOCK } from './savedIndex.js';
+
+/** Bytes read at a time. */
+export const SCAN_PIECE = 4 << 20;
+
+export interface ScannedFile extends LineHashes {
+  readonly count: number;
+  /** Byte offset of line 0, BLOCK, 2·BLOCK, … (line 0 starts after a BOM). */
+  readonly checkpoints: number[];
+}
+
+/**
+ * Fingerprints the lines of the `size` bytes of `fd`, as hashLines(splitLines(bytes)) would;
+ * 'binary' when the file looks binary, undefined when the file ended early (it changed: the
+ * caller's check of its stamp tells) or its first piece holds fewer than `minLines` lines (its
+ * lines are long: its blocks of lines, read whole to show a window, would be most of the file).
+ */
+export function scanFile(
+  fd: number,
+  size: number,
+  piece = SCAN_PIECE,
+  minLines = 0,
+): ScannedFile | 'binary' | undefined {
+  if (looksBinary(readAt(fd, 0, Math.min(size, SNIFF_BYTES)))) return 'binary';
+  let h1: Uint32Array = new Uint32Array(1024);
+  let h2: Uint32Array = new Uint32Array(1024);
+  const checkpoints: number[] = [];
+  let count = 0;
+  // Pieces are read after the unfinished line the last one ended with (`carried` bytes at the
+  // start), in a buffer grown, when a line is longer than a piece, to hold it.
+  let buffer = Buffer.allocUnsafe(piece);
+  let carried = 0;
+  let read = 0;
+  while (read < size) {
+    if (buffer.length - carried < piece)
+      buffer = Buffer.concat([buffer.subarray(0, carried)], Math.max(buffer.length * 2, carried + piece));
+    const n = fs.readSync(fd, buffer, carried, Math.min(piece, size - read), read);
+    if (n === 0) return undefined;
+    read += n;
+    const at = read - carried - n; // offset in the file of the buffer's first byte
+    // Whole lines only (a newline is looked for in the bytes just read), but at the end: the
+    // file's last line may lack its newline.
+    const nl = buffer.subarray(carried, carried + n).lastIndexOf(0x0a);
+    const end = read === size ? carried + n : nl === -1 ? 0 : carried + nl + 1;
+    if (end === 0) {
+      if (at === 0 && minLines > 0) return undefined; // not one whole line in the first piece
+      carried += n;
+      continue;
+    }
+    // The piece's lines are fingerprinted where they lie, straight into h1 and h2: no table of
+    // them is made (each piece's, some 1.5 MB, was garbage that outlived many pieces).
+    let start = at === 0 && hasBom(buffer.subarray(0, end)) ? BOM.length : 0;
+    const firstPieceLines = at === 0 ? countLines(buffer, start, end) : 0;
+    if (at === 0 && firstPieceLines < minLines && read < size) return undefined;
+    while (start < end) {
+      if (count === h1.length) {
+        // Made, after the first piece, the size its lines suggest the file holds (and a little
+        // more, but never more than the file's bytes): the arrays are then seldom grown, each
+        // growth a copy beside the old ones.
+        const estimate = at === 0 ? Math.min(size + 1, Math.ceil((firstPieceLines * size * 1.05) / end)) : 0;
+        const grown = Math.max(h1.length * 2, estimate);
+        h1 = grow(h1, grown);
+        h2 = grow(h2, grown);
+      }
+      if (count % BLOCK === 0) checkpoints.push(at + start);
+      const nl = buffer.indexOf(LF, start);
+      const next = nl === -1 || nl >= end ? end : nl + 1;
+      const contentEnd = next === nl + 1 ? (nl > start && buffer[nl - 1] === CR ? nl - 1 : nl) : end;
+      hashInto(buffer, start, contentEnd, h1, h2, count);
+      count++;
+      start = next;
+    }
+    buffer.copyWithin(0, end, carried + n);
+    carried = carried + n - end;
+  }
+  return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
+}

@@ -1,0 +1,243 @@
+// View state: what rt has shown of a file, so that `scroll` knows where to go next and line
+// numbers can be checked against what was seen (SPEC §2).
+//
+// `shown` maps a line number to the LIDs shown at that number since the last open/scroll that
+// showed it (an open or scroll starts the list anew; an edit's printed region and search hits
+// add to it). `seen` holds every LID shown recently: LIDs are bound to content, so an LID in it
+// is a line shown since it last changed.
+
+import type { LineWindow } from '../model/window.js';
+import type { StateDoc, StateStore } from './state.js';
+
+export const VIEW_FORMAT = 'rt-view';
+export const VIEW_VERSION = 1;
+const MAX_NUMBERS = 20_000;
+const MAX_SEEN = 100_000;
+
+export interface LastView extends LineWindow {
+  readonly startLid: string;
+  readonly endLid: string;
+}
+
+interface ViewDoc extends StateDoc {
+  window: number | null;
+  last: LastView | null;
+  /** [line number, LIDs shown there], least recent first. */
+  shown: Array<[number, string[]]>;
+  /** LIDs shown, least recent first. */
+  seen: string[];
+}
+
+function isViewDoc(doc: unknown): boolean {
+  const d = doc as Partial<ViewDoc>;
+  const last = d.last as Partial<LastView> | null | undefined;
+  return (
+    (d.window === null || (Number.isSafeInteger(d.window) && d.window! > 0)) &&
+    (last === null ||
+      (typeof last === 'object' &&
+        Number.isSafeInteger(last.start) &&
+        Number.isSafeInteger(last.end) &&
+        typeof last.startLid === 'string' &&
+        typeof last.endLid === 'string')) &&
+    Array.isArray(d.shown) &&
+    d.shown.every(
+      (e) =>
+        Array.isArray(e) &&
+        Number.isSafeInteger(e[0]) &&
+        Array.isArray(e[1]) &&
+        e[1].every((l) => typeof l === 'string'),
+    ) &&
+    Array.isArray(d.seen) &&
+    d.seen.every((l) => typeof l === 'string')
+  );
+}
+
+/** How lines came to be shown: a window resets what a number means; the rest add to it. */
+export type ShownBy = 'window' | 'edit' | 'search';
+
+export class ViewState {
+  /** Whether what was recorded since loading says more than the saved state did. */
+  private changed = false;
+  /**
+   * `doc.shown` and `doc.seen` as a map and a set, made when first needed and written back on save: a search records
+   * thousands of ranges.
+   */
+  private byNumber: Map<number, string[]> | undefined;
+  private seenSet: Set<string> | undefined;
+
+  private constructor(
+    private readonly store: StateStore,
+    private readonly rel: string,
+    private readonly doc: ViewDoc,
+    /** False when no state is kept: nothing can be said about what was shown. */
+    readonly kept: boolean,
+  ) {}
+
+  /** What was recorded since loading, to be recorded again on the state as it is when saving. */
+  private readonly recorded: Array<(view: ViewState) => void> = [];
+
+  static load(store: StateStore, rel: string): ViewState {
+    return new ViewState(store, rel, loadDoc(store, rel), store.canSave());
+  }
+
+  get last(): LastView | null {
+    return this.doc.last;
+  }
+
+  /** The window size last asked for with --window, if any. */
+  get windowSize(): number | null {
+    return this.doc.window;
+  }
+
+  /** LIDs shown at `line` since the last window showed it (most recent last); null when no state is kept. */
+  shownAt(line: number): readonly string[] | null {
+    if (!this.kept) return null;
+    return this.numbers().get(line) ?? [];
+  }
+
+  wasSeen(lid: string): boolean {
+    return this.seen().has(lid);
+  }
+
+  /** Records lines `start`.. with their LIDs as shown. */
+  record(start: number, lids: readonly string[], by: ShownBy): void {
+    // Only the most recent MAX_SEEN LIDs (and MAX_NUMBERS numbers, fewer) are kept: of a longer
+    // run of lines, only its end can be (a window of a million lines recorded its every line, to
+    // drop all but that end, most of its time and memory).
+    if (lids.length > MAX_SEEN) {
+      start += lids.length - MAX_SEEN;
+      lids = lids.slice(lids.length - MAX_SEEN);
+    }
+    this.recorded.push((view) => view.record(start, lids, by));
+    const byNumber = this.numbers();
+    const seen = this.seen();
+    const news = lids.some((lid, i) => {
+      const before = byNumber.get(start + i);
+      return (
+        !seen.has(lid) ||
+        !before ||
+        (by === 'window' ? before.length !== 1 || before[0] !== lid : !before.includes(lid))
+      );
+    });
+    // Lines shown again as they were add nothing (a search repeated, say): the state stays as saved.
+    if (!news && by !== 'window') return;
+    this.changed = true;
+    lids.forEach((lid, i) => {
+      const n = start + i;
+      const before = by === 'window' ? [] : (byNumber.get(n) ?? []);
+      byNumber.delete(n); // most recent last
+      byNumber.set(n, before.includes(lid) ? before : [...before, lid]);
+    });
+    dropOldest(byNumber, MAX_NUMBERS);
+    for (const lid of lids) {
+      seen.delete(lid);
+      seen.add(lid);
+    }
+    dropOldest(seen, MAX_SEEN);
+  }
+
+  private numbers(): Map<number, string[]> {
+    return (this.byNumber ??= new Map(this.doc.shown));
+  }
+
+  private seen(): Set<string> {
+    return (this.seenSet ??= new Set(this.doc.seen));
+  }
+
+  /**
+   * Records a window as the last one shown (what `scroll` continues from). `size`: the --window
+   * given, null for none (forgetting an earlier one), undefined to keep what was remembered.
+   */
+  recordWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
+    // The last window shown, shown again as it was (a file re-read, a call repeated): recording
+    // it would change nothing, and saving it would cost the run a locked write.
+    if (!this.changed && this.recorded.length === 0 && this.isLastShown(window, lids, size)) return;
+    this.recorded.push((view) => view.recordWindow(window, lids, size));
+    this.applyWindow(window, lids, size);
+  }
+
+  /**
+   * Whether the saved state already ends with `window` as recording it would leave it: its last
+   * window, with these LIDs, as the most recent lines at their numbers and the most recent seen.
+   */
+  private isLastShown(window: LineWindow, lids: readonly string[], size: number | null | undefined): boolean {
+    const { last, shown, seen } = this.doc;
+    const k = lids.length;
+    if (
+      !last ||
+      k === 0 ||
+      k > MAX_NUMBERS ||
+      last.start !== window.start ||
+      last.end !== window.end ||
+      last.startLid !== lids[0] ||
+      last.endLid !== lids[k - 1]
+    )
+      return false;
+    if (
+      (size !== undefined && size !== this.doc.window) ||
+      this.byNumber ||
+      this.seenSet ||
+      seen.length < k ||
+      shown.length < k
+    )
+      return false;
+    for (let i = 0; i < k; i++) {
+      const [n, at] = shown[shown.length - k + i]!;
+      if (seen[seen.length - k + i] !== lids[i] || n !== window.start + i || at.length !== 1 || at[0] !== lids[i])
+        return false;
+    }
+    return true;
+  }
+
+  private applyWindow(window: LineWindow, lids: readonly string[], size: number | null | undefined): void {
+    this.record(window.start, lids, 'window');
+    this.recorded.pop();
+    this.changed = true;
+    if (size !== undefined) this.doc.window = size;
+    this.doc.last = lids.length
+      ? { start: window.start, end: window.end, startLid: lids[0]!, endLid: lids[lids.length - 1]! }
+      : null;
+  }
+
+  /**
+   * Saves what was recorded; nothing when it added nothing to the saved state, unless that was
+   * last written a day ago or more (state untouched for 30 days is swept).
+   */
+  save(): void {
+    const store = this.store;
+    if (!this.changed && this.doc.touched > 0 && Date.now() - this.doc.touched < 86_400_000) return;
+    // Another rt may have saved this file's view since it was loaded (a search beside an edit,
+    // two agents reading): what this run recorded is recorded again on the view as saved now,
+    // so that no line shown by either is forgotten, and an edit of it is not refused as unseen.
+    store.update('view', this.rel, () => {
+      const view = new ViewState(store, this.rel, loadDoc(store, this.rel), this.kept);
+      for (const again of this.recorded) again(view);
+      if (view.byNumber) view.doc.shown = [...view.byNumber];
+      if (view.seenSet) view.doc.seen = [...view.seenSet];
+      store.save('view', this.rel, view.doc);
+    });
+  }
+}
+
+/** Keeps the `max` most recent entries of a map or set (iterated least recent first). */
+function dropOldest(entries: Map<unknown, unknown> | Set<unknown>, max: number): void {
+  for (const key of entries.keys()) {
+    if (entries.size <= max) break;
+    entries.delete(key);
+  }
+}
+
+function loadDoc(store: StateStore, rel: string): ViewDoc {
+  return (
+    store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc) ?? {
+      format: VIEW_FORMAT,
+      version: VIEW_VERSION,
+      path: rel,
+      touched: 0,
+      window: null,
+      last: null,
+      shown: [],
+      seen: [],
+    }
+  );
+}

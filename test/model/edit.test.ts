@@ -1,0 +1,192 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applySplice, textLines } from '../../src/model/edit.js';
+import { hashLines } from '../../src/model/hash.js';
+import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
+import { lidToString } from '../../src/model/lid.js';
+import { BOM, dominantEol, lineContent as contentOf, splitLines } from '../../src/model/lines.js';
+import { runs } from '../support/runs.js';
+
+const buf = (s: string | number[]) => (typeof s === 'string' ? Buffer.from(s, 'latin1') : Buffer.from(s));
+
+function splice(file: Buffer, start: number, deleteCount: number, insert: string[]): string {
+  const lines = splitLines(file);
+  const index = buildIndex(hashLines(lines));
+  return applySplice(
+    lines,
+    index,
+    { start, deleteCount, insert: insert.map((s) => buf(s)) },
+    dominantEol(lines),
+  ).bytes.toString('latin1');
+}
+
+describe('applySplice', () => {
+  it.each([
+    ['replace a middle line', 'a\nb\nc\n', 1, 1, ['B'], 'a\nB\nc\n'],
+    ['CRLF file takes CRLF', 'a\r\nb\r\nc\r\n', 1, 1, ['x', 'y'], 'a\r\nx\r\ny\r\nc\r\n'],
+    ['append to a file without final newline', 'a\nb', 2, 0, ['c'], 'a\nb\nc'],
+    ['replace the last line without final newline', 'a\nb', 1, 1, ['B'], 'a\nB'],
+    ['delete the last line without final newline', 'a\nb\nc', 2, 1, [], 'a\nb'],
+    ['delete the last line with final newline', 'a\nb\n', 1, 1, [], 'a\n'],
+    ['delete every line', 'a\nb\n', 0, 2, [], ''],
+    ['delete every line without final newline', 'a\nb', 0, 2, [], ''],
+    ['insert at the top', 'a\n', 0, 0, ['x'], 'x\na\n'],
+    ['insert into an empty file', '', 0, 0, ['x', 'y'], 'x\ny\n'],
+    ['insert before a last line without newline', 'a', 0, 0, ['x'], 'x\na'],
+    ['mixed endings: untouched lines keep theirs', 'a\r\nb\nc\r\n', 1, 1, ['B'], 'a\r\nB\r\nc\r\n'],
+    ['an empty line', 'a\nb\n', 1, 1, [''], 'a\n\n'],
+    ['an empty last line keeps its newline', 'a\nb', 1, 1, [''], 'a\n\n'],
+    ['an empty line that becomes last keeps its newline', 'a\n\nb', 2, 1, [], 'a\n\n'],
+  ])('%s', (_name, before, start, del, insert, after) => {
+    expect(splice(buf(before), start, del, insert)).toBe(after);
+  });
+
+  it('keeps a BOM, tabs and invalid UTF-8 on other lines', () => {
+    const file = Buffer.concat([BOM, buf('\tx\n'), buf([0xff, 0xfe, 0x0a]), buf('y\r\nz')]);
+    const out = splice(file, 2, 1, ['Y']);
+    expect(Buffer.from(out, 'latin1')).toEqual(
+      Buffer.concat([BOM, buf('\tx\n'), buf([0xff, 0xfe, 0x0a]), buf('Y\nz')]),
+    );
+  });
+});
+
+describe('textLines', () => {
+  it.each([
+    ['a\nb\n', ['a', 'b'], '\n'],
+    ['a\nb', ['a', 'b'], '\n'],
+    ['a\r\nb\r\n', ['a', 'b'], '\r\n'],
+    ['\n', [''], '\n'],
+    ['\n\n', ['', ''], '\n'],
+    ['x', ['x'], '\n'],
+  ])('%j', (input, lines, eol) => {
+    const t = textLines(buf(input));
+    expect(t.lines.map((l) => l.toString('latin1'))).toEqual(lines);
+    expect(t.eol).toBe(eol);
+  });
+});
+
+/** The simple model: lines with their own endings; an edit follows SPEC's rules by hand. */
+interface ModelLine {
+  content: Buffer;
+  eol: '' | '\n' | '\r\n';
+  /** The LID this line had in the initial read, if it is an original line. */
+  lid?: string;
+}
+
+function modelSplice(lines: ModelLine[], start: number, del: number, insert: Buffer[]): ModelLine[] {
+  const finalNewline = lines.length === 0 || lines[lines.length - 1]!.eol !== '';
+  let crlf = 0;
+  let lf = 0;
+  for (const l of lines) l.eol === '\r\n' ? crlf++ : l.eol === '\n' ? lf++ : 0;
+  const eol = crlf > lf ? '\r\n' : '\n';
+  const out = [
+    ...lines.slice(0, start),
+    ...insert.map((content) => ({ content, eol }) as ModelLine),
+    ...lines.slice(start + del),
+  ].map((l) => ({ ...l }));
+  out.forEach((l, i) => {
+    if (i < out.length - 1 && l.eol === '') l.eol = eol;
+  });
+  const last = out[out.length - 1];
+  if (last) last.eol = finalNewline || last.content.length === 0 ? last.eol || eol : '';
+  return out;
+}
+
+const serialise = (bom: boolean, lines: ModelLine[]) =>
+  Buffer.concat([bom ? BOM : Buffer.alloc(0), ...lines.flatMap((l) => [l.content, Buffer.from(l.eol, 'latin1')])]);
+
+const lineContent = fc.oneof(
+  fc.constantFrom('', '}', '\t{', 'return x;', '  // note'),
+  fc.uint8Array({ maxLength: 6 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a)).toString('latin1')),
+);
+const modelFile = fc.record({
+  bom: fc.boolean(),
+  lines: fc.array(
+    fc.record({ content: lineContent, eol: fc.constantFrom('\n', '\r\n') as fc.Arbitrary<'\n' | '\r\n'> }),
+    { maxLength: 25 },
+  ),
+  finalNewline: fc.boolean(),
+});
+const editOp = fc.record({
+  kind: fc.constantFrom('edit', 'insert', 'insertAfter', 'delete', 'append'),
+  pick: fc.nat(),
+  span: fc.integer({ min: 0, max: 3 }),
+  text: fc.array(lineContent, { minLength: 1, maxLength: 3 }),
+});
+
+describe('edits addressed by LIDs from one read', () => {
+  it("give exactly the model's bytes, and keep every untouched line's LID", () => {
+    fc.assert(
+      fc.property(modelFile, fc.array(editOp, { maxLength: 12 }), (f, ops) => {
+        // A line ending in \r is written with \r\n so that it keeps it; the model, whose lines take the file's ending,
+        // keeps content clean of final \r's (all of them).
+        let model: ModelLine[] = f.lines.map((l) => ({
+          content: Buffer.from(l.content.replace(/\r+$/, ''), 'latin1'),
+          eol: l.eol,
+        }));
+        // Without a final newline, an empty last line is no line at all: only a non-empty one can lack it.
+        if (model.length && !f.finalNewline && model[model.length - 1]!.content.length > 0)
+          model[model.length - 1]!.eol = '';
+        let bytes: Buffer = serialise(f.bom, model);
+        let lines = splitLines(bytes);
+        let index: LineIndex = buildIndex(hashLines(lines));
+        const initialLids = Array.from(index.lids, lidToString);
+        model.forEach((l, i) => (l.lid = initialLids[i]));
+
+        for (const op of ops) {
+          const originals = model.map((l, i) => ({ l, i })).filter(({ l }) => l.lid !== undefined);
+          const text = op.text.map((t) => Buffer.from(t.replace(/\r+$/, ''), 'latin1'));
+          let start: number;
+          let del = 0;
+          let insert: Buffer[] = text;
+          if (op.kind === 'append') {
+            start = model.length;
+          } else {
+            if (originals.length === 0) continue;
+            const first = originals[op.pick % originals.length]!;
+            // Resolve the LID from the initial read against the current index: that is the point.
+            const at = Array.from(index.lids, lidToString).indexOf(first.l.lid!);
+            expect(at).toBe(first.i);
+            if (op.kind === 'insert') start = at;
+            else if (op.kind === 'insertAfter') start = at + 1;
+            else {
+              // A range from this original line to a later original line (or itself).
+              const later = originals.filter(({ i }) => i >= at);
+              const last = later[Math.min(op.span, later.length - 1)]!;
+              start = at;
+              del = last.i - at + 1;
+              if (op.kind === 'delete') insert = [];
+            }
+          }
+          const result = applySplice(lines, index, { start, deleteCount: del, insert }, dominantEol(lines));
+          model = modelSplice(model, start, del, insert);
+          // Read from the parts before they are ever joined: each line's content, and whether anything changed.
+          const expected = serialise(f.bom, model);
+          const split = splitLines(expected);
+          for (let i = 0; i < split.count; i++) expect(result.content(i)).toEqual(contentOf(split, i));
+          expect(result.unchanged).toBe(expected.equals(bytes));
+          // Before, the new lines (joined: one write for them all, not one a line), after.
+          expect(result.parts.length).toBe(3);
+          expect(Buffer.concat(result.parts)).toEqual(expected);
+          bytes = Buffer.from(result.bytes);
+          expect(bytes).toEqual(expected);
+          lines = splitLines(bytes);
+          // The lines the edit engine derives are those a fresh split finds.
+          expect({ ...result.lines, bytes: undefined }).toEqual({ ...lines, bytes: undefined });
+          index = result.index;
+          expect(index.lids.length).toBe(lines.count);
+          const lids = Array.from(index.lids, lidToString);
+          expect(new Set(lids).size).toBe(lids.length);
+          model.forEach((l, i) => {
+            if (l.lid !== undefined) expect(lids[i]).toBe(l.lid);
+          });
+          // The index must equal what reading the file afresh would fingerprint.
+          const fresh = hashLines(lines);
+          expect(Array.from(index.h1)).toEqual(Array.from(fresh.h1));
+          expect(Array.from(index.h2)).toEqual(Array.from(fresh.h2));
+        }
+      }),
+      { numRuns: runs(400) },
+    );
+  });
+});

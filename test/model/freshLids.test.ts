@@ -1,0 +1,251 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assignByKeys, contextKeys, contextKeysOf, lookupBudget } from '../../src/model/freshLids.js';
+import { hashLines, type LineHashes } from '../../src/model/hash.js';
+import { candidate, hasLetter, lidToString } from '../../src/model/lid.js';
+import { buildIndex } from '../../src/model/lineIndex.js';
+import { splitLines } from '../../src/model/lines.js';
+import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
+import { runs } from '../support/runs.js';
+
+const hashesOf = (contents: readonly string[]) =>
+  hashLines(splitLines(Buffer.from(contents.map((c) => `${c}\n`).join(''))));
+const fresh = (contents: readonly string[]) => Array.from(buildIndex(hashesOf(contents)).lids, lidToString);
+/** Checks that contextKeysOf keys lines from..to-1 as contextKeys does over the whole file. */
+function expectKeysAsWhole(hashes: LineHashes, from: number, to: number, budget = lookupBudget()): void {
+  const all = contextKeys(hashes);
+  const some = contextKeysOf(hashes, from, to, budget);
+  expect(Array.from(some.h1)).toEqual(Array.from(all.h1.subarray(from, to)));
+  expect(Array.from(some.h2)).toEqual(Array.from(all.h2.subarray(from, to)));
+}
+
+const F_JS = [
+  'function a() {',
+  '  return 1;',
+  '}',
+  'function b() {',
+  '  return 2;',
+  '}',
+  'function c() {',
+  '  return 3;',
+  '}',
+];
+
+describe('fresh LIDs of repeated lines come from their surroundings, not their rank', () => {
+  it("keeps b's and c's braces when a's function is deleted (the defect of rank: b's brace took a's LID, c's took b's)", () => {
+    const before = fresh(F_JS);
+    const after = fresh(F_JS.slice(3));
+    expect(after).toEqual(before.slice(3));
+    expect(new Set(before).size).toBe(9);
+  });
+
+  it('gives none of a run of equal lines an old LID once the run lost one: the bytes do not say which went', () => {
+    const before = fresh(['x', '}', '}', '}', 'y']);
+    const after = fresh(['x', '}', '}', 'y']);
+    expect(after[0]).toBe(before[0]);
+    expect(after[3]).toBe(before[4]);
+    for (const lid of after.slice(1, 3)) expect(before.slice(1, 4)).not.toContain(lid);
+  });
+
+  it('keeps the LID of a line moved unchanged whose content occurs once (an import sort)', () => {
+    const before = fresh(['import c;', 'import a;', 'import b;', '', 'run();']);
+    const after = fresh(['import a;', 'import b;', 'import c;', '', 'run();']);
+    expect(after[2]).toBe(before[0]);
+    expect(after.slice(0, 2)).toEqual(before.slice(1, 3));
+  });
+
+  it('settles a clash of first candidates by content, not by order: neither line of a clash keeps the contested LID', () => {
+    // Two keys whose first 4-character candidates are the same value (the low 20 bits of the first half).
+    const a: [number, number] = [0x12345, 7];
+    const b: [number, number] = [0x12345 + (1 << 20), 9];
+    const both = assignByKeys({ h1: Uint32Array.of(a[0], b[0]), h2: Uint32Array.of(a[1], b[1]) }, 4);
+    const bAlone = assignByKeys({ h1: Uint32Array.of(b[0]), h2: Uint32Array.of(b[1]) }, 4);
+    const aAlone = assignByKeys({ h1: Uint32Array.of(a[0]), h2: Uint32Array.of(a[1]) }, 4);
+    expect(aAlone[0]).toBe(bAlone[0]); // the clash
+    expect(both).not.toContain(aAlone[0]);
+    // Deleting either line of the clash hands the other no LID the pair had shown.
+    expect(Array.from(both)).not.toContain(bAlone[0]);
+    expect(both[0]).not.toBe(both[1]);
+  });
+
+  it('keys lines the same when counted around a region as when counted over the whole file', () => {
+    const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c');
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 120 }), fc.nat(), fc.nat(), (lines, x, y) => {
+        const from = lines.length ? x % lines.length : 0;
+        expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 6)));
+      }),
+      { numRuns: runs(1000) },
+    );
+  });
+
+  it("keys lines the same when each is looked up in the file as when counted over the whole file: unique lines, long runs, the lookups' limit", () => {
+    // Mostly unique lines (each one's content looked up), runs of repeated ones of any length
+    // (a stretch reaching beyond the lookups' limit is counted instead), at either edge.
+    const line = fc.oneof(
+      fc.nat(1_000_000).map((k) => `unique ${k}`),
+      fc.constantFrom('', '}', '{'),
+      fc.array(fc.constant(''), { minLength: 2, maxLength: 30 }).map((run) => run.join('\n')),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 60 }), fc.nat(), fc.nat(), (parts, x, y) => {
+        const lines = parts.length ? parts.join('\n').split('\n') : [];
+        const from = lines.length ? x % lines.length : 0;
+        expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 4)));
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+
+  it("keys lines the same by lookups as counted over the whole file when fingerprints share their first hash, at the lookups' limit and at the edges", () => {
+    // Fingerprints made directly: h1 from few values, so that lines of one h1 differ in h2.
+    const sameKeys = (h1: readonly number[], h2: readonly number[], budget = lookupBudget) => {
+      const hashes = { h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) };
+      for (let from = 0; from <= h1.length; from++)
+        for (let to = from; to <= Math.min(h1.length, from + 14); to++) expectKeysAsWhole(hashes, from, to, budget());
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) =>
+        sameKeys(
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+        ),
+      ),
+      { numRuns: runs(200) },
+    );
+    // A stretch of 0 to 20 equal lines, bounded by unique lines or the file's edges, its content
+    // (and another of its h1) repeated at the end: 12 lookups exactly, and one more.
+    for (let length = 0; length <= 20; length++)
+      for (let pad = 0; pad <= 1; pad++) {
+        const h1 = [
+          ...Array<number>(pad).fill(100),
+          ...Array<number>(length).fill(5),
+          ...Array<number>(pad).fill(200),
+          5,
+          5,
+        ];
+        const h2 = [
+          ...Array<number>(pad).fill(100),
+          ...Array<number>(length).fill(5),
+          ...Array<number>(pad).fill(200),
+          9,
+          5,
+        ];
+        sameKeys(h1, h2);
+        sameKeys(h1, h2, () => ({ lookups: 0 })); // a budget spent: counted
+      }
+  });
+
+  it("spends one budget of lookups over an edit's runs: a run whose stretch needs more leaves none to the next", () => {
+    const h1 = Uint32Array.from({ length: 100 }, (_, i) => ((i >= 40 && i < 60) || i >= 95 ? 7 : 1000 + i));
+    const h2 = Uint32Array.from(h1);
+    const budget = lookupBudget();
+    contextKeysOf({ h1, h2 }, 10, 11, budget); // a unique line: one lookup
+    expect(budget.lookups).toBe(11);
+    contextKeysOf({ h1, h2 }, 50, 51, budget); // in a stretch of 20 repeated lines: more than 11
+    expect(budget.lookups).toBe(0);
+  });
+
+  it('never gives, in a fresh reading after any one change, an old LID to another line than its own unless the two are indistinguishable', () => {
+    // Few contents, so that repeated lines are the rule; a model line keeps its identity until changed.
+    const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', 'c', 'd');
+    const op = modelOp(content);
+    let checked = 0;
+    let excused = 0;
+    fc.assert(
+      fc.property(fc.array(content, { maxLength: 40 }), fc.array(op, { maxLength: 12 }), (initial, ops) => {
+        let model = modelLines(initial);
+        // Every LID printed so far: the line it named and what told that line apart then.
+        const printed = new Map<string, { id: number; content: string; around: string }>();
+        const read = () => {
+          const contents = model.map((l) => l.content);
+          // 6-character LIDs: what is tested is the keys; with 4 characters (20 bits), a key new to
+          // the file may take a retired line's LID by chance, about once in 2^20 / (lines) readings,
+          // which only saved state (the retired LIDs) rules out.
+          const lids = Array.from(assignByKeys(contextKeys(hashesOf(contents)), 6), lidToString);
+          expect(new Set(lids).size).toBe(lids.length);
+          lids.forEach((lid, i) => {
+            const line = model[i]!;
+            const was = printed.get(lid);
+            if (was && was.id !== line.id) {
+              checked++;
+              // Another line has it: allowed only when indistinguishable (same content, same stretch).
+              expect(was.content).toBe(line.content);
+              expect(surroundings(contents, i)).toBe(was.around);
+              excused++;
+            }
+            printed.set(lid, { id: line.id, content: line.content, around: surroundings(contents, i) });
+          });
+        };
+        read();
+        for (const o of ops) {
+          model = applyModelOp(model, o);
+          read();
+        }
+      }),
+      { numRuns: process.env.RT_RUNS ? Number(process.env.RT_RUNS) : runs(2000) },
+    );
+    expect(excused).toBeLessThanOrEqual(checked);
+  });
+});
+
+describe("assignByKeys settles clashes so that no line takes another line's LID", () => {
+  // Keys whose candidates collide often: first halves from a small range, so clashes at every level abound.
+  const key = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }));
+  const assign = (ks: ReadonlyArray<[number, number]>) =>
+    assignByKeys({ h1: Uint32Array.from(ks, ([a]) => a * 4099), h2: Uint32Array.from(ks, ([, b]) => b * 8191) }, 4);
+
+  it('a line added never takes the LID a line already there holds (it stays or both move on)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 40, selector: ([a, b]) => `${a},${b}` }), key, (keys, added) => {
+        if (keys.some(([a, b]) => a === added[0] && b === added[1])) return;
+        const before = assign(keys);
+        const after = assign([...keys, added]);
+        expect(new Set(after).size).toBe(after.length);
+        expect(Array.from(before)).not.toContain(after[keys.length]);
+      }),
+      { numRuns: runs(3000) },
+    );
+  });
+
+  it('a line removed never hands its LID to another line', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key, { minLength: 1, maxLength: 40, selector: ([a, b]) => `${a},${b}` }),
+        fc.nat(),
+        (keys, which) => {
+          const gone = which % keys.length;
+          const before = assign(keys);
+          const after = assign(keys.filter((_, i) => i !== gone));
+          expect(Array.from(after)).not.toContain(before[gone]);
+        },
+      ),
+      { numRuns: runs(3000) },
+    );
+  });
+
+  it('a line that changed never takes the LID of a line its old content had moved off its first candidate', () => {
+    // X and W clash on their first candidates, so X holds its second; W then changes to Z,
+    // whose first candidate is X's second. X goes back to its first, and still reserves its
+    // second: Z does not take the LID X had.
+    const cand = (a: number, b: number, k: number) => {
+      const out: number[] = [];
+      for (let j = 0; out.length <= k; j++) {
+        const c = candidate(a, b, j, 4);
+        if (hasLetter(c, 4)) out.push(c);
+      }
+      return out[k]!;
+    };
+    const X: [number, number] = [1000, 777];
+    const W: [number, number] = [cand(...X, 0) + (1 << 20) * 3, 4242];
+    expect(cand(...W, 0)).toBe(cand(...X, 0));
+    const Z: [number, number] = [cand(...X, 1) + (1 << 20) * 5, 999];
+    expect(cand(...Z, 0)).toBe(cand(...X, 1));
+    const assign4 = (ks: ReadonlyArray<[number, number]>) =>
+      assignByKeys({ h1: Uint32Array.from(ks, ([a]) => a), h2: Uint32Array.from(ks, ([, b]) => b) }, 4);
+    const before = assign4([X, W]);
+    expect(before[0]).toBe(cand(...X, 1));
+    const after = assign4([X, Z]);
+    expect(after[1]).not.toBe(before[0]);
+  });
+});

@@ -1,0 +1,83 @@
+// The WebAssembly decoder of a saved index's records (src/model/wasmRecords.ts) gives what
+// decodeWords, splitWords and digestWords give, for any records, and refuses text that is not
+// base64 (wasmAssembled.test.ts checks its module is src/model/wasm/records.wat).
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { digestWords } from '../../src/model/digest.js';
+import { encodeWords, recordWords } from '../../src/model/indexCodec.js';
+import { recordMemory } from '../../src/model/wasmRecords.js';
+import { runs } from '../support/runs.js';
+
+function decoded(h1: Uint32Array, h2: Uint32Array, lids: Uint32Array, block: number) {
+  const n = h1.length;
+  const words = recordWords({ h1, h2, lids }, 0, n);
+  const text = Buffer.from(encodeWords(words), 'latin1');
+  const memory = recordMemory(n, block);
+  if (!memory) throw new Error('no WebAssembly here');
+  text.copy(memory.text);
+  const got = memory.decode();
+  let want = '';
+  for (let w = 0; w < words.length; w += block * 3)
+    want += digestWords(words, w, Math.min(words.length, w + block * 3));
+  return { got, digests: memory.digests(), want, text: memory.text };
+}
+
+describe('wasm records', () => {
+  it('decodes and digests as the JavaScript does: any words, any line count, any block', () => {
+    const word = fc.oneof(
+      fc.integer({ min: 0, max: 0xffffffff }),
+      fc.constantFrom(0, 0xffffffff, 0x80000000, 1, 0xfbfbfbfb),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(word, word, word), { maxLength: 80 }),
+        fc.integer({ min: 1, max: 9 }),
+        (rows, block) => {
+          const h1 = Uint32Array.from(rows.map((r) => r[0]));
+          const h2 = Uint32Array.from(rows.map((r) => r[1]));
+          const lids = Uint32Array.from(rows.map((r) => r[2]));
+          const { got, digests, want } = decoded(h1, h2, lids, block);
+          expect(got && [...got.h1]).toEqual([...h1]);
+          expect(got && [...got.h2]).toEqual([...h2]);
+          expect(got && [...got.lids]).toEqual([...lids]);
+          expect(digests).toBe(want);
+        },
+      ),
+      { numRuns: runs(2000) },
+    );
+  });
+
+  it('decodes a million lines in blocks of 1,024, as the index keeps them', () => {
+    const n = 1_000_003;
+    const h1 = new Uint32Array(n);
+    const h2 = new Uint32Array(n);
+    const lids = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      h1[i] = Math.imul(i, 2654435761) >>> 0;
+      h2[i] = Math.imul(i ^ 0x5bd1e995, 40503) >>> 0;
+      lids[i] = (i * 7919) >>> 0;
+    }
+    const { got, digests, want } = decoded(h1, h2, lids, 1024);
+    expect(Buffer.from(got!.h1.buffer, got!.h1.byteOffset, got!.h1.byteLength).equals(Buffer.from(h1.buffer))).toBe(
+      true,
+    );
+    expect(
+      Buffer.from(got!.lids.buffer, got!.lids.byteOffset, got!.lids.byteLength).equals(Buffer.from(lids.buffer)),
+    ).toBe(true);
+    expect(digests).toBe(want);
+  });
+
+  it('refuses a character outside base64, = included, wherever it stands', () => {
+    const h = Uint32Array.from([1, 2, 3]);
+    for (const bad of ['=', '-', '_', ' ', '\n', '\0', '\x80', '\xff', '@', '[', '`', '{', ':', '.']) {
+      for (const at of [0, 7, 15, 16, 47]) {
+        const { text } = decoded(h, h, h, 1024);
+        const memory = recordMemory(3, 1024)!;
+        text.copy(memory.text);
+        memory.text[at] = bad.charCodeAt(0);
+        expect(memory.decode(), `${JSON.stringify(bad)} at ${at}`).toBeUndefined();
+      }
+    }
+  });
+});

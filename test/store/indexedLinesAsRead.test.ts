@@ -1,0 +1,137 @@
+// A search's hits take their LIDs from the file's saved index, without reading the file, when
+// the index is of the file as it is and holds the very lines the search read
+// (src/store/indexedFile.ts, indexedLinesAsRead): otherwise it gives nothing, and the file is read.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { lidToString } from '../../src/model/lid.js';
+import { indexedLinesAsRead, openIndexed } from '../../src/store/indexedFile.js';
+import { resolveInRoot } from '../../src/store/root.js';
+import { StateStore } from '../../src/store/state.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+
+afterAll(cleanup);
+// rt's clock a minute ahead: a file's change time (which setting its modification time back
+// does not) is then a minute old too, and its index is to be trusted alone (not "racy").
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + 60_000);
+});
+afterAll(() => vi.useRealTimers());
+
+const root = fs.realpathSync(tempDir());
+fs.mkdirSync(path.join(root, '.rt'));
+const store = new StateStore(root, {}, (m) => {
+  throw new Error(m);
+});
+/** A minute ago: an index saved now is to be trusted alone (not "racy"). */
+const settled = new Date(Date.now() - 60_000);
+
+/** Writes `bytes` at `rel`, settled, and saves its index as rt open would: the LIDs of every line. */
+function indexed(
+  rel: string,
+  bytes: Buffer | string,
+  time = settled,
+): { file: ReturnType<typeof resolveInRoot>; lids: string[]; contents: Buffer[] } {
+  fs.writeFileSync(path.join(root, rel), bytes);
+  fs.utimesSync(path.join(root, rel), time, time);
+  const file = resolveInRoot({ dir: root, cwd: root }, rel);
+  const opened = openIndexed(store, file);
+  opened.persist();
+  return { file, lids: [...opened.lids(0, opened.total)].map(lidToString), contents: opened.contents(0, opened.total) };
+}
+
+/**
+ * Lines `numbers` (0-based) as a search prints them: without the \n, with any \r before it, and line 0 with any BOM.
+ */
+function asPrinted(bytes: Buffer, numbers: number[]): Buffer[] {
+  const lines: Buffer[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, at);
+    lines.push(bytes.subarray(at, nl === -1 ? bytes.length : nl));
+    at = nl === -1 ? bytes.length : nl + 1;
+  }
+  return numbers.map((n) => lines[n]!);
+}
+
+function lidsOf(known: ReturnType<typeof indexedLinesAsRead>): string[] | undefined {
+  return known && [...known.lids].map(lidToString);
+}
+
+describe('indexedLinesAsRead', () => {
+  it('gives the LIDs and contents rt open shows, for lines read as the index holds them', () => {
+    const bytes = Buffer.from('alpha\nbeta hit\ngamma\ndelta hit\n');
+    const { file, lids, contents } = indexed('plain.txt', bytes);
+    const known = indexedLinesAsRead(store, file, [1, 3], asPrinted(bytes, [1, 3]));
+    expect(lidsOf(known)).toEqual([lids[1], lids[3]]);
+    expect(known!.contents).toEqual([contents[1], contents[3]]);
+  });
+
+  it('takes the \\r of a CRLF ending and a BOM off, and keeps the \\r ending a last line without \\n', () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('hit one\r\nmiddle\r\nhit two\r\r\nhit end\r'),
+    ]);
+    const { file, lids, contents } = indexed('crlf.txt', bytes);
+    expect(contents.map(String)).toEqual(['hit one', 'middle', 'hit two\r', 'hit end\r']);
+    const known = indexedLinesAsRead(store, file, [0, 2, 3], asPrinted(bytes, [0, 2, 3]));
+    expect(lidsOf(known)).toEqual([lids[0], lids[2], lids[3]]);
+    expect(known!.contents.map(String)).toEqual(['hit one', 'hit two\r', 'hit end\r']);
+    // The last line of a file ending in CRLF: its \r is no content.
+    const ended = Buffer.from('one\r\nhit\r\n');
+    const crlf = indexed('crlf-end.txt', ended);
+    expect(indexedLinesAsRead(store, crlf.file, [1], asPrinted(ended, [1]))!.contents.map(String)).toEqual(['hit']);
+  });
+
+  it('reads bytes that are not UTF-8 as they are, and lines past the first block of records', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i % 700 === 5 ? Buffer.from([0x68, 0x69, 0x74, 0xff, 0xfe, 0x30 + (i % 10)]) : Buffer.from(`line ${i}`),
+    );
+    const bytes = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+    const { file, lids } = indexed('latin.txt', bytes);
+    const hits = [5, 705, 1405, 2105, 2805];
+    expect(lidsOf(indexedLinesAsRead(store, file, hits, asPrinted(bytes, hits)))).toEqual(hits.map((n) => lids[n]));
+  });
+
+  it('gives nothing when a line read is not the one the index holds at its number', () => {
+    const bytes = Buffer.from('one\ntwo hit\nthree\n');
+    const { file } = indexed('other.txt', bytes);
+    expect(indexedLinesAsRead(store, file, [1], [Buffer.from('two hix')])).toBeUndefined();
+    expect(indexedLinesAsRead(store, file, [2], [Buffer.from('two hit')])).toBeUndefined();
+    // A \r the index does not hold, inside the file; a line past its end.
+    expect(indexedLinesAsRead(store, file, [1], [Buffer.from('two hit\r\r')])).toBeUndefined();
+    expect(indexedLinesAsRead(store, file, [3], [Buffer.from('')])).toBeUndefined();
+    expect(indexedLinesAsRead(store, file, [1], [Buffer.from('two hit')])).toBeDefined();
+  });
+
+  it('gives nothing for a file changed since its index was saved, even to the same lines', () => {
+    const bytes = Buffer.from('same hit\nsame\n');
+    const { file } = indexed('changed.txt', bytes);
+    // Replaced by a file of the same bytes and times: its inode tells.
+    fs.writeFileSync(path.join(root, 'changed.tmp'), bytes);
+    fs.utimesSync(path.join(root, 'changed.tmp'), settled, settled);
+    fs.renameSync(path.join(root, 'changed.tmp'), path.join(root, 'changed.txt'));
+    expect(indexedLinesAsRead(store, file, [0], [Buffer.from('same hit')])).toBeUndefined();
+  });
+
+  it('gives nothing for an index saved within the timestamp granularity of a change (racy), nor without an index', () => {
+    const bytes = Buffer.from('fresh hit\n');
+    const { file } = indexed('fresh.txt', bytes, new Date());
+    expect(indexedLinesAsRead(store, file, [0], [Buffer.from('fresh hit')])).toBeUndefined();
+    fs.writeFileSync(path.join(root, 'never.txt'), bytes);
+    fs.utimesSync(path.join(root, 'never.txt'), settled, settled);
+    expect(
+      indexedLinesAsRead(store, resolveInRoot({ dir: root, cwd: root }, 'never.txt'), [0], [Buffer.from('fresh hit')]),
+    ).toBeUndefined();
+  });
+
+  it('gives nothing for a file gone or replaced by a symbolic link', () => {
+    const bytes = Buffer.from('gone hit\n');
+    const { file } = indexed('gone.txt', bytes);
+    fs.renameSync(path.join(root, 'gone.txt'), path.join(root, 'kept.txt'));
+    expect(indexedLinesAsRead(store, file, [0], [Buffer.from('gone hit')])).toBeUndefined();
+    fs.symlinkSync(path.join(root, 'kept.txt'), path.join(root, 'gone.txt'));
+    expect(indexedLinesAsRead(store, file, [0], [Buffer.from('gone hit')])).toBeUndefined();
+  });
+});

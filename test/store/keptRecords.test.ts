@@ -1,0 +1,84 @@
+// After an edit, the saved index writes the records of the lines the edit kept as it read them
+// (src/store/savedIndex.ts, KeptRecords): the file must be the one encoding every record anew gives.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applySplice } from '../../src/model/edit.js';
+import { hashLines } from '../../src/model/hash.js';
+import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
+import { dominantEol, splitLines } from '../../src/model/lines.js';
+import { BLOCK, SavedIndex, saveIndexFile } from '../../src/store/savedIndex.js';
+import { StateStore } from '../../src/store/state.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+import { runs } from '../support/runs.js';
+
+afterAll(cleanup);
+
+const stamp = { size: 1, mtimeNs: '1', ctimeNs: '1', ino: '1' };
+
+function save(store: StateStore, rel: string, index: LineIndex, kept?: Parameters<typeof saveIndexFile>[4]): void {
+  const lines = index.lids.length;
+  const checkpoints = Array.from({ length: Math.ceil(lines / BLOCK) }, (_, b) => b * 100);
+  expect(saveIndexFile(store, rel, { file: stamp, racy: false, content: null, lines, checkpoints }, index, kept)).toBe(
+    true,
+  );
+}
+
+/** The saved index of `rel` as JSON, but for when it was written (and the head's digest, which covers that). */
+function saved(root: string, rel: string): Record<string, unknown> {
+  const dir = path.join(root, '.rt', 'index');
+  const name = fs.readdirSync(dir).find((n) => n.startsWith(`${rel}-`))!;
+  const {
+    touched: _t,
+    head: _h,
+    ...rest
+  } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as Record<string, unknown>;
+  return rest;
+}
+
+describe('an edit saving the records it kept as they were read', () => {
+  it('writes the index that encoding every record gives, and reads back the same LIDs', () => {
+    const root = tempDir();
+    const store = new StateStore(root, {}, (m) => {
+      throw new Error(m);
+    });
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 * BLOCK + 300 }),
+        fc.nat(),
+        // Deletions and insertions of whole blocks too, which keep later blocks' digests.
+        fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom(BLOCK, BLOCK + 1, 2 * BLOCK)),
+        fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom(BLOCK, BLOCK - 1)),
+        (count, at, deleteCount, inserted) => {
+          const rel = `f${n++}.txt`;
+          const text = Array.from({ length: count }, (_, i) => `line ${i % 97}\n`).join('');
+          const lines = splitLines(Buffer.from(text));
+          save(store, rel, buildIndex(hashLines(lines)));
+          const records = SavedIndex.open(store, rel)!.records()!;
+          const retired = SavedIndex.open(store, rel)!.retired()!;
+          const blocks = SavedIndex.open(store, rel)!.head.blocks;
+          const start = count ? at % (count + 1) : 0;
+          const del = Math.min(deleteCount, count - start);
+          const insert = Array.from({ length: inserted }, (_, i) => Buffer.from(`new ${i % 5}`));
+          const edited = applySplice(
+            lines,
+            { h1: records.h1, h2: records.h2, lids: records.lids, retired },
+            { start, deleteCount: del, insert },
+            dominantEol(lines),
+          ).index;
+
+          save(store, `${rel}.kept`, edited, { text: records.text, blocks, start, end: start + del, inserted });
+          save(store, `${rel}.anew`, edited);
+          const { path: _a, ...kept } = saved(root, `${rel}.kept`);
+          const { path: _b, ...anew } = saved(root, `${rel}.anew`);
+          expect(kept).toEqual(anew);
+          expect(Array.from(SavedIndex.open(store, `${rel}.kept`)!.records()!.lids)).toEqual(Array.from(edited.lids));
+        },
+      ),
+      { numRuns: runs(60) },
+    );
+  });
+});

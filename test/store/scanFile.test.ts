@@ -1,0 +1,138 @@
+// A big file's first reading a piece at a time (src/store/scanFile.ts) must find the lines, and
+// fingerprint them, exactly as reading it whole does, wherever the pieces' edges fall.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { looksBinary, SNIFF_BYTES } from '../../src/model/binary.js';
+import { hashLines } from '../../src/model/hash.js';
+import { splitLines } from '../../src/model/lines.js';
+import { BLOCK } from '../../src/store/savedIndex.js';
+import { scanFile } from '../../src/store/scanFile.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+import { runs } from '../support/runs.js';
+
+afterAll(cleanup);
+
+function scanned(bytes: Buffer, piece: number): ReturnType<typeof scanFile> {
+  const file = path.join(tempDir(), 'f.txt');
+  fs.writeFileSync(file, bytes);
+  const fd = fs.openSync(file, 'r');
+  try {
+    return scanFile(fd, bytes.length, piece);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function whole(bytes: Buffer): { h1: number[]; h2: number[]; count: number; checkpoints: number[] } {
+  const lines = splitLines(bytes);
+  const hashes = hashLines(lines);
+  const checkpoints: number[] = [];
+  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  return { h1: Array.from(hashes.h1), h2: Array.from(hashes.h2), count: lines.count, checkpoints };
+}
+
+const line = fc.oneof(
+  // (A line starting with a BOM's bytes is content: only the file's first bytes can be its BOM.)
+  fc.constantFrom('', 'x', 'tail\r', 'lone\rcr', '\t{', 'même', '\u00ef\u00bb\u00bfbom'),
+  fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a && b !== 0)).toString('latin1')),
+);
+
+describe('scanFile', () => {
+  it('gives the lines, fingerprints and block offsets that reading the file whole gives', () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        // Up to some 2,600 lines: three blocks' offsets.
+        fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 2600, size: 'max' }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 200 }),
+        (bom, lines, finalNewline, piece) => {
+          let text = lines.map(([content, eol]) => content + eol).join('');
+          if (!finalNewline && lines.length) text = text.replace(/\r?\n$/, '') || 'x';
+          const bytes = Buffer.concat([
+            bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
+            Buffer.from(text, 'latin1'),
+          ]);
+          const scan = scanned(bytes, piece);
+          // (No assertion's value is returned: fast-check takes a returned false as a failure.)
+          if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+            expect(scan).toBe('binary');
+            return;
+          }
+          if (scan === undefined || scan === 'binary') {
+            expect(scan).toEqual(whole(bytes));
+            return;
+          }
+          expect({
+            h1: Array.from(scan.h1),
+            h2: Array.from(scan.h2),
+            count: scan.count,
+            checkpoints: scan.checkpoints,
+          }).toEqual(whole(bytes));
+        },
+      ),
+      { numRuns: runs(150) },
+    );
+  });
+
+  it('says when a file looks binary, from its first 8 KiB as a whole reading would', () => {
+    expect(scanned(Buffer.concat([Buffer.from('text\n'), Buffer.from([0]), Buffer.from('\nmore\n')]), 3)).toBe(
+      'binary',
+    );
+    expect(scanned(Buffer.concat([Buffer.from('a\n'.repeat(5000)), Buffer.from([0])]), 64)).not.toBe('binary');
+  });
+
+  it('gives up, when asked, on a file whose first piece holds few lines', () => {
+    const bytes = Buffer.from(`${'x'.repeat(30)}\n${'y'.repeat(30)}\nshort\n`);
+    expect(scanned(bytes, 16)).not.toBeUndefined();
+    const file = path.join(tempDir(), 'long.txt');
+    fs.writeFileSync(file, bytes);
+    const fd = fs.openSync(file, 'r');
+    try {
+      expect(scanFile(fd, bytes.length, 16, 2)).toBeUndefined();
+      expect(scanFile(fd, bytes.length, 40, 1)).not.toBeUndefined();
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('does not give up on a long line after a first piece of enough lines', () => {
+    const bytes = Buffer.from(`a\nb\nc\n${'x'.repeat(50)}\nend\n`);
+    const file = path.join(tempDir(), 'later.txt');
+    fs.writeFileSync(file, bytes);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const scan = scanFile(fd, bytes.length, 8, 3);
+      expect(
+        scan && scan !== 'binary'
+          ? { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints }
+          : scan,
+      ).toEqual(whole(bytes));
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('reads a line longer than many pieces, and gives up on a file that ends early', () => {
+    for (const text of [`${'x'.repeat(100)}\nshort\n`, `a\n${'y'.repeat(99)}\r\nb`, 'z'.repeat(101)]) {
+      const bytes = Buffer.from(text);
+      const scan = scanned(bytes, 16);
+      expect(
+        scan === undefined || scan === 'binary'
+          ? scan
+          : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints },
+      ).toEqual(whole(bytes));
+    }
+    const file = path.join(tempDir(), 'short.txt');
+    fs.writeFileSync(file, 'a\nb\n');
+    const fd = fs.openSync(file, 'r');
+    try {
+      expect(scanFile(fd, 100, 2)).toBeUndefined();
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+});

@@ -1,0 +1,65 @@
+// The state folders (.rt/index, .rt/view) swapped for symbolic links while rt runs (src/store/state.ts):
+// no state is read through the link, none written, and no file is moved out of where it leads.
+// Node has no openat: each read and write checks the folders just before it.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StateStore, type StateDoc } from '../../src/store/state.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+
+afterAll(cleanup);
+
+const doc = (rel: string, note: string) => ({ format: 'rt-test', version: 1, path: rel, touched: 0, note });
+
+describe('state folders swapped for links after the first use', () => {
+  const root = tempDir();
+  const outside = tempDir();
+  const warnings: string[] = [];
+  const store = new StateStore(root, {}, (m) => warnings.push(m));
+  const view = path.join(root, '.rt', 'view');
+
+  it('reads, writes and sets aside nothing through the link', () => {
+    expect(store.save('view', 'a.txt', doc('a.txt', 'inside'))).toBe(true);
+    expect(store.load<StateDoc & { note: string }>('view', 'a.txt', 'rt-test', 1)?.note).toBe('inside');
+    const [name] = fs.readdirSync(view);
+    // The same state file, planted outside the root, and the real folder swapped for a link to it.
+    fs.writeFileSync(path.join(outside, name!), JSON.stringify(doc('a.txt', 'outside')));
+    fs.writeFileSync(path.join(outside, 'garbage.json'), 'not json');
+    fs.renameSync(view, `${view}.real`);
+    fs.symlinkSync(outside, view);
+
+    // The lock of an update is not made through the link (it would be gone once released).
+    let lockedThere: string[] | undefined;
+    store.update('view', 'a.txt', () => (lockedThere = fs.readdirSync(outside).filter((n) => n.includes('.rt-lock'))));
+    expect(lockedThere).toEqual([]);
+
+    expect(store.load('view', 'a.txt', 'rt-test', 1)).toBeUndefined();
+    expect(store.openForReading('view', 'a.txt')).toBeUndefined();
+    expect(store.save('view', 'a.txt', doc('a.txt', 'written'))).toBe(false);
+    store.setAsideFile('view', path.join(view, 'garbage.json'), 'a test');
+    expect(fs.readdirSync(outside).sort()).toEqual([name!, 'garbage.json'].sort());
+    expect(JSON.parse(fs.readFileSync(path.join(outside, name!), 'utf8')).note).toBe('outside');
+    expect(fs.existsSync(path.join(root, '.rt', 'set-aside'))).toBe(false);
+    expect(warnings.join('\n')).toMatch(/\.rt\/view is gone or not a plain folder/);
+  });
+
+  it('the daily sweep writes its stamp in place of a link planted there, and sweeps no folder a link leads to', () => {
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    fs.mkdirSync(path.join(dir, '.rt'));
+    const victim = path.join(elsewhere, 'victim.txt');
+    fs.writeFileSync(victim, 'precious\n');
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    fs.utimesSync(victim, old, old);
+    fs.symlinkSync(victim, path.join(dir, '.rt', 'swept'));
+    // The link itself old too, so that the sweep is due.
+    fs.lutimesSync(path.join(dir, '.rt', 'swept'), old, old);
+    fs.symlinkSync(elsewhere, path.join(dir, '.rt', 'set-aside'));
+    const said: string[] = [];
+    const fresh = new StateStore(dir, {}, (m) => said.push(m));
+    expect(fresh.save('view', 'b.txt', doc('b.txt', 'x')), said.join('\n')).toBe(true);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(fs.lstatSync(path.join(dir, '.rt', 'swept')).isFile()).toBe(true);
+  });
+});
