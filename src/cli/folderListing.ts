@@ -17,7 +17,13 @@ import { isInside, type ResolvedPath } from '../store/root.js';
 import type { Context } from './context.js';
 import { absPrefixOf, commandLine, listOptions, noteUndecodable, throughLinkedFolder } from './search.js';
 import { explicitWindowSize } from './shared.js';
-import type { Options } from './spec.js';
+
+/** The options of `rt open DIR`. */
+export interface FolderOptions {
+  readonly window: number | undefined;
+  readonly hidden: boolean;
+  readonly ignore: boolean;
+}
 
 /** Bytes read at a time to count a file's lines. */
 const CHUNK = 1 << 20;
@@ -32,7 +38,7 @@ interface Entry {
 /** What a file entry shows: its lines, that it is binary, or that it is a link out of the root (not read). */
 type FileCount = { lines?: number; binary?: boolean; outside?: boolean };
 
-export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): number {
+export function listFolder(ctx: Context, options: FolderOptions, dir: ResolvedPath): number {
   try {
     fs.readdirSync(dir.abs);
   } catch (error) {
@@ -105,8 +111,8 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
     const flags = [
       '--window',
       String(sorted.length),
-      ...(options.hidden === true ? ['--hidden'] : []),
-      ...(options.ignore === false ? ['--no-ignore'] : []),
+      ...(options.hidden ? ['--hidden'] : []),
+      ...(!options.ignore ? ['--no-ignore'] : []),
     ];
     const more = sorted.length - shown.length;
     ctx.warn(
@@ -115,7 +121,7 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
   }
   if (sorted.length === 0)
     ctx.warn(
-      `${dir.display} holds no file rt lists${options.hidden === true || options.ignore === false ? '' : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'}`,
+      `${dir.display} holds no file rt lists${options.hidden || !options.ignore ? '' : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'}`,
     );
   return 0;
 }

@@ -1,13 +1,14 @@
 // Builds the commander program from the command definitions: the definitions are the source
 // of truth; commander only parses.
 
-import { Argument, Command, type CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { closest } from '../model/editDistance.js';
 import { printable, RtError } from '../model/errors.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import { helpDocument } from '../render/help.js';
 import type { Context } from './context.js';
-import { finishInterruptedBatches } from './writing.js';
+import { optionKey, type GivenOptions } from './options.js';
+import { runCommand } from './runCommand.js';
 import { GLOBAL_OPTIONS, HELP_COMMAND, type CommandDoc, type CommandSpec, type OptionSpec } from './spec.js';
 
 declare const __RT_VERSION__: string | undefined;
@@ -70,12 +71,7 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
         globals.json === true,
         globals.color as string | undefined,
       );
-      spec.checkOperands?.(ctx.cwd, self.args, self.opts());
-      if (spec.touchesFiles !== false) {
-        void ctx.session; // a bad RT_SESSION is refused before the command does anything
-        finishInterruptedBatches(ctx);
-      }
-      onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
+      onStatus(await runCommand(spec, ctx, self.args, self.opts()));
     });
   }
 
@@ -131,9 +127,13 @@ function explainUnknownOptions(cmd: Command, explain: (flag: string) => string |
   };
 }
 
+/** An option as commander's messages name it: -w, --window <N>. */
+function flagsOf(spec: OptionSpec): string {
+  return `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
+}
+
 function toOption(spec: OptionSpec): Option {
-  const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
-  const option = new Option(flags, spec.summary);
+  const option = new Option(flagsOf(spec), spec.summary);
   if (spec.choices) option.choices(spec.choices);
   if (spec.kind === 'list')
     option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
@@ -162,8 +162,29 @@ function wrap(text: string, width: number): string {
   return out.join('\n');
 }
 
+/**
+ * What commander refuses in operands and options given otherwise than on a command line (a tool call's): a value
+ * outside an option's or an operand's choices, refused with commander's own error.
+ */
+export function refuseOutsideChoices(spec: CommandDoc, args: readonly string[], given: GivenOptions): void {
+  for (const option of spec.options) {
+    const value = given[optionKey(option.long)];
+    if (option.choices && value !== undefined && !option.choices.includes(String(value)))
+      throw invalid(`error: option '${flagsOf(option)}' argument '${value}' is invalid.`, option.choices);
+  }
+  spec.args.forEach((arg, i) => {
+    const value = args[i];
+    if (arg.choices && !arg.variadic && value !== undefined && !arg.choices.includes(value))
+      throw invalid(`error: command-argument value '${value}' is invalid for argument '${arg.name}'.`, arg.choices);
+  });
+}
+
+function invalid(message: string, choices: readonly string[]): CommanderError {
+  return new CommanderError(1, 'commander.invalidArgument', `${message} Allowed choices are ${choices.join(', ')}.`);
+}
+
 /** Commander's messages, in rt's voice: every stderr line starts with `rt: `. */
-function prefixLines(message: string): string {
+export function prefixLines(message: string): string {
   return message
     .replace(/^error: /, '')
     .replace(/\n?\(Did you mean ([^?]+)\?\)/, ' (did you mean $1?)')

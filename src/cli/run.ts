@@ -1,5 +1,6 @@
 // One run of rt: argv → definitions → handler, errors → exit status. The CLI's entry point
-// (main.ts) runs it once with the process's streams; rt mcp once a tool call, in memory.
+// (main.ts) runs it once with the process's streams; rt mcp runs a command once a tool call,
+// in memory, from the call's operands and options (runTool).
 
 import { CommanderError, type Command } from 'commander';
 import { RtError } from '../model/errors.js';
@@ -7,8 +8,11 @@ import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
 import type { ColorChoice } from '../render/style.js';
 import { Context, type Sink, type Streams } from './context.js';
-import { buildProgram, fromCommanderError } from './program.js';
+import { buildProgram, fromCommanderError, prefixLines, refuseOutsideChoices } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
+import { readSettings } from '../settings/env.js';
+import { switchesGiven, type GivenOptions } from './options.js';
+import { runCommand } from './runCommand.js';
 
 /**
  * Runs rt with `given` (the arguments, without node and script); returns the exit status. With
@@ -76,6 +80,40 @@ export async function runCli(
   }
 }
 
+/** Where a tool call runs, and where what it says goes. */
+export interface ToolPlace {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The root, as --root gives it. */
+  readonly root: string;
+  readonly streams: Streams;
+  readonly stdin: StdinSource;
+  /** Where its --json document goes (its text goes to `streams.stdout`). */
+  readonly jsonSink: Sink;
+}
+
+/**
+ * Runs `spec` with a tool call's operands and options, as `rt --root=ROOT --color=never COMMAND …` runs it from a
+ * command line with the run's --json document caught apart (see runCli's `jsonSink`): the same checks, messages
+ * and exit statuses, with no command line made or parsed.
+ */
+export async function runTool(
+  spec: CommandSpec,
+  operands: readonly string[],
+  given: GivenOptions,
+  place: ToolPlace,
+): Promise<number> {
+  const { cwd, env, root, streams, stdin, jsonSink } = place;
+  try {
+    refuseOutsideChoices(spec, operands, given);
+    const ctx = new Context(cwd, env, streams, stdin, root, true, 'never', jsonSink);
+    return await runCommand(spec, ctx, operands, given);
+  } catch (error) {
+    if (error instanceof CommanderError) streams.stderr.write(prefixLines(`${error.message}\n`));
+    return report(error, { stdout: jsonSink, stderr: streams.stderr }, env, true, spec.name);
+  }
+}
+
 /**
  * Too few operands, as commander found them, may be a grep hit pasted whole as PATH (rt edit
  * FILE:166:1w4s): the command's own check of its operands says what was meant.
@@ -86,11 +124,11 @@ function whatWasMeant(
   cwd: string,
   command: string | undefined,
 ): RtError | undefined {
-  const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
+  const spec = COMMANDS.find((c) => c.name === command);
   const invoked = program.commands.find((c) => c.name() === command);
-  if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
+  if (error.code !== 'commander.missingArgument' || !spec?.checkOperands || !invoked) return undefined;
   try {
-    check(cwd, invoked.args, invoked.opts());
+    spec.checkOperands(cwd, invoked.args, switchesGiven(spec.options, invoked.opts()));
   } catch (refusal) {
     if (refusal instanceof RtError) return refusal;
     throw refusal;
@@ -170,14 +208,16 @@ function report(
   }
   if (error instanceof RtError) {
     streams.stderr.write(error.lines);
-    if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
+    if (readSettings(env).debug) streams.stderr.write(`${error.stack}\n`);
     if (json) streams.stdout.write(`${JSON.stringify(error.document)}\n`);
     return error.exitStatus;
   }
   // A bug or an unexpected system failure: say what happened without a stack trace.
   const e = error as NodeJS.ErrnoException;
   streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
-  streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
+  streams.stderr.write(
+    readSettings(env).debug ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n',
+  );
   const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
   if (json)
     streams.stdout.write(

@@ -23,8 +23,6 @@ import { readAt } from '../store/readAt.js';
 import { resolveInRoot, type Root } from '../store/root.js';
 import { OutOfTime, stepsInTime } from '../search/timeBudget.js';
 import type { Context } from './context.js';
-import { positiveInt } from './shared.js';
-import type { Options } from './spec.js';
 
 export const DEFAULT_MAX = 200;
 
@@ -42,18 +40,13 @@ export interface CandidateSet {
   readonly undecodable?: readonly string[];
 }
 
-export function maxOption(options: Options): number {
-  return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max', 'results, 1 or more');
+export function maxOption(options: { readonly max: number | undefined }): number {
+  return options.max ?? DEFAULT_MAX;
 }
 
-/** -C N, -A N, -B N: lines of context (0 or more). */
-export function countOption(value: Options[string], flag: string): number {
-  if (String(value).trim() === '0') return 0;
-  return positiveInt(String(value), flag, 'lines of context, 0 or more');
-}
-
-export function listOptions(options: Options): ListOptions {
-  return { hidden: options.hidden === true, noIgnore: options.ignore === false };
+/** --hidden and --no-ignore, as the listing takes them. */
+export function listOptions(options: { readonly hidden: boolean; readonly ignore: boolean }): ListOptions {
+  return { hidden: options.hidden, noIgnore: !options.ignore };
 }
 
 /** The files found under each path searched, before globs and sorting. */

@@ -26,8 +26,7 @@ const HEAD_BYTES = 64 * 1024;
 
 /** Whether writes are checked: yes, unless --no-check or RT_CHECK=off. */
 export function checksOn(ctx: Context, noCheckGiven: boolean): boolean {
-  const env = ctx.env.RT_CHECK;
-  return !noCheckGiven && !(env !== undefined && ['0', 'false', 'no', 'off'].includes(env.toLowerCase()));
+  return !noCheckGiven && ctx.settings.check;
 }
 
 /** The language of the file at `file` (a path of the root), its first bytes read only when its name does not tell. */

@@ -43,7 +43,6 @@ import type { Context } from './context.js';
 import { recordRecoveredStep, recordStep, stagedStep } from './recordStep.js';
 import { checkPlanned, checksOn, languageFor, prepareChecks } from './syntaxCheck.js';
 import { reportWrites, type FileReport } from './writeReport.js';
-import type { Options } from './spec.js';
 
 /** The longest file name, in bytes, on Linux file systems. */
 const NAME_MAX = 255;
@@ -63,18 +62,24 @@ export interface WriteFlags {
   readonly indent: boolean;
 }
 
-export function writeFlags(ctx: Context, options: Options): WriteFlags {
-  return {
-    force: options.force === true,
-    dryRun: options.dryRun === true,
-    diff: options.diff === true || isOn(ctx.env.RT_DIFF),
-    check: checksOn(ctx, options.check === false),
-    indent: (typeof options.indent === 'string' ? options.indent : ctx.env.RT_INDENT) === 'auto',
-  };
+/** The options of a command that writes, parsed; one it does not take counts as not given. */
+export interface WriteOptions {
+  readonly force?: boolean;
+  readonly dryRun: boolean;
+  readonly diff: boolean;
+  /** False with --no-check. */
+  readonly check: boolean;
+  readonly indent?: 'auto' | 'keep' | undefined;
 }
 
-export function isOn(value: string | undefined): boolean {
-  return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.toLowerCase());
+export function writeFlags(ctx: Context, options: WriteOptions): WriteFlags {
+  return {
+    force: options.force ?? false,
+    dryRun: options.dryRun,
+    diff: options.diff || ctx.settings.diff,
+    check: checksOn(ctx, !options.check),
+    indent: (options.indent ?? ctx.settings.indent) === 'auto',
+  };
 }
 
 /** Which command writes: its name, and whether its changes come from a patch (messages then name the patch line). */
@@ -135,7 +140,7 @@ export async function runWrites(
 ): Promise<void> {
   const resolved = changes.map((change) => atLine(origin, change.line, () => resolveChange(ctx, change, origin)));
   refuseTwice(resolved, origin);
-  if (isOn(ctx.env.RT_READONLY) && !flags.dryRun) {
+  if (ctx.settings.readOnly && !flags.dryRun) {
     const names = resolved.map((r) => r.file.display).join(', ');
     throw new RtError('access', `RT_READONLY is set: rt writes no files (not writing ${names})`, [
       'see what the command would change with --dry-run, or unset RT_READONLY',
@@ -635,7 +640,7 @@ export function finishInterruptedBatches(ctx: Context): void {
 /** Finishes the batches a killed rt left in the journal folders of `root`, or that its marks lead to. */
 function finishBatchesIn(ctx: Context, root: string): void {
   const record = (step: RecoveredStep) => recordRecoveredStep(ctx, step);
-  const readOnly = isOn(ctx.env.RT_READONLY);
+  const readOnly = ctx.settings.readOnly;
   for (const dir of [journalDir(root, true), journalDir(root, false)])
     recoverBatches(dir, root, (m) => ctx.warn(m), readOnly, record);
 }

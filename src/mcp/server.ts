@@ -1,15 +1,19 @@
-// rt mcp (SPEC §10): rt's commands as Model Context Protocol tools over stdio. Each tool call is
-// one run of the CLI in this process (runCli), with its text and its --json document caught in
-// memory from that one run (an edit cannot be run twice), on the same .rt/, locks and history
-// as the CLI. Calls run one at a time, in the order they come. Nothing but the protocol is
-// written to stdout: the runs write to memory, and anything else to stderr.
+// rt mcp: rt's commands as Model Context Protocol tools over stdio. Each tool call is one run of
+// its command in this process (runTool), its fields mapped to the command's operands and
+// options, with its text and its --json document caught in memory from that one run (an edit
+// cannot be run twice), on the same .rt/, locks and history as the CLI. Calls run one at a time,
+// in the order they come. Nothing but the protocol is written to stdout: the runs write to
+// memory, and anything else to stderr.
 
-import { isOn } from '../cli/writing.js';
 import { isInside } from '../store/inside.js';
 import type { StdinSource } from '../io/stdin.js';
 import { VERSION } from '../cli/program.js';
 import { COMMANDS } from '../cli/commands/index.js';
+import type { GivenOptions } from '../cli/options.js';
+import type { ToolPlace } from '../cli/run.js';
+import type { CommandSpec } from '../cli/spec.js';
 import type { Sink } from '../cli/context.js';
+import { readSettings } from '../settings/env.js';
 import { loadSdk } from './loadSdk.js';
 import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
 import { documentInToolWords, inToolWords, noteInToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
@@ -17,14 +21,12 @@ import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
 import { RtError } from '../model/errors.js';
 
-/** One run of rt (run.ts's runCli), passed in: run.ts defines the commands, rt mcp among them. */
-export type RunCli = (
-  argv: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  streams: { stdout: Sink; stderr: Sink },
-  stdin: StdinSource,
-  jsonSink: Sink,
+/** One run of a command (run.ts's runTool), passed in: run.ts defines the commands, rt mcp among them. */
+export type RunTool = (
+  spec: CommandSpec,
+  operands: readonly string[],
+  options: GivenOptions,
+  place: ToolPlace,
 ) => Promise<number>;
 
 /**
@@ -48,7 +50,7 @@ export interface ServeOptions {
   readonly env: NodeJS.ProcessEnv;
   /** The root of every call, for the server's life: rt mcp's --root, else RT_ROOT, else found from cwd. */
   readonly root: string;
-  readonly runCli: RunCli;
+  readonly runTool: RunTool;
   readonly input?: NodeJS.ReadableStream;
   readonly output?: NodeJS.WritableStream;
   readonly log?: (line: string) => void;
@@ -61,9 +63,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Paths of calls are read from where the server started when that is in the root, else from
   // the root (a client that starts servers anywhere, given --root).
   const cwd = isInside(root, options.cwd) ? options.cwd : root;
-  // Each connection its own session (SPEC §10), unless RT_SESSION names one.
-  const env: NodeJS.ProcessEnv = { ...options.env, RT_SESSION: options.env.RT_SESSION || sessionName() };
-  const readOnly = isOn(env.RT_READONLY);
+  // Each connection its own session, unless RT_SESSION names one.
+  const { env, settings } = readSettings(options.env).withSession(options.env, sessionName);
+  const readOnly = settings.readOnly;
   const tools = toolsOf(COMMANDS, readOnly);
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
   const help = helpToolOf(tools);
@@ -97,7 +99,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
       if (extra.signal.aborted)
         throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
-      return call(tool, args, { root, env, cwd, runCli: options.runCli, words: vocabularyOf(tools, tool) });
+      return call(tool, args, { root, env, cwd, runTool: options.runTool, words: vocabularyOf(tools, tool) });
     });
     queue = result.catch(() => undefined);
     return result;
@@ -133,7 +135,7 @@ interface CallSetting {
   readonly root: string;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
-  readonly runCli: RunCli;
+  readonly runTool: RunTool;
   /** The words its messages are said in: fields and tools, not options and commands. */
   readonly words: Vocabulary;
 }
@@ -161,15 +163,14 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const err = new Collector();
   const doc = new Collector();
   const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
-  const [command, ...rest] = invocation.argv;
-  const status = await setting.runCli(
-    [`--root=${setting.root}`, '--color=never', command!, ...rest],
-    setting.cwd,
-    setting.env,
-    { stdout: out, stderr: err },
+  const status = await setting.runTool(tool.spec, invocation.operands, invocation.options, {
+    cwd: setting.cwd,
+    env: setting.env,
+    root: setting.root,
+    streams: { stdout: out, stderr: err },
     stdin,
-    doc,
-  );
+    jsonSink: doc,
+  });
   const said = (text: string) => inToolWords(text, setting.words);
   const document = documentInToolWords(lastDocument(doc.text()), setting.words);
   const output = outputInToolWords(out.text(), setting.words, Boolean(document?.more));

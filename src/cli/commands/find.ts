@@ -17,16 +17,16 @@ import {
   throughLinkedFolder,
   type Candidate,
 } from '../search.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import type { Context } from '../context.js';
-import { LISTING_OPTIONS } from './searchOptions.js';
+import { LISTING_OPTIONS, type ListingOptions } from './searchOptions.js';
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../../model/binary.js';
 import { readPlainFile } from '../../store/plainFile.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
-export const findCommand: CommandSpec = {
+export const findCommand = defineCommand({
   name: 'find',
   summary: 'list files whose path matches a glob or contains a string',
   tool: [
@@ -51,7 +51,14 @@ export const findCommand: CommandSpec = {
     },
   ],
   options: [
-    { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N paths (default 200)' },
+    {
+      long: 'max',
+      value: 'N',
+      kind: 'count',
+      least: 1,
+      counting: 'results',
+      summary: 'print at most N paths (default 200)',
+    },
     ...LISTING_OPTIONS,
   ],
   examples: [
@@ -110,7 +117,7 @@ export const findCommand: CommandSpec = {
       '--max',
       String(paths.length + more),
       ...(options.hidden ? ['--hidden'] : []),
-      ...(options.ignore === false ? ['--no-ignore'] : []),
+      ...(!options.ignore ? ['--no-ignore'] : []),
     ];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
@@ -128,7 +135,7 @@ export const findCommand: CommandSpec = {
     if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
-};
+});
 
 /**
  * DIR resolved inside the root; a missing one is refused as a missing folder, with the closest
@@ -154,13 +161,13 @@ function isFolder(abs: string): boolean {
  * The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/",
  * whole paths with --full-path.
  */
-function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: Options): string {
+function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: ListingOptions): string {
   const flags = [
     isGlob ? '--glob' : '--fixed-strings',
     ...(pattern.includes('/') ? ['--full-path'] : []),
     ...(isGlob ? [] : ['--ignore-case']),
     ...(options.hidden ? ['--hidden'] : []),
-    ...(options.ignore === false ? ['--no-ignore'] : []),
+    ...(!options.ignore ? ['--no-ignore'] : []),
   ];
   return ['fd', ...flags, shellQuote(pattern), ...(dirArg ? [shellQuote(dirArg)] : [])].join(' ');
 }
@@ -171,7 +178,7 @@ function explainNothingFound(
   dir: string,
   place: (rel: string) => Candidate,
   matches: (rel: string) => boolean,
-  options: Options,
+  options: ListingOptions,
   operands: readonly string[],
 ): void {
   const list = listOptions(options);

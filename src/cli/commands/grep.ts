@@ -47,7 +47,7 @@ import {
   type CandidateSet,
 } from '../search.js';
 import { printHits, type FileHits } from '../hitPrinting.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import type { Context } from '../context.js';
 import {
   explainSearchFlag,
@@ -57,6 +57,7 @@ import {
   searchFlags,
   searchOperands,
   searchQuery,
+  type GrepOptions,
   type SearchQuery,
 } from './searchOptions.js';
 import { OutOfTime, stepsInTime } from '../../search/timeBudget.js';
@@ -71,7 +72,7 @@ const MIN_LITERAL = 3;
 /** How many ignored or hidden files are searched, at most, to tell why nothing was found. */
 const SKIPPED_CHECK_LIMIT = 20_000;
 
-export const grepCommand: CommandSpec = {
+export const grepCommand = defineCommand({
   name: 'grep',
   summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
   tool: [
@@ -154,9 +155,9 @@ export const grepCommand: CommandSpec = {
   run(ctx, args, options) {
     return grep(ctx, searchQuery('grep', args, options), options);
   },
-};
+});
 
-async function grep(ctx: Context, query: SearchQuery, options: Options): Promise<number> {
+async function grep(ctx: Context, query: SearchQuery, options: GrepOptions): Promise<number> {
   const { matched: patterns, paths, ignoreCase } = query;
   // rt's own matcher, unless -P: then ripgrep's, once the files are known.
   let matcher: LineMatcher | undefined = query.pcre
@@ -167,9 +168,9 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
         query.patterns,
       );
   const max = maxOption(options);
-  const filesOnly = options.files === true;
+  const filesOnly = options.files;
   const list = listOptions(options);
-  const globs = (options.glob as string[] | undefined) ?? [];
+  const globs = options.glob;
   const rgCommand = ripgrepCommand(query, [], paths);
   // ripgrep, when it can help, runs while git lists the files: for a plain literal it finds the
   // very lines; otherwise the files worth reading: those holding the literal, or a line its
@@ -206,9 +207,9 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
   // files found are the answer.
   const linesRun =
     request && !(filesOnly && exact)
-      ? ripgrepLines(request, ctx.env, !exact ? 'match' : query.count ? 'none' : 'print')
+      ? ripgrepLines(request, ctx.settings, !exact ? 'match' : query.count ? 'none' : 'print')
       : undefined;
-  const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.env) : undefined;
+  const filesRun = request && !linesRun ? ripgrepCandidates(request, ctx.settings) : undefined;
   // What git tracks, from its index (no look at the work tree), to tell which files ripgrep found
   // git would list: far less than listing a large tree while ripgrep needs both cores. Outside
   // git (told without starting it), the files ripgrep found are checked against the walk's rules
@@ -238,7 +239,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
               dirs,
               pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, ignoreCase)?.regex,
             },
-            ctx.env,
+            ctx.settings,
           )
         : undefined;
     const found = await gitRun;
@@ -261,7 +262,7 @@ async function grep(ctx: Context, query: SearchQuery, options: Options): Promise
     const found = await pcreLines(
       plain.map((f) => f.abs),
       query,
-      ctx.env,
+      ctx.settings,
       (abs) => shown.get(abs) ?? abs,
     );
     for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
@@ -387,7 +388,7 @@ function nothingFound(
   query: SearchQuery,
   matcher: LineMatcher,
   set: CandidateSet,
-  options: Options,
+  options: GrepOptions,
 ): number {
   // (-P matched only the files searched: it cannot tell of others.)
   if (set.filtered && !query.pcre) explainNothingFound(ctx, query, matcher, options);
@@ -493,8 +494,8 @@ function searchedFolders(ctx: Context, paths: readonly string[]): string[] | und
  * When nothing was found, says whether ignored or hidden files (that -g lets through) held
  * matches; silent when matching them takes too long (see matchInTime).
  */
-function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, options: Options): void {
-  const globs = (options.glob as string[] | undefined) ?? [];
+function explainNothingFound(ctx: Context, query: SearchQuery, matcher: LineMatcher, options: GrepOptions): void {
+  const globs = options.glob;
   const paths = query.paths;
   // (ripgrep, when it ran, narrowed the files read: the count is of those the search covered)
   const seen = new Set(candidates(ctx, paths, listOptions(options), globs).files.map((f) => f.abs));

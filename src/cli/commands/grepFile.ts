@@ -16,7 +16,7 @@ import {
   searchableKind,
   unsearchableText,
 } from '../search.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import {
   explainSearchFlag,
   MATCH_OPTIONS,
@@ -26,7 +26,7 @@ import {
   searchQuery,
 } from './searchOptions.js';
 
-export const grepFileCommand: CommandSpec = {
+export const grepFileCommand = defineCommand({
   name: 'grep-file',
   summary: 'search one file; each hit is NUMBER:LID|CONTENT',
   tool: [
@@ -99,7 +99,7 @@ export const grepFileCommand: CommandSpec = {
       ]);
     }
     if (query.pcre) {
-      const found = await pcreLines([file.abs], query, ctx.env, () => file.display);
+      const found = await pcreLines([file.abs], query, ctx.settings, () => file.display);
       for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
       matcher = knownLinesMatcher(found.lines);
     }
@@ -149,4 +149,4 @@ export const grepFileCommand: CommandSpec = {
       ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },
-};
+});
