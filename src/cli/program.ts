@@ -6,10 +6,18 @@ import { closest } from '../model/editDistance.js';
 import { printable, RtError } from '../model/errors.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import { helpDocument } from '../render/help.js';
+import type { ColorChoice } from '../render/style.js';
 import type { Context } from './context.js';
-import { optionKey, type GivenOptions } from './options.js';
+import { optionKey, parseOptions, type GivenOptions } from './options.js';
 import { runCommand } from './runCommand.js';
-import { GLOBAL_OPTIONS, HELP_COMMAND, type CommandDoc, type CommandSpec, type OptionSpec } from './spec.js';
+import {
+  GLOBAL_OPTION_TABLE,
+  GLOBAL_OPTIONS,
+  HELP_COMMAND,
+  type CommandDoc,
+  type CommandSpec,
+  type OptionSpec,
+} from './spec.js';
 
 declare const __RT_VERSION__: string | undefined;
 export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
@@ -17,7 +25,7 @@ export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.
 /** What the program is given: where its output goes, and how a command that runs gets its Context. */
 export interface ProgramIo {
   /** Called with the global options once a command runs. */
-  readonly makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context;
+  readonly makeContext: (root: string | undefined, json: boolean, color: ColorChoice | undefined) => Context;
   readonly writeErr: (s: string) => void;
   readonly writeOut: (s: string) => void;
   readonly onStatus: (status: number) => void;
@@ -52,11 +60,15 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
       outputError: (message) => writeError(prefixLines(message)),
     });
   // Inherited by every command defined after it.
-  if (json)
+  if (json) {
+    const all = [...commands, HELP_COMMAND];
     program.configureHelp({
-      formatHelp: (cmd) =>
-        `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, cmd === program ? [...commands, HELP_COMMAND] : [...commands, HELP_COMMAND].filter((c) => c.name === cmd.name())))}\n`,
+      formatHelp: (cmd) => {
+        const described = cmd === program ? all : all.filter((c) => c.name === cmd.name());
+        return `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, described))}\n`;
+      },
     });
+  }
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
 
   for (const spec of commands) {
@@ -65,12 +77,8 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
     define(cmd, spec, json);
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
-      const ctx = makeContext(
-        globals.root as string | undefined,
-        globals.json === true,
-        globals.color as string | undefined,
-      );
+      const globals = parseOptions(GLOBAL_OPTION_TABLE, self.optsWithGlobals());
+      const ctx = makeContext(globals.root, globals.json, globals.color);
       onStatus(await runCommand(spec, ctx, self.args, self.opts()));
     });
   }

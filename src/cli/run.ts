@@ -6,7 +6,6 @@ import { CommanderError, type Command } from 'commander';
 import { RtError } from '../model/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
-import type { ColorChoice } from '../render/style.js';
 import { Context, type Sink, type Streams } from './context.js';
 import { buildProgram, fromCommanderError, prefixLines, refuseOutsideChoices } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
@@ -41,16 +40,7 @@ export async function runCli(
   let commanderMessage = '';
   const program = buildProgram(COMMANDS, {
     makeContext: (root, json, color) =>
-      new Context(
-        cwd,
-        env,
-        streams,
-        stdin,
-        root,
-        json || jsonSink !== undefined,
-        (color ?? 'auto') as ColorChoice,
-        jsonSink,
-      ),
+      new Context(cwd, env, streams, stdin, root, json || jsonSink !== undefined, color ?? 'auto', jsonSink),
     writeErr: (s) => streams.stderr.write(s),
     writeOut: (s) => streams.stdout.write(s),
     onStatus: (s) => (status = s),
@@ -200,10 +190,10 @@ function report(
     if (mapped === 'ok') return 0;
     const help = command ? `rt help ${command}` : 'rt help';
     streams.stderr.write(`rt: see the usage with: ${help}\n`);
-    if (json)
-      streams.stdout.write(
-        `${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`,
-      );
+    if (json) {
+      const error = { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus };
+      streams.stdout.write(`${JSON.stringify({ error })}\n`);
+    }
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
@@ -219,9 +209,9 @@ function report(
     readSettings(env).debug ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n',
   );
   const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
-  if (json)
-    streams.stdout.write(
-      `${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`,
-    );
+  if (json) {
+    const internal = { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status };
+    streams.stdout.write(`${JSON.stringify({ error: internal })}\n`);
+  }
   return status;
 }

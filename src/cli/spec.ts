@@ -66,20 +66,24 @@ export type OptionsOf<T extends readonly OptionSpec[]> = {
   readonly [O in T[number] as OptionKey<O['long']>]: OptionValue<O['kind'], O['choices']>;
 };
 
-/** Options of a command not known in advance: whatever any option holds. */
-export type Options = OptionsOf<readonly OptionSpec[]>;
-
 /** What help, the man page and the completions say of a command: its definition without its handler. */
 export type CommandDoc = Omit<CommandSpec, 'run' | 'checkOperands'>;
 
 /**
  * A command's definition, its handler's options typed from its option table: every table is written `as const`
  * (or made of constants that are), so the handler reads `options.ignoreCase` as a boolean, `options.max` as a
- * number or undefined, `options.glob` as strings.
+ * number or undefined, `options.glob` as strings. A table whose names the compiler cannot see (an OptionSpec
+ * constant not declared `as const`) is refused, rather than typed as any option of any name.
  */
-export function defineCommand<const T extends readonly OptionSpec[]>(spec: CommandSpec<T>): CommandSpec<T> {
+export function defineCommand<const T extends readonly OptionSpec[]>(
+  spec: CommandSpec<T> & NamesKnown<T>,
+): CommandSpec<T> {
   return spec;
 }
+
+type NamesKnown<T extends readonly OptionSpec[]> = string extends T[number]['long']
+  ? { readonly options: 'an option table declared as const' }
+  : unknown;
 
 export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSpec[]> {
   readonly name: string;
@@ -116,13 +120,16 @@ export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSp
    * undefined: nothing.
    */
   readonly explainUnknownOption?: (flag: string) => string | undefined;
-  /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
+  /**
+   * Runs the command; returns its exit status when it is not 0 (1: nothing found). (A method, as checkOperands is:
+   * a command of any option table is then a CommandSpec.)
+   */
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that print and end return nothing
   run(ctx: Context, args: Args, options: OptionsOf<T>): Promise<number | void> | number | void;
 }
 
-/** Options every command takes. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+/** Options every command takes, as a table their parsed type is inferred from. */
+export const GLOBAL_OPTION_TABLE = [
   {
     long: 'root',
     value: 'DIR',
@@ -139,7 +146,10 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
       'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never',
   },
   { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
-];
+] as const satisfies readonly OptionSpec[];
+
+/** Options every command takes. */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = GLOBAL_OPTION_TABLE;
 
 /**
  * `rt help`, which the program itself runs (it needs every other command's definition): defined
@@ -149,8 +159,17 @@ export const HELP_COMMAND: CommandDoc = {
   name: 'help',
   summary: 'show help for a command or topic',
   description: [
-    "Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, prints that command's help, as rt COMMAND --help does: its arguments, options, examples and exit statuses. rt help agents prints the guide to paste into an agent's prompt; rt help help (or rt help --help) prints this help.",
-    'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], "commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", "variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": [{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", "choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", "guide"}; rt --version --json prints {"version"}.',
+    'Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, ' +
+      "prints that command's help, as rt COMMAND --help does: its arguments, options, examples and exit " +
+      "statuses. rt help agents prints the guide to paste into an agent's prompt; rt help help (or rt help " +
+      '--help) prints this help.',
+    'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], ' +
+      '"commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition ' +
+      'gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", ' +
+      '"variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": ' +
+      '[{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", ' +
+      '"choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", ' +
+      '"guide"}; rt --version --json prints {"version"}.',
   ],
   args: [{ name: 'topic', summary: 'a command, help, or agents', required: false, complete: 'none' }],
   options: [],

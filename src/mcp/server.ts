@@ -38,11 +38,17 @@ export const MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
 const INSTRUCTIONS = [
   'rt reads, searches and edits text files by line ID (LID). Every line rt shows is NUMBER:LID|CONTENT.',
-  'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, outline, grep, grep_file, find.',
-  'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
-  'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has shown you in this session can be replaced.',
+  'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, ' +
+    'outline, grep, grep_file, find.',
+  'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); ' +
+    'several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
+  'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has ' +
+    'shown you in this session can be replaced.',
   "help (with topic, a tool's name) gives what a tool's description leaves out.",
-  "A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file's syntax. A refusal writes nothing. undo takes back this session's last write.",
+  'A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 ' +
+    'stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the ' +
+    "change would break the file's syntax. A refusal writes nothing. undo takes back this session's last " +
+    'write.',
 ].join('\n');
 
 export interface ServeOptions {
@@ -218,7 +224,9 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
   if (size <= MAX_RESULT_BYTES) return result;
   const over = `the result is ${size} bytes, over the ${MAX_RESULT_BYTES} an MCP message carries here`;
   const { structuredContent: _left, ...textOnly } = result;
-  const note = `rt: ${over}: its --json document (which holds each line whole) is left out; the text cuts long lines as rt prints them`;
+  const note =
+    `rt: ${over}: its --json document (which holds each line whole) is left out; ` +
+    'the text cuts long lines as rt prints them';
   const withNote: ToolResult = { ...textOnly, content: [...textOnly.content, { type: 'text', text: `${note}\n` }] };
   if (Buffer.byteLength(JSON.stringify(withNote)) <= MAX_RESULT_BYTES) return withNote;
   if (tool.spec.writes !== true || result.isError) {

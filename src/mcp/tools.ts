@@ -196,14 +196,15 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
   const { spec, definition } = tool;
   const given = args ?? {};
   const taken = Object.keys(definition.inputSchema.properties as object);
+  const required = (definition.inputSchema.required as string[] | undefined) ?? [];
+  const fields = `the fields of ${definition.name}: ${taken.join(', ')}`;
   const usage = (message: string) =>
     new RtError('usage', `${definition.name}: ${message}`, [
-      `the fields of ${definition.name}: ${taken.join(', ')}${definition.inputSchema.required ? ` (required: ${(definition.inputSchema.required as string[]).join(', ')})` : ''}`,
+      `${fields}${required.length ? ` (required: ${required.join(', ')})` : ''}`,
     ]);
   for (const key of Object.keys(given)) if (!taken.includes(key)) throw usage(`unknown field ${JSON.stringify(key)}`);
   const absent = (key: string) => given[key] === undefined || given[key] === null;
-  for (const key of (definition.inputSchema.required as string[] | undefined) ?? [])
-    if (absent(key)) throw usage(`the field ${key} is required`);
+  for (const key of required) if (absent(key)) throw usage(`the field ${key} is required`);
   if (spec.name === 'create' && absent('text') && given.empty !== true)
     throw usage('the field text is required (or empty: true, for an empty file)');
   // As rg reads them: with -e, the operands are paths; a pattern given both ways would be searched as a file.
@@ -271,7 +272,8 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
     // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
     if (!(value as string & { isWellFormed(): boolean }).isWellFormed())
       throw usage(
-        `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`,
+        `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), ` +
+          'which is not text; nothing was written',
       );
     stdin = Buffer.from(value, 'utf8');
   }

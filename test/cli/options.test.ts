@@ -6,7 +6,7 @@ import { editCommand } from '../../src/cli/commands/edit.js';
 import { grepCommand } from '../../src/cli/commands/grep.js';
 import { openCommand } from '../../src/cli/commands/open.js';
 import { optionKey, parseOptions, switchesGiven } from '../../src/cli/options.js';
-import type { OptionsOf } from '../../src/cli/spec.js';
+import { defineCommand, type OptionSpec, type OptionsOf } from '../../src/cli/spec.js';
 
 describe('options typed from their table', () => {
   it('a switch is a boolean, a count a number or undefined, a list strings, a choice one of its choices', () => {
@@ -20,6 +20,14 @@ describe('options typed from their table', () => {
     expectTypeOf<Edit['dryRun']>().toEqualTypeOf<boolean>();
     expectTypeOf<Edit['check']>().toEqualTypeOf<boolean>();
     expectTypeOf<keyof OptionsOf<typeof openCommand.options>>().toEqualTypeOf<'window' | 'hidden' | 'ignore'>();
+  });
+
+  it('a table whose option names the compiler cannot see (not declared as const) is refused', () => {
+    const loose: OptionSpec = { long: 'loose', kind: 'switch', summary: 'a switch' };
+    const command = { name: 'x', summary: '', description: [], args: [], examples: [], exits: [], readsStdin: false };
+    // @ts-expect-error: its options would be typed as any option of any name
+    defineCommand({ ...command, options: [loose], run: () => undefined });
+    expect(defineCommand({ ...command, options: [{ ...loose, long: 'known' }], run: () => undefined }).name).toBe('x');
   });
 
   it('keys as commander names them', () => {
