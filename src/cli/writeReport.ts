@@ -184,10 +184,8 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
-  const shownVerb = verb;
-  ctx.out(
-    `${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`,
-  );
+  const summaries = regions.map((g) => summary(verb, g)).join(', ');
+  ctx.out(`${ctx.style.verb(verb)} ${display}: ${summaries} (${sign(delta)})\n`);
   for (const m of p.applied?.lenient ?? []) ctx.out(`note: ${lenientNote(m)}\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
@@ -215,10 +213,9 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (diff) ctx.out(diff);
   for (const g of regions) {
     const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
-    if (shownTo < g.newStart + g.newCount)
-      ctx.warn(
-        `${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`,
-      );
+    const end = g.newStart + g.newCount;
+    if (shownTo < end)
+      ctx.warn(`${end - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${end}`)}`);
   }
   view.save();
   const first = regions[0];

@@ -168,7 +168,8 @@ function spliceLines(old: FileLines, out: Parts, start: number, end: number, tot
   const tailStart = old.starts[end]! + delta;
   const region = splitLines(out.slice(regionStart, tailStart), false);
   const kept = old.count - end;
-  if (first + region.count + kept !== total) return splitLines(out.joined()); // not expected: the edit engine's own rules say otherwise
+  // Not expected: the edit engine's own rules say otherwise.
+  if (first + region.count + kept !== total) return splitLines(out.joined());
   const starts = new Uint32Array(total + 1);
   const contentEnds = new Uint32Array(total);
   starts.set(old.starts.subarray(0, first));

@@ -363,7 +363,8 @@ function misplaced(p: PatchLines, i: number, mark: Mark | undefined): RtError {
           i + 1,
           `this looks like a unified diff (as git diff prints), not a patch rt reads: ${quoted(p, i)}`,
           [
-            `write each file as *** Update File: PATH followed by its @@ hunks (drop the ---/+++ lines), or apply the diff with: git apply`,
+            'write each file as *** Update File: PATH followed by its @@ hunks (drop the ---/+++ lines), ' +
+              'or apply the diff with: git apply',
           ],
         );
       }

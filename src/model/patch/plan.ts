@@ -180,7 +180,8 @@ function refuseOverlaps(display: string, claims: readonly Claim[]): void {
       const where = lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}-${lines[1]}`;
       throw new RtError(
         'input',
-        `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: both touch ${where} of ${display}; nothing was written`,
+        `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: ` +
+          `both touch ${where} of ${display}; nothing was written`,
         ['make each hunk touch its own lines: merge the two into one hunk'],
         { hunkLine: b.hunk.line, otherLine: a.hunk.line },
       );
@@ -206,18 +207,19 @@ function overlap(a: Claim, b: Claim): [number, number] | undefined {
  * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
  * since it last changed, and so must the line an insert's anchor names.
  */
-function checkShown(target: PlanTarget, splice: Anchored, wasSeen: (lid: string) => boolean): void {
+function checkShown(target: PlanTarget, change: Anchored, wasSeen: (lid: string) => boolean): void {
   const { display, index } = target;
   const unseen: number[] = [];
-  for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
+  for (let i = change.start; i < change.start + change.deleteCount; i++) {
     if (!wasSeen(lidToString(index.lids[i]!))) unseen.push(i + 1);
   }
-  const at = splice.anchorLine;
+  const at = change.anchorLine;
   if (at !== undefined && at < target.lines.count && !wasSeen(lidToString(index.lids[at]!))) {
     const lid = lidToString(index.lids[at]!);
     throw new RtError(
       'unshown',
-      `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`,
+      `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; ` +
+        'nothing was written',
       [`see it first: rt open ${quotePath(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'],
       { lines: [at + 1], lid },
     );
@@ -227,10 +229,12 @@ function checkShown(target: PlanTarget, splice: Anchored, wasSeen: (lid: string)
   const last = unseen[unseen.length - 1]!;
   const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
   const span = last - first + 1;
+  const one = unseen.length === 1;
   const open = `rt open ${quotePath(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
   throw new RtError(
     'unshown',
-    `${where} of ${display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`,
+    `${where} of ${display} ${one ? 'has' : 'have'} not been shown since ${one ? 'it' : 'they'} last changed; ` +
+      'nothing was written',
     [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'],
     { lines: unseen.slice(0, 50) },
   );
@@ -268,11 +272,12 @@ function missed(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'context' }
   const noHeader = `no line of ${display} reads ${headerText} (the hunk's @@ line) after the hunk before it`;
   const atEnd = hunk.endOfFile ? ' at its end' : '';
   const nowhere = `the hunk's context and removed lines match nowhere in ${display}${header}${atEnd}`;
+  const places = miss.candidates.length === 3 ? '3 or more' : miss.candidates.length;
   const what =
     miss.reason === 'header'
       ? `${noHeader}${lidHeader ? LID_ROWS : ''}`
       : miss.reason === 'many'
-        ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
+        ? `the hunk's context matches ${places} places in ${display}${header}`
         : `${nowhere}${indented ? indentedRows(indented) : ''}`;
   const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
   const lidHunk = `@@ ${hunk.header?.toString('utf8').trim()}`;
@@ -281,7 +286,8 @@ function missed(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'context' }
   const hints =
     miss.reason === 'many'
       ? [
-          'add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO',
+          'add context lines (or an @@ line naming the function) until the hunk matches one place, ' +
+            'or edit by LID: @@ edit FROM TO',
         ]
       : lidHeader
         ? [`write ${lidHunk} followed by the new lines alone, as + rows (drop the - and context rows)`]
