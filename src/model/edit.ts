@@ -31,7 +31,7 @@ export interface EditedFile {
 }
 
 /**
- * Makes `edit` to the file. New lines end with `eol`. The file keeps its final-newline
+ * Applies `edit` to the file. New lines end with `eol`. The file keeps its final-newline
  * state: if it ended without a newline, its new last line does too (unless that line is empty);
  * a line that stops being last gains `eol`.
  */
