@@ -58,9 +58,12 @@ function row(name, make) {
   for (let i = 0; i < RUNS; i++) for (const b of Object.keys(cases)) times[b].push(cases[b].run());
   const m = { this: median(times.this), other: median(times.other) };
   rows.push({ name, this: m.this, other: m.other, ratio: m.this / m.other });
-  console.log(
-    `${name.padEnd(52)} ${m.this.toFixed(1).padStart(8)} ${m.other.toFixed(1).padStart(8)} ${(m.this / m.other).toFixed(2).padStart(6)}`,
-  );
+  const cells = [
+    m.this.toFixed(1).padStart(8),
+    m.other.toFixed(1).padStart(8),
+    (m.this / m.other).toFixed(2).padStart(6),
+  ];
+  console.log(`${name.padEnd(52)} ${cells.join(' ')}`);
   for (const c of Object.values(cases)) c.done?.();
 }
 
@@ -70,7 +73,7 @@ const tree = path.join(corpus, 'tree');
 for (const f of [small, big, tree]) if (!fs.existsSync(f)) throw new Error(`${f} missing: run npm run bench once`);
 console.log(`${'row (ms, median of ' + RUNS + ')'.padEnd(10)}`.padEnd(52), '    this    other  ratio');
 
-row('rt --version', (b, bin) => ({ run: () => run(bin, ['--version'], os.tmpdir()).ms }));
+row('rt --version', (_b, bin) => ({ run: () => run(bin, ['--version'], os.tmpdir()).ms }));
 row('rt open small.ts', (b, bin) => {
   const dir = place('small', b, { 'small.ts': small });
   return { run: () => run(bin, ['open', 'small.ts'], dir).ms, done: () => fs.rmSync(dir, { recursive: true }) };
@@ -137,12 +140,12 @@ row('rt apply of a one-hunk patch to small.ts', (b, bin) => {
     done: () => fs.rmSync(dir, { recursive: true }),
   };
 });
-row('rt grep -F useState (tree, git)', (b, bin) => ({ run: () => run(bin, ['grep', '-F', 'useState'], tree).ms }));
-row("rt grep 'use[A-Z]tate' (tree, git)", (b, bin) => ({ run: () => run(bin, ['grep', 'use[A-Z]tate'], tree).ms }));
-row('rt grep -F useState without ripgrep (tree)', (b, bin) => ({
+row('rt grep -F useState (tree, git)', (_b, bin) => ({ run: () => run(bin, ['grep', '-F', 'useState'], tree).ms }));
+row("rt grep 'use[A-Z]tate' (tree, git)", (_b, bin) => ({ run: () => run(bin, ['grep', 'use[A-Z]tate'], tree).ms }));
+row('rt grep -F useState without ripgrep (tree)', (_b, bin) => ({
   run: () => run(bin, ['grep', '-F', 'useState'], tree, '', { RT_RIPGREP: 'off' }).ms,
 }));
-row("rt find '*.ts' (tree)", (b, bin) => ({ run: () => run(bin, ['find', '*.ts'], tree).ms }));
+row("rt find '*.ts' (tree)", (_b, bin) => ({ run: () => run(bin, ['find', '*.ts'], tree).ms }));
 row('rt grep-file -F big.txt', (b, bin) => {
   const dir = place('grepfile', b, { 'big.txt': big });
   return {
