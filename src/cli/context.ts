@@ -2,7 +2,7 @@
 
 import { findRoot, type Root } from '../store/root.js';
 import { StateStore } from '../store/state.js';
-import { readSettings, type Settings } from '../settings/env.js';
+import type { Settings } from '../settings/env.js';
 import type { StdinSource } from '../io/stdin.js';
 import { colorLevel, PLAIN, styleFor, type ColorChoice, type Style } from '../render/style.js';
 
@@ -23,7 +23,8 @@ export class Context {
 
   constructor(
     readonly cwd: string,
-    readonly env: NodeJS.ProcessEnv,
+    /** What the RT_* variables set, read once, with the whole environment (settings.env). */
+    readonly settings: Settings,
     readonly streams: Streams,
     readonly stdin: StdinSource,
     private readonly rootOverride: string | undefined,
@@ -38,11 +39,12 @@ export class Context {
     private readonly jsonSink?: Sink,
   ) {
     this.text = !json || jsonSink !== undefined;
-    this.settings = readSettings(env);
   }
 
-  /** What the RT_* variables of `env` set, read once. */
-  readonly settings: Settings;
+  /** The environment rt was started with. */
+  get env(): NodeJS.ProcessEnv {
+    return this.settings.env;
+  }
 
   /** Whether the run prints text: without --json, or beside the document (see jsonSink). */
   readonly text: boolean;

@@ -9,7 +9,7 @@ import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
 import { Context, type Sink, type Streams } from './context.js';
 import { buildProgram, fromCommanderError, prefixLines, refuseOutsideChoices } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
-import { readSettings } from '../settings/env.js';
+import { readSettings, type Settings } from '../settings/env.js';
 import { switchesGiven, type GivenOptions } from './options.js';
 import { runCommand } from './runCommand.js';
 
@@ -27,6 +27,7 @@ export async function runCli(
   jsonSink?: Sink,
 ): Promise<number> {
   let status = 0;
+  const settings = readSettings(env);
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(given);
   const word = at === -1 ? undefined : given[at];
@@ -40,7 +41,7 @@ export async function runCli(
   let commanderMessage = '';
   const program = buildProgram(COMMANDS, {
     makeContext: (root, json, color) =>
-      new Context(cwd, env, streams, stdin, root, json || jsonSink !== undefined, color ?? 'auto', jsonSink),
+      new Context(cwd, settings, streams, stdin, root, json || jsonSink !== undefined, color ?? 'auto', jsonSink),
     writeErr: (s) => streams.stderr.write(s),
     writeOut: (s) => streams.stdout.write(s),
     onStatus: (s) => (status = s),
@@ -54,7 +55,7 @@ export async function runCli(
         'see: rt help, or rt help COMMAND',
       ]),
       documents,
-      env,
+      settings,
       json,
       undefined,
     );
@@ -64,16 +65,16 @@ export async function runCli(
     return status;
   } catch (error) {
     const meant = error instanceof CommanderError ? whatWasMeant(error, program, cwd, command) : undefined;
-    if (meant) return report(meant, documents, env, json, command);
+    if (meant) return report(meant, documents, settings, json, command);
     if (error instanceof CommanderError) streams.stderr.write(commanderMessage);
-    return report(error, documents, env, json, command);
+    return report(error, documents, settings, json, command);
   }
 }
 
 /** Where a tool call runs, and where what it says goes. */
 export interface ToolPlace {
   readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   /** The root, as --root gives it. */
   readonly root: string;
   readonly streams: Streams;
@@ -93,14 +94,14 @@ export async function runTool(
   given: GivenOptions,
   place: ToolPlace,
 ): Promise<number> {
-  const { cwd, env, root, streams, stdin, jsonSink } = place;
+  const { cwd, settings, root, streams, stdin, jsonSink } = place;
   try {
     refuseOutsideChoices(spec, operands, given);
-    const ctx = new Context(cwd, env, streams, stdin, root, true, 'never', jsonSink);
+    const ctx = new Context(cwd, settings, streams, stdin, root, true, 'never', jsonSink);
     return await runCommand(spec, ctx, operands, given);
   } catch (error) {
     if (error instanceof CommanderError) streams.stderr.write(prefixLines(`${error.message}\n`));
-    return report(error, { stdout: jsonSink, stderr: streams.stderr }, env, true, spec.name);
+    return report(error, { stdout: jsonSink, stderr: streams.stderr }, settings, true, spec.name);
   }
 }
 
@@ -181,7 +182,7 @@ function valuesJoined(argv: readonly string[], at: number, spec: CommandSpec | u
 function report(
   error: unknown,
   streams: Streams,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   json: boolean,
   command: string | undefined,
 ): number {
@@ -198,16 +199,14 @@ function report(
   }
   if (error instanceof RtError) {
     streams.stderr.write(error.lines);
-    if (readSettings(env).debug) streams.stderr.write(`${error.stack}\n`);
+    if (settings.debug) streams.stderr.write(`${error.stack}\n`);
     if (json) streams.stdout.write(`${JSON.stringify(error.document)}\n`);
     return error.exitStatus;
   }
   // A bug or an unexpected system failure: say what happened without a stack trace.
   const e = error as NodeJS.ErrnoException;
   streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
-  streams.stderr.write(
-    readSettings(env).debug ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n',
-  );
+  streams.stderr.write(settings.debug ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
   const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
   if (json) {
     const internal = { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status };

@@ -13,7 +13,7 @@ import type { GivenOptions } from '../cli/options.js';
 import type { ToolPlace } from '../cli/run.js';
 import type { CommandSpec } from '../cli/spec.js';
 import type { Sink } from '../cli/context.js';
-import { readSettings } from '../settings/env.js';
+import type { Settings } from '../settings/env.js';
 import { loadSdk } from './loadSdk.js';
 import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
 import { documentInToolWords, inToolWords, noteInToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
@@ -53,7 +53,7 @@ const INSTRUCTIONS = [
 
 export interface ServeOptions {
   readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   /** The root of every call, for the server's life: rt mcp's --root, else RT_ROOT, else found from cwd. */
   readonly root: string;
   readonly runTool: RunTool;
@@ -70,7 +70,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   // the root (a client that starts servers anywhere, given --root).
   const cwd = isInside(root, options.cwd) ? options.cwd : root;
   // Each connection its own session, unless RT_SESSION names one.
-  const { env, settings } = readSettings(options.env).withSession(options.env, sessionName);
+  const settings = options.settings.withSession(sessionName);
   const readOnly = settings.readOnly;
   const tools = toolsOf(COMMANDS, readOnly);
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
@@ -105,7 +105,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
       if (extra.signal.aborted)
         throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
-      return call(tool, args, { root, env, cwd, runTool: options.runTool, words: vocabularyOf(tools, tool) });
+      return call(tool, args, { root, settings, cwd, runTool: options.runTool, words: vocabularyOf(tools, tool) });
     });
     queue = result.catch(() => undefined);
     return result;
@@ -139,7 +139,7 @@ type ToolResult = {
 
 interface CallSetting {
   readonly root: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   readonly cwd: string;
   readonly runTool: RunTool;
   /** The words its messages are said in: fields and tools, not options and commands. */
@@ -171,7 +171,7 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
   const status = await setting.runTool(tool.spec, invocation.operands, invocation.options, {
     cwd: setting.cwd,
-    env: setting.env,
+    settings: setting.settings,
     root: setting.root,
     streams: { stdout: out, stderr: err },
     stdin,

@@ -93,11 +93,9 @@ export class Settings {
     return name;
   }
 
-  /** These settings with RT_SESSION set to `session` when it is unset or empty (rt mcp: a session a connection). */
-  withSession(env: NodeJS.ProcessEnv, session: () => string): { env: NodeJS.ProcessEnv; settings: Settings } {
-    if (this.sessionText !== undefined) return { env, settings: this };
-    const named = { ...env, RT_SESSION: session() };
-    return { env: named, settings: new Settings(named) };
+  /** These settings, with RT_SESSION set to `session()` where it is unset or empty (rt mcp: a session a connection). */
+  withSession(session: () => string): Settings {
+    return this.sessionText === undefined ? new Settings({ ...this.env, RT_SESSION: session() }) : this;
   }
 }
 

@@ -58,10 +58,10 @@ describe('one rule for every switch', () => {
   });
 
   it('rt mcp names a session for a connection only where RT_SESSION names none', () => {
-    const named = readSettings({ RT_SESSION: 'mine' }).withSession({ RT_SESSION: 'mine' }, () => 'mcp-1');
-    expect(named.settings.session).toBe('mine');
-    const fresh = readSettings({ RT_SESSION: '' }).withSession({ RT_SESSION: '' }, () => 'mcp-1');
-    expect([fresh.settings.session, fresh.env.RT_SESSION]).toEqual(['mcp-1', 'mcp-1']);
+    const named = readSettings({ RT_SESSION: 'mine' }).withSession(() => 'mcp-1');
+    expect(named.session).toBe('mine');
+    const fresh = readSettings({ RT_SESSION: '', RT_READONLY: '1' }).withSession(() => 'mcp-1');
+    expect([fresh.session, fresh.env.RT_SESSION, fresh.readOnly]).toEqual(['mcp-1', 'mcp-1', true]);
   });
 });
 

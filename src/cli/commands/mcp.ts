@@ -33,6 +33,6 @@ export const mcpCommand = defineCommand({
     process.on('unhandledRejection', (error) =>
       process.stderr.write(`rt mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     );
-    await serve({ cwd: ctx.cwd, env: ctx.env, root: ctx.root.dir, runTool });
+    await serve({ cwd: ctx.cwd, settings: ctx.settings, root: ctx.root.dir, runTool });
   },
 });
