@@ -272,7 +272,7 @@ describe('rt mcp review', () => {
     await expectAsCli(steps, dT, dJ, client);
   });
 
-  it('held: a call is refused as the CLI refuses its command line (choices, operands meant otherwise, RT_WINDOW)', async () => {
+  it('held: a call is refused as the CLI refuses its command line (choices, a pasted hit, RT_WINDOW)', async () => {
     const files = { 'a.txt': 'one\ntwo\nthree\n', 'big.txt': numbered(150) };
     const [dT, dJ, dM] = [repoWith(files), repoWith(files), repoWith(files)];
     const client = await connect(dM, { RT_SESSION: 'same', RT_WINDOW: 'lots' });

@@ -27,7 +27,7 @@ describe('the tools made from the command definitions', () => {
 });
 
 describe("a call's operands and options", () => {
-  it('fields become options by their keys and operands in order (a value or path starting with - is never an option)', () => {
+  it('fields become options by their keys, operands in order (a value or path starting with - is no option)', () => {
     const { operands, options, stdin } = invocationOf(tool('grep'), {
       pattern: '-v',
       path: ['-odd.txt', 'b'],

@@ -24,7 +24,7 @@ describe('one rule for every switch', () => {
     expect(switchOf(value, fallback)).toBe(on);
   });
 
-  it('the switches off by default (RT_DIFF, RT_READONLY, RT_DEBUG) and on by default (RT_STATE, RT_CHECK, RT_RIPGREP, RT_GIT_GREP)', () => {
+  it('switches off by default (RT_DIFF, RT_READONLY, RT_DEBUG), on by default (the others), empty as unset', () => {
     const unset = readSettings({});
     expect([unset.diff, unset.readOnly, unset.debug]).toEqual([false, false, false]);
     expect([unset.state, unset.check, unset.ripgrep, unset.gitGrep]).toEqual([true, true, true, true]);

@@ -95,20 +95,15 @@ export const LISTING_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
-/** The options of a search, parsed: grep-file's, and grep's own where it has them (-l, -g, --hidden, --no-ignore). */
-export type SearchOptions = OptionsOf<typeof MATCH_OPTIONS> & {
-  readonly files?: boolean;
-  readonly glob?: readonly string[];
-  readonly hidden?: boolean;
-  readonly ignore?: boolean;
-};
-
 /** --hidden and --no-ignore, parsed. */
 export type ListingOptions = OptionsOf<typeof LISTING_OPTIONS>;
 
 /** grep's options, parsed: a search's, and -g, -l, --hidden and --no-ignore. */
 export type GrepOptions = OptionsOf<typeof MATCH_OPTIONS> &
   ListingOptions & { readonly files: boolean; readonly glob: readonly string[] };
+
+/** The options of a search, parsed: grep-file's, and grep's own where it has them (-l, -g, --hidden, --no-ignore). */
+export type SearchOptions = OptionsOf<typeof MATCH_OPTIONS> & Partial<GrepOptions>;
 
 /** What a search's command line asks for, checked. */
 export interface SearchQuery {
