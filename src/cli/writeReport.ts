@@ -13,9 +13,8 @@ import type { LenientMatch, Region } from '../model/patch/plan.js';
 import { renderDiff, type ChangeRegion } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
-import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
-import type { Planned, WriteFlags, WriteOrigin } from './writing.js';
+import type { FileReport, Planned, WriteFlags, WriteOrigin } from '../store/fileChanges.js';
 
 /** Lines of context printed around a changed region. */
 const REGION_CONTEXT = 3;
@@ -23,16 +22,6 @@ const REGION_CONTEXT = 3;
 const REGION_MAX = 200;
 
 export type Verb = 'edited' | 'inserted' | 'deleted' | 'created' | 'replaced' | 'removed' | 'moved';
-
-/** A written file, as its write left it. */
-export interface FileReport {
-  readonly planned: Planned;
-  readonly lines?: FileLines;
-  readonly lids?: Uint32Array;
-  content?(i: number): Buffer;
-  /** The view of a moved file's new path. */
-  readonly view?: ViewState;
-}
 
 /** One file's report as a --json value. */
 type JsonFile = Record<string, unknown>;
