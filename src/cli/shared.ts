@@ -139,7 +139,8 @@ export function refusePastedHit(
   ].join(' ');
   throw new RtError(
     'usage',
-    `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, as grep prints a hit`,
+    `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, ` +
+      'as grep prints a hit',
     [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`],
     { path: pasted.path, anchor: pasted.rest },
   );

@@ -51,7 +51,10 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
     if (chosen) chosen.undoneAlready.forEach((line) => ctx.warn(line));
     else
       ctx.warn(
-        `nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}${direction === 'redo' ? ' (a step is redone only right after its undo, before this session writes anew)' : ''}`,
+        `nothing to ${direction}${ctx.session ? ` in session ${ctx.session}` : ''}` +
+          (direction === 'redo'
+            ? ' (a step is redone only right after its undo, before this session writes anew)'
+            : ''),
       );
     return 1;
   }
@@ -62,16 +65,20 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
     history.drop(chosen.id);
     throw new RtError(
       'input',
-      `the data of step ${chosen.id} (${chosen.command}) is missing or damaged: the step was taken out of the history, and cannot be ${direction === 'undo' ? 'undone' : 'redone'}; nothing was written`,
+      `the data of step ${chosen.id} (${chosen.command}) is missing or damaged: ` +
+        `the step was taken out of the history, and cannot be ${direction === 'undo' ? 'undone' : 'redone'}; ` +
+        'nothing was written',
       [direction === 'undo' ? 'take back the step before it: rt undo' : 'see the steps: rt history'],
     );
   }
   // A file the undo finds changed may have been changed by a later step (another session's): named when it refuses.
   const laterStep = (abs: string) => (direction === 'undo' ? laterStepOf(steps, chosen, abs) : undefined);
   takeStep(ctx, history, chosen, direction, data, { force, laterStep }, (plans) => {
-    ctx.out(
-      `${ctx.style.verb(direction === 'undo' ? 'undid' : 'redid')} step ${chosen.id} (${chosen.command}, ${new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19)}${chosen.session !== (ctx.session ?? null) ? `, ${sessionName(chosen.session)}` : ''}): ${chosen.files.map((f) => printable(f.path)).join(', ')}\n`,
-    );
+    const time = new Date(chosen.time).toISOString().replace('T', ' ').slice(0, 19);
+    const session = chosen.session !== (ctx.session ?? null) ? `, ${sessionName(chosen.session)}` : '';
+    const names = chosen.files.map((f) => printable(f.path)).join(', ');
+    const verb = ctx.style.verb(direction === 'undo' ? 'undid' : 'redid');
+    ctx.out(`${verb} step ${chosen.id} (${chosen.command}, ${time}${session}): ${names}\n`);
     const docs = plans.map((p) => report(ctx, p));
     if (ctx.json)
       ctx.emit({
@@ -132,7 +139,8 @@ function choose(
     if (later)
       throw new RtError(
         'stale',
-        `${stepName(ctx, later)} changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} after step ${id}; nothing was undone`,
+        `${stepName(ctx, later)} changed ${later.files.find((f) => found.files.some((g) => g.abs === f.abs))!.path} ` +
+          `after step ${id}; nothing was undone`,
         [`undo step ${later.id} first: rt undo ${later.id}`],
       );
     return found;
@@ -158,7 +166,8 @@ function busy(found: Step): Step {
   if (!found.pending) return found;
   throw new RtError(
     'access',
-    `step ${found.id} (${found.command}) is being ${found.pending.direction === 'undo' ? 'undone' : 'redone'} by another rt (pid ${found.pending.owner.pid}); nothing was written`,
+    `step ${found.id} (${found.command}) is being ${found.pending.direction === 'undo' ? 'undone' : 'redone'} ` +
+      `by another rt (pid ${found.pending.owner.pid}); nothing was written`,
     ['wait for it to end, then see the steps: rt history'],
   );
 }
@@ -186,7 +195,8 @@ function report(ctx: Context, p: RestoredFile): Record<string, unknown> {
     const shownTo = Math.min(r.to, r.from + REGION_MAX);
     if (shownTo < r.to)
       notShown.push(
-        `${r.to - shownTo} more restored lines not shown: rt open ${shellQuote(`${p.file.display}:${shownTo + 1}-${r.to}`)}`,
+        `${r.to - shownTo} more restored lines not shown: ` +
+          `rt open ${shellQuote(`${p.file.display}:${shownTo + 1}-${r.to}`)}`,
       );
     const to = Math.min(total, Math.max(shownTo, r.from) + (shownTo < r.to ? 0 : REGION_CONTEXT));
     const contents: Buffer[] = [];

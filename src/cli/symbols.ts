@@ -1,4 +1,4 @@
-// A file's definitions, for `rt outline` and `rt open PATH:@NAME` (SPEC §9): its language (by
+// A file's definitions, for `rt outline` and `rt open PATH:@NAME`: its language (by
 // name, then shebang), its grammar loaded, the file parsed whole; a Markdown file's headings.
 
 import { editDistance } from '../model/editDistance.js';
@@ -29,7 +29,8 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   if (language === undefined || !OUTLINED.includes(language)) {
     throw new RtError(
       'input',
-      `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`,
+      `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: ` +
+        `it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`,
       [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
     );
   }
@@ -49,7 +50,8 @@ export function definitionsOf(file: ResolvedPath, language: Outlined): readonly 
     (size) =>
       new RtError(
         'input',
-        `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`,
+        `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: ` +
+          `rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`,
         [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
       ),
   );

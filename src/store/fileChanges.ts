@@ -290,7 +290,8 @@ function refuseLongName(file: ResolvedPath): void {
   if (Buffer.byteLength(path.basename(file.abs)) > NAME_MAX - NAME_ROOM) {
     throw new RtError(
       'access',
-      `the name of ${file.display} is too long for rt to edit it: its lock and temporary file beside it add up to ${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`,
+      `the name of ${file.display} is too long for rt to edit it: its lock and temporary file beside it add up to ` +
+        `${NAME_ROOM} bytes to it, and a name holds ${NAME_MAX} at most`,
       ['give it a shorter name'],
     );
   }
@@ -314,7 +315,8 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
         const hints = [ONE_UPDATE, MOVE_OVER];
         throw new RtError(
           'input',
-          `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again (first at patch line ${first}); nothing was written`,
+          `${origin.patch ? `patch line ${line}: ` : ''}${file.display} is named again ` +
+            `(first at patch line ${first}); nothing was written`,
           hints,
           { patchLine: line, otherLine: first },
         );

@@ -100,7 +100,8 @@ export function takeStep(
         if (!history.begin(chosen.id, direction, ws.session ?? null))
           throw new RtError(
             'access',
-            `the history in ${path.relative(ws.cwd, store.dir) || '.'} cannot be written: step ${chosen.id} was not ${taken}; nothing was written`,
+            `the history in ${path.relative(ws.cwd, store.dir) || '.'} cannot be written: ` +
+              `step ${chosen.id} was not ${taken}; nothing was written`,
             ['check the permissions of .rt/history'],
           );
       },
@@ -269,24 +270,23 @@ function planFile(
   // The hint after `see it`: --force, or what to do where --force does not help.
   // A later step that wrote the file (another session's) is named, with its undo, as rt undo STEP names it.
   const byLater = later ? `: ${stepName(ws, later)} wrote it after` : '';
+  const since = sinceStep(chosen, from);
+  const notTaken = `nothing was ${from === 'after' ? 'undone' : 'redone'}`;
+  const taking = from === 'after' ? 'undo' : 'redo';
   const undoLater = later ? [`undo step ${later.id} first: rt undo ${later.id}`] : [];
   const refuse = (why: string, instead?: string) =>
-    new RtError(
-      'stale',
-      `${file.display} ${why} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}${byLater}; nothing was ${from === 'after' ? 'undone' : 'redone'}`,
-      [
-        ...undoLater,
-        `see it as it is now: rt open ${quotePath(file.display)}`,
-        instead ??
-          `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`,
-      ],
-    );
+    new RtError('stale', `${file.display} ${why} since ${since}${byLater}; ${notTaken}`, [
+      ...undoLater,
+      `see it as it is now: rt open ${quotePath(file.display)}`,
+      instead ?? `${from === 'after' ? 'undo' : 'redo'} anyway, where its changed lines are still ${what}: add --force`,
+    ]);
   if (!want.exists) {
     // The step made this file (undo) or removed it (redo): it must be gone (--force does not replace a file there).
     if (st)
       throw refuse(
         'exists again',
-        `the ${from === 'after' ? 'undo' : 'redo'} makes it again: move that file aside first (forcing it does not replace a file), then run rt ${from === 'after' ? 'undo' : 'redo'} again`,
+        `the ${taking} makes it again: move that file aside first (forcing it does not replace a file), ` +
+          `then run rt ${taking} again`,
       );
     if (target.link !== undefined)
       return { file, parts: [], version: undefined, regions: [], path: f.path, link: target.link };
@@ -323,7 +323,7 @@ function planFile(
   if (!st?.isFile()) {
     throw new RtError(
       'stale',
-      `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}${byLater}; nothing was ${from === 'after' ? 'undone' : 'redone'}`,
+      `${file.display} ${st ? 'is no longer a regular file' : 'was removed'} since ${since}${byLater}; ${notTaken}`,
       [
         ...undoLater,
         ...(!st && !target.exists && !moved
@@ -339,7 +339,7 @@ function planFile(
       if (!sameSide(want, current, d, from))
         throw refuse(
           'changed',
-          `the step moved it: the ${from === 'after' ? 'undo' : 'redo'} makes the other file from it only as the step left it, forced or not`,
+          `the step moved it: the ${taking} makes the other file from it only as the step left it, forced or not`,
         );
       return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
     }
@@ -348,7 +348,8 @@ function planFile(
     if (!sameSide(want, current, d, from))
       throw refuse(
         'changed',
-        `the ${from === 'after' ? 'undo' : 'redo'} would remove it, with what was added since: keep what you need of it, remove it by hand, then run rt ${from === 'after' ? 'undo' : 'redo'} again`,
+        `the ${taking} would remove it, with what was added since: keep what you need of it, remove it by hand, ` +
+          `then run rt ${taking} again`,
       );
     return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
@@ -360,7 +361,9 @@ function planFile(
   if (!same) {
     if (!force) throw refuse('changed');
     hunks = relocate(d, from, current, file);
-  } else if (!atTheirBytes(current.bytes, d, from)) hunks = relocate(d, from, current, file); // moved by a forced undo or redo
+  } else if (!atTheirBytes(current.bytes, d, from)) {
+    hunks = relocate(d, from, current, file); // moved by a forced undo or redo
+  }
   const other = to === 'after' ? d.afterBytes : d.beforeBytes;
   const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
   const swapped = swapLines(current, snapshot.index, hunks, from, other);
@@ -514,7 +517,8 @@ function relocate(d: FileData, from: 'before' | 'after', lines: FileLines, file:
     if (start === -1 || end === -1 || !lines.bytes.subarray(start, end).equals(own[i]!)) {
       throw new RtError(
         'stale',
-        `${file.display} no longer holds lines ${side.from + 1}-${side.to} as the step left them (they changed, or lines were added or removed above them); nothing was written`,
+        `${file.display} no longer holds lines ${side.from + 1}-${side.to} as the step left them ` +
+          '(they changed, or lines were added or removed above them); nothing was written',
         [`see it: rt open ${shellQuote(`${file.display}:${side.from + 1}`)}`, 'make the change by hand with rt edit'],
       );
     }
@@ -633,11 +637,9 @@ function fromOtherFile(
   const other = resolvedOf(ws, chosen.files[otherAt]!);
   const otherSide = chosen.files[otherAt]![from];
   if (!fs.lstatSync(other.abs, { throwIfNoEntry: false })?.isFile()) {
-    throw new RtError(
-      'stale',
-      `${other.display} was removed since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}: the file it moved cannot be made again from it; nothing was ${from === 'after' ? 'undone' : 'redone'}`,
-      ['to take back an older step instead: see them with rt history, then rt undo STEP'],
-    );
+    throw new RtError('stale', `${other.display} was removed since ${sinceStep(chosen, from)}: ${cannotMake(from)}`, [
+      'to take back an older step instead: see them with rt history, then rt undo STEP',
+    ]);
   }
   const snapshot = tx.read(other);
   const now = snapshot.lines.bytes;
@@ -650,11 +652,9 @@ function fromOtherFile(
       now.subarray(h[from].start, h[from].end).equals((from === 'after' ? source.afterBytes : source.beforeBytes)[i]!),
     )
   ) {
-    throw new RtError(
-      'stale',
-      `${other.display} changed since ${from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`}: the file it moved cannot be made again from it; nothing was ${from === 'after' ? 'undone' : 'redone'}`,
-      [`see it as it is now: rt open ${shellQuote(other.display)}`],
-    );
+    throw new RtError('stale', `${other.display} changed since ${sinceStep(chosen, from)}: ${cannotMake(from)}`, [
+      `see it as it is now: rt open ${shellQuote(other.display)}`,
+    ]);
   }
   const own = to === 'after' ? source.afterLids : source.beforeLids;
   const complete =
@@ -666,11 +666,22 @@ function fromOtherFile(
   };
 }
 
+/** What the file a step leaves on side `from` is since: the step's write, or its undo. */
+function sinceStep(chosen: Step, from: 'before' | 'after'): string {
+  return from === 'after' ? `step ${chosen.id} (${chosen.command}) wrote it` : `step ${chosen.id} was undone`;
+}
+
+/** The end of a refusal to make a moved file again from the other file of its move. */
+function cannotMake(from: 'before' | 'after'): string {
+  return `the file it moved cannot be made again from it; nothing was ${from === 'after' ? 'undone' : 'redone'}`;
+}
+
 /** A step whose data does not give the bytes its list says (size): never written. */
 function damaged(chosen: Step, file: ResolvedPath): RtError {
   return new RtError(
     'input',
-    `the data of step ${chosen.id} (${chosen.command}) does not give ${file.display} back as it was (damaged?); nothing was written`,
+    `the data of step ${chosen.id} (${chosen.command}) does not give ${file.display} back as it was (damaged?); ` +
+      'nothing was written',
     ['see the file as it is: rt open ' + quotePath(file.display), 'remove .rt/history to start the history again'],
   );
 }

@@ -1,4 +1,4 @@
-// The syntax check of a write (SPEC §9): every file a batch writes in a language rt knows is
+// The syntax check of a write: every file a batch writes in a language rt knows is
 // parsed as it would be; a syntax error it did not have before refuses the whole batch (exit
 // 5, nothing written). Errors already there never block, and a check that cannot run (a
 // grammar that did not load, a file too large) never blocks either: it says so in one line.
@@ -171,14 +171,20 @@ function refusal(found: readonly Found[]): RtError {
     if (unconfirmed) shown.push(`  (found in the lines around the change; ${unconfirmed})`);
   }
   const first = found[0]!.written.file.display;
+  const seeIt =
+    names.length === 1 && fs.existsSync(found[0]!.written.file.abs)
+      ? `, then see it: rt open ${shellQuote(first)}`
+      : '';
   return new RtError(
     'syntax',
-    `the change would leave ${names.join(', ')} with ${count === 1 ? 'a syntax error' : `${count} syntax errors`} ${names.length === 1 ? 'it' : 'they'} did not have; nothing was written:`,
+    `the change would leave ${names.join(', ')} with ${count === 1 ? 'a syntax error' : `${count} syntax errors`} ` +
+      `${names.length === 1 ? 'it' : 'they'} did not have; nothing was written:`,
     [
       ...shown,
       'fix the text and run the command again',
-      'a change that passes through a broken state: make all of it one rt apply (its check sees only the final content)',
-      `or write it as it is: add --no-check (or RT_CHECK=off)${names.length === 1 && fs.existsSync(found[0]!.written.file.abs) ? `, then see it: rt open ${shellQuote(first)}` : ''}`,
+      'a change that passes through a broken state: make all of it one rt apply ' +
+        '(its check sees only the final content)',
+      `or write it as it is: add --no-check (or RT_CHECK=off)${seeIt}`,
     ],
     { errors: details },
   );

@@ -239,52 +239,51 @@ export class Transaction {
     const writes = this.writes();
     const ws = this.ws;
     const root = ws.stateOf({ stateRoot: ws.root.dir });
-    if (record.kind === 'write') {
-      // What cannot be written is refused before anything is (the journal, its folder, the state).
-      this.locate(() => writes.forEach((w) => checkWritable(w.abs, w.display, w.data !== null)));
-      const stateKept = writes.length > 1 && root.ensure();
-      const step = stateKept ? record.staged(this.made) : undefined;
+    const writing = record.kind === 'write';
+    // What cannot be written is refused before anything is (the journal, its folder, the state).
+    if (writing) this.locate(() => writes.forEach((w) => checkWritable(w.abs, w.display, w.data !== null)));
+    // An undo or redo is said in the history first: an rt killed from here on leaves a step the next one settles.
+    else record.begin();
+    let batch: Committed;
+    try {
+      // A write of one file needs no journal (its rename is the commit); the step's own history is in .rt/.
+      const stateKept = writing ? writes.length > 1 && root.ensure() : root.ensure();
+      const step = writing && stateKept ? record.staged(this.made) : undefined;
       const marks = marksFor(ws, this.files, writes.length);
-      const batch = this.locate(() =>
+      batch = this.locate(() =>
         commitWrites(journalDir(ws.root.dir, stateKept), record.command, writes, {
           ...(step ? { step } : {}),
           marks,
         }),
       );
-      const madeFolders = [...this.made];
-      this.committed = true; // written: the folders stay
-      try {
-        const saved = this.written(batch.skipped).map((c) => {
-          let done: Saved | undefined;
-          record.each(c, () => (done ??= saveChange(ws)(c)));
-          return done ?? saveChange(ws)(c);
-        });
-        record.written(madeFolders, batch.batch);
-        return { saved, stale: this.stale(batch.skipped) };
-      } finally {
-        batch.close();
-      }
-    }
-    // Said in the history first: an rt killed from here on leaves a step that the next one settles.
-    record.begin();
-    let batch: Committed;
-    try {
-      batch = commitWrites(journalDir(ws.root.dir, root.ensure()), record.command, writes, {
-        marks: marksFor(ws, this.files, writes.length),
-      });
-      // Its files all written: a kill from here on leaves a step that the next rt settles.
-      batch.close();
+      // An undo's files all written: a kill from here on leaves a step that the next rt settles.
+      if (!writing) batch.close();
     } catch (error) {
-      record.abandon();
+      if (!writing) record.abandon();
       throw error;
     }
-    const stale = this.stale(batch.skipped, record.step);
-    if (stale) {
-      record.abandon();
-      throw stale;
+    if (!writing) {
+      const stale = this.stale(batch.skipped, record.step);
+      if (stale) {
+        record.abandon();
+        throw stale;
+      }
     }
-    this.committed = true;
-    return { saved: this.staged.map(saveChange(ws)), stale: undefined };
+    const madeFolders = [...this.made];
+    this.committed = true; // written: the folders stay
+    if (!writing) return { saved: this.staged.map(saveChange(ws)), stale: undefined };
+    try {
+      const saved = this.written(batch.skipped).map((c) => {
+        let done: Saved | undefined;
+        record.each(c, () => (done ??= saveChange(ws)(c)));
+        return done ?? saveChange(ws)(c);
+      });
+      record.written(madeFolders, batch.batch);
+      return { saved, stale: this.stale(batch.skipped) };
+    } finally {
+      // Once the state is saved, whatever happened meanwhile.
+      batch.close();
+    }
   }
 
   /** Releases the locks; the folders made are removed again unless the commit wrote. */
@@ -384,20 +383,21 @@ export function changedMeanwhile(
   const one = skipped.length === 1;
   const names = skipped.map((s) => `${s.display} (${s.why})`).join(', ');
   const rest = wrote.length ? `; the rest was written: ${wrote.join(', ')}` : '';
-  const see = `see ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`;
+  const them = one ? 'it' : 'them';
+  const see = `see ${them} as ${one ? 'it is' : 'they are'} now: rt open ${shellQuote(skipped[0]!.display)}`;
   const changed = "a program that does not take rt's locks changed files of";
   if (step) {
     const taking = step.direction === 'undo' ? 'undone' : 'redone';
     return new RtError(
       'stale',
-      `${changed} step ${step.id} while it was being ${taking}: ${names}; left as that program made ${one ? 'it' : 'them'}${rest}`,
+      `${changed} step ${step.id} while it was being ${taking}: ${names}; left as that program made ${them}${rest}`,
       [see, 'then make the change by hand with rt edit'],
     );
   }
   return new RtError(
     'stale',
     `${changed} this batch while it was being written: ${names}; ${one ? 'that file was' : 'those files were'} ` +
-      `left as that program made ${one ? 'it' : 'them'}, without this batch's change${rest}`,
+      `left as that program made ${them}, without this batch's change${rest}`,
     [see, 'then make the change again'],
     { skipped: skipped.map((s) => s.display), written: [...wrote] },
   );
