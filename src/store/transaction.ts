@@ -226,7 +226,7 @@ export class Transaction {
   }
 
   /** The files the staged changes write or remove, in order. */
-  writes(): FileWrite[] {
+  private writes(): FileWrite[] {
     return this.staged.flatMap(writesOf);
   }
 
@@ -433,6 +433,6 @@ export function removeEmptyFolder(folder: string): void {
 }
 
 /** The file named within its folder, once that folder is entered (see inFolder). */
-export function pinned(file: ResolvedPath): ResolvedPath {
+function pinned(file: ResolvedPath): ResolvedPath {
   return { ...file, abs: path.basename(file.abs) };
 }
