@@ -1,5 +1,5 @@
 #!/bin/sh
-':'; //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
 'use strict';
 // The two lines above are for the shell, which runs this file first (JavaScript reads the second
 // as a string and a comment): Node reads NODE_EXTRA_CA_CERTS's whole certificate file at every
@@ -26,16 +26,12 @@ try {
 } catch {
   cachedData = undefined; // no cache: compile as usual
 }
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: file,
-  cachedData,
-});
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
 if (print && process.env.RT_WRITE_CODE_CACHE === file) {
   // The build asks for the cache after a sample run, when the functions it used are compiled.
-  process.on('exit', () =>
-    fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()])),
-  );
+  process.on('exit', () => fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()])));
 }
 const mod = { exports: {} };
 // The bundle requires only Node's own modules, which this file's require loads as well.
 script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file));
+
