@@ -360,7 +360,7 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
   const changes = flags.indent ? reindentChanges(lines, planned) : planned;
   const applied = applyChanges(lines, index, changes);
   refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
-  const content = { parts: applied.parts, lines: applied.lines, index: applied.index, regions: applied.regions };
+  const content = { parts: applied.parts, lines: applied.lines, index: applied.index, edits: applied.edits };
   const staged: Change = r.moveTo
     ? {
         kind: 'move',
@@ -386,7 +386,7 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
 
 /** One change of the saved index as read: the records it kept need not be encoded again. */
 function keptOf(snapshot: Snapshot, applied: AppliedChanges): Pick<Content, 'kept'> {
-  const only = applied.regions.length === 1 ? applied.regions[0]! : undefined;
+  const only = applied.edits.size === 1 ? applied.edits.spans()[0]! : undefined;
   if (!only || !snapshot.saved) return {};
   return {
     kept: { ...snapshot.saved, start: only.oldStart, end: only.oldStart + only.oldCount, inserted: only.newCount },

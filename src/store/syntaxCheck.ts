@@ -15,7 +15,7 @@ import { hashLines } from '../model/hash.js';
 import { lidToString } from '../model/lid.js';
 import { lineContent, type FileLines } from '../model/lines.js';
 import { languageOf, type LanguageId } from '../lang/languages.js';
-import { newErrors, prepareChecker, type Hunk, type SyntaxProblem } from '../lang/syntax.js';
+import { newErrors, prepareChecker, type ChangedLines, type SyntaxProblem } from '../lang/syntax.js';
 import { nextReading } from './indexedFile.js';
 import type { ResolvedPath } from './root.js';
 import type { Change, Content, Workspace } from './transaction.js';
@@ -61,7 +61,7 @@ interface Written {
   readonly after: FileLines;
   /** The first bytes of `after` (its language may be told by a #! line), without joining a file held in parts. */
   readonly head: () => Uint8Array;
-  readonly hunks?: readonly Hunk[];
+  readonly hunks?: readonly ChangedLines[];
   /** Where the lines of `before` start (see LineStarts), when known. */
   readonly beforeStarts?: ArrayLike<number>;
   /** The LIDs its lines will have. */
@@ -110,7 +110,7 @@ function writtenOf(ws: Workspace, c: Change): Written | undefined {
   }
   const content: Content = c.content;
   const before = c.before!;
-  const hunks = (content.regions ?? []).map((r) => ({
+  const hunks = (content.edits?.spans() ?? []).map((r) => ({
     oldStart: r.oldStart + 1,
     oldEnd: r.oldStart + r.oldCount + 1,
     newStart: r.newStart + 1,

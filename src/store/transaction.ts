@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FileLines } from '../model/lines.js';
 import type { LineIndex } from '../model/lineIndex.js';
-import type { Region } from '../model/patch/plan.js';
+import type { EditSet } from '../model/editSet.js';
 import { RtError, shellQuote } from '../model/errors.js';
 import { hashLines } from '../model/hash.js';
 import { nextReading, readSnapshot, saveIndex, statFile, type Snapshot } from './indexedFile.js';
@@ -58,8 +58,8 @@ export interface Content {
   readonly index?: LineIndex;
   /** When the index is the saved one with one range changed: its records kept (see KeptRecords). */
   readonly kept?: KeptRecords;
-  /** The ranges of lines changed (for the syntax check: it parses around them). */
-  readonly regions?: readonly Region[];
+  /** The edits that make these lines of the file's old ones (the syntax check parses around them). */
+  readonly edits?: EditSet;
 }
 
 /** A file made (or, with `expected`, replaced whole), or a symbolic link made again holding `link`. */
