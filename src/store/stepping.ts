@@ -163,7 +163,7 @@ export function sessionName(session: string | null): string {
 /**
  * Settles the steps whose undo or redo an rt no longer running left under way (killed between
  * saying so and marking the step): each whose files are all on the side it was writing (the
- * batch finished, see finishInterruptedBatches) is marked as taken; the rest stay as they were.
+ * batch finished, see finishBatchesIn) is marked as taken; the rest stay as they were.
  */
 export function settlePending(ws: Workspace, history: History): void {
   for (const s of history.steps()) {

@@ -47,7 +47,7 @@ function headOf(abs: string): Uint8Array {
 
 /**
  * Loads the grammars of `languages` (at once, each once); a grammar that fails leaves its files unchecked, as
- * `checkPlanned` then says.
+ * `checkChanges` then says.
  */
 export async function prepareChecks(languages: Iterable<LanguageId | undefined>): Promise<void> {
   const wanted = new Set([...languages].filter((l): l is LanguageId => l !== undefined));
