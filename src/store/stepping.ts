@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { printable, RtError, quotePath, shellQuote } from '../model/errors.js';
 import { hashLines, type LineHashes } from '../model/hash.js';
+import { EditSet } from '../model/editSet.js';
 import { swapHunks, swapLids, swapLines, type StepHunk } from '../model/history/changes.js';
 import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../model/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
@@ -145,7 +146,13 @@ function changeOf(p: RestoredFile): Change | undefined {
     return p.version === undefined
       ? undefined
       : { kind: 'removal', file: p.file, expected: p.version, overwrite: true };
-  const content = { parts: p.parts, lines: p.lines!, index: p.index!, ...(p.kept ? { kept: p.kept } : {}) };
+  const content = {
+    parts: p.parts,
+    lines: p.lines!,
+    index: p.index!,
+    ...(p.kept ? { kept: p.kept } : {}),
+    ...(p.edits ? { edits: p.edits } : {}),
+  };
   if (p.version === undefined)
     return { kind: 'new', file: p.file, content, ...(p.mode === undefined ? {} : { mode: p.mode }) };
   return { kind: 'edit', file: p.file, content, expected: p.version, overwrite: true };
@@ -203,6 +210,8 @@ export interface RestoredFile {
   readonly index?: LineIndex;
   /** When the index is the saved one with one range changed: its records kept (see KeptRecords). */
   readonly kept?: KeptRecords;
+  /** The step's edits of the file as it was, taken back (undo) or made again (redo), when whole lines. */
+  readonly edits?: EditSet;
   readonly regions: ReadonlyArray<{ from: number; to: number }>;
   readonly path: string;
   /** For a file made again: the permission bits it had. */
@@ -365,8 +374,12 @@ function planFile(
     hunks = relocate(d, from, current, file); // moved by a forced undo or redo
   }
   const other = to === 'after' ? d.afterBytes : d.beforeBytes;
-  const regions = hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
   const swapped = swapLines(current, snapshot.index, hunks, from, other);
+  // Whole lines (swapped): the restored regions are where the step's edits, taken back, put their lines.
+  const edits = swapped ? stepEdits(hunks, from, other) : undefined;
+  const regions = edits
+    ? edits.spans().map((s) => ({ from: s.newStart, to: s.newStart + s.newCount }))
+    : hunks.map((h) => ({ from: h[to].from, to: h[to].to }));
   if (!swapped) {
     // Not whole lines as the step says (a damaged step): the file is split anew.
     const bytes = swapHunks(current.bytes, hunks, from, other);
@@ -423,7 +436,31 @@ function planFile(
     regions,
     path: f.path,
     ...(kept ? { kept } : {}),
+    ...(edits ? { edits } : {}),
   };
+}
+
+/**
+ * A step's change of one file as edits of its lines on side `from`, that make side `to` of it:
+ * for an undo, the inverse of the edits the step made; for a redo, those edits again. Undefined
+ * when its ranges are not in file order (a damaged step: its bytes are swapped back all the same).
+ */
+function stepEdits(
+  hunks: readonly StepHunk[],
+  from: 'before' | 'after',
+  other: readonly Buffer[],
+): EditSet | undefined {
+  try {
+    return EditSet.of(
+      hunks.map((h, i) => {
+        const lines = splitLines(other[i]!);
+        const insert = Array.from({ length: lines.count }, (_, k) => lineContent(lines, k));
+        return { start: h[from].from, deleteCount: h[from].to - h[from].from, insert };
+      }),
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /**
