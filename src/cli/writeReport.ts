@@ -1,6 +1,6 @@
-// What a write prints (SPEC §3 "After an edit", §7 Output): per file, in order, one line saying
-// what changed, then each changed region as a window with its fresh LIDs and 3 lines of
-// context (recorded as shown), then the diff with --diff; --dry-run prints the diffs alone.
+// What a write prints: per file, in order, one line saying what changed, then each changed
+// region as a window with its fresh LIDs and 3 lines of context (recorded as shown), then the
+// diff with --diff; --dry-run prints the diffs alone.
 // A single command's output is exactly a one-change batch's.
 
 import { isUtf8 } from 'node:buffer';
@@ -14,9 +14,8 @@ import type { LenientMatch } from '../model/patch/plan.js';
 import { renderDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
-import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
-import type { Planned, WriteFlags, WriteOrigin } from './writing.js';
+import type { FileReport, Planned, WriteFlags, WriteOrigin } from '../store/fileChanges.js';
 
 /** Lines of context printed around a changed region. */
 const REGION_CONTEXT = 3;
@@ -24,16 +23,6 @@ const REGION_CONTEXT = 3;
 const REGION_MAX = 200;
 
 export type Verb = 'edited' | 'inserted' | 'deleted' | 'created' | 'replaced' | 'removed' | 'moved';
-
-/** A written file, as its write left it. */
-export interface FileReport {
-  readonly planned: Planned;
-  readonly lines?: FileLines;
-  readonly lids?: Uint32Array;
-  content?(i: number): Buffer;
-  /** The view of a moved file's new path. */
-  readonly view?: ViewState;
-}
 
 /** One file's report as a --json value. */
 type JsonFile = Record<string, unknown>;

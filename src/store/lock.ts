@@ -118,7 +118,7 @@ function takeLock(lockPath: string, token: string, file = lockPath): void {
 /**
  * A private name beside the lock at `lockPath`, for a draft of it or of its breaker, or a breaker
  * set aside: NAME.PID-XXXXXX, within the room rt keeps beside a file's name for it (NAME_ROOM in
- * cli/writing.ts); a longer one (NAME.break.PID-XXXXXX) would not fit beside the longest names rt
+ * store/fileChanges.ts); a longer one (NAME.break.PID-XXXXXX) would not fit beside the longest names rt
  * edits, and their abandoned locks could never be broken.
  */
 function draftOf(lockPath: string): string {

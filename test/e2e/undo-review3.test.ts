@@ -89,7 +89,7 @@ describe('undo review 3: a UTF-8 BOM', () => {
 });
 
 describe('undo review 3: a damaged history is never trusted', () => {
-  // The side before an edit is recorded without a digest (recordStep.ts beforeSide digest: null,
+  // The side before an edit is recorded without a digest (stepRecord.ts beforeSide digest: null,
   // "taken by the undo that restores it") and the data file has no checksum of its own: bytes
   // damaged in data/ID.bin (same length) are written into the file by undo, and the line gets
   // the LID the old line had, so a window printed before the step now names other content.

@@ -80,7 +80,7 @@ describe('locks left by a killed rt', () => {
 });
 
 describe('locks of the longest names rt edits', () => {
-  // rt edits names of up to 255 - 24 bytes (NAME_ROOM in cli/writing.ts): the lock's draft,
+  // rt edits names of up to 255 - 24 bytes (NAME_ROOM in store/fileChanges.ts): the lock's draft,
   // .NAME.rt-lock.PID-XXXXXX, just fits beside them. The breaker's draft and a breaker set aside
   // must fit too, or an abandoned lock of such a file could never be broken.
   const longest = 'a'.repeat(255 - 24);

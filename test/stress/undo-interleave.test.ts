@@ -12,7 +12,7 @@
 //    and file the side the step left and the side it found, with its changed lines. An undo (a
 //    redo) must succeed exactly when every file of the step is byte for byte the side the step
 //    (the undo) left, and then leave the other side; with --force, where each changed range still
-//    stands at its own lines (src/cli/stepping.ts), and for a file the step made or removed, its
+//    stands at its own lines (src/store/stepping.ts), and for a file the step made or removed, its
 //    whole content (`rt help undo`: --force "refuses a file where they are not"). One file is
 //    some 10 KB, and the outside writer now and then writes one as large, so that steps hold
 //    files whole beyond a small read. After every command the real files are compared with the
