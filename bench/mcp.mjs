@@ -1,4 +1,4 @@
-// rt mcp in the benchmark suite (issue 22): a client (the MCP SDK's own, over stdio) makes
+// rt mcp in the benchmark suite: a client (the MCP SDK's own, over stdio) makes
 // 1,000 `open` calls of a 150-line file and 1,000 one-line edits, each edit by the LID the last
 // one printed; per call, median and p99, against a `rt open` / `rt edit` process per call. Then
 // the server's memory (its RSS, from /proc) over 10,000 opens of 100 files: it must level off.

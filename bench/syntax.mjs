@@ -1,4 +1,4 @@
-// Costs of the syntax check (issue 21), on the built parsers (dist/lang.cjs, dist/grammars/):
+// Costs of the syntax check, on the built parsers (dist/lang.cjs, dist/grammars/):
 // `node bench/syntax.mjs` after `npm run build`. Prints load and parse times (medians) and the
 // memory a parse takes, for TypeScript files of 1,000 to 100,000 lines made of rt's own
 // sources (whole-file parses, as `rt outline` does; the check parses a window of long files),

@@ -1,4 +1,4 @@
-// Recording a write as one step of the history (SPEC §8): per file, its two sides (existence,
+// Recording a write as one step of the history: per file, its two sides (existence,
 // size, digest, and the stamp of what rt wrote) and its changed lines' bytes and LIDs. A whole
 // batch is one step. Recording never fails the write it records: a history that cannot be
 // written is said once, and the write stands.

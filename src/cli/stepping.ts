@@ -1,4 +1,4 @@
-// rt undo and rt redo (SPEC §8): a step of the history taken back, or brought back, only when
+// rt undo and rt redo: a step of the history taken back, or brought back, only when
 // every file of it is still exactly what the step left (else refused, exit 3, unless --force);
 // bytes restored exactly, the restored lines given back their LIDs; under the files' locks and
 // through the journal, as every write; the restored regions printed as an edit prints its own.

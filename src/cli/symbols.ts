@@ -1,4 +1,4 @@
-// A file's definitions, for `rt outline` and `rt open PATH:@NAME` (SPEC §9): its language (by
+// A file's definitions, for `rt outline` and `rt open PATH:@NAME`: its language (by
 // name, then shebang), its grammar loaded, the file parsed whole; a Markdown file's headings.
 
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The syntax check of a write (SPEC §9): every file a batch writes in a language rt knows is
+// The syntax check of a write: every file a batch writes in a language rt knows is
 // parsed as it would be; a syntax error it did not have before refuses the whole batch (exit
 // 5, nothing written). Errors already there never block, and a check that cannot run (a
 // grammar that did not load, a file too large) never blocks either: it says so in one line.

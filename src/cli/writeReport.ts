@@ -1,4 +1,4 @@
-// What a write prints (SPEC §3 "After an edit", §7 Output): per file, in order, one line saying
+// What a write prints, for an edit and an apply alike: per file, in order, one line saying
 // what changed, then each changed region as a window with its fresh LIDs and 3 lines of
 // context (recorded as shown), then the diff with --diff; --dry-run prints the diffs alone.
 // A single command's output is exactly a one-change batch's.

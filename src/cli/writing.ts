@@ -1,4 +1,4 @@
-// The one path every write takes — edit, insert, delete, create and apply alike (SPEC §7):
+// The one path every write takes — edit, insert, delete, create and apply alike (see One write path):
 // resolve every path, lock every file (in one fixed order), read each as it is now, plan its
 // new content (anchors resolved, hunks located, overlaps and unseen lines refused), check,
 // then commit all of it through the journal, save the indexes the edits produced, and report.
@@ -57,9 +57,9 @@ export interface WriteFlags {
   readonly force: boolean;
   readonly dryRun: boolean;
   readonly diff: boolean;
-  /** Whether the files' syntax is checked (SPEC §9): unless --no-check or RT_CHECK=off. */
+  /** Whether the files' syntax is checked: unless --no-check or RT_CHECK=off. */
   readonly check: boolean;
-  /** --indent auto (RT_INDENT=auto): new lines shifted to the indentation around them (SPEC §9). */
+  /** --indent auto (RT_INDENT=auto): new lines shifted to the indentation around them. */
   readonly indent: boolean;
 }
 
@@ -594,7 +594,7 @@ function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: bool
 }
 
 /**
- * SPEC §4: rt reads text files only. New text that would make the file look binary (a NUL is
+ * rt reads text files only. New text that would make the file look binary (a NUL is
  * refused as it is read; control bytes are the rest of the rule) is refused, or rt would then
  * refuse the file it wrote, the edit that would repair it included.
  */
@@ -621,7 +621,7 @@ function lstatOrMissing(file: ResolvedPath): fs.Stats {
 }
 
 /**
- * Finishes what a killed rt left of a batch in this root (SPEC §7), before the command runs:
+ * Finishes what a killed rt left of a batch in this root (see All or nothing), before the command runs:
  * in .rt/journal/, and in the system's temporary folder where a root without state keeps its
  * journal. Under RT_READONLY, only says that one waits.
  */

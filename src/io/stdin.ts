@@ -74,8 +74,8 @@ export function readNoText(stdin: StdinSource, path: string): Buffer {
 const NUL_LINES_NAMED = 5;
 
 /**
- * SPEC §3: text holding a NUL byte is refused (exit 2). Written, it would make a text file
- * binary (SPEC §4), which rt and every search then pass over. The refusal names the lines of
+ * Text holding a NUL byte is refused (exit 2). Written, it would make a text file
+ * binary, which rt and every search then pass over. The refusal names the lines of
  * the text (1-based, as split on \n) that hold one, and the byte of the first.
  */
 export function refuseNul(text: Buffer): void {

@@ -1,4 +1,4 @@
-// Which language a file is in (SPEC §9): by its name first (extension, or a well-known file
+// Which language a file is in: by its name first (extension, or a well-known file
 // name), then by its shebang. Files of no known language are not checked. Pure.
 
 export type LanguageId =

@@ -1,4 +1,4 @@
-// The syntax check and outline as the CLI calls them (SPEC §9). Loading a grammar is
+// The syntax check and outline as the CLI calls them. Loading a grammar is
 // asynchronous and the write pipeline is not, so it goes in two steps:
 //
 //   const language = languageOf(path, head);

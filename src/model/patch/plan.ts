@@ -1,4 +1,4 @@
-// Planning one file's hunks (SPEC §7): every anchor resolved and every context hunk located
+// Planning one file's hunks: every anchor resolved and every context hunk located
 // against the file as it was read, overlaps refused, the shown-lines rule checked; then the
 // changes applied in patch order, each through the edit engine, so that a patch gives exactly
 // the bytes and LIDs of the same edits made one by one.
@@ -156,7 +156,7 @@ function atHunk(hunk: Hunk, plan: () => void): void {
 }
 
 /**
- * SPEC §7: hunks of one file may not touch the same lines. A replaced range may not meet
+ * Hunks of one file may not touch the same lines. A replaced range may not meet
  * another; an insert may not be anchored on a line another hunk replaces, nor land inside one.
  * Inserts at one place, or beside a replaced range, are not overlaps: they go in patch order,
  * before the range they stand at the start of.
@@ -194,7 +194,7 @@ function overlap(a: Claim, b: Claim): [number, number] | undefined {
 }
 
 /**
- * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
+ * Only shown lines are edited (docs/DESIGN.md): no one replaces what they have not seen. Every replaced line must have been shown
  * since it last changed, and so must the line an insert's anchor names.
  */
 function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) => boolean): void {
@@ -244,7 +244,7 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
     if (k > 0) shown.push('  --');
     for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
       const content = lineContent(lines, i);
-      // Cut for display as a window cuts a long line (SPEC §1), never on disk.
+      // Cut for display as a window cuts a long line, never on disk.
       const shownText =
         content.length > CANDIDATE_CHARS
           ? `${content.toString('utf8', 0, CANDIDATE_CHARS)}… [+${content.length - CANDIDATE_CHARS} bytes]`
@@ -334,7 +334,7 @@ export interface Region {
 /**
  * Applies `changes` (planned against `lines`, none overlapping) one after the other in patch
  * order, each where the ones before it moved its lines, with the line ending the file has at
- * that step: the same bytes and LIDs as the same edits made one by one (SPEC §7).
+ * that step: the same bytes and LIDs as the same edits made one by one (see All or nothing).
  */
 export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
   let current = {
