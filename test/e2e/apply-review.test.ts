@@ -1,6 +1,6 @@
 // Adversarial review of rt apply and the one write pipeline (commits b1b6542, daf02e5). Each
 // test is one bug found, failing against the code under review; the comment above it says what
-// is wrong and what the contract (SPEC §3, §4, §6, §7) asks instead.
+// is wrong and what the contract asks instead.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,7 +73,7 @@ describe('review: all or nothing', () => {
   // After the commit point finish() skips a file that changed since checkUnchanged with a no-op
   // `skipped` callback: the batch ends mixed (a.txt and c.txt new, b.txt someone else's), exit 0,
   // and the report says "edited b.txt" with LIDs of content that is not on disk. Recovery says
-  // so for the same case; the live commit must too (SPEC §7: never a half-applied batch unsaid).
+  // so for the same case; the live commit must too (never a half-applied batch unsaid).
   it('a file changed by someone else after the commit point is not reported as written', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
     const r = run(['apply'], dir, {

@@ -1,6 +1,6 @@
 // Second adversarial review of rt apply (after b398a1a and 9ad3daa). Each test is one bug found,
 // failing against the code under review; the comment above it says what is wrong and what the
-// contract (SPEC §4, §6, §7) asks instead.
+// contract asks instead.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -91,7 +91,7 @@ describe('review 2: a concurrent rt while a batch writes its draft journal', () 
   // written after: any rt command started in that instant — even `rt open` — moves a live
   // batch's draft to .rt/set-aside/, and the batch then dies on its commit rename with
   // "internal error: ENOENT ... rename" (exit 2), leaving a "damaged journal" behind. Two agents
-  // in one root (one reading, one applying) must not break each other (SPEC §4, §7).
+  // in one root (one reading, one applying) must not break each other.
   it('a live batch is not broken by an rt command that reads its draft half-written', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
     const r = run(['apply'], dir, {
@@ -135,7 +135,7 @@ describe('review 2: the journal in the system temporary folder (RT_STATE=off)', 
 describe('review 2: --json when a file changed after the commit point', () => {
   // reportWrites prints the JSON document of the files written, then changedMeanwhile is thrown
   // and printed as a second document: stdout holds two JSON documents, which no JSON parser
-  // reads (SPEC §6: --json prints one JSON document).
+  // reads (--json prints one JSON document).
   it('prints one JSON document', () => {
     const { dir } = repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
     const r = run(['--json', 'apply'], dir, {

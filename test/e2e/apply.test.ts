@@ -1,4 +1,4 @@
-// rt apply (SPEC §7): many edits in many files from one patch, all or nothing. The built
+// rt apply: many edits in many files from one patch, all or nothing. The built
 // binary in fresh temporary roots: exact output, the bytes on disk, and for every refusal the
 // exit status, the patch line named, and nothing written (the whole tree, state included).
 

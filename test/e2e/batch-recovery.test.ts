@@ -1,4 +1,4 @@
-// A batch killed midway and finished by the next command (SPEC §7, §8): recorded as the step it
+// A batch killed midway and finished by the next command: recorded as the step it
 // was, so that rt undo takes it back whole; one undone leaves no step. A batch over files of
 // nested roots is finished whatever the folder the next command runs from, before it reads them.
 

@@ -55,7 +55,7 @@ describe('shell completions', () => {
     expect(complete(dir, ['rt', 'completions', ''])).toEqual(['bash', 'fish', 'zsh']);
     expect(complete(dir, ['rt', 'help', 'ag'])).toEqual(['agents']);
     expect(complete(dir, ['rt', '--root', 'sr'])).toEqual(['src']);
-    // Before the command word: the global options and their fixed values (found by review).
+    // Before the command word: the global options and their fixed values.
     expect(complete(dir, ['rt', '--color', ''])).toEqual(['always', 'auto', 'never']);
     expect(complete(dir, ['rt', '--j'])).toEqual(['--json']);
     expect(complete(dir, ['rt', '--json', '--color', 'never', 'gr'])).toEqual(['grep', 'grep-file']);
@@ -136,7 +136,7 @@ describe('rt help CMD', () => {
   });
 });
 
-describe('global options before the command word (found by review)', () => {
+describe('global options before the command word', () => {
   it('rt with global options but no command is bad usage (exit 2), a JSON error with --json', () => {
     for (const args of [[], ['--json'], ['--root', '.'], ['--color=never']]) {
       const r = run(args, root);

@@ -1,4 +1,4 @@
-// rt create --empty (SPEC §3 "Text from stdin": create --empty makes an empty file) and what
+// rt create --empty (makes an empty file) and what
 // create --force reports over an existing file. Run through the built binary.
 
 import fs from 'node:fs';

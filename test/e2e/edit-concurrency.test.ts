@@ -1,4 +1,4 @@
-// End-to-end tests of concurrent edits and crashes (SPEC §4): several rt processes editing one
+// End-to-end tests of concurrent edits and crashes: several rt processes editing one
 // file at once never lose an edit, each resolving its anchors against the content the others
 // left; an rt killed at any instant leaves the old file or the new one, whole, and the next run
 // cleans up after it (temporary files, an abandoned lock) without waiting.

@@ -1,5 +1,5 @@
 // End-to-end tests of the editing commands (`rt edit`, `rt insert`, `rt delete`, `rt create`;
-// SPEC §3 "Text from stdin" and "After an edit", §4 bytes and safety): the built binary, run in
+// the text from stdin, what an edit prints, bytes and safety): the built binary, run in
 // fresh temporary directories, checking stdout, stderr, exit status and the bytes on disk.
 
 import { spawnSync } from 'node:child_process';
@@ -400,7 +400,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     expect(fs.readFileSync(path.join(work, 'c.txt')).equals(fs.readFileSync(file)), r.text).toBe(true);
   });
 
-  it('the diff of a file starting with a BOM keeps it on line 1, so that it applies (found by review: git apply refused it)', () => {
+  it('the diff of a file starting with a BOM keeps it on line 1, so that it applies (git apply refused it before)', () => {
     const dir = tempDir();
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const file = write(dir, 'b.txt', Buffer.concat([bom, Buffer.from('first\nsecond\nthird\n')]));
@@ -528,7 +528,7 @@ describe('RT_READONLY=1', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Byte fidelity (SPEC §4): every byte an edit did not touch stays as it was.
+// Byte fidelity: every byte an edit did not touch stays as it was.
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 /** A CRLF file with a BOM, tabs, a line of invalid UTF-8, one LF line and no final newline. */
@@ -660,7 +660,7 @@ describe('byte fidelity', () => {
   });
 
   // The write renames a temporary file over the target, which needs only the folder to be
-  // writable: the file's own permission must still be honoured (SPEC §6: exit 4, permission).
+  // writable: the file's own permission must still be honoured (exit 4, permission).
   it('refuses (exit 4) a file its user may not write, even in a writable folder', () => {
     const who = unprivileged();
     if (who === undefined) return; // running as root without a usable unprivileged user
@@ -694,7 +694,7 @@ describe('byte fidelity', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Several edits from one read (SPEC §3 "After an edit": every LID of an unchanged line stays valid)
+// Several edits from one read (every LID of an unchanged line stays valid)
 
 describe('several edits from one read', () => {
   it('applies 8 edits, inserts and deletes top to bottom using only the LIDs of one open', () => {
@@ -784,7 +784,7 @@ describe('several edits from one read', () => {
   });
 });
 
-describe('found by review (2026-11-23)', () => {
+describe('edits without state, ranges given their own text, create --force, locks and odd names', () => {
   it('without saved state, the LIDs an edit prints are the ones the next command reads: an edit by one of them hits that line', () => {
     for (const env of [{ RT_STATE: 'off' }]) {
       const dir = tempDir();

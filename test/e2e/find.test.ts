@@ -1,4 +1,4 @@
-// End-to-end tests of `rt find` (SPEC §3 find and the search defaults, §6 exit codes): the
+// End-to-end tests of `rt find` (find, the search defaults and the exit codes): the
 // built binary, run in a generated git repository whose file list is checked against git's own
 // (`git ls-files --cached --others --exclude-standard`, less hidden and .ignore'd files).
 
@@ -29,7 +29,7 @@ function found(args: readonly string[], cwd: string): string[] {
 
 const sorted = (paths: readonly string[]) => [...paths].sort(treeOrder);
 
-/** Whether the file at `p` (not through a link) looks binary, as SPEC §4 tells: grep and find skip it. */
+/** Whether the file at `p` (not through a link) looks binary, as rt tells: grep and find skip it. */
 function binaryOnDisk(dir: string, p: string): boolean {
   const abs = path.join(dir, p);
   return (
@@ -482,7 +482,7 @@ describe('rt find: paths git lists that are not files of the tree', () => {
   });
 });
 
-describe('file names that are not valid UTF-8 (found by review: they were left out without a word)', () => {
+describe('file names that are not valid UTF-8 (they are never left out without a word)', () => {
   const badName = Buffer.concat([Buffer.from('bad'), Buffer.from([0xff]), Buffer.from('name.txt')]);
   const make = (dir: string) => {
     fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), badName]), 'HIT\n');

@@ -1,4 +1,4 @@
-// The flags grep and ripgrep users type from habit (SPEC §3): -e, -S, -v, -A/-B, -c, -o, -P, -n,
+// The flags grep and ripgrep users type from habit: -e, -S, -v, -A/-B, -c, -o, -P, -n,
 // with grep and grep-file, in text and --json; colour of matches; and what is said of a flag rt
 // does not take.
 

@@ -1,5 +1,5 @@
-// End-to-end tests of `rt grep` and `rt grep-file` (SPEC §3 find/grep/grep-file and the search
-// defaults, §4 bytes, §6 exit codes): the built binary, run in generated git repositories and
+// End-to-end tests of `rt grep` and `rt grep-file` (find/grep/grep-file and the search
+// defaults, bytes, exit codes): the built binary, run in generated git repositories and
 // plain folders. Which files are searched is checked against git itself (`git grep`), which
 // lines are hits against git's matcher where the dialects agree, and every LID against the one
 // `rt open` shows for the same line.
@@ -924,7 +924,7 @@ describe('rt grep outside git and with other ignore sources', () => {
   });
 });
 
-describe('named paths that are not files or folders (found by review)', () => {
+describe('named paths that are not files or folders', () => {
   it('a FIFO named as PATH is refused with exit 4, as grep-file and open refuse it, not a silent "nothing found"', () => {
     const dir = tempRepo();
     write(dir, 'a.txt', 'foo\n');

@@ -1,4 +1,4 @@
-// rt help, --help and --version, with and without --json (SPEC §6: --json on every command
+// rt help, --help and --version, with and without --json (--json on every command
 // prints one JSON document; help comes from the one definition of the commands). Run through
 // the built binary.
 

@@ -1,4 +1,4 @@
-// --indent auto (SPEC §9) on edit, insert and apply: the new lines moved as a block to the
+// --indent auto on edit, insert and apply: the new lines moved as a block to the
 // indentation around them; without it, byte for byte.
 
 import fs from 'node:fs';

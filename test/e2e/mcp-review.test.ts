@@ -180,7 +180,7 @@ describe('rt mcp review', () => {
     expect(textOf(r)).toContain('the field text is required');
   });
 
-  // SPEC §3: the text "is taken byte for byte". A JSON string with a lone surrogate has no UTF-8
+  // The text "is taken byte for byte". A JSON string with a lone surrogate has no UTF-8
   // bytes; Buffer.from(…, 'utf8') writes U+FFFD (EF BF BD) in its place without a word.
   it('F6: text holding a lone surrogate is refused, not written as U+FFFD', async () => {
     const dir = repoWith({ 'a.txt': 'one\n' });

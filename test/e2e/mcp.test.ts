@@ -1,4 +1,4 @@
-// rt mcp driven by the MCP SDK's own Client over stdio (SPEC §10): the built server as a child
+// rt mcp driven by the MCP SDK's own Client over stdio: the built server as a child
 // process, against temporary repositories, interleaved with the CLI.
 
 import { spawn } from 'node:child_process';

@@ -53,7 +53,7 @@ describe('review: rt open DIR lists what is not there', () => {
 });
 
 describe('review: links', () => {
-  // SPEC §4: every path rt touches must resolve inside the root. find lists a link out of the
+  // Every path rt touches must resolve inside the root. find lists a link out of the
   // root "unread"; open DIR opens it and counts its lines (here 3 lines of a file outside).
   it('a symbolic link to a file outside the root is not read', () => {
     const outside = tempDir('rt-outside-');

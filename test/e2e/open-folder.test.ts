@@ -1,4 +1,4 @@
-// rt open DIR (SPEC §3), the ls of rt: entries sorted, folders with a final / and their file
+// rt open DIR, the ls of rt: entries sorted, folders with a final / and their file
 // count, files with their line count (binary files marked), the files rt find lists.
 
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// End-to-end tests of `rt open` (SPEC §1, §3, §4, §6): the built binary, run in fresh
+// End-to-end tests of `rt open`: the built binary, run in fresh
 // temporary directories; every assertion looks at stdout, stderr and the exit status together.
 
 import { spawnSync } from 'node:child_process';
@@ -560,7 +560,7 @@ describe('rt open: special files', () => {
     expectFailure(run(['open', 'ctl.bin'], dir), 4);
   });
 
-  it('a directory lists its entries (rt open DIR, SPEC §3); scroll of one is refused with exit 4', () => {
+  it('a directory lists its entries (rt open DIR); scroll of one is refused with exit 4', () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, 'sub'));
     fs.writeFileSync(path.join(dir, 'sub', 'f.txt'), 'x\n');
@@ -653,7 +653,7 @@ describe('rt open: special files', () => {
   });
 
   it('a refused command writes no state: missing, binary, outside the root, a bad scroll direction', () => {
-    // SPEC §4: "A refused command writes nothing, to the file or to the state."
+    // All or nothing: a refused command writes nothing, to the file or to the state.
     const dir = withNumbered(300);
     write(dir, 'bin.dat', Buffer.from([0x61, 0x00, 0x62]));
     for (const args of [

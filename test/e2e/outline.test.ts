@@ -1,4 +1,4 @@
-// rt outline and rt open PATH:@NAME (SPEC §9): a file's definitions in file order as window
+// rt outline and rt open PATH:@NAME: a file's definitions in file order as window
 // lines, counting as shown; a definition opened whole by its name or qualified name.
 
 import { afterAll, describe, expect, it } from 'vitest';

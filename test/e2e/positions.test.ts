@@ -1,4 +1,4 @@
-// Positions after a path (SPEC §3 `rt open PATH[:LINE | :START-END | :LID]`): what does not
+// Positions after a path (`rt open PATH[:LINE | :START-END | :LID]`): what does not
 // parse after an existing file is bad usage with the forms; a grep hit pasted whole as an
 // edit's PATH is answered with the command meant. Run through the built binary.
 

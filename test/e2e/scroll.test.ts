@@ -1,4 +1,4 @@
-// End-to-end tests of `rt scroll` (SPEC §3): next/previous windows overlapping by 2 lines,
+// End-to-end tests of `rt scroll`: next/previous windows overlapping by 2 lines,
 // remembered across processes in `.rt/`, and followed through external changes to the file.
 
 import fs from 'node:fs';
@@ -98,7 +98,7 @@ describe('rt scroll', () => {
     expectWindow(run(['scroll', 'a.txt', '+'], dir), 99, 198);
   });
 
-  it('when the last line of the last view was deleted outside rt, the next window starts 2 lines before its place: no line is stepped over (found by review)', () => {
+  it('when the last line of the last view was deleted outside rt, the next window starts 2 lines before its place: no line is stepped over', () => {
     const dir = withNumbered(50);
     expectWindow(run(['open', 'a.txt', '--window', '10'], dir), 1, 10, 50);
     // Lines 8-12 deleted by another program: "line 13" is line 8 now, never shown.

@@ -1,4 +1,4 @@
-// RT_SESSION (SPEC §8): each of several agents in one root has its own view state — what counts
+// RT_SESSION: each of several agents in one root has its own view state — what counts
 // as shown, and the last window scroll goes on from — while LIDs, locks and files are shared.
 
 import fs from 'node:fs';

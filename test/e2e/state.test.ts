@@ -1,5 +1,5 @@
-// End-to-end tests of the root (SPEC §4), LID stability through changes made outside rt
-// (SPEC §1) and the state in `.rt/` (SPEC §5): where it lives, that git never sees it, that rt
+// End-to-end tests of the root, LID stability through changes made outside rt
+// and the state in `.rt/`: where it lives, that git never sees it, that rt
 // works without it, and that damaged or foreign state is set aside, never trusted, never fatal.
 
 import { spawnSync } from 'node:child_process';
@@ -160,7 +160,7 @@ describe('root', () => {
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all', '--ignored=no')).toBe('');
   });
 
-  it('a .rt/.gitignore that lost its "*" is made again; a file in the place of .rt/view is set aside and the folder made again (found by review)', () => {
+  it('a .rt/.gitignore that lost its "*" is made again; a file in the place of .rt/view is set aside and the folder made again', () => {
     const repo = tempRepo();
     write(repo, 'f.txt', numbered(300));
     expectRun(run(['open', 'f.txt'], repo), { status: 0, stderr: '' });
@@ -572,7 +572,7 @@ describe('state', () => {
     }
   });
 
-  it('a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written (found by review)', () => {
+  it('a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'x\n}\n}\ny\n');
     const first = parseWindow(run(['open', 'a.txt'], dir));

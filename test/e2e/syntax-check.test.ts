@@ -1,4 +1,4 @@
-// The syntax check of every write (SPEC §9): a change that leaves a file in a known language with
+// The syntax check of every write: a change that leaves a file in a known language with
 // a syntax error it did not have is refused (exit 5, nothing written), naming the error at its
 // line as it would be; errors already there never block; a change broken in between passes as
 // one apply; a check that cannot run never blocks.

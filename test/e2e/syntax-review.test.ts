@@ -1,4 +1,4 @@
-// Review of issue 21 (SPEC §9): the syntax check, rt open PATH:@NAME and --indent auto. Each
+// Review of issue 21: the syntax check, rt open PATH:@NAME and --indent auto. Each
 // test is a bug found by the review; it fails until the bug is fixed.
 
 import fs from 'node:fs';

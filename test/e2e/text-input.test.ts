@@ -1,4 +1,4 @@
-// The text of an edit (SPEC §3 "Text from stdin"): what edit, insert and create refuse to write,
+// The text of an edit, from stdin: what edit, insert and create refuse to write,
 // and what they say instead. Run through the built binary.
 
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Adversarial review of rt undo / rt redo / rt history (issue 20, SPEC §8): each test is a bug
+// Adversarial review of rt undo / rt redo / rt history (issue 20): each test is a bug
 // found by hand, reproduced with real bytes. They fail until the bug is fixed.
 
 import { spawn, spawnSync } from 'node:child_process';

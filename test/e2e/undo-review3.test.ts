@@ -1,4 +1,4 @@
-// Adversarial review (third pass) of rt undo / rt redo / rt history (issue 20, SPEC §8): each test
+// Adversarial review (third pass) of rt undo / rt redo / rt history (issue 20): each test
 // is a bug found by hand and reproduced with real bytes. They fail until the bug is fixed.
 
 import fs from 'node:fs';
@@ -78,7 +78,7 @@ describe('undo review 3: a UTF-8 BOM', () => {
     expect(u.status, u.text).toBe(0);
     expect(read(dir, 'f.txt').toString('latin1')).toBe('\xef\xbb\xbfalpha\nbeta\n');
     const printed = parseWindow(u);
-    // An outside writer appends a line: every line kept keeps its LID (SPEC §1).
+    // An outside writer appends a line: every line kept keeps its LID.
     fs.appendFileSync(path.join(dir, 'f.txt'), 'gamma\n');
     const after = openWindow(dir, 'f.txt');
     expect({ lids: after.lids.slice(0, 2), line1: printed.lines[0]?.content }, u.text).toEqual({
@@ -127,7 +127,7 @@ describe('undo review 3: a damaged history is never trusted', () => {
   // The step's data missing or damaged: every rt undo is exit 2 "cannot be undone", rt undo of
   // the step before is refused with "undo step 2 first: rt undo 2", which is that same exit 2:
   // the hints go round in a circle, and the damaged file is never set aside (.rt/set-aside)
-  // as every other damaged state file is (SPEC §5).
+  // as every other damaged state file is.
   it('a damaged data file is set aside, and the hints do not send the user round in a circle', () => {
     const dir = repo({ 'f.txt': 'a\nb\n' });
     const w = openWindow(dir, 'f.txt');
@@ -221,7 +221,7 @@ describe('undo review 3: folders', () => {
 
   // folderOfStep checks a step's folder lexically (no `..`, not absolute, inside the root) and
   // then rmdirs the path, which follows a link inside the root: a planted `folders` entry
-  // "lnk/victim" removes an empty folder outside the root (SPEC §4: nothing outside the root is written).
+  // "lnk/victim" removes an empty folder outside the root (nothing outside the root is written).
   it('a folder of a step reached through a symbolic link is not removed outside the root', () => {
     const dir = repo({});
     const outside = tempDir('rt-outside-');

@@ -1,4 +1,4 @@
-// Adversarial review (fourth pass) of rt undo / rt redo / rt history (issue 20, SPEC §8), on the
+// Adversarial review (fourth pass) of rt undo / rt redo / rt history (issue 20), on the
 // fixes of commit 8c0abe5: each test is a bug found by hand and reproduced with real bytes. They
 // fail until the bug is fixed.
 
@@ -103,7 +103,7 @@ describe('undo review 4: a move made again from the other file', () => {
   // fromOtherFile reads the target with readSnapshot, which throws the generic "no such file:
   // z.txt" / "check the path; list files with: rt find NAME" (exit 4, as for a typo in a path),
   // where every other file of a step removed since is "z.txt was removed since step 1 (...)
-  // wrote it; nothing was undone", exit 3 (SPEC §8: refused, exit 3, naming the file).
+  // wrote it; nothing was undone", exit 3 (refused, exit 3, naming the file).
   it('undo of a move whose target was removed since is refused as any removed file of a step (exit 3), not "no such file"', () => {
     const dir = repo({ 'a.txt': 'a\nb\n' });
     openWindow(dir, 'a.txt');
@@ -192,7 +192,7 @@ describe('undo review 4: a settled undo and the session writing anew', () => {
   // `done` with `pending`; the next rt edit does not settle it (only undo, redo and history do),
   // so History.record, which clears only steps already `undone`, does not clear it. The next rt
   // redo settles it as undone and brings it back: a step is redone after its session wrote anew
-  // (SPEC §8: a new step clears what could be redone).
+  // (a new step clears what could be redone).
   it('an undo killed before it marked its step, then a new step of the session: rt redo has nothing to redo', () => {
     const dir = repo({ 'f.txt': 'a\nb\n', 'g.txt': 'p\nq\n' });
     const w = openWindow(dir, 'f.txt');

@@ -1,4 +1,4 @@
-// rt undo, rt redo, rt history (SPEC §8): a step taken back only when its files are still what
+// rt undo, rt redo, rt history: a step taken back only when its files are still what
 // it wrote, bytes exactly restored, the LIDs of the restored lines as before the step; sessions
 // never undo each other's work; a damaged history is never fatal.
 

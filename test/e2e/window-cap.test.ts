@@ -1,4 +1,4 @@
-// The most lines a range of rt open shows (SPEC §3: at most 200 unless --window; RT_WINDOW counts
+// The most lines a range of rt open shows (at most 200 unless --window; RT_WINDOW counts
 // as --window), what is said when a range is cut, and long windows. Run through the built binary.
 
 import { afterAll, describe, expect, it } from 'vitest';

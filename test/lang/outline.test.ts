@@ -1,4 +1,4 @@
-// The definitions `rt outline` lists and `rt open PATH:@Class.method` finds (SPEC §9).
+// The definitions `rt outline` lists and `rt open PATH:@Class.method` finds.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type LanguageId } from '../../src/lang/languages.js';

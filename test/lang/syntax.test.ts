@@ -1,4 +1,4 @@
-// The syntax check as the write pipeline calls it (SPEC §9): only errors an edit makes count.
+// The syntax check as the write pipeline calls it: only errors an edit makes count.
 // Real grammars, loaded from node_modules as the sources run.
 
 import fs from 'node:fs';

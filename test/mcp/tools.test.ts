@@ -7,7 +7,7 @@ const tools = toolsOf(COMMANDS, false);
 const tool = (name: string): Tool => tools.find((t) => t.definition.name === name)!;
 
 describe('the tools made from the command definitions', () => {
-  it('serves every command SPEC §10 names, grep-file as grep_file, and every option of each', () => {
+  it('serves every command of rt mcp, grep-file as grep_file, and every option of each', () => {
     expect(tools.map((t) => t.spec.name)).toEqual([...SERVED]);
     for (const t of tools) {
       const fields = Object.keys(t.definition.inputSchema.properties as object);

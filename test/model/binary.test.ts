@@ -1,4 +1,4 @@
-// Binary detection (SPEC §4): a NUL byte in the first 8 KiB, or more than a third of the first
+// Binary detection: a NUL byte in the first 8 KiB, or more than a third of the first
 // 1 KiB control bytes that text does not use. Checked against the rule written out byte by byte.
 
 import fc from 'fast-check';

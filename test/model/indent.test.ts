@@ -1,4 +1,4 @@
-// --indent auto (src/model/indent.ts, SPEC §9): a block moved to the indentation around it,
+// --indent auto (src/model/indent.ts): a block moved to the indentation around it,
 // its own relative indentation kept, in the file's indent character.
 
 import { describe, expect, it } from 'vitest';

@@ -67,7 +67,7 @@ describe('parseFound', () => {
   });
 });
 
-describe('paths that are not valid UTF-8 (found by review)', () => {
+describe('paths that are not valid UTF-8', () => {
   const bad = Buffer.concat([Buffer.from('a'), Buffer.from([0xff]), Buffer.from('b.txt')]);
   it('parseFound leaves out their lines and names them, decoded, once', () => {
     const out = Buffer.concat([

@@ -287,7 +287,7 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
     }
   });
 
-  it('the cases a review found: \\k and \\p as bare letters, long quantifiers, \\n, counts ripgrep refuses', () => {
+  it('the hard cases: \\k and \\p as bare letters, long quantifiers, \\n, counts ripgrep refuses', () => {
     const line = (text: string, p: string, ignoreCase = false) => {
       const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rgpattern-'));
       const f = path.join(dir2, 'line.txt');

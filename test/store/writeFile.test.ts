@@ -1,5 +1,5 @@
 // The check before an edit's rename (src/store/writeFile.ts): the target must still be the version
-// read. Found by review: a same-size rewrite in place that keeps the mtime (cp
+// read. A past bug: a same-size rewrite in place that keeps the mtime (cp
 // --preserve=timestamps) kept size, mtime and inode, and was overwritten; its ctime tells.
 
 import fs from 'node:fs';

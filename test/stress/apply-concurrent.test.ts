@@ -1,4 +1,4 @@
-// 2b. Concurrent batches (SPEC §7): two `rt apply` at once over overlapping files — batch A
+// 2b. Concurrent batches: two `rt apply` at once over overlapping files — batch A
 // writes f1, f2, f3 and batch B f3, f2, f4, named in that order in its patch, the reverse of
 // the shared ones' order in A — never wait on each other for ever (every file's lock is taken
 // in one fixed order), never lose or half-apply a batch, and leave nothing behind. Rounds of

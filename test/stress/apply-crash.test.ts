@@ -1,4 +1,4 @@
-// 1b. Crash safety of a batch (SPEC §7): `rt apply` of a patch over three files of some 4 MB,
+// 1b. Crash safety of a batch: `rt apply` of a patch over three files of some 4 MB,
 // killed (SIGKILL) at random moments — before its start-up completes, while it holds the locks,
 // while it writes the new contents, between the commit and the last rename, after it is done.
 // The next rt command in that root (an `rt open` of one file) finishes or undoes what the kill

@@ -1,4 +1,4 @@
-// 2. Concurrent writers (SPEC §4): N rt processes, each making M edits of its own lines of one
+// 2. Concurrent writers: N rt processes, each making M edits of its own lines of one
 // file (and of many files at once), all sharing the state folder, never lose an edit, and leave
 // no corrupt state; rt processes reading the file meanwhile never fail and never see a torn file.
 // Each writer works as an agent would: find its line (rt grep-file, or rt open of the whole
@@ -227,7 +227,7 @@ describe('stress: searches while the file changes', () => {
 });
 
 // What a search or a window shows is recorded in the file's view state, which an edit checks
-// (SPEC §2). Processes saving it at once must not undo each other: found by the writers above,
+//. Processes saving it at once must not undo each other: found by the writers above,
 // whose edits were refused as "not shown" right after grep-file had shown the line.
 describe('stress: views saved at once', () => {
   // Found by the test below: the runs that lost the race to make .rt/ (mkdir: EEXIST) gave up
@@ -284,7 +284,7 @@ describe('stress: views saved at once', () => {
 });
 
 // An edit prints the changed region with the new lines' LIDs, and an agent goes on with them
-// (SPEC §3: several edits from one read). Readers indexing the file meanwhile must not replace
+// (several edits from one read). Readers indexing the file meanwhile must not replace
 // the index the edit saved with one of an older version, losing those LIDs.
 describe('stress: LIDs printed by an edit, used at once beside readers', () => {
   const rounds = pick(4, 80);

@@ -1,4 +1,4 @@
-// 1. Crash safety (SPEC §4): rt killed (SIGKILL) at random moments while it edits a ~20 MB file
+// 1. Crash safety: rt killed (SIGKILL) at random moments while it edits a ~20 MB file
 // leaves the old file or the new one, whole, with its mode; the next rt run works and removes
 // what the killed one left (temporary files, its lock, temporary state files).
 

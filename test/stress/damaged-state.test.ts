@@ -1,8 +1,8 @@
-// 5. Damaged state (SPEC §5): whatever is found under .rt/ — a file cut short, bytes flipped,
+// 5. Damaged state: whatever is found under .rt/ — a file cut short, bytes flipped,
 // not JSON, another version's, a foreign document, an index that claims a different file, a
 // folder, a FIFO or a symbolic link where a state file should be — rt sets it aside and
 // rebuilds, never trusts it and never fails or hangs because of it; and the LIDs it then shows
-// are the ones a fresh run gives (SPEC §1: deterministic).
+// are the ones a fresh run gives (deterministic).
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

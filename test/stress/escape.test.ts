@@ -1,4 +1,4 @@
-// 4. Escape attempts (SPEC §4): every path, after `..` and symbolic links, must lie inside the
+// 4. Escape attempts: every path, after `..` and symbolic links, must lie inside the
 // root; nothing outside it is read or written. Each attempt is checked against a fingerprint of
 // the outside folder (names, modes, times, bytes), taken before and after. The race: a process
 // swaps a folder, or a file, for a symbolic link to the outside while rt edits in a loop.

@@ -1,5 +1,5 @@
 // 7. LID truth: every LID rt prints either names the very line it was printed for, or is refused
-// (SPEC §1, "never another line's"). Random files rich in repeated lines (`}`, blank lines,
+// (see LIDs are never reused). Random files rich in repeated lines (`}`, blank lines,
 // `return x;`) go through random sequences of edits by rt (edit, insert, delete, by LIDs fresh
 // and stale) and by an outside writer (lines inserted, deleted, changed, moved), with the state
 // kept, deleted now and then, off, or off for some commands only, and commands run from two
@@ -13,7 +13,7 @@
 // read (`rt open`), and every LID ever printed (by a window, an edit's region or a search hit)
 // is looked up in what it names now. An LID naming another line than its own counts as a wrong
 // line, unless
-// - the two are indistinguishable (SPEC §1: same content, and the same surroundings as the man
+// - the two are indistinguishable (same content, and the same surroundings as the man
 //   page defines them, test/support/lidModel.ts; a line whose content occurs once in the file
 //   is that content, wherever it is: once the state that retired its LID is lost, the only line
 //   of that content takes it again, as a moved line does), or

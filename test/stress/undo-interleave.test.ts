@@ -1,4 +1,4 @@
-// 7. History under interleaving and kills (SPEC §8): rt undo and rt redo checked against a model.
+// 7. History under interleaving and kills: rt undo and rt redo checked against a model.
 //
 // A. Two sessions (RT_SESSION=A, RT_SESSION=B) and an outside writer (plain writes, not rt) take
 //    seeded random turns over four files of one root, two of them in subfolders: rt edit, insert
