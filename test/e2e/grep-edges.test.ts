@@ -183,7 +183,7 @@ describe('a hit whose match lies past the 2,000-character display cut', () => {
   const lids = parseWindow(run(['open', 'long.txt'], dir)).lids;
   const cut = `[+2003 chars] …${'x'.repeat(997)}NEEDLE${'y'.repeat(997)}… [+2003 chars]`;
 
-  it('is shown around its match, cut on both sides with the window format's marker, by grep and grep-file', () => {
+  it('is shown around its match, cut on both sides with the marker of the window format, by grep and grep-file', () => {
     expectRun(run(['grep', 'NEEDLE', 'long.txt'], dir), {
       status: 0,
       stdout: `long.txt:1:${lids[0]}|${cut}\nlong.txt:2:${lids[1]}|short NEEDLE\n`,
