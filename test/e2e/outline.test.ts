@@ -244,3 +244,39 @@ describe('Markdown: headings as the outline, a section by its anchor', () => {
     expectRun(run(['edit', 'README.md', w.lidAt(1)], dir, { input: '# Project ``` [ (\n' }), { status: 0 });
   });
 });
+
+describe('rt open PATH:@NAME: every name outline offers, twice-defined names, overloads', () => {
+  it('opens every name rt outline --names (and so the completions) offers: Ruby predicate and bang methods, JS private methods', () => {
+    const rb = 'class Account\n  def valid?\n    true\n  end\n\n  def save!\n    1\n  end\nend\n';
+    const js = 'class C {\n  #priv() {\n    return 1;\n  }\n}\n';
+    const dir = repo({ 'm.rb': rb, 'c.js': js });
+    const names = run(['outline', 'm.rb', '--names'], dir);
+    expect(names.stdout.split('\n')).toContain('Account.valid?');
+    for (const [file, name, line] of [
+      ['m.rb', 'Account.valid?', 2],
+      ['m.rb', 'save!', 6],
+      ['c.js', 'C.#priv', 2],
+    ] as const) {
+      const r = run(['open', `${file}:@${name}`], dir);
+      expect(r.status, r.text).toBe(0);
+      expect(r.stdout).toContain(`\n${line}:`);
+    }
+  });
+
+  it('several definitions of one qualified name (a function defined twice): the hint does not send the user back to that same ambiguous name', () => {
+    const js = 'function twice(x) {}\nfunction twice(x) {\n  return x;\n}\n';
+    const dir = repo({ 'o.js': js });
+    const r = run(['open', 'o.js:@twice'], dir);
+    expect(r.status, r.text).toBe(2);
+    expect(r.stderr).not.toContain('rt open o.js:@twice)');
+  });
+
+  it('overload signatures and their implementation are one definition, opened whole', () => {
+    const ts =
+      'function overload(x: string): void;\nfunction overload(x: number): void;\nfunction overload(x: any) {}\n';
+    const dir = repo({ 'o.ts': ts });
+    const r = run(['open', 'o.ts:@overload'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(parseWindow(r).lines.map((l) => l.n)).toEqual([1, 2, 3]);
+  });
+});

@@ -11,6 +11,7 @@ import { cleanup, openWindow, RT_BIN, run, tempDir, tempRepo, write, repoWith as
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
+const readText = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel)).toString('utf8');
 
 const TS =
   'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
@@ -350,5 +351,68 @@ describe("Python's indentation rules, which its grammar does not check", () => {
     const dir = repo({ 'f.py': PY });
     const w = openWindow(dir, 'f.py');
     expect(run(['edit', 'f.py', w.lidAt(3)], dir, { input: '        return 1  # one\n' }).status).toBe(0);
+  });
+});
+
+describe('syntax check: broken writes are refused in JavaScript, long files and long JSON or YAML', () => {
+  it('refuses TypeScript syntax written into a JavaScript file (TypeScript parser, read as JS, has no parse error for it)', () => {
+    const js = 'function f(x) {\n  return x;\n}\n';
+    for (const name of ['a.js', 'a.mjs', 'a.cjs']) {
+      const dir = repo({ [name]: js });
+      const w = openWindow(dir, name);
+      // `node --check` fails on it: SyntaxError: Unexpected token ':'.
+      const r = run(['edit', name, w.lidAt(1)], dir, { input: 'function f(x: number): number {\n' });
+      expect(r.status, r.text).toBe(5);
+      expect(readText(dir, name)).toBe(js);
+    }
+  });
+
+  it('refuses a broken edit in a long TypeScript file whose edit lies inside a class longer than the window', () => {
+    // 5,000 lines, one class: the window is cut inside the class body; its fragment has 50+
+    // errors of its own and the edit's error is past the cap, so it is never seen.
+    let ts = 'export class Big {\n';
+    for (let i = 0; i < 1000; i++)
+      ts += `  m${i}(x: number): number {\n    const y = x + ${i};\n    return y;\n  }\n\n`;
+    ts += '}\n';
+    const dir = repo({ 'big.ts': ts });
+    const w = openWindow(dir, 'big.ts:2503', ['--window', '3']);
+    expect(w.lines.find((l) => l.n === 2503)?.content).toBe('    const y = x + 500;');
+    const r = run(['edit', 'big.ts', w.lidAt(2503)], dir, { input: '    const y = (x + 1;\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(readText(dir, 'big.ts')).toBe(ts);
+  });
+
+  it('refuses a broken edit in the middle of a long JSON file (the window fragment stops the JSON parser at its start)', () => {
+    const obj: Record<string, { a: number }> = {};
+    for (let i = 0; i < 5000; i++) obj[`k${i}`] = { a: i };
+    const json = `${JSON.stringify(obj, null, 2)}\n`;
+    const dir = repo({ 'big.json': json });
+    const w = openWindow(dir, 'big.json:8001', ['--window', '3']);
+    expect(w.lines.find((l) => l.n === 8001)?.content).toBe('    "a": 2666');
+    const r = run(['edit', 'big.json', w.lidAt(8001)], dir, { input: '    "a": tru\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(readText(dir, 'big.json')).toBe(json);
+  });
+
+  it('refuses a broken edit in a long YAML file without blank lines between its keys', () => {
+    let yaml = '';
+    for (let i = 0; i < 2000; i++) yaml += `k${i}:\n  a: ${i}\n  b: [1, 2]\n`;
+    const dir = repo({ 'big.yaml': yaml });
+    const w = openWindow(dir, 'big.yaml:3003', ['--window', '3']);
+    expect(w.lines.find((l) => l.n === 3003)?.content).toBe('  b: [1, 2]');
+    // The same edit in a 300-line file is refused (exit 5).
+    const r = run(['edit', 'big.yaml', w.lidAt(3003)], dir, { input: '  b: [1, 2\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(readText(dir, 'big.yaml')).toBe(yaml);
+  });
+});
+
+describe('syntax check: valid syntax the grammar cannot read', () => {
+  // A case item ending in ;;& (bash 4) is an error to the Bash grammar; bash -n, asked before a
+  // refusal, reads it. A change that breaks the script is still refused.
+  it('a Bash case item ending in ;;& is written; a case left open is refused', () => {
+    const dir = repo({});
+    expect(run(['create', 'c.sh'], dir, { input: 'case $x in *) echo;;& esac\n' }).status).toBe(0);
+    expect(run(['create', 'd.sh'], dir, { input: 'case $x in *) echo;;&\n' }).status).toBe(5);
   });
 });
