@@ -97,7 +97,8 @@ function row(measure, result, target, goal, note = '') {
   rows.push({ measure, ...result, target, goal, note });
   const fmt = (x) => (x === undefined ? '-' : x.toFixed(x >= 100 ? 0 : 2));
   console.log(
-    `${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
+    `${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ` +
+      `${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
   );
 }
 
@@ -133,13 +134,18 @@ const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : tool('time', 
 const node = process.execPath;
 
 console.log(
-  `rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`,
+  `rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} ` +
+    `alternating runs per pair`,
 );
 console.log(
-  `environment: NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "is set (Node reads it at every start; rt's launcher drops it)" : 'is not set'}`,
+  `environment: NODE_EXTRA_CA_CERTS ${
+    process.env.NODE_EXTRA_CA_CERTS ? "is set (Node reads it at every start; rt's launcher drops it)" : 'is not set'
+  }`,
 );
 console.log(
-  `corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`,
+  `corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} ` +
+    `lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm ` +
+    `packages (${corpus.packages.join(', ')})`,
 );
 console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
 

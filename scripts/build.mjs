@@ -135,7 +135,8 @@ const noAjv = {
       () => ({
         loader: 'js',
         contents:
-          'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
+          'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: ' +
+          'input, errorMessage: undefined }); } }',
       }),
     );
   },
@@ -237,7 +238,8 @@ function memoizeInterop(code) {
   return code.replace(
     helper,
     'var __toESMMade = [new Map(), new Map()];\n' +
-      'var __toESM = (mod, isNodeMode) => { const made = __toESMMade[isNodeMode ? 1 : 0]; if (!made.has(mod)) made.set(mod, __toESMOnce(mod, isNodeMode)); return made.get(mod); };\n' +
+      ('var __toESM = (mod, isNodeMode) => { const made = __toESMMade[isNodeMode ? 1 : 0]; if (!made.has(mod)) ' +
+        'made.set(mod, __toESMOnce(mod, isNodeMode)); return made.get(mod); };\n') +
       'var __toESMOnce = (mod, isNodeMode, target) => (',
   );
 }

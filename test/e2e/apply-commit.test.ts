@@ -32,14 +32,16 @@ let n = 0;
 const rename = fs.renameSync;
 fs.renameSync = function (a, b) {
   n++;
-  if (process.env.HOOK_AT_RENAME && n === Number(process.env.HOOK_AT_RENAME)) cp.execSync(process.env.HOOK_CMD, { stdio: 'ignore', env });
+  if (process.env.HOOK_AT_RENAME && n === Number(process.env.HOOK_AT_RENAME))
+    cp.execSync(process.env.HOOK_CMD, { stdio: 'ignore', env });
   if (process.env.KILL_AT_RENAME && n === Number(process.env.KILL_AT_RENAME)) process.kill(process.pid, 'SIGKILL');
   return rename.apply(this, arguments);
 };
 const writeFileSync = fs.writeFileSync;
 let drafted = false;
 fs.writeFileSync = function (f, data) {
-  if (process.env.HOOK_AT_DRAFT && !drafted && typeof f === 'number' && String(data).includes('"format":"rt-journal"')) {
+  const journal = typeof f === 'number' && String(data).includes('"format":"rt-journal"');
+  if (process.env.HOOK_AT_DRAFT && !drafted && journal) {
     drafted = true;
     cp.execSync(process.env.HOOK_CMD, { stdio: 'ignore', env });
   }
@@ -53,7 +55,8 @@ const TWO = '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\
 const THREE =
   '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n';
 const THREE_IN_ENVELOPE =
-  '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n*** End Patch\n';
+  '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: ' +
+  'c.txt\n@@\n-c\n+C\n*** End Patch\n';
 
 describe('rt apply: all or nothing', () => {
   // NAME_ROOM (32) is less than what a batch temporary file adds to a name:

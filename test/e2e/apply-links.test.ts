@@ -22,7 +22,7 @@ describe('rt apply: paths that are symbolic links', () => {
     expect(fs.existsSync(path.join(dir, 'f.txt'))).toBe(true);
   });
 
-  it('a dry run of Delete File of a link says what the write says: the link goes, no diff of the lines it leads to', () => {
+  it('a dry run of Delete File of a link says what the write says: the link goes, no diff of what it leads to', () => {
     const dir = tempRepo();
     write(dir, 'f.txt', 'a\nb\n');
     fs.symlinkSync('f.txt', path.join(dir, 'l.txt'));

@@ -121,7 +121,7 @@ describe('rt help agents', () => {
 });
 
 describe('rt help CMD', () => {
-  it('shows, for every command, what its definition holds: summary, arguments, options, examples, exit statuses', async () => {
+  it('shows, for every command, what its definition holds: summary, arguments, options, examples, exits', async () => {
     const { COMMANDS } = await import('../../src/cli/commands/index.js');
     for (const c of COMMANDS) {
       const r = run(['help', c.name], root);
@@ -154,13 +154,17 @@ describe('global options before the command word', () => {
     expect(JSON.parse(r.stdout).error.code).toBe('usage');
   });
 
-  it('a usage error names the command given, not an operand that happens to be a command name; --json after -- is an operand', () => {
-    const r = run(['grep', '--bogus', 'find'], root);
-    expect(r.status, r.text).toBe(2);
-    expect(r.stderr, r.text).toContain('rt help grep');
-    const dir = tempDir();
-    const f = run(['find', '--max', '0', '--', '--json'], dir);
-    expect(f.status, f.text).toBe(2);
-    expect(f.stdout, f.text).toBe('');
-  });
+  it(
+    'a usage error names the command given, not an operand that ' +
+      'happens to be a command name; --json after -- is an operand',
+    () => {
+      const r = run(['grep', '--bogus', 'find'], root);
+      expect(r.status, r.text).toBe(2);
+      expect(r.stderr, r.text).toContain('rt help grep');
+      const dir = tempDir();
+      const f = run(['find', '--max', '0', '--', '--json'], dir);
+      expect(f.status, f.text).toBe(2);
+      expect(f.stdout, f.text).toBe('');
+    },
+  );
 });

@@ -23,7 +23,8 @@ describe('--indent auto', () => {
     });
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8')).toBe(
-      'class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            self.items.append(item)\n        return self\n',
+      'class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            ' +
+        'self.items.append(item)\n        return self\n',
     );
   });
 
@@ -57,12 +58,16 @@ describe('--indent auto', () => {
 });
 
 describe('--indent auto: the end of a Python body', () => {
-  it('a line inserted right after the last line of a Python function body stays in the body (not moved to the top level by the def below the blank lines)', () => {
-    const py = 'def f():\n    a = 1\n    b = 2\n\n\ndef g():\n    pass\n';
-    const dir = repo({ 'p.py': py });
-    const w = openWindow(dir, 'p.py');
-    const r = run(['insert', 'p.py', w.lidAt(3), '--after', '--indent', 'auto'], dir, { input: 'c = 3\n' });
-    expect(r.status, r.text).toBe(0);
-    expect(readText(dir, 'p.py')).toBe('def f():\n    a = 1\n    b = 2\n    c = 3\n\n\ndef g():\n    pass\n');
-  });
+  it(
+    'a line inserted right after the last line of a Python function body stays ' +
+      'in the body (not moved to the top level by the def below the blank lines)',
+    () => {
+      const py = 'def f():\n    a = 1\n    b = 2\n\n\ndef g():\n    pass\n';
+      const dir = repo({ 'p.py': py });
+      const w = openWindow(dir, 'p.py');
+      const r = run(['insert', 'p.py', w.lidAt(3), '--after', '--indent', 'auto'], dir, { input: 'c = 3\n' });
+      expect(r.status, r.text).toBe(0);
+      expect(readText(dir, 'p.py')).toBe('def f():\n    a = 1\n    b = 2\n    c = 3\n\n\ndef g():\n    pass\n');
+    },
+  );
 });

@@ -55,7 +55,8 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 const textOf = (r: Result) => r.content.map((c) => c.text).join('');
 
 const INIT =
-  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+  '{"jsonrpc":"2.0","id":0,"method":"initialize",' +
+  '"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
 /** Starts rt mcp on raw JSON-RPC lines; `messages()` parses what came out so far. */
@@ -128,7 +129,8 @@ describe('rt mcp: calls as the CLI would run them', () => {
       INITIALIZED,
       // Some 2 s of matching (the search's time budget) ahead of the write in the queue.
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"(a+)+$"}}}',
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"insert","arguments":{"path":"f.txt","at":"$","text":"inserted\\n"}}}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call",' +
+        '"params":{"name":"insert","arguments":{"path":"f.txt","at":"$","text":"inserted\\n"}}}',
       '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user pressed Esc"}}',
     );
     await new Promise((r) => setTimeout(r, 200));
@@ -214,7 +216,8 @@ describe('rt mcp: calls as the CLI would run them', () => {
       );
       await until(() => s.messages().some((m) => m.id === 1));
       s.send(
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call",' +
+          '"params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}',
       );
       // The ping goes once the edit waits for the lock (the server's thread asleep in the futex of
       // Atomics.wait, seen steadily rather than in passing): a server that went on answering
@@ -237,7 +240,7 @@ describe('rt mcp: calls as the CLI would run them', () => {
   // What held: for a sequence of reads and writes, each result's text is the CLI's stdout then
   // stderr, and its structured content the CLI's --json document (three identical repos, one
   // session name, so view state evolves the same way in each).
-  it('held: text and structured content match the CLI run for run (reads, writes, refusals, nothing found)', async () => {
+  it('held: text and structured content match the CLI run for run (reads, writes, refusals, no hits)', async () => {
     const files = {
       'a.txt': 'one\ntwo\nthree\n',
       'crlf.txt': 'x\r\ny\r\n',

@@ -42,17 +42,21 @@ function repo(): string {
 }
 
 describe('rt open DIR', () => {
-  it('lists the entries, sorted: folders with / and their file count, files with their line count, binary files marked', () => {
-    const dir = repo();
-    const r = run(['open', '.'], dir);
-    expect(r.status, r.text).toBe(0);
-    // .gitignore is hidden, build/ ignored: left out, as find leaves them.
-    expect(r.stdout).toBe(
-      '--- . (4 entries) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n',
-    );
-    expect(run(['open', 'src'], dir).stdout).toBe('--- src (2 entries) ---\na.ts\t2 lines\ndeep/\t1 file\n');
-    expect(run(['open', 'src/'], path.join(dir, 'src')).status).toBe(4);
-  });
+  it(
+    'lists the entries, sorted: folders with / and their file ' +
+      'count, files with their line count, binary files marked',
+    () => {
+      const dir = repo();
+      const r = run(['open', '.'], dir);
+      expect(r.status, r.text).toBe(0);
+      // .gitignore is hidden, build/ ignored: left out, as find leaves them.
+      expect(r.stdout).toBe(
+        '--- . (4 entries) ---\nREADME.md\t3 lines\nempty.txt\t0 lines\nlogo.png\tbinary\nsrc/\t2 files\n',
+      );
+      expect(run(['open', 'src'], dir).stdout).toBe('--- src (2 entries) ---\na.ts\t2 lines\ndeep/\t1 file\n');
+      expect(run(['open', 'src/'], path.join(dir, 'src')).status).toBe(4);
+    },
+  );
 
   it('leaves out hidden and ignored files unless --hidden or --no-ignore, as find does', () => {
     const dir = repo();

@@ -160,26 +160,30 @@ describe('root', () => {
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all', '--ignored=no')).toBe('');
   });
 
-  it('a .rt/.gitignore that lost its "*" is made again; a file in the place of .rt/view is set aside and the folder made again', () => {
-    const repo = tempRepo();
-    write(repo, 'f.txt', numbered(300));
-    expectRun(run(['open', 'f.txt'], repo), { status: 0, stderr: '' });
-    fs.writeFileSync(path.join(repo, '.rt/.gitignore'), 'foo\n');
-    expectRun(run(['open', 'f.txt:150'], repo), { status: 0, stderr: '' });
-    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
-    fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
-    fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
-    expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
-      status: 0,
-      stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
-    });
-    // State works again: the view is kept, and scroll continues it, without a word.
-    expectRun(run(['scroll', 'f.txt'], repo), {
-      status: 0,
-      stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/,
-      stderr: '',
-    });
-  });
+  it(
+    'a .rt/.gitignore that lost its "*" is made again; a file in ' +
+      'the place of .rt/view is set aside and the folder made again',
+    () => {
+      const repo = tempRepo();
+      write(repo, 'f.txt', numbered(300));
+      expectRun(run(['open', 'f.txt'], repo), { status: 0, stderr: '' });
+      fs.writeFileSync(path.join(repo, '.rt/.gitignore'), 'foo\n');
+      expectRun(run(['open', 'f.txt:150'], repo), { status: 0, stderr: '' });
+      expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
+      fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
+      fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
+      expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
+        status: 0,
+        stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
+      });
+      // State works again: the view is kept, and scroll continues it, without a word.
+      expectRun(run(['scroll', 'f.txt'], repo), {
+        status: 0,
+        stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/,
+        stderr: '',
+      });
+    },
+  );
 
   it('an existing .gitignore of the user stays as it was', () => {
     const repo = tempRepo();

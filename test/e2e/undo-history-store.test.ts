@@ -98,34 +98,40 @@ describe('undo: never outside the root', () => {
 });
 
 describe('undo and redo: a crash between the files and the history', () => {
-  it('an undo (or redo) killed after writing its files but before marking its step is settled by the next rt: marked as taken, nothing written twice', () => {
-    // Simulates kill -9 between commitWrites and History.mark: the files are on the side the
-    // undo wrote, and the list still holds the step as it was, with the undo said to be under way.
-    const dir = repo({ 'f.txt': 'a\nb\nc\nd\n', 'gone.txt': 'x\n' });
-    const w = openWindow(dir, 'f.txt');
-    expect(
-      run(['apply'], dir, {
-        input: `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${w.lidAt(2)}\n*** Delete File: gone.txt\n*** Add File: new.txt\n+n\n*** End Patch\n`,
-      }).status,
-    ).toBe(0);
-    const after = files(dir);
-    const done = readList(dir);
-    expect(run(['undo'], dir).status).toBe(0);
-    const before = files(dir);
-    writeList(dir, done, { direction: 'undo', owner: deadOwner() });
-    const listed = run(['history', '--json'], dir);
-    expect(JSON.parse(listed.stdout).steps[0].state, listed.text).toBe('undone');
-    expect(files(dir)).toEqual(before);
-    const undone = readList(dir);
-    expect(undone.steps[0]!.pending).toBeUndefined();
-    expect(run(['redo'], dir).status).toBe(0);
-    expect(files(dir)).toEqual(after);
-    // A redo killed the same way: the next undo finds the step done, and undoes it.
-    writeList(dir, undone, { direction: 'redo', owner: deadOwner() });
-    const u = run(['undo'], dir);
-    expect(u.status, u.text).toBe(0);
-    expect(files(dir)).toEqual(before);
-  });
+  it(
+    'an undo (or redo) killed after writing its files but before marking its ' +
+      'step is settled by the next rt: marked as taken, nothing written twice',
+    () => {
+      // Simulates kill -9 between commitWrites and History.mark: the files are on the side the
+      // undo wrote, and the list still holds the step as it was, with the undo said to be under way.
+      const dir = repo({ 'f.txt': 'a\nb\nc\nd\n', 'gone.txt': 'x\n' });
+      const w = openWindow(dir, 'f.txt');
+      expect(
+        run(['apply'], dir, {
+          input:
+            `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${w.lidAt(2)}\n*** Delete File: gone.txt\n*** ` +
+            `Add File: new.txt\n+n\n*** End Patch\n`,
+        }).status,
+      ).toBe(0);
+      const after = files(dir);
+      const done = readList(dir);
+      expect(run(['undo'], dir).status).toBe(0);
+      const before = files(dir);
+      writeList(dir, done, { direction: 'undo', owner: deadOwner() });
+      const listed = run(['history', '--json'], dir);
+      expect(JSON.parse(listed.stdout).steps[0].state, listed.text).toBe('undone');
+      expect(files(dir)).toEqual(before);
+      const undone = readList(dir);
+      expect(undone.steps[0]!.pending).toBeUndefined();
+      expect(run(['redo'], dir).status).toBe(0);
+      expect(files(dir)).toEqual(after);
+      // A redo killed the same way: the next undo finds the step done, and undoes it.
+      writeList(dir, undone, { direction: 'redo', owner: deadOwner() });
+      const u = run(['undo'], dir);
+      expect(u.status, u.text).toBe(0);
+      expect(files(dir)).toEqual(before);
+    },
+  );
 
   it('an undo killed before writing its files leaves the step as it was; one under way in a live rt is refused', () => {
     const dir = repo({ 'f.txt': 'a\nb\nc\nd\n' });

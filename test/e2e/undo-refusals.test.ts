@@ -14,7 +14,8 @@ import { MOVE, read } from './history-fixture.js';
 afterAll(cleanup);
 
 describe('undo: the file checked is the file as it is now', () => {
-  it("an outside writer that changes the file right after rt wrote it is not mistaken for rt's own version (undo would splice offsets into it)", async () => {
+  it("an outside writer that changes the file right after rt wrote it is not mistaken for rt's own version (undo " +
+    'would splice offsets into it)', async () => {
     // An editor with auto-reload, a formatter on save, a dev server: a program reacting to the
     // write within milliseconds. The step's stamp is taken after that program wrote, so undo
     // trusts it and applies the step's byte offsets to other content: "linline 8", exit 0.
@@ -29,7 +30,8 @@ describe('undo: the file checked is the file as it is now', () => {
           '-e',
           `const fs=require('fs');const F=${JSON.stringify(F)};
            fs.watch(${JSON.stringify(dir)},(e,n)=>{ if(n!=='f.txt')return; try{const b=fs.readFileSync(F);
-             if(b.includes('EDITED')&&!b.includes('TOP')){fs.writeFileSync(F,Buffer.concat([Buffer.from('TOP\\n'),b]));process.exit(0);} }catch{} });
+             if(b.includes('EDITED')&&!b.includes('TOP')){
+               fs.writeFileSync(F,Buffer.concat([Buffer.from('TOP\\n'),b]));process.exit(0);} }catch{} });
            setTimeout(()=>process.exit(1),8000); process.stdout.write('ready');`,
         ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -54,20 +56,24 @@ describe('undo: the file checked is the file as it is now', () => {
 });
 
 describe('undo --force: never puts the step back anywhere but whole lines where it was', () => {
-  it("a match of the step's bytes in the middle of a line is refused: no spliced line, no LID moved to another line", () => {
-    const dir = repo({ 'f.txt': 'a\nb\nc\n' });
-    const w = openWindow(dir, 'f.txt');
-    expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'X\n' }).status).toBe(0);
-    write(dir, 'f.txt', 'fooX\nb\nc\n'); // an editor changed the line the step wrote
-    const r = run(['undo', '--force'], dir);
-    // The line the step wrote is no longer as it left it: refused, nothing written.
-    expectRun(r, { status: 3, stdout: '' });
-    expect(read(dir, 'f.txt').toString()).toBe('fooX\nb\nc\n');
-    // And whatever happens, the LID printed for "a" never names "b" (today: it does).
-    const now = openWindow(dir, 'f.txt');
-    const bAt = now.lines.find((l) => l.content === 'b');
-    expect(bAt?.lid, now.lines.map((l) => `${l.lid}|${l.content}`).join('\n')).not.toBe(w.lidAt(1));
-  });
+  it(
+    "a match of the step's bytes in the middle of a line is refused: no spliced line, no LID moved to another " +
+      'line',
+    () => {
+      const dir = repo({ 'f.txt': 'a\nb\nc\n' });
+      const w = openWindow(dir, 'f.txt');
+      expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'X\n' }).status).toBe(0);
+      write(dir, 'f.txt', 'fooX\nb\nc\n'); // an editor changed the line the step wrote
+      const r = run(['undo', '--force'], dir);
+      // The line the step wrote is no longer as it left it: refused, nothing written.
+      expectRun(r, { status: 3, stdout: '' });
+      expect(read(dir, 'f.txt').toString()).toBe('fooX\nb\nc\n');
+      // And whatever happens, the LID printed for "a" never names "b" (today: it does).
+      const now = openWindow(dir, 'f.txt');
+      const bAt = now.lines.find((l) => l.content === 'b');
+      expect(bAt?.lid, now.lines.map((l) => `${l.lid}|${l.content}`).join('\n')).not.toBe(w.lidAt(1));
+    },
+  );
 
   it('after undo --force of a delete matched mid-line, no LID printed before the step names another line', () => {
     const dir = repo({ 'f.txt': 'a\nb\nc\nd\n' });
@@ -96,19 +102,23 @@ describe('undo --force: never puts the step back anywhere but whole lines where 
 });
 
 describe('undo and redo: refusals say what to run instead', () => {
-  it('undo of a create whose file was deleted by hand does not offer --force (which is refused the same) nor rt open of a missing file', () => {
-    const dir = repo({ 'f.txt': 'a\n' });
-    const w = openWindow(dir, 'f.txt');
-    run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
-    expect(run(['create', 'new.txt'], dir, { input: 'n\n' }).status).toBe(0);
-    fs.rmSync(path.join(dir, 'new.txt'));
-    const r = run(['undo'], dir);
-    expect(r.status, r.text).toBe(3);
-    const forced = run(['undo', '--force'], dir);
-    // If --force cannot do it, the refusal must not send the user there.
-    if (forced.status !== 0) expect(r.stderr, r.text).not.toMatch(/add --force/);
-    expect(r.stderr, r.text).not.toMatch(/rt open new\.txt/);
-  });
+  it(
+    'undo of a create whose file was deleted by hand does not offer ' +
+      '--force (which is refused the same) nor rt open of a missing file',
+    () => {
+      const dir = repo({ 'f.txt': 'a\n' });
+      const w = openWindow(dir, 'f.txt');
+      run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
+      expect(run(['create', 'new.txt'], dir, { input: 'n\n' }).status).toBe(0);
+      fs.rmSync(path.join(dir, 'new.txt'));
+      const r = run(['undo'], dir);
+      expect(r.status, r.text).toBe(3);
+      const forced = run(['undo', '--force'], dir);
+      // If --force cannot do it, the refusal must not send the user there.
+      if (forced.status !== 0) expect(r.stderr, r.text).not.toMatch(/add --force/);
+      expect(r.stderr, r.text).not.toMatch(/rt open new\.txt/);
+    },
+  );
 
   it('--json with nothing to undo or redo still prints one JSON document', () => {
     const dir = repo({ 'f.txt': 'a\n' });
@@ -198,18 +208,22 @@ describe('undo and redo: a move made again from the other file', () => {
   // z.txt" / "check the path; list files with: rt find NAME" (exit 4, as for a typo in a path),
   // where every other file of a step removed since is "z.txt was removed since step 1 (...)
   // wrote it; nothing was undone", exit 3 (refused, exit 3, naming the file).
-  it('undo of a move whose target was removed since is refused as any removed file of a step (exit 3), not "no such file"', () => {
-    const dir = repo({ 'a.txt': 'a\nb\n' });
-    openWindow(dir, 'a.txt');
-    expect(run(['apply'], dir, { input: MOVE }).status).toBe(0);
-    fs.rmSync(path.join(dir, 'z.txt'));
-    const u = run(['undo'], dir);
-    expect(
-      { status: u.status, removed: /z\.txt was removed since step 1/.test(u.stderr), find: /rt find/.test(u.stderr) },
-      u.text,
-    ).toEqual({ status: 3, removed: true, find: false });
-    expect(fs.existsSync(path.join(dir, 'a.txt'))).toBe(false);
-  });
+  it(
+    'undo of a move whose target was removed since is refused ' +
+      'as any removed file of a step (exit 3), not "no such file"',
+    () => {
+      const dir = repo({ 'a.txt': 'a\nb\n' });
+      openWindow(dir, 'a.txt');
+      expect(run(['apply'], dir, { input: MOVE }).status).toBe(0);
+      fs.rmSync(path.join(dir, 'z.txt'));
+      const u = run(['undo'], dir);
+      expect(
+        { status: u.status, removed: /z\.txt was removed since step 1/.test(u.stderr), find: /rt find/.test(u.stderr) },
+        u.text,
+      ).toEqual({ status: 3, removed: true, find: false });
+      expect(fs.existsSync(path.join(dir, 'a.txt'))).toBe(false);
+    },
+  );
 
   // planFile gives a file made again one region, the whole file (`regions: [{ from: 0, to:
   // count }]`), and report() prints every region in full: the undo of a move of a 5,000-line
@@ -227,7 +241,8 @@ describe('undo and redo: a move made again from the other file', () => {
     expect(r.status).toBe(0);
     expect(
       { undo: u.stdout.split('\n').length < 300, redo: r.stdout.split('\n').length < 300 },
-      `undo printed ${u.stdout.split('\n').length} lines, redo ${r.stdout.split('\n').length}; the move ${m.stdout.split('\n').length}`,
+      `undo printed ${u.stdout.split('\n').length} lines, redo ${r.stdout.split('\n').length}; the ` +
+        `move ${m.stdout.split('\n').length}`,
     ).toEqual({ undo: true, redo: true });
   });
 });

@@ -33,45 +33,55 @@ describe('undo: what undo restores', () => {
     expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o755);
   });
 
-  it('undo of the delete of a symbolic link brings back the link, not a copy of what it led to; redo removes it again', () => {
-    const dir = repo({ 'target.txt': 't\n' });
-    fs.symlinkSync('target.txt', path.join(dir, 'link.txt'));
-    const before = tree(dir);
-    expect(run(['apply'], dir, { input: '*** Delete File: link.txt\n' }).status).toBe(0);
-    const after = tree(dir);
-    const u = run(['undo'], dir);
-    expect(u.status, u.text).toBe(0);
-    expect(u.stdout).toContain('restored link.txt: a symbolic link to target.txt');
-    expect(tree(dir)['link.txt'], u.text).toBe(before['link.txt']); // "-> target.txt"
-    const r = run(['redo'], dir);
-    expect(r.status, r.text).toBe(0);
-    expect(tree(dir)['link.txt']).toBeUndefined();
-    expect(tree(dir)['target.txt']).toBe(after['target.txt']);
-    expect(run(['undo'], dir).status).toBe(0);
-    expect(tree(dir)['link.txt']).toBe('-> target.txt');
-  });
+  it(
+    'undo of the delete of a symbolic link brings back the ' +
+      'link, not a copy of what it led to; redo removes it again',
+    () => {
+      const dir = repo({ 'target.txt': 't\n' });
+      fs.symlinkSync('target.txt', path.join(dir, 'link.txt'));
+      const before = tree(dir);
+      expect(run(['apply'], dir, { input: '*** Delete File: link.txt\n' }).status).toBe(0);
+      const after = tree(dir);
+      const u = run(['undo'], dir);
+      expect(u.status, u.text).toBe(0);
+      expect(u.stdout).toContain('restored link.txt: a symbolic link to target.txt');
+      expect(tree(dir)['link.txt'], u.text).toBe(before['link.txt']); // "-> target.txt"
+      const r = run(['redo'], dir);
+      expect(r.status, r.text).toBe(0);
+      expect(tree(dir)['link.txt']).toBeUndefined();
+      expect(tree(dir)['target.txt']).toBe(after['target.txt']);
+      expect(run(['undo'], dir).status).toBe(0);
+      expect(tree(dir)['link.txt']).toBe('-> target.txt');
+    },
+  );
 
-  it('undo of moving a symbolic link (rt apply Move to) removes the moved file and brings back the link; a link changed since is refused on redo', () => {
-    const dir = repo({ 'sub/target.txt': 'a\nb\n' });
-    fs.symlinkSync('sub/target.txt', path.join(dir, 'link.txt'));
-    const w = openWindow(dir, 'link.txt');
-    const m = run(['apply'], dir, {
-      input: `*** Begin Patch\n*** Update File: link.txt\n*** Move to: moved.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** End Patch\n`,
-    });
-    expect(m.status, m.text).toBe(0);
-    expect(tree(dir)['link.txt']).toBeUndefined();
-    const u = run(['undo'], dir);
-    expect(u.status, u.text).toBe(0);
-    expect(tree(dir)['link.txt']).toBe('-> sub/target.txt');
-    expect(tree(dir)['moved.txt']).toBeUndefined();
-    expect(fs.readFileSync(path.join(dir, 'sub/target.txt'), 'utf8')).toBe('a\nb\n');
-    // The link now leads elsewhere: not the link the undo made, so redo is refused.
-    fs.rmSync(path.join(dir, 'link.txt'));
-    fs.symlinkSync('elsewhere.txt', path.join(dir, 'link.txt'));
-    const r = run(['redo'], dir);
-    expect(r.status, r.text).toBe(3);
-    expect(tree(dir)['link.txt']).toBe('-> elsewhere.txt');
-  });
+  it(
+    'undo of moving a symbolic link (rt apply Move to) removes the moved ' +
+      'file and brings back the link; a link changed since is refused on redo',
+    () => {
+      const dir = repo({ 'sub/target.txt': 'a\nb\n' });
+      fs.symlinkSync('sub/target.txt', path.join(dir, 'link.txt'));
+      const w = openWindow(dir, 'link.txt');
+      const m = run(['apply'], dir, {
+        input:
+          `*** Begin Patch\n*** Update File: link.txt\n*** Move to: moved.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** ` +
+          `End Patch\n`,
+      });
+      expect(m.status, m.text).toBe(0);
+      expect(tree(dir)['link.txt']).toBeUndefined();
+      const u = run(['undo'], dir);
+      expect(u.status, u.text).toBe(0);
+      expect(tree(dir)['link.txt']).toBe('-> sub/target.txt');
+      expect(tree(dir)['moved.txt']).toBeUndefined();
+      expect(fs.readFileSync(path.join(dir, 'sub/target.txt'), 'utf8')).toBe('a\nb\n');
+      // The link now leads elsewhere: not the link the undo made, so redo is refused.
+      fs.rmSync(path.join(dir, 'link.txt'));
+      fs.symlinkSync('elsewhere.txt', path.join(dir, 'link.txt'));
+      const r = run(['redo'], dir);
+      expect(r.status, r.text).toBe(3);
+      expect(tree(dir)['link.txt']).toBe('-> elsewhere.txt');
+    },
+  );
 });
 
 describe('redo: the order of redo', () => {
@@ -143,22 +153,26 @@ describe('undo and redo: a UTF-8 BOM', () => {
   // the saved index's fingerprint of line 1 is that of BOM+text. As soon as anything else
   // changes the file, the index is reconciled against the real fingerprints and line 1 loses
   // the LID the window before the step showed (stepping.ts also keeps `bomLength: current.bomLength`).
-  it('undo of create --force over a file with a BOM: line 1 keeps its LID afterwards, and is printed without the BOM', () => {
-    const dir = repo({ 'f.txt': Buffer.from('\xef\xbb\xbfalpha\nbeta\n', 'latin1') });
-    const w = openWindow(dir, 'f.txt');
-    expect(run(['create', '--force', 'f.txt'], dir, { input: 'x\ny\n' }).status).toBe(0);
-    const u = run(['undo'], dir);
-    expect(u.status, u.text).toBe(0);
-    expect(read(dir, 'f.txt').toString('latin1')).toBe('\xef\xbb\xbfalpha\nbeta\n');
-    const printed = parseWindow(u);
-    // An outside writer appends a line: every line kept keeps its LID.
-    fs.appendFileSync(path.join(dir, 'f.txt'), 'gamma\n');
-    const after = openWindow(dir, 'f.txt');
-    expect({ lids: after.lids.slice(0, 2), line1: printed.lines[0]?.content }, u.text).toEqual({
-      lids: w.lids,
-      line1: 'alpha',
-    });
-  });
+  it(
+    'undo of create --force over a file with a BOM: line 1 ' +
+      'keeps its LID afterwards, and is printed without the BOM',
+    () => {
+      const dir = repo({ 'f.txt': Buffer.from('\xef\xbb\xbfalpha\nbeta\n', 'latin1') });
+      const w = openWindow(dir, 'f.txt');
+      expect(run(['create', '--force', 'f.txt'], dir, { input: 'x\ny\n' }).status).toBe(0);
+      const u = run(['undo'], dir);
+      expect(u.status, u.text).toBe(0);
+      expect(read(dir, 'f.txt').toString('latin1')).toBe('\xef\xbb\xbfalpha\nbeta\n');
+      const printed = parseWindow(u);
+      // An outside writer appends a line: every line kept keeps its LID.
+      fs.appendFileSync(path.join(dir, 'f.txt'), 'gamma\n');
+      const after = openWindow(dir, 'f.txt');
+      expect({ lids: after.lids.slice(0, 2), line1: printed.lines[0]?.content }, u.text).toEqual({
+        lids: w.lids,
+        line1: 'alpha',
+      });
+    },
+  );
 });
 
 describe('undo and redo: folders', () => {

@@ -157,7 +157,8 @@ describe('stress: concurrent writers', () => {
   const nm = pick(3, 6);
   const rounds = pick(2, 4);
   it(
-    `${nm} writers × ${rounds} rounds, each editing its own lines of ${files} files at once, one shared state folder: no edit lost`,
+    `${nm} writers × ${rounds} rounds, each editing its own lines of ${files} files at once, one shared ` +
+      `state folder: no edit lost`,
     async () => {
       const tally = new Tally(`2 concurrent: ${nm} writers × ${rounds} rounds × ${files} files, shared .rt`);
       const dir = tempDir('rt-stress-conc-');
@@ -200,7 +201,8 @@ describe('stress: searches while the file changes', () => {
         process.execPath,
         [
           '-e',
-          `const fs=require('fs');let i=0;for(;;){const b=fs.readFileSync(${JSON.stringify(file)});fs.writeFileSync(${JSON.stringify(file)}+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(${JSON.stringify(file)}+'.new',${JSON.stringify(file)});}`,
+          `const fs=require('fs');let i=0;const f=${JSON.stringify(file)};for(;;){const b=fs.readFileSync(f);` +
+            `fs.writeFileSync(f+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(f+'.new',f);}`,
         ],
         { stdio: 'ignore' },
       );
@@ -289,7 +291,8 @@ describe('stress: views saved at once', () => {
 describe('stress: LIDs printed by an edit, used at once beside readers', () => {
   const rounds = pick(4, 80);
   it(
-    `${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`,
+    `${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 ` +
+      `readers: none refused`,
     async () => {
       const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
       const dir = tempDir('rt-stress-newlids-');

@@ -450,7 +450,9 @@ describe('stress: hostile input', () => {
         }
       }
       if (fingerprint(outside) !== outsideBefore) tally.fail('escapes', 'the folder beside the root changed');
-      tally.notes = `${edits} edit commands, ${landed} of them changed a file (each checked against the model); ${unmodelled} random command lines edited a file`;
+      tally.notes =
+        `${edits} edit commands, ${landed} of them changed a file (each checked against the ` +
+        `model); ${unmodelled} random command lines edited a file`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },

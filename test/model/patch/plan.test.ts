@@ -250,7 +250,8 @@ describe('planHunks: context hunks found leniently', () => {
       planned(text, [ctx(['     if x:', '-        return 1', '+        y = x * 2', '+', '+        return y'])]),
     ).toEqual({
       bytes:
-        'class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        return 2\n',
+        'class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        ' +
+        'return 2\n',
       lenient: [{ hunkLine: 3, level: 2, shift: { remove: '', add: '    ', agreeing: 2, rows: 2 } }],
     });
   });
@@ -281,7 +282,9 @@ describe('planHunks: context hunks found leniently', () => {
     const e = refusal('def f(x):\n    return 1\n', ctx(['-def f(x):', '+def g(x):'], 'edit g60s'));
     expect(e.exitStatus).toBe(3);
     expect(e.message).toBe(
-      `no line of f.txt reads "edit g60s" (the hunk's @@ line) after the hunk before it: an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), and with - or context rows the @@ line is read as a context hunk's text; nothing was written; nearest:`,
+      `no line of f.txt reads "edit g60s" (the hunk's @@ line) after the hunk before it: an LID hunk takes ` +
+        `only + rows (the LIDs name the lines it replaces, so - rows are not needed), and with - or context ` +
+        `rows the @@ line is read as a context hunk's text; nothing was written; nearest:`,
     );
     expect(e.hints).toHaveLength(2);
     expect(e.hints[0]).toMatch(/^ {2}1:[0-9a-z]{4}\|def f\(x\):$/);
@@ -293,7 +296,11 @@ describe('planHunks: context hunks found leniently', () => {
   it('says that the rows of a hunk indented whole all read as context rows', () => {
     const e = refusal('if x:\n    return 1\n', ctx(['   if x:', '   -    return 1', '   +    return 2']));
     expect(e.message).toMatch(
-      /^the hunk's context and removed lines match nowhere in f\.txt: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written/,
+      new RegExp(
+        String.raw`^the hunk's context and removed lines match nowhere in f\.txt: every row of the hunk starts ` +
+          String.raw`with the same indentation \(3 spaces\), so each reads as a context row \(a row's first ` +
+          String.raw`character is its tag\); nothing was written`,
+      ),
     );
     expect(e.hints).toContain(
       "remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)",
