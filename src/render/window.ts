@@ -79,7 +79,9 @@ export function renderLine(
   path?: string,
   marks: readonly MatchRange[] = [],
 ): Buffer {
-  const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
+  const where = path === undefined ? '' : `${style.path(path)}${style.separator(':')}`;
+  const at = `${style.number(String(number))}${style.separator(':')}`;
+  const head = `${where}${at}${style.lid(lid)}${style.separator(separator)}`;
   return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
 }
 
