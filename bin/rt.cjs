@@ -1,10 +1,11 @@
 #!/bin/sh
-':'; //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
 'use strict';
 // The two lines above are for the shell, which runs this file first (JavaScript reads the second
 // as a string and a comment): Node reads NODE_EXTRA_CA_CERTS's whole certificate file at every
 // start (some 40 ms where it is set), and rt makes no network connection, so the shell drops it
 // and runs Node on this same file. Run as `node bin/rt.cjs`, the file goes straight to Node.
+// No formatter touches this file (biome.json): a `;` after ':' would make the shell run `//`.
 // Runs dist/rt.cjs, the bundled CLI, compiled with V8's code cache (dist/rt.cjs.cache, made by
 // the build after a sample run), so start-up skips most parsing and compiling. The loader
 // between the markers is scripts/codeCache.cjs's, copied here by the build: edit it there.
