@@ -12,7 +12,10 @@ export interface Splice {
   readonly deleteCount: number;
   /** Content of the new lines, without line endings. */
   readonly insert: readonly Buffer[];
-  /** For an insert, the line its anchor named (0-based), which must have been shown like a replaced line (see Only shown lines are edited). */
+  /**
+   * For an insert, the line its anchor named (0-based), which must have been shown like a replaced line (see Only
+   * shown lines are edited).
+   */
   readonly anchorLine?: number;
 }
 

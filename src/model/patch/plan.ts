@@ -194,8 +194,8 @@ function overlap(a: Claim, b: Claim): [number, number] | undefined {
 }
 
 /**
- * Only shown lines are edited (docs/DESIGN.md): no one replaces what they have not seen. Every replaced line must have been shown
- * since it last changed, and so must the line an insert's anchor names.
+ * Only shown lines are edited (docs/DESIGN.md): no one replaces what they have not seen. Every
+ * replaced line must have been shown since it last changed, and so must the line an insert's anchor names.
  */
 function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) => boolean): void {
   const { display, index } = target;
