@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sliceParts } from '../model/edit.js';
-import { hunksOf, type Hunk } from '../model/history/changes.js';
+import { hunksOf, type StepHunk } from '../model/history/changes.js';
 import { splitLines, type FileLines } from '../model/lines.js';
 import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from '../store/history.js';
 import type { RecoveredStep, StagedStep } from '../store/journal.js';
@@ -130,7 +130,7 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
-  const hunks = hunksOf(before, after, applied.regions);
+  const hunks = hunksOf(before, after, applied.edits.spans());
   const beforeLids = p.before!.snapshot!.index.lids;
   // The side before needs no digest now: the undo that restores it takes one (see History.mark).
   const beforeSide: FileSide = { exists: true, size: before.bytes.length, digest: null };
@@ -148,8 +148,8 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
         file,
         beforeSide,
         afterSide,
-        applied.regions.reduce((n, g) => n + g.newCount, 0),
-        applied.regions.reduce((n, g) => n + g.oldCount, 0),
+        applied.edits.spans().reduce((n, g) => n + g.newCount, 0),
+        applied.edits.spans().reduce((n, g) => n + g.oldCount, 0),
       ),
       {
         hunks,
@@ -180,7 +180,7 @@ function moved(
   const applied = p.applied!;
   const before = p.before!.lines;
   const after = r.lines!;
-  const hunks = hunksOf(before, after, applied.regions);
+  const hunks = hunksOf(before, after, applied.edits.spans());
   const beforeLids = p.before!.snapshot!.index.lids;
   const afterSide: FileSide = {
     exists: true,
@@ -242,7 +242,7 @@ function whole(
     start: 0,
     end: lines?.bytes.length ?? 0,
   });
-  const hunk: Hunk = { before: span(before), after: span(after) };
+  const hunk: StepHunk = { before: span(before), after: span(after) };
   return [
     stepFile(
       ctx,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { printable, RtError, quotePath, shellQuote } from '../model/errors.js';
 import { hashLines, type LineHashes } from '../model/hash.js';
-import { swapHunks, swapLids, swapLines, type Hunk } from '../model/history/changes.js';
+import { swapHunks, swapLids, swapLines, type StepHunk } from '../model/history/changes.js';
 import { lidToString } from '../model/lid.js';
 import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../model/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
@@ -671,7 +671,7 @@ function atTheirBytes(current: Buffer, d: FileData, from: 'before' | 'after'): b
  * file is kept). A range changed, or moved by lines added or removed above it, is refused: its
  * bytes found elsewhere may be another line's, and taking them back would revert someone's work.
  */
-function relocate(d: FileData, from: 'before' | 'after', lines: FileLines, file: ResolvedPath): Hunk[] {
+function relocate(d: FileData, from: 'before' | 'after', lines: FileLines, file: ResolvedPath): StepHunk[] {
   const own = from === 'after' ? d.afterBytes : d.beforeBytes;
   return d.hunks.map((h, i) => {
     const side = h[from];
@@ -684,7 +684,7 @@ function relocate(d: FileData, from: 'before' | 'after', lines: FileLines, file:
         [`see it: rt open ${shellQuote(`${file.display}:${side.from + 1}`)}`, 'make the change by hand with rt edit'],
       );
     }
-    return { ...h, [from]: { ...side, start, end } } as Hunk;
+    return { ...h, [from]: { ...side, start, end } } as StepHunk;
   });
 }
 
@@ -698,7 +698,7 @@ function restoredIndex(
   current: LineIndex,
   count: number,
   hashes: LineHashes,
-  hunks: readonly Hunk[],
+  hunks: readonly StepHunk[],
   from: 'before' | 'after',
   otherLids: readonly Uint32Array[],
 ): { index: LineIndex; spliced: boolean } {
@@ -741,7 +741,7 @@ function restoredIndex(
 /** Whether a line outside the ranges (side `from`) holds one of the LIDs `codes`. */
 function holdsAny(
   lids: Uint32Array,
-  hunks: readonly Hunk[],
+  hunks: readonly StepHunk[],
   from: 'before' | 'after',
   codes: ReadonlySet<number>,
 ): boolean {

@@ -17,7 +17,7 @@ import { lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { nextReading } from '../store/indexedFile.js';
 import type { ResolvedPath } from '../store/root.js';
 import { languageOf, type LanguageId } from '../lang/languages.js';
-import { newErrors, prepareChecker, type Hunk, type SyntaxProblem } from '../lang/syntax.js';
+import { newErrors, prepareChecker, type ChangedLines, type SyntaxProblem } from '../lang/syntax.js';
 import type { Context } from './context.js';
 import type { Planned } from './writing.js';
 
@@ -68,7 +68,7 @@ interface Written {
   readonly after: FileLines;
   /** The first bytes of `after` (its language may be told by a #! line), without joining a file held in parts. */
   readonly head: () => Uint8Array;
-  readonly hunks?: readonly Hunk[];
+  readonly hunks?: readonly ChangedLines[];
   /** Where the lines of `before` start (see LineStarts), when known. */
   readonly beforeStarts?: ArrayLike<number>;
   /** The LIDs its lines will have. */
@@ -115,7 +115,7 @@ function writtenOf(_ctx: Context, p: Planned): Written | undefined {
   }
   const applied = p.applied!;
   if (applied.unchanged && !moveTo) return undefined;
-  const hunks = applied.regions.map((r) => ({
+  const hunks = applied.edits.spans().map((r) => ({
     oldStart: r.oldStart + 1,
     oldEnd: r.oldStart + r.oldCount + 1,
     newStart: r.newStart + 1,

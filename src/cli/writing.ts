@@ -560,7 +560,7 @@ function saveState(ctx: Context, p: Planned): FileReport {
   const store = ctx.stateOf(target);
   if (applied.unchanged && !moveTo) ctx.warn(`${file.display} is unchanged: the new text is the same as the old`);
   const snapshot = p.before!.snapshot!;
-  const only = applied.regions.length === 1 && !moveTo ? applied.regions[0]! : undefined;
+  const only = applied.edits.size === 1 && !moveTo ? applied.edits.spans()[0]! : undefined;
   // One change of the saved index as read: the records it kept need not be encoded again.
   const kept = only &&
     snapshot.saved && {

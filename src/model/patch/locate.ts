@@ -8,7 +8,8 @@
 // a view of lines.
 
 import { isUtf8 } from 'node:buffer';
-import type { Hunk } from './types.js';
+import type { LineEdit } from '../editSet.js';
+import type { PatchHunk } from './types.js';
 
 /** 0-based file lines; `content` is a line without its line ending. */
 export interface LinesView {
@@ -36,7 +37,7 @@ export type Miss = {
   readonly level: Level;
 };
 
-export type ContextHunk = Extract<Hunk, { kind: 'context' }>;
+export type ContextHunk = Extract<PatchHunk, { kind: 'context' }>;
 
 const WHITESPACE_LEVELS: readonly Level[] = [0, 1, 2];
 const NO_MATCH = 4;
@@ -63,9 +64,9 @@ export function locateHunk(file: LinesView, hunk: ContextHunk, from: number): Lo
  * The edits a located hunk makes, against the original file: each run of `-`/`+` rows between
  * context rows is one splice; context rows are lines left alone (they keep their LIDs).
  */
-export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): HunkSplice[] {
-  const out: HunkSplice[] = [];
-  let run: HunkSplice | undefined;
+export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): LineEdit[] {
+  const out: LineEdit[] = [];
+  let run: { start: number; deleteCount: number; insert: Buffer[] } | undefined;
   let line = at.start;
   let oldSeen = 0;
   for (const row of hunk.rows) {
@@ -133,12 +134,6 @@ export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): I
   // Rows that disagree with no difference ahead of the others say nothing sure: no shift.
   if ([...votes.values()].filter((vote) => vote.count === best.count).length > 1) return undefined;
   return { remove: best.remove, add: best.add, agreeing: best.count, rows };
-}
-
-export interface HunkSplice {
-  start: number;
-  deleteCount: number;
-  insert: Buffer[];
 }
 
 export interface IndentShift {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../../src/model/errors.js';
 import { parsePatch } from '../../../src/model/patch/parse.js';
-import type { FileChange, Hunk } from '../../../src/model/patch/types.js';
+import type { FileChange, PatchHunk } from '../../../src/model/patch/types.js';
 
 /** A patch from its lines, each ended by \n. */
 const patch = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''), 'latin1');
@@ -22,7 +22,7 @@ function plain(changes: readonly FileChange[]): unknown[] {
   });
 }
 
-function plainHunk(h: Hunk): unknown {
+function plainHunk(h: PatchHunk): unknown {
   switch (h.kind) {
     case 'range':
       return { kind: h.kind, op: h.op, line: h.line, from: h.from.text, to: h.to.text, rows: h.rows.map(str) };
