@@ -81,3 +81,21 @@ describe('rt apply --dry-run', () => {
     expect(fs.existsSync(path.join(dir, 'moved')), r.text).toBe(false);
   });
 });
+
+describe('rt apply: the report and the diff of a deletion and an insert at one place', () => {
+  // A patch deletes line 5, then inserts after line 4: both land between 4 and 6. The report and
+  // the diff give each change in file order (the insert first), and the diff's header counts the
+  // lines its body shows (they once gave "-2,6" over seven old lines).
+  it('counts in the header the old lines the body shows', () => {
+    const { dir, lids } = repoWith({ 'f.txt': '1\n2\n3\n4\n5\n6\n7\n8\n' });
+    const l = lids['f.txt']!;
+    const r = run(['apply', '--diff'], dir, {
+      input: `*** Update File: f.txt\n@@ delete ${l[4]}\n@@ insert after ${l[3]}\n+A\n+B\n`,
+    });
+    expectRun(r, { status: 0 });
+    expect(r.stdout.split('\n')[0]).toBe('edited f.txt: 4 → 5-6, 5-5 → 6 (+1)');
+    const diff = r.stdout.slice(r.stdout.indexOf('--- a/f.txt'));
+    expect(diff).toBe('--- a/f.txt\n+++ b/f.txt\n@@ -2,7 +2,8 @@\n 2\n 3\n 4\n+A\n+B\n-5\n 6\n 7\n 8\n');
+    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('1\n2\n3\n4\nA\nB\n6\n7\n8\n');
+  });
+});
