@@ -1,4 +1,4 @@
-// `rt open DIR` (SPEC §3), the ls of rt: a header line (`--- DIR (N entries) ---`, as a file's
+// `rt open DIR`, the ls of rt: a header line (`--- DIR (N entries) ---`, as a file's
 // window has one), then the folder's entries, sorted, one a line — a folder with
 // a final / and the number of files under it (binary ones included), a file with its number of
 // lines (a binary file marked, not counted). The files are those `rt find` considers (git's

@@ -1,4 +1,4 @@
-// Which syntax errors an edit made (SPEC §9: errors already in the file never block an edit).
+// Which syntax errors an edit made (errors already in the file never block an edit).
 // Pure: compares the errors of the old content with those of the new, through the edit's hunks.
 //
 // A new error is one that cannot be paired with an old one. An old error pairs with a new error

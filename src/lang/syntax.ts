@@ -1,4 +1,4 @@
-// The syntax check and outline as the CLI calls them (SPEC §9). Loading a grammar is
+// The syntax check and outline as the CLI calls them. Loading a grammar is
 // asynchronous and the write pipeline is not, so it goes in two steps:
 //
 //   const language = languageOf(path, head);
@@ -170,7 +170,8 @@ function check(
   const after = sourceOf(newPart).text;
   if (after.length > MAX_PARSED_CHARS)
     return skipped(
-      `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`,
+      `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} ` +
+        `lines: minified?)`,
     );
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
   const found = parser.problems(language, after, PARSE_BUDGET_MS);

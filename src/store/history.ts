@@ -1,4 +1,4 @@
-// The history of rt's own writes (SPEC §8), in the root's .rt/history/:
+// The history of rt's own writes, in the root's .rt/history/:
 //
 //   steps.json      the steps, oldest first: command, time, session, and per file its two sides
 //                   (whether it existed, its size, its content's digest; after a write, its

@@ -1,5 +1,5 @@
 // A per-file lock so that concurrent rt processes editing one file take turns: the second waits,
-// then reads the first one's result and resolves its anchors against it (SPEC §4).
+// then reads the first one's result and resolves its anchors against it (see All or nothing).
 //
 // The lock is a file created exclusively (O_EXCL) holding the owner's pid. A lock whose owner is
 // no longer running (killed mid-edit) is broken at once, instead of after a timeout as with

@@ -92,7 +92,7 @@ export const openCommand = defineCommand({
     const cap = explicit ?? MAX_RANGE;
     if (target.kind === 'symbol') return openSymbol(ctx, options, target.path, target.name, size);
     if (target.kind === 'top') {
-      // A folder: its entries, as ls shows them (SPEC §3).
+      // A folder: its entries, as ls shows them.
       const resolved = resolveInRoot(ctx.root, target.path);
       if (isFolder(resolved.abs)) return listFolder(ctx, options, resolved);
     }

@@ -1,4 +1,4 @@
-// What a step of the history keeps of a file it changed (SPEC §8): not copies of the file, but
+// What a step of the history keeps of a file it changed: not copies of the file, but
 // its changed byte ranges on both sides, each a run of whole lines, with the LIDs of those
 // lines. Either side is the other with those ranges put back: undo turns what the step wrote
 // into what it found, redo the other way round, byte for byte.

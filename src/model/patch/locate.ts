@@ -1,4 +1,4 @@
-// Where an apply_patch context hunk goes in a file (SPEC §7). Its old side (context and removed
+// Where an apply_patch context hunk goes in a file. Its old side (context and removed
 // rows) must match one place only, after the previous hunk and after its `@@ TEXT` line: first
 // exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace, last with
 // Unicode dashes, quotes and spaces read as their ASCII forms (as apply_patch does). A place
@@ -201,7 +201,7 @@ export function describeIndentation(bytes: Buffer): string {
 
 function search(file: LinesView, old: readonly Buffer[], hunk: ContextHunk, from: number): Location | Miss {
   const k = old.length;
-  // A hunk of + rows alone appends at the end of the file (SPEC §7).
+  // A hunk of + rows alone appends at the end of the file, as apply_patch reads one.
   if (k === 0) return { found: true, start: file.count, oldCount: 0, level: 0 };
   const rows = old.map(pattern);
   const header = hunk.header && pattern(hunk.header);

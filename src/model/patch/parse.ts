@@ -1,4 +1,4 @@
-// Parses the text of `rt apply` (SPEC §7) into file changes. The envelope is apply_patch's
+// Parses the text of `rt apply` into file changes. The envelope is apply_patch's
 // (`*** Begin Patch`, `*** Update File: PATH`, …), so agents write what they already know; a
 // hunk is either an LID hunk (`@@ edit FROM [TO]`, `@@ insert after AT`, …: `+` rows only) or
 // an apply_patch context hunk (` `, `-` and `+` rows, located by content later). Pure and

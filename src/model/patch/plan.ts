@@ -1,4 +1,4 @@
-// Planning one file's hunks (SPEC §7): every anchor resolved and every context hunk located
+// Planning one file's hunks: every anchor resolved and every context hunk located
 // against the file as it was read, overlaps refused, the shown-lines rule checked; then the
 // changes applied in patch order, each through the edit engine, so that a patch gives exactly
 // the bytes and LIDs of the same edits made one by one.
@@ -165,7 +165,7 @@ function atHunk(hunk: PatchHunk, plan: () => void): void {
 }
 
 /**
- * SPEC §7: hunks of one file may not touch the same lines. A replaced range may not meet
+ * Hunks of one file may not touch the same lines. A replaced range may not meet
  * another; an insert may not be anchored on a line another hunk replaces, nor land inside one.
  * Inserts at one place, or beside a replaced range, are not overlaps: they go in patch order,
  * before the range they stand at the start of.
@@ -204,8 +204,8 @@ function overlap(a: Claim, b: Claim): [number, number] | undefined {
 }
 
 /**
- * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
- * since it last changed, and so must the line an insert's anchor names.
+ * Only shown lines are edited (docs/DESIGN.md): no one replaces what they have not seen. Every
+ * replaced line must have been shown since it last changed, and so must the line an insert's anchor names.
  */
 function checkShown(target: PlanTarget, change: Anchored, wasSeen: (lid: string) => boolean): void {
   const { display, index } = target;
@@ -257,7 +257,7 @@ function missed(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'context' }
     if (k > 0) shown.push('  --');
     for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
       const content = lineContent(lines, i);
-      // Cut for display as a window cuts a long line (SPEC §1), never on disk.
+      // Cut for display as a window cuts a long line, never on disk.
       const shownText =
         content.length > CANDIDATE_CHARS
           ? `${content.toString('utf8', 0, CANDIDATE_CHARS)}… [+${content.length - CANDIDATE_CHARS} bytes]`

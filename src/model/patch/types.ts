@@ -1,4 +1,4 @@
-// What a patch says (SPEC §7), as parsed: the files it changes, in patch order, each with its
+// What a patch says, as parsed: the files it changes, in patch order, each with its
 // hunks. Every part remembers its 1-based line in the patch, for messages. Text is kept as
 // bytes: a `+` row is taken byte for byte, whatever its encoding.
 

@@ -1,4 +1,4 @@
-// locateHunk and hunkSplices (core/patch/locate.ts): where a context hunk goes (SPEC §7: exact,
+// locateHunk and hunkSplices (core/patch/locate.ts): where a context hunk goes (exact,
 // then ignoring trailing whitespace, then surrounding whitespace; one place only, after its
 // header and the previous hunk), and the splices it makes there.
 

@@ -1,4 +1,4 @@
-// parsePatch (core/patch/parse.ts): the patch of `rt apply` (SPEC §7), apply_patch's envelope
+// parsePatch (core/patch/parse.ts): the patch of `rt apply`, apply_patch's envelope
 // with LID hunks and context hunks, as file changes; a malformed patch is bad usage (exit 2)
 // naming its line.
 
@@ -55,7 +55,7 @@ function update(path: string, line: number, hunks: unknown[], moveTo?: { path: s
   return { kind: 'update', line, path, moveTo, hunks };
 }
 
-describe('parsePatch: the patch of SPEC §7', () => {
+describe('parsePatch: the patch of rt apply', () => {
   it('reads the example of the spec', () => {
     const text = patch(
       '*** Begin Patch',

@@ -1,5 +1,5 @@
 // Planning and applying a file's hunks (src/model/patch/plan.ts): anchors against the file as
-// read, overlaps refused, and — the property SPEC §7 promises — the bytes and LIDs of the same
+// read, overlaps refused, and — the property rt apply promises — the bytes and LIDs of the same
 // edits made one by one, whatever their order and however they sit against each other.
 
 import fc from 'fast-check';
