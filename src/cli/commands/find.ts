@@ -1,28 +1,22 @@
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../../model/errors.js';
-import { comparePaths, listFiles } from '../../search/listFiles.js';
-import { statResolved } from '../../store/indexedFile.js';
-import { isInside, resolveInRoot, type ResolvedPath } from '../../store/root.js';
-import { suggestPaths } from '../../store/suggest.js';
 import {
   absPrefixOf,
-  capNotice,
-  commandLine,
   globMatcher,
-  listOptions,
-  maxOption,
   nameEnding,
-  noteUndecodable,
   placeUnder,
   throughLinkedFolder,
   type Candidate,
-} from '../search.js';
-import type { CommandSpec, Options } from '../spec.js';
+} from '../../search/candidates.js';
+import { comparePaths, listFiles } from '../../search/listFiles.js';
+import { isFolder, listedKind as kindOf, pathExists } from '../../search/listedKind.js';
+import { statResolved } from '../../store/indexedFile.js';
+import { resolveInRoot, type ResolvedPath } from '../../store/root.js';
+import { suggestPaths } from '../../store/suggest.js';
 import type { Context } from '../context.js';
-import { LISTING_OPTIONS } from './searchOptions.js';
-import fs from 'node:fs';
-import { looksBinary, SNIFF_BYTES } from '../../model/binary.js';
-import { readPlainFile } from '../../store/plainFile.js';
+import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
+import type { CommandSpec, Options } from '../spec.js';
+import { LISTING_OPTIONS, listOptions, maxOption } from './searchOptions.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -38,8 +32,21 @@ export const findCommand: CommandSpec = {
     'many more. Exit 1: nothing matched.',
   ],
   description: [
-    'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to binary files inside the root (a link out of the root is listed unread), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
+    'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line ' +
+      'relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ' +
+      '] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), ' +
+      'with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive ' +
+      'substring of the path from DIR; an empty PATTERN lists every file.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or ' +
+      '--no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or ' +
+      'mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to ' +
+      'binary files inside the root (a link out of the root is listed unread), and so is a file that ' +
+      'cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may ' +
+      'include what is never printed: binary files, nested repositories, tracked files deleted from the ' +
+      'work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic ' +
+      'link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so ' +
+      'and how to list them; it also names the matching files left out because their names are not valid ' +
+      'UTF-8 (rt cannot name them).',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -72,7 +79,8 @@ export const findCommand: CommandSpec = {
     const dir = resolveFolder(ctx, dirArg ?? '.');
     if (!statResolved(dir).isDirectory())
       throw new RtError('access', `${dir.display} is not a folder`, [
-        `look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`,
+        `look for files in a folder, e.g. rt find ${shellQuote(pattern)} ` +
+          shellQuote(path.posix.dirname(dir.display)),
       ]);
     const needle = pattern.toLowerCase();
     const isGlob = GLOB_CHARS.test(pattern);
@@ -115,7 +123,8 @@ export const findCommand: CommandSpec = {
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
       ctx.warn(
-        `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`,
+        `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} ` +
+          `(e.g. ${binary[0]}): rt lists the files it can open, text files`,
       );
       ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
     }
@@ -136,7 +145,7 @@ export const findCommand: CommandSpec = {
  */
 function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
   const dir = resolveInRoot(ctx.root, dirArg, true);
-  if (fs.existsSync(dir.abs)) return dir;
+  if (pathExists(dir.abs)) return dir;
   const near = suggestPaths(ctx.root, path.resolve(ctx.root.cwd, dirArg)).filter((p) =>
     isFolder(path.resolve(ctx.root.cwd, p)),
   );
@@ -144,10 +153,6 @@ function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
     ? [`closest existing: ${near.map(shellQuote).join(', ')}`]
     : ['see the folders here with: rt open .'];
   throw new RtError('not_found', `no such folder: ${printable(dirArg)}`, hints, { suggestions: near });
-}
-
-function isFolder(abs: string): boolean {
-  return fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /**
@@ -188,27 +193,4 @@ function explainNothingFound(
     `no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`,
   );
   ctx.warn(`list them too with: ${commandLine('find', ['--hidden', '--no-ignore'], operands)}`);
-}
-
-/**
- * Whether a listed path is printed ('listed'): a regular file that does not look binary (one that
- * cannot be read is printed: its kind cannot be told), or a symbolic link to such a file (read
- * through only when it leads inside the root `root`; a link out of it is printed unread);
- * 'binary' for a binary file or a link to one; 'no' for anything else.
- */
-function kindOf(abs: string, root: string): 'listed' | 'binary' | 'no' {
-  // Read as a regular file, not through a link, nor waiting on a FIFO.
-  const head = readPlainFile(abs, SNIFF_BYTES, true);
-  if (head) return looksBinary(head) ? 'binary' : 'listed';
-  // Not read: a symbolic link, an unreadable file, anything but a regular file, or nothing there
-  // (gone, a dangling link, a file where a folder was).
-  try {
-    const st = fs.lstatSync(abs);
-    if (!st.isSymbolicLink()) return st.isFile() ? 'listed' : 'no';
-    const real = fs.realpathSync(abs);
-    if (!fs.statSync(real).isFile()) return 'no';
-    return isInside(root, real) ? kindOf(real, root) : 'listed';
-  } catch {
-    return 'no';
-  }
 }

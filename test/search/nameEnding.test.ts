@@ -1,10 +1,10 @@
-// The literal ending of a glob (SPEC §3 find): find asks git only for names that end so, then
+// The literal ending of a glob (rt find): find asks git only for names that end so, then
 // matches the glob itself, so every name the glob matches must end with it.
 
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { globMatcher, nameEnding } from '../../src/cli/search.js';
+import { globMatcher, nameEnding } from '../../src/search/candidates.js';
 import { runs } from '../support/runs.js';
 
 describe('nameEnding', () => {
