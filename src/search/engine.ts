@@ -24,7 +24,7 @@ export type EngineKind = 'ripgrep-lines' | 'ripgrep-files' | 'git-grep' | 'pcre'
 export type Tracked = ReadonlyArray<TrackedPaths | undefined>;
 
 /** What an engine found, and how it tells a file's hits. */
-export interface Engine {
+export interface SearchEngine {
   readonly kind: EngineKind;
   /**
    * The only files that may hold hits (absolute paths), and what git lists under each folder

@@ -4,7 +4,7 @@
 
 import { BOM, hasBom } from '../model/lines.js';
 import type { Candidate } from './candidates.js';
-import type { Engine, EnginePlan, Tracked } from './engine.js';
+import type { SearchEngine, EnginePlan, Tracked } from './engine.js';
 import { gitGrepLines } from './gitGrep.js';
 import { trackedFiles } from './listFiles.js';
 import { knownLinesMatcher, matchesLine, matchingAmong, type LineMatcher } from './match.js';
@@ -15,7 +15,7 @@ import { pcrePattern } from './ripgrepPattern.js';
 import { bomLengthOf, isFileNotFollowed, isSearchable, lastByteIs, readSearchable } from './searchable.js';
 
 /** rt's own matcher: it reads every file and matches its pattern in it. */
-export function ownEngine(matcher: LineMatcher): Engine {
+export function ownEngine(matcher: LineMatcher): SearchEngine {
   return {
     kind: 'own',
     undecodable: [],
@@ -37,7 +37,7 @@ export async function prefilterEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   env: NodeJS.ProcessEnv,
-): Promise<Engine | undefined> {
+): Promise<SearchEngine | undefined> {
   for (const kind of plan.kinds) {
     const engine =
       kind === 'ripgrep-lines' || kind === 'ripgrep-files'
@@ -64,7 +64,7 @@ async function ripgrepEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   env: NodeJS.ProcessEnv,
-): Promise<Engine | undefined> {
+): Promise<SearchEngine | undefined> {
   const request = plan.ripgrep!;
   if (kind === 'ripgrep-files') {
     const filesRun = ripgrepCandidates(request, env);
@@ -103,7 +103,7 @@ async function gitGrepEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   env: NodeJS.ProcessEnv,
-): Promise<Engine | undefined> {
+): Promise<SearchEngine | undefined> {
   const { required, regexSource } = plan.gitGrep!;
   const found = await gitGrepLines(
     {
@@ -125,7 +125,7 @@ function linesEngine(
   tracked: Tracked,
   exact: boolean,
   matcher: LineMatcher,
-): Engine {
+): SearchEngine {
   const { found, unanswered, contents } = answer;
   return {
     kind,
@@ -162,7 +162,7 @@ export async function pcreEngine(
   query: SearchQuery,
   env: NodeJS.ProcessEnv,
   warn: (message: string) => void,
-): Promise<{ engine: Engine; matcher: LineMatcher }> {
+): Promise<{ engine: SearchEngine; matcher: LineMatcher }> {
   const plain = files.filter((f) => isFileNotFollowed(f.abs));
   const shown = new Map(plain.map((f) => [f.abs, f.display]));
   const matcher = await pcreMatcher(

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { readPlainFile } from '../store/plainFile.js';
 import { isInside } from '../store/root.js';
+import { throughLinkedFolder, type Candidate } from './candidates.js';
 
 /**
  * Whether a listed path is printed ('listed'): a regular file that does not look binary (one that
@@ -26,6 +27,34 @@ export function listedKind(abs: string, root: string): 'listed' | 'binary' | 'no
   } catch {
     return 'no';
   }
+}
+
+/**
+ * The first `max` paths of `found` (relative to the folder searched, whose absolute path with a
+ * final separator is `absPrefix`; sorted) that find prints: text files and links to them (see
+ * listedKind), reached through no link (`walked`: the listing came from a walk, which follows
+ * none); with the binary files met on the way, and the index in `found` where it stopped.
+ */
+export function firstListed(
+  rootDir: string,
+  absPrefix: string,
+  place: (rel: string) => Candidate,
+  found: readonly string[],
+  max: number,
+  walked: boolean,
+): { files: Candidate[]; binary: string[]; next: number } {
+  const files: Candidate[] = [];
+  const binary: string[] = [];
+  const throughLink = throughLinkedFolder();
+  let next = 0;
+  for (; next < found.length && files.length < max; next++) {
+    const file = place(found[next]!);
+    if (!walked && throughLink(absPrefix, found[next]!)) continue;
+    const kind = listedKind(file.abs, rootDir);
+    if (kind === 'listed') files.push(file);
+    else if (kind === 'binary') binary.push(file.display);
+  }
+  return { files, binary, next };
 }
 
 /** Whether anything is at `abs` (a link to nothing: false). */

@@ -13,7 +13,7 @@ import {
   type Candidate,
   type CandidateSet,
 } from './candidates.js';
-import { planEngines, type Engine, type FolderQuery } from './engine.js';
+import { planEngines, type SearchEngine, type FolderQuery } from './engine.js';
 import { ownEngine, pcreEngine, prefilterEngine } from './engines.js';
 import type { LineMatcher } from './match.js';
 import { MATCH_BASE_MS, matchAllowanceMs, matchInTime } from './matchInTime.js';
@@ -49,7 +49,7 @@ export interface SearchOutcome {
   readonly filtered: boolean;
   /** The matcher hits are checked against when printed (for -P, ripgrep's answer). */
   readonly matcher: LineMatcher;
-  readonly engine: Engine;
+  readonly engine: SearchEngine;
   /** Files left out for names that are not valid UTF-8 (see noteUndecodable). */
   readonly undecodable: readonly string[];
 }

@@ -1,19 +1,14 @@
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../../model/errors.js';
-import {
-  absPrefixOf,
-  globMatcher,
-  nameEnding,
-  placeUnder,
-  throughLinkedFolder,
-  type Candidate,
-} from '../../search/candidates.js';
+import { absPrefixOf, globMatcher, nameEnding, placeUnder, type Candidate } from '../../search/candidates.js';
 import { comparePaths, listFiles } from '../../search/listFiles.js';
-import { isFolder, listedKind as kindOf, pathExists } from '../../search/listedKind.js';
+import { firstListed, isFolder, listedKind as kindOf, pathExists } from '../../search/listedKind.js';
+import { reportCounts } from '../../search/report.js';
 import { statResolved } from '../../store/indexedFile.js';
 import { resolveInRoot, type ResolvedPath } from '../../store/root.js';
 import { suggestPaths } from '../../store/suggest.js';
 import type { Context } from '../context.js';
+import { CountPrinter } from '../hitPrinting.js';
 import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
 import type { CommandSpec, Options } from '../spec.js';
 import { LISTING_OPTIONS, listOptions, maxOption } from './searchOptions.js';
@@ -95,19 +90,15 @@ export const findCommand: CommandSpec = {
     // nested repositories: a path is printed only if it is a text file, or a link to a file,
     // reached through no link (checked for the printed ones only; the count of the rest may
     // include such paths).
-    const paths: string[] = [];
-    const throughLink = throughLinkedFolder();
-    const absPrefix = absPrefixOf(dir.abs);
-    let next = 0;
-    // The binary files met, for the note when they are all that matched.
-    const binary: string[] = [];
-    for (; next < found.length && paths.length < max; next++) {
-      const file = place(found[next]!);
-      if (!listed.walked && throughLink(absPrefix, found[next]!)) continue;
-      const kind = kindOf(file.abs, ctx.root.dir);
-      if (kind === 'listed') paths.push(file.display);
-      else if (kind === 'binary') binary.push(file.display);
-    }
+    const { files, binary, next } = firstListed(
+      ctx.root.dir,
+      absPrefixOf(dir.abs),
+      place,
+      found,
+      max,
+      listed.walked === true,
+    );
+    const paths = files.map((f) => f.display);
     const more = found.length - next;
     // (Their names decoded, each bad byte a U+FFFD, are matched as any other.)
     noteUndecodable(
@@ -133,7 +124,7 @@ export const findCommand: CommandSpec = {
       explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
       return 1;
     }
-    for (const p of paths) ctx.out(`${p}\n`);
+    reportCounts(files, () => 1, new CountPrinter(ctx, max, (p) => `${p}\n`));
     if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
