@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../../model/errors.js';
 import { absPrefixOf, globMatcher, nameEnding, placeUnder, type Candidate } from '../../search/candidates.js';
-import { comparePaths, listFiles } from '../../search/listFiles.js';
+import { comparePaths, type ListOptions, listFiles } from '../../search/listFiles.js';
 import { firstListed, isFolder, listedKind as kindOf, pathExists } from '../../search/listedKind.js';
 import { reportCounts } from '../../search/report.js';
 import { statResolved } from '../../store/indexedFile.js';
@@ -69,8 +69,7 @@ export const findCommand: CommandSpec = {
   ],
   readsStdin: false,
   run(ctx, args, options) {
-    const [pattern, dirArg] = args as [string, string | undefined];
-    const max = maxOption(options);
+    const { pattern, dirArg, max, list } = findRequest(args, options);
     const dir = resolveFolder(ctx, dirArg ?? '.');
     if (!statResolved(dir).isDirectory())
       throw new RtError('access', `${dir.display} is not a folder`, [
@@ -84,7 +83,7 @@ export const findCommand: CommandSpec = {
     // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
     // printed ones are placed.
     // git is asked only for the names a glob's ending allows (the glob itself is applied here).
-    const listed = listFiles(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
+    const listed = listFiles(dir.abs, list, ctx.root.dir, isGlob ? nameEnding(pattern) : '');
     const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
     // git lists tracked files deleted from the work tree, or whose folder is now a link, and
     // nested repositories: a path is printed only if it is a text file, or a link to a file,
@@ -108,8 +107,8 @@ export const findCommand: CommandSpec = {
     const flags = [
       '--max',
       String(paths.length + more),
-      ...(options.hidden ? ['--hidden'] : []),
-      ...(options.ignore === false ? ['--no-ignore'] : []),
+      ...(list.hidden ? ['--hidden'] : []),
+      ...(list.noIgnore ? ['--no-ignore'] : []),
     ];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
@@ -117,11 +116,11 @@ export const findCommand: CommandSpec = {
         `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} ` +
           `(e.g. ${binary[0]}): rt lists the files it can open, text files`,
       );
-      ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
+      ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, list)}`);
     }
     ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
     if (paths.length === 0) {
-      explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
+      explainNothingFound(ctx, dir.abs, place, matches, list, [pattern, ...(dirArg ? [dirArg] : [])]);
       return 1;
     }
     reportCounts(files, () => 1, new CountPrinter(ctx, max, (p) => `${p}\n`));
@@ -129,6 +128,12 @@ export const findCommand: CommandSpec = {
     return 0;
   },
 };
+
+/** What `rt find` is asked: its command line read, all its options here. */
+function findRequest(args: readonly string[], options: Options) {
+  const [pattern, dirArg] = args as [string, string | undefined];
+  return { pattern, dirArg, max: maxOption(options), list: listOptions(options) };
+}
 
 /**
  * DIR resolved inside the root; a missing one is refused as a missing folder, with the closest
@@ -150,13 +155,13 @@ function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
  * The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/",
  * whole paths with --full-path.
  */
-function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: Options): string {
+function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, list: ListOptions): string {
   const flags = [
     isGlob ? '--glob' : '--fixed-strings',
     ...(pattern.includes('/') ? ['--full-path'] : []),
     ...(isGlob ? [] : ['--ignore-case']),
-    ...(options.hidden ? ['--hidden'] : []),
-    ...(options.ignore === false ? ['--no-ignore'] : []),
+    ...(list.hidden ? ['--hidden'] : []),
+    ...(list.noIgnore ? ['--no-ignore'] : []),
   ];
   return ['fd', ...flags, shellQuote(pattern), ...(dirArg ? [shellQuote(dirArg)] : [])].join(' ');
 }
@@ -167,10 +172,9 @@ function explainNothingFound(
   dir: string,
   place: (rel: string) => Candidate,
   matches: (rel: string) => boolean,
-  options: Options,
+  list: ListOptions,
   operands: readonly string[],
 ): void {
-  const list = listOptions(options);
   if (list.hidden && list.noIgnore) return;
   // (A walk: no path through a link to a folder.)
   const wider = listFiles(dir, { hidden: true, noIgnore: true }, ctx.root.dir)
