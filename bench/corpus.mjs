@@ -92,7 +92,8 @@ function writeBig(file) {
     chunk.push(
       i % 10 === 0
         ? ''
-        : `${String(i).padStart(7, '0')} ${w} ${words[(i * 7) % words.length]} value=${(i * 2654435761) % 100000} total=${(i * 40503) % 1000003} ${'x'.repeat(i % 13)}`,
+        : `${String(i).padStart(7, '0')} ${w} ${words[(i * 7) % words.length]} ` +
+            `value=${(i * 2654435761) % 100000} total=${(i * 40503) % 1000003} ${'x'.repeat(i % 13)}`,
     );
     if (chunk.length === 10000) {
       fs.writeSync(fd, `${chunk.join('\n')}\n`);

@@ -56,10 +56,10 @@ for (const [name, dir] of Object.entries(places)) {
   const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
   for (let i = 0; i < RUNS; i++) for (const [k, run] of Object.entries(runs)) times[k].push(run());
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-  const ratios = bins.map(
-    (_, i) =>
-      `rt${i}/rg ${(m[`rt${i}`] / m.rg).toFixed(2)}${m.floor ? ` rt${i}/floor ${(m[`rt${i}`] / m.floor).toFixed(2)}` : ''}`,
-  );
+  const ratios = bins.map((_, i) => {
+    const rt = m[`rt${i}`];
+    return `rt${i}/rg ${(rt / m.rg).toFixed(2)}${m.floor ? ` rt${i}/floor ${(rt / m.floor).toFixed(2)}` : ''}`;
+  });
   console.log(
     `${name}: ${Object.entries(m)
       .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)

@@ -1,4 +1,4 @@
-// Times the listing rows of issue 23 alone (the whole bench takes too long to run at each
+// Times the listing rows alone (the whole bench takes too long to run at each
 // change): `rt find '*.ts'` in the tree against fd and the git floor, and `rt grep -F IDENT`
 // outside git against rg. Commands run in turn, round after round (as run.mjs's pair() does for
 // two), after one warm-up each; medians, and ratios to the last command of each row.

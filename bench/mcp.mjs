@@ -1,4 +1,4 @@
-// rt mcp in the benchmark suite (issue 22): a client (the MCP SDK's own, over stdio) makes
+// rt mcp in the benchmark suite: a client (the MCP SDK's own, over stdio) makes
 // 1,000 `open` calls of a 150-line file and 1,000 one-line edits, each edit by the LID the last
 // one printed; per call, median and p99, against a `rt open` / `rt edit` process per call. Then
 // the server's memory (its RSS, from /proc) over 10,000 opens of 100 files: it must level off.
@@ -97,7 +97,8 @@ export async function benchMcp({ row, env, runs = 11, calls = 1000, memoryCalls 
       { a: openMedian, b: median(perProcess), ratio: openMedian / median(perProcess) },
       '≤ 2 ms, ≤ 1/20',
       '≤ 0.5 ms',
-      `p99 ${quantile(opens, 0.99).toFixed(2)} ms over ${calls} calls; ${(median(perProcess) / openMedian).toFixed(0)}× faster`,
+      `p99 ${quantile(opens, 0.99).toFixed(2)} ms over ${calls} ` +
+        `calls; ${(median(perProcess) / openMedian).toFixed(0)}× faster`,
     );
 
     // Edits: line 75, each by the LID the last edit printed for it.
@@ -128,7 +129,8 @@ export async function benchMcp({ row, env, runs = 11, calls = 1000, memoryCalls 
       { a: editMedian, b: median(cliEdits), ratio: editMedian / median(cliEdits) },
       '≤ 2 ms',
       '',
-      `p99 ${quantile(edits, 0.99).toFixed(2)} ms over ${calls} edits; ${(median(cliEdits) / editMedian).toFixed(0)}× faster`,
+      `p99 ${quantile(edits, 0.99).toFixed(2)} ms over ${calls} ` +
+        `edits; ${(median(cliEdits) / editMedian).toFixed(0)}× faster`,
     );
     // The same edits without the syntax check (no_check): what the check of a 150-line
     // TypeScript file costs a server that keeps the grammar loaded, alternating with checked ones.
@@ -200,7 +202,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     memoryCalls: quick ? 2000 : 10_000,
     row: (measure, r, target, _goal, note) =>
       console.log(
-        `${measure.padEnd(58)} ${fmt(r.a).padStart(8)} ${fmt(r.b).padStart(8)} ${fmt(r.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
+        `${measure.padEnd(58)} ${fmt(r.a).padStart(8)} ${fmt(r.b).padStart(8)} ${fmt(r.ratio).padStart(7)} ` +
+          ` ${target ?? ''}${note ? `  (${note})` : ''}`,
       ),
   });
 }

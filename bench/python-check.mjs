@@ -193,7 +193,8 @@ made.forEach((c, i) => {
   if (!broken && refused) {
     count('false refusals');
     wrong.push(
-      `refused (${c.kind}) ${c.file.name}:${c.at + 1}: ${JSON.stringify(c.text)} — ${run.stderr.split('\n').slice(1, 3).join(' ')}`,
+      `refused (${c.kind}) ${c.file.name}:${c.at + 1}: ${JSON.stringify(c.text)} ` +
+        `— ${run.stderr.split('\n').slice(1, 3).join(' ')}`,
     );
   }
   count(broken ? 'broken' : 'valid');
@@ -201,7 +202,9 @@ made.forEach((c, i) => {
 fs.rmSync(dir, { recursive: true, force: true });
 
 console.log(
-  `python-check: ${made.length} one-line insertions into ${new Set(made.map((c) => c.file)).size} files of ${repos.map((r) => path.basename(r)).join(', ')} (seed ${seedText}), python3 ${withoutPython ? 'hidden from rt' : 'on PATH'}`,
+  `python-check: ${made.length} one-line insertions into ${new Set(made.map((c) => c.file)).size} files ` +
+    `of ${repos.map((r) => path.basename(r)).join(', ')} (seed ${seedText}), ` +
+    `python3 ${withoutPython ? 'hidden from rt' : 'on PATH'}`,
 );
 console.log(`judged by compile(): ${tally.get('broken') ?? 0} broken, ${tally.get('valid') ?? 0} valid`);
 for (const kind of KINDS)

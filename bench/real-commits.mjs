@@ -176,12 +176,19 @@ for (const repo of repos) {
   perRepo.push(counts);
   for (const k of Object.keys(totals)) totals[k] += counts[k];
   console.log(
-    `${counts.repo}: ${counts.commits} commits, ${counts.files} files; hunk by hunk ${counts.stepsRefused} of ${counts.steps} states refused; whole ${counts.wholeRefused} of ${counts.whole} refused; --indent auto exact ${counts.indentExact} of ${counts.indentHunks}${counts.examples.length ? `; e.g. ${counts.examples.join('; ')}` : ''}`,
+    `${counts.repo}: ${counts.commits} commits, ${counts.files} files; hunk by hunk ${counts.stepsRefused} ` +
+      `of ${counts.steps} states refused; whole ${counts.wholeRefused} of ${counts.whole} refused; --indent ` +
+      `auto exact ${counts.indentExact} ` +
+      `of ${counts.indentHunks}${counts.examples.length ? `; e.g. ${counts.examples.join('; ')}` : ''}`,
   );
 }
 fs.rmSync(work, { recursive: true, force: true });
 console.log(
-  `all: ${totals.commits} commits, ${totals.files} files; hunk by hunk ${totals.stepsRefused} of ${totals.steps} states refused (${((100 * totals.stepsRefused) / Math.max(1, totals.steps)).toFixed(1)}%); whole ${totals.wholeRefused} of ${totals.whole} refused; --indent auto exact ${totals.indentExact} of ${totals.indentHunks} (${((100 * totals.indentExact) / Math.max(1, totals.indentHunks)).toFixed(1)}%)`,
+  `all: ${totals.commits} commits, ${totals.files} files; hunk by hunk ${totals.stepsRefused} ` +
+    `of ${totals.steps} states refused ` +
+    `(${((100 * totals.stepsRefused) / Math.max(1, totals.steps)).toFixed(1)}%); whole ${totals.wholeRefused} ` +
+    `of ${totals.whole} refused; --indent auto exact ${totals.indentExact} of ${totals.indentHunks} ` +
+    `(${((100 * totals.indentExact) / Math.max(1, totals.indentHunks)).toFixed(1)}%)`,
 );
 const out = path.join(root, 'bench', 'results');
 fs.mkdirSync(out, { recursive: true });

@@ -97,7 +97,8 @@ function row(measure, result, target, goal, note = '') {
   rows.push({ measure, ...result, target, goal, note });
   const fmt = (x) => (x === undefined ? '-' : x.toFixed(x >= 100 ? 0 : 2));
   console.log(
-    `${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
+    `${measure.padEnd(58)} ${fmt(result.a).padStart(8)} ${fmt(result.b).padStart(8)} ` +
+      `${fmt(result.ratio).padStart(7)}  ${target ?? ''}${note ? `  (${note})` : ''}`,
   );
 }
 
@@ -133,13 +134,18 @@ const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : tool('time', 
 const node = process.execPath;
 
 console.log(
-  `rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} alternating runs per pair`,
+  `rt benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ${RUNS} ` +
+    `alternating runs per pair`,
 );
 console.log(
-  `environment: NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "is set (Node reads it at every start; rt's launcher drops it)" : 'is not set'}`,
+  `environment: NODE_EXTRA_CA_CERTS ${
+    process.env.NODE_EXTRA_CA_CERTS ? "is set (Node reads it at every start; rt's launcher drops it)" : 'is not set'
+  }`,
 );
 console.log(
-  `corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm packages (${corpus.packages.join(', ')})`,
+  `corpora: ${CORPUS.small} (150 lines); ${CORPUS.big} (${corpus.bigLines} ` +
+    `lines, ${(corpus.bigBytes / 1e6).toFixed(1)} MB); ${corpus.treeFiles} files in a git tree from npm ` +
+    `packages (${corpus.packages.join(', ')})`,
 );
 console.log(`${'measure'.padEnd(58)} ${'rt ms'.padStart(8)} ${'ref ms'.padStart(8)} ${'ratio'.padStart(7)}  target`);
 
@@ -296,7 +302,7 @@ if (sed) {
   fs.rmSync(sedCopy, { force: true });
 } else skip('rt edit / sed -i', 'sed not found');
 
-// 3a. rt undo of an edit at line 500,000 (SPEC §8) against that edit: each undo takes back an
+// 3a. rt undo of an edit at line 500,000 against that edit: each undo takes back an
 // edit made just before it (untimed); the edits timed are made the same way, by the LID of line
 // 500,000 as the command before printed it.
 {
@@ -324,7 +330,7 @@ if (sed) {
   fs.rmSync(file, { force: true });
 }
 
-// 3b. A batch (SPEC §7): rt apply of a 10-hunk patch by LIDs over 3 files of 1,000 lines,
+// 3b. A batch: rt apply of a 10-hunk patch by LIDs over 3 files of 1,000 lines,
 // against one rt edit of one line of one such file. Before each timed run, outside the timing,
 // its folder (its own root) is made afresh: the files written, dated an hour back (an index of a
 // file changed within the same second is not trusted as is), then opened whole, which shows
@@ -430,7 +436,7 @@ if (sed) {
   fs.rmSync(editDir, { recursive: true, force: true });
 }
 
-// 3c. The syntax check before a write (SPEC §9): an insert of a comment line at the middle of a
+// 3c. The syntax check before a write: an insert of a comment line at the middle of a
 // TypeScript file of 1,000 and of 100,000 lines (rt's own sources, repeated), checked against the
 // same insert with RT_CHECK=off; each run by the LID the run before printed of the line below.
 {

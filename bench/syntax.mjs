@@ -1,4 +1,4 @@
-// Costs of the syntax check (issue 21), on the built parsers (dist/lang.cjs, dist/grammars/):
+// Costs of the syntax check, on the built parsers (dist/lang.cjs, dist/grammars/):
 // `node bench/syntax.mjs` after `npm run build`. Prints load and parse times (medians) and the
 // memory a parse takes, for TypeScript files of 1,000 to 100,000 lines made of rt's own
 // sources (whole-file parses, as `rt outline` does; the check parses a window of long files),
@@ -20,7 +20,8 @@ const required = performance.now() - started;
 await engine.prepare('typescript');
 const prepared = performance.now() - started;
 console.log(
-  `load: require lang.cjs ${required.toFixed(1)} ms, + web-tree-sitter and the TypeScript grammar ${(prepared - required).toFixed(1)} ms`,
+  `load: require lang.cjs ${required.toFixed(1)} ms, + web-tree-sitter and the TypeScript ` +
+    `grammar ${(prepared - required).toFixed(1)} ms`,
 );
 for (const language of [
   'javascript',
@@ -81,7 +82,9 @@ for (const lines of [1_000, 10_000, 100_000]) {
   const { ms, result } = median(lines >= 100_000 ? 3 : 7, () => engine.problems('typescript', text));
   const mb = Buffer.byteLength(text) / 1024 / 1024;
   console.log(
-    `typescript ${lines} lines (${mb.toFixed(1)} MB): parse ${ms.toFixed(1)} ms CPU (${(ms / mb).toFixed(0)} ms/MB), errors ${result.length}, rss +${(memory() - rss).toFixed(0)} MB (now ${memory().toFixed(0)} MB)`,
+    `typescript ${lines} lines (${mb.toFixed(1)} MB): parse ${ms.toFixed(1)} ms CPU ` +
+      `(${(ms / mb).toFixed(0)} ms/MB), errors ${result.length}, rss +${(memory() - rss).toFixed(0)} MB ` +
+      `(now ${memory().toFixed(0)} MB)`,
   );
 }
 
@@ -89,6 +92,7 @@ const bundle = `var a=${'[1,2,{b:"c"}],'.repeat(800_000)}0;`;
 {
   const budget = median(3, () => engine.problems('javascript', bundle, 100));
   console.log(
-    `javascript one line of ${(bundle.length / 1024 / 1024).toFixed(1)} MB, 100 ms budget: gave up after ${budget.ms.toFixed(1)} ms CPU (${budget.result === undefined ? 'skipped' : 'finished'})`,
+    `javascript one line of ${(bundle.length / 1024 / 1024).toFixed(1)} MB, 100 ms budget: gave up ` +
+      `after ${budget.ms.toFixed(1)} ms CPU (${budget.result === undefined ? 'skipped' : 'finished'})`,
   );
 }

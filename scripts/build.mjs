@@ -8,10 +8,18 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { LOADER_COPIES, withLoader } from './copyLoader.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const outfile = path.join(root, 'dist', 'rt.cjs');
+
+// The code-cache loader has one source, scripts/codeCache.cjs; the files that must stand alone
+// carry a copy of it, made the same here (written only when it differs).
+for (const file of LOADER_COPIES) {
+  const text = withLoader(root, file);
+  if (text !== readFileSync(path.join(root, file), 'utf8')) writeFileSync(path.join(root, file), text);
+}
 
 /**
  * commander loads child_process when it is loaded, only for subcommands that are separate
@@ -127,7 +135,8 @@ const noAjv = {
       () => ({
         loader: 'js',
         contents:
-          'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
+          'export class AjvJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: ' +
+          'input, errorMessage: undefined }); } }',
       }),
     );
   },
@@ -229,7 +238,8 @@ function memoizeInterop(code) {
   return code.replace(
     helper,
     'var __toESMMade = [new Map(), new Map()];\n' +
-      'var __toESM = (mod, isNodeMode) => { const made = __toESMMade[isNodeMode ? 1 : 0]; if (!made.has(mod)) made.set(mod, __toESMOnce(mod, isNodeMode)); return made.get(mod); };\n' +
+      ('var __toESM = (mod, isNodeMode) => { const made = __toESMMade[isNodeMode ? 1 : 0]; if (!made.has(mod)) ' +
+        'made.set(mod, __toESMOnce(mod, isNodeMode)); return made.get(mod); };\n') +
       'var __toESMOnce = (mod, isNodeMode, target) => (',
   );
 }

@@ -4,9 +4,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const LIMIT = 120;
-const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'src', 'test', 'bench', 'scripts', 'bin'], {
-  encoding: 'utf8',
-});
+const listed = execFileSync(
+  'git',
+  ['ls-files', '-co', '--exclude-standard', 'src', 'test', 'bench', 'scripts', 'bin'],
+  {
+    encoding: 'utf8',
+  },
+);
 const files = listed
   .split('\n')
   .filter((f) => /\.(ts|mts|mjs|cjs|js)$/.test(f) && !f.includes('/fixtures/') && fs.existsSync(f));

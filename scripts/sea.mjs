@@ -94,7 +94,8 @@ for (const file of ['rt.cjs', 'rt.cjs.cache', 'lang.cjs', 'typescript.cjs', 'mcp
 // postject would fail with a message that does not say so.
 if (!readFileSync(process.execPath).includes(`${FUSE}:0`))
   fail(
-    `${process.execPath} (Node ${process.version}) was built without single-executable support: use a build from nodejs.org`,
+    `${process.execPath} (Node ${process.version}) was built without single-executable support: use a build ` +
+      `from nodejs.org`,
   );
 
 // The bundle and its cache under the names sea-main.cjs asks for, and every sidecar under the
@@ -151,12 +152,15 @@ if (platform === 'darwin') step('signing', 'codesign', ['--sign', '-', making]);
 const ran = spawnSync(making, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
 if (ran.error || ran.status !== 0 || ran.stdout !== `${version}\n`) {
   fail(
-    `the executable made, run with --version, did not print ${version} (${ran.error?.message ?? `exit ${ran.status}`}):\n${ran.stdout}${ran.stderr}`,
+    `the executable made, run with --version, did not print ${version} ` +
+      `(${ran.error?.message ?? `exit ${ran.status}`}):\n${ran.stdout}${ran.stderr}`,
   );
 }
 renameSync(making, output);
 const size = (statSync(output).size / 1e6).toFixed(1);
 const untested = platform === 'linux' ? '' : ` (untested on ${platform})`;
 console.log(
-  `sea: ${path.relative(root, output)}, ${size} MB${stripped ? ', stripped' : ''}, ${((performance.now() - started) / 1000).toFixed(1)} s${untested}: --version ${ran.stdout.trim()}`,
+  `sea: ${path.relative(root, output)}, ${size} ` +
+    `MB${stripped ? ', stripped' : ''}, ${((performance.now() - started) / 1000).toFixed(1)} s${untested}: ` +
+    `--version ${ran.stdout.trim()}`,
 );

@@ -8,6 +8,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { runCached } from './codeCache.cjs';
 
 let sea;
 
@@ -26,7 +27,7 @@ function seaAssets() {
 
 /**
  * Sidecars the build gives a V8 code cache of their own, as it gives dist/rt.cjs one, and when
- * the build's sample run writes it: lang.cjs's once it has loaded (see requireCached),
+ * the build's sample run writes it: lang.cjs's once it has loaded (see requireSidecar),
  * typescript.cjs's at the end of the run, so that it holds the parser's functions, compiled
  * by then (a refusal of a TypeScript change: loading TypeScript, 240 ms of CPU without a cache,
  * 50 with it; its first parse, 290 ms and 200).
@@ -39,60 +40,23 @@ const CACHED = new Map([
 /** The exports of a CommonJS sidecar (`lang.cjs`). */
 export function requireSidecar(name) {
   const assets = seaAssets();
-  if (!assets)
-    return CACHED.has(name)
-      ? requireCached(path.join(__dirname, name), CACHED.get(name))
-      : require(path.join(__dirname, name));
+  if (!assets) {
+    if (!CACHED.has(name)) return require(path.join(__dirname, name));
+    // With its code cache, as bin/rt.cjs runs dist/rt.cjs (the build makes the bundle ASCII only:
+    // read as Latin-1, the same text, faster). The cache is written once the bundle has loaded,
+    // before any of it runs WebAssembly: V8 stamps a cache with its flags, which starting
+    // web-tree-sitter changes, and rejects one whose stamp is not its own (a cache made at exit
+    // never fitted). Loading lang.cjs: 3.3 ms with it, 6.3 without.
+    const file = path.join(__dirname, name);
+    const save = process.env.RT_WRITE_CODE_CACHE === file ? CACHED.get(name) : undefined;
+    return runCached(fs.readFileSync(file, 'latin1'), () => fs.readFileSync(`${file}.cache`), file, require, save);
+  }
   // Compiled as Node compiles a CommonJS file, with a require that loads files and Node's modules
-  // (the bundles need only Node's). Its name, beside the executable, is for stack traces:
-  // nothing is read there.
+  // (the bundles need only Node's), without a code cache. Its name, beside the executable, is for
+  // stack traces: nothing is read there.
   const { createRequire } = require('node:module');
-  const vm = require('node:vm');
   const filename = path.join(path.dirname(process.execPath), name);
-  const source = assets.getAsset(name, 'utf8');
-  const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename,
-  });
-  const sidecar = { exports: {} };
-  compiled.runInThisContext()(sidecar.exports, createRequire(filename), sidecar, filename, path.dirname(filename));
-  return sidecar.exports;
-}
-
-/**
- * A bundle compiled with its code cache (FILE.cache), as bin/rt.cjs compiles dist/rt.cjs: the
- * build makes the bundle ASCII only (read as Latin-1, the same text, faster) and its first line
- * names its build; the cache starts with that line, so a cache of other code never runs. With
- * RT_WRITE_CODE_CACHE naming the file (the build's sample run), the cache is written.
- */
-function requireCached(file, cacheWritten) {
-  const vm = require('node:vm');
-  const source = fs.readFileSync(file, 'latin1');
-  const firstLine = source.slice(0, source.indexOf('\n') + 1);
-  const print = firstLine.startsWith('// rt build ') ? firstLine : undefined;
-  let cachedData;
-  try {
-    const cache = print && fs.readFileSync(`${file}.cache`);
-    if (cache && cache.subarray(0, print.length).toString('latin1') === print)
-      cachedData = cache.subarray(print.length);
-  } catch {
-    cachedData = undefined; // no cache: compiled as usual
-  }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
-  const sidecar = { exports: {} };
-  script.runInThisContext()(sidecar.exports, require, sidecar, file, path.dirname(file));
-  // Written once the bundle has loaded, before any of it runs WebAssembly: V8 stamps a cache with
-  // its flags, which starting web-tree-sitter changes, and rejects one whose stamp is not its
-  // own (a cache made at exit never fitted). Loading lang.cjs: 3.3 ms with it, 6.3 without.
-  if (print && process.env.RT_WRITE_CODE_CACHE === file) {
-    const write = () =>
-      fs.writeFileSync(`${file}.cache`, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()]));
-    if (cacheWritten === 'exit') process.on('exit', write);
-    else write();
-  }
-  return sidecar.exports;
+  return runCached(assets.getAsset(name, 'utf8'), () => undefined, filename, createRequire(filename));
 }
 
 /** The bytes of a sidecar file (`grammars/tree-sitter-go.wasm`). */

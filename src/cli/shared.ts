@@ -1,6 +1,5 @@
 // Steps several command handlers share.
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseAnchor, type Anchor } from '../model/anchor.js';
 import { printable, RtError, shellQuote } from '../model/errors.js';
@@ -10,6 +9,7 @@ import { JSON_WINDOW_END, jsonWindowHead, jsonWindowLines } from '../render/json
 import { renderWindowFoot, renderWindowHead, renderWindowLines } from '../render/window.js';
 import type { IndexedFile } from '../store/indexedFile.js';
 import { BLOCK } from '../store/savedIndex.js';
+import { namesNonFolder } from '../store/userFiles.js';
 import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
 import { pastedPosition } from '../model/target.js';
@@ -139,7 +139,8 @@ export function refusePastedHit(
   ].join(' ');
   throw new RtError(
     'usage',
-    `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, as grep prints a hit`,
+    `${printable(pathArg)} is not a file: it is ${printable(pasted.path)} and its line ${printable(pasted.rest)}, ` +
+      'as grep prints a hit',
     [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`],
     { path: pasted.path, anchor: pasted.rest },
   );
@@ -148,18 +149,4 @@ export function refusePastedHit(
 /** An option's key in commander's options: dry-run → dryRun. */
 function camelCase(long: string): string {
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-/**
- * Whether a path names something other than a folder: only a file can be followed by a position (a folder `notes` does
- * not make `notes:draft` a bad position of it).
- */
-export function namesNonFolder(abs: string): boolean {
-  try {
-    const st = fs.statSync(abs, { throwIfNoEntry: false });
-    return st !== undefined && !st.isDirectory();
-  } catch {
-    // Not a path that names anything (a file in the place of a folder, a name too long).
-    return false;
-  }
 }

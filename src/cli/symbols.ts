@@ -1,18 +1,16 @@
-// A file's definitions, for `rt outline` and `rt open PATH:@NAME` (SPEC §9): its language (by
+// A file's definitions, for `rt outline` and `rt open PATH:@NAME`: its language (by
 // name, then shebang), its grammar loaded, the file parsed whole; a Markdown file's headings.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import { editDistance } from '../model/editDistance.js';
 import { RtError, quotePath } from '../model/errors.js';
-import { inFolder } from '../store/pinnedFolder.js';
 import type { ResolvedPath } from '../store/root.js';
+import { languageFor } from '../store/syntaxCheck.js';
+import { readWhole } from '../store/userFiles.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
 import { MAX_CHECK_BYTES, outline, prepareChecker, type Definition } from '../lang/syntax.js';
 import type { Context } from './context.js';
-import { languageFor } from './syntaxCheck.js';
 
 export type { Definition } from '../lang/syntax.js';
 
@@ -31,7 +29,8 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   if (language === undefined || !OUTLINED.includes(language)) {
     throw new RtError(
       'input',
-      `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`,
+      `rt knows no ${language === undefined ? 'language' : `definitions in ${language}`} for ${file.display}: ` +
+        `it finds definitions in ${OUTLINED.join(', ')} files, by their names or #! lines`,
       [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
     );
   }
@@ -45,21 +44,17 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
 
 /** The definitions of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
 export function definitionsOf(file: ResolvedPath, language: Outlined): readonly Definition[] {
-  const bytes = inFolder(path.dirname(file.abs), file.display, () => {
-    const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    try {
-      const size = fs.fstatSync(fd).size;
-      if (size > MAX_CHECK_BYTES)
-        throw new RtError(
-          'input',
-          `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`,
-          [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
-        );
-      return fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  });
+  const bytes = readWhole(
+    file,
+    MAX_CHECK_BYTES,
+    (size) =>
+      new RtError(
+        'input',
+        `${file.display} is ${(size / 2 ** 20).toFixed(1)} MB: ` +
+          `rt finds definitions in files of ${MAX_CHECK_BYTES / 2 ** 20} MB at most`,
+        [`search it instead: rt grep-file PATTERN ${quotePath(file.display)}`],
+      ),
+  );
   if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
   const found = outline(language, bytes);
   if (!found)

@@ -1,6 +1,6 @@
-// What a write prints (SPEC §3 "After an edit", §7 Output): per file, in order, one line saying
-// what changed, then each changed region as a window with its fresh LIDs and 3 lines of
-// context (recorded as shown), then the diff with --diff; --dry-run prints the diffs alone.
+// What a write prints: per file, in order, one line saying what changed, then each changed
+// region as a window with its fresh LIDs and 3 lines of context (recorded as shown), then the
+// diff with --diff; --dry-run prints the diffs alone.
 // A single command's output is exactly a one-change batch's.
 
 import { isUtf8 } from 'node:buffer';
@@ -9,13 +9,13 @@ import { lidToString } from '../model/lid.js';
 import { splitLines, type FileLines } from '../model/lines.js';
 import { describeIndentation, PUNCTUATION } from '../model/patch/locate.js';
 import type { IndentShift } from '../model/patch/locate.js';
-import type { LenientMatch, Region } from '../model/patch/plan.js';
-import { renderDiff, type ChangeRegion } from '../render/diff.js';
+import type { EditSpan } from '../model/editSet.js';
+import type { LenientMatch } from '../model/patch/plan.js';
+import { renderDiff } from '../render/diff.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
-import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
-import type { Planned, WriteFlags, WriteOrigin } from './writing.js';
+import type { FileReport, Planned, WriteFlags, WriteOrigin } from '../store/fileChanges.js';
 
 /** Lines of context printed around a changed region. */
 const REGION_CONTEXT = 3;
@@ -23,16 +23,6 @@ const REGION_CONTEXT = 3;
 const REGION_MAX = 200;
 
 export type Verb = 'edited' | 'inserted' | 'deleted' | 'created' | 'replaced' | 'removed' | 'moved';
-
-/** A written file, as its write left it. */
-export interface FileReport {
-  readonly planned: Planned;
-  readonly lines?: FileLines;
-  readonly lids?: Uint32Array;
-  content?(i: number): Buffer;
-  /** The view of a moved file's new path. */
-  readonly view?: ViewState;
-}
 
 /** One file's report as a --json value. */
 type JsonFile = Record<string, unknown>;
@@ -111,17 +101,17 @@ function verbOf(p: Planned): Verb {
   const change = p.resolved.change;
   if (change.kind === 'delete') return 'removed';
   if (change.kind === 'add') return p.before ? 'replaced' : 'created';
-  const regions = p.applied!.regions;
-  if (regions.length === 0) return 'moved';
-  if (regions.length > 1) return 'edited';
-  const { hunk, oldCount, newCount } = regions[0]!;
+  const { edits } = p.applied!;
+  if (edits.size === 0) return 'moved';
+  if (edits.size > 1) return 'edited';
+  const { hunk, deleteCount, insert } = edits.edits[0]!;
   if (hunk.kind === 'range') return hunk.op === 'edit' ? 'edited' : 'deleted';
   if (hunk.kind === 'insert') return 'inserted';
-  return oldCount === 0 ? 'inserted' : newCount === 0 ? 'deleted' : 'edited';
+  return deleteCount === 0 ? 'inserted' : insert.length === 0 ? 'deleted' : 'edited';
 }
 
-/** The changes of a planned write, as diff regions over its old and new lines. */
-function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: readonly ChangeRegion[] } {
+/** The changes of a planned write, as the spans of its edits over its old and new lines, in file order. */
+function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: readonly EditSpan[] } {
   const empty = splitLines(Buffer.alloc(0));
   const change = p.resolved.change;
   if (change.kind === 'delete')
@@ -135,12 +125,7 @@ function changesOf(p: Planned): { before: FileLines; after: FileLines; regions: 
     const before = p.before?.lines ?? empty;
     return { before, after, regions: [{ oldStart: 0, oldCount: before.count, newStart: 0, newCount: after.count }] };
   }
-  // In file order, as the windows are (the patch may give its hunks in any order).
-  return {
-    before: p.before!.lines,
-    after: p.applied!.lines,
-    regions: [...p.applied!.regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart),
-  };
+  return { before: p.before!.lines, after: p.applied!.lines, regions: p.applied!.edits.spans() };
 }
 
 function diffOf(ctx: Context, p: Planned, patch: boolean): Buffer {
@@ -188,10 +173,8 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   }
   const diff = flags.diff ? diffOf(ctx, p, !single) : undefined;
   if (verb === 'moved') return { ...json, delta: 0, ...(diff ? jsonDiff(diff) : {}) };
-  const shownVerb = verb;
-  ctx.out(
-    `${ctx.style.verb(shownVerb)} ${display}: ${regions.map((g) => summary(shownVerb, g)).join(', ')} (${sign(delta)})\n`,
-  );
+  const summaries = regions.map((g) => summary(verb, g)).join(', ');
+  ctx.out(`${ctx.style.verb(verb)} ${display}: ${summaries} (${sign(delta)})\n`);
   for (const m of p.applied?.lenient ?? []) ctx.out(`note: ${lenientNote(m)}\n`);
   const total = r.lines!.count;
   const view = r.view ?? p.view!;
@@ -219,10 +202,9 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   if (diff) ctx.out(diff);
   for (const g of regions) {
     const shownTo = g.newStart + Math.min(g.newCount, REGION_MAX);
-    if (shownTo < g.newStart + g.newCount)
-      ctx.warn(
-        `${g.newStart + g.newCount - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${g.newStart + g.newCount}`)}`,
-      );
+    const end = g.newStart + g.newCount;
+    if (shownTo < end)
+      ctx.warn(`${end - shownTo} more new lines not shown: rt open ${quotePath(`${display}:${shownTo + 1}-${end}`)}`);
   }
   view.save();
   const first = regions[0];
@@ -300,7 +282,7 @@ function sign(delta: number): string {
 }
 
 /** One change in the confirmation line: `101-102 → 101-103`, or the side its verb names. */
-function summary(verb: Verb, g: ChangeRegion): string {
+function summary(verb: Verb, g: EditSpan): string {
   const whole = verb === 'created' || verb === 'replaced';
   const range = (start: number, count: number) =>
     count === 0 ? (whole ? 'empty' : `${start}`) : `${start + 1}-${start + count}`;
@@ -310,7 +292,7 @@ function summary(verb: Verb, g: ChangeRegion): string {
 }
 
 /** The windows that show the changed regions with their context, in file order; windows that meet are one. */
-function windowsOf(regions: readonly ChangeRegion[], total: number): Array<{ from: number; to: number }> {
+function windowsOf(regions: readonly EditSpan[], total: number): Array<{ from: number; to: number }> {
   const spans = regions
     .map((g) => ({
       from: Math.max(0, g.newStart - REGION_CONTEXT),
@@ -332,5 +314,3 @@ function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
     ? { diff: diff.toString('utf8') }
     : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
 }
-
-export type { Region };

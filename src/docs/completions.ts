@@ -43,6 +43,7 @@ function argKind(a: ArgSpec): 'files' | 'dirs' | 'none' | 'choices' {
 
 function bash(commands: readonly CommandSpec[]): string {
   const names = [...commands.map((c) => c.name), HELP_COMMAND.name].join(' ');
+  const topWords = `${names} ${[...GLOBAL_OPTIONS.flatMap(flagsOf), '--help', '-h', '--version', '-V'].join(' ')}`;
   const valueFlags = new Set<string>();
   for (const c of commands) for (const o of optionsOf(c)) if (o.value) flagsOf(o).forEach((f) => valueFlags.add(f));
   const cases = commands.map((c) => {
@@ -125,7 +126,7 @@ _rt() {
 ${topChoices}
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W ${shq(`${names} ${[...GLOBAL_OPTIONS.flatMap(flagsOf), '--help', '-h', '--version', '-V'].join(' ')}`)} -- "$cur"))
+    COMPREPLY=($(compgen -W ${shq(topWords)} -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -232,7 +233,8 @@ function fish(commands: readonly CommandSpec[]): string {
     '        echo $file:@$name',
     '    end',
     'end',
-    `complete -c rt -n __fish_use_subcommand -l root -r -a '(__fish_complete_directories)' -d ${fq('use DIR as the root')}`,
+    `complete -c rt -n __fish_use_subcommand -l root -r -a '(__fish_complete_directories)' ` +
+      `-d ${fq('use DIR as the root')}`,
     `complete -c rt -n __fish_use_subcommand -s V -l version -d ${fq('print the version')}`,
     `complete -c rt -n __fish_use_subcommand -s h -l help -d ${fq('show help')}`,
   ];
@@ -257,7 +259,8 @@ function fish(commands: readonly CommandSpec[]): string {
     for (const a of c.args) if (a.choices) lines.push(`complete -c rt -n ${when} -a ${fq(a.choices.join(' '))}`);
   }
   lines.push(
-    `complete -c rt -n '__fish_seen_subcommand_from help' -a ${fq([...commands.map((c) => c.name), ...HELP_TOPICS].join(' '))}`,
+    `complete -c rt -n '__fish_seen_subcommand_from help' ` +
+      `-a ${fq([...commands.map((c) => c.name), ...HELP_TOPICS].join(' '))}`,
   );
   return `${lines.join('\n')}\n`;
 }

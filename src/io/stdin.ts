@@ -62,7 +62,8 @@ export function readNoText(stdin: StdinSource, path: string): Buffer {
   if (text.length === 0) return text;
   throw new RtError(
     'usage',
-    `--empty makes an empty file, but standard input holds text (${text.length} ${text.length === 1 ? 'byte' : 'bytes'}); nothing was written`,
+    `--empty makes an empty file, but standard input holds text ` +
+      `(${text.length} ${text.length === 1 ? 'byte' : 'bytes'}); nothing was written`,
     [
       `to write the text, drop --empty: rt create ${path} <<'EOF'`,
       `to make an empty file, give no text: rt create --empty ${path} </dev/null`,
@@ -74,8 +75,8 @@ export function readNoText(stdin: StdinSource, path: string): Buffer {
 const NUL_LINES_NAMED = 5;
 
 /**
- * SPEC §3: text holding a NUL byte is refused (exit 2). Written, it would make a text file
- * binary (SPEC §4), which rt and every search then pass over. The refusal names the lines of
+ * Text holding a NUL byte is refused (exit 2). Written, it would make a text file
+ * binary, which rt and every search then pass over. The refusal names the lines of
  * the text (1-based, as split on \n) that hold one, and the byte of the first.
  */
 export function refuseNul(text: Buffer): void {
@@ -100,7 +101,8 @@ export function refuseNul(text: Buffer): void {
     lines.length > 1 ? `; ${lines.length === 2 ? `line ${named} holds` : `lines ${named}${more} hold`} one too` : '';
   throw new RtError(
     'input',
-    `line ${lines[0]} of the new text holds a NUL byte (its byte ${byte}${others}): a NUL makes a text file binary, and rt does not read binary files; nothing was written`,
+    `line ${lines[0]} of the new text holds a NUL byte (its byte ${byte}${others}): a NUL makes a text file ` +
+      `binary, and rt does not read binary files; nothing was written`,
     [
       'remove the NUL bytes from the text (see them with: od -c, or cat -A)',
       "to write a NUL as text, use the escape of the file's language (such as \\0 or \\x00)",

@@ -1,4 +1,4 @@
-// Which language a file is in (SPEC §9): by its name first (extension, or a well-known file
+// Which language a file is in: by its name first (extension, or a well-known file
 // name), then by its shebang. Files of no known language are not checked. Pure.
 
 export type LanguageId =
@@ -212,7 +212,9 @@ export function languageOfShebang(head: Uint8Array): LanguageId | undefined {
 function looksLikeCpp(head: Uint8Array): boolean {
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64 * 1024)).toString('latin1');
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
-  return /^\s*(?:class|namespace|template\s*<|public:|private:|protected:|using\s+namespace)\b|::|\bextern\s+"C\+\+"/m.test(
-    code,
-  );
+  return CPP_ONLY.test(code);
 }
+
+/** What only C++ writes: a class, a namespace, a template, access labels, `::`, extern "C++". */
+const CPP_ONLY =
+  /^\s*(?:class|namespace|template\s*<|public:|private:|protected:|using\s+namespace)\b|::|\bextern\s+"C\+\+"/m;

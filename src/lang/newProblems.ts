@@ -1,4 +1,4 @@
-// Which syntax errors an edit made (SPEC §9: errors already in the file never block an edit).
+// Which syntax errors an edit made (errors already in the file never block an edit).
 // Pure: compares the errors of the old content with those of the new, through the edit's hunks.
 //
 // A new error is one that cannot be paired with an old one. An old error pairs with a new error
@@ -13,7 +13,7 @@
 import type { SyntaxProblem } from './problem.js';
 
 /** Lines [oldStart, oldEnd) of the old content became lines [newStart, newEnd) of the new (1-based). */
-export interface Hunk {
+export interface ChangedLines {
   readonly oldStart: number;
   readonly oldEnd: number;
   readonly newStart: number;
@@ -23,7 +23,7 @@ export interface Hunk {
 export function newProblems(
   before: readonly SyntaxProblem[],
   after: readonly SyntaxProblem[],
-  hunks: readonly Hunk[],
+  hunks: readonly ChangedLines[],
 ): SyntaxProblem[] {
   if (after.length === 0) return [];
   if (before.length === 0) return [...after];
@@ -41,7 +41,7 @@ export function newProblems(
 }
 
 /** True when `old`, moved by the edit, is where `now` is: the same line, or both in one hunk. */
-function samePlace(old: SyntaxProblem, now: SyntaxProblem, hunks: readonly Hunk[]): boolean {
+function samePlace(old: SyntaxProblem, now: SyntaxProblem, hunks: readonly ChangedLines[]): boolean {
   let shift = 0;
   for (const hunk of hunks) {
     if (old.line < hunk.oldStart) break;
@@ -54,7 +54,7 @@ function samePlace(old: SyntaxProblem, now: SyntaxProblem, hunks: readonly Hunk[
 }
 
 /** True when the error, or the construct around it, reaches a changed line (or the line next to one). */
-function touchesEdit(problem: SyntaxProblem, hunks: readonly Hunk[]): boolean {
+function touchesEdit(problem: SyntaxProblem, hunks: readonly ChangedLines[]): boolean {
   const start = Math.min(problem.line, problem.contextStart);
   const end = Math.max(problem.endLine, problem.contextEnd);
   return hunks.some((hunk) => start <= hunk.newEnd && end >= hunk.newStart - 1);
@@ -64,7 +64,7 @@ function touchesEdit(problem: SyntaxProblem, hunks: readonly Hunk[]): boolean {
  * The one hunk between two texts: what lies between their longest common run of first lines
  * and of last lines. For a caller that does not know the edit's hunks.
  */
-export function hunkBetween(before: string, after: string): Hunk[] {
+export function hunkBetween(before: string, after: string): ChangedLines[] {
   const a = before.split('\n');
   const b = after.split('\n');
   let head = 0;

@@ -1,4 +1,4 @@
-// A file's definitions (SPEC §9 `rt outline`, `rt open PATH:@Class.method`): classes,
+// A file's definitions (`rt outline`, `rt open PATH:@Class.method`): classes,
 // functions, methods, interfaces, types, structs, enums, traits, impls and top-level constants,
 // in file order, with the names of the definitions around them. Pure: walks a parsed tree by
 // node types, one table a language (the grammars' tags.scm queries are not in the packages rt

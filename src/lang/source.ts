@@ -1,6 +1,6 @@
 // A file's bytes as the text a parser reads. Pure.
 //
-// The BOM goes (it is not content, SPEC §1), and `\r\n` becomes `\n`: some grammars' scanners
+// The BOM goes (it is not content: see Byte fidelity), and `\r\n` becomes `\n`: some grammars' scanners
 // (Python's line continuations, Bash's here-documents) do not take `\r` as part of a line end.
 // Both keep rt's line numbers, which count `\n`. Bytes that are not UTF-8 decode to U+FFFD, one
 // character each, so they cannot break a line either.

@@ -1,4 +1,4 @@
-// The syntax check and outline as the CLI calls them (SPEC §9). Loading a grammar is
+// The syntax check and outline as the CLI calls them. Loading a grammar is
 // asynchronous and the write pipeline is not, so it goes in two steps:
 //
 //   const language = languageOf(path, head);
@@ -12,7 +12,7 @@
 import type { Engine } from './engine.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { loadEngine } from './loadEngine.js';
-import { hunkBetween, newProblems, type Hunk } from './newProblems.js';
+import { hunkBetween, newProblems, type ChangedLines } from './newProblems.js';
 import type { Definition } from './outline.js';
 import { ownParserOf, ownVerdict, type OwnParser } from './ownParsers.js';
 import type { SyntaxProblem } from './problem.js';
@@ -23,7 +23,7 @@ import { hunksInWindow, lineOffsets, windowOf, WINDOWED_FROM_LINES } from './win
 
 export type { Definition } from './outline.js';
 export type { SyntaxProblem } from './problem.js';
-export type { Hunk } from './newProblems.js';
+export type { ChangedLines } from './newProblems.js';
 
 /**
  * Files larger than this are not checked or outlined: decoding them alone costs more than the
@@ -127,7 +127,7 @@ export function newErrors(
   language: LanguageId,
   oldBytes: Uint8Array,
   newBytes: Uint8Array,
-  hunks?: readonly Hunk[],
+  hunks?: readonly ChangedLines[],
   lines?: LineStarts,
 ): Check {
   return guarded(() => check(language, oldBytes, newBytes, hunks, lines));
@@ -145,7 +145,7 @@ function check(
   language: LanguageId,
   oldBytes: Uint8Array,
   newBytes: Uint8Array,
-  hunks: readonly Hunk[] | undefined,
+  hunks: readonly ChangedLines[] | undefined,
   lines?: LineStarts,
 ): Check {
   const parser = prepared(language);
@@ -170,7 +170,8 @@ function check(
   const after = sourceOf(newPart).text;
   if (after.length > MAX_PARSED_CHARS)
     return skipped(
-      `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} lines: minified?)`,
+      `lines too long to check (${(newPart.length / 1024 / 1024).toFixed(1)} MB in ${newLines.length - 1} ` +
+        `lines: minified?)`,
     );
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);
   const found = parser.problems(language, after, PARSE_BUDGET_MS);
@@ -211,7 +212,7 @@ function wholeFile(
   language: LanguageId,
   oldBytes: Uint8Array,
   newBytes: Uint8Array,
-  hunks: readonly Hunk[] | undefined,
+  hunks: readonly ChangedLines[] | undefined,
   budget: number,
   windowFound?: readonly SyntaxProblem[],
 ): Check {
@@ -278,7 +279,7 @@ function shifted(problem: SyntaxProblem, from: number): SyntaxProblem {
  * parser reports at the end of the file, or from line 1 when it gave up on the whole file,
  * is rarely where the change went wrong. Ties keep the file's order.
  */
-export function nearestFirst(errors: readonly SyntaxProblem[], hunks: readonly Hunk[]): SyntaxProblem[] {
+export function nearestFirst(errors: readonly SyntaxProblem[], hunks: readonly ChangedLines[]): SyntaxProblem[] {
   if (hunks.length === 0) return [...errors];
   const distance = (problem: SyntaxProblem): number =>
     Math.min(
@@ -318,7 +319,7 @@ function ownParserJudges(
   before: string,
   after: string,
   made: readonly SyntaxProblem[],
-  edit: readonly Hunk[],
+  edit: readonly ChangedLines[],
   unbalanced: () => boolean,
 ): Check {
   const now = ownVerdict(parser, after);

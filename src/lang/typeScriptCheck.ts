@@ -11,7 +11,7 @@
 import { changedSpan } from './changedSpan.js';
 import type { LanguageId } from './languages.js';
 import { loadTypeScript } from './loadTypeScript.js';
-import { newProblems, type Hunk } from './newProblems.js';
+import { newProblems, type ChangedLines } from './newProblems.js';
 import { MAX_ERRORS, type SyntaxProblem } from './problem.js';
 
 type TypeScript = typeof import('typescript');
@@ -126,7 +126,7 @@ export function typeScriptVerdict(
   language: LanguageId,
   before: string,
   after: string,
-  hunks: readonly Hunk[],
+  hunks: readonly ChangedLines[],
   grammar: GrammarFound,
 ): { made: SyntaxProblem[] } | undefined {
   try {
@@ -142,7 +142,7 @@ function verdict(
   language: LanguageId,
   before: string,
   after: string,
-  hunks: readonly Hunk[],
+  hunks: readonly ChangedLines[],
   grammar: GrammarFound,
 ): { made: SyntaxProblem[] } | undefined {
   if (!grammar.made) {

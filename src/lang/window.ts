@@ -14,7 +14,7 @@
 // lines and more was measured (40 ms of the check to 26 on a 1,157-line file) and not kept for
 // that reason (notes/syntax-research.md).
 
-import type { Hunk } from './newProblems.js';
+import type { ChangedLines } from './newProblems.js';
 
 /** Files of more lines than this are checked in a window. */
 export const WINDOWED_FROM_LINES = 3000;
@@ -49,7 +49,7 @@ export function windowOf(
   newBytes: Uint8Array,
   newLines: ArrayLike<number>,
   oldLines: ArrayLike<number>,
-  hunks: readonly Hunk[],
+  hunks: readonly ChangedLines[],
 ): Window | undefined {
   const count = newLines.length - 1;
   if (count <= WINDOWED_FROM_LINES || hunks.length === 0) return undefined;
@@ -82,7 +82,7 @@ export function windowOf(
 }
 
 /** The hunks as lines of the window (the window starts at 0-based line `from` in both texts). */
-export function hunksInWindow(hunks: readonly Hunk[], from: number): Hunk[] {
+export function hunksInWindow(hunks: readonly ChangedLines[], from: number): ChangedLines[] {
   return hunks.map((h) => ({
     oldStart: h.oldStart - from,
     oldEnd: h.oldEnd - from,

@@ -1,4 +1,4 @@
-// rt mcp (SPEC §10): rt's commands as Model Context Protocol tools over stdio. Each tool call is
+// rt mcp: rt's commands as Model Context Protocol tools over stdio. Each tool call is
 // one run of the CLI in this process (runCli), with its text and its --json document caught in
 // memory from that one run (an edit cannot be run twice), on the same .rt/, locks and history
 // as the CLI. Calls run one at a time, in the order they come. Nothing but the protocol is
@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Paths of calls are read from where the server started when that is in the root, else from
   // the root (a client that starts servers anywhere, given --root).
   const cwd = isInside(root, options.cwd) ? options.cwd : root;
-  // Each connection its own session (SPEC §10), unless RT_SESSION names one.
+  // Each connection its own session, unless RT_SESSION names one.
   const env: NodeJS.ProcessEnv = { ...options.env, RT_SESSION: options.env.RT_SESSION || sessionName() };
   const readOnly = isOn(env.RT_READONLY);
   const tools = toolsOf(COMMANDS, readOnly);

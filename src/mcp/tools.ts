@@ -1,4 +1,4 @@
-// rt's commands as MCP tools (SPEC §10): each tool's input schema is made from the command's
+// rt's commands as MCP tools: each tool's input schema is made from the command's
 // definition (the one help, the man page and the completions are made from), and a call's JSON
 // arguments become the command line the CLI would parse. Pure: no SDK, no I/O.
 

@@ -1,6 +1,6 @@
 // MCP over stdio: one JSON-RPC message a line, each way. The SDK's own stdio transport ends the
 // connection on a message over its buffer's size and passes over a line that is not JSON without
-// a word; rt mcp must outlive both (SPEC §10). This one answers them as JSON-RPC says (-32700 for
+// a word; rt mcp must outlive both. This one answers them as JSON-RPC says (-32700 for
 // a line that does not parse, -32600 for one that is no message or is too long) and goes on.
 
 import type { Readable, Writable } from 'node:stream';

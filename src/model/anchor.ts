@@ -1,4 +1,4 @@
-// Anchors (SPEC §2): how a command names a line — an LID, a line number, both (`N:LID`), or
+// Anchors: how a command names a line — an LID, a line number, both (`N:LID`), or
 // `$`/`end` for the position after the last line. Resolution is pure: it is given what the file
 // holds now and what rt showed, and either names one line or refuses with where things are now.
 
@@ -98,7 +98,7 @@ function lineOfLid(lid: string, world: AnchorWorld, file: string): number {
   );
 }
 
-/** A bare line number counts only if it can mean one line alone (SPEC §2). */
+/** A bare line number counts only if it can mean one line alone (see Only shown lines are edited). */
 function lineByNumber(line: number, world: AnchorWorld, file: string): number {
   const shown = world.shownAt(line);
   if (line > world.total) {

@@ -1,4 +1,4 @@
-// Binary detection (SPEC §4): a NUL byte in the first 8 KiB, or mostly non-text there.
+// Binary detection (rt reads text files only): a NUL byte in the first 8 KiB, or mostly non-text there.
 
 export const SNIFF_BYTES = 8192;
 

@@ -181,7 +181,7 @@ function longestIncreasing(values: number[]): number[] {
 }
 
 /** Old lines a0..a1-1 against new lines b0..b1-1. */
-export interface Hunk {
+export interface UnpairedRun {
   readonly a0: number;
   readonly a1: number;
   readonly b0: number;
@@ -189,10 +189,10 @@ export interface Hunk {
 }
 
 /** The runs of unpaired lines of a monotonic pairing, with the pairs around them. */
-export function hunksOf(match: Int32Array, n: number, m: number): Hunk[] {
+export function unpairedRuns(match: Int32Array, n: number, m: number): UnpairedRun[] {
   const oldPaired = new Uint8Array(n);
   for (const i of match) if (i >= 0) oldPaired[i] = 1;
-  const hunks: Hunk[] = [];
+  const hunks: UnpairedRun[] = [];
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
@@ -229,7 +229,7 @@ export function unpairAmbiguous(a: LineHashes, b: LineHashes, match: Int32Array)
   const sameB = (x: number, y: number) => b.h1[x] === b.h1[y] && b.h2[x] === b.h2[y];
   const paired = (i: number, j: number) => match[j] === i;
   const ambiguous: number[] = [];
-  for (const { a0, a1, b0, b1 } of hunksOf(match, n, m)) {
+  for (const { a0, a1, b0, b1 } of unpairedRuns(match, n, m)) {
     // Down: the pair after the hunk could be its first lines instead, while those are equal.
     for (let t = 0; a1 + t < n && b1 + t < m && paired(a1 + t, b1 + t); t++) {
       if ((a0 < a1 && !sameA(a0 + t, a1 + t)) || (b0 < b1 && !sameB(b0 + t, b1 + t))) break;

@@ -1,22 +1,13 @@
 // The edit engine: replaces a run of lines with new ones, touching no other byte, and carries
 // the LID index across the change without re-reading the file (the edit knows which lines it kept).
 
+import type { LineEdit } from './editSet.js';
 import { hashBytes } from './hash.js';
 import { spliceIndex, type LineIndex } from './lineIndex.js';
 import { endsWithNewline, splitLines, type FileLines } from './lines.js';
 
-export interface Splice {
-  /** First line replaced (0-based); equal to the line count to append. */
-  readonly start: number;
-  /** Lines removed from `start` on. */
-  readonly deleteCount: number;
-  /** Content of the new lines, without line endings. */
-  readonly insert: readonly Buffer[];
-  /** For an insert, the line its anchor named (0-based), which must have been shown like a replaced line (SPEC §2). */
-  readonly anchorLine?: number;
-}
-
-export interface SpliceResult {
+/** A file after an edit. */
+export interface EditedFile {
   /**
    * The new file as consecutive parts, most of it views of the old file's buffer: an edit
    * writes these, for joining them copies the whole file into memory the system must first
@@ -40,13 +31,13 @@ export interface SpliceResult {
 }
 
 /**
- * Applies `splice` to the file. New lines end with `eol`. The file keeps its final-newline
+ * Applies `edit` to the file. New lines end with `eol`. The file keeps its final-newline
  * state: if it ended without a newline, its new last line does too (unless that line is empty);
  * a line that stops being last gains `eol`.
  */
-export function applySplice(lines: FileLines, index: LineIndex, splice: Splice, eol: string): SpliceResult {
+export function applySplice(lines: FileLines, index: LineIndex, edit: LineEdit, eol: string): EditedFile {
   const { bytes, starts, count } = lines;
-  const { start, deleteCount, insert } = splice;
+  const { start, deleteCount, insert } = edit;
   const end = start + deleteCount;
   const finalNewline = endsWithNewline(lines);
   const eolBytes = Buffer.from(eol, 'latin1');
@@ -177,7 +168,8 @@ function spliceLines(old: FileLines, out: Parts, start: number, end: number, tot
   const tailStart = old.starts[end]! + delta;
   const region = splitLines(out.slice(regionStart, tailStart), false);
   const kept = old.count - end;
-  if (first + region.count + kept !== total) return splitLines(out.joined()); // not expected: the edit engine's own rules say otherwise
+  // Not expected: the edit engine's own rules say otherwise.
+  if (first + region.count + kept !== total) return splitLines(out.joined());
   const starts = new Uint32Array(total + 1);
   const contentEnds = new Uint32Array(total);
   starts.set(old.starts.subarray(0, first));

@@ -1,4 +1,4 @@
-// `--indent auto` (SPEC §9): new lines shifted as a block to the indentation of the code around
+// `--indent auto`: new lines shifted as a block to the indentation of the code around
 // the place they go, keeping their indentation relative to each other, in the file's own indent
 // character. Pure: the new lines and the file's lines in, the new lines out. Without it (the
 // default) new text is taken byte for byte.

@@ -24,7 +24,7 @@ export interface LineIndex extends LineHashes {
   readonly retired: Retired;
 }
 
-/** Retired LIDs are forgotten after this many days (like unused state, SPEC §5)… */
+/** Retired LIDs are forgotten after this many days (like unused state: see The store is a cache)… */
 export const RETIRED_DAYS = 30;
 /** …or, in a file rewritten many times over, beyond this many (oldest first). */
 export const RETIRED_MIN_CAP = 65_536;
@@ -230,8 +230,8 @@ function widened(
 
 /**
  * Adds `gone` to the retired list, dropping expired entries and the oldest beyond the cap. Codes
- * dropped by the cap, before their 30 days, could be handed to other content (SPEC §1 forbids
- * it: an agent may still hold one): a mark says up to which length they were, and lives as long
+ * dropped by the cap, before their 30 days, could be handed to other content (LIDs are never
+ * reused: an agent may still hold one): a mark says up to which length they were, and lives as long
  * as they would have; fresh LIDs are made longer meanwhile.
  */
 export function retire(

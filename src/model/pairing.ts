@@ -22,7 +22,7 @@
 // of equal lines lets the change slide along (unpairAmbiguous), which is as exact; holding
 // several, its repeated lines keep no pair.
 
-import { hunksOf, matchLines, unpairAmbiguous, type Hunk } from './diff.js';
+import { unpairedRuns, matchLines, unpairAmbiguous, type UnpairedRun } from './diff.js';
 import { ContentCounts, FingerprintTable } from './fingerprintTable.js';
 import type { LineHashes } from './hash.js';
 
@@ -35,10 +35,10 @@ const WINDOW_CELLS = 1 << 20;
  */
 export function pairLines(a: LineHashes, b: LineHashes, cells = WINDOW_CELLS): Int32Array {
   const match = matchLines(a, b);
-  const hunks = hunksOf(match, a.h1.length, b.h1.length);
+  const hunks = unpairedRuns(match, a.h1.length, b.h1.length);
   if (hunks.length === 0) return match;
   // Windows: each hunk widened to a line of unique content on each side, overlapping ones merged.
-  const windows: Hunk[] = [];
+  const windows: UnpairedRun[] = [];
   for (const w of widen(a, b, hunks, match)) {
     const last = windows[windows.length - 1];
     if (last && w.a0 < last.a1)
@@ -69,7 +69,7 @@ export function pairLines(a: LineHashes, b: LineHashes, cells = WINDOW_CELLS): I
 }
 
 /** Whether some content was both removed and added: a move, or a cut and a paste. */
-function isMoveLike(a: LineHashes, b: LineHashes, hunks: readonly Hunk[]): boolean {
+function isMoveLike(a: LineHashes, b: LineHashes, hunks: readonly UnpairedRun[]): boolean {
   let removed = 0;
   for (const h of hunks) removed += h.a1 - h.a0;
   if (removed === 0) return false;
@@ -87,7 +87,7 @@ function isMoveLike(a: LineHashes, b: LineHashes, hunks: readonly Hunk[]): boole
  * diff's pairs are in order, so the window is one stretch of each file), or to the file's edge. The contents
  * of the lines looked at are counted over both files, all hunks at once, a pass a round.
  */
-function widen(a: LineHashes, b: LineHashes, hunks: readonly Hunk[], match: Int32Array): Hunk[] {
+function widen(a: LineHashes, b: LineHashes, hunks: readonly UnpairedRun[], match: Int32Array): UnpairedRun[] {
   const n = a.h1.length;
   const m = b.h1.length;
   const newOf = new Int32Array(n).fill(-1);
@@ -147,7 +147,7 @@ function uniqueOnBothSides(a: LineHashes, b: LineHashes, at: readonly number[]):
 }
 
 /** Pairs the lines of `windows` left unpaired whose content occurs once in each file (a line moved, or kept). */
-function pairUnique(a: LineHashes, b: LineHashes, windows: readonly Hunk[], match: Int32Array): void {
+function pairUnique(a: LineHashes, b: LineHashes, windows: readonly UnpairedRun[], match: Int32Array): void {
   const paired = new Set<number>();
   const oldFree: number[] = [];
   const newFree: number[] = [];
@@ -164,7 +164,7 @@ function pairUnique(a: LineHashes, b: LineHashes, windows: readonly Hunk[], matc
 /**
  * Pairs the lines of window `w` where every longest common subsequence of it does; adds them to `pairs` as [old, new].
  */
-function pairEveryLcs(a: LineHashes, b: LineHashes, w: Hunk, pairs: Array<[number, number]>): void {
+function pairEveryLcs(a: LineHashes, b: LineHashes, w: UnpairedRun, pairs: Array<[number, number]>): void {
   const na = w.a1 - w.a0;
   const nb = w.b1 - w.b0;
   if (na === 0 || nb === 0) return;
@@ -215,7 +215,7 @@ function pairEveryLcs(a: LineHashes, b: LineHashes, w: Hunk, pairs: Array<[numbe
 function pairLargeWindow(
   a: LineHashes,
   b: LineHashes,
-  w: Hunk,
+  w: UnpairedRun,
   match: Int32Array,
   pairs: Array<[number, number]>,
 ): void {

@@ -9,9 +9,9 @@ export type Target =
   | { readonly kind: 'line'; readonly path: string; readonly line: number }
   | { readonly kind: 'range'; readonly path: string; readonly start: number; readonly end: number }
   | { readonly kind: 'lid'; readonly path: string; readonly lid: string }
-  /** LINE:LID, as grep prints a hit (SPEC §2's anchor naming both: they must agree). */
+  /** LINE:LID, as grep prints a hit (an anchor naming both: they must agree). */
   | { readonly kind: 'both'; readonly path: string; readonly line: number; readonly lid: string }
-  /** @NAME or @Class.method: a definition (SPEC §9). */
+  /** @NAME or @Class.method: a definition, as `rt outline` names it. */
   | { readonly kind: 'symbol'; readonly path: string; readonly name: string };
 
 /**

@@ -4,57 +4,26 @@
 // as in the file, and git's "\ No newline at end of file" marker. Written by hand: a diff
 // library would cost every edit its start-up.
 
+import type { EditSpan } from '../model/editSet.js';
 import { BOM, lineContent, lineEnding, type FileLines } from '../model/lines.js';
 import { PLAIN, styleBytes, type Style } from './style.js';
 
 export const DIFF_CONTEXT = 3;
 
-export interface ChangeSpan {
-  /** First changed line (0-based), the same in the old and the new file. */
-  readonly start: number;
-  readonly oldCount: number;
-  readonly newCount: number;
-}
-
-/** One change: where its lines were in the old file and are in the new one (0-based). */
-export interface ChangeRegion {
-  readonly oldStart: number;
-  readonly oldCount: number;
-  readonly newStart: number;
-  readonly newCount: number;
-}
-
-/** The diff of one change (see renderDiff). */
-export function renderUnifiedDiff(
-  path: string,
-  before: FileLines,
-  after: FileLines,
-  span: ChangeSpan,
-  style: Style = PLAIN,
-): Buffer {
-  return renderDiff(
-    { old: path, new: path },
-    before,
-    after,
-    [{ oldStart: span.start, oldCount: span.oldCount, newStart: span.start, newCount: span.newCount }],
-    style,
-  );
-}
-
 /**
- * The diff of `before` becoming `after` by `regions` (none overlapping, in any order). `names`
- * are the paths of its header lines (`/dev/null` for a file made or removed, as git writes).
+ * The diff of `before` becoming `after` by the edits at `regions`, in file order (an EditSet's
+ * spans, or a whole file's). `names` are the paths of its header lines (`/dev/null` for a file
+ * made or removed, as git writes).
  */
 export function renderDiff(
   names: { old: string; new: string },
   before: FileLines,
   after: FileLines,
-  regions: readonly ChangeRegion[],
+  regions: readonly EditSpan[],
   style: Style = PLAIN,
 ): Buffer {
   // A line before a change whose ending changed (it stopped or started being last) is changed too.
-  const changes = [...regions]
-    .sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart)
+  const changes = regions
     .map((r) =>
       r.oldStart > 0 && r.newStart > 0 && lineEnding(before, r.oldStart - 1) !== lineEnding(after, r.newStart - 1)
         ? { oldStart: r.oldStart - 1, oldCount: r.oldCount + 1, newStart: r.newStart - 1, newCount: r.newCount + 1 }
@@ -111,8 +80,8 @@ export function renderDiff(
 }
 
 /** Changes whose context lines would meet go in one hunk. */
-function hunks(changes: readonly ChangeRegion[]): ChangeRegion[][] {
-  const groups: ChangeRegion[][] = [];
+function hunks(changes: readonly EditSpan[]): EditSpan[][] {
+  const groups: EditSpan[][] = [];
   for (const change of changes) {
     const group = groups[groups.length - 1];
     const prev = group?.[group.length - 1];

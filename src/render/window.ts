@@ -1,4 +1,4 @@
-// The window format of SPEC §1, read by agents and scripts: treat it as porcelain.
+// The window format (NUMBER:LID|CONTENT under a header), read by agents and scripts: treat it as porcelain.
 //
 //   --- src/app.ts (lines 101-200 of 834) ---
 //   (100 more lines above)
@@ -79,7 +79,9 @@ export function renderLine(
   path?: string,
   marks: readonly MatchRange[] = [],
 ): Buffer {
-  const head = `${path === undefined ? '' : `${style.path(path)}${style.separator(':')}`}${style.number(String(number))}${style.separator(':')}${style.lid(lid)}${style.separator(separator)}`;
+  const where = path === undefined ? '' : `${style.path(path)}${style.separator(':')}`;
+  const at = `${style.number(String(number))}${style.separator(':')}`;
+  const head = `${where}${at}${style.lid(lid)}${style.separator(separator)}`;
   return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
 }
 
@@ -96,7 +98,7 @@ export function displayContent(content: Buffer, marks: readonly MatchRange[] = [
   // At most as many characters as bytes.
   const part = content.length <= DISPLAY_LIMIT ? undefined : shownPart(content, marks[0]);
   if (!part) return marked(content, 0, content.length, marks, style);
-  // Always "chars", as SPEC §1 writes the marker, so one pattern parses it.
+  // Always "chars", as the documented marker reads (`… [+N chars]`), so one pattern parses it.
   return [
     ...(part.before ? [Buffer.from(`[+${part.before} chars] …`, 'utf8')] : []),
     ...marked(content, part.start, part.end, marks, style),

@@ -1,4 +1,4 @@
-// The history of rt's own writes (SPEC §8), in the root's .rt/history/:
+// The history of rt's own writes, in the root's .rt/history/:
 //
 //   steps.json      the steps, oldest first: command, time, session, and per file its two sides
 //                   (whether it existed, its size, its content's digest; after a write, its
@@ -10,7 +10,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Hunk } from '../model/history/changes.js';
+import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes } from '../model/digest.js';
 import { acquireLock, removeLockLeftovers } from './lock.js';
 import { thisProcess, type Owner } from '../io/processes.js';
@@ -103,7 +103,7 @@ export interface FileData {
    */
   readonly movedTo?: number;
   readonly movedFrom?: number;
-  readonly hunks: readonly Hunk[];
+  readonly hunks: readonly StepHunk[];
   readonly beforeBytes: readonly Buffer[];
   readonly afterBytes: readonly Buffer[];
   readonly beforeLids: readonly Uint32Array[];
@@ -468,7 +468,7 @@ export function encodeStepData(data: readonly FileData[]): Buffer {
 interface HeaderFile {
   movedTo?: number;
   movedFrom?: number;
-  hunks: Hunk[];
+  hunks: StepHunk[];
   before: number[];
   after: number[];
   beforeLids: number[];
@@ -508,7 +508,7 @@ function decode(blob: Buffer): FileData[] | undefined {
 }
 
 function validData(f: FileData, i: number, count: number): boolean {
-  const side = (x: Hunk['before']) =>
+  const side = (x: StepHunk['before']) =>
     x &&
     [x.from, x.to, x.start, x.end].every((n) => Number.isInteger(n) && n >= 0) &&
     x.from <= x.to &&

@@ -1,4 +1,4 @@
-// Committing a batch of file writes all or nothing, even when rt is killed (SPEC §7).
+// Committing a batch of file writes all or nothing, even when rt is killed (see All or nothing).
 //
 // 1. A draft journal names every file the batch writes or removes and the temporary file that
 //    holds each new content, beside its target (so the final rename is atomic).

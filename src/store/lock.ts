@@ -1,5 +1,5 @@
 // A per-file lock so that concurrent rt processes editing one file take turns: the second waits,
-// then reads the first one's result and resolves its anchors against it (SPEC §4).
+// then reads the first one's result and resolves its anchors against it (see All or nothing).
 //
 // The lock is a file created exclusively (O_EXCL) holding the owner's pid. A lock whose owner is
 // no longer running (killed mid-edit) is broken at once, instead of after a timeout as with
@@ -118,7 +118,7 @@ function takeLock(lockPath: string, token: string, file = lockPath): void {
 /**
  * A private name beside the lock at `lockPath`, for a draft of it or of its breaker, or a breaker
  * set aside: NAME.PID-XXXXXX, within the room rt keeps beside a file's name for it (NAME_ROOM in
- * cli/writing.ts); a longer one (NAME.break.PID-XXXXXX) would not fit beside the longest names rt
+ * store/fileChanges.ts); a longer one (NAME.break.PID-XXXXXX) would not fit beside the longest names rt
  * edits, and their abandoned locks could never be broken.
  */
 function draftOf(lockPath: string): string {

@@ -1,4 +1,4 @@
-// Reading and editing inside a folder that cannot be swapped away (SPEC §4: nothing outside the
+// Reading and editing inside a folder that cannot be swapped away (nothing outside the
 // root is read or written). A path checked inside the root can be redirected before it is used: a folder of it
 // replaced by a symbolic link to elsewhere between the check and the write. Node has no
 // openat/renameat, but the working directory is bound to a folder itself, not to its path: once

@@ -1,4 +1,4 @@
-// The root and its sandbox (SPEC §4): every path rt touches must resolve inside the root.
+// The root and its sandbox (see One write path): every path rt touches must resolve inside the root.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ export interface ResolvedPath {
   readonly abs: string;
   /**
    * The folder whose `.rt/` holds the file's state: the nearest ancestor of the file (not of
-   * the working directory) holding `.git` or `.rt`, inside the root, else the root (SPEC §5). A
+   * the working directory) holding `.git` or `.rt`, inside the root, else the root. A
    * nested repository or a submodule keeps its own, whichever folder rt runs from.
    */
   readonly stateRoot: string;

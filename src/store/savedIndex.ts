@@ -10,7 +10,7 @@
 // bytes: fingerprint and LID) a line, and are read by the block of 1,024 lines, each block
 // checked against its digest in "blocks". The retired LIDs come last, checked by
 // "retiredCheck". Whatever the reader takes, it has checked; the whole is still one JSON
-// document, as SPEC §5 asks.
+// document, as the state's files are.
 
 import fs from 'node:fs';
 import { READ_PLAIN } from './plainFile.js';

@@ -1,5 +1,5 @@
 // A big file's first reading, a piece at a time: its lines' fingerprints and the byte offsets
-// of every BLOCK-th line, without ever holding all its bytes (SPEC's memory target: a first
+// of every BLOCK-th line, without ever holding all its bytes (the memory target: a first
 // open of a 46 MB file held the file, its line table and its index at once).
 
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// State under `.rt/` at the root (SPEC §5): JSON files, one per tracked file and kind.
+// State under `.rt/` at the root (see The store is a cache): JSON files, one per tracked file and kind.
 //
 //   .rt/.gitignore          "*": the folder ignores itself; the user's .gitignore is never touched
 //   .rt/index/<key>.json    a file's line index (its LIDs)
@@ -21,7 +21,7 @@ export type Warn = (message: string) => void;
 
 export const STATE_DIR = '.rt';
 
-/** What working without saved state gives up (SPEC §5), said once when state is not kept. */
+/** What working without saved state gives up, said once when state is not kept. */
 const WITHOUT_STATE =
   'working without saved state: rt cannot check which lines it has shown (edits and inserts are not refused for lines never shown), keeps no LID history (the LID of a changed or deleted line is forgotten, so a new line may by rare chance take it) and no views for scroll; see man rt, FILES';
 /** Whether a state file was written within EXPIRY_MS of `now` (false when there is none). */
@@ -292,7 +292,7 @@ export class StateStore {
       .basename(rel)
       .replace(/[^A-Za-z0-9._-]/g, '_')
       .slice(0, 60);
-    // A file's view state is its session's own (SPEC §8); its index, the LIDs, is everyone's.
+    // A file's view state is its session's own; its index, the LIDs, is everyone's.
     const session = kind === 'view' && this.session !== undefined ? `~${this.session}` : '';
     return path.join(this.dir, kind, `${base}-${hashString(rel)}${session}.json`);
   }
@@ -340,7 +340,7 @@ export class StateStore {
         this.disable(`${STATE_DIR} at the root is not a plain folder`);
         return false;
       }
-      // Its .gitignore holds "*" (made again when it does not: SPEC §5, git status never shows .rt).
+      // Its .gitignore holds "*" (made again when it does not: git status never shows .rt).
       const ignore = path.join(this.dir, '.gitignore');
       if (
         !readPlainFile(ignore, 1 << 16)
@@ -485,7 +485,7 @@ export class StateStore {
 const SESSION_MAX = 64;
 
 /**
- * The session RT_SESSION names (SPEC §8): each agent of several in one root its own view state
+ * The session RT_SESSION names: each agent of several in one root its own view state
  * (what counts as shown, the last window) and, with it, its own undo; undefined (unset or
  * empty) for the one shared session. A name is letters, digits, '.', '_' and '-', at most 64
  * (it becomes part of file names); anything else is refused (exit 2).

@@ -1,5 +1,5 @@
 // View state: what rt has shown of a file, so that `scroll` knows where to go next and line
-// numbers can be checked against what was seen (SPEC §2).
+// numbers can be checked against what was seen (see Only shown lines are edited).
 //
 // `shown` maps a line number to the LIDs shown at that number since the last open/scroll that
 // showed it (an open or scroll starts the list anew; an edit's printed region and search hits

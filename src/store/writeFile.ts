@@ -1,5 +1,5 @@
-// Safe replacement of a user's file (SPEC §4): the new content goes to a temporary file beside
-// the target, is flushed to disk and given the target's mode, and is renamed over the target
+// Safe replacement of a user's file (see All or nothing, Byte fidelity): the new content goes to
+// a temporary file beside the target, is flushed to disk and given the target's mode, and is renamed over the target
 // only if the target is still the version that was read. Killed at any instant, this leaves the
 // old file or the new one, whole; a temporary file left by a killed process is removed by the
 // next run (cleanStaleTemps).

@@ -39,7 +39,8 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     const { dir } = rootWith({ 'a.py': PY });
     const r = apply(
       dir,
-      '*** Begin Patch\n*** Update File: a.py\n@@ def f(self, x):\n     if x:\n-        return 1\n+        y = x * 2\n+\n+        return y\n*** End Patch\n',
+      '*** Begin Patch\n*** Update File: a.py\n@@ def f(self, x):\n     if x:\n-        return 1\n+        y ' +
+        '= x * 2\n+\n+        return y\n*** End Patch\n',
     );
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.py').toString()).toBe(
@@ -48,7 +49,8 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     const out = r.stdout.split('\n');
     expect(out[0]).toBe('edited a.py: 4-4 → 4-6 (+2)');
     expect(out[1]).toBe(
-      "note: the hunk at patch line 3 matched only ignoring indentation: its + rows were shifted right by 4 spaces to the file's indentation",
+      'note: the hunk at patch line 3 matched only ignoring indentation: its + rows were shifted right by 4 ' +
+        "spaces to the file's indentation",
     );
     expect(out[2]).toMatch(/^--- a\.py \(lines 1-7 of 7\) ---$/);
     expect(r.stderr).toBe('');
@@ -86,7 +88,8 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'main.go').toString()).toBe('func f() {\n\tif x {\n\t\ty := 2\n\t\treturn y\n\t}\n}\n');
     expect(r.stdout).toContain(
-      'note: the hunk at patch line 2 matched only ignoring indentation: its + rows were indented with tabs as the file is (a tab for 4 quoted spaces)',
+      'note: the hunk at patch line 2 matched only ignoring indentation: its + rows were indented with tabs ' +
+        'as the file is (a tab for 4 quoted spaces)',
     );
   });
 
@@ -96,7 +99,8 @@ describe('rt apply: a context hunk quoted with the wrong indentation', () => {
     expect(r.status, r.text).toBe(0);
     expect(bytes(dir, 'a.txt').toString()).toBe('    a\n    b\n      c\n    e\n');
     expect(r.stdout).toContain(
-      "shifted right by 4 spaces to the file's indentation (as 3 of its 4 quoted rows differ from the file; the others otherwise)",
+      "shifted right by 4 spaces to the file's indentation (as 3 of its 4 quoted rows differ from the file; " +
+        'the others otherwise)',
     );
   });
 
@@ -156,7 +160,12 @@ describe('rt apply: a patch indented whole, or its hunk', () => {
       dir,
       '*** Update File: a.py\n@@\n   if x:\n   -    return 1\n   +    return 2\n',
       3,
-      /^rt: patch line 2: the hunk's context and removed lines match nowhere in a\.py: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written[^]*\nrt: remove that indentation: each row starts with its tag/,
+      new RegExp(
+        String.raw`^rt: patch line 2: the hunk's context and removed lines match nowhere in a\.py: every row of ` +
+          String.raw`the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a ` +
+          String.raw`row's first character is its tag\); nothing was written[^]*\nrt: remove that indentation: each ` +
+          'row starts with its tag',
+      ),
     );
   });
 });
@@ -169,7 +178,11 @@ describe('rt apply: @@ edit LID with - rows', () => {
       dir,
       `*** Update File: a.py\n@@ edit ${lid}\n-            return 1\n+            return 9\n`,
       3,
-      /^rt: patch line 2: no line of a\.py reads "edit [0-9a-z]{4}" \(the hunk's @@ line\) after the hunk before it: an LID hunk takes only \+ rows \(the LIDs name the lines it replaces, so - rows are not needed\)/,
+      new RegExp(
+        String.raw`^rt: patch line 2: no line of a\.py reads "edit [0-9a-z]{4}" \(the hunk's @@ line\) after the ` +
+          String.raw`hunk before it: an LID hunk takes only \+ rows \(the LIDs name the lines it replaces, so - ` +
+          String.raw`rows are not needed\)`,
+      ),
     );
     expect(r.stderr).toContain(
       `rt: write @@ edit ${lid} followed by the new lines alone, as + rows (drop the - and context rows)\n`,
@@ -197,18 +210,22 @@ describe('rt apply: a patch given with its heredoc lines', () => {
 });
 
 describe('rt apply: Unicode punctuation read as ASCII, last', () => {
-  it('finds context quoted with hyphens and straight quotes where the file has dashes and curly quotes, and says so', () => {
-    const content = 'title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 1\n';
-    const { dir } = rootWith({ 'a.py': content });
-    const r = apply(dir, '*** Update File: a.py\n@@\n title = "RT - lines" # it\'s\n-version = 1\n+version = 2\n');
-    expect(r.status, r.text).toBe(0);
-    expect(bytes(dir, 'a.py')).toEqual(
-      Buffer.from('title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 2\n'),
-    );
-    expect(r.stdout).toContain(
-      'note: the hunk at patch line 2 matched only with Unicode dashes, quotes and spaces read as ASCII\n',
-    );
-  });
+  it(
+    'finds context quoted with hyphens and straight quotes ' +
+      'where the file has dashes and curly quotes, and says so',
+    () => {
+      const content = 'title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 1\n';
+      const { dir } = rootWith({ 'a.py': content });
+      const r = apply(dir, '*** Update File: a.py\n@@\n title = "RT - lines" # it\'s\n-version = 1\n+version = 2\n');
+      expect(r.status, r.text).toBe(0);
+      expect(bytes(dir, 'a.py')).toEqual(
+        Buffer.from('title = \u201cRT \u2014 lines\u201d\u00a0# it\u2019s\nversion = 2\n'),
+      );
+      expect(r.stdout).toContain(
+        'note: the hunk at patch line 2 matched only with Unicode dashes, quotes and spaces read as ASCII\n',
+      );
+    },
+  );
 
   it('prefers an exact match to one that needs the last level', () => {
     const { dir } = rootWith({ 'a.txt': 'a \u2013 b\nx\na - b\nx\n' });
@@ -263,7 +280,8 @@ describe('rt apply: Move to onto an existing file', () => {
       /^rt: patch line 3: b\.txt is named again \(first at patch line 1\); nothing was written\n/,
     );
     expect(r.stderr).toContain(
-      'rt: to move a file onto one that exists, leave out its *** Delete File and apply with --force: the Move to replaces it\n',
+      'rt: to move a file onto one that exists, leave out its *** Delete File and apply with --force: the ' +
+        'Move to replaces it\n',
     );
     expect(apply(dir, patch, ['--force']).status).toBe(0);
     expect(bytes(dir, 'b.txt').toString()).toBe('a1\nA2\n');

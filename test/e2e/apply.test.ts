@@ -1,4 +1,4 @@
-// rt apply (SPEC §7): many edits in many files from one patch, all or nothing. The built
+// rt apply: many edits in many files from one patch, all or nothing. The built
 // binary in fresh temporary roots: exact output, the bytes on disk, and for every refusal the
 // exit status, the patch line named, and nothing written (the whole tree, state included).
 
@@ -42,7 +42,8 @@ describe('rt apply: LID hunks', () => {
     const _b = lids['b.txt']!;
     const r = apply(
       dir,
-      `*** Begin Patch\n*** Update File: a.txt\n@@ delete ${a[7]}\n@@ edit ${a[1]} ${a[2]}\n+LINE 2\n@@ insert after ${a[4]}\n+after 5\n+\n*** Update File: b.txt\n@@ insert before $\n+four\n*** End Patch\n`,
+      `*** Begin Patch\n*** Update File: a.txt\n@@ delete ${a[7]}\n@@ edit ${a[1]} ${a[2]}\n+LINE 2\n@@ ` +
+        `insert after ${a[4]}\n+after 5\n+\n*** Update File: b.txt\n@@ insert before $\n+four\n*** End Patch\n`,
     );
     expect(r.status, r.text).toBe(0);
     expect(read(dir, 'a.txt')).toBe('line 1\nLINE 2\nline 4\nline 5\nafter 5\n\nline 6\nline 7\nline 9\nline 10\n');
@@ -69,7 +70,8 @@ describe('rt apply: LID hunks', () => {
     expect(two.lids['f.txt']).toEqual(l);
     const r = apply(
       one.dir,
-      `*** Update File: f.txt\n@@ edit ${l[3]}\n+four\n+}\n@@ insert after ${l[31]}\n+}\n@@ delete ${l[10]} ${l[12]}\n@@ insert before ${l[0]}\n+top\n`,
+      `*** Update File: f.txt\n@@ edit ${l[3]}\n+four\n+}\n@@ insert after ${l[31]}\n+}\n@@ ` +
+        `delete ${l[10]} ${l[12]}\n@@ insert before ${l[0]}\n+top\n`,
     );
     expect(r.status, r.text).toBe(0);
     for (const [args, input] of [
@@ -125,7 +127,10 @@ describe('rt apply: LID hunks', () => {
       dir,
       patch,
       3,
-      /^rt: patch line 4: 50 lines between 251 and 300 of f\.txt have not been shown since they last changed; nothing was written\nrt: see them first: rt open f\.txt:251-300\n/,
+      new RegExp(
+        String.raw`^rt: patch line 4: 50 lines between 251 and 300 of f\.txt have not been shown since they last ` +
+          String.raw`changed; nothing was written\nrt: see them first: rt open f\.txt:251-300\n`,
+      ),
     );
     const r = apply(dir, `*** Update File: f.txt\n@@ edit ${w.lidAt(2)}\n+two\n@@ edit 250:${hidden} $\n+x\n`, [
       '--force',
@@ -140,7 +145,8 @@ describe('rt apply: LID hunks', () => {
     write(dir, 'b.txt', 'line 1\nchanged\nline 3\n');
     expectRefused(
       dir,
-      `*** Update File: a.txt\n@@ edit ${lids['a.txt']![0]}\n+A\n*** Add File: new/deep/n.txt\n+n\n*** Update File: b.txt\n@@ edit ${lids['b.txt']![1]}\n+B\n`,
+      `*** Update File: a.txt\n@@ edit ${lids['a.txt']![0]}\n+A\n*** Add File: new/deep/n.txt\n+n\n*** ` +
+        `Update File: b.txt\n@@ edit ${lids['b.txt']![1]}\n+B\n`,
       3,
       /^rt: patch line 7: .*no longer in b\.txt/,
     );
@@ -165,7 +171,8 @@ describe('rt apply: LID hunks', () => {
     // Beside a replaced range is no overlap: the insert goes before it, or after.
     const r = apply(
       dir,
-      `*** Update File: f.txt\n@@ edit ${l[1]} ${l[3]}\n+x\n@@ insert after ${l[0]}\n+before\n@@ insert before ${l[4]}\n+after\n`,
+      `*** Update File: f.txt\n@@ edit ${l[1]} ${l[3]}\n+x\n@@ insert after ${l[0]}\n+before\n@@ insert ` +
+        `before ${l[4]}\n+after\n`,
     );
     expect(r.status, r.text).toBe(0);
     expect(read(dir, 'f.txt')).toBe('line 1\nbefore\nx\nafter\nline 5\nline 6\n');
@@ -178,11 +185,16 @@ describe('rt apply: files added, deleted and moved', () => {
     const l = lids['a.txt']!;
     const r = apply(
       dir,
-      `*** Add File: src/new.txt\n+hello\n+\n+world\n*** Delete File: old.txt\n*** Update File: a.txt\n*** Move to: lib/b.txt\n@@ edit ${l[2]}\n+THREE\n`,
+      `*** Add File: src/new.txt\n+hello\n+\n+world\n*** Delete File: old.txt\n*** Update File: a.txt\n*** ` +
+        `Move to: lib/b.txt\n@@ edit ${l[2]}\n+THREE\n`,
     );
     expect(r.status, r.text).toBe(0);
     expect(r.stdout).toMatch(
-      /^created src\/new\.txt: 1-3 \(\+3\)\n--- src\/new\.txt \(lines 1-3 of 3\) ---\n.*\nremoved old\.txt: 1-1 \(-1\)\nmoved a\.txt → lib\/b\.txt\nedited lib\/b\.txt: 3-3 → 3-3 \(\+0\)\n/s,
+      new RegExp(
+        String.raw`^created src\/new\.txt: 1-3 \(\+3\)\n--- src\/new\.txt \(lines 1-3 of 3\) ---\n.*\nremoved ` +
+          String.raw`old\.txt: 1-1 \(-1\)\nmoved a\.txt → lib\/b\.txt\nedited lib\/b\.txt: 3-3 → 3-3 \(\+0\)\n`,
+        's',
+      ),
     );
     expect(read(dir, 'src/new.txt')).toBe('hello\n\nworld\n');
     expect(fs.existsSync(path.join(dir, 'old.txt'))).toBe(false);
@@ -264,7 +276,8 @@ describe('rt apply: context hunks, as apply_patch writes them', () => {
     const { dir, lids } = rootWith({ 'c.js': code });
     const r = apply(
       dir,
-      '*** Begin Patch\n*** Update File: c.js\n@@ function b() {\n function b() {\n-  return 1;\n+  return 2;\n }\n*** End Patch\n',
+      '*** Begin Patch\n*** Update File: c.js\n@@ function b() {\n function b() {\n-  return 1;\n+  return ' +
+        '2;\n }\n*** End Patch\n',
     );
     expect(r.status, r.text).toBe(0);
     expect(read(dir, 'c.js')).toBe(code.replace('b() {\n  return 1;', 'b() {\n  return 2;'));
@@ -297,7 +310,9 @@ describe('rt apply: context hunks, as apply_patch writes them', () => {
       '*** Update File: c.js\n@@\n-  return 1;\n+  return 2;\n',
       3,
       new RegExp(
-        `^rt: patch line 2: the hunk's context matches 2 places in c\\.js; nothing was written; they are:\\nrt:   2:${l[1]}\\|  return 1;\\nrt:   --\\nrt:   6:${l[5]}\\|  return 1;\\nrt: add context lines`,
+        `^rt: patch line 2: the hunk's context matches 2 places in c\\.js; nothing was written; they ` +
+          `are:\\nrt:   2:${l[1]}\\|  return 1;\\nrt:   --\\nrt:   6:${l[5]}\\|  return 1;\\nrt: add context ` +
+          `lines`,
       ),
     );
     expectRefused(
@@ -305,7 +320,9 @@ describe('rt apply: context hunks, as apply_patch writes them', () => {
       '*** Update File: c.js\n@@\n function a() {\n-  return 7;\n',
       3,
       new RegExp(
-        `^rt: patch line 2: the hunk's context and removed lines match nowhere in c\\.js; nothing was written; nearest:\\nrt:   1:${l[0]}\\|function a\\(\\) \\{\\nrt:   2:${l[1]}\\|  return 1;\\nrt: see the lines as they are now: rt open c\\.js:1\\n`,
+        `^rt: patch line 2: the hunk's context and removed lines match nowhere in c\\.js; nothing was ` +
+          `written; nearest:\\nrt:   1:${l[0]}\\|function a\\(\\) \\{\\nrt:   2:${l[1]}\\|  return 1;\\nrt: ` +
+          `see the lines as they are now: rt open c\\.js:1\\n`,
       ),
     );
   });
@@ -347,7 +364,9 @@ describe('rt apply: malformed patches (exit 2, the patch line named, nothing wri
   });
 
   it('reads the patch from a file, and a 10 MB patch all the same', () => {
-    const big = `*** Add File: big.txt\n${'+0123456789012345678901234567890123456789012345678901234567890123456789\n'.repeat(150_000)}`;
+    const big =
+      `*** Add File: ` +
+      `big.txt\n${'+0123456789012345678901234567890123456789012345678901234567890123456789\n'.repeat(150_000)}`;
     expect(big.length).toBeGreaterThan(10_000_000);
     fs.writeFileSync(path.join(dir, 'big.patch'), big);
     const r = run(['apply', 'big.patch'], dir);
@@ -364,7 +383,8 @@ describe('rt apply: --dry-run, --diff, --json, RT_READONLY', () => {
     expectRun(apply(dir, patch, ['--dry-run']), {
       status: 0,
       stdout:
-        '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+TWO\n line 3\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+new\n',
+        '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+TWO\n line 3\n--- /dev/null\n+++ ' +
+        'b/n.txt\n@@ -0,0 +1,1 @@\n+new\n',
       stderr: 'rt: dry run: nothing written to a.txt, n.txt\n',
     });
     const j = apply(dir, patch, ['--dry-run', '--json']);
@@ -440,7 +460,8 @@ describe('rt apply: a batch killed midway is finished by the next command', () =
     const r = run(['open', 'a.txt'], dir);
     expect(r.status, r.text).toBe(0);
     expect(r.stderr).toBe(
-      'rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt (2 more written before the kill)\n',
+      'rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt (2 more ' +
+        'written before the kill)\n',
     );
     expect(read(dir, 'a.txt')).toBe('new a\n');
     expect(read(dir, 'b.txt')).toBe('new b\n');
@@ -467,7 +488,8 @@ describe('rt apply: a batch killed midway is finished by the next command', () =
     const r = run(['grep', 'old'], dir);
     expect(r.status, r.text).toBe(0);
     expect(r.stderr).toBe(
-      'rt: undid a batch (rt apply) that an rt process was killed before committing: none of its files had been written\n',
+      'rt: undid a batch (rt apply) that an rt process was killed before committing: none of its files had ' +
+        'been written\n',
     );
     expect(read(dir, 'a.txt')).toBe('old a\n');
     expect(fs.existsSync(ta)).toBe(false);

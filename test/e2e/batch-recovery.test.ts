@@ -1,4 +1,4 @@
-// A batch killed midway and finished by the next command (SPEC §7, §8): recorded as the step it
+// A batch killed midway and finished by the next command: recorded as the step it
 // was, so that rt undo takes it back whole; one undone leaves no step. A batch over files of
 // nested roots is finished whatever the folder the next command runs from, before it reads them.
 
@@ -31,7 +31,8 @@ fs.renameSync = function (a, b) {
 };
 const rm = fs.rmSync;
 fs.rmSync = function (p) {
-  if (process.env.KILL_AT_STEP_REMOVAL && String(p).includes('/.rt/journal/') && String(p).endsWith('.step')) process.kill(process.pid, 'SIGKILL');
+  const step = String(p).includes('/.rt/journal/') && String(p).endsWith('.step');
+  if (process.env.KILL_AT_STEP_REMOVAL && step) process.kill(process.pid, 'SIGKILL');
   return rm.apply(this, arguments);
 };
 `,
@@ -45,7 +46,8 @@ const killedAt = (n: number, onlyFiles = true) => ({
 });
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel), 'utf8');
 const THREE =
-  '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+C\n*** Delete File: d.txt\n';
+  '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+C\n*** ' +
+  'Delete File: d.txt\n';
 
 function threeFiles(): string {
   const dir = tempRepo();
@@ -54,35 +56,43 @@ function threeFiles(): string {
 }
 
 describe('a batch finished by recovery is one step', () => {
-  it('killed between its renames: the next command finishes it, history lists it, undo takes it back whole, redo brings it back', () => {
-    const dir = threeFiles();
-    const killed = run(['apply'], dir, { input: THREE, env: { ...killedAt(2), RT_SESSION: 'agent' } });
-    expect(killed.status, killed.text).toBe(null);
-    expect([read(dir, 'a.txt'), read(dir, 'b.txt')]).toEqual(['A\n', 'b\n']);
-    const next = run(['history'], dir);
-    expect(next.stderr, next.text).toBe(
-      'rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt, c.txt, d.txt (1 more written before the kill)\n',
-    );
-    expect(next.stdout, next.text).toMatch(
-      /^1 {2}\S+ \S+ {2}agent {2}rt apply {2}a\.txt \+1 -1, b\.txt \+1 -1, c\.txt \+1 -0, d\.txt \+0 -1\n$/,
-    );
-    expectRun(run(['undo'], dir), { status: 1, stderr: /nothing to undo/ });
-    expectRun(run(['undo'], dir, { env: { RT_SESSION: 'agent' } }), { status: 0, stdout: /^undid step 1 \(rt apply/ });
-    expect([
-      read(dir, 'a.txt'),
-      read(dir, 'b.txt'),
-      fs.existsSync(path.join(dir, 'c.txt')),
-      read(dir, 'd.txt'),
-    ]).toEqual(['a\n', 'b\n', false, 'd\n']);
-    expectRun(run(['redo'], dir, { env: { RT_SESSION: 'agent' } }), { status: 0, stdout: /^redid step 1/ });
-    expect([
-      read(dir, 'a.txt'),
-      read(dir, 'b.txt'),
-      read(dir, 'c.txt'),
-      fs.existsSync(path.join(dir, 'd.txt')),
-    ]).toEqual(['A\n', 'B\n', 'C\n', false]);
-    expect(fs.readdirSync(path.join(dir, '.rt'))).not.toContain('journal');
-  });
+  it(
+    'killed between its renames: the next command finishes it, ' +
+      'history lists it, undo takes it back whole, redo brings it back',
+    () => {
+      const dir = threeFiles();
+      const killed = run(['apply'], dir, { input: THREE, env: { ...killedAt(2), RT_SESSION: 'agent' } });
+      expect(killed.status, killed.text).toBe(null);
+      expect([read(dir, 'a.txt'), read(dir, 'b.txt')]).toEqual(['A\n', 'b\n']);
+      const next = run(['history'], dir);
+      expect(next.stderr, next.text).toBe(
+        'rt: finished a batch (rt apply) that an rt process killed midway had committed: wrote b.txt, c.txt, ' +
+          'd.txt (1 more written before the kill)\n',
+      );
+      expect(next.stdout, next.text).toMatch(
+        /^1 {2}\S+ \S+ {2}agent {2}rt apply {2}a\.txt \+1 -1, b\.txt \+1 -1, c\.txt \+1 -0, d\.txt \+0 -1\n$/,
+      );
+      expectRun(run(['undo'], dir), { status: 1, stderr: /nothing to undo/ });
+      expectRun(run(['undo'], dir, { env: { RT_SESSION: 'agent' } }), {
+        status: 0,
+        stdout: /^undid step 1 \(rt apply/,
+      });
+      expect([
+        read(dir, 'a.txt'),
+        read(dir, 'b.txt'),
+        fs.existsSync(path.join(dir, 'c.txt')),
+        read(dir, 'd.txt'),
+      ]).toEqual(['a\n', 'b\n', false, 'd\n']);
+      expectRun(run(['redo'], dir, { env: { RT_SESSION: 'agent' } }), { status: 0, stdout: /^redid step 1/ });
+      expect([
+        read(dir, 'a.txt'),
+        read(dir, 'b.txt'),
+        read(dir, 'c.txt'),
+        fs.existsSync(path.join(dir, 'd.txt')),
+      ]).toEqual(['A\n', 'B\n', 'C\n', false]);
+      expect(fs.readdirSync(path.join(dir, '.rt'))).not.toContain('journal');
+    },
+  );
 
   it('killed after its last rename, before it recorded its step: recorded by the next command, once', () => {
     const dir = threeFiles();
@@ -163,10 +173,12 @@ describe('a batch over nested repositories is finished from any of them', () => 
       expect(fs.readdirSync(path.join(root, '.rt'))).not.toContain('journal');
   });
 
-  it('an undo over both roots, killed between its renames: finished from the inner one, and the step marked undone', () => {
+  it('a dry run of Delete File of a link says what the write says: the link goes, no diff of what it leads to', () => {
     const dir = nested();
     expectRun(
-      run(['apply'], dir, { input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n' }),
+      run(['apply'], dir, {
+        input: '*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: inner/b.txt\n@@\n-b\n+B\n',
+      }),
       { status: 0 },
     );
     expect(run(['undo'], dir, { env: killedAt(2) }).status).toBe(null);

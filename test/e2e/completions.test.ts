@@ -55,7 +55,7 @@ describe('shell completions', () => {
     expect(complete(dir, ['rt', 'completions', ''])).toEqual(['bash', 'fish', 'zsh']);
     expect(complete(dir, ['rt', 'help', 'ag'])).toEqual(['agents']);
     expect(complete(dir, ['rt', '--root', 'sr'])).toEqual(['src']);
-    // Before the command word: the global options and their fixed values (found by review).
+    // Before the command word: the global options and their fixed values.
     expect(complete(dir, ['rt', '--color', ''])).toEqual(['always', 'auto', 'never']);
     expect(complete(dir, ['rt', '--j'])).toEqual(['--json']);
     expect(complete(dir, ['rt', '--json', '--color', 'never', 'gr'])).toEqual(['grep', 'grep-file']);
@@ -121,7 +121,7 @@ describe('rt help agents', () => {
 });
 
 describe('rt help CMD', () => {
-  it('shows, for every command, what its definition holds: summary, arguments, options, examples, exit statuses', async () => {
+  it('shows, for every command, what its definition holds: summary, arguments, options, examples, exits', async () => {
     const { COMMANDS } = await import('../../src/cli/commands/index.js');
     for (const c of COMMANDS) {
       const r = run(['help', c.name], root);
@@ -136,7 +136,7 @@ describe('rt help CMD', () => {
   });
 });
 
-describe('global options before the command word (found by review)', () => {
+describe('global options before the command word', () => {
   it('rt with global options but no command is bad usage (exit 2), a JSON error with --json', () => {
     for (const args of [[], ['--json'], ['--root', '.'], ['--color=never']]) {
       const r = run(args, root);
@@ -154,13 +154,17 @@ describe('global options before the command word (found by review)', () => {
     expect(JSON.parse(r.stdout).error.code).toBe('usage');
   });
 
-  it('a usage error names the command given, not an operand that happens to be a command name; --json after -- is an operand', () => {
-    const r = run(['grep', '--bogus', 'find'], root);
-    expect(r.status, r.text).toBe(2);
-    expect(r.stderr, r.text).toContain('rt help grep');
-    const dir = tempDir();
-    const f = run(['find', '--max', '0', '--', '--json'], dir);
-    expect(f.status, f.text).toBe(2);
-    expect(f.stdout, f.text).toBe('');
-  });
+  it(
+    'a usage error names the command given, not an operand that ' +
+      'happens to be a command name; --json after -- is an operand',
+    () => {
+      const r = run(['grep', '--bogus', 'find'], root);
+      expect(r.status, r.text).toBe(2);
+      expect(r.stderr, r.text).toContain('rt help grep');
+      const dir = tempDir();
+      const f = run(['find', '--max', '0', '--', '--json'], dir);
+      expect(f.status, f.text).toBe(2);
+      expect(f.stdout, f.text).toBe('');
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// rt create --empty (SPEC §3 "Text from stdin": create --empty makes an empty file) and what
+// rt create --empty (makes an empty file) and what
 // create --force reports over an existing file. Run through the built binary.
 
 import fs from 'node:fs';
@@ -41,7 +41,9 @@ describe('rt create --empty (found by a user trial: no way to create an empty fi
       status: 2,
       stdout: '',
       stderr:
-        "rt: --empty makes an empty file, but standard input holds text (1 byte); nothing was written\nrt: to write the text, drop --empty: rt create e.txt <<'EOF'\nrt: to make an empty file, give no text: rt create --empty e.txt </dev/null\n",
+        'rt: --empty makes an empty file, but standard input holds text (1 byte); nothing was written\nrt: to ' +
+        "write the text, drop --empty: rt create e.txt <<'EOF'\nrt: to make an empty file, give no text: rt " +
+        'create --empty e.txt </dev/null\n',
     });
     expect(tree(dir)).toEqual(before);
     write(dir, 'f.txt', numbered(3));

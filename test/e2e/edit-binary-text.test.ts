@@ -1,4 +1,4 @@
-// Found by review: new text of control bytes (binary by SPEC §4's 'mostly non-text') was
+// A past bug: new text of control bytes (binary by the rule 'mostly non-text') was
 // written, and rt then refused the file it wrote, the edit that would repair it included. Text
 // that would make the file look binary is now refused (exit 2), as a NUL is.
 

@@ -1,4 +1,4 @@
-// End-to-end tests of concurrent edits and crashes (SPEC §4): several rt processes editing one
+// End-to-end tests of concurrent edits and crashes: several rt processes editing one
 // file at once never lose an edit, each resolving its anchors against the content the others
 // left; an rt killed at any instant leaves the old file or the new one, whole, and the next run
 // cleans up after it (temporary files, an abandoned lock) without waiting.
@@ -110,7 +110,7 @@ describe('concurrent edits of one file', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text(want));
   });
 
-  it('two concurrent edits of the same LID: one lands, the other is refused (exit 3) against the new content', async () => {
+  it('two concurrent edits of one LID: one lands, the other is refused (exit 3) against the new content', async () => {
     const dir = tempDir();
     const file = write(dir, 'f.txt', numbered(10));
     const w = openWindow(dir, 'f.txt');
@@ -176,11 +176,13 @@ describe('an rt killed mid-edit', () => {
       const isOld = bytes.equals(version(current, rest));
       const isNew = !isOld && bytes.equals(version(next, rest));
       outcomes.push(
-        `${delay}ms: ${r.signal ?? `exit ${r.status}`}, ${isOld ? 'old' : isNew ? 'new' : 'CORRUPT'}, leftovers ${JSON.stringify(leftovers(dir))}`,
+        `${delay}ms: ${r.signal ?? `exit ${r.status}`}, ${isOld ? 'old' : isNew ? 'new' : 'CORRUPT'}, ` +
+          `leftovers ${JSON.stringify(leftovers(dir))}`,
       );
       expect(
         isOld || isNew,
-        `after a kill at ${delay} ms the file is neither the old nor the new version\n${outcomes.join('\n')}\n${r.text}`,
+        `after a kill at ${delay} ms the file is neither the old nor the new ` +
+          `version\n${outcomes.join('\n')}\n${r.text}`,
       ).toBe(true);
       if (r.status === 0) expect(isNew, r.text).toBe(true);
       expect(fs.statSync(file).mode & 0o7777).toBe(0o640);
@@ -234,20 +236,24 @@ describe('an rt killed mid-edit', () => {
     expect(r.status, r.text).toBe(0);
   }
 
-  it('leftovers whose PID runs again (reused by another program) are removed once over an hour old; fresh ones are kept', () => {
-    const dir = tempDir();
-    write(dir, 'f.txt', numbered(3));
-    const w = openWindow(dir, 'f.txt:1-3');
-    // PID 1 always runs: only the age tells these files were abandoned.
-    const old = ['.f.txt.rt-tmp-1-aaaaaa', '.f.txt.rt-lock.1-bbbbbb'];
-    const fresh = ['.f.txt.rt-tmp-1-cccccc', '.f.txt.rt-lock.1-dddddd'];
-    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
-    for (const name of [...old, ...fresh]) write(dir, name, 'left over\n');
-    for (const name of old) fs.utimesSync(path.join(dir, name), hoursAgo, hoursAgo);
-    const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'two\n' });
-    expect(r.status, r.text).toBe(0);
-    expect(leftovers(dir).sort()).toEqual([...fresh].sort());
-  });
+  it(
+    'leftovers whose PID runs again (reused by another program) ' +
+      'are removed once over an hour old; fresh ones are kept',
+    () => {
+      const dir = tempDir();
+      write(dir, 'f.txt', numbered(3));
+      const w = openWindow(dir, 'f.txt:1-3');
+      // PID 1 always runs: only the age tells these files were abandoned.
+      const old = ['.f.txt.rt-tmp-1-aaaaaa', '.f.txt.rt-lock.1-bbbbbb'];
+      const fresh = ['.f.txt.rt-tmp-1-cccccc', '.f.txt.rt-lock.1-dddddd'];
+      const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+      for (const name of [...old, ...fresh]) write(dir, name, 'left over\n');
+      for (const name of old) fs.utimesSync(path.join(dir, name), hoursAgo, hoursAgo);
+      const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'two\n' });
+      expect(r.status, r.text).toBe(0);
+      expect(leftovers(dir).sort()).toEqual([...fresh].sort());
+    },
+  );
 
   // Found by the stress suite of rt apply: an rt killed while breaking a dead lock left its
   // breaker file, which stayed for good and, beside a dead lock, stalled the next edit 10 s.

@@ -1,4 +1,4 @@
-// End-to-end tests of stale and unshown anchors in edits (SPEC §2): an anchor that no longer
+// End-to-end tests of stale and unshown anchors in edits: an anchor that no longer
 // names the line that was shown, or a range over lines never shown, is refused with exit 3, the
 // file left byte-identical and the state untouched, and the message says where the line is now
 // or which `rt open` to run.

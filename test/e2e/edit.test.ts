@@ -1,5 +1,5 @@
 // End-to-end tests of the editing commands (`rt edit`, `rt insert`, `rt delete`, `rt create`;
-// SPEC §3 "Text from stdin" and "After an edit", §4 bytes and safety): the built binary, run in
+// the text from stdin, what an edit prints, bytes and safety): the built binary, run in
 // fresh temporary directories, checking stdout, stderr, exit status and the bytes on disk.
 
 import { spawnSync } from 'node:child_process';
@@ -400,7 +400,7 @@ describe('--diff, RT_DIFF and --dry-run', () => {
     expect(fs.readFileSync(path.join(work, 'c.txt')).equals(fs.readFileSync(file)), r.text).toBe(true);
   });
 
-  it('the diff of a file starting with a BOM keeps it on line 1, so that it applies (found by review: git apply refused it)', () => {
+  it('the diff of a file starting with a BOM keeps it on line 1, so that it applies (git apply refused it)', () => {
     const dir = tempDir();
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const file = write(dir, 'b.txt', Buffer.concat([bom, Buffer.from('first\nsecond\nthird\n')]));
@@ -528,7 +528,7 @@ describe('RT_READONLY=1', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Byte fidelity (SPEC §4): every byte an edit did not touch stays as it was.
+// Byte fidelity: every byte an edit did not touch stays as it was.
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 /** A CRLF file with a BOM, tabs, a line of invalid UTF-8, one LF line and no final newline. */
@@ -554,7 +554,8 @@ function expectBytes(file: string, want: Buffer, r: Ran): void {
   const got = fs.readFileSync(file);
   expect(
     got.equals(want),
-    `${r.text}\n--- want ${JSON.stringify(want.toString('latin1'))}\n--- got  ${JSON.stringify(got.toString('latin1'))}`,
+    `${r.text}\n--- want ${JSON.stringify(want.toString('latin1'))}\n--- got ` +
+      ` ${JSON.stringify(got.toString('latin1'))}`,
   ).toBe(true);
 }
 
@@ -660,7 +661,7 @@ describe('byte fidelity', () => {
   });
 
   // The write renames a temporary file over the target, which needs only the folder to be
-  // writable: the file's own permission must still be honoured (SPEC §6: exit 4, permission).
+  // writable: the file's own permission must still be honoured (exit 4, permission).
   it('refuses (exit 4) a file its user may not write, even in a writable folder', () => {
     const who = unprivileged();
     if (who === undefined) return; // running as root without a usable unprivileged user
@@ -694,7 +695,7 @@ describe('byte fidelity', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Several edits from one read (SPEC §3 "After an edit": every LID of an unchanged line stays valid)
+// Several edits from one read (every LID of an unchanged line stays valid)
 
 describe('several edits from one read', () => {
   it('applies 8 edits, inserts and deletes top to bottom using only the LIDs of one open', () => {
@@ -784,65 +785,77 @@ describe('several edits from one read', () => {
   });
 });
 
-describe('found by review (2026-11-23)', () => {
-  it('without saved state, the LIDs an edit prints are the ones the next command reads: an edit by one of them hits that line', () => {
-    for (const env of [{ RT_STATE: 'off' }]) {
+describe('edits without state, ranges given their own text, create --force, locks and odd names', () => {
+  it(
+    'without saved state, the LIDs an edit prints are the ones ' +
+      'the next command reads: an edit by one of them hits that line',
+    () => {
+      for (const env of [{ RT_STATE: 'off' }]) {
+        const dir = tempDir();
+        const file = write(dir, 'm.txt', 'a\n}\n');
+        const brace = openWindow(dir, 'm.txt', []).lidAt(2);
+        // A "}" inserted before the first line: a history-keeping index would give the new one a
+        // new LID and leave `brace` on line 3, but the next reading, from content alone, gives
+        // line 1 the first "}" LID.
+        const inserted = run(['insert', 'm.txt', openWindow(dir, 'm.txt').lidAt(1)], dir, { input: '}\n', env });
+        expect(inserted.status, inserted.text).toBe(0);
+        const printed = reportWindow(inserted);
+        const next = parseWindow(run(['open', 'm.txt'], dir, { env }));
+        expect(printed.lids, inserted.text).toEqual(next.lids);
+        const third = printed.lidAt(3);
+        const edited = run(['edit', 'm.txt', third], dir, { input: '} // end\n', env });
+        expect(edited.status, edited.text).toBe(0);
+        expect(fs.readFileSync(file, 'utf8')).toBe('}\na\n} // end\n');
+        void brace;
+      }
+    },
+  );
+
+  it(
+    'lines an edit gives the same content, at the start and end of its range, ' +
+      'keep their LIDs; so does every line of a range given its own text again',
+    () => {
+      const { dir, file } = withFile(6);
+      const w = openWindow(dir, 'f.txt');
+      const r = run(['edit', 'f.txt', w.lidAt(2), w.lidAt(4)], dir, { input: 'line 2\nthree\nline 4\n' });
+      const printed = reportWindow(r);
+      expect(r.status, r.text).toBe(0);
+      expect(printed.lidAt(2)).toBe(w.lidAt(2));
+      expect(printed.lidAt(4)).toBe(w.lidAt(4));
+      expect(printed.lidAt(3)).not.toBe(w.lidAt(3));
+      expect(fs.readFileSync(file, 'utf8')).toBe(numbered(6).replace('line 3\n', 'three\n'));
+      // The kept LIDs still name their lines for the next edit of the same read.
+      expectRun(run(['edit', 'f.txt', w.lidAt(4)], dir, { input: 'four\n' }), { status: 0 });
+      const same = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'line 5\n' });
+      expect(same.stderr).toMatch(/unchanged/);
+      expect(reportWindow(same).lidAt(5)).toBe(w.lidAt(5));
+      expectRun(run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' }), { status: 0 });
+    },
+  );
+
+  it(
+    'create --force --dry-run (and --diff) shows the diff from ' +
+      'what the file holds: every old line out, every new one in',
+    () => {
       const dir = tempDir();
-      const file = write(dir, 'm.txt', 'a\n}\n');
-      const brace = openWindow(dir, 'm.txt', []).lidAt(2);
-      // A "}" inserted before the first line: a history-keeping index would give the new one a
-      // new LID and leave `brace` on line 3, but the next reading, from content alone, gives
-      // line 1 the first "}" LID.
-      const inserted = run(['insert', 'm.txt', openWindow(dir, 'm.txt').lidAt(1)], dir, { input: '}\n', env });
-      expect(inserted.status, inserted.text).toBe(0);
-      const printed = reportWindow(inserted);
-      const next = parseWindow(run(['open', 'm.txt'], dir, { env }));
-      expect(printed.lids, inserted.text).toEqual(next.lids);
-      const third = printed.lidAt(3);
-      const edited = run(['edit', 'm.txt', third], dir, { input: '} // end\n', env });
-      expect(edited.status, edited.text).toBe(0);
-      expect(fs.readFileSync(file, 'utf8')).toBe('}\na\n} // end\n');
-      void brace;
-    }
-  });
-
-  it('lines an edit gives the same content, at the start and end of its range, keep their LIDs; so does every line of a range given its own text again', () => {
-    const { dir, file } = withFile(6);
-    const w = openWindow(dir, 'f.txt');
-    const r = run(['edit', 'f.txt', w.lidAt(2), w.lidAt(4)], dir, { input: 'line 2\nthree\nline 4\n' });
-    const printed = reportWindow(r);
-    expect(r.status, r.text).toBe(0);
-    expect(printed.lidAt(2)).toBe(w.lidAt(2));
-    expect(printed.lidAt(4)).toBe(w.lidAt(4));
-    expect(printed.lidAt(3)).not.toBe(w.lidAt(3));
-    expect(fs.readFileSync(file, 'utf8')).toBe(numbered(6).replace('line 3\n', 'three\n'));
-    // The kept LIDs still name their lines for the next edit of the same read.
-    expectRun(run(['edit', 'f.txt', w.lidAt(4)], dir, { input: 'four\n' }), { status: 0 });
-    const same = run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'line 5\n' });
-    expect(same.stderr).toMatch(/unchanged/);
-    expect(reportWindow(same).lidAt(5)).toBe(w.lidAt(5));
-    expectRun(run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' }), { status: 0 });
-  });
-
-  it('create --force --dry-run (and --diff) shows the diff from what the file holds: every old line out, every new one in', () => {
-    const dir = tempDir();
-    const file = write(dir, 'cf.txt', '1\n2\n3\n');
-    const diff = '--- a/cf.txt\n+++ b/cf.txt\n@@ -1,3 +1,3 @@\n-1\n-2\n-3\n+1\n+TWO\n+3\n';
-    expectRun(run(['create', '--force', '--dry-run', 'cf.txt'], dir, { input: '1\nTWO\n3\n' }), {
-      status: 0,
-      stdout: diff,
-      stderr: /dry run/,
-    });
-    expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
-    const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
-    expect(real.status, real.text).toBe(0);
-    expect(real.stdout.startsWith('replaced cf.txt: 1-3 → 1-3 (+0)\n'), real.text).toBe(true);
-    expect(real.stdout.endsWith(diff), real.text).toBe(true);
-    expect(fs.readFileSync(file, 'utf8')).toBe('1\nTWO\n3\n');
-    // --json: the counts agree with the diff.
-    const json = JSON.parse(run(['create', '--force', '--json', 'cf.txt'], dir, { input: 'only\n' }).stdout);
-    expect([json.old, json.new, json.delta]).toEqual([{ start: 1, count: 3 }, { start: 1, count: 1 }, -2]);
-  });
+      const file = write(dir, 'cf.txt', '1\n2\n3\n');
+      const diff = '--- a/cf.txt\n+++ b/cf.txt\n@@ -1,3 +1,3 @@\n-1\n-2\n-3\n+1\n+TWO\n+3\n';
+      expectRun(run(['create', '--force', '--dry-run', 'cf.txt'], dir, { input: '1\nTWO\n3\n' }), {
+        status: 0,
+        stdout: diff,
+        stderr: /dry run/,
+      });
+      expect(fs.readFileSync(file, 'utf8')).toBe('1\n2\n3\n');
+      const real = run(['create', '--force', '--diff', 'cf.txt'], dir, { input: '1\nTWO\n3\n' });
+      expect(real.status, real.text).toBe(0);
+      expect(real.stdout.startsWith('replaced cf.txt: 1-3 → 1-3 (+0)\n'), real.text).toBe(true);
+      expect(real.stdout.endsWith(diff), real.text).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toBe('1\nTWO\n3\n');
+      // --json: the counts agree with the diff.
+      const json = JSON.parse(run(['create', '--force', '--json', 'cf.txt'], dir, { input: 'only\n' }).stdout);
+      expect([json.old, json.new, json.delta]).toEqual([{ start: 1, count: 3 }, { start: 1, count: 1 }, -2]);
+    },
+  );
 
   it('create under a regular file says so; a name too long for the lock is refused before any folder is made', () => {
     const dir = tempDir();
@@ -853,27 +866,31 @@ describe('found by review (2026-11-23)', () => {
     expect(fs.existsSync(path.join(dir, 'nd1'))).toBe(false);
   });
 
-  it('a lock in the way is named by its path from the working directory, beside the real file when the path is a link', () => {
-    const dir = tempDir();
-    fs.mkdirSync(path.join(dir, 'sub', 'deep'), { recursive: true });
-    write(dir, 'sub/k.txt', 'k\n');
-    const lid = openWindow(dir, 'sub/k.txt').lidAt(1);
-    fs.mkdirSync(path.join(dir, 'sub', '.k.txt.rt-lock'));
-    expectRefused(
-      run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' }),
-      4,
-      /sub\/\.k\.txt\.rt-lock is a folder.*\n.*rm -r sub\/\.k\.txt\.rt-lock/,
-    );
-    write(dir, 'sub/deep/real.txt', 'r\n');
-    fs.symlinkSync('sub/deep/real.txt', path.join(dir, 'link.txt'));
-    fs.mkdirSync(path.join(dir, 'sub', 'deep', '.real.txt.rt-lock'));
-    const viaLink = openWindow(dir, 'link.txt').lidAt(1);
-    expectRefused(
-      run(['edit', 'link.txt', viaLink], dir, { input: 'x\n' }),
-      4,
-      /rm -r sub\/deep\/\.real\.txt\.rt-lock/,
-    );
-  });
+  it(
+    'a lock in the way is named by its path from the working ' +
+      'directory, beside the real file when the path is a link',
+    () => {
+      const dir = tempDir();
+      fs.mkdirSync(path.join(dir, 'sub', 'deep'), { recursive: true });
+      write(dir, 'sub/k.txt', 'k\n');
+      const lid = openWindow(dir, 'sub/k.txt').lidAt(1);
+      fs.mkdirSync(path.join(dir, 'sub', '.k.txt.rt-lock'));
+      expectRefused(
+        run(['edit', 'sub/k.txt', lid], dir, { input: 'x\n' }),
+        4,
+        /sub\/\.k\.txt\.rt-lock is a folder.*\n.*rm -r sub\/\.k\.txt\.rt-lock/,
+      );
+      write(dir, 'sub/deep/real.txt', 'r\n');
+      fs.symlinkSync('sub/deep/real.txt', path.join(dir, 'link.txt'));
+      fs.mkdirSync(path.join(dir, 'sub', 'deep', '.real.txt.rt-lock'));
+      const viaLink = openWindow(dir, 'link.txt').lidAt(1);
+      expectRefused(
+        run(['edit', 'link.txt', viaLink], dir, { input: 'x\n' }),
+        4,
+        /rm -r sub\/deep\/\.real\.txt\.rt-lock/,
+      );
+    },
+  );
 
   it('a file whose name ends in a backslash is a file like any other (only a final / names a folder)', () => {
     const dir = tempDir();

@@ -1,4 +1,4 @@
-// End-to-end tests of `rt find` (SPEC §3 find and the search defaults, §6 exit codes): the
+// End-to-end tests of `rt find` (find, the search defaults and the exit codes): the
 // built binary, run in a generated git repository whose file list is checked against git's own
 // (`git ls-files --cached --others --exclude-standard`, less hidden and .ignore'd files).
 
@@ -29,7 +29,7 @@ function found(args: readonly string[], cwd: string): string[] {
 
 const sorted = (paths: readonly string[]) => [...paths].sort(treeOrder);
 
-/** Whether the file at `p` (not through a link) looks binary, as SPEC §4 tells: grep and find skip it. */
+/** Whether the file at `p` (not through a link) looks binary, as rt tells: grep and find skip it. */
 function binaryOnDisk(dir: string, p: string): boolean {
   const abs = path.join(dir, p);
   return (
@@ -66,41 +66,45 @@ describe('rt find in a generated git repository', () => {
   });
 
   describe('which files', () => {
-    it("rt find '' lists git ls-files --cached --others --exclude-standard, less hidden, .ignore'd and binary files, sorted", () => {
-      expect(found([''], dir)).toEqual(all);
-      // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although
-      // ignored.
-      expect(all).toEqual(
-        expect.arrayContaining([
-          'README.md',
-          'src/new.ts',
-          'notes/todo.md',
-          'logs/keep.log',
-          'logs/tracked.log',
-          'data/latin1.txt',
-          'link.ts',
-        ]),
-      );
-      for (const p of [
-        'data/blob.bin',
-        'debug.log',
-        'logs/other.log',
-        'build/out.js',
-        'logs/local/x.txt',
-        'src/gen-by-src.ts',
-        'secret/key.txt',
-        'old.bak',
-        'generated/gen.ts',
-        'src/lib/deep/skip.gen.ts',
-        'src/dot-ignored.ts',
-        '.env',
-        'src/.hidden.ts',
-        '.config/settings.json',
-        '.gitignore',
-      ]) {
-        expect(all, p).not.toContain(p);
-      }
-    });
+    it(
+      "rt find '' lists git ls-files --cached --others --exclude-standard, less hidden, .ignore'd and binary " +
+        'files, sorted',
+      () => {
+        expect(found([''], dir)).toEqual(all);
+        // The reference itself holds what it should: tracked, untracked, un-ignored by !keep.log, tracked although
+        // ignored.
+        expect(all).toEqual(
+          expect.arrayContaining([
+            'README.md',
+            'src/new.ts',
+            'notes/todo.md',
+            'logs/keep.log',
+            'logs/tracked.log',
+            'data/latin1.txt',
+            'link.ts',
+          ]),
+        );
+        for (const p of [
+          'data/blob.bin',
+          'debug.log',
+          'logs/other.log',
+          'build/out.js',
+          'logs/local/x.txt',
+          'src/gen-by-src.ts',
+          'secret/key.txt',
+          'old.bak',
+          'generated/gen.ts',
+          'src/lib/deep/skip.gen.ts',
+          'src/dot-ignored.ts',
+          '.env',
+          'src/.hidden.ts',
+          '.config/settings.json',
+          '.gitignore',
+        ]) {
+          expect(all, p).not.toContain(p);
+        }
+      },
+    );
 
     it('sorted as a tree is read: uppercase before lowercase, src/ before src-old/', () => {
       const out = found([''], dir);
@@ -148,54 +152,60 @@ describe('rt find in a generated git repository', () => {
       expect(out.some((p) => p.startsWith('.git/') || p.startsWith('.rt/'))).toBe(false);
     });
 
-    it('binary files are left out (a NUL in the first 8 KiB, or mostly control bytes), as grep leaves them out; Latin-1 text and links to files are listed', () => {
-      const d = tempRepo();
-      write(d, 'a-text.txt', 'plain\n');
-      fs.writeFileSync(path.join(d, 'b-nul.dat'), Buffer.from([0x61, 0x00, 0x62, 0x0a]));
-      fs.writeFileSync(path.join(d, 'c-control.dat'), Buffer.from('\x01\x02\x03\x04\x05x\n', 'latin1'));
-      fs.writeFileSync(path.join(d, 'd-latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
-      fs.writeFileSync(
-        path.join(d, 'e-late-nul.txt'),
-        Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]),
-      );
-      fs.symlinkSync('a-text.txt', path.join(d, 'f-link.dat'));
-      expectRun(run(['find', ''], d), {
-        status: 0,
-        stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n',
-        stderr: '',
-      });
-      expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
-      // A file that cannot be read is listed (its kind cannot be told), run as a user who may not read it.
-      const as = unprivileged();
-      if (as !== undefined) {
-        fs.chmodSync(d, 0o777);
-        const secret = write(d, 'g-secret.txt', 'x\n');
-        fs.chmodSync(secret, 0o000);
-        expectRun(run(['find', 'secret'], d, { ...as }), { status: 0, stdout: 'g-secret.txt\n' });
-        fs.rmSync(secret);
-      }
-      // Nothing but binary files matching: said on stderr, with what lists them.
-      expectRun(run(['find', 'b-nul'], d), {
-        status: 1,
-        stdout: '',
-        stderr:
-          /^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*: fd --fixed-strings --ignore-case b-nul\n/,
-      });
-      expectRun(run(['find', 'b-*.dat'], d), { status: 1, stdout: '', stderr: /: fd --glob 'b-\*\.dat'\n/ });
-      // A link to a binary file inside the root is left out as the file is; one out of the root is listed unread.
-      fs.symlinkSync('c-control.dat', path.join(d, 'h-link.dat'));
-      const outside = tempDir();
-      fs.writeFileSync(path.join(outside, 'x.bin'), Buffer.from([0]));
-      fs.symlinkSync(path.join(outside, 'x.bin'), path.join(d, 'i-out.dat'));
-      expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\ni-out.dat\n', stderr: '' });
-      fs.rmSync(path.join(d, 'h-link.dat'));
-      fs.rmSync(path.join(d, 'i-out.dat'));
-      // With a cap, the count of the rest may include binary files (each printed path is checked, not every one
-      // counted).
-      const capped = run(['find', '', '--max', '1'], d);
-      expectRun(capped, { status: 0, stderr: '' });
-      expect(capped.stdout.split('\n')[0]).toBe('a-text.txt');
-    });
+    it(
+      'binary files are left out (a NUL in the first 8 KiB, or mostly control ' +
+        'bytes), as grep leaves them out; Latin-1 text and links to files are listed',
+      () => {
+        const d = tempRepo();
+        write(d, 'a-text.txt', 'plain\n');
+        fs.writeFileSync(path.join(d, 'b-nul.dat'), Buffer.from([0x61, 0x00, 0x62, 0x0a]));
+        fs.writeFileSync(path.join(d, 'c-control.dat'), Buffer.from('\x01\x02\x03\x04\x05x\n', 'latin1'));
+        fs.writeFileSync(path.join(d, 'd-latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
+        fs.writeFileSync(
+          path.join(d, 'e-late-nul.txt'),
+          Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), Buffer.from([0])]),
+        );
+        fs.symlinkSync('a-text.txt', path.join(d, 'f-link.dat'));
+        expectRun(run(['find', ''], d), {
+          status: 0,
+          stdout: 'a-text.txt\nd-latin1.txt\ne-late-nul.txt\nf-link.dat\n',
+          stderr: '',
+        });
+        expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\n', stderr: '' });
+        // A file that cannot be read is listed (its kind cannot be told), run as a user who may not read it.
+        const as = unprivileged();
+        if (as !== undefined) {
+          fs.chmodSync(d, 0o777);
+          const secret = write(d, 'g-secret.txt', 'x\n');
+          fs.chmodSync(secret, 0o000);
+          expectRun(run(['find', 'secret'], d, { ...as }), { status: 0, stdout: 'g-secret.txt\n' });
+          fs.rmSync(secret);
+        }
+        // Nothing but binary files matching: said on stderr, with what lists them.
+        expectRun(run(['find', 'b-nul'], d), {
+          status: 1,
+          stdout: '',
+          stderr: new RegExp(
+            String.raw`^rt: no text file matches, but 1 binary file does \(e\.g\. b-nul\.dat\).*\nrt: .*: fd ` +
+              String.raw`--fixed-strings --ignore-case b-nul\n`,
+          ),
+        });
+        expectRun(run(['find', 'b-*.dat'], d), { status: 1, stdout: '', stderr: /: fd --glob 'b-\*\.dat'\n/ });
+        // A link to a binary file inside the root is left out as the file is; one out of the root is listed unread.
+        fs.symlinkSync('c-control.dat', path.join(d, 'h-link.dat'));
+        const outside = tempDir();
+        fs.writeFileSync(path.join(outside, 'x.bin'), Buffer.from([0]));
+        fs.symlinkSync(path.join(outside, 'x.bin'), path.join(d, 'i-out.dat'));
+        expectRun(run(['find', '*.dat'], d), { status: 0, stdout: 'f-link.dat\ni-out.dat\n', stderr: '' });
+        fs.rmSync(path.join(d, 'h-link.dat'));
+        fs.rmSync(path.join(d, 'i-out.dat'));
+        // With a cap, the count of the rest may include binary files (each printed path is checked, not every one
+        // counted).
+        const capped = run(['find', '', '--max', '1'], d);
+        expectRun(capped, { status: 0, stderr: '' });
+        expect(capped.stdout.split('\n')[0]).toBe('a-text.txt');
+      },
+    );
 
     it('a tracked file deleted from the work tree is not listed', () => {
       const d = tempRepo();
@@ -228,12 +238,16 @@ describe('rt find in a generated git repository', () => {
       expectRun(run(['find', ''], d), { status: 0, stdout: 'a.txt\nb.txt\n', stderr: '' });
     });
 
-    it("GIT_LITERAL_PATHSPECS in the environment changes nothing (rt asks git for a glob's ending by a glob pathspec)", () => {
-      expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
-      const r = run(['find', '*.ts'], dir, { env: { GIT_LITERAL_PATHSPECS: '1' } });
-      expectRun(r, { status: 0, stderr: '' });
-      expect(outLines(r.stdout)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
-    });
+    it(
+      "GIT_LITERAL_PATHSPECS in the environment changes nothing (rt asks git for a glob's ending by a glob " +
+        'pathspec)',
+      () => {
+        expect(found(['*.ts'], dir)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
+        const r = run(['find', '*.ts'], dir, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+        expectRun(r, { status: 0, stderr: '' });
+        expect(outLines(r.stdout)).toEqual(all.filter((p) => base(p).endsWith('.ts')));
+      },
+    );
 
     it('the global excludes file from XDG_CONFIG_HOME (git/ignore) is honoured, like git does', () => {
       const d = tempRepo();
@@ -277,33 +291,41 @@ describe('rt find in a generated git repository', () => {
       expect(found(['my notes'], dir)).toEqual(['docs/my notes.md']);
     });
 
-    it('hidden and ignored files are not found by name unless asked; when only they match, stderr says so and how to list them', () => {
-      expectRun(run(['find', '*.json'], dir), {
-        status: 1,
-        stdout: '',
-        stderr:
-          "rt: no match among the files listed, but 1 ignored or hidden file matches (e.g. .config/settings.json)\nrt: list them too with: rt find --hidden --no-ignore '*.json'\n",
-      });
-      const bak = run(['find', 'bak', 'src'], dir);
-      expectRun(bak, { status: 1, stdout: '' }); // old.bak is not under src: no note
-      expect(bak.stderr).toBe('');
-      const logs = run(['find', '--hidden', 'other.log'], dir);
-      expectRun(logs, { status: 1, stdout: '' });
-      expect(logs.stderr).toMatch(
-        /^rt: no match among the files listed, but 1 ignored or hidden file matches \(e\.g\. logs\/other\.log\)\nrt: list them too with: rt find --hidden --no-ignore other\.log\n$/,
-      );
-      expect(found(['--hidden', '*.json'], dir)).toEqual(['.config/settings.json']);
-      expect(found(['*.log'], dir)).toEqual(['logs/keep.log', 'logs/tracked.log']);
-      expect(found(['--no-ignore', '*.log'], dir)).toEqual([
-        'debug.log',
-        'logs/keep.log',
-        'logs/other.log',
-        'logs/tracked.log',
-      ]);
-      expect(found(['--no-ignore', 'gen'], dir)).toEqual(
-        expect.arrayContaining(['generated/gen.ts', 'src/gen-by-src.ts', 'src/lib/deep/skip.gen.ts']),
-      );
-    });
+    it(
+      'hidden and ignored files are not found by name unless asked; ' +
+        'when only they match, stderr says so and how to list them',
+      () => {
+        expectRun(run(['find', '*.json'], dir), {
+          status: 1,
+          stdout: '',
+          stderr:
+            'rt: no match among the files listed, but 1 ignored or hidden file matches (e.g. ' +
+            ".config/settings.json)\nrt: list them too with: rt find --hidden --no-ignore '*.json'\n",
+        });
+        const bak = run(['find', 'bak', 'src'], dir);
+        expectRun(bak, { status: 1, stdout: '' }); // old.bak is not under src: no note
+        expect(bak.stderr).toBe('');
+        const logs = run(['find', '--hidden', 'other.log'], dir);
+        expectRun(logs, { status: 1, stdout: '' });
+        expect(logs.stderr).toMatch(
+          new RegExp(
+            String.raw`^rt: no match among the files listed, but 1 ignored or hidden file matches \(e\.g\. ` +
+              String.raw`logs\/other\.log\)\nrt: list them too with: rt find --hidden --no-ignore other\.log\n$`,
+          ),
+        );
+        expect(found(['--hidden', '*.json'], dir)).toEqual(['.config/settings.json']);
+        expect(found(['*.log'], dir)).toEqual(['logs/keep.log', 'logs/tracked.log']);
+        expect(found(['--no-ignore', '*.log'], dir)).toEqual([
+          'debug.log',
+          'logs/keep.log',
+          'logs/other.log',
+          'logs/tracked.log',
+        ]);
+        expect(found(['--no-ignore', 'gen'], dir)).toEqual(
+          expect.arrayContaining(['generated/gen.ts', 'src/gen-by-src.ts', 'src/lib/deep/skip.gen.ts']),
+        );
+      },
+    );
   });
 
   describe('DIR and the working directory', () => {
@@ -458,38 +480,44 @@ describe('rt find: the cap (200 files by default)', () => {
 });
 
 describe('rt find: paths git lists that are not files of the tree', () => {
-  it('a tracked file whose folder was replaced by a symbolic link (into the root, or out of it) is not listed, nor a tracked file of .rt', () => {
-    const repo = tempDir();
-    const outside = tempDir();
-    git(repo, ['init', '-q']);
-    write(repo, 'a/f.txt', 'one\n');
-    write(repo, 'z/f.txt', 'two\n');
-    write(repo, 'b/deep/g.txt', 'three\n');
-    write(repo, '.rt/notes.txt', 'state\n');
-    git(repo, ['add', '-f', '.']);
-    fs.rmSync(path.join(repo, 'a'), { recursive: true });
-    fs.rmSync(path.join(repo, 'b'), { recursive: true });
-    fs.symlinkSync('z', path.join(repo, 'a'));
-    write(outside, 'deep/g.txt', 'outside\n');
-    fs.symlinkSync(outside, path.join(repo, 'b'));
-    // A file where a tracked file's folder was: no error either.
-    write(repo, 'c/h.txt', 'four\n');
-    git(repo, ['add', 'c/h.txt']);
-    fs.rmSync(path.join(repo, 'c'), { recursive: true });
-    write(repo, 'c', 'now a file\n');
-    expect(found(['*.txt'], repo)).toEqual(['z/f.txt']);
-    expect(found(['--hidden', '*.txt'], repo)).toEqual(['z/f.txt']);
-  });
+  it(
+    'a tracked file whose folder was replaced by a symbolic link (into ' +
+      'the root, or out of it) is not listed, nor a tracked file of .rt',
+    () => {
+      const repo = tempDir();
+      const outside = tempDir();
+      git(repo, ['init', '-q']);
+      write(repo, 'a/f.txt', 'one\n');
+      write(repo, 'z/f.txt', 'two\n');
+      write(repo, 'b/deep/g.txt', 'three\n');
+      write(repo, '.rt/notes.txt', 'state\n');
+      git(repo, ['add', '-f', '.']);
+      fs.rmSync(path.join(repo, 'a'), { recursive: true });
+      fs.rmSync(path.join(repo, 'b'), { recursive: true });
+      fs.symlinkSync('z', path.join(repo, 'a'));
+      write(outside, 'deep/g.txt', 'outside\n');
+      fs.symlinkSync(outside, path.join(repo, 'b'));
+      // A file where a tracked file's folder was: no error either.
+      write(repo, 'c/h.txt', 'four\n');
+      git(repo, ['add', 'c/h.txt']);
+      fs.rmSync(path.join(repo, 'c'), { recursive: true });
+      write(repo, 'c', 'now a file\n');
+      expect(found(['*.txt'], repo)).toEqual(['z/f.txt']);
+      expect(found(['--hidden', '*.txt'], repo)).toEqual(['z/f.txt']);
+    },
+  );
 });
 
-describe('file names that are not valid UTF-8 (found by review: they were left out without a word)', () => {
+describe('file names that are not valid UTF-8 (they are never left out without a word)', () => {
   const badName = Buffer.concat([Buffer.from('bad'), Buffer.from([0xff]), Buffer.from('name.txt')]);
   const make = (dir: string) => {
     fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), badName]), 'HIT\n');
     write(dir, 'ok.txt', 'HIT\n');
   };
-  const note =
-    /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffdname\.txt\nrt: rename it to read it with rt, or search it with rg\n$/;
+  const note = new RegExp(
+    String.raw`^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffdname\.txt\nrt: ` +
+      String.raw`rename it to read it with rt, or search it with rg\n$`,
+  );
 
   it('find lists the others and says which it left out, in git and outside', () => {
     for (const dir of [tempRepo(), tempDir()]) {
@@ -501,31 +529,35 @@ describe('file names that are not valid UTF-8 (found by review: they were left o
     }
   });
 
-  it('outside git, the files of a folder whose name is not valid UTF-8 are named, and a name that decodes to an existing one is told apart from it', () => {
-    const dir = tempDir();
-    const badDir = Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from('dir')]);
-    fs.mkdirSync(badDir);
-    fs.writeFileSync(Buffer.concat([badDir, Buffer.from('/in.txt')]), 'hello\n');
-    expectRun(run(['find', 'in.txt'], dir), {
-      status: 1,
-      stdout: '',
-      stderr: /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffddir\/in\.txt\n/,
-    });
-    // a\xff.txt decodes to a\ufffd.txt, the name of another (valid) file.
-    const twin = tempDir();
-    fs.writeFileSync(Buffer.concat([Buffer.from(`${twin}/a`), Buffer.from([0xff]), Buffer.from('.txt')]), 'hello\n');
-    write(twin, 'a\ufffd.txt', 'bye\n');
-    expectRun(run(['find', 'a'], twin), {
-      status: 0,
-      stdout: 'a\ufffd.txt\n',
-      stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
-    });
-    expectRun(run(['grep', 'hello'], twin, { env: { RT_RIPGREP: 'off' } }), {
-      status: 1,
-      stdout: '',
-      stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
-    });
-  });
+  it(
+    'outside git, the files of a folder whose name is not valid UTF-8 are ' +
+      'named, and a name that decodes to an existing one is told apart from it',
+    () => {
+      const dir = tempDir();
+      const badDir = Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from('dir')]);
+      fs.mkdirSync(badDir);
+      fs.writeFileSync(Buffer.concat([badDir, Buffer.from('/in.txt')]), 'hello\n');
+      expectRun(run(['find', 'in.txt'], dir), {
+        status: 1,
+        stdout: '',
+        stderr: /^rt: left out 1 file whose name is not valid UTF-8, which rt cannot name: bad\ufffddir\/in\.txt\n/,
+      });
+      // a\xff.txt decodes to a\ufffd.txt, the name of another (valid) file.
+      const twin = tempDir();
+      fs.writeFileSync(Buffer.concat([Buffer.from(`${twin}/a`), Buffer.from([0xff]), Buffer.from('.txt')]), 'hello\n');
+      write(twin, 'a\ufffd.txt', 'bye\n');
+      expectRun(run(['find', 'a'], twin), {
+        status: 0,
+        stdout: 'a\ufffd.txt\n',
+        stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
+      });
+      expectRun(run(['grep', 'hello'], twin, { env: { RT_RIPGREP: 'off' } }), {
+        status: 1,
+        stdout: '',
+        stderr: /^rt: left out 1 file whose name is not valid UTF-8/,
+      });
+    },
+  );
 
   it('grep searches the others and says which it left out, with ripgrep, with git grep, and by reading', () => {
     const repo = tempRepo();

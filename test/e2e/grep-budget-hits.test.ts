@@ -1,4 +1,4 @@
-// Found by review: the time bound of a search also bounded printing its hits (building the index,
+// A past bug: the time bound of a search also bounded printing its hits (building the index,
 // re-reading and re-checking every hit), so 2,000,000 hits of a literal ended with exit 2, 'the
 // pattern backtracks too much'. The bound now grows with the bytes read (1 s a MiB).
 

@@ -1,4 +1,4 @@
-// Found by review: the bound on a backtracking pattern was each file's: 20 files of about a second
+// A past bug: the bound on a backtracking pattern was each file's: 20 files of about a second
 // each ran 21 s and exited 1, saying nothing. The bound is now the search's.
 
 import { afterAll, describe, expect, it } from 'vitest';

@@ -23,7 +23,8 @@ function logging(name: string, real: string, refuse?: string): { bin: string; lo
   const bin = tempDir('rt-bin-');
   const log = path.join(bin, 'log');
   const refusal = refuse
-    ? `for a in "$@"; do [ "$a" = ${refuse} ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\n`
+    ? `for a in "$@"; do [ "$a" = ${refuse} ] && { echo "fatal: cannot use Perl-compatible regexes when not ` +
+      `compiled with USE_LIBPCRE" >&2; exit 128; }; done\n`
     : '';
   write(bin, name, `#!/bin/sh\necho "$*" >> ${log}\n${refusal}exec ${real} "$@"\n`);
   chmodSync(path.join(bin, name), 0o755);
@@ -39,8 +40,10 @@ describe('"." matches any character of a line: a \\r that ends no line, U+2028, 
   write(dir, 'crlf.txt', 'abc\r\ndef\r\nabc\u2028def\r\n');
   write(dir, 'other.txt', 'nothing here\n');
   git(dir, ['add', '.']);
-  const expected =
-    /^crlf\.txt:3:\w{4}\|abc\u2028def\ndot\.txt:1:\w{4}\|abc\rdef\ndot\.txt:2:\w{4}\|abc\u2028def\ndot\.txt:3:\w{4}\|abc\u2029def\n$/;
+  const expected = new RegExp(
+    String.raw`^crlf\.txt:3:\w{4}\|abc\u2028def\ndot\.txt:1:\w{4}\|abc\rdef\n` +
+      String.raw`dot\.txt:2:\w{4}\|abc\u2028def\ndot\.txt:3:\w{4}\|abc\u2029def\n$`,
+  );
 
   const paths: Array<{
     name: string;
@@ -106,7 +109,8 @@ describe('a binary file named on the command line', () => {
   write(dir, 'sub/inner.bin', Buffer.from('needle\0\n'));
   write(dir, 'sub/b.txt', 'needle again\n');
   const refusal =
-    'rt: blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -e needle blob.bin (or grep -a)\n';
+    'rt: blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -e ' +
+    'needle blob.bin (or grep -a)\n';
 
   it('alone: refused, exit 4, by grep as by grep-file, whether it matches or not', () => {
     expectRun(run(['grep', 'needle', 'blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
@@ -114,8 +118,10 @@ describe('a binary file named on the command line', () => {
     expectRun(run(['grep', '-F', 'absent', 'blob.bin'], dir), {
       status: 4,
       stdout: '',
-      stderr:
-        /^rt: blob\.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e absent blob\.bin \(or grep -a\)\n$/,
+      stderr: new RegExp(
+        String.raw`^rt: blob\.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg ` +
+          String.raw`--text -n -F -e absent blob\.bin \(or grep -a\)\n$`,
+      ),
     });
   });
 
@@ -124,30 +130,35 @@ describe('a binary file named on the command line', () => {
       status: 4,
       stdout: '',
       stderr:
-        'rt: blob.bin and other.bin are binary files: rt searches text files only\nrt: search their bytes with: rg --text -n -i -e needle blob.bin other.bin (or grep -a)\n',
+        'rt: blob.bin and other.bin are binary files: rt searches text files only\nrt: search their bytes ' +
+        'with: rg --text -n -i -e needle blob.bin other.bin (or grep -a)\n',
     });
   });
 
-  it("among other PATHs: the others are searched, the binary file named on stderr, the exit status the search's", () => {
-    const found = run(['grep', 'needle', 'blob.bin', 'a.txt', 'sub'], dir);
-    expectRun(found, {
-      status: 0,
-      stdout: /^a\.txt:1:\w{4}\|needle in text\nsub\/b\.txt:1:\w{4}\|needle again\n$/,
-      stderr:
-        'rt: blob.bin is a binary file, not searched: rt searches text files only\nrt: search its bytes with: rg --text -n -e needle blob.bin (or grep -a)\n',
-    });
-    expectRun(run(['grep', 'zzz', 'blob.bin', 'a.txt'], dir), {
-      status: 1,
-      stdout: '',
-      stderr: /^rt: blob\.bin is a binary file, not searched/,
-    });
-    // A folder given: something could be searched, though nothing in it matches.
-    expectRun(run(['grep', 'needle', 'blob.bin', 'sub/inner.bin', 'sub'], dir), {
-      status: 0,
-      stdout: /^sub\/b\.txt:1:/,
-      stderr: /^rt: blob\.bin and sub\/inner\.bin are binary files, not searched/,
-    });
-  });
+  it(
+    'among other PATHs: the others are searched, the binary ' + "file named on stderr, the exit status the search's",
+    () => {
+      const found = run(['grep', 'needle', 'blob.bin', 'a.txt', 'sub'], dir);
+      expectRun(found, {
+        status: 0,
+        stdout: /^a\.txt:1:\w{4}\|needle in text\nsub\/b\.txt:1:\w{4}\|needle again\n$/,
+        stderr:
+          'rt: blob.bin is a binary file, not searched: rt searches text files only\nrt: search its bytes with: ' +
+          'rg --text -n -e needle blob.bin (or grep -a)\n',
+      });
+      expectRun(run(['grep', 'zzz', 'blob.bin', 'a.txt'], dir), {
+        status: 1,
+        stdout: '',
+        stderr: /^rt: blob\.bin is a binary file, not searched/,
+      });
+      // A folder given: something could be searched, though nothing in it matches.
+      expectRun(run(['grep', 'needle', 'blob.bin', 'sub/inner.bin', 'sub'], dir), {
+        status: 0,
+        stdout: /^sub\/b\.txt:1:/,
+        stderr: /^rt: blob\.bin and sub\/inner\.bin are binary files, not searched/,
+      });
+    },
+  );
 
   it('met in a folder searched: skipped without a word', () => {
     expectRun(run(['grep', 'needle', 'sub'], dir), {
@@ -183,7 +194,7 @@ describe('a hit whose match lies past the 2,000-character display cut', () => {
   const lids = parseWindow(run(['open', 'long.txt'], dir)).lids;
   const cut = `[+2003 chars] …${'x'.repeat(997)}NEEDLE${'y'.repeat(997)}… [+2003 chars]`;
 
-  it('is shown around its match, cut on both sides with the marker of SPEC §1, by grep and grep-file', () => {
+  it('is shown around its match, cut on both sides with the marker of the window format, by grep and grep-file', () => {
     expectRun(run(['grep', 'NEEDLE', 'long.txt'], dir), {
       status: 0,
       stdout: `long.txt:1:${lids[0]}|${cut}\nlong.txt:2:${lids[1]}|short NEEDLE\n`,
@@ -221,8 +232,12 @@ describe('a regular expression that backtracks without end', () => {
   write(dir, 'b.txt', `${'a'.repeat(40)}b\n`);
   write(dir, 'c.txt', 'aaaa\n');
   git(dir, ['add', '.']);
-  const message =
-    /^rt: matching took more than 2 s \(stopped in b\.txt\): the pattern backtracks too much \(nested repetition such as \(a\+\)\+ takes exponential time on some lines\)\nrt: search for a literal string with -F, or write the pattern without nested repetition\nrt: or search with ripgrep, which matches in linear time \(install it if need be\): rg -n -e '\(a\+\)\+\$' (\.|b\.txt)\n$/;
+  const message = new RegExp(
+    String.raw`^rt: matching took more than 2 s \(stopped in b\.txt\): the pattern backtracks too much \(nested ` +
+      String.raw`repetition such as \(a\+\)\+ takes exponential time on some lines\)\nrt: search for a literal ` +
+      String.raw`string with -F, or write the pattern without nested repetition\nrt: or search with ripgrep, which ` +
+      String.raw`matches in linear time \(install it if need be\): rg -n -e '\(a\+\)\+\$' (\.|b\.txt)\n$`,
+  );
 
   for (const [name, env] of [
     ['without ripgrep or git grep', { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }],
@@ -271,7 +286,11 @@ describe('a long literal on long lines', () => {
     const r = run(['grep', '-F', '-w', '-c', '--', literal], dir);
     expect(r.status, r.text).toBe(2);
     expect(r.stderr).toMatch(
-      /^rt: matching took more than \d+ s \(stopped in f\d\.txt\): a literal of more than 128 characters takes time in proportion to a line's length × its own\nrt: search for a shorter part of it \(it then matches more lines; with -v, fewer\)\nrt: or search with ripgrep/,
+      new RegExp(
+        String.raw`^rt: matching took more than \d+ s \(stopped in f\d\.txt\): a literal of more than 128 ` +
+          String.raw`characters takes time in proportion to a line's length × its own\nrt: search for a shorter ` +
+          String.raw`part of it \(it then matches more lines; with -v, fewer\)\nrt: or search with ripgrep`,
+      ),
     );
   });
 });

@@ -1,4 +1,4 @@
-// The flags grep and ripgrep users type from habit (SPEC §3): -e, -S, -v, -A/-B, -c, -o, -P, -n,
+// The flags grep and ripgrep users type from habit: -e, -S, -v, -A/-B, -c, -o, -P, -n,
 // with grep and grep-file, in text and --json; colour of matches; and what is said of a flag rt
 // does not take.
 
@@ -44,44 +44,48 @@ describe('-e PATTERN (repeatable)', () => {
     });
   });
 
-  it("takes the argument after -e as the pattern, even one that reads as an option of rt's (--color, --json, --root)", () => {
-    // (A folder of its own: the other tests search the whole of theirs.)
-    const dir = tempRepo();
-    write(dir, 'flags.txt', 'use --color here\n--force\n--json\n-x\n--x\n');
-    const F = parseWindow(run(['open', 'flags.txt'], dir)).lids;
-    expectRun(run(['grep', '-e', '--color', 'flags.txt'], dir), {
-      status: 0,
-      stdout: `flags.txt:1:${F[0]}|use --color here\n`,
-      stderr: '',
-    });
-    expectRun(run(['grep', '-c', '-e', '--force', 'flags.txt'], dir), {
-      status: 0,
-      stdout: 'flags.txt:1\n',
-      stderr: '',
-    });
-    expectRun(run(['grep', '-e', '--json', 'flags.txt'], dir), {
-      status: 0,
-      stdout: `flags.txt:3:${F[2]}|--json\n`,
-      stderr: '',
-    });
-    expectRun(run(['grep', '-c', '-e', '--root', '-e', '--color', 'flags.txt'], dir), {
-      status: 0,
-      stdout: 'flags.txt:1\n',
-      stderr: '',
-    });
-    expectRun(run(['grep', '-ie', '--COLOR', 'flags.txt'], dir), {
-      status: 0,
-      stdout: `flags.txt:1:${F[0]}|use --color here\n`,
-      stderr: '',
-    });
-    for (const args of [['-e-x'], ['--regexp=-x'], ['--regexp', '-x']]) {
-      expectRun(run(['grep', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:2\n', stderr: '' });
-    }
-    for (const args of [['--regexp=--x'], ['--regexp', '--x'], ['-e', '--x']]) {
-      expectRun(run(['grep-file', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
-    }
-    expectRun(run(['grep-file', '-c', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
-  });
+  it(
+    "takes the argument after -e as the pattern, even one that reads as an option of rt's (--color, --json, " +
+      '--root)',
+    () => {
+      // (A folder of its own: the other tests search the whole of theirs.)
+      const dir = tempRepo();
+      write(dir, 'flags.txt', 'use --color here\n--force\n--json\n-x\n--x\n');
+      const F = parseWindow(run(['open', 'flags.txt'], dir)).lids;
+      expectRun(run(['grep', '-e', '--color', 'flags.txt'], dir), {
+        status: 0,
+        stdout: `flags.txt:1:${F[0]}|use --color here\n`,
+        stderr: '',
+      });
+      expectRun(run(['grep', '-c', '-e', '--force', 'flags.txt'], dir), {
+        status: 0,
+        stdout: 'flags.txt:1\n',
+        stderr: '',
+      });
+      expectRun(run(['grep', '-e', '--json', 'flags.txt'], dir), {
+        status: 0,
+        stdout: `flags.txt:3:${F[2]}|--json\n`,
+        stderr: '',
+      });
+      expectRun(run(['grep', '-c', '-e', '--root', '-e', '--color', 'flags.txt'], dir), {
+        status: 0,
+        stdout: 'flags.txt:1\n',
+        stderr: '',
+      });
+      expectRun(run(['grep', '-ie', '--COLOR', 'flags.txt'], dir), {
+        status: 0,
+        stdout: `flags.txt:1:${F[0]}|use --color here\n`,
+        stderr: '',
+      });
+      for (const args of [['-e-x'], ['--regexp=-x'], ['--regexp', '-x']]) {
+        expectRun(run(['grep', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: 'flags.txt:2\n', stderr: '' });
+      }
+      for (const args of [['--regexp=--x'], ['--regexp', '--x'], ['-e', '--x']]) {
+        expectRun(run(['grep-file', '-c', ...args, 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
+      }
+      expectRun(run(['grep-file', '-c', '-e', '--color', 'flags.txt'], dir), { status: 0, stdout: '1\n', stderr: '' });
+    },
+  );
 
   it('no pattern at all, or the wrong number of paths for grep-file: bad usage', () => {
     expectRun(run(['grep'], dir), { status: 2, stdout: '', stderr: /^rt: no PATTERN given\n/ });
@@ -189,7 +193,7 @@ describe('-c', () => {
     });
   });
 
-  it('--json: {"command": "grep", "counts": [{"path", "count"}…], "more"}; grep-file: {"command", "path", "count"}', () => {
+  it('--json: {"command": "grep", "counts": [{"path", "count"}…], "more"}; grep-file: {"command", "path", …}', () => {
     expect(JSON.parse(run(['grep', '-c', '-i', 'alpha', '--json'], dir).stdout)).toEqual({
       command: 'grep',
       counts: [
@@ -261,15 +265,19 @@ describe('-o', () => {
     });
   });
 
-  it('the lines of -o hits do not count as shown (only parts were): an edit by their number is refused until they are opened', () => {
-    const d = tempRepo();
-    write(d, 'e.txt', 'one\ntwo\nthree\n');
-    const hit = run(['grep', '-o', 'tw', 'e.txt'], d, { env: { RT_STATE: 'on' } });
-    expect(hit.status, hit.text).toBe(0);
-    expect(run(['edit', 'e.txt', '2'], d, { input: 'TWO\n' }).status).toBe(3);
-    expect(run(['grep', 'tw', 'e.txt'], d).status).toBe(0);
-    expect(run(['edit', 'e.txt', '2'], d, { input: 'TWO\n' }).status).toBe(0);
-  });
+  it(
+    'the lines of -o hits do not count as shown (only parts were): ' +
+      'an edit by their number is refused until they are opened',
+    () => {
+      const d = tempRepo();
+      write(d, 'e.txt', 'one\ntwo\nthree\n');
+      const hit = run(['grep', '-o', 'tw', 'e.txt'], d, { env: { RT_STATE: 'on' } });
+      expect(hit.status, hit.text).toBe(0);
+      expect(run(['edit', 'e.txt', '2'], d, { input: 'TWO\n' }).status).toBe(3);
+      expect(run(['grep', 'tw', 'e.txt'], d).status).toBe(0);
+      expect(run(['edit', 'e.txt', '2'], d, { input: 'TWO\n' }).status).toBe(0);
+    },
+  );
 });
 
 describe('-n', () => {
@@ -287,24 +295,28 @@ describe.skipIf(!hasRipgrepPcre)('-P (PCRE2, through ripgrep)', () => {
   const P = parseWindow(run(['open', 'p.txt'], d)).lids;
   const Q = parseWindow(run(['open', 'q.txt'], d)).lids;
 
-  it('matches PCRE2 (lookahead, \\d, possessive), as rt shows lines: $ before a CRLF\'s \\r, ^ after a BOM, "." any character', () => {
-    expectRun(run(['grep', '-P', 'foo(?=\\d)'], d), {
-      status: 0,
-      stdout: `p.txt:1:${P[0]}|foo123 bar\nq.txt:1:${Q[0]}|foo9 at the start\n`,
-      stderr: '',
-    });
-    expectRun(run(['grep', '-P', 'bar$', 'p.txt'], d), {
-      status: 0,
-      stdout: `p.txt:1:${P[0]}|foo123 bar\np.txt:2:${P[1]}|foo bar\n`,
-      stderr: '',
-    });
-    expectRun(run(['grep', '-P', '^foo\\d++ at'], d), {
-      status: 0,
-      stdout: `q.txt:1:${Q[0]}|foo9 at the start\n`,
-      stderr: '',
-    });
-    expectRun(run(['grep-file', '-P', 'c.d', 'q.txt'], d), { status: 0, stdout: `2:${Q[1]}|c\rd\n`, stderr: '' });
-  });
+  it(
+    'matches PCRE2 (lookahead, \\d, possessive), as rt shows lines: $ before a CRLF\'s \\r, ^ after a BOM, "." ' +
+      'any character',
+    () => {
+      expectRun(run(['grep', '-P', 'foo(?=\\d)'], d), {
+        status: 0,
+        stdout: `p.txt:1:${P[0]}|foo123 bar\nq.txt:1:${Q[0]}|foo9 at the start\n`,
+        stderr: '',
+      });
+      expectRun(run(['grep', '-P', 'bar$', 'p.txt'], d), {
+        status: 0,
+        stdout: `p.txt:1:${P[0]}|foo123 bar\np.txt:2:${P[1]}|foo bar\n`,
+        stderr: '',
+      });
+      expectRun(run(['grep', '-P', '^foo\\d++ at'], d), {
+        status: 0,
+        stdout: `q.txt:1:${Q[0]}|foo9 at the start\n`,
+        stderr: '',
+      });
+      expectRun(run(['grep-file', '-P', 'c.d', 'q.txt'], d), { status: 0, stdout: `2:${Q[1]}|c\rd\n`, stderr: '' });
+    },
+  );
 
   it('with -o, -c, -v, -i, -w and -e', () => {
     expectRun(run(['grep', '-P', '-o', '\\d+', 'p.txt'], d), {

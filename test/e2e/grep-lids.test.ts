@@ -1,4 +1,4 @@
-// A hit's LID is the LID `rt open` shows for that line, always (SPEC §3): also when grep takes it
+// A hit's LID is the LID `rt open` shows for that line, always: also when grep takes it
 // from the file's saved index, printing the line as the prefilter read it, without reading the
 // file (src/store/indexedFile.ts, indexedLinesAsRead). Random files (CRLF, a BOM, bytes that are not
 // UTF-8, lines longer than ripgrep prints for rt, a last line without \n ending in \r) go

@@ -1,4 +1,4 @@
-// Found by review: grep -P said 'nothing found' (exit 1) when PCRE2 gave up on a line (its match
+// A past bug: grep -P said 'nothing found' (exit 1) when PCRE2 gave up on a line (its match
 // limit), though the file was not searched to its end; rg -P and rt without -P exit 2.
 
 import { spawnSync } from 'node:child_process';

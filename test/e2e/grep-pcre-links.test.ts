@@ -1,4 +1,4 @@
-// Found by review: grep -P handed symbolic links to ripgrep, which follows a link named on its
+// A past bug: grep -P handed symbolic links to ripgrep, which follows a link named on its
 // command line (a link to a FIFO hung the search; a dangling one was warned about; a link to a
 // folder was walked). Only regular files go to ripgrep now.
 

@@ -1,4 +1,4 @@
-// Found by review: grep -P put (?s) before PCRE2's start-of-pattern verbs such as (*UCP), which
+// A past bug: grep -P put (?s) before PCRE2's start-of-pattern verbs such as (*UCP), which
 // PCRE2 then refused. (?s) now follows them.
 
 import { spawnSync } from 'node:child_process';

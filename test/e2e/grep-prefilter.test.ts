@@ -166,87 +166,99 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
     }
   });
 
-  it('a tracked file whose folder was replaced by a symbolic link (into the root, or out of it) is not searched: no link is followed, no hit counted and left unprinted', () => {
-    const repo = tempDir();
-    const outside = tempDir();
-    git(repo, ['init', '-q']);
-    write(repo, 'a/f.txt', 'hello one\n');
-    write(repo, 'z/f.txt', 'hello two\n');
-    write(repo, 'b/deep/g.txt', 'hello three\n');
-    git(repo, ['add', '.']);
-    rmSync(path.join(repo, 'a'), { recursive: true });
-    rmSync(path.join(repo, 'b'), { recursive: true });
-    symlinkSync('z', path.join(repo, 'a'));
-    write(outside, 'deep/g.txt', 'hello outside\n');
-    symlinkSync(outside, path.join(repo, 'b'));
-    const expected: Record<string, string> = {
-      'grep --max 1 -F hello': 'z/f.txt:1:',
-      'grep --max 1 hel+o': 'z/f.txt:1:',
-      'grep -l -F hello': 'z/f.txt\n',
-      'grep -l h.llo': 'z/f.txt\n',
-    };
-    for (const [command, start] of Object.entries(expected)) {
-      const args = command.split(' ');
+  it(
+    'a tracked file whose folder was replaced by a symbolic link (into the root, or ' +
+      'out of it) is not searched: no link is followed, no hit counted and left unprinted',
+    () => {
+      const repo = tempDir();
+      const outside = tempDir();
+      git(repo, ['init', '-q']);
+      write(repo, 'a/f.txt', 'hello one\n');
+      write(repo, 'z/f.txt', 'hello two\n');
+      write(repo, 'b/deep/g.txt', 'hello three\n');
+      git(repo, ['add', '.']);
+      rmSync(path.join(repo, 'a'), { recursive: true });
+      rmSync(path.join(repo, 'b'), { recursive: true });
+      symlinkSync('z', path.join(repo, 'a'));
+      write(outside, 'deep/g.txt', 'hello outside\n');
+      symlinkSync(outside, path.join(repo, 'b'));
+      const expected: Record<string, string> = {
+        'grep --max 1 -F hello': 'z/f.txt:1:',
+        'grep --max 1 hel+o': 'z/f.txt:1:',
+        'grep -l -F hello': 'z/f.txt\n',
+        'grep -l h.llo': 'z/f.txt\n',
+      };
+      for (const [command, start] of Object.entries(expected)) {
+        const args = command.split(' ');
+        for (const env of [prefilter, WITHOUT]) {
+          const found = run(args, repo, { env });
+          expect(found.status, found.text).toBe(0);
+          expect(found.stdout.startsWith(start) && !found.stdout.includes('more'), found.text).toBe(true);
+          expect(found.stdout).not.toMatch(/^[ab]\//m);
+        }
+      }
+    },
+  );
+
+  it(
+    "a file where a tracked file's folder was, and a tracked file of .rt: no error, and the state file is not " +
+      'searched',
+    () => {
+      const repo = tempDir();
+      git(repo, ['init', '-q']);
+      write(repo, 'c/h.txt', 'hello four\n');
+      write(repo, '.rt/notes.txt', 'hello state\n');
+      write(repo, 'z.txt', 'hello z\n');
+      git(repo, ['add', '-f', '.']);
+      rmSync(path.join(repo, 'c'), { recursive: true });
+      write(repo, 'c', 'now a file\n');
       for (const env of [prefilter, WITHOUT]) {
-        const found = run(args, repo, { env });
-        expect(found.status, found.text).toBe(0);
-        expect(found.stdout.startsWith(start) && !found.stdout.includes('more'), found.text).toBe(true);
-        expect(found.stdout).not.toMatch(/^[ab]\//m);
+        const none = run(['grep', '--hidden', 'no such words'], repo, { env });
+        expect(none.status, none.text).toBe(1);
+        expect(none.stderr, none.text).not.toMatch(/internal error/);
+        for (const args of [
+          ['grep', '--hidden', '-F', 'hello'],
+          ['grep', '--hidden', '-l', 'hel+o'],
+        ]) {
+          const found = run(args, repo, { env });
+          expect(found.status, found.text).toBe(0);
+          expect(found.stdout, found.text).toMatch(/^z\.txt(:1:\w+\|hello z)?\n$/);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it("a file where a tracked file's folder was, and a tracked file of .rt: no error, and the state file is not searched", () => {
-    const repo = tempDir();
-    git(repo, ['init', '-q']);
-    write(repo, 'c/h.txt', 'hello four\n');
-    write(repo, '.rt/notes.txt', 'hello state\n');
-    write(repo, 'z.txt', 'hello z\n');
-    git(repo, ['add', '-f', '.']);
-    rmSync(path.join(repo, 'c'), { recursive: true });
-    write(repo, 'c', 'now a file\n');
-    for (const env of [prefilter, WITHOUT]) {
-      const none = run(['grep', '--hidden', 'no such words'], repo, { env });
-      expect(none.status, none.text).toBe(1);
-      expect(none.stderr, none.text).not.toMatch(/internal error/);
-      for (const args of [
-        ['grep', '--hidden', '-F', 'hello'],
-        ['grep', '--hidden', '-l', 'hel+o'],
-      ]) {
-        const found = run(args, repo, { env });
-        expect(found.status, found.text).toBe(0);
-        expect(found.stdout, found.text).toMatch(/^z\.txt(:1:\w+\|hello z)?\n$/);
+  it(
+    "a repository's own core.excludesFile, or GIT_CONFIG_GLOBAL, naming another global excludes file than " +
+      "~/.gitconfig's",
+    () => {
+      const home = tempDir();
+      write(home, 'global-ignore', '*.log\n');
+      write(home, '.gitconfig', `[core]\n\texcludesFile = ${path.join(home, 'global-ignore')}\n`);
+      const repo = tempDir();
+      spawnSync('git', ['init', '-q'], { cwd: repo });
+      spawnSync('git', ['config', 'core.excludesFile', '/dev/null'], { cwd: repo });
+      write(repo, 'x.log', 'foo here\n');
+      const other = tempDir();
+      write(other, 'config', '[core]\n\texcludesFile = /dev/null\n');
+      const repo2 = tempDir();
+      spawnSync('git', ['init', '-q'], { cwd: repo2 });
+      write(repo2, 'y.log', 'foo here\n');
+      for (const [cwd, env] of [
+        [repo, { HOME: home }],
+        [repo2, { HOME: home, GIT_CONFIG_GLOBAL: path.join(other, 'config') }],
+      ] as const) {
+        for (const args of [
+          ['grep', '-F', 'foo here'],
+          ['grep', 'fo+ here'],
+        ]) {
+          const withPrefilter = run(args, cwd, { env: { ...env, ...prefilter } });
+          expect(withPrefilter.stdout, withPrefilter.text).toBe(run(args, cwd, { env: { ...env, ...WITHOUT } }).stdout);
+          expect(withPrefilter.stdout).toMatch(/\.log:1:/);
+        }
       }
-    }
-  });
-
-  it("a repository's own core.excludesFile, or GIT_CONFIG_GLOBAL, naming another global excludes file than ~/.gitconfig's", () => {
-    const home = tempDir();
-    write(home, 'global-ignore', '*.log\n');
-    write(home, '.gitconfig', `[core]\n\texcludesFile = ${path.join(home, 'global-ignore')}\n`);
-    const repo = tempDir();
-    spawnSync('git', ['init', '-q'], { cwd: repo });
-    spawnSync('git', ['config', 'core.excludesFile', '/dev/null'], { cwd: repo });
-    write(repo, 'x.log', 'foo here\n');
-    const other = tempDir();
-    write(other, 'config', '[core]\n\texcludesFile = /dev/null\n');
-    const repo2 = tempDir();
-    spawnSync('git', ['init', '-q'], { cwd: repo2 });
-    write(repo2, 'y.log', 'foo here\n');
-    for (const [cwd, env] of [
-      [repo, { HOME: home }],
-      [repo2, { HOME: home, GIT_CONFIG_GLOBAL: path.join(other, 'config') }],
-    ] as const) {
-      for (const args of [
-        ['grep', '-F', 'foo here'],
-        ['grep', 'fo+ here'],
-      ]) {
-        const withPrefilter = run(args, cwd, { env: { ...env, ...prefilter } });
-        expect(withPrefilter.stdout, withPrefilter.text).toBe(run(args, cwd, { env: { ...env, ...WITHOUT } }).stdout);
-        expect(withPrefilter.stdout).toMatch(/\.log:1:/);
-      }
-    }
-  });
+    },
+  );
 
   it("it finds git's global ignore file where git does (XDG_CONFIG_HOME, not only HOME)", () => {
     const repo = tempDir();
@@ -266,98 +278,106 @@ describe.each(PREFILTERS)('the $name prefilter', ({ env: prefilter }) => {
       expect(withRg.stdout).toContain('u.txt:1:');
     }
   });
-  it("ripgrep's own ignore rules, which are not git's, leave out no file git lists: .rgignore files (in the tree, tracked or not, and above it), braces and [!a] in .gitignore, a .gitignore that is a link", () => {
-    const outer = tempDir();
-    write(outer, '.rgignore', '*.log\n');
-    const repo = path.join(outer, 'repo');
-    write(repo, 'app.log', 'needle in a log\n');
-    spawnSync('git', ['init', '-q'], { cwd: repo });
-    write(repo, '.rgignore', 'vendor/\nplain.txt\n');
-    write(repo, 'plain.txt', 'needle plain\n');
-    write(repo, 'vendor/lib/dep.js', 'needle vendored\n');
-    write(repo, 'vendor/lib/other.js', 'nothing\n');
-    write(repo, 'deep/.rgignore', 'untracked.md\n');
-    write(repo, 'deep/untracked.md', 'needle untracked\n');
-    write(repo, '.gitignore', '*.{tmp,bak}\nsrc[!a]gen\n[^x]y.txt\nbuild/\n');
-    write(repo, 'braces.tmp', 'needle braces\n');
-    write(repo, 'src/gen/made.ts', 'needle class\n');
-    write(repo, 'ay.txt', 'needle caret\n');
-    write(repo, 'build/out.js', 'needle ignored by both\n');
-    write(repo, 'sub/rules', 'linked.txt\n');
-    symlinkSync('rules', path.join(repo, 'sub/.gitignore'));
-    write(repo, 'sub/linked.txt', 'needle linked\n');
-    spawnSync('git', ['add', '.rgignore', 'plain.txt', 'vendor/lib/dep.js', 'sub/linked.txt'], { cwd: repo });
-    for (const args of [
-      ['grep', '-F', 'needle'],
-      ['grep', '-l', '-F', 'needle'],
-      ['grep', 'need.e'],
-      ['grep', '-i', 'NEEDLE'],
-      ['grep', '-F', 'needle', 'vendor', 'deep'],
-      ['grep', '-F', '--hidden', 'needle'],
-    ]) {
-      const withPrefilter = run(args, repo, { env: { ...prefilter, RT_ROOT: repo } });
-      const without = run(args, repo, { env: { ...WITHOUT, RT_ROOT: repo } });
-      expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
-      expect(withPrefilter.stdout, `${withPrefilter.text}\n${without.text}`).toBe(without.stdout);
-      expect(withPrefilter.stderr).toBe(without.stderr);
-    }
-    const all = run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout;
-    for (const file of [
-      'app.log',
-      'plain.txt',
-      'vendor/lib/dep.js',
-      'deep/untracked.md',
-      'braces.tmp',
-      'src/gen/made.ts',
-      'sub/linked.txt',
-    ])
-      expect(all).toContain(`${file}\n`);
-    // (git reads [^x] as [!x] too)
-    for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
-  });
-
-  it('a walk leaving out hundreds of paths (a log too long to read: git grep answers), hundreds of files git lists where it left paths out (the same), and a .rgignore outside git', () => {
-    const vendored = tempDir();
-    spawnSync('git', ['init', '-q'], { cwd: vendored });
-    write(vendored, '.rgignore', 'vendor/\n');
-    for (let i = 0; i < 300; i++) write(vendored, `vendor/v${i}.js`, i % 7 ? 'nothing\n' : 'needle vendored\n');
-    write(vendored, 'main.js', 'needle main\n');
-    spawnSync('git', ['add', 'vendor'], { cwd: vendored });
-    const repo = tempDir();
-    spawnSync('git', ['init', '-q'], { cwd: repo });
-    write(repo, '.gitignore', '*.o\n');
-    write(repo, '.rgignore', 'kept.txt\n');
-    for (let i = 0; i < 300; i++) write(repo, `m${i % 10}/f${i}.o`, 'needle in an object\n');
-    write(repo, 'kept.txt', 'needle kept\n');
-    write(repo, 'm1/src.c', 'needle source\n');
-    spawnSync('git', ['add', '-f', 'm2/f2.o'], { cwd: repo });
-    const plain = tempDir();
-    write(plain, '.rgignore', 'hidden-from-rg.txt\n');
-    write(plain, 'hidden-from-rg.txt', 'needle outside git\n');
-    write(plain, '.gitignore', 'ignored.txt\n');
-    write(plain, 'ignored.txt', 'needle ignored\n');
-    for (const cwd of [repo, vendored, plain]) {
+  it(
+    "ripgrep's own ignore rules, which are not git's, leave out no file git lists: .rgignore files (in the " +
+      'tree, tracked or not, and above it), braces and [!a] in .gitignore, a .gitignore that is a link',
+    () => {
+      const outer = tempDir();
+      write(outer, '.rgignore', '*.log\n');
+      const repo = path.join(outer, 'repo');
+      write(repo, 'app.log', 'needle in a log\n');
+      spawnSync('git', ['init', '-q'], { cwd: repo });
+      write(repo, '.rgignore', 'vendor/\nplain.txt\n');
+      write(repo, 'plain.txt', 'needle plain\n');
+      write(repo, 'vendor/lib/dep.js', 'needle vendored\n');
+      write(repo, 'vendor/lib/other.js', 'nothing\n');
+      write(repo, 'deep/.rgignore', 'untracked.md\n');
+      write(repo, 'deep/untracked.md', 'needle untracked\n');
+      write(repo, '.gitignore', '*.{tmp,bak}\nsrc[!a]gen\n[^x]y.txt\nbuild/\n');
+      write(repo, 'braces.tmp', 'needle braces\n');
+      write(repo, 'src/gen/made.ts', 'needle class\n');
+      write(repo, 'ay.txt', 'needle caret\n');
+      write(repo, 'build/out.js', 'needle ignored by both\n');
+      write(repo, 'sub/rules', 'linked.txt\n');
+      symlinkSync('rules', path.join(repo, 'sub/.gitignore'));
+      write(repo, 'sub/linked.txt', 'needle linked\n');
+      spawnSync('git', ['add', '.rgignore', 'plain.txt', 'vendor/lib/dep.js', 'sub/linked.txt'], { cwd: repo });
       for (const args of [
         ['grep', '-F', 'needle'],
-        ['grep', '-l', 'need.e'],
+        ['grep', '-l', '-F', 'needle'],
+        ['grep', 'need.e'],
+        ['grep', '-i', 'NEEDLE'],
+        ['grep', '-F', 'needle', 'vendor', 'deep'],
+        ['grep', '-F', '--hidden', 'needle'],
       ]) {
-        const withPrefilter = run(args, cwd, { env: { ...prefilter, RT_ROOT: cwd } });
-        const without = run(args, cwd, { env: { ...WITHOUT, RT_ROOT: cwd } });
+        const withPrefilter = run(args, repo, { env: { ...prefilter, RT_ROOT: repo } });
+        const without = run(args, repo, { env: { ...WITHOUT, RT_ROOT: repo } });
         expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
         expect(withPrefilter.stdout, `${withPrefilter.text}\n${without.text}`).toBe(without.stdout);
         expect(withPrefilter.stderr).toBe(without.stderr);
       }
-    }
-    expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe(
-      'kept.txt\nm1/src.c\nm2/f2.o\n',
-    );
-    expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe(
-      'hidden-from-rg.txt\n',
-    );
-    expect(run(['grep', '-l', '-F', 'needle'], vendored, { env: { ...prefilter, RT_ROOT: vendored } }).stdout).toMatch(
-      /^main\.js\nvendor\/v0\.js\n/,
-    );
-  });
+      const all = run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout;
+      for (const file of [
+        'app.log',
+        'plain.txt',
+        'vendor/lib/dep.js',
+        'deep/untracked.md',
+        'braces.tmp',
+        'src/gen/made.ts',
+        'sub/linked.txt',
+      ])
+        expect(all).toContain(`${file}\n`);
+      // (git reads [^x] as [!x] too)
+      for (const file of ['build/out.js', 'ay.txt']) expect(all).not.toContain(file);
+    },
+  );
+
+  it(
+    'a walk leaving out hundreds of paths (a log too long to read: git grep answers), hundreds ' +
+      'of files git lists where it left paths out (the same), and a .rgignore outside git',
+    () => {
+      const vendored = tempDir();
+      spawnSync('git', ['init', '-q'], { cwd: vendored });
+      write(vendored, '.rgignore', 'vendor/\n');
+      for (let i = 0; i < 300; i++) write(vendored, `vendor/v${i}.js`, i % 7 ? 'nothing\n' : 'needle vendored\n');
+      write(vendored, 'main.js', 'needle main\n');
+      spawnSync('git', ['add', 'vendor'], { cwd: vendored });
+      const repo = tempDir();
+      spawnSync('git', ['init', '-q'], { cwd: repo });
+      write(repo, '.gitignore', '*.o\n');
+      write(repo, '.rgignore', 'kept.txt\n');
+      for (let i = 0; i < 300; i++) write(repo, `m${i % 10}/f${i}.o`, 'needle in an object\n');
+      write(repo, 'kept.txt', 'needle kept\n');
+      write(repo, 'm1/src.c', 'needle source\n');
+      spawnSync('git', ['add', '-f', 'm2/f2.o'], { cwd: repo });
+      const plain = tempDir();
+      write(plain, '.rgignore', 'hidden-from-rg.txt\n');
+      write(plain, 'hidden-from-rg.txt', 'needle outside git\n');
+      write(plain, '.gitignore', 'ignored.txt\n');
+      write(plain, 'ignored.txt', 'needle ignored\n');
+      for (const cwd of [repo, vendored, plain]) {
+        for (const args of [
+          ['grep', '-F', 'needle'],
+          ['grep', '-l', 'need.e'],
+        ]) {
+          const withPrefilter = run(args, cwd, { env: { ...prefilter, RT_ROOT: cwd } });
+          const without = run(args, cwd, { env: { ...WITHOUT, RT_ROOT: cwd } });
+          expect(withPrefilter.status, `${withPrefilter.text}\n${without.text}`).toBe(without.status);
+          expect(withPrefilter.stdout, `${withPrefilter.text}\n${without.text}`).toBe(without.stdout);
+          expect(withPrefilter.stderr).toBe(without.stderr);
+        }
+      }
+      expect(run(['grep', '-l', '-F', 'needle'], repo, { env: { ...prefilter, RT_ROOT: repo } }).stdout).toBe(
+        'kept.txt\nm1/src.c\nm2/f2.o\n',
+      );
+      expect(run(['grep', '-l', '-F', 'needle'], plain, { env: { ...prefilter, RT_ROOT: plain } }).stdout).toBe(
+        'hidden-from-rg.txt\n',
+      );
+      expect(
+        run(['grep', '-l', '-F', 'needle'], vendored, { env: { ...prefilter, RT_ROOT: vendored } }).stdout,
+      ).toMatch(/^main\.js\nvendor\/v0\.js\n/);
+    },
+  );
 
   for (const { args, cwd } of cases) {
     it(`rt ${args.join(' ')} (in ${path.relative(dir, cwd) || '.'}) prints the same with and without it`, () => {
@@ -389,7 +409,7 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     return dir;
   };
 
-  it('files marked assume-unchanged or skip-worktree, changed since: git grep would search the copy in its index', () => {
+  it('files marked assume-unchanged or skip-worktree, changed: git grep would search the copy in its index', () => {
     const dir = repo();
     write(dir, 'a.txt', 'nothing here\n');
     write(dir, 'b.txt', 'nothing here\n');
@@ -459,7 +479,8 @@ describe('the git grep prefilter, where git grep would answer otherwise', () => 
     write(
       bin,
       'git',
-      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --perl-regexp ] && { echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\nexec ${realGit} "$@"\n`,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --perl-regexp ] && { echo "fatal: cannot use Perl-compatible ` +
+        `regexes when not compiled with USE_LIBPCRE" >&2; exit 128; }; done\nexec ${realGit} "$@"\n`,
     );
     chmodSync(path.join(bin, 'git'), 0o755);
     const env = { PATH: `${bin}:${process.env.PATH}` };

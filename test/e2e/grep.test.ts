@@ -1,5 +1,5 @@
-// End-to-end tests of `rt grep` and `rt grep-file` (SPEC §3 find/grep/grep-file and the search
-// defaults, §4 bytes, §6 exit codes): the built binary, run in generated git repositories and
+// End-to-end tests of `rt grep` and `rt grep-file` (find/grep/grep-file and the search
+// defaults, bytes, exit codes): the built binary, run in generated git repositories and
 // plain folders. Which files are searched is checked against git itself (`git grep`), which
 // lines are hits against git's matcher where the dialects agree, and every LID against the one
 // `rt open` shows for the same line.
@@ -377,51 +377,60 @@ describe('rt grep in a generated git repository', () => {
       expect(everything).toEqual(expect.arrayContaining(['.env:1', 'src/.hidden.ts:1']));
     });
 
-    it('explicit file paths are searched even when ignored, hidden or excluded by .ignore, and sorted with the rest', () => {
-      const r = run(
-        [
-          'grep',
-          '-F',
-          'parseConfig',
-          'old.bak',
-          'build/out.js',
-          'src/.hidden.ts',
-          'debug.log',
-          'generated/gen.ts',
-          'README.md',
-        ],
-        dir,
-      );
-      expectRun(r, { status: 0, stderr: '' });
-      expect(hitsOf(r).map(keyOf)).toEqual([
-        'README.md:3',
-        'build/out.js:1',
-        'debug.log:1',
-        'generated/gen.ts:1',
-        'old.bak:1',
-        'src/.hidden.ts:1',
-      ]);
-      expectLidsAsOpenShows(hitsOf(r), dir);
-    });
+    it(
+      'explicit file paths are searched even when ignored, ' +
+        'hidden or excluded by .ignore, and sorted with the rest',
+      () => {
+        const r = run(
+          [
+            'grep',
+            '-F',
+            'parseConfig',
+            'old.bak',
+            'build/out.js',
+            'src/.hidden.ts',
+            'debug.log',
+            'generated/gen.ts',
+            'README.md',
+          ],
+          dir,
+        );
+        expectRun(r, { status: 0, stderr: '' });
+        expect(hitsOf(r).map(keyOf)).toEqual([
+          'README.md:3',
+          'build/out.js:1',
+          'debug.log:1',
+          'generated/gen.ts:1',
+          'old.bak:1',
+          'src/.hidden.ts:1',
+        ]);
+        expectLidsAsOpenShows(hitsOf(r), dir);
+      },
+    );
 
-    it('an explicit symbolic link to a file in the root is searched under its own name; a binary file is refused (exit 4), as grep-file refuses it', () => {
-      const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
-      expectRun(r, { status: 0, stderr: '' });
-      expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
-      const refusal =
-        'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg --text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
-      expectRun(run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
-      expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), {
-        status: 4,
-        stdout: '',
-        stderr: refusal,
-      });
-      expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), {
-        status: 4,
-        stdout: '',
-        stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/,
-      });
-    });
+    it(
+      'an explicit symbolic link to a file in the root is searched under its ' +
+        'own name; a binary file is refused (exit 4), as grep-file refuses it',
+      () => {
+        const r = run(['grep', '-F', 'parseConfig', 'link.ts'], dir);
+        expectRun(r, { status: 0, stderr: '' });
+        expect(hitsOf(r).map(keyOf)).toEqual(['link.ts:1', 'link.ts:4', 'link.ts:11']);
+        const refusal =
+          'rt: data/blob.bin is a binary file: rt searches text files only\nrt: search its bytes with: rg ' +
+          '--text -n -F -e parseConfig data/blob.bin (or grep -a)\n';
+        expectRun(run(['grep', '-F', 'parseConfig', 'data/blob.bin'], dir), { status: 4, stdout: '', stderr: refusal });
+        expectRun(run(['grep-file', '-F', 'parseConfig', 'data/blob.bin'], dir), {
+          status: 4,
+          stdout: '',
+          stderr: refusal,
+        });
+        expectRun(run(['grep', '-F', 'no such text', 'data/blob.bin'], dir), {
+          status: 4,
+          stdout: '',
+          stderr: /^rt: data\/blob\.bin is a binary file: rt searches text files only\n/,
+        });
+      },
+    );
 
     it('multiple PATHs: files and folders, merged, each file once, sorted', () => {
       const r = run(['grep', '-F', 'parseConfig', 'web', 'src/util.ts', 'README.md', 'src', 'src/app.ts'], dir);
@@ -663,31 +672,35 @@ describe('rt grep -C', () => {
     expectRun(r, { status: 0, stdout: [1, 4, 5, 12, 20].map((n) => line(lid, n, true)).join(''), stderr: '' });
   });
 
-  it('thousands of hits in one file, spread over 20,000 lines: every group exact, LIDs those of rt open, each hit usable by its line number', () => {
-    const dir = tempDir();
-    const total = 20_000;
-    const isHit = (n: number) => n % 7 === 0 || (n > 9000 && n < 9100) || n === total;
-    const text = (n: number) => (isHit(n) ? `HIT ${n}` : `plain ${n}`);
-    write(dir, 'big.txt', Array.from({ length: total }, (_, i) => `${text(i + 1)}\n`).join(''));
-    // Without state: the LIDs of a fresh start, and nothing recorded as shown.
-    const lids = parseWindow(run(['open', 'big.txt', '--window', '20000'], dir, { env: { RT_STATE: 'off' } })).lids;
-    expect(lids.length).toBe(total);
-    const r = run(['grep', '-C', '2', '--max', '100000', 'HIT', 'big.txt'], dir);
-    expect(r.status, r.text).toBe(0);
-    const want: string[] = [];
-    let last = 0;
-    for (let n = 1; n <= total; n++) {
-      const near = [-2, -1, 0, 1, 2].some((d) => n + d >= 1 && n + d <= total && isHit(n + d));
-      if (!near) continue;
-      if (last && n > last + 1) want.push('--\n');
-      want.push(`big.txt:${n}:${lids[n - 1]}${isHit(n) ? '|' : '-'}${text(n)}\n`);
-      last = n;
-    }
-    expect(r.stdout === want.join(''), r.text.slice(0, 2000)).toBe(true);
-    // Hits far down the file count as shown: a bare line number names them.
-    const edited = run(['edit', 'big.txt', '19999'], dir, { input: 'changed\n' });
-    expect(edited.status, edited.text).toBe(0);
-  });
+  it(
+    'thousands of hits in one file, spread over 20,000 lines: every group ' +
+      'exact, LIDs those of rt open, each hit usable by its line number',
+    () => {
+      const dir = tempDir();
+      const total = 20_000;
+      const isHit = (n: number) => n % 7 === 0 || (n > 9000 && n < 9100) || n === total;
+      const text = (n: number) => (isHit(n) ? `HIT ${n}` : `plain ${n}`);
+      write(dir, 'big.txt', Array.from({ length: total }, (_, i) => `${text(i + 1)}\n`).join(''));
+      // Without state: the LIDs of a fresh start, and nothing recorded as shown.
+      const lids = parseWindow(run(['open', 'big.txt', '--window', '20000'], dir, { env: { RT_STATE: 'off' } })).lids;
+      expect(lids.length).toBe(total);
+      const r = run(['grep', '-C', '2', '--max', '100000', 'HIT', 'big.txt'], dir);
+      expect(r.status, r.text).toBe(0);
+      const want: string[] = [];
+      let last = 0;
+      for (let n = 1; n <= total; n++) {
+        const near = [-2, -1, 0, 1, 2].some((d) => n + d >= 1 && n + d <= total && isHit(n + d));
+        if (!near) continue;
+        if (last && n > last + 1) want.push('--\n');
+        want.push(`big.txt:${n}:${lids[n - 1]}${isHit(n) ? '|' : '-'}${text(n)}\n`);
+        last = n;
+      }
+      expect(r.stdout === want.join(''), r.text.slice(0, 2000)).toBe(true);
+      // Hits far down the file count as shown: a bare line number names them.
+      const edited = run(['edit', 'big.txt', '19999'], dir, { input: 'changed\n' });
+      expect(edited.status, edited.text).toBe(0);
+    },
+  );
 
   it('groups of different files are separated by --', () => {
     const dir = tempDir();
@@ -924,8 +937,8 @@ describe('rt grep outside git and with other ignore sources', () => {
   });
 });
 
-describe('named paths that are not files or folders (found by review)', () => {
-  it('a FIFO named as PATH is refused with exit 4, as grep-file and open refuse it, not a silent "nothing found"', () => {
+describe('named paths that are not files or folders', () => {
+  it('a FIFO named as PATH is refused with exit 4, as grep-file and open refuse it, not "nothing found"', () => {
     const dir = tempRepo();
     write(dir, 'a.txt', 'foo\n');
     const fifo = path.join(dir, 'pipe');

@@ -80,7 +80,8 @@ export function tempDir(prefix = 'rt-e2e-'): string {
     for (const marker of ['.git', '.rt']) {
       if (fs.existsSync(path.join(dir, marker))) {
         throw new Error(
-          `${path.join(dir, marker)} exists: rt would take ${dir} as the root of every temporary directory; remove it or set TMPDIR`,
+          `${path.join(dir, marker)} exists: rt would take ${dir} as the root of every temporary directory; ` +
+            `remove it or set TMPDIR`,
         );
       }
     }
@@ -442,7 +443,9 @@ export function start(args: readonly string[], cwd: string, options: StartOption
         stdout,
         stderr,
         ms: Date.now() - t0,
-        text: `$ rt ${shown}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- stdout\n${stdout.toString('utf8').slice(0, 2000)}--- stderr\n${stderr.slice(0, 2000)}`,
+        text:
+          `$ rt ${shown}\n(cwd ${cwd})\nexit ${status} ${signal ?? ''}\n--- ` +
+          `stdout\n${stdout.toString('utf8').slice(0, 2000)}--- stderr\n${stderr.slice(0, 2000)}`,
       });
     });
   });

@@ -1,4 +1,4 @@
-// rt help, --help and --version, with and without --json (SPEC §6: --json on every command
+// rt help, --help and --version, with and without --json (--json on every command
 // prints one JSON document; help comes from the one definition of the commands). Run through
 // the built binary.
 
@@ -22,36 +22,40 @@ function doc(r: Ran): Record<string, any> {
   return JSON.parse(r.stdout) as Record<string, any>;
 }
 
-describe('rt help help and rt help --help (found by a user trial: usage on stderr, and "unknown command \'--help\'", exit 2)', () => {
-  const dir = tempDir();
+describe(
+  'rt help help and rt help --help (found by a user trial: usage on stderr, and "unknown command \'--help\'", ' +
+    'exit 2)',
+  () => {
+    const dir = tempDir();
 
-  it('print the help of the help command on stdout, exit 0, from its definition', () => {
-    const r = run(['help', 'help'], dir);
-    expectRun(r, { status: 0, stdout: /^Usage: rt help \[options\] \[topic\]\n/, stderr: '' });
-    const text = r.stdout.replace(/\s+/g, ' ');
-    expect(text).toContain(HELP_COMMAND.summary);
-    for (const e of HELP_COMMAND.examples) expect(text).toContain(e.command);
-    for (const [code, meaning] of HELP_COMMAND.exits) expect(text).toContain(`${code} ${meaning}`);
-    for (const args of [
-      ['help', '--help'],
-      ['help', '-h'],
-      ['--root', '.', 'help', 'help'],
-    ])
-      expectRun(run(args, dir), { status: 0, stdout: r.stdout, stderr: '' });
-  });
-
-  it("rt --help lists help as a command with its summary; rt help CMD still prints the command's help", () => {
-    expectRun(run(['--help'], dir), {
-      status: 0,
-      stdout: new RegExp(`\\n  help \\[topic\\] +${HELP_COMMAND.summary}\\n`),
-      stderr: '',
+    it('print the help of the help command on stdout, exit 0, from its definition', () => {
+      const r = run(['help', 'help'], dir);
+      expectRun(r, { status: 0, stdout: /^Usage: rt help \[options\] \[topic\]\n/, stderr: '' });
+      const text = r.stdout.replace(/\s+/g, ' ');
+      expect(text).toContain(HELP_COMMAND.summary);
+      for (const e of HELP_COMMAND.examples) expect(text).toContain(e.command);
+      for (const [code, meaning] of HELP_COMMAND.exits) expect(text).toContain(`${code} ${meaning}`);
+      for (const args of [
+        ['help', '--help'],
+        ['help', '-h'],
+        ['--root', '.', 'help', 'help'],
+      ])
+        expectRun(run(args, dir), { status: 0, stdout: r.stdout, stderr: '' });
     });
-    expectRun(run(['help'], dir), { status: 0, stdout: run(['--help'], dir).stdout, stderr: '' });
-    expectRun(run(['help', 'open'], dir), { status: 0, stdout: run(['open', '--help'], dir).stdout, stderr: '' });
-    expectRun(run(['help', 'agents'], dir), { status: 0, stdout: AGENT_GUIDE, stderr: '' });
-    expectRun(run(['help', 'nosuch'], dir), { status: 2, stdout: '', stderr: /^rt: unknown command 'nosuch'\n/ });
-  });
-});
+
+    it("rt --help lists help as a command with its summary; rt help CMD still prints the command's help", () => {
+      expectRun(run(['--help'], dir), {
+        status: 0,
+        stdout: new RegExp(`\\n  help \\[topic\\] +${HELP_COMMAND.summary}\\n`),
+        stderr: '',
+      });
+      expectRun(run(['help'], dir), { status: 0, stdout: run(['--help'], dir).stdout, stderr: '' });
+      expectRun(run(['help', 'open'], dir), { status: 0, stdout: run(['open', '--help'], dir).stdout, stderr: '' });
+      expectRun(run(['help', 'agents'], dir), { status: 0, stdout: AGENT_GUIDE, stderr: '' });
+      expectRun(run(['help', 'nosuch'], dir), { status: 2, stdout: '', stderr: /^rt: unknown command 'nosuch'\n/ });
+    });
+  },
+);
 
 describe('--json with --version and help (found by a user trial: text, or "unknown command \'--json\'")', () => {
   const dir = tempDir();

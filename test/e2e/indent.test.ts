@@ -1,12 +1,14 @@
-// --indent auto (SPEC §9) on edit, insert and apply: the new lines moved as a block to the
+// --indent auto on edit, insert and apply: the new lines moved as a block to the
 // indentation around them; without it, byte for byte.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, openWindow, run, tempRepo, write } from './harness.js';
+import { cleanup, openWindow, run, tempRepo, write, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
+
+const readText = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel)).toString('utf8');
 
 const PY =
   'class Shop:\n    def buy(self, item):\n        if item:\n            self.items.append(item)\n        return self\n';
@@ -21,7 +23,8 @@ describe('--indent auto', () => {
     });
     expect(r.status, r.text).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8')).toBe(
-      'class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            self.items.append(item)\n        return self\n',
+      'class Shop:\n    def buy(self, item):\n        if item and item.ok:\n            ' +
+        'self.items.append(item)\n        return self\n',
     );
   });
 
@@ -52,4 +55,19 @@ describe('--indent auto', () => {
     expect(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8')).toContain('\nx = 1\n        return self\n');
     expect(run(['insert', 'shop.py', '1', '--indent', 'sideways', '--force'], dir, { input: 'y\n' }).status).toBe(2);
   });
+});
+
+describe('--indent auto: the end of a Python body', () => {
+  it(
+    'a line inserted right after the last line of a Python function body stays ' +
+      'in the body (not moved to the top level by the def below the blank lines)',
+    () => {
+      const py = 'def f():\n    a = 1\n    b = 2\n\n\ndef g():\n    pass\n';
+      const dir = repo({ 'p.py': py });
+      const w = openWindow(dir, 'p.py');
+      const r = run(['insert', 'p.py', w.lidAt(3), '--after', '--indent', 'auto'], dir, { input: 'c = 3\n' });
+      expect(r.status, r.text).toBe(0);
+      expect(readText(dir, 'p.py')).toBe('def f():\n    a = 1\n    b = 2\n    c = 3\n\n\ndef g():\n    pass\n');
+    },
+  );
 });

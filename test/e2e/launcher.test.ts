@@ -40,4 +40,21 @@ describe('launcher', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
+
+  it(
+    'carries the one code-cache loader, scripts/codeCache.cjs, ' +
+      'as the single executable does (npm run build copies it)',
+    () => {
+      const root = path.resolve(__dirname, '../..');
+      const loader = (file: string) => {
+        const text = fs.readFileSync(path.join(root, file), 'utf8');
+        const from = text.indexOf('// <code-cache loader>');
+        const to = text.indexOf('// </code-cache loader>');
+        expect(from, file).toBeGreaterThan(-1);
+        return text.slice(from, to);
+      };
+      expect(loader('bin/rt.cjs')).toBe(loader('scripts/codeCache.cjs'));
+      expect(loader('scripts/sea-main.cjs')).toBe(loader('scripts/codeCache.cjs'));
+    },
+  );
 });

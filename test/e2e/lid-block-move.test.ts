@@ -1,4 +1,4 @@
-// Found by review: a block of repeated lines moved (by an editor, outside rt) next to an
+// A past bug: a block of repeated lines moved (by an editor, outside rt) next to an
 // identical block. Every longest common subsequence reads it as a shorter run moved the other way,
 // so the pairs they all make swapped the two blocks' LIDs. Such a change (content removed and
 // added) now leaves the repeated lines between its ends unpaired.

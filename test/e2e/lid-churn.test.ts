@@ -1,6 +1,6 @@
-// LIDs under heavy churn (found by the review of issue 23's speed work): a file rewritten many
+// LIDs under heavy churn (a past bug of the speed work): a file rewritten many
 // times over retires more LIDs than its retired list keeps; those its cap drops must still never
-// be handed to other content (SPEC §1), and grep's LIDs from the saved index stay open's.
+// be handed to other content, and grep's LIDs from the saved index stay open's.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ function version(odd: boolean, n = 2000): string {
 describe('LIDs under churn', () => {
   // Every rewrite retires all 2,000 LIDs; the retired list keeps 65,536 (RETIRED_MIN_CAP). Before
   // the list marked what its cap dropped, fresh LIDs were drawn again from codes shown for other
-  // content at rewrite 35 (SPEC §1: "retired LIDs are not reused for other content"); an agent
+  // content at rewrite 35 ("retired LIDs are not reused for other content"); an agent
   // holding one, still seen in its view, would have edited the wrong line.
   it('an LID shown for one content never later names another, however often the file is rewritten', () => {
     const dir = tempDir();

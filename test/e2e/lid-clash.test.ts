@@ -1,4 +1,4 @@
-// Found by review: without saved state, a line new to the file took the LID of a line still
+// A past bug: without saved state, a line new to the file took the LID of a line still
 // there: a line whose first candidate had no letter (or clashed) sat on a later candidate, and a
 // new line whose first candidate was that code claimed it first. Candidates without a letter are
 // now skipped, and a code two lines claim at any of their levels is neither's.

@@ -1,4 +1,4 @@
-// Found by review: without state, a line moved off its first candidate by a clash kept its
+// A past bug: without state, a line moved off its first candidate by a clash kept its
 // second; when the line it clashed with changed into one whose first candidate was that second,
 // the changed line took it. A line now reserves its next candidate too, so it cannot.
 

@@ -1,4 +1,4 @@
-// Found by review: a single line moved by an outside writer, in a file whose repeated lines run
+// A past bug: a single line moved by an outside writer, in a file whose repeated lines run
 // for more than a thousand lines with no unique line, went to the line diff's path, whose pairs
 // were undone only where one hunk could slide: in `a b a b …` a `b` moved up reads equally as
 // every line between shifting the other way, and the LIDs slid to neighbours (state kept, exit

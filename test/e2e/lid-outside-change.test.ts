@@ -1,4 +1,4 @@
-// Found by review: an outside change removing a blank line here and adding one there (a
+// A past bug: an outside change removing a blank line here and adding one there (a
 // formatter) retired the LID of every repeated line between the two: a move is now judged within
 // the window of each change (bounded by unique lines), and the lines between keep their LIDs.
 

@@ -69,21 +69,24 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     );
   });
 
-  it("3. RT_STATE=off, several edits from one read: the LID the delete printed for b's brace replaces b's brace", () => {
-    const dir = tempDir();
-    write(dir, 'f.js', F_JS);
-    const env = { RT_STATE: 'off' };
-    const lid = deleteA(dir, 'f.js', env);
-    const r = run(['edit', 'f.js', lid], dir, { env, input: '}  // end of b\n' });
-    expectRun(r, {
-      status: 0,
-      stdout: /^edited f\.js: 3-3 → 3-3 \(\+0\)\n/,
-      stderr: /RT_STATE=off: .*cannot check which lines it has shown/,
-    });
-    expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe(
-      'function b() {\n  return 2;\n}  // end of b\nfunction c() {\n  return 3;\n}\n',
-    );
-  });
+  it(
+    '3. RT_STATE=off, several edits from one read: the LID ' + "the delete printed for b's brace replaces b's brace",
+    () => {
+      const dir = tempDir();
+      write(dir, 'f.js', F_JS);
+      const env = { RT_STATE: 'off' };
+      const lid = deleteA(dir, 'f.js', env);
+      const r = run(['edit', 'f.js', lid], dir, { env, input: '}  // end of b\n' });
+      expectRun(r, {
+        status: 0,
+        stdout: /^edited f\.js: 3-3 → 3-3 \(\+0\)\n/,
+        stderr: /RT_STATE=off: .*cannot check which lines it has shown/,
+      });
+      expect(fs.readFileSync(path.join(dir, 'f.js'), 'utf8')).toBe(
+        'function b() {\n  return 2;\n}  // end of b\nfunction c() {\n  return 3;\n}\n',
+      );
+    },
+  );
 
   it('4. insert refuses an LID never shown in that file, even one another file shows for the same text', () => {
     const dir = tempDir();
@@ -136,18 +139,22 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
     expect(parseWindow(run(['open', 'j.ts'], dir)).lids).toEqual(region.lids);
   });
 
-  it('create --force carries the saved LIDs to the new content: kept lines keep theirs, retired ones are not handed out', () => {
-    const dir = tempDir();
-    write(dir, 'f.txt', 'alpha\nbeta\ngamma\n');
-    const first = parseWindow(run(['open', 'f.txt'], dir));
-    expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'BETA\n' }), { status: 0 });
-    const created = run(['create', '--force', 'f.txt'], dir, { input: 'alpha\nbeta\ngamma\ndelta\n' });
-    expectRun(created, { status: 0, stdout: /^replaced f\.txt: / });
-    const region = parseWindow({ ...created, stdout: created.stdout.split('\n').slice(1).join('\n') });
-    expect(region.lidAt(1)).toBe(first.lidAt(1));
-    expect(region.lidAt(3)).toBe(first.lidAt(3));
-    // beta's LID was retired when it became BETA: the beta written again is another line.
-    expect(region.lidAt(2)).not.toBe(first.lidAt(2));
-    expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'x\n' }), { status: 3, stdout: '' });
-  });
+  it(
+    'create --force carries the saved LIDs to the new content: ' +
+      'kept lines keep theirs, retired ones are not handed out',
+    () => {
+      const dir = tempDir();
+      write(dir, 'f.txt', 'alpha\nbeta\ngamma\n');
+      const first = parseWindow(run(['open', 'f.txt'], dir));
+      expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'BETA\n' }), { status: 0 });
+      const created = run(['create', '--force', 'f.txt'], dir, { input: 'alpha\nbeta\ngamma\ndelta\n' });
+      expectRun(created, { status: 0, stdout: /^replaced f\.txt: / });
+      const region = parseWindow({ ...created, stdout: created.stdout.split('\n').slice(1).join('\n') });
+      expect(region.lidAt(1)).toBe(first.lidAt(1));
+      expect(region.lidAt(3)).toBe(first.lidAt(3));
+      // beta's LID was retired when it became BETA: the beta written again is another line.
+      expect(region.lidAt(2)).not.toBe(first.lidAt(2));
+      expectRun(run(['edit', 'f.txt', first.lidAt(2)], dir, { input: 'x\n' }), { status: 3, stdout: '' });
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// rt mcp driven by the MCP SDK's own Client over stdio (SPEC §10): the built server as a child
+// rt mcp driven by the MCP SDK's own Client over stdio: the built server as a child
 // process, against temporary repositories, interleaved with the CLI.
 
 import { spawn } from 'node:child_process';
@@ -137,7 +137,9 @@ describe('rt mcp', () => {
     const { client } = await connect(dir);
     const a = lidsOf(await call(client, 'open', { target: 'a.txt' }));
     const b = lidsOf(await call(client, 'open', { target: 'b.txt' }));
-    const patch = `*** Update File: a.txt\n@@ edit ${a.get(1)}\n+A1\n*** Update File: b.txt\n@@ insert after ${b.get(2)}\n+b3\n*** Add File: c.txt\n+new\n`;
+    const patch =
+      `*** Update File: a.txt\n@@ edit ${a.get(1)}\n+A1\n*** Update File: b.txt\n@@ insert ` +
+      `after ${b.get(2)}\n+b3\n*** Add File: c.txt\n+new\n`;
     const r = await call(client, 'apply', { patch });
     expect(r.isError, textOf(r)).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ command: 'apply', written: true });
@@ -172,31 +174,35 @@ describe('rt mcp', () => {
     expect(lines[16]).toBe('fifteen');
   });
 
-  it('refusals are tool errors with the message, hints and exit; bad fields and unknown tools do not end the server', async () => {
-    const dir = repoWith({ 'a.txt': 'one\n' });
-    fs.writeFileSync(path.join(path.dirname(dir), `${path.basename(dir)}-outside.txt`), 'secret\n');
-    const { client } = await connect(dir);
-    const outside = await call(client, 'open', { target: `../${path.basename(dir)}-outside.txt` });
-    expect(outside.isError).toBe(true);
-    expect(outside.structuredContent!.error).toMatchObject({ exit: 4 });
-    expect(textOf(outside)).toContain('is outside the root');
-    expect(textOf(outside)).not.toContain('secret');
-    const missing = await call(client, 'open', { target: 'nope.txt' });
-    expect(missing.structuredContent!.error).toMatchObject({ exit: 4 });
-    const badField = await call(client, 'open', { target: 'a.txt', windows: 3 });
-    expect(badField.isError).toBe(true);
-    expect(textOf(badField)).toContain('unknown field "windows"');
-    expect(badField.structuredContent!.error.exit).toBe(2);
-    const badType = await call(client, 'open', { target: 'a.txt', window: 'ten' });
-    expect(badType.structuredContent!.error.exit).toBe(2);
-    const noText = await call(client, 'edit', { path: 'a.txt', from: '1' });
-    expect(textOf(noText)).toContain('the field text is required');
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/unknown tool "nope"/);
-    // A value or path that starts with '-' is never taken for an option.
-    const dash = await call(client, 'grep', { pattern: '-x', path: ['a.txt'] });
-    expect(dash.isError).toBeFalsy();
-    expect((await call(client, 'open', { target: 'a.txt' })).isError).toBeFalsy();
-  });
+  it(
+    'refusals are tool errors with the message, hints and ' +
+      'exit; bad fields and unknown tools do not end the server',
+    async () => {
+      const dir = repoWith({ 'a.txt': 'one\n' });
+      fs.writeFileSync(path.join(path.dirname(dir), `${path.basename(dir)}-outside.txt`), 'secret\n');
+      const { client } = await connect(dir);
+      const outside = await call(client, 'open', { target: `../${path.basename(dir)}-outside.txt` });
+      expect(outside.isError).toBe(true);
+      expect(outside.structuredContent!.error).toMatchObject({ exit: 4 });
+      expect(textOf(outside)).toContain('is outside the root');
+      expect(textOf(outside)).not.toContain('secret');
+      const missing = await call(client, 'open', { target: 'nope.txt' });
+      expect(missing.structuredContent!.error).toMatchObject({ exit: 4 });
+      const badField = await call(client, 'open', { target: 'a.txt', windows: 3 });
+      expect(badField.isError).toBe(true);
+      expect(textOf(badField)).toContain('unknown field "windows"');
+      expect(badField.structuredContent!.error.exit).toBe(2);
+      const badType = await call(client, 'open', { target: 'a.txt', window: 'ten' });
+      expect(badType.structuredContent!.error.exit).toBe(2);
+      const noText = await call(client, 'edit', { path: 'a.txt', from: '1' });
+      expect(textOf(noText)).toContain('the field text is required');
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/unknown tool "nope"/);
+      // A value or path that starts with '-' is never taken for an option.
+      const dash = await call(client, 'grep', { pattern: '-x', path: ['a.txt'] });
+      expect(dash.isError).toBeFalsy();
+      expect((await call(client, 'open', { target: 'a.txt' })).isError).toBeFalsy();
+    },
+  );
 
   it('grep with nothing found is not an error: exit 1 is said, the document is empty', async () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
@@ -207,7 +213,7 @@ describe('rt mcp', () => {
     expect(textOf(r)).toContain('(exit 1: ');
   });
 
-  it('a huge file opens a window of it; a result too large for a message is refused, and the server goes on', async () => {
+  it('a huge file opens a window of it; a result too large for a message is refused, the server goes on', async () => {
     const dir = repoWith({ 'small.txt': 'x\n' });
     fs.writeFileSync(path.join(dir, 'big.txt'), numbered(300_000));
     fs.writeFileSync(path.join(dir, 'wide.txt'), `${'w'.repeat(9 * 1024 * 1024)}\nshort\n`);
@@ -264,39 +270,45 @@ describe('rt mcp', () => {
     expect(run(['history', '--json'], dir).stdout).toContain('"session":"agent-7"');
   });
 
-  it('speaks only the protocol on stdout: a malformed line gets a parse error, an over-long one an error, and the server goes on', async () => {
-    const dir = repoWith({ 'a.txt': 'one\n' });
-    const child = spawn(process.execPath, [RT_BIN, 'mcp'], {
-      cwd: dir,
-      env: cleanEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const send = (line: string) => child.stdin.write(`${line}\n`);
-    send(
-      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
-    );
-    send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    send('{not json');
-    send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
-    send(
-      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create","arguments":{"path":"huge.txt","text":"${'x'.repeat(65 * 1024 * 1024)}"}}}`,
-    );
-    send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
-    child.stdin.end();
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(status).toBe(0);
-    const messages = out
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l));
-    expect(messages.find((m) => m.id === null)?.error.code).toBe(-32700);
-    expect(messages.find((m) => m.id === 2)?.result.content[0].text).toMatch(/\|one\n/);
-    expect(messages.find((m) => m.id === 3)?.error).toMatchObject({ code: -32600 });
-    expect(messages.find((m) => m.id === 4)?.result.isError).toBeFalsy();
-    expect(fs.existsSync(path.join(dir, 'huge.txt'))).toBe(false);
-  });
+  it(
+    'speaks only the protocol on stdout: a malformed line gets a ' +
+      'parse error, an over-long one an error, and the server goes on',
+    async () => {
+      const dir = repoWith({ 'a.txt': 'one\n' });
+      const child = spawn(process.execPath, [RT_BIN, 'mcp'], {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      const send = (line: string) => child.stdin.write(`${line}\n`);
+      send(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize",' +
+          '"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
+      );
+      send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      send('{not json');
+      send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
+      send(
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call",' +
+          `"params":{"name":"create","arguments":{"path":"huge.txt","text":"${'x'.repeat(65 * 1024 * 1024)}"}}}`,
+      );
+      send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"open","arguments":{"target":"a.txt"}}}');
+      child.stdin.end();
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(status).toBe(0);
+      const messages = out
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l));
+      expect(messages.find((m) => m.id === null)?.error.code).toBe(-32700);
+      expect(messages.find((m) => m.id === 2)?.result.content[0].text).toMatch(/\|one\n/);
+      expect(messages.find((m) => m.id === 3)?.error).toMatchObject({ code: -32600 });
+      expect(messages.find((m) => m.id === 4)?.result.isError).toBeFalsy();
+      expect(fs.existsSync(path.join(dir, 'huge.txt'))).toBe(false);
+    },
+  );
 
   it('every whole-number field takes the minimum its schema says, and refuses one less, as the command', async () => {
     const dir = repoWith({ 'a.txt': 'one\ntwo\n' });

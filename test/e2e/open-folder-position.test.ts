@@ -1,4 +1,4 @@
-// Found by review: open's position rule applies "when the part before the last colon names a
+// A past bug: open's position rule applies "when the part before the last colon names a
 // file", but only its existence was asked: a folder counted. `rt open notes:draft`, with a
 // folder notes/ and no file notes:draft, was bad usage, '"draft" is not a position', with the
 // advice "rt open notes:120" — a line of a folder. It is a file access error (exit 4): notes is

@@ -1,4 +1,4 @@
-// End-to-end tests of `rt open` (SPEC §1, §3, §4, §6): the built binary, run in fresh
+// End-to-end tests of `rt open`: the built binary, run in fresh
 // temporary directories; every assertion looks at stdout, stderr and the exit status together.
 
 import { spawnSync } from 'node:child_process';
@@ -110,7 +110,8 @@ describe('rt open: which window', () => {
   it('a range longer than 200 lines is capped at 200, said on stderr with the command that shows the rest', () => {
     const dir = withNumbered(300);
     const cut = (shown: string, asked: string, rest: string) =>
-      `rt: lines ${shown} of the ${asked} asked for are shown: a range shows at most 200 lines unless --window N or RT_WINDOW says more\nrt: the rest: rt open a.txt:${rest}\n`;
+      `rt: lines ${shown} of the ${asked} asked for are shown: a range shows at most 200 lines unless ` +
+      `--window N or RT_WINDOW says more\nrt: the rest: rt open a.txt:${rest}\n`;
     expectNumberedWindow(run(['open', 'a.txt:10-400'], dir), 10, 209, 300, 'a.txt', cut('10-209', '10-300', '210-300'));
     expectNumberedWindow(run(['open', 'a.txt:1-300'], dir), 1, 200, 300, 'a.txt', cut('1-200', '1-300', '201-300'));
   });
@@ -123,7 +124,8 @@ describe('rt open: which window', () => {
       259,
       300,
       'a.txt',
-      'rt: lines 10-259 of the 10-300 asked for are shown: a range shows at most 250 lines with --window 250\nrt: the rest: rt open a.txt:260-300\n',
+      'rt: lines 10-259 of the 10-300 asked for are shown: a range shows at most 250 lines with --window ' +
+        '250\nrt: the rest: rt open a.txt:260-300\n',
     );
     expectNumberedWindow(run(['open', 'a.txt:1-300', '--window', '1000'], dir), 1, 300);
   });
@@ -136,7 +138,8 @@ describe('rt open: which window', () => {
       14,
       300,
       'a.txt',
-      'rt: lines 10-14 of the 10-20 asked for are shown: a range shows at most 5 lines with --window 5\nrt: the rest: rt open a.txt:15-20\n',
+      'rt: lines 10-14 of the 10-20 asked for are shown: a range shows at most 5 lines with --window 5\nrt: ' +
+        'the rest: rt open a.txt:15-20\n',
     );
   });
 
@@ -272,17 +275,21 @@ describe('rt open: LIDs', () => {
     });
   });
 
-  it('PATH:LINE:LID whose LID is elsewhere now is refused with exit 3, saying where it is; a file named PATH:LINE wins', () => {
-    const dir = withNumbered(300);
-    const lid = parseWindow(run(['open', 'a.txt:140-160'], dir)).lidAt(150);
-    write(dir, 'a.txt', `new first line\n${numbered(300)}`);
-    const r = run(['open', `a.txt:150:${lid}`], dir);
-    expectFailure(r, 3, new RegExp(`^rt: 150:${lid} disagrees with the file: ${lid} is now line 151`));
-    expect(r.stderr, r.text).toContain(`rt open a.txt:${lid}`);
-    write(dir, 'a.txt:150', 'a file with a colon in its name\n');
-    const named = run(['open', `a.txt:150:${lid}`], dir);
-    expectFailure(named, 3, new RegExp(`^rt: no line of a\\.txt:150 has LID ${lid}`));
-  });
+  it(
+    'PATH:LINE:LID whose LID is elsewhere now is refused with ' +
+      'exit 3, saying where it is; a file named PATH:LINE wins',
+    () => {
+      const dir = withNumbered(300);
+      const lid = parseWindow(run(['open', 'a.txt:140-160'], dir)).lidAt(150);
+      write(dir, 'a.txt', `new first line\n${numbered(300)}`);
+      const r = run(['open', `a.txt:150:${lid}`], dir);
+      expectFailure(r, 3, new RegExp(`^rt: 150:${lid} disagrees with the file: ${lid} is now line 151`));
+      expect(r.stderr, r.text).toContain(`rt open a.txt:${lid}`);
+      write(dir, 'a.txt:150', 'a file with a colon in its name\n');
+      const named = run(['open', `a.txt:150:${lid}`], dir);
+      expectFailure(named, 3, new RegExp(`^rt: no line of a\\.txt:150 has LID ${lid}`));
+    },
+  );
 
   it('a line number past 2^53 is a line past the end (exit 2), and an END that large is cut to the end', () => {
     const dir = withNumbered(300);
@@ -353,7 +360,8 @@ describe('rt open: bytes', () => {
 
   it('bytes that are not valid UTF-8 are printed raw', () => {
     const dir = tempDir();
-    const content = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0xc3, 0x0a]); // a\xff\xfeb, caf\xe9 (Latin-1), x + a cut UTF-8 sequence
+    // a\xff\xfeb, caf\xe9 (Latin-1), x + a cut UTF-8 sequence
+    const content = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0xc3, 0x0a]);
     write(dir, 'bad.txt', content);
     const r = run(['open', 'bad.txt'], dir);
     expectRun(r, { status: 0, stderr: '' });
@@ -560,7 +568,7 @@ describe('rt open: special files', () => {
     expectFailure(run(['open', 'ctl.bin'], dir), 4);
   });
 
-  it('a directory lists its entries (rt open DIR, SPEC §3); scroll of one is refused with exit 4', () => {
+  it('a directory lists its entries (rt open DIR); scroll of one is refused with exit 4', () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, 'sub'));
     fs.writeFileSync(path.join(dir, 'sub', 'f.txt'), 'x\n');
@@ -653,7 +661,7 @@ describe('rt open: special files', () => {
   });
 
   it('a refused command writes no state: missing, binary, outside the root, a bad scroll direction', () => {
-    // SPEC §4: "A refused command writes nothing, to the file or to the state."
+    // All or nothing: a refused command writes nothing, to the file or to the state.
     const dir = withNumbered(300);
     write(dir, 'bin.dat', Buffer.from([0x61, 0x00, 0x62]));
     for (const args of [

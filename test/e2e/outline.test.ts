@@ -1,4 +1,4 @@
-// rt outline and rt open PATH:@NAME (SPEC §9): a file's definitions in file order as window
+// rt outline and rt open PATH:@NAME: a file's definitions in file order as window
 // lines, counting as shown; a definition opened whole by its name or qualified name.
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,17 +111,24 @@ describe('rt open PATH:@NAME', () => {
     expect(e.status, e.text).toBe(0);
   });
 
-  it('several definitions of that name: exit 2, listing them with their qualified names and LIDs; a qualified name that is exact wins', () => {
-    const dir = repo({ 'src/cart.ts': CART, 'src/two.ts': 'class A {\n  add() {}\n}\nclass B {\n  add() {}\n}\n' });
-    const r = run(['open', 'src/two.ts:@add'], dir);
-    expect(r.status, r.text).toBe(2);
-    expect(r.stderr).toMatch(
-      /^rt: 2 definitions in src\/two\.ts are named add:\nrt: {3}2:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method A\.add\)\nrt: {3}5:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method B\.add\)\n/,
-    );
-    expect(parseWindow(run(['open', 'src/two.ts:@B.add'], dir)).lines.map((l) => l.n)).toEqual([5]);
-    // The function total, not the method Cart.total: its qualified name is the name given.
-    expect(parseWindow(run(['open', 'src/cart.ts:@total'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
-  });
+  it(
+    'several definitions of that name: exit 2, listing them with their ' +
+      'qualified names and LIDs; a qualified name that is exact wins',
+    () => {
+      const dir = repo({ 'src/cart.ts': CART, 'src/two.ts': 'class A {\n  add() {}\n}\nclass B {\n  add() {}\n}\n' });
+      const r = run(['open', 'src/two.ts:@add'], dir);
+      expect(r.status, r.text).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          String.raw`^rt: 2 definitions in src\/two\.ts are named add:\nrt: {3}2:[0-9a-z]+\| {2}add\(\) \{\} ` +
+            String.raw`{2}\(method A\.add\)\nrt: {3}5:[0-9a-z]+\| {2}add\(\) \{\} {2}\(method B\.add\)\n`,
+        ),
+      );
+      expect(parseWindow(run(['open', 'src/two.ts:@B.add'], dir)).lines.map((l) => l.n)).toEqual([5]);
+      // The function total, not the method Cart.total: its qualified name is the name given.
+      expect(parseWindow(run(['open', 'src/cart.ts:@total'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
+    },
+  );
 
   it('no such definition: exit 1 with the closest names', () => {
     const dir = repo({ 'src/cart.ts': CART });
@@ -129,7 +136,8 @@ describe('rt open PATH:@NAME', () => {
     expect(r.status, r.text).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'rt: no definition named chekout in src/cart.ts; the closest: checkout\nrt: see them all: rt outline src/cart.ts\n',
+      'rt: no definition named chekout in src/cart.ts; the closest: checkout\nrt: see them all: rt outline ' +
+        'src/cart.ts\n',
     );
   });
 
@@ -151,28 +159,35 @@ describe('rt outline: what real code holds', () => {
   it('lists a decorated definition by its def line; its range starts at the decorators', () => {
     const dir = repo({
       'shop.py':
-        'LIMIT = 10\n\nclass Cart:\n    @classmethod\n    def make(cls):\n        return cls()\n\n    @property\n    def size(self):\n        return 0\n\n    @size.setter\n    def size(self, value):\n        pass\n',
+        'LIMIT = 10\n\nclass Cart:\n    @classmethod\n    def make(cls):\n        return cls()\n\n    ' +
+        '@property\n    def size(self):\n        return 0\n\n    @size.setter\n    def size(self, value):\n   ' +
+        '     pass\n',
     });
     const r = run(['outline', 'shop.py'], dir);
     expectRun(r, { status: 0, stderr: '' });
     expect(unLid(r.stdout)).toBe(
-      '--- shop.py (outline: 4 definitions of 14 lines) ---\n1:LID|LIMIT = 10\n3:LID|class Cart:\n5:LID|    def make(cls):\n9:LID|    def size(self):\n',
+      '--- shop.py (outline: 4 definitions of 14 lines) ---\n1:LID|LIMIT = 10\n3:LID|class Cart:\n5:LID|    ' +
+        'def make(cls):\n9:LID|    def size(self):\n',
     );
     expect(parseWindow(run(['open', 'shop.py:@make'], dir)).lines.map((l) => l.n)).toEqual([4, 5, 6]);
     // A property and its setter are one definition.
     expect(parseWindow(run(['open', 'shop.py:@Cart.size'], dir)).lines.map((l) => l.n)).toEqual(range(8, 14));
   });
 
-  it('members of a class expression, namespaces, function fields, default exports, accessor pairs and overloads', () => {
+  it('members of a class expression, namespaces, function fields, default exports, accessors and overloads', () => {
     const dir = repo({
       'path.ts':
-        'const NodePath_Final = class NodePath {\n  getScope() {\n    return 1;\n  }\n  static create = () => new NodePath();\n  get size() {\n    return 0;\n  }\n  set size(v: number) {}\n};\nnamespace Util {\n  export function pick(a: string): string;\n  export function pick(a: number): number;\n  export function pick(a: any) {\n    return a;\n  }\n}\nexport default function () {}\n',
+        'const NodePath_Final = class NodePath {\n  getScope() {\n    return 1;\n  }\n  static create = () => ' +
+        'new NodePath();\n  get size() {\n    return 0;\n  }\n  set size(v: number) {}\n};\nnamespace Util ' +
+        '{\n  export function pick(a: string): string;\n  export function pick(a: number): number;\n  export ' +
+        'function pick(a: any) {\n    return a;\n  }\n}\nexport default function () {}\n',
     });
     const r = run(['outline', 'path.ts', '--names'], dir);
     expectRun(r, {
       status: 0,
       stdout:
-        'NodePath_Final\nNodePath_Final.getScope\nNodePath_Final.create\nNodePath_Final.size\nUtil\nUtil.pick\ndefault\n',
+        'NodePath_Final\nNodePath_Final.getScope\nNodePath_Final.create\nNodePath_Final.size\n' +
+        'Util\nUtil.pick\ndefault\n',
       stderr: '',
     });
     expect(parseWindow(run(['open', 'path.ts:@getScope'], dir)).lines.map((l) => l.n)).toEqual([2, 3, 4]);
@@ -181,14 +196,18 @@ describe('rt outline: what real code holds', () => {
     expect(parseWindow(run(['open', 'path.ts:@default'], dir)).lines.map((l) => l.n)).toEqual([18]);
   });
 
-  it('Rust: a type wins over its impl blocks; Type.method reaches into them; attributes and docs are in the range', () => {
+  it('Rust: a type wins over its impl blocks; Type.method reaches into them; attributes and docs in the range', () => {
     const dir = repo({
       'config.rs':
-        '/// The settings.\n#[derive(Debug)]\npub struct Config {\n    n: u8,\n}\n\nimpl Config {\n    pub fn new() -> Config {\n        Config { n: 0 }\n    }\n}\n\nimpl Default for Config {\n    fn default() -> Config {\n        Config::new()\n    }\n}\n',
+        '/// The settings.\n#[derive(Debug)]\npub struct Config {\n    n: u8,\n}\n\nimpl Config {\n    pub fn ' +
+        'new() -> Config {\n        Config { n: 0 }\n    }\n}\n\nimpl Default for Config {\n    fn default() ' +
+        '-> Config {\n        Config::new()\n    }\n}\n',
     });
     const o = run(['outline', 'config.rs'], dir);
     expect(unLid(o.stdout)).toBe(
-      '--- config.rs (outline: 5 definitions of 17 lines) ---\n3:LID|pub struct Config {\n7:LID|impl Config {\n8:LID|    pub fn new() -> Config {\n13:LID|impl Default for Config {\n14:LID|    fn default() -> Config {\n',
+      '--- config.rs (outline: 5 definitions of 17 lines) ---\n3:LID|pub struct Config {\n7:LID|impl Config ' +
+        '{\n8:LID|    pub fn new() -> Config {\n13:LID|impl Default for Config {\n14:LID|    fn default() -> ' +
+        'Config {\n',
     );
     const r = run(['open', 'config.rs:@Config'], dir);
     expectRun(r, { status: 0, stderr: '' });
@@ -199,14 +218,16 @@ describe('rt outline: what real code holds', () => {
 
 describe('Markdown: headings as the outline, a section by its anchor', () => {
   const README =
-    '# Project\n\nIntro.\n\n## Set up\n\n```sh\n# not a heading\nnpm ci\n```\n\n### Details\n\nMore.\n\nUsage\n-----\n\n## Usage\n\nAgain.\n';
+    '# Project\n\nIntro.\n\n## Set up\n\n```sh\n# not a heading\nnpm ci\n```\n\n### ' +
+    'Details\n\nMore.\n\nUsage\n-----\n\n## Usage\n\nAgain.\n';
 
   it('lists ATX and setext headings, not those in code; --json gives the level; --names the anchors', () => {
     const dir = repo({ 'README.md': README });
     const r = run(['outline', 'README.md'], dir);
     expectRun(r, { status: 0, stderr: '' });
     expect(unLid(r.stdout)).toBe(
-      '--- README.md (outline: 5 definitions of 21 lines) ---\n1:LID|# Project\n5:LID|## Set up\n12:LID|### Details\n16:LID|Usage\n19:LID|## Usage\n',
+      '--- README.md (outline: 5 definitions of 21 lines) ---\n1:LID|# Project\n5:LID|## Set up\n12:LID|### ' +
+        'Details\n16:LID|Usage\n19:LID|## Usage\n',
     );
     const doc = JSON.parse(run(['outline', 'README.md', '--json'], dir).stdout);
     expect(doc.definitions[1]).toMatchObject({
@@ -221,12 +242,14 @@ describe('Markdown: headings as the outline, a section by its anchor', () => {
     expect(run(['outline', 'README.md', '--names'], dir).stdout).toBe('project\nset-up\ndetails\nusage\nusage-1\n');
   });
 
-  it('opens a section by its anchor, in any case, to the next heading of its level or higher; a repeated one by -1', () => {
+  it('opens a section by its anchor, in any case, to the next heading of its level or higher; a repeat by -1', () => {
     const dir = repo({ 'README.md': README });
     const r = run(['open', 'README.md:@Set-up'], dir);
     expectRun(r, { status: 0, stderr: '' });
     expect(unLid(r.stdout)).toBe(
-      '--- README.md (lines 5-15 of 21) ---\n(4 more lines above)\n5:LID|## Set up\n6:LID|\n7:LID|```sh\n8:LID|# not a heading\n9:LID|npm ci\n10:LID|```\n11:LID|\n12:LID|### Details\n13:LID|\n14:LID|More.\n15:LID|\n(6 more lines below)\n',
+      '--- README.md (lines 5-15 of 21) ---\n(4 more lines above)\n5:LID|## Set ' +
+        'up\n6:LID|\n7:LID|```sh\n8:LID|# not a heading\n9:LID|npm ci\n10:LID|```\n11:LID|\n12:LID|### ' +
+        'Details\n13:LID|\n14:LID|More.\n15:LID|\n(6 more lines below)\n',
     );
     expect(parseWindow(run(['open', 'README.md:@Usage'], dir)).lines.map((l) => l.n)).toEqual([16, 17, 18]);
     expect(parseWindow(run(['open', 'README.md:@usage-1'], dir)).lines.map((l) => l.n)).toEqual([19, 20, 21]);
@@ -242,5 +265,49 @@ describe('Markdown: headings as the outline, a section by its anchor', () => {
     const dir = repo({ 'README.md': README });
     const w = parseWindow(run(['open', 'README.md:1'], dir));
     expectRun(run(['edit', 'README.md', w.lidAt(1)], dir, { input: '# Project ``` [ (\n' }), { status: 0 });
+  });
+});
+
+describe('rt open PATH:@NAME: every name outline offers, twice-defined names, overloads', () => {
+  it(
+    'opens every name rt outline --names (and so the completions) ' +
+      'offers: Ruby predicate and bang methods, JS private methods',
+    () => {
+      const rb = 'class Account\n  def valid?\n    true\n  end\n\n  def save!\n    1\n  end\nend\n';
+      const js = 'class C {\n  #priv() {\n    return 1;\n  }\n}\n';
+      const dir = repo({ 'm.rb': rb, 'c.js': js });
+      const names = run(['outline', 'm.rb', '--names'], dir);
+      expect(names.stdout.split('\n')).toContain('Account.valid?');
+      for (const [file, name, line] of [
+        ['m.rb', 'Account.valid?', 2],
+        ['m.rb', 'save!', 6],
+        ['c.js', 'C.#priv', 2],
+      ] as const) {
+        const r = run(['open', `${file}:@${name}`], dir);
+        expect(r.status, r.text).toBe(0);
+        expect(r.stdout).toContain(`\n${line}:`);
+      }
+    },
+  );
+
+  it(
+    'several definitions of one qualified name (a function defined twice): ' +
+      'the hint does not send the user back to that same ambiguous name',
+    () => {
+      const js = 'function twice(x) {}\nfunction twice(x) {\n  return x;\n}\n';
+      const dir = repo({ 'o.js': js });
+      const r = run(['open', 'o.js:@twice'], dir);
+      expect(r.status, r.text).toBe(2);
+      expect(r.stderr).not.toContain('rt open o.js:@twice)');
+    },
+  );
+
+  it('overload signatures and their implementation are one definition, opened whole', () => {
+    const ts =
+      'function overload(x: string): void;\nfunction overload(x: number): void;\nfunction overload(x: any) {}\n';
+    const dir = repo({ 'o.ts': ts });
+    const r = run(['open', 'o.ts:@overload'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(parseWindow(r).lines.map((l) => l.n)).toEqual([1, 2, 3]);
   });
 });

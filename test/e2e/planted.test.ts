@@ -22,25 +22,29 @@ function shownFile(): { dir: string; lid: string } {
 }
 
 describe('lock files', () => {
-  it('a link, a FIFO or a folder where the lock of an edited file goes: refused at once, naming it; nothing read through the link, nothing written', () => {
-    const secret = path.join(tempDir(), 'secret.txt');
-    fs.writeFileSync(secret, 'password=hunter2\n');
-    for (const plant of ['link', 'fifo', 'folder'] as const) {
-      const { dir, lid } = shownFile();
-      const lock = path.join(dir, '.a.txt.rt-lock');
-      if (plant === 'link') fs.symlinkSync(secret, lock);
-      if (plant === 'fifo') execFileSync('mkfifo', [lock]);
-      if (plant === 'folder') fs.mkdirSync(lock);
-      const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
-      expect(r.status, r.text).toBe(4);
-      expect(r.stderr, r.text).toMatch(/is a (symbolic link|FIFO|folder), not a lock rt made/);
-      expect(r.stderr, r.text).toMatch(/rt: remove it, if no rt is running: rm -r /);
-      expect(r.stderr).not.toMatch(/hunter2/);
-      expectCleanStderr(r);
-      expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
-    }
-    expect(fs.readFileSync(secret, 'utf8')).toBe('password=hunter2\n');
-  });
+  it(
+    'a link, a FIFO or a folder where the lock of an edited file goes: ' +
+      'refused at once, naming it; nothing read through the link, nothing written',
+    () => {
+      const secret = path.join(tempDir(), 'secret.txt');
+      fs.writeFileSync(secret, 'password=hunter2\n');
+      for (const plant of ['link', 'fifo', 'folder'] as const) {
+        const { dir, lid } = shownFile();
+        const lock = path.join(dir, '.a.txt.rt-lock');
+        if (plant === 'link') fs.symlinkSync(secret, lock);
+        if (plant === 'fifo') execFileSync('mkfifo', [lock]);
+        if (plant === 'folder') fs.mkdirSync(lock);
+        const r = run(['edit', 'a.txt', lid], dir, { input: 'ONE\n' });
+        expect(r.status, r.text).toBe(4);
+        expect(r.stderr, r.text).toMatch(/is a (symbolic link|FIFO|folder), not a lock rt made/);
+        expect(r.stderr, r.text).toMatch(/rt: remove it, if no rt is running: rm -r /);
+        expect(r.stderr).not.toMatch(/hunter2/);
+        expectCleanStderr(r);
+        expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+      }
+      expect(fs.readFileSync(secret, 'utf8')).toBe('password=hunter2\n');
+    },
+  );
 
   it('a folder where the file that breaks an abandoned lock goes: refused at once, naming it', () => {
     const { dir, lid } = shownFile();

@@ -1,4 +1,4 @@
-// Positions after a path (SPEC §3 `rt open PATH[:LINE | :START-END | :LID]`): what does not
+// Positions after a path (`rt open PATH[:LINE | :START-END | :LID]`): what does not
 // parse after an existing file is bad usage with the forms; a grep hit pasted whole as an
 // edit's PATH is answered with the command meant. Run through the built binary.
 
@@ -58,8 +58,12 @@ describe('rt open PATH:POSITION that does not parse (found by a user trial: "no 
     expectRun(run(['open', 'a:b:$'], d), { status: 2, stdout: '', stderr: /^rt: a:b:\$: "\$" is not a position; / });
   });
 
-  it('a missing file is still "no such file" (exit 4), whatever follows it; so is a name with a / after its colon', () => {
-    expectRun(run(['open', 'nope.txt:$'], dir), { status: 4, stdout: '', stderr: /^rt: no such file: nope\.txt:\$\n/ });
+  it('a missing file is "no such file" (exit 4) whatever follows; so is a name with a / after the colon', () => {
+    expectRun(run(['open', 'nope.txt:$'], dir), {
+      status: 4,
+      stdout: '',
+      stderr: /^rt: no such file: nope\.txt:\$\n/,
+    });
     expectRun(run(['open', 'nope.txt:5'], dir), { status: 4, stdout: '', stderr: /^rt: no such file: nope\.txt\n/ });
     fs.mkdirSync(path.join(dir, 'd'));
     expectRun(run(['open', 'd:x/f.txt'], dir), { status: 4, stdout: '', stderr: /^rt: no such file: d:x\/f\.txt\n/ });
@@ -74,7 +78,8 @@ describe('a grep hit pasted whole as the PATH of edit, insert or delete', () => 
     const lid = hit.split(':')[2]!;
     const before = tree(dir);
     const meant = (cmd: string) =>
-      `rt: f.txt:7:${lid} is not a file: it is f.txt and its line 7:${lid}, as grep prints a hit\nrt: did you mean: ${cmd}\n`;
+      `rt: f.txt:7:${lid} is not a file: it is f.txt and its line 7:${lid}, as grep prints a hit\nrt: did ` +
+      `you mean: ${cmd}\n`;
     expectRun(run(['edit', hit], dir, { input: 'seven\n' }), {
       status: 2,
       stdout: '',
@@ -112,8 +117,10 @@ describe('a grep hit pasted whole as the PATH of edit, insert or delete', () => 
     expectRun(run(['delete', 'f.txt:2'], dir), {
       status: 2,
       stdout: '',
-      stderr:
-        /^rt: f\.txt:2 is not a file: it is f\.txt and its line 2, as grep prints a hit\nrt: did you mean: rt delete f\.txt 2\n$/,
+      stderr: new RegExp(
+        String.raw`^rt: f\.txt:2 is not a file: it is f\.txt and its line 2, as grep prints a hit\nrt: did you ` +
+          String.raw`mean: rt delete f\.txt 2\n$`,
+      ),
     });
     write(dir, 'f.txt:2', numbered(3));
     const w = openWindow(dir, 'f.txt:2');

@@ -1,6 +1,6 @@
 // Nothing inside a repository's .git (folder or file, a nested repository's too, and a git
 // folder a .git file leads to) or inside .rt/ is written, removed or made by any command or MCP
-// tool (exit 4, nothing written, a hint); reading them stays allowed (SPEC §4).
+// tool (exit 4, nothing written, a hint); reading them stays allowed.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// End-to-end tests of `rt scroll` (SPEC §3): next/previous windows overlapping by 2 lines,
+// End-to-end tests of `rt scroll`: next/previous windows overlapping by 2 lines,
 // remembered across processes in `.rt/`, and followed through external changes to the file.
 
 import fs from 'node:fs';
@@ -98,19 +98,23 @@ describe('rt scroll', () => {
     expectWindow(run(['scroll', 'a.txt', '+'], dir), 99, 198);
   });
 
-  it('when the last line of the last view was deleted outside rt, the next window starts 2 lines before its place: no line is stepped over (found by review)', () => {
-    const dir = withNumbered(50);
-    expectWindow(run(['open', 'a.txt', '--window', '10'], dir), 1, 10, 50);
-    // Lines 8-12 deleted by another program: "line 13" is line 8 now, never shown.
-    write(dir, 'a.txt', numbered(50).replace(/line (8|9|10|11|12)\n/g, ''));
-    const r = run(['scroll', 'a.txt'], dir);
-    expectWindow(r, 6, 15, 45, ['line 6', 'line 7', ...lines(13, 20)]);
-    // The whole view deleted: the next window is the top.
-    const gone = withNumbered(50);
-    run(['open', 'a.txt:1-10'], gone);
-    write(gone, 'a.txt', numbered(50).split('\n').slice(10).join('\n'));
-    expectWindow(run(['scroll', 'a.txt', '--window', '10'], gone), 1, 10, 40, lines(11, 20));
-  });
+  it(
+    'when the last line of the last view was deleted outside rt, the ' +
+      'next window starts 2 lines before its place: no line is stepped over',
+    () => {
+      const dir = withNumbered(50);
+      expectWindow(run(['open', 'a.txt', '--window', '10'], dir), 1, 10, 50);
+      // Lines 8-12 deleted by another program: "line 13" is line 8 now, never shown.
+      write(dir, 'a.txt', numbered(50).replace(/line (8|9|10|11|12)\n/g, ''));
+      const r = run(['scroll', 'a.txt'], dir);
+      expectWindow(r, 6, 15, 45, ['line 6', 'line 7', ...lines(13, 20)]);
+      // The whole view deleted: the next window is the top.
+      const gone = withNumbered(50);
+      run(['open', 'a.txt:1-10'], gone);
+      write(gone, 'a.txt', numbered(50).split('\n').slice(10).join('\n'));
+      expectWindow(run(['scroll', 'a.txt', '--window', '10'], gone), 1, 10, 40, lines(11, 20));
+    },
+  );
 
   it('windows of 1 or 2 lines move on at each scroll, both ways (the overlap is less than a window)', () => {
     const dir = withNumbered(6);

@@ -42,10 +42,12 @@ function openWith(dir: string, target: string, exe = SEA) {
 }
 
 const TS =
-  'export class Cart {\n  add(item: number): void {\n    this.items.push(item);\n  }\n}\n\nexport function total(xs: number[]): number {\n  return xs.length;\n}\n';
+  'export class Cart {\n  add(item: number): void {\n    this.items.push(item);\n  }\n}\n\nexport function ' +
+  'total(xs: number[]): number {\n  return xs.length;\n}\n';
 /** TS's outline, its LIDs written LID. */
 const TS_OUTLINE =
-  '--- cart.ts (outline: 3 definitions of 9 lines) ---\n1:LID|export class Cart {\n2:LID|  add(item: number): void {\n7:LID|export function total(xs: number[]): number {\n';
+  '--- cart.ts (outline: 3 definitions of 9 lines) ---\n1:LID|export class Cart {\n2:LID|  add(item: number): ' +
+  'void {\n7:LID|export function total(xs: number[]): number {\n';
 const withoutLids = (text: string) => text.replace(/^(\d+):[0-9a-z]{4}\|/gm, '$1:LID|');
 /** Valid TypeScript that tree-sitter's grammar takes for errors: only TypeScript's own parser lets it through. */
 const NEWER_TS = 'export class Box<in T, out U> {\n  static accessor count = 0;\n}\n';
@@ -109,7 +111,9 @@ describe(
       const dir = repoWith({ 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'four\r\nfive\r\n' });
       const a = openWith(dir, 'a.txt');
       const b = openWith(dir, 'b.txt');
-      const patch = `*** Begin Patch\n*** Update File: a.txt\n@@ edit ${a.lidAt(2)}\n+TWO\n*** Update File: b.txt\n@@ insert after ${b.lidAt(2)}\n+six\n*** Add File: c.txt\n+new\n*** End Patch\n`;
+      const patch =
+        `*** Begin Patch\n*** Update File: a.txt\n@@ edit ${a.lidAt(2)}\n+TWO\n*** Update File: b.txt\n@@ ` +
+        `insert after ${b.lidAt(2)}\n+six\n*** Add File: c.txt\n+new\n*** End Patch\n`;
       const r = sea(['apply'], dir, { input: patch });
       expect(r.status, r.text).toBe(0);
       expect(r.stderr).toBe('');
@@ -134,7 +138,8 @@ describe(
     });
 
     itBuilt(
-      "refuses an edit that breaks TypeScript (exit 5, nothing written), and lets through one only TypeScript's parser knows is valid",
+      'refuses an edit that breaks TypeScript (exit 5, nothing written), and lets through one only ' +
+        "TypeScript's parser knows is valid",
       () => {
         const dir = repoWith({ 'cart.ts': TS, 'box.ts': 'export const a = 1;\n' });
         const w = openWith(dir, 'cart.ts');

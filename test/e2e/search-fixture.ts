@@ -1,6 +1,6 @@
 // A generated git repository for the search tests (grep.test.ts, find.test.ts), and helpers
 // to compare rt's answers with git's: `git grep` and `git ls-files` are the reference for which
-// files are searched (SPEC §3: "exactly the files git would show"), less what git cannot know
+// files are searched ("exactly the files git would show"), less what git cannot know
 // (hidden paths, `.ignore` files, symbolic links, which rt skips).
 
 import { spawnSync } from 'node:child_process';
@@ -257,7 +257,7 @@ export function outLines(stdout: string): string[] {
   return lines;
 }
 
-/** Sorts paths as a tree is read: component by component (what SPEC §3 "sorted" means here). */
+/** Sorts paths as a tree is read: component by component (what "sorted" means here). */
 export function treeOrder(a: string, b: string): number {
   const pa = a.split('/');
   const pb = b.split('/');

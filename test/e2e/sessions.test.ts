@@ -1,4 +1,4 @@
-// RT_SESSION (SPEC §8): each of several agents in one root has its own view state — what counts
+// RT_SESSION: each of several agents in one root has its own view state — what counts
 // as shown, and the last window scroll goes on from — while LIDs, locks and files are shared.
 
 import fs from 'node:fs';
@@ -21,8 +21,10 @@ describe('RT_SESSION', () => {
     expectRun(run(['edit', 'f.txt', lid], dir, { input: 'five\n', ...as('agent-b') }), {
       status: 3,
       stdout: '',
-      stderr:
-        /^rt: line 5 of f\.txt has not been shown since it last changed; nothing was written\nrt: see it first: rt open f\.txt:5-5\n/,
+      stderr: new RegExp(
+        String.raw`^rt: line 5 of f\.txt has not been shown since it last changed; nothing was written\nrt: see ` +
+          String.raw`it first: rt open f\.txt:5-5\n`,
+      ),
     });
     // Nor does the shared session (no RT_SESSION) count what a named one saw.
     expect(run(['edit', 'f.txt', lid], dir, { input: 'five\n' }).status).toBe(3);
@@ -32,7 +34,7 @@ describe('RT_SESSION', () => {
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toContain('line 4\nfive\nline 6\n');
   });
 
-  it('gives each session its own last window for scroll, and a line number means what that session was shown there', () => {
+  it('gives each session its own last window for scroll, and a line number means what that session saw there', () => {
     const dir = tempRepo();
     write(dir, 'f.txt', numbered(300));
     run(['open', 'f.txt:101-150'], dir, as('a'));
@@ -67,18 +69,22 @@ describe('RT_SESSION', () => {
 });
 
 describe('rt undo STEP across sessions', () => {
-  it("takes back another session's step when named, says whose it was, and it is then the undoing session's to redo", () => {
-    const dir = tempRepo();
-    write(dir, 'f.txt', 'a\nb\n');
-    const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));
-    expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n', ...as('A') }).status).toBe(0);
-    const u = run(['undo', '1'], dir, as('B'));
-    expect(u.status, u.text).toBe(0);
-    expect(u.stdout).toMatch(/^undid step 1 \(rt edit, [\d-]+ [\d:]+, session A\): f\.txt\n/);
-    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('a\nb\n');
-    // Redo is the undoer's: B undid it, B brings it back.
-    expect(run(['redo'], dir, as('A')).status).toBe(1);
-    expect(run(['redo'], dir, as('B')).status).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n');
-  });
+  it(
+    "takes back another session's step when named, says whose it was, and it is then the undoing session's to " +
+      'redo',
+    () => {
+      const dir = tempRepo();
+      write(dir, 'f.txt', 'a\nb\n');
+      const w = parseWindow(run(['open', 'f.txt'], dir, as('A')));
+      expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n', ...as('A') }).status).toBe(0);
+      const u = run(['undo', '1'], dir, as('B'));
+      expect(u.status, u.text).toBe(0);
+      expect(u.stdout).toMatch(/^undid step 1 \(rt edit, [\d-]+ [\d:]+, session A\): f\.txt\n/);
+      expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('a\nb\n');
+      // Redo is the undoer's: B undid it, B brings it back.
+      expect(run(['redo'], dir, as('A')).status).toBe(1);
+      expect(run(['redo'], dir, as('B')).status).toBe(0);
+      expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('A\nb\n');
+    },
+  );
 });

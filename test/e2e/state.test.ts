@@ -1,5 +1,5 @@
-// End-to-end tests of the root (SPEC §4), LID stability through changes made outside rt
-// (SPEC §1) and the state in `.rt/` (SPEC §5): where it lives, that git never sees it, that rt
+// End-to-end tests of the root, LID stability through changes made outside rt
+// and the state in `.rt/`: where it lives, that git never sees it, that rt
 // works without it, and that damaged or foreign state is set aside, never trusted, never fatal.
 
 import { spawnSync } from 'node:child_process';
@@ -160,26 +160,30 @@ describe('root', () => {
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all', '--ignored=no')).toBe('');
   });
 
-  it('a .rt/.gitignore that lost its "*" is made again; a file in the place of .rt/view is set aside and the folder made again (found by review)', () => {
-    const repo = tempRepo();
-    write(repo, 'f.txt', numbered(300));
-    expectRun(run(['open', 'f.txt'], repo), { status: 0, stderr: '' });
-    fs.writeFileSync(path.join(repo, '.rt/.gitignore'), 'foo\n');
-    expectRun(run(['open', 'f.txt:150'], repo), { status: 0, stderr: '' });
-    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
-    fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
-    fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
-    expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
-      status: 0,
-      stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
-    });
-    // State works again: the view is kept, and scroll continues it, without a word.
-    expectRun(run(['scroll', 'f.txt'], repo), {
-      status: 0,
-      stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/,
-      stderr: '',
-    });
-  });
+  it(
+    'a .rt/.gitignore that lost its "*" is made again; a file in ' +
+      'the place of .rt/view is set aside and the folder made again',
+    () => {
+      const repo = tempRepo();
+      write(repo, 'f.txt', numbered(300));
+      expectRun(run(['open', 'f.txt'], repo), { status: 0, stderr: '' });
+      fs.writeFileSync(path.join(repo, '.rt/.gitignore'), 'foo\n');
+      expectRun(run(['open', 'f.txt:150'], repo), { status: 0, stderr: '' });
+      expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
+      fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
+      fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
+      expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
+        status: 0,
+        stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
+      });
+      // State works again: the view is kept, and scroll continues it, without a word.
+      expectRun(run(['scroll', 'f.txt'], repo), {
+        status: 0,
+        stdout: /^--- f\.txt \(lines 9-18 of 300\) ---\n/,
+        stderr: '',
+      });
+    },
+  );
 
   it('an existing .gitignore of the user stays as it was', () => {
     const repo = tempRepo();
@@ -572,7 +576,7 @@ describe('state', () => {
     }
   });
 
-  it('a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written (found by review)', () => {
+  it('a file read every day keeps its index (and so its LIDs) past 30 days, though only its view is written', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'x\n}\n}\ny\n');
     const first = parseWindow(run(['open', 'a.txt'], dir));

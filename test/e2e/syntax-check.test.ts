@@ -1,4 +1,4 @@
-// The syntax check of every write (SPEC §9): a change that leaves a file in a known language with
+// The syntax check of every write: a change that leaves a file in a known language with
 // a syntax error it did not have is refused (exit 5, nothing written), naming the error at its
 // line as it would be; errors already there never block; a change broken in between passes as
 // one apply; a check that cannot run never blocks.
@@ -11,25 +11,35 @@ import { cleanup, openWindow, RT_BIN, run, tempDir, tempRepo, write, repoWith as
 afterAll(cleanup);
 
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
+const readText = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel)).toString('utf8');
 
 const TS =
-  'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum += item;\n  }\n  return sum;\n}\n';
+  'export function total(items: number[]): number {\n  let sum = 0;\n  for (const item of items) {\n    sum ' +
+  '+= item;\n  }\n  return sum;\n}\n';
 
 describe('the syntax check', () => {
-  it('refuses an edit that breaks the syntax: exit 5, nothing written, the error at its line with its LID as it would be, and the ways on', () => {
-    const dir = repo({ 'src/total.ts': TS });
-    const w = openWindow(dir, 'src/total.ts');
-    const r = run(['edit', 'src/total.ts', w.lidAt(4)], dir, { input: '    sum += (item;\n' });
-    expect(r.status, r.text).toBe(5);
-    expect(r.stdout).toBe('');
-    expect(read(dir, 'src/total.ts').toString()).toBe(TS);
-    expect(r.stderr).toMatch(
-      /^rt: the change would leave src\/total\.ts with a syntax error it did not have; nothing was written:\nrt: {3}4:[0-9a-z]{4}\| {4}sum \+= \(item;\nrt: {5}line 4, column \d+: missing `\)`\n/,
-    );
-    expect(r.stderr).toContain('make all of it one rt apply');
-    expect(r.stderr).toContain('add --no-check (or RT_CHECK=off)');
-    expect(fs.existsSync(path.join(dir, '.rt/history/steps.json'))).toBe(false);
-  });
+  it(
+    'refuses an edit that breaks the syntax: exit 5, nothing written, ' +
+      'the error at its line with its LID as it would be, and the ways on',
+    () => {
+      const dir = repo({ 'src/total.ts': TS });
+      const w = openWindow(dir, 'src/total.ts');
+      const r = run(['edit', 'src/total.ts', w.lidAt(4)], dir, { input: '    sum += (item;\n' });
+      expect(r.status, r.text).toBe(5);
+      expect(r.stdout).toBe('');
+      expect(read(dir, 'src/total.ts').toString()).toBe(TS);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          String.raw`^rt: the change would leave src\/total\.ts with a syntax error it did not have; ` +
+            String.raw`nothing was written:\nrt: {3}4:[0-9a-z]{4}\| {4}sum \+= \(item;\nrt: {5}line 4, column \d+: ` +
+            'missing `\\)`\\n',
+        ),
+      );
+      expect(r.stderr).toContain('make all of it one rt apply');
+      expect(r.stderr).toContain('add --no-check (or RT_CHECK=off)');
+      expect(fs.existsSync(path.join(dir, '.rt/history/steps.json'))).toBe(false);
+    },
+  );
 
   it('--json prints the refusal as one document with each error', () => {
     const dir = repo({ 'a.py': 'def f(x):\n    return x\n' });
@@ -42,45 +52,57 @@ describe('the syntax check', () => {
     expect(doc.error.errors[0].lid).toMatch(/^[0-9a-z]{4}$/);
   });
 
-  it('lets through a valid edit, an edit of a file already broken elsewhere, one that fixes an error, and one that moves an existing error', () => {
-    const broken = 'function a() {\n  return 1;\n}\nfunction b( {\n  return 2;\n}\nconst c = 3;\n';
-    const dir = repo({ 'b.js': broken });
-    let w = openWindow(dir, 'b.js');
-    // Elsewhere in a broken file.
-    let r = run(['edit', 'b.js', w.lidAt(7)], dir, { input: 'const c = 4;\n' });
-    expect(r.status, r.text).toBe(0);
-    // Lines added above the error move it.
-    w = openWindow(dir, 'b.js');
-    r = run(['insert', 'b.js', w.lidAt(1)], dir, { input: '// a comment\n// another\n' });
-    expect(r.status, r.text).toBe(0);
-    // The error fixed.
-    w = openWindow(dir, 'b.js');
-    r = run(['edit', 'b.js', w.lidAt(6)], dir, { input: 'function b() {\n' });
-    expect(r.status, r.text).toBe(0);
-    expect(read(dir, 'b.js').toString()).toBe(
-      '// a comment\n// another\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nconst c = 4;\n',
-    );
-  });
+  it(
+    'lets through a valid edit, an edit of a file already broken elsewhere, ' +
+      'one that fixes an error, and one that moves an existing error',
+    () => {
+      const broken = 'function a() {\n  return 1;\n}\nfunction b( {\n  return 2;\n}\nconst c = 3;\n';
+      const dir = repo({ 'b.js': broken });
+      let w = openWindow(dir, 'b.js');
+      // Elsewhere in a broken file.
+      let r = run(['edit', 'b.js', w.lidAt(7)], dir, { input: 'const c = 4;\n' });
+      expect(r.status, r.text).toBe(0);
+      // Lines added above the error move it.
+      w = openWindow(dir, 'b.js');
+      r = run(['insert', 'b.js', w.lidAt(1)], dir, { input: '// a comment\n// another\n' });
+      expect(r.status, r.text).toBe(0);
+      // The error fixed.
+      w = openWindow(dir, 'b.js');
+      r = run(['edit', 'b.js', w.lidAt(6)], dir, { input: 'function b() {\n' });
+      expect(r.status, r.text).toBe(0);
+      expect(read(dir, 'b.js').toString()).toBe(
+        '// a comment\n// another\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nconst c = 4;\n',
+      );
+    },
+  );
 
-  it('a change broken in between passes as one apply (its check sees the final content), and is refused as two edits', () => {
-    const dir = repo({ 'm.ts': TS });
-    const w = openWindow(dir, 'm.ts');
-    // Wrapping the loop in an if: an opening line, then its closing line, each alone breaks the file.
-    const first = run(['insert', 'm.ts', w.lidAt(3)], dir, { input: '  if (items.length) {\n' });
-    expect(first.status, first.text).toBe(5);
-    const patch = `*** Begin Patch\n*** Update File: m.ts\n@@ insert before ${w.lidAt(3)}\n+  if (items.length) {\n@@ insert after ${w.lidAt(5)}\n+  }\n*** End Patch\n`;
-    const r = run(['apply'], dir, { input: patch });
-    expect(r.status, r.text).toBe(0);
-    expect(read(dir, 'm.ts').toString()).toContain(
-      '  if (items.length) {\n  for (const item of items) {\n    sum += item;\n  }\n  }\n',
-    );
-  });
+  it(
+    'a change broken in between passes as one apply (its ' +
+      'check sees the final content), and is refused as two edits',
+    () => {
+      const dir = repo({ 'm.ts': TS });
+      const w = openWindow(dir, 'm.ts');
+      // Wrapping the loop in an if: an opening line, then its closing line, each alone breaks the file.
+      const first = run(['insert', 'm.ts', w.lidAt(3)], dir, { input: '  if (items.length) {\n' });
+      expect(first.status, first.text).toBe(5);
+      const patch =
+        `*** Begin Patch\n*** Update File: m.ts\n@@ insert before ${w.lidAt(3)}\n+  if (items.length) {\n@@ ` +
+        `insert after ${w.lidAt(5)}\n+  }\n*** End Patch\n`;
+      const r = run(['apply'], dir, { input: patch });
+      expect(r.status, r.text).toBe(0);
+      expect(read(dir, 'm.ts').toString()).toContain(
+        '  if (items.length) {\n  for (const item of items) {\n    sum += item;\n  }\n  }\n',
+      );
+    },
+  );
 
   it('refuses a whole apply when one of its files breaks, naming that file, and writes none of them', () => {
     const dir = repo({ 'ok.ts': TS, 'bad.json': '{\n  "a": 1,\n  "b": 2\n}\n' });
     const wo = openWindow(dir, 'ok.ts');
     const wb = openWindow(dir, 'bad.json');
-    const patch = `*** Begin Patch\n*** Update File: ok.ts\n@@ edit ${wo.lidAt(2)}\n+  let sum = 1;\n*** Update File: bad.json\n@@ edit ${wb.lidAt(2)}\n+  "a": 1\n*** End Patch\n`;
+    const patch =
+      `*** Begin Patch\n*** Update File: ok.ts\n@@ edit ${wo.lidAt(2)}\n+  let sum = 1;\n*** Update File: ` +
+      `bad.json\n@@ edit ${wb.lidAt(2)}\n+  "a": 1\n*** End Patch\n`;
     const r = run(['apply'], dir, { input: patch });
     expect(r.status, r.text).toBe(5);
     expect(r.stderr).toMatch(/would leave bad\.json with a syntax error/);
@@ -148,22 +170,27 @@ describe('the syntax check', () => {
     expect(run(['edit', 'app.json5', again.lidAt(2)], dir, { input: '  a: [1 2],\n' }).status).toBe(5);
   });
 
-  it('checks valid modern syntax without refusing it: TypeScript satisfies and using, decorators, Python match and type, Rust let-else', () => {
-    const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
-    const cases: Array<[string, string]> = [
-      [
-        'm.ts',
-        'export const config = { port: 1 } satisfies Record<string, number>;\n{ using res = open(); }\n@sealed class A { @log m() {} }\n',
-      ],
-      ['m.py', 'type Point = tuple[float, float]\nmatch x:\n    case 1:\n        pass\n    case _:\n        pass\n'],
-      ['m.rs', 'fn f(o: Option<i32>) -> i32 {\n    let Some(v) = o else { return 0 };\n    v\n}\n'],
-    ];
-    for (const [file, text] of cases) {
-      const w = openWindow(dir, file);
-      const r = run(['edit', file, w.lidAt(1)], dir, { input: text });
-      expect(r.status, r.text).toBe(0);
-    }
-  });
+  it(
+    'checks valid modern syntax without refusing it: TypeScript ' +
+      'satisfies and using, decorators, Python match and type, Rust let-else',
+    () => {
+      const dir = repo({ 'm.ts': 'export const a = 1;\n', 'm.py': 'x = 1\n', 'm.rs': 'fn main() {}\n' });
+      const cases: Array<[string, string]> = [
+        [
+          'm.ts',
+          'export const config = { port: 1 } satisfies Record<string, number>;\n{ using res = open(); ' +
+            '}\n@sealed class A { @log m() {} }\n',
+        ],
+        ['m.py', 'type Point = tuple[float, float]\nmatch x:\n    case 1:\n        pass\n    case _:\n        pass\n'],
+        ['m.rs', 'fn f(o: Option<i32>) -> i32 {\n    let Some(v) = o else { return 0 };\n    v\n}\n'],
+      ];
+      for (const [file, text] of cases) {
+        const w = openWindow(dir, file);
+        const r = run(['edit', file, w.lidAt(1)], dir, { input: text });
+        expect(r.status, r.text).toBe(0);
+      }
+    },
+  );
 
   it('skips, with a one-line note, a file too large to check; the edit is written', () => {
     const dir = repo({});
@@ -203,22 +230,27 @@ describe('the syntax check', () => {
 });
 
 describe('the syntax check never refuses valid syntax its grammar is too old for', () => {
-  it("TypeScript and JavaScript: TypeScript's own parser has the last word (accessor, variance, export type *, import defer)", () => {
-    const dir = tempRepo();
-    write(dir, 'm.ts', 'export const a = 1;\n');
-    write(dir, 'm.js', 'export const a = 1;\n');
-    const ts = openWindow(dir, 'm.ts');
-    const r = run(['edit', 'm.ts', ts.lidAt(1)], dir, {
-      input:
-        'export class Box<in T, out U> {\n  static accessor count = 0;\n}\nexport type * from "./other";\nimport defer * as heavy from "./heavy";\n',
-    });
-    expect(r.status, r.text).toBe(0);
-    const js = openWindow(dir, 'm.js');
-    expect(run(['edit', 'm.js', js.lidAt(1)], dir, { input: 'class A { static accessor x = 1; }\n' }).status).toBe(0);
-    // A real error is still refused.
-    const again = openWindow(dir, 'm.ts');
-    expect(run(['insert', 'm.ts', again.lidAt(1)], dir, { input: 'const broken = (;\n' }).status).toBe(5);
-  });
+  it(
+    "TypeScript and JavaScript: TypeScript's own parser has the last word (accessor, variance, export type *, " +
+      'import defer)',
+    () => {
+      const dir = tempRepo();
+      write(dir, 'm.ts', 'export const a = 1;\n');
+      write(dir, 'm.js', 'export const a = 1;\n');
+      const ts = openWindow(dir, 'm.ts');
+      const r = run(['edit', 'm.ts', ts.lidAt(1)], dir, {
+        input:
+          'export class Box<in T, out U> {\n  static accessor count = 0;\n}\nexport type * from ' +
+          '"./other";\nimport defer * as heavy from "./heavy";\n',
+      });
+      expect(r.status, r.text).toBe(0);
+      const js = openWindow(dir, 'm.js');
+      expect(run(['edit', 'm.js', js.lidAt(1)], dir, { input: 'class A { static accessor x = 1; }\n' }).status).toBe(0);
+      // A real error is still refused.
+      const again = openWindow(dir, 'm.ts');
+      expect(run(['insert', 'm.ts', again.lidAt(1)], dir, { input: 'const broken = (;\n' }).status).toBe(5);
+    },
+  );
 });
 
 describe('a change whose tree web-tree-sitter cannot be asked for parents of (test/lang/fixtures/README.md)', () => {
@@ -235,42 +267,46 @@ describe('a change whose tree web-tree-sitter cannot be asked for parents of (te
 });
 
 describe('the check never crashes', () => {
-  it('an Add File of JavaScript full of ANSI colour escapes (a highlighted fixture) is refused or skipped with a note, never an internal error', () => {
-    const words = [
-      'let',
-      'x',
-      '=',
-      '1000',
-      ';',
-      'function',
-      'f',
-      '(',
-      ')',
-      '{',
-      'return',
-      '}',
-      '"text"',
-      'if',
-      'else',
-      '[',
-      ']',
-      '=>',
-    ];
-    const rows = Array.from({ length: 75 }, (_, row) =>
-      Array.from(
-        { length: 7 },
-        (_, k) => `\x1b[38;2;${(row * 7 + k) % 255};2;3m${words[(row * 7 + k) % words.length]}\x1b[0m`,
-      ).join(' '),
-    );
-    const dir = repo({ 'keep.js': 'export const a = 1;\n' });
-    const r = run(['apply'], dir, {
-      input: `*** Begin Patch\n*** Add File: test.js\n${rows.map((row) => `+${row}`).join('\n')}\n*** End Patch\n`,
-    });
-    // Refused as it is not JavaScript, unless its parse overran the time bound on a busy machine.
-    if (r.status === 0) expect(r.stderr).toMatch(/^rt: test\.js was not syntax-checked: parsing took longer than/);
-    else expect(r.status, r.text).toBe(5);
-    expect(r.stderr).not.toMatch(/internal error/);
-  });
+  it(
+    'an Add File of JavaScript full of ANSI colour escapes (a highlighted ' +
+      'fixture) is refused or skipped with a note, never an internal error',
+    () => {
+      const words = [
+        'let',
+        'x',
+        '=',
+        '1000',
+        ';',
+        'function',
+        'f',
+        '(',
+        ')',
+        '{',
+        'return',
+        '}',
+        '"text"',
+        'if',
+        'else',
+        '[',
+        ']',
+        '=>',
+      ];
+      const rows = Array.from({ length: 75 }, (_, row) =>
+        Array.from(
+          { length: 7 },
+          (_, k) => `\x1b[38;2;${(row * 7 + k) % 255};2;3m${words[(row * 7 + k) % words.length]}\x1b[0m`,
+        ).join(' '),
+      );
+      const dir = repo({ 'keep.js': 'export const a = 1;\n' });
+      const r = run(['apply'], dir, {
+        input: `*** Begin Patch\n*** Add File: test.js\n${rows.map((row) => `+${row}`).join('\n')}\n*** End Patch\n`,
+      });
+      // Refused as it is not JavaScript, unless its parse overran the time bound on a busy machine.
+      if (r.status === 0) expect(r.stderr).toMatch(/^rt: test\.js was not syntax-checked: parsing took longer than/);
+      else expect(r.status, r.text).toBe(5);
+      expect(r.stderr).not.toMatch(/internal error/);
+    },
+  );
 
   it('nesting 20,000 deep in a new Go file is judged or skipped with a note, never an internal error', () => {
     const dir = repo({ 'keep.go': 'package a\n' });
@@ -350,5 +386,76 @@ describe("Python's indentation rules, which its grammar does not check", () => {
     const dir = repo({ 'f.py': PY });
     const w = openWindow(dir, 'f.py');
     expect(run(['edit', 'f.py', w.lidAt(3)], dir, { input: '        return 1  # one\n' }).status).toBe(0);
+  });
+});
+
+describe('syntax check: broken writes are refused in JavaScript, long files and long JSON or YAML', () => {
+  it(
+    'refuses TypeScript syntax written into a JavaScript file ' +
+      '(TypeScript parser, read as JS, has no parse error for it)',
+    () => {
+      const js = 'function f(x) {\n  return x;\n}\n';
+      for (const name of ['a.js', 'a.mjs', 'a.cjs']) {
+        const dir = repo({ [name]: js });
+        const w = openWindow(dir, name);
+        // `node --check` fails on it: SyntaxError: Unexpected token ':'.
+        const r = run(['edit', name, w.lidAt(1)], dir, { input: 'function f(x: number): number {\n' });
+        expect(r.status, r.text).toBe(5);
+        expect(readText(dir, name)).toBe(js);
+      }
+    },
+  );
+
+  it('refuses a broken edit in a long TypeScript file whose edit lies inside a class longer than the window', () => {
+    // 5,000 lines, one class: the window is cut inside the class body; its fragment has 50+
+    // errors of its own and the edit's error is past the cap, so it is never seen.
+    let ts = 'export class Big {\n';
+    for (let i = 0; i < 1000; i++)
+      ts += `  m${i}(x: number): number {\n    const y = x + ${i};\n    return y;\n  }\n\n`;
+    ts += '}\n';
+    const dir = repo({ 'big.ts': ts });
+    const w = openWindow(dir, 'big.ts:2503', ['--window', '3']);
+    expect(w.lines.find((l) => l.n === 2503)?.content).toBe('    const y = x + 500;');
+    const r = run(['edit', 'big.ts', w.lidAt(2503)], dir, { input: '    const y = (x + 1;\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(readText(dir, 'big.ts')).toBe(ts);
+  });
+
+  it(
+    'refuses a broken edit in the middle of a long JSON file ' +
+      '(the window fragment stops the JSON parser at its start)',
+    () => {
+      const obj: Record<string, { a: number }> = {};
+      for (let i = 0; i < 5000; i++) obj[`k${i}`] = { a: i };
+      const json = `${JSON.stringify(obj, null, 2)}\n`;
+      const dir = repo({ 'big.json': json });
+      const w = openWindow(dir, 'big.json:8001', ['--window', '3']);
+      expect(w.lines.find((l) => l.n === 8001)?.content).toBe('    "a": 2666');
+      const r = run(['edit', 'big.json', w.lidAt(8001)], dir, { input: '    "a": tru\n' });
+      expect(r.status, r.text).toBe(5);
+      expect(readText(dir, 'big.json')).toBe(json);
+    },
+  );
+
+  it('refuses a broken edit in a long YAML file without blank lines between its keys', () => {
+    let yaml = '';
+    for (let i = 0; i < 2000; i++) yaml += `k${i}:\n  a: ${i}\n  b: [1, 2]\n`;
+    const dir = repo({ 'big.yaml': yaml });
+    const w = openWindow(dir, 'big.yaml:3003', ['--window', '3']);
+    expect(w.lines.find((l) => l.n === 3003)?.content).toBe('  b: [1, 2]');
+    // The same edit in a 300-line file is refused (exit 5).
+    const r = run(['edit', 'big.yaml', w.lidAt(3003)], dir, { input: '  b: [1, 2\n' });
+    expect(r.status, r.text).toBe(5);
+    expect(readText(dir, 'big.yaml')).toBe(yaml);
+  });
+});
+
+describe('syntax check: valid syntax the grammar cannot read', () => {
+  // A case item ending in ;;& (bash 4) is an error to the Bash grammar; bash -n, asked before a
+  // refusal, reads it. A change that breaks the script is still refused.
+  it('a Bash case item ending in ;;& is written; a case left open is refused', () => {
+    const dir = repo({});
+    expect(run(['create', 'c.sh'], dir, { input: 'case $x in *) echo;;& esac\n' }).status).toBe(0);
+    expect(run(['create', 'd.sh'], dir, { input: 'case $x in *) echo;;&\n' }).status).toBe(5);
   });
 });

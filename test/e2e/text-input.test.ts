@@ -1,4 +1,4 @@
-// The text of an edit (SPEC §3 "Text from stdin"): what edit, insert and create refuse to write,
+// The text of an edit, from stdin: what edit, insert and create refuse to write,
 // and what they say instead. Run through the built binary.
 
 import fs from 'node:fs';
@@ -9,13 +9,15 @@ import { cleanup, expectRun, openWindow, run, tree, withFile } from './harness.j
 afterAll(cleanup);
 
 describe('a NUL byte in the new text (found by a user trial: it made the file binary)', () => {
-  it('edit, insert and create refuse it with exit 2, naming the line of the text that holds it; nothing is written', () => {
+  it('edit, insert and create refuse it with exit 2, naming the line of the text holding it; none written', () => {
     const { dir, file } = withFile(5);
     const w = openWindow(dir, 'f.txt');
     const before = tree(dir);
     const text = 'fine\nbad\0byte\nfine too\n';
-    const message =
-      /^rt: line 2 of the new text holds a NUL byte \(its byte 4\): a NUL makes a text file binary, and rt does not read binary files; nothing was written\nrt: remove the NUL bytes from the text/;
+    const message = new RegExp(
+      String.raw`^rt: line 2 of the new text holds a NUL byte \(its byte 4\): a NUL makes a text file binary, and ` +
+        String.raw`rt does not read binary files; nothing was written\nrt: remove the NUL bytes from the text`,
+    );
     for (const args of [
       ['edit', 'f.txt', w.lidAt(2)],
       ['insert', 'f.txt', w.lidAt(2)],

@@ -1,4 +1,4 @@
-// rt undo, rt redo, rt history (SPEC §8): a step taken back only when its files are still what
+// rt undo, rt redo, rt history: a step taken back only when its files are still what
 // it wrote, bytes exactly restored, the LIDs of the restored lines as before the step; sessions
 // never undo each other's work; a damaged history is never fatal.
 
@@ -32,7 +32,10 @@ describe('rt undo and rt redo', () => {
     const r = run(['undo'], dir);
     expect(r.status, r.text).toBe(0);
     expect(r.stdout).toMatch(
-      /^undid step 1 \(rt edit, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): f\.txt\nrestored f\.txt: 4 lines\n--- f\.txt \(lines 1-4 of 4\) ---\n/,
+      new RegExp(
+        String.raw`^undid step 1 \(rt edit, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): f\.txt\nrestored f\.txt: 4 ` +
+          String.raw`lines\n--- f\.txt \(lines 1-4 of 4\) ---\n`,
+      ),
     );
     expect(read(dir, 'f.txt')).toEqual(bytes);
     // The window printed before the edit is valid again: its LIDs name the same lines.
@@ -62,11 +65,16 @@ describe('rt undo and rt redo', () => {
     const w = openWindow(dir, 'a.txt');
     const before = tree(dir);
     const r = run(['apply'], dir, {
-      input: `*** Update File: a.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** Add File: sub/new.txt\n+new\n*** Delete File: old.txt\n*** Update File: m.txt\n*** Move to: n.txt\n`,
+      input:
+        `*** Update File: a.txt\n@@ edit ${w.lidAt(1)}\n+A\n*** Add File: sub/new.txt\n+new\n*** Delete File: ` +
+        `old.txt\n*** Update File: m.txt\n*** Move to: n.txt\n`,
     });
     expect(r.status, r.text).toBe(0);
     expect(run(['history'], dir).stdout).toMatch(
-      /^1 {2}\S+ \S+ {2}- {2}rt apply {2}a\.txt \+1 -1, sub\/new\.txt \+1 -0, old\.txt \+0 -1, m\.txt \+0 -1, n\.txt \+1 -0\n$/,
+      new RegExp(
+        String.raw`^1 {2}\S+ \S+ {2}- {2}rt apply {2}a\.txt \+1 -1, sub\/new\.txt \+1 -0, old\.txt \+0 -1, m\.txt ` +
+          String.raw`\+0 -1, n\.txt \+1 -0\n$`,
+      ),
     );
     const u = run(['undo'], dir);
     expect(u.status, u.text).toBe(0);
@@ -76,23 +84,30 @@ describe('rt undo and rt redo', () => {
     expect(fs.existsSync(path.join(dir, 'n.txt'))).toBe(false);
   });
 
-  it('refuses (exit 3, nothing written) when a file changed since the step, naming it; --force undoes where the lines are still as left', () => {
-    const dir = repo({ 'f.txt': numbered(20) });
-    const w = openWindow(dir, 'f.txt');
-    run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' });
-    // An editor changes another line.
-    const edited = read(dir, 'f.txt').toString().replace('line 15\n', 'fifteen\n');
-    fs.writeFileSync(path.join(dir, 'f.txt'), edited);
-    expectRun(run(['undo'], dir), {
-      status: 3,
-      stdout: '',
-      stderr:
-        /^rt: f\.txt changed since step 1 \(rt edit\) wrote it; nothing was undone\nrt: see it as it is now: rt open f\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
-    });
-    expect(read(dir, 'f.txt').toString()).toBe(edited);
-    expect(run(['undo', '--force'], dir).status).toBe(0);
-    expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'fifteen\n'));
-  });
+  it(
+    'refuses (exit 3, nothing written) when a file changed since the ' +
+      'step, naming it; --force undoes where the lines are still as left',
+    () => {
+      const dir = repo({ 'f.txt': numbered(20) });
+      const w = openWindow(dir, 'f.txt');
+      run(['edit', 'f.txt', w.lidAt(5)], dir, { input: 'five\n' });
+      // An editor changes another line.
+      const edited = read(dir, 'f.txt').toString().replace('line 15\n', 'fifteen\n');
+      fs.writeFileSync(path.join(dir, 'f.txt'), edited);
+      expectRun(run(['undo'], dir), {
+        status: 3,
+        stdout: '',
+        stderr: new RegExp(
+          String.raw`^rt: f\.txt changed since step 1 \(rt edit\) wrote it; nothing was undone\nrt: see it as it ` +
+            String.raw`is now: rt open f\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt ` +
+            String.raw`edit\) wrote: add --force\n$`,
+        ),
+      });
+      expect(read(dir, 'f.txt').toString()).toBe(edited);
+      expect(run(['undo', '--force'], dir).status).toBe(0);
+      expect(read(dir, 'f.txt').toString()).toBe(numbered(20).replace('line 15\n', 'fifteen\n'));
+    },
+  );
 
   it("never undoes another session's later work: A's undo is refused after B changed the file", () => {
     const dir = repo({ 'f.txt': numbered(10) });
@@ -143,28 +158,38 @@ describe('rt undo and rt redo', () => {
 });
 
 describe('rt undo told what stands in its way', () => {
-  it("a session's undo blocked by another session's later step names that step and its session, with or without STEP", () => {
-    const dir = repo({ 'a.txt': 'one\ntwo\nthree\n' });
-    const A = { RT_SESSION: 'A' };
-    const B = { RT_SESSION: 'B' };
-    expect(run(['edit', '--force', 'a.txt', '1'], dir, { env: A, input: 'ONE\n' }).status).toBe(0);
-    expect(run(['edit', '--force', 'a.txt', '2'], dir, { env: B, input: 'TWO\n' }).status).toBe(0);
-    expectRun(run(['undo'], dir, { env: A }), {
-      status: 3,
-      stdout: '',
-      stderr:
-        /^rt: a\.txt changed since step 1 \(rt edit\) wrote it: step 2 \(rt edit, session B\) wrote it after; nothing was undone\nrt: undo step 2 first: rt undo 2\nrt: see it as it is now: rt open a\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) wrote: add --force\n$/,
-    });
-    expectRun(run(['undo', '1'], dir, { env: A }), {
-      status: 3,
-      stdout: '',
-      stderr:
-        /^rt: step 2 \(rt edit, session B\) changed a\.txt after step 1; nothing was undone\nrt: undo step 2 first: rt undo 2\n$/,
-    });
-    expect(read(dir, 'a.txt').toString()).toBe('ONE\nTWO\nthree\n');
-  });
+  it(
+    "a session's undo blocked by another session's later step names that step and its session, with or without " +
+      'STEP',
+    () => {
+      const dir = repo({ 'a.txt': 'one\ntwo\nthree\n' });
+      const A = { RT_SESSION: 'A' };
+      const B = { RT_SESSION: 'B' };
+      expect(run(['edit', '--force', 'a.txt', '1'], dir, { env: A, input: 'ONE\n' }).status).toBe(0);
+      expect(run(['edit', '--force', 'a.txt', '2'], dir, { env: B, input: 'TWO\n' }).status).toBe(0);
+      expectRun(run(['undo'], dir, { env: A }), {
+        status: 3,
+        stdout: '',
+        stderr: new RegExp(
+          String.raw`^rt: a\.txt changed since step 1 \(rt edit\) wrote it: step 2 \(rt edit, session B\) wrote ` +
+            String.raw`it after; nothing was undone\nrt: undo step 2 first: rt undo 2\nrt: see it as it is now: rt ` +
+            String.raw`open a\.txt\nrt: undo anyway, where its changed lines are still what step 1 \(rt edit\) ` +
+            String.raw`wrote: add --force\n$`,
+        ),
+      });
+      expectRun(run(['undo', '1'], dir, { env: A }), {
+        status: 3,
+        stdout: '',
+        stderr: new RegExp(
+          String.raw`^rt: step 2 \(rt edit, session B\) changed a\.txt after step 1; nothing was undone\nrt: undo ` +
+            String.raw`step 2 first: rt undo 2\n$`,
+        ),
+      });
+      expect(read(dir, 'a.txt').toString()).toBe('ONE\nTWO\nthree\n');
+    },
+  );
 
-  it('undo STEP of a step undone already says so (exit 1: nothing to undo), and whether rt redo can bring it back', () => {
+  it('undo STEP of a step undone already says so (exit 1: nothing to undo), and whether rt redo can redo it', () => {
     const dir = repo({ 'a.txt': 'one\ntwo\n' });
     expect(run(['edit', '--force', 'a.txt', '1'], dir, { input: 'ONE\n' }).status).toBe(0);
     expect(run(['undo'], dir).status).toBe(0);
@@ -178,46 +203,54 @@ describe('rt undo told what stands in its way', () => {
     expectRun(run(['undo', '1'], dir), {
       status: 1,
       stdout: '',
-      stderr:
-        /^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: the session that undid it wrote since\)\nrt: see the steps: rt history\n$/,
+      stderr: new RegExp(
+        String.raw`^rt: step 1 \(rt edit\) is undone already; nothing was written \(it can no longer be redone: ` +
+          String.raw`the session that undid it wrote since\)\nrt: see the steps: rt history\n$`,
+      ),
     });
   });
 });
 
 describe('rt undo of a big file', () => {
-  it('saves the index it restores as a full encoding would: the next commands read it without a warning, with the LIDs of before the step', () => {
-    // Several blocks of the saved index, and changes that add or remove a number of lines not a multiple of a block.
-    const dir = repo({ 'f.txt': numbered(5000), 'g.txt': numbered(3000) });
-    const f = openWindow(dir, 'f.txt:1', ['--window', '5000']);
-    const g = openWindow(dir, 'g.txt:1', ['--window', '3000']);
-    // Dated back, so that its saved index is trusted by its stamp (not racy) and kept as read.
-    for (const name of ['f.txt', 'g.txt'])
-      fs.utimesSync(path.join(dir, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-    const original = { f: read(dir, 'f.txt'), g: read(dir, 'g.txt') };
-    expect(run(['edit', 'f.txt', f.lidAt(1500), f.lidAt(1502)], dir, { input: 'x\ny\nz\nw\nv\n' }).status).toBe(0);
-    const patch = `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${f.lidAt(10)} ${f.lidAt(12)}\n@@ insert after ${f.lidAt(4000)}\n+new\n*** Update File: g.txt\n@@ edit ${g.lidAt(2000)}\n+G\n*** End Patch\n`;
-    expect(run(['apply'], dir, { input: patch }).status).toBe(0);
-    for (const n of [1, 2]) {
-      const u = run(['undo'], dir);
-      expect(u.status, u.text).toBe(0);
-      expect(u.stderr, `undo ${n}`).toBe('');
-    }
-    expect(read(dir, 'f.txt')).toEqual(original.f);
-    expect(read(dir, 'g.txt')).toEqual(original.g);
-    const f2 = run(['open', 'f.txt:1', '--window', '5000'], dir);
-    const g2 = run(['open', 'g.txt:1', '--window', '3000'], dir);
-    expect(f2.stderr + g2.stderr).toBe('');
-    expect(parseWindow(f2).lids).toEqual(f.lids);
-    expect(parseWindow(g2).lids).toEqual(g.lids);
-    expect(fs.existsSync(path.join(dir, '.rt/set-aside'))).toBe(false);
-    // And redo then undo again: the same bytes each way.
-    expect(run(['redo'], dir).status).toBe(0);
-    expect(run(['redo'], dir).status).toBe(0);
-    expect(run(['undo'], dir).status).toBe(0);
-    expect(run(['undo'], dir).status).toBe(0);
-    expect(read(dir, 'f.txt')).toEqual(original.f);
-    expect(parseWindow(run(['open', 'f.txt:1', '--window', '5000'], dir)).lids).toEqual(f.lids);
-  });
+  it(
+    'saves the index it restores as a full encoding would: the next ' +
+      'commands read it without a warning, with the LIDs of before the step',
+    () => {
+      // Several blocks of the saved index, and changes that add or remove a number of lines not a multiple of a block.
+      const dir = repo({ 'f.txt': numbered(5000), 'g.txt': numbered(3000) });
+      const f = openWindow(dir, 'f.txt:1', ['--window', '5000']);
+      const g = openWindow(dir, 'g.txt:1', ['--window', '3000']);
+      // Dated back, so that its saved index is trusted by its stamp (not racy) and kept as read.
+      for (const name of ['f.txt', 'g.txt'])
+        fs.utimesSync(path.join(dir, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+      const original = { f: read(dir, 'f.txt'), g: read(dir, 'g.txt') };
+      expect(run(['edit', 'f.txt', f.lidAt(1500), f.lidAt(1502)], dir, { input: 'x\ny\nz\nw\nv\n' }).status).toBe(0);
+      const patch =
+        `*** Begin Patch\n*** Update File: f.txt\n@@ delete ${f.lidAt(10)} ${f.lidAt(12)}\n@@ insert ` +
+        `after ${f.lidAt(4000)}\n+new\n*** Update File: g.txt\n@@ edit ${g.lidAt(2000)}\n+G\n*** End Patch\n`;
+      expect(run(['apply'], dir, { input: patch }).status).toBe(0);
+      for (const n of [1, 2]) {
+        const u = run(['undo'], dir);
+        expect(u.status, u.text).toBe(0);
+        expect(u.stderr, `undo ${n}`).toBe('');
+      }
+      expect(read(dir, 'f.txt')).toEqual(original.f);
+      expect(read(dir, 'g.txt')).toEqual(original.g);
+      const f2 = run(['open', 'f.txt:1', '--window', '5000'], dir);
+      const g2 = run(['open', 'g.txt:1', '--window', '3000'], dir);
+      expect(f2.stderr + g2.stderr).toBe('');
+      expect(parseWindow(f2).lids).toEqual(f.lids);
+      expect(parseWindow(g2).lids).toEqual(g.lids);
+      expect(fs.existsSync(path.join(dir, '.rt/set-aside'))).toBe(false);
+      // And redo then undo again: the same bytes each way.
+      expect(run(['redo'], dir).status).toBe(0);
+      expect(run(['redo'], dir).status).toBe(0);
+      expect(run(['undo'], dir).status).toBe(0);
+      expect(run(['undo'], dir).status).toBe(0);
+      expect(read(dir, 'f.txt')).toEqual(original.f);
+      expect(parseWindow(run(['open', 'f.txt:1', '--window', '5000'], dir)).lids).toEqual(f.lids);
+    },
+  );
 });
 
 describe('rt undo of a file made in new folders', () => {
@@ -323,30 +356,36 @@ describe('nothing to undo, and a history that cannot be trusted', () => {
 });
 
 describe('rt undo of a move', () => {
-  it('keeps neither file whole; undo makes the source again from the target, with its LIDs, redo the target from the source', () => {
-    const dir = repo({ 'src/a.ts': numbered(2000) });
-    const w = openWindow(dir, 'src/a.ts:1', ['--window', '2000']);
-    const m = run(['apply'], dir, {
-      input: `*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: lib/b.ts\n@@ edit ${w.lidAt(1000)}\n+changed\n*** End Patch\n`,
-    });
-    expect(m.status, m.text).toBe(0);
-    const moved = read(dir, 'lib/b.ts');
-    const movedLids = parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids;
-    expect(fs.statSync(path.join(dir, '.rt/history/data/1.bin')).size).toBeLessThan(2000);
-    const u = run(['undo'], dir);
-    expect(u.status, u.text).toBe(0);
-    expect(read(dir, 'src/a.ts').toString()).toBe(numbered(2000));
-    expect(fs.existsSync(path.join(dir, 'lib'))).toBe(false);
-    expect(parseWindow(run(['open', 'src/a.ts:1', '--window', '2000'], dir)).lids).toEqual(w.lids);
-    const r = run(['redo'], dir);
-    expect(r.status, r.text).toBe(0);
-    expect(read(dir, 'lib/b.ts')).toEqual(moved);
-    expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
-    expect(parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids).toEqual(movedLids);
-    // The target changed since: the source cannot be made again from it.
-    fs.appendFileSync(path.join(dir, 'lib/b.ts'), 'more\n');
-    const again = run(['undo'], dir);
-    expect(again.status, again.text).toBe(3);
-    expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
-  });
+  it(
+    'keeps neither file whole; undo makes the source again from ' +
+      'the target, with its LIDs, redo the target from the source',
+    () => {
+      const dir = repo({ 'src/a.ts': numbered(2000) });
+      const w = openWindow(dir, 'src/a.ts:1', ['--window', '2000']);
+      const m = run(['apply'], dir, {
+        input:
+          `*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: lib/b.ts\n@@ ` +
+          `edit ${w.lidAt(1000)}\n+changed\n*** End Patch\n`,
+      });
+      expect(m.status, m.text).toBe(0);
+      const moved = read(dir, 'lib/b.ts');
+      const movedLids = parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids;
+      expect(fs.statSync(path.join(dir, '.rt/history/data/1.bin')).size).toBeLessThan(2000);
+      const u = run(['undo'], dir);
+      expect(u.status, u.text).toBe(0);
+      expect(read(dir, 'src/a.ts').toString()).toBe(numbered(2000));
+      expect(fs.existsSync(path.join(dir, 'lib'))).toBe(false);
+      expect(parseWindow(run(['open', 'src/a.ts:1', '--window', '2000'], dir)).lids).toEqual(w.lids);
+      const r = run(['redo'], dir);
+      expect(r.status, r.text).toBe(0);
+      expect(read(dir, 'lib/b.ts')).toEqual(moved);
+      expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
+      expect(parseWindow(run(['open', 'lib/b.ts:1', '--window', '2000'], dir)).lids).toEqual(movedLids);
+      // The target changed since: the source cannot be made again from it.
+      fs.appendFileSync(path.join(dir, 'lib/b.ts'), 'more\n');
+      const again = run(['undo'], dir);
+      expect(again.status, again.text).toBe(3);
+      expect(fs.existsSync(path.join(dir, 'src/a.ts'))).toBe(false);
+    },
+  );
 });

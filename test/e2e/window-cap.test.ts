@@ -1,4 +1,4 @@
-// The most lines a range of rt open shows (SPEC §3: at most 200 unless --window; RT_WINDOW counts
+// The most lines a range of rt open shows (at most 200 unless --window; RT_WINDOW counts
 // as --window), what is said when a range is cut, and long windows. Run through the built binary.
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function expectNumbered(
   });
 }
 
-describe('the most lines a range shows (found by a user trial: RT_WINDOW=500 stopped at 200, --window 500 did not)', () => {
+describe('the most lines a range shows (found by a user trial: RT_WINDOW=500 stopped at 200, --window 500 not)', () => {
   const dir = tempDir();
   write(dir, 'f.txt', numbered(1000));
 
@@ -43,7 +43,8 @@ describe('the most lines a range shows (found by a user trial: RT_WINDOW=500 sto
       1000,
       1,
       200,
-      'rt: lines 1-200 of the 1-400 asked for are shown: a range shows at most 200 lines unless --window N or RT_WINDOW says more\nrt: the rest: rt open f.txt:201-400\n',
+      'rt: lines 1-200 of the 1-400 asked for are shown: a range shows at most 200 lines unless --window N or ' +
+        'RT_WINDOW says more\nrt: the rest: rt open f.txt:201-400\n',
     );
     expectNumbered(['open', 'f.txt:201-400'], dir, {}, 1000, 201, 400, '');
     expectNumbered(
@@ -53,7 +54,8 @@ describe('the most lines a range shows (found by a user trial: RT_WINDOW=500 sto
       1000,
       1,
       300,
-      'rt: lines 1-300 of the 1-900 asked for are shown: a range shows at most 300 lines with --window 300\nrt: the rest: rt open f.txt:301-900 --window 600\n',
+      'rt: lines 1-300 of the 1-900 asked for are shown: a range shows at most 300 lines with --window ' +
+        '300\nrt: the rest: rt open f.txt:301-900 --window 600\n',
     );
     expectNumbered(
       ['open', 'f.txt:101-900'],
@@ -62,7 +64,8 @@ describe('the most lines a range shows (found by a user trial: RT_WINDOW=500 sto
       1000,
       101,
       150,
-      'rt: lines 101-150 of the 101-900 asked for are shown: a range shows at most 50 lines with RT_WINDOW=50\nrt: the rest: rt open f.txt:151-900 --window 750\n',
+      'rt: lines 101-150 of the 101-900 asked for are shown: a range shows at most 50 lines with ' +
+        'RT_WINDOW=50\nrt: the rest: rt open f.txt:151-900 --window 750\n',
     );
     expectNumbered(['open', 'f.txt:151-900', '--window', '750'], dir, { RT_WINDOW: '50' }, 1000, 151, 900, '');
     // Cut by the end of the file only: nothing to say.

@@ -1,4 +1,4 @@
-// Which files are checked (SPEC §9): by name, then by shebang; others not at all.
+// Which files are checked: by name, then by shebang; others not at all.
 
 import { describe, expect, it } from 'vitest';
 import { languageOf, languageOfShebang, LANGUAGES, PARSING } from '../../src/lang/languages.js';
@@ -108,7 +108,7 @@ describe('languageOfShebang', () => {
 });
 
 describe('PARSING', () => {
-  it('covers the languages SPEC §9 names, each with a parser', () => {
+  it('covers the languages the man page names, each with a parser', () => {
     const named = [
       'javascript',
       'typescript',

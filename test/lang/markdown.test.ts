@@ -7,7 +7,7 @@ const shown = (text: string): string[] =>
   markdownOutline(text).map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`);
 
 describe('markdownOutline', () => {
-  it('lists ATX and setext headings with their levels; a section runs to the next heading of its level or higher', () => {
+  it('lists ATX and setext headings with their levels; a section runs to the next heading of its level or up', () => {
     const text = '# Title\nintro\n## Set up\ntext\n### Deep ###\nmore\n\nUse it\n------\n\nOther\n=====\n';
     expect(shown(text)).toEqual(['h1 title 1-10', 'h2 set-up 3-7', 'h3 deep 5-7', 'h2 use-it 8-10', 'h1 other 11-12']);
     expect(markdownOutline(text)[2]).toEqual({
@@ -60,7 +60,8 @@ describe('markdownOutline', () => {
 
   it('names a heading by its text as rendered: code, links, emphasis, tags and escapes', () => {
     const names = markdownOutline(
-      '## `rt open` and [links](x.md)\n## **Bold** _em_ snake_case\n## A \\# b &amp; c\n## <a name="x"></a>Tagged\n## ![logo](l.png) Project\n',
+      '## `rt open` and [links](x.md)\n## **Bold** _em_ snake_case\n## A \\# b &amp; c\n## <a ' +
+        'name="x"></a>Tagged\n## ![logo](l.png) Project\n',
     ).map((d) => [d.name, d.qualifiedName]);
     expect(names).toEqual([
       ['rt open and links', 'rt-open-and-links'],

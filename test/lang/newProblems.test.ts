@@ -1,7 +1,7 @@
 // Pairing the errors of the old and new content through the edit's hunks (newProblems.ts).
 
 import { describe, expect, it } from 'vitest';
-import { hunkBetween, newProblems, type Hunk } from '../../src/lang/newProblems.js';
+import { hunkBetween, newProblems, type ChangedLines } from '../../src/lang/newProblems.js';
 import type { SyntaxProblem } from '../../src/lang/problem.js';
 
 const at = (line: number, kind = 'missing )', context: [number, number] = [line, line]): SyntaxProblem => ({
@@ -16,10 +16,10 @@ const at = (line: number, kind = 'missing )', context: [number, number] = [line,
 const lines = (problems: SyntaxProblem[]): number[] => problems.map((p) => p.line);
 
 describe('newProblems', () => {
-  const replaceLine5: Hunk[] = [{ oldStart: 5, oldEnd: 6, newStart: 5, newEnd: 6 }];
-  const insertTwoAt3: Hunk[] = [{ oldStart: 3, oldEnd: 3, newStart: 3, newEnd: 5 }];
+  const replaceLine5: ChangedLines[] = [{ oldStart: 5, oldEnd: 6, newStart: 5, newEnd: 6 }];
+  const insertTwoAt3: ChangedLines[] = [{ oldStart: 3, oldEnd: 3, newStart: 3, newEnd: 5 }];
 
-  it.each<[string, SyntaxProblem[], SyntaxProblem[], Hunk[], number[]]>([
+  it.each<[string, SyntaxProblem[], SyntaxProblem[], ChangedLines[], number[]]>([
     ['no error after the edit', [at(2)], [], replaceLine5, []],
     ['a clean file broken', [], [at(5)], replaceLine5, [5]],
     ['the same error, same place', [at(9)], [at(9)], replaceLine5, []],
@@ -54,7 +54,7 @@ describe('newProblems', () => {
   });
 
   it('maps an old error through every hunk above it', () => {
-    const hunks: Hunk[] = [
+    const hunks: ChangedLines[] = [
       { oldStart: 2, oldEnd: 2, newStart: 2, newEnd: 4 }, // two lines inserted: +2
       { oldStart: 6, oldEnd: 9, newStart: 8, newEnd: 9 }, // three lines become one: -2
     ];
@@ -64,7 +64,7 @@ describe('newProblems', () => {
 });
 
 describe('hunkBetween', () => {
-  it.each<[string, string, Hunk[]]>([
+  it.each<[string, string, ChangedLines[]]>([
     ['a\nb\nc\n', 'a\nb\nc\n', []],
     ['a\nb\nc\n', 'a\nX\nc\n', [{ oldStart: 2, oldEnd: 3, newStart: 2, newEnd: 3 }]],
     ['a\nc\n', 'a\nb\nc\n', [{ oldStart: 2, oldEnd: 2, newStart: 2, newEnd: 3 }]],

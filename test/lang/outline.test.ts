@@ -1,4 +1,4 @@
-// The definitions `rt outline` lists and `rt open PATH:@Class.method` finds (SPEC §9).
+// The definitions `rt outline` lists and `rt open PATH:@Class.method` finds.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type LanguageId } from '../../src/lang/languages.js';
@@ -21,7 +21,9 @@ describe('outline', () => {
   it.each<[LanguageId, string, string[]]>([
     [
       'typescript',
-      'export const LIMIT = 10;\nlet n = 1;\nexport class Cart {\n  add(x: number) {\n    function inner() {}\n  }\n}\ninterface Item { id: string }\ntype Id = string;\nenum E { A }\nconst f = (a: number) => a;\ndescribe("x", () => { function notShown() {} });\n',
+      'export const LIMIT = 10;\nlet n = 1;\nexport class Cart {\n  add(x: number) {\n    function inner() ' +
+        '{}\n  }\n}\ninterface Item { id: string }\ntype Id = string;\nenum E { A }\nconst f = (a: number) => ' +
+        'a;\ndescribe("x", () => { function notShown() {} });\n',
       [
         'const LIMIT 1-1',
         'class Cart 3-7',
@@ -40,7 +42,8 @@ describe('outline', () => {
     ],
     [
       'python',
-      '@dataclass\nclass Cart:\n    def add(self, x):\n        def inner(): pass\n\ndef main():\n    pass\ntype Id = int\n',
+      '@dataclass\nclass Cart:\n    def add(self, x):\n        def inner(): pass\n\ndef main():\n    ' +
+        'pass\ntype Id = int\n',
       ['class Cart 1-4', 'method Cart.add 3-4', 'function main 6-7', 'type Id 8-8'],
     ],
     [
@@ -50,7 +53,8 @@ describe('outline', () => {
     ],
     [
       'rust',
-      'struct Cart;\nimpl Cart {\n    fn add(&self) {}\n}\ntrait T { fn t(&self); }\nconst N: u8 = 1;\nmod m { pub fn f() {} }\n',
+      'struct Cart;\nimpl Cart {\n    fn add(&self) {}\n}\ntrait T { fn t(&self); }\nconst N: u8 = 1;\nmod m ' +
+        '{ pub fn f() {} }\n',
       [
         'struct Cart 1-1',
         'impl Cart 2-4',
@@ -69,7 +73,8 @@ describe('outline', () => {
     ],
     [
       'c',
-      'struct list { int n; };\nstatic int *count(struct list *l) {\n  return 0;\n}\ntypedef int id;\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n',
+      'struct list { int n; };\nstatic int *count(struct list *l) {\n  return 0;\n}\ntypedef int id;\n#define ' +
+        'MAX(a, b) ((a) > (b) ? (a) : (b))\n',
       ['struct list 1-1', 'function count 2-4', 'type id 5-5', 'macro MAX 6-6'],
     ],
     [
@@ -111,7 +116,8 @@ describe('outline: what real code holds', () => {
     [
       'members of a class expression, qualified by its variable',
       'typescript',
-      'const NodePath_Final = class NodePath {\n  getScope() {}\n  static get(x) {}\n};\nexport const Other = class {\n  run() {}\n};\n',
+      'const NodePath_Final = class NodePath {\n  getScope() {}\n  static get(x) {}\n};\nexport const Other = ' +
+        'class {\n  run() {}\n};\n',
       [
         'class NodePath_Final 1-4',
         'method NodePath_Final.getScope 2-2',
@@ -123,7 +129,8 @@ describe('outline: what real code holds', () => {
     [
       'namespaces and modules, declared or not',
       'typescript',
-      'namespace NS {\n  export function f() {}\n}\nmodule M { export const x = 1; }\ndeclare namespace D { function g(): void }\ndeclare module "fs-extra" {\n  function h(): void;\n}\n',
+      'namespace NS {\n  export function f() {}\n}\nmodule M { export const x = 1; }\ndeclare namespace D { ' +
+        'function g(): void }\ndeclare module "fs-extra" {\n  function h(): void;\n}\n',
       [
         'namespace NS 1-3',
         'function NS.f 2-2',
@@ -138,7 +145,8 @@ describe('outline: what real code holds', () => {
     [
       'class fields holding functions are methods; other fields are not listed',
       'typescript',
-      'class A {\n  static create = () => new A();\n  handler = function () {};\n  count = 0;\n  table = { run() {} };\n}\n',
+      'class A {\n  static create = () => new A();\n  handler = function () {};\n  count = 0;\n  table = { ' +
+        'run() {} };\n}\n',
       ['class A 1-6', 'method A.create 2-2', 'method A.handler 3-3'],
     ],
     [
@@ -175,7 +183,8 @@ describe('outline: what real code holds', () => {
     [
       'overload signatures and their implementation are one definition',
       'typescript',
-      'function ov(a: string): string;\nfunction ov(a: number): number;\nfunction ov(a: any) {\n  return a;\n}\nfunction ov2() {}\nclass K {\n  m(a: string): void;\n  m(a: any) {}\n}\n',
+      'function ov(a: string): string;\nfunction ov(a: number): number;\nfunction ov(a: any) {\n  return ' +
+        'a;\n}\nfunction ov2() {}\nclass K {\n  m(a: string): void;\n  m(a: any) {}\n}\n',
       ['function ov 1-5', 'function ov2 6-6', 'class K 7-10', 'method K.m 8-9'],
     ],
     [
@@ -193,7 +202,8 @@ describe('outline: what real code holds', () => {
     [
       'Python: module-level constants in capitals, first assignment only',
       'python',
-      'LIMIT = 10\nTimeout: int = 3\nNAMES = """a"""\nNAMES = NAMES.split()\n_PRIVATE_MAX = 2\nlower = 1\nA = B = 2\nx, Y = 1, 2\nclass C:\n    INNER = 1\ndef f():\n    LOCAL = 1\nif True:\n    GUARDED = 1\n',
+      'LIMIT = 10\nTimeout: int = 3\nNAMES = """a"""\nNAMES = NAMES.split()\n_PRIVATE_MAX = 2\nlower = 1\nA = ' +
+        'B = 2\nx, Y = 1, 2\nclass C:\n    INNER = 1\ndef f():\n    LOCAL = 1\nif True:\n    GUARDED = 1\n',
       [
         'const LIMIT 1-1',
         'const NAMES 3-3',
@@ -206,7 +216,9 @@ describe('outline: what real code holds', () => {
     [
       'Python: a property and its setter, and overloads, are one definition',
       'python',
-      'class C:\n    @property  # type: ignore[override]\n    def size(self):\n        return 1\n\n    @size.setter\n    def size(self, v):\n        pass\n\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\ndef g(): pass\n',
+      'class C:\n    @property  # type: ignore[override]\n    def size(self):\n        return 1\n\n    ' +
+        '@size.setter\n    def size(self, v):\n        pass\n\n@overload\ndef f(x: int) -> int: ' +
+        '...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\ndef g(): pass\n',
       ['class C 1-8', 'method C.size @3 2-8', 'function f @11 10-15', 'function g 16-16'],
     ],
     // Listed by its def line (@N), its range from its first decorator, attribute or doc comment.
@@ -219,25 +231,29 @@ describe('outline: what real code holds', () => {
     [
       'TypeScript: decorators and doc comments',
       'typescript',
-      'class C {\n  /** Doc. */\n  @Input()\n  name() {}\n  // a plain comment\n  plain() {}\n}\n/**\n * The class.\n */\n@Component({})\nexport class D {}\n\n/** Far away. */\n\nfunction far() {}\n',
+      'class C {\n  /** Doc. */\n  @Input()\n  name() {}\n  // a plain comment\n  plain() {}\n}\n/**\n * The ' +
+        'class.\n */\n@Component({})\nexport class D {}\n\n/** Far away. */\n\nfunction far() {}\n',
       ['class C 1-7', 'method C.name @4 2-4', 'method C.plain 6-6', 'class D @12 8-12', 'function far 16-16'],
     ],
     [
       'Java: annotations and Javadoc',
       'java',
-      '/** Doc */\n@Entity\npublic class A {\n  /** m */\n  @Override\n  public void foo() {}\n  @Deprecated void bar() {}\n}\n',
+      '/** Doc */\n@Entity\npublic class A {\n  /** m */\n  @Override\n  public void foo() {}\n  @Deprecated ' +
+        'void bar() {}\n}\n',
       ['class A @3 1-8', 'method A.foo @6 4-6', 'method A.bar 7-7'],
     ],
     [
       "Rust: attributes and doc comments; inner docs are not the next item's",
       'rust',
-      '//! Crate docs.\n/// Doc\n#[derive(Debug)]\npub struct Config {}\n\nimpl Config {\n    /// new\n    #[inline]\n    pub fn new() -> Self { Config {} }\n}\n',
+      '//! Crate docs.\n/// Doc\n#[derive(Debug)]\npub struct Config {}\n\nimpl Config {\n    /// new\n    ' +
+        '#[inline]\n    pub fn new() -> Self { Config {} }\n}\n',
       ['struct Config @4 2-4', 'impl Config 6-10', 'method Config.new @9 7-9'],
     ],
     [
       'Go: a doc comment is the comments right above',
       'go',
-      'package a\n\n// Cart holds items.\n// More.\ntype Cart struct{}\n\n// not touching\n\nfunc F() {}\n\ntype (\n\t// A doc\n\tA int\n\tB int\n)\n',
+      'package a\n\n// Cart holds items.\n// More.\ntype Cart struct{}\n\n// not touching\n\nfunc F() ' +
+        '{}\n\ntype (\n\t// A doc\n\tA int\n\tB int\n)\n',
       ['type Cart @5 3-5', 'function F 9-9', 'type A @13 12-13', 'type B 14-14'],
     ],
     [

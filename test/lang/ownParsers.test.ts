@@ -106,23 +106,27 @@ describe('Python: python3 before a refusal', () => {
     expect(messages(check)).toContain('4:5 unexpected indent');
   });
 
-  it('without python3, the indentation rules, brackets and strings still refuse; what only the grammar sees does not', () => {
-    const refused = (before: string, after: string): string[] =>
-      withPath([TOOLS], () => messages(newErrors('python', b(before), b(after))));
-    expect(refused(unindent.before, unindent.after)).toEqual([
-      '4:3 unindent does not match any outer indentation level',
-    ]);
-    expect(refused('def f():\n    pass\n', 'def f():\npass\n')).toEqual([
-      '2:1 expected an indented block after function definition on line 1',
-    ]);
-    expect(refused('x = 1\ny = 2\n', 'x = 1\n  y = 2\n')).toEqual(['2:3 unexpected indent']);
-    expect(refused('if x:\n        a = 1\n        b = 2\n', 'if x:\n        a = 1\n\tb = 2\n')).toEqual([
-      '3:2 inconsistent use of tabs and spaces in indentation',
-    ]);
-    expect(refused('x = f(1)\n', 'x = f(1\n')).toEqual(['1:6 `(` was never closed']);
-    expect(refused('x = "a"\n', 'x = "a\n')).toEqual(['1:5 unterminated string literal']);
-    expect(refused('x = 1\n', 'x = = 1\n')).toEqual(['ok']);
-  });
+  it(
+    'without python3, the indentation rules, brackets and ' +
+      'strings still refuse; what only the grammar sees does not',
+    () => {
+      const refused = (before: string, after: string): string[] =>
+        withPath([TOOLS], () => messages(newErrors('python', b(before), b(after))));
+      expect(refused(unindent.before, unindent.after)).toEqual([
+        '4:3 unindent does not match any outer indentation level',
+      ]);
+      expect(refused('def f():\n    pass\n', 'def f():\npass\n')).toEqual([
+        '2:1 expected an indented block after function definition on line 1',
+      ]);
+      expect(refused('x = 1\ny = 2\n', 'x = 1\n  y = 2\n')).toEqual(['2:3 unexpected indent']);
+      expect(refused('if x:\n        a = 1\n        b = 2\n', 'if x:\n        a = 1\n\tb = 2\n')).toEqual([
+        '3:2 inconsistent use of tabs and spaces in indentation',
+      ]);
+      expect(refused('x = f(1)\n', 'x = f(1\n')).toEqual(['1:6 `(` was never closed']);
+      expect(refused('x = "a"\n', 'x = "a\n')).toEqual(['1:5 unterminated string literal']);
+      expect(refused('x = 1\n', 'x = = 1\n')).toEqual(['ok']);
+    },
+  );
 
   it('a python3 that does not answer in time gives no verdict', () => {
     const slow = fakePython('slow', 'cat > /dev/null\nsleep 5\nexit 0');

@@ -76,20 +76,24 @@ const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
   // Valid code: none of these is an error.
   [
     'as, import and future imports where they belong',
-    '"""doc"""\n# note\nfrom __future__ import annotations\nimport a.b as c\nfrom d import (e as f)\nwith g as h, i as j: pass\n' +
+    '"""doc"""\n# note\nfrom __future__ import annotations\nimport a.b as c\nfrom d import (e as f)\nwith g ' +
+      'as h, i as j: pass\n' +
       'try: import k as m\nexcept E as e: pass\nmatch p:\n    case [x] as y: pass\nimport n; from o import q as r\n',
     undefined,
   ],
   [
     'arguments and parameters in every valid order',
     'f(a, *b, c=1, *d, e=2, **g)\nf(key=lambda a, b=2: a, other=[1, 2])\nf(x == 1, y := 2)\nx[0](a=1, b=2)\n' +
-      'def g(a, b=1, *args, c, d=2, **kw): pass\ndef h(a=1, /, b=2, *, c): pass\ndef k(a: dict[str, int] = {}, b=lambda x, y: 0): pass\nif (a, b) in c: pass\n',
+      ('def g(a, b=1, *args, c, d=2, **kw): pass\ndef h(a=1, /, b=2, *, c): pass\ndef k(a: dict[str, int] = ' +
+        '{}, b=lambda x, y: 0): pass\nif (a, b) in c: pass\n'),
     undefined,
   ],
   [
     'return, yield, await, break and continue where they belong',
-    'def f():\n    for x in y:\n        if x: break\n        try:\n            continue\n        finally:\n            pass\n    else:\n        return (yield 1)\n' +
-      'async def g():\n    while True:\n        with a:\n            await h()\n            break\nh = lambda: (yield)\nfor x in y: break\nelse: pass\n',
+    'def f():\n    for x in y:\n        if x: break\n        try:\n            continue\n        finally:\n   ' +
+      '         pass\n    else:\n        return (yield 1)\n' +
+      ('async def g():\n    while True:\n        with a:\n            await h()\n            break\nh = ' +
+        'lambda: (yield)\nfor x in y: break\nelse: pass\n'),
     undefined,
   ],
   ['tabs used consistently', 'if x:\n\tif y:\n\t\tpass\n\telse:\n\t\tpass\n', undefined],
@@ -107,7 +111,8 @@ const TABLE: ReadonlyArray<[string, string, string | undefined]> = [
   ],
   [
     'strings hide what looks like code',
-    "x = \"\"\"\nif y:\n  unindented\"\"\"\ny = r\"\\\"\" + b'\\'' + '#'  # comment (\ns = f\"{x!r:>{w}} {{ ( {d['k']}\"\nt = rb'''\n'''\n",
+    'x = """\nif y:\n  unindented"""\ny = r"\\"" + b\'\\\'\' + \'#\'  # comment (\ns = f"{x!r:>{w}} {{ ( ' +
+      "{d['k']}\"\nt = rb'''\n'''\n",
     undefined,
   ],
   ['comments and blank lines at any indentation', 'def f():\n\n# top\n        # deep\n    return 1\n', undefined],

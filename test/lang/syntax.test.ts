@@ -1,4 +1,4 @@
-// The syntax check as the write pipeline calls it (SPEC §9): only errors an edit makes count.
+// The syntax check as the write pipeline calls it: only errors an edit makes count.
 // Real grammars, loaded from node_modules as the sources run.
 
 import fs from 'node:fs';
@@ -66,7 +66,8 @@ describe('syntaxErrors', () => {
       expect(messages(syntaxErrors(language, b(text))), text).toEqual(['ok']);
     ok(
       'typescript',
-      'const x = { a: 1 } satisfies Record<string, number>;\nusing r = get();\nawait using s = get();\n@dec class A { @d m() {} accessor x = 1; }\n',
+      'const x = { a: 1 } satisfies Record<string, number>;\nusing r = get();\nawait using s = get();\n@dec ' +
+        'class A { @d m() {} accessor x = 1; }\n',
     );
     ok('python', 'type X = int\nmatch p:\n    case [a, *_]:\n        pass\ndef f[T](x: T) -> T: ...\n');
     ok('rust', 'fn main() { let Some(x) = y else { return; }; }\n');
@@ -313,19 +314,24 @@ function highlighted(tokens: number): string {
 }
 
 describe('a check that meets odd input never throws', () => {
-  it("JavaScript full of ANSI escapes (which TypeScript's emitter overflowed the stack on) is judged, not thrown on", () => {
-    const check = newErrors('javascript', b(''), b(highlighted(500)));
-    // Not JavaScript: refused, unless its parse overran the time bound on a busy machine.
-    expect(check.status === 'skipped' ? check.reason : check.status).toMatch(
-      /^(?:errors|parsing took longer than \d+ ms)$/,
-    );
-  });
+  it(
+    "JavaScript full of ANSI escapes (which TypeScript's emitter overflowed the stack on) is judged, not thrown " +
+      'on',
+    () => {
+      const check = newErrors('javascript', b(''), b(highlighted(500)));
+      // Not JavaScript: refused, unless its parse overran the time bound on a busy machine.
+      expect(check.status === 'skipped' ? check.reason : check.status).toMatch(
+        /^(?:errors|parsing took longer than \d+ ms)$/,
+      );
+    },
+  );
 
   it.each([
     ['go', '(', ')', 20_000],
     ['json', '[', ']', 200_000],
   ] as const)(
-    '%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or skipped with a one-line note',
+    '%s: nesting %s%s %i deep, on which a parser or the walk of its tree overflowed the stack, is judged or ' +
+      'skipped with a one-line note',
     (language, open, close, depth) => {
       const check = newErrors(language, b('x = 1\n'), b(`x = ${open.repeat(depth)}${close.repeat(depth - 1)}\n`));
       expect(check.status === 'skipped' ? check.reason : check.status).toMatch(
@@ -361,22 +367,26 @@ describe('a valid file the grammar misreads (test/lang/fixtures/README.md)', () 
     expect(check.status === 'errors' && check.errors[0]).toMatchObject({ line: 1, column: 1 });
   });
 
-  it('with an error of its own already in it, a deleted `}` or a new break is still refused (old errors are paired, not waved through)', () => {
-    const broken = [...lines.slice(0, 30), 'const broken = ;', ...lines.slice(30)];
-    const at = broken.indexOf('  })', 200);
-    const deleted = broken.slice();
-    deleted.splice(at, 1);
-    const hunk = { oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 };
-    expect(newErrors('typescript', b(broken.join('\n')), b(deleted.join('\n')), [hunk]).status).toBe('errors');
-    const parens = broken.slice();
-    parens.splice(100, 1, '  ))))((((');
-    const swap = { oldStart: 101, oldEnd: 102, newStart: 101, newEnd: 102 };
-    expect(newErrors('typescript', b(broken.join('\n')), b(parens.join('\n')), [swap]).status).toBe('errors');
-    const valid = broken.slice();
-    valid.splice(100, 0, '  // a comment');
-    const added = { oldStart: 101, oldEnd: 101, newStart: 101, newEnd: 102 };
-    expect(newErrors('typescript', b(broken.join('\n')), b(valid.join('\n')), [added]).status).toBe('ok');
-  });
+  it(
+    'with an error of its own already in it, a deleted `}` or a new ' +
+      'break is still refused (old errors are paired, not waved through)',
+    () => {
+      const broken = [...lines.slice(0, 30), 'const broken = ;', ...lines.slice(30)];
+      const at = broken.indexOf('  })', 200);
+      const deleted = broken.slice();
+      deleted.splice(at, 1);
+      const hunk = { oldStart: at + 1, oldEnd: at + 2, newStart: at + 1, newEnd: at + 1 };
+      expect(newErrors('typescript', b(broken.join('\n')), b(deleted.join('\n')), [hunk]).status).toBe('errors');
+      const parens = broken.slice();
+      parens.splice(100, 1, '  ))))((((');
+      const swap = { oldStart: 101, oldEnd: 102, newStart: 101, newEnd: 102 };
+      expect(newErrors('typescript', b(broken.join('\n')), b(parens.join('\n')), [swap]).status).toBe('errors');
+      const valid = broken.slice();
+      valid.splice(100, 0, '  // a comment');
+      const added = { oldStart: 101, oldEnd: 101, newStart: 101, newEnd: 102 };
+      expect(newErrors('typescript', b(broken.join('\n')), b(valid.join('\n')), [added]).status).toBe('ok');
+    },
+  );
 
   it("a deleted `}` is refused: TypeScript's parser, which reads the old content clean, judges the change", () => {
     const at = lines.indexOf('  })', 200);

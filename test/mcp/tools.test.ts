@@ -7,7 +7,7 @@ const tools = toolsOf(COMMANDS, false);
 const tool = (name: string): Tool => tools.find((t) => t.definition.name === name)!;
 
 describe('the tools made from the command definitions', () => {
-  it('serves every command SPEC §10 names, grep-file as grep_file, and every option of each', () => {
+  it('serves every command of rt mcp, grep-file as grep_file, and every option of each', () => {
     expect(tools.map((t) => t.spec.name)).toEqual([...SERVED]);
     for (const t of tools) {
       const fields = Object.keys(t.definition.inputSchema.properties as object);
@@ -27,7 +27,7 @@ describe('the tools made from the command definitions', () => {
 });
 
 describe("a call's command line", () => {
-  it('options as --long=value before "--", operands after it (a value or path starting with - is never an option)', () => {
+  it('options as --long=value before "--", operands after it (a value or path starting with - never an option)', () => {
     const { argv, stdin } = invocationOf(tool('grep'), {
       pattern: '-v',
       path: ['-odd.txt', 'b'],
@@ -61,30 +61,41 @@ describe("a call's command line", () => {
     expect(apply.stdin!.toString()).toBe('*** Add File: n\n+x\n');
   });
 
-  it('refuses, as bad usage naming the fields, an unknown field, a wrong type, a missing required field, an operand skipped before a later one', () => {
-    const refused = (name: string, args: Record<string, unknown>) => {
-      try {
-        invocationOf(tool(name), args);
-      } catch (error) {
-        expect(error).toBeInstanceOf(RtError);
-        expect((error as RtError).exitStatus).toBe(2);
-        return (error as RtError).message + (error as RtError).hints.join('|');
-      }
-      throw new Error('not refused');
-    };
-    expect(refused('open', { target: 'a', colour: 'x' })).toMatch(
-      /unknown field "colour".*the fields of open: target, window, hidden, no_ignore/,
-    );
-    expect(refused('open', { target: 'a', window: 1.5 })).toContain('window must be a whole number');
-    expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
-    expect(refused('grep', { glob: 7, pattern: 'x' })).toContain('glob must be an array of strings (or one string)');
-    expect(refused('edit', { path: 'a', from: '1' })).toContain('the field text is required');
-    expect(refused('edit', { path: 'a', to: 'b', from: undefined, text: '' })).toContain('the field from is required');
-    expect(refused('find', { dir: 'src' })).toContain('the field pattern is required');
-    expect(refused('grep', { path: ['a'] })).toContain('pattern must be given when a later operand is');
-    // …but for a pattern given as regexp (-e): the operands are then paths, as rg reads them.
-    expect(invocationOf(tool('grep'), { regexp: ['x'], path: ['a'] }).argv).toEqual(['grep', '--regexp=x', '--', 'a']);
-  });
+  it(
+    'refuses, as bad usage naming the fields, an unknown field, a wrong ' +
+      'type, a missing required field, an operand skipped before a later one',
+    () => {
+      const refused = (name: string, args: Record<string, unknown>) => {
+        try {
+          invocationOf(tool(name), args);
+        } catch (error) {
+          expect(error).toBeInstanceOf(RtError);
+          expect((error as RtError).exitStatus).toBe(2);
+          return (error as RtError).message + (error as RtError).hints.join('|');
+        }
+        throw new Error('not refused');
+      };
+      expect(refused('open', { target: 'a', colour: 'x' })).toMatch(
+        /unknown field "colour".*the fields of open: target, window, hidden, no_ignore/,
+      );
+      expect(refused('open', { target: 'a', window: 1.5 })).toContain('window must be a whole number');
+      expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
+      expect(refused('grep', { glob: 7, pattern: 'x' })).toContain('glob must be an array of strings (or one string)');
+      expect(refused('edit', { path: 'a', from: '1' })).toContain('the field text is required');
+      expect(refused('edit', { path: 'a', to: 'b', from: undefined, text: '' })).toContain(
+        'the field from is required',
+      );
+      expect(refused('find', { dir: 'src' })).toContain('the field pattern is required');
+      expect(refused('grep', { path: ['a'] })).toContain('pattern must be given when a later operand is');
+      // …but for a pattern given as regexp (-e): the operands are then paths, as rg reads them.
+      expect(invocationOf(tool('grep'), { regexp: ['x'], path: ['a'] }).argv).toEqual([
+        'grep',
+        '--regexp=x',
+        '--',
+        'a',
+      ]);
+    },
+  );
 });
 
 describe('what a model calling the tools reads', () => {

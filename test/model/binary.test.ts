@@ -1,4 +1,4 @@
-// Binary detection (SPEC §4): a NUL byte in the first 8 KiB, or more than a third of the first
+// Binary detection: a NUL byte in the first 8 KiB, or more than a third of the first
 // 1 KiB control bytes that text does not use. Checked against the rule written out byte by byte.
 
 import fc from 'fast-check';
@@ -35,19 +35,23 @@ describe('looksBinary', () => {
     );
   });
 
-  it('the edges: a third of control bytes is text, more is binary; a NUL late in the sniff counts, after it not; empty is text', () => {
-    const third = Buffer.alloc(RATIO_BYTES, 0x41);
-    third.fill(0x01, 0, Math.floor(RATIO_BYTES / 3));
-    expect(looksBinary(third)).toBe(false);
-    third[Math.floor(RATIO_BYTES / 3)] = 0x01;
-    expect(looksBinary(third)).toBe(true);
-    const late = Buffer.alloc(SNIFF_BYTES + 10, 0x41);
-    late[SNIFF_BYTES - 1] = 0;
-    expect(looksBinary(late)).toBe(true);
-    late[SNIFF_BYTES - 1] = 0x41;
-    late[SNIFF_BYTES] = 0;
-    expect(looksBinary(late)).toBe(false);
-    expect(looksBinary(Buffer.alloc(0))).toBe(false);
-    expect(looksBinary(Buffer.from('tab\tesc\x1bbs\x08cr\r\nvt\x0bff\x0c'))).toBe(false);
-  });
+  it(
+    'the edges: a third of control bytes is text, more is binary; ' +
+      'a NUL late in the sniff counts, after it not; empty is text',
+    () => {
+      const third = Buffer.alloc(RATIO_BYTES, 0x41);
+      third.fill(0x01, 0, Math.floor(RATIO_BYTES / 3));
+      expect(looksBinary(third)).toBe(false);
+      third[Math.floor(RATIO_BYTES / 3)] = 0x01;
+      expect(looksBinary(third)).toBe(true);
+      const late = Buffer.alloc(SNIFF_BYTES + 10, 0x41);
+      late[SNIFF_BYTES - 1] = 0;
+      expect(looksBinary(late)).toBe(true);
+      late[SNIFF_BYTES - 1] = 0x41;
+      late[SNIFF_BYTES] = 0;
+      expect(looksBinary(late)).toBe(false);
+      expect(looksBinary(Buffer.alloc(0))).toBe(false);
+      expect(looksBinary(Buffer.from('tab\tesc\x1bbs\x08cr\r\nvt\x0bff\x0c'))).toBe(false);
+    },
+  );
 });

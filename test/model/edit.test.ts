@@ -65,7 +65,7 @@ describe('textLines', () => {
   });
 });
 
-/** The simple model: lines with their own endings; an edit follows SPEC's rules by hand. */
+/** The simple model: lines with their own endings; an edit follows the documented rules by hand. */
 interface ModelLine {
   content: Buffer;
   eol: '' | '\n' | '\r\n';

@@ -32,12 +32,16 @@ const F_JS = [
 ];
 
 describe('fresh LIDs of repeated lines come from their surroundings, not their rank', () => {
-  it("keeps b's and c's braces when a's function is deleted (the defect of rank: b's brace took a's LID, c's took b's)", () => {
-    const before = fresh(F_JS);
-    const after = fresh(F_JS.slice(3));
-    expect(after).toEqual(before.slice(3));
-    expect(new Set(before).size).toBe(9);
-  });
+  it(
+    "keeps b's and c's braces when a's function is deleted (the defect of rank: b's brace took a's LID, c's " +
+      "took b's)",
+    () => {
+      const before = fresh(F_JS);
+      const after = fresh(F_JS.slice(3));
+      expect(after).toEqual(before.slice(3));
+      expect(new Set(before).size).toBe(9);
+    },
+  );
 
   it('gives none of a run of equal lines an old LID once the run lost one: the bytes do not say which went', () => {
     const before = fresh(['x', '}', '}', '}', 'y']);
@@ -54,19 +58,23 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     expect(after.slice(0, 2)).toEqual(before.slice(1, 3));
   });
 
-  it('settles a clash of first candidates by content, not by order: neither line of a clash keeps the contested LID', () => {
-    // Two keys whose first 4-character candidates are the same value (the low 20 bits of the first half).
-    const a: [number, number] = [0x12345, 7];
-    const b: [number, number] = [0x12345 + (1 << 20), 9];
-    const both = assignByKeys({ h1: Uint32Array.of(a[0], b[0]), h2: Uint32Array.of(a[1], b[1]) }, 4);
-    const bAlone = assignByKeys({ h1: Uint32Array.of(b[0]), h2: Uint32Array.of(b[1]) }, 4);
-    const aAlone = assignByKeys({ h1: Uint32Array.of(a[0]), h2: Uint32Array.of(a[1]) }, 4);
-    expect(aAlone[0]).toBe(bAlone[0]); // the clash
-    expect(both).not.toContain(aAlone[0]);
-    // Deleting either line of the clash hands the other no LID the pair had shown.
-    expect(Array.from(both)).not.toContain(bAlone[0]);
-    expect(both[0]).not.toBe(both[1]);
-  });
+  it(
+    'settles a clash of first candidates by content, not by ' +
+      'order: neither line of a clash keeps the contested LID',
+    () => {
+      // Two keys whose first 4-character candidates are the same value (the low 20 bits of the first half).
+      const a: [number, number] = [0x12345, 7];
+      const b: [number, number] = [0x12345 + (1 << 20), 9];
+      const both = assignByKeys({ h1: Uint32Array.of(a[0], b[0]), h2: Uint32Array.of(a[1], b[1]) }, 4);
+      const bAlone = assignByKeys({ h1: Uint32Array.of(b[0]), h2: Uint32Array.of(b[1]) }, 4);
+      const aAlone = assignByKeys({ h1: Uint32Array.of(a[0]), h2: Uint32Array.of(a[1]) }, 4);
+      expect(aAlone[0]).toBe(bAlone[0]); // the clash
+      expect(both).not.toContain(aAlone[0]);
+      // Deleting either line of the clash hands the other no LID the pair had shown.
+      expect(Array.from(both)).not.toContain(bAlone[0]);
+      expect(both[0]).not.toBe(both[1]);
+    },
+  );
 
   it('keys lines the same when counted around a region as when counted over the whole file', () => {
     const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', 'c');
@@ -79,62 +87,70 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     );
   });
 
-  it("keys lines the same when each is looked up in the file as when counted over the whole file: unique lines, long runs, the lookups' limit", () => {
-    // Mostly unique lines (each one's content looked up), runs of repeated ones of any length
-    // (a stretch reaching beyond the lookups' limit is counted instead), at either edge.
-    const line = fc.oneof(
-      fc.nat(1_000_000).map((k) => `unique ${k}`),
-      fc.constantFrom('', '}', '{'),
-      fc.array(fc.constant(''), { minLength: 2, maxLength: 30 }).map((run) => run.join('\n')),
-    );
-    fc.assert(
-      fc.property(fc.array(line, { maxLength: 60 }), fc.nat(), fc.nat(), (parts, x, y) => {
-        const lines = parts.length ? parts.join('\n').split('\n') : [];
-        const from = lines.length ? x % lines.length : 0;
-        expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 4)));
-      }),
-      { numRuns: runs(2000) },
-    );
-  });
+  it(
+    'keys lines the same when each is looked up in the file as when counted over the whole file: unique lines, ' +
+      "long runs, the lookups' limit",
+    () => {
+      // Mostly unique lines (each one's content looked up), runs of repeated ones of any length
+      // (a stretch reaching beyond the lookups' limit is counted instead), at either edge.
+      const line = fc.oneof(
+        fc.nat(1_000_000).map((k) => `unique ${k}`),
+        fc.constantFrom('', '}', '{'),
+        fc.array(fc.constant(''), { minLength: 2, maxLength: 30 }).map((run) => run.join('\n')),
+      );
+      fc.assert(
+        fc.property(fc.array(line, { maxLength: 60 }), fc.nat(), fc.nat(), (parts, x, y) => {
+          const lines = parts.length ? parts.join('\n').split('\n') : [];
+          const from = lines.length ? x % lines.length : 0;
+          expectKeysAsWhole(hashesOf(lines), from, Math.min(lines.length, from + (y % 4)));
+        }),
+        { numRuns: runs(2000) },
+      );
+    },
+  );
 
-  it("keys lines the same by lookups as counted over the whole file when fingerprints share their first hash, at the lookups' limit and at the edges", () => {
-    // Fingerprints made directly: h1 from few values, so that lines of one h1 differ in h2.
-    const sameKeys = (h1: readonly number[], h2: readonly number[], budget = lookupBudget) => {
-      const hashes = { h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) };
-      for (let from = 0; from <= h1.length; from++)
-        for (let to = from; to <= Math.min(h1.length, from + 14); to++) expectKeysAsWhole(hashes, from, to, budget());
-    };
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) =>
-        sameKeys(
-          pairs.map((p) => p[0]),
-          pairs.map((p) => p[1]),
+  it(
+    'keys lines the same by lookups as counted over the whole file when fingerprints share their first hash, at ' +
+      "the lookups' limit and at the edges",
+    () => {
+      // Fingerprints made directly: h1 from few values, so that lines of one h1 differ in h2.
+      const sameKeys = (h1: readonly number[], h2: readonly number[], budget = lookupBudget) => {
+        const hashes = { h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) };
+        for (let from = 0; from <= h1.length; from++)
+          for (let to = from; to <= Math.min(h1.length, from + 14); to++) expectKeysAsWhole(hashes, from, to, budget());
+      };
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3)), { maxLength: 30 }), (pairs) =>
+          sameKeys(
+            pairs.map((p) => p[0]),
+            pairs.map((p) => p[1]),
+          ),
         ),
-      ),
-      { numRuns: runs(200) },
-    );
-    // A stretch of 0 to 20 equal lines, bounded by unique lines or the file's edges, its content
-    // (and another of its h1) repeated at the end: 12 lookups exactly, and one more.
-    for (let length = 0; length <= 20; length++)
-      for (let pad = 0; pad <= 1; pad++) {
-        const h1 = [
-          ...Array<number>(pad).fill(100),
-          ...Array<number>(length).fill(5),
-          ...Array<number>(pad).fill(200),
-          5,
-          5,
-        ];
-        const h2 = [
-          ...Array<number>(pad).fill(100),
-          ...Array<number>(length).fill(5),
-          ...Array<number>(pad).fill(200),
-          9,
-          5,
-        ];
-        sameKeys(h1, h2);
-        sameKeys(h1, h2, () => ({ lookups: 0 })); // a budget spent: counted
-      }
-  });
+        { numRuns: runs(200) },
+      );
+      // A stretch of 0 to 20 equal lines, bounded by unique lines or the file's edges, its content
+      // (and another of its h1) repeated at the end: 12 lookups exactly, and one more.
+      for (let length = 0; length <= 20; length++)
+        for (let pad = 0; pad <= 1; pad++) {
+          const h1 = [
+            ...Array<number>(pad).fill(100),
+            ...Array<number>(length).fill(5),
+            ...Array<number>(pad).fill(200),
+            5,
+            5,
+          ];
+          const h2 = [
+            ...Array<number>(pad).fill(100),
+            ...Array<number>(length).fill(5),
+            ...Array<number>(pad).fill(200),
+            9,
+            5,
+          ];
+          sameKeys(h1, h2);
+          sameKeys(h1, h2, () => ({ lookups: 0 })); // a budget spent: counted
+        }
+    },
+  );
 
   it("spends one budget of lookups over an edit's runs: a run whose stretch needs more leaves none to the next", () => {
     const h1 = Uint32Array.from({ length: 100 }, (_, i) => ((i >= 40 && i < 60) || i >= 95 ? 7 : 1000 + i));
@@ -146,47 +162,51 @@ describe('fresh LIDs of repeated lines come from their surroundings, not their r
     expect(budget.lookups).toBe(0);
   });
 
-  it('never gives, in a fresh reading after any one change, an old LID to another line than its own unless the two are indistinguishable', () => {
-    // Few contents, so that repeated lines are the rule; a model line keeps its identity until changed.
-    const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', 'c', 'd');
-    const op = modelOp(content);
-    let checked = 0;
-    let excused = 0;
-    fc.assert(
-      fc.property(fc.array(content, { maxLength: 40 }), fc.array(op, { maxLength: 12 }), (initial, ops) => {
-        let model = modelLines(initial);
-        // Every LID printed so far: the line it named and what told that line apart then.
-        const printed = new Map<string, { id: number; content: string; around: string }>();
-        const read = () => {
-          const contents = model.map((l) => l.content);
-          // 6-character LIDs: what is tested is the keys; with 4 characters (20 bits), a key new to
-          // the file may take a retired line's LID by chance, about once in 2^20 / (lines) readings,
-          // which only saved state (the retired LIDs) rules out.
-          const lids = Array.from(assignByKeys(contextKeys(hashesOf(contents)), 6), lidToString);
-          expect(new Set(lids).size).toBe(lids.length);
-          lids.forEach((lid, i) => {
-            const line = model[i]!;
-            const was = printed.get(lid);
-            if (was && was.id !== line.id) {
-              checked++;
-              // Another line has it: allowed only when indistinguishable (same content, same stretch).
-              expect(was.content).toBe(line.content);
-              expect(surroundings(contents, i)).toBe(was.around);
-              excused++;
-            }
-            printed.set(lid, { id: line.id, content: line.content, around: surroundings(contents, i) });
-          });
-        };
-        read();
-        for (const o of ops) {
-          model = applyModelOp(model, o);
+  it(
+    'never gives, in a fresh reading after any one change, an old LID ' +
+      'to another line than its own unless the two are indistinguishable',
+    () => {
+      // Few contents, so that repeated lines are the rule; a model line keeps its identity until changed.
+      const content = fc.constantFrom('', '}', '{', 'return x;', 'a', 'b', '  x = 1;', 'c', 'd');
+      const op = modelOp(content);
+      let checked = 0;
+      let excused = 0;
+      fc.assert(
+        fc.property(fc.array(content, { maxLength: 40 }), fc.array(op, { maxLength: 12 }), (initial, ops) => {
+          let model = modelLines(initial);
+          // Every LID printed so far: the line it named and what told that line apart then.
+          const printed = new Map<string, { id: number; content: string; around: string }>();
+          const read = () => {
+            const contents = model.map((l) => l.content);
+            // 6-character LIDs: what is tested is the keys; with 4 characters (20 bits), a key new to
+            // the file may take a retired line's LID by chance, about once in 2^20 / (lines) readings,
+            // which only saved state (the retired LIDs) rules out.
+            const lids = Array.from(assignByKeys(contextKeys(hashesOf(contents)), 6), lidToString);
+            expect(new Set(lids).size).toBe(lids.length);
+            lids.forEach((lid, i) => {
+              const line = model[i]!;
+              const was = printed.get(lid);
+              if (was && was.id !== line.id) {
+                checked++;
+                // Another line has it: allowed only when indistinguishable (same content, same stretch).
+                expect(was.content).toBe(line.content);
+                expect(surroundings(contents, i)).toBe(was.around);
+                excused++;
+              }
+              printed.set(lid, { id: line.id, content: line.content, around: surroundings(contents, i) });
+            });
+          };
           read();
-        }
-      }),
-      { numRuns: process.env.RT_RUNS ? Number(process.env.RT_RUNS) : runs(2000) },
-    );
-    expect(excused).toBeLessThanOrEqual(checked);
-  });
+          for (const o of ops) {
+            model = applyModelOp(model, o);
+            read();
+          }
+        }),
+        { numRuns: process.env.RT_RUNS ? Number(process.env.RT_RUNS) : runs(2000) },
+      );
+      expect(excused).toBeLessThanOrEqual(checked);
+    },
+  );
 });
 
 describe("assignByKeys settles clashes so that no line takes another line's LID", () => {

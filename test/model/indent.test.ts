@@ -1,4 +1,4 @@
-// --indent auto (src/model/indent.ts, SPEC §9): a block moved to the indentation around it,
+// --indent auto (src/model/indent.ts): a block moved to the indentation around it,
 // its own relative indentation kept, in the file's indent character.
 
 import { describe, expect, it } from 'vitest';
@@ -16,13 +16,17 @@ describe('targetIndent', () => {
   it("takes the first replaced line's indentation for a replacement", () => {
     expect(targetIndent(TS, 3, 1).toString()).toBe('      ');
   });
-  it("takes the next line's for an insertion, the line above's before a closing line, one level more after an opener at the end", () => {
-    expect(targetIndent(TS, 5, 0).toString()).toBe('    '); // before done();
-    expect(targetIndent(TS, 4, 0).toString()).toBe('      '); // before the } closing the if: inside it
-    expect(targetIndent(TS, 3, 0).toString()).toBe('      '); // after `if (x) {`: its body
-    const open = splitLines(b('def f():\n'));
-    expect(targetIndent(open, 1, 0).toString()).toBe('    ');
-  });
+  it(
+    "takes the next line's for an insertion, the line above's before a closing line, one level more after an " +
+      'opener at the end',
+    () => {
+      expect(targetIndent(TS, 5, 0).toString()).toBe('    '); // before done();
+      expect(targetIndent(TS, 4, 0).toString()).toBe('      '); // before the } closing the if: inside it
+      expect(targetIndent(TS, 3, 0).toString()).toBe('      '); // after `if (x) {`: its body
+      const open = splitLines(b('def f():\n'));
+      expect(targetIndent(open, 1, 0).toString()).toBe('    ');
+    },
+  );
 });
 
 describe('reindent', () => {

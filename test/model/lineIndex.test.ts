@@ -137,8 +137,11 @@ describe('LID index properties', () => {
     expect(lidsOf(back)[1]).not.toBe(lidsOf(before)[1]);
   });
 
-  it("keeps its LIDs fixed across versions (changing them would reshuffle every user's LIDs; those of repeated lines changed once, to come from their surroundings)", () => {
-    expect(lidsOf(buildIndex(hashesOf(['import fs from "node:fs";', '', '}', '', '}'])))).toMatchInlineSnapshot(`
+  it(
+    "keeps its LIDs fixed across versions (changing them would reshuffle every user's LIDs; those of repeated " +
+      'lines changed once, to come from their surroundings)',
+    () => {
+      expect(lidsOf(buildIndex(hashesOf(['import fs from "node:fs";', '', '}', '', '}'])))).toMatchInlineSnapshot(`
       [
         "zc5p",
         "m7m0",
@@ -147,7 +150,8 @@ describe('LID index properties', () => {
         "rnxj",
       ]
     `);
-  });
+    },
+  );
 
   it('uses 4-character LIDs up to 100,000 lines, longer beyond', () => {
     const small = buildIndex(hashesOf(Array.from({ length: 1000 }, (_, i) => `line ${i}`)));
@@ -159,73 +163,81 @@ describe('LID index properties', () => {
 });
 
 describe('spliceIndex', () => {
-  it('gives what carryOver gives for the same splice (the lines it gave the same content at the start and end of the region matched), history included', () => {
-    fc.assert(
-      fc.property(
-        fc.array(content, { maxLength: 30 }),
-        fc.array(fc.array(content, { maxLength: 4 }), { minLength: 1, maxLength: 4 }),
-        fc.nat(),
-        fc.nat(),
-        (initial, edits, a, b) => {
-          let index = buildIndex(hashesOf(initial));
-          let lines = initial.slice();
-          for (const insert of edits) {
-            const start = lines.length ? a % (lines.length + 1) : 0;
-            const deleteCount = Math.min(lines.length - start, b % 3);
-            const next = [...lines.slice(0, start), ...insert, ...lines.slice(start + deleteCount)];
-            const hashes = hashesOf(next);
-            let head = 0;
-            while (head < deleteCount && head < insert.length && lines[start + head] === insert[head]) head++;
-            let tail = 0;
-            while (
-              tail < deleteCount - head &&
-              tail < insert.length - head &&
-              lines[start + deleteCount - 1 - tail] === insert[insert.length - 1 - tail]
-            )
-              tail++;
-            const match = new Int32Array(next.length).map((_, j) =>
-              j < start + head ? j : j < start + insert.length - tail ? -1 : j - insert.length + deleteCount,
-            );
-            // A line of the region whose content occurs once in the file before and after is the line moved.
-            const once = (ls: string[], c: string) => ls.filter((x) => x === c).length === 1;
-            let moved = false;
-            for (let j = start + head; j < start + insert.length - tail; j++) {
-              const c = next[j]!;
-              const i = lines.indexOf(c, start + head);
-              if (once(next, c) && once(lines, c) && i >= 0 && i < start + deleteCount - tail) {
-                match[j] = i;
-                moved = true;
+  it(
+    'gives what carryOver gives for the same splice (the lines it gave the ' +
+      'same content at the start and end of the region matched), history included',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(content, { maxLength: 30 }),
+          fc.array(fc.array(content, { maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+          fc.nat(),
+          fc.nat(),
+          (initial, edits, a, b) => {
+            let index = buildIndex(hashesOf(initial));
+            let lines = initial.slice();
+            for (const insert of edits) {
+              const start = lines.length ? a % (lines.length + 1) : 0;
+              const deleteCount = Math.min(lines.length - start, b % 3);
+              const next = [...lines.slice(0, start), ...insert, ...lines.slice(start + deleteCount)];
+              const hashes = hashesOf(next);
+              let head = 0;
+              while (head < deleteCount && head < insert.length && lines[start + head] === insert[head]) head++;
+              let tail = 0;
+              while (
+                tail < deleteCount - head &&
+                tail < insert.length - head &&
+                lines[start + deleteCount - 1 - tail] === insert[insert.length - 1 - tail]
+              )
+                tail++;
+              const match = new Int32Array(next.length).map((_, j) =>
+                j < start + head ? j : j < start + insert.length - tail ? -1 : j - insert.length + deleteCount,
+              );
+              // A line of the region whose content occurs once in the file before and after is the line moved.
+              const once = (ls: string[], c: string) => ls.filter((x) => x === c).length === 1;
+              let moved = false;
+              for (let j = start + head; j < start + insert.length - tail; j++) {
+                const c = next[j]!;
+                const i = lines.indexOf(c, start + head);
+                if (once(next, c) && once(lines, c) && i >= 0 && i < start + deleteCount - tail) {
+                  match[j] = i;
+                  moved = true;
+                }
               }
+              const expected = carryOver(index, hashes, match, 20_000);
+              const got = spliceIndex(index, hashes, start, deleteCount, 20_000);
+              expect(lidsOf(got)).toEqual(lidsOf(expected));
+              expect(got.retired.lids).toEqual(expected.retired.lids);
+              // Where a line gone is said to have been: the region's start for an edit; carryOver
+              // places it after the last line kept before it, which a move may have taken elsewhere.
+              if (!moved) expect(got.retired).toEqual(expected.retired);
+              index = got;
+              lines = next;
             }
-            const expected = carryOver(index, hashes, match, 20_000);
-            const got = spliceIndex(index, hashes, start, deleteCount, 20_000);
-            expect(lidsOf(got)).toEqual(lidsOf(expected));
-            expect(got.retired.lids).toEqual(expected.retired.lids);
-            // Where a line gone is said to have been: the region's start for an edit; carryOver
-            // places it after the last line kept before it, which a move may have taken elsewhere.
-            if (!moved) expect(got.retired).toEqual(expected.retired);
-            index = got;
-            lines = next;
-          }
-        },
-      ),
-      { numRuns: runs(300) },
-    );
-  });
+          },
+        ),
+        { numRuns: runs(300) },
+      );
+    },
+  );
 });
 
 describe('spliceIndex, lines replaced by the same content', () => {
   const lines = ['a', '}', 'b', '}', 'c'];
-  it('keeps the LIDs of the first and last lines of the region that the edit did not change, and retires only the others', () => {
-    const index = buildIndex(hashesOf(lines));
-    const next = ['a', '}', 'B', '}', 'c'];
-    const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
-    const [old, now] = [lidsOf(index), lidsOf(got)];
-    expect([now[0], now[1], now[3], now[4]]).toEqual([old[0], old[1], old[3], old[4]]);
-    expect(now[2]).not.toBe(old[2]);
-    expect(Array.from(got.retired.lids).map(lidToString)).toEqual([old[2]]);
-    expect(Array.from(got.retired.lines)).toEqual([3]);
-  });
+  it(
+    'keeps the LIDs of the first and last lines of the region ' +
+      'that the edit did not change, and retires only the others',
+    () => {
+      const index = buildIndex(hashesOf(lines));
+      const next = ['a', '}', 'B', '}', 'c'];
+      const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
+      const [old, now] = [lidsOf(index), lidsOf(got)];
+      expect([now[0], now[1], now[3], now[4]]).toEqual([old[0], old[1], old[3], old[4]]);
+      expect(now[2]).not.toBe(old[2]);
+      expect(Array.from(got.retired.lids).map(lidToString)).toEqual([old[2]]);
+      expect(Array.from(got.retired.lines)).toEqual([3]);
+    },
+  );
 
   it('keeps every LID when the region is given its own content again; retires nothing', () => {
     const index = buildIndex(hashesOf(lines));
@@ -234,17 +246,21 @@ describe('spliceIndex, lines replaced by the same content', () => {
     expect(got.retired.lids.length).toBe(0);
   });
 
-  it('keeps the LID of a line moved within the region when its content occurs once; a repeated line moved takes a new one', () => {
-    const index = buildIndex(hashesOf(lines));
-    const next = ['a', 'b', '}', '}', 'c'];
-    const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
-    const [old, now] = [lidsOf(index), lidsOf(got)];
-    expect(now[0]).toBe(old[0]);
-    expect(now[3]).toBe(old[3]);
-    expect(now[1]).toBe(old[2]); // b, moved
-    expect(now[2]).not.toBe(old[1]); // a `}` moved: which one the bytes cannot say
-    expect(new Set(now).size).toBe(5);
-  });
+  it(
+    'keeps the LID of a line moved within the region when its ' +
+      'content occurs once; a repeated line moved takes a new one',
+    () => {
+      const index = buildIndex(hashesOf(lines));
+      const next = ['a', 'b', '}', '}', 'c'];
+      const got = spliceIndex(index, hashesOf(next), 1, 3, 20_000);
+      const [old, now] = [lidsOf(index), lidsOf(got)];
+      expect(now[0]).toBe(old[0]);
+      expect(now[3]).toBe(old[3]);
+      expect(now[1]).toBe(old[2]); // b, moved
+      expect(now[2]).not.toBe(old[1]); // a `}` moved: which one the bytes cannot say
+      expect(new Set(now).size).toBe(5);
+    },
+  );
 });
 
 describe('assignFresh', () => {
@@ -329,31 +345,35 @@ describe('matchLines', () => {
 });
 
 describe('the retired list beyond its cap', () => {
-  it('marks the length of the codes its cap drops, for as long as they would have lived; fresh LIDs are then longer', async () => {
-    const { retire, freshLength, RETIRED_MIN_CAP, RETIRED_DAYS, NO_RETIRED } = await import(
-      '../../src/model/lineIndex.js'
-    );
-    const code = (i: number) => (0xa0000 | i) >>> 0; // 4-character codes, each with a letter
-    const gone = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ lid: code(from + i), line: 1 }));
-    // Up to the cap: nothing dropped, no mark, fresh LIDs as long as the file's size says.
-    let retired = retire(NO_RETIRED, gone(0, RETIRED_MIN_CAP), 100, 2000);
-    expect(retired.lids.length).toBe(RETIRED_MIN_CAP);
-    expect(freshLength(retired, 2000)).toBe(4);
-    // Ten more, a day later: the ten oldest go, a mark of 4-character codes of their day comes.
-    retired = retire(retired, gone(RETIRED_MIN_CAP, 10), 101, 2000);
-    expect(retired.lids.length).toBe(RETIRED_MIN_CAP + 1);
-    expect(retired.lids[0]! & 0x3fffffff).toBe(0);
-    expect(retired.days[0]).toBe(100);
-    expect(Array.from(retired.lids.subarray(1, 3))).toEqual([code(10), code(11)]);
-    expect(freshLength(retired, 2000)).toBe(5);
-    // More drops keep one mark; it lives as long as what it stands for: expired with them, lengths are as before.
-    retired = retire(retired, gone(2 * RETIRED_MIN_CAP, 5), 102, 2000);
-    expect(Array.from(retired.lids).filter((c) => (c & 0x3fffffff) === 0)).toHaveLength(1);
-    expect(retired.days[0]).toBe(100);
-    expect(freshLength(retire(retired, [], 100 + RETIRED_DAYS + 3, 2000), 2000)).toBe(4);
-    // A file of 200,000 lines (5-character LIDs) whose cap dropped them gets 6; never more.
-    const big = { lids: Uint32Array.of(((5 - 4) << 30) >>> 0), days: Uint16Array.of(100), lines: Uint32Array.of(0) };
-    expect(freshLength(big, 200_000)).toBe(6);
-    expect(freshLength({ ...big, lids: Uint32Array.of(((6 - 4) << 30) >>> 0) }, 200_000)).toBe(6);
-  });
+  it(
+    'marks the length of the codes its cap drops, for as ' +
+      'long as they would have lived; fresh LIDs are then longer',
+    async () => {
+      const { retire, freshLength, RETIRED_MIN_CAP, RETIRED_DAYS, NO_RETIRED } = await import(
+        '../../src/model/lineIndex.js'
+      );
+      const code = (i: number) => (0xa0000 | i) >>> 0; // 4-character codes, each with a letter
+      const gone = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ lid: code(from + i), line: 1 }));
+      // Up to the cap: nothing dropped, no mark, fresh LIDs as long as the file's size says.
+      let retired = retire(NO_RETIRED, gone(0, RETIRED_MIN_CAP), 100, 2000);
+      expect(retired.lids.length).toBe(RETIRED_MIN_CAP);
+      expect(freshLength(retired, 2000)).toBe(4);
+      // Ten more, a day later: the ten oldest go, a mark of 4-character codes of their day comes.
+      retired = retire(retired, gone(RETIRED_MIN_CAP, 10), 101, 2000);
+      expect(retired.lids.length).toBe(RETIRED_MIN_CAP + 1);
+      expect(retired.lids[0]! & 0x3fffffff).toBe(0);
+      expect(retired.days[0]).toBe(100);
+      expect(Array.from(retired.lids.subarray(1, 3))).toEqual([code(10), code(11)]);
+      expect(freshLength(retired, 2000)).toBe(5);
+      // More drops keep one mark; it lives as long as what it stands for: expired with them, lengths are as before.
+      retired = retire(retired, gone(2 * RETIRED_MIN_CAP, 5), 102, 2000);
+      expect(Array.from(retired.lids).filter((c) => (c & 0x3fffffff) === 0)).toHaveLength(1);
+      expect(retired.days[0]).toBe(100);
+      expect(freshLength(retire(retired, [], 100 + RETIRED_DAYS + 3, 2000), 2000)).toBe(4);
+      // A file of 200,000 lines (5-character LIDs) whose cap dropped them gets 6; never more.
+      const big = { lids: Uint32Array.of(((5 - 4) << 30) >>> 0), days: Uint16Array.of(100), lines: Uint32Array.of(0) };
+      expect(freshLength(big, 200_000)).toBe(6);
+      expect(freshLength({ ...big, lids: Uint32Array.of(((6 - 4) << 30) >>> 0) }, 200_000)).toBe(6);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 // A 1,000,000-line data file whose unique lines are ~1,000 lines apart, changed outside rt on its
-// first and last lines only: every unchanged line is the same line. (Found by review: pairing
+// first and last lines only: every unchanged line is the same line. (A past bug: pairing
 // once ran the whole longest-common-subsequence table on every stretch between unique lines,
 // changed or not, 20 s for this file; now only the windows around the two changes are examined.
 // Its time is measured by hand, not asserted here: the bench is where speed is judged.)

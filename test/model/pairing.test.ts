@@ -33,44 +33,52 @@ function onSomeLcs(a: readonly string[], b: readonly string[]): (i: number, j: n
 const once = (ls: readonly string[], c: string) => ls.filter((x) => x === c).length === 1;
 
 describe('pairLines', () => {
-  it('pairs lines as one longest common subsequence does (the line diff), or by content occurring once on both sides', () => {
-    fc.assert(
-      fc.property(fc.array(content, { maxLength: 30 }), fc.array(content, { maxLength: 30 }), (a, b) => {
-        const match = pairLines(hashesOf(a), hashesOf(b));
-        expect(new Set(Array.from(match).filter((i) => i >= 0)).size).toBe(
-          Array.from(match).filter((i) => i >= 0).length,
-        );
-        const onLcs = onSomeLcs(a, b);
-        match.forEach((i, j) => {
-          if (i < 0) return;
-          expect(a[i]).toBe(b[j]);
-          if (!(once(a, a[i]!) && once(b, b[j]!)))
-            expect(onLcs(i, j), `${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
-        });
-      }),
-      { numRuns: runs(2000) },
-    );
-  });
+  it(
+    'pairs lines as one longest common subsequence does (the ' +
+      'line diff), or by content occurring once on both sides',
+    () => {
+      fc.assert(
+        fc.property(fc.array(content, { maxLength: 30 }), fc.array(content, { maxLength: 30 }), (a, b) => {
+          const match = pairLines(hashesOf(a), hashesOf(b));
+          expect(new Set(Array.from(match).filter((i) => i >= 0)).size).toBe(
+            Array.from(match).filter((i) => i >= 0).length,
+          );
+          const onLcs = onSomeLcs(a, b);
+          match.forEach((i, j) => {
+            if (i < 0) return;
+            expect(a[i]).toBe(b[j]);
+            if (!(once(a, a[i]!) && once(b, b[j]!)))
+              expect(onLcs(i, j), `${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(true);
+          });
+        }),
+        { numRuns: runs(2000) },
+      );
+    },
+  );
 
-  it('names every line by its own identity through any one change, whether its window is paired by every longest common subsequence or, too large for that, by the line diff', () => {
-    fc.assert(
-      fc.property(fc.array(content, { maxLength: 40 }), modelOp(content), fc.boolean(), (initial, o, large) => {
-        const before = modelLines(initial);
-        const after = applyModelOp(before, o);
-        const a = before.map((l) => l.content);
-        const b = after.map((l) => l.content);
-        // No window small enough: every one is paired as thousands of changed lines would be.
-        const match = pairLines(hashesOf(a), hashesOf(b), large ? 0 : undefined);
-        match.forEach((i, j) => {
-          if (i >= 0)
-            expect(before[i]!.id, `${o.kind}: ${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(
-              after[j]!.id,
-            );
-        });
-      }),
-      { numRuns: runs(5000) },
-    );
-  });
+  it(
+    'names every line by its own identity through any one change, whether its window is ' +
+      'paired by every longest common subsequence or, too large for that, by the line diff',
+    () => {
+      fc.assert(
+        fc.property(fc.array(content, { maxLength: 40 }), modelOp(content), fc.boolean(), (initial, o, large) => {
+          const before = modelLines(initial);
+          const after = applyModelOp(before, o);
+          const a = before.map((l) => l.content);
+          const b = after.map((l) => l.content);
+          // No window small enough: every one is paired as thousands of changed lines would be.
+          const match = pairLines(hashesOf(a), hashesOf(b), large ? 0 : undefined);
+          match.forEach((i, j) => {
+            if (i >= 0)
+              expect(before[i]!.id, `${o.kind}: ${i}↔${j} in ${JSON.stringify(a)} → ${JSON.stringify(b)}`).toBe(
+                after[j]!.id,
+              );
+          });
+        }),
+        { numRuns: runs(5000) },
+      );
+    },
+  );
 
   it('keeps unchanged lines far from a change paired, however large the file', () => {
     const n = 200_000;

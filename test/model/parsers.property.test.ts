@@ -1,4 +1,4 @@
-// Property tests of the two parsers every command's arguments go through: anchors (SPEC §2) and
+// Property tests of the two parsers every command's arguments go through: anchors and
 // open's PATH[:LINE | :START-END | :LID] targets. Whatever the text, they return a well-formed
 // result or refuse with an RtError of bad usage (exit 2) — never another exception — and the
 // forms they accept mean exactly what the spec says.

@@ -4,7 +4,7 @@ import { byteOffsets } from '../../src/model/utf8Offsets.js';
 import { runs } from '../support/runs.js';
 
 describe('byteOffsets', () => {
-  it('is where the text before each offset ends in the bytes, as Node decodes them (random bytes, UTF-8 or not)', () => {
+  it('is where the text before each offset ends in the bytes, as Node decodes them (random bytes, UTF-8 or no)', () => {
     const byte = fc.oneof(
       fc.integer({ min: 0, max: 255 }),
       fc.constantFrom(0xe2, 0x80, 0xa8, 0xf0, 0x9f, 0x98, 0xed, 0xa0, 0xc3, 0xa9, 0xf4, 0x90, 0xe0),

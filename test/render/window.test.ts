@@ -1,4 +1,4 @@
-// The display of a line (SPEC §1): exact bytes, cut past 2,000 characters with a marker; a hit's
+// The display of a line: exact bytes, cut past 2,000 characters with a marker; a hit's
 // matches coloured on a terminal, and a hit whose first match lies past the cut shown around it.
 
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,8 @@ describe('parseFound', () => {
     'reads %s: each file its numbers as printed and its lines once; a path may hold a newline, a line a NUL',
     (_, sep) => {
       const out = Buffer.from(
-        `a.ts\x003${sep}foo\na.ts\x003${sep}foo\na.ts\x0010${sep}FOO\x00bar\r\nodd\nname.txt\x001${sep}\nb.ts\x0012${sep}x:y\n`,
+        `a.ts\x003${sep}foo\na.ts\x003${sep}foo\na.ts\x0010${sep}FOO\x00bar\r\n` +
+          `odd\nname.txt\x001${sep}\nb.ts\x0012${sep}x:y\n`,
       );
       expect(shown(parseFound(out, true))).toEqual([
         [
@@ -53,7 +54,7 @@ describe('parseFound', () => {
     ]);
   });
 
-  it('gives up the lines of a file with more than MAX_LINES_READ found (rt searches it whole), not their numbers', () => {
+  it('gives up the lines of a file with more than MAX_LINES_READ found (rt searches it whole), not numbers', () => {
     const many = (file: string, count: number) =>
       Array.from({ length: count }, (_, i) => `${file}\x00${i + 1}\x00foo\n`).join('');
     const found = parseFound(
@@ -67,7 +68,7 @@ describe('parseFound', () => {
   });
 });
 
-describe('paths that are not valid UTF-8 (found by review)', () => {
+describe('paths that are not valid UTF-8', () => {
   const bad = Buffer.concat([Buffer.from('a'), Buffer.from([0xff]), Buffer.from('b.txt')]);
   it('parseFound leaves out their lines and names them, decoded, once', () => {
     const out = Buffer.concat([

@@ -33,7 +33,7 @@ describe('outsideGit', () => {
     expect(outsideGit(link, ENV)).toBe(true);
   });
 
-  it('is false in a work tree, at its top and below, in a linked work tree, and in a folder of a bare repository', () => {
+  it('is false in a work tree, at its top and below, in a linked work tree, in a folder of a bare repository', () => {
     const repo = tempDir('rt-discovery-');
     spawnSync('git', ['init', '-q'], { cwd: repo, env: ENV });
     write(repo, 'a/b/c.txt', 'x\n');

@@ -293,7 +293,8 @@ describe('compileSearch: several patterns (-e) and -v', () => {
   it('-v: the lines no pattern matches, and no match to mark in them', () => {
     expect(search(['^b', 'mm'], true).matchingLines(file, 0, Infinity)).toEqual([0, 3]);
     expect(search(['^b', 'mm'], true).matchingLines(file, 0, 1)).toEqual([0]);
-    expect(search(['x'], true).matchingLines(Buffer.from('a\nb'), 0, Infinity)).toEqual([0, 1]); // a last line without \n
+    // a last line without \n
+    expect(search(['x'], true).matchingLines(Buffer.from('a\nb'), 0, Infinity)).toEqual([0, 1]);
     expect(search(['x'], true).matchingLines(Buffer.from(''), 0, Infinity)).toEqual([]);
     expect(matchesLine(search(['a'], true), Buffer.from('bcd'))).toBe(true);
     expect(search(['a'], true).matchesIn(Buffer.from('bcd'))).toEqual([]);
@@ -301,7 +302,7 @@ describe('compileSearch: several patterns (-e) and -v', () => {
 });
 
 describe('knownLinesMatcher: lines another program selected, known by their content', () => {
-  it('selects the lines with that content (a BOM and CRLF endings aside), and gives their matches as byte ranges', () => {
+  it('selects the lines with that content (a BOM and CRLF endings aside), gives their matches as byte ranges', () => {
     const m = knownLinesMatcher(
       new Map([
         ['caf\u00e9 x', [[5, 6]] as const],

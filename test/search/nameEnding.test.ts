@@ -1,4 +1,4 @@
-// The literal ending of a glob (rt find): find asks git only for names that end so, then
+// The literal ending of a glob (find): find asks git only for names that end so, then
 // matches the glob itself, so every name the glob matches must end with it.
 
 import fc from 'fast-check';

@@ -245,7 +245,8 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
         for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
           expect(
             found.has(n),
-            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`,
+            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches ` +
+              `line ${n + 1}, ${JSON.stringify(translated.regex)} does not`,
           ).toBe(true);
         }
       });
@@ -254,40 +255,44 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
     SPAWNS_TIMEOUT,
   );
 
-  it('finds the lines where JavaScript and Rust differ: U+FEFF is white space, bytes that are not UTF-8 are characters', () => {
-    const cases: Array<[string, boolean, number]> = [
-      ['width\\sjoin', false, 7],
-      ['width[\\s]join', false, 7],
-      ['bad .. bytes', false, 5],
-      ['bad \\S\\S bytes', false, 5],
-      ['bad [^z][^z] bytes', false, 5],
-      ['bad \\W+bytes', false, 5],
-      ['bad \ufffd+ bytes', false, 5],
-      ['bad \\D\\D bytes', false, 5],
-      ['78\\d', false, 11],
-      ['[0-9]89', false, 11],
-      ['KELVIN', true, 3],
-      ['[a-z]elvin \u017Fs', true, 3],
-      ['CAF\u00c9', true, 3],
-      ['emoji .+ ab', false, 4],
-      ['(?<=\\bab)cabc', false, 10],
-      ['cr.inside', false, 13],
-      ['line.sep.par', false, 13],
-      ['LINE.SEP', true, 13],
-    ];
-    for (const [p, ignoreCase, line] of cases) {
-      expect(
-        compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity),
-        p,
-      ).toContain(line);
-      expect(
-        ripgrepLines(ripgrepPattern(p, ignoreCase)!.regex, ignoreCase).has(line),
-        `${p} -> ${ripgrepPattern(p, ignoreCase)!.regex}`,
-      ).toBe(true);
-    }
-  });
+  it(
+    'finds the lines where JavaScript and Rust differ: U+FEFF ' +
+      'is white space, bytes that are not UTF-8 are characters',
+    () => {
+      const cases: Array<[string, boolean, number]> = [
+        ['width\\sjoin', false, 7],
+        ['width[\\s]join', false, 7],
+        ['bad .. bytes', false, 5],
+        ['bad \\S\\S bytes', false, 5],
+        ['bad [^z][^z] bytes', false, 5],
+        ['bad \\W+bytes', false, 5],
+        ['bad \ufffd+ bytes', false, 5],
+        ['bad \\D\\D bytes', false, 5],
+        ['78\\d', false, 11],
+        ['[0-9]89', false, 11],
+        ['KELVIN', true, 3],
+        ['[a-z]elvin \u017Fs', true, 3],
+        ['CAF\u00c9', true, 3],
+        ['emoji .+ ab', false, 4],
+        ['(?<=\\bab)cabc', false, 10],
+        ['cr.inside', false, 13],
+        ['line.sep.par', false, 13],
+        ['LINE.SEP', true, 13],
+      ];
+      for (const [p, ignoreCase, line] of cases) {
+        expect(
+          compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity),
+          p,
+        ).toContain(line);
+        expect(
+          ripgrepLines(ripgrepPattern(p, ignoreCase)!.regex, ignoreCase).has(line),
+          `${p} -> ${ripgrepPattern(p, ignoreCase)!.regex}`,
+        ).toBe(true);
+      }
+    },
+  );
 
-  it('the cases a review found: \\k and \\p as bare letters, long quantifiers, \\n, counts ripgrep refuses', () => {
+  it('the hard cases: \\k and \\p as bare letters, long quantifiers, \\n, counts ripgrep refuses', () => {
     const line = (text: string, p: string, ignoreCase = false) => {
       const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rgpattern-'));
       const f = path.join(dir2, 'line.txt');
@@ -379,7 +384,8 @@ describe.skipIf(!hasRipgrep)('ripgrepPattern', () => {
     expect(ripgrepPattern('caf\u00e9', true)?.regex).toBe('caf(?-u:.)+');
     expect(ripgrepPattern('[a-c]', true)?.regex).toBe('(?-u:.)+');
     expect(ripgrepPattern(`${'('.repeat(64)}abc${')'.repeat(64)}`, false)?.strength).toBe(3);
-    expect(ripgrepPattern(`${'('.repeat(20000)}abc${')'.repeat(20000)}`, false)).toBeUndefined(); // deeper than followed (no stack overflow)
+    // deeper than followed (no stack overflow)
+    expect(ripgrepPattern(`${'('.repeat(20000)}abc${')'.repeat(20000)}`, false)).toBeUndefined();
     expect(ripgrepPattern('(ab', false)).toBeUndefined();
     expect(ripgrepPattern('ab)', false)).toBeUndefined();
   });
@@ -393,7 +399,7 @@ describe('the literals of a pattern', () => {
     ignoreCase ? asciiLower(line).includes(asciiLower(Buffer.from(literal))) : line.includes(Buffer.from(literal));
   const bytes = Buffer.concat(LINES.flatMap((l) => [l, Buffer.from('\n')]));
 
-  it('every line rt matches holds a text of each set (random patterns, -i, -w); the strongest set is the literals', () => {
+  it('every line rt matches holds a text of each set (random patterns, -i, -w); the strongest is the literals', () => {
     let checked = 0;
     forRandomPatterns(5000, (p, ignoreCase, _word, matcher) => {
       const translated = ripgrepPattern(p, ignoreCase);
@@ -409,7 +415,8 @@ describe('the literals of a pattern', () => {
         for (const set of required) {
           expect(
             set.some((l) => holds(LINES[n]!, l, ignoreCase)),
-            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none of ${JSON.stringify(set)}`,
+            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''} matches line ${n + 1}, which holds none ` +
+              `of ${JSON.stringify(set)}`,
           ).toBe(true);
         }
       }
@@ -490,7 +497,8 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
         for (const n of matcher.matchingLines(bytes, 3, Infinity)) {
           expect(
             found.has(n),
-            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches line ${n + 1}, ${JSON.stringify(translated.regex)} does not`,
+            `${JSON.stringify(p)}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''} matches ` +
+              `line ${n + 1}, ${JSON.stringify(translated.regex)} does not`,
           ).toBe(true);
         }
       });
@@ -500,49 +508,57 @@ describe.skipIf(!hasGitPcre)('pcrePattern', () => {
     SPAWNS_TIMEOUT,
   );
 
-  it('finds the lines where JavaScript and PCRE on bytes differ: white space beyond ASCII, ſ and the Kelvin sign with -i, bytes that are not UTF-8', () => {
-    const cases: Array<[string, boolean, number]> = [
-      ['width\\sjoin', false, 7],
-      ['zero\\swidth', false, 7],
-      ['bad .. bytes', false, 5],
-      ['bad \\S\\S bytes', false, 5],
-      ['bad [^z][^z] bytes', false, 5],
-      ['bad \ufffd+ bytes', false, 5],
-      ['KELVIN', true, 3],
-      ['[a-z]elvin \u017Fs', true, 3],
-      ['\\welvin \\w\\w', true, 3],
-      ['elvin SS', true, 3],
-      ['CAF\u00c9', true, 3],
-      ['caf\u00e9 na', false, 3],
-      ['emoji .+ ab', false, 4],
-      ['emoji . then', false, 4],
-      ['cr.inside', false, 13],
-      ['line.sep.par', false, 13],
-      ['LINE.SEP', true, 13],
-    ];
-    for (const [p, ignoreCase, line] of cases) {
-      expect(
-        compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity),
-        p,
-      ).toContain(line);
-      const regex = pcrePattern(p, ignoreCase)!.regex;
-      expect(gitLines(regex, ignoreCase)?.has(line), `${p} -> ${regex}`).toBe(true);
-    }
-  });
+  it(
+    'finds the lines where JavaScript and PCRE on bytes differ: white space ' +
+      'beyond ASCII, ſ and the Kelvin sign with -i, bytes that are not UTF-8',
+    () => {
+      const cases: Array<[string, boolean, number]> = [
+        ['width\\sjoin', false, 7],
+        ['zero\\swidth', false, 7],
+        ['bad .. bytes', false, 5],
+        ['bad \\S\\S bytes', false, 5],
+        ['bad [^z][^z] bytes', false, 5],
+        ['bad \ufffd+ bytes', false, 5],
+        ['KELVIN', true, 3],
+        ['[a-z]elvin \u017Fs', true, 3],
+        ['\\welvin \\w\\w', true, 3],
+        ['elvin SS', true, 3],
+        ['CAF\u00c9', true, 3],
+        ['caf\u00e9 na', false, 3],
+        ['emoji .+ ab', false, 4],
+        ['emoji . then', false, 4],
+        ['cr.inside', false, 13],
+        ['line.sep.par', false, 13],
+        ['LINE.SEP', true, 13],
+      ];
+      for (const [p, ignoreCase, line] of cases) {
+        expect(
+          compileMatcher(p, { fixed: false, ignoreCase, word: false }).matchingLines(bytes, 3, Infinity),
+          p,
+        ).toContain(line);
+        const regex = pcrePattern(p, ignoreCase)!.regex;
+        expect(gitLines(regex, ignoreCase)?.has(line), `${p} -> ${regex}`).toBe(true);
+      }
+    },
+  );
 });
 
 describe('pcrePattern, written for PCRE to run in bounded time', () => {
-  it('writes any text once however many escapes in a row it stands for, and a repeated character as a single repeat of bytes', () => {
-    // (?s).*.*.*oops backtracks through each .* in turn: minutes on a file of long lines.
-    expect(pcrePattern('\\u00e9\\u00e8\\u00e7oops', false)?.regex).toBe('(?s).*oops');
-    expect(pcrePattern('\\p{L}+\\p{Ll}*x', false)?.regex).toBe('(?s).*x');
-    // Two stretches of any text apart backtrack in the cube of a line's length: not given to PCRE.
-    expect(pcrePattern('\\u0041x\\u0042y\\u0043oops', false)).toBeUndefined();
-    // A group repeated keeps a frame of PCRE's JIT stack for each time: past its limit on a long line, git stops.
-    expect(pcrePattern('abc\\s+def', false)?.regex).toBe('(?s)abc[\\s\\x80-\\xFF]{1,}def');
-    expect(pcrePattern('x(?:.)+\\w{2,5}[a-c]*y', false)?.regex).toBe('(?s)x.{1,}\\w{2,5}[a-c]{0,}y');
-    expect(pcrePattern('x\\w+y', true)?.regex).toBe('(?s)x[\\w\\x80-\\xFF]{1,}y');
-    // [=a=] and [:a:] are POSIX syntax to PCRE, refused outside a class (git stops, and is asked again).
-    expect(pcrePattern('[=a=][:b:]+', false)?.regex).toBe('(?s)[\\=a\\=][\\:b\\:]{1,}');
-  });
+  it(
+    'writes any text once however many escapes in a row it stands ' +
+      'for, and a repeated character as a single repeat of bytes',
+    () => {
+      // (?s).*.*.*oops backtracks through each .* in turn: minutes on a file of long lines.
+      expect(pcrePattern('\\u00e9\\u00e8\\u00e7oops', false)?.regex).toBe('(?s).*oops');
+      expect(pcrePattern('\\p{L}+\\p{Ll}*x', false)?.regex).toBe('(?s).*x');
+      // Two stretches of any text apart backtrack in the cube of a line's length: not given to PCRE.
+      expect(pcrePattern('\\u0041x\\u0042y\\u0043oops', false)).toBeUndefined();
+      // A group repeated keeps a frame of PCRE's JIT stack for each time: past its limit on a long line, git stops.
+      expect(pcrePattern('abc\\s+def', false)?.regex).toBe('(?s)abc[\\s\\x80-\\xFF]{1,}def');
+      expect(pcrePattern('x(?:.)+\\w{2,5}[a-c]*y', false)?.regex).toBe('(?s)x.{1,}\\w{2,5}[a-c]{0,}y');
+      expect(pcrePattern('x\\w+y', true)?.regex).toBe('(?s)x[\\w\\x80-\\xFF]{1,}y');
+      // [=a=] and [:a:] are POSIX syntax to PCRE, refused outside a class (git stops, and is asked again).
+      expect(pcrePattern('[=a=][:b:]+', false)?.regex).toBe('(?s)[\\=a\\=][\\:b\\:]{1,}');
+    },
+  );
 });

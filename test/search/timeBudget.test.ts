@@ -71,20 +71,24 @@ describe('stepsInTime', () => {
     ).toThrow(OutOfTime);
   });
 
-  it('counts CPU time: a step that waits longer than the budget without computing (the machine busy elsewhere) ends', () => {
-    const cell = new Int32Array(new SharedArrayBuffer(4));
-    let done = 0;
-    stepsInTime(
-      1,
-      () => {
-        Atomics.wait(cell, 0, 0, 600);
-        done++;
-      },
-      () => 0,
-      300,
-    );
-    expect(done).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    'counts CPU time: a step that waits longer than the ' +
+      'budget without computing (the machine busy elsewhere) ends',
+    () => {
+      const cell = new Int32Array(new SharedArrayBuffer(4));
+      let done = 0;
+      stepsInTime(
+        1,
+        () => {
+          Atomics.wait(cell, 0, 0, 600);
+          done++;
+        },
+        () => 0,
+        300,
+      );
+      expect(done).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('sets the working directory back when a step is stopped in another', () => {
     const cwd = process.cwd();

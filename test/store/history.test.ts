@@ -1,4 +1,4 @@
-// The history store (src/store/history.ts, SPEC §8): bounded by count, by bytes and by age, the
+// The history store (src/store/history.ts): bounded by count, by bytes and by age, the
 // oldest dropped first with their data; a session's new step clears what it could redo.
 
 import fs from 'node:fs';

@@ -115,7 +115,7 @@ describe('indexedLinesAsRead', () => {
     expect(indexedLinesAsRead(store, file, [0], [Buffer.from('same hit')])).toBeUndefined();
   });
 
-  it('gives nothing for an index saved within the timestamp granularity of a change (racy), nor without an index', () => {
+  it('gives nothing for an index saved within the timestamp granularity of a change (racy), or without one', () => {
     const bytes = Buffer.from('fresh hit\n');
     const { file } = indexed('fresh.txt', bytes, new Date());
     expect(indexedLinesAsRead(store, file, [0], [Buffer.from('fresh hit')])).toBeUndefined();

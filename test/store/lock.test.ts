@@ -21,17 +21,21 @@ const age = (file: string, ms: number) => {
 };
 
 describe('locks left by a killed rt', () => {
-  it('breaks an abandoned lock whose breaker is empty (killed between creating and writing it) once the breaker is 2 s old', () => {
-    const dir = folder();
-    const lock = path.join(dir, '.steps.rt-lock');
-    fs.writeFileSync(lock, `${deadPid()}@${os.hostname()}@1-abc`);
-    fs.writeFileSync(`${lock}.break`, '');
-    age(`${lock}.break`, 3000);
-    // Waiting instead of breaking it would refuse after the 1.5 s given.
-    const held = acquireLock(lock, 'the history', 1500);
-    held.release();
-    expect(fs.readdirSync(dir)).toEqual([]);
-  });
+  it(
+    'breaks an abandoned lock whose breaker is empty (killed ' +
+      'between creating and writing it) once the breaker is 2 s old',
+    () => {
+      const dir = folder();
+      const lock = path.join(dir, '.steps.rt-lock');
+      fs.writeFileSync(lock, `${deadPid()}@${os.hostname()}@1-abc`);
+      fs.writeFileSync(`${lock}.break`, '');
+      age(`${lock}.break`, 3000);
+      // Waiting instead of breaking it would refuse after the 1.5 s given.
+      const held = acquireLock(lock, 'the history', 1500);
+      held.release();
+      expect(fs.readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it('still waits on an empty breaker younger than that (a live rt may be writing it)', () => {
     const dir = folder();
@@ -51,24 +55,28 @@ describe('locks left by a killed rt', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
-  it('removes a breaker of a dead rt with no lock left, and the drafts and asides of dead rts, but nothing of a live one or of the user', () => {
-    const dir = folder();
-    const lock = path.join(dir, '.f.txt.rt-lock');
-    const dead = deadPid();
-    const names = {
-      gone: [`.f.txt.rt-lock.break`, `.f.txt.rt-lock.${dead}-abc123`, `.f.txt.rt-lock.break.${dead}-abc123`],
-      kept: [
-        `.f.txt.rt-lock.${process.ppid}-abc123`,
-        `.f.txt.rt-lock.break.${process.ppid}-abc123`,
-        `.f.txt.rt-lock.breakx.${dead}-abc123`,
-        `.f.txt.rt-lock.notes`,
-      ],
-    };
-    fs.writeFileSync(path.join(dir, names.gone[0]!), String(dead));
-    for (const n of [...names.gone.slice(1), ...names.kept]) fs.writeFileSync(path.join(dir, n), 'x');
-    removeLockLeftovers(lock);
-    expect(fs.readdirSync(dir).sort()).toEqual([...names.kept].sort());
-  });
+  it(
+    'removes a breaker of a dead rt with no lock left, and the drafts ' +
+      'and asides of dead rts, but nothing of a live one or of the user',
+    () => {
+      const dir = folder();
+      const lock = path.join(dir, '.f.txt.rt-lock');
+      const dead = deadPid();
+      const names = {
+        gone: [`.f.txt.rt-lock.break`, `.f.txt.rt-lock.${dead}-abc123`, `.f.txt.rt-lock.break.${dead}-abc123`],
+        kept: [
+          `.f.txt.rt-lock.${process.ppid}-abc123`,
+          `.f.txt.rt-lock.break.${process.ppid}-abc123`,
+          `.f.txt.rt-lock.breakx.${dead}-abc123`,
+          `.f.txt.rt-lock.notes`,
+        ],
+      };
+      fs.writeFileSync(path.join(dir, names.gone[0]!), String(dead));
+      for (const n of [...names.gone.slice(1), ...names.kept]) fs.writeFileSync(path.join(dir, n), 'x');
+      removeLockLeftovers(lock);
+      expect(fs.readdirSync(dir).sort()).toEqual([...names.kept].sort());
+    },
+  );
 
   it('keeps the breaker of a live rt', () => {
     const dir = folder();
@@ -80,7 +88,7 @@ describe('locks left by a killed rt', () => {
 });
 
 describe('locks of the longest names rt edits', () => {
-  // rt edits names of up to 255 - 24 bytes (NAME_ROOM in cli/writing.ts): the lock's draft,
+  // rt edits names of up to 255 - 24 bytes (NAME_ROOM in store/fileChanges.ts): the lock's draft,
   // .NAME.rt-lock.PID-XXXXXX, just fits beside them. The breaker's draft and a breaker set aside
   // must fit too, or an abandoned lock of such a file could never be broken.
   const longest = 'a'.repeat(255 - 24);

@@ -80,7 +80,9 @@ describe('renameOver', () => {
       outfile: module,
       logLevel: 'silent',
     });
-    const script = `import { renameOver } from ${JSON.stringify(module)}; renameOver('new.tmp', 'f.txt', '.aside')(); process.exit(0);`;
+    const script =
+      `import { renameOver } from ${JSON.stringify(module)}; renameOver('new.tmp', 'f.txt', '.aside')(); ` +
+      `process.exit(0);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -10,58 +10,66 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('ViewState', () => {
-  it('records a window of a million lines as it keeps it: its last 100,000 LIDs and 20,000 numbers, saved and loaded again', () => {
-    const store = new StateStore(root, {}, () => undefined);
-    const lids = Array.from({ length: 1_000_000 }, (_, i) => lidToString((1 << 30) | (i + 1)));
-    const view = ViewState.load(store, 'big.txt');
-    view.recordWindow({ start: 1, end: lids.length }, lids, null);
-    view.save();
-    const again = ViewState.load(store, 'big.txt');
-    for (const v of [view, again]) {
-      expect(v.wasSeen(lids[lids.length - 1]!)).toBe(true);
-      expect(v.wasSeen(lids[lids.length - 100_000]!)).toBe(true);
-      expect(v.wasSeen(lids[lids.length - 100_001]!)).toBe(false);
-      expect(v.shownAt(lids.length)).toEqual([lids[lids.length - 1]]);
-      expect(v.shownAt(lids.length - 19_999)).toEqual([lids[lids.length - 20_000]]);
-      expect(v.shownAt(lids.length - 20_000)).toEqual([]);
-      expect(v.last).toEqual({ start: 1, end: lids.length, startLid: lids[0], endLid: lids[lids.length - 1] });
-    }
-  });
-
-  it('the last window shown again as it was writes nothing; another window, another size, or lines shown since, are saved', () => {
-    const dir = fs.mkdtempSync(path.join(root, 'again-'));
-    const store = new StateStore(dir, {}, () => undefined);
-    const lids = Array.from({ length: 10 }, (_, i) => lidToString((1 << 30) | (i + 1)));
-    const show = (start: number, end: number, size: number | null | undefined, more?: (v: ViewState) => void) => {
-      const view = ViewState.load(store, 'f.txt');
-      more?.(view);
-      view.recordWindow({ start, end }, lids.slice(start - 1, end), size);
+  it(
+    'records a window of a million lines as it keeps it: its ' +
+      'last 100,000 LIDs and 20,000 numbers, saved and loaded again',
+    () => {
+      const store = new StateStore(root, {}, () => undefined);
+      const lids = Array.from({ length: 1_000_000 }, (_, i) => lidToString((1 << 30) | (i + 1)));
+      const view = ViewState.load(store, 'big.txt');
+      view.recordWindow({ start: 1, end: lids.length }, lids, null);
       view.save();
-    };
-    const file = () => {
-      const views = path.join(dir, '.rt', 'view');
-      const [name] = fs.readdirSync(views);
-      const st = fs.statSync(path.join(views, name!));
-      return `${st.ino}:${st.mtimeMs}`;
-    };
-    show(1, 5, null);
-    const first = file();
-    show(1, 5, undefined);
-    expect(file()).toBe(first);
-    show(1, 5, null);
-    expect(file()).toBe(first);
-    show(1, 5, 5);
-    const sized = file();
-    expect(sized).not.toBe(first);
-    show(2, 6, undefined);
-    const moved = file();
-    expect(moved).not.toBe(sized);
-    // An edit's region recorded since: the same window again is saved (its lines are made the most recent again).
-    show(2, 6, undefined, (v) => v.record(9, [lids[8]!], 'edit'));
-    expect(file()).not.toBe(moved);
-    const after = ViewState.load(store, 'f.txt');
-    expect(after.last).toEqual({ start: 2, end: 6, startLid: lids[1], endLid: lids[5] });
-    expect(after.wasSeen(lids[8]!)).toBe(true);
-    expect(after.windowSize).toBe(5);
-  });
+      const again = ViewState.load(store, 'big.txt');
+      for (const v of [view, again]) {
+        expect(v.wasSeen(lids[lids.length - 1]!)).toBe(true);
+        expect(v.wasSeen(lids[lids.length - 100_000]!)).toBe(true);
+        expect(v.wasSeen(lids[lids.length - 100_001]!)).toBe(false);
+        expect(v.shownAt(lids.length)).toEqual([lids[lids.length - 1]]);
+        expect(v.shownAt(lids.length - 19_999)).toEqual([lids[lids.length - 20_000]]);
+        expect(v.shownAt(lids.length - 20_000)).toEqual([]);
+        expect(v.last).toEqual({ start: 1, end: lids.length, startLid: lids[0], endLid: lids[lids.length - 1] });
+      }
+    },
+  );
+
+  it(
+    'the last window shown again as it was writes nothing; ' +
+      'another window, another size, or lines shown since, are saved',
+    () => {
+      const dir = fs.mkdtempSync(path.join(root, 'again-'));
+      const store = new StateStore(dir, {}, () => undefined);
+      const lids = Array.from({ length: 10 }, (_, i) => lidToString((1 << 30) | (i + 1)));
+      const show = (start: number, end: number, size: number | null | undefined, more?: (v: ViewState) => void) => {
+        const view = ViewState.load(store, 'f.txt');
+        more?.(view);
+        view.recordWindow({ start, end }, lids.slice(start - 1, end), size);
+        view.save();
+      };
+      const file = () => {
+        const views = path.join(dir, '.rt', 'view');
+        const [name] = fs.readdirSync(views);
+        const st = fs.statSync(path.join(views, name!));
+        return `${st.ino}:${st.mtimeMs}`;
+      };
+      show(1, 5, null);
+      const first = file();
+      show(1, 5, undefined);
+      expect(file()).toBe(first);
+      show(1, 5, null);
+      expect(file()).toBe(first);
+      show(1, 5, 5);
+      const sized = file();
+      expect(sized).not.toBe(first);
+      show(2, 6, undefined);
+      const moved = file();
+      expect(moved).not.toBe(sized);
+      // An edit's region recorded since: the same window again is saved (its lines are made the most recent again).
+      show(2, 6, undefined, (v) => v.record(9, [lids[8]!], 'edit'));
+      expect(file()).not.toBe(moved);
+      const after = ViewState.load(store, 'f.txt');
+      expect(after.last).toEqual({ start: 2, end: 6, startLid: lids[1], endLid: lids[5] });
+      expect(after.wasSeen(lids[8]!)).toBe(true);
+      expect(after.windowSize).toBe(5);
+    },
+  );
 });

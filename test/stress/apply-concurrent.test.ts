@@ -1,4 +1,4 @@
-// 2b. Concurrent batches (SPEC §7): two `rt apply` at once over overlapping files — batch A
+// 2b. Concurrent batches: two `rt apply` at once over overlapping files — batch A
 // writes f1, f2, f3 and batch B f3, f2, f4, named in that order in its patch, the reverse of
 // the shared ones' order in A — never wait on each other for ever (every file's lock is taken
 // in one fixed order), never lose or half-apply a batch, and leave nothing behind. Rounds of
@@ -99,7 +99,8 @@ function checkRound(
     if (!explained)
       tally.fail(
         'torn',
-        `${round}: ${file} is not its old lines with the batches that succeeded applied (${now.length} lines, ${old.length} before)`,
+        `${round}: ${file} is not its old lines with the batches that succeeded applied (${now.length} ` +
+          `lines, ${old.length} before)`,
       );
   }
   for (const [i, b] of batches.entries()) {
@@ -179,7 +180,8 @@ const percentile = (xs: readonly number[], q: number) =>
 describe('stress: concurrent rt apply batches over overlapping files', () => {
   const rounds = pick(4, 50);
   it(
-    `${rounds} rounds of two batches at once (A: f1 f2 f3; B: f3 f2 f4), each appending a line to each of its files: no deadlock, both land whole`,
+    `${rounds} rounds of two batches at once (A: f1 f2 f3; B: f3 f2 f4), each appending a line to each of ` +
+      `its files: no deadlock, both land whole`,
     async () => {
       const tally = new Tally(`2 concurrent: ${rounds} rounds of 2 rt apply at once over overlapping files, appends`);
       const dir = setUp();
@@ -194,7 +196,10 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
             files,
             marker,
             change: (file) => (lines) => [...lines, marker(file)],
-            patch: `*** Begin Patch\n${files.map((f) => `*** Update File: ${f}\n@@ insert after $\n+${marker(f)}\n`).join('')}*** End Patch\n`,
+            patch:
+              '*** Begin Patch\n' +
+              files.map((f) => `*** Update File: ${f}\n@@ insert after $\n+${marker(f)}\n`).join('') +
+              '*** End Patch\n',
           };
         });
         const before = snapshot(dir);
@@ -203,7 +208,9 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
         for (const left of strays(dir)) tally.fail('strayTemp', `${round}: ${left}`);
       }
       for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
-      tally.notes = `both batches of a round ended within ${(percentile(times, 0.5) / 1000).toFixed(2)} s (median), ${(Math.max(...times) / 1000).toFixed(2)} s at most (limit ${ROUND_LIMIT_MS / 1000} s)`;
+      tally.notes =
+        `both batches of a round ended within ${(percentile(times, 0.5) / 1000).toFixed(2)} s ` +
+        `(median), ${(Math.max(...times) / 1000).toFixed(2)} s at most (limit ${ROUND_LIMIT_MS / 1000} s)`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },
@@ -212,7 +219,8 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
 
   const lidRounds = pick(4, 50);
   it(
-    `${lidRounds} rounds of two batches at once replacing lines by the LIDs shown before, the same lines of the shared files or not: one refused as stale, or both land; never lost or half-applied`,
+    `${lidRounds} rounds of two batches at once replacing lines by the LIDs shown before, the same lines of ` +
+      `the shared files or not: one refused as stale, or both land; never lost or half-applied`,
     async () => {
       const tally = new Tally(
         `2 concurrent: ${lidRounds} rounds of 2 rt apply at once over overlapping files, by LIDs read before`,
@@ -245,7 +253,10 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
             files,
             marker,
             change: (file) => (lines) => lines.map((l) => (l === original(file, k) ? marker(file) : l)),
-            patch: `*** Begin Patch\n${files.map((f, i) => `*** Update File: ${f}\n@@ edit ${lids[i]}\n+${marker(f)}\n`).join('')}*** End Patch\n`,
+            patch:
+              '*** Begin Patch\n' +
+              files.map((f, i) => `*** Update File: ${f}\n@@ edit ${lids[i]}\n+${marker(f)}\n`).join('') +
+              '*** End Patch\n',
           });
         }
         if (batches.length !== 2) break;
@@ -270,7 +281,11 @@ describe('stress: concurrent rt apply batches over overlapping files', () => {
       for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
       const c = outcomes.conflict;
       const s = outcomes.apart;
-      tally.notes = `same lines: A won ${c.aWins}, B won ${c.bWins} (the other refused as stale), both written ${c.both}, both refused ${c.neither}; different lines: both written ${s.both}, only A ${s.aOnly}, only B ${s.bOnly}, neither ${s.neither}; rounds took ${(percentile(times, 0.5) / 1000).toFixed(2)} s (median), ${(Math.max(...times) / 1000).toFixed(2)} s at most`;
+      tally.notes =
+        `same lines: A won ${c.aWins}, B won ${c.bWins} (the other refused as stale), both written ${c.both}, ` +
+        `both refused ${c.neither}; different lines: both written ${s.both}, only A ${s.aOnly}, only ` +
+        `B ${s.bOnly}, neither ${s.neither}; rounds took ${(percentile(times, 0.5) / 1000).toFixed(2)} s ` +
+        `(median), ${(Math.max(...times) / 1000).toFixed(2)} s at most`;
       tally.record();
       // Two batches that replace the same line cannot both be written, and one of them always can;
       // two that replace different lines both are (the second resolves its LIDs against the first's result).

@@ -1,4 +1,4 @@
-// 1b. Crash safety of a batch (SPEC §7): `rt apply` of a patch over three files of some 4 MB,
+// 1b. Crash safety of a batch: `rt apply` of a patch over three files of some 4 MB,
 // killed (SIGKILL) at random moments — before its start-up completes, while it holds the locks,
 // while it writes the new contents, between the commit and the last rename, after it is done.
 // The next rt command in that root (an `rt open` of one file) finishes or undoes what the kill
@@ -184,7 +184,9 @@ async function scenario(opts: {
     if (finished !== wantFinished || undid !== wantUndid)
       tally.fail(
         'crashes',
-        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): the next command ${finished ? 'said it finished a batch' : undid ? 'said it undid a batch' : 'said nothing of a batch'}\n${r.text}`,
+        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): the next command ` +
+          (finished ? 'said it finished a batch' : undid ? 'said it undid a batch' : 'said nothing of a batch') +
+          `\n${r.text}`,
       );
     let olds = 0;
     let news = 0;
@@ -197,7 +199,8 @@ async function scenario(opts: {
       else
         tally.fail(
           'torn',
-          `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): ${rel} is ${now === null ? 'missing' : `${now.length} bytes`}, neither the old version nor the new`,
+          `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): ${rel} ` +
+            `is ${now === null ? 'missing' : `${now.length} bytes`}, neither the old version nor the new`,
         );
       if (now !== null && updated.includes(rel) && (fs.statSync(path.join(dir, rel)).mode & 0o7777) !== MODE)
         tally.fail(
@@ -208,7 +211,8 @@ async function scenario(opts: {
     if (olds > 0 && news > 0)
       tally.fail(
         'torn',
-        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): a mixed batch after the next command, ${news} files new and ${olds} old`,
+        `trial ${p.trial} (killed after ${p.delay} ms, ${p.phase}): a mixed batch after the next ` +
+          `command, ${news} files new and ${olds} old`,
       );
     if (p.status === 0 && news !== p.files.size)
       tally.fail('lost', `trial ${p.trial}: rt apply reported success, but ${olds} of its files are old`);
@@ -274,7 +278,14 @@ function notesOf(c: Counts, trials: number): string {
   const phases = Object.entries(c.phases)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `${trials} kills: the batch ended all old ${c.outcome.old}, all new ${c.outcome.new}; what a kill left: ${phases} (committed with only some files replaced: ${c.partlyReplaced}); the next command said it finished a batch ${c.said.finished} times, undid one ${c.said.undid}; per-file leftovers (locks, lock drafts and breakers, state temporary files) seen after a next command, for their file's next writer: ${c.perFileLeft.size} distinct (a last apply over every file must remove them all); ${c.aimed} kills aimed at the journal's window`;
+  return (
+    `${trials} kills: the batch ended all old ${c.outcome.old}, all new ${c.outcome.new}; what a kill ` +
+    `left: ${phases} (committed with only some files replaced: ${c.partlyReplaced}); the next command said it ` +
+    `finished a batch ${c.said.finished} times, undid one ${c.said.undid}; per-file leftovers (locks, lock ` +
+    `drafts and breakers, state temporary files) seen after a next command, for their file's next ` +
+    `writer: ${c.perFileLeft.size} distinct (a last apply over every file must remove them all); ${c.aimed} ` +
+    `kills aimed at the journal's window`
+  );
 }
 
 /**
@@ -299,7 +310,8 @@ async function finalApply(dir: string, updated: readonly string[], tally: Tally,
 describe('stress: crash safety of rt apply', () => {
   const trials = pick(4, 200);
   it(
-    `SIGKILL at random moments of ${trials} applies over 3 files of 3.75 MB: every batch all old or all new after the next command`,
+    `SIGKILL at random moments of ${trials} applies over 3 files of 3.75 MB: every batch all old or all new ` +
+      `after the next command`,
     async () => {
       const tally = new Tally('1 crash: SIGKILL during rt apply over 3 files of 3.75 MB');
       const dir = tempDir('rt-stress-apply-crash-');
@@ -342,7 +354,8 @@ describe('stress: crash safety of rt apply', () => {
 
   const addTrials = pick(3, 200);
   it(
-    `SIGKILL at random moments of ${addTrials} applies that update 2 files, add one and delete one: all old or all new, creation and removal included`,
+    `SIGKILL at random moments of ${addTrials} applies that update 2 files, add one and delete one: all old ` +
+      `or all new, creation and removal included`,
     async () => {
       const tally = new Tally('1 crash: SIGKILL during rt apply updating 2 files, adding 1, deleting 1');
       const dir = tempDir('rt-stress-apply-crash-');

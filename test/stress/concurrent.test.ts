@@ -1,4 +1,4 @@
-// 2. Concurrent writers (SPEC §4): N rt processes, each making M edits of its own lines of one
+// 2. Concurrent writers: N rt processes, each making M edits of its own lines of one
 // file (and of many files at once), all sharing the state folder, never lose an edit, and leave
 // no corrupt state; rt processes reading the file meanwhile never fail and never see a torn file.
 // Each writer works as an agent would: find its line (rt grep-file, or rt open of the whole
@@ -157,7 +157,8 @@ describe('stress: concurrent writers', () => {
   const nm = pick(3, 6);
   const rounds = pick(2, 4);
   it(
-    `${nm} writers × ${rounds} rounds, each editing its own lines of ${files} files at once, one shared state folder: no edit lost`,
+    `${nm} writers × ${rounds} rounds, each editing its own lines of ${files} files at once, one shared ` +
+      `state folder: no edit lost`,
     async () => {
       const tally = new Tally(`2 concurrent: ${nm} writers × ${rounds} rounds × ${files} files, shared .rt`);
       const dir = tempDir('rt-stress-conc-');
@@ -200,7 +201,8 @@ describe('stress: searches while the file changes', () => {
         process.execPath,
         [
           '-e',
-          `const fs=require('fs');let i=0;for(;;){const b=fs.readFileSync(${JSON.stringify(file)});fs.writeFileSync(${JSON.stringify(file)}+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(${JSON.stringify(file)}+'.new',${JSON.stringify(file)});}`,
+          `const fs=require('fs');let i=0;const f=${JSON.stringify(file)};for(;;){const b=fs.readFileSync(f);` +
+            `fs.writeFileSync(f+'.new',Buffer.concat([Buffer.from('top '+(i++)+'\\n'),b]));fs.renameSync(f+'.new',f);}`,
         ],
         { stdio: 'ignore' },
       );
@@ -227,7 +229,7 @@ describe('stress: searches while the file changes', () => {
 });
 
 // What a search or a window shows is recorded in the file's view state, which an edit checks
-// (SPEC §2). Processes saving it at once must not undo each other: found by the writers above,
+//. Processes saving it at once must not undo each other: found by the writers above,
 // whose edits were refused as "not shown" right after grep-file had shown the line.
 describe('stress: views saved at once', () => {
   // Found by the test below: the runs that lost the race to make .rt/ (mkdir: EEXIST) gave up
@@ -284,12 +286,13 @@ describe('stress: views saved at once', () => {
 });
 
 // An edit prints the changed region with the new lines' LIDs, and an agent goes on with them
-// (SPEC §3: several edits from one read). Readers indexing the file meanwhile must not replace
+// (several edits from one read). Readers indexing the file meanwhile must not replace
 // the index the edit saved with one of an older version, losing those LIDs.
 describe('stress: LIDs printed by an edit, used at once beside readers', () => {
   const rounds = pick(4, 80);
   it(
-    `${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 readers: none refused`,
+    `${rounds} inserts, each followed by an edit of the new line by the LID the insert printed, with 2 ` +
+      `readers: none refused`,
     async () => {
       const tally = new Tally('2 concurrent: new lines edited by the LIDs their insert printed, 2 readers');
       const dir = tempDir('rt-stress-newlids-');

@@ -1,4 +1,4 @@
-// 1. Crash safety (SPEC §4): rt killed (SIGKILL) at random moments while it edits a ~20 MB file
+// 1. Crash safety: rt killed (SIGKILL) at random moments while it edits a ~20 MB file
 // leaves the old file or the new one, whole, with its mode; the next rt run works and removes
 // what the killed one left (temporary files, its lock, temporary state files).
 
@@ -108,7 +108,9 @@ describe('stress: crash safety', () => {
       }
       for (const left of leftovers(dir)) tally.fail('strayTemp', left);
       for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
-      tally.notes = `kills leaving the old file ${outcomes.old}, the new ${outcomes.new}; kills leaving temporary files (removed by the next run) ${outcomes.leftByKill}`;
+      tally.notes =
+        `kills leaving the old file ${outcomes.old}, the new ${outcomes.new}; kills leaving temporary files ` +
+        `(removed by the next run) ${outcomes.leftByKill}`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },

@@ -1,8 +1,8 @@
-// 5. Damaged state (SPEC §5): whatever is found under .rt/ — a file cut short, bytes flipped,
+// 5. Damaged state: whatever is found under .rt/ — a file cut short, bytes flipped,
 // not JSON, another version's, a foreign document, an index that claims a different file, a
 // folder, a FIFO or a symbolic link where a state file should be — rt sets it aside and
 // rebuilds, never trusts it and never fails or hangs because of it; and the LIDs it then shows
-// are the ones a fresh run gives (SPEC §1: deterministic).
+// are the ones a fresh run gives (deterministic).
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,7 +66,8 @@ function windowOf(stdout: Buffer): string[] {
 describe('stress: damaged state', () => {
   const trials = pick(12, 240);
   it(
-    `${trials} state files damaged at random (index and view): set aside, rebuilt, the LIDs of a fresh run, never a failure or a hang`,
+    `${trials} state files damaged at random (index and view): set aside, rebuilt, the LIDs of a fresh run, ` +
+      `never a failure or a hang`,
     async () => {
       const tally = new Tally('5 damaged state: random damage to .rt/ files');
       const r = random(SEED ^ 0x5);
@@ -150,23 +151,27 @@ describe('stress: damaged state', () => {
     SCENARIO_TIMEOUT,
   );
 
-  it('files that are not rt state under .rt/ (a foreign file, a folder, a FIFO, a link) are left alone and never read', async () => {
-    const dir = tempDir('rt-stress-state-');
-    write(dir, 'f.txt', 'a\nb\n');
-    await runAsync(['open', 'f.txt'], dir);
-    write(dir, '.rt/notes.txt', 'mine');
-    write(dir, '.rt/index/unrelated.json', '{"not":"rt"}');
-    fs.mkdirSync(path.join(dir, '.rt', 'index', 'a-folder.json'));
-    spawnSync('mkfifo', [path.join(dir, '.rt', 'view', 'a-fifo.json')]);
-    fs.symlinkSync('/etc/hostname', path.join(dir, '.rt', 'index', 'a-link.json'));
-    const r = await runAsync(['open', 'f.txt'], dir, { timeoutMs: 60_000 });
-    expect(crashOf(r), r.text).toBeUndefined();
-    expect(r.status, r.text).toBe(0);
-    const e = await runAsync(['insert', 'f.txt', '$'], dir, { input: 'c\n', timeoutMs: 60_000 });
-    expect(e.status, e.text).toBe(0);
-    expect(fs.readFileSync(path.join(dir, '.rt/notes.txt'), 'utf8')).toBe('mine');
-    expect(fs.readFileSync(path.join(dir, '.rt/index/unrelated.json'), 'utf8')).toBe('{"not":"rt"}');
-  });
+  it(
+    'files that are not rt state under .rt/ (a foreign file, ' +
+      'a folder, a FIFO, a link) are left alone and never read',
+    async () => {
+      const dir = tempDir('rt-stress-state-');
+      write(dir, 'f.txt', 'a\nb\n');
+      await runAsync(['open', 'f.txt'], dir);
+      write(dir, '.rt/notes.txt', 'mine');
+      write(dir, '.rt/index/unrelated.json', '{"not":"rt"}');
+      fs.mkdirSync(path.join(dir, '.rt', 'index', 'a-folder.json'));
+      spawnSync('mkfifo', [path.join(dir, '.rt', 'view', 'a-fifo.json')]);
+      fs.symlinkSync('/etc/hostname', path.join(dir, '.rt', 'index', 'a-link.json'));
+      const r = await runAsync(['open', 'f.txt'], dir, { timeoutMs: 60_000 });
+      expect(crashOf(r), r.text).toBeUndefined();
+      expect(r.status, r.text).toBe(0);
+      const e = await runAsync(['insert', 'f.txt', '$'], dir, { input: 'c\n', timeoutMs: 60_000 });
+      expect(e.status, e.text).toBe(0);
+      expect(fs.readFileSync(path.join(dir, '.rt/notes.txt'), 'utf8')).toBe('mine');
+      expect(fs.readFileSync(path.join(dir, '.rt/index/unrelated.json'), 'utf8')).toBe('{"not":"rt"}');
+    },
+  );
 });
 
 describe('a state file replaced by something that is not a file', () => {

@@ -1,4 +1,4 @@
-// 4. Escape attempts (SPEC §4): every path, after `..` and symbolic links, must lie inside the
+// 4. Escape attempts: every path, after `..` and symbolic links, must lie inside the
 // root; nothing outside it is read or written. Each attempt is checked against a fingerprint of
 // the outside folder (names, modes, times, bytes), taken before and after. The race: a process
 // swaps a folder, or a file, for a symbolic link to the outside while rt edits in a loop.
@@ -151,7 +151,8 @@ describe('stress: escape attempts', () => {
   );
 
   it(
-    'the state folder, or a folder in it, replaced by a symbolic link to the outside: rt works without state, nothing outside touched',
+    'the state folder, or a folder in it, replaced by a symbolic link ' +
+      'to the outside: rt works without state, nothing outside touched',
     async () => {
       const tally = new Tally('4 escape: .rt/ replaced by a symlink');
       for (const planted of ['.rt', '.rt/index', '.rt/view', '.rt/set-aside']) {
@@ -198,7 +199,10 @@ describe('stress: escape attempts', () => {
   const SWAPPER = `
     const fs = require('fs');
     const [what, aside, to] = process.argv.slice(1);
-    const hold = () => { const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * 3e6)); while (process.hrtime.bigint() < until); };
+    const hold = () => {
+      const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * 3e6));
+      while (process.hrtime.bigint() < until);
+    };
     for (;;) {
       try { fs.renameSync(what, aside); fs.symlinkSync(to, what); } catch {}
       hold();
@@ -222,7 +226,8 @@ describe('stress: escape attempts', () => {
   for (const kind of ['folder', 'file'] as const) {
     const reads = pick(10, 300);
     it(
-      `a ${kind} swapped for a symbolic link to the outside while rt reads it in a loop (${reads} reads): nothing outside read`,
+      `a ${kind} swapped for a symbolic link to the outside while rt reads it in a loop (${reads} reads): ` +
+        `nothing outside read`,
       async () => {
         const tally = new Tally(`4 escape: race, ${kind} swapped for a symlink, reads`);
         const { root, outside, before, swapper } = startSwapping(kind);
@@ -252,7 +257,8 @@ describe('stress: escape attempts', () => {
 
     const edits = pick(5, 150);
     it(
-      `a ${kind} swapped for a symbolic link to the outside while rt edits in a loop (${edits} edits): nothing outside written`,
+      `a ${kind} swapped for a symbolic link to the outside while rt edits in a loop (${edits} edits): ` +
+        `nothing outside written`,
       async () => {
         const tally = new Tally(`4 escape: race, ${kind} swapped for a symlink`);
         const { root, outside, what, before, swapper } = startSwapping(kind);
@@ -365,23 +371,27 @@ describe('a swap while rt waits for the lock, between its check and its write', 
       ['edit', 'd/f.txt', '1', '--force'],
       ['create', '--force', 'd/f.txt'],
     ]) {
-      it(`the ${what} swapped for a link to the outside: rt ${args.join(' ')} writes nothing outside and reads nothing from there`, async () => {
-        // rt's attempt at the lock can fall in the instant between the two steps of the swap
-        // (the folder moved, the link not made yet): it then fails cleanly, proving nothing; try again.
-        let tried = await swapWhileWaiting(swap, args, 'new line\n');
-        for (let again = 0; again < 5 && /cannot lock .*ENOENT/.test(tried.r.stderr); again++)
-          tried = await swapWhileWaiting(swap, args, 'new line\n');
-        const { root, outside, before, r } = tried;
-        expect(crashOf(r), r.text).toBeUndefined();
-        expect(fingerprint(outside), `the outside folder changed\n${r.text}`).toBe(before);
-        expect(r.stdout.toString('utf8'), r.text).not.toContain(SECRET);
-        // The root's own file: in the real folder (set aside by the swap), or beside the link.
-        const f = what === 'folder' ? path.join(root, 'd.aside', 'f.txt') : path.join(root, 'd', 'f.txt');
-        if (fs.lstatSync(f).isFile())
-          expect(fs.readFileSync(f, 'utf8'), `the outside file was copied into the root\n${r.text}`).not.toContain(
-            SECRET,
-          );
-      });
+      it(
+        `the ${what} swapped for a link to the outside: rt ${args.join(' ')} writes nothing outside and reads ` +
+          `nothing from there`,
+        async () => {
+          // rt's attempt at the lock can fall in the instant between the two steps of the swap
+          // (the folder moved, the link not made yet): it then fails cleanly, proving nothing; try again.
+          let tried = await swapWhileWaiting(swap, args, 'new line\n');
+          for (let again = 0; again < 5 && /cannot lock .*ENOENT/.test(tried.r.stderr); again++)
+            tried = await swapWhileWaiting(swap, args, 'new line\n');
+          const { root, outside, before, r } = tried;
+          expect(crashOf(r), r.text).toBeUndefined();
+          expect(fingerprint(outside), `the outside folder changed\n${r.text}`).toBe(before);
+          expect(r.stdout.toString('utf8'), r.text).not.toContain(SECRET);
+          // The root's own file: in the real folder (set aside by the swap), or beside the link.
+          const f = what === 'folder' ? path.join(root, 'd.aside', 'f.txt') : path.join(root, 'd', 'f.txt');
+          if (fs.lstatSync(f).isFile())
+            expect(fs.readFileSync(f, 'utf8'), `the outside file was copied into the root\n${r.text}`).not.toContain(
+              SECRET,
+            );
+        },
+      );
     }
   }
 });

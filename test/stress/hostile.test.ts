@@ -207,7 +207,7 @@ interface Line {
   readonly text: string;
 }
 
-/** A file as lines (a BOM at the start set aside), split the way SPEC §4 says: on \n. */
+/** A file as lines (a BOM at the start set aside), split as rt splits it: on \n. */
 function linesOf(bytes: Buffer): { bom: boolean; lines: Line[] } {
   const bom = bytes.subarray(0, 3).equals(BOM);
   const body = bom ? bytes.subarray(3) : bytes;
@@ -223,7 +223,7 @@ function linesOf(bytes: Buffer): { bom: boolean; lines: Line[] } {
   return { bom, lines };
 }
 
-/** The lines of an edit's text: one trailing newline removed, split on \n (SPEC §3). */
+/** The lines of an edit's text: one trailing newline removed, split on \n. */
 function textLinesOf(input: Buffer): string[] {
   let s = input.toString('latin1');
   if (s.endsWith('\n')) s = s.slice(0, s.endsWith('\r\n') ? -2 : -1);
@@ -450,7 +450,9 @@ describe('stress: hostile input', () => {
         }
       }
       if (fingerprint(outside) !== outsideBefore) tally.fail('escapes', 'the folder beside the root changed');
-      tally.notes = `${edits} edit commands, ${landed} of them changed a file (each checked against the model); ${unmodelled} random command lines edited a file`;
+      tally.notes =
+        `${edits} edit commands, ${landed} of them changed a file (each checked against the ` +
+        `model); ${unmodelled} random command lines edited a file`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },

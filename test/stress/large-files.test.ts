@@ -156,7 +156,8 @@ describe('stress: large and odd files', () => {
   for (const mode of ['rename', 'in place'] as const) {
     const runs = pick(10, 200);
     it(
-      `a file rewritten ${mode} by another process while rt opens and edits it (${runs} runs): no crash, no mixed window, no torn write`,
+      `a file rewritten ${mode} by another process while rt opens and edits it (${runs} runs): no crash, no ` +
+        `mixed window, no torn write`,
       async () => {
         const tally = new Tally(`6 changing: file rewritten ${mode} while rt reads and edits`);
         const dir = tempDir('rt-stress-changing-');

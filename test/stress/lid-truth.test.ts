@@ -1,5 +1,5 @@
 // 7. LID truth: every LID rt prints either names the very line it was printed for, or is refused
-// (SPEC §1, "never another line's"). Random files rich in repeated lines (`}`, blank lines,
+// (see LIDs are never reused). Random files rich in repeated lines (`}`, blank lines,
 // `return x;`) go through random sequences of edits by rt (edit, insert, delete, by LIDs fresh
 // and stale) and by an outside writer (lines inserted, deleted, changed, moved), with the state
 // kept, deleted now and then, off, or off for some commands only, and commands run from two
@@ -13,7 +13,7 @@
 // read (`rt open`), and every LID ever printed (by a window, an edit's region or a search hit)
 // is looked up in what it names now. An LID naming another line than its own counts as a wrong
 // line, unless
-// - the two are indistinguishable (SPEC §1: same content, and the same surroundings as the man
+// - the two are indistinguishable (same content, and the same surroundings as the man
 //   page defines them, test/support/lidModel.ts; a line whose content occurs once in the file
 //   is that content, wherever it is: once the state that retired its LID is lost, the only line
 //   of that content takes it again, as a moved line does), or
@@ -178,10 +178,20 @@ class Episode {
       // Without the state's retired LIDs, a key new to the file (other content, or other
       // surroundings) may take a retired line's LID by chance: its 4 characters are 20 bits.
       else if (p.lost) this.coincidences++;
-      else
+      else {
+        const named = (lines: typeof this.model) => JSON.stringify(lines.map((l) => `${l.id}:${l.content}`));
+        const changes = this.beforeChanges
+          ? `\nbefore the changes: ${named(this.beforeChanges)}\nafter: ${named(this.model)}`
+          : '';
         this.fail(
-          `${step} (${this.mode}): ${lid} was printed for ${JSON.stringify(p.content)} (line #${p.id}${p.lost ? ', state lost since' : ''}) and names line ${at + 1} ${JSON.stringify(line.content)} (#${line.id}) now\nprinted around: ${[...p.around].join(' / ')}\nnow around: ${surroundings(contents, at)}\nfile: ${JSON.stringify(contents)}${this.beforeChanges ? `\nbefore the changes: ${JSON.stringify(this.beforeChanges.map((l) => `${l.id}:${l.content}`))}\nafter: ${JSON.stringify(this.model.map((l) => `${l.id}:${l.content}`))}` : ''}\nlog: ${this.log.slice(-6).join(' | ')}`,
+          `${step} (${this.mode}): ${lid} was printed for ${JSON.stringify(p.content)} (line ` +
+            `#${p.id}${p.lost ? ', state lost since' : ''}) and names ` +
+            `line ${at + 1} ${JSON.stringify(line.content)} (#${line.id}) now\nprinted ` +
+            `around: ${[...p.around].join(' / ')}\nnow ` +
+            `around: ${surroundings(contents, at)}\nfile: ${JSON.stringify(contents)}${changes}` +
+            `\nlog: ${this.log.slice(-6).join(' | ')}`,
         );
+      }
     }
     this.record(shown.map((l, i) => ({ lid: l.lid, at: i })));
     this.beforeChanges = undefined;
@@ -297,7 +307,8 @@ class Episode {
   private expectDone(ran: Ran, what: string, change: () => void): void {
     if (ran.status !== 0) {
       this.fail(
-        `${what} (${this.mode}): refused (exit ${ran.status}) though its anchors name lines of the file\n${ran.stderr}\nlog: ${this.log.slice(-6).join(' | ')}`,
+        `${what} (${this.mode}): refused (exit ${ran.status}) though its anchors name lines of the ` +
+          `file\n${ran.stderr}\nlog: ${this.log.slice(-6).join(' | ')}`,
       );
       return;
     }
@@ -408,7 +419,10 @@ async function scenario(name: string, steps: number, changesAtOnce: number, seed
     lookups += episode.lookups;
     if (e % 20 === 19) cleanup();
   }
-  tally.notes = `${lookups} lookups of printed LIDs; ${excused} named a line indistinguishable from theirs; ${diffed} a line a line diff of several changes at once pairs with theirs; ${coincidences} a line of other content after the state was lost (20-bit chance)`;
+  tally.notes =
+    `${lookups} lookups of printed LIDs; ${excused} named a line indistinguishable from theirs; ${diffed} a ` +
+    `line a line diff of several changes at once pairs with theirs; ${coincidences} a line of other content ` +
+    `after the state was lost (20-bit chance)`;
   tally.record();
   console.log(`${name}: ${tally.notes}`);
   expect(tally.clean, tally.summary()).toBe(true);
@@ -419,13 +433,15 @@ async function scenario(name: string, steps: number, changesAtOnce: number, seed
 
 describe('LID truth', () => {
   it(
-    'every LID printed names the very line it was printed for, or is refused: state kept, deleted or off, from two working directories, one change between readings',
+    'every LID printed names the very line it was printed for, or is refused: state kept, deleted or off, ' +
+      'from two working directories, one change between readings',
     () => scenario('7 LID truth: rt and outside edits, state kept/deleted/off, two cwds', pick(600, 12_000), 1, 0x7a11),
     SCENARIO_TIMEOUT,
   );
 
   it(
-    'several outside changes at once (a formatter, a checkout): an LID names its line, a line a line diff pairs with it, or is refused',
+    'several outside changes at once (a formatter, a checkout): an LID names its line, a line a line diff ' +
+      'pairs with it, or is refused',
     () => scenario('7 LID truth: 2-4 outside changes at once', pick(200, 4_000), 4, 0x5eed),
     SCENARIO_TIMEOUT,
   );

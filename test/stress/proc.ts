@@ -90,10 +90,10 @@ export function fingerprint(dir: string): string {
       const s = fs.lstatSync(p, { bigint: true });
       if (s.isDirectory()) walk(p);
       else if (s.isSymbolicLink()) h.update(`L ${path.relative(dir, p)} -> ${fs.readlinkSync(p)}\n`);
-      else
-        h.update(
-          `F ${path.relative(dir, p)} ${s.mode} ${s.mtimeNs} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}\n`,
-        );
+      else {
+        const digest = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+        h.update(`F ${path.relative(dir, p)} ${s.mode} ${s.mtimeNs} ${digest}\n`);
+      }
     }
   };
   walk(dir);

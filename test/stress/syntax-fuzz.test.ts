@@ -95,13 +95,16 @@ const tally = new Tally('10 syntax fuzz: odd text in every checked language (cre
 const outcomes = { refused: 0, skipped: 0, written: 0, other: 0 };
 
 afterAll(() => {
-  tally.notes = `refused ${outcomes.refused}, skipped with a note ${outcomes.skipped}, written checked ${outcomes.written}, other exits ${outcomes.other}`;
+  tally.notes =
+    `refused ${outcomes.refused}, skipped with a note ${outcomes.skipped}, written ` +
+    `checked ${outcomes.written}, other exits ${outcomes.other}`;
   tally.record();
 });
 
 describe('stress: the syntax check meets text that is not code', () => {
   it.each(FILES)(
-    '%s: random bytes, control characters, ANSI escapes, 20,000-deep nesting and a long line through create, edit and apply: no internal error',
+    '%s: random bytes, control characters, ANSI escapes, 20,000-deep nesting and a long line through create, ' +
+      'edit and apply: no internal error',
     async (file) => {
       const r = random(SEED ^ 0xa ^ file.length);
       const dir = tempRepo();
@@ -121,7 +124,8 @@ describe('stress: the syntax check meets text that is not code', () => {
               .split('\n')
               .map((row) => Buffer.from(`+${row}\n`, 'latin1')),
             Buffer.from(
-              `*** Update File: ${file}\n@@\n ${BASES[file]!.split('\n')[0]}\n+${text.toString('latin1').split('\n')[0]}\n*** End Patch\n`,
+              `*** Update File: ${file}\n@@\n ${BASES[file]!.split('\n')[0]}\n` +
+                `+${text.toString('latin1').split('\n')[0]}\n*** End Patch\n`,
               'latin1',
             ),
           ]);

@@ -1,4 +1,4 @@
-// 7. History under interleaving and kills (SPEC §8): rt undo and rt redo checked against a model.
+// 7. History under interleaving and kills: rt undo and rt redo checked against a model.
 //
 // A. Two sessions (RT_SESSION=A, RT_SESSION=B) and an outside writer (plain writes, not rt) take
 //    seeded random turns over four files of one root, two of them in subfolders: rt edit, insert
@@ -9,11 +9,14 @@
 //    keeps each file's exact bytes and the history as rt must keep it: the steps of both sessions
 //    in one list bounded to the last 200, per session the latest step done (what undo takes) and
 //    the latest undone (what redo takes, cleared once that session writes anew), and per step
-//    and file the side the step left and the side it found, with its changed lines. An undo (a
-//    redo) must succeed exactly when every file of the step is byte for byte the side the step
-//    (the undo) left, and then leave the other side; with --force, where each changed range still
-//    stands at its own lines (src/cli/stepping.ts), and for a file the step made or removed, its
-//    whole content (`rt help undo`: --force "refuses a file where they are not"). One file is
+//    and file the whole file the step found and the whole file it left (snapshots, not rt's
+//    changed lines). An undo (a redo) must succeed exactly when every file of the step is byte for
+//    byte the snapshot the step (the undo) left, and then leave the other snapshot; with --force,
+//    where each changed block still stands at its own lines, and for a file the step made or
+//    removed, its whole content (`rt help undo`: --force "refuses a file where they are not"). The
+//    model finds a step's changed blocks itself, by diffing its two snapshots (every line of this
+//    scenario is unique in its file, so the diff is plain), never from what the command said it
+//    changed nor from rt's code. One file is
 //    some 10 KB, and the outside writer now and then writes one as large, so that steps hold
 //    files whole beyond a small read. After every command the real files are compared with the
 //    model. Every command is also written to a shell script (kept in the system's temporary
@@ -41,10 +44,10 @@ import { corruptStateFiles, crashOf, leftovers, numberedBytes, runAsync, sleep, 
 afterAll(cleanup);
 
 /**
- * The known gap of issue 20: a kill between an undo's (a redo's) write and its mark in the
- * history leaves the step as it was, its files already on the other side. While this is true,
- * `history out of step` is counted and shown but does not fail scenario B; set it to false once
- * the step is marked before the write and settled by the next command.
+ * Whether a kill between an undo's (a redo's) write and its mark in the history may leave the
+ * step as it was, its files already on the other side. While this is true, `history out of step`
+ * is counted and shown but does not fail scenario B. It is false: the step is marked before the
+ * write and settled by the next command.
  */
 const HISTORY_GAP_OPEN = false;
 
@@ -66,7 +69,8 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
 
 /** What a run did, in a line: its status, and its first lines of stderr. */
 function said(r: Finished): string {
-  return `exit ${r.status}${r.signal ? ` ${r.signal}` : ''}${r.stderr ? `: ${r.stderr.split('\n').filter(Boolean).slice(0, 2).join(' / ')}` : ''}`;
+  const stderr = r.stderr ? `: ${r.stderr.split('\n').filter(Boolean).slice(0, 2).join(' / ')}` : '';
+  return `exit ${r.status}${r.signal ? ` ${r.signal}` : ''}${stderr}`;
 }
 
 /** A crash in this scenario's terms: crashOf, or an exit status no command here may give (4 and up). */
@@ -87,10 +91,7 @@ interface Span {
   readonly to: number;
 }
 
-/**
- * One changed range of a step's file, as rt keeps it (src/model/history/changes.ts): lines on each side, and those
- * lines.
- */
+/** One changed block of a step's file, with its context: lines on each side, and those lines. */
 interface MHunk {
   readonly before: Span;
   readonly after: Span;
@@ -101,11 +102,12 @@ interface MHunk {
 interface MFile {
   readonly rel: string;
   /**
-   * The side the step found, and the side it left (null: no file); an undo or redo that writes a side sets it to what
-   * it wrote.
+   * The whole file the step found, and the whole file it left (null: no file); an undo or redo that writes a side sets
+   * it to what it wrote.
    */
   before: Lines | null;
   after: Lines | null;
+  /** The blocks the step changed, found once, when it was made, by diffing its two snapshots. */
   readonly hunks: readonly MHunk[];
 }
 
@@ -119,24 +121,13 @@ interface MStep {
   readonly files: MFile[];
 }
 
-/**
- * One change of a file as the edit engine reports it (0-based; new* in the file after all the changes of the command).
- */
-interface Region {
-  readonly oldStart: number;
-  readonly oldCount: number;
-  readonly newStart: number;
-  readonly newCount: number;
-}
-
-/**
- * A file's change by one command: its lines before and after, and the regions (none: made, removed or replaced whole).
- */
+/** A file's change by one command: the whole file before and after (null: no file). */
 interface Change {
   readonly rel: string;
   readonly before: Lines | null;
   readonly after: Lines | null;
-  readonly regions?: readonly Region[];
+  /** Replaced whole (create --force): one block, however many lines the two sides share. */
+  readonly whole?: boolean;
 }
 
 /** The history's bound (src/store/history.ts MAX_STEPS): the oldest steps go first. */
@@ -156,25 +147,49 @@ const sameLines = (a: Lines | null, b: Lines | null): boolean =>
   a === null || b === null ? a === b : a.length === b.length && a.every((l, i) => l === b[i]);
 
 /**
- * The changed ranges of a file changed by `regions`: each widened by a line on each side, ranges that meet made one (as
- * rt's hunksOf).
+ * The changed blocks between two snapshots, as a unified diff with one line of context shows them (`diff -U1`): runs
+ * of lines only one side holds, each with the line before and the line after it where there is one, blocks whose
+ * context meets made one. rt keeps a step's changed lines so, and --force needs the context in place too. Every line
+ * of this scenario is unique in its file and no step moves lines, so the lines both sides hold are in the same order
+ * and the diff is a walk over the two.
  */
-function hunksOf(before: Lines, after: Lines, regions: readonly Region[]): MHunk[] {
-  const sorted = [...regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
+function diffBlocks(before: Lines, after: Lines): MHunk[] {
+  const inBefore = new Set(before);
+  const inAfter = new Set(after);
+  if (inBefore.size !== before.length || inAfter.size !== after.length)
+    throw new Error('the model of history needs the lines of a file to be unique');
+  const changed: Array<{ bf: number; bt: number; af: number; at: number }> = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    if (i < before.length && j < after.length && before[i] === after[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    const block = { bf: i, bt: i, af: j, at: j };
+    while (i < before.length && !inAfter.has(before[i]!)) i++;
+    while (j < after.length && !inBefore.has(after[j]!)) j++;
+    block.bt = i;
+    block.at = j;
+    if (block.bt === block.bf && block.at === block.af)
+      throw new Error('the model of history needs lines kept in order');
+    changed.push(block);
+  }
   const out: Array<{ bf: number; bt: number; af: number; at: number }> = [];
-  for (const r of sorted) {
-    const widen = r.oldStart > 0 && r.newStart > 0 ? 1 : 0;
-    const range = {
-      bf: r.oldStart - widen,
-      bt: Math.min(before.length, r.oldStart + r.oldCount + 1),
-      af: r.newStart - widen,
-      at: Math.min(after.length, r.newStart + r.newCount + 1),
+  for (const c of changed) {
+    const lineBefore = c.bf > 0 ? 1 : 0;
+    const block = {
+      bf: c.bf - lineBefore,
+      bt: Math.min(before.length, c.bt + 1),
+      af: c.af - lineBefore,
+      at: Math.min(after.length, c.at + 1),
     };
     const last = out[out.length - 1];
-    if (last && range.bf <= last.bt) {
-      last.bt = Math.max(last.bt, range.bt);
-      last.at = Math.max(last.at, range.at);
-    } else out.push(range);
+    if (last && block.bf <= last.bt) {
+      last.bt = block.bt;
+      last.at = block.at;
+    } else out.push(block);
   }
   return out.map(({ bf, bt, af, at }) => ({
     before: { from: bf, to: bt },
@@ -219,8 +234,8 @@ class Model {
     for (const c of changes) {
       this.files.set(c.rel, c.after);
       const hunks =
-        c.regions && c.before && c.after
-          ? hunksOf(c.before, c.after, c.regions)
+        c.before && c.after && !c.whole
+          ? diffBlocks(c.before, c.after)
           : [
               {
                 before: { from: 0, to: c.before?.length ?? 0 },
@@ -438,7 +453,9 @@ async function interleave(
       ok = false;
       tally.fail(
         kind,
-        `op ${op} (${what}): ${rel} is ${now === null ? 'missing' : JSON.stringify(now.toString('utf8').slice(0, 300))}, the model says ${want === null ? 'missing' : JSON.stringify(want.toString('utf8').slice(0, 300))}`,
+        `op ${op} (${what}): ${rel} ` +
+          `is ${now === null ? 'missing' : JSON.stringify(now.toString('utf8').slice(0, 300))}, the model ` +
+          `says ${want === null ? 'missing' : JSON.stringify(want.toString('utf8').slice(0, 300))}`,
       );
       model.files.set(rel, linesOf(now));
     }
@@ -465,13 +482,13 @@ async function interleave(
   const fresh = (who: string, n: number) =>
     Array.from({ length: n }, (_, j) => `${who}${op} n${j + 1}${' +'.repeat(Math.floor(next() * 8))}`);
 
-  /** One hunk of a file by LIDs, planned on `lines` (at least one line): the patch rows and its region. */
+  /** One hunk of a file by LIDs, planned on `lines` (at least one line): the patch rows and the file after it. */
   const lidHunk = async (
     session: Session,
     rel: string,
     lines: Lines,
     endRoom: number,
-  ): Promise<{ rows: string; after: string[]; region: Region } | undefined> => {
+  ): Promise<{ rows: string; after: string[] } | undefined> => {
     const n = lines.length - endRoom;
     const kind = pickOf(
       next,
@@ -491,7 +508,6 @@ async function interleave(
     return {
       rows: `${head}\n${news.map((l) => `+${l}\n`).join('')}`,
       after,
-      region: { oldStart: start, oldCount: deleteCount, newStart: start, newCount: news.length },
     };
   };
 
@@ -512,7 +528,6 @@ async function interleave(
           rel,
           before: lines,
           after: [...lines.slice(0, k1 - 1), ...news, ...lines.slice(k2)],
-          regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: news.length }],
         },
       ]);
     },
@@ -537,7 +552,6 @@ async function interleave(
           rel,
           before: lines,
           after: [...lines.slice(0, start), ...news, ...lines.slice(start)],
-          regions: [{ oldStart: start, oldCount: 0, newStart: start, newCount: news.length }],
         },
       ]);
     },
@@ -556,7 +570,6 @@ async function interleave(
           rel,
           before: lines,
           after: [...lines.slice(0, k1 - 1), ...lines.slice(k2)],
-          regions: [{ oldStart: k1 - 1, oldCount: k2 - k1 + 1, newStart: k1 - 1, newCount: 0 }],
         },
       ]);
     },
@@ -578,15 +591,13 @@ async function interleave(
         const h = await lidHunk(s, rel, lines, append ? 3 : 0);
         if (!h) return;
         patch += `*** Update File: ${rel}\n${h.rows}`;
-        const regions: Region[] = [h.region];
         let after = h.after;
         if (append) {
           const tail = fresh(`${s}$`, 1);
           patch += `@@ insert after $\n${tail.map((l) => `+${l}\n`).join('')}`;
-          regions.push({ oldStart: lines.length, oldCount: 0, newStart: after.length, newCount: tail.length });
           after = [...after, ...tail];
         }
-        changes.push({ rel, before: lines, after, regions });
+        changes.push({ rel, before: lines, after });
       }
       const r = await rt(['apply'], s, `${patch}*** End Patch\n`);
       written(r, s, 'rt apply', changes);
@@ -598,7 +609,7 @@ async function interleave(
         const rel = pickOf(next, existing());
         const news = fresh(s, 1 + Math.floor(next() * 5));
         const r = await rt(['create', '--force', rel], s, news);
-        return written(r, s, 'rt create', [{ rel, before: model.files.get(rel)!, after: news }]);
+        return written(r, s, 'rt create', [{ rel, before: model.files.get(rel)!, after: news, whole: true }]);
       }
       const rel = pickOf(next, absent);
       const news = fresh(s, 1 + Math.floor(next() * 5));
@@ -620,7 +631,8 @@ async function interleave(
       const stepText =
         plan.status === 1
           ? 'no step'
-          : `step ${plan.step.id} (${plan.step.session} ${plan.step.command}: ${plan.step.files.map((f) => f.rel).join(', ')})`;
+          : `step ${plan.step.id} ` +
+            `(${plan.step.session} ${plan.step.command}: ${plan.step.files.map((f) => f.rel).join(', ')})`;
       if (crashed(r)) {
         // Counted as a crash: the model takes the files as the crash left them (the history, as rt keeps it, was not
         // told).
@@ -648,7 +660,8 @@ async function interleave(
       if (plan.status === 0) {
         tally.fail(
           'wrongRefusals',
-          `op ${op}: ${what} of ${stepText} was refused (${said(r)}), but every file of it is what the step${direction === 'redo' ? "'s undo" : ''} left${force ? ' (or --force applies)' : ''}`,
+          `op ${op}: ${what} of ${stepText} was refused (${said(r)}), but every file of it is what the ` +
+            `step${direction === 'redo' ? "'s undo" : ''} left${force ? ' (or --force applies)' : ''}`,
         );
         compare('wrongRestores', `${what}, wrongly refused`);
         return;
@@ -656,7 +669,9 @@ async function interleave(
       if (r.status === 0) {
         tally.fail(
           'missedRefusals',
-          `op ${op}: ${what} succeeded, but the model says ${plan.status === 1 ? `there is nothing to ${direction}` : `${stepText} must be refused: ${plan.why}`}\n${r.stdout.toString('utf8').split('\n')[0]}`,
+          `op ${op}: ${what} succeeded, but the model says ` +
+            (plan.status === 1 ? `there is nothing to ${direction}` : `${stepText} must be refused: ${plan.why}`) +
+            `\n${r.stdout.toString('utf8').split('\n')[0]}`,
         );
         // Go on from what rt did: its step (the one the model chose, if the first line names it) marked, the files as
         // they are.
@@ -671,7 +686,8 @@ async function interleave(
       }
       tally.fail(
         'wrongRefusals',
-        `op ${op}: ${what} gave ${said(r)}, the model says exit ${plan.status}${plan.status === 3 ? ` (${stepText}: ${plan.why})` : ''}`,
+        `op ${op}: ${what} gave ${said(r)}, the model says ` +
+          `exit ${plan.status}${plan.status === 3 ? ` (${stepText}: ${plan.why})` : ''}`,
       );
       compare('wrongRestores', `${what}, refused otherwise than the model says`);
     },
@@ -864,7 +880,9 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
         tally.fail('crashes', `trial ${trial}: rt open ${f.rel}:${at} failed\n${r.text}`);
         return counts;
       }
-      patch += `*** Update File: ${f.rel}\n@@ edit ${lid}\n+trial ${trial} ${f.rel} line ${at}\n@@ insert after $\n+trial ${trial} ${f.rel} appended\n`;
+      patch +=
+        `*** Update File: ${f.rel}\n@@ edit ${lid}\n+trial ${trial} ${f.rel} line ${at}\n@@ insert after ` +
+        `$\n+trial ${trial} ${f.rel} appended\n`;
     }
     const before = readAll();
     const applied = await runAsync(['apply'], dir, { env, input: `${patch}*** End Patch\n` });
@@ -949,13 +967,15 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
       else
         tally.fail(
           'torn',
-          `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${KILL_FILES[i]!.rel} is ${b === null ? 'missing' : `${b.length} bytes`}, neither side of the step`,
+          `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${KILL_FILES[i]!.rel} ` +
+            `is ${b === null ? 'missing' : `${b.length} bytes`}, neither side of the step`,
         );
     });
     if (froms > 0 && tos > 0)
       tally.fail(
         'torn',
-        `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${tos} files written and ${froms} not, after the next command`,
+        `trial ${trial} (rt ${direction} killed after ${delay} ms, ${phase}): ${tos} files written ` +
+          `and ${froms} not, after the next command`,
       );
     const effect: Effect = tos === KILL_FILES.length ? 'written' : froms === KILL_FILES.length ? 'not written' : 'torn';
     if (r.signal === null && r.status === 0 && effect !== 'written')
@@ -990,7 +1010,8 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
       if (s2.r.status !== 0)
         tally.fail(
           'wrongRefusals',
-          `${where}: nothing was ${direction === 'undo' ? 'undone' : 'redone'}, but the second rt ${direction} gave ${said(s2.r)}\n${s2.r.text}`,
+          `${where}: nothing was ${direction === 'undo' ? 'undone' : 'redone'}, but the second ` +
+            `rt ${direction} gave ${said(s2.r)}\n${s2.r.text}`,
         );
       else if (!s2.toSide)
         tally.fail(
@@ -1003,12 +1024,14 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
       if (s2.r.status === 0)
         tally.fail(
           'missedRefusals',
-          `${where}: the step was ${direction === 'undo' ? 'undone' : 'redone'} already, but a second rt ${direction} in its session succeeded${s2.unchanged ? '' : ' and changed the files'}`,
+          `${where}: the step was ${direction === 'undo' ? 'undone' : 'redone'} already, but a second ` +
+            `rt ${direction} in its session succeeded${s2.unchanged ? '' : ' and changed the files'}`,
         );
       else if (s2.r.status !== 1)
         tally.fail(
           'wrongRefusals',
-          `${where}: a second rt ${direction} in a session with nothing left to ${direction} gave ${said(s2.r)}, not exit 1`,
+          `${where}: a second rt ${direction} in a session with nothing left to ${direction} ` +
+            `gave ${said(s2.r)}, not exit 1`,
         );
       if (!s2.unchanged && s2.r.status !== 0)
         tally.fail('wrongRestores', `${where}: the second rt ${direction} was refused but changed the files`);
@@ -1017,7 +1040,8 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
       // on its other side.
       tally.fail(
         'historyOutOfStep',
-        `${where}: the files are ${direction === 'undo' ? 'undone' : 'redone'}, the history still says the step is ${state}`,
+        `${where}: the files are ${direction === 'undo' ? 'undone' : 'redone'}, the history still says the ` +
+          `step is ${state}`,
       );
       if (trial >= 2) counts.outcome.outOfStep++;
       windowDelays.push(delay);
@@ -1029,7 +1053,8 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
         } else if (s2.r.status === 0) {
           tally.fail(
             'missedRefusals',
-            `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step succeeded${s2.toSide || s2.fromSide ? '' : ', and the files are now neither side of the step'}`,
+            `${where}: rt ${direction}${force ? ' --force' : ''} of a step out of step ` +
+              `succeeded${s2.toSide || s2.fromSide ? '' : ', and the files are now neither side of the step'}`,
           );
           if (!s2.toSide && !s2.fromSide)
             tally.fail(
@@ -1094,16 +1119,21 @@ describe('stress: rt undo and rt redo', () => {
   const ops = pick(30, 600);
   const seedA = (SEED ^ 0x7a) >>> 0;
   it(
-    `${ops} random operations of two sessions and an outside writer over 4 files (seed ${seedA}): every undo and redo done or refused exactly as the history says`,
+    `${ops} random operations of two sessions and an outside writer over 4 files (seed ${seedA}): every ` +
+      `undo and redo done or refused exactly as the history says`,
     async () => {
       const tally = new Tally(
-        `7 history: ${ops} interleaved writes, undos and redos of 2 sessions and an outside writer, checked against a model`,
+        `7 history: ${ops} interleaved writes, undos and redos of 2 sessions and an outside writer, checked ` +
+          `against a model`,
       );
       console.log(`7A: seed ${seedA} (RT_STRESS_SEED=${SEED}, ${FULL ? 'full' : 'quick'} form)`);
       const { outcomes: o, script, dropped } = await interleave(tally, ops, seedA);
       const f = (x: { done: number; refused: number; nothing: number }) =>
         `${x.done} done, ${x.refused} refused (exit 3), ${x.nothing} with nothing to take (exit 1)`;
-      tally.notes = `seed ${seedA}; ${o.writes} writes by rt, ${o.outside} outside writes; undo: ${f(o.undo)} (${o.refusedOverOthers} of the refusals over the other session's or the outside writer's change); redo: ${f(o.redo)}; --force: ${f(o.forced)}; ${dropped} steps dropped by the 200-step bound`;
+      tally.notes =
+        `seed ${seedA}; ${o.writes} writes by rt, ${o.outside} outside writes; undo: ${f(o.undo)} ` +
+        `(${o.refusedOverOthers} of the refusals over the other session's or the outside writer's change); ` +
+        `redo: ${f(o.redo)}; --force: ${f(o.forced)}; ${dropped} steps dropped by the 200-step bound`;
       if (!tally.clean) {
         const file = path.join(os.tmpdir(), `rt-stress-undo-interleave-${seedA}.sh`);
         fs.writeFileSync(file, `${script.join('\n')}\n`);
@@ -1118,14 +1148,22 @@ describe('stress: rt undo and rt redo', () => {
 
   const trials = pick(6, 60);
   it(
-    `SIGKILL at random moments of ${trials} rt undo and rt redo of a 3-file step (3.75 MB, 1.2 MB, small): all one side after the next command, the history agreeing or out of step, never corrupted`,
+    `SIGKILL at random moments of ${trials} rt undo and rt redo of a 3-file step (3.75 MB, 1.2 MB, small): ` +
+      `all one side after the next command, the history agreeing or out of step, never corrupted`,
     async () => {
       const tally = new Tally('1 crash: SIGKILL during rt undo and rt redo of a 3-file step (3.75 MB, 1.2 MB, small)');
       const c = await kills(tally, trials, (SEED ^ 0x7b) >>> 0);
       const phases = Object.entries(c.phases)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
-      tally.notes = `${tally.trials} kills (a third of them of rt redo): after the next command the step stood not written ${c.outcome.notWritten}, written ${c.outcome.written}, history out of step ${c.outcome.outOfStep} (then the second undo/redo refused ${c.outOfStepSecond.refused}, with --force ${c.outOfStepSecond.forceRefused}); what a kill left: ${phases}; ${c.aimed} kills aimed at the window of the write; per-file leftovers seen after a next command, for their file's next writer: ${c.perFileLeft.size} distinct (among them the view state of ${c.viewLocksLeft} trial sessions, removed by a write of each)`;
+      tally.notes =
+        `${tally.trials} kills (a third of them of rt redo): after the next command the step stood not ` +
+        `written ${c.outcome.notWritten}, written ${c.outcome.written}, history out of ` +
+        `step ${c.outcome.outOfStep} (then the second undo/redo refused ${c.outOfStepSecond.refused}, with ` +
+        `--force ${c.outOfStepSecond.forceRefused}); what a kill left: ${phases}; ${c.aimed} kills aimed at ` +
+        `the window of the write; per-file leftovers seen after a next command, for their file's next ` +
+        `writer: ${c.perFileLeft.size} distinct (among them the view state of ${c.viewLocksLeft} trial ` +
+        `sessions, removed by a write of each)`;
       console.log(`${tally.scenario}: ${tally.notes}`);
       tally.record();
       const known: Count[] = HISTORY_GAP_OPEN ? ['historyOutOfStep'] : [];

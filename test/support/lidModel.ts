@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 
-// The documented promise of fresh LIDs (SPEC §1, man page "LINE IDS"), written out for tests
-// independently of rt's code: a line whose content occurs once in the file is that content; a
-// repeated line is told apart by its stretch, the lines from the nearest line above whose content
-// occurs once (or the file's start) to the nearest such line below (or the file's end), and its
-// offset in it. Only a line with the same content, stretch and offset is indistinguishable from it.
+// The documented promise of fresh LIDs (docs/DESIGN.md, LIDs are never reused; man page "LINE
+// IDS"), written out for tests independently of rt's code: a line whose content occurs once in
+// the file is that content; a repeated line is told apart by its stretch, the lines from the
+// nearest line above whose content occurs once (or the file's start) to the nearest such line
+// below (or the file's end), and its offset in it. Only a line with the same content, stretch and
+// offset is indistinguishable from it.
 
 /** What tells a line apart in a fresh reading of `lines` (see above), as a string. */
 export function surroundings(lines: readonly string[], i: number): string {

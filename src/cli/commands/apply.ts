@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { RtError, shellQuote } from '../../model/errors.js';
+import { RtError } from '../../model/errors.js';
 import { parsePatch } from '../../model/patch/parse.js';
+import { readPatchFile } from '../../store/userFiles.js';
 import type { CommandSpec } from '../spec.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { DIFF, DRY_RUN, INDENT, NO_CHECK } from './editOptions.js';
-
-/** A patch bigger than this is no agent's: refused rather than read into memory. */
-const PATCH_LIMIT = 256 << 20;
 
 const HEREDOC = [
   "rt apply <<'EOF'",
@@ -99,32 +95,5 @@ function readPatchFromStdin(stdin: { readonly isTTY: boolean; read(): Buffer }):
   if (stdin.isTTY) throw new RtError('input', 'the patch comes from standard input, which is a terminal', usage);
   const text = stdin.read();
   if (text.length === 0) throw new RtError('input', 'standard input is empty: no patch to apply', usage);
-  return text;
-}
-
-function readPatchFile(cwd: string, name: string): Buffer {
-  const file = path.resolve(cwd, name);
-  let text: Buffer;
-  try {
-    if (fs.statSync(file).size > PATCH_LIMIT)
-      throw new RtError('input', `the patch file ${name} is larger than ${PATCH_LIMIT >> 20} MiB`, [
-        'split it into several patches',
-      ]);
-    text = fs.readFileSync(file);
-  } catch (error) {
-    if (error instanceof RtError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT')
-      throw new RtError('not_found', `no such patch file: ${name}`, [
-        `check the path, or give the patch on standard input: rt apply <<'EOF'`,
-      ]);
-    throw new RtError('access', `cannot read the patch file ${name}: ${code ?? String(error)}`, [
-      'check its permissions',
-    ]);
-  }
-  if (text.length === 0)
-    throw new RtError('input', `the patch file ${shellQuote(name)} is empty`, [
-      'write the patch into it, or give it on standard input',
-    ]);
   return text;
 }

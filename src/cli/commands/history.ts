@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { printable } from '../../model/errors.js';
 import { History } from '../../store/history.js';
 import { resolveInRoot } from '../../store/root.js';
+import { exists } from '../../store/userFiles.js';
 import type { CommandSpec } from '../spec.js';
-import { settlePending } from '../stepping.js';
+import { settlePending } from '../../store/stepping.js';
 
 export const historyCommand: CommandSpec = {
   name: 'history',
@@ -67,7 +67,7 @@ export const historyCommand: CommandSpec = {
     }
     if (!history) ctx.warn('no history is kept here (RT_STATE=off, or the root is not writable)');
     else if (steps.length === 0 && args[0] !== undefined) {
-      const missing = !fs.existsSync(path.join(ctx.root.dir, only!));
+      const missing = !exists(path.join(ctx.root.dir, only!));
       ctx.warn(`no step of the history changed ${printable(args[0])}${missing ? ' (no such file)' : ''}`);
       ctx.warn('see every step: rt history');
     } else if (steps.length === 0) ctx.warn('the history holds no step (it keeps the last 200, for 30 days)');

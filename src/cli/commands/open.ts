@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { resolveAnchor, retiredError } from '../../model/anchor.js';
 import { RtError, quotePath } from '../../model/errors.js';
@@ -17,7 +16,8 @@ import { withFolderOf } from '../../store/pinnedFolder.js';
 import { resolveInRoot } from '../../store/root.js';
 import { ViewState } from '../../store/views.js';
 import type { Context } from '../context.js';
-import { explicitWindowSize, namesNonFolder, showWindow } from '../shared.js';
+import { isFolder, namesNonFolder } from '../../store/userFiles.js';
+import { explicitWindowSize, showWindow } from '../shared.js';
 import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
 import { listFolder } from '../folderListing.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
@@ -92,10 +92,9 @@ export const openCommand: CommandSpec = {
     const cap = explicit ?? MAX_RANGE;
     if (target.kind === 'symbol') return openSymbol(ctx, options, target.path, target.name, size);
     if (target.kind === 'top') {
-      // A folder: its entries, as ls shows them (SPEC §3).
+      // A folder: its entries, as ls shows them.
       const resolved = resolveInRoot(ctx.root, target.path);
-      if (fs.statSync(resolved.abs, { throwIfNoEntry: false })?.isDirectory())
-        return listFolder(ctx, options, resolved);
+      if (isFolder(resolved.abs)) return listFolder(ctx, options, resolved);
     }
     // Nothing is printed before the window's lines are read: a file saved meanwhile is read anew.
     // Read within the file's folder: a folder of the path swapped for a link out of the root after the check is not

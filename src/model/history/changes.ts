@@ -1,20 +1,23 @@
-// What a step of the history keeps of a file it changed (SPEC §8): not copies of the file, but
+// What a step of the history keeps of a file it changed: not copies of the file, but
 // its changed byte ranges on both sides, each a run of whole lines, with the LIDs of those
 // lines. Either side is the other with those ranges put back: undo turns what the step wrote
 // into what it found, redo the other way round, byte for byte.
 
-import type { ChangeRegion } from '../../render/diff.js';
 import { sliceParts } from '../edit.js';
+import type { EditSpan } from '../editSet.js';
 import { hashLines, type LineHashes } from '../hash.js';
 import { splitLines, type FileLines } from '../lines.js';
 
-/** One changed range: lines from..to (0-based, end excluded) of each side, and their bytes there. */
-export interface Hunk {
-  readonly before: Side;
-  readonly after: Side;
+/**
+ * One changed range as a step keeps it: lines from..to (0-based, end excluded) of each side, and
+ * their bytes there. An edit's span widened to the lines whose ending it may have changed.
+ */
+export interface StepHunk {
+  readonly before: StepSide;
+  readonly after: StepSide;
 }
 
-export interface Side {
+export interface StepSide {
   /** First line (0-based) and the line after the last. */
   readonly from: number;
   readonly to: number;
@@ -24,15 +27,14 @@ export interface Side {
 }
 
 /**
- * The changed ranges of a file that went from `before` to `after` by `regions` (none
- * overlapping): each region widened by one line on each side (the line before a change may
+ * The changed ranges of a file that went from `before` to `after` by edits at `regions` (an
+ * EditSet's spans, in file order): each region widened by one line on each side (the line before a change may
  * have lost or gained its ending at the end of the file), ranges that meet made one. Outside
  * them, the two sides hold the same lines, in the same order.
  */
-export function hunksOf(before: FileLines, after: FileLines, regions: readonly ChangeRegion[]): Hunk[] {
-  const sorted = [...regions].sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
+export function hunksOf(before: FileLines, after: FileLines, regions: readonly EditSpan[]): StepHunk[] {
   const out: Array<{ bf: number; bt: number; af: number; at: number }> = [];
-  for (const r of sorted) {
+  for (const r of regions) {
     const widen = r.oldStart > 0 && r.newStart > 0 ? 1 : 0;
     const range = {
       bf: r.oldStart - widen,
@@ -58,7 +60,7 @@ export function hunksOf(before: FileLines, after: FileLines, regions: readonly C
  */
 export function swapHunks(
   file: Buffer,
-  hunks: readonly Hunk[],
+  hunks: readonly StepHunk[],
   from: 'before' | 'after',
   other: readonly Buffer[],
 ): Buffer {
@@ -79,7 +81,7 @@ export function swapHunks(
  */
 export function swapLids(
   lids: Uint32Array,
-  hunks: readonly Hunk[],
+  hunks: readonly StepHunk[],
   from: 'before' | 'after',
   otherLids: readonly Uint32Array[],
 ): Uint32Array {
@@ -123,7 +125,7 @@ export interface SwappedFile {
 export function swapLines(
   lines: FileLines,
   hashes: LineHashes,
-  hunks: readonly Hunk[],
+  hunks: readonly StepHunk[],
   from: 'before' | 'after',
   other: readonly Buffer[],
 ): SwappedFile | undefined {

@@ -1,4 +1,4 @@
-// Where an apply_patch context hunk goes in a file (SPEC §7). Its old side (context and removed
+// Where an apply_patch context hunk goes in a file. Its old side (context and removed
 // rows) must match one place only, after the previous hunk and after its `@@ TEXT` line: first
 // exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace, last with
 // Unicode dashes, quotes and spaces read as their ASCII forms (as apply_patch does). A place
@@ -8,7 +8,8 @@
 // a view of lines.
 
 import { isUtf8 } from 'node:buffer';
-import type { Hunk } from './types.js';
+import type { LineEdit } from '../editSet.js';
+import type { PatchHunk } from './types.js';
 
 /** 0-based file lines; `content` is a line without its line ending. */
 export interface LinesView {
@@ -36,7 +37,7 @@ export type Miss = {
   readonly level: Level;
 };
 
-export type ContextHunk = Extract<Hunk, { kind: 'context' }>;
+export type ContextHunk = Extract<PatchHunk, { kind: 'context' }>;
 
 const WHITESPACE_LEVELS: readonly Level[] = [0, 1, 2];
 const NO_MATCH = 4;
@@ -63,9 +64,9 @@ export function locateHunk(file: LinesView, hunk: ContextHunk, from: number): Lo
  * The edits a located hunk makes, against the original file: each run of `-`/`+` rows between
  * context rows is one splice; context rows are lines left alone (they keep their LIDs).
  */
-export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): HunkSplice[] {
-  const out: HunkSplice[] = [];
-  let run: HunkSplice | undefined;
+export function hunkSplices(hunk: ContextHunk, at: Location, shift?: IndentShift): LineEdit[] {
+  const out: LineEdit[] = [];
+  let run: { start: number; deleteCount: number; insert: Buffer[] } | undefined;
   let line = at.start;
   let oldSeen = 0;
   for (const row of hunk.rows) {
@@ -135,12 +136,6 @@ export function indentShift(file: LinesView, hunk: ContextHunk, at: Location): I
   return { remove: best.remove, add: best.add, agreeing: best.count, rows };
 }
 
-export interface HunkSplice {
-  start: number;
-  deleteCount: number;
-  insert: Buffer[];
-}
-
 export interface IndentShift {
   /** Leading bytes of a quoted row the file does not have (as much of it as a row starts with is taken off). */
   readonly remove: Buffer;
@@ -206,7 +201,7 @@ export function describeIndentation(bytes: Buffer): string {
 
 function search(file: LinesView, old: readonly Buffer[], hunk: ContextHunk, from: number): Location | Miss {
   const k = old.length;
-  // A hunk of + rows alone appends at the end of the file (SPEC §7).
+  // A hunk of + rows alone appends at the end of the file, as apply_patch reads one.
   if (k === 0) return { found: true, start: file.count, oldCount: 0, level: 0 };
   const rows = old.map(pattern);
   const header = hunk.header && pattern(hunk.header);

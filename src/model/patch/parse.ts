@@ -1,4 +1,4 @@
-// Parses the text of `rt apply` (SPEC §7) into file changes. The envelope is apply_patch's
+// Parses the text of `rt apply` into file changes. The envelope is apply_patch's
 // (`*** Begin Patch`, `*** Update File: PATH`, …), so agents write what they already know; a
 // hunk is either an LID hunk (`@@ edit FROM [TO]`, `@@ insert after AT`, …: `+` rows only) or
 // an apply_patch context hunk (` `, `-` and `+` rows, located by content later). Pure and
@@ -8,7 +8,7 @@
 import { parseAnchor, type Anchor } from '../anchor.js';
 import { RtError } from '../errors.js';
 import { describeIndentation } from './locate.js';
-import type { FileChange, Hunk, PatchRow } from './types.js';
+import type { FileChange, PatchHunk, PatchRow } from './types.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -279,7 +279,7 @@ function parseUpdate(p: PatchLines, at: number, path: string, out: FileChange[])
     moveTo = { path: mark.path, line: i + 1 };
     i = skipBlank(p, i + 1);
   }
-  const hunks: Hunk[] = [];
+  const hunks: PatchHunk[] = [];
   // apply_patch lets the first hunk go without its @@ line: rows right after the file line.
   if (i < p.count && isTag(firstByte(p, i)) && rowsEndAt(p, i) === undefined) {
     const body = scanBody(p, i);
@@ -363,7 +363,8 @@ function misplaced(p: PatchLines, i: number, mark: Mark | undefined): RtError {
           i + 1,
           `this looks like a unified diff (as git diff prints), not a patch rt reads: ${quoted(p, i)}`,
           [
-            `write each file as *** Update File: PATH followed by its @@ hunks (drop the ---/+++ lines), or apply the diff with: git apply`,
+            'write each file as *** Update File: PATH followed by its @@ hunks (drop the ---/+++ lines), ' +
+              'or apply the diff with: git apply',
           ],
         );
       }
@@ -432,7 +433,7 @@ function rowsEndAt(p: PatchLines, i: number): Mark | undefined {
   return mark.kind === 'unknown' || mark.kind === 'begin' ? undefined : mark;
 }
 
-function parseHunk(p: PatchLines, at: number): [Hunk, number] {
+function parseHunk(p: PatchLines, at: number): [PatchHunk, number] {
   const [s, e] = trimmed(p, at);
   const words = p.bytes
     .toString('utf8', s + 2, e)
@@ -459,7 +460,7 @@ function refuseStop(p: PatchLines, body: Body, plus: boolean): void {
   throw usage(i + 1, `a row must start with ' ', '-' or '+': ${quoted(p, i)}`, [CONTEXT_HINT]);
 }
 
-function lidHunk(line: number, keyword: 'edit' | 'delete' | 'insert', args: string[], rows: Buffer[]): Hunk {
+function lidHunk(line: number, keyword: 'edit' | 'delete' | 'insert', args: string[], rows: Buffer[]): PatchHunk {
   if (keyword === 'insert') {
     const where = args[0];
     if (args.length !== 2 || (where !== 'before' && where !== 'after')) {
@@ -510,7 +511,7 @@ function plusRows(p: PatchLines, body: Body): Buffer[] {
   return body.items.map((i) => p.bytes.subarray(p.starts[i]! + 1, p.ends[i]!));
 }
 
-function contextHunk(p: PatchLines, at: number, header: Buffer | undefined, body: Body): Hunk {
+function contextHunk(p: PatchLines, at: number, header: Buffer | undefined, body: Body): PatchHunk {
   // A blank row tagged ' ' is a row even at the end of the hunk (apply_patch keeps it); other
   // blank lines there only separate hunks.
   let keep = body.trailing.length;

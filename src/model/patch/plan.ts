@@ -1,10 +1,11 @@
-// Planning one file's hunks (SPEC §7): every anchor resolved and every context hunk located
+// Planning one file's hunks: every anchor resolved and every context hunk located
 // against the file as it was read, overlaps refused, the shown-lines rule checked; then the
 // changes applied in patch order, each through the edit engine, so that a patch gives exactly
 // the bytes and LIDs of the same edits made one by one.
 
 import { resolveAnchor, type AnchorWorld } from '../anchor.js';
-import { applySplice, type Splice } from '../edit.js';
+import { applySplice, type EditedFile } from '../edit.js';
+import { EditSet, type LineEdit } from '../editSet.js';
 import { quotePath, RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
 import type { LineIndex } from '../lineIndex.js';
@@ -12,12 +13,17 @@ import { dominantEol, lineContent, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
 import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
 import type { IndentShift, Level, LinesView, Location, Miss } from './locate.js';
-import type { Hunk } from './types.js';
+import type { PatchHunk } from './types.js';
 
 /** One change of a file, in the coordinates of the file as read. */
-export interface PlannedChange extends Splice {
+export interface PlannedChange extends LineEdit {
   /** The hunk it comes from. */
-  readonly hunk: Hunk;
+  readonly hunk: PatchHunk;
+  /**
+   * For an insert, the line its anchor named (0-based), which must have been shown like a replaced line ("Only shown
+   * lines are edited").
+   */
+  readonly anchorLine?: number;
   /** How its context hunk was found, when that is worth a word in the report. */
   readonly lenient?: LenientMatch;
 }
@@ -44,9 +50,12 @@ export interface PlanTarget {
   readonly wasSeen: ((lid: string) => boolean) | undefined;
 }
 
+/** An edit with, for an insert, the line its anchor names. */
+type Anchored = Pick<PlannedChange, 'start' | 'deleteCount' | 'insert' | 'anchorLine'>;
+
 /** Lines a hunk claims (from..to-1), and for an insert the line its anchor names. */
 interface Claim {
-  readonly hunk: Hunk;
+  readonly hunk: PatchHunk;
   readonly from: number;
   readonly to: number;
   readonly anchor?: number;
@@ -62,7 +71,7 @@ const CANDIDATE_CHARS = 2000;
  * details) an anchor that is stale, a context hunk found nowhere or in several places, two
  * hunks that touch the same lines, and lines replaced that were never shown.
  */
-export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedChange[] {
+export function planHunks(target: PlanTarget, hunks: readonly PatchHunk[]): PlannedChange[] {
   const changes: PlannedChange[] = [];
   const claims: Claim[] = [];
   // Context hunks are found in order, each after the one before (as apply_patch reads them).
@@ -80,7 +89,7 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
         for (const s of hunkSplices(hunk, at, lenient?.shift)) changes.push({ ...s, hunk, ...said });
         return;
       }
-      const change = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
+      const change: Anchored = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
       claims.push(
         hunk.kind === 'insert'
           ? {
@@ -99,7 +108,7 @@ export function planHunks(target: PlanTarget, hunks: readonly Hunk[]): PlannedCh
   return changes;
 }
 
-function lenientMatch(view: LinesView, hunk: Extract<Hunk, { kind: 'context' }>, at: Location) {
+function lenientMatch(view: LinesView, hunk: Extract<PatchHunk, { kind: 'context' }>, at: Location) {
   const found = indentShift(view, hunk, at);
   // A shift that moves no new row (the hunk adds none, or only blank ones) is not worth a word.
   const movesARow = found && hunk.rows.some((r) => r.tag === '+' && !shiftedRow(r.text, found).equals(r.text));
@@ -108,12 +117,12 @@ function lenientMatch(view: LinesView, hunk: Extract<Hunk, { kind: 'context' }>,
   return shift || at.level === PUNCTUATION ? lenient : undefined;
 }
 
-function planRange(target: PlanTarget, hunk: Extract<Hunk, { kind: 'range' }>): Splice {
+function planRange(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'range' }>): LineEdit {
   const [a, b] = resolveRange(target.world, hunk.from, hunk.to);
   return { start: a - 1, deleteCount: b - a + 1, insert: hunk.rows };
 }
 
-function planInsert(target: PlanTarget, hunk: Extract<Hunk, { kind: 'insert' }>): Splice {
+function planInsert(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'insert' }>): Anchored {
   const line = resolveAnchor(hunk.at, target.world);
   if (hunk.at.kind === 'end') return { start: target.world.total, deleteCount: 0, insert: hunk.rows };
   return { start: hunk.after ? line : line - 1, deleteCount: 0, insert: hunk.rows, anchorLine: line - 1 };
@@ -144,7 +153,7 @@ export function resolveRange(
 }
 
 /** Runs `plan`, marking a refusal with the patch line of `hunk`. */
-function atHunk(hunk: Hunk, plan: () => void): void {
+function atHunk(hunk: PatchHunk, plan: () => void): void {
   try {
     plan();
   } catch (error) {
@@ -156,7 +165,7 @@ function atHunk(hunk: Hunk, plan: () => void): void {
 }
 
 /**
- * SPEC §7: hunks of one file may not touch the same lines. A replaced range may not meet
+ * Hunks of one file may not touch the same lines. A replaced range may not meet
  * another; an insert may not be anchored on a line another hunk replaces, nor land inside one.
  * Inserts at one place, or beside a replaced range, are not overlaps: they go in patch order,
  * before the range they stand at the start of.
@@ -171,7 +180,8 @@ function refuseOverlaps(display: string, claims: readonly Claim[]): void {
       const where = lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}-${lines[1]}`;
       throw new RtError(
         'input',
-        `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: both touch ${where} of ${display}; nothing was written`,
+        `the hunk at patch line ${b.hunk.line} overlaps the hunk at patch line ${a.hunk.line}: ` +
+          `both touch ${where} of ${display}; nothing was written`,
         ['make each hunk touch its own lines: merge the two into one hunk'],
         { hunkLine: b.hunk.line, otherLine: a.hunk.line },
       );
@@ -194,21 +204,22 @@ function overlap(a: Claim, b: Claim): [number, number] | undefined {
 }
 
 /**
- * SPEC §2: no one replaces what they have not seen. Every replaced line must have been shown
- * since it last changed, and so must the line an insert's anchor names.
+ * Only shown lines are edited (docs/DESIGN.md): no one replaces what they have not seen. Every
+ * replaced line must have been shown since it last changed, and so must the line an insert's anchor names.
  */
-function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) => boolean): void {
+function checkShown(target: PlanTarget, change: Anchored, wasSeen: (lid: string) => boolean): void {
   const { display, index } = target;
   const unseen: number[] = [];
-  for (let i = splice.start; i < splice.start + splice.deleteCount; i++) {
+  for (let i = change.start; i < change.start + change.deleteCount; i++) {
     if (!wasSeen(lidToString(index.lids[i]!))) unseen.push(i + 1);
   }
-  const at = splice.anchorLine;
+  const at = change.anchorLine;
   if (at !== undefined && at < target.lines.count && !wasSeen(lidToString(index.lids[at]!))) {
     const lid = lidToString(index.lids[at]!);
     throw new RtError(
       'unshown',
-      `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; nothing was written`,
+      `line ${at + 1} (${lid}) of ${display} has not been shown in this file since it last changed; ` +
+        'nothing was written',
       [`see it first: rt open ${quotePath(`${display}:${at + 1}`)}`, 'or, to insert without looking, add --force'],
       { lines: [at + 1], lid },
     );
@@ -218,10 +229,12 @@ function checkShown(target: PlanTarget, splice: Splice, wasSeen: (lid: string) =
   const last = unseen[unseen.length - 1]!;
   const where = first === last ? `line ${first}` : `${unseen.length} lines between ${first} and ${last}`;
   const span = last - first + 1;
+  const one = unseen.length === 1;
   const open = `rt open ${quotePath(`${display}:${first}-${last}`)}${span > MAX_RANGE ? ` --window ${span}` : ''}`;
   throw new RtError(
     'unshown',
-    `${where} of ${display} ${unseen.length === 1 ? 'has' : 'have'} not been shown since ${unseen.length === 1 ? 'it' : 'they'} last changed; nothing was written`,
+    `${where} of ${display} ${one ? 'has' : 'have'} not been shown since ${one ? 'it' : 'they'} last changed; ` +
+      'nothing was written',
     [`see ${first === last ? 'it' : 'them'} first: ${open}`, 'or, to edit without looking, add --force'],
     { lines: unseen.slice(0, 50) },
   );
@@ -236,7 +249,7 @@ function linesView(lines: FileLines): LinesView {
  * follow as window lines (`N:LID|content`, each its own line of the message's hints, groups
  * apart by `--` as grep prints them), then what to do.
  */
-function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, miss: Miss): RtError {
+function missed(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'context' }>, miss: Miss): RtError {
   const { display, lines, index } = target;
   const oldRows = hunk.rows.filter((r) => r.tag !== '+').length;
   const shown: string[] = [];
@@ -244,7 +257,7 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
     if (k > 0) shown.push('  --');
     for (let i = start; i < Math.min(lines.count, start + Math.max(1, Math.min(oldRows, CANDIDATE_LINES))); i++) {
       const content = lineContent(lines, i);
-      // Cut for display as a window cuts a long line (SPEC §1), never on disk.
+      // Cut for display as a window cuts a long line, never on disk.
       const shownText =
         content.length > CANDIDATE_CHARS
           ? `${content.toString('utf8', 0, CANDIDATE_CHARS)}… [+${content.length - CANDIDATE_CHARS} bytes]`
@@ -259,11 +272,12 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
   const noHeader = `no line of ${display} reads ${headerText} (the hunk's @@ line) after the hunk before it`;
   const atEnd = hunk.endOfFile ? ' at its end' : '';
   const nowhere = `the hunk's context and removed lines match nowhere in ${display}${header}${atEnd}`;
+  const places = miss.candidates.length === 3 ? '3 or more' : miss.candidates.length;
   const what =
     miss.reason === 'header'
       ? `${noHeader}${lidHeader ? LID_ROWS : ''}`
       : miss.reason === 'many'
-        ? `the hunk's context matches ${miss.candidates.length === 3 ? '3 or more' : miss.candidates.length} places in ${display}${header}`
+        ? `the hunk's context matches ${places} places in ${display}${header}`
         : `${nowhere}${indented ? indentedRows(indented) : ''}`;
   const near = shown.length ? `; ${miss.reason === 'many' ? 'they are' : 'nearest'}:` : '';
   const lidHunk = `@@ ${hunk.header?.toString('utf8').trim()}`;
@@ -272,7 +286,8 @@ function missed(target: PlanTarget, hunk: Extract<Hunk, { kind: 'context' }>, mi
   const hints =
     miss.reason === 'many'
       ? [
-          'add context lines (or an @@ line naming the function) until the hunk matches one place, or edit by LID: @@ edit FROM TO',
+          'add context lines (or an @@ line naming the function) until the hunk matches one place, ' +
+            'or edit by LID: @@ edit FROM TO',
         ]
       : lidHeader
         ? [`write ${lidHunk} followed by the new lines alone, as + rows (drop the - and context rows)`]
@@ -296,7 +311,7 @@ function indentedRows(indentation: Buffer): string {
  * The indentation every row of a hunk of context rows alone starts with, when taking it off
  * leaves rows tagged - or +: the hunk was indented whole, and its tags hide behind it.
  */
-function rowsIndentation(hunk: Extract<Hunk, { kind: 'context' }>): Buffer | undefined {
+function rowsIndentation(hunk: Extract<PatchHunk, { kind: 'context' }>): Buffer | undefined {
   if (hunk.rows.some((r) => r.tag !== ' ')) return undefined;
   const isIndentation = (b: number | undefined) => b === 0x20 || b === 0x09;
   // The rows as written (the tag, then the text), those with text.
@@ -310,93 +325,108 @@ function rowsIndentation(hunk: Extract<Hunk, { kind: 'context' }>): Buffer | und
 }
 
 /** A file after its changes. */
-export interface AppliedChanges {
-  readonly lines: FileLines;
-  /** The new file as consecutive parts (see SpliceResult.parts). */
-  readonly parts: readonly Buffer[];
-  readonly index: LineIndex;
-  readonly unchanged: boolean;
-  content(i: number): Buffer;
-  /** Each change: where it was in the file read (0-based) and where its lines are in the new file, in patch order. */
-  readonly regions: readonly Region[];
+export interface AppliedChanges extends Omit<EditedFile, 'bytes' | 'total'> {
+  /** The changes in file order: `spans()` says where each was in the file read and where its lines are now. */
+  readonly edits: EditSet<PlannedChange>;
   /** The context hunks found only leniently, in patch order. */
   readonly lenient: readonly LenientMatch[];
-}
-
-export interface Region {
-  readonly oldStart: number;
-  readonly oldCount: number;
-  readonly newStart: number;
-  readonly newCount: number;
-  readonly hunk: Hunk;
 }
 
 /**
  * Applies `changes` (planned against `lines`, none overlapping) one after the other in patch
  * order, each where the ones before it moved its lines, with the line ending the file has at
- * that step: the same bytes and LIDs as the same edits made one by one (SPEC §7).
+ * that step: the same bytes and LIDs as the same edits made one by one (an edit at the end of
+ * a file without a final newline, or one that tips a file of mixed endings, depends on what
+ * came before it).
  */
 export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
-  let current = {
+  let current: Omit<AppliedChanges, 'edits' | 'lenient'> = {
     lines,
     index,
-    parts: [lines.bytes] as readonly Buffer[],
+    parts: [lines.bytes],
     content: (i: number) => lineContent(lines, i),
+    unchanged: true,
   };
-  // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
-  let unchanged = true;
-  const done: Array<{ change: PlannedChange; region: { start: number; count: number } }> = [];
-  for (const change of changes) {
-    let shift = 0;
-    for (const { change: a } of done) if (comesBefore(a, change)) shift += a.insert.length - a.deleteCount;
-    const start = change.start + shift;
+  const order = fileOrder(changes);
+  const rank = new Int32Array(changes.length);
+  order.forEach((c, r) => {
+    rank[c] = r;
+  });
+  // Lines each change added, by its place in file order: a change starts below those of the changes made before it
+  // that end up before it.
+  const added = new LinesAdded(changes.length);
+  changes.forEach((change, c) => {
+    const start = change.start + added.before(rank[c]!);
+    const { deleteCount, insert } = change;
     const result = applySplice(
       current.lines,
       current.index,
-      { start, deleteCount: change.deleteCount, insert: change.insert },
+      { start, deleteCount, insert },
       dominantEol(current.lines),
     );
-    // Lines of earlier changes from the end of this one's place on moved by its change in length.
-    for (const d of done)
-      if (
-        d.region.start >= start + change.deleteCount &&
-        !(d.region.start === start && d.region.count === 0 && change.deleteCount === 0)
-      )
-        d.region.start += change.insert.length - change.deleteCount;
-    done.push({ change, region: { start, count: change.insert.length } });
-    current = { lines: result.lines, index: result.index, parts: result.parts, content: result.content };
-    unchanged &&= result.unchanged;
-  }
+    added.add(rank[c]!, insert.length - deleteCount);
+    // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
+    // Picked, not spread: spreading would join the new file's bytes (its `bytes` getter).
+    const { lines: now, index: nowIndex, parts, content } = result;
+    current = { lines: now, index: nowIndex, parts, content, unchanged: current.unchanged && result.unchanged };
+  });
   return {
     lines: current.lines,
     parts: current.parts,
     index: current.index,
-    unchanged,
+    unchanged: current.unchanged,
     content: current.content,
-    regions: done.map(({ change, region }) => ({
-      oldStart: change.start,
-      oldCount: change.deleteCount,
-      newStart: region.start,
-      newCount: region.count,
-      hunk: change.hunk,
-    })),
+    edits: EditSet.of(order.map((c) => changes[c]!)),
     lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
   };
 }
 
 /**
- * Whether `a` (applied earlier) ends up before `b` in the file, so that `b` starts after its
- * lines. At one place, as when the edits are made one by one: an insert goes before a range
- * starting there; each insert sits against its anchor, so an insert after a line goes nearer to
- * that line than earlier ones there, and an insert before a line (or at the end) after them.
+ * The changes' indexes in file order. At one place, as when the edits are made one by one: an
+ * insert goes before a range starting there; each insert sits against its anchor, so an insert
+ * after a line goes nearer to that line than earlier ones there, and an insert before a line (or
+ * at the end) after them.
  */
-function comesBefore(a: PlannedChange, b: PlannedChange): boolean {
-  if (a.start !== b.start) return a.start < b.start;
-  if (b.deleteCount > 0) return a.deleteCount === 0;
-  if (a.deleteCount > 0) return false;
-  return !insertsAfterItsAnchor(b);
+function fileOrder(changes: readonly PlannedChange[]): number[] {
+  const byStart = changes.map((_, c) => c).sort((a, b) => changes[a]!.start - changes[b]!.start || a - b);
+  const order: number[] = [];
+  for (let k = 0; k < byStart.length; ) {
+    const start = changes[byStart[k]!]!.start;
+    const nearer: number[] = [];
+    const after: number[] = [];
+    const ranges: number[] = [];
+    for (; k < byStart.length && changes[byStart[k]!]!.start === start; k++) {
+      const c = byStart[k]!;
+      const change = changes[c]!;
+      if (change.deleteCount > 0) ranges.push(c);
+      else if (insertsAfterItsAnchor(change)) nearer.push(c);
+      else after.push(c);
+    }
+    order.push(...nearer.reverse(), ...after, ...ranges);
+  }
+  return order;
 }
 
 function insertsAfterItsAnchor(change: PlannedChange): boolean {
   return change.hunk.kind === 'insert' && change.hunk.after && change.hunk.at.kind !== 'end';
+}
+
+/** Lines added at each place of the file order, summed over the places before one in log time (a Fenwick tree). */
+class LinesAdded {
+  private readonly tree: Float64Array;
+
+  constructor(size: number) {
+    this.tree = new Float64Array(size + 1);
+  }
+
+  add(place: number, lines: number): void {
+    for (let i = place + 1; i < this.tree.length; i += i & -i) this.tree[i]! += lines;
+  }
+
+  /** Lines added at the places before `place`. */
+  before(place: number): number {
+    let sum = 0;
+    for (let i = place; i > 0; i -= i & -i) sum += this.tree[i]!;
+    return sum;
+  }
 }

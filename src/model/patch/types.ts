@@ -1,4 +1,4 @@
-// What a patch says (SPEC §7), as parsed: the files it changes, in patch order, each with its
+// What a patch says, as parsed: the files it changes, in patch order, each with its
 // hunks. Every part remembers its 1-based line in the patch, for messages. Text is kept as
 // bytes: a `+` row is taken byte for byte, whatever its encoding.
 
@@ -12,7 +12,7 @@ export interface PatchRow {
   readonly line: number;
 }
 
-export type Hunk =
+export type PatchHunk =
   /** `@@ edit FROM [TO]` (rows: the new lines) or `@@ delete FROM [TO]` (no rows). */
   | {
       readonly kind: 'range';
@@ -45,7 +45,7 @@ export type FileChange =
       readonly line: number;
       readonly path: string;
       readonly moveTo: { readonly path: string; readonly line: number } | undefined;
-      readonly hunks: readonly Hunk[];
+      readonly hunks: readonly PatchHunk[];
     }
   /**
    * `*** Add File`: `lines` are the new file's lines (each ends with a newline when written);

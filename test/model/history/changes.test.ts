@@ -11,7 +11,7 @@ import { lidToString } from '../../../src/model/lid.js';
 import { buildIndex, retiredLine } from '../../../src/model/lineIndex.js';
 import { splitLines } from '../../../src/model/lines.js';
 import { applyChanges, planHunks } from '../../../src/model/patch/plan.js';
-import type { Hunk } from '../../../src/model/patch/types.js';
+import type { PatchHunk } from '../../../src/model/patch/types.js';
 import { runs } from '../../support/runs.js';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
@@ -42,7 +42,7 @@ describe('hunksOf, swapHunks, swapLids', () => {
         };
         const lid = (i: number) => lidToString(index.lids[i]!);
         const claimed = new Set<number>();
-        const hunks: Hunk[] = [];
+        const hunks: PatchHunk[] = [];
         for (const o of ops) {
           if (o.kind === 'append') {
             hunks.push({ kind: 'insert', line: 1, at: parseAnchor('$'), after: false, rows: o.rows.map(b) });
@@ -81,7 +81,7 @@ describe('hunksOf, swapHunks, swapLids', () => {
         );
         const before = lines.bytes;
         const after = applied.lines.bytes;
-        const changed = hunksOf(lines, applied.lines, applied.regions);
+        const changed = hunksOf(lines, applied.lines, applied.edits.spans());
         const beforeBytes = changed.map((h) => before.subarray(h.before.start, h.before.end));
         const afterBytes = changed.map((h) => after.subarray(h.after.start, h.after.end));
         expect(swapHunks(after, changed, 'after', beforeBytes).toString('latin1')).toBe(before.toString('latin1'));
@@ -95,7 +95,7 @@ describe('hunksOf, swapHunks, swapLids', () => {
         sameAsSplit(swapLines(lines, hashLines(lines), changed, 'before', afterBytes), after);
         // What a step keeps is the changed lines, not the file: no more than the changes and a line each side.
         const kept = changed.reduce((n, h) => n + (h.before.to - h.before.from) + (h.after.to - h.after.from), 0);
-        const touched = applied.regions.reduce((n, r) => n + r.oldCount + r.newCount + 4, 0);
+        const touched = applied.edits.spans().reduce((n, r) => n + r.oldCount + r.newCount + 4, 0);
         expect(kept).toBeLessThanOrEqual(touched);
       }),
       { numRuns: runs(1500) },

@@ -1,4 +1,4 @@
-// locateHunk and hunkSplices (core/patch/locate.ts): where a context hunk goes (SPEC §7: exact,
+// locateHunk and hunkSplices (core/patch/locate.ts): where a context hunk goes (exact,
 // then ignoring trailing whitespace, then surrounding whitespace; one place only, after its
 // header and the previous hunk), and the splices it makes there.
 
@@ -11,10 +11,10 @@ import {
   type LinesView,
   type Location,
 } from '../../../src/model/patch/locate.js';
-import type { Hunk, PatchRow } from '../../../src/model/patch/types.js';
+import type { PatchHunk, PatchRow } from '../../../src/model/patch/types.js';
 import { runs } from '../../support/runs.js';
 
-type ContextHunk = Extract<Hunk, { kind: 'context' }>;
+type ContextHunk = Extract<PatchHunk, { kind: 'context' }>;
 
 const view = (lines: readonly string[]): LinesView => {
   const bufs = lines.map((l) => Buffer.from(l, 'latin1'));

@@ -8,7 +8,7 @@ import { parseAnchor } from '../../../src/model/anchor.js';
 import { RtError } from '../../../src/model/errors.js';
 import { LID_ALPHABET } from '../../../src/model/lid.js';
 import { parsePatch } from '../../../src/model/patch/parse.js';
-import type { FileChange, Hunk, PatchRow } from '../../../src/model/patch/types.js';
+import type { FileChange, PatchHunk, PatchRow } from '../../../src/model/patch/types.js';
 import { runs } from '../../support/runs.js';
 
 const RUNS = { numRuns: runs(1500) };
@@ -210,7 +210,7 @@ function plain(changes: readonly FileChange[]): unknown[] {
   );
 }
 
-function plainHunk(h: Hunk): unknown {
+function plainHunk(h: PatchHunk): unknown {
   if (h.kind === 'range')
     return { kind: h.kind, op: h.op, line: h.line, from: h.from.text, to: h.to.text, rows: h.rows.map(latin1) };
   if (h.kind === 'insert')
@@ -305,7 +305,8 @@ describe('parsePatch, for any structured patch', () => {
     fc.assert(
       fc.property(anchorText, anchorText, (a, b) => {
         const [change] = parsePatch(Buffer.from(`*** Update File: f\n@@ edit ${a} ${b}\n+x\n`));
-        const hunk = (change as Extract<FileChange, { kind: 'update' }>).hunks[0] as Extract<Hunk, { kind: 'range' }>;
+        const update = change as Extract<FileChange, { kind: 'update' }>;
+        const hunk = update.hunks[0] as Extract<PatchHunk, { kind: 'range' }>;
         expect(hunk.from).toEqual(parseAnchor(a));
         expect(hunk.to).toEqual(parseAnchor(b));
       }),

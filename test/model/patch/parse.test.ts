@@ -1,11 +1,11 @@
-// parsePatch (core/patch/parse.ts): the patch of `rt apply` (SPEC §7), apply_patch's envelope
+// parsePatch (core/patch/parse.ts): the patch of `rt apply`, apply_patch's envelope
 // with LID hunks and context hunks, as file changes; a malformed patch is bad usage (exit 2)
 // naming its line.
 
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../../src/model/errors.js';
 import { parsePatch } from '../../../src/model/patch/parse.js';
-import type { FileChange, Hunk } from '../../../src/model/patch/types.js';
+import type { FileChange, PatchHunk } from '../../../src/model/patch/types.js';
 
 /** A patch from its lines, each ended by \n. */
 const patch = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''), 'latin1');
@@ -22,7 +22,7 @@ function plain(changes: readonly FileChange[]): unknown[] {
   });
 }
 
-function plainHunk(h: Hunk): unknown {
+function plainHunk(h: PatchHunk): unknown {
   switch (h.kind) {
     case 'range':
       return { kind: h.kind, op: h.op, line: h.line, from: h.from.text, to: h.to.text, rows: h.rows.map(str) };
@@ -55,7 +55,7 @@ function update(path: string, line: number, hunks: unknown[], moveTo?: { path: s
   return { kind: 'update', line, path, moveTo, hunks };
 }
 
-describe('parsePatch: the patch of SPEC §7', () => {
+describe('parsePatch: the patch of rt apply', () => {
   it('reads the example of the spec', () => {
     const text = patch(
       '*** Begin Patch',

@@ -1,5 +1,5 @@
 // Planning and applying a file's hunks (src/model/patch/plan.ts): anchors against the file as
-// read, overlaps refused, and — the property SPEC §7 promises — the bytes and LIDs of the same
+// read, overlaps refused, and — the property rt apply promises — the bytes and LIDs of the same
 // edits made one by one, whatever their order and however they sit against each other.
 
 import fc from 'fast-check';
@@ -12,7 +12,7 @@ import { lidToString } from '../../../src/model/lid.js';
 import { buildIndex, retiredLine, type LineIndex } from '../../../src/model/lineIndex.js';
 import { dominantEol, splitLines, type FileLines } from '../../../src/model/lines.js';
 import { applyChanges, planHunks } from '../../../src/model/patch/plan.js';
-import type { Hunk } from '../../../src/model/patch/types.js';
+import type { PatchHunk } from '../../../src/model/patch/types.js';
 import { runs } from '../../support/runs.js';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
@@ -32,7 +32,7 @@ function target(text: string) {
   return { display: 'f.txt', lines, index, world, wasSeen: undefined, lid: (i: number) => lidToString(index.lids[i]!) };
 }
 
-const edit = (from: string, to: string, rows: string[], line = 1): Hunk => ({
+const edit = (from: string, to: string, rows: string[], line = 1): PatchHunk => ({
   kind: 'range',
   op: 'edit',
   line,
@@ -40,7 +40,7 @@ const edit = (from: string, to: string, rows: string[], line = 1): Hunk => ({
   to: parseAnchor(to),
   rows: rows.map(b),
 });
-const del = (from: string, to: string, line = 1): Hunk => ({
+const del = (from: string, to: string, line = 1): PatchHunk => ({
   kind: 'range',
   op: 'delete',
   line,
@@ -48,7 +48,7 @@ const del = (from: string, to: string, line = 1): Hunk => ({
   to: parseAnchor(to),
   rows: [],
 });
-const ins = (at: string, after: boolean, rows: string[], line = 1): Hunk => ({
+const ins = (at: string, after: boolean, rows: string[], line = 1): PatchHunk => ({
   kind: 'insert',
   line,
   at: parseAnchor(at),
@@ -56,7 +56,7 @@ const ins = (at: string, after: boolean, rows: string[], line = 1): Hunk => ({
   rows: rows.map(b),
 });
 
-function applied(text: string, hunks: (t: ReturnType<typeof target>) => Hunk[]): string {
+function applied(text: string, hunks: (t: ReturnType<typeof target>) => PatchHunk[]): string {
   const t = target(text);
   const changes = planHunks(t, hunks(t));
   return applyChanges(t.lines, t.index, changes).lines.bytes.toString('latin1');
@@ -165,7 +165,7 @@ describe('planHunks and applyChanges', () => {
         // requires); inserts may share an anchor, or stand beside a range.
         const claimed = new Set<number>();
         const anchors = new Set<number>();
-        const hunks: Hunk[] = [];
+        const hunks: PatchHunk[] = [];
         const resolved: Array<{ op: Op; from: number; to: number }> = [];
         for (const o of ops) {
           if (o.kind === 'append') {
@@ -212,7 +212,7 @@ describe('planHunks and applyChanges', () => {
 });
 
 describe('planHunks: context hunks found leniently', () => {
-  const ctx = (rows: string[], header?: string, line = 3): Hunk => ({
+  const ctx = (rows: string[], header?: string, line = 3): PatchHunk => ({
     kind: 'context',
     line,
     header: header === undefined ? undefined : Buffer.from(header, 'utf8'),
@@ -226,7 +226,7 @@ describe('planHunks: context hunks found leniently', () => {
   /** The file of `text` as UTF-8 (target takes one character a byte). */
   const utf8Target = (text: string) => target(Buffer.from(text, 'utf8').toString('latin1'));
 
-  function planned(text: string, hunks: Hunk[]) {
+  function planned(text: string, hunks: PatchHunk[]) {
     const t = utf8Target(text);
     const result = applyChanges(t.lines, t.index, planHunks(t, hunks));
     return {
@@ -250,7 +250,8 @@ describe('planHunks: context hunks found leniently', () => {
       planned(text, [ctx(['     if x:', '-        return 1', '+        y = x * 2', '+', '+        return y'])]),
     ).toEqual({
       bytes:
-        'class A:\n    def f(self, x):\n        if x:\n            y = x * 2\n\n            return y\n        return 2\n',
+        'class A:\n    def f(self, x):\n        if x:\n' +
+        '            y = x * 2\n\n            return y\n        return 2\n',
       lenient: [{ hunkLine: 3, level: 2, shift: { remove: '', add: '    ', agreeing: 2, rows: 2 } }],
     });
   });
@@ -267,7 +268,7 @@ describe('planHunks: context hunks found leniently', () => {
     });
   });
 
-  function refusal(text: string, hunk: Hunk): RtError {
+  function refusal(text: string, hunk: PatchHunk): RtError {
     try {
       planHunks(utf8Target(text), [hunk]);
     } catch (error) {
@@ -281,7 +282,9 @@ describe('planHunks: context hunks found leniently', () => {
     const e = refusal('def f(x):\n    return 1\n', ctx(['-def f(x):', '+def g(x):'], 'edit g60s'));
     expect(e.exitStatus).toBe(3);
     expect(e.message).toBe(
-      `no line of f.txt reads "edit g60s" (the hunk's @@ line) after the hunk before it: an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), and with - or context rows the @@ line is read as a context hunk's text; nothing was written; nearest:`,
+      `no line of f.txt reads "edit g60s" (the hunk's @@ line) after the hunk before it: ` +
+        'an LID hunk takes only + rows (the LIDs name the lines it replaces, so - rows are not needed), ' +
+        "and with - or context rows the @@ line is read as a context hunk's text; nothing was written; nearest:",
     );
     expect(e.hints).toHaveLength(2);
     expect(e.hints[0]).toMatch(/^ {2}1:[0-9a-z]{4}\|def f\(x\):$/);
@@ -293,7 +296,11 @@ describe('planHunks: context hunks found leniently', () => {
   it('says that the rows of a hunk indented whole all read as context rows', () => {
     const e = refusal('if x:\n    return 1\n', ctx(['   if x:', '   -    return 1', '   +    return 2']));
     expect(e.message).toMatch(
-      /^the hunk's context and removed lines match nowhere in f\.txt: every row of the hunk starts with the same indentation \(3 spaces\), so each reads as a context row \(a row's first character is its tag\); nothing was written/,
+      new RegExp(
+        "^the hunk's context and removed lines match nowhere in f\\.txt: every row of the hunk starts with " +
+          "the same indentation \\(3 spaces\\), so each reads as a context row \\(a row's first character is " +
+          'its tag\\); nothing was written',
+      ),
     );
     expect(e.hints).toContain(
       "remove that indentation: each row starts with its tag, ' ' (context), - (removed) or + (added)",

@@ -1,4 +1,4 @@
-// Recording a write as one step of the history (SPEC §8): per file, its two sides (existence,
+// Recording a write as one step of the history: per file, its two sides (existence,
 // size, digest, and the stamp of what rt wrote) and its changed lines' bytes and LIDs. A whole
 // batch is one step. Recording never fails the write it records: a history that cannot be
 // written is said once, and the write stands.
@@ -6,33 +6,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sliceParts } from '../model/edit.js';
-import { hunksOf, type Hunk } from '../model/history/changes.js';
+import { hunksOf, type StepHunk } from '../model/history/changes.js';
 import { splitLines, type FileLines } from '../model/lines.js';
-import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from '../store/history.js';
-import type { RecoveredStep, StagedStep } from '../store/journal.js';
-import { contentDigest, statFile } from '../store/indexedFile.js';
-import type { ResolvedPath } from '../store/root.js';
-import type { Context } from './context.js';
-import type { FileReport } from './writeReport.js';
-import type { Planned, WriteOrigin } from './writing.js';
+import type { FileReport, Planned, WriteOrigin } from './fileChanges.js';
+import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from './history.js';
+import type { RecoveredStep, StagedStep } from './journal.js';
+import { contentDigest, statFile } from './indexedFile.js';
+import type { ResolvedPath } from './root.js';
+import type { Workspace } from './transaction.js';
 
 const ABSENT: FileSide = { exists: false, size: 0, digest: null };
 
 /** `batch`: the journal of the write (several files), whose recovery would record the same step. */
 export function recordStep(
-  ctx: Context,
+  ws: Workspace,
   origin: WriteOrigin,
   reports: readonly FileReport[],
   madeFolders: readonly string[],
   batch?: string,
 ): void {
   try {
-    const history = History.of(ctx.stateOf({ stateRoot: ctx.root.dir }));
+    const history = History.of(ws.stateOf({ stateRoot: ws.root.dir }));
     if (!history) return;
-    const step = stepOf(ctx, origin, reports, madeFolders, true);
+    const step = stepOf(ws, origin, reports, madeFolders, true);
     if (step) history.record({ ...step.meta, ...(batch === undefined ? {} : { batch }) }, step.data);
   } catch (error) {
-    ctx.warn(
+    ws.warn(
       `the history of this write could not be recorded (${(error as Error).message}): it cannot be undone with rt undo`,
     );
   }
@@ -45,18 +44,18 @@ export function recordStep(
  * Undefined when no history is kept, or the step cannot be made (the write goes on without it).
  */
 export function stagedStep(
-  ctx: Context,
+  ws: Workspace,
   origin: WriteOrigin,
   planned: readonly Planned[],
   madeFolders: readonly string[],
 ): StagedStep | undefined {
-  if (!History.of(ctx.stateOf({ stateRoot: ctx.root.dir }))) return undefined;
+  if (!History.of(ws.stateOf({ stateRoot: ws.root.dir }))) return undefined;
   try {
     const reports: FileReport[] = planned.map((p) => {
       if (p.applied) return { planned: p, lines: p.applied.lines, lids: p.applied.index.lids };
       return p.bytes ? { planned: p, lines: splitLines(p.bytes), lids: new Uint32Array(0) } : { planned: p };
     });
-    const step = stepOf(ctx, origin, reports, madeFolders, false);
+    const step = stepOf(ws, origin, reports, madeFolders, false);
     return step && { meta: step.meta, data: encodeStepData(step.data) };
   } catch {
     return undefined;
@@ -64,8 +63,8 @@ export function stagedStep(
 }
 
 /** Records the step of a batch recovery finished (see stagedStep), in the history of the root that journaled it. */
-export function recordRecoveredStep(ctx: Context, step: RecoveredStep): void {
-  const history = History.of(ctx.stateOf({ stateRoot: step.root }));
+export function recordRecoveredStep(ws: Workspace, step: RecoveredStep): void {
+  const history = History.of(ws.stateOf({ stateRoot: step.root }));
   if (!history) throw new Error('no history is kept there');
   history.recordStaged(step.meta, step.data, step.batch, (f) => {
     if (!f.after.exists || f.after.link !== undefined) return f;
@@ -76,7 +75,7 @@ export function recordRecoveredStep(ctx: Context, step: RecoveredStep): void {
 
 /** The step of the changes `reports` tell; `written`: their files are written (their stamps taken now). */
 function stepOf(
-  ctx: Context,
+  ws: Workspace,
   origin: WriteOrigin,
   reports: readonly FileReport[],
   madeFolders: readonly string[],
@@ -85,19 +84,19 @@ function stepOf(
   const files: StepFile[] = [];
   const data: FileData[] = [];
   for (const r of reports) {
-    for (const [file, d] of filesOf(ctx, r, files.length, written)) files.push(file), data.push(d);
+    for (const [file, d] of filesOf(ws, r, files.length, written)) files.push(file), data.push(d);
   }
   if (files.length === 0) return undefined;
-  const folders = madeFolders.map((f) => path.relative(ctx.root.dir, f));
+  const folders = madeFolders.map((f) => path.relative(ws.root.dir, f));
   const command = `rt ${origin.command}`;
   return {
-    meta: { time: Date.now(), session: ctx.session ?? null, command, files, ...(folders.length ? { folders } : {}) },
+    meta: { time: Date.now(), session: ws.session ?? null, command, files, ...(folders.length ? { folders } : {}) },
     data,
   };
 }
 
 /** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */
-function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Array<[StepFile, FileData]> {
+function filesOf(ws: Workspace, r: FileReport, at: number, written: boolean): Array<[StepFile, FileData]> {
   // What the file written is now: its stamp, and (for a file made whole) its permission bits.
   const stamp = (file: ResolvedPath) => (written ? { stamp: statFile(file) } : {});
   const mode = (file: ResolvedPath) => (written ? { mode: fs.lstatSync(file.abs).mode & 0o7777 } : {});
@@ -105,16 +104,16 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   const { change, file, moveTo, link } = p.resolved;
   const read = p.before;
   const removed = () =>
-    whole(ctx, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, {}, read!.version.mode);
-  if (change.kind === 'delete') return [link ? linkRemoved(ctx, link, p.linkText!) : removed()];
+    whole(ws, file, read!.lines, read!.snapshot?.index.lids, undefined, undefined, {}, read!.version.mode);
+  if (change.kind === 'delete') return [link ? linkRemoved(ws, link, p.linkText!) : removed()];
   if (change.kind === 'add')
-    return [whole(ctx, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
+    return [whole(ws, file, p.before?.lines, p.before?.lids, r.lines!, r.lids, { ...stamp(file), ...mode(file) })];
   const applied = p.applied!;
   // A move over a file (--force) replaces it whole, as create --force does.
   const over = p.over;
   const target = () =>
     whole(
-      ctx,
+      ws,
       moveTo!,
       over?.lines,
       over?.lids,
@@ -123,14 +122,14 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
       { ...stamp(moveTo!), ...mode(moveTo!) },
       over?.version.mode,
     );
-  if (moveTo && link) return [linkRemoved(ctx, link, p.linkText!), target()];
+  if (moveTo && link) return [linkRemoved(ws, link, p.linkText!), target()];
   // Its source is then removed whole, as by a delete.
   if (moveTo && over) return [removed(), target()];
-  if (moveTo) return moved(ctx, r, at, { ...stamp(moveTo), ...mode(moveTo) });
+  if (moveTo) return moved(ws, r, at, { ...stamp(moveTo), ...mode(moveTo) });
   if (applied.unchanged) return [];
   const before = p.before!.lines;
   const after = r.lines!;
-  const hunks = hunksOf(before, after, applied.regions);
+  const hunks = hunksOf(before, after, applied.edits.spans());
   const beforeLids = p.before!.snapshot!.index.lids;
   // The side before needs no digest now: the undo that restores it takes one (see History.mark).
   const beforeSide: FileSide = { exists: true, size: before.bytes.length, digest: null };
@@ -144,12 +143,12 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
   return [
     [
       stepFile(
-        ctx,
+        ws,
         file,
         beforeSide,
         afterSide,
-        applied.regions.reduce((n, g) => n + g.newCount, 0),
-        applied.regions.reduce((n, g) => n + g.oldCount, 0),
+        applied.edits.spans().reduce((n, g) => n + g.newCount, 0),
+        applied.edits.spans().reduce((n, g) => n + g.oldCount, 0),
       ),
       {
         hunks,
@@ -170,7 +169,7 @@ function filesOf(ctx: Context, r: FileReport, at: number, written: boolean): Arr
  * target from the source.
  */
 function moved(
-  ctx: Context,
+  ws: Workspace,
   r: FileReport,
   at: number,
   written: Pick<FileSide, 'stamp' | 'mode'>,
@@ -180,7 +179,7 @@ function moved(
   const applied = p.applied!;
   const before = p.before!.lines;
   const after = r.lines!;
-  const hunks = hunksOf(before, after, applied.regions);
+  const hunks = hunksOf(before, after, applied.edits.spans());
   const beforeLids = p.before!.snapshot!.index.lids;
   const afterSide: FileSide = {
     exists: true,
@@ -195,7 +194,7 @@ function moved(
   const none: FileData = { movedFrom: at, hunks: [], beforeBytes: [], afterBytes: [], beforeLids: [], afterLids: [] };
   return [
     [
-      stepFile(ctx, file, beforeSide, ABSENT, 0, before.count),
+      stepFile(ws, file, beforeSide, ABSENT, 0, before.count),
       {
         movedTo: at + 1,
         hunks,
@@ -205,16 +204,16 @@ function moved(
         afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
       },
     ],
-    [stepFile(ctx, moveTo!, ABSENT, afterSide, after.count, 0), none],
+    [stepFile(ws, moveTo!, ABSENT, afterSide, after.count, 0), none],
   ];
 }
 
 /** A symbolic link removed (what it led to stays): the link is what an undo makes again. */
-function linkRemoved(ctx: Context, link: ResolvedPath, text: string): [StepFile, FileData] {
+function linkRemoved(ws: Workspace, link: ResolvedPath, text: string): [StepFile, FileData] {
   const none = { from: 0, to: 0, start: 0, end: 0 };
   const empty = Buffer.alloc(0);
   return [
-    stepFile(ctx, link, { exists: true, size: 0, digest: null, link: text }, ABSENT, 0, 0),
+    stepFile(ws, link, { exists: true, size: 0, digest: null, link: text }, ABSENT, 0, 0),
     {
       hunks: [{ before: none, after: none }],
       beforeBytes: [empty],
@@ -227,7 +226,7 @@ function linkRemoved(ctx: Context, link: ResolvedPath, text: string): [StepFile,
 
 /** A file made, removed or replaced whole: one change covering all of it, on each side that exists. */
 function whole(
-  ctx: Context,
+  ws: Workspace,
   file: ResolvedPath,
   before: FileLines | undefined,
   beforeLids: Uint32Array | undefined,
@@ -242,10 +241,10 @@ function whole(
     start: 0,
     end: lines?.bytes.length ?? 0,
   });
-  const hunk: Hunk = { before: span(before), after: span(after) };
+  const hunk: StepHunk = { before: span(before), after: span(after) };
   return [
     stepFile(
-      ctx,
+      ws,
       file,
       before ? { ...side(before.bytes), ...(beforeMode === undefined ? {} : { mode: beforeMode }) } : ABSENT,
       after ? { ...side(after.bytes), ...written } : ABSENT,
@@ -268,12 +267,12 @@ function side(bytes: Buffer): FileSide {
 }
 
 function stepFile(
-  ctx: Context,
+  ws: Workspace,
   file: ResolvedPath,
   before: FileSide,
   after: FileSide,
   added: number,
   removed: number,
 ): StepFile {
-  return { path: path.relative(ctx.root.dir, file.abs) || file.display, abs: file.abs, before, after, added, removed };
+  return { path: path.relative(ws.root.dir, file.abs) || file.display, abs: file.abs, before, after, added, removed };
 }

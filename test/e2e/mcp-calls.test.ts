@@ -1,5 +1,7 @@
-// Adversarial review of rt mcp (bc49768): reproductions of what was found. Tests that fail here
-// are findings; see the review report for severity and what SPEC §10 says.
+// rt mcp's calls as the CLI would run them: paths from --root wherever the server starts, a
+// cancelled write not made, a result carrying the CLI's text, bad usage and missing fields
+// refused as the CLI refuses them, text taken byte for byte, a lock waited for without holding
+// other calls. Each test guards a bug once found; the comment above it tells that bug as it was.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,7 +42,7 @@ async function connect(
     env: cleanEnv(env) as Record<string, string>,
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'rt-review', version: '0.0.0' });
+  const client = new Client({ name: 'rt-tests', version: '0.0.0' });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -53,7 +55,8 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 const textOf = (r: Result) => r.content.map((c) => c.text).join('');
 
 const INIT =
-  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+  '{"jsonrpc":"2.0","id":0,"method":"initialize",' +
+  '"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
 /** Starts rt mcp on raw JSON-RPC lines; `messages()` parses what came out so far. */
@@ -95,13 +98,13 @@ function inFutexWait(pid: number): boolean {
   }
 }
 
-describe('rt mcp review', () => {
-  // README "As an MCP server": Claude Desktop "starts servers in no particular folder ... give
+describe('rt mcp: calls as the CLI would run them', () => {
+  // The README's MCP set-up: Claude Desktop "starts servers in no particular folder ... give
   // absolute paths and --root"; mcp.ts's example: "rt --root ~/project mcp: serve the tools for
   // ~/project, wherever the client starts it". Every relative path (and find/grep's default
   // folder, ".") is resolved against the server's working directory instead, so each call is
   // refused as outside the root.
-  it('F1: --root with the server started outside it: find, grep and open work with paths from the root', async () => {
+  it('--root with the server started outside it: find, grep and open work with paths from the root', async () => {
     const dir = repoWith({ 'src/a.txt': 'needle\n' });
     const elsewhere = fs.mkdtempSync(path.join(path.dirname(dir), 'rt-elsewhere-'));
     const client = await connect(elsewhere, {}, ['--root', dir]);
@@ -118,7 +121,7 @@ describe('rt mcp review', () => {
   // MCP (notifications/cancelled): the receiver should stop processing a cancelled request; rt
   // mcp drops its response but still runs it when its turn in the queue comes: a write the
   // client was told nothing about (the SDK Client sends this on its 60 s request timeout too).
-  it('F2: a write cancelled while it waits in the queue is not made', async () => {
+  it('a write cancelled while it waits in the queue is not made', async () => {
     const dir = repoWith({ 'slow.txt': `${'a'.repeat(40)}b\n`.repeat(20), 'f.txt': 'one\n' });
     const s = rawServer(dir);
     s.send(
@@ -126,7 +129,8 @@ describe('rt mcp review', () => {
       INITIALIZED,
       // Some 2 s of matching (the search's time budget) ahead of the write in the queue.
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"(a+)+$"}}}',
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"insert","arguments":{"path":"f.txt","at":"$","text":"inserted\\n"}}}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call",' +
+        '"params":{"name":"insert","arguments":{"path":"f.txt","at":"$","text":"inserted\\n"}}}',
       '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user pressed Esc"}}',
     );
     await new Promise((r) => setTimeout(r, 200));
@@ -135,11 +139,11 @@ describe('rt mcp review', () => {
     expect(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('one\n'); // ...but the write was made
   });
 
-  // SPEC §10: "a result carries the text the CLI prints". The CLI prints these hits as some 6 KB
+  // A result carries the text the CLI prints. The CLI prints these hits as some 6 KB
   // (each line cut for display); the --json document holds the lines whole (9 MB), and the whole
   // result is refused as too large, though the text alone fits many times over. A minified file
   // (one long line) cannot be read through rt mcp at all: even open PATH:1-1 is refused.
-  it("F3: a few hits on very long lines: the result carries the CLI's text, not a refusal", async () => {
+  it("a few hits on very long lines: the result carries the CLI's text, not a refusal", async () => {
     const dir = repoWith({ 'min.js': `needle${'x'.repeat(3_000_000)}\n`.repeat(3) });
     const cli = run(['grep', 'needle'], dir);
     expect(cli.status).toBe(0);
@@ -160,7 +164,7 @@ describe('rt mcp review', () => {
   // tools.ts: with regexp given, PATTERN is skipped and the operands are paths "as in the CLI";
   // but a call that gives both has its pattern searched as a path (here: a file named like the
   // pattern is searched for the regexp; otherwise "no such file: PATTERN").
-  it('F4: grep with both pattern and regexp is refused as bad usage, not the pattern taken as a path', async () => {
+  it('grep with both pattern and regexp is refused as bad usage, not the pattern taken as a path', async () => {
     const dir = repoWith({ foo: 'bar in the file named foo\n', 'a.txt': 'foo bar\n' });
     const client = await connect(dir);
     const r = await call(client, 'grep', { pattern: 'foo', regexp: ['bar'] });
@@ -171,7 +175,7 @@ describe('rt mcp review', () => {
   // invocationOf checks `given[key] === undefined` for required fields, then skips a null like an
   // absent field: text: null reaches edit as an empty standard input, and the refusal speaks of
   // standard input and a heredoc instead of the field text.
-  it('F5: a required field given as null is refused as missing, naming the field', async () => {
+  it('a required field given as null is refused as missing, naming the field', async () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
     const client = await connect(dir);
     await call(client, 'open', { target: 'a.txt' });
@@ -180,9 +184,9 @@ describe('rt mcp review', () => {
     expect(textOf(r)).toContain('the field text is required');
   });
 
-  // SPEC §3: the text "is taken byte for byte". A JSON string with a lone surrogate has no UTF-8
+  // The text "is taken byte for byte". A JSON string with a lone surrogate has no UTF-8
   // bytes; Buffer.from(…, 'utf8') writes U+FFFD (EF BF BD) in its place without a word.
-  it('F6: text holding a lone surrogate is refused, not written as U+FFFD', async () => {
+  it('text holding a lone surrogate is refused, not written as U+FFFD', async () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
     const client = await connect(dir);
     const r = await call(client, 'create', { path: 'b.txt', text: 'x\ud800y\n' });
@@ -196,7 +200,7 @@ describe('rt mcp review', () => {
   // call waiting for another rt's lock (30 s at most) holds the server; what is asked meanwhile
   // is answered once the call is done.
   it.runIf(FUTEX !== undefined)(
-    'F7: an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made',
+    'an edit waiting for a lock held by another rt holds the server: the ping is answered after it, the edit made',
     async () => {
       const dir = repoWith({ 'f.txt': 'a\nb\n' });
       // The lock's holder lives until the test ends it, so the edit cannot be done before the
@@ -212,7 +216,8 @@ describe('rt mcp review', () => {
       );
       await until(() => s.messages().some((m) => m.id === 1));
       s.send(
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call",' +
+          '"params":{"name":"edit","arguments":{"path":"f.txt","from":"1","text":"A"}}}',
       );
       // The ping goes once the edit waits for the lock (the server's thread asleep in the futex of
       // Atomics.wait, seen steadily rather than in passing): a server that went on answering
@@ -235,7 +240,7 @@ describe('rt mcp review', () => {
   // What held: for a sequence of reads and writes, each result's text is the CLI's stdout then
   // stderr, and its structured content the CLI's --json document (three identical repos, one
   // session name, so view state evolves the same way in each).
-  it('held: text and structured content match the CLI run for run (reads, writes, refusals, nothing found)', async () => {
+  it('held: text and structured content match the CLI run for run (reads, writes, refusals, no hits)', async () => {
     const files = {
       'a.txt': 'one\ntwo\nthree\n',
       'crlf.txt': 'x\r\ny\r\n',

@@ -1,11 +1,11 @@
-// The syntax check of a write (SPEC §9): every file a batch writes in a language rt knows is
+// The syntax check of a write: every file a batch writes in a language rt knows is
 // parsed as it would be; a syntax error it did not have before refuses the whole batch (exit
 // 5, nothing written). Errors already there never block, and a check that cannot run (a
 // grammar that did not load, a file too large) never blocks either: it says so in one line.
 //
 // Grammars load asynchronously and the write pipeline does not wait, so it goes in two steps:
-// `prepareChecks` (before the pipeline) loads the grammars of the files named, and
-// `checkPlanned` (inside it, under the locks) checks their new content.
+// `prepareChecks` (before the transaction) loads the grammars of the files named, and
+// `checkChanges` (inside it, under the locks: Transaction.check) checks their new content.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,22 +13,15 @@ import { sliceParts } from '../model/edit.js';
 import { RtError, shellQuote } from '../model/errors.js';
 import { hashLines } from '../model/hash.js';
 import { lidToString } from '../model/lid.js';
-import { lineContent, splitLines, type FileLines } from '../model/lines.js';
-import { nextReading } from '../store/indexedFile.js';
-import type { ResolvedPath } from '../store/root.js';
+import { lineContent, type FileLines } from '../model/lines.js';
 import { languageOf, type LanguageId } from '../lang/languages.js';
-import { newErrors, prepareChecker, type Hunk, type SyntaxProblem } from '../lang/syntax.js';
-import type { Context } from './context.js';
-import type { Planned } from './writing.js';
+import { newErrors, prepareChecker, type ChangedLines, type SyntaxProblem } from '../lang/syntax.js';
+import { nextReading } from './indexedFile.js';
+import type { ResolvedPath } from './root.js';
+import type { Change, Content, Workspace } from './transaction.js';
 
 /** Bytes of a file's start that tell its language when its name does not (a shebang; C++ in a `.h`). */
 const HEAD_BYTES = 64 * 1024;
-
-/** Whether writes are checked: yes, unless --no-check or RT_CHECK=off. */
-export function checksOn(ctx: Context, noCheckGiven: boolean): boolean {
-  const env = ctx.env.RT_CHECK;
-  return !noCheckGiven && !(env !== undefined && ['0', 'false', 'no', 'off'].includes(env.toLowerCase()));
-}
 
 /** The language of the file at `file` (a path of the root), its first bytes read only when its name does not tell. */
 export function languageFor(root: string, file: ResolvedPath, head?: () => Uint8Array): LanguageId | undefined {
@@ -54,7 +47,7 @@ function headOf(abs: string): Uint8Array {
 
 /**
  * Loads the grammars of `languages` (at once, each once); a grammar that fails leaves its files unchecked, as
- * `checkPlanned` then says.
+ * `checkChanges` then says.
  */
 export async function prepareChecks(languages: Iterable<LanguageId | undefined>): Promise<void> {
   const wanted = new Set([...languages].filter((l): l is LanguageId => l !== undefined));
@@ -68,7 +61,7 @@ interface Written {
   readonly after: FileLines;
   /** The first bytes of `after` (its language may be told by a #! line), without joining a file held in parts. */
   readonly head: () => Uint8Array;
-  readonly hunks?: readonly Hunk[];
+  readonly hunks?: readonly ChangedLines[];
   /** Where the lines of `before` start (see LineStarts), when known. */
   readonly beforeStarts?: ArrayLike<number>;
   /** The LIDs its lines will have. */
@@ -76,16 +69,16 @@ interface Written {
 }
 
 /**
- * Checks the new content of every file of a planned batch; refuses the batch (exit 5) when
- * one has syntax errors it did not have, naming each with the line it is on as it would be.
+ * Checks the new content of every file of a batch; refuses the batch (exit 5) when one has
+ * syntax errors it did not have, naming each with the line it is on as it would be.
  */
-export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
+export function checkChanges(ws: Workspace, changes: readonly Change[]): void {
   const found: Found[] = [];
-  for (const p of planned) {
-    const written = writtenOf(ctx, p);
+  for (const c of changes) {
+    const written = writtenOf(ws, c);
     if (!written) continue;
     // A file rt does not check (most files of no language rt knows) is never joined whole.
-    const language = languageFor(ctx.root.dir, written.file, written.head);
+    const language = languageFor(ws.root.dir, written.file, written.head);
     if (language === undefined) continue;
     const check = newErrors(
       language,
@@ -94,42 +87,43 @@ export function checkPlanned(ctx: Context, planned: readonly Planned[]): void {
       written.hunks,
       written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined,
     );
-    if (check.status === 'skipped') ctx.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
+    if (check.status === 'skipped') ws.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
     else if (check.status === 'errors') found.push({ written, errors: check.errors, unconfirmed: check.unconfirmed });
   }
   if (found.length) throw refusal(found);
 }
 
-function writtenOf(_ctx: Context, p: Planned): Written | undefined {
-  const { change, file, moveTo } = p.resolved;
-  if (change.kind === 'delete') return undefined;
-  if (change.kind === 'add') {
-    const after = splitLines(p.bytes!);
+function writtenOf(ws: Workspace, c: Change): Written | undefined {
+  if (c.kind === 'removal' || (c.kind === 'edit' && c.unchanged)) return undefined;
+  if (c.kind === 'new') {
+    if ('link' in c.content) return undefined;
+    const { file } = c;
+    const after = c.content.lines;
+    const parts = c.content.parts;
     return {
       file,
-      before: p.before?.lines.bytes ?? new Uint8Array(0),
+      before: c.before?.bytes ?? new Uint8Array(0),
       after,
-      head: () => p.bytes!.subarray(0, HEAD_BYTES),
-      lids: () => nextReading(p.store, file.rel, hashLines(after)).lids,
+      head: () => sliceParts(parts, 0, HEAD_BYTES),
+      lids: () => nextReading(ws.stateOf(file), file.rel, hashLines(after)).lids,
     };
   }
-  const applied = p.applied!;
-  if (applied.unchanged && !moveTo) return undefined;
-  const hunks = applied.regions.map((r) => ({
+  const content: Content = c.content;
+  const before = c.before!;
+  const hunks = (content.edits?.spans() ?? []).map((r) => ({
     oldStart: r.oldStart + 1,
     oldEnd: r.oldStart + r.oldCount + 1,
     newStart: r.newStart + 1,
     newEnd: r.newStart + r.newCount + 1,
   }));
-  const head = () => sliceParts(applied.parts, 0, HEAD_BYTES);
   return {
-    file: moveTo ?? file,
-    before: p.before!.lines.bytes,
-    beforeStarts: startsOf(p.before!.lines),
-    after: applied.lines,
-    head,
+    file: c.kind === 'move' ? c.to : c.file,
+    before: before.bytes,
+    beforeStarts: startsOf(before),
+    after: content.lines,
+    head: () => sliceParts(content.parts, 0, HEAD_BYTES),
     hunks,
-    lids: () => applied.index.lids,
+    lids: () => content.index!.lids,
   };
 }
 
@@ -177,14 +171,20 @@ function refusal(found: readonly Found[]): RtError {
     if (unconfirmed) shown.push(`  (found in the lines around the change; ${unconfirmed})`);
   }
   const first = found[0]!.written.file.display;
+  const seeIt =
+    names.length === 1 && fs.existsSync(found[0]!.written.file.abs)
+      ? `, then see it: rt open ${shellQuote(first)}`
+      : '';
   return new RtError(
     'syntax',
-    `the change would leave ${names.join(', ')} with ${count === 1 ? 'a syntax error' : `${count} syntax errors`} ${names.length === 1 ? 'it' : 'they'} did not have; nothing was written:`,
+    `the change would leave ${names.join(', ')} with ${count === 1 ? 'a syntax error' : `${count} syntax errors`} ` +
+      `${names.length === 1 ? 'it' : 'they'} did not have; nothing was written:`,
     [
       ...shown,
       'fix the text and run the command again',
-      'a change that passes through a broken state: make all of it one rt apply (its check sees only the final content)',
-      `or write it as it is: add --no-check (or RT_CHECK=off)${names.length === 1 && fs.existsSync(found[0]!.written.file.abs) ? `, then see it: rt open ${shellQuote(first)}` : ''}`,
+      'a change that passes through a broken state: make all of it one rt apply ' +
+        '(its check sees only the final content)',
+      `or write it as it is: add --no-check (or RT_CHECK=off)${seeIt}`,
     ],
     { errors: details },
   );
