@@ -1,9 +1,9 @@
 // git grep as the prefilter of searches where ripgrep is not installed (or RT_RIPGREP=off): in
 // a git work tree it finds, in C and on every core, the lines holding a literal text, which is
-// several times faster than reading every file from Node. As with ripgrep (io/ripgrep.ts), its
+// several times faster than reading every file from Node. As with ripgrep (ripgrep.ts), its
 // answer only narrows the files and lines rt reads, so it must find at least every line rt's
 // matcher does, and it can never add a file (rt checks each one it found against its own list):
-// - it is asked for the lines holding literal texts every match holds (core/ripgrepPattern: the
+// - it is asked for the lines holding literal texts every match holds (ripgrepPattern.ts: the
 //   string of grep -F, or those of a regular expression: one text of each set, e.g. "use" and
 //   "tate" for use[A-Z]tate), as bytes (-F) over every file as text (-a), in ASCII case only
 //   with -i (LC_ALL=C; byteRequired leaves out what JavaScript folds beyond it);

@@ -144,7 +144,8 @@ function compiled(pattern: string, regex: RegExp): RegExp {
     const reason = (error as Error).message.replace(/^[^]*: /, '');
     throw new RtError(
       'usage',
-      `the pattern is too big for JavaScript's regular expressions (${reason}): ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}`,
+      `the pattern is too big for JavaScript's regular expressions (${reason}): ` +
+        JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern),
       ['search for a shorter pattern, or with ripgrep'],
     );
   } finally {

@@ -23,7 +23,7 @@ export interface PcreFound {
   /**
    * The lines selected, by their content (decoded, as rt takes it: no line ending), with their
    * matches as UTF-16 ranges of it. Matching a line depends on its content alone, so these say
-   * of any line whether it is selected (core/match's knownLinesMatcher).
+   * of any line whether it is selected (match.ts's knownLinesMatcher).
    */
   readonly lines: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>;
   /** What ripgrep said of files it could not search to the end (a match limit reached), as "PATH: message". */
@@ -93,9 +93,11 @@ export async function pcreLines(
     problems.sort();
     throw new RtError(
       'usage',
-      `ripgrep could not search ${problems.length === 1 ? 'a file' : `${problems.length} files`} to the end: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      `ripgrep could not search ${problems.length === 1 ? 'a file' : `${problems.length} files`} to the end: ` +
+        `${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
       [
-        'PCRE2 gave up on a line (its match limit): write the pattern without nested repetition, or search for a literal string with -F',
+        'PCRE2 gave up on a line (its match limit): write the pattern without nested repetition, ' +
+          'or search for a literal string with -F',
       ],
     );
   }
@@ -103,7 +105,8 @@ export async function pcreLines(
 }
 
 const withoutPcre = [
-  'install ripgrep built with PCRE2 (rg --pcre2-version says), or leave out -P: PATTERN is then a JavaScript regular expression, with lookarounds, named groups and \\p{…}',
+  'install ripgrep built with PCRE2 (rg --pcre2-version says), or leave out -P: ' +
+    'PATTERN is then a JavaScript regular expression, with lookarounds, named groups and \\p{…}',
 ];
 
 /** `files` in groups whose names fit on one command line. */

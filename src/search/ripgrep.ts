@@ -1,7 +1,7 @@
 // ripgrep as an optional prefilter for searches. When `rg` is installed it finds, far faster
 // than reading every file from Node, the files with a line that may match — for grep -F the
 // literal, for a regular expression its translation into ripgrep's dialect, which matches at
-// least every line it does (core/ripgrepPattern) — and rt then matches only those (with its own
+// least every line it does (ripgrepPattern.ts) — and rt then matches only those (with its own
 // rules) and prints their hits with LIDs. It is never required, and its answer only narrows the
 // candidates rt chose itself, so it can never add a file:
 // - it is asked for a superset: --text (binary files too), no .ignore rules (rt applies them

@@ -13,7 +13,7 @@ export interface RipgrepPattern {
   /**
    * Literal texts every match holds one of (in any case with -i), or none when that tells
    * nothing: e.g. ["State"] for use[A-Z]?State, ["foo", "barbaz"] for foo|barbaz. A search
-   * without ripgrep asks git grep for the lines holding one (io/gitGrep).
+   * without ripgrep asks git grep for the lines holding one (gitGrep.ts).
    */
   readonly literals: readonly string[];
   /** The fewest bytes of those texts: how far they narrow the files searched (0: a match may be almost anywhere). */

@@ -1,28 +1,17 @@
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../../model/errors.js';
-import { comparePaths, listFiles } from '../../search/listFiles.js';
+import { absPrefixOf, globMatcher, nameEnding, placeUnder, type Candidate } from '../../search/candidates.js';
+import { comparePaths, type ListOptions, listFiles } from '../../search/listFiles.js';
+import { firstListed, isFolder, listedKind as kindOf, pathExists } from '../../search/listedKind.js';
+import { reportCounts } from '../../search/report.js';
 import { statResolved } from '../../store/indexedFile.js';
-import { isInside, resolveInRoot, type ResolvedPath } from '../../store/root.js';
+import { resolveInRoot, type ResolvedPath } from '../../store/root.js';
 import { suggestPaths } from '../../store/suggest.js';
-import {
-  absPrefixOf,
-  capNotice,
-  commandLine,
-  globMatcher,
-  listOptions,
-  maxOption,
-  nameEnding,
-  noteUndecodable,
-  placeUnder,
-  throughLinkedFolder,
-  type Candidate,
-} from '../search.js';
-import { defineCommand } from '../spec.js';
 import type { Context } from '../context.js';
-import { LISTING_OPTIONS, type ListingOptions } from './searchOptions.js';
-import fs from 'node:fs';
-import { looksBinary, SNIFF_BYTES } from '../../model/binary.js';
-import { readPlainFile } from '../../store/plainFile.js';
+import { CountPrinter } from '../hitPrinting.js';
+import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
+import { defineCommand } from '../spec.js';
+import { LISTING_OPTIONS, type ListingOptions, listOptions, maxOption } from './searchOptions.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
@@ -38,8 +27,21 @@ export const findCommand = defineCommand({
     'many more. Exit 1: nothing matched.',
   ],
   description: [
-    'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive substring of the path from DIR; an empty PATTERN lists every file.',
-    'The files are those grep searches: what git would show, less hidden files, unless --hidden or --no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to binary files inside the root (a link out of the root is listed unread), and so is a file that cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may include what is never printed: binary files, nested repositories, tracked files deleted from the work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so and how to list them; it also names the matching files left out because their names are not valid UTF-8 (rt cannot name them).',
+    'Lists the files under DIR (default: the working directory) that match PATTERN, one path a line ' +
+      'relative to the working directory, sorted as a tree is read. A PATTERN with glob characters (* ? [ ' +
+      '] { }) is a glob: without a / it matches the file name at any depth (*.rs finds every Rust file), ' +
+      'with a / it matches the path from DIR (** crosses folders). Any other PATTERN is a case-insensitive ' +
+      'substring of the path from DIR; an empty PATTERN lists every file.',
+    'The files are those grep searches: what git would show, less hidden files, unless --hidden or ' +
+      '--no-ignore, and less binary files (as grep and open tell them: a NUL byte in the first 8 KiB, or ' +
+      'mostly control bytes); symbolic links to files are listed too (grep skips them), but for links to ' +
+      'binary files inside the root (a link out of the root is listed unread), and so is a file that ' +
+      'cannot be read. At most 200 paths (--max N), then a line saying how many more (a count that may ' +
+      'include what is never printed: binary files, nested repositories, tracked files deleted from the ' +
+      'work tree, links to folders or to nothing, and tracked files whose folder has become a symbolic ' +
+      'link). When nothing matches but ignored or hidden files do, or binary ones, standard error says so ' +
+      'and how to list them; it also names the matching files left out because their names are not valid ' +
+      'UTF-8 (rt cannot name them).',
   ],
   args: [
     { name: 'pattern', summary: 'a glob, or a substring of the path', required: true, complete: 'none' },
@@ -74,12 +76,12 @@ export const findCommand = defineCommand({
   ],
   readsStdin: false,
   run(ctx, args, options) {
-    const [pattern, dirArg] = args as [string, string | undefined];
-    const max = maxOption(options);
+    const { pattern, dirArg, max, list } = findRequest(args, options);
     const dir = resolveFolder(ctx, dirArg ?? '.');
     if (!statResolved(dir).isDirectory())
       throw new RtError('access', `${dir.display} is not a folder`, [
-        `look for files in a folder, e.g. rt find ${shellQuote(pattern)} ${shellQuote(path.posix.dirname(dir.display))}`,
+        `look for files in a folder, e.g. rt find ${shellQuote(pattern)} ` +
+          shellQuote(path.posix.dirname(dir.display)),
       ]);
     const needle = pattern.toLowerCase();
     const isGlob = GLOB_CHARS.test(pattern);
@@ -88,25 +90,21 @@ export const findCommand = defineCommand({
     // Sorted as listed (the shown paths share one prefix, so the order is the same); only the
     // printed ones are placed.
     // git is asked only for the names a glob's ending allows (the glob itself is applied here).
-    const listed = listFiles(dir.abs, listOptions(options), ctx.root.dir, isGlob ? nameEnding(pattern) : '');
+    const listed = listFiles(dir.abs, list, ctx.root.dir, isGlob ? nameEnding(pattern) : '');
     const found = listed.files.filter((rel) => matches(rel)).sort(comparePaths);
     // git lists tracked files deleted from the work tree, or whose folder is now a link, and
     // nested repositories: a path is printed only if it is a text file, or a link to a file,
     // reached through no link (checked for the printed ones only; the count of the rest may
     // include such paths).
-    const paths: string[] = [];
-    const throughLink = throughLinkedFolder();
-    const absPrefix = absPrefixOf(dir.abs);
-    let next = 0;
-    // The binary files met, for the note when they are all that matched.
-    const binary: string[] = [];
-    for (; next < found.length && paths.length < max; next++) {
-      const file = place(found[next]!);
-      if (!listed.walked && throughLink(absPrefix, found[next]!)) continue;
-      const kind = kindOf(file.abs, ctx.root.dir);
-      if (kind === 'listed') paths.push(file.display);
-      else if (kind === 'binary') binary.push(file.display);
-    }
+    const { files, binary, next } = firstListed(
+      ctx.root.dir,
+      absPrefixOf(dir.abs),
+      place,
+      found,
+      max,
+      listed.walked === true,
+    );
+    const paths = files.map((f) => f.display);
     const more = found.length - next;
     // (Their names decoded, each bad byte a U+FFFD, are matched as any other.)
     noteUndecodable(
@@ -116,26 +114,33 @@ export const findCommand = defineCommand({
     const flags = [
       '--max',
       String(paths.length + more),
-      ...(options.hidden ? ['--hidden'] : []),
-      ...(!options.ignore ? ['--no-ignore'] : []),
+      ...(list.hidden ? ['--hidden'] : []),
+      ...(list.noIgnore ? ['--no-ignore'] : []),
     ];
     const again = commandLine('find', flags, [pattern, ...(dirArg ? [dirArg] : [])]);
     if (paths.length === 0 && binary.length > 0) {
       ctx.warn(
-        `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} (e.g. ${binary[0]}): rt lists the files it can open, text files`,
+        `no text file matches, but ${binary.length} binary ${binary.length === 1 ? 'file does' : 'files do'} ` +
+          `(e.g. ${binary[0]}): rt lists the files it can open, text files`,
       );
-      ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, options)}`);
+      ctx.warn(`list binary files with fd, e.g.: ${fdCommand(pattern, isGlob, dirArg, list)}`);
     }
     ctx.emit({ command: 'find', paths, more: more > 0 ? { files: more, command: again } : null });
     if (paths.length === 0) {
-      explainNothingFound(ctx, dir.abs, place, matches, options, [pattern, ...(dirArg ? [dirArg] : [])]);
+      explainNothingFound(ctx, dir.abs, place, matches, list, [pattern, ...(dirArg ? [dirArg] : [])]);
       return 1;
     }
-    for (const p of paths) ctx.out(`${p}\n`);
+    reportCounts(files, () => 1, new CountPrinter(ctx, max, (p) => `${p}\n`));
     if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
 });
+
+/** What `rt find` is asked: its command line read, all its options here. */
+function findRequest(args: readonly string[], options: ListingOptions & { readonly max: number | undefined }) {
+  const [pattern, dirArg] = args as [string, string | undefined];
+  return { pattern, dirArg, max: maxOption(options), list: listOptions(options) };
+}
 
 /**
  * DIR resolved inside the root; a missing one is refused as a missing folder, with the closest
@@ -143,7 +148,7 @@ export const findCommand = defineCommand({
  */
 function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
   const dir = resolveInRoot(ctx.root, dirArg, true);
-  if (fs.existsSync(dir.abs)) return dir;
+  if (pathExists(dir.abs)) return dir;
   const near = suggestPaths(ctx.root, path.resolve(ctx.root.cwd, dirArg)).filter((p) =>
     isFolder(path.resolve(ctx.root.cwd, p)),
   );
@@ -153,21 +158,17 @@ function resolveFolder(ctx: Context, dirArg: string): ResolvedPath {
   throw new RtError('not_found', `no such folder: ${printable(dirArg)}`, hints, { suggestions: near });
 }
 
-function isFolder(abs: string): boolean {
-  return fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
 /**
  * The fd command that lists what `rt find` would (binary files included): fd matches names as rt does without a "/",
  * whole paths with --full-path.
  */
-function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, options: ListingOptions): string {
+function fdCommand(pattern: string, isGlob: boolean, dirArg: string | undefined, list: ListOptions): string {
   const flags = [
     isGlob ? '--glob' : '--fixed-strings',
     ...(pattern.includes('/') ? ['--full-path'] : []),
     ...(isGlob ? [] : ['--ignore-case']),
-    ...(options.hidden ? ['--hidden'] : []),
-    ...(!options.ignore ? ['--no-ignore'] : []),
+    ...(list.hidden ? ['--hidden'] : []),
+    ...(list.noIgnore ? ['--no-ignore'] : []),
   ];
   return ['fd', ...flags, shellQuote(pattern), ...(dirArg ? [shellQuote(dirArg)] : [])].join(' ');
 }
@@ -178,10 +179,9 @@ function explainNothingFound(
   dir: string,
   place: (rel: string) => Candidate,
   matches: (rel: string) => boolean,
-  options: ListingOptions,
+  list: ListOptions,
   operands: readonly string[],
 ): void {
-  const list = listOptions(options);
   if (list.hidden && list.noIgnore) return;
   // (A walk: no path through a link to a folder.)
   const wider = listFiles(dir, { hidden: true, noIgnore: true }, ctx.root.dir)
@@ -195,27 +195,4 @@ function explainNothingFound(
     `no match among the files listed, but ${wider.length} ignored or hidden ${what} (e.g. ${wider[0]!.display})`,
   );
   ctx.warn(`list them too with: ${commandLine('find', ['--hidden', '--no-ignore'], operands)}`);
-}
-
-/**
- * Whether a listed path is printed ('listed'): a regular file that does not look binary (one that
- * cannot be read is printed: its kind cannot be told), or a symbolic link to such a file (read
- * through only when it leads inside the root `root`; a link out of it is printed unread);
- * 'binary' for a binary file or a link to one; 'no' for anything else.
- */
-function kindOf(abs: string, root: string): 'listed' | 'binary' | 'no' {
-  // Read as a regular file, not through a link, nor waiting on a FIFO.
-  const head = readPlainFile(abs, SNIFF_BYTES, true);
-  if (head) return looksBinary(head) ? 'binary' : 'listed';
-  // Not read: a symbolic link, an unreadable file, anything but a regular file, or nothing there
-  // (gone, a dangling link, a file where a folder was).
-  try {
-    const st = fs.lstatSync(abs);
-    if (!st.isSymbolicLink()) return st.isFile() ? 'listed' : 'no';
-    const real = fs.realpathSync(abs);
-    if (!fs.statSync(real).isFile()) return 'no';
-    return isInside(root, real) ? kindOf(real, root) : 'listed';
-  } catch {
-    return 'no';
-  }
 }

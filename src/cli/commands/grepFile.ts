@@ -1,30 +1,16 @@
-import { RtError, quotePath } from '../../model/errors.js';
-import { compileSearch, knownLinesMatcher, type LineMatcher } from '../../search/match.js';
+// rt grep-file: the command's definition, its command line read into a request, and its results
+// printed through the printers grep uses; the search itself is in search/searchFile.ts.
+
+import { RtError } from '../../model/errors.js';
+import { ripgrepCommand } from '../../search/query.js';
+import { reportCounts } from '../../search/report.js';
+import { searchFile } from '../../search/searchFile.js';
 import { statResolved } from '../../store/indexedFile.js';
-import { pcreLines } from '../../search/pcreSearch.js';
-import { withFolderOf } from '../../store/pinnedFolder.js';
 import { resolveInRoot } from '../../store/root.js';
-import { printHits } from '../hitPrinting.js';
-import {
-  bomLengthOf,
-  capNotice,
-  commandLine,
-  countMatches,
-  matchInTime,
-  maxOption,
-  readSearchable,
-  searchableKind,
-  unsearchableText,
-} from '../search.js';
+import { CountPrinter, printHits } from '../hitPrinting.js';
+import { capNotice, commandLine } from '../searchNotes.js';
 import { defineCommand } from '../spec.js';
-import {
-  explainSearchFlag,
-  MATCH_OPTIONS,
-  ripgrepCommand,
-  searchFlags,
-  searchOperands,
-  searchQuery,
-} from './searchOptions.js';
+import { explainSearchFlag, MATCH_OPTIONS, searchRequest } from './searchOptions.js';
 
 export const grepFileCommand = defineCommand({
   name: 'grep-file',
@@ -39,8 +25,14 @@ export const grepFileCommand = defineCommand({
     'outside the root.',
   ],
   description: [
-    'Searches PATH for PATTERN (a JavaScript regular expression, or a literal string with -F; PCRE2 through ripgrep with -P) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open shows. It matches as rt grep does, and takes its flags but those choosing files: -e (with it, the one operand is PATH), -i, -S, -w, -F, -P, -v, -o (NUMBER:LID|MATCH), -c (prints the count alone), -C, -A, -B. With context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At most 200 hits (--max N), then a line saying how many more.',
-    'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep refuses a binary file named alone.',
+    'Searches PATH for PATTERN (a JavaScript regular expression, or a literal string with -F; PCRE2 ' +
+      'through ripgrep with -P) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open ' +
+      'shows. It matches as rt grep does, and takes its flags but those choosing files: -e (with it, the ' +
+      'one operand is PATH), -i, -S, -w, -F, -P, -v, -o (NUMBER:LID|MATCH), -c (prints the count alone), ' +
+      '-C, -A, -B. With context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At ' +
+      'most 200 hits (--max N), then a line saying how many more.',
+    'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep ' +
+      'refuses a binary file named alone.',
   ],
   args: [
     {
@@ -65,79 +57,34 @@ export const grepFileCommand = defineCommand({
   readsStdin: false,
   explainUnknownOption: explainSearchFlag('grep-file'),
   async run(ctx, args, options) {
-    const query = searchQuery('grep-file', args, options);
-    const pathArg = query.paths[0]!;
-    let matcher: LineMatcher | undefined = query.pcre
-      ? undefined
-      : compileSearch(
-          query.matched,
-          { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert },
-          query.patterns,
-        );
-    const max = maxOption(options);
-    const file = resolveInRoot(ctx.root, pathArg);
+    const request = searchRequest('grep-file', args, options);
+    const { query, max } = request;
+    const file = resolveInRoot(ctx.root, query.paths[0]!);
     const st = statResolved(file);
     if (st.isDirectory())
       throw new RtError('access', `${file.display} is a directory`, [
-        `search a folder with: ${commandLine('grep', searchFlags(options), searchOperands(query, options))}`,
+        `search a folder with: ${commandLine('grep', request.flags, request.operands)}`,
       ]);
     if (!st.isFile())
       throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
     const rgCommand = ripgrepCommand(query, [], [file.display]);
-    // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
-    const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
-    if (!bytes) {
-      const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
-      if (kind === 'binary')
-        throw new RtError(
-          'binary',
-          `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`,
-          [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`],
-        );
-      throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [
-        `check its permissions: ls -l ${quotePath(file.display)}`,
-      ]);
-    }
-    if (query.pcre) {
-      const found = await pcreLines([file.abs], query, ctx.settings, () => file.display);
-      for (const problem of found.problems) ctx.warn(`ripgrep: ${problem}`);
-      matcher = knownLinesMatcher(found.lines);
-    }
-    const match = matcher!;
-    let lines: number[] = [];
-    let matches = 0;
-    matchInTime(
-      1,
-      () => {
-        lines = match.matchingLines(bytes, bomLengthOf(bytes), Infinity);
-        if (query.count && query.only) matches = countMatches(match, bytes, lines);
-      },
-      () => file,
-      rgCommand,
-      match,
-    );
+    const { lines, matches, matcher } = await searchFile(ctx, query, request.matcher, file, rgCommand);
     if (query.count) {
       const count = query.only ? matches : lines.length;
       ctx.emit({ command: 'grep-file', path: file.display, count });
-      if (count) ctx.out(`${count}\n`);
+      reportCounts([file], () => count, new CountPrinter(ctx, 1, (_path, n) => `${n}\n`));
       return count ? 0 : 1;
     }
-    const again = commandLine(
-      'grep-file',
-      ['--max', String(lines.length), ...searchFlags(options)],
-      searchOperands(query, options),
-    );
+    const again = commandLine('grep-file', ['--max', String(lines.length), ...request.flags], request.operands);
     if (lines.length === 0) {
       ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
     const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], {
-      before: query.before,
-      after: query.after,
-      prefixPath: false,
-      matcher: match,
-      only: query.only,
+      query,
+      matcher,
       ripgrep: rgCommand,
+      prefixPath: false,
     });
     ctx.emit({
       command: 'grep-file',

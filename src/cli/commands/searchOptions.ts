@@ -1,8 +1,11 @@
 // Options shared by the search commands, and what a search's command line asks for.
 
-import { RtError, shellQuote } from '../../model/errors.js';
+import { RtError } from '../../model/errors.js';
 import { smartCaseIgnores } from '../../search/patternText.js';
 import { withPosixClasses } from '../../search/posixClasses.js';
+import type { ListOptions } from '../../search/listFiles.js';
+import { compileSearch, type LineMatcher } from '../../search/match.js';
+import type { SearchQuery } from '../../search/query.js';
 import type { OptionSpec, OptionsOf } from '../spec.js';
 
 export const MATCH_OPTIONS = [
@@ -12,7 +15,8 @@ export const MATCH_OPTIONS = [
     value: 'PATTERN',
     kind: 'list',
     summary:
-      'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with it, every operand is a PATH',
+      'search for PATTERN (repeatable: a line matches if any does), even one that starts with a dash; with ' +
+      'it, every operand is a PATH',
   },
   { long: 'ignore-case', short: 'i', kind: 'switch', summary: 'match case-insensitively' },
   {
@@ -20,7 +24,8 @@ export const MATCH_OPTIONS = [
     short: 'S',
     kind: 'switch',
     summary:
-      "match case-insensitively when the patterns hold no upper-case letter, as ripgrep's -S (escapes such as \\W and \\p{Lu} are no letters); -i wins over it",
+      "match case-insensitively when the patterns hold no upper-case letter, as ripgrep's -S (escapes such " +
+      'as \\W and \\p{Lu} are no letters); -i wins over it',
   },
   { long: 'word', short: 'w', kind: 'switch', summary: 'match whole words only (letters, digits and _ make words)' },
   { long: 'fixed', short: 'F', kind: 'switch', summary: 'take PATTERN as a literal string, not a regular expression' },
@@ -29,7 +34,9 @@ export const MATCH_OPTIONS = [
     short: 'P',
     kind: 'switch',
     summary:
-      'take PATTERN in PCRE2\'s dialect, matched by ripgrep (rg --pcre2), which must be installed: else refused (exit 2). Each line is matched as ripgrep reads it: no BOM on line 1, bytes that are not UTF-8 as U+FFFD, $ before the \\r of a CRLF, "." any character of the line',
+      "take PATTERN in PCRE2's dialect, matched by ripgrep (rg --pcre2), which must be installed: else " +
+      'refused (exit 2). Each line is matched as ripgrep reads it: no BOM on line 1, bytes that are not ' +
+      'UTF-8 as U+FFFD, $ before the \\r of a CRLF, "." any character of the line',
   },
   { long: 'invert-match', short: 'v', kind: 'switch', summary: 'select the lines that do not match' },
   {
@@ -37,14 +44,17 @@ export const MATCH_OPTIONS = [
     short: 'o',
     kind: 'switch',
     summary:
-      "print only the matching parts of each hit, one a line, each with its line's prefix (PATH:NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open a line to edit it). Not with -v",
+      "print only the matching parts of each hit, one a line, each with its line's prefix " +
+      '(PATH:NUMBER:LID|MATCH); empty matches are not printed, and these lines do not count as shown (open ' +
+      'a line to edit it). Not with -v',
   },
   {
     long: 'count',
     short: 'c',
     kind: 'switch',
     summary:
-      'print only how many lines match in each file with hits (with -o, how many matches), as PATH:COUNT (grep-file: COUNT)',
+      'print only how many lines match in each file with hits (with -o, how many matches), as PATH:COUNT ' +
+      '(grep-file: COUNT)',
   },
   {
     long: 'context',
@@ -86,6 +96,18 @@ export const MATCH_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
+/** How many hits (with -l or -c, files) a search prints by default. */
+export const DEFAULT_MAX = 200;
+
+export function maxOption(options: { readonly max: number | undefined }): number {
+  return options.max ?? DEFAULT_MAX;
+}
+
+/** --hidden and --no-ignore, as the listing takes them. */
+export function listOptions(options: { readonly hidden: boolean; readonly ignore: boolean }): ListOptions {
+  return { hidden: options.hidden, noIgnore: !options.ignore };
+}
+
 export const LISTING_OPTIONS = [
   { long: 'hidden', kind: 'switch', summary: 'also search hidden files and folders (names starting with a dot)' },
   {
@@ -104,28 +126,6 @@ export type GrepOptions = OptionsOf<typeof MATCH_OPTIONS> &
 
 /** The options of a search, parsed: grep-file's, and grep's own where it has them (-l, -g, --hidden, --no-ignore). */
 export type SearchOptions = OptionsOf<typeof MATCH_OPTIONS> & Partial<GrepOptions>;
-
-/** What a search's command line asks for, checked. */
-export interface SearchQuery {
-  /** The patterns: PATTERN, or every -e. */
-  readonly patterns: readonly string[];
-  /** The patterns as rt matches them: POSIX classes written as JavaScript (with -F or -P, as given). */
-  readonly matched: readonly string[];
-  /** The operands that are paths. */
-  readonly paths: readonly string[];
-  readonly fixed: boolean;
-  /** -i, or -S and patterns without upper case (for -P, ripgrep decides -S). */
-  readonly ignoreCase: boolean;
-  readonly smartCase: boolean;
-  readonly word: boolean;
-  readonly invert: boolean;
-  readonly pcre: boolean;
-  readonly only: boolean;
-  readonly count: boolean;
-  /** Lines of context before and after each hit. */
-  readonly before: number;
-  readonly after: number;
-}
 
 /**
  * The query of `rt COMMAND ARGS`: with -e, the patterns are those and every operand is a path;
@@ -184,6 +184,38 @@ export function searchQuery(
   };
 }
 
+/**
+ * What a search command is asked: its command line read and checked, then its matcher built,
+ * once (rt's own; undefined for -P, whose matcher is ripgrep's answer once the files are known).
+ */
+export interface SearchRequest<Query extends SearchQuery = SearchQuery> {
+  readonly query: Query;
+  readonly matcher: LineMatcher | undefined;
+  /** --max: the most hits (with -l or -c, files) printed. */
+  readonly max: number;
+  /** The flags and operands as given, to repeat the search in a suggested command. */
+  readonly flags: readonly string[];
+  readonly operands: readonly string[];
+}
+
+/** The request of `rt COMMAND ARGS` (see searchQuery): its options read here, all of them. */
+export function searchRequest(
+  command: 'grep' | 'grep-file',
+  args: readonly string[],
+  options: SearchOptions,
+): SearchRequest {
+  const query = searchQuery(command, args, options);
+  const matcher = query.pcre
+    ? undefined
+    : compileSearch(
+        query.matched,
+        { fixed: query.fixed, ignoreCase: query.ignoreCase, word: query.word, invert: query.invert },
+        query.patterns,
+      );
+  const max = maxOption(options);
+  return { query, matcher, max, flags: searchFlags(options), operands: searchOperands(query, options) };
+}
+
 /** The flags of a search as given (every -e included), to repeat it in a suggested command. */
 export function searchFlags(options: SearchOptions): string[] {
   const out: string[] = [];
@@ -211,22 +243,6 @@ export function searchOperands(query: SearchQuery, options: SearchOptions): stri
   return [...(options.regexp.length ? [] : query.patterns), ...query.paths];
 }
 
-/** The ripgrep command line that makes the search `query` (with `extra` flags) in `paths` (default: "."). */
-export function ripgrepCommand(query: SearchQuery, extra: readonly string[], paths: readonly string[]): string {
-  const flags = ['rg', ...extra, '-n'];
-  if (query.smartCase) flags.push('-S');
-  else if (query.ignoreCase) flags.push('-i');
-  if (query.word) flags.push('-w');
-  if (query.fixed) flags.push('-F');
-  if (query.pcre) flags.push('-P');
-  if (query.invert) flags.push('-v');
-  if (query.only) flags.push('-o');
-  if (query.count) flags.push('-c');
-  for (const p of query.patterns) flags.push('-e', p);
-  const operands = paths.length ? paths : ['.'];
-  return [...flags, ...(operands.some((p) => p.startsWith('-')) ? ['--'] : []), ...operands].map(shellQuote).join(' ');
-}
-
 /**
  * Flags of grep and ripgrep that rt's searches do not take, and what to do instead: said when
  * one is given (an unknown long flag close to one rt takes is named by the parser).
@@ -239,7 +255,8 @@ const HABITS: ReadonlyArray<readonly [readonly string[], string, string?]> = [
   ],
   [
     ['-E', '--extended-regexp', '-G', '--basic-regexp'],
-    'PATTERN is a JavaScript regular expression already (extended syntax: a|b, (x)+, \\d): leave it out; -F takes it literally',
+    'PATTERN is a JavaScript regular expression already (extended syntax: a|b, (x)+, \\d): leave it out; ' +
+      '-F takes it literally',
   ],
   [['-x', '--line-regexp'], "anchor the pattern instead: '^(?:PATTERN)$'"],
   [

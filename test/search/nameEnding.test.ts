@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { globMatcher, nameEnding } from '../../src/cli/search.js';
+import { globMatcher, nameEnding } from '../../src/search/candidates.js';
 import { runs } from '../support/runs.js';
 
 describe('nameEnding', () => {

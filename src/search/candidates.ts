@@ -1,30 +1,14 @@
-// What grep and grep-file share: reading candidate files, matching, and printing hits with the
-// LIDs `rt open` shows — computed only for the files that are printed.
+// The files a search reads: listed under each PATH as git (or the walk) lists them, chosen by
+// globs, narrowed to those an engine found, sorted as a tree is read, and placed (absolute path,
+// path shown).
 
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
-import { printable, RtError, shellQuote } from '../model/errors.js';
-import { hasBom, BOM } from '../model/lines.js';
-import { lineContentRange } from '../model/lineScan.js';
-import { LINEAR_LITERAL, type LineMatcher } from '../search/match.js';
+import { printable, RtError } from '../model/errors.js';
 import { statResolved } from '../store/indexedFile.js';
-import {
-  comparePaths,
-  listedAmong,
-  listFiles,
-  NAME_ENDING,
-  type ListOptions,
-  type TrackedPaths,
-} from '../search/listFiles.js';
-import { READ_PLAIN } from '../store/plainFile.js';
-import { readAt } from '../store/readAt.js';
 import { resolveInRoot, type Root } from '../store/root.js';
-import { OutOfTime, stepsInTime } from '../search/timeBudget.js';
-import type { Context } from './context.js';
-
-export const DEFAULT_MAX = 200;
+import { comparePaths, listedAmong, listFiles, NAME_ENDING, type ListOptions, type TrackedPaths } from './listFiles.js';
 
 /** A file to search: its absolute path and how it is shown. */
 export interface Candidate {
@@ -38,15 +22,6 @@ export interface CandidateSet {
   readonly filtered: boolean;
   /** Absolute paths (decoded) of files left out for names that are not valid UTF-8 (see noteUndecodable). */
   readonly undecodable?: readonly string[];
-}
-
-export function maxOption(options: { readonly max: number | undefined }): number {
-  return options.max ?? DEFAULT_MAX;
-}
-
-/** --hidden and --no-ignore, as the listing takes them. */
-export function listOptions(options: { readonly hidden: boolean; readonly ignore: boolean }): ListOptions {
-  return { hidden: options.hidden, noIgnore: !options.ignore };
 }
 
 /** The files found under each path searched, before globs and sorting. */
@@ -71,12 +46,12 @@ export interface Listed {
  * the walk) lists them; a file named on the command line whatever the ignore rules say, as
  * ripgrep does. FIFOs, sockets and devices are left out.
  */
-export function listCandidates(ctx: Context, paths: readonly string[], list: ListOptions): Listed {
+export function listCandidates(root: Root, paths: readonly string[], list: ListOptions): Listed {
   const groups: Array<Listed['groups'][number]> = [];
   const undecodable: string[] = [];
   let filtered = false;
   for (const p of paths.length ? paths : ['.']) {
-    const target = resolveInRoot(ctx.root, p);
+    const target = resolveInRoot(root, p);
     const st = statResolved(target);
     if (!st.isDirectory() && !st.isFile())
       throw new RtError('access', `${target.display} is not a regular file or a folder`, [
@@ -91,10 +66,10 @@ export function listCandidates(ctx: Context, paths: readonly string[], list: Lis
       });
       continue;
     }
-    const listing = listFiles(target.abs, list, ctx.root.dir);
+    const listing = listFiles(target.abs, list, root.dir);
     filtered ||= !list.noIgnore || (!list.hidden && listing.skippedHidden > 0);
     groups.push({
-      place: placeUnder(ctx.root, target.abs),
+      place: placeUnder(root, target.abs),
       absPrefix: absPrefixOf(target.abs),
       rels: listing.files,
       named: false,
@@ -134,23 +109,6 @@ export function pickCandidates(listed: Listed, globs: readonly string[], only?: 
     filtered: listed.filtered,
     ...(listed.undecodable ? { undecodable: listed.undecodable } : {}),
   };
-}
-
-/**
- * Says on stderr which files a listing or a search left out because their names are not valid
- * UTF-8 (`absPaths`, decoded): rt names files by strings, which reach the system as UTF-8, so it
- * cannot open them (see io/pathBytes.ts). Silence would read as "not there".
- */
-export function noteUndecodable(ctx: Context, absPaths: Iterable<string>): void {
-  const shown = [...new Set(absPaths)].map((abs) => printable(path.relative(ctx.cwd, abs).split(path.sep).join('/')));
-  if (shown.length === 0) return;
-  const one = shown.length === 1;
-  ctx.warn(
-    `left out ${shown.length} ${one ? 'file whose name is' : 'files whose names are'} not valid UTF-8, which rt cannot name: ${one ? shown[0] : `e.g. ${shown[0]}`}`,
-  );
-  ctx.warn(
-    `rename ${one ? 'it' : 'them'} to read ${one ? 'it' : 'them'} with rt, or search ${one ? 'it' : 'them'} with rg`,
-  );
 }
 
 /**
@@ -200,7 +158,7 @@ function isLink(abs: string): boolean {
  * the folders instead.
  */
 export function candidatesAmong(
-  ctx: Context,
+  root: Root,
   dirs: readonly string[],
   tracked: ReadonlyArray<TrackedPaths | undefined>,
   found: ReadonlySet<string>,
@@ -216,11 +174,11 @@ export function candidatesAmong(
         rels.push(
           path.sep === '/' ? abs.slice(absPrefix.length) : abs.slice(absPrefix.length).split(path.sep).join('/'),
         );
-    const listed = listedAmong(dir, rels, tracked[i], list, ctx.root.dir);
+    const listed = listedAmong(dir, rels, tracked[i], list, root.dir);
     if (!listed) return undefined;
     // (Without a work tree, the files are checked against the walk.)
     groups.push({
-      place: placeUnder(ctx.root, dir),
+      place: placeUnder(root, dir),
       absPrefix,
       rels: listed,
       named: false,
@@ -233,12 +191,12 @@ export function candidatesAmong(
 
 /** The files under `paths` that `globs` let through (listCandidates, then pickCandidates). */
 export function candidates(
-  ctx: Context,
+  root: Root,
   paths: readonly string[],
   list: ListOptions,
   globs: readonly string[],
 ): CandidateSet {
-  return pickCandidates(listCandidates(ctx, paths, list), globs);
+  return pickCandidates(listCandidates(root, paths, list), globs);
 }
 
 /**
@@ -283,162 +241,4 @@ export function nameEnding(glob: string): string {
   if (glob.includes('/') || !/^[\w.\- *?]+$/.test(glob)) return '';
   const ending = glob.slice(Math.max(glob.lastIndexOf('*'), glob.lastIndexOf('?')) + 1);
   return NAME_ENDING.test(ending) ? ending : '';
-}
-
-/** A file's bytes for searching, or undefined when it cannot be read, is a symbolic link, or is binary. */
-export function readSearchable(abs: string): Buffer | undefined {
-  const read = readText(abs, Infinity);
-  return typeof read === 'string' ? undefined : read;
-}
-
-/** Whether a file can be searched (see readSearchable), reading only as much as tells. */
-export function isSearchable(abs: string): boolean {
-  return typeof readText(abs, SNIFF_BYTES) !== 'string';
-}
-
-/** Whether a file can be searched ('text'), or why not, reading only as much as tells. */
-export function searchableKind(abs: string): 'text' | 'binary' | 'unreadable' {
-  const read = readText(abs, SNIFF_BYTES);
-  return typeof read === 'string' ? read : 'text';
-}
-
-/** Files named on the command line that cannot be searched, and why. */
-export type Unsearchable = ReadonlyArray<{ readonly display: string; readonly kind: 'binary' | 'unreadable' }>;
-
-/** What is wrong with `files` (see Unsearchable), in one phrase: "a.bin is a binary file and b.txt cannot be read". */
-export function unsearchableText(files: Unsearchable): string {
-  const named = (kind: 'binary' | 'unreadable') => files.filter((f) => f.kind === kind).map((f) => f.display);
-  const join = (names: readonly string[]) =>
-    names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  const binary = named('binary');
-  const unreadable = named('unreadable');
-  return [
-    ...(binary.length ? [`${join(binary)} ${binary.length === 1 ? 'is a binary file' : 'are binary files'}`] : []),
-    ...(unreadable.length ? [`${join(unreadable)} cannot be read`] : []),
-  ].join(' and ');
-}
-
-/** Up to `limit` bytes of a file that is readable, regular and not binary; else why not. */
-function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' {
-  let fd: number;
-  try {
-    // Never follow a symbolic link; never wait on a FIFO.
-    fd = fs.openSync(abs, READ_PLAIN);
-  } catch {
-    return 'unreadable';
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size >= 2 ** 32) return 'unreadable';
-    const data = readAt(fd, 0, Math.min(st.size, limit));
-    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? 'binary' : data;
-  } catch {
-    return 'unreadable';
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * The time a search may take in a file, beyond the 2 s of the whole search (MATCH_BASE_MS): 1 s
- * for every MiB of it (ms), room to read, index and print a big file's hits besides matching,
- * on a machine busy with other work.
- */
-export function matchAllowanceMs(abs: string): number {
-  let size = 0;
-  try {
-    size = fs.statSync(abs).size;
-  } catch {
-    // Gone: its step ends at once.
-  }
-  return Math.floor(size / (1024 * 1024)) * 1000;
-}
-
-/** The time a search's matching may take whatever its files (ms). */
-export const MATCH_BASE_MS = 2000;
-
-/**
- * Runs step(i) for each of `count` files (step i's is `fileOf(i)`), all within the time the
- * search may take (2 s and each file's allowance, see matchAllowanceMs and io/timeBudget): a
- * search that takes longer ends, as bad input (exit 2): a regular expression that backtracks
- * without end, in one file or in many. `ripgrep` is the command that searches in linear time
- * instead. The steps must write nothing (see stepsInTime). A `matcher` whose matching is
- * linear (LineMatcher.linear) runs them without a bound.
- */
-export function matchInTime(
-  count: number,
-  step: (i: number) => void,
-  fileOf: (i: number) => Candidate,
-  ripgrep: string,
-  matcher: Pick<LineMatcher, 'linear' | 'literal'>,
-): void {
-  if (matcher.linear) {
-    // Nothing to bound: node:vm, its script and its timer's thread are not worth starting.
-    for (let i = 0; i < count; i++) step(i);
-    return;
-  }
-  try {
-    stepsInTime(count, step, (i) => matchAllowanceMs(fileOf(i).abs), MATCH_BASE_MS);
-  } catch (error) {
-    if (!(error instanceof OutOfTime)) throw error;
-    const stopped = `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display})`;
-    const withRipgrep = `or search with ripgrep, which matches in linear time (install it if need be): ${ripgrep}`;
-    // A literal that long is found in time of each line × its length (see LINEAR_LITERAL).
-    if (matcher.literal)
-      throw new RtError(
-        'usage',
-        `${stopped}: a literal of more than ${LINEAR_LITERAL} characters takes time in proportion to a line's length × its own`,
-        ['search for a shorter part of it (it then matches more lines; with -v, fewer)', withRipgrep],
-      );
-    throw new RtError(
-      'usage',
-      `${stopped}: the pattern backtracks too much (nested repetition such as (a+)+ takes exponential time on some lines)`,
-      ['search for a literal string with -F, or write the pattern without nested repetition', withRipgrep],
-    );
-  }
-}
-
-/** How many matches the lines `lines` (0-based, ascending) of a file's bytes hold. */
-export function countMatches(matcher: LineMatcher, bytes: Buffer, lines: readonly number[]): number {
-  let count = 0;
-  let line = 0;
-  let start = bomLengthOf(bytes);
-  for (const wanted of lines) {
-    for (; line < wanted && start !== -1; line++) start = lineContentRange(bytes, start).next;
-    if (start === -1) break;
-    count += matcher.matchesIn(bytes.subarray(start, lineContentRange(bytes, start).contentEnd)).length;
-  }
-  return count;
-}
-
-export function bomLengthOf(bytes: Buffer): number {
-  return hasBom(bytes) ? BOM.length : 0;
-}
-
-/** What the cap left out, for --json: counts and the command that shows everything. */
-export interface JsonMore {
-  hits?: number;
-  files: number;
-  command: string;
-}
-
-/**
- * The line saying how much the cap left out and how to see it: `what` is [singular, plural];
- * `narrow` says how the search could be narrowed instead.
- */
-export function capNotice(
-  what: readonly [string, string],
-  more: number,
-  moreFiles: number,
-  command: string,
-  narrow: string,
-): string {
-  const files = moreFiles > 0 ? ` in ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}` : '';
-  return `(${more} more ${more === 1 ? what[0] : what[1]}${files} not shown; see them with: ${command}${narrow ? `, or narrow the search with ${narrow}` : ''})\n`;
-}
-
-/** A command line for the user: options, then `--` before operands if one could be taken for an option. */
-export function commandLine(command: string, options: readonly string[], operands: readonly string[]): string {
-  const sep = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
-  return `rt ${command} ${[...options, ...sep, ...operands].map(shellQuote).join(' ')}`;
 }

@@ -1,0 +1,312 @@
+// Reporting a search's hits with the LIDs `rt open` shows, computed only for the files reported:
+// each file is read again with its index, its hits checked against that reading, and what is
+// reported worked out first, within the time matching may take (see matchInTime); only then does
+// the sink hear of it (and anything is printed or saved). A file whose saved index holds the very
+// lines the search found, as it found them, is not read again: its hits are reported as found,
+// with the index's LIDs.
+
+import { RtError } from '../model/errors.js';
+import { lidToString } from '../model/lid.js';
+import { indexedLinesAsRead, openIndexed, retryOnChange, type IndexedFile } from '../store/indexedFile.js';
+import { withFolderOf } from '../store/pinnedFolder.js';
+import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
+import type { StateStore } from '../store/state.js';
+import type { Candidate } from './candidates.js';
+import { matchesLine, type LineMatcher } from './match.js';
+import { matchInTime } from './matchInTime.js';
+import type { FoundLine, ReportedFile, SearchSink } from './sink.js';
+
+/** Hit ranges this few lines apart are read together (the lines between are cut out too). */
+const SPAN_GAP = 64;
+
+export interface FileHits {
+  readonly file: Candidate;
+  /** 0-based hit lines, ascending. */
+  readonly lines: number[];
+  /** The lines as the search read them (ripgrep or git grep), by 1-based number: see hitLinesAsFound. */
+  readonly found?: ReadonlyMap<number, Buffer> | undefined;
+}
+
+/** What reporting reads: the root, and each file's saved state. */
+export interface ReportWorld {
+  readonly root: Root;
+  stateOf(file: { readonly stateRoot: string }): StateStore;
+}
+
+/** How hits are reported. */
+export interface ReportOptions {
+  /** Lines of context before and after each hit. */
+  readonly before: number;
+  readonly after: number;
+  /** Which lines match, and where: hits are checked against the reading they are reported from. */
+  readonly matcher: LineMatcher;
+  /** Whether each hit's matches are looked for (to colour them, or print them alone); else `cutOver`'s. */
+  readonly marking: boolean;
+  /** A hit longer than this (in bytes) is cut for display around its first match, which is looked for. */
+  readonly cutOver: number;
+  /** The ripgrep command that does the search, for the message when matching takes too long. */
+  readonly ripgrep: string;
+}
+
+/** A file's lines to report: each hit with its context, ascending. */
+interface FileRows {
+  readonly file: ReportedFile;
+  /** Saves the file's index if reading it brought that up to date. */
+  persist(): void;
+  readonly rows: readonly FoundLine[];
+  /** Which of `rows` are hits. */
+  readonly hit: readonly boolean[];
+  /** How many hits. */
+  readonly hits: number;
+}
+
+/**
+ * Reports `hits` to `sink` with their LIDs (and context lines): every file is read first, within
+ * the time matching may take; then, file by file, begin, the lines, finish (the file's index
+ * saved just before, when reading it brought that up to date).
+ */
+export function reportHits(
+  world: ReportWorld,
+  hits: readonly FileHits[],
+  options: ReportOptions,
+  sink: SearchSink,
+): void {
+  const read: Array<FileRows | undefined> = [];
+  matchInTime(
+    hits.length,
+    (i) => (read[i] = readFileRows(world, hits[i]!, options)),
+    (i) => hits[i]!.file,
+    options.ripgrep,
+    options.matcher,
+  );
+  for (const file of read) {
+    if (!file) continue;
+    sink.begin(file.file);
+    const { rows, hit } = file;
+    for (let i = 0; i < rows.length; i++) {
+      if (hit[i]) sink.matched(rows[i]!);
+      else sink.context(rows[i]!);
+    }
+    file.persist();
+    sink.finish(file.file, file.hits);
+  }
+}
+
+/** Reports each file's count of hits (-c, -l: no line is read), `counts[i]` being `files[i]`'s; none for 0. */
+export function reportCounts(files: readonly Candidate[], counts: (i: number) => number, sink: SearchSink): void {
+  for (const [i, file] of files.entries()) {
+    const count = counts(i);
+    if (count === 0) continue;
+    sink.begin(file);
+    sink.finish(file, count);
+  }
+}
+
+/**
+ * A file's lines to print, read with its index (undefined when it is gone, unreadable or turned binary since it was
+ * searched).
+ */
+function readFileRows(
+  world: ReportWorld,
+  { file, lines: searched, found }: FileHits,
+  output: ReportOptions,
+): FileRows | undefined {
+  let resolved: ResolvedPath;
+  try {
+    // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
+    resolved = listedPath(world.root, file.abs, file.display);
+  } catch {
+    return undefined;
+  }
+  const isHit = (content: Buffer) => matchesLine(output.matcher, content);
+  let read: HitLines;
+  try {
+    // Without context, the lines found may do; else the file is read within its folder, entered
+    // and checked: one swapped for a link out of the root is not followed.
+    read =
+      (output.before === 0 && output.after === 0 && found
+        ? hitLinesAsFound(world, resolved, searched, found, isHit)
+        : undefined) ??
+      retryOnChange(() =>
+        withFolderOf(resolved, (pinned) =>
+          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
+        ),
+      );
+  } catch (error) {
+    // Gone, unreadable or turned binary since it was searched: as if it had not matched.
+    if (error instanceof RtError) return undefined;
+    throw error;
+  }
+  const hitSet = new Set(read.lines);
+  const rows: FoundLine[] = [];
+  const hit: boolean[] = [];
+  for (const [from, to] of read.ranges) {
+    for (let i = from; i < to; i++) {
+      const { lid, content } = read.line(i);
+      const isHitLine = hitSet.has(i);
+      // A line cut for display needs its first match, to show it.
+      const marks = !isHitLine
+        ? []
+        : output.marking
+          ? output.matcher.matchesIn(content)
+          : content.length > output.cutOver
+            ? output.matcher.matchesIn(content, 1)
+            : [];
+      rows.push({ n: i + 1, lid, content, marks });
+      hit.push(isHitLine);
+    }
+  }
+  return { file: { ...file, resolved }, persist: read.persist, rows, hit, hits: read.lines.length };
+}
+
+/** A file's hits as one reading of it has them: the ranges to print and each line's LID and content. */
+interface HitLines {
+  persist(): void;
+  /** 0-based hit lines, ascending. */
+  readonly lines: readonly number[];
+  /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
+  readonly ranges: ReadonlyArray<readonly [number, number]>;
+  line(i: number): { lid: string; content: Buffer };
+}
+
+/**
+ * Reads the lines to print of the hits `searched` found. The search read the file once, this
+ * reads it again (with its index): should a hit not match in this reading, the file changed in
+ * between, and the hits are taken from this reading instead (as many as were to be printed),
+ * so that a line is never printed as a hit, with its LID, unless it matches.
+ */
+function readHitLines(
+  indexed: IndexedFile,
+  searched: readonly number[],
+  context: { readonly before: number; readonly after: number },
+  isHit: (content: Buffer) => boolean,
+): HitLines {
+  let lines = searched.filter((n) => n < indexed.total);
+  let ranges = rangesAround(lines, context, indexed.total);
+  let line = readRanges(indexed, ranges);
+  if (lines.length < searched.length || !lines.every((n) => isHit(line(n).content))) {
+    const all = readRanges(indexed, [[0, indexed.total]]);
+    lines = [];
+    for (let n = 0; n < indexed.total && lines.length < searched.length; n++) if (isHit(all(n).content)) lines.push(n);
+    ranges = rangesAround(lines, context, indexed.total);
+    line = all;
+  }
+  return { persist: () => indexed.persist(), lines, ranges, line };
+}
+
+/**
+ * The hits as the search read them (`found`, by 1-based number), with the LIDs of the file's
+ * saved index, when that holds each of them as read (see indexedLinesAsRead) and each matches:
+ * the file is not read again. Undefined otherwise: readHitLines reads it.
+ */
+function hitLinesAsFound(
+  world: ReportWorld,
+  resolved: ResolvedPath,
+  searched: readonly number[],
+  found: ReadonlyMap<number, Buffer>,
+  isHit: (content: Buffer) => boolean,
+): HitLines | undefined {
+  const read: Buffer[] = [];
+  for (const n of searched) {
+    const line = found.get(n + 1);
+    if (!line) return undefined;
+    read.push(line);
+  }
+  const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read);
+  if (!known?.contents.every(isHit)) return undefined;
+  const at = new Map(searched.map((n, k) => [n, k]));
+  return {
+    persist: () => undefined,
+    lines: searched,
+    ranges: rangesAround(searched, { before: 0, after: 0 }, Infinity),
+    line: (i) => {
+      const k = at.get(i)!;
+      return { lid: lidToString(known.lids[k]!), content: known.contents[k]! };
+    },
+  };
+}
+
+function rangesAround(
+  lines: readonly number[],
+  context: { readonly before: number; readonly after: number },
+  total: number,
+): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const line of lines) {
+    const from = Math.max(0, line - context.before);
+    const to = Math.min(total, line + context.after + 1);
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else ranges.push([from, to]);
+  }
+  return ranges;
+}
+
+/**
+ * The LIDs and contents of the lines of `ranges` (ascending), read for runs of nearby ranges at
+ * a time (a file with thousands of hits is not read again for each); looked up by line, in any
+ * order within the ranges.
+ */
+function readRanges(
+  indexed: IndexedFile,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): (i: number) => { lid: string; content: Buffer } {
+  const spans: Array<{ from: number; lids: Uint32Array; contents: Buffer[] }> = [];
+  for (let r = 0; r < ranges.length; ) {
+    const from = ranges[r]![0];
+    let end = ranges[r]![1];
+    for (r++; r < ranges.length && ranges[r]![0] - end <= SPAN_GAP; r++) end = ranges[r]![1];
+    // Contents first: a warm file checks, reading them, that it is the version its LIDs describe.
+    const contents = indexed.contents(from, end);
+    spans.push({ from, contents, lids: indexed.lids(from, end) });
+  }
+  return (i) => {
+    let lo = 0;
+    let hi = spans.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (spans[mid]!.from <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    const span = spans[lo]!;
+    return { lid: lidToString(span.lids[i - span.from]!), content: span.contents[i - span.from]! };
+  };
+}
+
+/** The hits a cap of `max` lets through, file by file in order, and how many it leaves out, in how many more files. */
+export interface CappedHits {
+  readonly shown: FileHits[];
+  readonly shownHits: number;
+  readonly moreHits: number;
+  readonly moreFiles: number;
+}
+
+/**
+ * The first `max` hits of `files` (`hits[i]` being `files[i]`'s), with the lines `linesRead` says
+ * the search read for them (see hitLinesAsFound).
+ */
+export function capHits(
+  files: readonly Candidate[],
+  hits: readonly number[][],
+  linesRead: (abs: string) => ReadonlyMap<number, Buffer> | undefined,
+  max: number,
+): CappedHits {
+  const shown: FileHits[] = [];
+  let shownHits = 0;
+  let moreHits = 0;
+  let moreFiles = 0;
+  for (const [i, file] of files.entries()) {
+    const lines = hits[i]!;
+    if (lines.length === 0) continue;
+    const room = max - shownHits;
+    if (room > 0) {
+      shown.push({ file, lines: lines.slice(0, room), found: linesRead(file.abs) });
+      shownHits += Math.min(room, lines.length);
+      moreHits += Math.max(0, lines.length - room);
+    } else {
+      moreHits += lines.length;
+      moreFiles++;
+    }
+  }
+  return { shown, shownHits, moreHits, moreFiles };
+}
