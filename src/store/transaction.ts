@@ -176,8 +176,10 @@ export class Transaction {
     files: { readonly lock: readonly ResolvedPath[]; readonly make: readonly ResolvedPath[] },
     locate: Locate = (step) => step(),
   ): Transaction {
-    const made = files.make.flatMap(makeFolders);
+    const made: string[] = [];
     try {
+      // One file at a time, inside the try: a later file's refusal removes the earlier ones' folders.
+      for (const file of files.make) made.push(...makeFolders(file));
       const locks = locate(() =>
         lockAll(
           files.lock.map((t) => ({

@@ -247,6 +247,17 @@ describe('rt apply: files added, deleted and moved', () => {
     );
   });
 
+  it('refuses an Add File in a folder that is a file, leaving no folder an earlier Add File made', () => {
+    const { dir } = rootWith({ 'f.txt': numbered(2) });
+    expectRefused(
+      dir,
+      '*** Add File: n1/n2/h.txt\n+h\n*** Add File: f.txt/x.txt\n+x\n',
+      4,
+      /^rt: f\.txt is not a folder: f\.txt\/x\.txt cannot be made in it/,
+    );
+    expect(fs.existsSync(path.join(dir, 'n1'))).toBe(false);
+  });
+
   it('refuses paths outside the root, by .. or by a link (exit 4)', () => {
     const { dir } = rootWith({ 'a.txt': numbered(2) });
     const outside = tempDir();

@@ -1,6 +1,6 @@
-// The shape of the write path, read from the sources: the CLI parses and renders and touches no
-// file itself (the search commands' listing and reading live in src/search), and every write
-// reaches the journal through the one transaction.
+// The shape of the code, read from the sources (docs/DESIGN.md, "Layers" and "One write path"):
+// the CLI parses and renders and touches no file itself, every write reaches the journal through
+// the one transaction, src/model imports nothing above it, and no two exported types share a name.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,5 +51,34 @@ describe('the write path', () => {
       return calls.map(() => path.relative(root, f));
     });
     expect(callers).toEqual(['src/store/transaction.ts']);
+  });
+});
+
+/** The room of a source file: its first folder under src/ ('' for a file at the top). */
+function roomOf(file: string): string {
+  const parts = path.relative(src, file).split(path.sep);
+  return parts.length > 1 ? parts[0]! : '';
+}
+
+describe('layers', () => {
+  it('src/model imports nothing outside src/model', () => {
+    const crossing = sources(path.join(src, 'model')).flatMap((f) =>
+      importsOf(fs.readFileSync(f, 'utf8'))
+        .filter((m) => m.startsWith('.'))
+        .map((m) => path.resolve(path.dirname(f), m))
+        .filter((m) => roomOf(m) !== 'model')
+        .map((m) => `${path.relative(root, f)} imports ${path.relative(root, m)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it('no two exported types, interfaces or classes share a name', () => {
+    const where = new Map<string, string[]>();
+    for (const f of sources(src)) {
+      for (const m of fs.readFileSync(f, 'utf8').matchAll(/^export (?:interface|type|class|enum) (\w+)/gm)) {
+        where.set(m[1]!, [...(where.get(m[1]!) ?? []), path.relative(root, f)]);
+      }
+    }
+    expect([...where].filter(([, files]) => files.length > 1)).toEqual([]);
   });
 });
