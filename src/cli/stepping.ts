@@ -32,7 +32,8 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   if (!history) {
     if (ctx.json) ctx.emit({ command: direction, written: false, step: null });
     ctx.warn(
-      `no history is kept here (${ctx.settings.state ? 'the root is not writable' : 'RT_STATE=off'}): nothing to ${direction}`,
+      `no history is kept here (${ctx.settings.state ? 'the root is not writable' : 'RT_STATE=off'}): ` +
+        `nothing to ${direction}`,
     );
     return 1;
   }
