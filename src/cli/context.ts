@@ -1,7 +1,8 @@
 // Everything a command touches of the world, in one object that tests can replace.
 
 import { findRoot, type Root } from '../store/root.js';
-import { sessionOf, StateStore } from '../store/state.js';
+import { StateStore } from '../store/state.js';
+import type { Settings } from '../settings/env.js';
 import type { StdinSource } from '../io/stdin.js';
 import { colorLevel, PLAIN, styleFor, type ColorChoice, type Style } from '../render/style.js';
 
@@ -22,7 +23,8 @@ export class Context {
 
   constructor(
     readonly cwd: string,
-    readonly env: NodeJS.ProcessEnv,
+    /** What the RT_* variables set, read once, with the whole environment (settings.env). */
+    readonly settings: Settings,
     readonly streams: Streams,
     readonly stdin: StdinSource,
     private readonly rootOverride: string | undefined,
@@ -37,6 +39,11 @@ export class Context {
     private readonly jsonSink?: Sink,
   ) {
     this.text = !json || jsonSink !== undefined;
+  }
+
+  /** The environment rt was started with. */
+  get env(): NodeJS.ProcessEnv {
+    return this.settings.env;
   }
 
   /** Whether the run prints text: without --json, or beside the document (see jsonSink). */
@@ -55,7 +62,7 @@ export class Context {
    * The session RT_SESSION names (checked: a bad name is refused before anything runs); undefined for the shared one.
    */
   get session(): string | undefined {
-    return sessionOf(this.env);
+    return this.settings.session;
   }
 
   /** Called with each other state root the command's paths lead into (see Root.onStateRoot). */
@@ -64,7 +71,7 @@ export class Context {
   get root(): Root {
     const onStateRoot = (dir: string) => this.onStateRoot?.(dir);
     return (this.rootCache ??= {
-      ...findRoot(this.cwd, this.rootOverride || this.env.RT_ROOT || undefined),
+      ...findRoot(this.cwd, this.rootOverride || this.settings.root),
       onStateRoot,
     });
   }
@@ -73,7 +80,10 @@ export class Context {
   stateOf(file: { readonly stateRoot: string }): StateStore {
     let store = this.stateStores.get(file.stateRoot);
     if (!store)
-      this.stateStores.set(file.stateRoot, (store = new StateStore(file.stateRoot, this.env, (m) => this.warn(m))));
+      this.stateStores.set(
+        file.stateRoot,
+        (store = new StateStore(file.stateRoot, this.settings, (m) => this.warn(m))),
+      );
     return store;
   }
 

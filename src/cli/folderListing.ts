@@ -15,9 +15,15 @@ import type { Context } from './context.js';
 import { listOptions } from './commands/searchOptions.js';
 import { commandLine, noteUndecodable } from './searchNotes.js';
 import { explicitWindowSize } from './shared.js';
-import type { Options } from './spec.js';
 
-export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): number {
+/** The options of `rt open DIR`. */
+export interface FolderOptions {
+  readonly window: number | undefined;
+  readonly hidden: boolean;
+  readonly ignore: boolean;
+}
+
+export function listFolder(ctx: Context, options: FolderOptions, dir: ResolvedPath): number {
   const { entries: sorted, undecodable } = folderEntries(ctx.root, dir, listOptions(options));
   noteUndecodable(ctx, undecodable);
   const cap = explicitWindowSize(ctx, options) ?? MAX_RANGE;
@@ -60,8 +66,8 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
     const flags = [
       '--window',
       String(sorted.length),
-      ...(options.hidden === true ? ['--hidden'] : []),
-      ...(options.ignore === false ? ['--no-ignore'] : []),
+      ...(options.hidden ? ['--hidden'] : []),
+      ...(!options.ignore ? ['--no-ignore'] : []),
     ];
     const more = sorted.length - shown.length;
     ctx.warn(
@@ -71,7 +77,7 @@ export function listFolder(ctx: Context, options: Options, dir: ResolvedPath): n
   if (sorted.length === 0)
     ctx.warn(
       `${dir.display} holds no file rt lists` +
-        (options.hidden === true || options.ignore === false
+        (options.hidden || !options.ignore
           ? ''
           : ' (hidden and ignored files are left out: add --hidden or --no-ignore)'),
     );

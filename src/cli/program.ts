@@ -1,14 +1,23 @@
 // Builds the commander program from the command definitions: the definitions are the source
 // of truth; commander only parses.
 
-import { Argument, Command, type CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { closest } from '../model/editDistance.js';
 import { printable, RtError } from '../model/errors.js';
 import { AGENT_GUIDE } from '../docs/agents.js';
 import { helpDocument } from '../render/help.js';
+import type { ColorChoice } from '../render/style.js';
 import type { Context } from './context.js';
-import { finishInterruptedBatches } from './writing.js';
-import { GLOBAL_OPTIONS, HELP_COMMAND, type CommandDoc, type CommandSpec, type OptionSpec } from './spec.js';
+import { optionKey, parseOptions, type GivenOptions } from './options.js';
+import { runCommand } from './runCommand.js';
+import {
+  GLOBAL_OPTION_TABLE,
+  GLOBAL_OPTIONS,
+  HELP_COMMAND,
+  type CommandDoc,
+  type CommandSpec,
+  type OptionSpec,
+} from './spec.js';
 
 declare const __RT_VERSION__: string | undefined;
 export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.0.0-dev';
@@ -16,7 +25,7 @@ export const VERSION = typeof __RT_VERSION__ === 'string' ? __RT_VERSION__ : '0.
 /** What the program is given: where its output goes, and how a command that runs gets its Context. */
 export interface ProgramIo {
   /** Called with the global options once a command runs. */
-  readonly makeContext: (root: string | undefined, json: boolean, color: string | undefined) => Context;
+  readonly makeContext: (root: string | undefined, json: boolean, color: ColorChoice | undefined) => Context;
   readonly writeErr: (s: string) => void;
   readonly writeOut: (s: string) => void;
   readonly onStatus: (status: number) => void;
@@ -51,11 +60,15 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
       outputError: (message) => writeError(prefixLines(message)),
     });
   // Inherited by every command defined after it.
-  if (json)
+  if (json) {
+    const all = [...commands, HELP_COMMAND];
     program.configureHelp({
-      formatHelp: (cmd) =>
-        `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, cmd === program ? [...commands, HELP_COMMAND] : [...commands, HELP_COMMAND].filter((c) => c.name === cmd.name())))}\n`,
+      formatHelp: (cmd) => {
+        const described = cmd === program ? all : all.filter((c) => c.name === cmd.name());
+        return `${JSON.stringify(helpDocument(VERSION, GLOBAL_OPTIONS, described))}\n`;
+      },
     });
+  }
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
 
   for (const spec of commands) {
@@ -64,18 +77,9 @@ export function buildProgram(commands: readonly CommandSpec[], io: ProgramIo): C
     define(cmd, spec, json);
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const globals = self.optsWithGlobals<Record<string, string | boolean | undefined>>();
-      const ctx = makeContext(
-        globals.root as string | undefined,
-        globals.json === true,
-        globals.color as string | undefined,
-      );
-      spec.checkOperands?.(ctx.cwd, self.args, self.opts());
-      if (spec.touchesFiles !== false) {
-        void ctx.session; // a bad RT_SESSION is refused before the command does anything
-        finishInterruptedBatches(ctx);
-      }
-      onStatus((await spec.run(ctx, self.args, self.opts())) ?? 0);
+      const globals = parseOptions(GLOBAL_OPTION_TABLE, self.optsWithGlobals());
+      const ctx = makeContext(globals.root, globals.json, globals.color);
+      onStatus(await runCommand(spec, ctx, self.args, self.opts()));
     });
   }
 
@@ -131,9 +135,13 @@ function explainUnknownOptions(cmd: Command, explain: (flag: string) => string |
   };
 }
 
+/** An option as commander's messages name it: -w, --window <N>. */
+function flagsOf(spec: OptionSpec): string {
+  return `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
+}
+
 function toOption(spec: OptionSpec): Option {
-  const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.long}${spec.value ? ` <${spec.value}>` : ''}`;
-  const option = new Option(flags, spec.summary);
+  const option = new Option(flagsOf(spec), spec.summary);
   if (spec.choices) option.choices(spec.choices);
   if (spec.kind === 'list')
     option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
@@ -162,8 +170,29 @@ function wrap(text: string, width: number): string {
   return out.join('\n');
 }
 
+/**
+ * What commander refuses in operands and options given otherwise than on a command line (a tool call's): a value
+ * outside an option's or an operand's choices, refused with commander's own error.
+ */
+export function refuseOutsideChoices(spec: CommandDoc, args: readonly string[], given: GivenOptions): void {
+  for (const option of spec.options) {
+    const value = given[optionKey(option.long)];
+    if (option.choices && value !== undefined && !option.choices.includes(String(value)))
+      throw invalid(`error: option '${flagsOf(option)}' argument '${value}' is invalid.`, option.choices);
+  }
+  spec.args.forEach((arg, i) => {
+    const value = args[i];
+    if (arg.choices && !arg.variadic && value !== undefined && !arg.choices.includes(value))
+      throw invalid(`error: command-argument value '${value}' is invalid for argument '${arg.name}'.`, arg.choices);
+  });
+}
+
+function invalid(message: string, choices: readonly string[]): CommanderError {
+  return new CommanderError(1, 'commander.invalidArgument', `${message} Allowed choices are ${choices.join(', ')}.`);
+}
+
 /** Commander's messages, in rt's voice: every stderr line starts with `rt: `. */
-function prefixLines(message: string): string {
+export function prefixLines(message: string): string {
   return message
     .replace(/^error: /, '')
     .replace(/\n?\(Did you mean ([^?]+)\?\)/, ' (did you mean $1?)')

@@ -1,14 +1,17 @@
 // One run of rt: argv → definitions → handler, errors → exit status. The CLI's entry point
-// (main.ts) runs it once with the process's streams; rt mcp once a tool call, in memory.
+// (main.ts) runs it once with the process's streams; rt mcp runs a command once a tool call,
+// in memory, from the call's operands and options (runTool).
 
 import { CommanderError, type Command } from 'commander';
 import { RtError } from '../model/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec.js';
-import type { ColorChoice } from '../render/style.js';
 import { Context, type Sink, type Streams } from './context.js';
-import { buildProgram, fromCommanderError } from './program.js';
+import { buildProgram, fromCommanderError, prefixLines, refuseOutsideChoices } from './program.js';
 import { processStdin, type StdinSource } from '../io/stdin.js';
+import { readSettings, type Settings } from '../settings/env.js';
+import { switchesGiven, type GivenOptions } from './options.js';
+import { runCommand } from './runCommand.js';
 
 /**
  * Runs rt with `given` (the arguments, without node and script); returns the exit status. With
@@ -24,6 +27,7 @@ export async function runCli(
   jsonSink?: Sink,
 ): Promise<number> {
   let status = 0;
+  const settings = readSettings(env);
   // The command word comes after the global options (rt --json grep …); what follows "--" is operands.
   const at = commandAt(given);
   const word = at === -1 ? undefined : given[at];
@@ -37,16 +41,7 @@ export async function runCli(
   let commanderMessage = '';
   const program = buildProgram(COMMANDS, {
     makeContext: (root, json, color) =>
-      new Context(
-        cwd,
-        env,
-        streams,
-        stdin,
-        root,
-        json || jsonSink !== undefined,
-        (color ?? 'auto') as ColorChoice,
-        jsonSink,
-      ),
+      new Context(cwd, settings, streams, stdin, root, json || jsonSink !== undefined, color ?? 'auto', jsonSink),
     writeErr: (s) => streams.stderr.write(s),
     writeOut: (s) => streams.stdout.write(s),
     onStatus: (s) => (status = s),
@@ -60,7 +55,7 @@ export async function runCli(
         'see: rt help, or rt help COMMAND',
       ]),
       documents,
-      env,
+      settings,
       json,
       undefined,
     );
@@ -70,9 +65,43 @@ export async function runCli(
     return status;
   } catch (error) {
     const meant = error instanceof CommanderError ? whatWasMeant(error, program, cwd, command) : undefined;
-    if (meant) return report(meant, documents, env, json, command);
+    if (meant) return report(meant, documents, settings, json, command);
     if (error instanceof CommanderError) streams.stderr.write(commanderMessage);
-    return report(error, documents, env, json, command);
+    return report(error, documents, settings, json, command);
+  }
+}
+
+/** Where a tool call runs, and where what it says goes. */
+export interface ToolPlace {
+  readonly cwd: string;
+  readonly settings: Settings;
+  /** The root, as --root gives it. */
+  readonly root: string;
+  readonly streams: Streams;
+  readonly stdin: StdinSource;
+  /** Where its --json document goes (its text goes to `streams.stdout`). */
+  readonly jsonSink: Sink;
+}
+
+/**
+ * Runs `spec` with a tool call's operands and options, as `rt --root=ROOT --color=never COMMAND …` runs it from a
+ * command line with the run's --json document caught apart (see runCli's `jsonSink`): the same checks, messages
+ * and exit statuses, with no command line made or parsed.
+ */
+export async function runTool(
+  spec: CommandSpec,
+  operands: readonly string[],
+  given: GivenOptions,
+  place: ToolPlace,
+): Promise<number> {
+  const { cwd, settings, root, streams, stdin, jsonSink } = place;
+  try {
+    refuseOutsideChoices(spec, operands, given);
+    const ctx = new Context(cwd, settings, streams, stdin, root, true, 'never', jsonSink);
+    return await runCommand(spec, ctx, operands, given);
+  } catch (error) {
+    if (error instanceof CommanderError) streams.stderr.write(prefixLines(`${error.message}\n`));
+    return report(error, { stdout: jsonSink, stderr: streams.stderr }, settings, true, spec.name);
   }
 }
 
@@ -86,11 +115,11 @@ function whatWasMeant(
   cwd: string,
   command: string | undefined,
 ): RtError | undefined {
-  const check = COMMANDS.find((c) => c.name === command)?.checkOperands;
+  const spec = COMMANDS.find((c) => c.name === command);
   const invoked = program.commands.find((c) => c.name() === command);
-  if (error.code !== 'commander.missingArgument' || !check || !invoked) return undefined;
+  if (error.code !== 'commander.missingArgument' || !spec?.checkOperands || !invoked) return undefined;
   try {
-    check(cwd, invoked.args, invoked.opts());
+    spec.checkOperands(cwd, invoked.args, switchesGiven(spec.options, invoked.opts()));
   } catch (refusal) {
     if (refusal instanceof RtError) return refusal;
     throw refusal;
@@ -153,7 +182,7 @@ function valuesJoined(argv: readonly string[], at: number, spec: CommandSpec | u
 function report(
   error: unknown,
   streams: Streams,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   json: boolean,
   command: string | undefined,
 ): number {
@@ -162,26 +191,26 @@ function report(
     if (mapped === 'ok') return 0;
     const help = command ? `rt help ${command}` : 'rt help';
     streams.stderr.write(`rt: see the usage with: ${help}\n`);
-    if (json)
-      streams.stdout.write(
-        `${JSON.stringify({ error: { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus } })}\n`,
-      );
+    if (json) {
+      const error = { code: 'usage', message: mapped.message, hints: [help], exit: mapped.exitStatus };
+      streams.stdout.write(`${JSON.stringify({ error })}\n`);
+    }
     return mapped.exitStatus;
   }
   if (error instanceof RtError) {
     streams.stderr.write(error.lines);
-    if (env.RT_DEBUG) streams.stderr.write(`${error.stack}\n`);
+    if (settings.debug) streams.stderr.write(`${error.stack}\n`);
     if (json) streams.stdout.write(`${JSON.stringify(error.document)}\n`);
     return error.exitStatus;
   }
   // A bug or an unexpected system failure: say what happened without a stack trace.
   const e = error as NodeJS.ErrnoException;
   streams.stderr.write(`rt: internal error: ${e?.message ?? String(error)}\n`);
-  streams.stderr.write(env.RT_DEBUG ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
+  streams.stderr.write(settings.debug ? `${e?.stack}\n` : 'rt: run again with RT_DEBUG=1 for details, and report it\n');
   const status = e?.code === 'EACCES' || e?.code === 'EPERM' ? 4 : 2;
-  if (json)
-    streams.stdout.write(
-      `${JSON.stringify({ error: { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status } })}\n`,
-    );
+  if (json) {
+    const internal = { code: 'internal', message: e?.message ?? String(error), hints: [], exit: status };
+    streams.stdout.write(`${JSON.stringify({ error: internal })}\n`);
+  }
   return status;
 }

@@ -13,24 +13,14 @@ import { namesNonFolder } from '../store/userFiles.js';
 import type { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
 import { pastedPosition } from '../model/target.js';
-import type { Args, CommandSpec, Options } from './spec.js';
+import type { Args, CommandDoc } from './spec.js';
 
 /** The --window option of a command, else RT_WINDOW (undefined when neither is set). */
-export function explicitWindowSize(ctx: Context, options: Options): number | undefined {
-  if (options.window !== undefined) return positiveInt(String(options.window), '--window');
-  const env = ctx.env.RT_WINDOW;
-  if (env !== undefined && env !== '') return positiveInt(env, 'RT_WINDOW');
-  return undefined;
-}
-
-export function positiveInt(text: string, what: string, counting = 'lines, 1 or more'): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) {
-    throw new RtError('usage', `${what} takes a whole number of ${counting} (got ${JSON.stringify(text)})`, [
-      `e.g. ${what === 'RT_WINDOW' ? 'RT_WINDOW=100' : `${what} 100`}`,
-    ]);
-  }
-  return n;
+export function explicitWindowSize(
+  ctx: Context,
+  options: { readonly window?: number | undefined },
+): number | undefined {
+  return options.window ?? ctx.settings.window;
 }
 
 export function lidStrings(codes: Uint32Array): string[] {
@@ -109,10 +99,10 @@ export function showWindow(
  * there (`takes`). The command shown keeps the other operands and the switches given.
  */
 export function refusePastedHit(
-  spec: CommandSpec,
+  spec: CommandDoc,
   cwd: string,
   args: Args,
-  options: Options,
+  switches: readonly string[],
   takes: (anchor: Anchor) => boolean,
 ): void {
   const [pathArg, ...others] = args;
@@ -126,16 +116,13 @@ export function refusePastedHit(
     return;
   }
   if (!takes(anchor)) return;
-  const switches = spec.options
-    .filter((o) => o.kind === 'switch' && options[camelCase(o.long)] === true)
-    .map((o) => `--${o.long}`);
   const meant = [
     'rt',
     spec.name,
     shellQuote(pasted.path),
     shellQuote(pasted.rest),
     ...others.map(shellQuote),
-    ...switches,
+    ...switches.map((s) => `--${s}`),
   ].join(' ');
   throw new RtError(
     'usage',
@@ -144,9 +131,4 @@ export function refusePastedHit(
     [`did you mean: ${meant}${spec.readsStdin ? " <<'EOF'" : ''}`],
     { path: pasted.path, anchor: pasted.rest },
   );
-}
-
-/** An option's key in commander's options: dry-run → dryRun. */
-function camelCase(long: string): string {
-  return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

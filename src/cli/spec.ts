@@ -27,6 +27,8 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   /** The smallest whole number a count takes (default 0): what its tool's schema says too. */
   readonly least?: number;
+  /** What a count counts, as its refusal names it (default "lines"). */
+  readonly counting?: string;
   readonly summary: string;
   /** Environment variable that sets the same thing. */
   readonly env?: string;
@@ -38,12 +40,52 @@ export interface Example {
 }
 
 export type Args = readonly string[];
-export type Options = Readonly<Record<string, string | boolean | number | string[] | undefined>>;
+
+/** An option's name in the parsed options, as commander names it: dry-run → dryRun, no-check → check. */
+export type OptionKey<Long extends string> = Long extends `no-${infer Rest}` ? CamelCase<Rest> : CamelCase<Long>;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/**
+ * What an option of `kind` holds once parsed: a switch true or false (a no-X switch false when given), a count
+ * its number, a list its values (none: empty), a choice or a text its value; undefined when not given.
+ */
+type OptionValue<Kind, Choices> = Kind extends 'switch'
+  ? boolean
+  : Kind extends 'count'
+    ? number | undefined
+    : Kind extends 'list'
+      ? readonly string[]
+      : Kind extends 'choice'
+        ? (Choices extends readonly (infer C)[] ? C : string) | undefined
+        : string | undefined;
+
+/** The parsed options of a command whose option table is `T`, typed from the table (declared `as const`). */
+export type OptionsOf<T extends readonly OptionSpec[]> = {
+  readonly [O in T[number] as OptionKey<O['long']>]: OptionValue<O['kind'], O['choices']>;
+};
 
 /** What help, the man page and the completions say of a command: its definition without its handler. */
 export type CommandDoc = Omit<CommandSpec, 'run' | 'checkOperands'>;
 
-export interface CommandSpec {
+/**
+ * A command's definition, its handler's options typed from its option table: every table is written `as const`
+ * (or made of constants that are), so the handler reads `options.ignoreCase` as a boolean, `options.max` as a
+ * number or undefined, `options.glob` as strings. A table whose names the compiler cannot see (an OptionSpec
+ * constant not declared `as const`) is refused, rather than typed as any option of any name.
+ */
+export function defineCommand<const T extends readonly OptionSpec[]>(
+  spec: CommandSpec<T> & NamesKnown<T>,
+): CommandSpec<T> {
+  return spec;
+}
+
+type NamesKnown<T extends readonly OptionSpec[]> = string extends T[number]['long']
+  ? { readonly options: 'an option table declared as const' }
+  : unknown;
+
+export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSpec[]> {
   readonly name: string;
   readonly summary: string;
   /** Paragraphs for `rt help CMD` and the man page. */
@@ -55,7 +97,7 @@ export interface CommandSpec {
    */
   readonly tool?: readonly string[];
   readonly args: readonly ArgSpec[];
-  readonly options: readonly OptionSpec[];
+  readonly options: T;
   readonly examples: readonly Example[];
   /** Exit statuses this command can end with, and what each means for it. */
   readonly exits: ReadonlyArray<readonly [number, string]>;
@@ -69,21 +111,25 @@ export interface CommandSpec {
   readonly touchesFiles?: boolean;
   /**
    * Checks the operands before the command runs, even when commander finds too few of them:
-   * throws an RtError that says what was meant (a grep hit pasted whole as PATH).
+   * throws an RtError that says what was meant (a grep hit pasted whole as PATH). `switches`: the
+   * long names of the switches given (--force), which the command meant keeps.
    */
-  readonly checkOperands?: (cwd: string, args: Args, options: Options) => void;
+  checkOperands?(cwd: string, args: Args, switches: readonly string[]): void;
   /**
    * What to say of an option the command does not take (a habit from another tool), added to the parser's message;
    * undefined: nothing.
    */
   readonly explainUnknownOption?: (flag: string) => string | undefined;
-  /** Runs the command; returns its exit status when it is not 0 (1: nothing found). */
+  /**
+   * Runs the command; returns its exit status when it is not 0 (1: nothing found). (A method, as checkOperands is:
+   * a command of any option table is then a CommandSpec.)
+   */
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that print and end return nothing
-  run(ctx: Context, args: Args, options: Options): Promise<number | void> | number | void;
+  run(ctx: Context, args: Args, options: OptionsOf<T>): Promise<number | void> | number | void;
 }
 
-/** Options every command takes. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+/** Options every command takes, as a table their parsed type is inferred from. */
+export const GLOBAL_OPTION_TABLE = [
   {
     long: 'root',
     value: 'DIR',
@@ -100,7 +146,10 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
       'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never',
   },
   { long: 'json', kind: 'switch', summary: 'print one JSON document instead of text (errors too, as {"error": …})' },
-];
+] as const satisfies readonly OptionSpec[];
+
+/** Options every command takes. */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = GLOBAL_OPTION_TABLE;
 
 /**
  * `rt help`, which the program itself runs (it needs every other command's definition): defined
@@ -110,8 +159,17 @@ export const HELP_COMMAND: CommandDoc = {
   name: 'help',
   summary: 'show help for a command or topic',
   description: [
-    "Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, prints that command's help, as rt COMMAND --help does: its arguments, options, examples and exit statuses. rt help agents prints the guide to paste into an agent's prompt; rt help help (or rt help --help) prints this help.",
-    'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], "commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", "variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": [{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", "choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", "guide"}; rt --version --json prints {"version"}.',
+    'Without TOPIC, prints the usage of rt: its global options and commands. With the name of a command, ' +
+      "prints that command's help, as rt COMMAND --help does: its arguments, options, examples and exit " +
+      "statuses. rt help agents prints the guide to paste into an agent's prompt; rt help help (or rt help " +
+      '--help) prints this help.',
+    'With --json, the same as one JSON document: {"command": "help", "version", "globalOptions": [OPTION…], ' +
+      '"commands": [COMMAND…]}, holding every command (help too) or the one asked for, each as its definition ' +
+      'gives it: {"name", "summary", "description": [PARAGRAPH…], "args": [{"name", "summary", "required", ' +
+      '"variadic"?, "choices"?}…], "options": [OPTION…], "examples": [{"command", "explains"}…], "exits": ' +
+      '[{"status", "meaning"}…], "readsStdin"}, where an OPTION is {"long", "short"?, "value"?, "kind", ' +
+      '"choices"?, "summary", "env"?}. rt help agents --json prints {"command": "help", "topic": "agents", ' +
+      '"guide"}; rt --version --json prints {"version"}.',
   ],
   args: [{ name: 'topic', summary: 'a command, help, or agents', required: false, complete: 'none' }],
   options: [],

@@ -18,7 +18,6 @@ import { ViewState } from '../store/views.js';
 import { jsonWindow } from '../render/json.js';
 import { renderWindow } from '../render/window.js';
 import type { Context } from './context.js';
-import { isOn } from './writing.js';
 
 export type { Direction } from '../store/stepping.js';
 
@@ -33,11 +32,12 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
   if (!history) {
     if (ctx.json) ctx.emit({ command: direction, written: false, step: null });
     ctx.warn(
-      `no history is kept here (${isOn(ctx.env.RT_STATE) || ctx.env.RT_STATE === undefined ? 'the root is not writable' : 'RT_STATE=off'}): nothing to ${direction}`,
+      `no history is kept here (${ctx.settings.state ? 'the root is not writable' : 'RT_STATE=off'}): ` +
+        `nothing to ${direction}`,
     );
     return 1;
   }
-  if (isOn(ctx.env.RT_READONLY))
+  if (ctx.settings.readOnly)
     throw new RtError(
       'access',
       `RT_READONLY is set: rt writes no files (not ${direction === 'undo' ? 'undoing' : 'redoing'} a step)`,

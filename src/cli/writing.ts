@@ -5,29 +5,29 @@ import type { FileChange } from '../model/patch/types.js';
 import { finishBatchesIn } from '../store/recovery.js';
 import { writeChanges, type WriteFlags, type WriteOrigin } from '../store/fileChanges.js';
 import type { Context } from './context.js';
-import type { Options } from './spec.js';
 import { reportWrites } from './writeReport.js';
 
 export type { WriteFlags, WriteOrigin } from '../store/fileChanges.js';
 
-export function writeFlags(ctx: Context, options: Options): WriteFlags {
+/** The options of a command that writes, parsed; one it does not take counts as not given. */
+export interface WriteOptions {
+  readonly force?: boolean;
+  readonly dryRun: boolean;
+  readonly diff: boolean;
+  /** False with --no-check. */
+  readonly check: boolean;
+  readonly indent?: 'auto' | 'keep' | undefined;
+}
+
+export function writeFlags(ctx: Context, options: WriteOptions): WriteFlags {
   return {
-    force: options.force === true,
-    dryRun: options.dryRun === true,
-    diff: options.diff === true || isOn(ctx.env.RT_DIFF),
-    check: checksOn(ctx, options.check === false),
-    indent: (typeof options.indent === 'string' ? options.indent : ctx.env.RT_INDENT) === 'auto',
+    force: options.force ?? false,
+    dryRun: options.dryRun,
+    diff: options.diff || ctx.settings.diff,
+    // Unless --no-check or RT_CHECK=off.
+    check: options.check && ctx.settings.check,
+    indent: (options.indent ?? ctx.settings.indent) === 'auto',
   };
-}
-
-export function isOn(value: string | undefined): boolean {
-  return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.toLowerCase());
-}
-
-/** Whether writes are checked: yes, unless --no-check or RT_CHECK=off. */
-export function checksOn(ctx: Context, noCheckGiven: boolean): boolean {
-  const env = ctx.env.RT_CHECK;
-  return !noCheckGiven && !(env !== undefined && ['0', 'false', 'no', 'off'].includes(env.toLowerCase()));
 }
 
 /** Runs `changes` as one batch: all of them are written, or none. */
@@ -40,7 +40,7 @@ export async function runWrites(
   await writeChanges(
     ctx,
     changes,
-    { flags, origin, readOnly: isOn(ctx.env.RT_READONLY) },
+    { flags, origin, readOnly: ctx.settings.readOnly },
     {
       // Left incomplete: the files written are reported in text, and named in the one JSON document of the refusal.
       refusalFirst: ctx.json,
@@ -55,7 +55,7 @@ export async function runWrites(
  * keeps its journal. Under RT_READONLY, only says that one waits.
  */
 export function finishInterruptedBatches(ctx: Context): void {
-  const readOnly = isOn(ctx.env.RT_READONLY);
+  const readOnly = ctx.settings.readOnly;
   finishBatchesIn(ctx, ctx.root.dir, readOnly);
   // Every other root the command's paths lead into (a nested repository's), before a file of it is
   // read: a batch journaled or marked there is finished first.

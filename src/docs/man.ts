@@ -257,6 +257,10 @@ const TRAILER: readonly Section[] = [
   {
     title: 'ENVIRONMENT',
     body: [
+      'One rule for the variables that turn something on or off (RT_DIFF, RT_READONLY, RT_STATE, RT_CHECK, ' +
+        'RT_RIPGREP, RT_GIT_GREP, RT_DEBUG): 0, false, no or off, in any case, turn it off; any other value ' +
+        'turns it on; unset or empty, it is as rt does by default (on for RT_STATE, RT_CHECK, RT_RIPGREP and ' +
+        'RT_GIT_GREP, off for the others). Any variable set empty is as if unset.',
       { term: 'RT_ROOT', text: 'The root, as --root.' },
       {
         term: 'RT_WINDOW',
@@ -329,7 +333,7 @@ const TRAILER: readonly Section[] = [
         term: 'RT_INDENT',
         text: 'auto: edit, insert and apply shift their new lines to the indentation around them, as --indent auto.',
       },
-      { term: 'RT_DEBUG', text: 'Any value: print stack traces with errors.' },
+      { term: 'RT_DEBUG', text: '1 (as RT_DIFF): print stack traces with errors.' },
       {
         term: 'NODE_EXTRA_CA_CERTS',
         text:

@@ -1,15 +1,19 @@
-// rt mcp: rt's commands as Model Context Protocol tools over stdio. Each tool call is
-// one run of the CLI in this process (runCli), with its text and its --json document caught in
-// memory from that one run (an edit cannot be run twice), on the same .rt/, locks and history
-// as the CLI. Calls run one at a time, in the order they come. Nothing but the protocol is
-// written to stdout: the runs write to memory, and anything else to stderr.
+// rt mcp: rt's commands as Model Context Protocol tools over stdio. Each tool call is one run of
+// its command in this process (runTool), its fields mapped to the command's operands and
+// options, with its text and its --json document caught in memory from that one run (an edit
+// cannot be run twice), on the same .rt/, locks and history as the CLI. Calls run one at a time,
+// in the order they come. Nothing but the protocol is written to stdout: the runs write to
+// memory, and anything else to stderr.
 
-import { isOn } from '../cli/writing.js';
 import { isInside } from '../store/inside.js';
 import type { StdinSource } from '../io/stdin.js';
 import { VERSION } from '../cli/program.js';
 import { COMMANDS } from '../cli/commands/index.js';
+import type { GivenOptions } from '../cli/options.js';
+import type { ToolPlace } from '../cli/run.js';
+import type { CommandSpec } from '../cli/spec.js';
 import type { Sink } from '../cli/context.js';
+import type { Settings } from '../settings/env.js';
 import { loadSdk } from './loadSdk.js';
 import { helpText, helpToolOf, invocationOf, toolsOf, vocabularyOf, type Tool } from './tools.js';
 import { documentInToolWords, inToolWords, noteInToolWords, outputInToolWords, type Vocabulary } from './toolWords.js';
@@ -17,14 +21,12 @@ import { sectionText } from '../docs/man.js';
 import { LineTransport } from './transport.js';
 import { RtError } from '../model/errors.js';
 
-/** One run of rt (run.ts's runCli), passed in: run.ts defines the commands, rt mcp among them. */
-export type RunCli = (
-  argv: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  streams: { stdout: Sink; stderr: Sink },
-  stdin: StdinSource,
-  jsonSink: Sink,
+/** One run of a command (run.ts's runTool), passed in: run.ts defines the commands, rt mcp among them. */
+export type RunTool = (
+  spec: CommandSpec,
+  operands: readonly string[],
+  options: GivenOptions,
+  place: ToolPlace,
 ) => Promise<number>;
 
 /**
@@ -36,19 +38,25 @@ export const MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
 const INSTRUCTIONS = [
   'rt reads, searches and edits text files by line ID (LID). Every line rt shows is NUMBER:LID|CONTENT.',
-  'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, outline, grep, grep_file, find.',
-  'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
-  'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has shown you in this session can be replaced.',
+  'Read with open (a path, path:LINE, path:START-END, path:LID, path:@Symbol, or a folder), scroll, ' +
+    'outline, grep, grep_file, find.',
+  'Edit by naming LIDs: edit (path, from, to, text), insert (path, at, text), delete, create (path, text); ' +
+    'several edits in several files at once, all or nothing: apply (patch). Never retype old text.',
+  'LIDs of unchanged lines stay valid after an edit: make several edits from one read. Only lines rt has ' +
+    'shown you in this session can be replaced.',
   "help (with topic, a tool's name) gives what a tool's description leaves out.",
-  "A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the change would break the file's syntax. A refusal writes nothing. undo takes back this session's last write.",
+  'A refusal is a tool error with the rt: message, what to run instead, and the exit status: 2 bad usage, 3 ' +
+    'stale (the line changed since you saw it: re-open and retry with the new LIDs), 4 access refused, 5 the ' +
+    "change would break the file's syntax. A refusal writes nothing. undo takes back this session's last " +
+    'write.',
 ].join('\n');
 
 export interface ServeOptions {
   readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   /** The root of every call, for the server's life: rt mcp's --root, else RT_ROOT, else found from cwd. */
   readonly root: string;
-  readonly runCli: RunCli;
+  readonly runTool: RunTool;
   readonly input?: NodeJS.ReadableStream;
   readonly output?: NodeJS.WritableStream;
   readonly log?: (line: string) => void;
@@ -62,8 +70,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   // the root (a client that starts servers anywhere, given --root).
   const cwd = isInside(root, options.cwd) ? options.cwd : root;
   // Each connection its own session, unless RT_SESSION names one.
-  const env: NodeJS.ProcessEnv = { ...options.env, RT_SESSION: options.env.RT_SESSION || sessionName() };
-  const readOnly = isOn(env.RT_READONLY);
+  const settings = options.settings.withSession(sessionName);
+  const readOnly = settings.readOnly;
   const tools = toolsOf(COMMANDS, readOnly);
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
   const help = helpToolOf(tools);
@@ -97,7 +105,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       // Cancelled while it waited (the client's notifications/cancelled, or its timeout): never run.
       if (extra.signal.aborted)
         throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, 'the call was cancelled before it ran: nothing was done');
-      return call(tool, args, { root, env, cwd, runCli: options.runCli, words: vocabularyOf(tools, tool) });
+      return call(tool, args, { root, settings, cwd, runTool: options.runTool, words: vocabularyOf(tools, tool) });
     });
     queue = result.catch(() => undefined);
     return result;
@@ -131,9 +139,9 @@ type ToolResult = {
 
 interface CallSetting {
   readonly root: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   readonly cwd: string;
-  readonly runCli: RunCli;
+  readonly runTool: RunTool;
   /** The words its messages are said in: fields and tools, not options and commands. */
   readonly words: Vocabulary;
 }
@@ -161,15 +169,14 @@ async function call(tool: Tool, args: Record<string, unknown> | undefined, setti
   const err = new Collector();
   const doc = new Collector();
   const stdin: StdinSource = { isTTY: false, read: () => invocation.stdin ?? Buffer.alloc(0) };
-  const [command, ...rest] = invocation.argv;
-  const status = await setting.runCli(
-    [`--root=${setting.root}`, '--color=never', command!, ...rest],
-    setting.cwd,
-    setting.env,
-    { stdout: out, stderr: err },
+  const status = await setting.runTool(tool.spec, invocation.operands, invocation.options, {
+    cwd: setting.cwd,
+    settings: setting.settings,
+    root: setting.root,
+    streams: { stdout: out, stderr: err },
     stdin,
-    doc,
-  );
+    jsonSink: doc,
+  });
   const said = (text: string) => inToolWords(text, setting.words);
   const document = documentInToolWords(lastDocument(doc.text()), setting.words);
   const output = outputInToolWords(out.text(), setting.words, Boolean(document?.more));
@@ -217,7 +224,9 @@ function fit(tool: Tool, result: ToolResult): ToolResult {
   if (size <= MAX_RESULT_BYTES) return result;
   const over = `the result is ${size} bytes, over the ${MAX_RESULT_BYTES} an MCP message carries here`;
   const { structuredContent: _left, ...textOnly } = result;
-  const note = `rt: ${over}: its --json document (which holds each line whole) is left out; the text cuts long lines as rt prints them`;
+  const note =
+    `rt: ${over}: its --json document (which holds each line whole) is left out; ` +
+    'the text cuts long lines as rt prints them';
   const withNote: ToolResult = { ...textOnly, content: [...textOnly.content, { type: 'text', text: `${note}\n` }] };
   if (Buffer.byteLength(JSON.stringify(withNote)) <= MAX_RESULT_BYTES) return withNote;
   if (tool.spec.writes !== true || result.isError) {

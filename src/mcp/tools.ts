@@ -1,8 +1,10 @@
-// rt's commands as MCP tools: each tool's input schema is made from the command's
-// definition (the one help, the man page and the completions are made from), and a call's JSON
-// arguments become the command line the CLI would parse. Pure: no SDK, no I/O.
+// rt's commands as MCP tools: each tool's input schema is made from the command's definition
+// (the one help, the man page and the completions are made from), and a call's JSON arguments
+// become the operands and options the command's handler takes, as a command line would give
+// them: no command line is made. Pure: no SDK, no I/O.
 
 import { RtError } from '../model/errors.js';
+import { optionKey, type GivenOptions } from '../cli/options.js';
 import type { ArgSpec, CommandDoc, CommandSpec, OptionSpec } from '../cli/spec.js';
 import { fieldOf, inToolWords, operandsOf, stdinField, toolName, type Vocabulary } from './toolWords.js';
 
@@ -177,30 +179,32 @@ export function vocabularyOf(tools: readonly Tool[], tool: Tool | undefined): Vo
   return { commands: [...tools.map((t) => t.spec), HELP_TOOL], current: tool?.spec };
 }
 
-/** A call's command line and standard input. */
+/** A call's operands, options and standard input, as the command's handler takes them. */
 export interface Invocation {
-  readonly argv: string[];
+  readonly operands: readonly string[];
+  /** By their keys in the parsed options (optionKey), as commander gives them: a count a number. */
+  readonly options: GivenOptions;
   readonly stdin: Buffer | undefined;
 }
 
 /**
- * The command line of a call: options as --long=value (a value that starts with '-' is never
- * taken for an option), then "--" and the operands (nor is a path that starts with '-'). A field
- * the tool does not take, or of the wrong type, is refused as bad usage (exit 2) with the fields
- * it takes.
+ * The operands and options of a call (a value or a path that starts with '-' is only ever a
+ * value or a path). A field the tool does not take, or of the wrong type, is refused as bad
+ * usage (exit 2) with the fields it takes.
  */
 export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>> | undefined): Invocation {
   const { spec, definition } = tool;
   const given = args ?? {};
   const taken = Object.keys(definition.inputSchema.properties as object);
+  const required = (definition.inputSchema.required as string[] | undefined) ?? [];
+  const fields = `the fields of ${definition.name}: ${taken.join(', ')}`;
   const usage = (message: string) =>
     new RtError('usage', `${definition.name}: ${message}`, [
-      `the fields of ${definition.name}: ${taken.join(', ')}${definition.inputSchema.required ? ` (required: ${(definition.inputSchema.required as string[]).join(', ')})` : ''}`,
+      `${fields}${required.length ? ` (required: ${required.join(', ')})` : ''}`,
     ]);
   for (const key of Object.keys(given)) if (!taken.includes(key)) throw usage(`unknown field ${JSON.stringify(key)}`);
   const absent = (key: string) => given[key] === undefined || given[key] === null;
-  for (const key of (definition.inputSchema.required as string[] | undefined) ?? [])
-    if (absent(key)) throw usage(`the field ${key} is required`);
+  for (const key of required) if (absent(key)) throw usage(`the field ${key} is required`);
   if (spec.name === 'create' && absent('text') && given.empty !== true)
     throw usage('the field text is required (or empty: true, for an empty file)');
   // As rg reads them: with -e, the operands are paths; a pattern given both ways would be searched as a file.
@@ -209,29 +213,30 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
     throw usage('give the pattern in pattern or in regexp, not both (the files to search go in path)');
   }
 
-  const argv = [spec.name];
+  const options: Record<string, unknown> = {};
   for (const o of optionsOf(spec)) {
     const value = given[fieldOf(o.long)];
     if (value === undefined || value === null) continue;
-    const flag = `--${o.long}`;
+    const key = optionKey(o.long);
     switch (o.kind) {
       case 'switch':
         if (typeof value !== 'boolean') throw usage(`${fieldOf(o.long)} must be true or false`);
-        if (value) argv.push(flag);
+        // Given, a no-X switch sets X false.
+        if (value) options[key] = !o.long.startsWith('no-');
         break;
       case 'count':
         if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (o.least ?? 0)) {
           throw usage(`${fieldOf(o.long)} must be a whole number, ${o.least ?? 0} or more`);
         }
-        argv.push(`${flag}=${value}`);
+        options[key] = value;
         break;
       case 'text':
       case 'choice':
         if (typeof value !== 'string') throw usage(`${fieldOf(o.long)} must be a string`);
-        argv.push(`${flag}=${value}`);
+        options[key] = value;
         break;
       case 'list':
-        for (const v of listOf(value, fieldOf(o.long), usage)) argv.push(`${flag}=${v}`);
+        options[key] = listOf(value, fieldOf(o.long), usage);
         break;
     }
   }
@@ -267,11 +272,12 @@ export function invocationOf(tool: Tool, args: Readonly<Record<string, unknown>>
     // A lone surrogate (\ud800) has no UTF-8 bytes: written, it would become U+FFFD unsaid.
     if (!(value as string & { isWellFormed(): boolean }).isWellFormed())
       throw usage(
-        `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; nothing was written`,
+        `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), ` +
+          'which is not text; nothing was written',
       );
     stdin = Buffer.from(value, 'utf8');
   }
-  return { argv: [...argv, '--', ...operands], stdin };
+  return { operands, options, stdin };
 }
 
 /** The help tool's topics besides the tools: sections of the manual a call may need. */

@@ -122,7 +122,8 @@ export class LineTransport {
     this.reply(
       id === undefined ? null : JSON.parse(id),
       -32600,
-      `Invalid Request: the message is ${length} bytes, over the ${this.maxBytes} rt mcp reads; send less (a smaller patch, or several calls)`,
+      `Invalid Request: the message is ${length} bytes, over the ${this.maxBytes} rt mcp reads; ` +
+        'send less (a smaller patch, or several calls)',
     );
   }
 

@@ -13,6 +13,7 @@ import type { SearchQuery } from './query.js';
 import { ripgrepCandidates, ripgrepLines, type PrefilterAnswer } from './ripgrep.js';
 import { pcrePattern } from './ripgrepPattern.js';
 import { bomLengthOf, isFileNotFollowed, isSearchable, lastByteIs, readSearchable } from './searchable.js';
+import type { Settings } from '../settings/env.js';
 
 /** rt's own matcher: it reads every file and matches its pattern in it. */
 export function ownEngine(matcher: LineMatcher): SearchEngine {
@@ -36,14 +37,14 @@ function matchedIn(matcher: LineMatcher, abs: string, limit: number): number[] {
 export async function prefilterEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
 ): Promise<SearchEngine | undefined> {
   for (const kind of plan.kinds) {
     const engine =
       kind === 'ripgrep-lines' || kind === 'ripgrep-files'
-        ? await ripgrepEngine(kind, plan, matcher, env)
+        ? await ripgrepEngine(kind, plan, matcher, settings)
         : kind === 'git-grep'
-          ? await gitGrepEngine(plan, matcher, env)
+          ? await gitGrepEngine(plan, matcher, settings)
           : undefined;
     if (engine) return engine;
   }
@@ -63,11 +64,11 @@ async function ripgrepEngine(
   kind: 'ripgrep-lines' | 'ripgrep-files',
   plan: EnginePlan,
   matcher: LineMatcher,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
 ): Promise<SearchEngine | undefined> {
   const request = plan.ripgrep!;
   if (kind === 'ripgrep-files') {
-    const filesRun = ripgrepCandidates(request, env);
+    const filesRun = ripgrepCandidates(request, settings);
     const trackedRun = Promise.all(request.dirs.map(trackedFiles));
     const files = await filesRun;
     if (!files) return undefined;
@@ -90,7 +91,7 @@ async function ripgrepEngine(
   // The lines themselves when rt is to match its pattern in them: it then reads only the files it
   // prints. For a plain literal they are the hits, printed as ripgrep read them when the files'
   // indexes hold them so (not with -c, which prints no line).
-  const linesRun = ripgrepLines(request, env, !plan.exact ? 'match' : plan.counting ? 'none' : 'print');
+  const linesRun = ripgrepLines(request, settings, !plan.exact ? 'match' : plan.counting ? 'none' : 'print');
   if (!linesRun) return undefined;
   const trackedRun = Promise.all(request.dirs.map(trackedFiles));
   const answer = await linesRun;
@@ -102,7 +103,7 @@ async function ripgrepEngine(
 async function gitGrepEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
 ): Promise<SearchEngine | undefined> {
   const { required, regexSource } = plan.gitGrep!;
   const found = await gitGrepLines(
@@ -112,7 +113,7 @@ async function gitGrepEngine(
       dirs: plan.dirs!,
       pcre: regexSource === undefined ? undefined : pcrePattern(regexSource, plan.ignoreCase)?.regex,
     },
-    env,
+    settings,
   );
   // (What git lists: tracked files and untracked ones not ignored.)
   return found && linesEngine('git-grep', found.answer, found.listed, false, matcher);
@@ -160,7 +161,7 @@ function linesEngine(
 export async function pcreEngine(
   files: readonly Candidate[],
   query: SearchQuery,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   warn: (message: string) => void,
 ): Promise<{ engine: SearchEngine; matcher: LineMatcher }> {
   const plain = files.filter((f) => isFileNotFollowed(f.abs));
@@ -168,7 +169,7 @@ export async function pcreEngine(
   const matcher = await pcreMatcher(
     plain.map((f) => f.abs),
     query,
-    env,
+    settings,
     (abs) => shown.get(abs) ?? abs,
     warn,
   );
@@ -182,11 +183,11 @@ export async function pcreEngine(
 export async function pcreMatcher(
   files: readonly string[],
   query: SearchQuery,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   display: (abs: string) => string,
   warn: (message: string) => void,
 ): Promise<LineMatcher> {
-  const found = await pcreLines(files, query, env, display);
+  const found = await pcreLines(files, query, settings, display);
   for (const problem of found.problems) warn(`ripgrep: ${problem}`);
   return knownLinesMatcher(found.lines);
 }

@@ -23,6 +23,7 @@ import type { TrackedPaths } from './listFiles.js';
 import { parseFound, type FileFound } from './foundLines.js';
 import { nulSeparatedPaths } from './pathBytes.js';
 import type { PrefilterAnswer } from './ripgrep.js';
+import type { Settings } from '../settings/env.js';
 
 export interface GitGrepRequest {
   /** A regular expression as pcrePattern translates it: git grep -P is asked for it first. */
@@ -54,9 +55,9 @@ export interface GitGrepAnswer {
  */
 export function gitGrepLines(
   request: GitGrepRequest,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
 ): Promise<GitGrepAnswer | undefined> | undefined {
-  if (['off', '0', 'no', 'false'].includes((env.RT_GIT_GREP ?? '').toLowerCase())) return undefined;
+  if (!settings.gitGrep) return undefined;
   const texts = request.required.flat();
   if (
     request.required.length === 0 ||

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { RtError } from '../model/errors.js';
 import { childOutput } from '../io/childOutput.js';
+import type { Settings } from '../settings/env.js';
 
 export interface PcreRequest {
   readonly patterns: readonly string[];
@@ -39,10 +40,10 @@ const NAMES_PER_RUN = 256 * 1024;
 export async function pcreLines(
   files: readonly string[],
   request: PcreRequest,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   display: (abs: string) => string,
 ): Promise<PcreFound> {
-  if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) {
+  if (!settings.ripgrep) {
     throw new RtError('usage', '-P matches through ripgrep, which RT_RIPGREP=off turns off', withoutPcre);
   }
   const flags = ['--json', '--pcre2', '--crlf', '--text', '--no-config', '--no-ignore', '--hidden'];
@@ -63,7 +64,7 @@ export async function pcreLines(
     const r = await childOutput(
       'rg',
       [...flags, ...(group.length ? group : [path.sep === '/' ? '/dev/null' : 'NUL'])],
-      { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, stderr: true },
+      { env: { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' }, stderr: true },
     );
     if (!r) throw new RtError('usage', '-P matches through ripgrep (rg), which is not installed', withoutPcre);
     const stderr = r.stderr.toString('utf8').trim();

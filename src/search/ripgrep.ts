@@ -22,6 +22,7 @@ import { childOutput as output } from '../io/childOutput.js';
 import { parseFound } from './foundLines.js';
 import { nulSeparatedPaths } from './pathBytes.js';
 import { listedUnder } from './listFiles.js';
+import type { Settings } from '../settings/env.js';
 
 export interface PrefilterRequest {
   /** What ripgrep looks for: a fixed string, or a pattern in its own dialect. */
@@ -51,9 +52,9 @@ export interface PrefilterAnswer<T> {
  */
 export function ripgrepCandidates(
   request: PrefilterRequest,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
 ): Promise<PrefilterAnswer<Set<string>> | undefined> {
-  const run = search(request, env, ['--files-with-matches']);
+  const run = search(request, settings, ['--files-with-matches']);
   return (run ?? Promise.resolve(undefined)).then((r) => {
     if (!r) return undefined;
     const found = new Set<string>();
@@ -82,11 +83,11 @@ export const MAX_LINE_PRINTED = 16 * 1024;
  */
 export function ripgrepLines(
   request: PrefilterRequest,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   contents: 'match' | 'print' | 'none',
 ): Promise<PrefilterAnswer<Map<string, number[]>> | undefined> | undefined {
   const columns = contents === 'match' ? [] : ['--max-columns', contents === 'print' ? String(MAX_LINE_PRINTED) : '1'];
-  const run = search(request, env, ['--line-number', '--no-heading', ...columns]);
+  const run = search(request, settings, ['--line-number', '--no-heading', ...columns]);
   const keep = contents !== 'none';
   return run?.then((r) => {
     if (!r) return undefined;
@@ -131,10 +132,10 @@ export function exactLines(
  */
 function search(
   request: PrefilterRequest,
-  env: NodeJS.ProcessEnv,
+  settings: Settings,
   mode: readonly string[],
 ): Promise<PrefilterAnswer<Buffer> | undefined> | undefined {
-  if (['off', '0', 'no', 'false'].includes((env.RT_RIPGREP ?? '').toLowerCase())) return undefined;
+  if (!settings.ripgrep) return undefined;
   const fixed = 'fixed' in request.search;
   // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those (a
   // translated pattern has none).
@@ -168,7 +169,7 @@ function search(
   if (request.noIgnore || !inGit) flags.push('--no-ignore');
   flags.push('--regexp', wanted, '--');
   // Its environment holds nothing that would change the files it lists.
-  const rgEnv = { PATH: env.PATH ?? '', HOME: env.HOME ?? '' };
+  const rgEnv = { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' };
   const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], {
     env: rgEnv,
     stderr: checked,

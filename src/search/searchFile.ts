@@ -51,7 +51,7 @@ export async function searchFile(
     (await pcreMatcher(
       [file.abs],
       query,
-      world.env,
+      world.settings,
       () => file.display,
       (m) => world.warn(m),
     ));

@@ -27,14 +27,15 @@ import {
   unsearchableText,
 } from './searchable.js';
 import { OutOfTime, stepsInTime } from './timeBudget.js';
+import type { Settings } from '../settings/env.js';
 
 /** How many ignored or hidden files are searched, at most, to tell why nothing was found. */
 const SKIPPED_CHECK_LIMIT = 20_000;
 
-/** What a search touches of the world: the root, the environment (RT_RIPGREP, PATH), and stderr. */
+/** What a search touches of the world: the root, the settings (RT_RIPGREP, and PATH for the programs run), stderr. */
 export interface SearchWorld {
   readonly root: Root;
-  readonly env: NodeJS.ProcessEnv;
+  readonly settings: Settings;
   warn(message: string): void;
 }
 
@@ -67,7 +68,7 @@ export async function searchPaths(
   const { root } = world;
   const dirs = searchedFolders(root, query.paths);
   const plan = planEngines(query, dirs);
-  const prefilter = compiled && (await prefilterEngine(plan, compiled, world.env));
+  const prefilter = compiled && (await prefilterEngine(plan, compiled, world.settings));
   const narrowed = prefilter?.narrowed;
   let set =
     (narrowed && dirs && candidatesAmong(root, dirs, narrowed.tracked, narrowed.only, query.list, query.globs)) ||
@@ -77,7 +78,7 @@ export async function searchPaths(
     ? { engine: prefilter, matcher: compiled }
     : compiled
       ? { engine: ownEngine(compiled), matcher: compiled }
-      : await pcreEngine(set.files, query, world.env, (m) => world.warn(m));
+      : await pcreEngine(set.files, query, world.settings, (m) => world.warn(m));
   // Each file's hits (-l asks only whether a file has hits: its first is enough), and with -c -o its matches.
   const hits: number[][] = [];
   const matchCounts: number[] = [];

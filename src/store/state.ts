@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import path from 'node:path';
-import { RtError } from '../model/errors.js';
 import { hashString } from '../model/hash.js';
 import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
 import { TEMP_MARK_END, tempMark } from '../io/processes.js';
+import type { Settings } from '../settings/env.js';
 
 export type Warn = (message: string) => void;
 
@@ -57,13 +57,12 @@ export class StateStore {
 
   constructor(
     rootDir: string,
-    env: NodeJS.ProcessEnv,
+    settings: Pick<Settings, 'state' | 'session'>,
     private readonly warn: Warn,
   ) {
     this.dir = path.join(rootDir, STATE_DIR);
-    const setting = (env.RT_STATE ?? '').toLowerCase();
-    this.disabledReason = ['off', '0', 'false', 'no'].includes(setting) ? 'RT_STATE=off' : undefined;
-    this.session = sessionOf(env);
+    this.disabledReason = settings.state ? undefined : 'RT_STATE=off';
+    this.session = settings.session;
   }
 
   get enabled(): boolean {
@@ -481,28 +480,6 @@ export class StateStore {
  * lead anywhere), a folder, a FIFO (opened without blocking: reading one would wait forever) or
  * a device. Throws when there is no such file.
  */
-/** The longest session name (RT_SESSION). */
-const SESSION_MAX = 64;
-
-/**
- * The session RT_SESSION names: each agent of several in one root its own view state
- * (what counts as shown, the last window) and, with it, its own undo; undefined (unset or
- * empty) for the one shared session. A name is letters, digits, '.', '_' and '-', at most 64
- * (it becomes part of file names); anything else is refused (exit 2).
- */
-export function sessionOf(env: NodeJS.ProcessEnv): string | undefined {
-  const name = env.RT_SESSION;
-  if (name === undefined || name === '') return undefined;
-  if (name.length > SESSION_MAX || !/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') {
-    throw new RtError(
-      'usage',
-      `RT_SESSION must be a name of letters, digits, '.', '_' and '-', at most ${SESSION_MAX} characters: ${JSON.stringify(name.slice(0, 80))}`,
-      ['e.g. RT_SESSION=agent-1'],
-    );
-  }
-  return name;
-}
-
 export function openStateFile(file: string): number | 'foreign' {
   let fd: number;
   try {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { Context, type Sink } from '../../src/cli/context.js';
 import { showWindow } from '../../src/cli/shared.js';
+import { readSettings } from '../../src/settings/env.js';
 import { RtError } from '../../src/model/errors.js';
 import { lidToString } from '../../src/model/lid.js';
 import type { IndexedFile } from '../../src/store/indexedFile.js';
@@ -42,7 +43,7 @@ function run(total: number, start: number, end: number, json: boolean, failAt = 
   const sink: Sink = { write: (c) => (log.push('write'), chunks.push(Buffer.from(c))) };
   const ctx = new Context(
     os.tmpdir(),
-    { RT_STATE: 'off' },
+    readSettings({ RT_STATE: 'off' }),
     { stdout: sink, stderr: { write: () => true } },
     { isTTY: false, read: () => Buffer.alloc(0) },
     os.tmpdir(),

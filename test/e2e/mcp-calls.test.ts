@@ -250,7 +250,7 @@ describe('rt mcp: calls as the CLI would run them', () => {
     };
     const [dT, dJ, dM] = [repoWith(files), repoWith(files), repoWith(files)];
     const client = await connect(dM, { RT_SESSION: 'same' });
-    const steps: Array<[string[], string | undefined, string, Record<string, unknown>]> = [
+    const steps: Step[] = [
       [['open', 'a.txt'], undefined, 'open', { target: 'a.txt' }],
       [['open', 'big.txt', '--window', '30'], undefined, 'open', { target: 'big.txt', window: 30 }],
       [['scroll', 'big.txt'], undefined, 'scroll', { path: 'big.txt' }],
@@ -274,25 +274,67 @@ describe('rt mcp: calls as the CLI would run them', () => {
       [['undo'], undefined, 'undo', {}],
       [['redo'], undefined, 'redo', {}],
     ];
-    const strip = (s: string) => s.replace(/\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+Z)?/g, 'TIME');
-    for (const [argv, input, tool, args] of steps) {
-      const t = run(argv, dT, { input, env: { RT_SESSION: 'same' } });
-      const j = run([...argv, '--json'], dJ, { input, env: { RT_SESSION: 'same' } });
-      const r = await call(client, tool, args);
-      // Said in a tool call's words: its notes and refusals name tools and fields, not command lines.
-      const words = vocabularyOf(
-        tools,
-        tools.find((x) => x.definition.name === tool),
-      );
-      const notes = inToolWords(t.stderr, words);
-      const out = outputInToolWords(t.stdout, words);
-      const expected = (t.status ?? 0) >= 2 ? `${out}${notes}(exit ${t.status})` : `${out}${notes}`;
-      expect(strip(textOf(r)).startsWith(strip(expected)), `${argv.join(' ')}\n${textOf(r)}\n---\n${expected}`).toBe(
-        true,
-      );
-      const doc = j.stdout.trim().split('\n').pop()!;
-      const expectedDoc = documentInToolWords(JSON.parse(doc), words);
-      expect(strip(JSON.stringify(r.structuredContent)), argv.join(' ')).toBe(strip(JSON.stringify(expectedDoc)));
-    }
+    await expectAsCli(steps, dT, dJ, client);
+  });
+
+  it('held: a call is refused as the CLI refuses its command line (choices, a pasted hit, RT_WINDOW)', async () => {
+    const files = { 'a.txt': 'one\ntwo\nthree\n', 'big.txt': numbered(150) };
+    const [dT, dJ, dM] = [repoWith(files), repoWith(files), repoWith(files)];
+    const client = await connect(dM, { RT_SESSION: 'same', RT_WINDOW: 'lots' });
+    const steps: Step[] = [
+      [['open', 'a.txt', '--window', '2'], undefined, 'open', { target: 'a.txt', window: 2 }],
+      [
+        ['edit', 'a.txt', '1', '--indent', 'sideways'],
+        'x\n',
+        'edit',
+        { path: 'a.txt', from: '1', indent: 'sideways', text: 'x\n' },
+      ],
+      [['scroll', 'a.txt', 'up'], undefined, 'scroll', { path: 'a.txt', direction: 'up' }],
+      [
+        ['edit', 'a.txt:2', 'x', '--force', '--diff', '--no-check'],
+        'x\n',
+        'edit',
+        { path: 'a.txt:2', from: 'x', force: true, diff: true, no_check: true, text: 'x\n' },
+      ],
+      [['open', 'big.txt'], undefined, 'open', { target: 'big.txt' }],
+      [['scroll', 'a.txt'], undefined, 'scroll', { path: 'a.txt' }],
+    ];
+    await expectAsCli(steps, dT, dJ, client, { RT_WINDOW: 'lots' });
   });
 });
+
+/** A command line, its standard input, and the same as a tool call. */
+type Step = [string[], string | undefined, string, Record<string, unknown>];
+
+/**
+ * Each step's result: its text the CLI's stdout then stderr (run in `dT`), its structured content the CLI's --json
+ * document (run in `dJ`), said in a tool call's words.
+ */
+async function expectAsCli(
+  steps: readonly Step[],
+  dT: string,
+  dJ: string,
+  client: Client,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const strip = (s: string) => s.replace(/\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+Z)?/g, 'TIME');
+  for (const [argv, input, tool, args] of steps) {
+    const t = run(argv, dT, { input, env: { RT_SESSION: 'same', ...env } });
+    const j = run([...argv, '--json'], dJ, { input, env: { RT_SESSION: 'same', ...env } });
+    const r = await call(client, tool, args);
+    // Said in a tool call's words: its notes and refusals name tools and fields, not command lines.
+    const words = vocabularyOf(
+      tools,
+      tools.find((x) => x.definition.name === tool),
+    );
+    const notes = inToolWords(t.stderr, words);
+    const out = outputInToolWords(t.stdout, words);
+    const expected = (t.status ?? 0) >= 2 ? `${out}${notes}(exit ${t.status})` : `${out}${notes}`;
+    expect(strip(textOf(r)).startsWith(strip(expected)), `${argv.join(' ')}\n${textOf(r)}\n---\n${expected}`).toBe(
+      true,
+    );
+    const doc = j.stdout.trim().split('\n').pop()!;
+    const expectedDoc = documentInToolWords(JSON.parse(doc), words);
+    expect(strip(JSON.stringify(r.structuredContent)), argv.join(' ')).toBe(strip(JSON.stringify(expectedDoc)));
+  }
+}

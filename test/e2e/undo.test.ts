@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { History } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
+import { readSettings } from '../../src/settings/env.js';
 import {
   cleanup,
   expectRun,
@@ -324,7 +325,7 @@ describe('nothing to undo, and a history that cannot be trusted', () => {
     const dir = repo({ 'f.txt': 'a\n' });
     // 204 steps written straight into the history (one rt run each would take minutes on a busy
     // machine), then the 205th by rt edit, which drops the oldest five.
-    const history = History.of(new StateStore(dir, {}, () => undefined))!;
+    const history = History.of(new StateStore(dir, readSettings({}), () => undefined))!;
     const side = { exists: true, size: 2, digest: null };
     const file = { path: 'f.txt', abs: path.join(dir, 'f.txt'), before: side, after: side, added: 1, removed: 1 };
     const span = { from: 0, to: 1, start: 0, end: 2 };

@@ -13,6 +13,7 @@ import { searchPaths } from '../../src/search/searchPaths.js';
 import type { SearchSink } from '../../src/search/sink.js';
 import { folderQuery } from '../support/folderQuery.js';
 import { tempFolders } from '../support/tempFolders.js';
+import { readSettings } from '../../src/settings/env.js';
 
 const folder = tempFolders('rt-sink-');
 
@@ -33,7 +34,7 @@ function recorder(): { sink: SearchSink; heard: string[] } {
 function world(dir: string): Context {
   return new Context(
     dir,
-    { RT_STATE: 'off', RT_RIPGREP: 'off', RT_GIT_GREP: 'off', PATH: process.env.PATH },
+    readSettings({ RT_STATE: 'off', RT_RIPGREP: 'off', RT_GIT_GREP: 'off', PATH: process.env.PATH }),
     { stdout: { write: () => true }, stderr: { write: () => true } },
     { isTTY: false, read: () => Buffer.alloc(0) },
     dir,

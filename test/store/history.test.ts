@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { History, MAX_BYTES, MAX_STEPS, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
+import { readSettings } from '../../src/settings/env.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
@@ -14,7 +15,7 @@ afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true 
 function fresh(): { history: History; dir: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-history-'));
   roots.push(root);
-  const history = History.of(new StateStore(root, {}, () => undefined))!;
+  const history = History.of(new StateStore(root, readSettings({}), () => undefined))!;
   return { history, dir: path.join(root, '.rt', 'history') };
 }
 

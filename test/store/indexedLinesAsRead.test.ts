@@ -10,6 +10,7 @@ import { indexedLinesAsRead, openIndexed } from '../../src/store/indexedFile.js'
 import { resolveInRoot } from '../../src/store/root.js';
 import { StateStore } from '../../src/store/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
+import { readSettings } from '../../src/settings/env.js';
 
 afterAll(cleanup);
 // rt's clock a minute ahead: a file's change time (which setting its modification time back
@@ -22,7 +23,7 @@ afterAll(() => vi.useRealTimers());
 
 const root = fs.realpathSync(tempDir());
 fs.mkdirSync(path.join(root, '.rt'));
-const store = new StateStore(root, {}, (m) => {
+const store = new StateStore(root, readSettings({}), (m) => {
   throw new Error(m);
 });
 /** A minute ago: an index saved now is to be trusted alone (not "racy"). */

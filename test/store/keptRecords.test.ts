@@ -13,6 +13,7 @@ import { BLOCK, SavedIndex, saveIndexFile } from '../../src/store/savedIndex.js'
 import { StateStore } from '../../src/store/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { runs } from '../support/runs.js';
+import { readSettings } from '../../src/settings/env.js';
 
 afterAll(cleanup);
 
@@ -41,7 +42,7 @@ function saved(root: string, rel: string): Record<string, unknown> {
 describe('an edit saving the records it kept as they were read', () => {
   it('writes the index that encoding every record gives, and reads back the same LIDs', () => {
     const root = tempDir();
-    const store = new StateStore(root, {}, (m) => {
+    const store = new StateStore(root, readSettings({}), (m) => {
       throw new Error(m);
     });
     let n = 0;

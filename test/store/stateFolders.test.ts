@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StateStore, type StateDoc } from '../../src/store/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
+import { readSettings } from '../../src/settings/env.js';
 
 afterAll(cleanup);
 
@@ -16,7 +17,7 @@ describe('state folders swapped for links after the first use', () => {
   const root = tempDir();
   const outside = tempDir();
   const warnings: string[] = [];
-  const store = new StateStore(root, {}, (m) => warnings.push(m));
+  const store = new StateStore(root, readSettings({}), (m) => warnings.push(m));
   const view = path.join(root, '.rt', 'view');
 
   it('reads, writes and sets aside nothing through the link', () => {
@@ -57,7 +58,7 @@ describe('state folders swapped for links after the first use', () => {
     fs.lutimesSync(path.join(dir, '.rt', 'swept'), old, old);
     fs.symlinkSync(elsewhere, path.join(dir, '.rt', 'set-aside'));
     const said: string[] = [];
-    const fresh = new StateStore(dir, {}, (m) => said.push(m));
+    const fresh = new StateStore(dir, readSettings({}), (m) => said.push(m));
     expect(fresh.save('view', 'b.txt', doc('b.txt', 'x')), said.join('\n')).toBe(true);
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(fs.lstatSync(path.join(dir, '.rt', 'swept')).isFile()).toBe(true);

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { splitLines } from '../../src/model/lines.js';
 import { findRoot, resolveInRoot, type Root } from '../../src/store/root.js';
 import { StateStore } from '../../src/store/state.js';
+import { readSettings } from '../../src/settings/env.js';
 import { changedMeanwhile, Transaction, type Change, type Workspace } from '../../src/store/transaction.js';
 import { versionOf } from '../../src/store/writeFile.js';
 
@@ -29,7 +30,7 @@ function workspace(): { ws: Workspace; root: Root; warnings: string[] } {
     session: undefined,
     stateOf: (f) => {
       let s = stores.get(f.stateRoot);
-      if (!s) stores.set(f.stateRoot, (s = new StateStore(f.stateRoot, {}, (m) => warnings.push(m))));
+      if (!s) stores.set(f.stateRoot, (s = new StateStore(f.stateRoot, readSettings({}), (m) => warnings.push(m))));
       return s;
     },
     warn: (m) => warnings.push(m),

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lidToString } from '../../src/model/lid.js';
 import { StateStore } from '../../src/store/state.js';
 import { ViewState } from '../../src/store/views.js';
+import { readSettings } from '../../src/settings/env.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -14,7 +15,7 @@ describe('ViewState', () => {
     'records a window of a million lines as it keeps it: its ' +
       'last 100,000 LIDs and 20,000 numbers, saved and loaded again',
     () => {
-      const store = new StateStore(root, {}, () => undefined);
+      const store = new StateStore(root, readSettings({}), () => undefined);
       const lids = Array.from({ length: 1_000_000 }, (_, i) => lidToString((1 << 30) | (i + 1)));
       const view = ViewState.load(store, 'big.txt');
       view.recordWindow({ start: 1, end: lids.length }, lids, null);
@@ -37,7 +38,7 @@ describe('ViewState', () => {
       'another window, another size, or lines shown since, are saved',
     () => {
       const dir = fs.mkdtempSync(path.join(root, 'again-'));
-      const store = new StateStore(dir, {}, () => undefined);
+      const store = new StateStore(dir, readSettings({}), () => undefined);
       const lids = Array.from({ length: 10 }, (_, i) => lidToString((1 << 30) | (i + 1)));
       const show = (start: number, end: number, size: number | null | undefined, more?: (v: ViewState) => void) => {
         const view = ViewState.load(store, 'f.txt');

@@ -1,7 +1,7 @@
 import { RtError } from '../../model/errors.js';
 import { parsePatch } from '../../model/patch/parse.js';
 import { readPatchFile } from '../../store/userFiles.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { DIFF, DRY_RUN, INDENT, NO_CHECK } from './editOptions.js';
 
@@ -15,7 +15,7 @@ const HEREDOC = [
   'EOF',
 ];
 
-export const applyCommand: CommandSpec = {
+export const applyCommand = defineCommand({
   name: 'apply',
   summary: 'apply many edits in many files from one patch, all or nothing',
   tool: [
@@ -84,7 +84,7 @@ export const applyCommand: CommandSpec = {
       { command: 'apply', patch: true },
     );
   },
-};
+});
 
 function readPatchFromStdin(stdin: { readonly isTTY: boolean; read(): Buffer }): Buffer {
   const usage = [

@@ -1,8 +1,8 @@
 import { renderCompletion, SHELLS, type Shell } from '../../docs/completions.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { COMMANDS } from './index.js';
 
-export const completionsCommand: CommandSpec = {
+export const completionsCommand = defineCommand({
   name: 'completions',
   summary: 'print the shell completion script for bash, zsh or fish',
   description: [
@@ -29,4 +29,4 @@ export const completionsCommand: CommandSpec = {
     ctx.emit({ command: 'completions', shell: args[0], script });
     ctx.out(script);
   },
-};
+});

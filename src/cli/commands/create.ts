@@ -1,10 +1,10 @@
 import { quotePath } from '../../model/errors.js';
 import { readEditText, readNoText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, NO_CHECK } from './editOptions.js';
 
-export const createCommand: CommandSpec = {
+export const createCommand = defineCommand({
   name: 'create',
   summary: 'create a file (and its folders) with the text on standard input',
   tool: [
@@ -52,4 +52,4 @@ export const createCommand: CommandSpec = {
       patch: false,
     });
   },
-};
+});

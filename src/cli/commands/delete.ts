@@ -2,10 +2,10 @@ import { parseAnchor } from '../../model/anchor.js';
 import { RtError, quotePath } from '../../model/errors.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
 
-export const deleteCommand: CommandSpec = {
+export const deleteCommand = defineCommand({
   name: 'delete',
   summary: 'delete lines FROM..TO',
   tool: [
@@ -32,7 +32,9 @@ export const deleteCommand: CommandSpec = {
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
   ],
   exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
-  checkOperands: (cwd, args, options) => refusePastedHit(deleteCommand, cwd, args, options, (a) => a.kind !== 'end'),
+  checkOperands(cwd, args, switches) {
+    refusePastedHit(this, cwd, args, switches, (a) => a.kind !== 'end');
+  },
   readsStdin: false,
   writes: true,
   run(ctx, args, options) {
@@ -58,4 +60,4 @@ export const deleteCommand: CommandSpec = {
       { command: 'delete', patch: false },
     );
   },
-};
+});

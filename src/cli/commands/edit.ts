@@ -4,10 +4,10 @@ import { RtError, shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, INDENT, NO_CHECK, writeExits } from './editOptions.js';
 
-export const editCommand: CommandSpec = {
+export const editCommand = defineCommand({
   name: 'edit',
   summary: 'replace lines FROM..TO with the text on standard input',
   tool: [
@@ -41,7 +41,9 @@ export const editCommand: CommandSpec = {
     { command: "rt edit src/app.ts 101:kq3f <<'EOF'", explains: 'replace line 101, checking that it is still kq3f' },
   ],
   exits: [[0, 'the lines were replaced (or, with --dry-run, the diff printed)'], ...writeExits(true)],
-  checkOperands: (cwd, args, options) => refusePastedHit(editCommand, cwd, args, options, (a) => a.kind !== 'end'),
+  checkOperands(cwd, args, switches) {
+    refusePastedHit(this, cwd, args, switches, (a) => a.kind !== 'end');
+  },
   readsStdin: true,
   writes: true,
   run(ctx, args, options) {
@@ -76,4 +78,4 @@ export const editCommand: CommandSpec = {
       { command: 'edit', patch: false },
     );
   },
-};
+});

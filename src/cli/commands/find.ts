@@ -10,12 +10,12 @@ import { suggestPaths } from '../../store/suggest.js';
 import type { Context } from '../context.js';
 import { CountPrinter } from '../hitPrinting.js';
 import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
-import type { CommandSpec, Options } from '../spec.js';
-import { LISTING_OPTIONS, listOptions, maxOption } from './searchOptions.js';
+import { defineCommand } from '../spec.js';
+import { LISTING_OPTIONS, type ListingOptions, listOptions, maxOption } from './searchOptions.js';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
-export const findCommand: CommandSpec = {
+export const findCommand = defineCommand({
   name: 'find',
   summary: 'list files whose path matches a glob or contains a string',
   tool: [
@@ -53,7 +53,14 @@ export const findCommand: CommandSpec = {
     },
   ],
   options: [
-    { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N paths (default 200)' },
+    {
+      long: 'max',
+      value: 'N',
+      kind: 'count',
+      least: 1,
+      counting: 'results',
+      summary: 'print at most N paths (default 200)',
+    },
     ...LISTING_OPTIONS,
   ],
   examples: [
@@ -127,10 +134,10 @@ export const findCommand: CommandSpec = {
     if (more > 0) ctx.out(capNotice(['file', 'files'], more, 0, again, 'a DIR or a more specific PATTERN'));
     return 0;
   },
-};
+});
 
 /** What `rt find` is asked: its command line read, all its options here. */
-function findRequest(args: readonly string[], options: Options) {
+function findRequest(args: readonly string[], options: ListingOptions & { readonly max: number | undefined }) {
   const [pattern, dirArg] = args as [string, string | undefined];
   return { pattern, dirArg, max: maxOption(options), list: listOptions(options) };
 }

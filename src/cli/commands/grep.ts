@@ -10,17 +10,18 @@ import { hitsBeyond, searchPaths, type SearchOutcome } from '../../search/search
 import type { Context } from '../context.js';
 import { CountPrinter, printHits } from '../hitPrinting.js';
 import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import {
   explainSearchFlag,
   LISTING_OPTIONS,
   listOptions,
   MATCH_OPTIONS,
+  type GrepOptions,
   type SearchRequest,
   searchRequest,
 } from './searchOptions.js';
 
-export const grepCommand: CommandSpec = {
+export const grepCommand = defineCommand({
   name: 'grep',
   summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
   tool: [
@@ -145,16 +146,16 @@ export const grepCommand: CommandSpec = {
   run(ctx, args, options) {
     return grep(ctx, grepRequest(args, options));
   },
-};
+});
 
 /** What `rt grep` is asked: a search request, and how files are chosen. */
-function grepRequest(args: readonly string[], options: Options): SearchRequest<FolderQuery> {
+function grepRequest(args: readonly string[], options: GrepOptions): SearchRequest<FolderQuery> {
   const request = searchRequest('grep', args, options);
   const query = {
     ...request.query,
-    filesOnly: options.files === true,
+    filesOnly: options.files,
     list: listOptions(options),
-    globs: (options.glob as string[] | undefined) ?? [],
+    globs: options.glob,
   };
   return { ...request, query };
 }

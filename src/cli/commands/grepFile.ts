@@ -9,10 +9,10 @@ import { statResolved } from '../../store/indexedFile.js';
 import { resolveInRoot } from '../../store/root.js';
 import { CountPrinter, printHits } from '../hitPrinting.js';
 import { capNotice, commandLine } from '../searchNotes.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { explainSearchFlag, MATCH_OPTIONS, searchRequest } from './searchOptions.js';
 
-export const grepFileCommand: CommandSpec = {
+export const grepFileCommand = defineCommand({
   name: 'grep-file',
   summary: 'search one file; each hit is NUMBER:LID|CONTENT',
   tool: [
@@ -96,4 +96,4 @@ export const grepFileCommand: CommandSpec = {
       ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },
-};
+});

@@ -3,10 +3,10 @@ import { printable } from '../../model/errors.js';
 import { History } from '../../store/history.js';
 import { resolveInRoot } from '../../store/root.js';
 import { exists } from '../../store/userFiles.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { settlePending } from '../../store/stepping.js';
 
-export const historyCommand: CommandSpec = {
+export const historyCommand = defineCommand({
   name: 'history',
   summary: 'the steps rt wrote, newest first',
   tool: [
@@ -73,4 +73,4 @@ export const historyCommand: CommandSpec = {
     } else if (steps.length === 0) ctx.warn('the history holds no step (it keeps the last 200, for 30 days)');
     return steps.length ? 0 : 1;
   },
-};
+});

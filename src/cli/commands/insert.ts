@@ -4,10 +4,10 @@ import { shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
 import { runWrites, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, INDENT, NO_CHECK, writeExits } from './editOptions.js';
 
-export const insertCommand: CommandSpec = {
+export const insertCommand = defineCommand({
   name: 'insert',
   summary: 'insert the text on standard input before line AT ($ appends)',
   tool: [
@@ -43,7 +43,9 @@ export const insertCommand: CommandSpec = {
     { command: "rt insert notes.md '$' <<'EOF'", explains: 'append lines to the file' },
   ],
   exits: [[0, 'the lines were inserted (or, with --dry-run, the diff printed)'], ...writeExits(true)],
-  checkOperands: (cwd, args, options) => refusePastedHit(insertCommand, cwd, args, options, () => true),
+  checkOperands(cwd, args, switches) {
+    refusePastedHit(this, cwd, args, switches, () => true);
+  },
   readsStdin: true,
   writes: true,
   run(ctx, args, options) {
@@ -60,11 +62,11 @@ export const insertCommand: CommandSpec = {
           line: 0,
           path: pathArg,
           moveTo: undefined,
-          hunks: [{ kind: 'insert', line: 0, at, after: options.after === true, rows: text.lines }],
+          hunks: [{ kind: 'insert', line: 0, at, after: options.after, rows: text.lines }],
         },
       ],
       writeFlags(ctx, options),
       { command: 'insert', patch: false },
     );
   },
-};
+});

@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 
-export const mcpCommand: CommandSpec = {
+export const mcpCommand = defineCommand({
   name: 'mcp',
   summary: "serve rt's commands as MCP tools over stdio",
   description: [
@@ -22,7 +22,7 @@ export const mcpCommand: CommandSpec = {
   touchesFiles: false,
   async run(ctx) {
     // Loaded when rt mcp runs, not when rt starts: run.ts defines this command, so it is passed in.
-    const [{ serve }, { runCli }] = await Promise.all([import('../../mcp/server.js'), import('../run.js')]);
+    const [{ serve }, { runTool }] = await Promise.all([import('../../mcp/server.js'), import('../run.js')]);
     // A stray console.log from anything the server loads must not break the protocol.
     console.log =
       console.info =
@@ -33,6 +33,6 @@ export const mcpCommand: CommandSpec = {
     process.on('unhandledRejection', (error) =>
       process.stderr.write(`rt mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     );
-    await serve({ cwd: ctx.cwd, env: ctx.env, root: ctx.root.dir, runCli });
+    await serve({ cwd: ctx.cwd, settings: ctx.settings, root: ctx.root.dir, runTool });
   },
-};
+});

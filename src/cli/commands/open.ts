@@ -19,12 +19,12 @@ import type { Context } from '../context.js';
 import { isFolder, namesNonFolder } from '../../store/userFiles.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
 import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
-import { listFolder } from '../folderListing.js';
+import { listFolder, type FolderOptions } from '../folderListing.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import { lidToString } from '../../model/lid.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { defineCommand } from '../spec.js';
 
-export const openCommand: CommandSpec = {
+export const openCommand = defineCommand({
   name: 'open',
   summary: 'print a window of a file, every line with its number and LID',
   tool: [
@@ -116,7 +116,7 @@ export const openCommand: CommandSpec = {
       }),
     );
   },
-};
+});
 
 /**
  * `rt open PATH:@NAME`: the definition NAME names, whole (its first `size` lines if longer);
@@ -124,7 +124,7 @@ export const openCommand: CommandSpec = {
  */
 async function openSymbol(
   ctx: Context,
-  options: Options,
+  options: FolderOptions,
   pathArg: string,
   name: string,
   size: number,
@@ -194,7 +194,7 @@ async function openSymbol(
  */
 function noteCutRange(
   ctx: Context,
-  options: Options,
+  options: FolderOptions,
   file: IndexedFile,
   end: number,
   window: LineWindow,
@@ -204,11 +204,11 @@ function noteCutRange(
   if (window.end >= last) return;
   const rest = last - window.end;
   // The command shown runs under RT_WINDOW, if set, as this one did; not under this one's --window.
-  const restCap = explicitWindowSize(ctx, {}) ?? MAX_RANGE;
+  const restCap = ctx.settings.window ?? MAX_RANGE;
   const why =
     options.window !== undefined
       ? `with --window ${cap}`
-      : explicitWindowSize(ctx, {}) !== undefined
+      : ctx.settings.window !== undefined
         ? `with RT_WINDOW=${cap}`
         : 'unless --window N or RT_WINDOW says more';
   ctx.warn(

@@ -4,10 +4,10 @@ import { withFolderOf } from '../../store/pinnedFolder.js';
 import { resolveInRoot } from '../../store/root.js';
 import { ViewState } from '../../store/views.js';
 import { renderWindowLines } from '../../render/window.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
 
-export const outlineCommand: CommandSpec = {
+export const outlineCommand = defineCommand({
   name: 'outline',
   summary: "list the definitions of a file (a Markdown file's headings), each as one line with its LID",
   tool: [
@@ -44,7 +44,7 @@ export const outlineCommand: CommandSpec = {
       withFolderOf(resolved, (pinned) => {
         const file = openIndexed(ctx.stateOf(pinned), pinned);
         const definitions = definitionsOf(resolved, language).filter((d) => d.line <= file.total);
-        if (options.names === true) {
+        if (options.names) {
           const names = [...new Set(definitions.map((d) => d.qualifiedName))];
           ctx.emit({ command: 'outline', path: file.path.display, names });
           for (const name of names) ctx.out(`${name}\n`);
@@ -92,4 +92,4 @@ export const outlineCommand: CommandSpec = {
       }),
     );
   },
-};
+});

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { step } from '../stepping.js';
 
-export const redoCommand: CommandSpec = {
+export const redoCommand = defineCommand({
   name: 'redo',
   summary: 'bring back the step you last undid',
   tool: [
@@ -30,5 +30,5 @@ export const redoCommand: CommandSpec = {
   ],
   readsStdin: false,
   writes: true,
-  run: (ctx, _args, options) => step(ctx, 'redo', undefined, options.force === true),
-};
+  run: (ctx, _args, options) => step(ctx, 'redo', undefined, options.force),
+});

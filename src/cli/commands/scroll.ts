@@ -5,13 +5,13 @@ import { openIndexed, retryOnChange, type IndexedFile } from '../../store/indexe
 import { withFolderOf } from '../../store/pinnedFolder.js';
 import { resolveInRoot, type ResolvedPath } from '../../store/root.js';
 import { ViewState, type LastView } from '../../store/views.js';
-import { explicitWindowSize, showWindow } from '../shared.js';
+import { showWindow } from '../shared.js';
 import { DEFAULT_WINDOW } from '../../model/window.js';
 import { jsonWindow } from '../../render/json.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import type { Context } from '../context.js';
 
-export const scrollCommand: CommandSpec = {
+export const scrollCommand = defineCommand({
   name: 'scroll',
   summary: 'print the next (+) or previous (-) window of a file',
   tool: [
@@ -69,13 +69,17 @@ export const scrollCommand: CommandSpec = {
       withFolderOf(resolveInRoot(ctx.root, args[0]!), (resolved) => scroll(ctx, resolved, direction, options)),
     );
   },
-};
+});
 
-function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', options: Options): void {
+function scroll(
+  ctx: Context,
+  target: ResolvedPath,
+  direction: '+' | '-',
+  options: { readonly window: number | undefined },
+): void {
   const file = openIndexed(ctx.stateOf(target), target);
   const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
-  const explicit = options.window !== undefined ? explicitWindowSize(ctx, options) : undefined;
-  const size = explicit ?? view.windowSize ?? explicitWindowSize(ctx, options) ?? DEFAULT_WINDOW;
+  const size = options.window ?? view.windowSize ?? ctx.settings.window ?? DEFAULT_WINDOW;
   const last = view.last ? relocate(file, view.last) : null;
   const display = quotePath(file.path.display);
 
@@ -99,7 +103,7 @@ function scroll(ctx: Context, target: ResolvedPath, direction: '+' | '-', option
     }
     window = previousWindow(file.total, last, size);
   }
-  showWindow(ctx, 'scroll', file, window, view, explicit);
+  showWindow(ctx, 'scroll', file, window, view, options.window);
 }
 
 /**

@@ -6,10 +6,9 @@ import { withPosixClasses } from '../../search/posixClasses.js';
 import type { ListOptions } from '../../search/listFiles.js';
 import { compileSearch, type LineMatcher } from '../../search/match.js';
 import type { SearchQuery } from '../../search/query.js';
-import { positiveInt } from '../shared.js';
-import type { OptionSpec, Options } from '../spec.js';
+import type { OptionSpec, OptionsOf } from '../spec.js';
 
-export const MATCH_OPTIONS: readonly OptionSpec[] = [
+export const MATCH_OPTIONS = [
   {
     long: 'regexp',
     short: 'e',
@@ -57,12 +56,20 @@ export const MATCH_OPTIONS: readonly OptionSpec[] = [
       'print only how many lines match in each file with hits (with -o, how many matches), as PATH:COUNT ' +
       '(grep-file: COUNT)',
   },
-  { long: 'context', short: 'C', value: 'N', kind: 'count', summary: 'also print N lines before and after each hit' },
+  {
+    long: 'context',
+    short: 'C',
+    value: 'N',
+    kind: 'count',
+    counting: 'lines of context',
+    summary: 'also print N lines before and after each hit',
+  },
   {
     long: 'after-context',
     short: 'A',
     value: 'N',
     kind: 'count',
+    counting: 'lines of context',
     summary: 'also print N lines after each hit (wins over -C)',
   },
   {
@@ -70,6 +77,7 @@ export const MATCH_OPTIONS: readonly OptionSpec[] = [
     short: 'B',
     value: 'N',
     kind: 'count',
+    counting: 'lines of context',
     summary: 'also print N lines before each hit (wins over -C)',
   },
   {
@@ -78,41 +86,57 @@ export const MATCH_OPTIONS: readonly OptionSpec[] = [
     kind: 'switch',
     summary: 'accepted out of habit, and does nothing: line numbers are always printed',
   },
-  { long: 'max', value: 'N', kind: 'count', least: 1, summary: 'print at most N hits (default 200)' },
-];
+  {
+    long: 'max',
+    value: 'N',
+    kind: 'count',
+    least: 1,
+    counting: 'results',
+    summary: 'print at most N hits (default 200)',
+  },
+] as const satisfies readonly OptionSpec[];
 
 /** How many hits (with -l or -c, files) a search prints by default. */
 export const DEFAULT_MAX = 200;
 
-export function maxOption(options: Options): number {
-  return options.max === undefined ? DEFAULT_MAX : positiveInt(String(options.max), '--max', 'results, 1 or more');
+export function maxOption(options: { readonly max: number | undefined }): number {
+  return options.max ?? DEFAULT_MAX;
 }
 
-/** -C N, -A N, -B N: lines of context (0 or more). */
-export function countOption(value: Options[string], flag: string): number {
-  if (String(value).trim() === '0') return 0;
-  return positiveInt(String(value), flag, 'lines of context, 0 or more');
+/** --hidden and --no-ignore, as the listing takes them. */
+export function listOptions(options: { readonly hidden: boolean; readonly ignore: boolean }): ListOptions {
+  return { hidden: options.hidden, noIgnore: !options.ignore };
 }
 
-export function listOptions(options: Options): ListOptions {
-  return { hidden: options.hidden === true, noIgnore: options.ignore === false };
-}
-
-export const LISTING_OPTIONS: readonly OptionSpec[] = [
+export const LISTING_OPTIONS = [
   { long: 'hidden', kind: 'switch', summary: 'also search hidden files and folders (names starting with a dot)' },
   {
     long: 'no-ignore',
     kind: 'switch',
     summary: "also search files that .gitignore, .ignore or git's exclude files ignore",
   },
-];
+] as const satisfies readonly OptionSpec[];
+
+/** --hidden and --no-ignore, parsed. */
+export type ListingOptions = OptionsOf<typeof LISTING_OPTIONS>;
+
+/** grep's options, parsed: a search's, and -g, -l, --hidden and --no-ignore. */
+export type GrepOptions = OptionsOf<typeof MATCH_OPTIONS> &
+  ListingOptions & { readonly files: boolean; readonly glob: readonly string[] };
+
+/** The options of a search, parsed: grep-file's, and grep's own where it has them (-l, -g, --hidden, --no-ignore). */
+export type SearchOptions = OptionsOf<typeof MATCH_OPTIONS> & Partial<GrepOptions>;
 
 /**
  * The query of `rt COMMAND ARGS`: with -e, the patterns are those and every operand is a path;
  * else the first operand is the pattern. grep-file takes one path.
  */
-export function searchQuery(command: 'grep' | 'grep-file', args: readonly string[], options: Options): SearchQuery {
-  const given = (options.regexp as string[] | undefined) ?? [];
+export function searchQuery(
+  command: 'grep' | 'grep-file',
+  args: readonly string[],
+  options: SearchOptions,
+): SearchQuery {
+  const given = options.regexp;
   const usage =
     command === 'grep'
       ? 'rt grep PATTERN [PATH...], or rt grep -e PATTERN... [PATH...]'
@@ -128,10 +152,7 @@ export function searchQuery(command: 'grep' | 'grep-file', args: readonly string
       [paths.length ? 'search several with: rt grep PATTERN PATH...' : `search a file with: ${usage}`],
     );
   }
-  const fixed = options.fixed === true;
-  const pcre = options.pcre2 === true;
-  const invert = options.invertMatch === true;
-  const only = options.onlyMatching === true;
+  const { fixed, pcre2: pcre, invertMatch: invert, onlyMatching: only } = options;
   if (pcre && fixed)
     throw new RtError('usage', '-F and -P cannot be combined: -F takes PATTERN literally, -P as PCRE2', [
       'leave out one of them',
@@ -140,26 +161,26 @@ export function searchQuery(command: 'grep' | 'grep-file', args: readonly string
     throw new RtError('usage', '-o prints the matching parts of lines, and the lines -v selects have none', [
       'leave out one of them',
     ]);
-  if (options.count === true && options.files === true)
+  if (options.count && options.files)
     throw new RtError('usage', '-c counts the hits of each file, -l lists the files with hits: choose one', [
       'leave out one of them',
     ]);
-  const smartCase = options.smartCase === true && options.ignoreCase !== true;
-  const context = options.context === undefined ? 0 : countOption(options.context, '--context');
+  const smartCase = options.smartCase && !options.ignoreCase;
+  const context = options.context ?? 0;
   return {
     patterns,
     matched: fixed || pcre ? patterns : patterns.map(withPosixClasses),
     paths,
     fixed,
-    ignoreCase: options.ignoreCase === true || (smartCase && !pcre && smartCaseIgnores(patterns, fixed)),
+    ignoreCase: options.ignoreCase || (smartCase && !pcre && smartCaseIgnores(patterns, fixed)),
     smartCase,
-    word: options.word === true,
+    word: options.word,
     invert,
     pcre,
     only,
-    count: options.count === true,
-    before: options.beforeContext === undefined ? context : countOption(options.beforeContext, '--before-context'),
-    after: options.afterContext === undefined ? context : countOption(options.afterContext, '--after-context'),
+    count: options.count,
+    before: options.beforeContext ?? context,
+    after: options.afterContext ?? context,
   };
 }
 
@@ -178,7 +199,11 @@ export interface SearchRequest<Query extends SearchQuery = SearchQuery> {
 }
 
 /** The request of `rt COMMAND ARGS` (see searchQuery): its options read here, all of them. */
-export function searchRequest(command: 'grep' | 'grep-file', args: readonly string[], options: Options): SearchRequest {
+export function searchRequest(
+  command: 'grep' | 'grep-file',
+  args: readonly string[],
+  options: SearchOptions,
+): SearchRequest {
   const query = searchQuery(command, args, options);
   const matcher = query.pcre
     ? undefined
@@ -192,7 +217,7 @@ export function searchRequest(command: 'grep' | 'grep-file', args: readonly stri
 }
 
 /** The flags of a search as given (every -e included), to repeat it in a suggested command. */
-export function searchFlags(options: Options): string[] {
+export function searchFlags(options: SearchOptions): string[] {
   const out: string[] = [];
   if (options.ignoreCase) out.push('-i');
   if (options.smartCase) out.push('-S');
@@ -206,16 +231,16 @@ export function searchFlags(options: Options): string[] {
   if (options.context !== undefined) out.push('-C', String(options.context));
   if (options.afterContext !== undefined) out.push('-A', String(options.afterContext));
   if (options.beforeContext !== undefined) out.push('-B', String(options.beforeContext));
-  for (const g of (options.glob as string[] | undefined) ?? []) out.push('-g', g);
+  for (const g of options.glob ?? []) out.push('-g', g);
   if (options.hidden) out.push('--hidden');
-  if (options.ignore === false) out.push('--no-ignore');
-  for (const p of (options.regexp as string[] | undefined) ?? []) out.push('-e', p);
+  if (options.ignore === false) out.push('--no-ignore'); // (undefined: grep-file, which has no --no-ignore)
+  for (const p of options.regexp) out.push('-e', p);
   return out;
 }
 
 /** The operands of a search as given: PATTERN (unless -e gave the patterns) and the PATHs. */
-export function searchOperands(query: SearchQuery, options: Options): string[] {
-  return [...((options.regexp as string[] | undefined)?.length ? [] : query.patterns), ...query.paths];
+export function searchOperands(query: SearchQuery, options: SearchOptions): string[] {
+  return [...(options.regexp.length ? [] : query.patterns), ...query.paths];
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { step } from '../stepping.js';
 
-export const undoCommand: CommandSpec = {
+export const undoCommand = defineCommand({
   name: 'undo',
   summary: 'take back your last write, if nothing changed its files since',
   tool: [
@@ -39,5 +39,5 @@ export const undoCommand: CommandSpec = {
   ],
   readsStdin: false,
   writes: true,
-  run: (ctx, args, options) => step(ctx, 'undo', args[0], options.force === true),
-};
+  run: (ctx, args, options) => step(ctx, 'undo', args[0], options.force),
+});
