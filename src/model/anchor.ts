@@ -69,7 +69,8 @@ export function resolveAnchor(anchor: Anchor, world: AnchorWorld): number {
       if (at !== anchor.line) {
         throw new RtError(
           'stale',
-          `${anchor.text} disagrees with the file: ${anchor.lid} is now line ${at}, and line ${anchor.line} is ${lidText(world, anchor.line)}`,
+          `${anchor.text} disagrees with the file: ${anchor.lid} is now line ${at}, and line ` +
+            `${anchor.line} is ${lidText(world, anchor.line)}`,
           [
             `if you meant the line you saw as ${anchor.lid}, name it ${at}:${anchor.lid} (or just ${anchor.lid})`,
             `see the lines as they are now: rt open ${file}:${anchor.lid}`,
@@ -105,7 +106,8 @@ function lineByNumber(line: number, world: AnchorWorld, file: string): number {
     if (shown?.length) {
       throw new RtError(
         'stale',
-        `line ${line} is past the end of ${world.display} now (${world.total} lines): ${shown.map((lid) => describe(lid, world)).join('; ')}`,
+        `line ${line} is past the end of ${world.display} now (${world.total} lines): ` +
+          `${shown.map((lid) => describe(lid, world)).join('; ')}`,
         [`see the file as it is now: rt open ${file}`],
         { line, total: world.total },
       );
@@ -174,7 +176,8 @@ export function retiredError(
   const now = lidToString(world.lidCodeAt(line - 1));
   return new RtError(
     'stale',
-    `${lid} is no longer in ${world.display}: its line was changed or deleted since it was shown; line ${line} (${now}) is where it was`,
+    `${lid} is no longer in ${world.display}: its line was changed or deleted since it was ` +
+      `shown; line ${line} (${now}) is where it was`,
     [`see the lines there now and take their LIDs: rt open ${quotePath(`${world.display}:${line}`)}`],
     { lid, line, now },
   );

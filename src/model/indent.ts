@@ -35,8 +35,10 @@ function columns(ws: Buffer): number {
 }
 
 /** A line that ends a block: what is inserted before it belongs to the block it closes. */
-const CLOSER =
-  /^\s*(?:[}\])]|end\b|else\b|elif\b|elsif\b|except\b|finally\b|catch\b|case\b|default\b|when\b|rescue\b|ensure\b|fi\b|done\b|esac\b)/;
+const CLOSER = new RegExp(
+  String.raw`^\s*(?:[}\])]|end\b|else\b|elif\b|elsif\b|except\b|finally\b|catch\b|case\b|default\b|when\b|` +
+    String.raw`rescue\b|ensure\b|fi\b|done\b|esac\b)`,
+);
 /** A line that opens a block: what follows it is one level deeper. */
 const OPENER = /(?:[{[(:]|=>|\bthen|\bdo|\bbegin)\s*(?:(?:\/\/|#).*)?$/;
 

@@ -124,7 +124,10 @@ function positionHint(path: string, where: string, open: (position: string) => s
   if ((m = /^(\d+),(\d+)$/.exec(where))) return `a range is START-END: ${open(`${m[1]}-${m[2]}`)}`;
   if ((m = /^\+(\d+)$/.exec(where))) return `a line is its number alone: ${open(m[1]!)}`;
   if ((m = /^(\d+)-$/.exec(where)))
-    return `a range needs its END (an END past the end of the file is cut to it): ${open(`${m[1]}-${Number(m[1]) + MAX_RANGE - 1}`)}`;
+    return (
+      `a range needs its END (an END past the end of the file is cut to it): ` +
+      `${open(`${m[1]}-${Number(m[1]) + MAX_RANGE - 1}`)}`
+    );
   if ((m = /^-(\d+)$/.exec(where))) return `a range needs its START: ${open(`1-${m[1]}`)}`;
   if (/^(\$|end)$/i.test(where.trim()))
     return `open has no $: the last line's number is in the header of rt open ${quotePath(path)}`;

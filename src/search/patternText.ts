@@ -41,6 +41,13 @@ export function smartCaseIgnores(patterns: readonly string[], fixed: boolean): b
   return literals !== '' && !UPPER.test(literals);
 }
 
+/** One escape at the start of a pattern's rest: \xHH, \u{H…}, \uHHHH, a class, a name, a control, a reference. */
+const ESCAPE = new RegExp(
+  String.raw`^\\(?:x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|[pP]\{[^}]*\}|k<[^>]*>|c[A-Za-z]|` +
+    String.raw`[0-9]+|[dDwWsSbB]|(.))`,
+  'su',
+);
+
 /** The literal characters of a pattern (see smartCaseIgnores), in no particular order. */
 function literalText(pattern: string): string {
   let out = '';
@@ -50,10 +57,7 @@ function literalText(pattern: string): string {
   for (let i = 0; i < pattern.length; ) {
     const c = pattern[i]!;
     if (c === '\\') {
-      const escape =
-        /^\\(?:x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|[pP]\{[^}]*\}|k<[^>]*>|c[A-Za-z]|[0-9]+|[dDwWsSbB]|(.))/su.exec(
-          pattern.slice(i),
-        );
+      const escape = ESCAPE.exec(pattern.slice(i));
       if (!escape) break;
       const code = escape[1] ?? escape[2] ?? escape[3];
       if (code !== undefined) out += String.fromCodePoint(Math.min(parseInt(code, 16), 0x10ffff));

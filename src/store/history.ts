@@ -167,7 +167,8 @@ export class History {
           )),
       );
       throw new Error(
-        `its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ${MAX_BYTES / 2 ** 20} MiB the history keeps`,
+        `its changed lines (${Math.ceil(size / 2 ** 20)} MiB) are more than the ` +
+          `${MAX_BYTES / 2 ** 20} MiB the history keeps`,
       );
     }
     return this.update((doc) => {
@@ -176,7 +177,8 @@ export class History {
       if (known) return known;
       const id = doc.next++;
       const blob = encodeStepData(data);
-      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true }); // again: a damaged list is set aside with its data
+      // Again: a damaged list is set aside with its data.
+      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
       writeAtomic(this.dataFile(id), blob);
       doc.steps = doc.steps.map((s) =>
         redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s,

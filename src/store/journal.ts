@@ -254,9 +254,11 @@ export function commitWrites(
     if (error instanceof RtError) throw error;
     throw new RtError(
       'access',
-      `cannot write the journal of this batch in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`,
+      `cannot write the journal of this batch in ${dir}: ` +
+        `${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`,
       [
-        "check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the journal in the system's temporary folder",
+        'check the permissions of the root and its .rt folder, or set RT_STATE=off to keep the ' +
+          "journal in the system's temporary folder",
       ],
     );
   }
@@ -476,7 +478,8 @@ export function recoverBatches(
   for (const name of names.sort()) {
     const file = path.join(dir, name);
     if (name.endsWith('.part')) {
-      if (!readOnly && !writerMayRun(name, file)) removeQuietly(file); // a draft a killed rt was writing: nothing of it was made
+      // A draft a killed rt was writing: nothing of it was made.
+      if (!readOnly && !writerMayRun(name, file)) removeQuietly(file);
       continue;
     }
     if (name.endsWith('.mark')) {
@@ -505,13 +508,16 @@ export function recoverBatches(
     if (!doc || ownedByLiveRt(doc, file)) continue;
     if (doc.owner.host !== os.hostname()) {
       warn(
-        `a batch (${doc.command}) of an rt on ${doc.owner.host} waits in ${file}: it is left for rt on that machine to finish`,
+        `a batch (${doc.command}) of an rt on ${doc.owner.host} waits in ${file}: it is left for ` +
+          `rt on that machine to finish`,
       );
       continue;
     }
     if (readOnly) {
       warn(
-        `a batch (${doc.command}) that an rt process was killed in waits to be ${committed ? 'finished' : 'undone'}: RT_READONLY is set, so it is left; run any rt command without RT_READONLY`,
+        `a batch (${doc.command}) that an rt process was killed in waits to be ` +
+          `${committed ? 'finished' : 'undone'}: RT_READONLY is set, so it is left; run any rt ` +
+          `command without RT_READONLY`,
       );
       continue;
     }
@@ -520,7 +526,8 @@ export function recoverBatches(
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       warn(
-        `cannot finish a batch (${doc.command}) that an rt process was killed in: ${why}; it is left in ${file} for the next command`,
+        `cannot finish a batch (${doc.command}) that an rt process was killed in: ${why}; it is ` +
+          `left in ${file} for the next command`,
       );
       warn(`to give it up, leaving its files as they are now: rm ${file}`);
     }
@@ -555,7 +562,8 @@ function recoverOne(
       warn(`finished a batch (${doc.command}) that an rt process killed midway had committed: ${wrote}`);
       if (skipped.length)
         warn(
-          `that batch is left incomplete, these files without its change: ${skipped.join(', ')}; see them with rt open and make the change again`,
+          `that batch is left incomplete, these files without its change: ${skipped.join(', ')}; see ` +
+            `them with rt open and make the change again`,
         );
       // Recorded as the step the killed rt would have recorded (once: the step names its
       // batch), before the journal goes.
@@ -564,7 +572,8 @@ function recoverOne(
     } else {
       for (const e of doc.entries) if (e.temp) removeQuietly(e.temp);
       warn(
-        `undid a batch (${doc.command}) that an rt process was killed before committing: none of its files had been written`,
+        `undid a batch (${doc.command}) that an rt process was killed before committing: none of ` +
+          `its files had been written`,
       );
     }
     for (const m of doc.marks ?? []) {

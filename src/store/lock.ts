@@ -73,7 +73,8 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS, sh
       if (code !== 'EEXIST') {
         const hint =
           code === 'ENAMETOOLONG'
-            ? 'the name is too long for the lock file rt makes beside it (255 bytes at most, with the some 25 bytes rt adds): give it a shorter name'
+            ? 'the name is too long for the lock file rt makes beside it (255 bytes at most, with the ' +
+              'some 25 bytes rt adds): give it a shorter name'
             : 'check the permissions of the folder';
         throw new RtError('access', `cannot lock ${what}: ${code ?? String(error)}`, [hint]);
       }

@@ -76,10 +76,12 @@ export function refuseProtectedWrite(abs: string, display: string): void {
       : `a git folder (${name})`;
   const hint = own
     ? 'rt keeps .rt/ itself; delete .rt/ to reset it'
-    : "change a repository's config, hooks and refs with git itself (git config, git commit …); rt reads them (rt open) but never writes them";
+    : "change a repository's config, hooks and refs with git itself (git config, git commit …); " +
+      'rt reads them (rt open) but never writes them';
   throw new RtError(
     'access',
-    `${display} ${place === abs ? 'is' : 'is inside'} ${where}: rt never writes, removes or makes anything there; nothing was written`,
+    `${display} ${place === abs ? 'is' : 'is inside'} ${where}: rt never writes, removes or ` +
+      `makes anything there; nothing was written`,
     [hint],
     { abs },
   );

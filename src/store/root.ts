@@ -215,7 +215,8 @@ export function realpathAllowingMissing(
         // The link itself is named (it may be a folder on the way), as the commands that fix it take it.
         const link = shown(current);
         throw new RtError('not_found', `${link} is a symbolic link to a missing file`, [
-          `remove the link (rm ${shellQuote(link)}), or point it at a file inside the root (ln -sfn FILE ${shellQuote(link)})`,
+          `remove the link (rm ${shellQuote(link)}), or point it at a file inside the root (ln -sfn ` +
+            `FILE ${shellQuote(link)})`,
         ]);
       }
       const parent = path.dirname(current);

@@ -406,7 +406,8 @@ function damaged(store: StateStore, file: string, why: string): undefined {
 function headDigest(h: Omit<IndexHead, 'head'>): string {
   const f = h.file;
   return digestText(
-    `${h.path}|${h.touched}|${h.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${h.racy}|${h.content}|${h.checkpoints.join(',')}|${h.blocks}|${h.retiredLength}|${h.retiredCheck}`,
+    `${h.path}|${h.touched}|${h.lines}|${f.size}|${f.mtimeNs}|${f.ctimeNs}|${f.ino}|${h.racy}|${h.content}|` +
+      `${h.checkpoints.join(',')}|${h.blocks}|${h.retiredLength}|${h.retiredCheck}`,
   );
 }
 

@@ -23,7 +23,10 @@ export const STATE_DIR = '.rt';
 
 /** What working without saved state gives up, said once when state is not kept. */
 const WITHOUT_STATE =
-  'working without saved state: rt cannot check which lines it has shown (edits and inserts are not refused for lines never shown), keeps no LID history (the LID of a changed or deleted line is forgotten, so a new line may by rare chance take it) and no views for scroll; see man rt, FILES';
+  'working without saved state: rt cannot check which lines it has shown (edits and inserts ' +
+  'are not refused for lines never shown), keeps no LID history (the LID of a changed or ' +
+  'deleted line is forgotten, so a new line may by rare chance take it) and no views for ' +
+  'scroll; see man rt, FILES';
 /** Whether a state file was written within EXPIRY_MS of `now` (false when there is none). */
 function isFresh(file: string, now: number): boolean {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });

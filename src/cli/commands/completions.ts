@@ -6,7 +6,9 @@ export const completionsCommand = defineCommand({
   name: 'completions',
   summary: 'print the shell completion script for bash, zsh or fish',
   description: [
-    'Prints the completion script for SHELL. It completes commands, options and their values, and paths where an argument names a file or folder. The same scripts are in the completions/ folder of the package.',
+    'Prints the completion script for SHELL. It completes commands, options and their values, ' +
+      'and paths where an argument names a file or folder. The same scripts are in the ' +
+      'completions/ folder of the package.',
   ],
   args: [{ name: 'shell', summary: 'bash, zsh or fish', required: true, complete: 'none', choices: SHELLS }],
   options: [],

@@ -16,9 +16,19 @@ export const createCommand = defineCommand({
     'writable; 5: the text has a syntax error (no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    "Creates PATH, and any missing parent folders inside the root, holding the text on standard input exactly as given: a heredoc's lines each end with a newline, and CRLF text stays CRLF. Refused if PATH exists, unless --force, which replaces its whole content; a folder or any other non-regular file is never replaced.",
-    'With --empty, creates an empty file (0 bytes) instead: standard input is then not read when it is a terminal, and must be empty otherwise (text there is refused, exit 2, rather than lost). Without --empty, empty standard input is refused (exit 2), naming --empty.',
-    'Prints one line saying what was done, then the file\'s first lines with their LIDs: "created PATH: 1-N (+N)" for a new file; with --force over an existing file, "replaced PATH: 1-M → 1-N (+D)", M and N the old and new line counts, D their difference. An empty file counts as "empty" (created PATH: empty (+0); replaced PATH: 1-3 → empty (-3)). --json says the same: "verb" is "created" or "replaced", "old" and "new" the line counts, "delta" their difference.',
+    'Creates PATH, and any missing parent folders inside the root, holding the text on standard ' +
+      "input exactly as given: a heredoc's lines each end with a newline, and CRLF text stays " +
+      'CRLF. Refused if PATH exists, unless --force, which replaces its whole content; a folder ' +
+      'or any other non-regular file is never replaced.',
+    'With --empty, creates an empty file (0 bytes) instead: standard input is then not read ' +
+      'when it is a terminal, and must be empty otherwise (text there is refused, exit 2, rather ' +
+      'than lost). Without --empty, empty standard input is refused (exit 2), naming --empty.',
+    "Prints one line saying what was done, then the file's first lines with their LIDs: " +
+      '"created PATH: 1-N (+N)" for a new file; with --force over an existing file, "replaced ' +
+      'PATH: 1-M → 1-N (+D)", M and N the old and new line counts, D their difference. An empty ' +
+      'file counts as "empty" (created PATH: empty (+0); replaced PATH: 1-3 → empty (-3)). --json ' +
+      'says the same: "verb" is "created" or "replaced", "old" and "new" the line counts, "delta" ' +
+      'their difference.',
   ],
   args: [{ name: 'path', summary: 'the file to create', required: true, complete: 'file' }],
   options: [

@@ -18,7 +18,11 @@ export const deleteCommand = defineCommand({
     '(no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last line). Every line deleted must have been shown by rt since it last changed, unless --force. If the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete FILE 166:1w4s.',
+    'Deletes the lines FROM to TO (inclusive; TO defaults to FROM; $ as TO means the last ' +
+      'line). Every line deleted must have been shown by rt since it last changed, unless ' +
+      '--force. If the file ended without a newline, it still does. A grep hit pasted whole as ' +
+      'PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete ' +
+      'FILE 166:1w4s.',
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
   ],
   args: [

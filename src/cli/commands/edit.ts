@@ -23,9 +23,17 @@ export const editCommand = defineCommand({
     'add a syntax error (no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    "Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard input, taken byte for byte with one trailing newline removed. New lines take the file's line ending; every other byte of the file stays as it was.",
-    'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must have been shown by rt since it last changed, unless --force. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt edit FILE 166:1w4s.',
-    'Prints one line saying what changed, then the changed region with fresh LIDs and 3 lines of context. Every LID of an unchanged line stays valid, so several edits can follow one read.',
+    'Replaces the lines FROM to TO (inclusive; TO defaults to FROM) with the text on standard ' +
+      "input, taken byte for byte with one trailing newline removed. New lines take the file's " +
+      'line ending; every other byte of the file stays as it was.',
+    'FROM and TO are anchors: an LID (kq3f), a line number (101) that still names the line ' +
+      'shown there, both (101:kq3f), or $ for TO meaning the last line. Every line replaced must ' +
+      'have been shown by rt since it last changed, unless --force. A grep hit pasted whole as ' +
+      'PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt edit ' +
+      'FILE 166:1w4s.',
+    'Prints one line saying what changed, then the changed region with fresh LIDs and 3 lines ' +
+      'of context. Every LID of an unchanged line stays valid, so several edits can follow one ' +
+      'read.',
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },

@@ -29,7 +29,8 @@ export const INDENT = {
   kind: 'choice',
   choices: ['auto', 'keep'],
   summary:
-    "auto: shift the new lines as a block to the indentation around them, in the file's indent character; keep (the default): take them byte for byte",
+    "auto: shift the new lines as a block to the indentation around them, in the file's indent " +
+    'character; keep (the default): take them byte for byte',
   env: 'RT_INDENT',
 } as const satisfies OptionSpec;
 export const NO_CHECK = {

@@ -16,7 +16,11 @@ export const historyCommand = defineCommand({
     'path).',
   ],
   description: [
-    'Lists the steps of the history, newest first, one a line: its number, its time (UTC), its session (- for the shared one), its command, and each file with +added -removed lines; a step undone is marked (undone). With PATH, only the steps that changed that file. The history keeps the last 200 steps (or 256 MiB of changed lines), for 30 days. --json prints {"steps":[{id, time, session, command, state, files:[{path, added, removed}]}]}.',
+    'Lists the steps of the history, newest first, one a line: its number, its time (UTC), its ' +
+      'session (- for the shared one), its command, and each file with +added -removed lines; a ' +
+      'step undone is marked (undone). With PATH, only the steps that changed that file. The ' +
+      'history keeps the last 200 steps (or 256 MiB of changed lines), for 30 days. --json prints ' +
+      '{"steps":[{id, time, session, command, state, files:[{path, added, removed}]}]}.',
   ],
   args: [{ name: 'path', summary: 'only the steps that changed this file', required: false, complete: 'file' }],
   options: [],
@@ -57,11 +61,13 @@ export const historyCommand = defineCommand({
         const files = s.files
           .map(
             (f) =>
-              `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} +${f.added} -${f.removed}`,
+              `${printable(path.relative(ctx.cwd, path.join(ctx.root.dir, f.path)) || f.path)} ` +
+              `+${f.added} -${f.removed}`,
           )
           .join(', ');
         ctx.out(
-          `${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`,
+          `${s.id}  ${new Date(s.time).toISOString().replace('T', ' ').slice(0, 19)}  ` +
+            `${s.session ?? '-'}  ${s.command}  ${files}${s.state === 'done' ? '' : ' (undone)'}\n`,
         );
       }
     }

@@ -21,8 +21,14 @@ export const insertCommand = defineCommand({
     'the root; 5: the change would add a syntax error (no_check writes anyway). A refusal writes nothing.',
   ],
   description: [
-    "Inserts the text on standard input (byte for byte, one trailing newline removed) before the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. New lines take the file's line ending; if the file ended without a newline, it still does. A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt insert FILE 166:1w4s.",
-    "The line AT must have been shown by rt in this file since it last changed, whatever the anchor's form (an LID shown in another file, where the same text has the same LID, is refused), unless --force.",
+    'Inserts the text on standard input (byte for byte, one trailing newline removed) before ' +
+      'the line AT, or after it with --after. AT is an anchor; $ (or end) appends to the file. ' +
+      "New lines take the file's line ending; if the file ended without a newline, it still does. " +
+      'A grep hit pasted whole as PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with ' +
+      'the command meant: rt insert FILE 166:1w4s.',
+    'The line AT must have been shown by rt in this file since it last changed, whatever the ' +
+      "anchor's form (an LID shown in another file, where the same text has the same LID, is " +
+      'refused), unless --force.',
     'Prints one line saying what was inserted, then the new lines with their LIDs and 3 lines of context.',
   ],
   args: [

@@ -39,12 +39,37 @@ export const openCommand = defineCommand({
     'the file; 4: the file is missing, binary or outside the root.',
   ],
   description: [
-    'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 characters are cut for display only.',
-    'A PATH that exists as given is the file, even with colons in its name; otherwise, after an existing file, what follows the colon must be a position (LINE, START-END, LID or LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
-    'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that many); a range cut so is said on standard error, with the command that shows the rest. A LINE or START past the end of the file is an error (exit 2) that names the last line; an END past the end is cut to it. An LID that was retired (its line changed or was deleted) or never was in the file is refused with exit 3.',
-    "PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its qualified name) whole, or its first window when it is longer; a definition whose qualified name is NAME wins over others merely named so (@total is the function total, not the method Cart.total), and a type over its impl blocks (Rust's @Config is the struct; @Config.new a method of its impl); no such definition is exit 1 with the closest names, several are exit 2, listed with their LIDs (see rt outline for the languages). In a Markdown file NAME is a heading's anchor, in any case (README.md:@Set-up), and opens its section.",
+    'Prints a window of PATH: from the top, centred on LINE or on the line holding LID, or the ' +
+      'lines START-END. PATH:LINE:LID, as grep prints a hit, is centred on that line if LID is ' +
+      'still at LINE, and refused (exit 3) otherwise, saying where the LID is now. Each line is ' +
+      'printed as NUMBER:LID|CONTENT, exactly as it is in the file; lines longer than 2,000 ' +
+      'characters are cut for display only.',
+    'A PATH that exists as given is the file, even with colons in its name; otherwise, after an ' +
+      'existing file, what follows the colon must be a position (LINE, START-END, LID or ' +
+      'LINE:LID): anything else, such as $, 1-, +5 or 1,5, is bad usage (exit 2).',
+    'A range shows at most 200 lines unless --window or RT_WINDOW is given (then at most that ' +
+      'many); a range cut so is said on standard error, with the command that shows the rest. A ' +
+      'LINE or START past the end of the file is an error (exit 2) that names the last line; an ' +
+      'END past the end is cut to it. An LID that was retired (its line changed or was deleted) ' +
+      'or never was in the file is refused with exit 3.',
+    'PATH:@NAME opens the definition NAME (a function, class, method…, or @Class.method by its ' +
+      'qualified name) whole, or its first window when it is longer; a definition whose qualified ' +
+      'name is NAME wins over others merely named so (@total is the function total, not the ' +
+      "method Cart.total), and a type over its impl blocks (Rust's @Config is the struct; " +
+      '@Config.new a method of its impl); no such definition is exit 1 with the closest names, ' +
+      'several are exit 2, listed with their LIDs (see rt outline for the languages). In a ' +
+      "Markdown file NAME is a heading's anchor, in any case (README.md:@Set-up), and opens its " +
+      'section.',
     "The window becomes the file's last view, which scroll continues from.",
-    'A PATH that is a folder lists its entries under a header line as a file\'s window has one (--- PATH (N entries) ---; when capped, (entries 1-200 of N)), sorted, one a line: NAME/ and the number of files under it (binary ones included), or NAME and its number of lines ("binary" for a binary file; a link to a file out of the root is not read), a tab between. The files are those rt find considers: what git would show, less hidden files unless --hidden or --no-ignore, less what is gone or behind a link to a folder. At most 200 entries (--window N), then a line on standard error with the command for the rest. A folder that cannot be read is refused (exit 4). --json prints {path, folder: true, entries: [{name, kind, files | lines | binary | outside}], more}.',
+    "A PATH that is a folder lists its entries under a header line as a file's window has one " +
+      '(--- PATH (N entries) ---; when capped, (entries 1-200 of N)), sorted, one a line: NAME/ ' +
+      'and the number of files under it (binary ones included), or NAME and its number of lines ' +
+      '("binary" for a binary file; a link to a file out of the root is not read), a tab between. ' +
+      'The files are those rt find considers: what git would show, less hidden files unless ' +
+      '--hidden or --no-ignore, less what is gone or behind a link to a folder. At most 200 ' +
+      'entries (--window N), then a line on standard error with the command for the rest. A ' +
+      'folder that cannot be read is refused (exit 4). --json prints {path, folder: true, ' +
+      'entries: [{name, kind, files | lines | binary | outside}], more}.',
   ],
   args: [
     {
@@ -140,9 +165,12 @@ async function openSymbol(
       if (found.length === 0) {
         const near = closestNames(definitions, name);
         if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
-        ctx.warn(
-          `no definition named ${name} in ${display}${near.length ? `; the closest: ${near.join(', ')}` : definitions.length ? '' : ' (it has none rt finds)'}`,
-        );
+        const closest = near.length
+          ? `; the closest: ${near.join(', ')}`
+          : definitions.length
+            ? ''
+            : ' (it has none rt finds)';
+        ctx.warn(`no definition named ${name} in ${display}${closest}`);
         ctx.warn(`see them all: rt outline ${quotePath(display)}`);
         return 1;
       }
@@ -151,12 +179,14 @@ async function openSymbol(
           .slice(0, 20)
           .map(
             (d) =>
-              `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`,
+              `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|` +
+              `${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`,
           );
         const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
         const lid = lidToString(file.lids(found[0]!.line - 1, found[0]!.line)[0]!);
         const hint = distinct
-          ? `name one by its qualified name (rt open ${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`
+          ? `name one by its qualified name (rt open ` +
+            `${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`
           : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`;
         throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], {
           candidates: found.map((d) => ({
@@ -178,10 +208,12 @@ async function openSymbol(
         ViewState.load(ctx.stateOf(file.path), file.path.rel),
         options.window !== undefined ? size : null,
       );
-      if (window.end < d.endLine)
-        ctx.warn(
-          `${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${quotePath(display)}${options.window === undefined ? `, or all of it: rt open ${quotePath(`${display}:${d.startLine}-${d.endLine}`)} --window ${d.endLine - d.startLine + 1}` : ''}`,
-        );
+      if (window.end < d.endLine) {
+        const range = quotePath(`${display}:${d.startLine}-${d.endLine}`);
+        const whole = `rt open ${range} --window ${d.endLine - d.startLine + 1}`;
+        const orWhole = options.window === undefined ? `, or all of it: ${whole}` : '';
+        ctx.warn(`${d.qualifiedName} runs to line ${d.endLine}: the rest: rt scroll ${quotePath(display)}${orWhole}`);
+      }
       return 0;
     }),
   );
@@ -212,10 +244,12 @@ function noteCutRange(
         ? `with RT_WINDOW=${cap}`
         : 'unless --window N or RT_WINDOW says more';
   ctx.warn(
-    `lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a range shows at most ${cap} lines ${why}`,
+    `lines ${window.start}-${window.end} of the ${window.start}-${last} asked for are shown: a ` +
+      `range shows at most ${cap} lines ${why}`,
   );
   ctx.warn(
-    `the rest: rt open ${quotePath(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`,
+    `the rest: rt open ` +
+      `${quotePath(`${file.path.display}:${window.end + 1}-${last}`)}${rest > restCap ? ` --window ${rest}` : ''}`,
   );
 }
 

@@ -19,11 +19,25 @@ export const outlineCommand = defineCommand({
     'for; 4: the file is missing, binary or outside the root.',
   ],
   description: [
-    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, types, structs, enums, traits, modules and top-level constants), each as its line in window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N lines) ---. Those lines count as shown: an edit may start at one of them.`,
-    "A definition is listed by its def, class or function line; its range starts at its first decorator, attribute or doc comment. A getter with its setter, and overloads with their implementation, are one definition. const A = class { … } has members A.m; an anonymous export default is default. Python's constants: module-level names in capitals (LIMIT = 10).",
-    'Markdown files (.md, .markdown, .mdx…) list their ATX and setext headings (kind h1-h6; not in code, HTML, quotes or lists), each named by its GitHub anchor (set-up; a repeat -1, -2…), its section running to the next heading of its level or higher. They are not syntax-checked.',
-    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition whole with rt open PATH:@NAME (or @Class.method, or a heading's anchor).`,
-    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, start, end, level}]} (level for headings only; line is the line listed, start and end the range); --names prints only the qualified names, one a line (what shell completion offers after PATH:@).',
+    `Lists the definitions of PATH in file order (classes, functions, methods, interfaces, ` +
+      `types, structs, enums, traits, modules and top-level constants), each as its line in ` +
+      `window form NUMBER:LID|CONTENT under the header --- PATH (outline: K definitions of N ` +
+      `lines) ---. Those lines count as shown: an edit may start at one of them.`,
+    'A definition is listed by its def, class or function line; its range starts at its first ' +
+      'decorator, attribute or doc comment. A getter with its setter, and overloads with their ' +
+      'implementation, are one definition. const A = class { … } has members A.m; an anonymous ' +
+      "export default is default. Python's constants: module-level names in capitals (LIMIT = " +
+      '10).',
+    'Markdown files (.md, .markdown, .mdx…) list their ATX and setext headings (kind h1-h6; not ' +
+      'in code, HTML, quotes or lists), each named by its GitHub anchor (set-up; a repeat -1, ' +
+      '-2…), its section running to the next heading of its level or higher. They are not ' +
+      'syntax-checked.',
+    `Languages: ${OUTLINED.join(', ')}, by the file's name, or its #! line. Open a definition ` +
+      `whole with rt open PATH:@NAME (or @Class.method, or a heading's anchor).`,
+    '--json prints {path, total, definitions: [{line, lid, content, kind, name, qualifiedName, ' +
+      'start, end, level}]} (level for headings only; line is the line listed, start and end the ' +
+      'range); --names prints only the qualified names, one a line (what shell completion offers ' +
+      'after PATH:@).',
   ],
   args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
   options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
@@ -75,9 +89,8 @@ export const outlineCommand = defineCommand({
             })),
           });
         if (ctx.text) {
-          ctx.out(
-            `${ctx.style.header(`--- ${display} (outline: ${lines.length} definition${lines.length === 1 ? '' : 's'} of ${file.total} lines) ---`)}\n`,
-          );
+          const count = `${lines.length} definition${lines.length === 1 ? '' : 's'}`;
+          ctx.out(`${ctx.style.header(`--- ${display} (outline: ${count} of ${file.total} lines) ---`)}\n`);
           // Definitions listed by one line (an interface and its method) show it once.
           let last = 0;
           for (const { d, lid, content } of lines) {

@@ -10,7 +10,12 @@ export const redoCommand = defineCommand({
     '(exit 3) when a file changed since the undo, unless force. Exit 1: nothing to redo.',
   ],
   description: [
-    "Brings back the earliest of the steps this session undid (undo takes steps back latest first, redo brings them back in their order), if its files are still exactly what the undo left: bytes and LIDs as the step first wrote them. A new write of the session clears what it could redo. A step another session's rt undo STEP took back is that session's to redo. Refused (exit 3) when a file changed since the undo, unless --force (as for undo). Nothing to redo is exit 1.",
+    'Brings back the earliest of the steps this session undid (undo takes steps back latest ' +
+      'first, redo brings them back in their order), if its files are still exactly what the undo ' +
+      'left: bytes and LIDs as the step first wrote them. A new write of the session clears what ' +
+      "it could redo. A step another session's rt undo STEP took back is that session's to redo. " +
+      'Refused (exit 3) when a file changed since the undo, unless --force (as for undo). Nothing ' +
+      'to redo is exit 1.',
   ],
   args: [],
   options: [

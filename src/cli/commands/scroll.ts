@@ -22,8 +22,13 @@ export const scrollCommand = defineCommand({
     'else 100).',
   ],
   description: [
-    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing 2 lines with it (1 in windows of 2 lines, none in windows of 1 line, so that each scroll moves on). With no earlier view, either direction opens the top of the file. At the end (+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
-    'If the file changed since, the last view is found again by the LIDs of its first and last lines. The window size is --window, else the one last given with --window for this file, else RT_WINDOW, else 100.',
+    'Prints the window after (+, the default) or before (-) the last one shown of PATH, sharing ' +
+      '2 lines with it (1 in windows of 2 lines, none in windows of 1 line, so that each scroll ' +
+      'moves on). With no earlier view, either direction opens the top of the file. At the end ' +
+      '(+) or the top (-) it prints nothing and says so on stderr, with exit status 0.',
+    'If the file changed since, the last view is found again by the LIDs of its first and last ' +
+      'lines. The window size is --window, else the one last given with --window for this file, ' +
+      'else RT_WINDOW, else 100.',
   ],
   args: [
     { name: 'path', summary: 'the file to scroll', required: true, complete: 'file' },
