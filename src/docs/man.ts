@@ -493,6 +493,9 @@ const TRAILER: readonly Section[] = [
         text: 'The change would leave a file with a syntax error it did not have (LANGUAGES). Nothing was written.',
       },
       'Errors and warnings go to standard error, each line starting with "rt: ", and say what to run instead.',
+      'A command line is checked whole before any file is looked at: one with a bad option value (exit 2) and a ' +
+        'missing file is refused for the option, and of several bad option values the first in the ' +
+        "command's table of options is named.",
     ],
   },
 ];
