@@ -3,7 +3,8 @@
 // build to the other (above 1: this build is slower). For a refactoring's "no slower" check
 // without running the whole suite twice.
 // Usage: node bench/compare.mjs OTHER/bin/rt.cjs [RUNS]
-//   CORPUS (default bench/.corpus, made by `npm run bench`) holds small.ts, big.txt and tree/.
+//   CORPUS (default bench/.corpus, made by `npm run bench`) holds small.ts, big.txt and tree/;
+//   ROWS=REGEX times only the rows whose names match.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +19,8 @@ if (!other) {
   process.exit(2);
 }
 const RUNS = Number(runsArg ?? 11);
+/** ROWS=REGEX times only the rows whose names it matches. */
+const only = process.env.ROWS ? new RegExp(process.env.ROWS) : undefined;
 const builds = { this: path.join(root, 'bin', 'rt.cjs'), other: path.resolve(other) };
 const corpus = process.env.CORPUS ?? path.join(root, 'bench', '.corpus');
 const env = { ...process.env, NO_COLOR: '1' };
@@ -52,6 +55,7 @@ function place(name, build, files) {
 const rows = [];
 /** Times `make(build)`'s run for both builds, alternating. `make` returns { run(): ms }. */
 function row(name, make) {
+  if (only && !only.test(name)) return;
   const cases = Object.fromEntries(Object.entries(builds).map(([b, bin]) => [b, make(b, bin)]));
   for (const c of Object.values(cases)) c.run();
   const times = { this: [], other: [] };
