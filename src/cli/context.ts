@@ -87,6 +87,11 @@ export class Context {
     return store;
   }
 
+  /** Saves what the command staged of the state of every root it touched (see StateStore.flush). */
+  flushState(): void {
+    for (const store of this.stateStores.values()) store.flush();
+  }
+
   /** Text output (nothing when the run prints only its --json document). */
   out(chunk: string | Uint8Array): void {
     if (this.text) this.streams.stdout.write(chunk);

@@ -13,5 +13,10 @@ export async function runCommand(spec: CommandSpec, ctx: Context, args: Args, gi
     void ctx.session; // a bad RT_SESSION is refused before the command does anything
     finishInterruptedBatches(ctx);
   }
-  return (await spec.run(ctx, args, parseOptions(spec.options, given))) ?? 0;
+  try {
+    return (await spec.run(ctx, args, parseOptions(spec.options, given))) ?? 0;
+  } finally {
+    // What the command saved of the state lands now, as one segment per root (see The store is a cache).
+    ctx.flushState();
+  }
 }

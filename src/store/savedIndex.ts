@@ -1,4 +1,4 @@
-// A file's saved line index, `.rt/index/<key>.json`, laid out so that a window of a big file is
+// A file's saved line index, one entry of the packed store (pack.ts), laid out so that a window of a big file is
 // served by reading a few kilobytes of it rather than all of it:
 //
 //   {"format":"rt-index","version":5,"path":…,"touched":…,"file":{…stamp…},"racy":…,
@@ -10,10 +10,10 @@
 // bytes: fingerprint and LID) a line, and are read by the block of 1,024 lines, each block
 // checked against its digest in "blocks". The retired LIDs come last, checked by
 // "retiredCheck". Whatever the reader takes, it has checked; the whole is still one JSON
-// document, as the state's files are.
+// document, one line of its segment.
 
 import fs from 'node:fs';
-import { READ_PLAIN } from './plainFile.js';
+import path from 'node:path';
 import { digestText, digestWords } from '../model/digest.js';
 import {
   decodeRetired,
@@ -26,8 +26,7 @@ import {
 } from '../model/indexCodec.js';
 import type { LineIndex, Retired } from '../model/lineIndex.js';
 import { recordMemory, type RecordMemory } from '../model/wasmRecords.js';
-import { readAt, readInto } from './readAt.js';
-import type { StateStore } from './state.js';
+import type { StateEntry, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
 export const INDEX_VERSION = 5;
@@ -75,9 +74,7 @@ export interface IndexHead {
 /** A saved index whose head has been read and checked; records and retired LIDs are read on demand. */
 export class SavedIndex {
   private constructor(
-    private readonly store: StateStore,
-    private readonly file: string,
-    private readonly identity: string,
+    private readonly entry: StateEntry,
     readonly head: IndexHead,
     /** Byte offset of the first record. */
     private readonly recordsAt: number,
@@ -90,38 +87,36 @@ export class SavedIndex {
    * it is set aside, or, when it is of another version of rt, silently replaced later).
    */
   static open(store: StateStore, rel: string): SavedIndex | undefined {
-    const opened = store.openForReading('index', rel);
-    if (!opened) return undefined;
-    const { file, fd } = opened;
+    const entry = store.openForReading('index', rel);
+    if (!entry) return undefined;
+    const damaged = (why: string): undefined => {
+      entry.setAside(why);
+      return undefined;
+    };
+    const { text, recordsAt, prefix } = readHead(entry);
+    if (text === undefined) return damaged('it is not an rt state file of this version');
+    let head: unknown;
     try {
-      const st = fs.fstatSync(fd);
-      const { text, recordsAt, prefix } = readHead(fd, st.size);
-      if (text === undefined) return damaged(store, file, 'it is not an rt state file of this version');
-      let head: unknown;
-      try {
-        head = JSON.parse(`${text}}`);
-      } catch {
-        return damaged(store, file, 'it is not valid JSON');
-      }
-      const h = head as Partial<IndexHead> | null;
-      if (
-        h &&
-        typeof h === 'object' &&
-        h.format === INDEX_FORMAT &&
-        typeof h.version === 'number' &&
-        h.version !== INDEX_VERSION
-      )
-        return undefined;
-      if (!h || typeof h !== 'object' || h.format !== INDEX_FORMAT || h.version !== INDEX_VERSION)
-        return damaged(store, file, 'it is not an rt state file of this version');
-      if (h.path !== rel) return damaged(store, file, `it describes ${String(h.path)}`);
-      if (!isHead(h)) return damaged(store, file, 'it is damaged');
-      if (st.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length)
-        return damaged(store, file, 'it is truncated or damaged');
-      return new SavedIndex(store, file, identityOf(st), h, recordsAt, prefix);
-    } finally {
-      fs.closeSync(fd);
+      head = JSON.parse(`${text}}`);
+    } catch {
+      return damaged('it is not valid JSON');
     }
+    const h = head as Partial<IndexHead> | null;
+    if (
+      h &&
+      typeof h === 'object' &&
+      h.format === INDEX_FORMAT &&
+      typeof h.version === 'number' &&
+      h.version !== INDEX_VERSION
+    )
+      return undefined;
+    if (!h || typeof h !== 'object' || h.format !== INDEX_FORMAT || h.version !== INDEX_VERSION)
+      return damaged('it is not an rt state file of this version');
+    if (h.path !== rel) return damaged(`it describes ${String(h.path)}`);
+    if (!isHead(h)) return damaged('it is damaged');
+    if (entry.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length)
+      return damaged('it is truncated or damaged');
+    return new SavedIndex(entry, h, recordsAt, prefix);
   }
 
   /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
@@ -219,27 +214,16 @@ export class SavedIndex {
     };
   }
 
-  /**
-   * Bytes of the index file from `start` on into `into`, provided it is still the file whose head was read: how many
-   * (fewer at its end), or undefined.
-   */
+  /** Bytes of the index from `start` on into `into`: how many (fewer at its end). */
   private readInto(into: Buffer, start: number): number | undefined {
-    let fd: number;
     try {
-      // Without blocking: should a FIFO have replaced the index, the identity check below refuses it.
-      fd = fs.openSync(this.file, READ_PLAIN);
+      return this.entry.readInto(into, start);
     } catch {
       return undefined;
     }
-    try {
-      if (identityOf(fs.fstatSync(fd)) !== this.identity) return undefined; // replaced by a newer save
-      return readInto(fd, into, start);
-    } finally {
-      fs.closeSync(fd);
-    }
   }
 
-  /** Bytes start..end of the index file, provided it is still the file whose head was read. */
+  /** Bytes start..end of the index. */
   private read(start: number, end: number): Buffer | undefined {
     if (end <= this.prefix.length) return this.prefix.subarray(start, end); // read with the head
     const into = Buffer.allocUnsafe(Math.max(0, end - start));
@@ -255,7 +239,7 @@ export class SavedIndex {
   }
 
   private damaged(why: string): undefined {
-    this.store.setAsideFile('index', this.file, why);
+    this.entry.setAside(why);
     return undefined;
   }
 }
@@ -305,52 +289,74 @@ export function saveIndexFile(
   const headText = `${JSON.stringify({ ...head, head: '0'.repeat(BLOCK_DIGEST) }).slice(0, -1)}${RECORDS_KEY}`;
   const blocksAt = Buffer.byteLength(headText.slice(0, headText.indexOf(`"blocks":"`) + `"blocks":"`.length));
   const headAt = Buffer.byteLength(headText.slice(0, headText.lastIndexOf(`"head":"`) + `"head":"`.length));
-  return store.saveText('index', rel, (write, patch) => {
-    write(headText);
-    // Each slice's words and text go through reused buffers: no garbage of the index's size.
-    const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
-    const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
-    // The block digests, when the records are encoded from line 0 (so by whole blocks).
-    let digests = '';
-    const encode = (from: number, to: number, digest: boolean) => {
-      for (let at = from; at < to; at += WRITE_SLICE) {
-        const words = recordWords(index, at, Math.min(to, at + WRITE_SLICE), scratch);
-        if (digest)
-          for (let w = 0; w < words.length; w += BLOCK * 3)
-            digests += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
-        write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
+  return store.saveText(
+    'index',
+    rel,
+    (write, patch) => {
+      write(headText);
+      // Each slice's words and text go through reused buffers: no garbage of the index's size.
+      const scratch = new Uint32Array(Math.min(fields.lines, WRITE_SLICE) * 3);
+      const text = Buffer.allocUnsafe(Math.min(fields.lines, WRITE_SLICE) * RECORD_B64);
+      // The block digests, when the records are encoded from line 0 (so by whole blocks).
+      let digests = '';
+      const encode = (from: number, to: number, digest: boolean) => {
+        for (let at = from; at < to; at += WRITE_SLICE) {
+          const words = recordWords(index, at, Math.min(to, at + WRITE_SLICE), scratch);
+          if (digest)
+            for (let w = 0; w < words.length; w += BLOCK * 3)
+              digests += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
+          write(text.subarray(0, text.write(encodeWords(words), 'latin1')));
+        }
+      };
+      const old = kept && keptLines(kept, fields.lines);
+      let blocks = '';
+      if (kept && old) {
+        write(kept.text.subarray(0, old.before * RECORD_B64));
+        encode(old.before, old.after, false);
+        write(kept.text.subarray(kept.end * RECORD_B64));
+        for (let b = 0; b < blockCount; b++) {
+          const from = b * BLOCK;
+          const to = Math.min(fields.lines, from + BLOCK);
+          // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its
+          // digest.
+          const same =
+            to <= old.before && Math.min(old.oldLines, from + BLOCK) === to
+              ? b
+              : from >= old.after && old.shift % BLOCK === 0
+                ? b - old.shift / BLOCK
+                : undefined;
+          blocks +=
+            same !== undefined
+              ? kept.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST)
+              : digestWords(recordWords(index, from, to, scratch));
+        }
+      } else {
+        encode(0, fields.lines, true);
+        blocks = digests;
       }
-    };
-    const old = kept && keptLines(kept, fields.lines);
-    let blocks = '';
-    if (kept && old) {
-      write(kept.text.subarray(0, old.before * RECORD_B64));
-      encode(old.before, old.after, false);
-      write(kept.text.subarray(kept.end * RECORD_B64));
-      for (let b = 0; b < blockCount; b++) {
-        const from = b * BLOCK;
-        const to = Math.min(fields.lines, from + BLOCK);
-        // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its
-        // digest.
-        const same =
-          to <= old.before && Math.min(old.oldLines, from + BLOCK) === to
-            ? b
-            : from >= old.after && old.shift % BLOCK === 0
-              ? b - old.shift / BLOCK
-              : undefined;
-        blocks +=
-          same !== undefined
-            ? kept.blocks.slice(same * BLOCK_DIGEST, (same + 1) * BLOCK_DIGEST)
-            : digestWords(recordWords(index, from, to, scratch));
-      }
-    } else {
-      encode(0, fields.lines, true);
-      blocks = digests;
-    }
-    write(`${RETIRED_KEY}${retired}${END}`);
-    patch(blocksAt, blocks);
-    patch(headAt, headDigest({ ...head, blocks }));
-  });
+      write(`${RETIRED_KEY}${retired}${END}`);
+      patch(blocksAt, blocks);
+      patch(headAt, headDigest({ ...head, blocks }));
+    },
+    // Should another rt save this file's index meanwhile, this one is kept only while the file is
+    // still the version it describes (an index of an older reading loses to an edit's).
+    () => isStill(path.join(store.rootDir, rel), fields.file),
+  );
+}
+
+/** Whether the file at `abs` is still the version `stamp` describes. */
+function isStill(abs: string, stamp: FileStamp): boolean {
+  try {
+    const st = fs.lstatSync(abs, { bigint: true });
+    return (
+      Number(st.size) === stamp.size &&
+      String(st.mtimeNs) === stamp.mtimeNs &&
+      String(st.ctimeNs) === stamp.ctimeNs &&
+      String(st.ino) === stamp.ino
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -384,23 +390,14 @@ const WRITE_SLICE = 16 * BLOCK;
  * undefined when there is no records key. The first read takes 64 KiB: the whole index of a file
  * of a few thousand lines, the head of one of a few million.
  */
-function readHead(fd: number, size: number): { text: string | undefined; recordsAt: number; prefix: Buffer } {
+function readHead(entry: StateEntry): { text: string | undefined; recordsAt: number; prefix: Buffer } {
   const marker = Buffer.from(RECORDS_KEY, 'latin1');
-  for (let length = Math.min(size, 1 << 16); ; length = Math.min(size, length * 8)) {
-    const bytes = readAt(fd, 0, length);
+  for (let length = Math.min(entry.size, 1 << 16); ; length = Math.min(entry.size, length * 8)) {
+    const bytes = entry.read(0, length);
     const at = bytes.indexOf(marker);
     if (at >= 0) return { text: bytes.subarray(0, at).toString('utf8'), recordsAt: at + marker.length, prefix: bytes };
-    if (length >= size) return { text: undefined, recordsAt: 0, prefix: bytes };
+    if (length >= entry.size) return { text: undefined, recordsAt: 0, prefix: bytes };
   }
-}
-
-function identityOf(st: fs.Stats): string {
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
-}
-
-function damaged(store: StateStore, file: string, why: string): undefined {
-  store.setAsideFile('index', file, why);
-  return undefined;
 }
 
 function headDigest(h: Omit<IndexHead, 'head'>): string {

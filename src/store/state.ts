@@ -1,21 +1,23 @@
-// State under `.rt/` at the root (see The store is a cache): JSON files, one per tracked file and kind.
+// State under `.rt/` at the root (see The store is a cache):
 //
 //   .rt/.gitignore          "*": the folder ignores itself; the user's .gitignore is never touched
-//   .rt/index/<key>.json    a file's line index (its LIDs)
-//   .rt/view/<key>.json     a file's view state (what was shown where)
-//   .rt/set-aside/          state files that could not be trusted, kept once for inspection
+//   .rt/pack/               every file's line index (its LIDs) and view state (what was shown
+//                           where), packed in a few segment files (see pack.ts)
+//   .rt/history/            the history of rt's writes (history.ts)
+//   .rt/set-aside/          state that could not be trusted, kept once for inspection
 //
-// State is a cache. It is written atomically (temporary file, then rename), never trusted when
-// it does not parse or claims another file, and never fatal: when it cannot be written, rt works
-// without it and says so once.
+// State is a cache. What a command saves is added as one segment at its end, whole or not at all;
+// it is never trusted when it does not parse or claims another file, and never fatal: when it
+// cannot be written, rt works without it and says so once.
 
 import fs from 'node:fs';
-import { READ_PLAIN, readPlainFile } from './plainFile.js';
+import { readPlainFile } from './plainFile.js';
 import path from 'node:path';
+import { digestText } from '../model/digest.js';
 import { hashString } from '../model/hash.js';
-import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
-import { TEMP_MARK_END, tempMark } from '../io/processes.js';
+import { tempMark } from '../io/processes.js';
 import type { Settings } from '../settings/env.js';
+import { closeGoneSegments, Pack, type Found } from './pack.js';
 
 export type Warn = (message: string) => void;
 
@@ -27,18 +29,12 @@ const WITHOUT_STATE =
   'are not refused for lines never shown), keeps no LID history (the LID of a changed or ' +
   'deleted line is forgotten, so a new line may by rare chance take it) and no views for ' +
   'scroll; see man rt, FILES';
-/** Whether a state file was written within EXPIRY_MS of `now` (false when there is none). */
-function isFresh(file: string, now: number): boolean {
-  const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  return st !== undefined && now - st.mtimeMs <= EXPIRY_MS;
-}
-
 /** State of files not touched for this long is dropped. */
 const EXPIRY_MS = 30 * 86_400_000;
-/** How long a run waits for another to finish updating a state file before updating it anyway. */
-const STATE_LOCK_WAIT_MS = 3000;
 /** How often (at most) a run sweeps expired state. */
 const SWEEP_EVERY_MS = 86_400_000;
+/** The folder of the packed state, under STATE_DIR. */
+const PACK = 'pack';
 
 export type StateKind = 'index' | 'view';
 
@@ -49,17 +45,36 @@ export interface StateDoc {
   touched: number;
 }
 
+/** A state document opened for reading in parts (an index): its bytes, and how to set it aside. */
+export interface StateEntry {
+  /** Where it lies, for messages. */
+  readonly file: string;
+  /** Its size in bytes. */
+  readonly size: number;
+  /** Bytes start..end of it (fewer at its end). */
+  read(start: number, end: number): Buffer;
+  /** Fills `into` with its bytes from `start`; how many it read. */
+  readInto(into: Uint8Array, start: number): number;
+  /** Sets it aside as damaged: it is never read again, and is rebuilt. */
+  setAside(why: string): void;
+}
+
 export class StateStore {
   readonly dir: string;
   private readonly disabledReason: string | undefined;
   private writable: boolean | undefined;
   private warned = false;
+  private packCache: Pack | undefined;
+  /** The update under way (see update): a save of its key is replayed by it at the pack's save. */
+  private updating: { key: string; replay: () => void } | undefined;
+  /** Entries untouched before this are dropped at this run's save (once a day; see sweepExpired). */
+  private sweepBefore: number | undefined;
 
   /** The session (RT_SESSION) whose view state this store reads and writes; undefined: the one shared session. */
   readonly session: string | undefined;
 
   constructor(
-    rootDir: string,
+    readonly rootDir: string,
     settings: Pick<Settings, 'state' | 'session'>,
     private readonly warn: Warn,
   ) {
@@ -80,171 +95,167 @@ export class StateStore {
     version: number,
     valid: (doc: unknown) => boolean = () => true,
   ): T | undefined {
-    if (this.disabledReason) return undefined;
-    const file = this.fileFor(kind, rel);
+    const key = this.keyOf(kind, rel);
+    const found = this.find(key);
+    if (!found) return undefined;
     let text: string;
     try {
-      if (!this.isOwnFolder(kind)) return undefined;
-      const fd = openStateFile(file);
-      if (fd === 'foreign') {
-        this.setAside(kind, file, 'it is not a regular file');
-        return undefined;
-      }
-      try {
-        text = fs.readFileSync(fd, 'utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
+      text = found.read(0, found.entry.length).toString('utf8');
     } catch {
       return undefined;
     }
+    if (text.length < found.entry.length / 4 || (found.entry.check !== null && digestText(text) !== found.entry.check))
+      return this.setAsideEntry(key, rel, found, 'it is damaged');
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch {
-      this.setAside(kind, file, 'it is not valid JSON');
-      return undefined;
+      return this.setAsideEntry(key, rel, found, 'it is not valid JSON');
     }
     const d = doc as Partial<StateDoc> | null;
     // State of another version of rt is a cache of a different shape: rebuilt without a word.
     if (d && typeof d === 'object' && d.format === format && typeof d.version === 'number' && d.version !== version)
       return undefined;
     if (!d || typeof d !== 'object' || d.format !== format || d.version !== version || d.path !== rel) {
-      this.setAside(
-        kind,
-        file,
+      return this.setAsideEntry(
+        key,
+        rel,
+        found,
         d && typeof d === 'object' && d.format === format && d.version === version
           ? `it describes ${String(d.path)}`
           : 'it is not an rt state file of this version',
       );
-      return undefined;
     }
-    if (!valid(d)) {
-      this.setAside(kind, file, 'it is damaged');
-      return undefined;
-    }
+    if (!valid(d)) return this.setAsideEntry(key, rel, found, 'it is damaged');
     return d as T;
   }
 
-  /**
-   * The state file of `rel` opened for reading (not following a symbolic link), for documents
-   * read in parts; undefined when there is none or state is off.
-   */
-  openForReading(kind: StateKind, rel: string): { file: string; fd: number } | undefined {
-    if (this.disabledReason) return undefined;
-    const file = this.fileFor(kind, rel);
-    try {
-      if (!this.isOwnFolder(kind)) return undefined;
-      const fd = openStateFile(file);
-      if (fd === 'foreign') {
-        this.setAside(kind, file, 'it is not a regular file');
-        return undefined;
-      }
-      return { file, fd };
-    } catch {
-      return undefined;
-    }
+  /** The state document of `rel` opened for reading in parts (a big index); undefined when there is none. */
+  openForReading(kind: StateKind, rel: string): StateEntry | undefined {
+    const key = this.keyOf(kind, rel);
+    const found = this.find(key);
+    if (!found) return undefined;
+    return {
+      file: found.file,
+      size: found.entry.length,
+      read: found.read,
+      readInto: found.readInto,
+      setAside: (why) => this.setAsideEntry(key, rel, found, why),
+    };
   }
 
   /**
-   * Runs `update` (which loads `rel`'s state of `kind`, changes it and saves it) holding a lock
-   * on that state file, so that concurrent rt processes do not undo each other's changes (one
-   * loading before the other saved, then saving over it). The lock is waited for a few seconds
-   * at most: state is a cache, and a command is never failed for it.
+   * Runs `update` (which loads `rel`'s state of `kind`, changes it and saves it). Should another rt
+   * save that state after this run loaded it and before this run's save lands, `update` is run
+   * again at the save, on the state as it is then, so that neither undoes the other's change.
    */
   update(kind: StateKind, rel: string, update: () => void): void {
-    let lock: Lock | undefined;
-    // The lock is made in the state's folder: not through a link it was swapped for.
-    if (this.ensureFolder() && this.isOwnFolderNow(kind)) {
-      try {
-        lock = acquireLock(`${this.fileFor(kind, rel)}.rt-lock`, `the state of ${rel}`, STATE_LOCK_WAIT_MS);
-      } catch {
-        lock = undefined;
-      }
-    }
+    const outer = this.updating;
+    this.updating = { key: this.keyOf(kind, rel), replay: update };
     try {
       update();
     } finally {
-      lock?.release();
+      this.updating = outer;
     }
   }
 
   /**
-   * Removes the temporary files of `rel`'s state files, and the drafts of their locks, left by
-   * rt processes no longer running (killed while saving). Called by edits, which hold the file's lock: a kill mid-save
-   * must not
-   * leave a copy of a big index behind until the daily sweep, an hour later at the soonest.
+   * Removes the temporary segments of rt processes no longer running (killed while saving), and
+   * what a kill left of the pack's lock. Called by writes: a kill mid-save must not leave a copy
+   * of a big index behind until the daily sweep.
    */
-  removeStaleTemps(rel: string): void {
+  removeStaleTemps(): void {
     if (this.disabledReason) return;
-    for (const kind of ['index', 'view'] as const) {
-      // Its temporary copies, and what a kill left of its lock (see update).
-      try {
-        const file = this.fileFor(kind, rel);
-        if (this.isOwnFolder(kind)) removeLockLeftovers(`${file}.rt-lock`, [`${path.basename(file)}.tmp-`]);
-      } catch {
-        // Housekeeping: never a reason to fail.
-      }
+    try {
+      if (this.isOwnFolder(PACK)) this.pack().removeLeftovers();
+    } catch {
+      // Housekeeping: never a reason to fail.
     }
   }
 
-  /** Sets aside a state file found untrustworthy (see load). */
-  setAsideFile(kind: StateKind, file: string, why: string): void {
-    this.setAside(kind, file, why);
+  /** Sets aside a state file found untrustworthy (the history's own files). */
+  setAsideFile(kind: string, file: string, why: string): void {
+    try {
+      // The file is moved out of its folder, which must still be the one of rt's state.
+      if (!this.isOwnFolder()) throw new Error('the state folder is not a plain folder');
+      this.moveAside(file, `${kind}-${path.basename(file)}`);
+      this.warn(`state file ${this.shown(file)} was set aside (${why}) and will be rebuilt`);
+    } catch {
+      this.warn(`state file ${this.shown(file)} is unusable (${why}); ignoring it`);
+    }
   }
 
-  /** Writes `doc` for `rel` atomically; false (after one warning) when state cannot be saved. */
+  /** Stages `doc` as the state of `rel`, saved at the end of the command; false (after one warning) when it cannot
+   * be. */
   save(kind: StateKind, rel: string, doc: StateDoc): boolean {
     doc.touched = Date.now();
-    return this.saveText(kind, rel, (write) => write(JSON.stringify(doc)));
+    const text = JSON.stringify(doc);
+    return this.saveText(kind, rel, (write) => write(text), undefined, digestText(text));
   }
 
   /**
-   * Writes the state file of `rel` piece by piece (`produce` calls `write` with consecutive
-   * parts of the JSON text, and may `patch` bytes already written, at a byte offset),
-   * atomically: large indexes never exist as one string in memory, and no reader sees a
-   * part-written file.
+   * Stages the state document of `rel`, written piece by piece (`produce` calls `write` with
+   * consecutive parts of the JSON text, and may `patch` bytes already written, at a byte offset):
+   * large indexes never exist as one string in memory. `stillTrue`: whether it should still be kept
+   * should another rt have saved the same state meanwhile. It lands whole, with the rest of the
+   * command's state, at the store's save (see flush).
    */
   saveText(
     kind: StateKind,
     rel: string,
     produce: (write: (part: string | Uint8Array) => void, patch: (at: number, part: string) => void) => void,
+    stillTrue?: () => boolean,
+    check: string | null = null,
   ): boolean {
     if (!this.ensureFolder()) return false;
     // Checked again before each write (ensureFolder checks once a run): a folder swapped for a
     // symbolic link since must not lead a write elsewhere.
-    if (!this.isOwnFolderNow(kind)) {
-      this.disable(`${STATE_DIR}/${kind} is gone or not a plain folder`);
+    if (!this.isOwnFolderNow(PACK)) {
+      this.disable(`${STATE_DIR}/${PACK} is gone or not a plain folder`);
       return false;
     }
-    const file = this.fileFor(kind, rel);
-    const tmp = `${file}.tmp-${tempMark()}`;
+    const key = this.keyOf(kind, rel);
+    const replay = this.updating?.key === key ? this.updating.replay : undefined;
     try {
-      const fd = fs.openSync(tmp, 'wx');
-      try {
-        let position = 0;
-        const writeAt = (bytes: Uint8Array, at: number) => {
-          for (let done = 0; done < bytes.length; )
-            done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
-        };
-        produce(
-          (part) => {
-            const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-            writeAt(bytes, position);
-            position += bytes.length;
-          },
-          (at, part) => writeAt(Buffer.from(part, 'utf8'), at),
-        );
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, file);
+      this.pack().stage(
+        key,
+        produce,
+        { ...(replay ? { replay } : {}), ...(stillTrue ? { keep: stillTrue } : {}) },
+        check,
+      );
       return true;
     } catch (error) {
-      removeQuietly(tmp);
-      this.disable(`cannot write ${path.relative(path.dirname(this.dir), file)} (${errorCode(error)})`);
+      this.pack().discard();
+      this.disable(`cannot write ${STATE_DIR}/${PACK} (${errorCode(error)})`);
       return false;
     }
+  }
+
+  /**
+   * Saves what the command staged, as one segment of the pack (see pack.ts); nothing when it staged
+   * nothing. Called at the end of every command, and by a write before it releases its files'
+   * locks: the next rt to take them reads the LIDs this one printed.
+   */
+  flush(): void {
+    const pack = this.packCache;
+    if (!pack?.dirty) return;
+    if (!this.isOwnFolderNow(PACK)) {
+      pack.discard();
+      this.disable(`${STATE_DIR}/${PACK} is gone or not a plain folder`);
+      return;
+    }
+    try {
+      pack.save(this.sweepBefore);
+      this.sweepBefore = undefined;
+    } catch (error) {
+      pack.discard();
+      this.disable(`cannot write ${STATE_DIR}/${PACK} (${errorCode(error)})`);
+    }
+  }
+
+  /** Forgets what the command staged (it was refused: it saves nothing). */
+  discard(): void {
+    this.packCache?.discard();
   }
 
   /**
@@ -289,21 +300,61 @@ export class StateStore {
     this.warn(message);
   }
 
-  private fileFor(kind: StateKind, rel: string): string {
-    const base = path.posix
-      .basename(rel)
-      .replace(/[^A-Za-z0-9._-]/g, '_')
-      .slice(0, 60);
-    // A file's view state is its session's own; its index, the LIDs, is everyone's.
+  /** The pack's key of `rel`'s state of `kind`: a file's view state is its session's own; its index is everyone's. */
+  private keyOf(kind: StateKind, rel: string): string {
     const session = kind === 'view' && this.session !== undefined ? `~${this.session}` : '';
-    return path.join(this.dir, kind, `${base}-${hashString(rel)}${session}.json`);
+    return `${kind}${session}:${rel}`;
+  }
+
+  private pack(): Pack {
+    return (this.packCache ??= new Pack(path.join(this.dir, PACK), {
+      damaged: (file, why) => this.setAsideFile('pack', file, why),
+    }));
+  }
+
+  /** The newest entry of `key`, or undefined when there is none, state is off, or the pack is not ours. */
+  private find(key: string): Found | undefined {
+    if (this.disabledReason) return undefined;
+    try {
+      if (!this.packCache) {
+        if (!this.isOwnFolder(PACK)) return undefined;
+        closeGoneSegments();
+      }
+      return this.pack().find(key);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
-   * The state folder (and the one of `kind`) is a real folder of ours, not a symbolic link planted to lead elsewhere.
+   * Sets aside an entry found untrustworthy: its bytes are copied to set-aside/ for inspection, and
+   * it is forgotten (a later save of the command lands without it).
    */
-  private isOwnFolder(kind?: string): boolean {
-    for (const dir of kind ? [this.dir, path.join(this.dir, kind)] : [this.dir]) {
+  private setAsideEntry(key: string, rel: string, found: Found, why: string): undefined {
+    const shown = `state of ${rel} in ${this.shown(found.file)}`;
+    try {
+      if (!this.ensureFolder()) throw new Error('no state');
+      const name = `${key.slice(0, key.indexOf(':'))}-${path.posix
+        .basename(rel)
+        .replace(/[^A-Za-z0-9._-]/g, '_')
+        .slice(0, 60)}-${hashString(rel)}.json`;
+      this.keepAside(found.read(0, Math.max(0, found.entry.length)), name);
+      this.pack().forget(key);
+      this.warn(`${shown} was set aside (${why}) and will be rebuilt`);
+    } catch {
+      this.warn(`${shown} is unusable (${why}); ignoring it`);
+    }
+    return undefined;
+  }
+
+  private shown(file: string): string {
+    return path.relative(path.dirname(this.dir), file);
+  }
+
+  /** The state folder (and its sub-folder `sub`) is a real folder of ours, not a symbolic link planted to lead
+   * elsewhere. */
+  private isOwnFolder(sub?: string): boolean {
+    for (const dir of sub ? [this.dir, path.join(this.dir, sub)] : [this.dir]) {
       const st = fs.lstatSync(dir);
       if (!st.isDirectory() || st.isSymbolicLink()) return false;
     }
@@ -311,9 +362,9 @@ export class StateStore {
   }
 
   /** isOwnFolder, false (not an error) when a folder is gone. */
-  private isOwnFolderNow(kind: StateKind): boolean {
+  private isOwnFolderNow(sub: string): boolean {
     try {
-      return this.isOwnFolder(kind);
+      return this.isOwnFolder(sub);
     } catch {
       return false;
     }
@@ -351,15 +402,13 @@ export class StateStore {
           .includes('*')
       )
         writeAtomic(ignore, '*\n');
-      for (const kind of ['index', 'view'] as const) {
-        // Anything else than a folder in a kind's place (a file, a link) is set aside, not followed.
-        const st = fs.lstatSync(path.join(this.dir, kind), { throwIfNoEntry: false });
-        if (st && (st.isSymbolicLink() || !st.isDirectory())) this.setAsideFolder(kind);
-        fs.mkdirSync(path.join(this.dir, kind), { recursive: true });
-        if (!this.isOwnFolder(kind)) {
-          this.disable(`${STATE_DIR}/${kind} is not a plain folder`);
-          return false;
-        }
+      // Anything else than a folder in the pack's place (a file, a link) is set aside, not followed.
+      const pack = fs.lstatSync(path.join(this.dir, PACK), { throwIfNoEntry: false });
+      if (pack && (pack.isSymbolicLink() || !pack.isDirectory())) this.setAsideFolder(PACK);
+      fs.mkdirSync(path.join(this.dir, PACK), { recursive: true });
+      if (!this.isOwnFolder(PACK)) {
+        this.disable(`${STATE_DIR}/${PACK} is not a plain folder`);
+        return false;
       }
       this.writable = true;
       this.sweepExpired();
@@ -380,60 +429,43 @@ export class StateStore {
     this.warn(message);
   }
 
-  /**
-   * Moves what stands in the place of the folder of `kind` (not a folder) to set-aside/, so that the folder can be
-   * made.
-   */
-  private setAsideFolder(kind: StateKind): void {
-    this.moveAside(path.join(this.dir, kind), `${kind}-folder`);
-    this.warn(`${STATE_DIR}/${kind} was not a folder: set aside, and made again`);
+  /** Moves what stands in the place of the folder `sub` (not a folder) to set-aside/, so that it can be made. */
+  private setAsideFolder(sub: string): void {
+    this.moveAside(path.join(this.dir, sub), `${sub}-folder`);
+    this.warn(`${STATE_DIR}/${sub} was not a folder: set aside, and made again`);
+  }
+
+  /** The set-aside folder, made if need be and checked to be ours. */
+  private asideFolder(): string {
+    const dir = path.join(this.dir, 'set-aside');
+    fs.mkdirSync(dir, { recursive: true });
+    if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
+    return dir;
   }
 
   /** Moves `entry` (not followed) to set-aside/NAME, in place of an earlier one. */
   private moveAside(entry: string, name: string): void {
-    const target = path.join(this.dir, 'set-aside', name);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (!this.isOwnFolder('set-aside')) throw new Error('set-aside is not a plain folder');
+    const target = path.join(this.asideFolder(), name);
     // One copy is kept: an earlier one of another type (a folder where a file was set aside before) would make the
     // rename fail.
     fs.rmSync(target, { recursive: true, force: true });
     fs.renameSync(entry, target);
   }
 
-  private setAside(kind: StateKind, file: string, why: string): void {
-    try {
-      // The file is moved out of its folder, which must still be the one of rt's state.
-      if (!this.isOwnFolder(kind)) throw new Error(`${kind} is not a plain folder`);
-      this.moveAside(file, `${kind}-${path.basename(file)}`);
-      this.warn(`state file ${path.relative(path.dirname(this.dir), file)} was set aside (${why}) and will be rebuilt`);
-    } catch {
-      this.warn(`state file ${path.relative(path.dirname(this.dir), file)} is unusable (${why}); ignoring it`);
-    }
+  /** Writes `bytes` as set-aside/NAME, in place of an earlier one. */
+  private keepAside(bytes: Buffer, name: string): void {
+    const target = path.join(this.asideFolder(), name);
+    fs.rmSync(target, { recursive: true, force: true });
+    writeAtomic(target, bytes);
   }
 
   /**
-   * Once a day at most: drop state files not touched for 30 days, and leftover temporary files.
-   * A file's index is kept while its view is: a file only read keeps its index unwritten (it is
-   * saved when the file changed), but its view is saved at least once a day it is shown, and
-   * dropping the index would give its lines new LIDs.
+   * Once a day at most: entries not touched for 30 days are dropped at this run's save (a file's
+   * index is kept while a view of it is not: a file only read keeps its index unwritten, but its
+   * view is saved at least once a day it is shown, and dropping the index would give its lines new
+   * LIDs); with them go what was set aside 30 days ago, temporary segments of processes gone, and
+   * the one-file-per-file folders of earlier versions of rt (a cache of another shape).
    */
-  /**
-   * The names of the index files whose file some session viewed within EXPIRY_MS of `now`: a
-   * view is named as its file's index is, with ~SESSION before .json for a session's own.
-   */
-  private freshlyViewed(now: number): Set<string> {
-    const out = new Set<string>();
-    try {
-      for (const name of fs.readdirSync(path.join(this.dir, 'view'))) {
-        if (name.endsWith('.json') && isFresh(path.join(this.dir, 'view', name), now))
-          out.add(name.replace(/~[A-Za-z0-9._-]+\.json$/, '.json'));
-      }
-    } catch {
-      // no views
-    }
-    return out;
-  }
-
   private sweepExpired(): void {
     const stamp = path.join(this.dir, 'swept');
     const now = Date.now();
@@ -445,55 +477,27 @@ export class StateStore {
     try {
       // Replaced, not written through: a link planted there must not lead the write elsewhere.
       writeAtomic(stamp, '');
-      const viewed = this.freshlyViewed(now);
-      for (const kind of ['index', 'view', 'set-aside'] as const) {
-        const dir = path.join(this.dir, kind);
-        let names: string[] = [];
+      this.sweepBefore = now - EXPIRY_MS;
+      this.removeStaleTemps();
+      for (const old of ['index', 'view']) {
+        const st = fs.lstatSync(path.join(this.dir, old), { throwIfNoEntry: false });
+        if (st?.isDirectory() && !st.isSymbolicLink())
+          fs.rmSync(path.join(this.dir, old), { recursive: true, force: true });
+      }
+      if (!this.isOwnFolderNow('set-aside')) return;
+      const aside = path.join(this.dir, 'set-aside');
+      for (const name of fs.readdirSync(aside)) {
         try {
-          if (!this.isOwnFolder(kind)) continue;
-          names = fs.readdirSync(dir);
+          if (now - fs.lstatSync(path.join(aside, name)).mtimeMs > EXPIRY_MS)
+            fs.rmSync(path.join(aside, name), { recursive: true, force: true });
         } catch {
-          continue;
-        }
-        for (const name of names) {
-          const file = path.join(dir, name);
-          try {
-            const st = fs.lstatSync(file);
-            // A temporary copy is named FILE.tmp-MARK (tempMark); a state file's own name may hold ".tmp-".
-            const mark = TEMP_MARK_END.exec(name);
-            const temporary = mark !== null && name.slice(0, mark.index).endsWith('.tmp-');
-            const stale =
-              now - st.mtimeMs > (temporary ? 3_600_000 : EXPIRY_MS) &&
-              !(kind === 'index' && !temporary && viewed.has(name));
-            // A folder set aside goes too (never followed); one among the states is left alone.
-            if (stale && (kind === 'set-aside' || !st.isDirectory())) fs.rmSync(file, { recursive: true, force: true });
-          } catch {
-            // One entry that cannot be removed does not stop the sweep.
-          }
+          // One entry that cannot be removed does not stop the sweep.
         }
       }
     } catch {
       // Sweeping is housekeeping: never a reason to fail.
     }
   }
-}
-
-/**
- * Opens a state file for reading, or says it is foreign: a symbolic link (not followed: it may
- * lead anywhere), a folder, a FIFO (opened without blocking: reading one would wait forever) or
- * a device. Throws when there is no such file.
- */
-export function openStateFile(file: string): number | 'foreign' {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, READ_PLAIN);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'foreign';
-    throw error;
-  }
-  if (fs.fstatSync(fd).isFile()) return fd;
-  fs.closeSync(fd);
-  return 'foreign';
 }
 
 /** Writes a file by renaming a complete temporary file over it. */

@@ -203,10 +203,8 @@ export class Transaction {
 
   /** Removes what killed rt processes left of their own writes to `files`: their temporary files. */
   sweep(files: readonly ResolvedPath[]): void {
-    for (const t of files) {
-      cleanStaleTemps(t.abs);
-      this.ws.stateOf(t).removeStaleTemps(t.rel);
-    }
+    for (const t of files) cleanStaleTemps(t.abs);
+    for (const root of new Set(files.map((t) => t.stateRoot))) this.ws.stateOf({ stateRoot: root }).removeStaleTemps();
   }
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
@@ -290,6 +288,10 @@ export class Transaction {
 
   /** Releases the locks; the folders made are removed again unless the commit wrote. */
   end(): void {
+    // The indexes of what was written land before the locks go: the next rt to take them reads the LIDs this one
+    // printed.
+    if (this.committed)
+      for (const root of new Set(this.files.map((f) => f.stateRoot))) this.ws.stateOf({ stateRoot: root }).flush();
     for (const lock of this.locks) lock.release();
     if (!this.committed) removeFolders(this.made);
   }

@@ -1,0 +1,594 @@
+// The packed store behind StateStore (see The store is a cache): every file's index and view live
+// in a few immutable segment files under .rt/pack/, however many files rt has shown.
+//
+//   .rt/pack/pack-0000000042.jsonl   a segment: JSON lines, readable with standard tools
+//     {"format":"rt-pack","version":1}                          its first line
+//     {…one state document…}                                    one line per entry (an index, a view)
+//     {"toc":[[KEY,OFFSET,LENGTH,SEQ,TOUCHED,CHECK],…]}         what it holds and where
+//     {"tocAt":N,"check":"…"}                                   where the toc starts, and its digest
+//   .rt/pack/tmp-PID-XXXXXX          a segment being written (removed when its process is gone)
+//   .rt/pack/lock                    held while a segment is added and while segments are merged
+//
+// A command stages what it saves in its own temporary segment; at its end (and before a write
+// releases its files' locks) the segment is renamed into place under a name no other holds: one
+// file made per command, whatever it saved, and a kill at any point leaves either the whole
+// segment or none of it. Every entry carries the sequence number of the segment it was first
+// saved in; a key's newest entry is the one with the highest. Segments are never changed:
+// readers keep them open, so a merge removing one never pulls it from under a reader. When there
+// are more than MAX_SEGMENTS, the smallest are merged into one (their live entries copied as
+// bytes, their sequence numbers kept), so that a save costs what it saved and the big segments
+// (a big file's index) are rarely copied; a segment holding nothing live is removed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { digestText } from '../model/digest.js';
+import { tempMark } from '../io/processes.js';
+import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
+import { READ_PLAIN } from './plainFile.js';
+import { readAt, readInto } from './readAt.js';
+
+const HEADER = '{"format":"rt-pack","version":1}\n';
+const TRAILER_MAX = 256;
+/** More segments than this, and the smallest are merged into one at the next save. */
+const MAX_SEGMENTS = 8;
+/** How many segments a merge leaves (the largest ones, untouched). */
+const KEEP_AFTER_MERGE = 3;
+/** A segment of which less than this part is live (and at least DEAD_BYTES is dead) is copied anew. */
+const LIVE_PART = 0.5;
+const DEAD_BYTES = 1 << 20;
+const LOCK_WAIT_MS = 3000;
+const SEGMENT = /^pack-(\d{10})\.jsonl$/;
+const TEMP_PREFIX = 'tmp-';
+/** A tombstone: the key's newest entry is none (it was set aside). */
+const NONE = -1;
+
+/** One entry of a segment's table. */
+export interface PackEntry {
+  readonly key: string;
+  readonly offset: number;
+  /** Bytes of its one line without the newline; NONE for a tombstone. */
+  readonly length: number;
+  readonly seq: number;
+  /** When it was saved (ms since the epoch): entries untouched for 30 days are dropped by a merge. */
+  readonly touched: number;
+  /** Digest of its text when the saver had it whole (a small document), else null (an index checks itself). */
+  readonly check: string | null;
+}
+
+/** An entry as found, with what reads it. */
+export interface Found {
+  readonly entry: PackEntry;
+  /** The file it lies in (a segment, or this run's temporary one), for messages. */
+  readonly file: string;
+  /** Bytes start..end of the entry (fewer at its end). */
+  read(start: number, end: number): Buffer;
+  /** Fills `into` with the entry's bytes from `start`; how many it read. */
+  readInto(into: Uint8Array, start: number): number;
+}
+
+interface Segment {
+  readonly name: string;
+  readonly seq: number;
+  readonly fd: number;
+  readonly size: number;
+  readonly identity: string;
+  readonly entries: readonly PackEntry[];
+}
+
+/** A segment that cannot be trusted: what to say when setting it aside. */
+class DamagedSegment extends Error {}
+
+/** Segments read in this process, by name: they never change, so a long-running server reads each once. */
+const openSegments = new Map<string, Segment>();
+
+export interface PackHooks {
+  /** Called with a segment found damaged (it is then set aside whole) and why. */
+  damaged(file: string, why: string): void;
+}
+
+/** What staging an entry needs to know at the save, when another rt saved the same key since it was read. */
+export interface Staged {
+  /** Run again on the state as saved then (it loads and saves again): a view records what it showed on top. */
+  readonly replay?: () => void;
+  /** Whether this entry should still win over a newer one saved meanwhile (an index: whether its file is still the
+   * version it describes). */
+  readonly keep?: () => boolean;
+}
+
+export class Pack {
+  /** The segments seen, newest sequence first; undefined until first needed. */
+  private segments: Segment[] | undefined;
+  private newest = new Map<string, { entry: PackEntry; segment: Segment }>();
+  /** The sequence number of each key's newest entry when this run first looked (0: none). */
+  private readonly seen = new Map<string, number>();
+  private highestSeen = 0;
+  private staging: Staging | undefined;
+  /** While a save replays what was staged: lookups see only what is saved. */
+  private replaying = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly hooks: PackHooks,
+  ) {}
+
+  /** The newest entry of `key` (this run's own staged one first), or undefined when there is none. */
+  find(key: string): Found | undefined {
+    const staged = this.replaying ? undefined : this.staging?.find(key);
+    if (staged) return staged;
+    this.list();
+    const hit = this.newest.get(key);
+    if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
+    if (!hit || hit.entry.length === NONE) return undefined;
+    return segmentEntry(this.dir, hit.segment, hit.entry);
+  }
+
+  /**
+   * Stages an entry for `key`, its text produced by `produce` (see StateStore.saveText). Throws
+   * when the staging file cannot be written.
+   */
+  stage(
+    key: string,
+    produce: (write: (part: string | Uint8Array) => void, patch: (at: number, part: string) => void) => void,
+    staged: Staged = {},
+    check: string | null = null,
+  ): void {
+    if (!this.seen.has(key)) {
+      this.list();
+      this.seen.set(key, this.newest.get(key)?.entry.seq ?? 0);
+    }
+    this.staging ??= Staging.open(this.dir);
+    this.staging.add(key, produce, staged, check);
+  }
+
+  /** Stages a tombstone: `key` has no entry from now on (its entry was set aside). */
+  forget(key: string): void {
+    this.staging ??= Staging.open(this.dir);
+    this.staging.tombstone(key);
+  }
+
+  /** Whether anything is staged. */
+  get dirty(): boolean {
+    return this.staging !== undefined;
+  }
+
+  /**
+   * Adds what was staged to the store as one segment: under the pack's lock, what another rt saved
+   * meanwhile under the same keys is looked at (views replayed onto it, an index kept only if it
+   * still describes its file), the segment is given the next sequence number, and the store is
+   * merged down when it holds too many segments. `sweep`: entries untouched since then are dropped
+   * by a merge of every segment that holds one. Throws when the segment cannot be written.
+   */
+  save(sweepBefore?: number): void {
+    const staging = this.staging;
+    if (!staging) return;
+    this.staging = undefined;
+    let lock: Lock | undefined;
+    try {
+      lock = acquireLock(path.join(this.dir, 'lock'), 'the state', LOCK_WAIT_MS);
+    } catch {
+      // A save without the lock is still whole and never overwrites another (it is linked under a
+      // free name); it only skips the merge, and replays on what it saw.
+    }
+    try {
+      this.segments = undefined;
+      this.list();
+      this.settle(staging);
+      if (staging.count > 0) this.publish(staging);
+      if (lock) this.compact(sweepBefore);
+    } finally {
+      staging.discard();
+      lock?.release();
+    }
+  }
+
+  /** Removes temporary segments of rt processes no longer running, and what a kill left of the lock. */
+  removeLeftovers(): void {
+    removeLockLeftovers(path.join(this.dir, 'lock'), [TEMP_PREFIX]);
+  }
+
+  /** Drops this run's staged entries (a refused command saves nothing more). */
+  discard(): void {
+    this.staging?.discard();
+    this.staging = undefined;
+  }
+
+  /** Replays or drops staged entries whose key another rt saved since this run looked at it. */
+  private settle(staging: Staging): void {
+    for (const key of staging.keys()) {
+      const hit = this.newest.get(key);
+      const saw = this.seen.get(key) ?? this.highestSeen;
+      if (!hit || hit.entry.seq <= saw) continue;
+      const staged = staging.staged(key);
+      if (staged?.replay) {
+        this.replaying = true;
+        this.staging = staging;
+        try {
+          staged.replay();
+        } finally {
+          this.replaying = false;
+          this.staging = undefined;
+        }
+      } else if (staged?.keep && !staged.keep()) staging.drop(key);
+    }
+  }
+
+  /** Writes the staged segment's table and links it into place under the next free sequence number. */
+  private publish(staging: Staging): void {
+    for (let seq = this.highestSeen + 1; ; seq++) {
+      staging.finish(seq);
+      try {
+        fs.linkSync(staging.file, path.join(this.dir, segmentName(seq)));
+        this.highestSeen = seq;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  }
+
+  /**
+   * Merges the store down (under the lock): segments with nothing live are removed; when there are
+   * more than MAX_SEGMENTS, the smallest are merged into one; a segment mostly dead is copied anew.
+   */
+  private compact(sweepBefore: number | undefined): void {
+    this.segments = undefined;
+    const segments = this.list();
+    const live = liveEntries(segments, sweepBefore);
+    const liveBytes = (s: Segment) => (live.get(s) ?? []).reduce((n, e) => n + Math.max(0, e.length), 0);
+    const empty = segments.filter((s) => !live.get(s)?.length);
+    const rest = segments.filter((s) => live.get(s)?.length);
+    let merge: Segment[] = [];
+    if (rest.length > MAX_SEGMENTS) {
+      merge = [...rest].sort((a, b) => liveBytes(a) - liveBytes(b)).slice(0, rest.length - KEEP_AFTER_MERGE);
+    }
+    for (const s of rest) {
+      const used = liveBytes(s);
+      const expired = sweepBefore !== undefined && (live.get(s)?.length ?? 0) < s.entries.length;
+      if (!merge.includes(s) && (expired || (s.size - used >= DEAD_BYTES && used < s.size * LIVE_PART))) merge.push(s);
+    }
+    if (merge.length > 0) {
+      const into = Staging.open(this.dir);
+      try {
+        for (const s of merge) for (const e of live.get(s) ?? []) into.copy(e, s.fd);
+        if (into.count > 0) this.publishMerged(into);
+      } finally {
+        into.discard();
+      }
+    }
+    for (const s of [...empty, ...merge]) {
+      try {
+        fs.unlinkSync(path.join(this.dir, s.name));
+      } catch {
+        // Already removed by another rt's merge.
+      }
+    }
+    this.segments = undefined;
+  }
+
+  private publishMerged(into: Staging): void {
+    for (let seq = this.highestSeen + 1; ; seq++) {
+      into.finish(undefined);
+      try {
+        fs.linkSync(into.file, path.join(this.dir, segmentName(seq)));
+        this.highestSeen = seq;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  }
+
+  /**
+   * The segments now in the folder, newest first, each read once per process (they never change);
+   * damaged ones are set aside. A segment removed by another rt's merge between the listing and its
+   * opening sends the listing round again: its entries are in the segment that merge made.
+   */
+  private list(): Segment[] {
+    if (this.segments) return this.segments;
+    for (let attempt = 0; ; attempt++) {
+      let names: string[];
+      try {
+        names = fs.readdirSync(this.dir).filter((n) => SEGMENT.test(n));
+      } catch {
+        names = [];
+      }
+      const segments: Segment[] = [];
+      let vanished = false;
+      for (const name of names) {
+        const segment = this.segment(name);
+        if (segment === 'gone') vanished = true;
+        else if (segment) segments.push(segment);
+      }
+      if (vanished && attempt < 5) continue;
+      segments.sort((a, b) => b.seq - a.seq);
+      this.segments = segments;
+      this.newest = new Map();
+      for (const segment of segments) {
+        this.highestSeen = Math.max(this.highestSeen, segment.seq);
+        for (const entry of segment.entries) {
+          const known = this.newest.get(entry.key);
+          if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
+        }
+      }
+      const here = new Set(names.map((n) => path.join(this.dir, n)));
+      for (const [file, s] of openSegments)
+        if (!here.has(file) && path.dirname(file) === this.dir) {
+          // Gone from the folder: closed once no run of this process can be reading it (the next listing).
+          openSegments.delete(file);
+          closeLater.push(s.fd);
+        }
+      return segments;
+    }
+  }
+
+  private segment(name: string): Segment | 'gone' | undefined {
+    const file = path.join(this.dir, name);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, READ_PLAIN);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+    }
+    const st = fs.fstatSync(fd);
+    const identity = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    const known = openSegments.get(file);
+    if (known && known.identity === identity) {
+      fs.closeSync(fd);
+      return known;
+    }
+    if (known) {
+      openSegments.delete(file);
+      closeLater.push(known.fd);
+    }
+    try {
+      if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
+      const seq = Number(SEGMENT.exec(name)![1]);
+      const segment: Segment = { name, seq, fd, size: st.size, identity, entries: readTable(fd, st.size, seq) };
+      openSegments.set(file, segment);
+      return segment;
+    } catch (error) {
+      fs.closeSync(fd);
+      if (error instanceof DamagedSegment) this.hooks.damaged(file, error.message);
+      return undefined;
+    }
+  }
+}
+
+/** File descriptors of segments gone from the folder, closed at the next command's listing. */
+const closeLater: number[] = [];
+
+/** Closes the segments an earlier command left open and that are gone (see Pack.list). */
+export function closeGoneSegments(): void {
+  for (const fd of closeLater.splice(0)) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+function segmentName(seq: number): string {
+  return `pack-${String(seq).padStart(10, '0')}.jsonl`;
+}
+
+function segmentEntry(dir: string, segment: Segment, entry: PackEntry): Found {
+  return entryIn(path.join(dir, segment.name), segment.fd, entry);
+}
+
+function entryIn(file: string, fd: number, entry: PackEntry): Found {
+  return {
+    entry,
+    file,
+    read: (start, end) => readAt(fd, entry.offset + start, entry.offset + Math.min(end, entry.length)),
+    readInto: (into, start) =>
+      readInto(fd, into.subarray(0, Math.max(0, Math.min(into.length, entry.length - start))), entry.offset + start),
+  };
+}
+
+/** The table of a segment of `size` bytes, checked; throws DamagedSegment when it cannot be trusted. */
+function readTable(fd: number, size: number, seq: number): PackEntry[] {
+  if (size < HEADER.length || readAt(fd, 0, HEADER.length).toString('latin1') !== HEADER)
+    throw new DamagedSegment('it is not an rt pack of this version');
+  const tail = readAt(fd, Math.max(0, size - TRAILER_MAX), size).toString('latin1');
+  const lineStart = tail.lastIndexOf('\n', tail.length - 2) + 1;
+  let trailer: { tocAt?: unknown; check?: unknown };
+  try {
+    trailer = JSON.parse(tail.slice(lineStart));
+  } catch {
+    throw new DamagedSegment('it is truncated or damaged');
+  }
+  const tocEnd = size - (tail.length - lineStart);
+  const tocAt = trailer.tocAt;
+  if (typeof tocAt !== 'number' || !Number.isSafeInteger(tocAt) || tocAt < HEADER.length || tocAt >= tocEnd)
+    throw new DamagedSegment('it is truncated or damaged');
+  const text = readAt(fd, tocAt, tocEnd).toString('utf8');
+  if (digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
+  let toc: unknown;
+  try {
+    toc = (JSON.parse(text) as { toc?: unknown }).toc;
+  } catch {
+    throw new DamagedSegment('its table is damaged');
+  }
+  if (!Array.isArray(toc)) throw new DamagedSegment('its table is damaged');
+  return toc.map((row) => {
+    const e = row as unknown[];
+    const [key, offset, length, entrySeq, touched, check] = e;
+    if (
+      !Array.isArray(e) ||
+      typeof key !== 'string' ||
+      !Number.isSafeInteger(offset) ||
+      !Number.isSafeInteger(length) ||
+      !Number.isSafeInteger(entrySeq) ||
+      typeof touched !== 'number' ||
+      (check !== null && typeof check !== 'string') ||
+      (entrySeq as number) > seq ||
+      (offset as number) < HEADER.length ||
+      (length as number) < NONE ||
+      (offset as number) + Math.max(0, length as number) > tocAt
+    )
+      throw new DamagedSegment('its table is damaged');
+    return {
+      key,
+      offset: offset as number,
+      length: length as number,
+      seq: entrySeq as number,
+      touched,
+      check: check as string | null,
+    };
+  });
+}
+
+/**
+ * The entries each segment holds that are live: the newest of their key across all segments,
+ * tombstones only while an older entry of their key is left in another segment, and (with
+ * `sweepBefore`) not untouched since then (an index is kept while a view of its file is not).
+ */
+function liveEntries(segments: readonly Segment[], sweepBefore: number | undefined): Map<Segment, PackEntry[]> {
+  const newest = new Map<string, PackEntry>();
+  const count = new Map<string, number>();
+  for (const s of segments)
+    for (const e of s.entries) {
+      const known = newest.get(e.key);
+      if (!known || known.seq < e.seq) newest.set(e.key, e);
+      count.set(e.key, (count.get(e.key) ?? 0) + 1);
+    }
+  const viewed = new Set<string>();
+  if (sweepBefore !== undefined)
+    for (const e of newest.values())
+      if (e.key.startsWith('view') && e.touched >= sweepBefore) viewed.add(e.key.slice(e.key.indexOf(':') + 1));
+  const live = new Map<Segment, PackEntry[]>();
+  for (const s of segments) {
+    const kept = s.entries.filter((e) => {
+      if (newest.get(e.key) !== e) return false;
+      if (e.length === NONE) return count.get(e.key)! > 1;
+      if (sweepBefore === undefined || e.touched >= sweepBefore) return true;
+      return e.key.startsWith('index:') && viewed.has(e.key.slice('index:'.length));
+    });
+    live.set(s, kept);
+  }
+  return live;
+}
+
+/** A segment being written by this run: its entries in a temporary file, its table in memory. */
+class Staging {
+  private position = HEADER.length;
+  private readonly table = new Map<string, { entry: PackEntry; staged: Staged }>();
+
+  private constructor(
+    readonly file: string,
+    private readonly fd: number,
+  ) {}
+
+  static open(dir: string): Staging {
+    const file = path.join(dir, `${TEMP_PREFIX}${tempMark()}`);
+    const fd = fs.openSync(file, 'wx+');
+    const staging = new Staging(file, fd);
+    staging.writeAt(Buffer.from(HEADER, 'latin1'), 0);
+    return staging;
+  }
+
+  get count(): number {
+    return this.table.size;
+  }
+
+  keys(): string[] {
+    return [...this.table.keys()];
+  }
+
+  staged(key: string): Staged | undefined {
+    return this.table.get(key)?.staged;
+  }
+
+  find(key: string): Found | undefined {
+    const known = this.table.get(key)?.entry;
+    if (!known) return undefined;
+    return known.length === NONE ? undefined : entryIn(this.file, this.fd, known);
+  }
+
+  add(
+    key: string,
+    produce: (write: (part: string | Uint8Array) => void, patch: (at: number, part: string) => void) => void,
+    staged: Staged,
+    check: string | null,
+  ): void {
+    const offset = this.position;
+    produce(
+      (part) => {
+        const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+        this.writeAt(bytes, this.position);
+        this.position += bytes.length;
+      },
+      (at, part) => this.writeAt(Buffer.from(part, 'utf8'), offset + at),
+    );
+    const length = this.position - offset;
+    this.writeAt(NEWLINE, this.position++);
+    this.table.delete(key); // most recent last
+    this.table.set(key, { entry: { key, offset, length, seq: 0, touched: Date.now(), check }, staged });
+  }
+
+  tombstone(key: string): void {
+    this.table.delete(key);
+    const entry = { key, offset: HEADER.length, length: NONE, seq: 0, touched: Date.now(), check: null };
+    this.table.set(key, { entry, staged: {} });
+  }
+
+  drop(key: string): void {
+    this.table.delete(key);
+  }
+
+  /** Copies an entry of another segment (open as `fd`), keeping its sequence number and time. */
+  copy(entry: PackEntry, fd: number): void {
+    const offset = this.position;
+    if (entry.length > 0) {
+      const chunk = Buffer.allocUnsafe(Math.min(entry.length, 1 << 20));
+      for (let done = 0; done < entry.length; ) {
+        const got = readInto(fd, chunk.subarray(0, Math.min(chunk.length, entry.length - done)), entry.offset + done);
+        if (got === 0) throw new Error('a segment ended early');
+        this.writeAt(chunk.subarray(0, got), offset + done);
+        done += got;
+      }
+      this.position += entry.length;
+      this.writeAt(NEWLINE, this.position++);
+    }
+    this.table.set(entry.key, { entry: { ...entry, offset: entry.length > 0 ? offset : HEADER.length }, staged: {} });
+  }
+
+  /** Writes the table and trailer after the entries (`seq` for entries staged by this run; undefined: kept as they
+   * are). */
+  finish(seq: number | undefined): void {
+    const rows = [...this.table.values()].map(({ entry: e }) => [
+      e.key,
+      e.offset,
+      e.length,
+      seq === undefined ? e.seq : seq,
+      e.touched,
+      e.check,
+    ]);
+    const toc = `${JSON.stringify({ toc: rows })}\n`;
+    const trailer = `${JSON.stringify({ tocAt: this.position, check: digestText(toc) })}\n`;
+    const bytes = Buffer.from(toc + trailer, 'utf8');
+    fs.ftruncateSync(this.fd, this.position);
+    this.writeAt(bytes, this.position);
+  }
+
+  discard(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    try {
+      fs.unlinkSync(this.file);
+    } catch {
+      // gone already
+    }
+  }
+
+  private writeAt(bytes: Uint8Array, at: number): void {
+    for (let done = 0; done < bytes.length; )
+      done += fs.writeSync(this.fd, bytes, done, bytes.length - done, at + done);
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
