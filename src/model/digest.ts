@@ -52,11 +52,29 @@ export function digestBytes(bytes: Uint8Array): string {
   return digestWords(words, 0, whole, Math.imul(bytes.length, 0x9e3779b1) ^ tail);
 }
 
-/** Digest of text (its UTF-16 code units). */
+/** Digest of text (its UTF-16 code units): digestWords of them, read from the string without copying them out. */
 export function digestText(text: string): string {
-  const units = new Uint32Array(text.length);
-  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
-  return digestWords(units, 0, units.length, 0x27d4eb2f);
+  const seed = 0x27d4eb2f;
+  let a = seed ^ 0x3c6ef372;
+  let b = seed ^ 0x5be0cd19;
+  const to = text.length;
+  let i = 0;
+  for (; i + 1 < to; i += 2) {
+    let k = Math.imul(text.charCodeAt(i), C1);
+    k = Math.imul((k << 15) | (k >>> 17), C2);
+    a ^= k;
+    a = (Math.imul((a << 13) | (a >>> 19), 5) + 0xe6546b64) | 0;
+    let m = Math.imul(text.charCodeAt(i + 1), D1);
+    m = Math.imul((m << 16) | (m >>> 16), D2);
+    b ^= m;
+    b = (Math.imul((b << 17) | (b >>> 15), 5) + 0x561ccd1b) | 0;
+  }
+  if (i < to) {
+    let k = Math.imul(text.charCodeAt(i), C1);
+    k = Math.imul((k << 15) | (k >>> 17), C2);
+    a ^= k;
+  }
+  return finish(a, b, to);
 }
 
 function finish(a: number, b: number, n: number): string {

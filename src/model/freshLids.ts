@@ -49,10 +49,15 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   // First a sieve on 23 bits of the first hash: a line alone in its bucket is unique. Two small
   // bitmaps are looked up far faster than a table of every line; only the lines sharing a bucket
   // (repeated ones, and a few by chance) go to the exact table after.
-  const once = new Uint32Array(1 << 18);
-  const twice = new Uint32Array(1 << 18);
+  // The sieve's size follows the file's (a few bits a line, 2^23 at most): only the exact table
+  // below decides, so its size changes nothing but how many lines reach that table; a small file
+  // (a search prints thousands) must not pay for zeroing two megabytes.
+  const sieveBits = sieveSize(n);
+  const sieveMask = (1 << sieveBits) - 1;
+  const once = new Uint32Array(Math.max(1, (1 << sieveBits) >>> 5));
+  const twice = new Uint32Array(once.length);
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & 0x7fffff;
+    const x = h1[i]! & sieveMask;
     const word = x >>> 5;
     const bit = 1 << (x & 31);
     if (once[word]! & bit) twice[word]! |= bit;
@@ -60,7 +65,7 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   }
   const shared: number[] = [];
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & 0x7fffff;
+    const x = h1[i]! & sieveMask;
     if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
   }
   // Open addressing over line numbers: a slot holds the first line of a content (+1).
@@ -87,6 +92,13 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
     }
   }
   return repeated;
+}
+
+/** Bits of a sieve over `n` items: some 8 bits an item, 2^10 to 2^23. */
+function sieveSize(n: number): number {
+  let bits = 10;
+  while (bits < 23 && 1 << bits < n * 8) bits++;
+  return bits;
 }
 
 /** The keys of every line of a file. */
@@ -336,7 +348,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const n = k1.length;
   const lids = new Uint32Array(n);
   // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
-  const first = claimSets(length);
+  const first = claimSets(length, n);
   const claimFirst = (code: number) => {
     if (first.once.has(code)) first.twice.add(code);
     else first.once.add(code);
@@ -402,9 +414,13 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   return lids;
 }
 
-/** Sets of codes for claims: plain bitmaps for 4- and 5-character codes, a LidSet beyond. */
-function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
+/**
+ * Sets of codes for the claims of `n` lines: plain bitmaps for 4- and 5-character codes, a LidSet
+ * beyond; for a small file, tables of its few codes (a bitmap of every code is 128 KiB to zero).
+ */
+function claimSets(length: number, n: number): { once: CodeSet; twice: CodeSet } {
   if (length > 5) return { once: new LidSet(), twice: new LidSet() };
+  if (n < 1 << 12) return { once: fewCodes(n), twice: fewCodes(n) };
   const mask = length === 4 ? 0xfffff : 0x1ffffff;
   const bitmap = (): CodeSet => {
     const bits = new Uint32Array((mask + 1) >>> 5);
@@ -415,7 +431,7 @@ function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
       },
     };
   };
-  return { once: bitmap(), twice: fewCodes() };
+  return { once: bitmap(), twice: fewCodes(n) };
 }
 
 /**
@@ -424,10 +440,12 @@ function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
  * lookups (of codes not in it) at one look: some 1.5 MiB where a bitmap of every 5-character
  * code takes 4.
  */
-function fewCodes(): CodeSet {
-  const table = new CodeTable();
-  const filter = new Uint32Array(1 << 18);
-  const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> 9;
+function fewCodes(n: number): CodeSet {
+  const table = new CodeTable(n);
+  // 2^23 bits for a big file, fewer for a small one (whose table is small too).
+  const bits = sieveSize(n);
+  const filter = new Uint32Array(Math.max(1, (1 << bits) >>> 5));
+  const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> (32 - bits);
   return {
     has(code) {
       const b = bit(code);

@@ -144,8 +144,15 @@ export class LidSet implements CodeSet {
 
 /** A growable open-addressing set of non-zero 32-bit codes (a JS Set of millions of numbers is slow and large). */
 export class CodeTable {
-  private table = new Uint32Array(1 << 16);
+  private table: Uint32Array;
   private count = 0;
+
+  /** `expected`: about how many codes it will hold (it grows past them). */
+  constructor(expected = 1 << 15) {
+    let size = 64;
+    while (size < expected * 2 && size < 1 << 16) size *= 2;
+    this.table = new Uint32Array(size);
+  }
 
   has(code: number): boolean {
     const mask = this.table.length - 1;

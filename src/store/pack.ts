@@ -474,6 +474,13 @@ function liveEntries(segments: readonly Segment[], sweepBefore: number | undefin
 class Staging {
   private position = HEADER.length;
   private readonly table = new Map<string, { entry: PackEntry; staged: Staged }>();
+  /**
+   * Bytes from `pendingAt` on not written to the file yet: thousands of small entries (a search's
+   * views and indexes) go out in a few writes, not several each.
+   */
+  private pending = Buffer.allocUnsafe(PENDING);
+  private pendingAt = 0;
+  private pendingLength = 0;
 
   private constructor(
     readonly file: string,
@@ -503,6 +510,7 @@ class Staging {
   find(key: string): Found | undefined {
     const known = this.table.get(key)?.entry;
     if (!known) return undefined;
+    this.flushPending(); // read back from the file
     return known.length === NONE ? undefined : entryIn(this.file, this.fd, known);
   }
 
@@ -568,8 +576,10 @@ class Staging {
     const toc = `${JSON.stringify({ toc: rows })}\n`;
     const trailer = `${JSON.stringify({ tocAt: this.position, check: digestText(toc) })}\n`;
     const bytes = Buffer.from(toc + trailer, 'utf8');
+    this.flushPending();
     fs.ftruncateSync(this.fd, this.position);
-    this.writeAt(bytes, this.position);
+    writeFully(this.fd, bytes, this.position);
+    this.pendingAt = this.position + bytes.length;
   }
 
   discard(): void {
@@ -585,10 +595,38 @@ class Staging {
     }
   }
 
+  /** Writes `bytes` at `at`: into the pending bytes when they fit there (appended or patched), else to the file. */
   private writeAt(bytes: Uint8Array, at: number): void {
-    for (let done = 0; done < bytes.length; )
-      done += fs.writeSync(this.fd, bytes, done, bytes.length - done, at + done);
+    const end = this.pendingAt + this.pendingLength;
+    if (at >= this.pendingAt && at + bytes.length <= end) {
+      this.pending.set(bytes, at - this.pendingAt);
+      return;
+    }
+    if (at === end && bytes.length <= PENDING) {
+      if (this.pendingLength + bytes.length > PENDING) this.flushPending();
+      if (this.pendingLength === 0) this.pendingAt = at;
+      this.pending.set(bytes, this.pendingLength);
+      this.pendingLength += bytes.length;
+      return;
+    }
+    // Elsewhere (a patch of bytes gone out, or a big part): what is pending goes first, so that the file is in order.
+    this.flushPending();
+    writeFully(this.fd, bytes, at);
+    if (at === end) this.pendingAt = at + bytes.length;
   }
+
+  /** Writes the pending bytes to the file. */
+  private flushPending(): void {
+    if (this.pendingLength > 0) writeFully(this.fd, this.pending.subarray(0, this.pendingLength), this.pendingAt);
+    this.pendingAt += this.pendingLength;
+    this.pendingLength = 0;
+  }
+}
+
+const PENDING = 1 << 20;
+
+function writeFully(fd: number, bytes: Uint8Array, at: number): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
 const NEWLINE = Buffer.from('\n');

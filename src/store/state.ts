@@ -208,9 +208,9 @@ export class StateStore {
     check: string | null = null,
   ): boolean {
     if (!this.ensureFolder()) return false;
-    // Checked again before each write (ensureFolder checks once a run): a folder swapped for a
-    // symbolic link since must not lead a write elsewhere.
-    if (!this.isOwnFolderNow(PACK)) {
+    // Checked again before the staging file is made and when it is linked into place (see flush): a folder swapped
+    // for a symbolic link since must not lead a write elsewhere. The entries go to the staging file's descriptor.
+    if (!this.packCache?.dirty && !this.isOwnFolderNow(PACK)) {
       this.disable(`${STATE_DIR}/${PACK} is gone or not a plain folder`);
       return false;
     }
@@ -314,10 +314,15 @@ export class StateStore {
 
   /** The newest entry of `key`, or undefined when there is none, state is off, or the pack is not ours. */
   private find(key: string): Found | undefined {
-    if (this.disabledReason) return undefined;
+    if (this.disabledReason || this.packForeign) return undefined;
     try {
       if (!this.packCache) {
-        if (!this.isOwnFolder(PACK)) return undefined;
+        // Checked once a run (a save checks again): a pack folder that is a link is never read through.
+        const st = fs.lstatSync(path.join(this.dir, PACK), { throwIfNoEntry: false });
+        if (st && (!st.isDirectory() || st.isSymbolicLink() || !this.isOwnFolder())) {
+          this.packForeign = true;
+          return undefined;
+        }
         closeGoneSegments();
       }
       return this.pack().find(key);
@@ -325,6 +330,9 @@ export class StateStore {
       return undefined;
     }
   }
+
+  /** The pack's folder was found to be no plain folder of ours: nothing is read from it this run. */
+  private packForeign = false;
 
   /**
    * Sets aside an entry found untrustworthy: its bytes are copied to set-aside/ for inspection, and

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digestBytes } from '../../src/model/digest.js';
+import { digestBytes, digestText, digestWords } from '../../src/model/digest.js';
 import { runs } from '../support/runs.js';
 
 describe('digestBytes', () => {
@@ -28,5 +28,19 @@ describe('digestBytes', () => {
   it('tells apart contents that differ', () => {
     expect(digestBytes(Buffer.from('abc\n'))).not.toBe(digestBytes(Buffer.from('abd\n')));
     expect(digestBytes(Buffer.from('x'))).not.toBe(digestBytes(Buffer.from('x\0')));
+  });
+});
+
+describe('digestText', () => {
+  it('is digestWords of the text’s UTF-16 code units (seeded), read without copying them', () => {
+    // The digest of an index head saved by an earlier run must read the same.
+    expect(digestText('')).toBe(digestWords(new Uint32Array(0), 0, 0, 0x27d4eb2f));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const codes = new Uint32Array(text.length);
+        for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+        expect(digestText(text)).toBe(digestWords(codes, 0, codes.length, 0x27d4eb2f));
+      }),
+    );
   });
 });
