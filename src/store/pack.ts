@@ -174,7 +174,11 @@ export class Pack {
       this.list();
       this.settle(staging);
       if (staging.count > 0) this.publish(staging);
-      if (lock) this.compact(sweepBefore);
+      if (lock) {
+        this.compact(sweepBefore);
+        // What killed rt processes left (their staging files): gone at the next save, not the next day.
+        this.removeLeftovers();
+      }
     } finally {
       staging.discard();
       lock?.release();
