@@ -134,7 +134,8 @@ describe('stress: the packed store under kills', () => {
         }
       }
       const temps = fs.readdirSync(path.join(dir, '.rt', 'pack')).filter((n) => n.startsWith('tmp-'));
-      tally.notes = `${kills} kills, ${completedEdits} edits completed, ${packSegments(dir).length} segments, ${temps.length} temporary left by kills`;
+      const segments = packSegments(dir).length;
+      tally.notes = `${kills} kills, ${completedEdits} edits done, ${segments} segments, ${temps.length} temps`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
       expect(kills).toBeGreaterThan(0);
