@@ -368,28 +368,35 @@ const TRAILER: readonly Section[] = [
         text: 'Holds "*", so the folder ignores itself; the user\'s .gitignore is never touched.',
       },
       {
-        term: '.rt/index/NAME-HASH.json',
+        term: '.rt/pack/pack-NUMBER.jsonl',
         text:
-          "A file's line index, one JSON document in three parts: a head (the file's stamp: size, times, inode; " +
-          "byte offsets every 1,024 lines; a digest of each 1,024 lines' records; a digest of the head itself), " +
-          "then its lines' fingerprints and LIDs (16 base64 characters a line), then the LIDs retired from it. " +
-          'A window of an unchanged file reads the head and the records of its own lines, each part checked ' +
-          'against its digest, and only the bytes of the file it shows. An index written by another version of ' +
-          'rt is replaced without a word.',
-      },
-      {
-        term: '.rt/view/NAME-HASH.json',
-        text: "A file's view state: the last window (which scroll continues from) and which lines were shown where.",
+          "Every file's line index and view state, packed: .rt/pack holds a few segment files however many " +
+          'files rt has shown (a search showing hits in 10,000 files adds one). A segment is JSON lines, readable ' +
+          'with standard tools (jq -c, grep): a header line, one state document a line, a table of what it holds ' +
+          '(each key, as index:PATH, view:PATH or view~SESSION:PATH, with its place, the number of the save that ' +
+          'wrote it, its time and a digest), and a last line giving where the table starts and its digest. A ' +
+          'command adds what it saved as one new segment at its end (a write, before it releases its locks), ' +
+          'under a name no other segment holds: a kill at any moment leaves the whole segment or none of it. ' +
+          "A key's newest entry wins; when another rt saved the same view meanwhile, what this one showed is " +
+          'recorded on top of it; an index is kept only while its file is still the version it describes. ' +
+          'Segments are never changed: past eight, the smallest are merged into one, and a segment holding ' +
+          'nothing live is removed, so a save costs what it saved. A line index is one document in three ' +
+          "parts: a head (the file's stamp: size, times, inode; byte offsets every 1,024 lines; a digest of " +
+          "each 1,024 lines' records; a digest of the head itself), then its lines' fingerprints and LIDs (16 " +
+          'base64 characters a line), then the LIDs retired from it. A window of an unchanged file reads the head ' +
+          'and the records of its own lines, each part checked against its digest, and only the bytes of the ' +
+          'file it shows. An index written by another version of rt is replaced without a word.',
       },
       {
         term: '.rt/set-aside/',
         text:
-          'State files that did not parse, failed a digest check or described another file are moved here (with ' +
-          'a warning) and rebuilt.',
+          'A segment whose table does not check is moved here whole; a state document that did not parse, ' +
+          'failed a digest check or described another file is copied here and forgotten (with a warning), and ' +
+          'rebuilt.',
       },
-      'State is written atomically (a temporary file, then a rename). If the root is not writable, or .rt is ' +
-        'not a plain folder, rt works without saving state and says so once. State of files not touched in 30 ' +
-        'days is dropped.',
+      'If the root is not writable, or .rt is not a plain folder, rt works without saving state and says so ' +
+        'once. State of files not touched in 30 days is dropped (an index is kept while its file is viewed), at ' +
+        'the first save of a day; the per-file .rt/index and .rt/view folders of earlier versions go then too.',
     ],
   },
   {
