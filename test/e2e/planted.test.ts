@@ -155,4 +155,28 @@ describe('the daily sweep of .rt', () => {
     // (The folder is no state of rt's: left where it is, it does not stop the sweep.)
     expect(fs.lstatSync(path.join(packDir(dir), 'zz')).isDirectory()).toBe(true);
   });
+
+  it('removes the state folders of earlier versions of rt (.rt/index, .rt/view), and follows no link in their place', () => {
+    for (const plant of ['folders', 'links'] as const) {
+      const dir = tempDir();
+      const outside = tempDir();
+      write(dir, 'a.txt', 'one\n');
+      expect(run(['open', 'a.txt'], dir).status).toBe(0);
+      const state = path.join(dir, '.rt');
+      write(outside, 'kept.json', '{}');
+      for (const old of ['index', 'view']) {
+        if (plant === 'folders') write(state, `${old}/a.txt-0123456789abcdef.json`, '{"format":"rt-old"}');
+        else fs.symlinkSync(outside, path.join(state, old));
+      }
+      age(path.join(state, 'swept'), 2 * 86400);
+      write(dir, 'b.txt', 'two\n');
+      expect(run(['open', 'b.txt'], dir).status).toBe(0);
+      for (const old of ['index', 'view'])
+        expect(fs.lstatSync(path.join(state, old), { throwIfNoEntry: false })?.isSymbolicLink(), old).toBe(
+          plant === 'links' ? true : undefined,
+        );
+      expect(fs.readdirSync(outside)).toEqual(['kept.json']);
+      expect(packKeys(dir)).toEqual(['index:a.txt', 'index:b.txt', 'view:a.txt', 'view:b.txt']);
+    }
+  });
 });
