@@ -156,7 +156,7 @@ describe('the daily sweep of .rt', () => {
     expect(fs.lstatSync(path.join(packDir(dir), 'zz')).isDirectory()).toBe(true);
   });
 
-  it('removes the state folders of earlier versions of rt (.rt/index, .rt/view), and follows no link in their place', () => {
+  it('removes the state folders of earlier rts (.rt/index, .rt/view), and follows no link in their place', () => {
     for (const plant of ['folders', 'links'] as const) {
       const dir = tempDir();
       const outside = tempDir();
