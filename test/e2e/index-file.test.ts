@@ -5,25 +5,36 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packEntries, packKeys, packText, plantEntries } from '../support/pack.js';
 import { age, cleanup, expectCleanStderr, numbered, openWindow, run, tempDir, write } from './harness.js';
 
 afterAll(cleanup);
 
 /** A 5,000-line file opened once (its index saved) and made old enough to be trusted by its stamp. */
-function indexed(): { dir: string; index: string; fresh: string } {
+function indexed(): { dir: string; fresh: string } {
   const dir = tempDir();
   const file = write(dir, 'a.txt', numbered(5000));
   age(file);
   const fresh = run(['open', 'a.txt:4000', '--window', '5'], dir, { env: { RT_STATE: 'off' } }).stdout;
   run(['open', 'a.txt:1', '--window', '1'], dir);
-  const indexDir = path.join(dir, '.rt', 'index');
-  return { dir, index: path.join(indexDir, fs.readdirSync(indexDir)[0]!), fresh };
+  expect(packKeys(dir, 'index')).toEqual(['index:a.txt']);
+  return { dir, fresh };
+}
+
+/** The saved index of `rel` (the newest entry of its key in the pack), as one byte a character. */
+function indexText(dir: string, rel = 'a.txt'): string {
+  return packEntries(dir).get(`index:${rel}`)!.bytes.toString('latin1');
+}
+
+/** Plants `text` (one byte a character) as the saved index of `rel`: the entry the next rt reads. */
+function plantIndex(dir: string, text: string, rel = 'a.txt'): void {
+  plantEntries(dir, [[`index:${rel}`, Buffer.from(text, 'latin1')]]);
 }
 
 describe('the saved index', () => {
   it('is one JSON document describing the file', () => {
-    const { index } = indexed();
-    const doc = JSON.parse(fs.readFileSync(index, 'utf8')) as Record<string, unknown>;
+    const { dir } = indexed();
+    const doc = JSON.parse(packText(dir, 'index:a.txt')!) as Record<string, unknown>;
     expect(doc).toMatchObject({ format: 'rt-index', path: 'a.txt', lines: 5000 });
     expect((doc.records as string).length).toBe(5000 * 16);
     expect(Object.keys(doc).slice(-2)).toEqual(['records', 'retired']);
@@ -72,12 +83,12 @@ describe('the saved index', () => {
   );
 
   it('damage to the records of the window being read is noticed: set aside, rebuilt, the same LIDs', () => {
-    const { dir, index, fresh } = indexed();
-    const text = fs.readFileSync(index, 'latin1');
+    const { dir, fresh } = indexed();
+    const text = indexText(dir);
     // Line 4000 is in the block of lines 3073-4096; change one character of one of its records.
     const at = text.indexOf('"records":"') + '"records":"'.length + 3999 * 16 + 5;
     const damaged = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
-    fs.writeFileSync(index, damaged, 'latin1');
+    plantIndex(dir, damaged);
     const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
     expectCleanStderr(r);
     expect(r.stdout).toBe(fresh);
@@ -104,10 +115,9 @@ describe('the saved index', () => {
         age(file);
         run(['open', 'b.txt:1', '--window', '1'], dir);
         const fresh = run(['open', 'b.txt:16000', '--window', '1'], dir, { env: { RT_STATE: 'off' } });
-        const index = path.join(dir, '.rt', 'index', fs.readdirSync(path.join(dir, '.rt', 'index'))[0]!);
-        const text = fs.readFileSync(index, 'latin1');
+        const text = indexText(dir, 'b.txt');
         const at = text.indexOf('"records":"') + '"records":"'.length + 15999 * 16 + 9;
-        fs.writeFileSync(index, text.slice(0, at) + change(text[at]!) + text.slice(at + 1), 'latin1');
+        plantIndex(dir, text.slice(0, at) + change(text[at]!) + text.slice(at + 1), 'b.txt');
         const lid = /^16000:([0-9a-z]+)\|/m.exec(fresh.stdout)![1]!;
         const r = run(['edit', 'b.txt', lid, '--force'], dir, { input: 'edited\n' });
         expect(r.status, `${what}: ${r.stderr}`).toBe(0);
@@ -124,8 +134,8 @@ describe('the saved index', () => {
       (t: string) => `${t} `,
       (t: string) => t.replace('"retired":"', '"retired":"AAAA'),
     ]) {
-      const { dir, index, fresh } = indexed();
-      fs.writeFileSync(index, change(fs.readFileSync(index, 'latin1')), 'latin1');
+      const { dir, fresh } = indexed();
+      plantIndex(dir, change(indexText(dir)));
       const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
       expectCleanStderr(r);
       expect(r.stdout).toBe(fresh);
@@ -134,13 +144,14 @@ describe('the saved index', () => {
   });
 
   it('an index of an earlier version of rt is replaced without a word', () => {
-    const { dir, index, fresh } = indexed();
-    const doc = JSON.parse(fs.readFileSync(index, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(index, JSON.stringify({ ...doc, version: 4 }));
+    const { dir, fresh } = indexed();
+    const doc = JSON.parse(indexText(dir)) as Record<string, unknown>;
+    plantIndex(dir, JSON.stringify({ ...doc, version: 4 }));
     const r = run(['open', 'a.txt:4000', '--window', '5'], dir);
     expect(r.stdout).toBe(fresh);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(fs.readFileSync(index, 'utf8')).version).toBe(5);
+    expect(JSON.parse(indexText(dir)).version).toBe(5);
+    expect(fs.existsSync(path.join(dir, '.rt', 'set-aside'))).toBe(false);
   });
 
   it(
@@ -154,11 +165,7 @@ describe('the saved index', () => {
       expect(r.status, r.text).toBe(0);
       const bytes = fs.readFileSync(file);
       expect(bytes.length).toBeGreaterThan(1 << 20);
-      const indexDir = path.join(dir, '.rt', 'index');
-      const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
-        racy: boolean;
-        content: string;
-      };
+      const doc = JSON.parse(indexText(dir, 'big.txt')) as { racy: boolean; content: string };
       expect(doc.racy).toBe(true);
       expect(doc.content).toBe(`crc32:${bytes.length}:${zlib.crc32(bytes).toString(16)}`);
       // And the next edit takes the index as it is: the LIDs of the lines around stay.
@@ -231,10 +238,7 @@ describe('the saved index', () => {
       const first = run(['open', 'big.txt:150000', '--window', '7'], dir);
       expect(first.stdout).toBe(whole);
       expect(first.stderr).toBe('');
-      const indexDir = path.join(dir, '.rt', 'index');
-      const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
-        racy: boolean;
-      };
+      const doc = JSON.parse(indexText(dir, 'big.txt')) as { racy: boolean };
       expect(doc.racy).toBe(true);
       // Settled, the file is read again and keeps its LIDs; an edit by them lands where it should.
       age(file);
@@ -253,10 +257,7 @@ describe('the saved index', () => {
       const file = write(dir, 'dated.txt', numbered(50));
       age(file); // its modification time an hour back; its change time is now
       expect(run(['open', 'dated.txt'], dir).status).toBe(0);
-      const indexDir = path.join(dir, '.rt', 'index');
-      const doc = JSON.parse(fs.readFileSync(path.join(indexDir, fs.readdirSync(indexDir)[0]!), 'utf8')) as {
-        racy: boolean;
-      };
+      const doc = JSON.parse(indexText(dir, 'dated.txt')) as { racy: boolean };
       expect(doc.racy).toBe(true);
     },
   );

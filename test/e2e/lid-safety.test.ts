@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packKeys } from '../support/pack.js';
 import { cleanup, expectRun, parseWindow, run, tempDir, write } from './harness.js';
 
 afterAll(cleanup);
@@ -44,8 +45,8 @@ describe('an LID printed for a repeated line names that line, or is refused', ()
       'function b() {\n  return 2;\n}\n// after b\nfunction c() {\n  return 3;\n}\n',
     );
     // One state folder, the nested repository's own, whichever folder rt ran from.
-    expect(fs.existsSync(path.join(p, 'pkg/.rt/index'))).toBe(true);
-    expect(fs.existsSync(path.join(p, '.rt/index')) ? fs.readdirSync(path.join(p, '.rt/index')) : []).toEqual([]);
+    expect(packKeys(path.join(p, 'pkg'), 'index')).toEqual(['index:f.js']);
+    expect(packKeys(p)).toEqual([]);
   });
 
   it('2. state deleted between the delete and the insert: the insert lands after b, or is refused', () => {

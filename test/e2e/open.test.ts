@@ -647,7 +647,8 @@ describe('rt open: special files', () => {
     const dir = tempDir();
     write(dir, 'a.txt', 'x\n');
     expectRun(run(['open', 'a.txt'], dir), { status: 0, stderr: '' });
-    const indexFiles = fs.existsSync(path.join(dir, '.rt/index')) ? fs.readdirSync(path.join(dir, '.rt/index')) : [];
+    const packFiles = fs.readdirSync(path.join(dir, '.rt/pack'));
+    expect(packFiles.filter((f) => f.startsWith('pack-'))).toHaveLength(1);
     fs.symlinkSync('.rt/.gitignore', path.join(dir, 'sneaky'));
     const targets = [
       '.rt/.gitignore',
@@ -655,7 +656,8 @@ describe('rt open: special files', () => {
       '.rt/',
       './.rt/../.rt/.gitignore',
       'sneaky',
-      ...indexFiles.map((f) => `.rt/index/${f}`),
+      '.rt/pack',
+      ...packFiles.map((f) => `.rt/pack/${f}`),
     ];
     for (const target of targets) expectFailure(run(['open', target], dir), 4);
   });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packDir, packKeys, packSegments, rewritePack } from '../support/pack.js';
 import { age, cleanup, expectCleanStderr, run, tempDir, write } from './harness.js';
 
 afterAll(cleanup);
@@ -67,13 +68,20 @@ describe('lock files', () => {
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('ONE\ntwo\n');
   });
 
-  it('a FIFO where the lock of a state file goes: rt open does not wait on it', () => {
+  it('a FIFO where the lock of the state goes: rt open does not wait on it', () => {
     const { dir } = shownFile();
-    const [view] = fs.readdirSync(path.join(dir, '.rt', 'view'));
-    execFileSync('mkfifo', [path.join(dir, '.rt', 'view', `${view}.rt-lock`)]);
+    execFileSync('mkfifo', [path.join(packDir(dir), 'lock')]);
+    const before = packSegments(dir).map((s) => s.seq);
     const r = run(['open', 'a.txt:2'], dir);
     expect(r.status, r.text).toBe(0);
     expect(r.stdout).toMatch(/^2:\w+\|two$/m);
+    // A file never shown: its index and view are saved all the same (the lock is not waited on).
+    write(dir, 'b.txt', 'three\n');
+    const b = run(['open', 'b.txt'], dir);
+    expect(b.status, b.text).toBe(0);
+    expect(packSegments(dir).map((s) => s.seq)).not.toEqual(before);
+    expect(packKeys(dir)).toEqual(['index:a.txt', 'index:b.txt', 'view:a.txt', 'view:b.txt']);
+    expect(fs.lstatSync(path.join(packDir(dir), 'lock')).isFIFO()).toBe(true);
   });
 });
 
@@ -124,22 +132,51 @@ describe('the daily sweep of .rt', () => {
     expect(run(['open', 'notes.tmp-draft.md'], dir).status).toBe(0);
     expect(run(['open', 'old.txt'], dir).status).toBe(0);
     const state = path.join(dir, '.rt');
-    fs.mkdirSync(path.join(state, 'index', 'zz'));
-    for (const kind of ['index', 'view']) {
-      for (const name of fs.readdirSync(path.join(state, kind))) {
-        // Two hours old (a temporary copy that old is swept); old.txt's 40 days (swept too).
-        age(path.join(state, kind, name), name.startsWith('old.txt') || name === 'zz' ? 40 * 86400 : 2 * 3600);
-      }
-    }
+    // Two hours old (a temporary copy that old is swept); old.txt's 40 days (swept too).
+    const hoursAgo = Date.now() - 2 * 3600_000;
+    const daysAgo = Date.now() - 40 * 86_400_000;
+    rewritePack(dir, undefined, (key) => (key.endsWith(':old.txt') ? daysAgo : hoursAgo));
+    fs.mkdirSync(path.join(packDir(dir), 'zz'));
+    age(path.join(packDir(dir), 'zz'), 40 * 86400);
+    for (const name of fs.readdirSync(packDir(dir))) age(path.join(packDir(dir), name), 2 * 3600);
     age(path.join(state, 'swept'), 2 * 86400);
     write(dir, 'other.txt', 'x\n');
     expect(run(['open', 'other.txt'], dir).status).toBe(0);
-    const left = [...fs.readdirSync(path.join(state, 'index')), ...fs.readdirSync(path.join(state, 'view'))];
-    expect(left.filter((n) => n.startsWith('notes.tmp-draft.md')).length, left.join('\n')).toBe(2);
-    // (The folder is no state of rt's: left where it is, it does not stop the sweep.)
+    const left = packKeys(dir);
     expect(
-      left.filter((n) => n.startsWith('old.txt') || n === 'zz'),
+      left.filter((n) => n.endsWith(':notes.tmp-draft.md')),
       left.join('\n'),
-    ).toEqual(['zz']);
+    ).toEqual(['index:notes.tmp-draft.md', 'view:notes.tmp-draft.md']);
+    expect(
+      left.filter((n) => n.endsWith(':old.txt')),
+      left.join('\n'),
+    ).toEqual([]);
+    expect(left.filter((n) => n.endsWith(':other.txt')).length, left.join('\n')).toBe(2);
+    // (The folder is no state of rt's: left where it is, it does not stop the sweep.)
+    expect(fs.lstatSync(path.join(packDir(dir), 'zz')).isDirectory()).toBe(true);
+  });
+
+  it('removes the state folders of earlier rts (.rt/index, .rt/view), and follows no link in their place', () => {
+    for (const plant of ['folders', 'links'] as const) {
+      const dir = tempDir();
+      const outside = tempDir();
+      write(dir, 'a.txt', 'one\n');
+      expect(run(['open', 'a.txt'], dir).status).toBe(0);
+      const state = path.join(dir, '.rt');
+      write(outside, 'kept.json', '{}');
+      for (const old of ['index', 'view']) {
+        if (plant === 'folders') write(state, `${old}/a.txt-0123456789abcdef.json`, '{"format":"rt-old"}');
+        else fs.symlinkSync(outside, path.join(state, old));
+      }
+      age(path.join(state, 'swept'), 2 * 86400);
+      write(dir, 'b.txt', 'two\n');
+      expect(run(['open', 'b.txt'], dir).status).toBe(0);
+      for (const old of ['index', 'view'])
+        expect(fs.lstatSync(path.join(state, old), { throwIfNoEntry: false })?.isSymbolicLink(), old).toBe(
+          plant === 'links' ? true : undefined,
+        );
+      expect(fs.readdirSync(outside)).toEqual(['kept.json']);
+      expect(packKeys(dir)).toEqual(['index:a.txt', 'index:b.txt', 'view:a.txt', 'view:b.txt']);
+    }
   });
 });

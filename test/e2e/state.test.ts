@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packEntries, packKeys, packText, plantEntries, rewritePack } from '../support/pack.js';
 import {
   age,
   cleanup,
@@ -162,7 +163,7 @@ describe('root', () => {
 
   it(
     'a .rt/.gitignore that lost its "*" is made again; a file in ' +
-      'the place of .rt/view is set aside and the folder made again',
+      'the place of .rt/pack is set aside and the folder made again',
     () => {
       const repo = tempRepo();
       write(repo, 'f.txt', numbered(300));
@@ -170,12 +171,13 @@ describe('root', () => {
       fs.writeFileSync(path.join(repo, '.rt/.gitignore'), 'foo\n');
       expectRun(run(['open', 'f.txt:150'], repo), { status: 0, stderr: '' });
       expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('?? f.txt\n');
-      fs.rmSync(path.join(repo, '.rt/view'), { recursive: true });
-      fs.writeFileSync(path.join(repo, '.rt/view'), 'junk\n');
+      fs.rmSync(path.join(repo, '.rt/pack'), { recursive: true });
+      fs.writeFileSync(path.join(repo, '.rt/pack'), 'junk\n');
       expectRun(run(['open', 'f.txt', '--window', '10'], repo), {
         status: 0,
-        stderr: /^rt: \.rt\/view was not a folder: set aside, and made again\n$/,
+        stderr: /^rt: \.rt\/pack was not a folder: set aside, and made again\n$/,
       });
+      expect(fs.readFileSync(path.join(repo, '.rt/set-aside/pack-folder'), 'utf8')).toBe('junk\n');
       // State works again: the view is kept, and scroll continues it, without a word.
       expectRun(run(['scroll', 'f.txt'], repo), {
         status: 0,
@@ -408,7 +410,7 @@ describe('state', () => {
     run(['open', 'a.txt'], dir); // .rt/ made by the current user
     fs.chmodSync(dir, 0o755);
     if (!('uid' in as)) {
-      for (const sub of ['', 'index', 'view']) fs.chmodSync(path.join(dir, '.rt', sub), 0o555);
+      for (const sub of ['', 'pack']) fs.chmodSync(path.join(dir, '.rt', sub), 0o555);
     }
     const file = path.join(dir, 'a.txt');
     fs.writeFileSync(file, `changed\n${text}`);
@@ -456,11 +458,13 @@ describe('state', () => {
       write(dir, 'b.txt', numbered(50, 'b '));
       const a0 = run(['open', 'a.txt:150'], dir);
       const b0 = run(['open', 'b.txt'], dir);
-      const indexDir = path.join(dir, '.rt/index');
-      const damaged = fs.readdirSync(indexDir).map((f) => path.join(indexDir, f));
-      expect(damaged.length).toBeGreaterThanOrEqual(2);
+      const damaged = packKeys(dir, 'index');
+      expect(damaged).toEqual(['index:a.txt', 'index:b.txt']);
       const bytes = garbage();
-      for (const f of damaged) fs.writeFileSync(f, bytes);
+      plantEntries(
+        dir,
+        damaged.map((key) => [key, bytes]),
+      );
 
       const a1 = run(['open', 'a.txt:150'], dir);
       expectRun(a1, { status: 0, stdout: a0.stdout, stderr: /^rt: / });
@@ -469,8 +473,10 @@ describe('state', () => {
       // Rebuilt: the next runs are quiet and agree.
       expectRun(run(['open', 'a.txt:150'], dir), { status: 0, stdout: a0.stdout, stderr: '' });
       expectRun(run(['open', 'b.txt'], dir), { status: 0, stdout: b0.stdout, stderr: '' });
-      for (const f of damaged) {
-        if (exists(f)) expect(fs.readFileSync(f).equals(bytes), `${f} still holds the garbage`).toBe(false);
+      const entries = packEntries(dir);
+      for (const key of damaged) {
+        const entry = entries.get(key);
+        if (entry) expect(entry.bytes.equals(bytes), `${key} still holds the garbage`).toBe(false);
       }
     });
 
@@ -480,9 +486,9 @@ describe('state', () => {
       run(['open', 'a.txt', '--window', '10'], dir);
       run(['scroll', 'a.txt', '+'], dir); // 9-18
       const next = run(['scroll', 'a.txt', '+'], tempCopyWithView(dir)); // what + gives from 9-18
-      const viewDir = path.join(dir, '.rt/view');
       const bytes = garbage();
-      for (const f of fs.readdirSync(viewDir)) fs.writeFileSync(path.join(viewDir, f), bytes);
+      expect(packKeys(dir, 'view')).toEqual(['view:a.txt']);
+      plantEntries(dir, [['view:a.txt', bytes]]);
       const top = run(['open', 'a.txt'], tempDirWith(text));
       const r = run(['scroll', 'a.txt', '+'], dir);
       // Set aside: + opens the top, as with no earlier view (or continues, had the view survived).
@@ -505,14 +511,10 @@ describe('state', () => {
     const dir = tempDir();
     write(dir, 'a.txt', numbered(40, 'alpha '));
     write(dir, 'b.txt', numbered(40, 'beta '));
-    const indexDir = path.join(dir, '.rt/index');
     const a0 = run(['open', 'a.txt'], dir);
-    const aFiles = fs.readdirSync(indexDir);
     const b0 = run(['open', 'b.txt'], dir);
-    const bFiles = fs.readdirSync(indexDir).filter((f) => !aFiles.includes(f));
-    expect(aFiles).toHaveLength(1);
-    expect(bFiles).toHaveLength(1);
-    fs.copyFileSync(path.join(indexDir, aFiles[0]!), path.join(indexDir, bFiles[0]!));
+    expect(packKeys(dir, 'index')).toEqual(['index:a.txt', 'index:b.txt']);
+    plantEntries(dir, [['index:b.txt', packText(dir, 'index:a.txt')!]]);
 
     const b1 = run(['open', 'b.txt'], dir);
     expectRun(b1, { status: 0, stdout: b0.stdout, stderr: /^rt: / });
@@ -527,12 +529,10 @@ describe('state', () => {
     const b = write(dir, 'b.txt', numbered(40, 'bbbb '));
     age(a);
     age(b);
-    const indexDir = path.join(dir, '.rt/index');
     const a0 = run(['open', 'a.txt'], dir);
-    const aFiles = fs.readdirSync(indexDir);
     const b0 = run(['open', 'b.txt'], dir);
-    const bFile = fs.readdirSync(indexDir).find((f) => !aFiles.includes(f))!;
-    fs.copyFileSync(path.join(indexDir, aFiles[0]!), path.join(indexDir, bFile));
+    expect(packKeys(dir, 'index')).toEqual(['index:a.txt', 'index:b.txt']);
+    plantEntries(dir, [['index:b.txt', packText(dir, 'index:a.txt')!]]);
     const b1 = run(['open', 'b.txt'], dir);
     expectRun(b1, { status: 0, stdout: b0.stdout, stderr: /^rt: / });
     expect(b1.stdout).not.toContain('aaaa');
@@ -543,14 +543,12 @@ describe('state', () => {
     const dir = tempDir();
     write(dir, 'a.txt', text);
     write(dir, 'b.txt', text);
-    const viewDir = path.join(dir, '.rt/view');
     run(['open', 'a.txt', '--window', '10'], dir);
     run(['scroll', 'a.txt', '+'], dir);
     run(['scroll', 'a.txt', '+'], dir); // a: 17-26
-    const aFiles = fs.readdirSync(viewDir);
     run(['open', 'b.txt', '--window', '10'], dir); // b: 1-10
-    const bFile = fs.readdirSync(viewDir).find((f) => !aFiles.includes(f))!;
-    fs.copyFileSync(path.join(viewDir, aFiles[0]!), path.join(viewDir, bFile));
+    expect(packKeys(dir, 'view')).toEqual(['view:a.txt', 'view:b.txt']);
+    plantEntries(dir, [['view:b.txt', packText(dir, 'view:a.txt')!]]);
     const r = run(['scroll', 'b.txt', '+'], dir);
     // b's own next window (9-18) or, its view set aside, the top; never a's (25-34).
     expectRun(r, { status: 0, stdout: /^--- b\.txt \(lines (9-18|1-10|1-100) of 300\) ---\n/, stderr: /^rt: / });
@@ -565,7 +563,7 @@ describe('state', () => {
       write(dir, 'a.txt', text);
       write(dir, 'b.txt', text);
       run(['open', 'a.txt', '--window', '10'], dir); // a: 1-10
-      for (const f of filesUnder(path.join(dir, '.rt'))) age(path.join(dir, '.rt', f), days * 86_400);
+      ageState(dir, () => days * 86_400);
       expectRun(run(['open', 'b.txt'], dir), { status: 0, stderr: '' });
       const r = run(['scroll', 'a.txt', '+'], dir);
       expectRun(r, {
@@ -584,8 +582,7 @@ describe('state', () => {
     expectRun(run(['delete', 'a.txt', first.lidAt(2)], dir), { status: 0 });
     const kept = parseWindow(run(['open', 'a.txt'], dir)).lids;
     // 31 days of reading only: the index is 31 days old, the view a day old, the sweep due.
-    for (const f of filesUnder(path.join(dir, '.rt')))
-      age(path.join(dir, '.rt', f), f.startsWith('view') ? 86_400 : 31 * 86_400);
+    ageState(dir, (key) => (key.startsWith('view') ? 86_400 : 31 * 86_400));
     expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
     expect(parseWindow(run(['open', 'a.txt'], dir)).lids).toEqual(kept);
   });
@@ -622,6 +619,27 @@ function tempCopyWithView(dir: string): string {
 }
 
 /**
+ * Makes `dir`'s state as old as `secondsAgo` says for each key of the pack (when it was saved; a
+ * view's own record of it too), and every file under .rt as old as the oldest: the daily sweep due.
+ */
+function ageState(dir: string, secondsAgo: (key: string) => number): void {
+  const now = Date.now();
+  let oldest = 0;
+  rewritePack(
+    dir,
+    (key, bytes) => {
+      if (!key.startsWith('view')) return bytes;
+      return JSON.stringify({ ...JSON.parse(bytes.toString('utf8')), touched: now - secondsAgo(key) * 1000 });
+    },
+    (key) => {
+      oldest = Math.max(oldest, secondsAgo(key));
+      return now - secondsAgo(key) * 1000;
+    },
+  );
+  for (const f of filesUnder(path.join(dir, '.rt'))) age(path.join(dir, '.rt', f), oldest);
+}
+
+/**
  * For each top-level field of the `kind` state file of a.txt, and each way of damaging it,
  * runs rt in a fresh directory and collects what went wrong: an exit other than 0, an output
  * other than the one expected, an `internal error`, a malformed LID.
@@ -635,12 +653,10 @@ function damagedFieldRuns(kind: 'index' | 'view'): string[] {
     age(file); // old enough for rt to trust its saved index without reading the file
     run(['open', 'a.txt', '--window', '10'], dir);
     run(['scroll', 'a.txt', '+'], dir); // 9-18
-    const stateDir = path.join(dir, '.rt', kind);
-    const [name] = fs.readdirSync(stateDir);
-    return { dir, stateFile: path.join(stateDir, name!) };
+    return { dir, key: `${kind}:a.txt` };
   };
   const probe = setup();
-  const doc = JSON.parse(fs.readFileSync(probe.stateFile, 'utf8')) as Record<string, unknown>;
+  const doc = JSON.parse(packText(probe.dir, probe.key)!) as Record<string, unknown>;
   const expectedNext = run(['scroll', 'a.txt', '+'], tempCopyWithView(probe.dir)).stdout; // 17-26
   const top = run(['scroll', 'a.txt', '+'], tempDirWith(content)).stdout;
   const damage: Array<[string, (v: unknown) => unknown]> = [
@@ -666,7 +682,7 @@ function damagedFieldRuns(kind: 'index' | 'view'): string[] {
   ];
   // Each case starts from the state the set-up left (its .rt/ copied back; a.txt, which reading
   // never changes, stays as it was): one rt run a case instead of three.
-  const { dir, stateFile } = probe;
+  const { dir, key: stateKey } = probe;
   const pristine = path.join(tempDir(), '.rt');
   fs.cpSync(path.join(dir, '.rt'), pristine, { recursive: true });
   for (const key of Object.keys(doc)) {
@@ -674,11 +690,13 @@ function damagedFieldRuns(kind: 'index' | 'view'): string[] {
     for (const [how, f] of damage) {
       fs.rmSync(path.join(dir, '.rt'), { recursive: true, force: true });
       fs.cpSync(pristine, path.join(dir, '.rt'), { recursive: true });
-      const d = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
+      const d = JSON.parse(packText(dir, stateKey)!) as Record<string, unknown>;
       const v = f(d[key]);
       if (v === undefined) delete d[key];
       else d[key] = v;
-      fs.writeFileSync(stateFile, JSON.stringify(d));
+      // The damaged document as the key's newest entry, in an intact segment (no digest of it in the table: what is
+      // checked is the document itself).
+      plantEntries(dir, [[stateKey, JSON.stringify(d)]]);
       const r = run(['scroll', 'a.txt', '+'], dir);
       const lids = parseWindow(r).lids;
       const wrong: string[] = [];

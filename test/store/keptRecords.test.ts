@@ -1,8 +1,6 @@
 // After an edit, the saved index writes the records of the lines the edit kept as it read them
 // (src/store/savedIndex.ts, KeptRecords): the file must be the one encoding every record anew gives.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applySplice } from '../../src/model/edit.js';
@@ -12,6 +10,7 @@ import { dominantEol, splitLines } from '../../src/model/lines.js';
 import { BLOCK, SavedIndex, saveIndexFile } from '../../src/store/savedIndex.js';
 import { StateStore } from '../../src/store/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
+import { packText } from '../support/pack.js';
 import { runs } from '../support/runs.js';
 import { readSettings } from '../../src/settings/env.js';
 
@@ -29,13 +28,7 @@ function save(store: StateStore, rel: string, index: LineIndex, kept?: Parameter
 
 /** The saved index of `rel` as JSON, but for when it was written (and the head's digest, which covers that). */
 function saved(root: string, rel: string): Record<string, unknown> {
-  const dir = path.join(root, '.rt', 'index');
-  const name = fs.readdirSync(dir).find((n) => n.startsWith(`${rel}-`))!;
-  const {
-    touched: _t,
-    head: _h,
-    ...rest
-  } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as Record<string, unknown>;
+  const { touched: _t, head: _h, ...rest } = JSON.parse(packText(root, `index:${rel}`)!) as Record<string, unknown>;
   return rest;
 }
 
@@ -73,6 +66,7 @@ describe('an edit saving the records it kept as they were read', () => {
 
           save(store, `${rel}.kept`, edited, { text: records.text, blocks, start, end: start + del, inserted });
           save(store, `${rel}.anew`, edited);
+          store.flush();
           const { path: _a, ...kept } = saved(root, `${rel}.kept`);
           const { path: _b, ...anew } = saved(root, `${rel}.anew`);
           expect(kept).toEqual(anew);

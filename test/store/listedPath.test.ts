@@ -25,7 +25,8 @@ describe('listedPath', () => {
       path.dirname(dir),
       path.join(path.dirname(dir), 'other/a.ts'),
       path.join(dir, '.rt'),
-      path.join(dir, '.rt/index/x.json'),
+      path.join(dir, '.rt/pack/pack-0000000001.jsonl'),
+      path.join(dir, '.rt/pack/lock'),
     ]) {
       expect(() => listedPath(root, abs, abs)).toThrow(RtError);
     }

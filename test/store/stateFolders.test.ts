@@ -1,4 +1,4 @@
-// The state folders (.rt/index, .rt/view) swapped for symbolic links while rt runs (src/store/state.ts):
+// The state folder (.rt/pack) swapped for symbolic links while rt runs (src/store/state.ts):
 // no state is read through the link, none written, and no file is moved out of where it leads.
 // Node has no openat: each read and write checks the folders just before it.
 
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StateStore, type StateDoc } from '../../src/store/state.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { readSettings } from '../../src/settings/env.js';
+import { packDir, packText, plantEntries } from '../support/pack.js';
 
 afterAll(cleanup);
 
@@ -18,31 +19,45 @@ describe('state folders swapped for links after the first use', () => {
   const outside = tempDir();
   const warnings: string[] = [];
   const store = new StateStore(root, readSettings({}), (m) => warnings.push(m));
-  const view = path.join(root, '.rt', 'view');
+  const pack = packDir(root);
 
   it('reads, writes and sets aside nothing through the link', () => {
     expect(store.save('view', 'a.txt', doc('a.txt', 'inside'))).toBe(true);
-    expect(store.load<StateDoc & { note: string }>('view', 'a.txt', 'rt-test', 1)?.note).toBe('inside');
-    const [name] = fs.readdirSync(view);
-    // The same state file, planted outside the root, and the real folder swapped for a link to it.
-    fs.writeFileSync(path.join(outside, name!), JSON.stringify(doc('a.txt', 'outside')));
-    fs.writeFileSync(path.join(outside, 'garbage.json'), 'not json');
-    fs.renameSync(view, `${view}.real`);
-    fs.symlinkSync(outside, view);
+    store.flush();
+    const other = new StateStore(root, readSettings({}), (m) => warnings.push(m));
+    expect(other.load<StateDoc & { note: string }>('view', 'a.txt', 'rt-test', 1)?.note).toBe('inside');
+    // A newer segment, planted outside the root, holding the same key, and a damaged one; the real
+    // folder swapped for a link to them.
+    const [name] = fs.readdirSync(pack).filter((n) => n.startsWith('pack-'));
+    const planted = plantEntries(outside, [['view:a.txt', JSON.stringify(doc('a.txt', 'outside'))]]);
+    const newer = path.join(outside, '.rt', 'pack', 'pack-0000000002.jsonl');
+    fs.renameSync(planted, newer);
+    fs.writeFileSync(path.join(outside, '.rt', 'pack', 'pack-0000000003.jsonl'), 'not a pack');
+    const there = path.join(outside, '.rt', 'pack');
+    const before = fs.readdirSync(there).sort();
+    expect(before).toEqual(['pack-0000000002.jsonl', 'pack-0000000003.jsonl']);
+    fs.renameSync(pack, `${pack}.real`);
+    fs.symlinkSync(there, pack);
 
-    // The lock of an update is not made through the link (it would be gone once released).
+    // The lock of a save is not made through the link (it would be gone once released).
     let lockedThere: string[] | undefined;
-    store.update('view', 'a.txt', () => (lockedThere = fs.readdirSync(outside).filter((n) => n.includes('.rt-lock'))));
+    store.update('view', 'a.txt', () => {
+      store.save('view', 'a.txt', doc('a.txt', 'updated'));
+      store.flush();
+      lockedThere = fs.readdirSync(there).filter((n) => n.includes('lock'));
+    });
     expect(lockedThere).toEqual([]);
 
     expect(store.load('view', 'a.txt', 'rt-test', 1)).toBeUndefined();
     expect(store.openForReading('view', 'a.txt')).toBeUndefined();
     expect(store.save('view', 'a.txt', doc('a.txt', 'written'))).toBe(false);
-    store.setAsideFile('view', path.join(view, 'garbage.json'), 'a test');
-    expect(fs.readdirSync(outside).sort()).toEqual([name!, 'garbage.json'].sort());
-    expect(JSON.parse(fs.readFileSync(path.join(outside, name!), 'utf8')).note).toBe('outside');
+    store.flush();
+    store.setAsideFile('pack', path.join(pack, 'pack-0000000003.jsonl'), 'a test');
+    expect(fs.readdirSync(there).sort()).toEqual(before);
+    expect(packText(outside, 'view:a.txt')).toBe(JSON.stringify(doc('a.txt', 'outside')));
     expect(fs.existsSync(path.join(root, '.rt', 'set-aside'))).toBe(false);
-    expect(warnings.join('\n')).toMatch(/\.rt\/view is gone or not a plain folder/);
+    expect(fs.readdirSync(`${pack}.real`)).toEqual([name]);
+    expect(warnings.join('\n')).toMatch(/\.rt\/pack is gone or not a plain folder/);
   });
 
   it('the daily sweep writes its stamp in place of a link planted there, and sweeps no folder a link leads to', () => {

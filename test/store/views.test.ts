@@ -6,6 +6,7 @@ import { lidToString } from '../../src/model/lid.js';
 import { StateStore } from '../../src/store/state.js';
 import { ViewState } from '../../src/store/views.js';
 import { readSettings } from '../../src/settings/env.js';
+import { packEntries, packSegments } from '../support/pack.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -45,13 +46,10 @@ describe('ViewState', () => {
         more?.(view);
         view.recordWindow({ start, end }, lids.slice(start - 1, end), size);
         view.save();
+        store.flush();
       };
-      const file = () => {
-        const views = path.join(dir, '.rt', 'view');
-        const [name] = fs.readdirSync(views);
-        const st = fs.statSync(path.join(views, name!));
-        return `${st.ino}:${st.mtimeMs}`;
-      };
+      // What the pack holds: the segments and the sequence number of the view's newest entry (a save adds both).
+      const file = () => `${packSegments(dir).map((s) => s.name)}:${packEntries(dir).get('view:f.txt')!.row.seq}`;
       show(1, 5, null);
       const first = file();
       show(1, 5, undefined);

@@ -86,8 +86,12 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
  * draft of its lock, the file breaking a dead owner's lock, a temporary state file. rt removes
  * these when a command next writes that file (they stop no one meanwhile), not in every command.
  */
-/** Leftovers the next writer of their file (or of the history, for its data) removes. */
-const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/history\/data\/\d+\.bin\.tmp-\d+-/;
+/**
+ * Leftovers the next writer of their file (or of the history, for its data; of any file, for the pack's staged segment
+ * and its lock) removes.
+ */
+const PER_FILE =
+  /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/pack\/(tmp-\d+-|lock($|\.))|^\.rt\/history\/data\/\d+\.bin\.tmp-\d+-/;
 
 /**
  * Files a batch leaves while it runs and the next command must remove: its temporary files, journals and drafts,

@@ -123,19 +123,19 @@ describe('the run after a kill', () => {
     const dir = tempDir('rt-stress-crash-');
     write(dir, 'f.txt', 'a\nb\n');
     const w = openWindow(dir, 'f.txt');
-    const indexDir = path.join(dir, '.rt', 'index');
-    const [state] = fs.readdirSync(indexDir);
+    const pack = path.join(dir, '.rt', 'pack');
+    expect(fs.readdirSync(pack).filter((n) => n.startsWith('pack-'))).toHaveLength(1);
     // A process that has exited: its pid names no running process now.
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
       encoding: 'utf8',
     }).stdout;
-    const deadTemp = path.join(indexDir, `${state}.tmp-${dead}-abcdef`);
-    const liveTemp = path.join(indexDir, `${state}.tmp-${process.pid}-abcdef`);
-    fs.writeFileSync(deadTemp, '{"format":"rt-index"');
-    fs.writeFileSync(liveTemp, '{"format":"rt-index"');
-    // A draft of the view file's lock (written, then linked into place) left by a kill between the two.
-    const [view] = fs.readdirSync(path.join(dir, '.rt', 'view'));
-    const deadDraft = path.join(dir, '.rt', 'view', `${view}.rt-lock.${dead}-abcdef`);
+    // Segments being staged when their process was killed, and one a live process stages.
+    const deadTemp = path.join(pack, `tmp-${dead}-abcdef`);
+    const liveTemp = path.join(pack, `tmp-${process.pid}-abcdef`);
+    fs.writeFileSync(deadTemp, '{"format":"rt-pack","version":1}\n{"format":"rt-index"');
+    fs.writeFileSync(liveTemp, '{"format":"rt-pack","version":1}\n{"format":"rt-index"');
+    // A draft of the pack's lock (written, then linked into place) left by a kill between the two.
+    const deadDraft = path.join(pack, `lock.${dead}-abcdef`);
     fs.writeFileSync(deadDraft, `${dead}@host@0`);
     const r = run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'A\n' });
     expect(r.status, r.text).toBe(0);

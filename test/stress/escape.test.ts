@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, openWindow, run, tempDir, tempRepo, write } from '../e2e/harness.js';
 import { SCENARIO_TIMEOUT, pick } from './config.js';
 import { Tally } from './figures.js';
+import { plantEntries } from '../support/pack.js';
 import { crashOf, fingerprint, runAsync, sleep, start, type Finished } from './proc.js';
 
 afterAll(cleanup);
@@ -155,15 +156,17 @@ describe('stress: escape attempts', () => {
       'to the outside: rt works without state, nothing outside touched',
     async () => {
       const tally = new Tally('4 escape: .rt/ replaced by a symlink');
-      for (const planted of ['.rt', '.rt/index', '.rt/view', '.rt/set-aside']) {
+      const segment = '.rt/pack/pack-0000000001.jsonl';
+      for (const planted of ['.rt', '.rt/pack', '.rt/set-aside', segment, '.rt/pack/lock']) {
         const { root, outside } = world();
         write(root, 'f.txt', 'a\nb\n');
-        run(['open', 'f.txt'], root); // make .rt/ with its folders
-        write(outside, 'state/index/.keep', '');
-        write(outside, 'state/view/.keep', '');
+        run(['open', 'f.txt'], root); // make .rt/ with its folders, and the pack's first segment
+        write(outside, 'state/pack/.keep', '');
+        // The segment and the lock (a token of a process gone), as a link would lead to them.
+        write(outside, 'state/pack-0000000001.jsonl', fs.readFileSync(path.join(root, segment)));
+        write(outside, 'state/lock', '99999999@host@0');
         // A damaged index, so that rt tries to set it aside (into .rt/set-aside).
-        for (const name of fs.readdirSync(path.join(root, '.rt', 'index')))
-          fs.writeFileSync(path.join(root, '.rt', 'index', name), '{');
+        plantEntries(root, [['index:f.txt', '{']]);
         const before = fingerprint(outside);
         fs.rmSync(path.join(root, planted), { recursive: true, force: true });
         fs.symlinkSync(

@@ -23,7 +23,13 @@ export function crashOf(r: Finished): string | undefined {
   return undefined;
 }
 
-/** rt's leftovers under `dir` (recursively, .rt/ included): temporary files, locks and their drafts. */
+/** Whether `d` is the folder of rt's packed state (where a segment is staged as tmp-PID-…, beside the lock). */
+const isPack = (d: string) => path.basename(d) === 'pack' && path.basename(path.dirname(d)) === '.rt';
+
+/**
+ * rt's leftovers under `dir` (recursively, .rt/ included): temporary files, locks and their drafts, the pack's
+ * staged segments and lock.
+ */
 export function leftovers(dir: string): string[] {
   const found: string[] = [];
   const walk = (d: string) => {
@@ -36,7 +42,8 @@ export function leftovers(dir: string): string[] {
     for (const e of entries) {
       const p = path.join(d, e.name);
       if (e.isDirectory() && !e.isSymbolicLink()) walk(p);
-      else if (/\.rt-tmp-|\.rt-lock|\.tmp-\d+-/.test(e.name)) found.push(path.relative(dir, p));
+      else if (/\.rt-tmp-|\.rt-lock|\.tmp-\d+-/.test(e.name) || (/^(tmp-\d+-|lock($|\.))/.test(e.name) && isPack(d)))
+        found.push(path.relative(dir, p));
     }
   };
   walk(dir);
@@ -44,32 +51,55 @@ export function leftovers(dir: string): string[] {
 }
 
 /**
- * State files under `dir/.rt` that are not sound: a JSON document that does not parse, or one
- * without rt's format, version and path. (rt sets such files aside itself; a run must never
+ * State under `dir/.rt` that is not sound: a segment of the pack whose header, table or trailer
+ * does not parse, or a key whose newest entry is not a JSON document with rt's format, version
+ * and the path of its key. (rt sets such segments and entries aside itself; a run must never
  * leave one behind.)
  */
 export function corruptStateFiles(dir: string): string[] {
   const bad: string[] = [];
-  for (const kind of ['index', 'view']) {
-    const d = path.join(dir, '.rt', kind);
-    let names: string[] = [];
+  const pack = path.join(dir, '.rt', 'pack');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(pack).filter((n) => /^pack-\d{10}\.jsonl$/.test(n));
+  } catch {
+    return bad;
+  }
+  const newest = new Map<string, { seq: number; name: string; bytes: Buffer | null }>();
+  for (const name of names) {
+    let bytes: Buffer;
     try {
-      names = fs.readdirSync(d);
-    } catch {
+      bytes = fs.readFileSync(path.join(pack, name));
+    } catch (error) {
+      // Removed by a merge since it was listed: its entries are in the segment the merge made.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      bad.push(`pack/${name}: ${(error as Error).message.slice(0, 80)}`);
       continue;
     }
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-      try {
-        const doc = JSON.parse(fs.readFileSync(path.join(d, name), 'utf8')) as {
-          format?: unknown;
-          version?: unknown;
-          path?: unknown;
-        };
-        if (typeof doc.format !== 'string' || typeof doc.version !== 'number' || typeof doc.path !== 'string')
-          bad.push(`${kind}/${name}: not an rt state document`);
-      } catch (error) {
-        bad.push(`${kind}/${name}: ${(error as Error).message.slice(0, 80)}`);
+    try {
+      const lines = bytes.toString('latin1').split('\n');
+      if (lines[0] !== '{"format":"rt-pack","version":1}' || lines.at(-1) !== '') throw new Error('no header or end');
+      const trailer = JSON.parse(lines.at(-2)!) as { tocAt: number };
+      const toc = (JSON.parse(bytes.subarray(trailer.tocAt).toString('utf8').split('\n')[0]!) as { toc: unknown[][] })
+        .toc;
+      for (const [key, offset, length, seq] of toc as Array<[string, number, number, number]>) {
+        const known = newest.get(key);
+        if (known && known.seq >= seq) continue;
+        newest.set(key, { seq, name, bytes: length < 0 ? null : bytes.subarray(offset, offset + length) });
       }
+    } catch (error) {
+      bad.push(`pack/${name}: ${(error as Error).message.slice(0, 80)}`);
+    }
+  }
+  for (const [key, { name, bytes }] of newest) {
+    if (!bytes) continue;
+    try {
+      const doc = JSON.parse(bytes.toString('utf8')) as { format?: unknown; version?: unknown; path?: unknown };
+      if (typeof doc.format !== 'string' || typeof doc.version !== 'number' || typeof doc.path !== 'string')
+        bad.push(`pack/${name} ${key}: not an rt state document`);
+      else if (doc.path !== key.slice(key.indexOf(':') + 1)) bad.push(`pack/${name} ${key}: describes ${doc.path}`);
+    } catch (error) {
+      bad.push(`pack/${name} ${key}: ${(error as Error).message.slice(0, 80)}`);
     }
   }
   return bad;

@@ -787,9 +787,9 @@ const KILL_FILES = [
 
 /**
  * What a kill may leave of one file's own housekeeping (its lock, lock draft, a state temporary file), for its next
- * writer to remove, as in apply-crash.
+ * writer to remove, and of the pack's (a staged segment, its lock), for the next writer of any file, as in apply-crash.
  */
-const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-/;
+const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/pack\/(tmp-\d+-|lock($|\.))/;
 
 function journalFiles(dir: string): string[] {
   try {
@@ -830,11 +830,6 @@ interface KillCounts {
   outOfStepSecond: { refused: number; forceRefused: number };
   aimed: number;
   perFileLeft: Set<string>;
-  /**
-   * Sessions whose view state of a file a kill left a lock or temporary file of (removed when that session next saves
-   * its view).
-   */
-  viewLocksLeft: number;
 }
 
 async function kills(tally: Tally, trials: number, seed: number): Promise<KillCounts> {
@@ -851,7 +846,6 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     outOfStepSecond: { refused: 0, forceRefused: 0 },
     aimed: 0,
     perFileLeft: new Set(),
-    viewLocksLeft: 0,
   };
   /** How long an undo and a redo take here (the first trial of each measures it; followed as the load changes). */
   const took = { undo: 300, redo: 300 };
@@ -1081,22 +1075,8 @@ async function kills(tally: Tally, trials: number, seed: number): Promise<KillCo
     }
     if (phase === 'draft journal' || phase === 'committed journal') windowDelays.push(delay);
   }
-  // What a kill left of a session's own view state (its lock, a temporary file) goes when that
-  // session next writes the file (as any per-file leftover): each session here ends with its
-  // trial, so each one that left some appends a line to each file.
-  const sessions = new Set(
-    leftovers(dir).flatMap((l) => /^\.rt\/view\/.*~(k\d+)\.json\.(rt-lock|tmp-)/.exec(l)?.[1] ?? []),
-  );
-  for (const session of sessions) {
-    for (const f of KILL_FILES) {
-      const r = await runAsync(['insert', f.rel, '$'], dir, {
-        env: { RT_SESSION: session },
-        input: `session ${session} after the kills\n`,
-      });
-      if (crashed(r) || r.status !== 0) tally.fail('crashes', `session ${session}'s insert after the kills: ${r.text}`);
-    }
-  }
-  counts.viewLocksLeft = sessions.size;
+  // What a kill left of the pack (a staged segment, its lock) goes at the next write of any file: a session's view
+  // state is an entry of the shared pack, no file of its own.
   // The last word: an apply over every file, not killed, works and leaves nothing at all behind (the locks a kill left
   // included).
   const tail = readAll();
@@ -1162,8 +1142,7 @@ describe('stress: rt undo and rt redo', () => {
         `step ${c.outcome.outOfStep} (then the second undo/redo refused ${c.outOfStepSecond.refused}, with ` +
         `--force ${c.outOfStepSecond.forceRefused}); what a kill left: ${phases}; ${c.aimed} kills aimed at ` +
         `the window of the write; per-file leftovers seen after a next command, for their file's next ` +
-        `writer: ${c.perFileLeft.size} distinct (among them the view state of ${c.viewLocksLeft} trial ` +
-        `sessions, removed by a write of each)`;
+        `writer: ${c.perFileLeft.size} distinct`;
       console.log(`${tally.scenario}: ${tally.notes}`);
       tally.record();
       const known: Count[] = HISTORY_GAP_OPEN ? ['historyOutOfStep'] : [];
