@@ -84,6 +84,8 @@ const openSegments = new Map<string, Segment>();
 export interface PackHooks {
   /** Called with a segment found damaged (it is then set aside whole) and why. */
   damaged(file: string, why: string): void;
+  /** Whether the pack's folder is still a plain folder of ours: checked before each listing, never read through a link. */
+  ownFolder(): boolean;
 }
 
 /** What staging an entry needs to know at the save, when another rt saved the same key since it was read. */
@@ -292,7 +294,7 @@ export class Pack {
     for (let attempt = 0; ; attempt++) {
       let names: string[];
       try {
-        names = fs.readdirSync(this.dir).filter((n) => SEGMENT.test(n));
+        names = this.hooks.ownFolder() ? fs.readdirSync(this.dir).filter((n) => SEGMENT.test(n)) : [];
       } catch {
         names = [];
       }
@@ -331,7 +333,10 @@ export class Pack {
     try {
       fd = fs.openSync(file, READ_PLAIN);
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      // A symbolic link in a segment's place is never followed: set aside (the link itself), as damage is.
+      if (code === 'ELOOP') this.hooks.damaged(file, 'it is a symbolic link');
+      return code === 'ENOENT' ? 'gone' : undefined;
     }
     const st = fs.fstatSync(fd);
     const identity = `${st.ino}:${st.size}:${st.mtimeMs}`;

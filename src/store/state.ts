@@ -173,11 +173,14 @@ export class StateStore {
     }
   }
 
-  /** Sets aside a state file found untrustworthy (the history's own files). */
-  setAsideFile(kind: string, file: string, why: string): void {
+  /**
+   * Sets aside a state file found untrustworthy (the history's own files, a damaged segment of the
+   * pack, whose folder is `sub`).
+   */
+  setAsideFile(kind: string, file: string, why: string, sub?: string): void {
     try {
       // The file is moved out of its folder, which must still be the one of rt's state.
-      if (!this.isOwnFolder()) throw new Error('the state folder is not a plain folder');
+      if (!this.isOwnFolder(sub)) throw new Error('the state folder is not a plain folder');
       this.moveAside(file, `${kind}-${path.basename(file)}`);
       this.warn(`state file ${this.shown(file)} was set aside (${why}) and will be rebuilt`);
     } catch {
@@ -308,7 +311,8 @@ export class StateStore {
 
   private pack(): Pack {
     return (this.packCache ??= new Pack(path.join(this.dir, PACK), {
-      damaged: (file, why) => this.setAsideFile('pack', file, why),
+      damaged: (file, why) => this.setAsideFile('pack', file, why, PACK),
+      ownFolder: () => this.isOwnFolderNow(PACK),
     }));
   }
 
