@@ -38,6 +38,13 @@ const LIVE_PART = 0.5;
 const DEAD_BYTES = 1 << 20;
 const LOCK_WAIT_MS = 3000;
 const SEGMENT = /^pack-(\d{10})\.jsonl$/;
+/**
+ * The highest sequence number a segment may have: the next ones must still be named by SEGMENT (ten digits), else
+ * every later save would land under a name no rt lists. A planted or damaged segment numbered above is set aside.
+ */
+const MAX_SEQ = 9_000_000_000;
+/** The largest table read: a bigger one (a damaged or planted trailer) is set aside, never read into memory. */
+const MAX_TABLE = 256 << 20;
 const TEMP_PREFIX = 'tmp-';
 /** A tombstone: the key's newest entry is none (it was set aside). */
 const NONE = -1;
@@ -347,6 +354,7 @@ export class Pack {
     try {
       if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
       const seq = Number(SEGMENT.exec(name)![1]);
+      if (seq > MAX_SEQ) throw new DamagedSegment('its number is out of range');
       const segment: Segment = { name, seq, fd, size: st.size, identity, entries: readTable(fd, st.size, seq) };
       openSegments.set(file, segment);
       return segment;
@@ -406,6 +414,7 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   const tocAt = trailer.tocAt;
   if (typeof tocAt !== 'number' || !Number.isSafeInteger(tocAt) || tocAt < HEADER.length || tocAt >= tocEnd)
     throw new DamagedSegment('it is truncated or damaged');
+  if (tocEnd - tocAt > MAX_TABLE) throw new DamagedSegment('its table is damaged');
   const text = readAt(fd, tocAt, tocEnd).toString('utf8');
   if (digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
   let toc: unknown;
@@ -416,10 +425,11 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   }
   if (!Array.isArray(toc)) throw new DamagedSegment('its table is damaged');
   return toc.map((row) => {
-    const e = row as unknown[];
-    const [key, offset, length, entrySeq, touched, check] = e;
+    // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
+    // DamagedSegment, and the segment would be skipped on every run instead of set aside.
+    if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
+    const [key, offset, length, entrySeq, touched, check] = row as unknown[];
     if (
-      !Array.isArray(e) ||
       typeof key !== 'string' ||
       !Number.isSafeInteger(offset) ||
       !Number.isSafeInteger(length) ||
