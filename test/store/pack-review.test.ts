@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { digestText } from '../../src/model/digest.js';
 import { readSettings } from '../../src/settings/env.js';
 import { StateStore, type StateDoc } from '../../src/store/state.js';
-import { packDir, packSegments } from '../support/pack.js';
+import { packDir, packKeys, packSegments, plantEntries } from '../support/pack.js';
 import { tempFolders } from '../support/tempFolders.js';
 
 const tempDir = tempFolders('rt-packreview-');
@@ -83,5 +83,24 @@ describe('the packed store under a hostile .rt/pack', () => {
     fs.symlinkSync(path.join(os.tmpdir(), 'nowhere'), path.join(packDir(root), 'lock'));
     for (let i = 0; i < 20; i++) saveOne(root, `f${i}.txt`, `n${i}`);
     expect(packSegments(root).length).toBeLessThanOrEqual(9);
+  });
+
+  // NOT FIXED: documents the race (it.fails passes while the bug is there).
+  it.fails('the daily sweep of another rt does not drop the index a run is reading while it saves its view', () => {
+    const root = tempDir();
+    const old = Date.now() - 31 * 86_400_000;
+    plantEntries(root, [
+      ['index:f.txt', JSON.stringify(doc('f.txt', 'lids')), old],
+      ['view:f.txt', JSON.stringify(doc('f.txt', 'v')), old],
+    ]);
+    // A (rt open f.txt) reads the index it prints LIDs from ...
+    const a = store(root);
+    expect(a.load<NoteDoc>('index', 'f.txt', 'rt-test', 1)?.note).toBe('lids');
+    // ... B (any command, the first of the day) sweeps meanwhile: f.txt looks untouched for 31 days ...
+    saveOne(root, 'other.txt', 'o');
+    // ... and A's view lands: f.txt was shown today, its index is gone.
+    a.save('view', 'f.txt', doc('f.txt', 'shown today'));
+    a.flush();
+    expect(packKeys(root)).toContain('index:f.txt');
   });
 });
