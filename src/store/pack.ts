@@ -170,11 +170,22 @@ export class Pack {
     if (!staging) return;
     this.staging = undefined;
     let lock: Lock | undefined;
-    try {
-      lock = acquireLock(path.join(this.dir, 'lock'), 'the state', LOCK_WAIT_MS);
-    } catch {
-      // A save without the lock is still whole and never overwrites another (it is linked under a
-      // free name); it only skips the merge, and replays on what it saw.
+    const lockFile = path.join(this.dir, 'lock');
+    for (let attempt = 0; attempt < 2 && !lock; attempt++) {
+      try {
+        lock = acquireLock(lockFile, 'the state', LOCK_WAIT_MS);
+      } catch {
+        // A save without the lock is still whole and never overwrites another (it is linked under a
+        // free name); it only skips the merge, and replays on what it saw. But something else than a
+        // regular file at the lock or its breaker (a link, a FIFO, a folder) was planted, not left by
+        // an rt: set aside, else no save would ever merge again and the pack would grow without bound.
+        const planted = [lockFile, `${lockFile}.break`].filter((f) => {
+          const st = fs.lstatSync(f, { throwIfNoEntry: false });
+          return st !== undefined && !st.isFile();
+        });
+        if (attempt > 0 || planted.length === 0) break;
+        for (const f of planted) this.hooks.damaged(f, 'it is not a lock rt made');
+      }
     }
     try {
       this.segments = undefined;
