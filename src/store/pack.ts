@@ -37,6 +37,12 @@ const KEEP_AFTER_MERGE = 3;
 const LIVE_PART = 0.5;
 const DEAD_BYTES = 1 << 20;
 const LOCK_WAIT_MS = 3000;
+/**
+ * The pack's lock is held for a save only (well under a second, a merge of big segments a few): one older than this
+ * is broken whoever holds it, or a lock left by a killed rt whose PID another program took since, or by an rt of
+ * another host (a container sharing the folder), would make every save wait LOCK_WAIT_MS and never merge again.
+ */
+const LOCK_STALE_MS = 60_000;
 const SEGMENT = /^pack-(\d{10})\.jsonl$/;
 /**
  * The highest sequence number a segment may have: the next ones must still be named by SEGMENT (ten digits), else
@@ -173,7 +179,7 @@ export class Pack {
     const lockFile = path.join(this.dir, 'lock');
     for (let attempt = 0; attempt < 2 && !lock; attempt++) {
       try {
-        lock = acquireLock(lockFile, 'the state', LOCK_WAIT_MS);
+        lock = acquireLock(lockFile, 'the state', LOCK_WAIT_MS, lockFile, LOCK_STALE_MS);
       } catch {
         // A save without the lock is still whole and never overwrites another (it is linked under a
         // free name); it only skips the merge, and replays on what it saw. But something else than a

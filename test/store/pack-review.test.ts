@@ -105,4 +105,21 @@ describe('the packed store under a hostile .rt/pack', () => {
     a.flush();
     expect(packKeys(root)).toContain('index:f.txt');
   });
+
+  it('a pack lock left by an rt of another host (or a PID used again) is broken once old: no 3 s wait a save', () => {
+    const root = tempDir();
+    saveOne(root, 'a.txt', 'zero');
+    const lock = path.join(packDir(root), 'lock');
+    for (const owner of ['12345@another-container@1700000000000-abc', `${process.ppid}@${os.hostname()}@1-abc`]) {
+      fs.writeFileSync(lock, owner);
+      const old = new Date(Date.now() - 120_000);
+      fs.utimesSync(lock, old, old);
+      const started = Date.now();
+      for (let i = 0; i < 12; i++) saveOne(root, `f${i}.txt`, owner);
+      // Before the fix: 3 s a save (each waited LOCK_WAIT_MS, then saved without the lock), and no merge ever.
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(packSegments(root).length).toBeLessThanOrEqual(9);
+      expect(fs.existsSync(lock)).toBe(false);
+    }
+  });
 });
