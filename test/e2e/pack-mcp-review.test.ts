@@ -2,7 +2,9 @@
 // segments (its process-wide cache of open segments, openSegments/closeGoneSegments) reads the
 // LIDs the CLI printed, and the CLI reads the server's, also after .rt/pack is deleted.
 
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -54,4 +56,36 @@ describe('rt mcp beside CLI runs on one packed store', () => {
     }
     expect(fs.readdirSync(path.join(dir, '.rt', 'pack')).length).toBeLessThanOrEqual(9);
   }, 120_000);
+});
+
+describe('a write killed once its report is on its way out', () => {
+  // The bug: the report (a long one, or one followed by a note on stderr, goes out at once) was printed before the
+  // write's indexes landed (tx.end, after the report; the pack's lock may be waited for 3 s there). Killed then, the
+  // next rt reconciled the file anew from the index before the write: line 2, an unchanged `}`, printed as 3fy3,
+  // became 371a.
+  it('the LIDs it printed are the ones the next rt reads', async () => {
+    const dir = repoWith({ 'f.txt': 'a\n}\n}\nb\n' });
+    const l3 = shown(run(['open', 'f.txt'], dir).stdout)[2]!.split(':')[1]!.slice(0, 4);
+    const sleeper = spawn('sleep', ['60']);
+    fs.writeFileSync(path.join(dir, '.rt', 'pack', 'lock'), `${sleeper.pid}@${os.hostname()}@${Date.now()}-abc`);
+    const child = spawn(process.execPath, [RT_BIN, 'insert', 'f.txt', `3:${l3}`], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.end('}\n'.repeat(250));
+    let printed = '';
+    child.stdout.on('data', (d: Buffer) => {
+      printed += d.toString('utf8');
+      child.kill('SIGKILL');
+    });
+    child.stderr.on('data', () => undefined);
+    await new Promise((resolve) => child.on('close', resolve));
+    sleeper.kill();
+    fs.rmSync(path.join(dir, '.rt', 'pack', 'lock'), { force: true });
+    const lines = shown(printed);
+    expect(lines.length).toBeGreaterThan(0);
+    const now = new Set(shown(run(['open', 'f.txt', '--window', '1000'], dir).stdout));
+    expect(lines.filter((l) => !now.has(l))).toEqual([]);
+  }, 60_000);
 });
