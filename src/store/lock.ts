@@ -53,7 +53,14 @@ export interface Lock {
  * Takes the lock at `lockPath`, waiting up to `waitMs` for another rt to release it. `shown` is
  * how messages name it (lockPath may be relative to a folder rt entered).
  */
-export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS, shown = lockPath): Lock {
+export function acquireLock(
+  lockPath: string,
+  what: string,
+  waitMs = WAIT_MS,
+  shown = lockPath,
+  /** A lock older than this is broken whoever holds it (a lock held only briefly, as the pack's: see pack.ts). */
+  staleMs?: number,
+): Lock {
   const deadline = Date.now() + waitMs;
   const token = `${process.pid}@${os.hostname()}@${Date.now()}-${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
@@ -88,7 +95,7 @@ export function acquireLock(lockPath: string, what: string, waitMs = WAIT_MS, sh
           `remove it, if no rt is running: rm -r ${shellQuote(shown + suffix)}`,
         ]);
     }
-    if (breakIfAbandoned(lockPath)) continue;
+    if (breakIfAbandoned(lockPath, staleMs)) continue;
     if (Date.now() > deadline) {
       throw new RtError(
         'access',
@@ -137,9 +144,12 @@ function ownerOf(lockPath: string): string {
 const OWNERLESS_STALE_MS = 2000;
 
 /** Removes the lock if its owner is a process of this machine that is no longer running. */
-function breakIfAbandoned(lockPath: string): boolean {
+function breakIfAbandoned(lockPath: string, staleMs?: number): boolean {
   const owner = readOwner(lockPath) ?? ownerlessStale(lockPath);
-  if (!owner || owner.host !== os.hostname() || isRunning(owner.pid)) return false;
+  if (!owner) return false;
+  // Held past staleMs: whoever holds it (a PID used again by another program, another host's rt killed) is not saving.
+  const expired = staleMs !== undefined && Date.now() - mtimeOf(lockPath) > staleMs;
+  if (!expired && (owner.host !== os.hostname() || isRunning(owner.pid))) return false;
   const breaker = `${lockPath}.break`;
   try {
     // Made as a lock is, with its owner already in it: a kill between creating it and writing
@@ -244,4 +254,13 @@ function readOwner(lockPath: string): { pid: number; host: string; token: string
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleep(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** The lock file's mtime (ms), or now when it cannot be read (then it is never judged expired). */
+function mtimeOf(lockPath: string): number {
+  try {
+    return fs.lstatSync(lockPath).mtimeMs;
+  } catch {
+    return Date.now();
+  }
 }

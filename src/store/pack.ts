@@ -37,7 +37,20 @@ const KEEP_AFTER_MERGE = 3;
 const LIVE_PART = 0.5;
 const DEAD_BYTES = 1 << 20;
 const LOCK_WAIT_MS = 3000;
+/**
+ * The pack's lock is held for a save only (well under a second, a merge of big segments a few): one older than this
+ * is broken whoever holds it, or a lock left by a killed rt whose PID another program took since, or by an rt of
+ * another host (a container sharing the folder), would make every save wait LOCK_WAIT_MS and never merge again.
+ */
+const LOCK_STALE_MS = 60_000;
 const SEGMENT = /^pack-(\d{10})\.jsonl$/;
+/**
+ * The highest sequence number a segment may have: the next ones must still be named by SEGMENT (ten digits), else
+ * every later save would land under a name no rt lists. A planted or damaged segment numbered above is set aside.
+ */
+const MAX_SEQ = 9_000_000_000;
+/** The largest table read: a bigger one (a damaged or planted trailer) is set aside, never read into memory. */
+const MAX_TABLE = 256 << 20;
 const TEMP_PREFIX = 'tmp-';
 /** A tombstone: the key's newest entry is none (it was set aside). */
 const NONE = -1;
@@ -165,11 +178,22 @@ export class Pack {
     if (!staging) return;
     this.staging = undefined;
     let lock: Lock | undefined;
-    try {
-      lock = acquireLock(path.join(this.dir, 'lock'), 'the state', LOCK_WAIT_MS);
-    } catch {
-      // A save without the lock is still whole and never overwrites another (it is linked under a
-      // free name); it only skips the merge, and replays on what it saw.
+    const lockFile = path.join(this.dir, 'lock');
+    for (let attempt = 0; attempt < 2 && !lock; attempt++) {
+      try {
+        lock = acquireLock(lockFile, 'the state', LOCK_WAIT_MS, lockFile, LOCK_STALE_MS);
+      } catch {
+        // A save without the lock is still whole and never overwrites another (it is linked under a
+        // free name); it only skips the merge, and replays on what it saw. But something else than a
+        // regular file at the lock or its breaker (a link, a FIFO, a folder) was planted, not left by
+        // an rt: set aside, else no save would ever merge again and the pack would grow without bound.
+        const planted = [lockFile, `${lockFile}.break`].filter((f) => {
+          const st = fs.lstatSync(f, { throwIfNoEntry: false });
+          return st !== undefined && !st.isFile();
+        });
+        if (attempt > 0 || planted.length === 0) break;
+        for (const f of planted) this.hooks.damaged(f, 'it is not a lock rt made');
+      }
     }
     try {
       this.segments = undefined;
@@ -352,6 +376,7 @@ export class Pack {
     try {
       if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
       const seq = Number(SEGMENT.exec(name)![1]);
+      if (seq > MAX_SEQ) throw new DamagedSegment('its number is out of range');
       const segment: Segment = { name, seq, fd, size: st.size, identity, entries: readTable(fd, st.size, seq) };
       openSegments.set(file, segment);
       return segment;
@@ -411,6 +436,7 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   const tocAt = trailer.tocAt;
   if (typeof tocAt !== 'number' || !Number.isSafeInteger(tocAt) || tocAt < HEADER.length || tocAt >= tocEnd)
     throw new DamagedSegment('it is truncated or damaged');
+  if (tocEnd - tocAt > MAX_TABLE) throw new DamagedSegment('its table is damaged');
   const text = readAt(fd, tocAt, tocEnd).toString('utf8');
   if (digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
   let toc: unknown;
@@ -421,10 +447,11 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   }
   if (!Array.isArray(toc)) throw new DamagedSegment('its table is damaged');
   return toc.map((row) => {
-    const e = row as unknown[];
-    const [key, offset, length, entrySeq, touched, check] = e;
+    // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
+    // DamagedSegment, and the segment would be skipped on every run instead of set aside.
+    if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
+    const [key, offset, length, entrySeq, touched, check] = row as unknown[];
     if (
-      !Array.isArray(e) ||
       typeof key !== 'string' ||
       !Number.isSafeInteger(offset) ||
       !Number.isSafeInteger(length) ||

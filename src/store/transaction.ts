@@ -271,7 +271,11 @@ export class Transaction {
     }
     const madeFolders = [...this.made];
     this.committed = true; // written: the folders stay
-    if (!writing) return { saved: this.staged.map(saveChange(ws)), stale: undefined };
+    if (!writing) {
+      const saved = this.staged.map(saveChange(ws));
+      this.flushState();
+      return { saved, stale: undefined };
+    }
     try {
       const saved = this.written(batch.skipped).map((c) => {
         let done: Saved | undefined;
@@ -279,6 +283,10 @@ export class Transaction {
         return done ?? saveChange(ws)(c);
       });
       record.written(madeFolders, batch.batch);
+      // The new indexes land now, before the report prints their LIDs and before the journal goes: a kill after the
+      // report (a long one, or one with a note, is on its way out at once) must not leave LIDs printed but unsaved,
+      // which the next rt would reconcile anew (an unchanged repeated line given another LID).
+      this.flushState();
       return { saved, stale: this.stale(batch.skipped) };
     } finally {
       // Once the state is saved, whatever happened meanwhile.
@@ -286,12 +294,16 @@ export class Transaction {
     }
   }
 
+  /** Saves what the command staged of the state of the roots of this transaction's files (see StateStore.flush). */
+  private flushState(): void {
+    for (const root of new Set(this.files.map((f) => f.stateRoot))) this.ws.stateOf({ stateRoot: root }).flush();
+  }
+
   /** Releases the locks; the folders made are removed again unless the commit wrote. */
   end(): void {
     // The indexes of what was written land before the locks go: the next rt to take them reads the LIDs this one
-    // printed.
-    if (this.committed)
-      for (const root of new Set(this.files.map((f) => f.stateRoot))) this.ws.stateOf({ stateRoot: root }).flush();
+    // printed (commit saved them already; what was staged since, too).
+    if (this.committed) this.flushState();
     for (const lock of this.locks) lock.release();
     if (!this.committed) removeFolders(this.made);
   }
