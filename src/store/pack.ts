@@ -97,7 +97,7 @@ const openSegments = new Map<string, Segment>();
 export interface PackHooks {
   /** Called with a segment found damaged (it is then set aside whole) and why. */
   damaged(file: string, why: string): void;
-  /** Whether the pack's folder is still a plain folder of ours: checked before each listing, never read through a link. */
+  /** Whether the pack's folder is still a plain folder of ours (checked before each listing, never read through). */
   ownFolder(): boolean;
 }
 
@@ -175,7 +175,8 @@ export class Pack {
    */
   save(sweepBefore?: number): void {
     const staging = this.staging;
-    if (!staging) return;
+    // Nothing staged: only a sweep that is due runs (merging what expired).
+    if (!staging && sweepBefore === undefined) return;
     this.staging = undefined;
     let lock: Lock | undefined;
     const lockFile = path.join(this.dir, 'lock');
@@ -198,15 +199,15 @@ export class Pack {
     try {
       this.segments = undefined;
       this.list();
-      this.settle(staging);
-      if (staging.count > 0) this.publish(staging);
+      if (staging) this.settle(staging);
+      if (staging && staging.count > 0) this.publish(staging);
       if (lock) {
         this.compact(sweepBefore);
         // What killed rt processes left (their staging files): gone at the next save, not the next day.
         this.removeLeftovers();
       }
     } finally {
-      staging.discard();
+      staging?.discard();
       lock?.release();
     }
   }
@@ -265,7 +266,10 @@ export class Pack {
     const segments = this.list();
     const live = liveEntries(segments, sweepBefore);
     const liveBytes = (s: Segment) => (live.get(s) ?? []).reduce((n, e) => n + Math.max(0, e.length), 0);
-    const empty = segments.filter((s) => !live.get(s)?.length);
+    // The segment of the highest number stays, even with nothing live: its number must not be given again (a run
+    // that saw it would take a later entry under it for one it had already seen).
+    const top = segments[0];
+    const empty = segments.filter((s) => s !== top && !live.get(s)?.length);
     const rest = segments.filter((s) => live.get(s)?.length);
     let merge: Segment[] = [];
     if (rest.length > MAX_SEGMENTS) {

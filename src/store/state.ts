@@ -31,6 +31,8 @@ const WITHOUT_STATE =
   'scroll; see man rt, FILES';
 /** State of files not touched for this long is dropped. */
 const EXPIRY_MS = 30 * 86_400_000;
+/** State read this close to its expiry is saved again (see openForReading). */
+const REFRESH_MS = 86_400_000;
 /** How often (at most) a run sweeps expired state. */
 const SWEEP_EVERY_MS = 86_400_000;
 /** The folder of the packed state, under STATE_DIR. */
@@ -135,6 +137,9 @@ export class StateStore {
     const key = this.keyOf(kind, rel);
     const found = this.find(key);
     if (!found) return undefined;
+    // An index near its 30 days, read now, is saved again with this run: a sweep by another rt meanwhile must not
+    // drop the index this run prints LIDs from.
+    if (found.entry.touched < Date.now() - EXPIRY_MS + REFRESH_MS && this.canSave()) this.refresh(kind, rel, found);
     return {
       file: found.file,
       size: found.entry.length,
@@ -173,14 +178,14 @@ export class StateStore {
     }
   }
 
-  /**
-   * Sets aside a state file found untrustworthy (the history's own files, a damaged segment of the
-   * pack, whose folder is `sub`).
-   */
-  setAsideFile(kind: string, file: string, why: string, sub?: string): void {
+  /** Sets aside a state file found untrustworthy (the history's own files, a damaged segment of the pack). */
+  setAsideFile(kind: string, file: string, why: string): void {
     try {
-      // The file is moved out of its folder, which must still be the one of rt's state.
-      if (!this.isOwnFolder(sub)) throw new Error('the state folder is not a plain folder');
+      // The file is moved out of its folder, which must still be the one of rt's state: not a link planted in its
+      // place (nor in place of .rt).
+      const folder = fs.lstatSync(path.dirname(file));
+      if (!this.isOwnFolder() || !folder.isDirectory() || folder.isSymbolicLink())
+        throw new Error('the state folder is not a plain folder');
       this.moveAside(file, `${kind}-${path.basename(file)}`);
       this.warn(`state file ${this.shown(file)} was set aside (${why}) and will be rebuilt`);
     } catch {
@@ -240,8 +245,9 @@ export class StateStore {
    * locks: the next rt to take them reads the LIDs this one printed.
    */
   flush(): void {
-    const pack = this.packCache;
-    if (!pack?.dirty) return;
+    // A sweep due runs with the run's save, or alone when it saved nothing.
+    const pack = this.sweepBefore !== undefined && this.writable ? this.pack() : this.packCache;
+    if (!pack || (!pack.dirty && this.sweepBefore === undefined)) return;
     if (!this.isOwnFolderNow(PACK)) {
       pack.discard();
       this.disable(`${STATE_DIR}/${PACK} is gone or not a plain folder`);
@@ -303,6 +309,20 @@ export class StateStore {
     this.warn(message);
   }
 
+  /** Stages `found` again as it is (its bytes copied), so that it lands with a fresh time. */
+  private refresh(kind: StateKind, rel: string, found: Found): void {
+    const length = found.entry.length;
+    this.saveText(
+      kind,
+      rel,
+      (write) => {
+        for (let at = 0; at < length; at += 1 << 20) write(found.read(at, Math.min(length, at + (1 << 20))));
+      },
+      // Another rt's newer save of it wins.
+      () => false,
+    );
+  }
+
   /** The pack's key of `rel`'s state of `kind`: a file's view state is its session's own; its index is everyone's. */
   private keyOf(kind: StateKind, rel: string): string {
     const session = kind === 'view' && this.session !== undefined ? `~${this.session}` : '';
@@ -311,7 +331,7 @@ export class StateStore {
 
   private pack(): Pack {
     return (this.packCache ??= new Pack(path.join(this.dir, PACK), {
-      damaged: (file, why) => this.setAsideFile('pack', file, why, PACK),
+      damaged: (file, why) => this.setAsideFile('pack', file, why),
       ownFolder: () => this.isOwnFolderNow(PACK),
     }));
   }

@@ -65,7 +65,9 @@ describe('a write killed once its report is on its way out', () => {
   // became 371a.
   it('the LIDs it printed are the ones the next rt reads', async () => {
     const dir = repoWith({ 'f.txt': 'a\n}\n}\nb\n' });
-    const l3 = shown(run(['open', 'f.txt'], dir).stdout)[2]!.split(':')[1]!.slice(0, 4);
+    const l3 = shown(run(['open', 'f.txt'], dir).stdout)[2]!
+      .split(':')[1]!
+      .slice(0, 4);
     const sleeper = spawn('sleep', ['60']);
     fs.writeFileSync(path.join(dir, '.rt', 'pack', 'lock'), `${sleeper.pid}@${os.hostname()}@${Date.now()}-abc`);
     const child = spawn(process.execPath, [RT_BIN, 'insert', 'f.txt', `3:${l3}`], {

@@ -29,16 +29,25 @@ export function packDir(root: string): string {
   return path.join(root, '.rt', 'pack');
 }
 
-/** The segments of `root`'s pack, oldest first. */
-export function packSegments(root: string): PackSegment[] {
+/**
+ * The segments of `root`'s pack, oldest first; one whose table does not parse throws, unless `lenient` (then it is
+ * left out, as rt sets it aside).
+ */
+export function packSegments(root: string, lenient = false): PackSegment[] {
   const dir = packDir(root);
   const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => SEGMENT.test(n)) : [];
   return names
-    .map((name) => {
+    .flatMap((name) => {
       const file = path.join(dir, name);
       const text = fs.readFileSync(file, 'utf8');
       const lines = text.split('\n');
-      const toc = JSON.parse(lines[lines.length - 3]!) as { toc: unknown[][] };
+      let toc: { toc: unknown[][] };
+      try {
+        toc = JSON.parse(lines[lines.length - 3]!) as { toc: unknown[][] };
+      } catch (error) {
+        if (lenient) return [];
+        throw error;
+      }
       const rows = toc.toc.map(([key, offset, length, seq, touched, check]) => ({
         key: key as string,
         offset: offset as number,
@@ -47,7 +56,7 @@ export function packSegments(root: string): PackSegment[] {
         touched: touched as number,
         check: check as string | null,
       }));
-      return { name, file, seq: Number(SEGMENT.exec(name)![1]), rows };
+      return [{ name, file, seq: Number(SEGMENT.exec(name)![1]), rows }];
     })
     .sort((a, b) => a.seq - b.seq);
 }
@@ -56,7 +65,7 @@ export function packSegments(root: string): PackSegment[] {
 export function packEntries(root: string): Map<string, { row: PackRow; segment: PackSegment; bytes: Buffer }> {
   const out = new Map<string, { row: PackRow; segment: PackSegment; bytes: Buffer }>();
   const newest = new Map<string, { row: PackRow; segment: PackSegment }>();
-  for (const segment of packSegments(root))
+  for (const segment of packSegments(root, true))
     for (const row of segment.rows) {
       const known = newest.get(row.key);
       if (!known || known.row.seq < row.seq) newest.set(row.key, { row, segment });
