@@ -1,29 +1,41 @@
-// A search of one file (rt grep-file): read within its folder, refused when it cannot be searched
-// (binary, unreadable), matched within the time matching may take.
+// A search of one file (rt grep-file): refused when it cannot be searched (binary, unreadable),
+// matched within the time matching may take. A big file is searched without rt splitting it into
+// lines: by ripgrep when it is on PATH (rt's matcher then confirms each line it found), else, for a
+// literal, by reading the bytes a piece at a time (literalScan.ts); only the hits' lines are read
+// again, with their LIDs, when printed (see report.ts).
 
 import { quotePath, RtError } from '../model/errors.js';
 import { withFolderOf } from '../store/pinnedFolder.js';
 import type { ResolvedPath } from '../store/root.js';
-import { pcreMatcher } from './engines.js';
-import type { LineMatcher } from './match.js';
+import { prefilterSearch } from './engine.js';
+import { matchingLinesRead, pcreMatcher } from './engines.js';
+import { MAX_LINES_READ } from './foundLines.js';
+import { literalLines } from './literalScan.js';
+import { LINEAR_LITERAL, type LineMatcher } from './match.js';
 import { matchInTime } from './matchInTime.js';
 import { ripgrepCommand, type SearchQuery } from './query.js';
+import { MAX_LINE_PRINTED, ripgrepFileCount, ripgrepFileLines } from './ripgrep.js';
 import { bomLengthOf, countMatches, readSearchable, searchableKind, unsearchableText } from './searchable.js';
 import type { SearchWorld } from './searchPaths.js';
 
 /** What a search of one file found. */
 export interface FileOutcome {
-  /** 0-based hit lines, ascending. */
+  /** 0-based hit lines, ascending: the first `max` asked for at least (all of them when fewer; none for -c). */
   readonly lines: number[];
+  /** How many lines hit. */
+  readonly total: number;
   /** With -c -o: how many matches they hold. */
   readonly matches: number;
   /** The matcher hits are checked against when printed (for -P, ripgrep's answer). */
   readonly matcher: LineMatcher;
+  /** The hit lines as ripgrep read them, by 1-based number, when it kept them (see hitLinesAsFound). */
+  readonly found?: ReadonlyMap<number, Buffer> | undefined;
 }
 
 /**
  * Searches `file` (a regular file, resolved inside the root) with `compiled` (rt's matcher;
- * undefined for -P). `ripgrep` is the command that makes the search.
+ * undefined for -P) for its first `max` hits and their count. `ripgrep` is the command that makes
+ * the search.
  */
 export async function searchFile(
   world: SearchWorld,
@@ -31,21 +43,27 @@ export async function searchFile(
   compiled: LineMatcher | undefined,
   file: ResolvedPath,
   ripgrep: string,
+  max: number,
 ): Promise<FileOutcome> {
   // Read within the file's folder: one swapped for a link out of the root after the check is not followed.
-  const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
-  if (!bytes) {
-    const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
-    if (kind === 'binary')
-      throw new RtError(
-        'binary',
-        `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`,
-        [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`],
-      );
-    throw new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [
-      `check its permissions: ls -l ${quotePath(file.display)}`,
-    ]);
+  const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
+  if (kind !== 'text') throw unsearchable(query, file, kind);
+  const wanted = query.count ? 0 : max;
+  if (compiled && !query.invert && !(query.count && query.only)) {
+    const fast =
+      (await throughRipgrep(world, query, compiled, file, ripgrep, wanted)) ??
+      (compiled.needle?.length && compiled.needle.length <= LINEAR_LITERAL && !compiled.needle.includes(0x0d)
+        ? withFolderOf(file, (pinned) => literalLines(pinned.abs, compiled.needle!, wanted))
+        : undefined);
+    if (fast) return { matches: 0, matcher: compiled, ...fast };
   }
+  const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
+  if (!bytes)
+    throw unsearchable(
+      query,
+      file,
+      withFolderOf(file, (pinned) => searchableKind(pinned.abs)),
+    );
   const matcher =
     compiled ??
     (await pcreMatcher(
@@ -67,5 +85,61 @@ export async function searchFile(
     ripgrep,
     matcher,
   );
-  return { lines, matches, matcher };
+  return { lines, total: lines.length, matches, matcher };
+}
+
+function unsearchable(query: SearchQuery, file: ResolvedPath, kind: 'text' | 'binary' | 'unreadable'): RtError {
+  if (kind === 'binary')
+    return new RtError(
+      'binary',
+      `${unsearchableText([{ display: file.display, kind }])}: rt searches text files only`,
+      [`search its bytes with: ${ripgrepCommand(query, ['--text'], [file.display])} (or grep -a)`],
+    );
+  return new RtError('access', `${unsearchableText([{ display: file.display, kind: 'unreadable' }])}`, [
+    `check its permissions: ls -l ${quotePath(file.display)}`,
+  ]);
+}
+
+/**
+ * The hits ripgrep finds, when it can look for the pattern: for a plain literal its lines are
+ * the hits (the first `wanted`, and their count apart when there may be more); otherwise the
+ * lines its translation matches, each confirmed by `matcher` (past MAX_LINES_READ of them, rt
+ * matches the whole file itself). Undefined when ripgrep cannot answer.
+ */
+async function throughRipgrep(
+  world: SearchWorld,
+  query: SearchQuery,
+  matcher: LineMatcher,
+  file: ResolvedPath,
+  ripgrep: string,
+  wanted: number,
+): Promise<Omit<FileOutcome, 'matches' | 'matcher'> | undefined> {
+  const { search, exact } = prefilterSearch(query);
+  if (!search || !world.settings.ripgrep) return undefined;
+  const request = { search, ignoreCase: query.ignoreCase };
+  if (exact) {
+    const found =
+      wanted > 0
+        ? await ripgrepFileLines(file.abs, request, world.settings, { maxCount: wanted, columns: MAX_LINE_PRINTED })
+        : { numbers: [], lines: undefined };
+    if (!found) return undefined;
+    const lines = found.numbers.map((n) => n - 1);
+    const total = lines.length < wanted ? lines.length : await ripgrepFileCount(file.abs, request, world.settings);
+    return total === undefined ? undefined : { lines, total, found: found.lines };
+  }
+  const found = await ripgrepFileLines(file.abs, request, world.settings, {
+    maxCount: MAX_LINES_READ,
+    columns: undefined,
+  });
+  if (!found?.lines || found.numbers.length >= MAX_LINES_READ) return undefined;
+  const read = found.lines;
+  let lines: number[] | undefined;
+  matchInTime(
+    1,
+    () => (lines = matchingLinesRead(matcher, file.abs, read)),
+    () => file,
+    ripgrep,
+    matcher,
+  );
+  return lines && { lines, total: lines.length, found: read };
 }
