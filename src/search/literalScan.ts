@@ -9,6 +9,7 @@ import { BOM, hasBom } from '../model/lines.js';
 import { LINES_WASM } from '../model/wasmLines.js';
 import { instantiate } from '../model/wasmModule.js';
 import { READ_PLAIN } from '../store/plainFile.js';
+import { readAt } from '../store/readAt.js';
 
 /** Bytes read at a time: big enough that reading costs little a byte, small enough to stay in the cache. */
 const PIECE = 256 * 1024;
@@ -19,15 +20,22 @@ export interface LiteralLines {
   readonly lines: number[];
   /** How many lines hold the literal. */
   readonly total: number;
+  /**
+   * Each of `lines` as read, by 1-based number: its bytes without the \n (with a \r before it,
+   * and on line 1 a BOM), as a prefilter gives them (see hitLinesAsFound); only lines of at most
+   * `keep` bytes.
+   */
+  readonly found: Map<number, Buffer>;
 }
 
 /**
- * The lines of the file `abs` whose content holds `needle` (bytes that hold neither \r nor \n, so
- * a match lies within a line's content; not empty), the first `limit` of them by number; the
- * lines rt's literal matcher finds (see bytesMatcher in match.ts). Undefined when the file cannot
- * be read (as a regular file, not through a link).
+ * The lines of the file `abs` whose content holds `needle` (bytes that hold no \n, so a match
+ * lies within a line; not empty), the first `limit` of them by number, each kept as read when
+ * at most `keep` bytes long. For a needle without \r these are the lines rt's literal matcher
+ * finds (see bytesMatcher in match.ts); with one, some may hold it only with their line ending.
+ * Undefined when the file cannot be read (as a regular file, not through a link).
  */
-export function literalLines(abs: string, needle: Buffer, limit: number): LiteralLines | undefined {
+export function literalLines(abs: string, needle: Buffer, limit: number, keep: number): LiteralLines | undefined {
   let fd: number;
   try {
     fd = fs.openSync(abs, READ_PLAIN);
@@ -37,7 +45,11 @@ export function literalLines(abs: string, needle: Buffer, limit: number): Litera
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return undefined;
-    return scan(fd, st.size, needle, limit);
+    const { lines, total, ranges } = scan(fd, st.size, needle, limit);
+    const found = new Map<number, Buffer>();
+    for (const [i, [from, to]] of ranges.entries())
+      if (to - from <= keep) found.set(lines[i]! + 1, readAt(fd, from, to));
+    return { lines, total, found };
   } catch {
     return undefined;
   } finally {
@@ -45,11 +57,18 @@ export function literalLines(abs: string, needle: Buffer, limit: number): Litera
   }
 }
 
-function scan(fd: number, size: number, needle: Buffer, limit: number): LiteralLines {
+function scan(
+  fd: number,
+  size: number,
+  needle: Buffer,
+  limit: number,
+): { lines: number[]; total: number; ranges: Array<[number, number]> } {
   const counter = newlineCounter(PIECE + needle.length);
   const buf = counter.buffer;
   const overlap = needle.length - 1;
   const lines: number[] = [];
+  /** The bytes of each of `lines` (absolute, without the \n). */
+  const ranges: Array<[number, number]> = [];
   let total = 0;
   /** Lines before `counted` (absolute), while lines are still numbered. */
   let line = 0;
@@ -57,6 +76,8 @@ function scan(fd: number, size: number, needle: Buffer, limit: number): LiteralL
   /** Where the search for the literal goes on (absolute); within a line hit, the search is for its end. */
   let searchFrom = 0;
   let inHitLine = false;
+  /** Where the line holding the piece's first byte starts (absolute). */
+  let lineStart = 0;
   for (let start = 0; start < size; ) {
     const length = readPiece(fd, buf, Math.min(PIECE + overlap, size - start), start);
     if (length === 0) break; // the file shrank
@@ -74,6 +95,8 @@ function scan(fd: number, size: number, needle: Buffer, limit: number): LiteralL
         }
         inHitLine = false;
         searchFrom = counted = start + nl + 1;
+        const last = ranges[ranges.length - 1];
+        if (last?.[1] === -1) last[1] = start + nl;
         line++;
       }
       const at = piece.indexOf(needle, searchFrom - start);
@@ -82,6 +105,8 @@ function scan(fd: number, size: number, needle: Buffer, limit: number): LiteralL
       if (numbering()) {
         line += counter.count(counted - start, at);
         lines.push(line);
+        const before = at === 0 ? -1 : piece.lastIndexOf(0x0a, at - 1);
+        ranges.push([before === -1 ? lineStart : start + before + 1, -1]);
       }
       counted = searchFrom = start + at;
       inHitLine = true;
@@ -94,9 +119,13 @@ function scan(fd: number, size: number, needle: Buffer, limit: number): LiteralL
       counted = Math.max(counted, next);
       searchFrom = Math.max(searchFrom, next);
     }
+    const nl = piece.lastIndexOf(0x0a, next - start - 1);
+    if (nl !== -1) lineStart = start + nl + 1;
     start = next;
   }
-  return { lines, total };
+  // (The last line hit may have no \n.)
+  for (const range of ranges) if (range[1] === -1) range[1] = size;
+  return { lines, total, ranges };
 }
 
 function readPiece(fd: number, buf: Buffer, length: number, position: number): number {

@@ -52,9 +52,7 @@ export async function searchFile(
   if (compiled && !query.invert && !(query.count && query.only)) {
     const fast =
       (await throughRipgrep(world, query, compiled, file, ripgrep, wanted)) ??
-      (compiled.needle?.length && compiled.needle.length <= LINEAR_LITERAL && !compiled.needle.includes(0x0d)
-        ? withFolderOf(file, (pinned) => literalLines(pinned.abs, compiled.needle!, wanted))
-        : undefined);
+      withFolderOf(file, (pinned) => byLiteral(query, compiled, pinned, ripgrep, wanted));
     if (fast) return { matches: 0, matcher: compiled, ...fast };
   }
   const bytes = withFolderOf(file, (pinned) => readSearchable(pinned.abs));
@@ -101,6 +99,53 @@ function unsearchable(query: SearchQuery, file: ResolvedPath, kind: 'text' | 'bi
 }
 
 /**
+ * The hits found by reading the file a piece at a time for a literal (see literalScan.ts): a
+ * literal matched as bytes (the first `wanted` of them, and their count), or the literal every
+ * match of the pattern holds, in whose lines (up to MAX_LINES_READ) `matcher` is run. Undefined
+ * when the pattern has no such literal (for -i, none: the bytes of a line may fold to it).
+ */
+function byLiteral(
+  query: SearchQuery,
+  matcher: LineMatcher,
+  file: ResolvedPath,
+  ripgrep: string,
+  wanted: number,
+): Omit<FileOutcome, 'matches' | 'matcher'> | undefined {
+  const needle = matcher.needle;
+  if (needle?.length && needle.length <= LINEAR_LITERAL && !needle.includes(0x0d))
+    return literalLines(file.abs, needle, wanted, MAX_LINE_PRINTED);
+  if (query.ignoreCase) return undefined;
+  const text = prefilterSearch(query).required.find(
+    (set) => set.length === 1 && Buffer.byteLength(set[0]!) >= MIN_NEEDLE && !set[0]!.includes('\n'),
+  )?.[0];
+  const candidates =
+    text === undefined ? undefined : literalLines(file.abs, Buffer.from(text), MAX_LINES_READ, Infinity);
+  if (!candidates || candidates.total > candidates.lines.length) return undefined;
+  return confirmed(matcher, file, ripgrep, candidates.found);
+}
+
+/** The shortest literal worth reading a file for (a shorter one is in nearly every line). */
+const MIN_NEEDLE = 3;
+
+/** Which of `lines` (1-based numbers to the bytes of each, as a prefilter read them) match, and how many. */
+function confirmed(
+  matcher: LineMatcher,
+  file: ResolvedPath,
+  ripgrep: string,
+  read: ReadonlyMap<number, Buffer>,
+): Omit<FileOutcome, 'matches' | 'matcher'> | undefined {
+  let lines: number[] | undefined;
+  matchInTime(
+    1,
+    () => (lines = matchingLinesRead(matcher, file.abs, read)),
+    () => file,
+    ripgrep,
+    matcher,
+  );
+  return lines && { lines, total: lines.length, found: read };
+}
+
+/**
  * The hits ripgrep finds, when it can look for the pattern: for a plain literal its lines are
  * the hits (the first `wanted`, and their count apart when there may be more); otherwise the
  * lines its translation matches, each confirmed by `matcher` (past MAX_LINES_READ of them, rt
@@ -132,14 +177,5 @@ async function throughRipgrep(
     columns: undefined,
   });
   if (!found?.lines || found.numbers.length >= MAX_LINES_READ) return undefined;
-  const read = found.lines;
-  let lines: number[] | undefined;
-  matchInTime(
-    1,
-    () => (lines = matchingLinesRead(matcher, file.abs, read)),
-    () => file,
-    ripgrep,
-    matcher,
-  );
-  return lines && { lines, total: lines.length, found: read };
+  return confirmed(matcher, file, ripgrep, found.lines);
 }
