@@ -1,8 +1,8 @@
 // A search of one file (rt grep-file): refused when it cannot be searched (binary, unreadable),
 // matched within the time matching may take. A big file is searched without rt splitting it into
-// lines: by ripgrep when it is on PATH (rt's matcher then confirms each line it found), else, for a
-// literal, by reading the bytes a piece at a time (literalScan.ts); only the hits' lines are read
-// again, with their LIDs, when printed (see report.ts).
+// lines or hashing them: by ripgrep when it is on PATH (rt's matcher then confirms each line it
+// found), else, for a pattern holding a literal, by reading the bytes a piece at a time
+// (literalScan.ts); the hits printed take their LIDs from the saved index (see report.ts).
 
 import { quotePath, RtError } from '../model/errors.js';
 import { withFolderOf } from '../store/pinnedFolder.js';
@@ -15,12 +15,18 @@ import { LINEAR_LITERAL, type LineMatcher } from './match.js';
 import { matchInTime } from './matchInTime.js';
 import { ripgrepCommand, type SearchQuery } from './query.js';
 import { MAX_LINE_PRINTED, ripgrepFileCount, ripgrepFileLines } from './ripgrep.js';
-import { bomLengthOf, countMatches, readSearchable, searchableKind, unsearchableText } from './searchable.js';
+import { bomLengthOf, countMatches, readSearchable, searchableKind, sizeOf, unsearchableText } from './searchable.js';
 import type { SearchWorld } from './searchPaths.js';
+
+/**
+ * Files this big or bigger are searched without being split into lines (see the top); a smaller
+ * one is read whole and matched, in less time than ripgrep takes to start.
+ */
+const BIG_FILE = 1 << 20;
 
 /** What a search of one file found. */
 export interface FileOutcome {
-  /** 0-based hit lines, ascending: the first `max` asked for at least (all of them when fewer; none for -c). */
+  /** 0-based hit lines, ascending: the first `max` asked for at least, all of them when fewer (with -c, maybe none). */
   readonly lines: number[];
   /** How many lines hit. */
   readonly total: number;
@@ -28,7 +34,7 @@ export interface FileOutcome {
   readonly matches: number;
   /** The matcher hits are checked against when printed (for -P, ripgrep's answer). */
   readonly matcher: LineMatcher;
-  /** The hit lines as ripgrep read them, by 1-based number, when it kept them (see hitLinesAsFound). */
+  /** Hit lines as the search read them, by 1-based number, when it kept them (see hitLinesAsFound). */
   readonly found?: ReadonlyMap<number, Buffer> | undefined;
 }
 
@@ -49,7 +55,7 @@ export async function searchFile(
   const kind = withFolderOf(file, (pinned) => searchableKind(pinned.abs));
   if (kind !== 'text') throw unsearchable(query, file, kind);
   const wanted = query.count ? 0 : max;
-  if (compiled && !query.invert && !(query.count && query.only)) {
+  if (compiled && !query.invert && !(query.count && query.only) && sizeOf(file.abs) >= BIG_FILE) {
     const fast =
       (await throughRipgrep(world, query, compiled, file, ripgrep, wanted)) ??
       withFolderOf(file, (pinned) => byLiteral(query, compiled, pinned, ripgrep, wanted));

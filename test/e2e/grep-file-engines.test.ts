@@ -1,6 +1,6 @@
-// rt grep-file through ripgrep and without it (rt's own matcher, which reads a literal's file a
-// piece at a time): the same bytes out, whatever the file holds (a BOM, CRLF endings, bytes that
-// are not UTF-8, a last line without a newline or ending in \r, a line longer than a piece) and
+// rt grep-file of a big file through ripgrep and without it (rt's own matcher, which reads the file
+// a piece at a time for a literal): the same bytes out, whatever the file holds (a BOM, CRLF endings,
+// bytes that are not UTF-8, a last line without a newline or ending in \r, a line longer than a piece) and
 // whatever its saved index (none, one that describes it, one made before it changed), with the
 // LIDs `rt open` shows.
 
@@ -24,10 +24,13 @@ function loggingRg(): { bin: string; log: string } {
   return { bin, log };
 }
 
-/** Lines of the big file: a hit every 97 lines, so some sit across the 256 KiB pieces read. */
-function bigFile(): Buffer {
+/**
+ * Lines of filler (1.2 MB of them: a smaller file is read whole, without ripgrep), with a hit every
+ * 97 lines, so that some sit across the 256 KiB pieces read, and CRLF endings.
+ */
+function filler(): Buffer {
   const lines: string[] = [];
-  for (let i = 1; i <= 30_000; i++) lines.push(i % 97 === 0 ? `row ${i} has a needle in it` : `row ${i} plain text`);
+  for (let i = 1; i <= 50_000; i++) lines.push(i % 97 === 0 ? `row ${i} has a needle in it` : `row ${i} plain text`);
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
@@ -35,15 +38,16 @@ const FILES: Record<string, Buffer> = {
   'mixed.txt': Buffer.concat([
     Buffer.from('\ufeffneedle first\r\nplain\r\ncaf'),
     Buffer.from([0xe9, 0xff]),
-    Buffer.from(' needle here\r\nNEEDLE upper\nneedles, needle\nlast needle'),
+    Buffer.from(' needle here\r\nNEEDLE upper\n'),
+    filler(),
+    Buffer.from('needles, needle\nlast needle'),
   ]),
-  'cr-last.txt': Buffer.from('one\nneedle\r\nneedle\r'),
-  'big.txt': bigFile(),
+  'cr-last.txt': Buffer.concat([Buffer.from('one\n'), filler(), Buffer.from('needle\r\nneedle\r')]),
   'long.txt': Buffer.concat([
     Buffer.from('short needle\n'),
-    Buffer.alloc(300_000, 'a'),
+    Buffer.alloc(600_000, 'a'),
     Buffer.from('needle'),
-    Buffer.alloc(300_000, 'b'),
+    Buffer.alloc(600_000, 'b'),
     Buffer.from('\nend'),
   ]),
 };
@@ -128,7 +132,7 @@ describe.skipIf(!realRg)('rt grep-file through ripgrep and without it', () => {
       // ripgrep was asked, for the literal and for the expression's translation.
       const asked = readFileSync(rg.log, 'utf8');
       expect(asked).toMatch(/--fixed-strings --regexp needle -- \S*mixed\.txt/);
-      if (state === 'warm') expect(asked).toMatch(/--regexp \S*ne\S*dle -- \S*big\.txt/);
+      if (state === 'warm') expect(asked).toMatch(/--regexp \S*ne\S*dle -- \S*long\.txt/);
     });
   }
 });
