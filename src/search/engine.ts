@@ -84,26 +84,19 @@ export interface FolderQuery extends SearchQuery {
   readonly globs: readonly string[];
 }
 
-/** The engines chosen for a search, with what each prefilter is asked. */
-export interface EnginePlan {
-  readonly kinds: readonly EngineKind[];
-  readonly ignoreCase: boolean;
-  /** -c: no line is printed (ripgrep need not print them). */
-  readonly counting: boolean;
-  /** What ripgrep is asked (when it is among the kinds). */
-  readonly ripgrep?: PrefilterRequest;
-  /** Whether the lines ripgrep finds are the very hits. */
+/** What the prefilters are asked for a query, and whether ripgrep's lines are the very hits (see exactLines). */
+export interface PrefilterSearch {
+  /** What ripgrep looks for; undefined when it cannot help (-v, -P, no literal worth looking for). */
+  readonly search: PrefilterRequest['search'] | undefined;
   readonly exact: boolean;
-  /** What git grep is asked: the literal texts every match holds, and the expression they come from. */
-  readonly gitGrep?: { readonly required: string[][]; readonly regexSource: string | undefined };
-  readonly dirs: readonly string[] | undefined;
+  /** The literal texts every match holds (for git grep). */
+  readonly required: string[][];
+  /** The expression they come from (undefined for a literal matched as bytes). */
+  readonly regexSource: string | undefined;
 }
 
-/**
- * The engines for `query` over `dirs` (the absolute folders searched; undefined when a PATH is a
- * file), and what the prefilters among them are asked.
- */
-export function planEngines(query: FolderQuery, dirs: readonly string[] | undefined): EnginePlan {
+/** What ripgrep (and git grep) are asked for `query`, whatever the files searched. */
+export function prefilterSearch(query: SearchQuery): PrefilterSearch {
   const { matched: patterns, ignoreCase } = query;
   // Not for -v, whose lines hold nothing in particular, nor -P, which ripgrep matches whole.
   const prefiltered = !query.pcre && !query.invert;
@@ -132,6 +125,31 @@ export function planEngines(query: FolderQuery, dirs: readonly string[] | undefi
   const required = prefiltered
     ? byteRequired(bytesLiteral ? [[single]] : (translated?.required ?? []), ignoreCase)
     : [];
+  return { search, exact, required, regexSource };
+}
+
+/** The engines chosen for a search, with what each prefilter is asked. */
+export interface EnginePlan {
+  readonly kinds: readonly EngineKind[];
+  readonly ignoreCase: boolean;
+  /** -c: no line is printed (ripgrep need not print them). */
+  readonly counting: boolean;
+  /** What ripgrep is asked (when it is among the kinds). */
+  readonly ripgrep?: PrefilterRequest;
+  /** Whether the lines ripgrep finds are the very hits. */
+  readonly exact: boolean;
+  /** What git grep is asked: the literal texts every match holds, and the expression they come from. */
+  readonly gitGrep?: { readonly required: string[][]; readonly regexSource: string | undefined };
+  readonly dirs: readonly string[] | undefined;
+}
+
+/**
+ * The engines for `query` over `dirs` (the absolute folders searched; undefined when a PATH is a
+ * file), and what the prefilters among them are asked.
+ */
+export function planEngines(query: FolderQuery, dirs: readonly string[] | undefined): EnginePlan {
+  const { ignoreCase } = query;
+  const { search, exact, required, regexSource } = prefilterSearch(query);
   const strongest = required[0] ?? [];
   const kinds = chooseEngines({
     pcre: query.pcre,

@@ -198,7 +198,7 @@ export async function pcreMatcher(
  * the \r of a CRLF ending. Undefined when that cannot be told from the line alone: one ending in
  * \r, in a file whose last byte is \r, may be the last line, without \n (whose \r is content).
  */
-function matchingLinesRead(
+export function matchingLinesRead(
   matcher: LineMatcher,
   abs: string,
   lines: ReadonlyMap<number, Buffer>,

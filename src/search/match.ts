@@ -34,10 +34,14 @@ export interface LineMatcher {
   readonly linear?: boolean;
   /** Whether every pattern is a literal string (-F): what a search too slow is told to do then differs. */
   readonly literal?: boolean;
+  /** For a literal matched as bytes: the literal, whose lines literalScan.ts can find. */
+  readonly needle?: Buffer;
 }
 
 /** Whether one line's content (no line ending, no BOM) matches. */
 export function matchesLine(matcher: LineMatcher, content: Buffer): boolean {
+  // (A literal is in the content or not: a line of megabytes is not copied to tell.)
+  if (matcher.needle?.length) return content.includes(matcher.needle);
   // Ended by \r\n, which the matchers take off whole: a content ending in \r keeps it (a bare
   // \n would make that \r part of the line's ending).
   return matcher.matchingLines(Buffer.concat([content, CRLF]), 0, 1).length === 1;
@@ -268,6 +272,7 @@ function bytesMatcher(needle: Buffer): LineMatcher {
   return {
     linear: needle.length <= LINEAR_LITERAL,
     literal: true,
+    needle,
     matchingLines(bytes, bomLength, limit) {
       const out: number[] = [];
       if (needle.length === 0) return everyLine().matchingLines(bytes, bomLength, limit);

@@ -135,15 +135,8 @@ function search(
   settings: Settings,
   mode: readonly string[],
 ): Promise<PrefilterAnswer<Buffer> | undefined> | undefined {
-  if (!settings.ripgrep) return undefined;
-  const fixed = 'fixed' in request.search;
-  // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those (a
-  // translated pattern has none).
-  if (fixed && request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.search.fixed)) return undefined;
-  const wanted = 'fixed' in request.search ? request.search.fixed : request.search.regex;
-  if (wanted === '' || request.dirs.length === 0) return undefined;
-  // --encoding none: the bytes as they are, as rt reads them (ripgrep would read a file starting
-  // with a UTF-16 byte order mark as UTF-16, and rt, finding no NUL in it, as text).
+  const matching = settings.ripgrep && request.dirs.length > 0 ? matchFlags(request) : undefined;
+  if (!matching) return undefined;
   // --no-ignore-global: git's global excludes file is the one its config names (any of its config
   // files, GIT_CONFIG_GLOBAL, a repository's own core.excludesFile); ripgrep reads only
   // ~/.gitconfig's, so it would skip files git lists. Without, it skips fewer, and rt asks git.
@@ -152,22 +145,10 @@ function search(
   // --no-ignore (rt applies .gitignore and .ignore files itself there).
   const inGit = request.dirs.every(inGitTree);
   const checked = inGit && !request.noIgnore;
-  const flags = [
-    ...mode,
-    '--null',
-    '--text',
-    '--encoding',
-    'none',
-    '--no-messages',
-    '--no-config',
-    '--no-ignore-dot',
-    '--no-ignore-global',
-  ];
-  if (fixed) flags.push('--fixed-strings');
-  if (request.ignoreCase) flags.push('--ignore-case');
+  const flags = [...mode, '--null', ...matching.flags, '--no-ignore-dot', '--no-ignore-global'];
   if (request.hidden) flags.push('--hidden');
   if (request.noIgnore || !inGit) flags.push('--no-ignore');
-  flags.push('--regexp', wanted, '--');
+  flags.push('--regexp', matching.wanted, '--');
   // Its environment holds nothing that would change the files it lists.
   const rgEnv = { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' };
   const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], {
@@ -189,6 +170,86 @@ function search(
     if (!named || (named.status !== 0 && named.status !== 1)) return undefined;
     return { found: Buffer.concat([r.stdout, named.stdout]), unanswered: new Set<string>() };
   });
+}
+
+/**
+ * The flags that make ripgrep read bytes as rt does and look for `request.search`, and what it
+ * looks for; undefined when ripgrep is not to be asked.
+ */
+function matchFlags(
+  request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
+): { flags: string[]; wanted: string } | undefined {
+  const fixed = 'fixed' in request.search;
+  // Case folding beyond ASCII differs between ripgrep and JavaScript: rt alone decides those (a
+  // translated pattern has none).
+  if (fixed && request.ignoreCase && !/^[\x20-\x7e]*$/.test(request.search.fixed)) return undefined;
+  const wanted = 'fixed' in request.search ? request.search.fixed : request.search.regex;
+  if (wanted === '') return undefined;
+  // --encoding none: the bytes as they are, as rt reads them (ripgrep would read a file starting
+  // with a UTF-16 byte order mark as UTF-16, and rt, finding no NUL in it, as text).
+  const flags = ['--text', '--encoding', 'none', '--no-messages', '--no-config'];
+  if (fixed) flags.push('--fixed-strings');
+  if (request.ignoreCase) flags.push('--ignore-case');
+  return { flags, wanted };
+}
+
+/** What ripgrep found in one file: the lines, as ripgrepFileLines asks for them. */
+export interface FileLinesFound {
+  /** 1-based, ascending. */
+  readonly numbers: number[];
+  /** Each line's bytes (without its \n) by number; undefined past MAX_LINES_READ lines (see parseFound). */
+  readonly lines: Map<number, Buffer> | undefined;
+}
+
+/**
+ * The lines ripgrep finds in the file `abs` (named, so no ignore rule applies), at most
+ * `maxCount` of them, each printed whole (`columns` undefined) or up to `columns` bytes (a
+ * longer one is replaced by ripgrep's note that it left it out); undefined when ripgrep cannot answer.
+ */
+export async function ripgrepFileLines(
+  abs: string,
+  request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
+  settings: Settings,
+  how: { readonly maxCount: number; readonly columns: number | undefined },
+): Promise<FileLinesFound | undefined> {
+  const columns = how.columns === undefined ? [] : ['--max-columns', String(how.columns)];
+  const args = ['--line-number', '--no-heading', '--with-filename', '--max-count', String(how.maxCount), ...columns];
+  const found = await inFile(abs, request, settings, args);
+  if (!found) return undefined;
+  const file = parseFound(found, true).values().next().value;
+  // (Output, but no file read from it: a path that is not valid UTF-8.)
+  if (!file) return found.length === 0 ? { numbers: [], lines: new Map() } : undefined;
+  return ascending(file.numbers) ? { numbers: file.numbers, lines: file.lines } : undefined;
+}
+
+/** How many lines ripgrep finds in the file `abs` (see ripgrepFileLines); undefined when it cannot answer. */
+export async function ripgrepFileCount(
+  abs: string,
+  request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
+  settings: Settings,
+): Promise<number | undefined> {
+  const found = await inFile(abs, request, settings, ['--count', '--no-filename']);
+  if (!found) return undefined;
+  const text = found.toString('latin1').trim();
+  if (text === '') return 0;
+  return /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
+/** ripgrep's output for the file `abs` with `mode` (what to print): nothing when it found nothing. */
+async function inFile(
+  abs: string,
+  request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
+  settings: Settings,
+  mode: readonly string[],
+): Promise<Buffer | undefined> {
+  const matching = settings.ripgrep ? matchFlags(request) : undefined;
+  if (!matching) return undefined;
+  const env = { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' };
+  const r = await output('rg', [...mode, '--null', ...matching.flags, '--regexp', matching.wanted, '--', abs], {
+    env,
+  });
+  if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
+  return r.stdout;
 }
 
 /**

@@ -80,6 +80,15 @@ export function bomLengthOf(bytes: Buffer): number {
   return hasBom(bytes) ? BOM.length : 0;
 }
 
+/** A file's size in bytes (0 when it cannot be told). */
+export function sizeOf(abs: string): number {
+  try {
+    return fs.statSync(abs).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Whether a file's last byte is `byte` (true when that cannot be told). */
 export function lastByteIs(abs: string, byte: number): boolean {
   let fd: number | undefined;

@@ -68,19 +68,27 @@ export const grepFileCommand = defineCommand({
     if (!st.isFile())
       throw new RtError('access', `${file.display} is not a regular file`, ['rt searches regular text files only']);
     const rgCommand = ripgrepCommand(query, [], [file.display]);
-    const { lines, matches, matcher } = await searchFile(ctx, query, request.matcher, file, rgCommand);
+    const { lines, total, matches, matcher, found } = await searchFile(
+      ctx,
+      query,
+      request.matcher,
+      file,
+      rgCommand,
+      max,
+    );
     if (query.count) {
-      const count = query.only ? matches : lines.length;
+      const count = query.only ? matches : total;
       ctx.emit({ command: 'grep-file', path: file.display, count });
       reportCounts([file], () => count, new CountPrinter(ctx, 1, (_path, n) => `${n}\n`));
       return count ? 0 : 1;
     }
-    const again = commandLine('grep-file', ['--max', String(lines.length), ...request.flags], request.operands);
-    if (lines.length === 0) {
+    const again = commandLine('grep-file', ['--max', String(total), ...request.flags], request.operands);
+    if (total === 0) {
       ctx.emit({ command: 'grep-file', path: file.display, hits: [], more: null });
       return 1;
     }
-    const hits = printHits(ctx, [{ file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max) }], {
+    const shown = { file: { abs: file.abs, display: file.display }, lines: lines.slice(0, max), found };
+    const hits = printHits(ctx, [shown], {
       query,
       matcher,
       ripgrep: rgCommand,
@@ -90,10 +98,9 @@ export const grepFileCommand = defineCommand({
       command: 'grep-file',
       path: file.display,
       hits: hits.map(({ path: _path, ...hit }) => hit),
-      more: lines.length > max ? { hits: lines.length - max, files: 0, command: again } : null,
+      more: total > max ? { hits: total - max, files: 0, command: again } : null,
     });
-    if (lines.length > max)
-      ctx.out(capNotice(['hit', 'hits'], lines.length - max, 0, again, 'a more specific PATTERN'));
+    if (total > max) ctx.out(capNotice(['hit', 'hits'], total - max, 0, again, 'a more specific PATTERN'));
     return 0;
   },
 });
