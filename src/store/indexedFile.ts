@@ -9,7 +9,7 @@ import { digestBytes } from '../model/digest.js';
 import { RtError, quotePath } from '../model/errors.js';
 import { hashBytes, hashLines, type LineHashes } from '../model/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../model/lineIndex.js';
-import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../model/lines.js';
+import { BOM, hasBom, LF, lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { lineContentRange } from '../model/lineScan.js';
 import { lineMemory } from '../model/wasmLines.js';
 import { zlib } from '../io/builtins.js';
@@ -197,6 +197,60 @@ function contentAsIndexed(line: Buffer, n: number, total: number, h1: number, h2
 }
 
 /**
+ * Files this big or bigger with no saved index have an edit of a line never shown refused before
+ * they are read whole (see unreadText): under it, reading them to say where the line is costs little.
+ */
+const UNREAD_REFUSAL_AT = 1 << 20;
+
+/**
+ * A text file rt has kept no index of (so no line of it can have been shown with state kept),
+ * big enough that indexing it costs (see UNREAD_REFUSAL_AT): what an edit naming one of its lines
+ * may be refused with at once. Undefined for a smaller, a binary or an indexed file: it is read
+ * whole as usual. `linesUpTo(n)`: the file's line count, counted no further than n.
+ */
+export function unreadText(
+  store: StateStore,
+  file: ResolvedPath,
+): { readonly linesUpTo: (most: number) => number } | undefined {
+  const stamp = statFile(file);
+  if (stamp.size < UNREAD_REFUSAL_AT || SavedIndex.open(store, file.rel)) return undefined;
+  const head = withFile(file, (fd) => readAt(fd, 0, SNIFF_BYTES));
+  if (looksBinary(head)) return undefined;
+  return { linesUpTo: (most) => withFile(file, (fd) => countLinesUpTo(fd, most)) };
+}
+
+/** The lines of an open file (the last one may lack its newline), counted no further than `most`. */
+function countLinesUpTo(fd: number, most: number): number {
+  const piece = Buffer.allocUnsafe(SCAN_PIECE);
+  let lines = 0;
+  let at = 0;
+  let last = LF;
+  for (;;) {
+    const n = readInto(fd, piece, at);
+    if (n === 0) return last === LF ? lines : lines + 1;
+    at += n;
+    for (let nl = piece.indexOf(LF); nl !== -1 && nl < n; nl = piece.indexOf(LF, nl + 1))
+      if (++lines >= most) return lines;
+    last = piece[n - 1]!;
+  }
+}
+
+/** `use` given the file opened for reading (not through a link); access errors as rt says them. */
+function withFile<T>(file: ResolvedPath, use: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  try {
+    return use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * The contents of lines from..to-1 of the version `stamp` of the file, read from disk by the
  * blocks `checkpoints` (byte offsets of lines 0, BLOCK, …) locate; a file changed since is
  * refused (changedWhileRead).
@@ -241,20 +295,12 @@ function linesFromDisk(
  * version's lines.
  */
 function readRange(file: ResolvedPath, start: number, end: number, stamp: FileStamp): Buffer {
-  let fd: number;
-  try {
-    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (error) {
-    throw accessError(file, error);
-  }
-  try {
+  return withFile(file, (fd) => {
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
     const bytes = readAt(fd, start, end);
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
     return bytes;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** The file changed between two reads of one command; running it again reads it anew. */

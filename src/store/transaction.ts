@@ -211,8 +211,13 @@ export class Transaction {
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
   read(file: ResolvedPath): Snapshot {
+    return this.within(file, readSnapshot);
+  }
+
+  /** `use` given the file's state and its path within its folder, entered as `read` enters it. */
+  within<T>(file: ResolvedPath, use: (store: StateStore, file: ResolvedPath) => T): T {
     const store = this.ws.stateOf(file);
-    return inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
+    return inFolder(path.dirname(file.abs), file.display, () => use(store, pinned(file)));
   }
 
   stage(change: Change): void {
