@@ -29,7 +29,7 @@
 import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, CodeTable, hasLetter, LidSet, type CodeSet } from './lid.js';
+import { candidate, CodeTable, hasLetter, type CodeSet } from './lid.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -46,13 +46,17 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
-  // First a sieve on 23 bits of the first hash: a line alone in its bucket is unique. Two small
-  // bitmaps are looked up far faster than a table of every line; only the lines sharing a bucket
-  // (repeated ones, and a few by chance) go to the exact table after.
-  const once = new Uint32Array(1 << 18);
-  const twice = new Uint32Array(1 << 18);
+  // First a sieve on some bits of the first hash (23, or more for a file of over a million
+  // lines, some 8 a line: with fewer, most lines of 10 million share a bucket): a line alone in
+  // its bucket is unique. Two bitmaps are looked up far faster than a table of every line; only
+  // the lines sharing a bucket (repeated ones, and a few by chance) go to the exact table after.
+  let bits = 23;
+  while (bits < 29 && 1 << bits < 8 * n) bits++;
+  const sieve = (1 << bits) - 1;
+  const once = new Uint32Array(1 << (bits - 5));
+  const twice = new Uint32Array(1 << (bits - 5));
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & 0x7fffff;
+    const x = h1[i]! & sieve;
     const word = x >>> 5;
     const bit = 1 << (x & 31);
     if (once[word]! & bit) twice[word]! |= bit;
@@ -60,7 +64,7 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   }
   const shared: number[] = [];
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & 0x7fffff;
+    const x = h1[i]! & sieve;
     if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
   }
   // Open addressing over line numbers: a slot holds the first line of a content (+1).
@@ -335,17 +339,31 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
-  // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
-  const first = claimSets(length);
+  // The first claims of all lines (held and reserved), in two sets: claimed once (a bitmap of
+  // every code of the length, 128 MiB for 6 characters, far cheaper than a table of 20 million
+  // claims), claimed again (few).
+  const first = { once: codeBitmap(length), twice: fewCodes() };
+  const { bits: once, mask } = first.once;
   const claimFirst = (code: number) => {
-    if (first.once.has(code)) first.twice.add(code);
-    else first.once.add(code);
+    const value = code & mask;
+    const bit = 1 << (value & 31);
+    if (once[value >>> 5]! & bit) first.twice.add(code);
+    else once[value >>> 5]! |= bit;
   };
+  const kind = ((length - 4) << 30) >>> 0;
   for (let i = 0; i < n; i++) {
-    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
+    // letterCandidate's first two candidates, unrolled: this loop runs for every line.
+    const a = k1[i]!;
+    const step = k2[i]! | 1;
+    let k = 0;
+    let value = a & mask;
+    while (!hasLetter(value, length)) value = (a + Math.imul(++k, step)) & mask;
+    const held = (kind | value) >>> 0;
     lids[i] = held;
     claimFirst(held);
-    claimFirst(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
+    do value = (a + Math.imul(++k, step)) & mask;
+    while (!hasLetter(value, length));
+    claimFirst((kind | value) >>> 0);
   }
   let pending: number[] = [];
   for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
@@ -402,20 +420,18 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   return lids;
 }
 
-/** Sets of codes for claims: plain bitmaps for 4- and 5-character codes, a LidSet beyond. */
-function claimSets(length: number): { once: CodeSet; twice: CodeSet } {
-  if (length > 5) return { once: new LidSet(), twice: new LidSet() };
-  const mask = length === 4 ? 0xfffff : 0x1ffffff;
-  const bitmap = (): CodeSet => {
-    const bits = new Uint32Array((mask + 1) >>> 5);
-    return {
-      has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
-      add: (code) => {
-        bits[(code & mask) >>> 5]! |= 1 << (code & 31);
-      },
-    };
+/** A bitmap of every code of `length` characters (by their value: one length only), with the mask of their value. */
+function codeBitmap(length: number): CodeSet & { readonly bits: Uint32Array; readonly mask: number } {
+  const mask = length === 4 ? 0xfffff : length === 5 ? 0x1ffffff : 0x3fffffff;
+  const bits = new Uint32Array((mask >>> 5) + 1);
+  return {
+    bits,
+    mask,
+    has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+    add: (code) => {
+      bits[(code & mask) >>> 5]! |= 1 << (code & 31);
+    },
   };
-  return { once: bitmap(), twice: fewCodes() };
 }
 
 /**
