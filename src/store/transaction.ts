@@ -245,6 +245,8 @@ export class Transaction {
   commit(record: WriteRecord | StepRecord): Commit {
     const writes = this.writes();
     const ws = this.ws;
+    // Before any new content is written: a stamp its file shows after that says whether rt's own write is the last.
+    const writingSince = Date.now();
     const root = ws.stateOf({ stateRoot: ws.root.dir });
     const writing = record.kind === 'write';
     // What cannot be written is refused before anything is (the journal, its folder, the state).
@@ -278,12 +280,12 @@ export class Transaction {
     }
     const madeFolders = [...this.made];
     this.committed = true; // written: the folders stay
-    if (!writing) return { saved: this.staged.map(saveChange(ws)), stale: undefined };
+    if (!writing) return { saved: this.staged.map(saveChange(ws, writingSince)), stale: undefined };
     try {
       const saved = this.written(batch.skipped).map((c) => {
         let done: Saved | undefined;
-        record.each(c, () => (done ??= saveChange(ws)(c)));
-        return done ?? saveChange(ws)(c);
+        record.each(c, () => (done ??= saveChange(ws, writingSince)(c)));
+        return done ?? saveChange(ws, writingSince)(c);
       });
       record.written(madeFolders, batch.batch);
       return { saved, stale: this.stale(batch.skipped) };
@@ -357,8 +359,11 @@ function writesOf(c: Change): FileWrite[] {
   }
 }
 
-/** Saves the index of a change's new content (its LIDs as planned), stamped as written. */
-function saveChange(ws: Workspace): (c: Change) => Saved {
+/**
+ * Saves the index of a change's new content (its LIDs as planned), stamped as written: rt wrote
+ * it (unless unchanged) since `since` (see ownWriteSettled).
+ */
+function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
   return (c) => {
     if (c.kind === 'removal' || (c.kind === 'new' && 'link' in c.content)) return { change: c, saved: false };
     const content = c.content as Content;
@@ -368,6 +373,7 @@ function saveChange(ws: Workspace): (c: Change) => Saved {
     const saved = saveIndex(store, file.rel, content.lines, index, statFile(file), {
       parts: content.parts,
       ...(content.kept ? { kept: content.kept } : {}),
+      ...(c.kind === 'edit' && c.unchanged ? {} : { writtenSince: since }),
     });
     return { change: c, index, saved };
   };
