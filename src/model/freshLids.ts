@@ -41,6 +41,9 @@ export interface LineKeys {
   readonly h2: Uint32Array;
 }
 
+/** Bits of the sieve of repeatedLines handled at once: two bitmaps of 512 KiB, which the processor's cache holds. */
+const SIEVE_PART_BITS = 22;
+
 /** Whether each line's content occurs more than once in the file (1) or once (0). */
 export function repeatedLines(hashes: LineHashes): Uint8Array {
   const n = hashes.h1.length;
@@ -50,47 +53,85 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   // lines, some 8 a line: with fewer, most lines of 10 million share a bucket): a line alone in
   // its bucket is unique. Two bitmaps are looked up far faster than a table of every line; only
   // the lines sharing a bucket (repeated ones, and a few by chance) go to the exact table after.
+  // A sieve bigger than the processor's cache costs a miss a line (some 100 ns, where memory is
+  // virtual): the lines are first sorted by its part their bucket lies in (equal lines share
+  // one), with their fingerprints, and each part is sieved alone.
   let bits = 23;
   while (bits < 29 && 1 << bits < 8 * n) bits++;
-  const sieve = (1 << bits) - 1;
-  const once = new Uint32Array(1 << (bits - 5));
-  const twice = new Uint32Array(1 << (bits - 5));
+  const partBits = Math.max(0, bits - SIEVE_PART_BITS);
+  const localBits = bits - partBits;
+  const part = (a: number) => (a & ((1 << bits) - 1)) >>> localBits;
+  const starts = new Uint32Array((1 << partBits) + 1);
+  for (let i = 0; i < n; i++) starts[part(h1[i]!) + 1]!++;
+  for (let p = 1; p < starts.length; p++) starts[p]! += starts[p - 1]!;
+  const at = starts.slice();
+  const a1 = new Uint32Array(n);
+  const a2 = new Uint32Array(n);
+  const line = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & sieve;
-    const word = x >>> 5;
-    const bit = 1 << (x & 31);
-    if (once[word]! & bit) twice[word]! |= bit;
-    else once[word]! |= bit;
+    const e = at[part(h1[i]!)]!++;
+    a1[e] = h1[i]!;
+    a2[e] = h2[i]!;
+    line[e] = i;
   }
-  const shared: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = h1[i]! & sieve;
-    if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
+  const once = new Uint32Array(1 << (localBits - 5));
+  const twice = new Uint32Array(1 << (localBits - 5));
+  const local = (1 << localBits) - 1;
+  for (let p = 0; p + 1 < starts.length; p++) {
+    const from = starts[p]!;
+    const to = starts[p + 1]!;
+    if (p > 0) {
+      once.fill(0);
+      twice.fill(0);
+    }
+    for (let e = from; e < to; e++) {
+      const x = a1[e]! & local;
+      const word = x >>> 5;
+      const bit = 1 << (x & 31);
+      if (once[word]! & bit) twice[word]! |= bit;
+      else once[word]! |= bit;
+    }
+    const shared: number[] = [];
+    for (let e = from; e < to; e++) {
+      const x = a1[e]! & local;
+      if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(e);
+    }
+    markRepeated(a1, a2, line, shared, repeated);
   }
-  // Open addressing over line numbers: a slot holds the first line of a content (+1).
+  return repeated;
+}
+
+/** Marks in `repeated` the lines of entries `shared` (of a1, a2, line) whose fingerprint another of them has. */
+function markRepeated(
+  a1: Uint32Array,
+  a2: Uint32Array,
+  line: Uint32Array,
+  shared: readonly number[],
+  repeated: Uint8Array,
+): void {
+  // Open addressing over entries: a slot holds the first entry of a content (+1).
   let capacity = 64;
   while (capacity < shared.length * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity);
-  for (const i of shared) {
-    const a = h1[i]!;
-    const b = h2[i]!;
+  for (const e of shared) {
+    const a = a1[e]!;
+    const b = a2[e]!;
     let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
     for (;;) {
       const first = slots[s]! - 1;
       if (first === -1) {
-        slots[s] = i + 1;
+        slots[s] = e + 1;
         break;
       }
-      if (h1[first] === a && h2[first] === b) {
-        repeated[first] = 1;
-        repeated[i] = 1;
+      if (a1[first] === a && a2[first] === b) {
+        repeated[line[first]!] = 1;
+        repeated[line[e]!] = 1;
         break;
       }
       s = (s + 1) & mask;
     }
   }
-  return repeated;
 }
 
 /** The keys of every line of a file. */
