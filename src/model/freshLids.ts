@@ -29,7 +29,7 @@
 import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, CodeTable, hasLetter, LidSet, type CodeSet } from './lid.js';
+import { candidate, CodeTable, hasLetter, type CodeSet } from './lid.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -41,64 +41,99 @@ export interface LineKeys {
   readonly h2: Uint32Array;
 }
 
+/** Bits of the sieve of repeatedLines handled at once: two bitmaps of 512 KiB, which the processor's cache holds. */
+const SIEVE_PART_BITS = 22;
+
 /** Whether each line's content occurs more than once in the file (1) or once (0). */
 export function repeatedLines(hashes: LineHashes): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
-  // First a sieve on 23 bits of the first hash: a line alone in its bucket is unique. Two small
-  // bitmaps are looked up far faster than a table of every line; only the lines sharing a bucket
-  // (repeated ones, and a few by chance) go to the exact table after.
-  // The sieve's size follows the file's (a few bits a line, 2^23 at most): only the exact table
-  // below decides, so its size changes nothing but how many lines reach that table; a small file
-  // (a search prints thousands) must not pay for zeroing two megabytes.
-  const sieveBits = sieveSize(n);
-  const sieveMask = (1 << sieveBits) - 1;
-  const once = new Uint32Array(Math.max(1, (1 << sieveBits) >>> 5));
-  const twice = new Uint32Array(once.length);
+  // First a sieve on some bits of the first hash (23, or more for a file of over a million
+  // lines, some 8 a line: with fewer, most lines of 10 million share a bucket): a line alone in
+  // its bucket is unique. Two bitmaps are looked up far faster than a table of every line; only
+  // the lines sharing a bucket (repeated ones, and a few by chance) go to the exact table after.
+  // A sieve bigger than the processor's cache costs a miss a line (some 100 ns, where memory is
+  // virtual): the lines are first sorted by its part their bucket lies in (equal lines share
+  // one), with their fingerprints, and each part is sieved alone.
+  // (A small file's sieve is as small: a search prints thousands of files, and zeroing two
+  // megabytes for each cost more than all else; only the exact table decides, whatever the size.)
+  let bits = n >= 1 << 20 ? 23 : 10;
+  while (bits < 29 && 1 << bits < 8 * n) bits++;
+  const partBits = Math.max(0, bits - SIEVE_PART_BITS);
+  const localBits = bits - partBits;
+  const part = (a: number) => (a & ((1 << bits) - 1)) >>> localBits;
+  const starts = new Uint32Array((1 << partBits) + 1);
+  for (let i = 0; i < n; i++) starts[part(h1[i]!) + 1]!++;
+  for (let p = 1; p < starts.length; p++) starts[p]! += starts[p - 1]!;
+  const at = starts.slice();
+  const a1 = new Uint32Array(n);
+  const a2 = new Uint32Array(n);
+  const line = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const x = h1[i]! & sieveMask;
-    const word = x >>> 5;
-    const bit = 1 << (x & 31);
-    if (once[word]! & bit) twice[word]! |= bit;
-    else once[word]! |= bit;
+    const e = at[part(h1[i]!)]!++;
+    a1[e] = h1[i]!;
+    a2[e] = h2[i]!;
+    line[e] = i;
   }
-  const shared: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = h1[i]! & sieveMask;
-    if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(i);
+  const once = new Uint32Array(1 << (localBits - 5));
+  const twice = new Uint32Array(1 << (localBits - 5));
+  const local = (1 << localBits) - 1;
+  for (let p = 0; p + 1 < starts.length; p++) {
+    const from = starts[p]!;
+    const to = starts[p + 1]!;
+    if (p > 0) {
+      once.fill(0);
+      twice.fill(0);
+    }
+    for (let e = from; e < to; e++) {
+      const x = a1[e]! & local;
+      const word = x >>> 5;
+      const bit = 1 << (x & 31);
+      if (once[word]! & bit) twice[word]! |= bit;
+      else once[word]! |= bit;
+    }
+    const shared: number[] = [];
+    for (let e = from; e < to; e++) {
+      const x = a1[e]! & local;
+      if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(e);
+    }
+    markRepeated(a1, a2, line, shared, repeated);
   }
-  // Open addressing over line numbers: a slot holds the first line of a content (+1).
+  return repeated;
+}
+
+/** Marks in `repeated` the lines of entries `shared` (of a1, a2, line) whose fingerprint another of them has. */
+function markRepeated(
+  a1: Uint32Array,
+  a2: Uint32Array,
+  line: Uint32Array,
+  shared: readonly number[],
+  repeated: Uint8Array,
+): void {
+  // Open addressing over entries: a slot holds the first entry of a content (+1).
   let capacity = 64;
   while (capacity < shared.length * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity);
-  for (const i of shared) {
-    const a = h1[i]!;
-    const b = h2[i]!;
+  for (const e of shared) {
+    const a = a1[e]!;
+    const b = a2[e]!;
     let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
     for (;;) {
       const first = slots[s]! - 1;
       if (first === -1) {
-        slots[s] = i + 1;
+        slots[s] = e + 1;
         break;
       }
-      if (h1[first] === a && h2[first] === b) {
-        repeated[first] = 1;
-        repeated[i] = 1;
+      if (a1[first] === a && a2[first] === b) {
+        repeated[line[first]!] = 1;
+        repeated[line[e]!] = 1;
         break;
       }
       s = (s + 1) & mask;
     }
   }
-  return repeated;
-}
-
-/** Bits of a sieve over `n` items: some 8 bits an item, 2^10 to 2^23. */
-function sieveSize(n: number): number {
-  let bits = 10;
-  while (bits < 23 && 1 << bits < n * 8) bits++;
-  return bits;
 }
 
 /** The keys of every line of a file. */
@@ -347,18 +382,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const lids = new Uint32Array(n);
-  // The first claims of all lines (held and reserved), in two sets: claimed once, claimed again.
-  const first = claimSets(length, n);
-  const claimFirst = (code: number) => {
-    if (first.once.has(code)) first.twice.add(code);
-    else first.once.add(code);
-  };
-  for (let i = 0; i < n; i++) {
-    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
-    lids[i] = held;
-    claimFirst(held);
-    claimFirst(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
-  }
+  const first = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
   let pending: number[] = [];
   for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
   if (pending.length === 0) return lids;
@@ -408,30 +432,113 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
       if (line !== undefined && lids[line] === code) next.add(line);
       if (first.once.has(code)) contestedFirst.add(code);
     }
-    if (contestedFirst.size > 0) for (let i = 0; i < n; i++) if (contestedFirst.has(lids[i]!)) next.add(i);
+    if (contestedFirst.size > 0) addHolders(lids, contestedFirst, next);
     pending = [...next];
   }
   return lids;
 }
 
+/** Words of the filter of the codes a round contests (see assignByKeys): 8 KiB. */
+const FILTER_WORDS = 1 << 11;
+
+/** A code's bit in that filter. */
+function filterBit(code: number): number {
+  return Math.imul(code, 0x9e3779b1) >>> 16;
+}
+
 /**
- * Sets of codes for the claims of `n` lines: plain bitmaps for 4- and 5-character codes, a LidSet
- * beyond; for a small file, tables of its few codes (a bitmap of every code is 128 KiB to zero).
+ * Adds to `into` every line (in file order) whose code is one of `codes`. Every line is looked at
+ * (a function of its own: V8 optimises this loop apart from the big one that calls it), a filter
+ * of a few KiB answering most at once, the set the rest.
  */
-function claimSets(length: number, n: number): { once: CodeSet; twice: CodeSet } {
-  if (length > 5) return { once: new LidSet(), twice: new LidSet() };
-  if (n < 1 << 12) return { once: fewCodes(n), twice: fewCodes(n) };
-  const mask = length === 4 ? 0xfffff : 0x1ffffff;
-  const bitmap = (): CodeSet => {
-    const bits = new Uint32Array((mask + 1) >>> 5);
-    return {
-      has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
-      add: (code) => {
-        bits[(code & mask) >>> 5]! |= 1 << (code & 31);
-      },
-    };
+function addHolders(lids: Uint32Array, codes: Set<number>, into: Set<number>): void {
+  const filter = new Uint32Array(FILTER_WORDS);
+  for (const code of codes) filter[filterBit(code) >>> 5]! |= 1 << (filterBit(code) & 31);
+  for (let i = 0; i < lids.length; i++) {
+    const bit = filterBit(lids[i]!);
+    if (filter[bit >>> 5]! & (1 << (bit & 31)) && codes.has(lids[i]!)) into.add(i);
+  }
+}
+
+/** Files of fewer lines take their first claims in tables of their few codes (see smallFirstClaims). */
+const SMALL_FILE = 1 << 12;
+
+/**
+ * firstClaims for a small file: the same two sets, as tables of its few codes, where a bitmap of
+ * every code (128 KiB for 4 characters) would cost more to zero than the file to read.
+ */
+function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: CodeSet } {
+  const { h1: k1, h2: k2 } = keys;
+  const n = k1.length;
+  const once = fewCodes(2 * n);
+  const twice = fewCodes(n);
+  const claim = (code: number) => {
+    if (once.has(code)) twice.add(code);
+    else once.add(code);
   };
-  return { once: bitmap(), twice: fewCodes(n) };
+  for (let i = 0; i < n; i++) {
+    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
+    lids[i] = held;
+    claim(held);
+    claim(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
+  }
+  return { once, twice };
+}
+
+/** Bits of a code's value looked up together (a bitmap of 512 KiB, which the processor's cache holds). */
+const BUCKET_BITS = 22;
+
+/**
+ * The first claims of all lines (held and reserved), in two sets: claimed once, a bitmap of every
+ * code of the length (128 MiB for 6 characters, far cheaper than a table of 20 million claims),
+ * and claimed again (few). Each line's held code goes into `lids`. The bitmap is filled a part at
+ * a time, the claims sorted first by its parts: set in file order, a bitmap bigger than the
+ * processor's cache costs a miss a claim (some 200 ns, where memory is virtual).
+ */
+function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: CodeSet } {
+  const { h1: k1, h2: k2 } = keys;
+  const n = k1.length;
+  const valueBits = 5 * length;
+  const mask = valueBits === 30 ? 0x3fffffff : (1 << valueBits) - 1;
+  const shift = Math.min(valueBits, BUCKET_BITS);
+  const kind = ((length - 4) << 30) >>> 0;
+  const reserves = new Uint32Array(n);
+  const starts = new Uint32Array((1 << (valueBits - shift)) + 1);
+  for (let i = 0; i < n; i++) {
+    // letterCandidate's first two candidates, unrolled: this loop runs for every line.
+    const a = k1[i]!;
+    const step = k2[i]! | 1;
+    let k = 0;
+    let value = a & mask;
+    while (!hasLetter(value, length)) value = (a + Math.imul(++k, step)) & mask;
+    lids[i] = (kind | value) >>> 0;
+    starts[(value >>> shift) + 1]!++;
+    do value = (a + Math.imul(++k, step)) & mask;
+    while (!hasLetter(value, length));
+    reserves[i] = (kind | value) >>> 0;
+    starts[(value >>> shift) + 1]!++;
+  }
+  for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+  const sorted = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    sorted[starts[(lids[i]! & mask) >>> shift]!++] = lids[i]!;
+    sorted[starts[(reserves[i]! & mask) >>> shift]!++] = reserves[i]!;
+  }
+  const bits = new Uint32Array((mask >>> 5) + 1);
+  const twice = fewCodes();
+  for (let j = 0; j < sorted.length; j++) {
+    const value = sorted[j]! & mask;
+    const bit = 1 << (value & 31);
+    if (bits[value >>> 5]! & bit) twice.add(sorted[j]!);
+    else bits[value >>> 5]! |= bit;
+  }
+  const once: CodeSet = {
+    has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+    add: (code) => {
+      bits[(code & mask) >>> 5]! |= 1 << (code & 31);
+    },
+  };
+  return { once, twice };
 }
 
 /**
@@ -440,10 +547,11 @@ function claimSets(length: number, n: number): { once: CodeSet; twice: CodeSet }
  * lookups (of codes not in it) at one look: some 1.5 MiB where a bitmap of every 5-character
  * code takes 4.
  */
-function fewCodes(n: number): CodeSet {
+function fewCodes(n = 1 << 20): CodeSet {
   const table = new CodeTable(n);
-  // 2^23 bits for a big file, fewer for a small one (whose table is small too).
-  const bits = sieveSize(n);
+  // 2^23 bits for a big file, fewer for a small one (whose table is small too): some 8 a code.
+  let bits = 10;
+  while (bits < 23 && 1 << bits < n * 8) bits++;
   const filter = new Uint32Array(Math.max(1, (1 << bits) >>> 5));
   const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> (32 - bits);
   return {

@@ -25,18 +25,42 @@ export function hashLines(lines: FileLines): LineHashes {
 }
 
 /**
- * Writes the fingerprint of bytes start..end at `at` of h1 and h2 (as hashLines gives for that line), making nothing.
+ * Fingerprints the line starting at `start` of bytes that run to `end` (its content: up to its
+ * `\n`, and without a `\r` right before it; a last line without `\n` runs to `end`, a `\r` there
+ * kept), at `at` of h1 and h2 as hashLines gives it. Returns where its `\n` is, or `end`. One pass
+ * both finds the line's end and hashes it: a reader of a big file calls nothing else a line.
  */
-export function hashInto(
+export function hashLineAt(
   bytes: Uint8Array,
   start: number,
   end: number,
   h1: Uint32Array,
   h2: Uint32Array,
   at: number,
-): void {
-  h1[at] = hashRange(bytes, start, end);
-  h2[at] = secondHash;
+): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  // The state before the last byte: the content's, should that byte be a \r ending it.
+  let beforeA = a;
+  let beforeB = b;
+  let p = start;
+  for (; p < end; p++) {
+    const byte = bytes[p]!;
+    if (byte === 0x0a) break;
+    beforeA = a;
+    beforeB = b;
+    a = Math.imul(a ^ byte, 0x01000193);
+    b = (b + a) | 0;
+  }
+  let length = p - start;
+  if (p < end && length > 0 && bytes[p - 1] === 0x0d) {
+    a = beforeA;
+    b = beforeB;
+    length--;
+  }
+  h1[at] = fmix32(a ^ length) >>> 0;
+  h2[at] = fmix32(b ^ Math.imul(length, 0x5bd1e995)) >>> 0;
+  return p;
 }
 
 /** Fingerprint of one byte string, the same as hashLines gives for a line with that content. */

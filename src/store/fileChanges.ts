@@ -15,8 +15,8 @@ import { lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { sliceParts } from '../model/edit.js';
 import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../model/patch/plan.js';
 import { indentUnit, reindent, targetIndent } from '../model/indent.js';
-import type { FileChange } from '../model/patch/types.js';
-import { nextReading, type Snapshot } from './indexedFile.js';
+import type { FileChange, PatchHunk } from '../model/patch/types.js';
+import { nextReading, unreadText, type Snapshot } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
 import { readPlainFile } from './plainFile.js';
 import { lstatOrNone, refuseProtectedWrite } from './protectedPaths.js';
@@ -333,6 +333,9 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
   if (change.kind === 'add') return planAdd(r, store, flags, origin);
   // The version is taken before reading: a change made after it shows when the file is replaced.
   const version = versionOf(lstatOrMissing(file));
+  const view = ViewState.load(store, file.rel);
+  if (change.kind === 'update' && !flags.force && view.kept && change.hunks[0])
+    tx.within(file, (store, pinned) => refuseUnreadAtOnce(store, pinned, view, change.hunks[0]!));
   const snapshot = tx.read(file);
   const before = { lines: snapshot.lines, version, snapshot };
   const linkVersion = r.link
@@ -344,7 +347,6 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
     : { kind: 'removal', file, expected: version };
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion, change: removal };
   const over = r.moveTo ? movedOnto(ws, r.moveTo, file, flags) : undefined;
-  const view = ViewState.load(store, file.rel);
   const { index, lines } = snapshot;
   const world: AnchorWorld = {
     display: file.display,
@@ -382,6 +384,54 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
         unchanged: applied.unchanged,
       };
   return { resolved: r, store, before, applied, view, ...linkVersion, ...(over ? { over } : {}), change: staged };
+}
+
+/**
+ * Refuses at once, before the file is read whole, the first hunk of an edit of a big file rt
+ * keeps no index of (unreadText), when it names a line: no line of that file can have been shown
+ * (see Only shown lines are edited), and indexing it only to say so would cost seconds. A line
+ * number is refused as resolveAnchor refuses it (the lines are counted up to it, not indexed);
+ * an LID not shown in the file is refused without saying where its line is, which only the
+ * index could tell.
+ */
+function refuseUnreadAtOnce(store: StateStore, file: ResolvedPath, view: ViewState, hunk: PatchHunk): void {
+  const anchor = hunk.kind === 'range' ? hunk.from : hunk.kind === 'insert' ? hunk.at : undefined;
+  if (!anchor || anchor.kind === 'end') return;
+  if (anchor.kind === 'line' ? view.shownAt(anchor.line)?.length !== 0 : view.wasSeen(anchor.lid)) return;
+  const unread = unreadText(store, file);
+  if (!unread) return;
+  const quoted = quotePath(file.display);
+  const error = (() => {
+    if (anchor.kind !== 'line') {
+      const verb = hunk.kind === 'insert' ? 'insert' : 'edit';
+      return new RtError(
+        'unshown',
+        `${anchor.lid} has not been shown in ${file.display} since its line last changed; nothing was written`,
+        [`see its lines first: rt open ${quoted}`, `or, to ${verb} without looking, add --force`],
+        { lid: anchor.lid },
+      );
+    }
+    const { line } = anchor;
+    const total = unread.linesUpTo(line);
+    if (total >= line) {
+      return new RtError(
+        'unshown',
+        `line ${line} of ${file.display} has not been shown since it last changed`,
+        [`see it first: rt open ${quoted}:${line}`],
+        { line },
+      );
+    }
+    return new RtError(
+      'input',
+      `line ${line} is past the end of ${file.display} (${total} lines)`,
+      [total ? `see its end: rt open ${quoted}:${total}` : `append with: rt insert ${quoted} '$' <<'EOF'`],
+      { total },
+    );
+  })();
+  // As planHunks marks a hunk's refusal: with the patch line of a hunk from a patch.
+  throw hunk.line > 0
+    ? new RtError(error.code, error.message, error.hints, { ...error.details, hunkLine: hunk.line })
+    : error;
 }
 
 /** One change of the saved index as read: the records it kept need not be encoded again. */

@@ -9,7 +9,7 @@ import { digestBytes } from '../model/digest.js';
 import { RtError, quotePath } from '../model/errors.js';
 import { hashBytes, hashLines, type LineHashes } from '../model/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../model/lineIndex.js';
-import { BOM, hasBom, lineContent, splitLines, type FileLines } from '../model/lines.js';
+import { BOM, hasBom, LF, lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { lineContentRange } from '../model/lineScan.js';
 import { lineMemory } from '../model/wasmLines.js';
 import { zlib } from '../io/builtins.js';
@@ -197,6 +197,60 @@ function contentAsIndexed(line: Buffer, n: number, total: number, h1: number, h2
 }
 
 /**
+ * Files this big or bigger with no saved index have an edit of a line never shown refused before
+ * they are read whole (see unreadText): under it, reading them to say where the line is costs little.
+ */
+const UNREAD_REFUSAL_AT = 1 << 20;
+
+/**
+ * A text file rt has kept no index of (so no line of it can have been shown with state kept),
+ * big enough that indexing it costs (see UNREAD_REFUSAL_AT): what an edit naming one of its lines
+ * may be refused with at once. Undefined for a smaller, a binary or an indexed file: it is read
+ * whole as usual. `linesUpTo(n)`: the file's line count, counted no further than n.
+ */
+export function unreadText(
+  store: StateStore,
+  file: ResolvedPath,
+): { readonly linesUpTo: (most: number) => number } | undefined {
+  const stamp = statFile(file);
+  if (stamp.size < UNREAD_REFUSAL_AT || SavedIndex.open(store, file.rel)) return undefined;
+  const head = withFile(file, (fd) => readAt(fd, 0, SNIFF_BYTES));
+  if (looksBinary(head)) return undefined;
+  return { linesUpTo: (most) => withFile(file, (fd) => countLinesUpTo(fd, most)) };
+}
+
+/** The lines of an open file (the last one may lack its newline), counted no further than `most`. */
+function countLinesUpTo(fd: number, most: number): number {
+  const piece = Buffer.allocUnsafe(SCAN_PIECE);
+  let lines = 0;
+  let at = 0;
+  let last = LF;
+  for (;;) {
+    const n = readInto(fd, piece, at);
+    if (n === 0) return last === LF ? lines : lines + 1;
+    at += n;
+    for (let nl = piece.indexOf(LF); nl !== -1 && nl < n; nl = piece.indexOf(LF, nl + 1))
+      if (++lines >= most) return lines;
+    last = piece[n - 1]!;
+  }
+}
+
+/** `use` given the file opened for reading (not through a link); access errors as rt says them. */
+function withFile<T>(file: ResolvedPath, use: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    throw accessError(file, error);
+  }
+  try {
+    return use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * The contents of lines from..to-1 of the version `stamp` of the file, read from disk by the
  * blocks `checkpoints` (byte offsets of lines 0, BLOCK, …) locate; a file changed since is
  * refused (changedWhileRead).
@@ -241,20 +295,12 @@ function linesFromDisk(
  * version's lines.
  */
 function readRange(file: ResolvedPath, start: number, end: number, stamp: FileStamp): Buffer {
-  let fd: number;
-  try {
-    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (error) {
-    throw accessError(file, error);
-  }
-  try {
+  return withFile(file, (fd) => {
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
     const bytes = readAt(fd, start, end);
     if (!sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp)) throw changedWhileRead(file);
     return bytes;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** The file changed between two reads of one command; running it again reads it anew. */
@@ -384,10 +430,11 @@ function fromSaved(
 
 /**
  * Whether the index saved (its head, if any) must be saved again for a file of `stamp`: none, or `changed` (its LIDs),
- * or its stamp is another.
+ * or its stamp is another, or it was racy and need be no longer.
  */
 function isStale(head: IndexHead | undefined, changed: boolean, stamp: FileStamp): boolean {
-  return !head || changed || !sameStamp(head.file, stamp) || head.racy !== isRacy(stamp);
+  // A stamp trusted at once (ownWriteSettled) is not made racy again by a reading while it is recent.
+  return !head || changed || !sameStamp(head.file, stamp) || (head.racy && !isRacy(stamp));
 }
 
 /** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
@@ -401,8 +448,9 @@ function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | und
 
 /**
  * Saves the index of `lines` as the state of the file, whose stamp is `stamp`. After an edit,
- * `edit` holds the new file's bytes in consecutive parts (not joined in memory) and, when the
- * index edited was the saved one, the records it kept.
+ * `edit` holds the new file's bytes in consecutive parts (not joined in memory), when the index
+ * edited was the saved one the records it kept, and when rt wrote those bytes and renamed them
+ * into place itself, the time it began (`writtenSince`, see ownWriteSettled).
  */
 export function saveIndex(
   store: StateStore,
@@ -410,9 +458,11 @@ export function saveIndex(
   lines: FileLines,
   index: LineIndex,
   stamp: FileStamp,
-  edit?: { parts: readonly Buffer[]; kept?: KeptRecords },
+  edit?: { parts: readonly Buffer[]; kept?: KeptRecords; writtenSince?: number },
 ): boolean {
-  const racy = isRacy(stamp);
+  const racy =
+    isRacy(stamp) &&
+    !(edit?.writtenSince !== undefined && ownWriteSettled(stamp, sizeOf(edit.parts), edit.writtenSince));
   const checkpoints: number[] = [];
   for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
   return saveIndexFile(
@@ -438,13 +488,17 @@ export function saveIndex(
 export function contentDigest(parts: readonly Buffer[]): string {
   const known = digests.get(parts) ?? (parts.length === 1 ? wholeDigests.get(parts[0]!) : undefined);
   if (known !== undefined) return known;
-  const size = parts.reduce((n, part) => n + part.length, 0);
+  const size = sizeOf(parts);
   let digest: string;
   if (size < SMALL_CONTENT) digest = `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
   else digest = `crc32:${size}:${crc32Of(parts).toString(16)}`;
   digests.set(parts, digest);
   if (parts.length === 1) wholeDigests.set(parts[0]!, digest);
   return digest;
+}
+
+function sizeOf(parts: readonly Buffer[]): number {
+  return parts.reduce((n, part) => n + part.length, 0);
 }
 
 /**
@@ -476,6 +530,30 @@ const chunksOf = new WeakMap<ArrayBufferLike, ChunkCrcs>();
 const digests = new WeakMap<readonly Buffer[], string>();
 /** The same, of a file read whole: an undo's check and the index's racy check ask for the same one. */
 const wholeDigests = new WeakMap<Buffer, string>();
+
+/**
+ * How far a file system's clock (the kernel's coarse one, a tick behind at most) may lag the
+ * process's when rt's own write is stamped.
+ */
+const CLOCK_LAG_MS = 50;
+
+/**
+ * Whether the stamp of a file rt has just written (`size` bytes, from `since` on) and renamed
+ * into place can be trusted alone though it is recent: its content was last changed (mtime)
+ * before its last change of any kind (ctime: the rename, or the mode rt gave its temporary file)
+ * in another tick of the clock. Any write after that, in place, stamps both times anew, so the
+ * content time can no longer be the one recorded (it is at least the change time, which was
+ * later); a write by rename brings another inode. A write between rt's rename and this stamp
+ * leaves both times equal, unless the writer set the content time back (cp -p, touch -d): such
+ * a time before rt began, or another size, is not trusted either. Otherwise the stamp is racy
+ * and the content's digest is kept with it (see isRacy).
+ */
+function ownWriteSettled(stamp: FileStamp, size: number, since: number): boolean {
+  const modified = BigInt(stamp.mtimeNs);
+  return (
+    stamp.size === size && modified < BigInt(stamp.ctimeNs) && modified >= BigInt(since - CLOCK_LAG_MS) * 1_000_000n
+  );
+}
 
 /**
  * The stamp of a file just written or read cannot be trusted alone within its timestamp

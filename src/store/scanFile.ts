@@ -4,8 +4,8 @@
 
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
-import { hashInto, type LineHashes } from '../model/hash.js';
-import { BOM, countLines, CR, grow, hasBom, LF } from '../model/lines.js';
+import { hashLineAt, type LineHashes } from '../model/hash.js';
+import { BOM, countLines, grow, hasBom } from '../model/lines.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
 
@@ -72,12 +72,9 @@ export function scanFile(
         h2 = grow(h2, grown);
       }
       if (count % BLOCK === 0) checkpoints.push(at + start);
-      const nl = buffer.indexOf(LF, start);
-      const next = nl === -1 || nl >= end ? end : nl + 1;
-      const contentEnd = next === nl + 1 ? (nl > start && buffer[nl - 1] === CR ? nl - 1 : nl) : end;
-      hashInto(buffer, start, contentEnd, h1, h2, count);
+      const nl = hashLineAt(buffer, start, end, h1, h2, count);
       count++;
-      start = next;
+      start = nl + 1;
     }
     buffer.copyWithin(0, end, carried + n);
     carried = carried + n - end;

@@ -209,8 +209,13 @@ export class Transaction {
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
   read(file: ResolvedPath): Snapshot {
+    return this.within(file, readSnapshot);
+  }
+
+  /** `use` given the file's state and its path within its folder, entered as `read` enters it. */
+  within<T>(file: ResolvedPath, use: (store: StateStore, file: ResolvedPath) => T): T {
     const store = this.ws.stateOf(file);
-    return inFolder(path.dirname(file.abs), file.display, () => readSnapshot(store, pinned(file)));
+    return inFolder(path.dirname(file.abs), file.display, () => use(store, pinned(file)));
   }
 
   stage(change: Change): void {
@@ -238,6 +243,8 @@ export class Transaction {
   commit(record: WriteRecord | StepRecord): Commit {
     const writes = this.writes();
     const ws = this.ws;
+    // Before any new content is written: a stamp its file shows after that says whether rt's own write is the last.
+    const writingSince = Date.now();
     const root = ws.stateOf({ stateRoot: ws.root.dir });
     const writing = record.kind === 'write';
     // What cannot be written is refused before anything is (the journal, its folder, the state).
@@ -272,15 +279,15 @@ export class Transaction {
     const madeFolders = [...this.made];
     this.committed = true; // written: the folders stay
     if (!writing) {
-      const saved = this.staged.map(saveChange(ws));
+      const saved = this.staged.map(saveChange(ws, writingSince));
       this.flushState();
       return { saved, stale: undefined };
     }
     try {
       const saved = this.written(batch.skipped).map((c) => {
         let done: Saved | undefined;
-        record.each(c, () => (done ??= saveChange(ws)(c)));
-        return done ?? saveChange(ws)(c);
+        record.each(c, () => (done ??= saveChange(ws, writingSince)(c)));
+        return done ?? saveChange(ws, writingSince)(c);
       });
       record.written(madeFolders, batch.batch);
       // The new indexes land now, before the report prints their LIDs and before the journal goes: a kill after the
@@ -366,8 +373,11 @@ function writesOf(c: Change): FileWrite[] {
   }
 }
 
-/** Saves the index of a change's new content (its LIDs as planned), stamped as written. */
-function saveChange(ws: Workspace): (c: Change) => Saved {
+/**
+ * Saves the index of a change's new content (its LIDs as planned), stamped as written: rt wrote
+ * it (unless unchanged) since `since` (see ownWriteSettled).
+ */
+function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
   return (c) => {
     if (c.kind === 'removal' || (c.kind === 'new' && 'link' in c.content)) return { change: c, saved: false };
     const content = c.content as Content;
@@ -377,6 +387,7 @@ function saveChange(ws: Workspace): (c: Change) => Saved {
     const saved = saveIndex(store, file.rel, content.lines, index, statFile(file), {
       parts: content.parts,
       ...(content.kept ? { kept: content.kept } : {}),
+      ...(c.kind === 'edit' && c.unchanged ? {} : { writtenSince: since }),
     });
     return { change: c, index, saved };
   };
