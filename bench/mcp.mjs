@@ -31,12 +31,15 @@ function rssMiB(pid) {
   }
 }
 
-/** A folder of its own (its own root), with `files` 150-line files f0.ts …, and a client of rt mcp started there. */
-async function serverIn(files, env) {
+/**
+ * A folder of its own (its own root), with `files` files f0.ts … of `lines` lines, and a client
+ * of rt mcp started there.
+ */
+export async function serverIn(files, env, lines = 150) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-mcp-')));
   fs.mkdirSync(path.join(dir, '.rt'));
   const text = Array.from(
-    { length: 150 },
+    { length: lines },
     (_, i) => `export const value${i} = ${i}; // line ${i + 1} of a small file\n`,
   ).join('');
   for (let i = 0; i < files; i++) fs.writeFileSync(path.join(dir, `f${i}.ts`), text);

@@ -14,6 +14,18 @@ import { buildCorpora, CORPUS } from './corpus.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RT = path.join(root, 'bin', 'rt.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+
+// `npm run bench -- --scale` runs the scale part alone (bench/scale.mjs, which makes its own data
+// and takes some minutes); without it, the rows below.
+const args = process.argv.slice(2);
+if (args.some((a) => a !== '--scale')) {
+  console.error('usage: node bench/run.mjs [--scale]');
+  process.exit(2);
+}
+if (args.includes('--scale')) {
+  await import('./scale.mjs');
+  process.exit();
+}
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.RT_STATE;
 delete env.RT_WINDOW;
