@@ -458,11 +458,20 @@ export function saveIndex(
   lines: FileLines,
   index: LineIndex,
   stamp: FileStamp,
-  edit?: { parts: readonly Buffer[]; kept?: KeptRecords; writtenSince?: number },
+  edit?: {
+    parts: readonly Buffer[];
+    kept?: KeptRecords;
+    writtenSince?: number;
+    wrote?: { ino: string; mtimeNs: string; size: number };
+  },
 ): boolean {
   const racy =
     isRacy(stamp) &&
-    !(edit?.writtenSince !== undefined && ownWriteSettled(stamp, sizeOf(edit.parts), edit.writtenSince));
+    !(
+      edit?.writtenSince !== undefined &&
+      edit.wrote !== undefined &&
+      ownWriteSettled(stamp, sizeOf(edit.parts), edit.writtenSince, edit.wrote)
+    );
   const checkpoints: number[] = [];
   for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
   return saveIndexFile(
@@ -545,13 +554,25 @@ const CLOCK_LAG_MS = 50;
  * content time can no longer be the one recorded (it is at least the change time, which was
  * later); a write by rename brings another inode. A write between rt's rename and this stamp
  * leaves both times equal, unless the writer set the content time back (cp -p, touch -d): such
- * a time before rt began, or another size, is not trusted either. Otherwise the stamp is racy
- * and the content's digest is kept with it (see isRacy).
+ * a time before rt began, or another size, is not trusted either. And the stamp must be the very
+ * version rt wrote (`wrote`: its temporary file's inode and content time, which the rename keeps):
+ * another program's save renamed in between rt's rename and this stamp brings its own. Otherwise
+ * the stamp is racy and the content's digest is kept with it (see isRacy).
  */
-function ownWriteSettled(stamp: FileStamp, size: number, since: number): boolean {
+function ownWriteSettled(
+  stamp: FileStamp,
+  size: number,
+  since: number,
+  wrote: { ino: string; mtimeNs: string; size: number },
+): boolean {
   const modified = BigInt(stamp.mtimeNs);
   return (
-    stamp.size === size && modified < BigInt(stamp.ctimeNs) && modified >= BigInt(since - CLOCK_LAG_MS) * 1_000_000n
+    stamp.size === size &&
+    wrote.size === size &&
+    stamp.ino === wrote.ino &&
+    stamp.mtimeNs === wrote.mtimeNs &&
+    modified < BigInt(stamp.ctimeNs) &&
+    modified >= BigInt(since - CLOCK_LAG_MS) * 1_000_000n
   );
 }
 

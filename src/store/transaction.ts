@@ -37,7 +37,7 @@ import type { ResolvedPath, Root } from './root.js';
 import type { KeptRecords } from './savedIndex.js';
 import type { StateStore } from './state.js';
 import { checkChanges } from './syntaxCheck.js';
-import { checkWritable, cleanStaleTemps, type FileVersion } from './writeFile.js';
+import { checkWritable, cleanStaleTemps, type FileVersion, writtenVersion } from './writeFile.js';
 
 /** What a transaction needs of the command that runs it (the CLI's Context is one). */
 export interface Workspace {
@@ -387,10 +387,19 @@ function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
     const saved = saveIndex(store, file.rel, content.lines, index, statFile(file), {
       parts: content.parts,
       ...(content.kept ? { kept: content.kept } : {}),
-      ...(c.kind === 'edit' && c.unchanged ? {} : { writtenSince: since }),
+      ...(c.kind === 'edit' && c.unchanged ? {} : ownWrite(file.abs, since)),
     });
     return { change: c, index, saved };
   };
+}
+
+/** What tells a stamp of `abs` is the version this run wrote there (see ownWriteSettled); nothing when it wrote none. */
+function ownWrite(
+  abs: string,
+  since: number,
+): { writtenSince?: number; wrote?: { ino: string; mtimeNs: string; size: number } } {
+  const wrote = writtenVersion(abs);
+  return wrote ? { writtenSince: since, wrote } : {};
 }
 
 /** The index a file made whole takes: its saved LIDs carried over (create --force over a file rt knew). */

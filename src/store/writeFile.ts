@@ -91,6 +91,18 @@ export function linkTemp(target: string, text: string, display: string, temp: st
  * the mode a new file gets), flushed to disk; returns `temp`. Inside the target's folder,
  * entered and checked (see inFolder): a folder swapped for a link meanwhile is refused.
  */
+/**
+ * The version of each file this process wrote (its temporary file's inode, content time and size,
+ * which a rename into place keeps), by its path: a stamp found there later is rt's own write only
+ * if it is that version (see ownWriteSettled), not another program's save renamed in meanwhile.
+ */
+const writtenHere = new Map<string, { ino: string; mtimeNs: string; size: number }>();
+
+/** The version this process last wrote at `abs` (see writtenHere), if any. */
+export function writtenVersion(abs: string): { ino: string; mtimeNs: string; size: number } | undefined {
+  return writtenHere.get(abs);
+}
+
 export function writeTemp(
   target: string,
   parts: readonly Buffer[],
@@ -143,6 +155,8 @@ export function writeTemp(
       if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
       fs.fchmodSync(fd, mode);
       fs.fsyncSync(fd);
+      const own = fs.fstatSync(fd, { bigint: true });
+      writtenHere.set(target, { ino: String(own.ino), mtimeNs: String(own.mtimeNs), size: Number(own.size) });
       fs.closeSync(fd);
       fd = undefined;
     } catch (error) {

@@ -37,6 +37,12 @@ function nextTick(): void {
   }
 }
 
+/** The version of the file at `abs` as rt records the one it wrote: inode, content time, size. */
+function versionAt(abs: string): { ino: string; mtimeNs: string; size: number } {
+  const st = fs.statSync(abs, { bigint: true });
+  return { ino: String(st.ino), mtimeNs: String(st.mtimeNs), size: Number(st.size) };
+}
+
 /**
  * Writes `text` at `rel` as rt's write would leave it: content written, then (a tick later, when
  * `settle`) its mode set, as rt sets its temporary file's before renaming it into place; then
@@ -48,12 +54,14 @@ function writtenByRt(rel: string, text: string, settle = true) {
   fs.writeFileSync(abs, text);
   if (settle) nextTick();
   fs.chmodSync(abs, 0o644);
+  // What rt records of its temporary file once written (the rename keeps it): the version it wrote.
+  const wrote = versionAt(abs);
   const file = resolveInRoot({ dir: root, cwd: root }, rel);
   const bytes = Buffer.from(text);
   const lines = splitLines(bytes);
   const index = buildIndex(hashLines(lines));
   const stamp = statFile(file);
-  expect(saveIndex(store, rel, lines, index, stamp, { parts: [bytes], writtenSince: since })).toBe(true);
+  expect(saveIndex(store, rel, lines, index, stamp, { parts: [bytes], writtenSince: since, wrote })).toBe(true);
   const lids = [...index.lids].map(lidToString);
   return { abs, file, stamp, lids };
 }
@@ -119,11 +127,13 @@ describe('a file rt has just written', () => {
     fs.writeFileSync(abs, TEXT);
     const past = new Date(since - 3_600_000);
     fs.utimesSync(abs, past, past);
+    // Even taken for the version rt wrote, its time tells.
+    const wrote = versionAt(abs);
     const file = resolveInRoot({ dir: root, cwd: root }, rel);
     const bytes = Buffer.from(TEXT);
     const lines = splitLines(bytes);
     const index = buildIndex(hashLines(lines));
-    saveIndex(store, rel, lines, index, statFile(file), { parts: [bytes], writtenSince: since });
+    saveIndex(store, rel, lines, index, statFile(file), { parts: [bytes], writtenSince: since, wrote });
     expect(SavedIndex.open(store, rel)!.head.racy).toBe(true);
     // Written now, its mode set a tick later, but not the size rt wrote.
     const other = Buffer.from(`${TEXT}more\n`);
@@ -133,6 +143,34 @@ describe('a file rt has just written', () => {
     saveIndex(store, rel, splitLines(other), buildIndex(hashLines(splitLines(other))), statFile(file), {
       parts: [other],
       writtenSince: since,
+      wrote: versionAt(abs),
+    });
+    expect(SavedIndex.open(store, rel)!.head.racy).toBe(true);
+  });
+});
+
+describe('a save by another program renamed in just after rt wrote', () => {
+  it('is not taken for rt’s own write: another inode, the stamp stays racy', () => {
+    const rel = 'swapped.txt';
+    const abs = path.join(root, rel);
+    const since = Date.now();
+    fs.writeFileSync(abs, TEXT);
+    nextTick();
+    fs.chmodSync(abs, 0o644);
+    const wrote = versionAt(abs);
+    // An editor's save of the same size (write a temporary file, rename it over), before rt's stamp.
+    const theirs = `${abs}.theirs`;
+    fs.writeFileSync(theirs, TEXT.toUpperCase());
+    nextTick();
+    fs.chmodSync(theirs, 0o644);
+    fs.renameSync(theirs, abs);
+    const file = resolveInRoot({ dir: root, cwd: root }, rel);
+    const bytes = Buffer.from(TEXT);
+    const lines = splitLines(bytes);
+    saveIndex(store, rel, lines, buildIndex(hashLines(lines)), statFile(file), {
+      parts: [bytes],
+      writtenSince: since,
+      wrote,
     });
     expect(SavedIndex.open(store, rel)!.head.racy).toBe(true);
   });
