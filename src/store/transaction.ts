@@ -393,7 +393,7 @@ function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
   };
 }
 
-/** What tells a stamp of `abs` is the version this run wrote there (see ownWriteSettled); nothing when it wrote none. */
+/** What tells that a stamp of `abs` is the version this run wrote there (see ownWriteSettled); nothing if none. */
 function ownWrite(
   abs: string,
   since: number,
