@@ -214,11 +214,16 @@ export async function ripgrepFileLines(
 ): Promise<FileLinesFound | undefined> {
   const columns = how.columns === undefined ? [] : ['--max-columns', String(how.columns)];
   const args = ['--line-number', '--no-heading', '--with-filename', '--max-count', String(how.maxCount), ...columns];
-  const found = await inFile(abs, request, settings, args);
-  if (!found) return undefined;
-  const file = parseFound(found, true).values().next().value;
-  // (Output, but no file read from it: a path that is not valid UTF-8.)
-  if (!file) return found.length === 0 ? { numbers: [], lines: new Map() } : undefined;
+  const ran = await inFile(abs, request, settings, args);
+  if (!ran) return undefined;
+  const found = ran.stdout;
+  const parsed = parseFound(found, true);
+  const [name, file] = parsed.entries().next().value ?? [];
+  // Nothing found is believed only as ripgrep says it (exit 1, no output); lines only of the file asked
+  // about, and only the lines of one file: anything else (a program of that name that is not ripgrep, a path that
+  // is not valid UTF-8) is no answer, and rt reads the file itself.
+  if (!file) return found.length === 0 && ran.status === 1 ? { numbers: [], lines: new Map() } : undefined;
+  if (ran.status !== 0 || parsed.size !== 1 || name !== abs) return undefined;
   return ascending(file.numbers) ? { numbers: file.numbers, lines: file.lines } : undefined;
 }
 
@@ -228,11 +233,11 @@ export async function ripgrepFileCount(
   request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
   settings: Settings,
 ): Promise<number | undefined> {
-  const found = await inFile(abs, request, settings, ['--count', '--no-filename']);
-  if (!found) return undefined;
-  const text = found.toString('latin1').trim();
-  if (text === '') return 0;
-  return /^\d+$/.test(text) ? Number(text) : undefined;
+  const ran = await inFile(abs, request, settings, ['--count', '--no-filename']);
+  if (!ran) return undefined;
+  const text = ran.stdout.toString('latin1').trim();
+  if (text === '') return ran.status === 1 ? 0 : undefined;
+  return /^\d+$/.test(text) && ran.status === 0 ? Number(text) : undefined;
 }
 
 /** ripgrep's output for the file `abs` with `mode` (what to print): nothing when it found nothing. */
@@ -241,7 +246,7 @@ async function inFile(
   request: Pick<PrefilterRequest, 'search' | 'ignoreCase'>,
   settings: Settings,
   mode: readonly string[],
-): Promise<Buffer | undefined> {
+): Promise<{ stdout: Buffer; status: number } | undefined> {
   const matching = settings.ripgrep ? matchFlags(request) : undefined;
   if (!matching) return undefined;
   const env = { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' };
@@ -249,7 +254,7 @@ async function inFile(
     env,
   });
   if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
-  return r.stdout;
+  return { stdout: r.stdout, status: r.status };
 }
 
 /**
