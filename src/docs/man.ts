@@ -375,7 +375,7 @@ const TRAILER: readonly Section[] = [
           'with standard tools (jq -c, grep): a header line, one state document a line, a table of what it holds ' +
           '(each key, as index:PATH, view:PATH or view~SESSION:PATH, with its place, the number of the save that ' +
           'wrote it, its time and a digest), and a last line giving where the table starts and its digest. A ' +
-          'command adds what it saved as one new segment at its end (a write, before it releases its locks), ' +
+          'command adds what it saved as one new segment at its end (a write, before it prints new LIDs), ' +
           'under a name no other segment holds: a kill at any moment leaves the whole segment or none of it. ' +
           "A key's newest entry wins; when another rt saved the same view meanwhile, what this one showed is " +
           'recorded on top of it; an index is kept only while its file is still the version it describes. ' +
