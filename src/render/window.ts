@@ -118,31 +118,20 @@ function shownPart(
   focus: MatchRange | undefined,
 ): { start: number; end: number; before: number; after: number } | undefined {
   if (content.length <= DISPLAY_LIMIT) return undefined;
-  // A line of ASCII (a minified file's): a character a byte, found without a loop over its megabytes.
-  if (isAscii(content)) {
-    const chars = content.length;
-    if (chars <= DISPLAY_LIMIT) return undefined;
-    const focusStart = focus && focus[0] < chars ? focus[0] : 0;
-    const focusEnd = focus ? Math.min(focus[1], chars) : 0;
-    let from = 0;
-    if (focus && focusEnd > DISPLAY_LIMIT) {
-      const length = focusEnd - focusStart;
-      from = length >= DISPLAY_LIMIT ? focusStart : focusStart - Math.floor((DISPLAY_LIMIT - length) / 2);
-      from = Math.max(0, Math.min(from, chars - DISPLAY_LIMIT));
+  // A line of ASCII (a minified file's) has a character a byte: counted without a loop over its megabytes.
+  const ascii = isAscii(content);
+  let chars = ascii ? content.length : 0;
+  let focusStart = ascii && focus && focus[0] < chars ? focus[0] : 0;
+  let focusEnd = ascii && focus ? Math.min(focus[1], chars) : 0;
+  if (!ascii) {
+    for (let i = 0; i < content.length; i++) {
+      if (focus && i === focus[0]) focusStart = chars;
+      if (focus && i === focus[1]) focusEnd = chars;
+      if ((content[i]! & 0xc0) !== 0x80) chars++;
     }
-    const to = from + DISPLAY_LIMIT;
-    return { start: from, end: Math.min(to, chars), before: from, after: chars - to };
-  }
-  let chars = 0;
-  let focusStart = 0;
-  let focusEnd = 0;
-  for (let i = 0; i < content.length; i++) {
-    if (focus && i === focus[0]) focusStart = chars;
-    if (focus && i === focus[1]) focusEnd = chars;
-    if ((content[i]! & 0xc0) !== 0x80) chars++;
+    if (focus && focus[1] >= content.length) focusEnd = chars;
   }
   if (chars <= DISPLAY_LIMIT) return undefined;
-  if (focus && focus[1] >= content.length) focusEnd = chars;
   let from = 0;
   if (focus && focusEnd > DISPLAY_LIMIT) {
     // The match in the middle of what is shown, as much of the line on each side.
@@ -151,6 +140,7 @@ function shownPart(
     from = Math.max(0, Math.min(from, chars - DISPLAY_LIMIT));
   }
   const to = from + DISPLAY_LIMIT;
+  if (ascii) return { start: from, end: Math.min(to, chars), before: from, after: chars - to };
   let start = 0;
   let end = content.length;
   for (let i = 0, n = 0; i < content.length; i++) {

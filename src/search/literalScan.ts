@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { BOM, hasBom } from '../model/lines.js';
 import { LINES_WASM } from '../model/wasmLines.js';
 import { instantiate } from '../model/wasmModule.js';
-import { READ_PLAIN } from '../store/plainFile.js';
+import { withPlainFile } from '../store/plainFile.js';
 import { readAt } from '../store/readAt.js';
 
 /** Bytes read at a time: big enough that reading costs little a byte, small enough to stay in the cache. */
@@ -36,25 +36,13 @@ export interface LiteralLines {
  * Undefined when the file cannot be read (as a regular file, not through a link).
  */
 export function literalLines(abs: string, needle: Buffer, limit: number, keep: number): LiteralLines | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(abs, READ_PLAIN);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return undefined;
-    const { lines, total, ranges } = scan(fd, st.size, needle, limit);
+  return withPlainFile(abs, (fd, size) => {
+    const { lines, total, ranges } = scan(fd, size, needle, limit);
     const found = new Map<number, Buffer>();
     for (const [i, [from, to]] of ranges.entries())
       if (to - from <= keep) found.set(lines[i]! + 1, readAt(fd, from, to));
     return { lines, total, found };
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 function scan(

@@ -243,10 +243,13 @@ export class Pack {
     }
   }
 
-  /** Writes the staged segment's table and links it into place under the next free sequence number. */
-  private publish(staging: Staging): void {
+  /**
+   * Writes a staged segment's table and links it into place under the next free sequence number: its
+   * entries take that number (`own`), or keep their own (a merge's copies).
+   */
+  private publish(staging: Staging, own = true): void {
     for (let seq = this.highestSeen + 1; ; seq++) {
-      staging.finish(seq);
+      staging.finish(own ? seq : undefined);
       try {
         fs.linkSync(staging.file, path.join(this.dir, segmentName(seq)));
         this.highestSeen = seq;
@@ -284,7 +287,7 @@ export class Pack {
       const into = Staging.open(this.dir);
       try {
         for (const s of merge) for (const e of live.get(s) ?? []) into.copy(e, s.fd);
-        if (into.count > 0) this.publishMerged(into);
+        if (into.count > 0) this.publish(into, false);
       } finally {
         into.discard();
       }
@@ -297,19 +300,6 @@ export class Pack {
       }
     }
     this.segments = undefined;
-  }
-
-  private publishMerged(into: Staging): void {
-    for (let seq = this.highestSeen + 1; ; seq++) {
-      into.finish(undefined);
-      try {
-        fs.linkSync(into.file, path.join(this.dir, segmentName(seq)));
-        this.highestSeen = seq;
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
   }
 
   /**

@@ -9,11 +9,10 @@ import { readAt } from './readAt.js';
 export const READ_PLAIN = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 /**
- * The bytes of `file` if it is a regular file of at most `limit` bytes; undefined when it is
- * missing, unreadable, a link, anything but a regular file, or larger (with `partial`, the first
- * `limit` bytes of a larger one).
+ * `read` of `file` opened as a regular file (see READ_PLAIN), with its size; undefined when it is
+ * missing, unreadable, a link, anything but a regular file, or `read` throws. It is closed after.
  */
-export function readPlainFile(file: string, limit: number, partial = false): Buffer | undefined {
+export function withPlainFile<T>(file: string, read: (fd: number, size: number) => T | undefined): T | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, READ_PLAIN);
@@ -22,11 +21,21 @@ export function readPlainFile(file: string, limit: number, partial = false): Buf
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || (st.size > limit && !partial)) return undefined;
-    return readAt(fd, 0, Math.min(st.size, limit));
+    return st.isFile() ? read(fd, st.size) : undefined;
   } catch {
     return undefined;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The bytes of `file` if it is a regular file of at most `limit` bytes; undefined when it is
+ * missing, unreadable, a link, anything but a regular file, or larger (with `partial`, the first
+ * `limit` bytes of a larger one).
+ */
+export function readPlainFile(file: string, limit: number, partial = false): Buffer | undefined {
+  return withPlainFile(file, (fd, size) =>
+    size > limit && !partial ? undefined : readAt(fd, 0, Math.min(size, limit)),
+  );
 }

@@ -100,13 +100,14 @@ export class StateStore {
     const key = this.keyOf(kind, rel);
     const found = this.find(key);
     if (!found) return undefined;
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = found.read(0, found.entry.length).toString('utf8');
+      bytes = found.read(0, found.entry.length);
     } catch {
       return undefined;
     }
-    if (text.length < found.entry.length / 4 || (found.entry.check !== null && digestText(text) !== found.entry.check))
+    const text = bytes.toString('utf8');
+    if (bytes.length !== found.entry.length || (found.entry.check !== null && digestText(text) !== found.entry.check))
       return this.setAsideEntry(key, rel, found, 'it is damaged');
     let doc: unknown;
     try {

@@ -4,18 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestText } from '../../src/model/digest.js';
+import type { PackEntry } from '../../src/store/pack.js';
 
 const HEADER = '{"format":"rt-pack","version":1}\n';
 const SEGMENT = /^pack-(\d{10})\.jsonl$/;
 
-export interface PackRow {
-  readonly key: string;
-  readonly offset: number;
-  readonly length: number;
-  readonly seq: number;
-  readonly touched: number;
-  readonly check: string | null;
-}
+/** A row of a segment's table, as rt reads it. */
+export type PackRow = PackEntry;
 
 export interface PackSegment {
   readonly name: string;
