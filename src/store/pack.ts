@@ -401,7 +401,61 @@ function segmentName(seq: number): string {
 }
 
 function segmentEntry(dir: string, segment: Segment, entry: PackEntry): Found {
-  return entryIn(path.join(dir, segment.name), segment.fd, entry);
+  const file = path.join(dir, segment.name);
+  return {
+    entry,
+    file,
+    read: (start, end) => chunkedRead(file, segment, entry.offset + start, entry.offset + Math.min(end, entry.length)),
+    readInto(into, start) {
+      const want = Math.max(0, Math.min(into.length, entry.length - start));
+      if (want > CHUNK) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
+      const bytes = chunkedRead(file, segment, entry.offset + start, entry.offset + start + want);
+      into.set(bytes);
+      return bytes.length;
+    },
+  };
+}
+
+/**
+ * Segments are read by the chunk of CHUNK bytes, kept in memory while CHUNKS_KEPT bytes allow (the
+ * least recently used go first): a search printing hits of thousands of files reads their indexes
+ * and views, small entries lying side by side, a few hundred reads in all rather than several a
+ * file. A segment never changes, so a chunk read stays true while the segment is open.
+ */
+const CHUNK = 1 << 16;
+const CHUNKS_KEPT = 32 << 20;
+const chunks = new Map<string, Buffer>();
+let chunkBytes = 0;
+
+/** Bytes start..end of a segment (fewer at its end); a range wider than a chunk is read as it is. */
+function chunkedRead(file: string, segment: Segment, start: number, end: number): Buffer {
+  if (end - start > CHUNK) return readAt(segment.fd, start, end);
+  const first = Math.floor(start / CHUNK);
+  const last = Math.floor(Math.max(start, end - 1) / CHUNK);
+  const a = segmentChunk(file, segment, first);
+  if (first === last) return a.subarray(start - first * CHUNK, Math.min(a.length, end - first * CHUNK));
+  const b = segmentChunk(file, segment, last);
+  return Buffer.concat([a.subarray(start - first * CHUNK), b.subarray(0, Math.max(0, end - last * CHUNK))]);
+}
+
+function segmentChunk(file: string, segment: Segment, n: number): Buffer {
+  const key = `${file}\0${segment.identity}#${n}`;
+  let chunk = chunks.get(key);
+  if (chunk) {
+    // Most recently used last.
+    chunks.delete(key);
+    chunks.set(key, chunk);
+    return chunk;
+  }
+  chunk = readAt(segment.fd, n * CHUNK, Math.min(segment.size, (n + 1) * CHUNK));
+  chunks.set(key, chunk);
+  chunkBytes += chunk.length;
+  for (const [k, c] of chunks) {
+    if (chunkBytes <= CHUNKS_KEPT) break;
+    chunks.delete(k);
+    chunkBytes -= c.length;
+  }
+  return chunk;
 }
 
 function entryIn(file: string, fd: number, entry: PackEntry): Found {

@@ -390,8 +390,10 @@ const WRITE_SLICE = 16 * BLOCK;
  * undefined when there is no records key. The first read takes 64 KiB: the whole index of a file
  * of a few thousand lines, the head of one of a few million.
  */
+const RECORDS_MARKER = Buffer.from(RECORDS_KEY, 'latin1');
+
 function readHead(entry: StateEntry): { text: string | undefined; recordsAt: number; prefix: Buffer } {
-  const marker = Buffer.from(RECORDS_KEY, 'latin1');
+  const marker = RECORDS_MARKER;
   for (let length = Math.min(entry.size, 1 << 16); ; length = Math.min(entry.size, length * 8)) {
     const bytes = entry.read(0, length);
     const at = bytes.indexOf(marker);
