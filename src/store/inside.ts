@@ -4,6 +4,25 @@
 import path from 'node:path';
 
 export function isInside(dir: string, target: string): boolean {
+  if (below(dir, target) !== undefined) return true;
   const rel = path.relative(dir, target);
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** Whether a POSIX path has a part "." or "..", or an empty one: one path.relative must normalise. */
+const UNNORMAL = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
+
+/**
+ * `target` relative to `dir` (with the platform's separators) when it lies strictly inside and
+ * both are absolute and normal, as the listed paths of a search are: taken by slicing, which
+ * costs far less than path.relative for each of thousands of files. Undefined otherwise (then
+ * path.relative tells).
+ */
+export function below(dir: string, target: string): string | undefined {
+  if (path.sep !== '/' || !dir.startsWith('/')) return undefined;
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  if (!target.startsWith(prefix) || target.length === prefix.length) return undefined;
+  if (UNNORMAL.test(dir) || UNNORMAL.test(target)) return undefined;
+  const rel = target.slice(prefix.length);
+  return rel.endsWith('/') ? undefined : rel;
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { printable, RtError, shellQuote } from '../model/errors.js';
-import { isInside } from './inside.js';
+import { below, isInside } from './inside.js';
 import { suggestPaths } from './suggest.js';
 
 export { isInside };
@@ -115,7 +115,7 @@ export function listedPath(root: Root, abs: string, display: string): ResolvedPa
 /** Where the state of the file at real path `abs` (inside the root) lives, and its key there. */
 export function stateKeyOf(root: Root, abs: string): { stateRoot: string; rel: string } {
   const stateRoot = stateRootOf(root, path.dirname(abs));
-  return { stateRoot, rel: toPosix(path.relative(stateRoot, abs)) };
+  return { stateRoot, rel: toPosix(below(stateRoot, abs) ?? path.relative(stateRoot, abs)) };
 }
 
 /** The nearest folder from `dir` up to the root holding `.git` or `.rt`; the root if none does. */
@@ -150,7 +150,7 @@ function relInRoot(root: Root, real: string, userPath: string): string {
       `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
     ]);
   }
-  const rel = toPosix(path.relative(root.dir, real));
+  const rel = toPosix(below(root.dir, real) ?? path.relative(root.dir, real));
   if (rel.split('/').includes('.rt')) {
     throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, [
       'rt does not read or edit its state; delete .rt/ to reset it',
