@@ -1,5 +1,7 @@
 // Everything a command touches of the world, in one object that tests can replace.
 
+import { IndexChecks } from '../store/indexChecks.js';
+import type { TrustedIndex } from '../store/indexedFile.js';
 import { findRoot, type Root } from '../store/root.js';
 import { StateStore } from '../store/state.js';
 import type { Settings } from '../settings/env.js';
@@ -85,6 +87,18 @@ export class Context {
         (store = new StateStore(file.stateRoot, this.settings, (m) => this.warn(m))),
       );
     return store;
+  }
+
+  private indexChecks: IndexChecks | undefined;
+
+  /** Whether the state knows the listed file `abs` to be text as it is now (a search's check: see IndexChecks). */
+  knownText(abs: string): boolean {
+    return (this.indexChecks ??= new IndexChecks(this)).knownText(abs);
+  }
+
+  /** The check knownText made of `abs`, for the report of its hits. */
+  checkedIndex(abs: string): TrustedIndex | undefined {
+    return this.indexChecks?.take(abs);
   }
 
   /** Saves what the command staged of the state of every root it touched (see StateStore.flush). */

@@ -38,13 +38,16 @@ export async function prefilterEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   settings: Settings,
+  knownText: (abs: string) => boolean = () => false,
 ): Promise<SearchEngine | undefined> {
+  // A file found is searched if rt reads it as text: known so from its saved index, else by a look at its first bytes.
+  const textNow = (abs: string) => knownText(abs) || isSearchable(abs);
   for (const kind of plan.kinds) {
     const engine =
       kind === 'ripgrep-lines' || kind === 'ripgrep-files'
-        ? await ripgrepEngine(kind, plan, matcher, settings)
+        ? await ripgrepEngine(kind, plan, matcher, settings, textNow)
         : kind === 'git-grep'
-          ? await gitGrepEngine(plan, matcher, settings)
+          ? await gitGrepEngine(plan, matcher, settings, textNow)
           : undefined;
     if (engine) return engine;
   }
@@ -65,6 +68,7 @@ async function ripgrepEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   settings: Settings,
+  textNow: (abs: string) => boolean,
 ): Promise<SearchEngine | undefined> {
   const request = plan.ripgrep!;
   if (kind === 'ripgrep-files') {
@@ -80,11 +84,7 @@ async function ripgrepEngine(
       // ripgrep said the file holds the literal, so a line of it does (the literal has no line
       // ending, nor a BOM): one line stands for them, as only whether there are hits is asked.
       hitsIn: (abs, limit) =>
-        files.found.has(abs) && !files.unanswered.has(abs)
-          ? isSearchable(abs)
-            ? [0]
-            : []
-          : matchedIn(matcher, abs, limit),
+        files.found.has(abs) && !files.unanswered.has(abs) ? (textNow(abs) ? [0] : []) : matchedIn(matcher, abs, limit),
       linesRead: () => undefined,
     };
   }
@@ -96,7 +96,7 @@ async function ripgrepEngine(
   const trackedRun = Promise.all(request.dirs.map(trackedFiles));
   const answer = await linesRun;
   if (!answer) return undefined;
-  return linesEngine('ripgrep-lines', answer, await trackedRun, plan.exact, matcher);
+  return linesEngine('ripgrep-lines', answer, await trackedRun, plan.exact, matcher, textNow);
 }
 
 /** git grep, in a work tree, finds the lines holding the literal texts every match holds. */
@@ -104,6 +104,7 @@ async function gitGrepEngine(
   plan: EnginePlan,
   matcher: LineMatcher,
   settings: Settings,
+  textNow: (abs: string) => boolean,
 ): Promise<SearchEngine | undefined> {
   const { required, regexSource } = plan.gitGrep!;
   const found = await gitGrepLines(
@@ -116,7 +117,7 @@ async function gitGrepEngine(
     settings,
   );
   // (What git lists: tracked files and untracked ones not ignored.)
-  return found && linesEngine('git-grep', found.answer, found.listed, false, matcher);
+  return found && linesEngine('git-grep', found.answer, found.listed, false, matcher, textNow);
 }
 
 /** An engine from a prefilter's lines: `exact` when they are the hits, else the only lines that may be. */
@@ -126,6 +127,7 @@ function linesEngine(
   tracked: Tracked,
   exact: boolean,
   matcher: LineMatcher,
+  textNow: (abs: string) => boolean,
 ): SearchEngine {
   const { found, unanswered, contents } = answer;
   return {
@@ -135,9 +137,9 @@ function linesEngine(
     hitsIn(abs, limit) {
       const known = !unanswered.has(abs) ? found.get(abs) : undefined;
       if (!known) return matchedIn(matcher, abs, limit);
-      if (exact) return isSearchable(abs) ? known.map((n) => n - 1) : [];
+      if (exact) return textNow(abs) ? known.map((n) => n - 1) : [];
       const lines = contents?.get(abs);
-      const verified = lines && isSearchable(abs) ? matchingLinesRead(matcher, abs, lines) : undefined;
+      const verified = lines && textNow(abs) ? matchingLinesRead(matcher, abs, lines) : undefined;
       if (verified) return verified;
       const bytes = readSearchable(abs);
       return bytes

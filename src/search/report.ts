@@ -7,7 +7,13 @@
 
 import { RtError } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
-import { indexedLinesAsRead, openIndexed, retryOnChange, type IndexedFile } from '../store/indexedFile.js';
+import {
+  indexedLinesAsRead,
+  openIndexed,
+  retryOnChange,
+  type IndexedFile,
+  type TrustedIndex,
+} from '../store/indexedFile.js';
 import { withFolderOf } from '../store/pinnedFolder.js';
 import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
 import type { StateStore } from '../store/state.js';
@@ -31,6 +37,8 @@ export interface FileHits {
 export interface ReportWorld {
   readonly root: Root;
   stateOf(file: { readonly stateRoot: string }): StateStore;
+  /** The saved index the search found to describe the file `abs` as it was then, if it checked (see IndexChecks). */
+  checkedIndex?(abs: string): TrustedIndex | undefined;
 }
 
 /** How hits are reported. */
@@ -212,7 +220,11 @@ function hitLinesAsFound(
     if (!line) return undefined;
     read.push(line);
   }
-  const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read);
+  const store = world.stateOf(resolved);
+  const checked = world.checkedIndex?.(resolved.abs);
+  const known = checked
+    ? indexedLinesAsRead(store, resolved, searched, read, checked)
+    : indexedLinesAsRead(store, resolved, searched, read);
   if (!known?.contents.every(isHit)) return undefined;
   const at = new Map(searched.map((n, k) => [n, k]));
   return {

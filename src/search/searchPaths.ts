@@ -37,6 +37,8 @@ export interface SearchWorld {
   readonly root: Root;
   readonly settings: Settings;
   warn(message: string): void;
+  /** Whether rt's saved state knows the listed file `abs` to be text as it is now (see IndexChecks). */
+  knownText?(abs: string): boolean;
 }
 
 /** What a search found: each file searched, in the order printed, with its hit lines. */
@@ -68,7 +70,8 @@ export async function searchPaths(
   const { root } = world;
   const dirs = searchedFolders(root, query.paths);
   const plan = planEngines(query, dirs);
-  const prefilter = compiled && (await prefilterEngine(plan, compiled, world.settings));
+  const prefilter =
+    compiled && (await prefilterEngine(plan, compiled, world.settings, (abs) => world.knownText?.(abs) ?? false));
   const narrowed = prefilter?.narrowed;
   let set =
     (narrowed && dirs && candidatesAmong(root, dirs, narrowed.tracked, narrowed.only, query.list, query.globs)) ||

@@ -129,6 +129,31 @@ function warmFile(store: StateStore, file: ResolvedPath, saved: SavedIndex): Ind
   };
 }
 
+/** A file's saved index found, when checked, to describe the file as it was then (see trustedIndex). */
+export interface TrustedIndex {
+  readonly saved: SavedIndex;
+}
+
+/**
+ * The saved index of a file, when the file has the stamp the index was made from and that stamp
+ * can be trusted alone: the file is then the very text file the index describes, and lines read
+ * of it since can be checked against the index's fingerprints (see indexedLinesAsRead).
+ * Undefined when there is no index, or the stamp cannot tell (the file is then to be read).
+ */
+export function trustedIndex(store: StateStore, file: ResolvedPath): TrustedIndex | undefined {
+  // The index first: a file with none (the first search of a tree) costs no stat here.
+  const saved = SavedIndex.open(store, file.rel);
+  if (!saved) return undefined;
+  let stamp: FileStamp;
+  try {
+    // (A link swapped in shows here, and is refused: nothing is read through the path anyway.)
+    stamp = statFile(file);
+  } catch {
+    return undefined;
+  }
+  return trustworthy(saved.head, stamp) ? { saved } : undefined;
+}
+
 /**
  * The LIDs of lines that another reader of the file found (ripgrep or git grep, a search's hits),
  * from its saved index and without reading the file: when the file has the stamp the index was
@@ -145,16 +170,10 @@ export function indexedLinesAsRead(
   file: ResolvedPath,
   numbers: readonly number[],
   read: readonly Buffer[],
+  checked: TrustedIndex | undefined = trustedIndex(store, file),
 ): { lids: Uint32Array; contents: Buffer[] } | undefined {
-  let stamp: FileStamp;
-  try {
-    // (A link swapped in shows here, and is refused: nothing is read through the path anyway.)
-    stamp = statFile(file);
-  } catch {
-    return undefined;
-  }
-  const saved = SavedIndex.open(store, file.rel);
-  if (!saved || !trustworthy(saved.head, stamp)) return undefined;
+  if (!checked) return undefined;
+  const { saved } = checked;
   const total = saved.head.lines;
   const lids = new Uint32Array(numbers.length);
   const contents: Buffer[] = [];

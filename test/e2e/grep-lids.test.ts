@@ -198,3 +198,28 @@ describe.skipIf(!hasRipgrep)('every hit of grep has the LID rt open shows for it
     }, 600_000);
   }
 });
+
+describe.skipIf(!hasRipgrep)('a file found is known text from its saved index only while that describes it', () => {
+  it('a file made binary since its index was saved (same size, same mtime) is not searched', () => {
+    const dir = tempRepo();
+    write(dir, 'a.txt', 'needle one\n');
+    write(dir, 'b.txt', 'needle two\n');
+    git(dir, ['add', '.']);
+    const settled = minuteAgo();
+    for (const rel of ['a.txt', 'b.txt']) fs.utimesSync(path.join(dir, rel), settled, settled);
+    for (const rel of ['a.txt', 'b.txt']) expect(run(['open', rel], dir).status).toBe(0);
+    const both = run(['grep', '-F', NEEDLE], dir);
+    expect(both.stdout).toMatch(/^a\.txt:1:\w+\|needle one\nb\.txt:1:\w+\|needle two\n$/);
+    // A NUL in place of the space: binary to rt, with the size and mtime the index was saved with.
+    fs.writeFileSync(path.join(dir, 'b.txt'), 'needle\0two\n');
+    fs.utimesSync(path.join(dir, 'b.txt'), settled, settled);
+    const after = run(['grep', '-F', NEEDLE], dir);
+    expect(after.stdout).toBe(both.stdout.split('\n')[0] + '\n');
+    expect(run(['grep', '-F', NEEDLE], dir, { env: { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' } }).stdout).toBe(
+      after.stdout,
+    );
+    // Files and counts are told without reading the lines: only what tells text from binary decides.
+    expect(run(['grep', '-l', '-F', NEEDLE], dir).stdout).toBe('a.txt\n');
+    expect(run(['grep', '-c', '-F', NEEDLE], dir).stdout).toBe('a.txt:1\n');
+  });
+});
