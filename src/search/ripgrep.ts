@@ -262,9 +262,12 @@ async function inFile(
  * of its log. It writes each line slowly, in dozens of system calls (3,000 object files ignored
  * beside their sources made a 17 ms search take 80-300 ms; 4,800 dotfiles or 1,000 symbolic
  * links, which it logs too, doubled a search): past either it is stopped, and git grep answers.
+ * The log's limit is well above what a large repository's dotfiles make (babel's 300 lines cost
+ * ripgrep nothing measurable): the walk logs them all through, so a search stopped near its end
+ * costs ripgrep's run and git grep's.
  */
 const MAX_PRUNED = 64;
-const MAX_LOG_LINES = 128;
+const MAX_LOG_LINES = 1000;
 
 /** The most files listed where ripgrep's walk left paths out that rt reads itself, beside ripgrep's answer. */
 const MAX_READ_BESIDE = 256;
