@@ -14,7 +14,7 @@ import {
   type IndexedFile,
   type TrustedIndex,
 } from '../store/indexedFile.js';
-import { withFolderOf } from '../store/pinnedFolder.js';
+import { FolderRun } from '../store/pinnedFolder.js';
 import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
 import type { StateStore } from '../store/state.js';
 import type { Candidate } from './candidates.js';
@@ -80,13 +80,19 @@ export function reportHits(
   sink: SearchSink,
 ): void {
   const read: Array<FileRows | undefined> = [];
-  matchInTime(
-    hits.length,
-    (i) => (read[i] = readFileRows(world, hits[i]!, options)),
-    (i) => hits[i]!.file,
-    options.ripgrep,
-    options.matcher,
-  );
+  // Files are listed folder by folder: each is entered once for all its files read.
+  const folders = new FolderRun();
+  try {
+    matchInTime(
+      hits.length,
+      (i) => (read[i] = readFileRows(world, hits[i]!, options, folders)),
+      (i) => hits[i]!.file,
+      options.ripgrep,
+      options.matcher,
+    );
+  } finally {
+    folders.done();
+  }
   for (const file of read) {
     if (!file) continue;
     sink.begin(file.file);
@@ -118,6 +124,7 @@ function readFileRows(
   world: ReportWorld,
   { file, lines: searched, found }: FileHits,
   output: ReportOptions,
+  folders: FolderRun,
 ): FileRows | undefined {
   let resolved: ResolvedPath;
   try {
@@ -136,7 +143,7 @@ function readFileRows(
         ? hitLinesAsFound(world, resolved, searched, found, isHit)
         : undefined) ??
       retryOnChange(() =>
-        withFolderOf(resolved, (pinned) =>
+        folders.in(resolved, (pinned) =>
           readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
         ),
       );

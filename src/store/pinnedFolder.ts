@@ -120,6 +120,33 @@ export function withFolderOf<T>(file: ResolvedPath, use: (file: ResolvedPath) =>
 }
 
 /**
+ * Files read one after another, many of them in the same folder (a search's hits): each folder
+ * is entered and checked once for a run of its files (see enterFolderOf), and left for the next
+ * folder, or at `done`, which must follow.
+ */
+export class FolderRun {
+  private pinned: { readonly dir: string; leave(): void } | undefined;
+
+  /** Runs `use` with `file` named within its folder, entered (or still entered, for the file before it). */
+  in<T>(file: ResolvedPath, use: (file: ResolvedPath) => T): T {
+    const dir = path.dirname(file.abs);
+    if (this.pinned?.dir !== dir) {
+      this.done();
+      const entered = enterFolderOf(file);
+      this.pinned = { dir, leave: entered.leave };
+      return use(entered.file);
+    }
+    return use({ ...file, abs: path.basename(file.abs) });
+  }
+
+  /** Returns to the working directory rt started in. */
+  done(): void {
+    this.pinned?.leave();
+    this.pinned = undefined;
+  }
+}
+
+/**
  * Runs `use` inside the folder `dir` (a real path), entered and checked to be that folder: the
  * names `use` gives relative to it stay in it, whatever is done to the path meanwhile.
  */
