@@ -55,26 +55,35 @@ export function digestBytes(bytes: Uint8Array): string {
 /** Digest of text (its UTF-16 code units): digestWords of them, read from the string without copying them out. */
 export function digestText(text: string): string {
   const seed = 0x27d4eb2f;
-  let a = seed ^ 0x3c6ef372;
-  let b = seed ^ 0x5be0cd19;
+  const a = textLanes(text, seed ^ 0x3c6ef372, seed ^ 0x5be0cd19);
+  return finish(a, laneB, text.length);
+}
+
+/** Lane b as textLanes left it. */
+let laneB = 0;
+
+/**
+ * The lanes of digestText: a returned, b left in laneB. A loop alone in its function, and the
+ * odd last code unit mixed by the loop itself: V8 compiles the loop of a long text while it runs
+ * (on-stack replacement), before anything after the loop has run and given it type feedback, and
+ * such code was sent back to the interpreter at its end on every later call, thousands of times a
+ * search. Here, what follows the loop needs none.
+ */
+function textLanes(text: string, a: number, b: number): number {
   const to = text.length;
-  let i = 0;
-  for (; i + 1 < to; i += 2) {
+  for (let i = 0; i < to; i += 2) {
     let k = Math.imul(text.charCodeAt(i), C1);
     k = Math.imul((k << 15) | (k >>> 17), C2);
     a ^= k;
+    if (i + 1 === to) break;
     a = (Math.imul((a << 13) | (a >>> 19), 5) + 0xe6546b64) | 0;
     let m = Math.imul(text.charCodeAt(i + 1), D1);
     m = Math.imul((m << 16) | (m >>> 16), D2);
     b ^= m;
     b = (Math.imul((b << 17) | (b >>> 15), 5) + 0x561ccd1b) | 0;
   }
-  if (i < to) {
-    let k = Math.imul(text.charCodeAt(i), C1);
-    k = Math.imul((k << 15) | (k >>> 17), C2);
-    a ^= k;
-  }
-  return finish(a, b, to);
+  laneB = b;
+  return a;
 }
 
 function finish(a: number, b: number, n: number): string {
