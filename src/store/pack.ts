@@ -86,6 +86,8 @@ interface Segment {
   readonly size: number;
   readonly identity: string;
   readonly entries: readonly PackEntry[];
+  /** The pieces of it read and kept (see chunkedRead), by number. */
+  readonly chunks: Map<number, Buffer>;
 }
 
 /** A segment that cannot be trusted: what to say when setting it aside. */
@@ -371,7 +373,8 @@ export class Pack {
       if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
       const seq = Number(SEGMENT.exec(name)![1]);
       if (seq > MAX_SEQ) throw new DamagedSegment('its number is out of range');
-      const segment: Segment = { name, seq, fd, size: st.size, identity, entries: readTable(fd, st.size, seq) };
+      const entries = readTable(fd, st.size, seq);
+      const segment: Segment = { name, seq, fd, size: st.size, identity, entries, chunks: new Map() };
       openSegments.set(file, segment);
       return segment;
     } catch (error) {
@@ -401,15 +404,17 @@ function segmentName(seq: number): string {
 }
 
 function segmentEntry(dir: string, segment: Segment, entry: PackEntry): Found {
-  const file = path.join(dir, segment.name);
   return {
     entry,
-    file,
-    read: (start, end) => chunkedRead(file, segment, entry.offset + start, entry.offset + Math.min(end, entry.length)),
+    // (Named only in messages: not joined for every entry read.)
+    get file() {
+      return path.join(dir, segment.name);
+    },
+    read: (start, end) => chunkedRead(segment, entry.offset + start, entry.offset + Math.min(end, entry.length)),
     readInto(into, start) {
       const want = Math.max(0, Math.min(into.length, entry.length - start));
       if (want > CHUNK) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
-      const bytes = chunkedRead(file, segment, entry.offset + start, entry.offset + start + want);
+      const bytes = chunkedRead(segment, entry.offset + start, entry.offset + start + want);
       into.set(bytes);
       return bytes.length;
     },
@@ -418,42 +423,38 @@ function segmentEntry(dir: string, segment: Segment, entry: PackEntry): Found {
 
 /**
  * Segments are read by the chunk of CHUNK bytes, kept in memory while CHUNKS_KEPT bytes allow (the
- * least recently used go first): a search printing hits of thousands of files reads their indexes
+ * first read go first): a search printing hits of thousands of files reads their indexes
  * and views, small entries lying side by side, a few hundred reads in all rather than several a
  * file. A segment never changes, so a chunk read stays true while the segment is open.
  */
 const CHUNK = 1 << 16;
 const CHUNKS_KEPT = 32 << 20;
-const chunks = new Map<string, Buffer>();
+/** The pieces kept, oldest read first. */
+const keptChunks: Array<{ readonly segment: Segment; readonly n: number }> = [];
 let chunkBytes = 0;
 
-/** Bytes start..end of a segment (fewer at its end); a range wider than a chunk is read as it is. */
-function chunkedRead(file: string, segment: Segment, start: number, end: number): Buffer {
+/** Bytes start..end of a segment (fewer at its end); a range wider than a piece is read as it is. */
+function chunkedRead(segment: Segment, start: number, end: number): Buffer {
   if (end - start > CHUNK) return readAt(segment.fd, start, end);
   const first = Math.floor(start / CHUNK);
   const last = Math.floor(Math.max(start, end - 1) / CHUNK);
-  const a = segmentChunk(file, segment, first);
+  const a = segmentChunk(segment, first);
   if (first === last) return a.subarray(start - first * CHUNK, Math.min(a.length, end - first * CHUNK));
-  const b = segmentChunk(file, segment, last);
+  const b = segmentChunk(segment, last);
   return Buffer.concat([a.subarray(start - first * CHUNK), b.subarray(0, Math.max(0, end - last * CHUNK))]);
 }
 
-function segmentChunk(file: string, segment: Segment, n: number): Buffer {
-  const key = `${file}\0${segment.identity}#${n}`;
-  let chunk = chunks.get(key);
-  if (chunk) {
-    // Most recently used last.
-    chunks.delete(key);
-    chunks.set(key, chunk);
-    return chunk;
-  }
-  chunk = readAt(segment.fd, n * CHUNK, Math.min(segment.size, (n + 1) * CHUNK));
-  chunks.set(key, chunk);
+function segmentChunk(segment: Segment, n: number): Buffer {
+  const known = segment.chunks.get(n);
+  if (known) return known;
+  const chunk = readAt(segment.fd, n * CHUNK, Math.min(segment.size, (n + 1) * CHUNK));
+  segment.chunks.set(n, chunk);
+  keptChunks.push({ segment, n });
   chunkBytes += chunk.length;
-  for (const [k, c] of chunks) {
-    if (chunkBytes <= CHUNKS_KEPT) break;
-    chunks.delete(k);
-    chunkBytes -= c.length;
+  while (chunkBytes > CHUNKS_KEPT) {
+    const old = keptChunks.shift()!;
+    chunkBytes -= old.segment.chunks.get(old.n)?.length ?? 0;
+    old.segment.chunks.delete(old.n);
   }
   return chunk;
 }
