@@ -49,6 +49,11 @@ export interface Workspace {
   stateOf(file: { readonly stateRoot: string }): StateStore;
   /** An `rt: ` line on stderr. */
   warn(message: string): void;
+  /**
+   * Whether what the command reports is held in memory and sent only once it has ended (rt mcp): its LIDs are seen
+   * no sooner than End, so the indexes a commit saves may land there, with the rest of the command's state.
+   */
+  readonly outputHeld?: boolean;
 }
 
 /** New content of a file, with the index its lines will have (absent: the LIDs its next reading gives it). */
@@ -280,7 +285,7 @@ export class Transaction {
     this.committed = true; // written: the folders stay
     if (!writing) {
       const saved = this.staged.map(saveChange(ws, writingSince));
-      this.flushState();
+      this.landIndexes();
       return { saved, stale: undefined };
     }
     try {
@@ -293,12 +298,21 @@ export class Transaction {
       // The new indexes land now, before the report prints their LIDs and before the journal goes: a kill after the
       // report (a long one, or one with a note, is on its way out at once) must not leave LIDs printed but unsaved,
       // which the next rt would reconcile anew (an unchanged repeated line given another LID).
-      this.flushState();
+      this.landIndexes();
       return { saved, stale: this.stale(batch.skipped) };
     } finally {
       // Once the state is saved, whatever happened meanwhile.
       batch.close();
     }
+  }
+
+  /**
+   * The indexes a commit saved land now, unless the report is held until the command has ended (see
+   * Workspace.outputHeld): then they land at End with what the command stages meanwhile (the view of the lines its
+   * report shows), as one segment, still before its locks go and before its report is sent.
+   */
+  private landIndexes(): void {
+    if (!this.ws.outputHeld) this.flushState();
   }
 
   /** Saves what the command staged of the state of the roots of this transaction's files (see StateStore.flush). */
