@@ -206,10 +206,15 @@ export class Transaction {
     return this.made;
   }
 
-  /** Removes what killed rt processes left of their own writes to `files`: their temporary files. */
+  /**
+   * Removes what killed rt processes left of their own writes to `files`: their temporary files. Each folder is read
+   * for them at most once a minute by one process: a long-lived one (rt mcp) writing a file call after call would
+   * read its whole folder every call, for leftovers that are rare and harmless meanwhile.
+   */
   sweep(files: readonly ResolvedPath[]): void {
-    for (const t of files) cleanStaleTemps(t.abs);
-    for (const root of new Set(files.map((t) => t.stateRoot))) this.ws.stateOf({ stateRoot: root }).removeStaleTemps();
+    for (const t of files) if (sweepDue(t.abs)) cleanStaleTemps(t.abs);
+    for (const root of new Set(files.map((t) => t.stateRoot)))
+      if (sweepDue(path.join(root, '.rt'))) this.ws.stateOf({ stateRoot: root }).removeStaleTemps();
   }
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
@@ -340,6 +345,17 @@ export class Transaction {
     const wrote = this.written(skipped).map((c) => landing(c).display);
     return changedMeanwhile(skipped, wrote, step);
   }
+}
+
+const SWEEP_EVERY_MS = 60_000;
+/** When this process last swept for each file (or state folder): see Transaction.sweep. */
+const lastSwept = new Map<string, number>();
+
+function sweepDue(key: string): boolean {
+  const now = Date.now();
+  if (now - (lastSwept.get(key) ?? Number.NEGATIVE_INFINITY) < SWEEP_EVERY_MS) return false;
+  lastSwept.set(key, now);
+  return true;
 }
 
 /** The paths a change writes or removes. */
