@@ -39,6 +39,8 @@ export class Context {
      * --json writes only its document, to stdout.
      */
     private readonly jsonSink?: Sink,
+    /** Its output is held in memory and sent once the run has ended (rt mcp): see Workspace.outputHeld. */
+    readonly outputHeld = false,
   ) {
     this.text = !json || jsonSink !== undefined;
   }

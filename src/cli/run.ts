@@ -97,7 +97,7 @@ export async function runTool(
   const { cwd, settings, root, streams, stdin, jsonSink } = place;
   try {
     refuseOutsideChoices(spec, operands, given);
-    const ctx = new Context(cwd, settings, streams, stdin, root, true, 'never', jsonSink);
+    const ctx = new Context(cwd, settings, streams, stdin, root, true, 'never', jsonSink, true);
     return await runCommand(spec, ctx, operands, given);
   } catch (error) {
     if (error instanceof CommanderError) streams.stderr.write(prefixLines(`${error.message}\n`));

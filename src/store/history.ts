@@ -23,6 +23,12 @@ export const MAX_STEPS = 200;
 export const MAX_BYTES = 256 << 20;
 const MAX_AGE_MS = 30 * 86_400_000;
 const LOCK_WAIT_MS = 5000;
+const LEFTOVERS_EVERY_MS = 60_000;
+
+/** Per history list: its text and document as this process last wrote them (see History.read). */
+const lastWritten = new Map<string, { readonly text: string; readonly doc: Doc }>();
+/** Per history folder: when this process last looked for leftovers there (see History.removeLeftovers). */
+const leftoversSought = new Map<string, number>();
 
 /** One side of a file in a step: before or after it. */
 export interface FileSide {
@@ -84,7 +90,7 @@ export interface Step {
   readonly batch?: string;
 }
 
-interface Doc {
+export interface Doc {
   readonly format: string;
   readonly version: number;
   next: number;
@@ -262,6 +268,10 @@ export class History {
    * damaged). Under the history's lock.
    */
   private removeLeftovers(doc: Doc): void {
+    // A long-lived process (rt mcp) looks once a minute: leftovers are rare (a killed rt), and harmless meanwhile.
+    const now = Date.now();
+    if (now - (leftoversSought.get(this.dir) ?? Number.NEGATIVE_INFINITY) < LEFTOVERS_EVERY_MS) return;
+    leftoversSought.set(this.dir, now);
     // Lock drafts and breakers are made before the lock is held: only those of rt processes gone.
     removeLockLeftovers(path.join(this.dir, '.steps.rt-lock'));
     // The list's and the data's temporary files are written under the lock, which this rt holds:
@@ -313,7 +323,9 @@ export class History {
     try {
       const doc = this.read();
       const out = change(doc);
-      writeAtomic(this.listFile(), JSON.stringify(doc));
+      const text = listText(doc);
+      writeAtomic(this.listFile(), text);
+      lastWritten.set(this.listFile(), { text, doc });
       return out;
     } finally {
       lock.release();
@@ -331,6 +343,10 @@ export class History {
     } catch {
       return empty();
     }
+    // The list as this process last wrote it, unchanged since: taken as it was, not parsed again (a long-lived
+    // rt mcp records one step a call, and the list holds up to MAX_STEPS).
+    const own = lastWritten.get(this.listFile());
+    if (own?.text === text) return { ...own.doc, steps: [...own.doc.steps] };
     try {
       const doc = JSON.parse(text) as Doc;
       if (
@@ -364,6 +380,25 @@ export class History {
   private dataFile(id: number): string {
     return path.join(this.dir, 'data', `${id}.bin`);
   }
+}
+
+/** Each step's JSON text, once made: a step is never changed, only replaced (see listText). */
+const stepTexts = new WeakMap<Step, string>();
+
+/**
+ * The list's text, as JSON.stringify(doc) makes it, from the text of each step made once: a long-lived rt mcp
+ * rewrites a list of up to MAX_STEPS steps a call, all but one or two of them the same steps as before.
+ */
+export function listText(doc: Doc): string {
+  const steps = doc.steps.map((step) => {
+    let text = stepTexts.get(step);
+    if (text === undefined) stepTexts.set(step, (text = JSON.stringify(step)));
+    return text;
+  });
+  // The document's own fields in their own order, the steps' place held by a number that nothing else there writes.
+  const head = JSON.stringify({ ...doc, steps: 0 });
+  const at = head.lastIndexOf('"steps":0');
+  return `${head.slice(0, at)}"steps":[${steps.join(',')}]${head.slice(at + '"steps":0'.length)}`;
 }
 
 /** The step as read, its damaged optional fields dropped; undefined when a field it needs is damaged. */

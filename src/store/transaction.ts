@@ -49,6 +49,11 @@ export interface Workspace {
   stateOf(file: { readonly stateRoot: string }): StateStore;
   /** An `rt: ` line on stderr. */
   warn(message: string): void;
+  /**
+   * Whether what the command reports is held in memory and sent only once it has ended (rt mcp): its LIDs are seen
+   * no sooner than End, so the indexes a commit saves may land there, with the rest of the command's state.
+   */
+  readonly outputHeld?: boolean;
 }
 
 /** New content of a file, with the index its lines will have (absent: the LIDs its next reading gives it). */
@@ -201,10 +206,15 @@ export class Transaction {
     return this.made;
   }
 
-  /** Removes what killed rt processes left of their own writes to `files`: their temporary files. */
+  /**
+   * Removes what killed rt processes left of their own writes to `files`: their temporary files. Each folder is read
+   * for them at most once a minute by one process: a long-lived one (rt mcp) writing a file call after call would
+   * read its whole folder every call, for leftovers that are rare and harmless meanwhile.
+   */
   sweep(files: readonly ResolvedPath[]): void {
-    for (const t of files) cleanStaleTemps(t.abs);
-    for (const root of new Set(files.map((t) => t.stateRoot))) this.ws.stateOf({ stateRoot: root }).removeStaleTemps();
+    for (const t of files) if (sweepDue(t.abs)) cleanStaleTemps(t.abs);
+    for (const root of new Set(files.map((t) => t.stateRoot)))
+      if (sweepDue(path.join(root, '.rt'))) this.ws.stateOf({ stateRoot: root }).removeStaleTemps();
   }
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
@@ -280,7 +290,7 @@ export class Transaction {
     this.committed = true; // written: the folders stay
     if (!writing) {
       const saved = this.staged.map(saveChange(ws, writingSince));
-      this.flushState();
+      this.landIndexes();
       return { saved, stale: undefined };
     }
     try {
@@ -293,12 +303,21 @@ export class Transaction {
       // The new indexes land now, before the report prints their LIDs and before the journal goes: a kill after the
       // report (a long one, or one with a note, is on its way out at once) must not leave LIDs printed but unsaved,
       // which the next rt would reconcile anew (an unchanged repeated line given another LID).
-      this.flushState();
+      this.landIndexes();
       return { saved, stale: this.stale(batch.skipped) };
     } finally {
       // Once the state is saved, whatever happened meanwhile.
       batch.close();
     }
+  }
+
+  /**
+   * The indexes a commit saved land now, unless the report is held until the command has ended (see
+   * Workspace.outputHeld): then they land at End with what the command stages meanwhile (the view of the lines its
+   * report shows), as one segment, still before its locks go and before its report is sent.
+   */
+  private landIndexes(): void {
+    if (!this.ws.outputHeld) this.flushState();
   }
 
   /** Saves what the command staged of the state of the roots of this transaction's files (see StateStore.flush). */
@@ -326,6 +345,17 @@ export class Transaction {
     const wrote = this.written(skipped).map((c) => landing(c).display);
     return changedMeanwhile(skipped, wrote, step);
   }
+}
+
+const SWEEP_EVERY_MS = 60_000;
+/** When this process last swept for each file (or state folder): see Transaction.sweep. */
+const lastSwept = new Map<string, number>();
+
+function sweepDue(key: string): boolean {
+  const now = Date.now();
+  if (now - (lastSwept.get(key) ?? Number.NEGATIVE_INFINITY) < SWEEP_EVERY_MS) return false;
+  lastSwept.set(key, now);
+  return true;
 }
 
 /** The paths a change writes or removes. */
