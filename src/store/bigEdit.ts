@@ -45,9 +45,9 @@ export interface BigEdit {
  * when the file is smaller than BIG_EDIT_AT, its saved index cannot stand in for reading it
  * (none, or a stamp that cannot be trusted alone), its change is not one run of lines that keeps
  * the line count modulo BLOCK (the saved checkpoints then still fall on the same lines), or a line
- * read is not the one the index describes, or the edit changes nothing: the file is then read whole as usual. `plan` is given
- * the file's lines (only their count may be looked at) and its index, and refuses as it would
- * for a file read whole.
+ * read is not the one the index describes, or the edit changes nothing: the file is then read
+ * whole as usual. `plan` is given the file's lines (only their count may be looked at) and its
+ * index, and refuses as it would for a file read whole.
  */
 export function editAround(
   store: StateStore,
