@@ -2,7 +2,8 @@
 // its changes are planned against the saved index; only the blocks of lines around them are read
 // (with the first lines, whose endings tell the line ending new lines take, and the last block,
 // which tells whether the file ends with a newline), each line checked against its fingerprint in
-// the index; the rest of the file is copied from it as bytes while the new content is written
+// the index; a change of the line count (but by whole blocks) has the rest of the file scanned for
+// where its checkpoints now fall; the rest of the file is copied from it as bytes while the new content is written
 // (see Unread in writeFile.ts). The edit then takes the one write path as any other: the same
 // transaction, stale check, history step and index save.
 //
@@ -43,8 +44,7 @@ export interface BigEdit {
 /**
  * The edit `plan` makes of `file` (pinned in its folder), read only around its change: undefined
  * when the file is smaller than BIG_EDIT_AT, its saved index cannot stand in for reading it
- * (none, or a stamp that cannot be trusted alone), its change is not one run of lines that keeps
- * the line count modulo BLOCK (the saved checkpoints then still fall on the same lines), or a line
+ * (none, or a stamp that cannot be trusted alone), its change is not one run of lines, a line
  * read is not the one the index describes, or the edit changes nothing: the file is then read
  * whole as usual. `plan` is given the file's lines (only their count may be looked at) and its
  * index, and refuses as it would for a file read whole.
@@ -76,7 +76,7 @@ export function editAround(
   };
   const changes = plan(lines, index);
   const change = changes.length === 1 ? changes[0]! : undefined;
-  if (!change || (change.insert.length - change.deleteCount) % BLOCK !== 0) return undefined;
+  if (!change) return undefined;
   const from = Math.floor(Math.max(0, change.start - AROUND) / BLOCK);
   const to = Math.ceil(Math.min(count, change.start + change.deleteCount + AROUND) / BLOCK);
   // The first lines, and at least the bytes a binary file is told by.
@@ -87,13 +87,16 @@ export function editAround(
     [from, Math.max(to, from + 1)],
     [Math.max(0, blocks - 1), blocks],
   ]);
-  const read = readBlocks(file, stamp, head.checkpoints, count, lines, index, ranges);
-  if (!read) return undefined;
-  lines.bomLength = read.bomLength;
-  // The saved checkpoints fall on lines of the same numbers after the change (see above): the splice carries them.
   head.checkpoints.forEach((at, b) => {
     lines.starts[b * BLOCK] = at;
   });
+  // A change of the line count by whole blocks leaves the checkpoints after it on lines the saved
+  // ones locate; any other, on lines of the rest of the file found by scanning it.
+  const shift = change.insert.length - change.deleteCount;
+  const scan = shift % BLOCK === 0 || to >= blocks ? undefined : { from: to, shift };
+  const read = readBlocks(file, stamp, head.checkpoints, count, lines, index, ranges, scan);
+  if (!read) return undefined;
+  lines.bomLength = read.bomLength;
   lines.starts[count] = stamp.size;
   if (looksBinary(lines.bytes.subarray(0, Math.min(SNIFF_BYTES, read.firstEnd)))) return undefined;
   const applied = applyChanges(lines, index, changes);
@@ -152,6 +155,7 @@ function readBlocks(
   lines: FileLines,
   index: LineIndex,
   ranges: ReadonlyArray<[number, number]>,
+  scan: { readonly from: number; readonly shift: number } | undefined,
 ): { bomLength: number; firstEnd: number } | undefined {
   const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
@@ -179,8 +183,47 @@ function readBlocks(
         lines.contentEnds[first + i] = start + part.contentEnds[i]!;
       }
     }
+    if (scan && !startsAfter(fd, checkpoints[scan.from]!, scan.from * BLOCK, stamp.size, count, scan.shift, lines))
+      return undefined;
     return same() ? { bomLength, firstEnd } : undefined;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Bytes of the file scanned at a time for its line starts (startsAfter). */
+const SCAN_PIECE = 1 << 20;
+
+/**
+ * Fills in the starts of the lines from `line` on (the one at byte `at`) to the file's end (of
+ * `size` bytes and `count` lines) that will be checkpoints once `shift` lines are added before
+ * them: those whose number plus `shift` is a multiple of BLOCK. False when the file does not have
+ * `count` lines (it changed meanwhile).
+ */
+function startsAfter(
+  fd: number,
+  at: number,
+  line: number,
+  size: number,
+  count: number,
+  shift: number,
+  lines: FileLines,
+): boolean {
+  const piece = Buffer.allocUnsafe(SCAN_PIECE);
+  const wanted = (n: number) => (((n + shift) % BLOCK) + BLOCK) % BLOCK === 0;
+  let n = line;
+  if (wanted(n)) lines.starts[n] = at;
+  for (let offset = at; offset < size; ) {
+    const got = readInto(fd, piece.subarray(0, Math.min(SCAN_PIECE, size - offset)), offset);
+    if (got === 0) return false;
+    for (let nl = piece.indexOf(0x0a); nl !== -1 && nl < got; nl = piece.indexOf(0x0a, nl + 1)) {
+      // A newline ending the file starts no line.
+      if (offset + nl + 1 >= size) break;
+      n++;
+      if (n >= count) return false;
+      if (wanted(n)) lines.starts[n] = offset + nl + 1;
+    }
+    offset += got;
+  }
+  return n === count - 1;
 }

@@ -22,8 +22,7 @@ const bigText = () => bigFile('\r\n', true, false, LINES);
  * ending with the file's own line ending (CRLF, as most of its lines), but a last line without one.
  */
 function withLines(bytes: Buffer, n: number, contents: readonly Buffer[]): Buffer {
-  let start = 3;
-  for (let i = 1; i < n; i++) start = bytes.indexOf(0x0a, start) + 1;
+  let start = lineStart(bytes, n);
   const out: Buffer[] = [bytes.subarray(0, start)];
   for (const content of contents) {
     const end = bytes.indexOf(0x0a, start);
@@ -32,6 +31,13 @@ function withLines(bytes: Buffer, n: number, contents: readonly Buffer[]): Buffe
   }
   out.push(bytes.subarray(start));
   return Buffer.concat(out);
+}
+
+/** Where line `n` (1-based, after the BOM) starts. */
+function lineStart(bytes: Buffer, n: number): number {
+  let start = 3;
+  for (let i = 1; i < n; i++) start = bytes.indexOf(0x0a, start) + 1;
+  return start;
 }
 
 /** Shows lines `n`..`to` and gives the anchors of that range (FROM, and TO when it is another line). */
@@ -73,6 +79,37 @@ describe('edits in a row of a big file', () => {
     const redo = run(['redo'], dir);
     expect(redo.status, redo.stderr).toBe(0);
     expect(fs.readFileSync(file).equals(versions[1]!)).toBe(true);
+  });
+
+  it('insert and delete lines (the line count changes), and the index they leave shows the right lines', () => {
+    const dir = tempRepo();
+    const original = bigText();
+    const file = write(dir, 'big.txt', original);
+    age(file);
+    // The first edit reads the file whole; the next ones follow rt's own write.
+    expect(run(['edit', 'big.txt', ...shownRange(dir, 10)], dir, { input: 'ten\n' }).status).toBe(0);
+    const v1 = withLines(original, 10, [Buffer.from('ten')]);
+    const inserted = run(['insert', 'big.txt', ...shownRange(dir, 5000)], dir, { input: 'new\t1\nnew 2\n' });
+    expect(inserted.status, inserted.stderr).toBe(0);
+    const at5000 = lineStart(v1, 5000);
+    const v2 = Buffer.concat([v1.subarray(0, at5000), Buffer.from('new\t1\r\nnew 2\r\n'), v1.subarray(at5000)]);
+    expect(fs.readFileSync(file).equals(v2)).toBe(true);
+    // A window far below is read by the checkpoints the insert saved: its line 30000 is the old 29998.
+    expect(openWindow(dir, 'big.txt:30000').lines.find((l) => l.n === 30000)?.content).toMatch(/^\tmarker 29998 x*$/);
+    const deleted = run(['delete', 'big.txt', ...shownRange(dir, 7000)], dir);
+    expect(deleted.status, deleted.stderr).toBe(0);
+    const v3 = Buffer.concat([v2.subarray(0, lineStart(v2, 7000)), v2.subarray(lineStart(v2, 7001))]);
+    expect(fs.readFileSync(file).equals(v3)).toBe(true);
+    // And by those the delete saved.
+    const far = openWindow(dir, 'big.txt:30000');
+    expect(far.total).toBe(LINES + 1);
+    // Two lines added above it and one taken away: its line 30000 is the old 29999.
+    expect(far.lines.find((l) => l.n === 30000)?.content).toMatch(/^\tmarker 29999 x*$/);
+    expect(far.lines.find((l) => l.n === 30001)?.content).toMatch(/^\tmarker 30000 $/);
+    for (const before of [v2, v1]) {
+      expect(run(['undo'], dir).status).toBe(0);
+      expect(fs.readFileSync(file).equals(before)).toBe(true);
+    }
   });
 
   it('refuse a line changed since it was shown, by rt or by a write in place right after rt', () => {

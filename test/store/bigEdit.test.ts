@@ -83,6 +83,10 @@ describe('an edit of a big file read only around its change', () => {
     ['the last line (no final newline)', 39_999, 1, ['last']],
     ['two lines by two, across a block boundary', 2 * BLOCK - 1, 2, ['a\tb', 'c\xff']],
     ['a block of lines by none', 10_000, BLOCK, []],
+    ['a line by two', 20_000, 1, ['two', 'lines']],
+    ['a line by none, near the end', 39_990, 1, []],
+    ['two lines inserted before the last', 39_999, 0, ['new', 'lines']],
+    ['three lines by one, the last of them last in the file', 39_997, 3, ['end']],
   ] as const) {
     it(`writes the bytes and LIDs of the edit made on the whole file: ${name}`, () => {
       const rel = `f-${start}-${deleteCount}.txt`;
@@ -106,9 +110,8 @@ describe('an edit of a big file read only around its change', () => {
     });
   }
 
-  it('leaves to a whole reading a change of the line count other than by whole blocks, and no change', () => {
-    const { abs, file, lines } = indexed('inserted.txt', bigText());
-    expect(editAround(store, file, versionOf(fs.lstatSync(abs)), replacing(100, 1, ['a', 'b']))).toBeUndefined();
+  it('leaves to a whole reading an edit that changes nothing', () => {
+    const { abs, file, lines } = indexed('unchanged.txt', bigText());
     const same = lineContent(lines, 100).toString('latin1');
     expect(editAround(store, file, versionOf(fs.lstatSync(abs)), replacing(100, 1, [same]))).toBeUndefined();
   });
