@@ -76,6 +76,26 @@ function written(abs: string, parts: readonly Buffer[], unread: Parameters<typeo
   return bytes;
 }
 
+/** Expects `rel` holding `original`, edited around lines start..start+deleteCount-1, to get the whole file's edit. */
+function expectSameEdit(rel: string, original: Buffer, start: number, deleteCount: number, insert: string[]): void {
+  expect(original.length).toBeGreaterThanOrEqual(BIG_EDIT_AT);
+  const { abs, file, lines, index } = indexed(rel, original);
+  const plan = replacing(start, deleteCount, insert);
+  const big = editAround(store, file, versionOf(fs.lstatSync(abs)), plan);
+  expect(big).toBeDefined();
+  const whole = applyChanges(lines, index, plan(lines, index));
+  const want = Buffer.concat(whole.parts);
+  const got = written(abs, big!.applied.parts, big!.unread);
+  expect(got.equals(want)).toBe(true);
+  // The digest taken while writing is the one of the bytes written.
+  expect(contentDigest(big!.applied.parts)).toBe(contentDigest([got]));
+  expect([...big!.applied.index.lids]).toEqual([...whole.index.lids]);
+  const after = splitLines(want);
+  expect(big!.applied.lines.count).toBe(after.count);
+  for (let i = 0; i < after.count; i += BLOCK) expect(big!.applied.lines.starts[i]).toBe(after.starts[i]);
+  expect(big!.applied.lines.starts[after.count]).toBe(want.length);
+}
+
 describe('an edit of a big file read only around its change', () => {
   for (const [name, start, deleteCount, insert] of [
     ['a line in the middle', 20_000, 1, ['changed']],
@@ -87,26 +107,18 @@ describe('an edit of a big file read only around its change', () => {
     ['a line by none, near the end', 39_990, 1, []],
     ['two lines inserted before the last', 39_999, 0, ['new', 'lines']],
     ['three lines by one, the last of them last in the file', 39_997, 3, ['end']],
+    ['lines appended (the last line gains its ending)', 40_000, 0, ['more', 'lines']],
+    ['the last line deleted (the one before it loses its ending)', 39_999, 1, []],
+    ['an empty line put last', 39_999, 1, ['']],
   ] as const) {
     it(`writes the bytes and LIDs of the edit made on the whole file: ${name}`, () => {
-      const rel = `f-${start}-${deleteCount}.txt`;
-      const original = bigText();
-      expect(original.length).toBeGreaterThanOrEqual(BIG_EDIT_AT);
-      const { abs, file, lines, index } = indexed(rel, original);
-      const plan = replacing(start, deleteCount, [...insert]);
-      const big = editAround(store, file, versionOf(fs.lstatSync(abs)), plan);
-      expect(big).toBeDefined();
-      const whole = applyChanges(lines, index, plan(lines, index));
-      const want = Buffer.concat(whole.parts);
-      const got = written(abs, big!.applied.parts, big!.unread);
-      expect(got.equals(want)).toBe(true);
-      // The digest taken while writing is the one of the bytes written.
-      expect(contentDigest(big!.applied.parts)).toBe(contentDigest([got]));
-      expect([...big!.applied.index.lids]).toEqual([...whole.index.lids]);
-      const after = splitLines(want);
-      expect(big!.applied.lines.count).toBe(after.count);
-      for (let i = 0; i < after.count; i += BLOCK) expect(big!.applied.lines.starts[i]).toBe(after.starts[i]);
-      expect(big!.applied.lines.starts[after.count]).toBe(want.length);
+      for (const [kind, original] of [
+        ['crlf', bigText()],
+        ['lf', bigFile('\n', false, true)],
+      ] as const)
+        expectSameEdit(`f-${start}-${deleteCount}-${insert.length}-${kind}.txt`, original, start, deleteCount, [
+          ...insert,
+        ]);
     });
   }
 
