@@ -102,16 +102,20 @@ export function editAround(
   const applied = applyChanges(lines, index, changes);
   // An edit giving the same bytes writes nothing: its parts would never be digested as written.
   if (applied.unchanged) return undefined;
-  const windowStart = blockStart(head.checkpoints, from);
-  const windowEnd = to < blocks ? head.checkpoints[to]! : stamp.size;
+  // The blocks read around the change (with any read next to them): the rest is copied from the file.
+  const [readFrom, readTo] = ranges.find(([f, t]) => f <= from && from < t)!;
+  const windowStart = blockStart(head.checkpoints, readFrom);
+  const windowEnd = readTo < blocks ? head.checkpoints[readTo]! : stamp.size;
   const size = applied.parts.reduce((n, part) => n + part.length, 0);
-  if (size < BIG_EDIT_AT) return undefined;
+  const tailAt = size - (stamp.size - windowEnd);
+  // The first bytes of the new content, which tell a binary file, must be bytes read.
+  if (size < BIG_EDIT_AT || (tailAt < SNIFF_BYTES && windowEnd < stamp.size)) return undefined;
   markUnread(applied.parts);
   const unread: Unread = {
     version,
     ranges: [
       { at: 0, from: 0, length: windowStart },
-      { at: size - (stamp.size - windowEnd), from: windowEnd, length: stamp.size - windowEnd },
+      { at: tailAt, from: windowEnd, length: stamp.size - windowEnd },
     ],
   };
   const snapshot: Snapshot = {

@@ -122,6 +122,15 @@ describe('an edit of a big file read only around its change', () => {
     });
   }
 
+  it('reads the first bytes of the new content, which tell a binary file, when short lines are deleted at its start', () => {
+    // Short lines: the first blocks hold few bytes, and deleting some brings later ones to the start.
+    const short = Buffer.from(Array.from({ length: 250_000 }, (_, n) => `${n.toString(36)}\n`).join(''));
+    expectSameEdit('short.txt', short, 0, 5 * BLOCK, []);
+    const { abs, file } = indexed('shorter.txt', short);
+    const far = replacing(0, 9 * BLOCK, []);
+    expect(editAround(store, file, versionOf(fs.lstatSync(abs)), far)).toBeUndefined();
+  });
+
   it('leaves to a whole reading an edit that changes nothing', () => {
     const { abs, file, lines } = indexed('unchanged.txt', bigText());
     const same = lineContent(lines, 100).toString('latin1');
