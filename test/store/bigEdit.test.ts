@@ -122,7 +122,7 @@ describe('an edit of a big file read only around its change', () => {
     });
   }
 
-  it('reads the first bytes of the new content, which tell a binary file, when short lines are deleted at its start', () => {
+  it('reads the first bytes of the new content (they tell a binary file) when short lines go from its start', () => {
     // Short lines: the first blocks hold few bytes, and deleting some brings later ones to the start.
     const short = Buffer.from(Array.from({ length: 250_000 }, (_, n) => `${n.toString(36)}\n`).join(''));
     expectSameEdit('short.txt', short, 0, 5 * BLOCK, []);
