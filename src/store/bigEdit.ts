@@ -1,25 +1,29 @@
 // An edit of a big file whose saved index still describes it, without reading the file whole:
-// its changes are planned against the saved index; only the blocks of lines around them are read
+// its change is planned against the saved index; only the blocks of lines around it are read
 // (with the first lines, whose endings tell the line ending new lines take, and the last block,
-// which tells whether the file ends with a newline), each line checked against its fingerprint in
-// the index; a change of the line count (but by whole blocks) has the rest of the file scanned for
-// where its checkpoints now fall; the rest of the file is copied from it as bytes while the new content is written
-// (see Unread in writeFile.ts). The edit then takes the one write path as any other: the same
-// transaction, stale check, history step and index save.
+// which tells whether the file ends with a newline), each line checked against its fingerprint
+// in the index, and the change is made on those lines; a change of the line count (but by whole
+// blocks) has the rest of the file scanned for where its checkpoints now fall. The rest of the
+// file is copied from it as bytes while the new content is written (see Unread in writeFile.ts).
+// The edit then takes the one write path as any other: the same transaction, stale check,
+// history step and index save.
 //
-// The file's lines are held as a FileLines of the file's size whose bytes and line starts are
-// those of the file only where they were read (elsewhere zeros, never written: the memory is not
-// even touched). Whatever reads them (the splice, the report, the history step) reads only lines
-// around the change; the parts written name the ranges never read (markUnread), whose bytes come
-// from the file.
+// The file's lines before and after are FileLines of the file's size whose line starts are
+// known only where lines were read (and at the checkpoints after), and whose bytes are the
+// file's only there (elsewhere zeros, never written: that memory is not even touched; the
+// lines after have no bytes at all). What reads them (the report, the history step, the index)
+// reads only lines around the change and the checkpoints; the parts written name the ranges
+// never read (markUnread), whose bytes come from the file.
 
 import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { hashBytes } from '../model/hash.js';
 import type { LineIndex } from '../model/lineIndex.js';
-import { splitLines, type FileLines } from '../model/lines.js';
-import { applyChanges, type AppliedChanges, type PlannedChange } from '../model/patch/plan.js';
+import { applySplice, splicedIndex, type EditedFile } from '../model/edit.js';
+import { EditSet } from '../model/editSet.js';
+import { dominantEol, splitLines, type FileLines } from '../model/lines.js';
+import type { AppliedChanges, PlannedChange } from '../model/patch/plan.js';
 import { markUnread, sameStamp, SMALL_CONTENT, stampOf, statFile, trustworthy, type Snapshot } from './indexedFile.js';
 import { readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
@@ -87,30 +91,66 @@ export function editAround(
     [from, Math.max(to, from + 1)],
     [Math.max(0, blocks - 1), blocks],
   ]);
-  head.checkpoints.forEach((at, b) => {
-    lines.starts[b * BLOCK] = at;
-  });
-  // A change of the line count by whole blocks leaves the checkpoints after it on lines the saved
-  // ones locate; any other, on lines of the rest of the file found by scanning it.
   const shift = change.insert.length - change.deleteCount;
-  const scan = shift % BLOCK === 0 || to >= blocks ? undefined : { from: to, shift };
+  // The blocks read around the change (with any read next to them): the rest is copied from the file.
+  const [readFrom, readTo] = ranges.find(([f, t]) => f <= from && from < t)!;
+  // A change of the line count (but by whole blocks) moves the checkpoints after it onto lines
+  // that the rest of the file is scanned for.
+  const moved = new Map<number, number>();
+  const scan =
+    shift % BLOCK === 0 || readTo >= blocks
+      ? undefined
+      : { from: readTo, shift, found: (line: number, at: number) => moved.set(line, at) };
   const read = readBlocks(file, stamp, head.checkpoints, count, lines, index, ranges, scan);
   if (!read) return undefined;
   lines.bomLength = read.bomLength;
   lines.starts[count] = stamp.size;
   if (looksBinary(lines.bytes.subarray(0, Math.min(SNIFF_BYTES, read.firstEnd)))) return undefined;
-  const applied = applyChanges(lines, index, changes);
-  // An edit giving the same bytes writes nothing: its parts would never be digested as written.
-  if (applied.unchanged) return undefined;
-  // The blocks read around the change (with any read next to them): the rest is copied from the file.
-  const [readFrom, readTo] = ranges.find(([f, t]) => f <= from && from < t)!;
+  // The change made on the lines read (with the file's own line ending), its index on the whole file's.
   const windowStart = blockStart(head.checkpoints, readFrom);
   const windowEnd = readTo < blocks ? head.checkpoints[readTo]! : stamp.size;
-  const size = applied.parts.reduce((n, part) => n + part.length, 0);
+  const firstLine = readFrom * BLOCK;
+  const lineCount = Math.min(count, readTo * BLOCK) - firstLine;
+  const window = splitLines(lines.bytes.subarray(windowStart, windowEnd), readFrom === 0, lineCount);
+  const part = (a: Uint32Array) => a.subarray(firstLine, firstLine + lineCount);
+  const edited = applySplice(
+    window,
+    { h1: part(index.h1), h2: part(index.h2), lids: part(index.lids), retired },
+    { start: change.start - firstLine, deleteCount: change.deleteCount, insert: change.insert },
+    dominantEol(lines),
+  );
+  // An edit giving the same bytes writes nothing: its parts would never be digested as written.
+  if (edited.unchanged) return undefined;
+  const parts = [lines.bytes.subarray(0, windowStart), ...edited.parts, lines.bytes.subarray(windowEnd)];
+  const size = parts.reduce((n, p) => n + p.length, 0);
   const tailAt = size - (stamp.size - windowEnd);
   // The first bytes of the new content, which tell a binary file, must be bytes read.
   if (size < BIG_EDIT_AT || (tailAt < SNIFF_BYTES && windowEnd < stamp.size)) return undefined;
-  markUnread(applied.parts);
+  // Where checkpoint line k of the new content starts: before the change, where it did; after it,
+  // where the old line now there did, moved by the change in size; -1 when not known.
+  const checkpoint = (k: number) => {
+    if (k < firstLine) return head.checkpoints[k / BLOCK]!;
+    const old = k - shift;
+    const was = old % BLOCK === 0 ? head.checkpoints[old / BLOCK] : moved.get(old);
+    return was === undefined ? -1 : was + size - stamp.size;
+  };
+  const placed = { first: firstLine, at: windowStart, total: count + shift, size, bomLength: lines.bomLength };
+  const after = linesAfter(edited, placed, checkpoint);
+  if (!after) return undefined;
+  markUnread(parts);
+  const applied: AppliedChanges = {
+    lines: after,
+    parts,
+    index: splicedIndex(index, change),
+    unchanged: false,
+    content: (i) => {
+      if (i < firstLine || i >= firstLine + edited.lines.count)
+        throw new Error(`line ${i + 1} of ${file.display} was not read`);
+      return edited.content(i - firstLine);
+    },
+    edits: EditSet.of([change]),
+    lenient: [],
+  };
   const unread: Unread = {
     version,
     ranges: [
@@ -127,6 +167,43 @@ export function editAround(
     saved: { text: records.text, blocks: head.blocks },
   };
   return { snapshot, applied, unread };
+}
+
+/**
+ * The lines of the file after the change: `total` lines, of `size` bytes, those of `edited` (the
+ * lines read, changed) from line `first` on, at byte `at`; of the others, only the starts of
+ * checkpoint lines (`checkpoint`, negative when not known), which is what the index keeps.
+ * Undefined when one is not known (the scan did not find it).
+ */
+function linesAfter(
+  edited: EditedFile,
+  placed: { first: number; at: number; total: number; size: number; bomLength: number },
+  checkpoint: (line: number) => number,
+): FileLines | undefined {
+  const { first, at, total, size } = placed;
+  const starts = new Uint32Array(total + 1);
+  const contentEnds = new Uint32Array(total);
+  const read = edited.lines;
+  for (let i = 0; i < read.count; i++) {
+    starts[first + i] = at + read.starts[i]!;
+    contentEnds[first + i] = at + read.contentEnds[i]!;
+  }
+  for (let k = 0; k < total; k += BLOCK) {
+    if (k >= first && k < first + read.count) continue;
+    const start = checkpoint(k);
+    if (!(start >= 0)) return undefined;
+    starts[k] = start;
+  }
+  starts[total] = size;
+  return {
+    get bytes(): Buffer {
+      throw new Error('the lines of a big file edited around its change were not read whole');
+    },
+    bomLength: placed.bomLength,
+    count: total,
+    starts,
+    contentEnds,
+  };
 }
 
 /** Where block `b` starts in the file: its checkpoint, but the first block with the BOM before its first line. */
@@ -159,7 +236,7 @@ function readBlocks(
   lines: FileLines,
   index: LineIndex,
   ranges: ReadonlyArray<[number, number]>,
-  scan: { readonly from: number; readonly shift: number } | undefined,
+  scan: { readonly from: number; readonly shift: number; found(line: number, at: number): void } | undefined,
 ): { bomLength: number; firstEnd: number } | undefined {
   const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
@@ -187,7 +264,7 @@ function readBlocks(
         lines.contentEnds[first + i] = start + part.contentEnds[i]!;
       }
     }
-    if (scan && !startsAfter(fd, checkpoints[scan.from]!, scan.from * BLOCK, stamp.size, count, scan.shift, lines))
+    if (scan && !startsAfter(fd, checkpoints[scan.from]!, scan.from * BLOCK, { size: stamp.size, count }, scan))
       return undefined;
     return same() ? { bomLength, firstEnd } : undefined;
   } finally {
@@ -199,24 +276,23 @@ function readBlocks(
 const SCAN_PIECE = 1 << 20;
 
 /**
- * Fills in the starts of the lines from `line` on (the one at byte `at`) to the file's end (of
- * `size` bytes and `count` lines) that will be checkpoints once `shift` lines are added before
- * them: those whose number plus `shift` is a multiple of BLOCK. False when the file does not have
- * `count` lines (it changed meanwhile).
+ * Finds the starts of the lines from `line` on (the one at byte `at`) to the file's end that will
+ * be checkpoints once `shift` lines are added before them (those whose number plus `shift` is a
+ * multiple of BLOCK), and gives each to `found`. False when the file (of `size` bytes) does not
+ * have `count` lines (it changed meanwhile).
  */
 function startsAfter(
   fd: number,
   at: number,
   line: number,
-  size: number,
-  count: number,
-  shift: number,
-  lines: FileLines,
+  file: { readonly size: number; readonly count: number },
+  scan: { readonly shift: number; found(line: number, at: number): void },
 ): boolean {
+  const { size, count } = file;
   const piece = Buffer.allocUnsafe(SCAN_PIECE);
-  const wanted = (n: number) => (((n + shift) % BLOCK) + BLOCK) % BLOCK === 0;
+  const wanted = (n: number) => (((n + scan.shift) % BLOCK) + BLOCK) % BLOCK === 0;
   let n = line;
-  if (wanted(n)) lines.starts[n] = at;
+  if (wanted(n)) scan.found(n, at);
   for (let offset = at; offset < size; ) {
     const got = readInto(fd, piece.subarray(0, Math.min(SCAN_PIECE, size - offset)), offset);
     if (got === 0) return false;
@@ -225,7 +301,7 @@ function startsAfter(
       if (offset + nl + 1 >= size) break;
       n++;
       if (n >= count) return false;
-      if (wanted(n)) lines.starts[n] = offset + nl + 1;
+      if (wanted(n)) scan.found(n, offset + nl + 1);
     }
     offset += got;
   }
