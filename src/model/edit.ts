@@ -78,6 +78,25 @@ export function applySplice(lines: FileLines, index: LineIndex, edit: LineEdit, 
   ]);
 
   const total = count - deleteCount + insert.length;
+  const after = spliceLines(lines, out, start, end, total);
+  return {
+    parts: out.parts,
+    get bytes() {
+      return out.joined();
+    },
+    unchanged: out.equals(bytes),
+    lines: after,
+    content: (i) => out.slice(after.starts[i]!, after.contentEnds[i]!),
+    index: splicedIndex(index, edit),
+    total,
+  };
+}
+
+/** The index of a file after `edit`: the new lines' fingerprints taken, the LIDs carried (see spliceIndex). */
+export function splicedIndex(index: LineIndex, edit: LineEdit): LineIndex {
+  const { start, deleteCount, insert } = edit;
+  const end = start + deleteCount;
+  const total = index.h1.length - deleteCount + insert.length;
   const h1 = new Uint32Array(total);
   const h2 = new Uint32Array(total);
   h1.set(index.h1.subarray(0, start));
@@ -89,18 +108,7 @@ export function applySplice(lines: FileLines, index: LineIndex, edit: LineEdit, 
   });
   h1.set(index.h1.subarray(end), start + insert.length);
   h2.set(index.h2.subarray(end), start + insert.length);
-  const after = spliceLines(lines, out, start, end, total);
-  return {
-    parts: out.parts,
-    get bytes() {
-      return out.joined();
-    },
-    unchanged: out.equals(bytes),
-    lines: after,
-    content: (i) => out.slice(after.starts[i]!, after.contentEnds[i]!),
-    index: spliceIndex(index, { h1, h2 }, start, deleteCount),
-    total,
-  };
+  return spliceIndex(index, { h1, h2 }, start, deleteCount);
 }
 
 /**

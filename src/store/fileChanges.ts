@@ -16,6 +16,7 @@ import { sliceParts } from '../model/edit.js';
 import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../model/patch/plan.js';
 import { indentUnit, reindent, targetIndent } from '../model/indent.js';
 import type { FileChange, PatchHunk } from '../model/patch/types.js';
+import { editAround } from './bigEdit.js';
 import { nextReading, unreadText, type Snapshot } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
 import { readPlainFile } from './plainFile.js';
@@ -180,7 +181,8 @@ async function writeBatch(
   const tx = Transaction.begin(ws, { lock: targets, make }, (step) => atFile(origin, resolved, step));
   try {
     tx.sweep(targets);
-    const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin)));
+    const alone = resolved.length === 1;
+    const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone)));
     for (const p of planned) tx.stage(p.change);
     if (grammars) {
       await grammars;
@@ -327,7 +329,14 @@ function refuseTwice(resolved: readonly Resolved[], origin: WriteOrigin): void {
 }
 
 /** Reads the file a change is about (under its lock) and works out what it will write. */
-function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, origin: WriteOrigin): Planned {
+function plan(
+  ws: Workspace,
+  tx: Transaction,
+  r: Resolved,
+  flags: WriteFlags,
+  origin: WriteOrigin,
+  alone: boolean,
+): Planned {
   const { change, file } = r;
   const store = ws.stateOf(file);
   if (change.kind === 'add') return planAdd(r, store, flags, origin);
@@ -336,7 +345,14 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
   const view = ViewState.load(store, file.rel);
   if (change.kind === 'update' && !flags.force && view.kept && change.hunks[0])
     tx.within(file, (store, pinned) => refuseUnreadAtOnce(store, pinned, view, change.hunks[0]!));
-  const snapshot = tx.read(file);
+  const planChanges = (lines: FileLines, index: LineIndex) =>
+    changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : []);
+  // A big file whose saved index still describes it is read only around its change (see bigEdit.ts).
+  const big =
+    alone && bigEditable(ws, r, flags)
+      ? tx.within(file, (store, pinned) => editAround(store, pinned, version, planChanges))
+      : undefined;
+  const snapshot = big?.snapshot ?? tx.read(file);
   const before = { lines: snapshot.lines, version, snapshot };
   const linkVersion = r.link
     ? { linkVersion: versionOf(lstatOrMissing(r.link)), linkText: fs.readlinkSync(r.link.abs) }
@@ -348,21 +364,15 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion, change: removal };
   const over = r.moveTo ? movedOnto(ws, r.moveTo, file, flags) : undefined;
   const { index, lines } = snapshot;
-  const world: AnchorWorld = {
-    display: file.display,
-    total: lines.count,
-    lineOf: (code) => index.lids.indexOf(code),
-    lidCodeAt: (i) => index.lids[i]!,
-    retiredLine: (code) => retiredLine(index.retired, code),
-    shownAt: (line) => view.shownAt(line),
-    force: flags.force,
-  };
-  const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
-  const planned = planHunks({ display: file.display, lines, index, world, wasSeen }, change.hunks);
-  const changes = flags.indent ? reindentChanges(lines, planned) : planned;
-  const applied = applyChanges(lines, index, changes);
+  const applied = big?.applied ?? applyChanges(lines, index, planChanges(lines, index));
   refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
-  const content = { parts: applied.parts, lines: applied.lines, index: applied.index, edits: applied.edits };
+  const content = {
+    parts: applied.parts,
+    lines: applied.lines,
+    index: applied.index,
+    edits: applied.edits,
+    ...(big ? { unread: big.unread } : {}),
+  };
   const staged: Change = r.moveTo
     ? {
         kind: 'move',
@@ -384,6 +394,49 @@ function plan(ws: Workspace, tx: Transaction, r: Resolved, flags: WriteFlags, or
         unchanged: applied.unchanged,
       };
   return { resolved: r, store, before, applied, view, ...linkVersion, ...(over ? { over } : {}), change: staged };
+}
+
+/** The changes `hunks` make to the file read as `lines` with `index` (anchors resolved, unshown lines refused). */
+function changesOf(
+  file: ResolvedPath,
+  lines: FileLines,
+  index: LineIndex,
+  view: ViewState,
+  flags: WriteFlags,
+  hunks: readonly PatchHunk[],
+): PlannedChange[] {
+  const world: AnchorWorld = {
+    display: file.display,
+    total: lines.count,
+    lineOf: (code) => index.lids.indexOf(code),
+    lidCodeAt: (i) => index.lids[i]!,
+    retiredLine: (code) => retiredLine(index.retired, code),
+    shownAt: (line) => view.shownAt(line),
+    force: flags.force,
+  };
+  const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
+  const planned = planHunks({ display: file.display, lines, index, world, wasSeen }, hunks);
+  return flags.indent ? reindentChanges(lines, planned) : planned;
+}
+
+/**
+ * Whether a change may be planned reading its file only around it (editAround): the only file of
+ * its batch, changed in place by lines its anchors name (a context hunk is looked for in the whole
+ * file), with nothing that looks at the whole file (--indent auto, --diff, --dry-run, a syntax check).
+ */
+function bigEditable(ws: Workspace, r: Resolved, flags: WriteFlags): boolean {
+  const { change } = r;
+  return (
+    change.kind === 'update' &&
+    !r.moveTo &&
+    !r.link &&
+    !flags.indent &&
+    !flags.diff &&
+    !flags.dryRun &&
+    change.hunks.length > 0 &&
+    change.hunks.every((h) => h.kind === 'range' || h.kind === 'insert') &&
+    !(flags.check && languageFor(ws.root.dir, r.file) !== undefined)
+  );
 }
 
 /**

@@ -38,7 +38,7 @@ const MOST_READ = 2 ** 31 - 1;
  * Files up to this size get a content digest in JavaScript; bigger ones, zlib's CRC-32 (in C, several times faster in
  * bulk, but a module to load).
  */
-const SMALL_CONTENT = 1 << 20;
+export const SMALL_CONTENT = 1 << 20;
 
 export interface IndexedFile {
   readonly path: ResolvedPath;
@@ -91,11 +91,11 @@ export function statFile(file: ResolvedPath): FileStamp {
   return stampOf(st);
 }
 
-function stampOf(st: fs.BigIntStats): FileStamp {
+export function stampOf(st: fs.BigIntStats): FileStamp {
   return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
 }
 
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
 }
 
@@ -516,6 +516,8 @@ export function saveIndex(
 export function contentDigest(parts: readonly Buffer[]): string {
   const known = digests.get(parts) ?? (parts.length === 1 ? wholeDigests.get(parts[0]!) : undefined);
   if (known !== undefined) return known;
+  // Parts whose bytes were partly never read (see Unread) have their digest from their writing only.
+  if (unreadParts.has(parts)) throw new Error('the digest of an edit not read whole was asked before it was written');
   const size = sizeOf(parts);
   let digest: string;
   if (size < SMALL_CONTENT) digest = `d64:${digestBytes(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))}`;
@@ -550,6 +552,18 @@ function crc32Of(parts: readonly Buffer[]): number {
   }
   return crc;
 }
+
+/** Takes `digest` as that of `parts`, worked out by the writer that wrote them (see Unread). */
+export function knownDigest(parts: readonly Buffer[], digest: string): void {
+  digests.set(parts, digest);
+}
+
+/** Marks `parts` as holding ranges never read (zeros where the file's bytes would be, see Unread). */
+export function markUnread(parts: readonly Buffer[]): void {
+  unreadParts.add(parts);
+}
+
+const unreadParts = new WeakSet<readonly Buffer[]>();
 
 /** The chunks' CRCs of files read whole and digested, by the memory they were read into. */
 const chunksOf = new WeakMap<ArrayBufferLike, ChunkCrcs>();
@@ -685,7 +699,7 @@ function asScanned(file: ResolvedPath, lines: Buffer[], from: number, scan: Line
  * made from, and that stamp was not taken within the file system's timestamp granularity of a
  * change.
  */
-function trustworthy(head: IndexHead, stamp: FileStamp): boolean {
+export function trustworthy(head: IndexHead, stamp: FileStamp): boolean {
   return !head.racy && sameStamp(head.file, stamp);
 }
 

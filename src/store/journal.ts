@@ -43,6 +43,7 @@ import {
   syncDir,
   writeTemp,
   type FileVersion,
+  type Unread,
 } from './writeFile.js';
 
 const FORMAT = 'rt-journal';
@@ -70,6 +71,8 @@ export interface FileWrite {
   readonly requires?: string;
   /** A symbolic link made anew (where nothing is), holding this path; `data` is then empty. */
   readonly link?: string;
+  /** The ranges of `data` never read, copied from the file replaced (see Unread). */
+  readonly unread?: Unread;
 }
 
 interface Entry {
@@ -208,7 +211,15 @@ export function commitWrites(
         ? removeTarget({ abs: only.abs, display: only.display, expected: only.expected ?? null })
         : only.link !== undefined
           ? placeLink(only.abs, only.link, only.display)
-          : replaceFile(only.abs, only.data, only.expected, only.display, only.overwrite === true, only.mode),
+          : replaceFile(
+              only.abs,
+              only.data,
+              only.expected,
+              only.display,
+              only.overwrite === true,
+              only.mode,
+              only.unread,
+            ),
     );
     return { skipped: [], batch: undefined, close: () => {} };
   }
@@ -271,7 +282,7 @@ export function commitWrites(
       naming(w.abs, () =>
         w.link !== undefined
           ? linkTemp(w.abs, w.link, w.display, temp)
-          : writeTemp(w.abs, w.data!, w.display, temp, w.mode),
+          : writeTemp(w.abs, w.data!, w.display, temp, w.mode, w.unread),
       );
       folders.add(path.dirname(w.abs));
     });

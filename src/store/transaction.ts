@@ -37,7 +37,7 @@ import type { ResolvedPath, Root } from './root.js';
 import type { KeptRecords } from './savedIndex.js';
 import type { StateStore } from './state.js';
 import { checkChanges } from './syntaxCheck.js';
-import { checkWritable, cleanStaleTemps, type FileVersion, writtenVersion } from './writeFile.js';
+import { checkWritable, cleanStaleTemps, type FileVersion, type Unread, writtenVersion } from './writeFile.js';
 
 /** What a transaction needs of the command that runs it (the CLI's Context is one). */
 export interface Workspace {
@@ -65,6 +65,8 @@ export interface Content {
   readonly kept?: KeptRecords;
   /** The edits that make these lines of the file's old ones (the syntax check parses around them). */
   readonly edits?: EditSet;
+  /** The ranges of `parts` never read, copied from the file replaced as it is written (see Unread). */
+  readonly unread?: Unread;
 }
 
 /** A file made (or, with `expected`, replaced whole), or a symbolic link made again holding `link`. */
@@ -377,7 +379,15 @@ function writesOf(c: Change): FileWrite[] {
     case 'edit':
       return c.unchanged
         ? []
-        : [{ ...at(c.file), data: c.content.parts, expected: c.expected, ...(c.overwrite ? { overwrite: true } : {}) }];
+        : [
+            {
+              ...at(c.file),
+              data: c.content.parts,
+              expected: c.expected,
+              ...(c.overwrite ? { overwrite: true } : {}),
+              ...(c.content.unread ? { unread: c.content.unread } : {}),
+            },
+          ];
     case 'new':
       return [
         {

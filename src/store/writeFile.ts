@@ -6,7 +6,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { crcOn } from '../model/crc32.js';
 import { RtError } from '../model/errors.js';
+import { zlib } from '../io/builtins.js';
+import { knownDigest, SMALL_CONTENT } from './indexedFile.js';
 import { removeLockLeftovers } from './lock.js';
 import { inFolder } from './pinnedFolder.js';
 import { tempMark } from '../io/processes.js';
@@ -28,6 +31,20 @@ export interface FileVersion {
   readonly mode?: number;
 }
 
+/**
+ * Bytes of a new content that were never read into memory (an edit of a big file, see bigEdit.ts):
+ * each range is copied from the file being replaced, which must still be the version `version`
+ * read, while the new content is written.
+ */
+export interface Unread {
+  readonly version: FileVersion;
+  /** `length` bytes at `at` in the new content are those at `from` in the file. */
+  readonly ranges: ReadonlyArray<{ readonly at: number; readonly from: number; readonly length: number }>;
+}
+
+/** Bytes copied at a time from the file replaced (see Unread). */
+const COPY_PIECE = 1 << 20;
+
 export function versionOf(st: fs.Stats): FileVersion {
   return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode & 0o7777 };
 }
@@ -48,8 +65,9 @@ export function replaceFile(
   display: string,
   overwrite = false,
   newMode?: number,
+  unread?: Unread,
 ): void {
-  const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target), newMode);
+  const tmp = writeTemp(target, Buffer.isBuffer(data) ? [data] : data, display, tempName(target), newMode, unread);
   try {
     checkUnchanged(target, expected, display, overwrite);
     moveIntoPlace(tmp, target, true, expected === undefined && !overwrite);
@@ -109,6 +127,7 @@ export function writeTemp(
   display: string,
   temp: string,
   newMode?: number,
+  unread?: Unread,
 ): string {
   return inFolder(path.dirname(target), display, () => {
     const name = path.basename(target);
@@ -147,9 +166,9 @@ export function writeTemp(
     let fd: number | undefined;
     try {
       fd = fs.openSync(tmp, 'wx', mode);
-      for (const part of parts) {
-        for (let written = 0; written < part.length; )
-          written += fs.writeSync(fd, part, written, part.length - written);
+      if (unread) writeWithUnread(fd, name, parts, unread, display);
+      else {
+        for (const part of parts) writeAll(fd, part);
       }
       // Owner first: changing the owner clears the setuid and setgid bits that chmod then restores.
       if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
@@ -166,6 +185,77 @@ export function writeTemp(
     }
     return temp;
   });
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+}
+
+/**
+ * Writes `parts` to `fd`, the ranges `unread` names copied from the file `name` (in the folder
+ * entered) a piece at a time, that file checked to be the version read before and after; the
+ * CRC of all of it is taken on the way, as the digest of those parts (see contentDigest), which
+ * the index and the history ask for and which only reading the file again could give otherwise.
+ */
+function writeWithUnread(fd: number, name: string, parts: readonly Buffer[], unread: Unread, display: string): void {
+  const { crc32 } = zlib();
+  const source = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    const check = () => {
+      if (!sameVersion(fs.fstatSync(source), unread.version)) throw changedWhileEdited(display);
+    };
+    check();
+    const piece = Buffer.allocUnsafe(COPY_PIECE);
+    let crc = 0;
+    let size = 0;
+    const copy = (from: number, length: number) => {
+      for (let done = 0; done < length; ) {
+        const n = fs.readSync(source, piece, 0, Math.min(COPY_PIECE, length - done), from + done);
+        if (n === 0) throw changedWhileEdited(display);
+        writeAll(fd, piece.subarray(0, n));
+        crc = crcOn(crc32, piece.subarray(0, n), crc);
+        done += n;
+      }
+    };
+    for (const part of parts) {
+      for (let p = 0; p < part.length; ) {
+        const at = size + p;
+        const range = unread.ranges.find((r) => at >= r.at && at < r.at + r.length);
+        if (range) {
+          const n = Math.min(range.at + range.length - at, part.length - p);
+          copy(range.from + (at - range.at), n);
+          p += n;
+          continue;
+        }
+        const next = Math.min(...unread.ranges.filter((r) => r.at > at).map((r) => r.at), at + part.length - p);
+        const bytes = part.subarray(p, p + (next - at));
+        writeAll(fd, bytes);
+        crc = crcOn(crc32, bytes, crc);
+        p += bytes.length;
+      }
+      size += part.length;
+    }
+    check();
+    // The digest contentDigest gives a file this big (a smaller one's is of another kind).
+    if (size >= SMALL_CONTENT) knownDigest(parts, `crc32:${size}:${crc.toString(16)}`);
+  } finally {
+    fs.closeSync(source);
+  }
+}
+
+function sameVersion(now: fs.Stats, expected: FileVersion): boolean {
+  return (
+    now.size === expected.size &&
+    now.mtimeMs === expected.mtimeMs &&
+    now.ctimeMs === expected.ctimeMs &&
+    now.ino === expected.ino
+  );
+}
+
+function changedWhileEdited(display: string): RtError {
+  return new RtError('stale', `${display} changed while it was being edited; nothing was written`, [
+    `run the command again (its anchors are checked against the new content)`,
+  ]);
 }
 
 /**
@@ -278,17 +368,7 @@ export function checkUnchanged(
       throw new RtError('exists', `${display} appeared while it was being created`, [`look at it: rt open ${display}`]);
     return;
   }
-  if (
-    !now ||
-    now.size !== expected.size ||
-    now.mtimeMs !== expected.mtimeMs ||
-    now.ctimeMs !== expected.ctimeMs ||
-    now.ino !== expected.ino
-  ) {
-    throw new RtError('stale', `${display} changed while it was being edited; nothing was written`, [
-      `run the command again (its anchors are checked against the new content)`,
-    ]);
-  }
+  if (!now || !sameVersion(now, expected)) throw changedWhileEdited(display);
 }
 
 export function syncDir(dir: string): void {

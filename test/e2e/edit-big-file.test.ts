@@ -6,24 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bigFile } from '../support/bigFiles.js';
 import { age, cleanup, openWindow, run, tempDir, tempRepo, unprivileged, write } from './harness.js';
 
 afterAll(cleanup);
-
-/** About 1.5 MB of lines of all kinds; line `n` (1-based) holds `marker n`. */
-function bigFile(eol: string, bom: boolean, finalNewline: boolean): Buffer {
-  const parts: Buffer[] = bom ? [Buffer.from([0xef, 0xbb, 0xbf])] : [];
-  for (let n = 1; n <= 40_000; n++) {
-    const body =
-      n % 97 === 0
-        ? Buffer.from([0x61, 0xff, 0xfe, 0x09, 0x62])
-        : n % 13 === 0
-          ? Buffer.alloc(0)
-          : Buffer.from(`\tmarker ${n} ${'x'.repeat(n % 50)}`, 'latin1');
-    parts.push(body, Buffer.from(n === 40_000 && !finalNewline ? '' : n % 5 === 0 ? '\n' : eol, 'latin1'));
-  }
-  return Buffer.concat(parts);
-}
 
 /** `bytes` with its line `n` (1-based, counted after any BOM) replaced by `content`. */
 function withLine(bytes: Buffer, n: number, content: string): Buffer {

@@ -16,6 +16,7 @@ import { resolveInRoot } from '../../src/store/root.js';
 import { SavedIndex } from '../../src/store/savedIndex.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
+import { nextTick as tick } from '../support/bigFiles.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
 
 afterAll(cleanup);
@@ -26,16 +27,7 @@ const store = new StateStore(root, readSettings({}), (m) => {
   throw new Error(m);
 });
 
-/** Waits until the file system's clock has moved past what it stamps now (a tick: some ms). */
-function nextTick(): void {
-  const probe = path.join(root, '.tick');
-  fs.writeFileSync(probe, '');
-  const was = fs.statSync(probe, { bigint: true }).mtimeNs;
-  for (;;) {
-    fs.writeFileSync(probe, 'x');
-    if (fs.statSync(probe, { bigint: true }).mtimeNs !== was) return;
-  }
-}
+const nextTick = () => tick(root);
 
 /** The version of the file at `abs` as rt records the one it wrote: inode, content time, size. */
 function versionAt(abs: string): { ino: string; mtimeNs: string; size: number } {

@@ -1,0 +1,163 @@
+// An edit of a big file whose saved index still describes it reads only the blocks around its
+// change (src/store/bigEdit.ts) and copies the rest from the file as it writes (Unread in
+// src/store/writeFile.ts): the bytes written, the LIDs and the line starts the index keeps must be
+// those of the same edit made on the file read whole, and anything it cannot vouch for is left to
+// that whole reading.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashLines } from '../../src/model/hash.js';
+import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
+import { lineContent, splitLines, type FileLines } from '../../src/model/lines.js';
+import { applyChanges, type PlannedChange } from '../../src/model/patch/plan.js';
+import { BIG_EDIT_AT, editAround } from '../../src/store/bigEdit.js';
+import { contentDigest, saveIndex, statFile } from '../../src/store/indexedFile.js';
+import { resolveInRoot } from '../../src/store/root.js';
+import { BLOCK } from '../../src/store/savedIndex.js';
+import { StateStore } from '../../src/store/state.js';
+import { versionOf, writeTemp } from '../../src/store/writeFile.js';
+import { readSettings } from '../../src/settings/env.js';
+import { bigFile, nextTick } from '../support/bigFiles.js';
+import { cleanup, tempDir } from '../e2e/harness.js';
+
+afterAll(cleanup);
+
+const root = fs.realpathSync(tempDir());
+fs.mkdirSync(path.join(root, '.rt'));
+const store = new StateStore(root, readSettings({}), (m) => {
+  throw new Error(m);
+});
+
+/** About 1.5 MB: a BOM, CRLF endings with some LF, tabs, invalid UTF-8, empty lines, and no final newline. */
+const bigText = (lines?: number) => bigFile('\r\n', true, false, lines);
+
+/**
+ * `bytes` at `rel` with its index saved, as rt's own write leaves them (its content written, its
+ * mode set a tick later): a stamp trusted alone (see ownWriteSettled), unless `racy`.
+ */
+function indexed(rel: string, bytes: Buffer, racy = false) {
+  const since = Date.now();
+  const abs = path.join(root, rel);
+  fs.writeFileSync(abs, bytes);
+  nextTick(root);
+  fs.chmodSync(abs, 0o644);
+  const st = fs.statSync(abs, { bigint: true });
+  const wrote = { ino: String(st.ino), mtimeNs: String(st.mtimeNs), size: Number(st.size) };
+  const file = resolveInRoot({ dir: root, cwd: root }, rel);
+  const lines = splitLines(bytes);
+  const index = buildIndex(hashLines(lines));
+  const own = racy ? {} : { writtenSince: since, wrote };
+  expect(saveIndex(store, rel, lines, index, statFile(file), { parts: [bytes], ...own })).toBe(true);
+  return { abs, file, lines, index };
+}
+
+/** A plan replacing `deleteCount` lines at `start` (0-based) with `insert`. */
+function replacing(start: number, deleteCount: number, insert: string[]) {
+  const hunk = {
+    kind: 'range',
+    op: 'edit',
+    line: 0,
+    from: { kind: 'line', line: start + 1 },
+    to: { kind: 'line', line: start + deleteCount },
+    rows: [],
+  } as const;
+  return (_lines: FileLines, _index: LineIndex): PlannedChange[] => [
+    { start, deleteCount, insert: insert.map((t) => Buffer.from(t, 'latin1')), hunk: hunk as never },
+  ];
+}
+
+/** The bytes an edit planned by editAround writes (its unread ranges copied from the file). */
+function written(abs: string, parts: readonly Buffer[], unread: Parameters<typeof writeTemp>[5]): Buffer {
+  const temp = `${abs}.out`;
+  writeTemp(abs, parts, 'big.txt', temp, undefined, unread);
+  const bytes = fs.readFileSync(temp);
+  fs.rmSync(temp);
+  return bytes;
+}
+
+/** Expects `rel` holding `original`, edited around lines start..start+deleteCount-1, to get the whole file's edit. */
+function expectSameEdit(rel: string, original: Buffer, start: number, deleteCount: number, insert: string[]): void {
+  expect(original.length).toBeGreaterThanOrEqual(BIG_EDIT_AT);
+  const { abs, file, lines, index } = indexed(rel, original);
+  const plan = replacing(start, deleteCount, insert);
+  const big = editAround(store, file, versionOf(fs.lstatSync(abs)), plan);
+  expect(big).toBeDefined();
+  const whole = applyChanges(lines, index, plan(lines, index));
+  const want = Buffer.concat(whole.parts);
+  const got = written(abs, big!.applied.parts, big!.unread);
+  expect(got.equals(want)).toBe(true);
+  // The digest taken while writing is the one of the bytes written.
+  expect(contentDigest(big!.applied.parts)).toBe(contentDigest([got]));
+  expect([...big!.applied.index.lids]).toEqual([...whole.index.lids]);
+  const after = splitLines(want);
+  expect(big!.applied.lines.count).toBe(after.count);
+  for (let i = 0; i < after.count; i += BLOCK) expect(big!.applied.lines.starts[i]).toBe(after.starts[i]);
+  expect(big!.applied.lines.starts[after.count]).toBe(want.length);
+}
+
+describe('an edit of a big file read only around its change', () => {
+  for (const [name, start, deleteCount, insert] of [
+    ['a line in the middle', 20_000, 1, ['changed']],
+    ['the first line (after the BOM)', 0, 1, ['first']],
+    ['the last line (no final newline)', 39_999, 1, ['last']],
+    ['two lines by two, across a block boundary', 2 * BLOCK - 1, 2, ['a\tb', 'c\xff']],
+    ['a block of lines by none', 10_000, BLOCK, []],
+    ['a line by two', 20_000, 1, ['two', 'lines']],
+    ['a line by none, near the end', 39_990, 1, []],
+    ['two lines inserted before the last', 39_999, 0, ['new', 'lines']],
+    ['three lines by one, the last of them last in the file', 39_997, 3, ['end']],
+    ['lines appended (the last line gains its ending)', 40_000, 0, ['more', 'lines']],
+    ['the last line deleted (the one before it loses its ending)', 39_999, 1, []],
+    ['an empty line put last', 39_999, 1, ['']],
+  ] as const) {
+    it(`writes the bytes and LIDs of the edit made on the whole file: ${name}`, () => {
+      for (const [kind, original] of [
+        ['crlf', bigText()],
+        ['lf', bigFile('\n', false, true)],
+      ] as const)
+        expectSameEdit(`f-${start}-${deleteCount}-${insert.length}-${kind}.txt`, original, start, deleteCount, [
+          ...insert,
+        ]);
+    });
+  }
+
+  it('reads the first bytes of the new content (they tell a binary file) when short lines go from its start', () => {
+    // Short lines: the first blocks hold few bytes, and deleting some brings later ones to the start.
+    const short = Buffer.from(Array.from({ length: 250_000 }, (_, n) => `${n.toString(36)}\n`).join(''));
+    expectSameEdit('short.txt', short, 0, 5 * BLOCK, []);
+    const { abs, file } = indexed('shorter.txt', short);
+    const far = replacing(0, 9 * BLOCK, []);
+    expect(editAround(store, file, versionOf(fs.lstatSync(abs)), far)).toBeUndefined();
+  });
+
+  it('leaves to a whole reading an edit that changes nothing', () => {
+    const { abs, file, lines } = indexed('unchanged.txt', bigText());
+    const same = lineContent(lines, 100).toString('latin1');
+    expect(editAround(store, file, versionOf(fs.lstatSync(abs)), replacing(100, 1, [same]))).toBeUndefined();
+  });
+
+  it('leaves to a whole reading a small file, a racy stamp, and a line that is not the one indexed', () => {
+    const small = indexed('small.txt', bigText(1000));
+    expect(editAround(store, small.file, versionOf(fs.lstatSync(small.abs)), replacing(5, 1, ['x']))).toBeUndefined();
+    const racy = indexed('racy.txt', bigText(), true);
+    expect(editAround(store, racy.file, versionOf(fs.lstatSync(racy.abs)), replacing(5, 1, ['x']))).toBeUndefined();
+    // An index saved for this stamp but of other content (as if the file changed within its stamp).
+    const other = indexed('other.txt', bigText());
+    const changed = Buffer.from(bigText());
+    changed.write('MARKER', changed.indexOf('marker 20001 '), 'latin1');
+    const lines = splitLines(changed);
+    expect(saveIndex(store, 'other.txt', lines, buildIndex(hashLines(lines)), statFile(other.file))).toBe(true);
+    expect(
+      editAround(store, other.file, versionOf(fs.lstatSync(other.abs)), replacing(20_000, 1, ['x'])),
+    ).toBeUndefined();
+  });
+
+  it('refuses to write when the file changed since it was read, nothing written', () => {
+    const { abs, file } = indexed('moved.txt', bigText());
+    const big = editAround(store, file, versionOf(fs.lstatSync(abs)), replacing(20_000, 1, ['x']))!;
+    fs.appendFileSync(abs, 'more');
+    expect(() => written(abs, big.applied.parts, big.unread)).toThrow(/changed while it was being edited/);
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('moved.txt.'))).toEqual([]);
+  });
+});
