@@ -36,14 +36,16 @@ export function scanFile(
   const checkpoints: number[] = [];
   let count = 0;
   // Pieces are read after the unfinished line the last one ended with (`carried` bytes at the
-  // start), in a buffer grown, when a line is longer than a piece, to hold it.
-  let buffer = Buffer.allocUnsafe(piece);
+  // start), into the rest of the buffer: it is grown only when that line fills half of it (a
+  // line longer than half a piece), never for the few bytes most pieces carry over (each
+  // growth was a copy beside the old buffer, twice the size).
+  let buffer = Buffer.allocUnsafe(Math.min(piece, size));
   let carried = 0;
   let read = 0;
   while (read < size) {
-    if (buffer.length - carried < piece)
+    if (2 * carried > buffer.length)
       buffer = Buffer.concat([buffer.subarray(0, carried)], Math.max(buffer.length * 2, carried + piece));
-    const n = fs.readSync(fd, buffer, carried, Math.min(piece, size - read), read);
+    const n = fs.readSync(fd, buffer, carried, Math.min(buffer.length - carried, size - read), read);
     if (n === 0) return undefined;
     read += n;
     const at = read - carried - n; // offset in the file of the buffer's first byte
