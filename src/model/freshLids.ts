@@ -44,8 +44,11 @@ export interface LineKeys {
 /** Bits of the sieve of repeatedLines handled at once: two bitmaps of 512 KiB, which the processor's cache holds. */
 const SIEVE_PART_BITS = 22;
 
-/** Whether each line's content occurs more than once in the file (1) or once (0). */
-export function repeatedLines(hashes: LineHashes): Uint8Array {
+/**
+ * Whether each line's content occurs more than once in the file (1) or once (0). Its working
+ * arrays take `scratch`, two words a line (contextKeys then writes the keys there).
+ */
+export function repeatedLines(hashes: LineHashes, scratch = new Uint32Array(2 * hashes.h1.length)): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
@@ -67,13 +70,12 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
   for (let i = 0; i < n; i++) starts[part(h1[i]!) + 1]!++;
   for (let p = 1; p < starts.length; p++) starts[p]! += starts[p - 1]!;
   const at = starts.slice();
-  const a1 = new Uint32Array(n);
-  const a2 = new Uint32Array(n);
-  const line = new Uint32Array(n);
+  // (Only the few lines sharing a bucket need their second fingerprint: it is looked up by line.)
+  const a1 = scratch.subarray(0, n);
+  const line = scratch.subarray(n, 2 * n);
   for (let i = 0; i < n; i++) {
     const e = at[part(h1[i]!)]!++;
     a1[e] = h1[i]!;
-    a2[e] = h2[i]!;
     line[e] = i;
   }
   const once = new Uint32Array(1 << (localBits - 5));
@@ -93,32 +95,40 @@ export function repeatedLines(hashes: LineHashes): Uint8Array {
       if (once[word]! & bit) twice[word]! |= bit;
       else once[word]! |= bit;
     }
-    const shared: number[] = [];
+    // The entries sharing a bucket are gathered at the start of the part, in place (no list of them is made).
+    let shared = from;
     for (let e = from; e < to; e++) {
       const x = a1[e]! & local;
-      if (twice[x >>> 5]! & (1 << (x & 31))) shared.push(e);
+      if (twice[x >>> 5]! & (1 << (x & 31))) {
+        a1[shared] = a1[e]!;
+        line[shared++] = line[e]!;
+      }
     }
-    markRepeated(a1, a2, line, shared, repeated);
+    markRepeated(a1, h2, line, from, shared, repeated);
   }
   return repeated;
 }
 
-/** Marks in `repeated` the lines of entries `shared` (of a1, a2, line) whose fingerprint another of them has. */
+/**
+ * Marks in `repeated` the lines of entries from..to-1 (of a1 and line) whose fingerprint (a1,
+ * and h2 of the line) another of them has.
+ */
 function markRepeated(
   a1: Uint32Array,
-  a2: Uint32Array,
+  h2: Uint32Array,
   line: Uint32Array,
-  shared: readonly number[],
+  from: number,
+  to: number,
   repeated: Uint8Array,
 ): void {
   // Open addressing over entries: a slot holds the first entry of a content (+1).
   let capacity = 64;
-  while (capacity < shared.length * 2) capacity *= 2;
+  while (capacity < (to - from) * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity);
-  for (const e of shared) {
+  for (let e = from; e < to; e++) {
     const a = a1[e]!;
-    const b = a2[e]!;
+    const b = h2[line[e]!]!;
     let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
     for (;;) {
       const first = slots[s]! - 1;
@@ -126,7 +136,7 @@ function markRepeated(
         slots[s] = e + 1;
         break;
       }
-      if (a1[first] === a && a2[first] === b) {
+      if (a1[first] === a && h2[line[first]!] === b) {
         repeated[line[first]!] = 1;
         repeated[line[e]!] = 1;
         break;
@@ -136,11 +146,16 @@ function markRepeated(
   }
 }
 
-/** The keys of every line of a file. */
-export function contextKeys(hashes: LineHashes, repeated = repeatedLines(hashes)): LineKeys {
+/**
+ * The keys of every line of a file, written over the sieve's working arrays once it is done
+ * with them: a big file's first reading holds one set of such arrays, not both.
+ */
+export function contextKeys(hashes: LineHashes): LineKeys {
   const n = hashes.h1.length;
-  const k1 = new Uint32Array(n);
-  const k2 = new Uint32Array(n);
+  const scratch = new Uint32Array(2 * n);
+  const repeated = repeatedLines(hashes, scratch);
+  const k1 = scratch.subarray(0, n);
+  const k2 = scratch.subarray(n, 2 * n);
   for (let i = 0; i < n; ) {
     if (!repeated[i]) {
       k1[i] = hashes.h1[i]!;
@@ -489,11 +504,18 @@ function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { 
 const BUCKET_BITS = 22;
 
 /**
+ * Bits of the biggest code values whose bitmap is filled in file order (4 MiB, 5 characters):
+ * the processor's last-level cache holds it, and sorting the claims first saved no time there,
+ * but cost three words a line.
+ */
+const FILE_ORDER_BITS = 25;
+
+/**
  * The first claims of all lines (held and reserved), in two sets: claimed once, a bitmap of every
  * code of the length (128 MiB for 6 characters, far cheaper than a table of 20 million claims),
- * and claimed again (few). Each line's held code goes into `lids`. The bitmap is filled a part at
- * a time, the claims sorted first by its parts: set in file order, a bitmap bigger than the
- * processor's cache costs a miss a claim (some 200 ns, where memory is virtual).
+ * and claimed again (few). Each line's held code goes into `lids`. A bitmap bigger than the
+ * processor's cache is filled a part at a time, the claims sorted first by its parts: set in
+ * file order, it costs a miss a claim (some 200 ns, where memory is virtual).
  */
 function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: CodeSet } {
   const { h1: k1, h2: k2 } = keys;
@@ -502,7 +524,17 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
   const mask = valueBits === 30 ? 0x3fffffff : (1 << valueBits) - 1;
   const shift = Math.min(valueBits, BUCKET_BITS);
   const kind = ((length - 4) << 30) >>> 0;
-  const reserves = new Uint32Array(n);
+  const inFileOrder = valueBits <= FILE_ORDER_BITS;
+  // (Made after the claims are sorted, when they are: the arrays sorting them are then its only company.)
+  let bits = new Uint32Array(inFileOrder ? (mask >>> 5) + 1 : 0);
+  const twice = fewCodes();
+  const claim = (code: number) => {
+    const value = code & mask;
+    const bit = 1 << (value & 31);
+    if (bits[value >>> 5]! & bit) twice.add(code);
+    else bits[value >>> 5]! |= bit;
+  };
+  const reserves = new Uint32Array(inFileOrder ? 0 : n);
   const starts = new Uint32Array((1 << (valueBits - shift)) + 1);
   for (let i = 0; i < n; i++) {
     // letterCandidate's first two candidates, unrolled: this loop runs for every line.
@@ -512,25 +544,25 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
     let value = a & mask;
     while (!hasLetter(value, length)) value = (a + Math.imul(++k, step)) & mask;
     lids[i] = (kind | value) >>> 0;
-    starts[(value >>> shift) + 1]!++;
+    if (inFileOrder) claim(lids[i]!);
+    else starts[(value >>> shift) + 1]!++;
     do value = (a + Math.imul(++k, step)) & mask;
     while (!hasLetter(value, length));
-    reserves[i] = (kind | value) >>> 0;
-    starts[(value >>> shift) + 1]!++;
+    if (inFileOrder) claim((kind | value) >>> 0);
+    else {
+      reserves[i] = (kind | value) >>> 0;
+      starts[(value >>> shift) + 1]!++;
+    }
   }
-  for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
-  const sorted = new Uint32Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    sorted[starts[(lids[i]! & mask) >>> shift]!++] = lids[i]!;
-    sorted[starts[(reserves[i]! & mask) >>> shift]!++] = reserves[i]!;
-  }
-  const bits = new Uint32Array((mask >>> 5) + 1);
-  const twice = fewCodes();
-  for (let j = 0; j < sorted.length; j++) {
-    const value = sorted[j]! & mask;
-    const bit = 1 << (value & 31);
-    if (bits[value >>> 5]! & bit) twice.add(sorted[j]!);
-    else bits[value >>> 5]! |= bit;
+  if (!inFileOrder) {
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+    const sorted = new Uint32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      sorted[starts[(lids[i]! & mask) >>> shift]!++] = lids[i]!;
+      sorted[starts[(reserves[i]! & mask) >>> shift]!++] = reserves[i]!;
+    }
+    bits = new Uint32Array((mask >>> 5) + 1);
+    for (let j = 0; j < sorted.length; j++) claim(sorted[j]!);
   }
   const once: CodeSet = {
     has: (code) => (bits[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
