@@ -380,10 +380,11 @@ function keptLines(
 
 /**
  * Lines whose records are encoded and written at a time: few writes, no string of all the
- * records, and each slice's text (256 KiB) small enough to live in V8's young heap (Node makes
- * strings over about 1 MB external, freed only by a full collection).
+ * records, and each slice's text (64 KiB) small enough to live in V8's young heap (Node makes
+ * strings over about 1 MB external, freed only by a full collection). Slices of 256 KiB left
+ * several megabytes of them uncollected at a big file's first save, its peak of memory.
  */
-const WRITE_SLICE = 16 * BLOCK;
+const WRITE_SLICE = 4 * BLOCK;
 
 /**
  * The head's text (without its closing brace), where the records start, and the bytes read; text
