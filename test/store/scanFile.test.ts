@@ -116,6 +116,22 @@ describe('scanFile', () => {
     }
   });
 
+  it('reads lines of about half a piece and of a piece, where its buffer is grown or not', () => {
+    // A piece of 16 bytes: lines carried over of 7 to 17 bytes (with CRLF and without a final newline).
+    const lengths = [7, 8, 9, 15, 16, 17, 1, 8, 16, 0, 9];
+    for (const eol of ['\n', '\r\n']) {
+      const text = lengths.map((n, i) => `${String.fromCharCode(97 + i).repeat(n)}${eol}`).join('');
+      for (const bytes of [Buffer.from(text), Buffer.from(`${text}tail`)]) {
+        const scan = scanned(bytes, 16);
+        expect(
+          scan === undefined || scan === 'binary'
+            ? scan
+            : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints },
+        ).toEqual(whole(bytes));
+      }
+    }
+  });
+
   it('reads a line longer than many pieces, and gives up on a file that ends early', () => {
     for (const text of [`${'x'.repeat(100)}\nshort\n`, `a\n${'y'.repeat(99)}\r\nb`, 'z'.repeat(101)]) {
       const bytes = Buffer.from(text);
