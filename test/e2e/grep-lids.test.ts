@@ -222,4 +222,22 @@ describe.skipIf(!hasRipgrep)('a file found is known text from its saved index on
     expect(run(['grep', '-l', '-F', NEEDLE], dir).stdout).toBe('a.txt\n');
     expect(run(['grep', '-c', '-F', NEEDLE], dir).stdout).toBe('a.txt:1\n');
   });
+
+  it('an undo that writes a binary file back saves no index of it: it stays unsearched and unopened', () => {
+    const dir = tempRepo();
+    const binary = Buffer.concat([Buffer.from('needle one\n'), Buffer.alloc(300, 1), Buffer.from('\0\nneedle two\n')]);
+    write(dir, 'b.dat', binary);
+    write(dir, 'a.txt', 'needle in text\n');
+    const hour = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(dir, 'b.dat'), hour, hour);
+    expect(run(['create', 'b.dat', '--force'], dir, { input: 'text needle\n' }).status).toBe(0);
+    expect(run(['undo'], dir).status).toBe(0);
+    // (Its time as it was: rt's own write, an index of which would be trusted by its stamp alone.)
+    expect(fs.readFileSync(path.join(dir, 'b.dat'))).toEqual(binary);
+    for (const env of [{}, { RT_RIPGREP: 'off' }, { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }]) {
+      expect(run(['grep', '-F', NEEDLE], dir, { env }).stdout).toMatch(/^a\.txt:1:\w+\|needle in text\n$/);
+      expect(run(['grep', '-l', '-F', NEEDLE], dir, { env }).stdout).toBe('a.txt\n');
+    }
+    expect(run(['open', 'b.dat'], dir).status).not.toBe(0);
+  });
 });
