@@ -17,6 +17,7 @@
 
 import { constants } from 'node:buffer';
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { hashBytes } from '../model/hash.js';
 import type { LineIndex } from '../model/lineIndex.js';
@@ -238,7 +239,7 @@ function readBlocks(
   ranges: ReadonlyArray<[number, number]>,
   scan: { readonly from: number; readonly shift: number; found(line: number, at: number): void } | undefined,
 ): { bomLength: number; firstEnd: number } | undefined {
-  const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const fd = fs.openSync(file.abs, READ_PLAIN);
   try {
     const same = () => sameStamp(stampOf(fs.fstatSync(fd, { bigint: true })), stamp);
     if (!same()) return undefined;

@@ -3,6 +3,7 @@
 // LIDs with what it holds now, then saves the result.
 
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { ChunkCrcs, crc32Combine, crcOn } from '../model/crc32.js';
 import { digestBytes } from '../model/digest.js';
@@ -258,7 +259,7 @@ function countLinesUpTo(fd: number, most: number): number {
 function withFile<T>(file: ResolvedPath, use: (fd: number) => T): T {
   let fd: number;
   try {
-    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(file.abs, READ_PLAIN);
   } catch (error) {
     throw accessError(file, error);
   }
@@ -365,7 +366,7 @@ export function readSnapshot(
 ): Snapshot {
   let read: WholeRead;
   try {
-    const fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const fd = fs.openSync(file.abs, READ_PLAIN);
     try {
       read = readWhole(fd, before.size, saved?.head.lines);
     } finally {
@@ -651,7 +652,7 @@ function scannedFile(
 ): IndexedFile | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(file.abs, READ_PLAIN);
   } catch (error) {
     throw accessError(file, error);
   }

@@ -122,7 +122,10 @@ export function withFolderOf<T>(file: ResolvedPath, use: (file: ResolvedPath) =>
 /**
  * Files read one after another, many of them in the same folder (a search's hits): each folder
  * is entered and checked once for a run of its files (see enterFolderOf), and left for the next
- * folder, or at `done`, which must follow.
+ * folder, or at `done`, which must follow. Only reads: every file of the run is read in the
+ * folder checked to be inside the root when entered, whatever is done to its path meanwhile
+ * (moved out of the root, or a link put in its place), as a file read a moment after the check
+ * always was; a write enters its folder itself (see The flow of a write).
  */
 export class FolderRun {
   private pinned: { readonly dir: string; leave(): void } | undefined;

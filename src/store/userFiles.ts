@@ -3,6 +3,7 @@
 // its definitions.
 
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import path from 'node:path';
 import { RtError, shellQuote } from '../model/errors.js';
 import { inFolder } from './pinnedFolder.js';
@@ -69,7 +70,7 @@ export function readPatchFile(cwd: string, name: string): Buffer {
  */
 export function readWhole(file: ResolvedPath, limit: number, tooLarge: (size: number) => RtError): Buffer {
   return inFolder(path.dirname(file.abs), file.display, () => {
-    const fd = fs.openSync(path.basename(file.abs), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const fd = fs.openSync(path.basename(file.abs), READ_PLAIN);
     try {
       const size = fs.fstatSync(fd).size;
       if (size > limit) throw tooLarge(size);

@@ -5,6 +5,7 @@
 // next run (cleanStaleTemps).
 
 import fs from 'node:fs';
+import { READ_PLAIN } from './plainFile.js';
 import path from 'node:path';
 import { crcOn } from '../model/crc32.js';
 import { RtError } from '../model/errors.js';
@@ -199,7 +200,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
  */
 function writeWithUnread(fd: number, name: string, parts: readonly Buffer[], unread: Unread, display: string): void {
   const { crc32 } = zlib();
-  const source = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const source = fs.openSync(name, READ_PLAIN);
   try {
     const check = () => {
       if (!sameVersion(fs.fstatSync(source), unread.version)) throw changedWhileEdited(display);
