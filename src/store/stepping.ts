@@ -15,6 +15,7 @@ import { ownerRuns } from '../io/processes.js';
 import type { FileData, FileSide, History, Step, StepFile } from './history.js';
 import { contentDigest, statFile } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
+import { readPlainFile } from './plainFile.js';
 import { protectedPlace, refuseProtectedWrite } from './protectedPaths.js';
 import { isInside, realpathAllowingMissing, stateKeyOf, type ResolvedPath } from './root.js';
 import type { KeptRecords } from './savedIndex.js';
@@ -344,17 +345,17 @@ function planFile(
   }
   if (!target.exists) {
     if (moved) {
-      const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
-      if (!sameSide(want, current, d, from))
+      const current = readAsChecked(file, st.size);
+      if (!current || !sameSide(want, current, d, from))
         throw refuse(
           'changed',
           `the step moved it: the ${taking} makes the other file from it only as the step left it, forced or not`,
         );
       return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
     }
-    const current = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+    const current = readAsChecked(file, st.size);
     // Removed only as the step left it, even with --force: what else it holds would go with it.
-    if (!sameSide(want, current, d, from))
+    if (!current || !sameSide(want, current, d, from))
       throw refuse(
         'changed',
         `the ${taking} would remove it, with what was added since: keep what you need of it, remove it by hand, ` +
@@ -490,9 +491,10 @@ function sidesNow(
       continue;
     }
     if (!st?.isFile() || st.size !== side.size) return undefined;
-    const bytes = inFolder(path.dirname(file.abs), file.display, () => fs.readFileSync(path.basename(file.abs)));
+    const bytes = readAsChecked(file, side.size);
     const d = data[i]!;
     if (
+      !bytes ||
       bytes.length !== side.size ||
       (side.digest !== null && contentDigest([bytes]) !== side.digest) ||
       !ownLinesHold(bytes, d, to)
@@ -721,4 +723,12 @@ function damaged(chosen: Step, file: ResolvedPath): RtError {
       'nothing was written',
     ['see the file as it is: rt open ' + quotePath(file.display), 'remove .rt/history to start the history again'],
   );
+}
+
+/**
+ * The bytes of a file found a regular file of `size` bytes, read within its folder: undefined when
+ * it is no longer one, or bigger (a link or a FIFO swapped in since is neither followed nor waited on).
+ */
+function readAsChecked(file: ResolvedPath, size: number): Buffer | undefined {
+  return inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), size));
 }
