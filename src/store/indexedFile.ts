@@ -357,12 +357,17 @@ export interface Snapshot {
   readonly saved?: { readonly text: Buffer; readonly blocks: string };
 }
 
-/** Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. */
+/**
+ * Reads the whole file and reconciles its saved LIDs with what it holds now; saves nothing. A
+ * binary file is refused, unless `binary` (an undo or redo putting a step's text back over the
+ * binary file the step replaced, its bytes compared whole).
+ */
 export function readSnapshot(
   store: StateStore,
   file: ResolvedPath,
   saved = SavedIndex.open(store, file.rel),
   before = statFile(file),
+  binary = false,
 ): Snapshot {
   let read: WholeRead;
   try {
@@ -375,7 +380,7 @@ export function readSnapshot(
   } catch (error) {
     throw accessError(file, error);
   }
-  if (looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
+  if (!binary && looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
   const after = statFile(file);
   const head = saved?.head;
   const lines = read.lines(head?.lines);

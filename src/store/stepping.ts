@@ -13,7 +13,7 @@ import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../mo
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { ownerRuns } from '../io/processes.js';
 import type { FileData, FileSide, History, Step, StepFile } from './history.js';
-import { contentDigest, statFile } from './indexedFile.js';
+import { contentDigest, statFile, type Snapshot } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
 import { readPlainFile } from './plainFile.js';
 import { protectedPlace, refuseProtectedWrite } from './protectedPaths.js';
@@ -364,7 +364,7 @@ function planFile(
     return { file, parts: null, version: versionOf(st), regions: [], path: f.path };
   }
   // Read once, with its index: the saved one as it is when the file is the version it describes.
-  const snapshot = tx.read(file);
+  const snapshot = readStepFile(tx, file, (bytes) => sameSide(want, bytes, d, from));
   const current = snapshot.lines;
   let hunks = d.hunks;
   const same = sameSide(want, current.bytes, d, from, () => current);
@@ -731,4 +731,20 @@ function damaged(chosen: Step, file: ResolvedPath): RtError {
  */
 function readAsChecked(file: ResolvedPath, size: number): Buffer | undefined {
   return inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), size));
+}
+
+/**
+ * The file a step is taken back or made again on, read with its index. A binary file is read too
+ * when it holds exactly the bytes the step left on this side (a create --force over a binary
+ * file, undone, is made again); otherwise it is refused as binary, as every command refuses one.
+ */
+function readStepFile(tx: Transaction, file: ResolvedPath, isSide: (bytes: Buffer) => boolean): Snapshot {
+  try {
+    return tx.read(file);
+  } catch (error) {
+    if (!(error instanceof RtError) || error.code !== 'binary') throw error;
+    const snapshot = tx.read(file, true);
+    if (!isSide(snapshot.lines.bytes)) throw error;
+    return snapshot;
+  }
 }

@@ -221,8 +221,8 @@ export class Transaction {
   }
 
   /** The file as it is now, with its index (read within its folder: a folder swapped for a link is not followed). */
-  read(file: ResolvedPath): Snapshot {
-    return this.within(file, readSnapshot);
+  read(file: ResolvedPath, binary = false): Snapshot {
+    return this.within(file, (store, pinnedFile) => readSnapshot(store, pinnedFile, undefined, undefined, binary));
   }
 
   /** `use` given the file's state and its path within its folder, entered as `read` enters it. */

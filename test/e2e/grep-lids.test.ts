@@ -239,5 +239,17 @@ describe.skipIf(!hasRipgrep)('a file found is known text from its saved index on
       expect(run(['grep', '-l', '-F', NEEDLE], dir, { env }).stdout).toBe('a.txt\n');
     }
     expect(run(['open', 'b.dat'], dir).status).not.toBe(0);
+    // The step is made again over the binary file it replaced (its bytes compared whole), and taken back again.
+    expect(run(['redo'], dir).status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'b.dat'), 'utf8')).toBe('text needle\n');
+    expect(run(['grep', '-l', '-F', NEEDLE], dir).stdout).toBe('a.txt\nb.dat\n');
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'b.dat'))).toEqual(binary);
+    // Binary bytes other than the step's: refused as binary, nothing written.
+    fs.appendFileSync(path.join(dir, 'b.dat'), 'more\n');
+    const refused = run(['redo', '--force'], dir);
+    expect(refused.status).toBe(4);
+    expect(refused.stderr).toMatch(/binary/);
+    expect(fs.readFileSync(path.join(dir, 'b.dat'))).toEqual(Buffer.concat([binary, Buffer.from('more\n')]));
   });
 });
