@@ -2,6 +2,7 @@
 // taken, then taken as one transaction (store/stepping.ts); the restored regions printed as an
 // edit prints its own.
 
+import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { printable, RtError, shellQuote } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { History, redoneBy, type Step } from '../store/history.js';
@@ -181,6 +182,11 @@ function report(ctx: Context, p: RestoredFile): Record<string, unknown> {
   if (p.parts === null || !p.lines || !p.index || !p.content) {
     ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
     return { path: p.file.display, verb: 'removed' };
+  }
+  if (looksBinary(p.lines.bytes.subarray(0, SNIFF_BYTES))) {
+    // Its bytes as they were, which rt does not show (nor give LIDs: no index of a binary file is kept).
+    ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: a binary file, not shown\n`);
+    return { path: p.file.display, verb: 'restored', binary: true };
   }
   const store = ctx.stateOf(p.file);
   const lids = p.index.lids;

@@ -231,7 +231,11 @@ describe.skipIf(!hasRipgrep)('a file found is known text from its saved index on
     const hour = new Date(Date.now() - 3_600_000);
     fs.utimesSync(path.join(dir, 'b.dat'), hour, hour);
     expect(run(['create', 'b.dat', '--force'], dir, { input: 'text needle\n' }).status).toBe(0);
-    expect(run(['undo'], dir).status).toBe(0);
+    const undone = run(['undo'], dir);
+    expect(undone.status).toBe(0);
+    // No lines of it, nor LIDs: rt shows no binary file.
+    expect(undone.stdout).toMatch(/^restored b\.dat: a binary file, not shown$/m);
+    expect(undone.stdout).not.toMatch(/needle/);
     // (Its time as it was: rt's own write, an index of which would be trusted by its stamp alone.)
     expect(fs.readFileSync(path.join(dir, 'b.dat'))).toEqual(binary);
     for (const env of [{}, { RT_RIPGREP: 'off' }, { RT_RIPGREP: 'off', RT_GIT_GREP: 'off' }]) {

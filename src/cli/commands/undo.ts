@@ -32,7 +32,8 @@ export const undoCommand = defineCommand({
       'left it, with --force or without (what was added to it would go too), and so do the files ' +
       'of a move (one is made again from the other).',
     "Prints which step was undone, then each restored file's changed regions with their LIDs " +
-      'and 3 lines of context, as after an edit. Nothing to undo is exit 1, and so is a STEP ' +
+      'and 3 lines of context, as after an edit (a binary file put back is named, not shown). ' +
+      'Nothing to undo is exit 1, and so is a STEP ' +
       'undone already. Needs saved state: with RT_STATE=off there is no history.',
   ],
   args: [{ name: 'step', summary: 'the step to undo (default: your latest)', required: false, complete: 'none' }],
