@@ -3,6 +3,7 @@
 // edit prints its own.
 
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { sliceParts } from '../model/edit.js';
 import { printable, RtError, shellQuote } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { History, redoneBy, type Step } from '../store/history.js';
@@ -183,8 +184,9 @@ function report(ctx: Context, p: RestoredFile): Record<string, unknown> {
     ctx.out(`${ctx.style.verb('removed')} ${p.file.display}\n`);
     return { path: p.file.display, verb: 'removed' };
   }
-  if (looksBinary(p.lines.bytes.subarray(0, SNIFF_BYTES))) {
-    // Its bytes as they were, which rt does not show (nor give LIDs: no index of a binary file is kept).
+  // (The first bytes of the parts: the lines' bytes would be the whole file joined.)
+  if (looksBinary(sliceParts(p.parts, 0, SNIFF_BYTES))) {
+    // Binary bytes, which rt does not show (nor give LIDs: no index of a binary file is kept).
     ctx.out(`${ctx.style.verb('restored')} ${p.file.display}: a binary file, not shown\n`);
     return { path: p.file.display, verb: 'restored', binary: true };
   }

@@ -751,7 +751,7 @@ export function statResolved(file: ResolvedPath): fs.Stats {
   }
 }
 
-function accessError(file: ResolvedPath, error: unknown): RtError {
+export function accessError(file: ResolvedPath, error: unknown): RtError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') return swappedForLink(file);
   if (code === 'ENOENT')

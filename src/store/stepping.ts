@@ -13,7 +13,7 @@ import { NO_RETIRED, reconcileIndex, retire, today, type LineIndex } from '../mo
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { ownerRuns } from '../io/processes.js';
 import type { FileData, FileSide, History, Step, StepFile } from './history.js';
-import { contentDigest, statFile, type Snapshot } from './indexedFile.js';
+import { accessError, contentDigest, statFile, type Snapshot } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
 import { readPlainFile } from './plainFile.js';
 import { protectedPlace, refuseProtectedWrite } from './protectedPaths.js';
@@ -727,10 +727,20 @@ function damaged(chosen: Step, file: ResolvedPath): RtError {
 
 /**
  * The bytes of a file found a regular file of `size` bytes, read within its folder: undefined when
- * it is no longer one, or bigger (a link or a FIFO swapped in since is neither followed nor waited on).
+ * it is no longer one, or bigger (a link or a FIFO swapped in since is neither followed nor waited
+ * on). A file that cannot be read is refused as such (not taken for one that changed).
  */
 function readAsChecked(file: ResolvedPath, size: number): Buffer | undefined {
-  return inFolder(path.dirname(file.abs), file.display, () => readPlainFile(path.basename(file.abs), size));
+  return inFolder(path.dirname(file.abs), file.display, () => {
+    const name = path.basename(file.abs);
+    try {
+      fs.accessSync(name, fs.constants.R_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') throw accessError(file, error);
+    }
+    return readPlainFile(name, size);
+  });
 }
 
 /**

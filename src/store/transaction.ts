@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
+import { sliceParts } from '../model/edit.js';
 import type { FileLines } from '../model/lines.js';
 import type { LineIndex } from '../model/lineIndex.js';
 import type { EditSet } from '../model/editSet.js';
@@ -424,7 +425,7 @@ function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
     const content = c.content as Content;
     // A binary file gets no index (an undo may write one back, as it was): a saved index that describes a file is
     // what tells a search, without a look at its bytes, that the file is text (see IndexChecks).
-    if (looksBinary(firstBytes(content.parts, SNIFF_BYTES))) return { change: c, saved: false };
+    if (looksBinary(sliceParts(content.parts, 0, SNIFF_BYTES))) return { change: c, saved: false };
     const file = landing(c);
     const store = ws.stateOf(file);
     const index = content.index ?? nextIndex(store, file, content.lines);
@@ -435,20 +436,6 @@ function saveChange(ws: Workspace, since: number): (c: Change) => Saved {
     });
     return { change: c, index, saved };
   };
-}
-
-/** The first `n` bytes of `parts` (fewer when they hold fewer). */
-function firstBytes(parts: readonly Buffer[], n: number): Buffer {
-  const first = parts.find((p) => p.length > 0);
-  if (!first || first.length >= n) return (first ?? Buffer.alloc(0)).subarray(0, n);
-  const head: Buffer[] = [];
-  let size = 0;
-  for (const p of parts) {
-    if (size >= n) break;
-    head.push(p.subarray(0, n - size));
-    size += Math.min(p.length, n - size);
-  }
-  return Buffer.concat(head, size);
 }
 
 /** What tells that a stamp of `abs` is the version this run wrote there (see ownWriteSettled); nothing if none. */
