@@ -47,3 +47,14 @@ export function previousWindow(total: number, last: LineWindow, size: number): L
   const start = Math.max(1, last.start + overlapFor(size) - 1 - size + 1);
   return { start, end: Math.min(total, start + size - 1) };
 }
+
+/** Ranges [from, to) of lines, the empty ones dropped, sorted and joined where they meet or overlap. */
+export function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [from, to] of ranges.filter(([f, t]) => f < t).sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}

@@ -7,6 +7,7 @@
 
 import { RtError } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
+import { mergeRanges } from '../model/window.js';
 import {
   indexedLinesAsRead,
   openIndexed,
@@ -227,11 +228,14 @@ function hitLinesAsFound(
     if (!line) return undefined;
     read.push(line);
   }
-  const store = world.stateOf(resolved);
-  const checked = world.checkedIndex?.(resolved.abs);
-  const known = checked
-    ? indexedLinesAsRead(store, resolved, searched, read, checked)
-    : indexedLinesAsRead(store, resolved, searched, read);
+  // The search's own check of the index when it made one; else (undefined) it is made now.
+  const known = indexedLinesAsRead(
+    world.stateOf(resolved),
+    resolved,
+    searched,
+    read,
+    world.checkedIndex?.(resolved.abs),
+  );
   if (!known?.contents.every(isHit)) return undefined;
   const at = new Map(searched.map((n, k) => [n, k]));
   return {
@@ -250,15 +254,9 @@ function rangesAround(
   context: { readonly before: number; readonly after: number },
   total: number,
 ): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  for (const line of lines) {
-    const from = Math.max(0, line - context.before);
-    const to = Math.min(total, line + context.after + 1);
-    const last = ranges[ranges.length - 1];
-    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
-    else ranges.push([from, to]);
-  }
-  return ranges;
+  return mergeRanges(
+    lines.map((line) => [Math.max(0, line - context.before), Math.min(total, line + context.after + 1)] as const),
+  );
 }
 
 /**

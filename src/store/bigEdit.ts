@@ -24,6 +24,7 @@ import type { LineIndex } from '../model/lineIndex.js';
 import { applySplice, splicedIndex, type EditedFile } from '../model/edit.js';
 import { EditSet } from '../model/editSet.js';
 import { dominantEol, splitLines, type FileLines } from '../model/lines.js';
+import { mergeRanges } from '../model/window.js';
 import type { AppliedChanges, PlannedChange } from '../model/patch/plan.js';
 import { markUnread, sameStamp, SMALL_CONTENT, stampOf, statFile, trustworthy, type Snapshot } from './indexedFile.js';
 import { readInto } from './readAt.js';
@@ -210,17 +211,6 @@ function linesAfter(
 /** Where block `b` starts in the file: its checkpoint, but the first block with the BOM before its first line. */
 function blockStart(checkpoints: readonly number[], b: number): number {
   return b === 0 ? 0 : checkpoints[b]!;
-}
-
-/** Block ranges [from, to) sorted and joined where they meet. */
-function mergeRanges(ranges: Array<[number, number]>): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const [from, to] of ranges.filter(([f, t]) => f < t).sort((a, b) => a[0] - b[0])) {
-    const last = out[out.length - 1];
-    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
-    else out.push([from, to]);
-  }
-  return out;
 }
 
 /**

@@ -34,6 +34,14 @@ function whole(bytes: Buffer): { h1: number[]; h2: number[]; count: number; chec
   return { h1: Array.from(hashes.h1), h2: Array.from(hashes.h2), count: lines.count, checkpoints };
 }
 
+/** A scan in pieces of `piece` bytes, in the shape `whole` gives (or why there is none). */
+function scannedAsWhole(bytes: Buffer, piece: number): ReturnType<typeof whole> | undefined | 'binary' {
+  const scan = scanned(bytes, piece);
+  return scan === undefined || scan === 'binary'
+    ? scan
+    : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints };
+}
+
 const line = fc.oneof(
   // (A line starting with a BOM's bytes is content: only the file's first bytes can be its BOM.)
   fc.constantFrom('', 'x', 'tail\r', 'lone\rcr', '\t{', 'même', '\u00ef\u00bb\u00bfbom'),
@@ -122,12 +130,7 @@ describe('scanFile', () => {
     for (const eol of ['\n', '\r\n']) {
       const text = lengths.map((n, i) => `${String.fromCharCode(97 + i).repeat(n)}${eol}`).join('');
       for (const bytes of [Buffer.from(text), Buffer.from(`${text}tail`)]) {
-        const scan = scanned(bytes, 16);
-        expect(
-          scan === undefined || scan === 'binary'
-            ? scan
-            : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints },
-        ).toEqual(whole(bytes));
+        expect(scannedAsWhole(bytes, 16)).toEqual(whole(bytes));
       }
     }
   });
@@ -135,12 +138,7 @@ describe('scanFile', () => {
   it('reads a line longer than many pieces, and gives up on a file that ends early', () => {
     for (const text of [`${'x'.repeat(100)}\nshort\n`, `a\n${'y'.repeat(99)}\r\nb`, 'z'.repeat(101)]) {
       const bytes = Buffer.from(text);
-      const scan = scanned(bytes, 16);
-      expect(
-        scan === undefined || scan === 'binary'
-          ? scan
-          : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints },
-      ).toEqual(whole(bytes));
+      expect(scannedAsWhole(bytes, 16)).toEqual(whole(bytes));
     }
     const file = path.join(tempDir(), 'short.txt');
     fs.writeFileSync(file, 'a\nb\n');
