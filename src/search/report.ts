@@ -15,6 +15,7 @@ import {
   type IndexedFile,
   type TrustedIndex,
 } from '../store/indexedFile.js';
+import type { CheckedFile } from '../store/indexChecks.js';
 import { FolderRun } from '../store/pinnedFolder.js';
 import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
 import type { StateStore } from '../store/state.js';
@@ -39,7 +40,7 @@ export interface ReportWorld {
   readonly root: Root;
   stateOf(file: { readonly stateRoot: string }): StateStore;
   /** The saved index the search found to describe the file `abs` as it was then, if it checked (see IndexChecks). */
-  checkedIndex?(abs: string): TrustedIndex | undefined;
+  checkedIndex?(abs: string): CheckedFile | undefined;
 }
 
 /** How hits are reported. */
@@ -127,10 +128,12 @@ function readFileRows(
   output: ReportOptions,
   folders: FolderRun,
 ): FileRows | undefined {
+  // The search's own check of the file's index, when it made one (else it is made now).
+  const checked = world.checkedIndex?.(file.abs);
   let resolved: ResolvedPath;
   try {
     // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
-    resolved = listedPath(world.root, file.abs, file.display);
+    resolved = checked ? { ...checked.file, display: file.display } : listedPath(world.root, file.abs, file.display);
   } catch {
     return undefined;
   }
@@ -141,7 +144,7 @@ function readFileRows(
     // and checked: one swapped for a link out of the root is not followed.
     read =
       (output.before === 0 && output.after === 0 && found
-        ? hitLinesAsFound(world, resolved, searched, found, isHit)
+        ? hitLinesAsFound(world, resolved, searched, found, isHit, checked?.index)
         : undefined) ??
       retryOnChange(() =>
         folders.in(resolved, (pinned) =>
@@ -221,6 +224,7 @@ function hitLinesAsFound(
   searched: readonly number[],
   found: ReadonlyMap<number, Buffer>,
   isHit: (content: Buffer) => boolean,
+  checked: TrustedIndex | undefined,
 ): HitLines | undefined {
   const read: Buffer[] = [];
   for (const n of searched) {
@@ -228,14 +232,8 @@ function hitLinesAsFound(
     if (!line) return undefined;
     read.push(line);
   }
-  // The search's own check of the index when it made one; else (undefined) it is made now.
-  const known = indexedLinesAsRead(
-    world.stateOf(resolved),
-    resolved,
-    searched,
-    read,
-    world.checkedIndex?.(resolved.abs),
-  );
+  // (Undefined: checked now.)
+  const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read, checked);
   if (!known?.contents.every(isHit)) return undefined;
   const at = new Map(searched.map((n, k) => [n, k]));
   return {
