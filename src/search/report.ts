@@ -5,6 +5,7 @@
 // lines the search found, as it found them, is not read again: its hits are reported as found,
 // with the index's LIDs.
 
+import { enclosingLines, type EnclosedBy, type Enclosure } from '../model/enclosing.js';
 import { RtError } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { mergeRanges } from '../model/window.js';
@@ -56,6 +57,19 @@ export interface ReportOptions {
   readonly cutOver: number;
   /** The ripgrep command that does the search, for the message when matching takes too long. */
   readonly ripgrep: string;
+  /** --function (-p) or, with `body`, --function-context (-W): the definitions enclosing hits are printed too. */
+  readonly enclosing?: Enclosing;
+}
+
+/** How the definitions enclosing a file's hits are found (the outline's grammars are the caller's: see Layers). */
+export interface Enclosing {
+  /** The whole definition (-W), not only the line it is listed by (-p). */
+  readonly body: boolean;
+  /** The definitions of `file`, given every line of it as read (without line endings). */
+  definitions(
+    file: ResolvedPath,
+    contents: readonly Buffer[],
+  ): { readonly by: EnclosedBy; readonly definitions: readonly Enclosure[] };
 }
 
 /** A file's lines to report: each hit with its context, ascending. */
@@ -143,12 +157,14 @@ function readFileRows(
     // Without context, the lines found may do; else the file is read within its folder, entered
     // and checked: one swapped for a link out of the root is not followed.
     read =
-      (output.before === 0 && output.after === 0 && found
+      (output.before === 0 && output.after === 0 && !output.enclosing && found
         ? hitLinesAsFound(world, resolved, searched, found, isHit, checked?.index)
         : undefined) ??
       retryOnChange(() =>
         folders.in(resolved, (pinned) =>
-          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
+          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit, (contents) =>
+            output.enclosing?.definitions(resolved, contents),
+          ),
         ),
       );
   } catch (error) {
@@ -171,7 +187,8 @@ function readFileRows(
           : content.length > output.cutOver
             ? output.matcher.matchesIn(content, 1)
             : [];
-      rows.push({ n: i + 1, lid, content, marks });
+      const listed = isHitLine ? undefined : read.listed?.get(i);
+      rows.push({ n: i + 1, lid, content, marks, ...(listed ? { definition: listed } : {}) });
       hit.push(isHitLine);
     }
   }
@@ -186,6 +203,8 @@ interface HitLines {
   /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
   readonly ranges: ReadonlyArray<readonly [number, number]>;
   line(i: number): { lid: string; content: Buffer };
+  /** With --function: the lines definitions enclosing hits are listed by, and how they were found. */
+  readonly listed?: ReadonlyMap<number, NonNullable<FoundLine['definition']>>;
 }
 
 /**
@@ -197,20 +216,37 @@ interface HitLines {
 function readHitLines(
   indexed: IndexedFile,
   searched: readonly number[],
-  context: { readonly before: number; readonly after: number },
+  context: { readonly before: number; readonly after: number; readonly enclosing?: Enclosing },
   isHit: (content: Buffer) => boolean,
+  definitions: (contents: readonly Buffer[]) => ReturnType<Enclosing['definitions']> | undefined,
 ): HitLines {
   let lines = searched.filter((n) => n < indexed.total);
   let ranges = rangesAround(lines, context, indexed.total);
-  let line = readRanges(indexed, ranges);
+  // The definitions around hits are found in the whole file, read once.
+  const whole = context.enclosing !== undefined;
+  let line = readRanges(indexed, whole ? [[0, indexed.total]] : ranges);
   if (lines.length < searched.length || !lines.every((n) => isHit(line(n).content))) {
-    const all = readRanges(indexed, [[0, indexed.total]]);
+    const all = whole ? line : readRanges(indexed, [[0, indexed.total]]);
     lines = [];
     for (let n = 0; n < indexed.total && lines.length < searched.length; n++) if (isHit(all(n).content)) lines.push(n);
     ranges = rangesAround(lines, context, indexed.total);
     line = all;
   }
-  return { persist: () => indexed.persist(), lines, ranges, line };
+  const persist = () => indexed.persist();
+  if (!whole) return { persist, lines, ranges, line };
+  const contents: Buffer[] = [];
+  for (let i = 0; i < indexed.total; i++) contents.push(line(i).content);
+  const found = definitions(contents);
+  if (!found) return { persist, lines, ranges, line };
+  const { spans, listed } = enclosingLines(found.definitions, found.by, lines, context.enclosing!.body);
+  const marks = new Map<number, NonNullable<FoundLine['definition']>>();
+  for (const [n, d] of listed)
+    marks.set(n, {
+      by: found.by,
+      ...(d.kind === undefined ? {} : { kind: d.kind }),
+      ...(d.name ? { name: d.name } : {}),
+    });
+  return { persist, lines, ranges: mergeRanges([...ranges, ...spans]), line, listed: marks };
 }
 
 /**
