@@ -46,7 +46,7 @@ const MD = '# Guide\n\nintro sum\n\n## Set-up\n\nrun sum here\n';
 const TXT = 'intro\nfoo: sum\n  indented sum\nbar:\n  sum here\n';
 
 /** The LIDs rt gives `content` (the same in any folder: fresh LIDs depend on the bytes), without showing them here. */
-function lidsOf(name: string, content: string | Buffer): string[] {
+function lidsOf(name: string, content: string | Buffer): readonly string[] {
   const elsewhere = tempRepo();
   write(elsewhere, name, content);
   return parseWindow(run(['open', name], elsewhere)).lids;
