@@ -7,6 +7,7 @@
 import { RtError } from '../model/errors.js';
 import { lineContentRange } from '../model/lineScan.js';
 import { dotWithinLines } from './patternText.js';
+import type { ByteRange, Captured } from '../model/replacement.js';
 import { byteOffsets } from '../model/utf8Offsets.js';
 
 export interface MatchOptions {
@@ -96,6 +97,27 @@ export function compileMatcher(pattern: string, options: MatchOptions, written =
     const literal = compileMatcher(escapeRegExp(pattern), { ...options, fixed: false }, written);
     return { ...literal, literal: true, ...(pattern.length <= LINEAR_LITERAL ? { linear: true } : {}) };
   }
+  const regex = patternRegex(pattern, options, written);
+  // A line is matched alone, so "." may match any character of it (the s flag); the pass over a
+  // whole file finds candidates with "." kept within a line.
+  const single = new RegExp(regex.source, `s${regex.flags}`);
+  const global = new RegExp(regex.source, `gs${regex.flags}`);
+  // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
+  // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
+  if (compiled(written, regex).test('') || /\(\?<?[=!]/.test(pattern))
+    return perLineMatcher(compiled(written, single), compiled(written, global));
+  return regexMatcher(
+    compiled(written, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)),
+    compiled(written, single),
+    compiled(written, global),
+  );
+}
+
+/**
+ * `pattern` (not -F) as a JavaScript regular expression, with -i and -w: with Unicode semantics
+ * where the pattern allows them; refused (exit 2) when it is no regular expression.
+ */
+function patternRegex(pattern: string, options: MatchOptions, written: string): RegExp {
   const flags = options.ignoreCase ? 'i' : '';
   // Unicode semantics (the u flag: \p{…}, whole code points) when the pattern allows them;
   // a pattern only valid without it (e.g. an escaped "-") is taken in the older dialect.
@@ -120,19 +142,59 @@ export function compileMatcher(pattern: string, options: MatchOptions, written =
     if (/\(\?[a-z]+\)/.test(written)) hints.unshift('inline flags such as (?i) are not supported: use -i');
     throw new RtError('usage', `invalid pattern ${JSON.stringify(written)}: ${message}`, hints);
   }
-  // A line is matched alone, so "." may match any character of it (the s flag); the pass over a
-  // whole file finds candidates with "." kept within a line.
-  const single = new RegExp(regex.source, `s${regex.flags}`);
-  const global = new RegExp(regex.source, `gs${regex.flags}`);
-  // Lookarounds could see the neighbouring line through the whole-file pass, and a pattern that
-  // matches the empty string (^$, x*) would find a candidate everywhere: test line by line.
-  if (compiled(written, regex).test('') || /\(\?<?[=!]/.test(pattern))
-    return perLineMatcher(compiled(written, single), compiled(written, global));
-  return regexMatcher(
-    compiled(written, new RegExp(dotWithinLines(regex.source), `gm${regex.flags}`)),
-    compiled(written, single),
-    compiled(written, global),
-  );
+  return regex;
+}
+
+/**
+ * The matches of `pattern` in a line's content with their capture groups, as byte ranges: what
+ * a replacement needs. Every match counts, empty ones too (`^` puts text before a line), each
+ * found where the last ended (after an empty one, a character on), as JavaScript's replace finds
+ * them. -F: the string's places, as bytes.
+ */
+export function capturingMatcher(
+  pattern: string,
+  options: MatchOptions,
+  written = pattern,
+): (content: Buffer) => Captured[] {
+  if (options.fixed && !options.ignoreCase && !options.word) {
+    const needle = Buffer.from(pattern, 'utf8');
+    return (content) => {
+      const out: Captured[] = [];
+      if (needle.length === 0) return out;
+      for (let at = content.indexOf(needle); at !== -1; at = content.indexOf(needle, at + needle.length))
+        out.push({ range: [at, at + needle.length], groups: [], named: new Map() });
+      return out;
+    };
+  }
+  const regex = patternRegex(options.fixed ? escapeRegExp(pattern) : pattern, { ...options, fixed: false }, written);
+  const global = compiled(written, new RegExp(regex.source, `dgs${regex.flags}`));
+  return (content) => capturesIn(global, content);
+}
+
+function capturesIn(global: RegExp, content: Buffer): Captured[] {
+  const text = content.toString('utf8');
+  const found: RegExpExecArray[] = [];
+  global.lastIndex = 0;
+  for (;;) {
+    const m = global.exec(text);
+    if (!m) break;
+    found.push(m);
+    if (m[0] === '') {
+      const pair = global.unicode && /^[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(m.index, m.index + 2));
+      global.lastIndex = m.index + (pair ? 2 : 1);
+      if (global.lastIndex > text.length) break;
+    }
+  }
+  // Every offset of every group, mapped to bytes at once (byteOffsets takes them ascending).
+  const offsets = [...new Set(found.flatMap((m) => m.indices!.flatMap((r) => r ?? [])))].sort((a, b) => a - b);
+  const bytes = byteOffsets(content, offsets);
+  const byteOf = new Map(offsets.map((o, i) => [o, bytes[i]!]));
+  const range = (r: [number, number] | undefined): ByteRange | undefined => r && [byteOf.get(r[0])!, byteOf.get(r[1])!];
+  return found.map((m) => ({
+    range: range(m.indices![0])!,
+    groups: [...m.indices!].map(range),
+    named: new Map(Object.entries(m.indices!.groups ?? {}).map(([name, r]) => [name, range(r)])),
+  }));
 }
 
 /**
