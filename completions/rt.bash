@@ -19,7 +19,7 @@ _rt_symbols() {
 
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent'
+  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent --expect --only'
   local cmd="" pos=0 i word opts
   # Find the command and how many arguments (not options or their values) follow it.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -33,7 +33,7 @@ _rt() {
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history mcp completions help --root --color --json --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace undo redo history mcp completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -192,6 +192,20 @@ _rt() {
         *) COMPREPLY=() ;;
       esac
       ;;
+    replace)
+      opts='-F --fixed -i --ignore-case -w --word -g --glob --hidden --no-ignore --expect --only --dry-run --max --no-check --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      case "$pos" in
+        0) COMPREPLY=() ;;
+        1) COMPREPLY=() ;;
+        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      esac
+      ;;
     undo)
       opts='--force --root --color --json -h --help'
       case "$prev" in
@@ -256,7 +270,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply undo redo history mcp completions help agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace undo redo history mcp completions help agents' -- "$cur"))
       ;;
   esac
 }

@@ -1,4 +1,4 @@
-// What the commands that write (edit, insert, delete, create, apply) share: their flags read, and
+// What the commands that write (edit, insert, delete, create, apply; replace plans its own) share: their flags read, and
 // their batch run through the one transaction (store/fileChanges.ts), its outcome reported.
 
 import type { FileChange } from '../model/patch/types.js';

@@ -76,7 +76,7 @@ export function renderLine(
   number: number,
   lid: string,
   content: Buffer,
-  separator: '|' | '-' | '=',
+  separator: '|' | '-' | '=' | '+',
   style: Style = PLAIN,
   path?: string,
   marks: readonly MatchRange[] = [],

@@ -57,8 +57,20 @@ export interface WriteFlags {
 
 /** Which command writes: its name, and whether its changes come from a patch (messages then name the patch line). */
 export interface WriteOrigin {
-  readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply';
+  readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply' | 'replace';
   readonly patch: boolean;
+}
+
+/**
+ * A change worked out from each file's content as read under its lock, rather than from hunks
+ * naming shown lines (rt replace: the match is the proof of the content). Its files are updates
+ * without hunks; one whose content now calls for no change is left out of the batch.
+ */
+export interface Rewrite {
+  /** The changes to the file read as `lines` with `index`. */
+  plan(file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[];
+  /** Called with every file planned (and changed), before anything is written: a refusal here writes nothing. */
+  verify(planned: readonly Planned[]): void;
 }
 
 /** `changes` with their new lines moved to the indentation around them (--indent auto). */
@@ -128,7 +140,12 @@ export interface BatchOutput {
 export async function writeChanges(
   ws: Workspace,
   changes: readonly FileChange[],
-  options: { readonly flags: WriteFlags; readonly origin: WriteOrigin; readonly readOnly: boolean },
+  options: {
+    readonly flags: WriteFlags;
+    readonly origin: WriteOrigin;
+    readonly readOnly: boolean;
+    readonly rewrite?: Rewrite;
+  },
   output: BatchOutput,
 ): Promise<void> {
   const { flags, origin } = options;
@@ -155,7 +172,7 @@ export async function writeChanges(
           ),
       )
     : undefined;
-  await writeBatch(ws, resolved, flags, origin, grammars, output);
+  await writeBatch(ws, resolved, flags, origin, grammars, output, options.rewrite);
 }
 
 /** The first bytes of the file a `create` or `*** Add File` makes. */
@@ -171,6 +188,7 @@ async function writeBatch(
   origin: WriteOrigin,
   grammars: Promise<void> | undefined,
   output: BatchOutput,
+  rewrite?: Rewrite,
 ): Promise<void> {
   const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
@@ -182,7 +200,10 @@ async function writeBatch(
   try {
     tx.sweep(targets);
     const alone = resolved.length === 1;
-    const planned = resolved.map((r) => atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone)));
+    const all = resolved.map((r) => atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone, rewrite)));
+    // (A rewrite leaves out a file it now changes in no line.)
+    const planned = rewrite ? all.filter((p) => p.applied && p.applied.edits.size > 0) : all;
+    rewrite?.verify(planned);
     for (const p of planned) tx.stage(p.change);
     if (grammars) {
       await grammars;
@@ -336,6 +357,7 @@ function plan(
   flags: WriteFlags,
   origin: WriteOrigin,
   alone: boolean,
+  rewrite: Rewrite | undefined,
 ): Planned {
   const { change, file } = r;
   const store = ws.stateOf(file);
@@ -346,7 +368,9 @@ function plan(
   if (change.kind === 'update' && !flags.force && view.kept && change.hunks[0])
     tx.within(file, (store, pinned) => refuseUnreadAtOnce(store, pinned, view, change.hunks[0]!));
   const planChanges = (lines: FileLines, index: LineIndex) =>
-    changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : []);
+    rewrite
+      ? rewrite.plan(file, lines, index)
+      : changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : []);
   // A big file whose saved index still describes it is read only around its change (see bigEdit.ts).
   const big =
     alone && bigEditable(ws, r, flags)

@@ -16,6 +16,7 @@ import { grepFileCommand } from './grepFile.js';
 import { insertCommand } from './insert.js';
 import { openCommand } from './open.js';
 import { outlineCommand } from './outline.js';
+import { replaceCommand } from './replace.js';
 import { scrollCommand } from './scroll.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   deleteCommand,
   createCommand,
   applyCommand,
+  replaceCommand,
   undoCommand,
   redoCommand,
   historyCommand,

@@ -1,0 +1,448 @@
+// rt replace: every match of a pattern in the files rt grep searches, replaced as one batch on
+// the one write path (locks, syntax check, journal, one history step). The search only chooses
+// the files: each is read again under its lock and matched again there, so the match is the proof
+// of the content and no line needs to have been shown.
+
+import path from 'node:path';
+import { RtError, shellQuote } from '../../model/errors.js';
+import { hasBom, lineContent, type FileLines } from '../../model/lines.js';
+import type { LineIndex } from '../../model/lineIndex.js';
+import { lidToString } from '../../model/lid.js';
+import type { PlannedChange } from '../../model/patch/plan.js';
+import type { PatchHunk } from '../../model/patch/types.js';
+import { parseReplacement, replaceMatches } from '../../model/replacement.js';
+import { renderLine } from '../../render/window.js';
+import type { FolderQuery } from '../../search/engine.js';
+import { capturingMatcher } from '../../search/match.js';
+import { ripgrepCommand } from '../../search/query.js';
+import { searchPaths } from '../../search/searchPaths.js';
+import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
+import type { ResolvedPath } from '../../store/root.js';
+import type { Context } from '../context.js';
+import { defineCommand, type OptionSpec, type OptionsOf } from '../spec.js';
+import { writeFlags } from '../writing.js';
+import { DRY_RUN, NO_CHECK } from './editOptions.js';
+import { LISTING_OPTIONS, listOptions, type SearchOptions, searchRequest } from './searchOptions.js';
+
+/** Changed lines printed after a write (or in a preview) by default; the rest are counted. */
+const DEFAULT_SHOWN = 200;
+
+const REPLACE_OPTIONS = [
+  {
+    long: 'fixed',
+    short: 'F',
+    kind: 'switch',
+    summary: 'take PATTERN as a literal string, and REPLACEMENT as it is',
+  },
+  { long: 'ignore-case', short: 'i', kind: 'switch', summary: 'match case-insensitively' },
+  { long: 'word', short: 'w', kind: 'switch', summary: 'match whole words only (letters, digits and _ make words)' },
+  {
+    long: 'glob',
+    short: 'g',
+    value: 'GLOB',
+    kind: 'list',
+    summary: 'replace only in files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)',
+  },
+  ...LISTING_OPTIONS,
+  {
+    long: 'expect',
+    value: 'N',
+    kind: 'count',
+    counting: 'matches',
+    summary: 'refuse (exit 3, nothing written) unless exactly N matches would be replaced',
+  },
+  {
+    long: 'only',
+    value: 'LIDS',
+    kind: 'list',
+    summary:
+      'change only the lines of these LIDs (comma-separated or repeated; PATH:LID or PATH:NUMBER:LID for one ' +
+      'file), each still matching',
+  },
+  { ...DRY_RUN, summary: 'print each line that would change, before and after, and write nothing' },
+  {
+    long: 'max',
+    value: 'N',
+    kind: 'count',
+    least: 1,
+    counting: 'lines',
+    summary: 'print at most N changed lines (default 200); all are replaced',
+  },
+  NO_CHECK,
+] as const satisfies readonly OptionSpec[];
+
+export const replaceCommand = defineCommand({
+  name: 'replace',
+  summary: 'replace every match of PATTERN in the files grep searches, as one step undo takes back',
+  tool: [
+    'Replace every match of a JavaScript regular expression (fixed: a literal string) with replacement',
+    'in the files grep would search, as one all-or-nothing write that undo takes back; replacement takes',
+    '$1, ${name} and $$ as ripgrep --replace (fixed: taken as it is). Each file is matched again under its',
+    'lock, so no line needs to have been shown. dry_run: each changed line as PATH:NUMBER:LID-OLD and',
+    'PATH:NUMBER:LID+NEW, then "N matches on M lines in K files", writing nothing. expect: refuse (exit 3)',
+    'unless exactly that many matches would be replaced. only: LIDs (or PATH:LID) of the lines to change,',
+    'each still matching. After the write, the changed lines as PATH:NUMBER:LID|CONTENT with their new',
+    'LIDs. path, glob, hidden, no_ignore, ignore_case, word as in grep. Exit 1: no match; 3: expect or only',
+    'refused; 5: a file would break its syntax.',
+  ],
+  description: [
+    'Replaces every match of PATTERN (a JavaScript regular expression, or a literal string with -F) with ' +
+      'REPLACEMENT in the files rt grep would search under each PATH (default: the working directory): ' +
+      'the files git would show, less hidden and binary ones (--hidden and --no-ignore widen it; -g GLOB ' +
+      'chooses files). Lines are matched as rt grep matches them: without their line ending (nor, on ' +
+      'line 1, a BOM), never across lines. Every match in a line is replaced, leftmost first, empty ' +
+      'matches too (^ puts text at the start of a line), as JavaScript replaces them; every byte outside ' +
+      'the matches is kept, and a line keeps its line ending.',
+    "In REPLACEMENT, as in ripgrep's --replace: $1 or ${1} is a capture group by number ($0, the whole " +
+      'match), $name or ${name} one by name, $$ a dollar sign; without braces a reference takes the ' +
+      'longest run of letters, digits and _ ($1a names the group "1a": write ${1}a); a group that does not ' +
+      'exist or took no part stands for nothing; a $ that starts none is itself. Groups are copied as ' +
+      'the bytes of the line. With -F, REPLACEMENT is taken as it is. A newline in it splits the line; ' +
+      'a NUL byte is refused (exit 2).',
+    'The search only chooses the files. Each is then locked, read again and matched again, and the ' +
+      'change is worked out from that reading: lines need not have been shown (the match is the proof of ' +
+      'their content), and a file that changed since a --dry-run is simply matched again. All the files ' +
+      'are written, or none, as one step: rt undo takes the whole replacement back. The syntax check ' +
+      'refuses (exit 5) a replacement that would leave any file with a syntax error it did not have ' +
+      '(--no-check writes anyway).',
+    '--dry-run prints each line that would change, as it is (PATH:NUMBER:LID-CONTENT) and as it would ' +
+      'be (PATH:NUMBER:LID+CONTENT, the same number and LID), then "N matches on M lines in K files", ' +
+      'and writes nothing. --expect N refuses (exit 3, nothing written) unless exactly N matches would ' +
+      'be replaced, saying how many there are. --only LID,… changes only the lines of those LIDs (the ' +
+      'ones a preview printed; PATH:LID or PATH:NUMBER:LID names one in one file): each must still be in ' +
+      'its file and match, else the replacement is refused (exit 3).',
+    'After the write it prints "replaced N matches on M lines in K files", then each changed line as ' +
+      'PATH:NUMBER:LID|CONTENT with its new LID (these count as shown), at most 200 (--max N), then how ' +
+      'many more. With --json: {"command": "replace", "dryRun", "matches", "lines", "files": [{"path", ' +
+      '"matches", "lines": [{"n", "lid", "before", "after"}]}]} (after a write, "lid" is the new LID).',
+  ],
+  args: [
+    {
+      name: 'pattern',
+      summary: 'the regular expression (or, with -F, the string) to replace',
+      required: true,
+      complete: 'none',
+    },
+    {
+      name: 'replacement',
+      summary: 'what replaces each match ($1, ${name}, $$ as in ripgrep; with -F, as it is)',
+      required: true,
+      complete: 'none',
+    },
+    {
+      name: 'path',
+      summary: 'files or folders to replace in (default: the working directory)',
+      required: false,
+      variadic: true,
+      complete: 'file',
+    },
+  ],
+  options: REPLACE_OPTIONS,
+  examples: [
+    {
+      command: 'rt replace --dry-run -w -F oldName newName src',
+      explains: 'preview renaming the word oldName in the files under src',
+    },
+    {
+      command: 'rt replace --expect 12 -w -F oldName newName src',
+      explains: 'the same, written only if there are exactly 12 matches',
+    },
+    {
+      command: "rt replace 'assertEquals\\((\\w+), (\\w+)\\)' 'assertEquals($2, $1)' -g '*.java'",
+      explains: 'swap the arguments of every assertEquals call in Java files',
+    },
+  ],
+  exits: [
+    [0, 'the matches were replaced (or, with --dry-run, printed)'],
+    [1, 'nothing matches: nothing was written'],
+    [2, 'bad usage, an invalid pattern, or a NUL byte in REPLACEMENT'],
+    [3, '--expect counted otherwise, or a line of --only no longer matches: nothing was written'],
+    [4, 'a file is unwritable or outside the root, or RT_READONLY is set: nothing was written'],
+    [5, 'a file would be left with a syntax error it did not have: nothing was written'],
+  ],
+  readsStdin: false,
+  writes: true,
+  run(ctx, args, options) {
+    return replace(ctx, args, options);
+  },
+});
+
+type ReplaceOptions = OptionsOf<typeof REPLACE_OPTIONS>;
+
+/** What one file's replacement changes, as planned under its lock. */
+interface FileMatches {
+  matches: number;
+  readonly lines: Array<{ readonly n: number; readonly lid: string; readonly before: Buffer; readonly after: Buffer }>;
+}
+
+/** Nothing matches (or nothing --only names does): exit 1, nothing written. */
+class NothingToReplace extends Error {}
+
+async function replace(ctx: Context, args: readonly string[], options: ReplaceOptions): Promise<number> {
+  const [pattern, replacement, ...paths] = args as [string, string, ...string[]];
+  if (replacement.includes('\0'))
+    throw new RtError('input', 'REPLACEMENT holds a NUL byte, and rt writes text files only', [
+      'leave the NUL byte out',
+    ]);
+  const searched: SearchOptions & { files: boolean; glob: readonly string[]; hidden: boolean; ignore: boolean } = {
+    regexp: [],
+    ignoreCase: options.ignoreCase,
+    smartCase: false,
+    word: options.word,
+    fixed: options.fixed,
+    pcre2: false,
+    invertMatch: false,
+    onlyMatching: false,
+    count: false,
+    context: undefined,
+    afterContext: undefined,
+    beforeContext: undefined,
+    lineNumber: false,
+    function: false,
+    functionContext: false,
+    max: undefined,
+    files: false,
+    glob: options.glob,
+    hidden: options.hidden,
+    ignore: options.ignore,
+  };
+  const request = searchRequest('grep', [pattern, ...paths], searched);
+  const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(searched), globs: options.glob };
+  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, [], query.paths));
+  const files = found.files.filter((_, i) => (found.hits[i]?.length ?? 0) > 0);
+  const only = onlyLids(ctx, options.only);
+  const parts = parseReplacement(replacement, options.fixed);
+  const capture = capturingMatcher(request.query.matched[0]!, {
+    fixed: options.fixed,
+    ignoreCase: options.ignoreCase,
+    word: options.word,
+  });
+  const matcher = request.matcher!;
+  const byFile = new Map<string, FileMatches>();
+  const onlyFound = new Set<string>();
+  const flags = writeFlags(ctx, { dryRun: options.dryRun, diff: false, check: options.check });
+  const max = options.max ?? DEFAULT_SHOWN;
+  const plan = (file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[] => {
+    const changes: PlannedChange[] = [];
+    const tally: FileMatches = { matches: 0, lines: [] };
+    const candidates = matcher.matchingLines(lines.bytes, hasBom(lines.bytes) ? 3 : 0, Number.MAX_SAFE_INTEGER);
+    for (const i of candidates) {
+      if (i >= lines.count) continue;
+      const lid = lidToString(index.lids[i]!);
+      if (only && !only.names(file, i + 1, lid)) continue;
+      const before = lineContent(lines, i);
+      const matches = capture(before);
+      if (matches.length === 0) continue;
+      const after = replaceMatches(parts, before, matches);
+      if (only) onlyFound.add(only.key(file, lid));
+      if (after.equals(before)) continue;
+      tally.matches += matches.length;
+      tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
+      changes.push({ start: i, deleteCount: 1, insert: rowsOf(after), hunk: hunkAt(i, lid, after) });
+    }
+    byFile.set(file.abs, tally);
+    return changes;
+  };
+  const total = () => {
+    let matches = 0;
+    let lines = 0;
+    for (const f of byFile.values()) [matches, lines] = [matches + f.matches, lines + f.lines.length];
+    return { matches, lines };
+  };
+  /** This command again, with `extra` flags instead of --expect, --dry-run and --max. */
+  const again = (extra: readonly string[]) => {
+    const given: string[] = [];
+    if (options.fixed) given.push('-F');
+    if (options.ignoreCase) given.push('-i');
+    if (options.word) given.push('-w');
+    for (const g of options.glob) given.push('-g', g);
+    if (options.hidden) given.push('--hidden');
+    if (!options.ignore) given.push('--no-ignore');
+    for (const o of options.only) given.push('--only', o);
+    if (!options.check) given.push('--no-check');
+    const operands = [pattern, replacement, ...paths];
+    const dashed = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
+    return ['rt', 'replace', ...extra, ...given, ...dashed, ...operands].map(shellQuote).join(' ');
+  };
+  const changes = files.map((f) => ({
+    kind: 'update' as const,
+    line: 0,
+    path: path.relative(ctx.cwd, f.abs) || f.abs,
+    moveTo: undefined,
+    hunks: [],
+  }));
+  try {
+    if (files.length === 0) throw new NothingToReplace();
+    await writeChanges(
+      ctx,
+      changes,
+      {
+        flags,
+        origin: { command: 'replace', patch: false },
+        readOnly: ctx.settings.readOnly,
+        rewrite: {
+          plan,
+          verify(planned) {
+            if (only) only.refuseMissing(onlyFound);
+            const { matches } = total();
+            if (options.expect !== undefined && matches !== options.expect)
+              throw new RtError(
+                'stale',
+                `${count(matches, 'match', 'matches')} would be replaced, not the ${options.expect} expected: ` +
+                  'nothing was written',
+                [`see them: ${again(['--dry-run'])}`, `replace them all: ${again(['--expect', String(matches)])}`],
+              );
+            if (planned.length === 0) throw new NothingToReplace();
+          },
+        },
+      },
+      {
+        refusalFirst: ctx.json,
+        report: (planned, reports) => report(ctx, planned, reports, byFile, total(), max),
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof NothingToReplace)) throw error;
+    ctx.emit({ command: 'replace', dryRun: options.dryRun, matches: 0, lines: 0, files: [] });
+    ctx.warn(
+      `nothing matches ${JSON.stringify(pattern)}${only ? ' on the lines --only names' : ''}: nothing was written`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/** The new lines a changed line becomes: a newline in the replacement splits it. */
+function rowsOf(after: Buffer): Buffer[] {
+  const rows: Buffer[] = [];
+  let at = 0;
+  for (let nl = after.indexOf(0x0a); nl !== -1; nl = after.indexOf(0x0a, at)) {
+    rows.push(after.subarray(at, nl));
+    at = nl + 1;
+  }
+  rows.push(after.subarray(at));
+  return rows;
+}
+
+/** The hunk a replaced line stands for, as an `@@ edit N:LID` hunk would (for the history and messages). */
+function hunkAt(i: number, lid: string, after: Buffer): PatchHunk {
+  const anchor = { kind: 'both' as const, text: `${i + 1}:${lid}`, line: i + 1, lid };
+  return { kind: 'range', op: 'edit', line: 0, from: anchor, to: anchor, rows: rowsOf(after) };
+}
+
+/** --only: the lines named, by LID anywhere, or by PATH:LID / PATH:NUMBER:LID in one file. */
+function onlyLids(ctx: Context, given: readonly string[]) {
+  const names = given
+    .flatMap((g) => g.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0) return undefined;
+  const anywhere = new Set<string>();
+  const inFile = new Map<string, Set<string>>();
+  for (const name of names) {
+    const m = /^(?:(.*?):)?(?:\d+:)?([0-9a-z]{4,})$/.exec(name);
+    if (!m) throw new RtError('usage', `--only takes LIDs (or PATH:LID): ${JSON.stringify(name)} is none`, []);
+    if (m[1] === undefined) anywhere.add(m[2]!);
+    else {
+      const abs = path.resolve(ctx.cwd, m[1]);
+      if (!inFile.has(abs)) inFile.set(abs, new Set());
+      inFile.get(abs)!.add(m[2]!);
+    }
+  }
+  const key = (file: ResolvedPath, lid: string) => `${file.abs}\0${lid}`;
+  return {
+    names: (file: ResolvedPath, _n: number, lid: string) =>
+      anywhere.has(lid) || inFile.get(file.abs)?.has(lid) === true,
+    key,
+    refuseMissing(found: ReadonlySet<string>): void {
+      const seen = new Set([...found].map((k) => k.slice(k.indexOf('\0') + 1)));
+      // An LID is unique in its file only: one found in several files is named with its path.
+      for (const lid of anywhere) {
+        const where = [...found].filter((k) => k.endsWith(`\0${lid}`)).map((k) => k.slice(0, k.indexOf('\0')));
+        if (where.length > 1)
+          throw new RtError('usage', `--only ${lid} names a line in ${where.length} files`, [
+            `name it with its path: --only ${path.relative(ctx.cwd, where[0]!)}:${lid}`,
+          ]);
+      }
+      const missing = [
+        ...[...anywhere].filter((lid) => !seen.has(lid)),
+        ...[...inFile].flatMap(([abs, lids]) => [...lids].filter((lid) => !found.has(`${abs}\0${lid}`))),
+      ];
+      if (missing.length)
+        throw new RtError(
+          'stale',
+          `${missing.join(', ')} ${missing.length === 1 ? 'names no line that still matches' : 'name no lines that still match'}` +
+            ' (changed or gone since they were shown): nothing was written',
+          ['preview the replacement again with --dry-run, and name the LIDs it prints'],
+        );
+    },
+  };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function summary(t: { matches: number; lines: number }, files: number): string {
+  return `${count(t.matches, 'match', 'matches')} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
+}
+
+/** What a replacement prints: a dry run's preview, or the changed lines with their new LIDs. */
+function report(
+  ctx: Context,
+  planned: readonly Planned[],
+  reports: readonly FileReport[] | undefined,
+  byFile: ReadonlyMap<string, FileMatches>,
+  total: { matches: number; lines: number },
+  max: number,
+): void {
+  const style = ctx.style;
+  let shown = 0;
+  const json: Array<Record<string, unknown>> = [];
+  if (!reports) {
+    for (const p of planned) {
+      const file = p.resolved.file;
+      const tally = byFile.get(file.abs)!;
+      const lines = tally.lines.map((l) => ({
+        n: l.n,
+        lid: l.lid,
+        before: l.before.toString(),
+        after: l.after.toString(),
+      }));
+      json.push({ path: file.display, matches: tally.matches, lines });
+      for (const l of tally.lines) {
+        if (shown++ >= max) continue;
+        ctx.out(renderLine(l.n, l.lid, l.before, '-', style, file.display));
+        ctx.out(renderLine(l.n, l.lid, l.after, '+', style, file.display));
+      }
+    }
+    if (shown > max) ctx.out(`… ${count(shown - max, 'more line', 'more lines')} would change (--max N shows more)\n`);
+    ctx.out(`${summary(total, planned.length)}\n`);
+  } else {
+    ctx.out(`replaced ${summary(total, planned.length)}\n`);
+    for (const r of reports) {
+      const p = r.planned;
+      const file = p.resolved.file;
+      const tally = byFile.get(file.abs)!;
+      const lines: Array<Record<string, unknown>> = [];
+      const view = p.view!;
+      for (const span of p.applied!.edits.spans()) {
+        const lids: string[] = [];
+        for (let k = 0; k < span.newCount; k++) {
+          const i = span.newStart + k;
+          const lid = lidToString(r.lids![i]!);
+          const content = r.content!(i);
+          lids.push(lid);
+          lines.push({ n: i + 1, lid, text: content.toString() });
+          if (shown++ < max) ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
+        }
+        if (lids.length) view.record(span.newStart + 1, lids, 'edit');
+      }
+      view.save();
+      json.push({ path: file.display, matches: tally.matches, lines });
+    }
+    if (shown > max)
+      ctx.out(`… ${count(shown - max, 'more changed line', 'more changed lines')} (--max N shows more)\n`);
+  }
+  ctx.emit({ command: 'replace', dryRun: !reports, ...total, files: json });
+}
