@@ -16,7 +16,15 @@ import { lineMemory } from '../model/wasmLines.js';
 import { zlib } from '../io/builtins.js';
 import { readAt, readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
-import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
+import {
+  BLOCK,
+  SavedIndex,
+  saveIndexFile,
+  type FileStamp,
+  type IndexHead,
+  type KeptRecords,
+  type RecordsSource,
+} from './savedIndex.js';
 import { SCAN_PIECE, scanFile } from './scanFile.js';
 import type { StateStore } from './state.js';
 
@@ -354,7 +362,7 @@ export interface Snapshot {
   /** Whether the saved index differs from `index` (or its stamp from the file's). */
   readonly stale: boolean;
   /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
-  readonly saved?: { readonly text: Buffer; readonly blocks: string };
+  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string };
 }
 
 /**
@@ -463,7 +471,7 @@ function isStale(head: IndexHead | undefined, changed: boolean, stamp: FileStamp
 }
 
 /** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
-function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | undefined {
+function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer | RecordsSource } | undefined {
   const records = saved.records();
   const retired = records && saved.retired();
   return records && retired
