@@ -19,7 +19,7 @@ import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import { READ_PLAIN } from './plainFile.js';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
-import { hashBytes } from '../model/hash.js';
+import { hashLines } from '../model/hash.js';
 import type { LineIndex } from '../model/lineIndex.js';
 import { applySplice, splicedIndex, type EditedFile } from '../model/edit.js';
 import { EditSet } from '../model/editSet.js';
@@ -252,9 +252,9 @@ function readBlocks(
         bomLength = part.bomLength;
         firstEnd = end;
       }
+      const hashes = hashLines(part);
       for (let i = 0; i < part.count; i++) {
-        const [h1, h2] = hashBytes(bytes.subarray(part.starts[i]!, part.contentEnds[i]!));
-        if (h1 !== index.h1[first + i] || h2 !== index.h2[first + i]) return undefined;
+        if (hashes.h1[i] !== index.h1[first + i] || hashes.h2[i] !== index.h2[first + i]) return undefined;
         lines.starts[first + i] = start + part.starts[i]!;
         lines.contentEnds[first + i] = start + part.contentEnds[i]!;
       }
