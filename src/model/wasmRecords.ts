@@ -98,3 +98,36 @@ export function recordMemory(lines: number, block: number, pieceLines = lines, r
     },
   };
 }
+
+/**
+ * The digests (as digestWords gives them, their hex run together) of the records of lines 0..n-1
+ * of `index`, by blocks of `block` lines: copied into a small memory a few blocks at a time and
+ * digested there, some seven times as fast as digestWords for a million lines. Undefined where
+ * WebAssembly cannot be had.
+ */
+export function digestRecords(
+  index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>,
+  n: number,
+  block: number,
+): string | undefined {
+  const piece = TIERING_BLOCKS * block;
+  const lines = Math.min(n, piece);
+  const outAt = 12 * lines;
+  const instance = instantiate<Exports>(RECORDS_WASM, outAt + 8 * TIERING_BLOCKS);
+  if (!instance) return undefined;
+  const { memory, exports } = instance;
+  const h1 = new Uint32Array(memory.buffer, 0, lines);
+  const h2 = new Uint32Array(memory.buffer, 4 * lines, lines);
+  const lids = new Uint32Array(memory.buffer, 8 * lines, lines);
+  const out = new Uint32Array(memory.buffer, outAt, 2 * TIERING_BLOCKS);
+  let hex = '';
+  for (let from = 0; from < n; from += piece) {
+    const count = Math.min(piece, n - from);
+    h1.set(index.h1.subarray(from, from + count));
+    h2.set(index.h2.subarray(from, from + count));
+    lids.set(index.lids.subarray(from, from + count));
+    exports.digests(0, 4 * lines, 8 * lines, count, block, outAt);
+    for (const lane of out.subarray(0, 2 * Math.ceil(count / block))) hex += lane.toString(16).padStart(8, '0');
+  }
+  return hex;
+}

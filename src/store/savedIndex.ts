@@ -25,7 +25,7 @@ import {
   splitWords,
 } from '../model/indexCodec.js';
 import type { LineIndex, Retired } from '../model/lineIndex.js';
-import { recordMemory, type RecordMemory } from '../model/wasmRecords.js';
+import { digestRecords, recordMemory, type RecordMemory } from '../model/wasmRecords.js';
 import type { StateEntry, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
@@ -386,8 +386,10 @@ export function saveIndexFile(
               : digestWords(recordWords(index, from, to, scratch));
         }
       } else {
-        encode(0, fields.lines, true);
-        blocks = digests;
+        // A big index's block digests are taken in WebAssembly, the records encoded alone.
+        const fast = fields.lines >= WASM_RECORDS ? digestRecords(index, fields.lines, BLOCK) : undefined;
+        encode(0, fields.lines, fast === undefined);
+        blocks = fast ?? digests;
       }
       write(`${RETIRED_KEY}${retired}${END}`);
       patch(blocksAt, blocks);
