@@ -83,7 +83,9 @@ describe('an edit of a big file with no index', () => {
       expectRun(run(['delete', name, String(count + 1)], dir), {
         status: 2,
         stdout: '',
-        stderr: `rt: line ${count + 1} is past the end of ${name} (${count} lines)\nrt: see its end: rt open ${name}:${count}\n`,
+        stderr:
+          `rt: line ${count + 1} is past the end of ${name} (${count} lines)\n` +
+          `rt: see its end: rt open ${name}:${count}\n`,
       });
     }
     expect(indexed(dir)).toBe(false);
