@@ -93,7 +93,7 @@ _rt() {
       esac
       ;;
     grep)
-      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -n --line-number --max -g --glob -l --files --hidden --no-ignore --root --color --json -h --help'
+      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -p --function -W --function-context -n --line-number --max -g --glob -l --files --hidden --no-ignore --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -106,7 +106,7 @@ _rt() {
       esac
       ;;
     grep-file)
-      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -n --line-number --max --root --color --json -h --help'
+      opts='-e --regexp -i --ignore-case -S --smart-case -w --word -F --fixed -P --pcre2 -v --invert-match -o --only-matching -c --count -C --context -A --after-context -B --before-context -p --function -W --function-context -n --line-number --max --root --color --json -h --help'
       case "$prev" in
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;

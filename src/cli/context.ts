@@ -1,7 +1,6 @@
 // Everything a command touches of the world, in one object that tests can replace.
 
-import { IndexChecks } from '../store/indexChecks.js';
-import type { TrustedIndex } from '../store/indexedFile.js';
+import { IndexChecks, type CheckedFile } from '../store/indexChecks.js';
 import { findRoot, type Root } from '../store/root.js';
 import { StateStore } from '../store/state.js';
 import type { Settings } from '../settings/env.js';
@@ -99,7 +98,7 @@ export class Context {
   }
 
   /** The check knownText made of `abs`, for the report of its hits. */
-  checkedIndex(abs: string): TrustedIndex | undefined {
+  checkedIndex(abs: string): CheckedFile | undefined {
     return this.indexChecks?.take(abs);
   }
 

@@ -8,7 +8,7 @@ import { PLAIN } from '../render/style.js';
 import { DISPLAY_LIMIT, renderLine } from '../render/window.js';
 import type { LineMatcher } from '../search/match.js';
 import type { SearchQuery } from '../search/query.js';
-import { reportHits, type FileHits } from '../search/report.js';
+import { reportHits, type Enclosing, type FileHits } from '../search/report.js';
 import type { FoundLine, ReportedFile, SearchSink } from '../search/sink.js';
 import { ViewState } from '../store/views.js';
 import type { Context } from './context.js';
@@ -17,6 +17,11 @@ export interface JsonHit extends JsonLine {
   path: string;
   /** false for a line of context (-C). */
   hit: boolean;
+  /**
+   * With --function or --function-context: the line (context) is the one a definition enclosing
+   * hits is listed by; `by`: found from the file's outline, or by git grep's rule ("heuristic").
+   */
+  definition?: FoundLine['definition'];
   /** With -o: the matches, as byte ranges of the line's content, with their text. */
   matches?: Array<{ start: number; end: number; text: string; base64?: string }>;
 }
@@ -95,13 +100,17 @@ export class HitPrinter implements SearchSink {
         path: this.file!.display,
         ...jsonLine(row.n, row.lid, row.content),
         hit,
+        ...(row.definition && !hit ? { definition: row.definition } : {}),
         ...(alone ? { matches: row.marks.map(([start, end]) => jsonMatch(row.content, start, end)) } : {}),
       });
     if (ctx.text) {
       if (alone)
         for (const [s, e] of row.marks)
           ctx.out(renderLine(row.n, row.lid, row.content.subarray(s, e), '|', ctx.style, this.path, [[0, e - s]]));
-      else ctx.out(renderLine(row.n, row.lid, row.content, hit ? '|' : '-', ctx.style, this.path, row.marks));
+      else {
+        const separator = hit ? '|' : row.definition ? '=' : '-';
+        ctx.out(renderLine(row.n, row.lid, row.content, separator, ctx.style, this.path, row.marks));
+      }
     }
     // Shown whole: every line but, with -o, the hits.
     if (alone) this.record();
@@ -144,12 +153,27 @@ export function printHits(
     /** The ripgrep command that does the search, for the message when matching takes too long. */
     readonly ripgrep: string;
     readonly prefixPath: boolean;
+    /** --function or --function-context (see enclosingFor). */
+    readonly enclosing?: Enclosing | undefined;
   },
 ): JsonHit[] {
-  const { query, matcher, ripgrep, prefixPath } = how;
+  const { query, matcher, ripgrep, prefixPath, enclosing } = how;
   const { before, after, only } = query;
-  const printer = new HitPrinter(ctx, { context: before > 0 || after > 0, prefixPath, only });
-  const options = { before, after, matcher, marking: printer.marking, cutOver: printer.cutOver, ripgrep };
+  // Groups are told apart by -- when lines other than hits are printed (a definition's too).
+  const printer = new HitPrinter(ctx, {
+    context: before > 0 || after > 0 || enclosing?.body === true,
+    prefixPath,
+    only,
+  });
+  const options = {
+    before,
+    after,
+    matcher,
+    marking: printer.marking,
+    cutOver: printer.cutOver,
+    ripgrep,
+    ...(enclosing ? { enclosing } : {}),
+  };
   reportHits(ctx, hits, options, printer);
   return printer.json;
 }

@@ -10,8 +10,8 @@ Read:
   rt open FILE:120:kq3f        a grep hit, as printed (refused if kq3f moved)
   rt scroll FILE [+|-]         next / previous window (2 lines overlap)
   rt outline FILE              definitions, with LIDs   rt open FILE:@Cart.add   one, whole
-Search (hits carry LIDs you can edit at once):
-  rt grep [-F] [-i] [-w] [-C N] [-g GLOB] PATTERN [PATH...]   → PATH:NUMBER:LID|CONTENT
+Search (hits carry LIDs you can edit at once; -p adds the definition around hits, with =):
+  rt grep [-F] [-i] [-w] [-C N] [-p] [-g GLOB] PATTERN [PATH...]  → PATH:NUMBER:LID|CONTENT
   rt grep-file PATTERN FILE    rt find GLOB-OR-SUBSTRING [DIR]
 Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   rt edit FILE FROM [TO] <<'EOF'        replace lines FROM..TO (LIDs)

@@ -68,14 +68,15 @@ export function renderWindowFoot(view: Pick<WindowView, 'total' | 'end'>, style:
 }
 
 /**
- * One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines), newline included.
+ * One `[path:]<number>:<lid>|<content>` line (separator `-` for context lines, `=` for the line of a definition
+ * enclosing hits), newline included.
  * `marks`, for a hit, are its matches (see displayContent).
  */
 export function renderLine(
   number: number,
   lid: string,
   content: Buffer,
-  separator: '|' | '-',
+  separator: '|' | '-' | '=',
   style: Style = PLAIN,
   path?: string,
   marks: readonly MatchRange[] = [],

@@ -133,14 +133,24 @@ export function trackedFiles(dir: string): Promise<TrackedPaths | undefined> {
  */
 export function sortedPaths(out: Buffer): TrackedPaths {
   let bytes: string | undefined;
+  let asked = 0;
+  let all: Set<string> | undefined;
   return {
     has(rel) {
       bytes ??= out.toString('latin1');
-      const wanted = Buffer.from(rel, 'utf8').toString('latin1');
+      // (A path in ASCII is its own Latin-1 spelling.)
+      const wanted = Buffer.byteLength(rel) === rel.length ? rel : Buffer.from(rel, 'utf8').toString('latin1');
+      // Past a few hundred questions (a search printing hits of thousands of files), one split
+      // costs less than halving for each.
+      if (all === undefined && ++asked > SPLIT_AFTER) all = new Set(bytes.split('\0'));
+      if (all !== undefined) return wanted !== '' && all.has(wanted);
       return halvingFinds(bytes, wanted) || bytes.startsWith(`${wanted}\0`) || bytes.includes(`\0${wanted}\0`);
     },
   };
 }
+
+/** Questions to a listing answered by halving before it is split into a set. */
+const SPLIT_AFTER = 256;
 
 /**
  * Whether `wanted` is one of the NUL-ended entries of `out`, taken to be in byte order: by

@@ -5,6 +5,7 @@
 // lines the search found, as it found them, is not read again: its hits are reported as found,
 // with the index's LIDs.
 
+import { enclosingLines, type EnclosedBy, type Enclosure } from '../model/enclosing.js';
 import { RtError } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { mergeRanges } from '../model/window.js';
@@ -15,6 +16,7 @@ import {
   type IndexedFile,
   type TrustedIndex,
 } from '../store/indexedFile.js';
+import type { CheckedFile } from '../store/indexChecks.js';
 import { FolderRun } from '../store/pinnedFolder.js';
 import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
 import type { StateStore } from '../store/state.js';
@@ -39,7 +41,7 @@ export interface ReportWorld {
   readonly root: Root;
   stateOf(file: { readonly stateRoot: string }): StateStore;
   /** The saved index the search found to describe the file `abs` as it was then, if it checked (see IndexChecks). */
-  checkedIndex?(abs: string): TrustedIndex | undefined;
+  checkedIndex?(abs: string): CheckedFile | undefined;
 }
 
 /** How hits are reported. */
@@ -55,6 +57,19 @@ export interface ReportOptions {
   readonly cutOver: number;
   /** The ripgrep command that does the search, for the message when matching takes too long. */
   readonly ripgrep: string;
+  /** --function (-p) or, with `body`, --function-context (-W): the definitions enclosing hits are printed too. */
+  readonly enclosing?: Enclosing;
+}
+
+/** How the definitions enclosing a file's hits are found (the outline's grammars are the caller's: see Layers). */
+export interface Enclosing {
+  /** The whole definition (-W), not only the line it is listed by (-p). */
+  readonly body: boolean;
+  /** The definitions of `file`, given every line of it as read (without line endings). */
+  definitions(
+    file: ResolvedPath,
+    contents: readonly Buffer[],
+  ): { readonly by: EnclosedBy; readonly definitions: readonly Enclosure[] };
 }
 
 /** A file's lines to report: each hit with its context, ascending. */
@@ -127,10 +142,12 @@ function readFileRows(
   output: ReportOptions,
   folders: FolderRun,
 ): FileRows | undefined {
+  // The search's own check of the file's index, when it made one (else it is made now).
+  const checked = world.checkedIndex?.(file.abs);
   let resolved: ResolvedPath;
   try {
     // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
-    resolved = listedPath(world.root, file.abs, file.display);
+    resolved = checked ? { ...checked.file, display: file.display } : listedPath(world.root, file.abs, file.display);
   } catch {
     return undefined;
   }
@@ -140,12 +157,14 @@ function readFileRows(
     // Without context, the lines found may do; else the file is read within its folder, entered
     // and checked: one swapped for a link out of the root is not followed.
     read =
-      (output.before === 0 && output.after === 0 && found
-        ? hitLinesAsFound(world, resolved, searched, found, isHit)
+      (output.before === 0 && output.after === 0 && !output.enclosing && found
+        ? hitLinesAsFound(world, resolved, searched, found, isHit, checked?.index)
         : undefined) ??
       retryOnChange(() =>
         folders.in(resolved, (pinned) =>
-          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
+          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit, (contents) =>
+            output.enclosing?.definitions(resolved, contents),
+          ),
         ),
       );
   } catch (error) {
@@ -168,7 +187,8 @@ function readFileRows(
           : content.length > output.cutOver
             ? output.matcher.matchesIn(content, 1)
             : [];
-      rows.push({ n: i + 1, lid, content, marks });
+      const listed = isHitLine ? undefined : read.listed?.get(i);
+      rows.push({ n: i + 1, lid, content, marks, ...(listed ? { definition: listed } : {}) });
       hit.push(isHitLine);
     }
   }
@@ -183,6 +203,8 @@ interface HitLines {
   /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
   readonly ranges: ReadonlyArray<readonly [number, number]>;
   line(i: number): { lid: string; content: Buffer };
+  /** With --function: the lines definitions enclosing hits are listed by, and how they were found. */
+  readonly listed?: ReadonlyMap<number, NonNullable<FoundLine['definition']>>;
 }
 
 /**
@@ -194,20 +216,37 @@ interface HitLines {
 function readHitLines(
   indexed: IndexedFile,
   searched: readonly number[],
-  context: { readonly before: number; readonly after: number },
+  context: { readonly before: number; readonly after: number; readonly enclosing?: Enclosing },
   isHit: (content: Buffer) => boolean,
+  definitions: (contents: readonly Buffer[]) => ReturnType<Enclosing['definitions']> | undefined,
 ): HitLines {
   let lines = searched.filter((n) => n < indexed.total);
   let ranges = rangesAround(lines, context, indexed.total);
-  let line = readRanges(indexed, ranges);
+  // The definitions around hits are found in the whole file, read once.
+  const whole = context.enclosing !== undefined;
+  let line = readRanges(indexed, whole ? [[0, indexed.total]] : ranges);
   if (lines.length < searched.length || !lines.every((n) => isHit(line(n).content))) {
-    const all = readRanges(indexed, [[0, indexed.total]]);
+    const all = whole ? line : readRanges(indexed, [[0, indexed.total]]);
     lines = [];
     for (let n = 0; n < indexed.total && lines.length < searched.length; n++) if (isHit(all(n).content)) lines.push(n);
     ranges = rangesAround(lines, context, indexed.total);
     line = all;
   }
-  return { persist: () => indexed.persist(), lines, ranges, line };
+  const persist = () => indexed.persist();
+  if (!whole) return { persist, lines, ranges, line };
+  const contents: Buffer[] = [];
+  for (let i = 0; i < indexed.total; i++) contents.push(line(i).content);
+  const found = definitions(contents);
+  if (!found) return { persist, lines, ranges, line };
+  const { spans, listed } = enclosingLines(found.definitions, found.by, lines, context.enclosing!.body);
+  const marks = new Map<number, NonNullable<FoundLine['definition']>>();
+  for (const [n, d] of listed)
+    marks.set(n, {
+      by: found.by,
+      ...(d.kind === undefined ? {} : { kind: d.kind }),
+      ...(d.name ? { name: d.name } : {}),
+    });
+  return { persist, lines, ranges: mergeRanges([...ranges, ...spans]), line, listed: marks };
 }
 
 /**
@@ -221,6 +260,7 @@ function hitLinesAsFound(
   searched: readonly number[],
   found: ReadonlyMap<number, Buffer>,
   isHit: (content: Buffer) => boolean,
+  checked: TrustedIndex | undefined,
 ): HitLines | undefined {
   const read: Buffer[] = [];
   for (const n of searched) {
@@ -228,14 +268,8 @@ function hitLinesAsFound(
     if (!line) return undefined;
     read.push(line);
   }
-  // The search's own check of the index when it made one; else (undefined) it is made now.
-  const known = indexedLinesAsRead(
-    world.stateOf(resolved),
-    resolved,
-    searched,
-    read,
-    world.checkedIndex?.(resolved.abs),
-  );
+  // (Undefined: checked now.)
+  const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read, checked);
   if (!known?.contents.every(isHit)) return undefined;
   const at = new Map(searched.map((n, k) => [n, k]));
   return {

@@ -2,6 +2,7 @@
 // file with hits: begin, its lines (hits and their context, ascending), finish. Printers
 // implement it (text, --json, counts), so that every search prints the same way.
 
+import type { EnclosedBy } from '../model/enclosing.js';
 import type { ResolvedPath } from '../store/root.js';
 import type { Candidate } from './candidates.js';
 import type { MatchRange } from './match.js';
@@ -20,6 +21,11 @@ export interface FoundLine {
   readonly content: Buffer;
   /** A hit's matches that show (coloured, cut around, or printed alone with -o); none for context. */
   readonly marks: readonly MatchRange[];
+  /**
+   * With --function (or --function-context), on a line of context: it is the line a definition
+   * enclosing hits is listed by, found from the file's outline or by git grep's rule.
+   */
+  readonly definition?: { readonly by: EnclosedBy; readonly kind?: string; readonly name?: string };
 }
 
 export interface SearchSink {
@@ -27,7 +33,7 @@ export interface SearchSink {
   begin(file: ReportedFile): void;
   /** A hit. */
   matched(line: FoundLine): void;
-  /** A line of context around hits. */
+  /** A line of context around hits (or of a definition enclosing them: see FoundLine.definition). */
   context(line: FoundLine): void;
   /** The file's lines are all reported; `found` is how many hits it holds (with -c -o, matches). */
   finish(file: ReportedFile, found: number): void;

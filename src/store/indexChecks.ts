@@ -6,8 +6,14 @@ import { trustedIndex, type TrustedIndex } from './indexedFile.js';
 import { listedPath, type ResolvedPath, type Root } from './root.js';
 import type { StateStore } from './state.js';
 
+/** A search's check of a found file: the file as resolved, and its index that was found to describe it. */
+export interface CheckedFile {
+  readonly file: ResolvedPath;
+  readonly index: TrustedIndex;
+}
+
 export class IndexChecks {
-  private readonly checked = new Map<string, TrustedIndex>();
+  private readonly checked = new Map<string, CheckedFile>();
 
   constructor(
     private readonly world: { readonly root: Root; stateOf(file: { readonly stateRoot: string }): StateStore },
@@ -22,12 +28,12 @@ export class IndexChecks {
       return false;
     }
     const trusted = trustedIndex(this.world.stateOf(file), file);
-    if (trusted) this.checked.set(abs, trusted);
+    if (trusted) this.checked.set(abs, { file, index: trusted });
     return trusted !== undefined;
   }
 
   /** The check knownText made of `abs` (once: a later report checks again). */
-  take(abs: string): TrustedIndex | undefined {
+  take(abs: string): CheckedFile | undefined {
     const trusted = this.checked.get(abs);
     this.checked.delete(abs);
     return trusted;

@@ -41,6 +41,18 @@ describe('sortedPaths', () => {
     );
   });
 
+  it('answers the same past the questions it answers by halving (then from a set of the paths)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(relPath, { maxLength: 30 }), fc.array(relPath, { maxLength: 20 }), (listed, asked) => {
+        const tracked = sortedPaths(listing([...listed].sort(byBytes)));
+        const questions = [...listed, ...asked, '', 'a/'];
+        for (let round = 0; round < 300 / questions.length + 2; round++)
+          for (const p of questions) expect(tracked.has(p)).toBe(listed.includes(p));
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+
   it('tells a path from its prefixes and extensions, and repeats (a file in conflict) change nothing', () => {
     const tracked = sortedPaths(listing(['a', 'a-b', 'a/b', 'a/b', 'a/b', 'a/bc', 'b']));
     expect(['a', 'a-b', 'a/b', 'a/bc', 'b'].every((p) => tracked.has(p))).toBe(true);

@@ -8,6 +8,7 @@ import { ripgrepCommand } from '../../search/query.js';
 import { capHits, reportCounts } from '../../search/report.js';
 import { hitsBeyond, searchPaths, type SearchOutcome } from '../../search/searchPaths.js';
 import type { Context } from '../context.js';
+import { enclosingFor } from '../enclosing.js';
 import { CountPrinter, printHits } from '../hitPrinting.js';
 import { capNotice, commandLine, noteUndecodable } from '../searchNotes.js';
 import { defineCommand } from '../spec.js';
@@ -26,15 +27,16 @@ export const grepCommand = defineCommand({
   summary: 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT',
   tool: [
     'Search files for a JavaScript regular expression (fixed: a literal string; pcre2: PCRE2 through',
-    'ripgrep) and print each matching line as PATH:NUMBER:LID|CONTENT, its LID the one open shows, so a',
-    'hit leads straight to edit; hits count as shown. path: files or folders (default: the working',
-    'directory), a string or a list. regexp: several patterns (a line matches if any does) instead of',
-    'pattern. Searches the files git would show, less hidden and binary ones (hidden, no_ignore widen it;',
-    'glob chooses files, !GLOB leaves some out). context, before_context, after_context: lines around',
-    'hits, as PATH:NUMBER:LID-CONTENT. only_matching: the matches alone; count: PATH:COUNT per file;',
-    'files: the paths alone. ignore_case, smart_case, word, invert_match as in grep. At most 200 hits',
-    "(max), then how many more. A match never spans lines; $ matches before a line's \\r. Exit 1:",
-    'nothing found; 2: a bad pattern, or one too slow to match; 4: no path named could be searched.',
+    'ripgrep) and print each matching line as PATH:NUMBER:LID|CONTENT with the LID open shows, so a',
+    'hit leads to edit; hits count as shown. path: files or folders (default: the working directory).',
+    'regexp: several patterns instead of pattern. Searches the files git would show, less hidden and',
+    'binary ones (hidden, no_ignore widen it; glob: which files, !GLOB excludes). context, before_context,',
+    'after_context: lines around hits, as PATH:NUMBER:LID-CONTENT. function: also the first line of the',
+    'definition enclosing hits (PATH:NUMBER:LID=CONTENT); function_context: all of it. only_matching: the',
+    'matches alone; count: PATH:COUNT a file; files: paths alone. ignore_case, smart_case, word,',
+    'invert_match as in grep. At most 200 hits (max), then how many more. A match never spans lines; $',
+    "matches before a line's \\r. Exit 1: nothing found; 2: a bad or too slow pattern; 4: no path named",
+    'could be searched.',
   ],
   description: [
     'Searches the files under each PATH (default: the working directory) for PATTERN, a JavaScript ' +
@@ -69,6 +71,16 @@ export const grepCommand = defineCommand({
       'exit 4. A file whose name is not valid UTF-8 cannot be named by rt: it is left out, and standard ' +
       'error says so. Paths are shown relative to the working directory, sorted as a tree is read, hits in ' +
       'line order.',
+    'With -p (--function), the first line of the definition that encloses hits is printed before them ' +
+      'as PATH:NUMBER:LID=CONTENT (a "=" where a hit has "|"): the innermost class, function, method or ' +
+      "other definition of the file's outline (rt outline) whose range holds the hit below its first line, " +
+      'a Markdown heading for a Markdown file. With -W (--function-context), the whole of the innermost ' +
+      'definition holding each hit is printed (decorators, attributes and doc comment included), its first ' +
+      'line marked so, the rest as context lines. Where rt has no grammar for a file (or cannot parse it ' +
+      "in time), git grep's rule stands in: a definition's line is the nearest line above the hit that " +
+      'starts with a letter, _ or $, and with -W it runs to the line before the next such line. --json ' +
+      'gives such a line "hit": false and "definition": {"by": "outline", "kind", "name"} (the ' +
+      'qualified name, Cart.add) or {"by": "heuristic"}. These lines count as shown, like context.',
     'A line longer than 2,000 characters is cut for display, as rt open cuts it ("… [+N chars]" after ' +
       "its first 2,000); when a hit's first match does not end within those characters, the 2,000 around " +
       'that match are shown instead, cut on both sides: "[+N chars] …" before them and "… [+N chars]" ' +
@@ -192,7 +204,18 @@ async function grep(ctx: Context, request: SearchRequest<FolderQuery>): Promise<
     max,
   );
   if (shown.length === 0) return nothingFound(ctx, request, found);
-  const hits = printHits(ctx, shown, { query, matcher: found.matcher, ripgrep: rgCommand, prefixPath: true });
+  const enclosing = await enclosingFor(
+    ctx,
+    shown.map((s) => s.file),
+    request.enclosing,
+  );
+  const hits = printHits(ctx, shown, {
+    query,
+    matcher: found.matcher,
+    ripgrep: rgCommand,
+    prefixPath: true,
+    enclosing,
+  });
   ctx.emit({
     command: 'grep',
     hits,

@@ -7,6 +7,7 @@ import { reportCounts } from '../../search/report.js';
 import { searchFile } from '../../search/searchFile.js';
 import { statResolved } from '../../store/indexedFile.js';
 import { resolveInRoot } from '../../store/root.js';
+import { enclosingFor } from '../enclosing.js';
 import { CountPrinter, printHits } from '../hitPrinting.js';
 import { capNotice, commandLine } from '../searchNotes.js';
 import { defineCommand } from '../spec.js';
@@ -19,7 +20,8 @@ export const grepFileCommand = defineCommand({
     'Search one file (path) for a JavaScript regular expression (fixed: a literal string; pcre2: PCRE2',
     'through ripgrep) and print each matching line as NUMBER:LID|CONTENT; hits count as shown, so a hit',
     'leads straight to edit. regexp: several patterns instead of pattern. context, before_context,',
-    'after_context: lines around hits, as NUMBER:LID-CONTENT. only_matching: the matches alone; count:',
+    'after_context: lines around hits, as NUMBER:LID-CONTENT. function: the first line of the definition',
+    'enclosing hits too, as NUMBER:LID=CONTENT; function_context: all of it. only_matching: the matches alone; count:',
     'the count alone. ignore_case, smart_case, word, invert_match as in grep. At most 200 hits (max),',
     'then how many more. Exit 1: nothing found; 2: a bad pattern; 4: the file is missing, binary or',
     'outside the root.',
@@ -29,7 +31,8 @@ export const grepFileCommand = defineCommand({
       'through ripgrep with -P) and prints each matching line as NUMBER:LID|CONTENT with the LID rt open ' +
       'shows. It matches as rt grep does, and takes its flags but those choosing files: -e (with it, the ' +
       'one operand is PATH), -i, -S, -w, -F, -P, -v, -o (NUMBER:LID|MATCH), -c (prints the count alone), ' +
-      '-C, -A, -B. With context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At ' +
+      '-C, -A, -B, -p and -W (the definitions enclosing hits, their first lines NUMBER:LID=CONTENT). With ' +
+      'context, context lines are NUMBER:LID-CONTENT and groups are separated by --. At ' +
       'most 200 hits (--max N), then a line saying how many more.',
     'A binary file is refused (exit 4), with the ripgrep command that searches its bytes, as rt grep ' +
       'refuses a binary file named alone.',
@@ -93,6 +96,7 @@ export const grepFileCommand = defineCommand({
       matcher,
       ripgrep: rgCommand,
       prefixPath: false,
+      enclosing: await enclosingFor(ctx, [shown.file], request.enclosing),
     });
     ctx.emit({
       command: 'grep-file',

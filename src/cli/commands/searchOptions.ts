@@ -81,6 +81,23 @@ export const MATCH_OPTIONS = [
     summary: 'also print N lines before each hit (wins over -C)',
   },
   {
+    long: 'function',
+    short: 'p',
+    kind: 'switch',
+    summary:
+      'also print the first line of the definition that encloses each hit, as PATH:NUMBER:LID=CONTENT ' +
+      "(from the file's outline; where rt has no grammar, the nearest line above that starts with a letter, _ " +
+      'or $, as git grep -p)',
+  },
+  {
+    long: 'function-context',
+    short: 'W',
+    kind: 'switch',
+    summary:
+      'also print the whole definition that encloses each hit (its first line as with -p, the rest as ' +
+      'context); where rt has no grammar, from that line to the next such line, as git grep -W',
+  },
+  {
     long: 'line-number',
     short: 'n',
     kind: 'switch',
@@ -196,6 +213,8 @@ export interface SearchRequest<Query extends SearchQuery = SearchQuery> {
   /** The flags and operands as given, to repeat the search in a suggested command. */
   readonly flags: readonly string[];
   readonly operands: readonly string[];
+  /** -p and -W: the definitions enclosing hits printed too (see enclosingFor). */
+  readonly enclosing: { readonly function: boolean; readonly functionContext: boolean };
 }
 
 /** The request of `rt COMMAND ARGS` (see searchQuery): its options read here, all of them. */
@@ -213,7 +232,14 @@ export function searchRequest(
         query.patterns,
       );
   const max = maxOption(options);
-  return { query, matcher, max, flags: searchFlags(options), operands: searchOperands(query, options) };
+  return {
+    query,
+    matcher,
+    max,
+    flags: searchFlags(options),
+    operands: searchOperands(query, options),
+    enclosing: { function: options.function, functionContext: options.functionContext },
+  };
 }
 
 /** The flags of a search as given (every -e included), to repeat it in a suggested command. */
@@ -226,6 +252,8 @@ export function searchFlags(options: SearchOptions): string[] {
   if (options.pcre2) out.push('-P');
   if (options.invertMatch) out.push('-v');
   if (options.onlyMatching) out.push('-o');
+  if (options.function) out.push('-p');
+  if (options.functionContext) out.push('-W');
   if (options.count) out.push('-c');
   if (options.files) out.push('-l');
   if (options.context !== undefined) out.push('-C', String(options.context));
