@@ -1,12 +1,14 @@
 // grep --function and --function-context: the definitions enclosing a file's hits, found in its
 // outline where rt has the file's grammar (loaded before the hits are reported, which happens
-// synchronously), in its headings for Markdown, else by git grep's rule for a function line.
+// synchronously), in its headings for Markdown; else (src/model/enclosing.ts) by git grep's rule
+// for a function line.
 
-import { functionLines, type Enclosure } from '../model/enclosing.js';
+import type { Enclosure } from '../model/enclosing.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
-import { outline, prepareChecker } from '../lang/syntax.js';
+import type { Definition } from '../lang/outline.js';
+import { MAX_CHECK_BYTES, outline, prepareChecker } from '../lang/syntax.js';
 import type { Candidate } from '../search/candidates.js';
 import type { Enclosing } from '../search/report.js';
 import { listedPath, type ResolvedPath } from '../store/root.js';
@@ -46,25 +48,21 @@ export async function enclosingFor(
     body: asked.functionContext === true,
     definitions(file, contents) {
       const language = languages.get(file.abs);
-      if (language === 'markdown' || (language !== undefined && ready.has(language))) {
-        const bytes = joinLines(contents);
-        const found = language === 'markdown' ? markdownOutline(sourceOf(bytes).text) : outline(language, bytes);
-        // (Undefined: too big, or not parsed in time.)
-        if (found) return { by: 'outline', definitions: found.map(asEnclosure) };
-      }
-      return { by: 'heuristic', definitions: functionLines(contents) };
+      if (language === undefined || (language !== 'markdown' && !ready.has(language))) return undefined;
+      // (Too big to parse: not joined into one more copy of it either.)
+      if (contents.reduce((n, c) => n + c.length + 1, 0) > MAX_CHECK_BYTES) return undefined;
+      const bytes = joinLines(contents);
+      // (Undefined: not parsed in time.)
+      return (language === 'markdown' ? markdownOutline(sourceOf(bytes).text) : outline(language, bytes))?.map(
+        asEnclosure,
+      );
     },
   };
 }
 
-function asEnclosure(d: {
-  line: number;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  qualifiedName: string;
-}): Enclosure {
-  return { line: d.line, startLine: d.startLine, endLine: d.endLine, kind: d.kind, name: d.qualifiedName };
+function asEnclosure(d: Definition): Enclosure {
+  const parts = d.parts ? { parts: d.parts } : {};
+  return { line: d.line, startLine: d.startLine, endLine: d.endLine, kind: d.kind, name: d.qualifiedName, ...parts };
 }
 
 /** The file's text again from its lines, one "\n" after each: every line stays at its number. */

@@ -26,6 +26,11 @@ export interface Definition {
   readonly endLine: number;
   /** A Markdown heading's level, 1 to 6. */
   readonly level?: number;
+  /**
+   * Where it joins several parts (overload signatures and their implementation, a getter and its
+   * setter): the line each part after the first is listed by, ascending.
+   */
+  readonly parts?: readonly number[];
 }
 
 interface Rule {
@@ -200,6 +205,7 @@ interface Found extends Definition {
   line: number;
   endLine: number;
   group: Group | undefined;
+  parts?: number[];
 }
 
 export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
@@ -219,6 +225,7 @@ export function outlineOf(language: LanguageId, tree: Tree): Definition[] {
     if (last?.qualifiedName === qualifiedName && joins) {
       last.endLine = lastLine(node);
       last.group = group;
+      (last.parts ??= []).push(firstCodeRow(top) + 1);
       return;
     }
     const start = leadingStart(language, top);

@@ -101,12 +101,11 @@ export function spliceIndex(
   const count = hashes.h1.length;
   const end = start + deleteCount;
   const inserted = count - (old.lids.length - deleteCount);
-  const same = (i: number, j: number) => old.h1[i] === hashes.h1[j] && old.h2[i] === hashes.h2[j];
-  let head = 0;
-  while (head < deleteCount && head < inserted && same(start + head, start + head)) head++;
-  let tail = 0;
-  while (tail < deleteCount - head && tail < inserted - head && same(end - 1 - tail, start + inserted - 1 - tail))
-    tail++;
+  const { head, tail } = unchangedEnds(
+    deleteCount,
+    inserted,
+    (i, j) => old.h1[start + i] === hashes.h1[start + j] && old.h2[start + i] === hashes.h2[start + j],
+  );
   const lids = new Uint32Array(count);
   lids.set(old.lids.subarray(0, start + head));
   lids.set(old.lids.subarray(end - tail), start + inserted - tail);
@@ -131,7 +130,25 @@ export function spliceIndex(
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: retire(old.retired, gone, day, count) };
 }
 
-function range(from: number, to: number): number[] {
+/**
+ * How many of the first and of the last lines of a region of `deleteCount` lines replaced by
+ * `inserted` new ones the edit gave the same content; `same(i, j)`: whether old line i of the
+ * region has the content of new line j.
+ */
+export function unchangedEnds(
+  deleteCount: number,
+  inserted: number,
+  same: (i: number, j: number) => boolean,
+): { head: number; tail: number } {
+  let head = 0;
+  while (head < deleteCount && head < inserted && same(head, head)) head++;
+  let tail = 0;
+  while (tail < deleteCount - head && tail < inserted - head && same(deleteCount - 1 - tail, inserted - 1 - tail))
+    tail++;
+  return { head, tail };
+}
+
+export function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let i = from; i < to; i++) out.push(i);
   return out;
@@ -142,7 +159,8 @@ function range(from: number, to: number): number[] {
  * (what a reading with no history would key it by) that is neither in use in `old` nor
  * retired, so that a line new to the file takes the LID a fresh reading would give it whenever
  * history allows. Up to `few` new lines (an edit's, mostly) scan the old codes for each lookup;
- * more build a set first. Both give the same LIDs.
+ * more build a set first. Both give the same LIDs. `inUse`: the old codes, in lists that hold
+ * every one of them (a 0, no LID, may stand for none).
  */
 export function assignFresh(
   old: LineIndex,
@@ -150,14 +168,15 @@ export function assignFresh(
   lids: Uint32Array,
   fresh: readonly number[],
   few = 8,
+  inUse: readonly Uint32Array[] = [old.lids],
 ): void {
   if (fresh.length === 0) return;
   const length = freshLength(old.retired, hashes.h1.length);
   let used: CodeSet;
-  if (fresh.length <= few) used = new ScannedCodes([old.lids, old.retired.lids]);
+  if (fresh.length <= few) used = new ScannedCodes([...inUse, old.retired.lids]);
   else {
     const set = new LidSet();
-    set.addAll(old.lids);
+    for (const list of inUse) set.addAll(list);
     set.addAll(old.retired.lids);
     used = set;
   }

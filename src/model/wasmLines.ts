@@ -81,3 +81,17 @@ export function lineMemory(room: number, expected = 0): LineMemory | undefined {
     },
   };
 }
+
+/**
+ * Memory to count the newlines of a file in, `size` bytes at a time (16 at a time, SIMD: some
+ * ten times as fast as looking for each with indexOf); undefined where WebAssembly cannot be had.
+ */
+export function newlineCounter(size: number): { readonly bytes: Buffer; newlines(length: number): number } | undefined {
+  const instance = instantiate<Exports>(LINES_WASM, size);
+  if (!instance) return undefined;
+  const bytes = Buffer.from(instance.memory.buffer, 0, size);
+  // count() counts a last line without its newline too.
+  const newlines = (length: number) =>
+    length === 0 ? 0 : instance.exports.count(0, length) - (bytes[length - 1] === 0x0a ? 0 : 1);
+  return { bytes, newlines };
+}

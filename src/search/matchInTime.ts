@@ -29,8 +29,9 @@ export const MATCH_BASE_MS = 2000;
  * search may take (2 s and each file's allowance, see matchAllowanceMs and timeBudget.ts): a
  * search that takes longer ends, as bad input (exit 2): a regular expression that backtracks
  * without end, in one file or in many. `ripgrep` is the command that searches in linear time
- * instead. The steps must write nothing (see stepsInTime). A `matcher` whose matching is
- * linear (LineMatcher.linear) runs them without a bound.
+ * instead. The steps must write nothing (see stepsInTime); `stopped` is told of a step stopped
+ * (to be run again, from the folder rt started in). A `matcher` whose matching is linear
+ * (LineMatcher.linear) runs them without a bound.
  */
 export function matchInTime(
   count: number,
@@ -38,6 +39,7 @@ export function matchInTime(
   fileOf: (i: number) => Candidate,
   ripgrep: string,
   matcher: Pick<LineMatcher, 'linear' | 'literal'>,
+  stopped?: () => void,
 ): void {
   if (matcher.linear) {
     // Nothing to bound: node:vm, its script and its timer's thread are not worth starting.
@@ -45,7 +47,7 @@ export function matchInTime(
     return;
   }
   try {
-    stepsInTime(count, step, (i) => matchAllowanceMs(fileOf(i).abs), MATCH_BASE_MS);
+    stepsInTime(count, step, (i) => matchAllowanceMs(fileOf(i).abs), MATCH_BASE_MS, stopped);
   } catch (error) {
     if (!(error instanceof OutOfTime)) throw error;
     const stopped = `matching took more than ${error.budgetMs / 1000} s (stopped in ${fileOf(error.step).display})`;

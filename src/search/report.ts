@@ -5,7 +5,7 @@
 // lines the search found, as it found them, is not read again: its hits are reported as found,
 // with the index's LIDs.
 
-import { enclosingLines, type EnclosedBy, type Enclosure } from '../model/enclosing.js';
+import { enclosingLines, type Enclosure } from '../model/enclosing.js';
 import { RtError } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { mergeRanges } from '../model/window.js';
@@ -65,11 +65,11 @@ export interface ReportOptions {
 export interface Enclosing {
   /** The whole definition (-W), not only the line it is listed by (-p). */
   readonly body: boolean;
-  /** The definitions of `file`, given every line of it as read (without line endings). */
-  definitions(
-    file: ResolvedPath,
-    contents: readonly Buffer[],
-  ): { readonly by: EnclosedBy; readonly definitions: readonly Enclosure[] };
+  /**
+   * The definitions of `file`'s outline, given every line of it as read (without line endings);
+   * undefined where rt has no grammar for it, or cannot parse it (too big, or not in time).
+   */
+  definitions(file: ResolvedPath, contents: readonly Buffer[]): readonly Enclosure[] | undefined;
 }
 
 /** A file's lines to report: each hit with its context, ascending. */
@@ -77,11 +77,13 @@ interface FileRows {
   readonly file: ReportedFile;
   /** Saves the file's index if reading it brought that up to date. */
   persist(): void;
-  readonly rows: readonly FoundLine[];
+  rows: readonly FoundLine[];
   /** Which of `rows` are hits. */
-  readonly hit: readonly boolean[];
+  hit: readonly boolean[];
   /** How many hits. */
   readonly hits: number;
+  /** With --function or --function-context: every line of the file (see addEnclosing). */
+  readonly whole?: HitLines['whole'];
 }
 
 /**
@@ -105,12 +107,16 @@ export function reportHits(
       (i) => hits[i]!.file,
       options.ripgrep,
       options.matcher,
+      // A step stopped and run again starts from the folder rt started in.
+      () => folders.forget(),
     );
   } finally {
     folders.done();
   }
   for (const file of read) {
     if (!file) continue;
+    // Outside the matching's time: finding definitions is no matching, and parsing takes its own.
+    if (file.whole && options.enclosing) addEnclosing(file, file.whole, options.enclosing);
     sink.begin(file.file);
     const { rows, hit } = file;
     for (let i = 0; i < rows.length; i++) {
@@ -162,9 +168,7 @@ function readFileRows(
         : undefined) ??
       retryOnChange(() =>
         folders.in(resolved, (pinned) =>
-          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit, (contents) =>
-            output.enclosing?.definitions(resolved, contents),
-          ),
+          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
         ),
       );
   } catch (error) {
@@ -187,12 +191,42 @@ function readFileRows(
           : content.length > output.cutOver
             ? output.matcher.matchesIn(content, 1)
             : [];
-      const listed = isHitLine ? undefined : read.listed?.get(i);
-      rows.push({ n: i + 1, lid, content, marks, ...(listed ? { definition: listed } : {}) });
+      rows.push({ n: i + 1, lid, content, marks });
       hit.push(isHitLine);
     }
   }
-  return { file: { ...file, resolved }, persist: read.persist, rows, hit, hits: read.lines.length };
+  const whole = read.whole ? { whole: read.whole } : {};
+  return { file: { ...file, resolved }, persist: read.persist, rows, hit, hits: read.lines.length, ...whole };
+}
+
+/**
+ * Adds to a file's rows the lines of the definitions that enclose its hits (--function: the line
+ * each is listed by; --function-context: all of its lines), those lines marked as such.
+ */
+function addEnclosing(file: FileRows, whole: NonNullable<HitLines['whole']>, enclosing: Enclosing): void {
+  const contents: Buffer[] = [];
+  for (let i = 0; i < whole.total; i++) contents.push(whole.line(i).content);
+  const hits = file.rows.filter((_, k) => file.hit[k]).map((r) => r.n - 1);
+  const { spans, listed } = enclosingLines(
+    enclosing.definitions(file.file.resolved!, contents),
+    contents,
+    hits,
+    enclosing.body,
+  );
+  const byLine = new Map<number, { row: FoundLine; hit: boolean }>();
+  file.rows.forEach((row, k) => byLine.set(row.n - 1, { row, hit: file.hit[k]! }));
+  for (const [from, to] of mergeRanges(spans))
+    for (let i = from; i < to; i++)
+      if (!byLine.has(i)) byLine.set(i, { row: { n: i + 1, ...whole.line(i), marks: [] }, hit: false });
+  for (const [i, { definition: d, by }] of listed) {
+    const at = byLine.get(i)!;
+    if (at.hit) continue;
+    const mark = { by, ...(d.kind === undefined ? {} : { kind: d.kind }), ...(d.name ? { name: d.name } : {}) };
+    at.row = { ...at.row, definition: mark };
+  }
+  const ordered = [...byLine].sort((a, b) => a[0] - b[0]);
+  file.rows = ordered.map(([, r]) => r.row);
+  file.hit = ordered.map(([, r]) => r.hit);
 }
 
 /** A file's hits as one reading of it has them: the ranges to print and each line's LID and content. */
@@ -203,8 +237,8 @@ interface HitLines {
   /** [from, to) ranges of lines to print: each hit with its context, merged when they touch. */
   readonly ranges: ReadonlyArray<readonly [number, number]>;
   line(i: number): { lid: string; content: Buffer };
-  /** With --function: the lines definitions enclosing hits are listed by, and how they were found. */
-  readonly listed?: ReadonlyMap<number, NonNullable<FoundLine['definition']>>;
+  /** With --function or --function-context: every line of the file, read with the hits. */
+  readonly whole?: { readonly total: number; line(i: number): { lid: string; content: Buffer } };
 }
 
 /**
@@ -218,7 +252,6 @@ function readHitLines(
   searched: readonly number[],
   context: { readonly before: number; readonly after: number; readonly enclosing?: Enclosing },
   isHit: (content: Buffer) => boolean,
-  definitions: (contents: readonly Buffer[]) => ReturnType<Enclosing['definitions']> | undefined,
 ): HitLines {
   let lines = searched.filter((n) => n < indexed.total);
   let ranges = rangesAround(lines, context, indexed.total);
@@ -233,20 +266,7 @@ function readHitLines(
     line = all;
   }
   const persist = () => indexed.persist();
-  if (!whole) return { persist, lines, ranges, line };
-  const contents: Buffer[] = [];
-  for (let i = 0; i < indexed.total; i++) contents.push(line(i).content);
-  const found = definitions(contents);
-  if (!found) return { persist, lines, ranges, line };
-  const { spans, listed } = enclosingLines(found.definitions, found.by, lines, context.enclosing!.body);
-  const marks = new Map<number, NonNullable<FoundLine['definition']>>();
-  for (const [n, d] of listed)
-    marks.set(n, {
-      by: found.by,
-      ...(d.kind === undefined ? {} : { kind: d.kind }),
-      ...(d.name ? { name: d.name } : {}),
-    });
-  return { persist, lines, ranges: mergeRanges([...ranges, ...spans]), line, listed: marks };
+  return { persist, lines, ranges, line, ...(whole ? { whole: { total: indexed.total, line } } : {}) };
 }
 
 /**

@@ -29,7 +29,8 @@ let script: import('node:vm').Script | undefined;
  * of each step run (`allowanceMs(i)`, asked for only when the time is checked); throws
  * OutOfTime for the step running when that is spent (the steps before it have run). One timer
  * runs many steps: when it runs out while time remains (the steps it ran brought their own
- * allowances), the step it stopped is run again from its start under a timer of what remains.
+ * allowances), the step it stopped is run again from its start under a timer of what remains,
+ * once `stopped` is told (the working directory is set back first).
  *
  * The time counted is this process's CPU time, so that a machine busy with other work does not
  * stop a search that would end in time on its own: the timer (which counts the clock's time) is
@@ -41,6 +42,7 @@ export function stepsInTime(
   step: (i: number) => void,
   allowanceMs: (i: number) => number,
   baseMs: number,
+  stopped: () => void = () => undefined,
 ): void {
   const cwd = process.cwd();
   const started = cpuMs();
@@ -63,6 +65,7 @@ export function stepsInTime(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
       if (process.cwd() !== cwd) process.chdir(cwd);
+      stopped();
       pace = Math.min(MAX_PACE, Math.max(1, (Date.now() - wall) / Math.max(1, cpuMs() - cpu)));
     }
   }

@@ -19,10 +19,11 @@ import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import { READ_PLAIN } from './plainFile.js';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
-import { hashBytes } from '../model/hash.js';
+import { hashLines } from '../model/hash.js';
 import type { LineIndex } from '../model/lineIndex.js';
 import { applySplice, splicedIndex, type EditedFile } from '../model/edit.js';
 import { EditSet } from '../model/editSet.js';
+import { spliceInPlace } from '../model/spliceInPlace.js';
 import { dominantEol, splitLines, type FileLines } from '../model/lines.js';
 import { mergeRanges } from '../model/window.js';
 import type { AppliedChanges, PlannedChange } from '../model/patch/plan.js';
@@ -140,10 +141,13 @@ export function editAround(
   const after = linesAfter(edited, placed, checkpoint);
   if (!after) return undefined;
   markUnread(parts);
+  // The index after the change, made in the arrays of the one before when it can be: one index of
+  // the file's size is held, not two.
+  const inPlace = spliceInPlace(index, records.room, change);
   const applied: AppliedChanges = {
     lines: after,
     parts,
-    index: splicedIndex(index, change),
+    index: inPlace?.after ?? splicedIndex(index, change),
     unchanged: false,
     content: (i) => {
       if (i < firstLine || i >= firstLine + edited.lines.count)
@@ -163,7 +167,7 @@ export function editAround(
   const snapshot: Snapshot = {
     file,
     lines,
-    index,
+    index: inPlace?.before ?? index,
     stamp,
     stale: false,
     saved: { text: records.text, blocks: head.blocks },
@@ -248,9 +252,9 @@ function readBlocks(
         bomLength = part.bomLength;
         firstEnd = end;
       }
+      const hashes = hashLines(part);
       for (let i = 0; i < part.count; i++) {
-        const [h1, h2] = hashBytes(bytes.subarray(part.starts[i]!, part.contentEnds[i]!));
-        if (h1 !== index.h1[first + i] || h2 !== index.h2[first + i]) return undefined;
+        if (hashes.h1[i] !== index.h1[first + i] || hashes.h2[i] !== index.h2[first + i]) return undefined;
         lines.starts[first + i] = start + part.starts[i]!;
         lines.contentEnds[first + i] = start + part.contentEnds[i]!;
       }

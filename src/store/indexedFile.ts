@@ -12,11 +12,19 @@ import { hashBytes, hashLines, type LineHashes } from '../model/hash.js';
 import { buildIndex, reconcileIndex, retiredLine, type LineIndex } from '../model/lineIndex.js';
 import { BOM, hasBom, LF, lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { lineContentRange } from '../model/lineScan.js';
-import { lineMemory } from '../model/wasmLines.js';
+import { lineMemory, newlineCounter } from '../model/wasmLines.js';
 import { zlib } from '../io/builtins.js';
 import { readAt, readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
-import { BLOCK, SavedIndex, saveIndexFile, type FileStamp, type IndexHead, type KeptRecords } from './savedIndex.js';
+import {
+  BLOCK,
+  SavedIndex,
+  saveIndexFile,
+  type FileStamp,
+  type IndexHead,
+  type KeptRecords,
+  type RecordsSource,
+} from './savedIndex.js';
 import { SCAN_PIECE, scanFile } from './scanFile.js';
 import type { StateStore } from './state.js';
 
@@ -241,7 +249,8 @@ export function unreadText(
 
 /** The lines of an open file (the last one may lack its newline), counted no further than `most`. */
 function countLinesUpTo(fd: number, most: number): number {
-  const piece = Buffer.allocUnsafe(SCAN_PIECE);
+  const counter = newlineCounter(SCAN_PIECE);
+  const piece = counter?.bytes ?? Buffer.allocUnsafe(SCAN_PIECE);
   let lines = 0;
   let at = 0;
   let last = LF;
@@ -249,8 +258,14 @@ function countLinesUpTo(fd: number, most: number): number {
     const n = readInto(fd, piece, at);
     if (n === 0) return last === LF ? lines : lines + 1;
     at += n;
-    for (let nl = piece.indexOf(LF); nl !== -1 && nl < n; nl = piece.indexOf(LF, nl + 1))
-      if (++lines >= most) return lines;
+    if (counter) {
+      const found = counter.newlines(n);
+      // The count reached at the newline where the loop below would stop.
+      if (found > 0 && lines + found >= most) return Math.max(most, lines + 1);
+      lines += found;
+    } else
+      for (let nl = piece.indexOf(LF); nl !== -1 && nl < n; nl = piece.indexOf(LF, nl + 1))
+        if (++lines >= most) return lines;
     last = piece[n - 1]!;
   }
 }
@@ -354,7 +369,7 @@ export interface Snapshot {
   /** Whether the saved index differs from `index` (or its stamp from the file's). */
   readonly stale: boolean;
   /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
-  readonly saved?: { readonly text: Buffer; readonly blocks: string };
+  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string };
 }
 
 /**
@@ -463,7 +478,7 @@ function isStale(head: IndexHead | undefined, changed: boolean, stamp: FileStamp
 }
 
 /** The whole saved index and its records' text, or undefined when part of it proved damaged (it is then set aside). */
-function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer } | undefined {
+function savedIndex(saved: SavedIndex): { index: LineIndex; text: Buffer | RecordsSource } | undefined {
   const records = saved.records();
   const retired = records && saved.retired();
   return records && retired

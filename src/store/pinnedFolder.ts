@@ -142,6 +142,14 @@ export class FolderRun {
     return use({ ...file, abs: path.basename(file.abs) });
   }
 
+  /**
+   * The working directory was set back to the one rt started in by another (a search's step
+   * stopped in time, see timeBudget.ts): the folder is no longer entered.
+   */
+  forget(): void {
+    this.pinned = undefined;
+  }
+
   /** Returns to the working directory rt started in. */
   done(): void {
     this.pinned?.leave();

@@ -25,7 +25,7 @@ import {
   splitWords,
 } from '../model/indexCodec.js';
 import type { LineIndex, Retired } from '../model/lineIndex.js';
-import { recordMemory, type RecordMemory } from '../model/wasmRecords.js';
+import { digestRecords, recordMemory, type RecordMemory } from '../model/wasmRecords.js';
 import type { StateEntry, StateStore } from './state.js';
 
 export const INDEX_FORMAT = 'rt-index';
@@ -34,8 +34,16 @@ export const INDEX_VERSION = 5;
 export const BLOCK = 1024;
 /** Digest characters per block in "blocks". */
 const BLOCK_DIGEST = 16;
-/** Indexes of this many lines or more are read whole into WebAssembly memory and decoded there (wasmRecords.ts). */
+/** Indexes of this many lines or more are read into WebAssembly memory and decoded there (wasmRecords.ts). */
 const WASM_RECORDS = 16 * BLOCK;
+/**
+ * Lines whose records are read into that memory at a time: the text of a big index is never held
+ * whole, only its words (12 bytes a line, not 28); an edit copies the text of the lines it kept
+ * from the segment again (see RecordsSource).
+ */
+const READ_PIECE = 64 * BLOCK;
+/** Lines an edit may add to a big index in place (see Records.room): memory never touched unless used. */
+const ROOM = 64 * BLOCK;
 
 const RECORDS_KEY = ',"records":"';
 const RETIRED_KEY = '","retired":"';
@@ -139,21 +147,25 @@ export class SavedIndex {
    * records as they are written in the index, checked, which an edit writes again unchanged for
    * the lines it keeps (see KeptRecords).
    */
-  records(): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
+  records(): Records | undefined {
     const lines = this.head.lines;
-    const memory = lines >= WASM_RECORDS ? recordMemory(lines, BLOCK) : undefined;
+    const memory = lines >= WASM_RECORDS ? recordMemory(lines, BLOCK, READ_PIECE, ROOM) : undefined;
     if (memory) return this.recordsIn(memory);
     const read = this.recordWords(0, lines);
-    return read && { ...splitWords(read.words, lines), text: read.text };
+    return read && { ...splitWords(read.words, lines), text: read.text, room: 0 };
   }
 
-  /** records(), read into `memory`, and decoded and checked there (see wasmRecords.ts). */
-  private recordsIn(memory: RecordMemory): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { text: Buffer }) | undefined {
-    const _lines = this.head.lines;
-    const read = this.readInto(memory.text, this.recordsAt);
-    if (read === undefined) return undefined;
-    const records = read === memory.text.length ? memory.decode() : undefined;
-    if (!records) return this.damaged('its records are damaged');
+  /** records(), read into `memory` a piece at a time, and decoded and checked there (see wasmRecords.ts). */
+  private recordsIn(memory: RecordMemory): Records | undefined {
+    const lines = this.head.lines;
+    const piece = memory.text.length / RECORD_B64;
+    for (let at = 0; at < lines; at += piece) {
+      const n = Math.min(piece, lines - at);
+      const read = this.readInto(memory.text.subarray(0, n * RECORD_B64), this.recordsAt + at * RECORD_B64);
+      if (read === undefined) return undefined;
+      if (read !== n * RECORD_B64 || !memory.decodeAt(at, n)) return this.damaged('its records are damaged');
+    }
+    const records = memory.words(lines);
     const digests = memory.digests();
     if (digests !== this.head.blocks) {
       let b = 0;
@@ -164,7 +176,23 @@ export class SavedIndex {
         b++;
       return this.damagedBlock(b);
     }
-    return { ...records, text: memory.text };
+    return { ...records, text: this.recordsText(), room: ROOM };
+  }
+
+  /** The records' text as it is in the index, read again from it a piece at a time (a segment never changes). */
+  private recordsText(): RecordsSource {
+    return {
+      lines: this.head.lines,
+      copy: (from, to, write) => {
+        const piece = Buffer.allocUnsafe(Math.min(READ_PIECE, Math.max(0, to - from)) * RECORD_B64);
+        for (let at = from; at < to; at += READ_PIECE) {
+          const bytes = piece.subarray(0, Math.min(READ_PIECE, to - at) * RECORD_B64);
+          if (this.readInto(bytes, this.recordsAt + at * RECORD_B64) !== bytes.length)
+            throw new Error('the saved index could not be read again');
+          write(bytes);
+        }
+      },
+    };
   }
 
   /** The retired LIDs, or undefined (damaged or replaced). */
@@ -244,6 +272,32 @@ export class SavedIndex {
   }
 }
 
+/** Every line's fingerprint and LID of a saved index, as read, and its records' text. */
+export type Records = Pick<LineIndex, 'h1' | 'h2' | 'lids'> & {
+  readonly text: Buffer | RecordsSource;
+  /**
+   * Lines the arrays may grow by in place: views of the same memory of up to `room` more lines
+   * (see wasmRecords.ts, words) can be made over their buffer (see spliceInPlace).
+   */
+  readonly room: number;
+};
+
+/** The records' text of a saved index, copied into another without being held whole. */
+export interface RecordsSource {
+  readonly lines: number;
+  /** Gives the records of lines from..to-1 to `write`, a piece at a time (a piece is not kept: it is reused). */
+  copy(from: number, to: number, write: (part: Uint8Array) => void): void;
+}
+
+/** The records' text `text` as a RecordsSource. */
+function sourceOf(text: Buffer | RecordsSource): RecordsSource {
+  if (!(text instanceof Uint8Array)) return text;
+  return {
+    lines: text.length / RECORD_B64,
+    copy: (from, to, write) => write(text.subarray(from * RECORD_B64, to * RECORD_B64)),
+  };
+}
+
 /**
  * Records of the saved index an edit keeps as they are: its lines 0..start-1 stay where they
  * were, and its lines end.. follow the `inserted` new ones. Their text (16 characters a line)
@@ -252,7 +306,7 @@ export class SavedIndex {
  */
 export interface KeptRecords {
   /** The records of every line of the saved index, as read from it (and checked). */
-  readonly text: Buffer;
+  readonly text: Buffer | RecordsSource;
   /** Its block digests ("blocks"). */
   readonly blocks: string;
   readonly start: number;
@@ -311,9 +365,10 @@ export function saveIndexFile(
       const old = kept && keptLines(kept, fields.lines);
       let blocks = '';
       if (kept && old) {
-        write(kept.text.subarray(0, old.before * RECORD_B64));
+        const source = sourceOf(kept.text);
+        source.copy(0, old.before, write);
         encode(old.before, old.after, false);
-        write(kept.text.subarray(kept.end * RECORD_B64));
+        source.copy(kept.end, old.oldLines, write);
         for (let b = 0; b < blockCount; b++) {
           const from = b * BLOCK;
           const to = Math.min(fields.lines, from + BLOCK);
@@ -331,8 +386,10 @@ export function saveIndexFile(
               : digestWords(recordWords(index, from, to, scratch));
         }
       } else {
-        encode(0, fields.lines, true);
-        blocks = digests;
+        // A big index's block digests are taken in WebAssembly, the records encoded alone.
+        const fast = fields.lines >= WASM_RECORDS ? digestRecords(index, fields.lines, BLOCK) : undefined;
+        encode(0, fields.lines, fast === undefined);
+        blocks = fast ?? digests;
       }
       write(`${RETIRED_KEY}${retired}${END}`);
       patch(blocksAt, blocks);
@@ -368,7 +425,7 @@ function keptLines(
   kept: KeptRecords,
   lines: number,
 ): { before: number; after: number; shift: number; oldLines: number } | undefined {
-  const oldLines = kept.text.length / RECORD_B64;
+  const oldLines = sourceOf(kept.text).lines;
   const after = kept.start + kept.inserted;
   const fits =
     Number.isInteger(oldLines) &&

@@ -202,3 +202,44 @@ describe('the lines of definitions', () => {
     });
   });
 });
+
+describe('definitions the outline joins or leaves out', () => {
+  it("names the part that holds the hit: a setter's line, not its getter's", () => {
+    const dir = tempRepo();
+    const ts = 'class Box {\n  get size() {\n    return this.n;\n  }\n  set size(v) {\n    this.n = v;\n  }\n}\n';
+    write(dir, 'box.ts', ts);
+    const L = lidsOf('box.ts', ts);
+    expectRun(run(['grep', '-p', 'this.n = v', 'box.ts'], dir), {
+      status: 0,
+      stdout: `box.ts:5:${L[4]}=  set size(v) {\nbox.ts:6:${L[5]}|    this.n = v;\n`,
+      stderr: '',
+    });
+  });
+
+  it("a hit outside every definition of the outline takes git grep's rule, and --json says so", () => {
+    const dir = tempRepo();
+    const py = 'def f():\n    pass\n\n\nif __name__ == "__main__":\n    f()\n';
+    write(dir, 'main.py', py);
+    const L = lidsOf('main.py', py);
+    const doc = JSON.parse(run(['grep', '--json', '-p', '-F', 'f()', 'main.py'], dir).stdout);
+    expect(doc.hits).toEqual([
+      { path: 'main.py', n: 1, lid: L[0], text: 'def f():', hit: true },
+      {
+        path: 'main.py',
+        n: 5,
+        lid: L[4],
+        text: 'if __name__ == "__main__":',
+        hit: false,
+        definition: { by: 'heuristic' },
+      },
+      { path: 'main.py', n: 6, lid: L[5], text: '    f()', hit: true },
+    ]);
+  });
+
+  it('a regular expression (matched within a time budget) finds the same definitions as a literal', () => {
+    const dir = repo();
+    const literal = run(['grep', '-p', '-F', 'return', 'cart.py'], dir).stdout;
+    expect(literal).toContain('=    def total(self):');
+    expect(run(['grep', '-p', 'retur(n)', 'cart.py'], dir).stdout).toBe(literal);
+  });
+});

@@ -70,6 +70,27 @@ describe('an edit of a big file with no index', () => {
     expect(indexed(dir)).toBe(false);
   });
 
+  it('counts the lines of a file read in several pieces: its last line is unshown, the next past its end', () => {
+    const dir = tempRepo();
+    const count = 200_000;
+    const body = Array.from({ length: count }, (_, i) => `line ${i} ${'x'.repeat(i % 40)}`).join('\n');
+    for (const [name, text] of [
+      ['newline.txt', `${body}\n`],
+      ['none.txt', body],
+    ] as const) {
+      expect(fs.statSync(write(dir, name, text)).size).toBeGreaterThan(5 << 20);
+      expect(run(['edit', name, String(count)], dir, { input: 'x\n' }).status).toBe(3);
+      expectRun(run(['delete', name, String(count + 1)], dir), {
+        status: 2,
+        stdout: '',
+        stderr:
+          `rt: line ${count + 1} is past the end of ${name} (${count} lines)\n` +
+          `rt: see its end: rt open ${name}:${count}\n`,
+      });
+    }
+    expect(indexed(dir)).toBe(false);
+  });
+
   it('from a patch, the refusal names the patch line', () => {
     const { dir } = bigRepo();
     const patch = '*** Begin Patch\n*** Update File: big.txt\n@@ edit kq3f\n+x\n*** End Patch\n';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { digestWords } from '../../src/model/digest.js';
 import { encodeWords, recordWords } from '../../src/model/indexCodec.js';
-import { recordMemory } from '../../src/model/wasmRecords.js';
+import { digestRecords, recordMemory } from '../../src/model/wasmRecords.js';
 import { runs } from '../support/runs.js';
 
 function decoded(h1: Uint32Array, h2: Uint32Array, lids: Uint32Array, block: number) {
@@ -42,10 +42,33 @@ describe('wasm records', () => {
           expect(got && [...got.h2]).toEqual([...h2]);
           expect(got && [...got.lids]).toEqual([...lids]);
           expect(digests).toBe(want);
+          // The same digests, of arrays copied into a small memory a few blocks at a time.
+          expect(digestRecords({ h1, h2, lids }, rows.length, block)).toBe(want);
         },
       ),
       { numRuns: runs(2000) },
     );
+  });
+
+  it('reads records a piece at a time into arrays with room after them, as decoding them whole does', () => {
+    const n = 5000;
+    const words = (seed: number) => Uint32Array.from({ length: n }, (_, i) => Math.imul(i + seed, 2654435761) >>> 0);
+    const [h1, h2, lids] = [words(1), words(2), words(3)];
+    const text = Buffer.from(encodeWords(recordWords({ h1, h2, lids }, 0, n)), 'latin1');
+    const memory = recordMemory(n, 64, 700, 300)!;
+    expect(memory.text.length).toBe(700 * 16);
+    for (let at = 0; at < n; at += 700) {
+      const count = Math.min(700, n - at);
+      text.copy(memory.text, 0, at * 16, (at + count) * 16);
+      expect(memory.decodeAt(at, count)).toBe(true);
+    }
+    const got = memory.words(n);
+    expect([[...got.h1], [...got.h2], [...got.lids]]).toEqual([[...h1], [...h2], [...lids]]);
+    expect(memory.digests()).toBe(digestRecords({ h1, h2, lids }, n, 64));
+    // Room for 300 lines more: views that long are of the same memory, longer ones refused.
+    expect(memory.words(n + 300).lids.buffer).toBe(got.lids.buffer);
+    expect(() => memory.words(n + 301)).toThrow();
+    expect(memory.decodeAt(0, 701)).toBe(false);
   });
 
   it('decodes a million lines in blocks of 1,024, as the index keeps them', () => {

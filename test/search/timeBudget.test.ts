@@ -106,6 +106,29 @@ describe('stepsInTime', () => {
     expect(process.cwd()).toBe(cwd);
   });
 
+  it('tells `stopped` of a step stopped to be run again, from the working directory set back', () => {
+    const cwd = process.cwd();
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const startedIn: string[] = [];
+    let stops = 0;
+    stepsInTime(
+      1,
+      () => {
+        startedIn.push(process.cwd());
+        process.chdir(os.tmpdir());
+        // The first run waits past the timer (no CPU spent): stopped, and run again.
+        if (startedIn.length === 1) Atomics.wait(cell, 0, 0, 600);
+      },
+      () => 0,
+      300,
+      () => stops++,
+    );
+    process.chdir(cwd);
+    expect(stops).toBeGreaterThanOrEqual(1);
+    expect(startedIn.length).toBe(stops + 1);
+    expect(new Set(startedIn)).toEqual(new Set([cwd]));
+  });
+
   it('lets other errors through', () => {
     expect(() =>
       stepsInTime(

@@ -110,6 +110,10 @@ describe('an edit of a big file read only around its change', () => {
     ['lines appended (the last line gains its ending)', 40_000, 0, ['more', 'lines']],
     ['the last line deleted (the one before it loses its ending)', 39_999, 1, []],
     ['an empty line put last', 39_999, 1, ['']],
+    // The index made in place (spliceInPlace), or left to spliceIndex when a line may have moved.
+    ['a line by an empty one (a content the file repeats)', 20_000, 1, ['']],
+    ['ten lines by twelve new ones', 20_000, 10, Array.from({ length: 12 }, (_, i) => `new ${i}`)],
+    ['two lines swapped (a line moved within the region)', 20_000, 2, ['\tmarker 20002 xx', '\tmarker 20001 x']],
   ] as const) {
     it(`writes the bytes and LIDs of the edit made on the whole file: ${name}`, () => {
       for (const [kind, original] of [

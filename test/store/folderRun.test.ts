@@ -49,6 +49,22 @@ describe('FolderRun', () => {
     expect(process.cwd()).toBe(startedIn);
   });
 
+  it('enters the folder again after forget (a step stopped in time set the working directory back)', () => {
+    const root = fs.realpathSync(tempDir());
+    fs.mkdirSync(path.join(root, 'a'));
+    fs.writeFileSync(path.join(root, 'a', 'x'), 'ax');
+    fs.writeFileSync(path.join(root, 'x'), 'planted where rt started');
+    process.chdir(root);
+    const run = new FolderRun();
+    const read = () => run.in(file(path.join(root, 'a', 'x')), (pinned) => fs.readFileSync(pinned.abs, 'utf8'));
+    expect(read()).toBe('ax');
+    process.chdir(root); // as stepsInTime does when it stops a step
+    run.forget();
+    expect(read()).toBe('ax');
+    run.done();
+    expect(process.cwd()).toBe(root);
+  });
+
   it('refuses a folder swapped for a link before it is entered, and is back where it started', () => {
     const root = fs.realpathSync(tempDir());
     const elsewhere = fs.realpathSync(tempDir());

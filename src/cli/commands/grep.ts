@@ -73,11 +73,13 @@ export const grepCommand = defineCommand({
       'line order.',
     'With -p (--function), the first line of the definition that encloses hits is printed before them ' +
       'as PATH:NUMBER:LID=CONTENT (a "=" where a hit has "|"): the innermost class, function, method or ' +
-      "other definition of the file's outline (rt outline) whose range holds the hit below its first line, " +
+      "other definition of the file's outline (rt outline) whose range holds the hit below its first line " +
+      '(of a getter and its setter, or overloads and their body, the part that holds it), ' +
       'a Markdown heading for a Markdown file. With -W (--function-context), the whole of the innermost ' +
       'definition holding each hit is printed (decorators, attributes and doc comment included), its first ' +
       'line marked so, the rest as context lines. Where rt has no grammar for a file (or cannot parse it ' +
-      "in time), git grep's rule stands in: a definition's line is the nearest line above the hit that " +
+      "in time), and for a hit no definition of its outline holds, git grep's rule stands in: a " +
+      "definition's line is the nearest line above the hit that " +
       'starts with a letter, _ or $, and with -W it runs to the line before the next such line. --json ' +
       'gives such a line "hit": false and "definition": {"by": "outline", "kind", "name"} (the ' +
       'qualified name, Cart.add) or {"by": "heuristic"}. These lines count as shown, like context.',

@@ -85,9 +85,9 @@ export const MATCH_OPTIONS = [
     short: 'p',
     kind: 'switch',
     summary:
-      'also print the first line of the definition that encloses each hit, as PATH:NUMBER:LID=CONTENT ' +
-      "(from the file's outline; where rt has no grammar, the nearest line above that starts with a letter, _ " +
-      'or $, as git grep -p)',
+      'also print the first line of the definition that encloses each hit, with "=" where a hit has "|" ' +
+      "(from the file's outline; where it has none, the nearest line above that starts with a letter, _ or $, " +
+      'as git grep -p)',
   },
   {
     long: 'function-context',
@@ -95,7 +95,7 @@ export const MATCH_OPTIONS = [
     kind: 'switch',
     summary:
       'also print the whole definition that encloses each hit (its first line as with -p, the rest as ' +
-      'context); where rt has no grammar, from that line to the next such line, as git grep -W',
+      'context); where the outline has none, from that line to the next such line, as git grep -W',
   },
   {
     long: 'line-number',
