@@ -1,5 +1,6 @@
-// What the commands that write (edit, insert, delete, create, apply; replace plans its own) share: their flags read, and
-// their batch run through the one transaction (store/fileChanges.ts), its outcome reported.
+// What the commands that write (edit, insert, delete, create, apply; replace plans its own) share:
+// their flags read, and their batch run through the one transaction (store/fileChanges.ts), its
+// outcome reported.
 
 import type { FileChange } from '../model/patch/types.js';
 import { finishBatchesIn } from '../store/recovery.js';

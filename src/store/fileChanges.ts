@@ -200,7 +200,9 @@ async function writeBatch(
   try {
     tx.sweep(targets);
     const alone = resolved.length === 1;
-    const all = resolved.map((r) => atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone, rewrite)));
+    const all = resolved.map((r) =>
+      atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone, rewrite)),
+    );
     // (A rewrite leaves out a file it now changes in no line.)
     const planned = rewrite ? all.filter((p) => p.applied && p.applied.edits.size > 0) : all;
     rewrite?.verify(planned);

@@ -49,7 +49,7 @@ describe('rt replace --dry-run', () => {
 });
 
 describe('rt replace', () => {
-  it('writes every match as one step, prints the changed lines with the LIDs open shows, and undo takes it back', () => {
+  it('writes every match as one step, prints the changed lines with their new LIDs, and undo takes it back', () => {
     const dir = repo();
     const r = run(['replace', '-w', '-F', 'total', 'sum'], dir);
     expect(read(dir, 'a.js').toString()).toBe('const sum = add(1);\nlet x = sum + sum;\nnone here\n');

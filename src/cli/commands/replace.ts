@@ -368,11 +368,11 @@ function onlyLids(ctx: Context, given: readonly string[]) {
         ...[...anywhere].filter((lid) => !seen.has(lid)),
         ...[...inFile].flatMap(([abs, lids]) => [...lids].filter((lid) => !found.has(`${abs}\0${lid}`))),
       ];
+      const none = missing.length === 1 ? 'names no line that still matches' : 'name no lines that still match';
       if (missing.length)
         throw new RtError(
           'stale',
-          `${missing.join(', ')} ${missing.length === 1 ? 'names no line that still matches' : 'name no lines that still match'}` +
-            ' (changed or gone since they were shown): nothing was written',
+          `${missing.join(', ')} ${none}` + ' (changed or gone since they were shown): nothing was written',
           ['preview the replacement again with --dry-run, and name the LIDs it prints'],
         );
     },
@@ -384,7 +384,8 @@ function count(n: number, one: string, many: string): string {
 }
 
 function summary(t: { matches: number; lines: number }, files: number): string {
-  return `${count(t.matches, 'match', 'matches')} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
+  const matches = count(t.matches, 'match', 'matches');
+  return `${matches} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
 }
 
 /** What a replacement prints: a dry run's preview, or the changed lines with their new LIDs. */
