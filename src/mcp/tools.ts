@@ -22,6 +22,7 @@ export const SERVED = [
   'delete',
   'create',
   'apply',
+  'replace',
   'undo',
   'redo',
   'history',

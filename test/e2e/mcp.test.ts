@@ -61,8 +61,8 @@ describe('rt mcp', () => {
     const { client } = await connect(dir);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
-      ...['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'undo', 'redo'],
-      ...['history', 'outline', 'help'],
+      ...['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'replace'],
+      ...['undo', 'redo', 'history', 'outline', 'help'],
     ]);
     const edit = tools.find((t) => t.name === 'edit')!;
     expect(edit.inputSchema).toMatchObject({
@@ -316,6 +316,8 @@ describe('rt mcp', () => {
     const base: Record<string, Record<string, unknown>> = {
       ...{ open: { target: 'a.txt' }, scroll: { path: 'a.txt' }, find: { pattern: 'a' } },
       ...{ grep: { pattern: 'one' }, grep_file: { pattern: 'one', path: 'a.txt' } },
+      // (Matching nothing: --expect 0 holds, and nothing is written.)
+      replace: { pattern: 'none', replacement: 'x', dry_run: true },
     };
     let checked = 0;
     for (const t of (await client.listTools()).tools) {
@@ -331,7 +333,7 @@ describe('rt mcp', () => {
         checked++;
       }
     }
-    expect(checked).toBe(11);
+    expect(checked).toBe(13);
   });
 
   it('takes a single string where a list of strings is expected (path: "src")', async () => {

@@ -3,6 +3,7 @@
 // the files: each is read again under its lock and matched again there, so the match is the proof
 // of the content and no line needs to have been shown.
 
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { RtError, shellQuote } from '../../model/errors.js';
 import { hasBom, lineContent, type FileLines } from '../../model/lines.js';
@@ -11,6 +12,7 @@ import { lidToString } from '../../model/lid.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
 import { parseReplacement, replaceMatches } from '../../model/replacement.js';
+import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
 import type { FolderQuery } from '../../search/engine.js';
 import { capturingMatcher } from '../../search/match.js';
@@ -77,7 +79,7 @@ export const replaceCommand = defineCommand({
   tool: [
     'Replace every match of a JavaScript regular expression (fixed: a literal string) with replacement',
     'in the files grep would search, as one all-or-nothing write that undo takes back; replacement takes',
-    '$1, ${name} and $$ as ripgrep --replace (fixed: taken as it is). Each file is matched again under its',
+    "$1, ${name} and $$ as ripgrep's replace does (fixed: taken as it is). Each file is matched again under its",
     'lock, so no line needs to have been shown. dry_run: each changed line as PATH:NUMBER:LID-OLD and',
     'PATH:NUMBER:LID+NEW, then "N matches on M lines in K files", writing nothing. expect: refuse (exit 3)',
     'unless exactly that many matches would be replaced. only: LIDs (or PATH:LID) of the lines to change,',
@@ -114,7 +116,9 @@ export const replaceCommand = defineCommand({
     'After the write it prints "replaced N matches on M lines in K files", then each changed line as ' +
       'PATH:NUMBER:LID|CONTENT with its new LID (these count as shown), at most 200 (--max N), then how ' +
       'many more. With --json: {"command": "replace", "dryRun", "matches", "lines", "files": [{"path", ' +
-      '"matches", "lines": [{"n", "lid", "before", "after"}]}]} (after a write, "lid" is the new LID).',
+      '"matches", "lines": [...]}]}: with --dry-run each line {"n", "lid", "before", "after"} (and ' +
+      '"beforeBase64", "afterBase64" for bytes that are not UTF-8), after a write {"n", "lid", "text"} with ' +
+      'its new LID (and "base64"), as rt open gives lines.',
   ],
   args: [
     {
@@ -379,6 +383,12 @@ function onlyLids(ctx: Context, given: readonly string[]) {
   };
 }
 
+/** A line's text under `name` for --json, and its bytes in base64 under `${name}Base64` when they are not UTF-8. */
+function side(name: 'before' | 'after', bytes: Buffer): Record<string, string> {
+  const base64 = isUtf8(bytes) ? {} : { [`${name}Base64`]: bytes.toString('base64') };
+  return { [name]: bytes.toString(), ...base64 };
+}
+
 function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -407,8 +417,8 @@ function report(
       const lines = tally.lines.map((l) => ({
         n: l.n,
         lid: l.lid,
-        before: l.before.toString(),
-        after: l.after.toString(),
+        ...side('before', l.before),
+        ...side('after', l.after),
       }));
       json.push({ path: file.display, matches: tally.matches, lines });
       for (const l of tally.lines) {
@@ -434,7 +444,7 @@ function report(
           const lid = lidToString(r.lids![i]!);
           const content = r.content!(i);
           lids.push(lid);
-          lines.push({ n: i + 1, lid, text: content.toString() });
+          lines.push({ ...jsonLine(i + 1, lid, content) });
           if (shown++ < max) ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
         }
         if (lids.length) view.record(span.newStart + 1, lids, 'edit');
