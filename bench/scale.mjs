@@ -373,6 +373,38 @@ part('babel', () => {
     { run: () => measure(tools.rg, ['-n', '-F', 'return'], { cwd: dir }) },
   );
   timeRow(name, r, { max: 2 }, `${count(lineCount(OUT))} lines from rg`);
+
+  // A rename of a widely used identifier across babel: rt replace (one undoable step, each file
+  // matched again under its lock, the syntax check on), against ripgrep's --replace piped into
+  // each file it lists, and the same bytes as sed -i -E over the same files.
+  const [from, to] = ['NodePath', 'NodePathX'];
+  const restore = () => exec(tools.git, ['checkout', '-q', '--', '.'], dir);
+  const treeDiff = () => spawnSync(tools.git, ['-C', dir, 'diff', '--binary'], { maxBuffer: 1 << 28 }).stdout;
+  const each = (command) => `${tools.rg} -l -0 -w -F ${from} . | while IFS= read -r -d '' f; do ${command}; done`;
+  const rgReplace = each(`${tools.rg} --passthru -N -w -F -r ${to} ${from} "$f" > "$f.bench" && mv "$f.bench" "$f"`);
+  const replaceRow = `babel: rt replace -w -F ${from} ${to} / rg --replace piped into each file`;
+  const bash = which('bash');
+  if (!bash || !tools.sed) skip(replaceRow, 'bash or sed not found');
+  else {
+    const replaced = alternate(
+      { prepare: restore, run: () => rt(['replace', '-w', '-F', from, to]) },
+      { prepare: restore, run: () => measure(bash, ['-c', rgReplace], { cwd: dir }) },
+      { runs: RUNS_SLOW },
+    );
+    restore();
+    rt(['replace', '-w', '-F', from, to]);
+    const byRt = treeDiff();
+    restore();
+    exec(
+      bash,
+      ['-c', `${tools.rg} -l -0 -w -F ${from} . | xargs -0 ${tools.sed} -i -E 's/\\b${from}\\b/${to}/g'`],
+      dir,
+    );
+    const bySed = treeDiff();
+    restore();
+    const same = byRt.length > 0 && byRt.equals(bySed);
+    timeRow(replaceRow, replaced, { max: 2 }, same ? 'the same bytes as sed -i -E' : 'NOT the bytes of sed -i -E');
+  }
 });
 
 // 3. Big files: 1,000,000 and 10,000,000 lines.
