@@ -317,3 +317,63 @@ export function retiredLine(retired: Retired, code: number): number | undefined 
   const at = retired.lids.lastIndexOf(code);
   return at === -1 ? undefined : retired.lines[at]!;
 }
+
+/** One line given new content, the line count unchanged: its 0-based number and its new fingerprint. */
+export interface LineSwap {
+  readonly line: number;
+  readonly h1: number;
+  readonly h2: number;
+}
+
+/**
+ * The index after `swaps` (ascending lines, none twice): what spliceIndex gives them made one
+ * after the other, one line replaced by one each time (test/model/swapIndex.test.ts checks it),
+ * in one pass rather than a copy of the index a line. Undefined where that could differ: when the
+ * retired list could reach its cap meanwhile (the first splice drops what expired; none after
+ * it does, on the same day).
+ */
+export function swapIndex(index: LineIndex, swaps: readonly LineSwap[], day = today()): LineIndex | undefined {
+  const n = index.lids.length;
+  if (index.retired.lids.length + swaps.length > Math.max(RETIRED_MIN_CAP, 2 * n)) return undefined;
+  const h1 = index.h1.slice();
+  const h2 = index.h2.slice();
+  const lids = index.lids.slice();
+  const hashes = { h1, h2 };
+  let retired = index.retired;
+  const gone: Array<{ lid: number; line: number }> = [];
+  let used: LidSet | undefined;
+  let length = 0;
+  swaps.forEach((s, k) => {
+    const i = s.line;
+    const same = h1[i] === s.h1 && h2[i] === s.h2;
+    if (!same) {
+      h1[i] = s.h1;
+      h2[i] = s.h2;
+      const old = lids[i]!;
+      if (k === 0) assignFresh(index, hashes, lids, [i]);
+      else {
+        // From the second splice on: the codes in use are the file's and the retired ones, which
+        // only grow (a replaced line's LID is retired); the length is the same for each.
+        if (!used) {
+          used = new LidSet();
+          used.addAll(lids);
+          used.addAll(retired.lids);
+          length = freshLength(retired, n);
+        }
+        const keys = keysOf(hashes, [i]);
+        for (let c = 0; ; c++) {
+          const code = candidate(keys.h1[0]!, keys.h2[0]!, c, length);
+          if (hasLetter(code, length) && !used.has(code)) {
+            used.add(code);
+            lids[i] = code;
+            break;
+          }
+        }
+      }
+      gone.push({ lid: old, line: i + 1 });
+    }
+    // The first splice drops the retired LIDs that expired, whatever it changed.
+    if (k === 0) retired = retire(index.retired, gone.splice(0), day, n);
+  });
+  return { h1, h2, lids, retired: retire(retired, gone, day, n) };
+}

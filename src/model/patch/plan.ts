@@ -8,8 +8,9 @@ import { applySplice, type EditedFile } from '../edit.js';
 import { EditSet, type LineEdit } from '../editSet.js';
 import { quotePath, RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
-import type { LineIndex } from '../lineIndex.js';
-import { dominantEol, lineContent, type FileLines } from '../lines.js';
+import { hashBytes } from '../hash.js';
+import { swapIndex, type LineIndex } from '../lineIndex.js';
+import { dominantEol, lineContent, splitLines, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
 import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
 import type { IndentShift, Level, LinesView, Location, Miss } from './locate.js';
@@ -340,6 +341,14 @@ export interface AppliedChanges extends Omit<EditedFile, 'bytes' | 'total'> {
  * came before it).
  */
 export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
+  // Many lines each replaced by one (rt replace, a patch of one-line edits): one pass, not a splice a change.
+  const swapped = changes.length > 1 ? swapLines(lines, index, changes) : undefined;
+  if (swapped) return { ...swapped, edits: EditSet.of(changes), lenient: [] };
+  return spliceEach(lines, index, changes);
+}
+
+/** applyChanges made as it is defined: one splice after the other. */
+export function spliceEach(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
   let current: Omit<AppliedChanges, 'edits' | 'lenient'> = {
     lines,
     index,
@@ -379,6 +388,65 @@ export function applyChanges(lines: FileLines, index: LineIndex, changes: readon
     edits: EditSet.of(order.map((c) => changes[c]!)),
     lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
   };
+}
+
+/** Line endings sampled to tell a file's convention (as dominantEol samples them). */
+const EOL_SAMPLE = 10_000;
+
+/**
+ * What spliceEach gives `changes` when each replaces one line by one, in ascending order, none the
+ * last line (whose ending depends on the file's end): in one pass, the new lines' endings as each
+ * splice would give them (the file's dominant ending then, or \r\n after a content ending in \r),
+ * the index by swapIndex. Undefined for other changes, or where swapIndex declines.
+ */
+function swapLines(
+  lines: FileLines,
+  index: LineIndex,
+  changes: readonly PlannedChange[],
+): Omit<AppliedChanges, 'edits' | 'lenient'> | undefined {
+  const { bytes, starts, contentEnds, count } = lines;
+  let previous = -1;
+  for (const c of changes)
+    if (c.deleteCount !== 1 || c.insert.length !== 1 || c.start <= previous || c.start >= count - 1) return undefined;
+    else previous = c.start;
+  const swaps = changes.map((c) => {
+    const [h1, h2] = hashBytes(c.insert[0]!);
+    return { line: c.start, h1, h2 };
+  });
+  const after = swapIndex(index, swaps);
+  if (!after) return undefined;
+  const sample = Math.min(count, EOL_SAMPLE);
+  let crlf = 0;
+  let lf = 0;
+  for (let i = 0; i < sample; i++) {
+    const eol = starts[i + 1]! - contentEnds[i]!;
+    if (eol === 2) crlf++;
+    else if (eol === 1) lf++;
+  }
+  const CRLF = Buffer.from('\r\n', 'latin1');
+  const LF = Buffer.from('\n', 'latin1');
+  const parts: Buffer[] = [];
+  let at = 0;
+  let unchanged = true;
+  for (const c of changes) {
+    const i = c.start;
+    const content = c.insert[0]!;
+    const ending = content.length > 0 && content[content.length - 1] === 0x0d ? CRLF : crlf > lf ? CRLF : LF;
+    const was = starts[i + 1]! - contentEnds[i]!;
+    if (i < sample) {
+      if (was === 2) crlf--;
+      else lf--;
+      if (ending === CRLF) crlf++;
+      else lf++;
+    }
+    unchanged &&= was === ending.length && lineContent(lines, i).equals(content);
+    parts.push(bytes.subarray(at, starts[i]!), content, ending);
+    at = starts[i + 1]!;
+  }
+  parts.push(bytes.subarray(at));
+  const joined = Buffer.concat(parts);
+  const now = splitLines(joined, true, count);
+  return { lines: now, parts: [joined], index: after, unchanged, content: (i) => lineContent(now, i) };
 }
 
 /**
