@@ -332,8 +332,14 @@ export interface LineSwap {
  * retired list could reach its cap meanwhile (the first splice drops what expired; none after
  * it does, on the same day).
  */
-export function swapIndex(index: LineIndex, swaps: readonly LineSwap[], day = today()): LineIndex | undefined {
+export function swapIndex(
+  index: LineIndex,
+  swaps: readonly LineSwap[],
+  day = today(),
+  atOnce = false,
+): LineIndex | undefined {
   const n = index.lids.length;
+  if (atOnce) return swappedAtOnce(index, swaps, day);
   if (index.retired.lids.length + swaps.length > Math.max(RETIRED_MIN_CAP, 2 * n)) return undefined;
   const h1 = index.h1.slice();
   const h2 = index.h2.slice();
@@ -376,4 +382,27 @@ export function swapIndex(index: LineIndex, swaps: readonly LineSwap[], day = to
     if (k === 0) retired = retire(index.retired, gone.splice(0), day, n);
   });
   return { h1, h2, lids, retired: retire(retired, gone, day, n) };
+}
+
+/**
+ * The index after `swaps` taken as one edit of the file (rt replace): every line given new
+ * content takes a fresh LID keyed in the file as it is after all of them (in time linear in the
+ * file, where keying each in the file between one splice and the next would count the lines
+ * around each), every other line keeps its LID, and the replaced lines' LIDs are retired.
+ */
+function swappedAtOnce(index: LineIndex, swaps: readonly LineSwap[], day: number): LineIndex {
+  const h1 = index.h1.slice();
+  const h2 = index.h2.slice();
+  const lids = index.lids.slice();
+  const fresh: number[] = [];
+  const gone: Array<{ lid: number; line: number }> = [];
+  for (const s of swaps) {
+    if (h1[s.line] === s.h1 && h2[s.line] === s.h2) continue;
+    h1[s.line] = s.h1;
+    h2[s.line] = s.h2;
+    fresh.push(s.line);
+    gone.push({ lid: index.lids[s.line]!, line: s.line + 1 });
+  }
+  assignFresh(index, { h1, h2 }, lids, fresh);
+  return { h1, h2, lids, retired: retire(index.retired, gone, day, lids.length) };
 }

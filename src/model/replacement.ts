@@ -60,9 +60,10 @@ export function parseReplacement(template: string, literal = false): Replacement
 /** The reference that starts at `at` (just after a "$"): `{name}` or a run of word characters; undefined if none. */
 function referenceAt(template: string, at: number): { name: string; end: number } | undefined {
   if (template[at] === '{') {
+    // (Only letters, digits and _ name a group in braces, as in ripgrep: ${a-b} is itself.)
     const close = template.indexOf('}', at + 1);
-    if (close === -1 || close === at + 1) return undefined;
-    return { name: template.slice(at + 1, close), end: close + 1 };
+    const name = close === -1 ? '' : template.slice(at + 1, close);
+    return /^\w+$/.test(name) ? { name, end: close + 1 } : undefined;
   }
   let end = at;
   while (end < template.length && /[\w]/.test(template[end]!)) end++;

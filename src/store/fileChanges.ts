@@ -390,7 +390,8 @@ function plan(
   if (change.kind === 'delete') return { resolved: r, store, before, ...linkVersion, change: removal };
   const over = r.moveTo ? movedOnto(ws, r.moveTo, file, flags) : undefined;
   const { index, lines } = snapshot;
-  const applied = big?.applied ?? applyChanges(lines, index, planChanges(lines, index));
+  // (A rewrite's lines, each replaced by one, take their LIDs as one edit of them all.)
+  const applied = big?.applied ?? applyChanges(lines, index, planChanges(lines, index), rewrite !== undefined);
   refuseBinaryResult(file, sliceParts(applied.parts, 0, SNIFF_BYTES));
   const content = {
     parts: applied.parts,

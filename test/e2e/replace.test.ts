@@ -172,3 +172,42 @@ describe('the write path', () => {
     expect(read(dir, 'sub/b.txt').toString()).toBe('edited\n');
   });
 });
+
+describe('what a review of rt replace found', () => {
+  it('a replaced line keeps its own line ending in mixed endings; \\r\\n in the replacement breaks a line', () => {
+    const dir = repo({ 'm.txt': 'a\nfoo\r\nb\n', 'n.txt': 'a\r\nfoo\nb\r\n', 'o.txt': 'x foo y\n' });
+    expect(run(['replace', '-F', 'foo', 'QQ', 'm.txt', 'n.txt'], dir).status).toBe(0);
+    expect(read(dir, 'm.txt').toString()).toBe('a\nQQ\r\nb\n');
+    expect(read(dir, 'n.txt').toString()).toBe('a\r\nQQ\nb\r\n');
+    expect(run(['replace', '-F', 'foo', 'P\r\nQ', 'o.txt'], dir).status).toBe(0);
+    expect(read(dir, 'o.txt').toString()).toBe('x P\nQ y\n');
+  });
+
+  it('a pattern that backtracks without end under the locks is stopped (exit 2), nothing written', () => {
+    const bytes = `a\n${'a'.repeat(30)}b\n`;
+    const dir = repo({ 'c.txt': bytes });
+    const r = run(['replace', '(a+)+$', 'X', 'c.txt'], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('the pattern backtracks too much');
+    expect(read(dir, 'c.txt').toString()).toBe(bytes);
+  });
+
+  it('counts the matches that change: --expect, and a replacement that changes nothing (exit 0)', () => {
+    const dir = repo({ 'f.txt': 'foo fooo\n' });
+    expect(run(['replace', '--expect', '2', 'fo+', 'foo', 'f.txt'], dir).status).toBe(3);
+    expect(run(['replace', '--expect', '1', 'fo+', 'foo', 'f.txt'], dir).status).toBe(0);
+    expect(read(dir, 'f.txt').toString()).toBe('foo foo\n');
+    expectRun(run(['replace', 'foo', 'foo', 'f.txt'], dir), {
+      status: 0,
+      stdout: '',
+      stderr: 'rt: the 2 matches of "foo" would be replaced by the same text: nothing was written\n',
+    });
+  });
+
+  it('--only takes NUMBER:LID as printed', () => {
+    const dir = repo();
+    const L = lidsOf('a.js', A);
+    expect(run(['replace', '--only', `2:${L[1]}`, '-w', 'total', 'sum', 'a.js'], dir).status).toBe(0);
+    expect(read(dir, 'a.js').toString()).toBe('const total = add(1);\nlet x = sum + sum;\nnone here\n');
+  });
+});

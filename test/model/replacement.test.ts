@@ -37,6 +37,8 @@ describe('parseReplacement, as ripgrep reads --replace', () => {
     ['${', 'a-b', '${'],
     ['${}', 'a-b', '${}'],
     ['${x', 'a-b', '${x'],
+    ['${a-b}', 'a-b', '${a-b}'], // only letters, digits and _ name a group in braces
+    ['${é}', 'a-b', '${é}'],
     ['$first/${last}', 'a-b', 'a/b'],
     ['$first_', 'a-b', ''], // "first_" is a name of its own
     ['$01', 'a-b', 'a'], // a number, read as one

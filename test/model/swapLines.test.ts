@@ -1,4 +1,5 @@
-// Many lines each replaced by one (rt replace, a patch of one-line edits) are applied in one pass
+// Many lines each replaced by one (rt replace, a patch of one-line edits) are applied in one pass,
+// each new line ending as the file's lines mostly do or (ownEnding) as the line it replaces did
 // (swapLines in src/model/patch/plan.ts, swapIndex in src/model/lineIndex.ts): the bytes, lines,
 // LIDs and retired list must be exactly what one splice after the other gives (spliceEach), on
 // files of repeated lines, mixed line endings, a BOM, no final newline, and a retired list with
@@ -8,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashLines } from '../../src/model/hash.js';
 import { buildIndex, RETIRED_MIN_CAP, today, type LineIndex } from '../../src/model/lineIndex.js';
-import { splitLines } from '../../src/model/lines.js';
+import { lineContent, splitLines } from '../../src/model/lines.js';
 import { applyChanges, spliceEach, type PlannedChange } from '../../src/model/patch/plan.js';
 import type { PatchHunk } from '../../src/model/patch/types.js';
 import { runs } from '../support/runs.js';
@@ -61,6 +62,52 @@ function compare(bytes: Buffer, changes: PlannedChange[], history: { retired: nu
   return one.parts.length;
 }
 
+describe('applyChanges of one-line replacements, at once (rt replace)', () => {
+  it('writes the bytes of one splice after the other; the lines replaced take new LIDs, the others keep theirs', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...CONTENTS), fc.constantFrom('\n', '\r\n')), {
+          minLength: 3,
+          maxLength: 60,
+        }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...NEW))),
+        (rows, picks) => {
+          const bytes = fileOf(rows, false, false);
+          const lines = splitLines(bytes);
+          const index = buildIndex(hashLines(lines));
+          const chosen = new Map<number, string>();
+          for (const [at, content] of picks) chosen.set(at % lines.count, content);
+          const changes = [...chosen]
+            .sort((a, b) => a[0] - b[0])
+            .map(
+              ([start, content]): PlannedChange => ({
+                start,
+                deleteCount: 1,
+                insert: [Buffer.from(content, 'utf8')],
+                hunk: HUNK,
+                ownEnding: true,
+              }),
+            );
+          const once = applyChanges(lines, index, changes, true);
+          const each = spliceEach(lines, index, changes);
+          expect(Buffer.concat([...once.parts])).toEqual(Buffer.concat([...each.parts]));
+          const lids = once.index.lids;
+          expect(new Set(lids).size).toBe(lids.length);
+          const retired = new Set(once.index.retired.lids);
+          for (let i = 0; i < lines.count; i++) {
+            const replaced = changes.some((c) => c.start === i && !lineContent(lines, i).equals(c.insert[0]!));
+            if (replaced) {
+              expect(index.lids.includes(lids[i]!)).toBe(false);
+              expect(retired.has(index.lids[i]!)).toBe(true);
+            } else expect(lids[i]).toBe(index.lids[i]);
+          }
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+});
+
 describe('applyChanges of one-line replacements, in one pass', () => {
   it('gives what one splice after the other gives', () => {
     fc.assert(
@@ -71,24 +118,25 @@ describe('applyChanges of one-line replacements, in one pass', () => {
         }),
         fc.boolean(),
         fc.boolean(),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...NEW))),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...NEW), fc.boolean())),
         fc.array(fc.nat(), { maxLength: 6 }),
         fc.boolean(),
         (rows, bom, bare, picks, retired, marked) => {
           const bytes = fileOf(rows, bom, bare);
           const count = splitLines(bytes).count;
-          // Lines to replace: ascending, none twice, not the last.
-          const chosen = new Map<number, string>();
-          for (const [at, content] of picks) chosen.set(at % Math.max(1, count - 1), content);
+          // Lines to replace: ascending, none twice (the last too, which a file without a final
+          // newline leaves to one splice after the other).
+          const chosen = new Map<number, [string, boolean]>();
+          for (const [at, content, own] of picks) chosen.set(at % count, [content, own]);
           const changes = [...chosen]
-            .filter(([i]) => i < count - 1)
             .sort((a, b) => a[0] - b[0])
             .map(
-              ([start, content]): PlannedChange => ({
+              ([start, [content, ownEnding]]): PlannedChange => ({
                 start,
                 deleteCount: 1,
                 insert: [Buffer.from(content, 'utf8')],
                 hunk: HUNK,
+                ...(ownEnding ? { ownEnding } : {}),
               }),
             );
           compare(bytes, changes, { retired, marked });

@@ -11,11 +11,12 @@ import type { LineIndex } from '../../model/lineIndex.js';
 import { lidToString } from '../../model/lid.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
-import { parseReplacement, replaceMatches } from '../../model/replacement.js';
+import { expandReplacement, parseReplacement, replaceMatches } from '../../model/replacement.js';
 import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
 import type { FolderQuery } from '../../search/engine.js';
 import { capturingMatcher } from '../../search/match.js';
+import { matchInTime } from '../../search/matchInTime.js';
 import { ripgrepCommand } from '../../search/query.js';
 import { searchPaths } from '../../search/searchPaths.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
@@ -93,14 +94,17 @@ export const replaceCommand = defineCommand({
       'the files git would show, less hidden and binary ones (--hidden and --no-ignore widen it; -g GLOB ' +
       'chooses files). Lines are matched as rt grep matches them: without their line ending (nor, on ' +
       'line 1, a BOM), never across lines. Every match in a line is replaced, leftmost first, empty ' +
-      'matches too (^ puts text at the start of a line), as JavaScript replaces them; every byte outside ' +
-      'the matches is kept, and a line keeps its line ending.',
+      'matches too (^ puts text at the start of a line), as JavaScript replaces them (an empty match right ' +
+      'after a match counts too: x* on axxb gives -a--b- where sed and ripgrep give -a-b-); every byte ' +
+      'outside the matches is kept, and a line keeps its own line ending, CRLF or LF. Matching again ' +
+      'under the locks has the time rt grep has: a pattern that backtracks without end is stopped (exit 2).',
     "In REPLACEMENT, as in ripgrep's --replace: $1 or ${1} is a capture group by number ($0, the whole " +
       'match), $name or ${name} one by name, $$ a dollar sign; without braces a reference takes the ' +
       'longest run of letters, digits and _ ($1a names the group "1a": write ${1}a); a group that does not ' +
       'exist or took no part stands for nothing; a $ that starts none is itself. Groups are copied as ' +
-      'the bytes of the line. With -F, REPLACEMENT is taken as it is. A newline in it splits the line; ' +
-      'a NUL byte is refused (exit 2).',
+      'the bytes of the line; only letters, digits and _ name a group in braces (${a-b} is itself). With ' +
+      '-F, REPLACEMENT is taken as it is. A newline (or \\r\\n) in it splits the line, the new lines taking ' +
+      "the file's line ending; a NUL byte is refused (exit 2).",
     'The search only chooses the files. Each is then locked, read again and matched again, and the ' +
       'change is worked out from that reading: lines need not have been shown (the match is the proof of ' +
       'their content), and a file that changed since a --dry-run is simply matched again. All the files ' +
@@ -109,9 +113,12 @@ export const replaceCommand = defineCommand({
       '(--no-check writes anyway).',
     '--dry-run prints each line that would change, as it is (PATH:NUMBER:LID-CONTENT) and as it would ' +
       'be (PATH:NUMBER:LID+CONTENT, the same number and LID), then "N matches on M lines in K files", ' +
-      'and writes nothing. --expect N refuses (exit 3, nothing written) unless exactly N matches would ' +
-      'be replaced, saying how many there are. --only LID,… changes only the lines of those LIDs (the ' +
-      'ones a preview printed; PATH:LID or PATH:NUMBER:LID names one in one file): each must still be in ' +
+      'and writes nothing. A match counts when it changes (one already as it would become does not); ' +
+      'when every match is so, nothing is written and the exit status is 0. --expect N refuses (exit 3, ' +
+      'nothing written) unless exactly N matches would change, saying how many there are. --only LID,… ' +
+      'changes only the lines of those LIDs (the ' +
+      'ones a preview printed, as LID or NUMBER:LID, whose number is not checked; PATH:LID or ' +
+      'PATH:NUMBER:LID names one in one file): each must still be in ' +
       'its file and match, else the replacement is refused (exit 3).',
     'After the write it prints "replaced N matches on M lines in K files", then each changed line as ' +
       'PATH:NUMBER:LID|CONTENT with its new LID (these count as shown), at most 200 (--max N), then how ' +
@@ -158,7 +165,7 @@ export const replaceCommand = defineCommand({
   ],
   exits: [
     [0, 'the matches were replaced (or, with --dry-run, printed)'],
-    [1, 'nothing matches: nothing was written'],
+    [1, 'nothing matches: nothing was written (matches that would change nothing: exit 0)'],
     [2, 'bad usage, an invalid pattern, or a NUL byte in REPLACEMENT'],
     [3, '--expect counted otherwise, or a line of --only no longer matches: nothing was written'],
     [4, 'a file is unwritable or outside the root, or RT_READONLY is set: nothing was written'],
@@ -212,7 +219,8 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   };
   const request = searchRequest('grep', [pattern, ...paths], searched);
   const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(searched), globs: options.glob };
-  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, [], query.paths));
+  const rgCommand = ripgrepCommand(query, [], query.paths);
+  const found = await searchPaths(ctx, query, request.matcher, rgCommand);
   const files = found.files.filter((_, i) => (found.hits[i]?.length ?? 0) > 0);
   const only = onlyLids(ctx, options.only);
   const parts = parseReplacement(replacement, options.fixed);
@@ -226,24 +234,48 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   const onlyFound = new Set<string>();
   const flags = writeFlags(ctx, { dryRun: options.dryRun, diff: false, check: options.check });
   const max = options.max ?? DEFAULT_SHOWN;
+  let matchedAtAll = 0;
   const plan = (file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[] => {
-    const changes: PlannedChange[] = [];
-    const tally: FileMatches = { matches: 0, lines: [] };
-    const candidates = matcher.matchingLines(lines.bytes, hasBom(lines.bytes) ? 3 : 0, Number.MAX_SAFE_INTEGER);
-    for (const i of candidates) {
-      if (i >= lines.count) continue;
-      const lid = lidToString(index.lids[i]!);
-      if (only && !only.names(file, i + 1, lid)) continue;
-      const before = lineContent(lines, i);
-      const matches = capture(before);
-      if (matches.length === 0) continue;
-      const after = replaceMatches(parts, before, matches);
-      if (only) onlyFound.add(only.key(file, lid));
-      if (after.equals(before)) continue;
-      tally.matches += matches.length;
-      tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
-      changes.push({ start: i, deleteCount: 1, insert: rowsOf(after), hunk: hunkAt(i, lid, after) });
-    }
+    let changes: PlannedChange[] = [];
+    let tally: FileMatches = { matches: 0, lines: [] };
+    // Matched again under the lock, within the time a search may take: a pattern that backtracks
+    // without end on a line the search did not need to match is stopped (exit 2), writing nothing.
+    matchInTime(
+      1,
+      () => {
+        changes = [];
+        tally = { matches: 0, lines: [] };
+        const candidates = matcher.matchingLines(lines.bytes, hasBom(lines.bytes) ? 3 : 0, Number.MAX_SAFE_INTEGER);
+        for (const i of candidates) {
+          if (i >= lines.count) continue;
+          const lid = lidToString(index.lids[i]!);
+          if (only && !only.names(file, lid)) continue;
+          const before = lineContent(lines, i);
+          const matches = capture(before);
+          if (matches.length === 0) continue;
+          matchedAtAll += matches.length;
+          if (only) onlyFound.add(only.key(file, lid));
+          // Only the matches that change count (a match already as it would be, changes nothing).
+          const changing = matches.filter(
+            (m) => !expandReplacement(parts, before, m).equals(before.subarray(...m.range)),
+          );
+          if (changing.length === 0) continue;
+          const after = replaceMatches(parts, before, matches);
+          tally.matches += changing.length;
+          tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
+          changes.push({
+            start: i,
+            deleteCount: 1,
+            insert: rowsOf(after),
+            hunk: hunkAt(i, lid, after),
+            ownEnding: true,
+          });
+        }
+      },
+      () => ({ abs: file.abs, display: file.display }),
+      rgCommand,
+      matcher,
+    );
     byFile.set(file.abs, tally);
     return changes;
   };
@@ -308,6 +340,12 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   } catch (error) {
     if (!(error instanceof NothingToReplace)) throw error;
     ctx.emit({ command: 'replace', dryRun: options.dryRun, matches: 0, lines: 0, files: [] });
+    if (matchedAtAll > 0) {
+      // Matches, every one already what it would become: nothing to do, which is no failure.
+      const already = `${count(matchedAtAll, 'match', 'matches')} of ${JSON.stringify(pattern)}`;
+      ctx.warn(`the ${already} would be replaced by the same text: nothing was written`);
+      return 0;
+    }
     ctx.warn(
       `nothing matches ${JSON.stringify(pattern)}${only ? ' on the lines --only names' : ''}: nothing was written`,
     );
@@ -321,7 +359,8 @@ function rowsOf(after: Buffer): Buffer[] {
   const rows: Buffer[] = [];
   let at = 0;
   for (let nl = after.indexOf(0x0a); nl !== -1; nl = after.indexOf(0x0a, at)) {
-    rows.push(after.subarray(at, nl));
+    // (\r\n breaks a line as \n does: the new line takes the file's ending.)
+    rows.push(after.subarray(at, nl > at && after[nl - 1] === 0x0d ? nl - 1 : nl));
     at = nl + 1;
   }
   rows.push(after.subarray(at));
@@ -344,7 +383,11 @@ function onlyLids(ctx: Context, given: readonly string[]) {
   const anywhere = new Set<string>();
   const inFile = new Map<string, Set<string>>();
   for (const name of names) {
-    const m = /^(?:(.*?):)?(?:\d+:)?([0-9a-z]{4,})$/.exec(name);
+    // LID, NUMBER:LID (the number, as printed, is not checked: the LID names the line), PATH:LID,
+    // PATH:NUMBER:LID.
+    const m = /^(?:\d+:)?([0-9a-z]{4,})$/.exec(name)
+      ? [name, undefined, /([0-9a-z]{4,})$/.exec(name)![1]]
+      : /^(.*?)(?::\d+)?:([0-9a-z]{4,})$/.exec(name);
     if (!m) throw new RtError('usage', `--only takes LIDs (or PATH:LID): ${JSON.stringify(name)} is none`, []);
     if (m[1] === undefined) anywhere.add(m[2]!);
     else {
@@ -355,8 +398,7 @@ function onlyLids(ctx: Context, given: readonly string[]) {
   }
   const key = (file: ResolvedPath, lid: string) => `${file.abs}\0${lid}`;
   return {
-    names: (file: ResolvedPath, _n: number, lid: string) =>
-      anywhere.has(lid) || inFile.get(file.abs)?.has(lid) === true,
+    names: (file: ResolvedPath, lid: string) => anywhere.has(lid) || inFile.get(file.abs)?.has(lid) === true,
     key,
     refuseMissing(found: ReadonlySet<string>): void {
       const seen = new Set([...found].map((k) => k.slice(k.indexOf('\0') + 1)));

@@ -10,7 +10,7 @@ import { quotePath, RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
 import { hashBytes } from '../hash.js';
 import { swapIndex, type LineIndex } from '../lineIndex.js';
-import { dominantEol, lineContent, splitLines, type FileLines } from '../lines.js';
+import { dominantEol, endsWithNewline, lineContent, lineEnding, splitLines, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
 import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
 import type { IndentShift, Level, LinesView, Location, Miss } from './locate.js';
@@ -27,6 +27,11 @@ export interface PlannedChange extends LineEdit {
   readonly anchorLine?: number;
   /** How its context hunk was found, when that is worth a word in the report. */
   readonly lenient?: LenientMatch;
+  /**
+   * Its new lines end as the one line it replaces did (rt replace keeps a line's own ending),
+   * rather than as most of the file's lines do; a last line without one takes the file's.
+   */
+  readonly ownEnding?: boolean;
 }
 
 /**
@@ -338,11 +343,17 @@ export interface AppliedChanges extends Omit<EditedFile, 'bytes' | 'total'> {
  * order, each where the ones before it moved its lines, with the line ending the file has at
  * that step: the same bytes and LIDs as the same edits made one by one (an edit at the end of
  * a file without a final newline, or one that tips a file of mixed endings, depends on what
- * came before it).
+ * came before it). With `atOnce` (rt replace), lines each replaced by one take their fresh LIDs as
+ * one edit of them all would give them (see swapIndex).
  */
-export function applyChanges(lines: FileLines, index: LineIndex, changes: readonly PlannedChange[]): AppliedChanges {
+export function applyChanges(
+  lines: FileLines,
+  index: LineIndex,
+  changes: readonly PlannedChange[],
+  atOnce = false,
+): AppliedChanges {
   // Many lines each replaced by one (rt replace, a patch of one-line edits): one pass, not a splice a change.
-  const swapped = changes.length > 1 ? swapLines(lines, index, changes) : undefined;
+  const swapped = changes.length > 1 ? swapLines(lines, index, changes, atOnce) : undefined;
   if (swapped) return { ...swapped, edits: EditSet.of(changes), lenient: [] };
   return spliceEach(lines, index, changes);
 }
@@ -367,11 +378,12 @@ export function spliceEach(lines: FileLines, index: LineIndex, changes: readonly
   changes.forEach((change, c) => {
     const start = change.start + added.before(rank[c]!);
     const { deleteCount, insert } = change;
+    const own = change.ownEnding && deleteCount === 1 ? lineEnding(current.lines, start) : '';
     const result = applySplice(
       current.lines,
       current.index,
       { start, deleteCount, insert },
-      dominantEol(current.lines),
+      own || dominantEol(current.lines),
     );
     added.add(rank[c]!, insert.length - deleteCount);
     // Changes to separate lines cannot undo one another: the file is unchanged only if each left it so.
@@ -394,26 +406,29 @@ export function spliceEach(lines: FileLines, index: LineIndex, changes: readonly
 const EOL_SAMPLE = 10_000;
 
 /**
- * What spliceEach gives `changes` when each replaces one line by one, in ascending order, none the
- * last line (whose ending depends on the file's end): in one pass, the new lines' endings as each
- * splice would give them (the file's dominant ending then, or \r\n after a content ending in \r),
- * the index by swapIndex. Undefined for other changes, or where swapIndex declines.
+ * What spliceEach gives `changes` when each replaces one line by one, in ascending order, none a
+ * last line without a newline (whose ending depends on the file's end): in one pass, the new lines' endings as each
+ * splice would give them (the file's dominant ending then, or the line's own with ownEnding, or
+ * \r\n after a content ending in \r), the index by swapIndex. Undefined for other changes, or where swapIndex declines.
  */
 function swapLines(
   lines: FileLines,
   index: LineIndex,
   changes: readonly PlannedChange[],
+  atOnce: boolean,
 ): Omit<AppliedChanges, 'edits' | 'lenient'> | undefined {
   const { bytes, starts, contentEnds, count } = lines;
   let previous = -1;
+  // (A last line without a newline keeps none: that splice is left to spliceEach.)
+  const last = endsWithNewline(lines) ? count : count - 1;
   for (const c of changes)
-    if (c.deleteCount !== 1 || c.insert.length !== 1 || c.start <= previous || c.start >= count - 1) return undefined;
+    if (c.deleteCount !== 1 || c.insert.length !== 1 || c.start <= previous || c.start >= last) return undefined;
     else previous = c.start;
   const swaps = changes.map((c) => {
     const [h1, h2] = hashBytes(c.insert[0]!);
     return { line: c.start, h1, h2 };
   });
-  const after = swapIndex(index, swaps);
+  const after = swapIndex(index, swaps, undefined, atOnce);
   if (!after) return undefined;
   const sample = Math.min(count, EOL_SAMPLE);
   let crlf = 0;
@@ -431,8 +446,9 @@ function swapLines(
   for (const c of changes) {
     const i = c.start;
     const content = c.insert[0]!;
-    const ending = content.length > 0 && content[content.length - 1] === 0x0d ? CRLF : crlf > lf ? CRLF : LF;
     const was = starts[i + 1]! - contentEnds[i]!;
+    const dominant = c.ownEnding ? (was === 2 ? CRLF : LF) : crlf > lf ? CRLF : LF;
+    const ending = content.length > 0 && content[content.length - 1] === 0x0d ? CRLF : dominant;
     if (i < sample) {
       if (was === 2) crlf--;
       else lf--;
