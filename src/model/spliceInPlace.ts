@@ -19,9 +19,10 @@ export interface RunEdit {
  * lines after their end in their buffer (see Records.room). Gives also what the index held of the
  * lines the edit replaced and of the line on each side of them (`before`: its arrays are of the
  * old line count, but only those lines are filled in; the rest are zeros, memory never touched),
- * for what looks at them after (the history step, which keeps a line on each side). Undefined, having changed nothing, when a line may have moved within the
- * region (a content of an old line of the region is that of a new one, but for those the edit
- * left at its ends), or when there is not room.
+ * for what looks at them after (the history step, which keeps a line on each side). Undefined,
+ * having changed nothing, when a line may have moved within the region (a content of an old line
+ * of the region is that of a new one, but for those the edit left at its ends), or when there is
+ * not room.
  */
 export function spliceInPlace(
   index: LineIndex,
