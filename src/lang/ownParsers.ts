@@ -7,7 +7,6 @@
 // finish in time, or answers in a way it should not has no verdict: the caller falls back on
 // what the grammar is sure of.
 
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { LanguageId } from './languages.js';
 import type { SyntaxProblem } from './problem.js';
@@ -44,7 +43,8 @@ export function ownVerdict(parser: OwnParser, text: string, timeoutMs = OWN_PARS
   // rustup's proxy would install a toolchain that a rust-toolchain.toml names and is missing.
   env.RUSTUP_AUTO_INSTALL = '0';
   // Run away from the file's folder: its rustfmt.toml or rust-toolchain.toml changes no parse.
-  const run = spawnSync(program, args, {
+  // child_process is loaded here, by the check that runs a parser, not by every start of rt.
+  const run = process.getBuiltinModule('node:child_process').spawnSync(program, args, {
     input: text,
     encoding: 'utf8',
     timeout: timeoutMs,

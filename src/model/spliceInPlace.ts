@@ -17,11 +17,12 @@ export interface RunEdit {
 /**
  * The index after `edit`, made in `index`'s own arrays, which must have room for `room` more
  * lines after their end in their buffer (see Records.room). Gives also what the index held of the
- * lines the edit replaced (`before`: its arrays are of the old line count, but only the region's
- * lines are filled in; the rest are zeros, memory never touched), for what looks at them after
- * (the history step). Undefined, having changed nothing, when a line may have moved within the
- * region (a content of an old line of the region is that of a new one, but for those the edit
- * left at its ends), or when there is not room.
+ * lines the edit replaced and of the line on each side of them (`before`: its arrays are of the
+ * old line count, but only those lines are filled in; the rest are zeros, memory never touched),
+ * for what looks at them after (the history step, which keeps a line on each side). Undefined,
+ * having changed nothing, when a line may have moved within the region (a content of an old line
+ * of the region is that of a new one, but for those the edit left at its ends), or when there is
+ * not room.
  */
 export function spliceInPlace(
   index: LineIndex,
@@ -59,9 +60,12 @@ export function spliceInPlace(
     lids: new Uint32Array(n),
     retired: index.retired,
   };
-  before.h1.set(index.h1.subarray(start, end), start);
-  before.h2.set(index.h2.subarray(start, end), start);
-  before.lids.set(index.lids.subarray(start, end), start);
+  // The region and a line on each side: what a history step keeps of the side before (its hunks
+  // are widened by a line, see hunksOf).
+  const [kf, kt] = [Math.max(0, start - 1), Math.min(n, end + 1)];
+  before.h1.set(index.h1.subarray(kf, kt), kf);
+  before.h2.set(index.h2.subarray(kf, kt), kf);
+  before.lids.set(index.lids.subarray(kf, kt), kf);
   const gone = index.lids.slice(from, oldTo);
   const grown = (a: Uint32Array) => new Uint32Array(a.buffer, a.byteOffset, Math.max(n, count));
   const [h1, h2, lids] = [grown(index.h1), grown(index.h2), grown(index.lids)];

@@ -580,7 +580,8 @@ function restoredIndex(
   otherLids: readonly Uint32Array[],
 ): { index: LineIndex; spliced: boolean } {
   const to = from === 'after' ? 'before' : 'after';
-  const complete = otherLids.every((l, i) => l.length === hunks[i]![to].to - hunks[i]![to].from);
+  // (An LID code of 0, "0000", holds no letter: never an LID, so a step holding one is not to be trusted.)
+  const complete = otherLids.every((l, i) => l.length === hunks[i]![to].to - hunks[i]![to].from && !l.includes(0));
   // The current index describes the side `from`: its lines are the restored file's, less the ranges' lines on side
   // `to`, plus those on side `from`.
   const fromLines = count + hunks.reduce((n, h) => n + (h[from].to - h[from].from) - (h[to].to - h[to].from), 0);

@@ -146,3 +146,24 @@ describe('edits in a row of a big file', () => {
     expect(fs.readFileSync(file).equals(outside)).toBe(true);
   });
 });
+
+describe('undo of a big edit made around its change', () => {
+  it.each([
+    ['an insert before line 1', ['insert', 'big.txt', '1', '--force'], [1, 3]],
+    ['an edit of line 1', ['edit', 'big.txt', '1', '--force'], [1, 3]],
+    ['an edit in the middle', ['edit', 'big.txt', '20001', '--force'], [20_000, 20_002]],
+    ['an insert at the end', ['insert', 'big.txt', '$', '--force'], [LINES - 2, LINES]],
+  ] as const)('gives back the LIDs shown before it: %s', (_, args, [from, to]) => {
+    const dir = tempRepo();
+    const lines = Array.from({ length: LINES }, (_, i) => `line ${String(i).padStart(6, '0')} of a big file, padded`);
+    const file = write(dir, 'big.txt', `${lines.join('\n')}\n`);
+    age(file);
+    // A first edit reads the file whole (its index was taken just after the file changed); the one
+    // after it follows rt's own write, and reads only around its change.
+    expect(run(['edit', 'big.txt', '30000', '--force'], dir, { input: 'first\n' }).status).toBe(0);
+    const before = openWindow(dir, `big.txt:${from}-${to}`).lids;
+    expect(run([...args], dir, { input: 'NEW\n' }).status).toBe(0);
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(openWindow(dir, `big.txt:${from}-${to}`).lids).toEqual(before);
+  });
+});
