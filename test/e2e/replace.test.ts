@@ -204,6 +204,14 @@ describe('what a review of rt replace found', () => {
     });
   });
 
+  it('a line whose matches each change but which ends up as it was is left alone', () => {
+    const dir = repo({ 'g.txt': 'abc\nzzz\n' });
+    const r = run(['replace', '(a)b|(?<=(b))(c)', '$1$2$3', 'g.txt'], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(read(dir, 'g.txt').toString()).toBe('abc\nzzz\n');
+  });
+
   it('--only takes NUMBER:LID as printed', () => {
     const dir = repo();
     const L = lidsOf('a.js', A);

@@ -59,6 +59,7 @@ function compare(bytes: Buffer, changes: PlannedChange[], history: { retired: nu
   expect([...one.index.retired.lines]).toEqual([...each.index.retired.lines]);
   for (let i = 0; i < one.lines.count; i++) expect(one.content(i)).toEqual(each.content(i));
   expect(one.edits.spans()).toEqual(each.edits.spans());
+  expect(one.lenient).toEqual(each.lenient);
   return one.parts.length;
 }
 
@@ -137,6 +138,8 @@ describe('applyChanges of one-line replacements, in one pass', () => {
                 insert: [Buffer.from(content, 'utf8')],
                 hunk: HUNK,
                 ...(ownEnding ? { ownEnding } : {}),
+                // (A context hunk found leniently: its note must survive the one pass.)
+                ...(start % 3 === 0 ? { lenient: { hunkLine: start, level: 1, shift: undefined } } : {}),
               }),
             );
           compare(bytes, changes, { retired, marked });

@@ -103,8 +103,8 @@ export const replaceCommand = defineCommand({
       'longest run of letters, digits and _ ($1a names the group "1a": write ${1}a); a group that does not ' +
       'exist or took no part stands for nothing; a $ that starts none is itself. Groups are copied as ' +
       'the bytes of the line; only letters, digits and _ name a group in braces (${a-b} is itself). With ' +
-      '-F, REPLACEMENT is taken as it is. A newline (or \\r\\n) in it splits the line, the new lines taking ' +
-      "the file's line ending; a NUL byte is refused (exit 2).",
+      '-F, REPLACEMENT is taken as it is. A newline (or \\r\\n) in it splits the line, each new line ending ' +
+      'as the line replaced did; a NUL byte is refused (exit 2).',
     'The search only chooses the files. Each is then locked, read again and matched again, and the ' +
       'change is worked out from that reading: lines need not have been shown (the match is the proof of ' +
       'their content), and a file that changed since a --dry-run is simply matched again. All the files ' +
@@ -261,6 +261,8 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
           );
           if (changing.length === 0) continue;
           const after = replaceMatches(parts, before, matches);
+          // (Matches that each change can still leave the line as it was.)
+          if (after.equals(before)) continue;
           tally.matches += changing.length;
           tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
           changes.push({

@@ -354,7 +354,7 @@ export function applyChanges(
 ): AppliedChanges {
   // Many lines each replaced by one (rt replace, a patch of one-line edits): one pass, not a splice a change.
   const swapped = changes.length > 1 ? swapLines(lines, index, changes, atOnce) : undefined;
-  if (swapped) return { ...swapped, edits: EditSet.of(changes), lenient: [] };
+  if (swapped) return { ...swapped, edits: EditSet.of(changes), lenient: leniencies(changes) };
   return spliceEach(lines, index, changes);
 }
 
@@ -398,8 +398,13 @@ export function spliceEach(lines: FileLines, index: LineIndex, changes: readonly
     unchanged: current.unchanged,
     content: current.content,
     edits: EditSet.of(order.map((c) => changes[c]!)),
-    lenient: [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))],
+    lenient: leniencies(changes),
   };
+}
+
+/** The context hunks of `changes` found only leniently, in patch order, each once. */
+function leniencies(changes: readonly PlannedChange[]): LenientMatch[] {
+  return [...new Set(changes.flatMap((c) => (c.lenient ? [c.lenient] : [])))];
 }
 
 /** Line endings sampled to tell a file's convention (as dominantEol samples them). */
