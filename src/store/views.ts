@@ -101,6 +101,26 @@ export class ViewState {
 
   /** Records lines `start`.. with their LIDs as shown. */
   record(start: number, lids: readonly string[], by: ShownBy): void {
+    this.recordRuns([{ start, lids }], by);
+  }
+
+  /**
+   * Records runs of lines (ascending, none twice) with their LIDs as shown: as a call of record
+   * for each, but that the oldest entries are dropped once at the end (dropping from the front of
+   * a Map or Set a call at a time walks past every entry dropped before: a hundred thousand lines
+   * of a replacement, each a run, spent seconds there).
+   */
+  recordRuns(runs: ReadonlyArray<{ readonly start: number; readonly lids: readonly string[] }>, by: ShownBy): void {
+    this.recorded.push((view) => view.recordRuns(runs, by));
+    let changed = false;
+    for (const { start, lids } of runs) changed = this.add(start, lids, by) || changed;
+    if (!changed) return;
+    dropOldest(this.numbers(), MAX_NUMBERS);
+    dropOldest(this.seen(), MAX_SEEN);
+  }
+
+  /** Adds lines `start`.. as shown, without dropping old entries; whether anything changed. */
+  private add(start: number, lids: readonly string[], by: ShownBy): boolean {
     // Only the most recent MAX_SEEN LIDs (and MAX_NUMBERS numbers, fewer) are kept: of a longer
     // run of lines, only its end can be (a window of a million lines recorded its every line, to
     // drop all but that end, most of its time and memory).
@@ -108,7 +128,6 @@ export class ViewState {
       start += lids.length - MAX_SEEN;
       lids = lids.slice(lids.length - MAX_SEEN);
     }
-    this.recorded.push((view) => view.record(start, lids, by));
     const byNumber = this.numbers();
     const seen = this.seen();
     const news = lids.some((lid, i) => {
@@ -120,7 +139,7 @@ export class ViewState {
       );
     });
     // Lines shown again as they were add nothing (a search repeated, say): the state stays as saved.
-    if (!news && by !== 'window') return;
+    if (!news && by !== 'window') return false;
     this.changed = true;
     lids.forEach((lid, i) => {
       const n = start + i;
@@ -128,12 +147,11 @@ export class ViewState {
       byNumber.delete(n); // most recent last
       byNumber.set(n, before.includes(lid) ? before : [...before, lid]);
     });
-    dropOldest(byNumber, MAX_NUMBERS);
     for (const lid of lids) {
       seen.delete(lid);
       seen.add(lid);
     }
-    dropOldest(seen, MAX_SEEN);
+    return true;
   }
 
   private numbers(): Map<number, string[]> {

@@ -11,7 +11,7 @@ import type { LineIndex } from '../../model/lineIndex.js';
 import { lidToString } from '../../model/lid.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
-import { expandReplacement, parseReplacement, replaceMatches } from '../../model/replacement.js';
+import { expandReplacement, parseReplacement, replaceMatches, type Captured } from '../../model/replacement.js';
 import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
 import type { FolderQuery } from '../../search/engine.js';
@@ -236,15 +236,14 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   const max = options.max ?? DEFAULT_SHOWN;
   let matchedAtAll = 0;
   const plan = (file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[] => {
-    let changes: PlannedChange[] = [];
-    let tally: FileMatches = { matches: 0, lines: [] };
     // Matched again under the lock, within the time a search may take: a pattern that backtracks
     // without end on a line the search did not need to match is stopped (exit 2), writing nothing.
+    // Only the matching is timed; what is made of the matches after is not.
+    let found: Array<{ i: number; lid: string; before: Buffer; matches: Captured[] }> = [];
     matchInTime(
       1,
       () => {
-        changes = [];
-        tally = { matches: 0, lines: [] };
+        found = [];
         const candidates = matcher.matchingLines(lines.bytes, hasBom(lines.bytes) ? 3 : 0, Number.MAX_SAFE_INTEGER);
         for (const i of candidates) {
           if (i >= lines.count) continue;
@@ -252,32 +251,28 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
           if (only && !only.names(file, lid)) continue;
           const before = lineContent(lines, i);
           const matches = capture(before);
-          if (matches.length === 0) continue;
-          matchedAtAll += matches.length;
-          if (only) onlyFound.add(only.key(file, lid));
-          // Only the matches that change count (a match already as it would be, changes nothing).
-          const changing = matches.filter(
-            (m) => !expandReplacement(parts, before, m).equals(before.subarray(...m.range)),
-          );
-          if (changing.length === 0) continue;
-          const after = replaceMatches(parts, before, matches);
-          // (Matches that each change can still leave the line as it was.)
-          if (after.equals(before)) continue;
-          tally.matches += changing.length;
-          tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
-          changes.push({
-            start: i,
-            deleteCount: 1,
-            insert: rowsOf(after),
-            hunk: hunkAt(i, lid, after),
-            ownEnding: true,
-          });
+          if (matches.length) found.push({ i, lid, before, matches });
         }
       },
       () => ({ abs: file.abs, display: file.display }),
       rgCommand,
       matcher,
     );
+    const changes: PlannedChange[] = [];
+    const tally: FileMatches = { matches: 0, lines: [] };
+    for (const { i, lid, before, matches } of found) {
+      matchedAtAll += matches.length;
+      if (only) onlyFound.add(only.key(file, lid));
+      // Only the matches that change count (a match already as it would be, changes nothing).
+      const changing = matches.filter((m) => !expandReplacement(parts, before, m).equals(before.subarray(...m.range)));
+      if (changing.length === 0) continue;
+      const after = replaceMatches(parts, before, matches);
+      // (Matches that each change can still leave the line as it was.)
+      if (after.equals(before)) continue;
+      tally.matches += changing.length;
+      tally.lines.push({ n: i + 1, lid, before: Buffer.from(before), after });
+      changes.push({ start: i, deleteCount: 1, insert: rowsOf(after), hunk: hunkAt(i, lid, after), ownEnding: true });
+    }
     byFile.set(file.abs, tally);
     return changes;
   };
@@ -481,6 +476,7 @@ function report(
       const tally = byFile.get(file.abs)!;
       const lines: Array<Record<string, unknown>> = [];
       const view = p.view!;
+      const runs: Array<{ start: number; lids: string[] }> = [];
       for (const span of p.applied!.edits.spans()) {
         const lids: string[] = [];
         for (let k = 0; k < span.newCount; k++) {
@@ -491,8 +487,9 @@ function report(
           lines.push({ ...jsonLine(i + 1, lid, content) });
           if (shown++ < max) ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
         }
-        if (lids.length) view.record(span.newStart + 1, lids, 'edit');
+        if (lids.length) runs.push({ start: span.newStart + 1, lids });
       }
+      view.recordRuns(runs, 'edit');
       view.save();
       json.push({ path: file.display, matches: tally.matches, lines });
     }
