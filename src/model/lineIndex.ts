@@ -332,14 +332,8 @@ export interface LineSwap {
  * retired list could reach its cap meanwhile (the first splice drops what expired; none after
  * it does, on the same day).
  */
-export function swapIndex(
-  index: LineIndex,
-  swaps: readonly LineSwap[],
-  day = today(),
-  atOnce = false,
-): LineIndex | undefined {
+export function swapIndex(index: LineIndex, swaps: readonly LineSwap[], day = today()): LineIndex | undefined {
   const n = index.lids.length;
-  if (atOnce) return swappedAtOnce(index, swaps, day);
   if (index.retired.lids.length + swaps.length > Math.max(RETIRED_MIN_CAP, 2 * n)) return undefined;
   const h1 = index.h1.slice();
   const h2 = index.h2.slice();
@@ -384,25 +378,53 @@ export function swapIndex(
   return { h1, h2, lids, retired: retire(retired, gone, day, n) };
 }
 
+/** One line replaced by `rows` lines (their fingerprints), as rt replace rewrites it. */
+export interface LineRewrite {
+  readonly line: number;
+  readonly h1: readonly number[];
+  readonly h2: readonly number[];
+}
+
 /**
- * The index after `swaps` taken as one edit of the file (rt replace): every line given new
- * content takes a fresh LID keyed in the file as it is after all of them (in time linear in the
- * file, where keying each in the file between one splice and the next would count the lines
- * around each), every other line keeps its LID, and the replaced lines' LIDs are retired.
+ * The index after `rewrites` (ascending lines, none twice), taken as one edit of the file: a row
+ * whose content is that of the line it replaces (the first, else the last) keeps its LID; every
+ * other row takes a fresh LID keyed in the file as it is after all of them (in time linear in the
+ * file); every line not rewritten keeps its LID; the LIDs of the lines replaced and not kept are
+ * retired, at the place of their first row.
  */
-function swappedAtOnce(index: LineIndex, swaps: readonly LineSwap[], day: number): LineIndex {
-  const h1 = index.h1.slice();
-  const h2 = index.h2.slice();
-  const lids = index.lids.slice();
+export function rewrittenIndex(index: LineIndex, rewrites: readonly LineRewrite[], day = today()): LineIndex {
+  const n = index.lids.length;
+  const count = rewrites.reduce((c, r) => c + r.h1.length - 1, n);
+  const h1 = new Uint32Array(count);
+  const h2 = new Uint32Array(count);
+  const lids = new Uint32Array(count);
   const fresh: number[] = [];
   const gone: Array<{ lid: number; line: number }> = [];
-  for (const s of swaps) {
-    if (h1[s.line] === s.h1 && h2[s.line] === s.h2) continue;
-    h1[s.line] = s.h1;
-    h2[s.line] = s.h2;
-    fresh.push(s.line);
-    gone.push({ lid: index.lids[s.line]!, line: s.line + 1 });
+  let from = 0;
+  let to = 0;
+  const copy = (until: number) => {
+    h1.set(index.h1.subarray(from, until), to);
+    h2.set(index.h2.subarray(from, until), to);
+    lids.set(index.lids.subarray(from, until), to);
+    to += until - from;
+    from = until;
+  };
+  for (const r of rewrites) {
+    copy(r.line);
+    const rows = r.h1.length;
+    const same = (k: number) => r.h1[k] === index.h1[r.line] && r.h2[k] === index.h2[r.line];
+    const kept = rows === 0 ? -1 : same(0) ? 0 : same(rows - 1) ? rows - 1 : -1;
+    for (let k = 0; k < rows; k++) {
+      h1[to + k] = r.h1[k]!;
+      h2[to + k] = r.h2[k]!;
+      if (k === kept) lids[to + k] = index.lids[r.line]!;
+      else fresh.push(to + k);
+    }
+    if (kept === -1) gone.push({ lid: index.lids[r.line]!, line: Math.min(to + 1, Math.max(count, 1)) });
+    to += rows;
+    from = r.line + 1;
   }
+  copy(n);
   assignFresh(index, { h1, h2 }, lids, fresh);
-  return { h1, h2, lids, retired: retire(index.retired, gone, day, lids.length) };
+  return { h1, h2, lids, retired: retire(index.retired, gone, day, count) };
 }

@@ -63,20 +63,22 @@ function compare(bytes: Buffer, changes: PlannedChange[], history: { retired: nu
   return one.parts.length;
 }
 
-describe('applyChanges of one-line replacements, at once (rt replace)', () => {
-  it('writes the bytes of one splice after the other; the lines replaced take new LIDs, the others keep theirs', () => {
+describe('applyChanges of lines each replaced by rows, at once (rt replace)', () => {
+  it('writes the bytes of one splice after the other; rows take new LIDs (one as its line was kept), others keep theirs', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.constantFrom(...CONTENTS), fc.constantFrom('\n', '\r\n')), {
-          minLength: 3,
+          minLength: 1,
           maxLength: 60,
         }),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...NEW))),
-        (rows, picks) => {
-          const bytes = fileOf(rows, false, false);
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), fc.array(fc.constantFrom(...NEW), { minLength: 1, maxLength: 3 }))),
+        (rows, bom, bare, picks) => {
+          const bytes = fileOf(rows, bom, bare);
           const lines = splitLines(bytes);
           const index = buildIndex(hashLines(lines));
-          const chosen = new Map<number, string>();
+          const chosen = new Map<number, string[]>();
           for (const [at, content] of picks) chosen.set(at % lines.count, content);
           const changes = [...chosen]
             .sort((a, b) => a[0] - b[0])
@@ -84,7 +86,7 @@ describe('applyChanges of one-line replacements, at once (rt replace)', () => {
               ([start, content]): PlannedChange => ({
                 start,
                 deleteCount: 1,
-                insert: [Buffer.from(content, 'utf8')],
+                insert: content.map((c) => Buffer.from(c, 'utf8')),
                 hunk: HUNK,
                 ownEnding: true,
               }),
@@ -92,19 +94,39 @@ describe('applyChanges of one-line replacements, at once (rt replace)', () => {
           const once = applyChanges(lines, index, changes, true);
           const each = spliceEach(lines, index, changes);
           expect(Buffer.concat([...once.parts])).toEqual(Buffer.concat([...each.parts]));
+          expect([...once.lines.starts]).toEqual([...each.lines.starts]);
+          expect([...once.lines.contentEnds]).toEqual([...each.lines.contentEnds]);
+          expect(once.unchanged).toBe(each.unchanged);
+          expect(once.edits.spans()).toEqual(each.edits.spans());
           const lids = once.index.lids;
+          expect(lids.length).toBe(once.lines.count);
           expect(new Set(lids).size).toBe(lids.length);
           const retired = new Set(once.index.retired.lids);
+          const old = new Set(index.lids);
+          // Old line i is now at i + shift: the rows added above it.
+          let shift = 0;
           for (let i = 0; i < lines.count; i++) {
-            const replaced = changes.some((c) => c.start === i && !lineContent(lines, i).equals(c.insert[0]!));
-            if (replaced) {
-              expect(index.lids.includes(lids[i]!)).toBe(false);
-              expect(retired.has(index.lids[i]!)).toBe(true);
-            } else expect(lids[i]).toBe(index.lids[i]);
+            const c = changes.find((x) => x.start === i);
+            if (!c) {
+              expect(lids[i + shift]).toBe(index.lids[i]);
+              continue;
+            }
+            const was = lineContent(lines, i);
+            const keeps = c.insert[0]!.equals(was)
+              ? 0
+              : c.insert[c.insert.length - 1]!.equals(was)
+                ? c.insert.length - 1
+                : -1;
+            c.insert.forEach((_, k) => {
+              if (k === keeps) expect(lids[i + shift + k]).toBe(index.lids[i]);
+              else expect(old.has(lids[i + shift + k]!)).toBe(false);
+            });
+            if (keeps === -1) expect(retired.has(index.lids[i]!)).toBe(true);
+            shift += c.insert.length - 1;
           }
         },
       ),
-      { numRuns: runs(300) },
+      { numRuns: runs(400) },
     );
   });
 });

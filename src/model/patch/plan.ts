@@ -9,7 +9,7 @@ import { EditSet, type LineEdit } from '../editSet.js';
 import { quotePath, RtError, shellQuote } from '../errors.js';
 import { lidToString } from '../lid.js';
 import { hashBytes } from '../hash.js';
-import { swapIndex, type LineIndex } from '../lineIndex.js';
+import { rewrittenIndex, swapIndex, type LineIndex } from '../lineIndex.js';
 import { dominantEol, endsWithNewline, lineContent, lineEnding, splitLines, type FileLines } from '../lines.js';
 import { MAX_RANGE } from '../window.js';
 import { describeIndentation, hunkSplices, indentShift, locateHunk, PUNCTUATION, shiftedRow } from './locate.js';
@@ -353,7 +353,12 @@ export function applyChanges(
   atOnce = false,
 ): AppliedChanges {
   // Many lines each replaced by one (rt replace, a patch of one-line edits): one pass, not a splice a change.
-  const swapped = changes.length > 1 ? swapLines(lines, index, changes, atOnce) : undefined;
+  const swapped =
+    atOnce && changes.length > 0
+      ? rewriteAtOnce(lines, index, changes)
+      : changes.length > 1
+        ? swapLines(lines, index, changes)
+        : undefined;
   if (swapped) return { ...swapped, edits: EditSet.of(changes), lenient: leniencies(changes) };
   return spliceEach(lines, index, changes);
 }
@@ -420,7 +425,6 @@ function swapLines(
   lines: FileLines,
   index: LineIndex,
   changes: readonly PlannedChange[],
-  atOnce: boolean,
 ): Omit<AppliedChanges, 'edits' | 'lenient'> | undefined {
   const { bytes, starts, contentEnds, count } = lines;
   let previous = -1;
@@ -433,7 +437,7 @@ function swapLines(
     const [h1, h2] = hashBytes(c.insert[0]!);
     return { line: c.start, h1, h2 };
   });
-  const after = swapIndex(index, swaps, undefined, atOnce);
+  const after = swapIndex(index, swaps);
   if (!after) return undefined;
   const sample = Math.min(count, EOL_SAMPLE);
   let crlf = 0;
@@ -468,6 +472,75 @@ function swapLines(
   const joined = Buffer.concat(parts);
   const now = splitLines(joined, true, count);
   return { lines: now, parts: [joined], index: after, unchanged, content: (i) => lineContent(now, i) };
+}
+
+/**
+ * `changes` that each replace one line (ascending, none twice) by rows, each row ending as the line
+ * replaced did (ownEnding: rt replace), taken as one edit of the file (see rewrittenIndex): the
+ * bytes one splice after the other writes, in one pass, whatever the rows and wherever the line.
+ * A last line without a newline keeps none, its rows but the last taking the ending most of the
+ * lines before it have (as spliceEach gives them), a row that is empty or ends in \r taking one all
+ * the same. Undefined for other changes.
+ */
+function rewriteAtOnce(
+  lines: FileLines,
+  index: LineIndex,
+  changes: readonly PlannedChange[],
+): Omit<AppliedChanges, 'edits' | 'lenient'> | undefined {
+  const { bytes, starts, contentEnds, count } = lines;
+  let previous = -1;
+  for (const c of changes)
+    if (c.deleteCount !== 1 || c.insert.length === 0 || !c.ownEnding || c.start <= previous) return undefined;
+    else previous = c.start;
+  const CRLF = Buffer.from('\r\n', 'latin1');
+  const LF = Buffer.from('\n', 'latin1');
+  const endsInCr = (row: Uint8Array) => row.length > 0 && row[row.length - 1] === 0x0d;
+  const parts: Buffer[] = [];
+  /** Endings of the new file's lines written so far, of the first EOL_SAMPLE: 2 for \r\n, 1 for \n. */
+  const sampled: number[] = [];
+  const note = (width: number) => {
+    if (sampled.length < EOL_SAMPLE) sampled.push(width);
+  };
+  let at = 0;
+  let line = 0;
+  const keep = (until: number) => {
+    parts.push(bytes.subarray(at, starts[until]!));
+    for (; line < until; line++) note(starts[line + 1]! - contentEnds[line]!);
+    at = starts[until]!;
+  };
+  for (const c of changes) {
+    keep(c.start);
+    const own = starts[c.start + 1]! - contentEnds[c.start]!;
+    const bare = own === 0;
+    let dominant = own === 2 ? CRLF : LF;
+    if (bare) {
+      const crlf = sampled.filter((w) => w === 2).length;
+      dominant = crlf > sampled.filter((w) => w === 1).length ? CRLF : LF;
+    }
+    c.insert.forEach((row, k) => {
+      const lastRow = k === c.insert.length - 1;
+      const ending = bare && lastRow && row.length > 0 ? null : endsInCr(row) ? CRLF : dominant;
+      parts.push(row);
+      if (ending) parts.push(ending);
+      note(ending ? ending.length : 0);
+    });
+    at = starts[c.start + 1]!;
+    line = c.start + 1;
+  }
+  parts.push(bytes.subarray(at));
+  const joined = Buffer.concat(parts);
+  const now = splitLines(joined, true, count + changes.reduce((n, c) => n + c.insert.length - 1, 0));
+  const rewrites = changes.map((c) => {
+    const hashes = c.insert.map((row) => hashBytes(row));
+    return { line: c.start, h1: hashes.map((h) => h[0]), h2: hashes.map((h) => h[1]) };
+  });
+  return {
+    lines: now,
+    parts: [joined],
+    index: rewrittenIndex(index, rewrites),
+    unchanged: joined.equals(bytes),
+    content: (i) => lineContent(now, i),
+  };
 }
 
 /**
