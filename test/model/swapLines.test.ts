@@ -64,7 +64,7 @@ function compare(bytes: Buffer, changes: PlannedChange[], history: { retired: nu
 }
 
 describe('applyChanges of lines each replaced by rows, at once (rt replace)', () => {
-  it('writes the bytes of one splice after the other; rows take new LIDs (one as its line was kept), others keep theirs', () => {
+  it('writes what one splice after the other writes; new rows take new LIDs, other lines keep theirs', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.constantFrom(...CONTENTS), fc.constantFrom('\n', '\r\n')), {
