@@ -25,7 +25,7 @@ import type { Context } from '../context.js';
 import { defineCommand, type OptionSpec, type OptionsOf } from '../spec.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
-import { LISTING_OPTIONS, listOptions, type SearchOptions, searchRequest } from './searchOptions.js';
+import { LISTING_OPTIONS, listOptions, type SearchOptions, searchFlags, searchRequest } from './searchOptions.js';
 
 /** Changed lines printed after a write (or in a preview) by default; the rest are counted. */
 const DEFAULT_SHOWN = 200;
@@ -284,13 +284,7 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   };
   /** This command again, with `extra` flags instead of --expect, --dry-run and --max. */
   const again = (extra: readonly string[]) => {
-    const given: string[] = [];
-    if (options.fixed) given.push('-F');
-    if (options.ignoreCase) given.push('-i');
-    if (options.word) given.push('-w');
-    for (const g of options.glob) given.push('-g', g);
-    if (options.hidden) given.push('--hidden');
-    if (!options.ignore) given.push('--no-ignore');
+    const given = searchFlags(searched);
     for (const o of options.only) given.push('--only', o);
     if (!options.check) given.push('--no-check');
     const operands = [pattern, replacement, ...paths];

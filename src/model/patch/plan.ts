@@ -414,6 +414,13 @@ function leniencies(changes: readonly PlannedChange[]): LenientMatch[] {
 
 /** Line endings sampled to tell a file's convention (as dominantEol samples them). */
 const EOL_SAMPLE = 10_000;
+const CRLF = Buffer.from('\r\n', 'latin1');
+const LF = Buffer.from('\n', 'latin1');
+
+/** The ending applySplice gives a new line: \r\n after a content ending in \r (a bare \n would take it), else `eol`. */
+function endingOf(content: Uint8Array, eol: Buffer): Buffer {
+  return content.length > 0 && content[content.length - 1] === 0x0d ? CRLF : eol;
+}
 
 /**
  * What spliceEach gives `changes` when each replaces one line by one, in ascending order, none a
@@ -447,8 +454,6 @@ function swapLines(
     if (eol === 2) crlf++;
     else if (eol === 1) lf++;
   }
-  const CRLF = Buffer.from('\r\n', 'latin1');
-  const LF = Buffer.from('\n', 'latin1');
   const parts: Buffer[] = [];
   let at = 0;
   let unchanged = true;
@@ -456,8 +461,7 @@ function swapLines(
     const i = c.start;
     const content = c.insert[0]!;
     const was = starts[i + 1]! - contentEnds[i]!;
-    const dominant = c.ownEnding ? (was === 2 ? CRLF : LF) : crlf > lf ? CRLF : LF;
-    const ending = content.length > 0 && content[content.length - 1] === 0x0d ? CRLF : dominant;
+    const ending = endingOf(content, c.ownEnding ? (was === 2 ? CRLF : LF) : crlf > lf ? CRLF : LF);
     if (i < sample) {
       if (was === 2) crlf--;
       else lf--;
@@ -492,9 +496,6 @@ function rewriteAtOnce(
   for (const c of changes)
     if (c.deleteCount !== 1 || c.insert.length === 0 || !c.ownEnding || c.start <= previous) return undefined;
     else previous = c.start;
-  const CRLF = Buffer.from('\r\n', 'latin1');
-  const LF = Buffer.from('\n', 'latin1');
-  const endsInCr = (row: Uint8Array) => row.length > 0 && row[row.length - 1] === 0x0d;
   const parts: Buffer[] = [];
   /** Endings of the new file's lines written so far, of the first EOL_SAMPLE: 2 for \r\n, 1 for \n. */
   const sampled: number[] = [];
@@ -519,7 +520,7 @@ function rewriteAtOnce(
     }
     c.insert.forEach((row, k) => {
       const lastRow = k === c.insert.length - 1;
-      const ending = bare && lastRow && row.length > 0 ? null : endsInCr(row) ? CRLF : dominant;
+      const ending = bare && lastRow && row.length > 0 ? null : endingOf(row, dominant);
       parts.push(row);
       if (ending) parts.push(ending);
       note(ending ? ending.length : 0);
