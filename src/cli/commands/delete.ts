@@ -1,6 +1,6 @@
 import { parseAnchor } from '../../model/anchor.js';
 import { RtError, quotePath } from '../../model/errors.js';
-import { runWrites, writeFlags } from '../writing.js';
+import { definitionOr, runWrites, writeDefinition, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
@@ -27,7 +27,12 @@ export const deleteCommand = defineCommand({
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
-    { name: 'from', summary: 'first line to delete (an anchor)', required: true, complete: 'none' },
+    {
+      name: 'from',
+      summary: 'first line to delete (an anchor); none when PATH is PATH:@NAME',
+      required: false,
+      complete: 'none',
+    },
     { name: 'to', summary: 'last line to delete (an anchor; default FROM)', required: false, complete: 'none' },
   ],
   options: [FORCE_UNSHOWN, DIFF, DRY_RUN, NO_CHECK],
@@ -42,9 +47,12 @@ export const deleteCommand = defineCommand({
   readsStdin: false,
   writes: true,
   run(ctx, args, options) {
-    const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
-    const from = parseAnchor(fromArg);
-    const to = parseAnchor(toArg ?? fromArg);
+    const [pathArg, fromArg, toArg] = args as [string, string | undefined, string | undefined];
+    const target = definitionOr(ctx, 'delete', pathArg, { name: 'from', value: fromArg });
+    if ('definition' in target)
+      return writeDefinition(ctx, target.definition, 'delete', [], writeFlags(ctx, options), 'delete');
+    const from = parseAnchor(target.operand);
+    const to = parseAnchor(toArg ?? target.operand);
     if (from.kind === 'end')
       throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [
         `name the last line by its LID; see it with: rt open ${quotePath(pathArg)}`,

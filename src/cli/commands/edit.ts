@@ -2,7 +2,7 @@ import { parseAnchor } from '../../model/anchor.js';
 import { textLines } from '../../model/edit.js';
 import { RtError, shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
-import { runWrites, writeFlags } from '../writing.js';
+import { definitionOr, runWrites, writeDefinition, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN, INDENT, NO_CHECK, writeExits } from './editOptions.js';
@@ -37,7 +37,12 @@ export const editCommand = defineCommand({
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
-    { name: 'from', summary: 'first line to replace (an anchor)', required: true, complete: 'none' },
+    {
+      name: 'from',
+      summary: 'first line to replace (an anchor); none when PATH is PATH:@NAME',
+      required: false,
+      complete: 'none',
+    },
     { name: 'to', summary: 'last line to replace (an anchor; default FROM)', required: false, complete: 'none' },
   ],
   options: [FORCE_UNSHOWN, DIFF, DRY_RUN, INDENT, NO_CHECK],
@@ -55,9 +60,14 @@ export const editCommand = defineCommand({
   readsStdin: true,
   writes: true,
   run(ctx, args, options) {
-    const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
-    const from = parseAnchor(fromArg);
-    const to = parseAnchor(toArg ?? fromArg);
+    const [pathArg, fromArg, toArg] = args as [string, string | undefined, string | undefined];
+    const target = definitionOr(ctx, 'edit', pathArg, { name: 'from', value: fromArg });
+    if ('definition' in target) {
+      const text = textLines(readEditText(ctx.stdin, `rt edit ${quotePath(pathArg)}`));
+      return writeDefinition(ctx, target.definition, 'edit', text.lines, writeFlags(ctx, options), 'edit');
+    }
+    const from = parseAnchor(target.operand);
+    const to = parseAnchor(toArg ?? target.operand);
     if (from.kind === 'end')
       throw new RtError('usage', '$ names the position after the last line: there is nothing there to edit', [
         `to add lines at the end: rt insert ${quotePath(pathArg)} '$' <<'EOF'`,

@@ -1,8 +1,8 @@
 import { parseAnchor } from '../../model/anchor.js';
 import { textLines } from '../../model/edit.js';
-import { shellQuote, quotePath } from '../../model/errors.js';
+import { RtError, shellQuote, quotePath } from '../../model/errors.js';
 import { readEditText } from '../../io/stdin.js';
-import { runWrites, writeFlags } from '../writing.js';
+import { definitionNamed, definitionOr, runWrites, writeDefinition, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import { defineCommand } from '../spec.js';
 import { DIFF, DRY_RUN, FORCE_UNSHOWN_ANCHOR, INDENT, NO_CHECK, writeExits } from './editOptions.js';
@@ -33,7 +33,12 @@ export const insertCommand = defineCommand({
   ],
   args: [
     { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
-    { name: 'at', summary: 'the line to insert before (an anchor), or $ to append', required: true, complete: 'none' },
+    {
+      name: 'at',
+      summary: 'the line to insert before (an anchor), or $ to append; none when PATH is PATH:@NAME',
+      required: false,
+      complete: 'none',
+    },
   ],
   options: [
     { long: 'after', kind: 'switch', summary: 'insert after the line AT instead of before it' },
@@ -55,10 +60,26 @@ export const insertCommand = defineCommand({
   readsStdin: true,
   writes: true,
   run(ctx, args, options) {
-    const [pathArg, atArg] = args as [string, string];
-    const at = parseAnchor(atArg);
+    const [pathArg, atArg] = args as [string, string | undefined];
+    // rt insert PATH:@NAME [--after], or as the place is said: rt insert before|after PATH:@NAME.
+    const said = pathArg === 'before' || pathArg === 'after' ? definitionNamed(ctx, atArg ?? '') : undefined;
+    const target = said ? { definition: said } : definitionOr(ctx, 'insert', pathArg, { name: 'at', value: atArg });
+    if ('definition' in target) {
+      if (said && options.after && pathArg === 'before')
+        throw new RtError('usage', 'insert before … --after: say one place', [
+          `insert after it: rt insert after ${quotePath(atArg!)} <<'EOF'`,
+        ]);
+      const after = said ? pathArg === 'after' : options.after;
+      const where = after ? 'after' : 'before';
+      const text = textLines(readEditText(ctx.stdin, `rt insert ${where} ${quotePath(said ? atArg! : pathArg)}`));
+      return writeDefinition(ctx, target.definition, where, text.lines, writeFlags(ctx, options), 'insert');
+    }
+    const at = parseAnchor(target.operand);
     const text = textLines(
-      readEditText(ctx.stdin, `rt insert ${quotePath(pathArg)} ${shellQuote(atArg)}${options.after ? ' --after' : ''}`),
+      readEditText(
+        ctx.stdin,
+        `rt insert ${quotePath(pathArg)} ${shellQuote(target.operand)}${options.after ? ' --after' : ''}`,
+      ),
     );
     return runWrites(
       ctx,
