@@ -3,7 +3,7 @@ import { RtError, quotePath } from '../../model/errors.js';
 import { definitionOr, runWrites, writeDefinition, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import { defineCommand } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
+import { DEFINITION_TARGETS, DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
 
 export const deleteCommand = defineCommand({
   name: 'delete',
@@ -11,9 +11,11 @@ export const deleteCommand = defineCommand({
   tool: [
     'Delete the lines from..to of path (inclusive; to defaults to from; "$" as to means the last line).',
     'from and to are anchors: an LID (kq3f), a line number still naming the line shown there (101), or',
-    'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. The',
-    'result shows the lines around the gap with their LIDs; every other LID stays valid. dry_run: the',
-    'diff only. Exit 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
+    'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. path',
+    '"a.py:@NAME" without from deletes the definition NAME whole (@Class.method; decorators and doc comment',
+    'too) once outline or open showed it, unchanged since; the blank lines around it stay. The result shows',
+    'the lines around the gap with their LIDs; every other LID stays valid. dry_run: the diff only. Exit 1:',
+    'no definition NAME; 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
     'LIDs); 4: the file is missing, binary or outside the root; 5: the change would add a syntax error',
     '(no_check writes anyway). A refusal writes nothing.',
   ],
@@ -23,10 +25,16 @@ export const deleteCommand = defineCommand({
       '--force. If the file ended without a newline, it still does. A grep hit pasted whole as ' +
       'PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete ' +
       'FILE 166:1w4s.',
+    `PATH:@NAME, with no FROM or TO, deletes the whole definition NAME. ${DEFINITION_TARGETS}`,
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
   ],
   args: [
-    { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
+    {
+      name: 'path',
+      summary: 'the file to edit, or PATH:@NAME: a definition in it',
+      required: true,
+      complete: 'target',
+    },
     {
       name: 'from',
       summary: 'first line to delete (an anchor); none when PATH is PATH:@NAME',
@@ -39,6 +47,7 @@ export const deleteCommand = defineCommand({
   examples: [
     { command: 'rt delete src/app.ts kq3f', explains: 'delete the line kq3f' },
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
+    { command: 'rt delete src/app.ts:@total', explains: 'delete the function total, its doc comment too' },
   ],
   exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
   checkOperands(cwd, args, switches) {
