@@ -88,54 +88,56 @@ describe('rt edit PATH:@NAME replaces the whole definition', () => {
     expect(after).toContain("import x from 'y';\n\nconst LIMIT = 30;\n\nexport function total");
   });
 
-  it('Go: the doc comment is part of the function', () => {
-    const go =
-      'package main\n\n// Total sums.\n// Really.\nfunc Total(a int) int {\n\treturn a\n}\n\n// Add adds.\n' +
-      'func (c *Cart) Add(x int) {\n\tc.n += x\n}\n';
-    const dir = repo({ 'a.go': go });
-    const after = editAfterOutline(
-      dir,
+  // [file, its text, the name, the old range, the new text]: the file after the edit is the old range replaced.
+  it.each([
+    [
+      'Go: the doc comment is part of the function',
       'a.go',
-      'Total',
-      '// Total sums, twice.\nfunc Total(a int) int {\n\treturn 2 * a\n}\n',
-    );
-    expect(after).toBe(
-      'package main\n\n// Total sums, twice.\nfunc Total(a int) int {\n\treturn 2 * a\n}\n\n// Add adds.\n' +
+      'package main\n\n// Total sums.\n// Really.\nfunc Total(a int) int {\n\treturn a\n}\n\n// Add adds.\n' +
         'func (c *Cart) Add(x int) {\n\tc.n += x\n}\n',
-    );
-  });
-
-  it('Rust: #[derive] and the /// doc comment are part of the struct', () => {
-    const rs =
+      'Total',
+      '// Total sums.\n// Really.\nfunc Total(a int) int {\n\treturn a\n}\n',
+      '// Total sums, twice.\nfunc Total(a int) int {\n\treturn 2 * a\n}\n',
+    ],
+    [
+      'Rust: #[derive] and the /// doc comment are part of the struct',
+      'a.rs',
       'use std::fmt;\n\n/// A config.\n/// More.\n#[derive(Debug, Clone)]\npub struct Config {\n    n: u32,\n}\n\n' +
-      'impl Config {\n    /// Makes one.\n    pub fn new() -> Self {\n        Config { n: 0 }\n    }\n}\n';
-    const dir = repo({ 'a.rs': rs });
-    let after = editAfterOutline(dir, 'a.rs', 'Config', '#[derive(Debug)]\npub struct Config {\n    n: u64,\n}\n');
-    expect(after).toBe(
-      rs.replace(
-        '/// A config.\n/// More.\n#[derive(Debug, Clone)]\npub struct Config {\n    n: u32,\n}\n',
-        '#[derive(Debug)]\npub struct Config {\n    n: u64,\n}\n',
-      ),
-    );
-    after = editAfterOutline(dir, 'a.rs', 'Config.new', '    pub fn new() -> Self {\n        Config { n: 1 }\n    }\n');
-    expect(after).toContain('impl Config {\n    pub fn new() -> Self {\n        Config { n: 1 }\n    }\n}\n');
-  });
-
-  it('Java: the Javadoc and the annotations are part of the method', () => {
-    const java =
-      'package a;\n\npublic class A {\n    /**\n     * Adds.\n     */\n    @Override\n    @Deprecated\n' +
-      '    public int add(int x) {\n        return x;\n    }\n\n    int b() { return 1; }\n}\n';
-    const dir = repo({ 'A.java': java });
-    const after = editAfterOutline(
-      dir,
+        'impl Config {\n    /// Makes one.\n    pub fn new() -> Self {\n        Config { n: 0 }\n    }\n}\n',
+      'Config',
+      '/// A config.\n/// More.\n#[derive(Debug, Clone)]\npub struct Config {\n    n: u32,\n}\n',
+      '#[derive(Debug)]\npub struct Config {\n    n: u64,\n}\n',
+    ],
+    [
+      'Rust: a method of an impl, its /// doc comment with it',
+      'a.rs',
+      'pub struct Config {}\n\nimpl Config {\n    /// Makes one.\n    pub fn new() -> Self {\n' +
+        '        Config {}\n    }\n}\n',
+      'Config.new',
+      '    /// Makes one.\n    pub fn new() -> Self {\n        Config {}\n    }\n',
+      '    pub fn new() -> Self {\n        Self {}\n    }\n',
+    ],
+    [
+      'Java: the Javadoc and the annotations are part of the method',
       'A.java',
+      'package a;\n\npublic class A {\n    /**\n     * Adds.\n     */\n    @Override\n    @Deprecated\n' +
+        '    public int add(int x) {\n        return x;\n    }\n\n    int b() { return 1; }\n}\n',
       'A.add',
+      '    /**\n     * Adds.\n     */\n    @Override\n    @Deprecated\n    public int add(int x) {\n' +
+        '        return x;\n    }\n',
       '    @Override\n    public int add(int x) {\n        return x + 1;\n    }\n',
-    );
-    expect(after).toBe(
-      'package a;\n\npublic class A {\n    @Override\n    public int add(int x) {\n        return x + 1;\n    }\n\n' +
-        '    int b() { return 1; }\n}\n',
-    );
+    ],
+    [
+      'a Markdown heading names its section',
+      'README.md',
+      '# Title\n\nIntro.\n\n## Set up\n\nRun it.\n\n## Use\n\nUse it.\n',
+      'set-up',
+      '## Set up\n\nRun it.\n\n',
+      '## Set-up\n\nRun it twice.\n\n',
+    ],
+  ])('%s', (_, file, source, name, range, text) => {
+    const dir = repo({ [file]: source });
+    expect(editAfterOutline(dir, file, name, text)).toBe(source.replace(range, text));
   });
 
   it('C#: [Attr] lines are replaced and deleted with the method, and stay above it when lines go before it', () => {
@@ -163,13 +165,6 @@ describe('rt edit PATH:@NAME replaces the whole definition', () => {
     expect(del.status, del.text).toBe(0);
     // The doc comment went with it; the blank line before it stays.
     expect(read(dir, 'A.cs')).toContain('        public int Add(int x) => x;\n\n    }\n}\n');
-  });
-
-  it('a Markdown heading names its section', () => {
-    const md = '# Title\n\nIntro.\n\n## Set up\n\nRun it.\n\n## Use\n\nUse it.\n';
-    const dir = repo({ 'README.md': md });
-    const after = editAfterOutline(dir, 'README.md', 'set-up', '## Set-up\n\nRun it twice.\n\n');
-    expect(after).toBe('# Title\n\nIntro.\n\n## Set-up\n\nRun it twice.\n\n## Use\n\nUse it.\n');
   });
 });
 
