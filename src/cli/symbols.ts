@@ -167,7 +167,14 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
   const parsed = new WeakMap<FileLines, readonly Definition[]>();
   return {
     async prepare(file) {
-      languages.set(file.abs, await grammarFor(ctx, file));
+      try {
+        languages.set(file.abs, await grammarFor(ctx, file));
+      } catch (error) {
+        // What to do instead is a write by lines, not a search.
+        if (!(error instanceof RtError) || error.code !== 'input') throw error;
+        const instead = `name its lines by LID instead: see them with rt open ${quotePath(file.display)}`;
+        throw new RtError(error.code, error.message, [instead], error.details as Record<string, unknown>);
+      }
     },
     find(file, lines, lids, name) {
       let definitions = parsed.get(lines);

@@ -318,6 +318,26 @@ describe('names', () => {
   });
 });
 
+describe('files rt finds no definitions in', () => {
+  it('a file of no language rt knows: exit 2, nothing written, pointing at its lines', () => {
+    const dir = repo({ 'notes.txt': 'total\n' });
+    expectRun(run(['delete', 'notes.txt:@total'], dir), {
+      status: 2,
+      stdout: '',
+      stderr: new RegExp(
+        String.raw`^rt: rt knows no language for notes\.txt: .*\n` +
+          String.raw`rt: name its lines by LID instead: see them with rt open notes\.txt\n$`,
+      ),
+    });
+    expectRun(run(['apply'], dir, { input: '*** Update File: notes.txt\n@@ delete @total\n' }), {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: patch line 2: rt knows no language for notes\.txt/,
+    });
+    expect(read(dir, 'notes.txt')).toBe('total\n');
+  });
+});
+
 describe('rt insert beside a definition', () => {
   it('rt insert PATH:@NAME goes before it (above its decorators), --after (insert after) after its last line', () => {
     const dir = repo({ 'a.py': PYTHON });
