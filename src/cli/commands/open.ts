@@ -189,7 +189,7 @@ async function openSymbol(
       const window = rangeWindow(file.total, d.startLine, d.endLine, size);
       const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
       // Shown as a definition, even when longer than its first window: an edit of it by name may follow.
-      view.recordDefinitions([file.lids(d.startLine - 1, d.endLine)]);
+      view.recordDefinitions([file.lids(d.startLine - 1, Math.min(d.endLine, file.total))]);
       showWindow(ctx, 'open', file, window, view, options.window !== undefined ? size : null);
       if (window.end < d.endLine) {
         const range = quotePath(`${display}:${d.startLine}-${d.endLine}`);
