@@ -228,6 +228,14 @@ describe('the definition must have been shown, and be unchanged since', () => {
     expect(run(['delete', 'a.py:@Cart.remove'], dir).status).toBe(0);
   });
 
+  it('grep -W shows it: it prints the whole definition around a hit', () => {
+    const dir = repo({ 'a.py': PYTHON });
+    expect(run(['delete', 'a.py:@Cart.add'], dir).status).toBe(3);
+    expect(run(['grep', '-W', 'return x', 'a.py'], dir).status).toBe(0);
+    expect(run(['delete', 'a.py:@Cart.add'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe(PYTHON.replace('    @property\n    def add(self, x):\n        return x\n', ''));
+  });
+
   it('a line of it changed since the outline: exit 3, nothing written; a change elsewhere does not count', () => {
     const dir = repo({ 'a.py': PYTHON });
     outline(dir, 'a.py');
