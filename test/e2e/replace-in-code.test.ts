@@ -4,8 +4,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, parseWindow, run, tempRepo, write } from './harness.js';
+import { cleanEnv, cleanup, expectRun, parseWindow, RT_BIN, run, tempRepo, write } from './harness.js';
 import { git } from './search-fixture.js';
 
 afterAll(cleanup);
@@ -152,5 +154,29 @@ describe('rt replace --in code', () => {
       stderr: '',
     });
     expect(read(dir, 'a.js').toString()).toBe(JS.replace('"foo" + foo;', '"foo" + bar;'));
+  });
+});
+
+describe('the replace tool', () => {
+  it('takes in: "code" as the command line takes --in code', async () => {
+    const dir = repo({ 'a.js': JS });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [RT_BIN, 'mcp'],
+      cwd: dir,
+      env: cleanEnv() as Record<string, string>,
+    });
+    const client = new Client({ name: 'rt-tests', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      const args = { pattern: 'foo', replacement: 'bar', word: true, fixed: true, in: 'code', dry_run: true };
+      const r = (await client.callTool({ name: 'replace', arguments: args })) as {
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(r.structuredContent).toMatchObject({ dryRun: true, matches: 4, lines: 3, left: 6, unparsed: 0 });
+    } finally {
+      await client.close();
+    }
+    expect(read(dir, 'a.js').toString()).toBe(JS);
   });
 });

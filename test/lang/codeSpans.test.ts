@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type LanguageId } from '../../src/lang/languages.js';
-import { prepareChecker, stringsAndComments } from '../../src/lang/syntax.js';
+import { MAX_CHECK_BYTES, prepareChecker, stringsAndComments } from '../../src/lang/syntax.js';
 import { inCode, nonCodeRanges } from '../../src/model/codeRanges.js';
 import { lineContent, splitLines } from '../../src/model/lines.js';
 
@@ -111,6 +111,12 @@ describe('strings and comments', () => {
       Buffer.from(' foo" + BAR; // foo\nBAR\n'),
     ]).toString('latin1');
     expect(inCodeOnly('javascript', text)).toBe(want);
+  });
+
+  it('gives no answer for a file too big to parse, or a language with no tree-sitter grammar', () => {
+    const big = Buffer.alloc(MAX_CHECK_BYTES + 1, 0x20);
+    expect(stringsAndComments('javascript', big, [0])).toBeUndefined();
+    expect(stringsAndComments('json', Buffer.from('{"foo": 1}'), [0])).toBeUndefined();
   });
 
   it('walks only the rows asked about', () => {
