@@ -292,15 +292,8 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
     const changes: PlannedChange[] = [];
     const tally: FileMatches = { matches: 0, lines: [] };
     // --in code: the file is parsed now, under its lock and after the timed matching, on the bytes matched.
-    const code =
-      codeOnly && found.length
-        ? codeOf(
-            ctx,
-            file,
-            lines,
-            found.map((f) => f.i),
-          )
-        : undefined;
+    const rows = found.map((f) => f.i);
+    const code = codeOnly && rows.length ? codeOf(ctx, file, lines, rows) : undefined;
     if (code === 'unparsed') unparsed.add(file.abs);
     for (const { i, lid, before, matches: all } of found) {
       const matches = code === undefined || code === 'unparsed' ? all : inCodeOf(code, i, all);
