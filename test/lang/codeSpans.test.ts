@@ -38,8 +38,8 @@ describe('strings and comments', () => {
   it.each<[LanguageId, string, string]>([
     [
       'javascript',
-      'const foo = `a foo ${foo + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ foo();\n#!foo',
-      'const BAR = `a foo ${BAR + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ BAR();\n#!foo',
+      '#!/usr/bin/env foo\nconst foo = `a foo ${foo + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ foo();',
+      '#!/usr/bin/env foo\nconst BAR = `a foo ${BAR + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ BAR();',
     ],
     ['typescript', "let foo: string = 'foo' + `${foo}`;", "let BAR: string = 'foo' + `${BAR}`;"],
     [
