@@ -24,8 +24,17 @@ interface Table {
 const C_LIKE = ['string_literal', 'raw_string_literal', 'char_literal', 'system_lib_string', 'comment'];
 const SHELL_HOLES = ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'];
 const JS = {
-  text: ['string', 'template_string', 'regex', 'jsx_text', 'comment', 'html_comment', 'hash_bang_line'],
-  holes: ['template_substitution'],
+  text: [
+    'string',
+    'template_string',
+    'template_literal_type',
+    'regex',
+    'jsx_text',
+    'comment',
+    'html_comment',
+    'hash_bang_line',
+  ],
+  holes: ['template_substitution', 'template_type'],
 };
 
 const TABLES: Readonly<Partial<Record<LanguageId, { text: string[]; holes: string[] }>>> = {

@@ -41,7 +41,11 @@ describe('strings and comments', () => {
       '#!/usr/bin/env foo\nconst foo = `a foo ${foo + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ foo();',
       '#!/usr/bin/env foo\nconst BAR = `a foo ${BAR + "foo"} b`; // foo\nlet r = /foo/g; /* foo\nfoo */ BAR();',
     ],
-    ['typescript', "let foo: string = 'foo' + `${foo}`;", "let BAR: string = 'foo' + `${BAR}`;"],
+    [
+      'typescript',
+      'type T = `foo${foo}` | "foo";\nlet foo: string = \'foo\' + `${foo}`;',
+      'type T = `foo${BAR}` | "foo";\nlet BAR: string = \'foo\' + `${BAR}`;',
+    ],
     [
       'tsx',
       'const a = <div title="foo" x={foo}>foo {foo}</div>;',
