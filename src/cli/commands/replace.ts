@@ -55,8 +55,8 @@ const REPLACE_OPTIONS = [
     kind: 'choice',
     choices: ['code', 'all'],
     summary:
-      'code: leave matches in strings and comments alone in files rt has a grammar for; all (the default): ' +
-      'replace everywhere',
+      'where to replace: code leaves matches in strings and comments alone in files rt has a grammar for; ' +
+      'all (the default) replaces everywhere',
   },
   {
     long: 'expect',
