@@ -167,6 +167,7 @@ complete -c rt -n '__fish_seen_subcommand_from replace' -s w -l word -d 'match w
 complete -c rt -n '__fish_seen_subcommand_from replace' -s g -l glob -r -d 'replace only in files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)'
 complete -c rt -n '__fish_seen_subcommand_from replace' -l hidden -d 'also search hidden files and folders (names starting with a dot)'
 complete -c rt -n '__fish_seen_subcommand_from replace' -l no-ignore -d 'also search files that .gitignore, .ignore or git\'s exclude files ignore'
+complete -c rt -n '__fish_seen_subcommand_from replace' -l in -r -a 'code all' -d 'where to replace: code leaves matches in strings and comments alone in files rt has a grammar for; all (the default) replaces everywhere'
 complete -c rt -n '__fish_seen_subcommand_from replace' -l expect -r -d 'refuse (exit 3, nothing written) unless exactly N matches would be replaced'
 complete -c rt -n '__fish_seen_subcommand_from replace' -l only -r -d 'change only the lines of these LIDs (comma-separated or repeated; PATH:LID or PATH:NUMBER:LID for one file), each still matching'
 complete -c rt -n '__fish_seen_subcommand_from replace' -l dry-run -d 'print each line that would change, before and after, and write nothing'
