@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, run, repoWith as repo } from './harness.js';
+import { cleanup, expectRun, run, runAsync, repoWith as repo } from './harness.js';
 
 afterAll(cleanup);
 
@@ -270,6 +270,29 @@ describe('the definition must have been shown, and be unchanged since', () => {
     const r = run(['edit', 'a.py:@total'], dir, { input: 'def total(items):\n    return 2\n' });
     expect(r.status, r.text).toBe(0);
     expect(read(dir, 'a.py')).toContain('def total(items):\n    return 2\n\n\nclass Cart:');
+  });
+});
+
+describe('found under the lock', () => {
+  it('an edit by name beside another rt adding lines above it: found where the other left it', async () => {
+    for (let round = 0; round < 4; round++) {
+      const dir = repo({ 'a.py': PYTHON });
+      outline(dir, 'a.py');
+      const top = /^1:([0-9a-z]{4})\|/m.exec(run(['open', 'a.py:1-3'], dir).stdout)![1]!;
+      // Both at once: whichever takes the lock second reads the file the first wrote.
+      const [inserted, edited] = await Promise.all([
+        runAsync(['insert', 'a.py', top, '--after'], dir, { input: 'import re\nimport sys\nimport json\n' }),
+        runAsync(['edit', 'a.py:@Cart.add'], dir, { input: '    def add(self, x):\n        return -x\n' }),
+      ]);
+      expect(inserted.status, inserted.text).toBe(0);
+      expect(edited.status, edited.text).toBe(0);
+      expect(read(dir, 'a.py')).toBe(
+        PYTHON.replace('import os\n', 'import os\nimport re\nimport sys\nimport json\n').replace(
+          '    @property\n    def add(self, x):\n        return x\n',
+          '    def add(self, x):\n        return -x\n',
+        ),
+      );
+    }
   });
 });
 
