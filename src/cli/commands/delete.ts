@@ -7,7 +7,7 @@ import { DEFINITION_TARGETS, DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits 
 
 export const deleteCommand = defineCommand({
   name: 'delete',
-  summary: 'delete lines FROM..TO',
+  summary: 'delete lines FROM..TO, or a definition (PATH:@NAME)',
   tool: [
     'Delete the lines from..to of path (inclusive; to defaults to from; "$" as to means the last line).',
     'from and to are anchors: an LID (kq3f), a line number still naming the line shown there (101), or',

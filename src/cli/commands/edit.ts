@@ -9,7 +9,7 @@ import { DEFINITION_TARGETS, DIFF, DRY_RUN, FORCE_UNSHOWN, INDENT, NO_CHECK, wri
 
 export const editCommand = defineCommand({
   name: 'edit',
-  summary: 'replace lines FROM..TO with the text on standard input',
+  summary: 'replace lines FROM..TO, or a definition (PATH:@NAME), with the text on standard input',
   tool: [
     'Replace the lines from..to of path (inclusive; to defaults to from) with text, byte for byte (one',
     'trailing newline dropped; "\\n" alone is one empty line). from and to are anchors: an LID (kq3f), a line',

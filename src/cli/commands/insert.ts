@@ -17,7 +17,7 @@ import {
 
 export const insertCommand = defineCommand({
   name: 'insert',
-  summary: 'insert the text on standard input before line AT ($ appends)',
+  summary: 'insert the text on standard input before line AT ($ appends), or beside a definition (PATH:@NAME)',
   tool: [
     'Insert text (byte for byte, one trailing newline dropped) before the line at of path, or after it',
     'with after: true; at "$" appends. at is an anchor: an LID (kq3f), a line number still naming the',
