@@ -128,6 +128,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;
@@ -144,6 +145,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;
@@ -158,6 +160,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;

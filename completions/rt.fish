@@ -20,9 +20,9 @@ complete -c rt -n __fish_use_subcommand -a outline -d 'list the definitions of a
 complete -c rt -n __fish_use_subcommand -a find -d 'list files whose path matches a glob or contains a string'
 complete -c rt -n __fish_use_subcommand -a grep -d 'search files for a regular expression; each hit is PATH:NUMBER:LID|CONTENT'
 complete -c rt -n __fish_use_subcommand -a grep-file -d 'search one file; each hit is NUMBER:LID|CONTENT'
-complete -c rt -n __fish_use_subcommand -a edit -d 'replace lines FROM..TO with the text on standard input'
-complete -c rt -n __fish_use_subcommand -a insert -d 'insert the text on standard input before line AT ($ appends)'
-complete -c rt -n __fish_use_subcommand -a delete -d 'delete lines FROM..TO'
+complete -c rt -n __fish_use_subcommand -a edit -d 'replace lines FROM..TO, or a definition (PATH:@NAME), with the text on standard input'
+complete -c rt -n __fish_use_subcommand -a insert -d 'insert the text on standard input before line AT ($ appends), or beside a definition (PATH:@NAME)'
+complete -c rt -n __fish_use_subcommand -a delete -d 'delete lines FROM..TO, or a definition (PATH:@NAME)'
 complete -c rt -n __fish_use_subcommand -a create -d 'create a file (and its folders) with the text on standard input'
 complete -c rt -n __fish_use_subcommand -a apply -d 'apply many edits in many files from one patch, all or nothing'
 complete -c rt -n __fish_use_subcommand -a replace -d 'replace every match of PATTERN in the files grep searches, as one step undo takes back'
@@ -118,6 +118,7 @@ complete -c rt -n '__fish_seen_subcommand_from edit' -l color -r -a 'auto always
 complete -c rt -n '__fish_seen_subcommand_from edit' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from edit' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from edit' -F
+complete -c rt -n '__fish_seen_subcommand_from edit' -a '(__rt_symbols)'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l after -d 'insert after the line AT instead of before it'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l force -d 'insert beside the line AT even if rt has not shown it since it last changed'
 complete -c rt -n '__fish_seen_subcommand_from insert' -l diff -d 'also print a unified diff of the change'
@@ -129,6 +130,7 @@ complete -c rt -n '__fish_seen_subcommand_from insert' -l color -r -a 'auto alwa
 complete -c rt -n '__fish_seen_subcommand_from insert' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from insert' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from insert' -F
+complete -c rt -n '__fish_seen_subcommand_from insert' -a '(__rt_symbols)'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l force -d 'edit lines even if rt has not shown them since they last changed'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l diff -d 'also print a unified diff of the change'
 complete -c rt -n '__fish_seen_subcommand_from delete' -l dry-run -d 'print the diff of the change and write nothing'
@@ -138,6 +140,7 @@ complete -c rt -n '__fish_seen_subcommand_from delete' -l color -r -a 'auto alwa
 complete -c rt -n '__fish_seen_subcommand_from delete' -l json -d 'print one JSON document instead of text (errors too, as {"error": …})'
 complete -c rt -n '__fish_seen_subcommand_from delete' -s h -l help -d 'show help'
 complete -c rt -n '__fish_seen_subcommand_from delete' -F
+complete -c rt -n '__fish_seen_subcommand_from delete' -a '(__rt_symbols)'
 complete -c rt -n '__fish_seen_subcommand_from create' -l force -d 'replace the file if it exists'
 complete -c rt -n '__fish_seen_subcommand_from create' -l empty -d 'create an empty file; standard input must be empty'
 complete -c rt -n '__fish_seen_subcommand_from create' -l diff -d 'also print a unified diff of the change'
