@@ -4,6 +4,7 @@
 // that were matched, after the timed matching: the parse never spends the pattern's time.
 
 import { PARSING, type LanguageId } from '../lang/languages.js';
+import { RtError } from '../model/errors.js';
 import { isMarkdown } from '../lang/markdown.js';
 import { prepareChecker, stringsAndComments } from '../lang/syntax.js';
 import { nonCodeRanges } from '../model/codeRanges.js';
@@ -24,7 +25,11 @@ const HEAD_BYTES = 64 * 1024;
  */
 export type CodeOf = ReadonlyMap<number, readonly ByteRange[]> | 'prose' | 'unparsed';
 
-/** Loads the grammars of the languages of `files` (each once); one that fails leaves its files unparsed. */
+/**
+ * Loads the grammars of the languages of `files` (each once). One that fails to load is refused:
+ * rt ships it, and replacing in that language's strings and comments as if it had none is what
+ * --in code was asked not to do.
+ */
 export async function prepareCodeOnly(ctx: Context, files: readonly Candidate[]): Promise<void> {
   const languages = new Set<LanguageId>();
   for (const file of files) {
@@ -37,7 +42,11 @@ export async function prepareCodeOnly(ctx: Context, files: readonly Candidate[])
     const language = isMarkdown(file.abs) ? undefined : languageFor(ctx.root.dir, resolved);
     if (language !== undefined && PARSING[language].kind === 'tree-sitter') languages.add(language);
   }
-  await Promise.all([...languages].map((language) => prepareChecker(language)));
+  for (const ready of await Promise.all([...languages].map((language) => prepareChecker(language))))
+    if (!ready.ok)
+      throw new RtError('access', `rt cannot tell code from strings and comments: ${ready.reason}`, [
+        'reinstall rt (its grammars come with it, in dist/grammars/), or replace everywhere: --in all',
+      ]);
 }
 
 /** Where the code of `file` (read as `lines`) is on its lines `rows` (0-based, ascending). */

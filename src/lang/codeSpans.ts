@@ -11,7 +11,7 @@
 // its parse and a walk down to them.
 
 import type { Tree, TreeCursor } from 'web-tree-sitter';
-import { firstAtLeast } from '../model/codeRanges.js';
+import { END_OF_ROW, firstAtLeast } from '../model/codeRanges.js';
 import type { LanguageId } from './languages.js';
 
 interface Table {
@@ -41,7 +41,8 @@ const TABLES: Readonly<Partial<Record<LanguageId, { text: string[]; holes: strin
   javascript: JS,
   typescript: JS,
   tsx: JS,
-  python: { text: ['string', 'comment'], holes: ['interpolation'] },
+  // (A format specifier, `{x:>{width}}`'s `>`, is text again; a `{…}` in it is a hole.)
+  python: { text: ['string', 'comment', 'format_specifier'], holes: ['interpolation', 'format_expression'] },
   go: { text: ['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment'], holes: [] },
   rust: { text: ['string_literal', 'raw_string_literal', 'char_literal', 'line_comment', 'block_comment'], holes: [] },
   java: { text: ['string_literal', 'character_literal', 'line_comment', 'block_comment'], holes: [] },
@@ -55,6 +56,7 @@ const TABLES: Readonly<Partial<Record<LanguageId, { text: string[]; holes: strin
       'interpolated_string_expression',
       'character_literal',
       'comment',
+      'interpolation_format_clause',
     ],
     holes: ['interpolation'],
   },
@@ -64,7 +66,13 @@ const TABLES: Readonly<Partial<Record<LanguageId, { text: string[]; holes: strin
   },
   php: {
     text: ['string', 'encapsed_string', 'heredoc', 'nowdoc', 'comment', 'text'],
-    holes: ['variable_name', 'member_access_expression', 'subscript_expression', 'dynamic_variable_name'],
+    holes: [
+      'variable_name',
+      'member_access_expression',
+      'member_call_expression',
+      'subscript_expression',
+      'dynamic_variable_name',
+    ],
   },
   bash: {
     text: ['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment'],
@@ -107,6 +115,7 @@ export function nonCodeSpans(language: LanguageId, tree: Tree, rows: readonly nu
         const end = c.endPosition;
         if (!touches(start.row, end.row)) continue;
         if (c.nodeIsNamed && table.text.has(c.nodeType)) text(c);
+        else if (c.nodeType === 'preproc_arg' && (language === 'c' || language === 'cpp')) preprocessed(c);
         else code(c);
       } while (c.gotoNextSibling());
       c.gotoParent();
@@ -130,11 +139,129 @@ export function nonCodeSpans(language: LanguageId, tree: Tree, rows: readonly nu
         c.gotoParent();
       };
       if (table.holes.size > 0) holes(c);
-      spans.push(from.row, from.column, end.row, end.column);
+      else if (language === 'rust' && c.nodeType !== 'line_comment' && c.nodeType !== 'block_comment' && inMacro(c))
+        from = formatArguments(c.currentNode.text, from, spans);
+      spans.push(from.row, from.column, end.row, end.column === 0 && end.row > from.row ? 0 : endOf(c, end));
+    };
+    /**
+     * A macro's body in C and C++ (`#define MSG "x"`) is one token to the grammar: its strings,
+     * characters and comments are found in its text.
+     */
+    const preprocessed = (c: TreeCursor): void => {
+      const start = c.startPosition;
+      const found = cTextSpans(c.currentNode.text);
+      for (let k = 0; k < found.length; k += 4) {
+        const [r0, c0, r1, c1] = [found[k]!, found[k + 1]!, found[k + 2]!, found[k + 3]!];
+        const endColumn = r1 === 0 && c1 !== END_OF_ROW ? start.column + c1 : c1;
+        spans.push(start.row + r0, r0 === 0 ? start.column + c0 : c0, start.row + r1, endColumn);
+      }
     };
     code(cursor);
   } finally {
     cursor.delete();
+  }
+  return spans;
+}
+
+/**
+ * The end column of the string or comment at `c` ending at `end`: a line comment (one that does
+ * not close, on a row of its own) runs to its row's end, so text added at the end of its line
+ * (a match of `$`) is in it.
+ */
+function endOf(c: TreeCursor, end: { row: number; column: number }): number {
+  if (c.startPosition.row !== end.row || !/comment|hash_bang/.test(c.nodeType)) return end.column;
+  const said = c.currentNode.text;
+  return said.endsWith('*/') || said.endsWith('-->') ? end.column : END_OF_ROW;
+}
+
+/** Whether the node at `c` lies in a macro's arguments (Rust: a `token_tree`). */
+function inMacro(c: TreeCursor): boolean {
+  for (let node = c.currentNode.parent; node; node = node.parent) {
+    if (node.type === 'token_tree') return true;
+    if (node.type === 'macro_invocation' || node.type.endsWith('_item') || node.type === 'block') return false;
+  }
+  return false;
+}
+
+/**
+ * A Rust string in a macro's arguments (`println!("{name} {}", x)`): its inline format
+ * arguments, `{name}` and the `name` of `{name:>8}`, are code. Pushes the spans of text before
+ * each onto `spans`; gives where the text after the last begins.
+ */
+function formatArguments(
+  text: string,
+  from: { row: number; column: number },
+  spans: number[],
+): { row: number; column: number } {
+  let row = from.row;
+  let column = from.column;
+  let rowStart = 0; // index in text of `row`'s first character, when not the first row
+  let at = from;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      row++;
+      rowStart = i + 1;
+      continue;
+    }
+    if (ch !== '{') continue;
+    if (text[i + 1] === '{') {
+      i++;
+      continue;
+    }
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1, i + 65));
+    if (!name || !/^[}:]/.test(text[i + 1 + name[0].length] ?? '')) continue;
+    column = (row === from.row ? from.column : 0) + (i + 1 - rowStart);
+    spans.push(at.row, at.column, row, column);
+    at = { row, column: column + name[0].length };
+    i += name[0].length;
+  }
+  return at;
+}
+
+/**
+ * The strings, characters and comments of C or C++ source `text` (a macro's body), as spans
+ * (rows and columns from the text's start, UTF-16 units): a lexer of their quotes and escapes.
+ */
+export function cTextSpans(text: string): number[] {
+  const spans: number[] = [];
+  let row = 0;
+  let rowStart = 0;
+  const where = (i: number): [number, number] => [row, i - rowStart];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      row++;
+      rowStart = i + 1;
+      continue;
+    }
+    let end = -1;
+    if (ch === '"' || ch === "'") {
+      end = i + 1;
+      while (end < text.length && text[end] !== ch && text[end] !== '\n') end += text[end] === '\\' ? 2 : 1;
+      end = Math.min(text.length, end + 1);
+    } else if (ch === '/' && text[i + 1] === '/') {
+      // A line comment runs to its row's end (see endOf).
+      const stop = text.indexOf('\n', i);
+      spans.push(row, i - rowStart, row, END_OF_ROW);
+      if (stop === -1) break;
+      i = stop - 1;
+      continue;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      end = text.indexOf('*/', i + 2);
+      end = end === -1 ? text.length : end + 2;
+    }
+    if (end === -1) continue;
+    const [r0, c0] = where(i);
+    // (A comment or string may run over a continued line: the rows it crosses are counted.)
+    for (let j = i; j < end; j++)
+      if (text[j] === '\n') {
+        row++;
+        rowStart = j + 1;
+      }
+    const [r1, c1] = where(end);
+    spans.push(r0, c0, r1, c1);
+    i = end - 1;
   }
   return spans;
 }

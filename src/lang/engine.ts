@@ -19,6 +19,9 @@ import { pythonTokenProblems } from './pythonTokens.js';
 import { treeProblems } from './treeProblems.js';
 import { cpuMs } from '../search/timeBudget.js';
 
+/** Calls of a parse's progress callback between two readings of the clock (see parse). */
+const CLOCK_EVERY = 32;
+
 /**
  * The bytes of a grammar file, by file name (`tree-sitter-go.wasm`): from node_modules, from
  * dist/grammars/, or from a single executable's assets (the caller knows which).
@@ -101,8 +104,12 @@ export function createEngine(read: ReadGrammar): Engine {
     const parser = parsers.get(language);
     if (!parser) throw new Error(`rt: the ${language} grammar is not loaded (prepare it first)`);
     // CPU time, so that other work on a busy machine does not make a check give up.
+    // The clock is read every CLOCK_EVERY calls: the parser calls back so often that reading it
+    // each time cost as much as the parse of a long line.
     const deadline = cpuMs() + budgetMs;
-    const tree = parser.parse(text, earlier, { progressCallback: () => cpuMs() > deadline });
+    let calls = 0;
+    const progressCallback = () => ++calls % CLOCK_EVERY === 0 && cpuMs() > deadline;
+    const tree = parser.parse(text, earlier, budgetMs === Infinity ? undefined : { progressCallback });
     // A cancelled parse leaves the parser mid-way: reset it so the next parse starts afresh.
     if (!tree) parser.reset();
     return tree ?? undefined;

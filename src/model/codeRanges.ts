@@ -10,7 +10,11 @@ import type { ByteRange } from './replacement.js';
 /**
  * The byte ranges of each line in `rows` (0-based, ascending) that are strings or comments, from
  * `spans` (start row, start column, end row, end column, four numbers each); `contentOf(row)` is
- * the line's content. A span that goes on past a line covers the rest of it.
+ * the line's content. A span that goes on past a line covers the rest of it, and its range ends
+ * one byte past the line's content; one that began on a line above starts at -1 (see inCode:
+ * an empty match at such an edge is inside the string or comment). An end column of
+ * END_OF_ROW (a line comment's) runs to the end of the line the same way. Each line's ranges are
+ * sorted by their start.
  */
 export function nonCodeRanges(
   spans: readonly number[],
@@ -23,23 +27,58 @@ export function nonCodeRanges(
     if (startRow === endRow && startColumn >= endColumn) continue;
     for (let r = firstAtLeast(rows, startRow); r < rows.length && rows[r]! <= endRow; r++) {
       const row = rows[r]!;
-      const from = row === startRow ? startColumn : 0;
-      const to = row === endRow ? endColumn : Number.MAX_SAFE_INTEGER;
+      // (A span ending at the start of a row, past the line break, holds nothing of that row.)
+      if (row === endRow && row > startRow && endColumn === 0) continue;
+      const from = row === startRow ? startColumn : BEFORE_ROW;
+      const to = row === endRow ? endColumn : END_OF_ROW;
       if (!columns.has(row)) columns.set(row, []);
       columns.get(row)!.push([from, to]);
     }
   }
   const ranges = new Map<number, ByteRange[]>();
   for (const [row, found] of columns) {
-    const at = [...new Set(found.flat())].sort((a, b) => a - b);
-    const bytes = byteOffsets(contentOf(row), at);
-    const byteOf = new Map(at.map((column, i) => [column, bytes[i]!]));
+    const content = contentOf(row);
+    const at = [...new Set(found.flat())].filter((c) => c !== BEFORE_ROW && c !== END_OF_ROW).sort((a, b) => a - b);
+    const bytes = byteOffsets(content, at);
+    const byteOf = new Map<number, number>(at.map((column, i) => [column, bytes[i]!]));
+    byteOf.set(BEFORE_ROW, -1);
+    byteOf.set(END_OF_ROW, content.length + 1);
     ranges.set(
       row,
-      found.map(([from, to]) => [byteOf.get(from)!, byteOf.get(to)!]),
+      found.map(([from, to]): ByteRange => [byteOf.get(from)!, byteOf.get(to)!]).sort((a, b) => a[0] - b[0]),
     );
   }
   return ranges;
+}
+
+/** A span's column before a row it began above. */
+const BEFORE_ROW = -1;
+/** A span's end column past the end of its row: it goes on past the line (or is a line comment). */
+export const END_OF_ROW = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The matches (sorted by start, none overlapping) that lie in code, outside every range of
+ * `nonCode` (sorted by start, as nonCodeRanges gives them), in one pass over both: a minified
+ * line holds thousands of each. The rule for each is inCode's.
+ */
+export function inCodeAll<T extends { readonly range: ByteRange }>(
+  nonCode: readonly ByteRange[] | undefined,
+  matches: readonly T[],
+): T[] {
+  if (!nonCode || nonCode.length === 0) return [...matches];
+  const kept: T[] = [];
+  // Strings and comments never overlap (a string in a hole of another is apart from its pieces), so
+  // a range ending at or before a match's start ends before every later match's too.
+  let first = 0;
+  for (const m of matches) {
+    const [start, end] = m.range;
+    while (first < nonCode.length && nonCode[first]![1] <= start) first++;
+    let touched = false;
+    for (let k = first; k < nonCode.length && nonCode[k]![0] <= end && !touched; k++)
+      touched = !inCode([nonCode[k]!], m.range);
+    if (!touched) kept.push(m);
+  }
+  return kept;
 }
 
 /**

@@ -62,7 +62,7 @@ describe('rt replace --in code', () => {
     // Left: a.js 6, b.py 3, c.go 3, d.rs 3, e.c 3, README.md 2.
     expect(r.stdout.split('\n').at(-2)).toBe(
       '11 matches on 9 lines in 6 files; 20 matches left in strings and comments; 1 file rt cannot parse, ' +
-        'replaced everywhere',
+        'replaced everywhere (notes.txt)',
     );
     for (const [name, content] of Object.entries(FILES)) expect(read(dir, name).toString()).toBe(content);
   });
@@ -73,7 +73,7 @@ describe('rt replace --in code', () => {
     expectRun(r, { status: 0, stderr: '' });
     expect(r.stdout.split('\n')[0]).toBe(
       'replaced 11 matches on 9 lines in 6 files; 20 matches left in strings and comments; 1 file rt cannot ' +
-        'parse, replaced everywhere',
+        'parse, replaced everywhere (notes.txt)',
     );
     expect(read(dir, 'a.js').toString()).toBe(
       'const bar = `a foo ${bar} b`; // foo\nlet s = "foo" + bar; /* foo\n foo */ bar();\nconst r = /foo/;\n',
@@ -119,7 +119,9 @@ describe('rt replace --in code', () => {
     const dir = repo({ 'a.js': 'let s = "ab" + cd;\n' });
     expectRun(run(['replace', '--in', 'code', '--dry-run', 'b" \\+ c', 'b" - c'], dir), {
       status: 1,
-      stderr: 'rt: the 1 match of "b\\" \\\\+ c" is in strings or comments, left alone: nothing was written\n',
+      stderr:
+        'rt: the 1 match of "b\\" \\\\+ c" is in strings, comments or prose, left alone: nothing was written\n' +
+        `rt: replace them too: rt replace --in all 'b" \\+ c' 'b" - c'\n`,
     });
     expect(run(['replace', '--dry-run', 'b" \\+ c', 'b" - c'], dir).status).toBe(0);
   });
@@ -128,9 +130,59 @@ describe('rt replace --in code', () => {
     const dir = repo({ 'a.py': '# foo\nx = "foo"\n' });
     expectRun(run(['replace', '--in', 'code', '-F', 'foo', 'bar'], dir), {
       status: 1,
-      stderr: 'rt: the 2 matches of "foo" are in strings or comments, left alone: nothing was written\n',
+      stderr:
+        'rt: the 2 matches of "foo" are in strings, comments or prose, left alone: nothing was written\n' +
+        'rt: replace them too: rt replace -F --in all foo bar\n',
     });
     expect(read(dir, 'a.py').toString()).toBe('# foo\nx = "foo"\n');
+  });
+
+  it('counts as left only matches that would change: left and replaced add up to --in all', () => {
+    const dir = repo({ 'a.js': 'let foo = fooo; // foo fooo\nlet s = "foo";\n' });
+    const all = JSON.parse(run(['replace', '--dry-run', '--json', 'fo+', 'foo'], dir).stdout);
+    const code = JSON.parse(run(['replace', '--in', 'code', '--dry-run', '--json', 'fo+', 'foo'], dir).stdout);
+    expect(all.matches).toBe(2);
+    expect([code.matches, code.left]).toEqual([1, 1]);
+    // Matches only in strings that would not change: as with --in all, nothing to do and no failure.
+    const same = repo({ 'a.py': 'x = "foo"\n' });
+    expectRun(run(['replace', '--in', 'code', '-F', 'foo', 'foo'], same), {
+      status: 0,
+      stderr: 'rt: the 1 match of "foo" would be replaced by the same text: nothing was written\n',
+    });
+  });
+
+  it("leaves text added at the edges of a string or comment over lines, or at a line comment's end", () => {
+    const dir = repo({
+      'a.js': 'const t = `a\nb\nc`;\n/* x\ny */\nf(); // note\n',
+      'b.py': 'def f():\n    """doc\n    line two\n    """\n',
+    });
+    const start = run(['replace', '--in', 'code', '--dry-run', '--no-check', '^', 'X'], dir).stdout;
+    for (const inside of ['+Xb', '+Xc`;', '+Xy */', '+X    line two', '+X    """'])
+      expect(start).not.toContain(`${inside}\n`);
+    expect(start).toContain('+Xconst t = `a\n');
+    expect(start).toContain('+X/* x\n');
+    const end = run(['replace', '--in', 'code', '--dry-run', '--no-check', '$', ';;'], dir).stdout;
+    for (const inside of ['`a;;', '+b;;', '/* x;;', '"""doc;;', '// note;;']) expect(end).not.toContain(`${inside}\n`);
+    expect(end).toContain('+y */;;\n');
+    expect(end).toContain('+c`;;;\n');
+  });
+
+  it("reads the strings and comments of a C macro's body, and Rust's inline format arguments as code", () => {
+    const dir = repo({
+      'a.c': '#define MSG "foo message" /* foo */\n#define CALL foo(1) // foo\nint foo;\n',
+      'b.rs': 'fn main() {\n    let foo = 1;\n    println!("{foo} {} foo {{foo}}", foo);\n}\n',
+    });
+    const out = run(['replace', '--in', 'code', '--dry-run', '-w', '-F', 'foo', 'bar'], dir).stdout;
+    expect(out).not.toContain('+#define MSG');
+    expect(out).toContain('+#define CALL bar(1) // foo\n');
+    expect(out).toContain('+int bar;\n');
+    expect(out).toContain('+    println!("{bar} {} foo {{foo}}", bar);\n');
+  });
+
+  it('names the files it could not parse, in --json all of them', () => {
+    const dir = repo({ 'a.js': 'foo;\n', 'n.txt': 'foo\n', 'm.json': '{"foo": 1}\n' });
+    const r = run(['replace', '--in', 'code', '--dry-run', '--json', '-F', 'foo', 'bar'], dir);
+    expect(JSON.parse(r.stdout).unparsedFiles.sort()).toEqual(['m.json', 'n.txt']);
   });
 
   it('counts for --expect only the matches that would change, and names --in code in its hints', () => {

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type LanguageId } from '../../src/lang/languages.js';
 import { MAX_CHECK_BYTES, prepareChecker, stringsAndComments } from '../../src/lang/syntax.js';
-import { inCode, nonCodeRanges } from '../../src/model/codeRanges.js';
+import { END_OF_ROW, inCode, nonCodeRanges } from '../../src/model/codeRanges.js';
 import { lineContent, splitLines } from '../../src/model/lines.js';
 
 beforeAll(async () => {
@@ -123,8 +123,8 @@ describe('strings and comments', () => {
     expect(stringsAndComments('json', Buffer.from('{"foo": 1}'), [0])).toBeUndefined();
   });
 
-  it('walks only the rows asked about', () => {
+  it("walks only the rows asked about; a line comment runs to its row's end", () => {
     const text = Buffer.from('"foo"\n// foo\nfoo\n');
-    expect(stringsAndComments('javascript', text, [1])).toEqual([1, 0, 1, 6]);
+    expect(stringsAndComments('javascript', text, [1])).toEqual([1, 0, 1, END_OF_ROW]);
   });
 });

@@ -15,10 +15,11 @@ describe('nonCodeRanges', () => {
   it('covers the rest of a line a span goes on past, and the start of one it comes from', () => {
     const lines = [Buffer.from('a /* b'), Buffer.from('c'), Buffer.from('d */ e')];
     const ranges = nonCodeRanges([0, 2, 2, 4], [0, 1, 2], (row) => lines[row]!);
+    // (Past the end of the line, and before its start: an empty match at either edge is inside.)
     expect([...ranges]).toEqual([
-      [0, [[2, 6]]],
-      [1, [[0, 1]]],
-      [2, [[0, 4]]],
+      [0, [[2, 7]]],
+      [1, [[-1, 2]]],
+      [2, [[-1, 4]]],
     ]);
   });
 

@@ -11,7 +11,7 @@ import type { LineIndex } from '../../model/lineIndex.js';
 import { lidToString } from '../../model/lid.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
-import { inCode } from '../../model/codeRanges.js';
+import { inCodeAll } from '../../model/codeRanges.js';
 import { expandReplacement, parseReplacement, replaceMatches, type Captured } from '../../model/replacement.js';
 import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
@@ -264,8 +264,11 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   const codeOnly = options.in === 'code';
   /** --in code: the matches left in strings and comments, by file and line; the files not parsed. */
   const leftIn = new Map<string, number>();
-  const unparsed = new Set<string>();
-  const where = () => (codeOnly ? { left: sum(leftIn.values()), unparsed: unparsed.size } : undefined);
+  const unparsed = new Map<string, string>();
+  const where = () =>
+    codeOnly
+      ? { left: sum(leftIn.values()), unparsed: unparsed.size, unparsedFiles: [...unparsed.values()] }
+      : undefined;
   const plan = (file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[] => {
     // Matched again under the lock, within the time a search may take: a pattern that backtracks
     // without end on a line the search did not need to match is stopped (exit 2), writing nothing.
@@ -294,14 +297,16 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
     // --in code: the file is parsed now, under its lock and after the timed matching, on the bytes matched.
     const rows = found.map((f) => f.i);
     const code = codeOnly && rows.length ? codeOf(ctx, file, lines, rows) : undefined;
-    if (code === 'unparsed') unparsed.add(file.abs);
+    if (code === 'unparsed') unparsed.set(file.abs, file.display);
     for (const { i, lid, before, matches: all } of found) {
       const matches = code === undefined || code === 'unparsed' ? all : inCodeOf(code, i, all);
-      leftIn.set(`${file.abs}\0${i}`, all.length - matches.length);
-      matchedAtAll += matches.length;
+      // Only the matches that change count (a match already as it would be, changes nothing),
+      // here and in what --in code says it left.
+      const alters = (m: Captured) => !expandReplacement(parts, before, m).equals(before.subarray(...m.range));
+      const changing = matches.filter(alters);
+      if (matches.length < all.length) leftIn.set(`${file.abs}\0${i}`, all.filter(alters).length - changing.length);
+      matchedAtAll += all.length;
       if (only) onlyFound.add(only.key(file, lid));
-      // Only the matches that change count (a match already as it would be, changes nothing).
-      const changing = matches.filter((m) => !expandReplacement(parts, before, m).equals(before.subarray(...m.range)));
       if (changing.length === 0) continue;
       const after = replaceMatches(parts, before, matches);
       // (Matches that each change can still leave the line as it was.)
@@ -320,10 +325,10 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
     return { matches, lines };
   };
   /** This command again, with `extra` flags instead of --expect, --dry-run and --max. */
-  const again = (extra: readonly string[]) => {
+  const again = (extra: readonly string[], inside = options.in) => {
     const given = searchFlags(searched);
     for (const o of options.only) given.push('--only', o);
-    if (options.in) given.push('--in', options.in);
+    if (inside) given.push('--in', inside);
     if (!options.check) given.push('--no-check');
     const operands = [pattern, replacement, ...paths];
     const dashed = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
@@ -371,9 +376,13 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
     if (!(error instanceof NothingToReplace)) throw error;
     const kept = where();
     ctx.emit({ command: 'replace', dryRun: options.dryRun, matches: 0, lines: 0, ...kept, files: [] });
-    if (matchedAtAll === 0 && kept && kept.left > 0) {
+    if (kept && kept.left > 0) {
+      // Every match that would change lies in a string or comment (or prose).
       const all = `${count(kept.left, 'match', 'matches')} of ${JSON.stringify(pattern)}`;
-      ctx.warn(`the ${all} ${kept.left === 1 ? 'is' : 'are'} in strings or comments, left alone: nothing was written`);
+      ctx.warn(
+        `the ${all} ${kept.left === 1 ? 'is' : 'are'} in strings, comments or prose, left alone: nothing was written`,
+      );
+      ctx.warn(`replace them too: ${again([], 'all')}`);
       return 1;
     }
     if (matchedAtAll > 0) {
@@ -481,22 +490,28 @@ function sum(values: Iterable<number>): number {
 interface Where {
   readonly left: number;
   readonly unparsed: number;
+  /** Their paths as shown. */
+  readonly unparsedFiles: readonly string[];
 }
 
 /** The matches of line `i` that lie in code (see CodeOf): none in a Markdown file. */
 function inCodeOf(code: Exclude<CodeOf, 'unparsed'>, i: number, matches: readonly Captured[]): Captured[] {
   if (code === 'prose') return [];
-  const nonCode = code.get(i);
-  return matches.filter((m) => inCode(nonCode, m.range));
+  return inCodeAll(code.get(i), matches);
 }
+
+/** Files replaced everywhere that the summary names (--json names them all). */
+const UNPARSED_NAMED = 3;
 
 function summary(t: { matches: number; lines: number }, files: number, where: Where | undefined): string {
   const matches = count(t.matches, 'match', 'matches');
   const said = `${matches} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
   if (!where) return said;
   const left = `; ${count(where.left, 'match', 'matches')} left in strings and comments`;
+  const named = where.unparsedFiles.slice(0, UNPARSED_NAMED).join(', ');
+  const more = where.unparsed > UNPARSED_NAMED ? ` and ${where.unparsed - UNPARSED_NAMED} more` : '';
   const unparsed = where.unparsed
-    ? `; ${count(where.unparsed, 'file', 'files')} rt cannot parse, replaced everywhere`
+    ? `; ${count(where.unparsed, 'file', 'files')} rt cannot parse, replaced everywhere (${named}${more})`
     : '';
   return said + left + unparsed;
 }
