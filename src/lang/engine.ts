@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Edit, Language, Parser, type Point, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
 import { changedSpan } from './changedSpan.js';
+import { identifiersIn, type Place } from './identifiers.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { outlineOf, type Definition } from './outline.js';
@@ -58,6 +59,11 @@ export interface Engine {
   ): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
+  /**
+   * Where identifiers spelling `name` stand in `text` (identifiers.ts), in text order; undefined
+   * when it could not be parsed in time.
+   */
+  identifiers(language: LanguageId, text: string, name: string, budgetMs?: number): Place[] | undefined;
   /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
   jsonDialect(text: string): 'json' | 'jsonc';
 }
@@ -170,6 +176,16 @@ export function createEngine(read: ReadGrammar): Engine {
       if (!tree) return undefined;
       try {
         return outlineOf(language, tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    identifiers(language, text, name, budgetMs = Infinity) {
+      if (PARSING[language].kind !== 'tree-sitter') return [];
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return identifiersIn(tree, name);
       } finally {
         tree.delete();
       }

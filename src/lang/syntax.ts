@@ -375,6 +375,24 @@ export function outline(language: LanguageId, bytes: Uint8Array): readonly Defin
 }
 
 /**
+ * Where identifiers spelling `name` stand in `bytes` (0-based rows, UTF-16 columns of the text
+ * sourceOf gives); undefined when the file cannot be parsed (see outline).
+ */
+export function identifiersNamed(
+  language: LanguageId,
+  bytes: Uint8Array,
+  name: string,
+): ReadonlyArray<{ readonly row: number; readonly column: number }> | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
+  try {
+    return parser.identifiers(language, sourceOf(bytes).text, name, OUTLINE_BUDGET_MS);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The check's answer, or its skipping when anything inside it throws (a parser's bug, a stack
  * overflow on deep nesting): a check that cannot run never blocks a write, and never ends one.
  */

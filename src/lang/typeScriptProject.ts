@@ -1,0 +1,314 @@
+// The references and rename places of a TypeScript or JavaScript symbol, from TypeScript's own
+// language service (the TypeScript rt ships, loaded only by rt refs and rt rename). The program
+// takes the compiler options of the tsconfig.json (or jsconfig.json) nearest the target, and as
+// its files the target's and the ones the caller lists (those that spell the name at all: no other
+// can refer to it), with what they import; every file is read through `files`, which reads
+// nothing outside the root. No standard library is read (rt ships TypeScript's compiler alone):
+// the symbols of a project never resolve to it.
+
+import path from 'node:path';
+import type TS from 'typescript';
+import { loadTypeScript } from './loadTypeScript.js';
+
+type TypeScript = typeof import('typescript');
+
+/** How the language service reads the project: nothing outside the root. */
+export interface ProjectFiles {
+  /** The text of `abs` as a parser reads it (BOM gone, CRLF as LF), or undefined: missing, binary, outside the root. */
+  read(abs: string): string | undefined;
+  fileExists(abs: string): boolean;
+  directoryExists(abs: string): boolean;
+  getDirectories(abs: string): string[];
+}
+
+/** A place in a file's parsed text: 0-based row, UTF-16 column, and its length. */
+export interface SourcePlace {
+  readonly abs: string;
+  readonly row: number;
+  readonly column: number;
+  readonly length: number;
+}
+
+export interface Reference extends SourcePlace {
+  /** Whether it declares the symbol (or an alias of it: an import). */
+  readonly definition: boolean;
+}
+
+/** A place to rename and the text it becomes: the new name, with what keeps it meaning what it did (`old: new`). */
+export interface RenamePlace extends SourcePlace {
+  readonly text: string;
+}
+
+export type RenameOutcome =
+  | { readonly ok: true; readonly places: readonly RenamePlace[] }
+  | { readonly ok: false; readonly reason: string };
+
+/** Why no language service: TypeScript could not be loaded. */
+export class NoTypeScript extends Error {}
+
+export class TypeScriptProject {
+  private readonly ts: TypeScript;
+  private readonly texts = new Map<string, string | undefined>();
+  private readonly versions = new Map<string, number>();
+  private readonly service: TS.LanguageService;
+  /** The configuration file whose options the program takes, if any. */
+  readonly config: string | undefined;
+
+  constructor(
+    private readonly files: ProjectFiles,
+    root: string,
+    target: string,
+    private readonly rootFiles: readonly string[],
+    /** How messages name a file. */
+    private readonly display: (abs: string) => string = (abs) => abs,
+  ) {
+    const ts = loadTypeScript();
+    if (!ts) throw new NoTypeScript('TypeScript could not be loaded');
+    this.ts = ts;
+    const exists = (f: string) => files.fileExists(f);
+    const dir = path.dirname(target);
+    this.config = ts.findConfigFile(dir, exists, 'tsconfig.json') ?? ts.findConfigFile(dir, exists, 'jsconfig.json');
+    const options = { ...this.optionsOf(this.config), ...OVERRIDES };
+    const host: TS.LanguageServiceHost = {
+      getCompilationSettings: () => options,
+      getScriptFileNames: () => [...this.rootFiles],
+      getScriptVersion: (f) => String(this.versions.get(f) ?? 0),
+      getScriptSnapshot: (f) => {
+        const text = this.text(f);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => root,
+      getDefaultLibFileName: () => path.join(root, 'node_modules', 'typescript', 'lib', 'lib.d.ts'),
+      fileExists: exists,
+      readFile: (f) => this.text(f),
+      directoryExists: (d) => files.directoryExists(d),
+      getDirectories: (d) => files.getDirectories(d),
+      useCaseSensitiveFileNames: () => true,
+    };
+    this.service = ts.createLanguageService(host, ts.createDocumentRegistry(true, root));
+  }
+
+  private text(abs: string): string | undefined {
+    if (!this.texts.has(abs)) this.texts.set(abs, this.files.read(abs));
+    return this.texts.get(abs);
+  }
+
+  private optionsOf(config: string | undefined): TS.CompilerOptions {
+    const ts = this.ts;
+    if (config === undefined) return DEFAULTS;
+    const read = ts.readConfigFile(config, (f) => this.files.read(f));
+    if (read.error) return DEFAULTS;
+    const parsed = ts.parseJsonConfigFileContent(
+      read.config,
+      {
+        useCaseSensitiveFileNames: true,
+        readDirectory: () => [],
+        fileExists: (f) => this.files.fileExists(f),
+        readFile: (f) => this.files.read(f),
+      },
+      path.dirname(config),
+      undefined,
+      config,
+    );
+    return parsed.options;
+  }
+
+  /** The offset of (row, column) in `abs`'s text; undefined past its end. */
+  private offsetOf(abs: string, row: number, column: number): number | undefined {
+    const text = this.text(abs);
+    if (text === undefined) return undefined;
+    let at = 0;
+    for (let r = 0; r < row; r++) {
+      const nl = text.indexOf('\n', at);
+      if (nl === -1) return undefined;
+      at = nl + 1;
+    }
+    return at + column;
+  }
+
+  private placeOf(abs: string, start: number, length: number): SourcePlace {
+    const text = this.text(abs) ?? '';
+    let row = 0;
+    let lineStart = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1 && nl < start; nl = text.indexOf('\n', nl + 1)) {
+      row++;
+      lineStart = nl + 1;
+    }
+    return { abs, row, column: start - lineStart, length };
+  }
+
+  /** The symbol's declarations and references, the target's included; undefined when nothing is there to refer to. */
+  references(abs: string, row: number, column: number): Reference[] | undefined {
+    const at = this.offsetOf(abs, row, column);
+    if (at === undefined) return undefined;
+    const found = this.service.findReferences(abs, at);
+    if (!found?.length) return undefined;
+    const seen = new Set<string>();
+    const out: Reference[] = [];
+    for (const symbol of found)
+      for (const r of symbol.references) {
+        const key = `${r.fileName}\0${r.textSpan.start}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({
+          ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length),
+          definition: r.isDefinition === true,
+        });
+      }
+    return out;
+  }
+
+  /**
+   * The places renaming the symbol at (row, column) to `newName` changes, or why it may not be
+   * renamed: TypeScript refuses it, or the new name would collide (see collision).
+   */
+  rename(abs: string, row: number, column: number, newName: string): RenameOutcome {
+    const ts = this.ts;
+    if (!isIdentifierText(ts, newName)) return { ok: false, reason: `${newName} is not an identifier` };
+    const at = this.offsetOf(abs, row, column);
+    if (at === undefined) return { ok: false, reason: 'nothing is there to rename' };
+    const info = this.service.getRenameInfo(abs, at, { providePrefixAndSuffixTextForRename: true });
+    if (!info.canRename) return { ok: false, reason: info.localizedErrorMessage };
+    const locations = this.service.findRenameLocations(abs, at, false, false, {
+      providePrefixAndSuffixTextForRename: true,
+    });
+    if (!locations?.length) return { ok: false, reason: 'TypeScript finds nothing to rename there' };
+    const collision = this.collision(abs, at, info.displayName, newName, locations);
+    if (collision) return { ok: false, reason: collision };
+    return {
+      ok: true,
+      places: locations.map((l) => ({
+        ...this.placeOf(l.fileName, l.textSpan.start, l.textSpan.length),
+        text: `${l.prefixText ?? ''}${newName}${l.suffixText ?? ''}`,
+      })),
+    };
+  }
+
+  /**
+   * Why renaming would change what a name means, or undefined: in the program with the places
+   * renamed, the references of the renamed symbol must be exactly its references before, moved
+   * with the text (a reference lost went to another declaration of the new name; one gained came
+   * from one). The program is then put back as it was read.
+   */
+  private collision(
+    abs: string,
+    at: number,
+    oldName: string,
+    newName: string,
+    locations: readonly TS.RenameLocation[],
+  ): string | undefined {
+    const before = this.namedReferences(abs, at, oldName);
+    const byFile = new Map<string, TS.RenameLocation[]>();
+    for (const l of locations) {
+      if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
+      byFile.get(l.fileName)!.push(l);
+    }
+    const shifts = new Map<string, Array<{ at: number; end: number; delta: number; name: number }>>();
+    const saved = new Map<string, string | undefined>();
+    for (const [file, places] of byFile) {
+      const text = this.text(file) ?? '';
+      saved.set(file, text);
+      places.sort((a, b) => a.textSpan.start - b.textSpan.start);
+      let out = '';
+      let from = 0;
+      const moves: Array<{ at: number; end: number; delta: number; name: number }> = [];
+      for (const p of places) {
+        const replaced = `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
+        out += text.slice(from, p.textSpan.start);
+        const name = out.length + (p.prefixText?.length ?? 0);
+        out += replaced;
+        from = p.textSpan.start + p.textSpan.length;
+        moves.push({ at: p.textSpan.start, end: from, delta: replaced.length - p.textSpan.length, name });
+      }
+      out += text.slice(from);
+      shifts.set(file, moves);
+      this.texts.set(file, out);
+      this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    }
+    /** Where an offset of the text as read is in the renamed text (a renamed place: its new name's start). */
+    const moved = (file: string, offset: number): number => {
+      let shift = 0;
+      for (const m of shifts.get(file) ?? []) {
+        if (offset >= m.at && offset < m.end) return m.name;
+        if (m.at >= offset) break;
+        shift += m.delta;
+      }
+      return offset + shift;
+    };
+    try {
+      const expected = new Set(
+        [...before].map((k) => {
+          const [file, offset] = splitKey(k);
+          return `${file}\0${moved(file, offset)}`;
+        }),
+      );
+      const after = this.namedReferences(abs, moved(abs, at), newName);
+      const lost = [...expected].filter((k) => !after.has(k));
+      const gained = [...after].filter((k) => !expected.has(k));
+      if (lost.length === 0 && gained.length === 0) return undefined;
+      const where = (k: string) => {
+        const [file, offset] = splitKey(k);
+        return `${this.display(file)}:${this.placeOf(file, offset, 0).row + 1}`;
+      };
+      if (gained.length)
+        return `${newName} already names something the renamed ${oldName} would capture (${where(gained[0]!)})`;
+      return `${newName} would be taken by another declaration where ${oldName} is used (${where(lost[0]!)})`;
+    } finally {
+      for (const [file, text] of saved) {
+        this.texts.set(file, text);
+        this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** The references ("file\0offset") of the symbol at `at` that spell `name` (an alias named otherwise is not one). */
+  private namedReferences(abs: string, at: number, name: string): Set<string> {
+    const out = new Set<string>();
+    for (const symbol of this.service.findReferences(abs, at) ?? [])
+      for (const r of symbol.references) {
+        const text = this.text(r.fileName) ?? '';
+        if (text.slice(r.textSpan.start, r.textSpan.start + r.textSpan.length) === name)
+          out.add(`${r.fileName}\0${r.textSpan.start}`);
+      }
+    return out;
+  }
+}
+
+/** Whether `name` is an identifier TypeScript reads as one (a keyword is not). */
+function isIdentifierText(ts: TypeScript, name: string): boolean {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, name);
+  const token = scanner.scan();
+  // Contextual keywords (type, async, of...) name things; reserved words, strict mode's too, do not.
+  const named =
+    token === ts.SyntaxKind.Identifier ||
+    (token > ts.SyntaxKind.LastFutureReservedWord && token <= ts.SyntaxKind.LastKeyword);
+  return named && scanner.getTokenEnd() === name.length;
+}
+
+function splitKey(key: string): [string, number] {
+  const cut = key.lastIndexOf('\0');
+  return [key.slice(0, cut), Number(key.slice(cut + 1))];
+}
+
+/** A project with no tsconfig.json or jsconfig.json: modern modules, JavaScript read as TypeScript reads it. */
+const DEFAULTS: TS.CompilerOptions = {
+  target: 99, // ESNext
+  module: 99, // ESNext
+  moduleResolution: 100, // Bundler
+  jsx: 1, // Preserve
+  allowJs: true,
+  allowImportingTsExtensions: true,
+  resolveJsonModule: true,
+  esModuleInterop: true,
+};
+
+/** Whatever the project says: nothing is emitted, JavaScript files are in, no standard library is looked for. */
+const OVERRIDES: TS.CompilerOptions = {
+  noEmit: true,
+  allowJs: true,
+  noLib: true,
+  composite: false,
+  incremental: false,
+  declaration: false,
+  emitDeclarationOnly: false,
+};
