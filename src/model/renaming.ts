@@ -57,7 +57,7 @@ export function renameInLine(
   return Buffer.concat(parts);
 }
 
-/** Whether `name` is an identifier as most languages spell one: a letter or _ ($ too where `dollar`), then digits too. */
+/** Whether `name` is an identifier as most languages spell one: a letter or _ ($ with `dollar`), then digits too. */
 export function isPlainIdentifier(name: string, dollar: boolean): boolean {
   return (
     dollar
