@@ -45,7 +45,7 @@ export interface PlacedFile {
 }
 
 /** The symbol a target names and where it stands across the project. */
-export interface Found {
+export interface SymbolPlaces {
   readonly name: string;
   readonly language: LanguageId;
   /** `semantic`: TypeScript's language service; `name`: identifiers of that name (tree-sitter). */
@@ -73,11 +73,34 @@ interface Position {
   readonly name: string;
 }
 
+/** No such definition, or nothing there to refer to: exit 1 (as nothing found), the message and hints on stderr. */
+export class NoSymbol extends Error {
+  constructor(
+    message: string,
+    readonly hints: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `command`; a NoSymbol is said on stderr (and as --json's {"command", "found": false}) with exit 1. */
+export async function orNoSymbol(ctx: Context, command: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof NoSymbol)) throw error;
+    ctx.emit({ command, found: false, message: error.message });
+    ctx.warn(error.message);
+    for (const hint of error.hints) ctx.warn(hint);
+    return 1;
+  }
+}
+
 /** The forms a target takes, as messages give them. */
 export const REF_TARGET_FORMS = 'PATH:@NAME, PATH:LINE:LID, PATH:LINE:LID:COL or a grep hit';
 
 /** Reads the target and finds the symbol's places. */
-export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'rename'): Promise<Found> {
+export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'rename'): Promise<SymbolPlaces> {
   const position = await targetPosition(ctx, arg, command);
   const { file, language, name } = position;
   const listed = await filesHolding(ctx, name, language, file);
@@ -243,7 +266,7 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
   if (target.kind === 'symbol') {
     const found = definitionsNamed(definitionsOf(file, language), target.name);
     if (found.length === 0)
-      throw new RtError('not_found', `no definition named ${target.name} in ${file.display}`, [
+      throw new NoSymbol(`no definition named ${target.name} in ${file.display}`, [
         `see them all: rt outline ${quotePath(file.display)}`,
       ]);
     if (found.length > 1)
@@ -310,8 +333,8 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
   return { file, language, row, column, name };
 }
 
-function nothingThere(name: string, file: ResolvedPath, row: number): RtError {
-  return new RtError('not_found', `${name} at ${file.display}:${row + 1} is no symbol rt can follow`, [
+function nothingThere(name: string, file: ResolvedPath, row: number): NoSymbol {
+  return new NoSymbol(`${name} at ${file.display}:${row + 1} is no symbol rt can follow`, [
     `search for it by text instead: rt grep -w ${name}`,
   ]);
 }

@@ -1,13 +1,13 @@
 // rt refs: a symbol's definition and references across the project, printed as grep -p prints
 // hits (each file's under the definitions enclosing them), through the one sink.
 
-import { printable } from '../../model/errors.js';
+import { ripgrepCommand } from '../../search/query.js';
 import { escapeRegExp } from '../../search/match.js';
 import { capHits } from '../../search/report.js';
 import type { Context } from '../context.js';
 import { enclosingFor } from '../enclosing.js';
 import { printHits } from '../hitPrinting.js';
-import { findSymbol, REF_TARGET_FORMS, type Found } from '../references.js';
+import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import { capNotice, commandLine } from '../searchNotes.js';
 import { defineCommand } from '../spec.js';
 import { DEFAULT_MAX, maxOption, searchRequest } from './searchOptions.js';
@@ -49,7 +49,7 @@ export const refsCommand = defineCommand({
       'name and not by scope (two unrelated symbols of one name are one), and the count says so.',
     'At most 200 hits are printed (--max N), then how many more and the command that shows them. With ' +
       '--json: {"command": "refs", "name", "language", "by": "semantic" or "name", "references", "lines", ' +
-      '"files", "definitions": [{"path", "n"}], "hits": [...] (as rt grep --json gives them), "more"}.',
+      '"files", "definitions": [{"path", "n"}], "hits": [...] (each as grep gives a hit), "more"}.',
   ],
   args: [
     {
@@ -84,14 +84,20 @@ export const refsCommand = defineCommand({
     [4, 'the file is missing, binary, unreadable or outside the root'],
   ],
   readsStdin: false,
-  async run(ctx, args, options) {
-    const found = await findSymbol(ctx, args[0]!, 'refs');
-    return printRefs(ctx, found, options.max ?? DEFAULT_MAX, args[0]!);
+  run(ctx, args, options) {
+    return orNoSymbol(ctx, 'refs', async () =>
+      printRefs(ctx, await findSymbol(ctx, args[0]!, 'refs'), options.max ?? DEFAULT_MAX, args[0]!),
+    );
   },
 });
 
 /** The words of a count of references ("by name" for the languages read by name). */
-export function referenceCount(found: Found): { references: number; lines: number; files: number; text: string } {
+export function referenceCount(found: SymbolPlaces): {
+  references: number;
+  lines: number;
+  files: number;
+  text: string;
+} {
   const references = found.files.reduce((n, f) => n + f.places.length, 0);
   const lines = found.files.reduce((n, f) => n + f.rows.size, 0);
   const files = found.files.length;
@@ -108,7 +114,7 @@ export function referenceCount(found: Found): { references: number; lines: numbe
   };
 }
 
-async function printRefs(ctx: Context, found: Found, max: number, arg: string): Promise<number> {
+async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: string): Promise<number> {
   const names = [...new Set(found.files.flatMap((f) => f.places.map((p) => p.text)))];
   const request = searchRequest('grep', [], {
     regexp: names.map((n) => escapeRegExp(n)),
@@ -143,7 +149,7 @@ async function printRefs(ctx: Context, found: Found, max: number, arg: string): 
   const hits = printHits(ctx, shown, {
     query: request.query,
     matcher: request.matcher!,
-    ripgrep: `rg -n -w -F ${printable(found.name)}`,
+    ripgrep: ripgrepCommand(request.query, [], ['.']),
     prefixPath: true,
     enclosing,
   });

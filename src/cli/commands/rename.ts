@@ -16,7 +16,7 @@ import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
 import { confinedFiles } from '../../store/projectFiles.js';
 import type { Context } from '../context.js';
-import { findSymbol, REF_TARGET_FORMS, type Found } from '../references.js';
+import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
@@ -27,6 +27,8 @@ const RENAME_OPTIONS = [
     long: 'expect',
     value: 'N',
     kind: 'count',
+    // (Its own declaration is one: no rename changes nothing.)
+    least: 1,
     counting: 'references',
     summary: 'refuse (exit 3, nothing written) unless exactly N places would be renamed',
   },
@@ -42,16 +44,16 @@ export const renameCommand = defineCommand({
   name: 'rename',
   summary: 'rename a symbol and every reference to it across the project, as one step undo takes back',
   tool: [
-    'Rename the symbol target names, and every reference to it across the project, to new_name, as one',
+    'Rename the symbol target names, and every reference to it across the project, to newname, as one',
     'all-or-nothing write that undo takes back. target as in refs: PATH:@NAME, PATH:LINE:LID[:COL] or a grep',
     "hit. TypeScript and JavaScript: TypeScript's rename (imports and re-exports, shorthand properties",
     'becoming old: new, export specifiers old as new where the exported name must stay); refused (exit 3) when',
-    'new_name would collide with a declaration in a scope the symbol enters. Other languages: identifiers of',
-    'that name outside strings and comments (by name, not scope); refused (exit 3) when new_name is already',
+    'newname would collide with a declaration in a scope the symbol enters. Other languages: identifiers of',
+    'that name outside strings and comments (by name, not scope); refused (exit 3) when newname is already',
     'an identifier in a touched file, unless force. dry_run: each changed line as PATH:NUMBER:LID-OLD and',
     'PATH:NUMBER:LID+NEW, then the count, writing nothing. expect: refuse unless exactly that many places.',
-    'After the write, the changed lines as PATH:NUMBER:LID|CONTENT. Exit 2: new_name is no identifier; 3:',
-    'a collision, expect, or a line changed since it was read; 5: a file would break its syntax.',
+    'Then the changed lines as PATH:NUMBER:LID|CONTENT. Exit 2: newname is no identifier; 3: a collision,',
+    'expect, or a line changed since read; 5: a file would break its syntax.',
   ],
   description: [
     'Renames the symbol TARGET names (as rt refs finds it: PATH:@NAME, PATH:LINE:LID, PATH:LINE:LID:COL ' +
@@ -78,7 +80,7 @@ export const renameCommand = defineCommand({
     'After the write it prints "renamed OLD to NEW: N references on M lines in K files", then each ' +
       'changed line as PATH:NUMBER:LID|CONTENT with its new LID (these count as shown). With --json: ' +
       '{"command": "rename", "dryRun", "from", "to", "by", "references", "lines", "files": [{"path", ' +
-      '"references", "lines": [...]}]}, each line as rt replace --json gives it.',
+      '"references", "lines": [...]}]}, each line as replace gives a line.',
   ],
   args: [
     { name: 'target', summary: `the symbol: ${REF_TARGET_FORMS}`, required: true, complete: 'target' },
@@ -100,7 +102,7 @@ export const renameCommand = defineCommand({
   readsStdin: false,
   writes: true,
   run(ctx, args, options) {
-    return rename(ctx, args[0]!, args[1]!, options);
+    return orNoSymbol(ctx, 'rename', () => rename(ctx, args[0]!, args[1]!, options));
   },
 });
 
@@ -205,7 +207,7 @@ async function rename(
 }
 
 /** The rows to rename in each file, from TypeScript's rename locations (refused when it refuses, or on a collision). */
-function semanticPlans(found: Found, newName: string, target: string): Map<string, Map<number, RowPlan>> {
+function semanticPlans(found: SymbolPlaces, newName: string, target: string): Map<string, Map<number, RowPlan>> {
   const outcome = found.rename!(newName);
   if (!outcome.ok) {
     const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
@@ -231,7 +233,12 @@ function semanticPlans(found: Found, newName: string, target: string): Map<strin
 }
 
 /** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
-function namePlans(ctx: Context, found: Found, newName: string, force: boolean): Map<string, Map<number, RowPlan>> {
+function namePlans(
+  ctx: Context,
+  found: SymbolPlaces,
+  newName: string,
+  force: boolean,
+): Map<string, Map<number, RowPlan>> {
   const plans = new Map<string, Map<number, RowPlan>>();
   const reader = confinedFiles(ctx.root.dir);
   for (const f of found.files) {
@@ -286,7 +293,7 @@ function report(
   reports: readonly FileReport[] | undefined,
   byFile: ReadonlyMap<string, RenamedLine[]>,
   about: {
-    found: Found;
+    found: SymbolPlaces;
     newName: string;
     references: number;
     displayOf: ReadonlyMap<string, string>;
