@@ -186,9 +186,10 @@ export class TypeScriptProject {
 
   /**
    * Why renaming would change what a name means, or undefined: in the program with the places
-   * renamed, the references of the renamed symbol must be exactly its references before, moved
-   * with the text (a reference lost went to another declaration of the new name; one gained came
-   * from one). The program is then put back as it was read.
+   * renamed, the references of the renamed symbol that spell the new name must be exactly the
+   * places renamed (one lost went to another declaration of the new name; one gained came from
+   * one). References that keep the old name (an export kept as `new as old`) are not asked
+   * about. The program is then put back as it was read.
    */
   private collision(
     abs: string,
@@ -197,13 +198,13 @@ export class TypeScriptProject {
     newName: string,
     locations: readonly TS.RenameLocation[],
   ): string | undefined {
-    const before = this.namedReferences(abs, at, oldName);
     const byFile = new Map<string, TS.RenameLocation[]>();
     for (const l of locations) {
       if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
       byFile.get(l.fileName)!.push(l);
     }
-    const shifts = new Map<string, Array<{ at: number; end: number; delta: number; name: number }>>();
+    const expected = new Set<string>();
+    let target = at;
     const saved = new Map<string, string | undefined>();
     for (const [file, places] of byFile) {
       const text = this.text(file) ?? '';
@@ -211,38 +212,20 @@ export class TypeScriptProject {
       places.sort((a, b) => a.textSpan.start - b.textSpan.start);
       let out = '';
       let from = 0;
-      const moves: Array<{ at: number; end: number; delta: number; name: number }> = [];
       for (const p of places) {
-        const replaced = `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
         out += text.slice(from, p.textSpan.start);
         const name = out.length + (p.prefixText?.length ?? 0);
-        out += replaced;
+        out += `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
         from = p.textSpan.start + p.textSpan.length;
-        moves.push({ at: p.textSpan.start, end: from, delta: replaced.length - p.textSpan.length, name });
+        expected.add(`${file}\0${name}`);
+        if (file === abs && at >= p.textSpan.start && at <= from) target = name;
       }
       out += text.slice(from);
-      shifts.set(file, moves);
       this.texts.set(file, out);
       this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
     }
-    /** Where an offset of the text as read is in the renamed text (a renamed place: its new name's start). */
-    const moved = (file: string, offset: number): number => {
-      let shift = 0;
-      for (const m of shifts.get(file) ?? []) {
-        if (offset >= m.at && offset < m.end) return m.name;
-        if (m.at >= offset) break;
-        shift += m.delta;
-      }
-      return offset + shift;
-    };
     try {
-      const expected = new Set(
-        [...before].map((k) => {
-          const [file, offset] = splitKey(k);
-          return `${file}\0${moved(file, offset)}`;
-        }),
-      );
-      const after = this.namedReferences(abs, moved(abs, at), newName);
+      const after = this.namedReferences(abs, target, newName);
       const lost = [...expected].filter((k) => !after.has(k));
       const gained = [...after].filter((k) => !expected.has(k));
       if (lost.length === 0 && gained.length === 0) return undefined;
