@@ -29,6 +29,12 @@ import { definitionsNamed, definitionsOf } from './symbols.js';
 /** The languages TypeScript's language service reads. */
 const SEMANTIC: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
 
+/** Keywords that declare the name after them, across rt's languages. */
+const DECLARING = new Set([
+  ...['function', 'class', 'interface', 'type', 'enum', 'const', 'let', 'var', 'def', 'func', 'fn', 'struct'],
+  ...['trait', 'module', 'namespace'],
+]);
+
 /** A place of the symbol in a file: 0-based row, UTF-16 column of the row as decoded, the text there. */
 export interface SymbolPlace {
   readonly row: number;
@@ -309,7 +315,9 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
   } else {
     const definitions = definitionsOf(file, language).filter((d) => d.line === row + 1);
     const named = definitions.length ? words.find((w) => w[0] === definitions[0]!.name) : undefined;
-    word = named ?? (words.length === 1 ? words[0] : undefined);
+    // Else the name a declaring keyword introduces (where the outline missed it), or the line's one word.
+    const declared = words.filter((_w, i) => i > 0 && DECLARING.has(words[i - 1]![0]));
+    word = named ?? (declared.length === 1 ? declared[0] : words.length === 1 ? words[0] : undefined);
   }
   if (!word) {
     const listed = words.slice(0, 8).map((w) => `${w[0]} (:${Buffer.byteLength(text.slice(0, w.index)) + 1})`);

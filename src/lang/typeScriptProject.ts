@@ -203,6 +203,12 @@ export class TypeScriptProject {
       if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
       byFile.get(l.fileName)!.push(l);
     }
+    // The files declaring the symbol: a declaration of the new name beside it (a merge TypeScript
+    // reports, not a change of what names resolve to) shows as an error that was not there.
+    const declaring = [
+      ...new Set([abs, ...(this.service.getDefinitionAtPosition(abs, at) ?? []).map((d) => d.fileName)]),
+    ].filter((f) => this.text(f) !== undefined);
+    const errorsBefore = this.errorCodes(declaring);
     const expected = new Set<string>();
     let target = at;
     const saved = new Map<string, string | undefined>();
@@ -228,11 +234,14 @@ export class TypeScriptProject {
       const after = this.namedReferences(abs, target, newName);
       const lost = [...expected].filter((k) => !after.has(k));
       const gained = [...after].filter((k) => !expected.has(k));
-      if (lost.length === 0 && gained.length === 0) return undefined;
       const where = (k: string) => {
         const [file, offset] = splitKey(k);
         return `${this.display(file)}:${this.placeOf(file, offset, 0).row + 1}`;
       };
+      if (lost.length === 0 && gained.length === 0) {
+        const clash = this.newError(declaring, errorsBefore);
+        return clash && `${newName} would clash with a declaration there (${clash})`;
+      }
       if (gained.length)
         return `${newName} already names something the renamed ${oldName} would capture (${where(gained[0]!)})`;
       return `${newName} would be taken by another declaration where ${oldName} is used (${where(lost[0]!)})`;
@@ -242,6 +251,27 @@ export class TypeScriptProject {
         this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
       }
     }
+  }
+
+  /** How many errors of each code TypeScript finds in `files`. */
+  private errorCodes(files: readonly string[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const f of files)
+      for (const d of [...this.service.getSyntacticDiagnostics(f), ...this.service.getSemanticDiagnostics(f)])
+        counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+    return counts;
+  }
+
+  /** An error of `files` that `before` did not count (as "PATH:LINE: message"), or undefined. */
+  private newError(files: readonly string[], before: ReadonlyMap<number, number>): string | undefined {
+    const after = this.errorCodes(files);
+    for (const f of files)
+      for (const d of [...this.service.getSyntacticDiagnostics(f), ...this.service.getSemanticDiagnostics(f)]) {
+        if ((after.get(d.code) ?? 0) <= (before.get(d.code) ?? 0)) continue;
+        const row = this.placeOf(f, d.start ?? 0, 0).row + 1;
+        return `${this.display(f)}:${row}: ${this.ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+      }
+    return undefined;
   }
 
   /** The references ("file\0offset") of the symbol at `at` that spell `name` (an alias named otherwise is not one). */

@@ -169,6 +169,15 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'src/b.ts').toString()).toBe(B_TS);
   });
 
+  it('refuses (exit 3) a name declared beside it, where no reference would move but the declarations clash', () => {
+    const d = 'export function alpha() {}\nfunction beta() {}\nbeta();\n';
+    const dir = repo({ 'src/d.ts': d });
+    const r = run(['rename', 'src/d.ts:@alpha', 'beta'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('beta would clash with a declaration there (src/d.ts:1: ');
+    expect(read(dir, 'src/d.ts').toString()).toBe(d);
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);
