@@ -111,9 +111,18 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
   const { file, language, name } = position;
   const listed = await filesHolding(ctx, name, language, file);
   const reader = confinedFiles(ctx.root.dir);
+  const texts = new Map<string, string | undefined>();
   const read = (abs: string) => {
-    const bytes = reader.bytes(abs);
-    return bytes === undefined ? undefined : sourceOf(bytes).text;
+    if (!texts.has(abs)) {
+      const bytes = reader.bytes(abs);
+      texts.set(abs, bytes === undefined ? undefined : sourceOf(bytes).text);
+    }
+    return texts.get(abs);
+  };
+  const rows = new Map<string, string[]>();
+  const rowsOf = (abs: string) => {
+    if (!rows.has(abs)) rows.set(abs, read(abs)?.split('\n') ?? []);
+    return rows.get(abs)!;
   };
   const target = { abs: file.abs, display: file.display, row: position.row, column: position.column };
   if (SEMANTIC.has(language)) {
@@ -136,7 +145,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       if (!byFile.has(r.abs)) byFile.set(r.abs, []);
       byFile.get(r.abs)!.push({ row: r.row, column: r.column, text, definition: r.definition });
     }
-    const { files, unlisted } = placed(listed, byFile, read);
+    const { files, unlisted } = placed(listed, byFile, rowsOf);
     return {
       name,
       language,
@@ -145,7 +154,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       unlisted,
       target,
       rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
-      readRow: (abs, row) => read(abs)?.split('\n')[row],
+      readRow: (abs, row) => rowsOf(abs)[row],
       ...(project.config ? { config: project.config } : {}),
     };
   }
@@ -162,14 +171,14 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       found.map((p) => ({ row: p.row, column: p.column, text: name, definition: false })),
     );
   }
-  return { name, language, by: 'name', ...placed(listed, byFile, read), target };
+  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target };
 }
 
 /** The places found, by file in the listing's order, with their rows as read; those of unlisted files counted. */
 function placed(
   listed: readonly Candidate[],
   byFile: ReadonlyMap<string, SymbolPlace[]>,
-  read: (abs: string) => string | undefined,
+  rowsOf: (abs: string) => readonly string[],
 ): { files: PlacedFile[]; unlisted: number } {
   const files: PlacedFile[] = [];
   const known = new Set(listed.map((c) => c.abs));
@@ -179,7 +188,7 @@ function placed(
     const places = byFile.get(c.abs);
     if (!places?.length) continue;
     places.sort((a, b) => a.row - b.row || a.column - b.column);
-    const lines = read(c.abs)?.split('\n') ?? [];
+    const lines = rowsOf(c.abs);
     const rows = new Map<number, string>();
     for (const p of places) rows.set(p.row, lines[p.row] ?? '');
     files.push({ file: c, places, rows });
