@@ -203,12 +203,10 @@ export class TypeScriptProject {
       if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
       byFile.get(l.fileName)!.push(l);
     }
-    // The files declaring the symbol: a declaration of the new name beside it (a merge TypeScript
-    // reports, not a change of what names resolve to) shows as an error that was not there.
-    const declaring = [
-      ...new Set([abs, ...(this.service.getDefinitionAtPosition(abs, at) ?? []).map((d) => d.fileName)]),
-    ].filter((f) => this.text(f) !== undefined);
-    const errorsBefore = this.errorCodes(declaring);
+    // A declaration of the new name in a scope that declares the symbol is a clash TypeScript
+    // reports (a merge, a duplicate) rather than a change of what a name resolves to.
+    const clash = this.declaredBeside(abs, at, newName);
+    if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
     const expected = new Set<string>();
     let target = at;
     const saved = new Map<string, string | undefined>();
@@ -238,10 +236,7 @@ export class TypeScriptProject {
         const [file, offset] = splitKey(k);
         return `${this.display(file)}:${this.placeOf(file, offset, 0).row + 1}`;
       };
-      if (lost.length === 0 && gained.length === 0) {
-        const clash = this.newError(declaring, errorsBefore);
-        return clash && `${newName} would clash with a declaration there (${clash})`;
-      }
+      if (lost.length === 0 && gained.length === 0) return undefined;
       if (gained.length)
         return `${newName} already names something the renamed ${oldName} would capture (${where(gained[0]!)})`;
       return `${newName} would be taken by another declaration where ${oldName} is used (${where(lost[0]!)})`;
@@ -253,24 +248,21 @@ export class TypeScriptProject {
     }
   }
 
-  /** How many errors of each code TypeScript finds in `files`. */
-  private errorCodes(files: readonly string[]): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const f of files)
-      for (const d of [...this.service.getSyntacticDiagnostics(f), ...this.service.getSemanticDiagnostics(f)])
-        counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
-    return counts;
-  }
-
-  /** An error of `files` that `before` did not count (as "PATH:LINE: message"), or undefined. */
-  private newError(files: readonly string[], before: ReadonlyMap<number, number>): string | undefined {
-    const after = this.errorCodes(files);
-    for (const f of files)
-      for (const d of [...this.service.getSyntacticDiagnostics(f), ...this.service.getSemanticDiagnostics(f)]) {
-        if ((after.get(d.code) ?? 0) <= (before.get(d.code) ?? 0)) continue;
-        const row = this.placeOf(f, d.start ?? 0, 0).row + 1;
-        return `${this.display(f)}:${row}: ${this.ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
-      }
+  /**
+   * Where `name` is declared in a scope that declares the symbol at `at` (its own declarations'
+   * scopes: a block, a function with its parameters, a module, a class's members...), as
+   * "PATH:LINE"; undefined when nowhere.
+   */
+  private declaredBeside(abs: string, at: number, name: string): string | undefined {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    for (const d of this.service.getDefinitionAtPosition(abs, at) ?? []) {
+      const file = program?.getSourceFile(d.fileName);
+      if (!file || this.text(d.fileName) === undefined) continue;
+      const scope = scopeOf(ts, nodeAt(ts, file, d.textSpan.start));
+      const found = scope && declarationNamed(ts, scope, name);
+      if (found) return `${this.display(d.fileName)}:${this.placeOf(d.fileName, found.getStart(file), 0).row + 1}`;
+    }
     return undefined;
   }
 
@@ -285,6 +277,85 @@ export class TypeScriptProject {
       }
     return out;
   }
+}
+
+/** The innermost node of `file` holding `at`. */
+function nodeAt(ts: TypeScript, file: TS.SourceFile, at: number): TS.Node {
+  let node: TS.Node = file;
+  for (;;) {
+    const inner: TS.Node | undefined = ts.forEachChild(node, (c) =>
+      c.getStart(file) <= at && at < c.getEnd() ? c : undefined,
+    );
+    if (!inner) return node;
+    node = inner;
+  }
+}
+
+/** Whether `node` opens a scope its declarations belong to. */
+function isScope(ts: TypeScript, node: TS.Node): boolean {
+  return (
+    ts.isSourceFile(node) ||
+    ts.isBlock(node) ||
+    ts.isModuleBlock(node) ||
+    ts.isCaseBlock(node) ||
+    ts.isFunctionLike(node) ||
+    ts.isClassLike(node) ||
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeLiteralNode(node) ||
+    ts.isEnumDeclaration(node) ||
+    ts.isObjectLiteralExpression(node) ||
+    ts.isForStatement(node) ||
+    ts.isForInStatement(node) ||
+    ts.isForOfStatement(node) ||
+    ts.isCatchClause(node)
+  );
+}
+
+/** The scope the declaration whose name is `name` belongs to (a function's body is the function's). */
+function scopeOf(ts: TypeScript, name: TS.Node): TS.Node | undefined {
+  let node = name.parent?.parent;
+  while (node && !isScope(ts, node)) node = node.parent;
+  if (node && ts.isBlock(node) && node.parent && ts.isFunctionLike(node.parent)) return node.parent;
+  return node;
+}
+
+/** A declaration named `name` directly in `scope` (not in a scope nested in it). */
+function declarationNamed(ts: TypeScript, scope: TS.Node, name: string): TS.Node | undefined {
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node): void => {
+    if (found) return;
+    const named = (node as { name?: TS.Node }).name;
+    const declares =
+      ts.isVariableDeclaration(node) ||
+      ts.isFunctionDeclaration(node) ||
+      ts.isClassDeclaration(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isEnumDeclaration(node) ||
+      ts.isModuleDeclaration(node) ||
+      ts.isImportSpecifier(node) ||
+      ts.isImportClause(node) ||
+      ts.isNamespaceImport(node) ||
+      ts.isImportEqualsDeclaration(node) ||
+      ts.isBindingElement(node) ||
+      ts.isParameter(node) ||
+      ts.isClassElement(node) ||
+      ts.isTypeElement(node) ||
+      ts.isEnumMember(node) ||
+      ts.isPropertyAssignment(node) ||
+      ts.isShorthandPropertyAssignment(node);
+    if (declares && named && ts.isIdentifier(named) && named.text === name) {
+      found = named;
+      return;
+    }
+    if (named && (ts.isBindingElement(node) || ts.isVariableDeclaration(node) || ts.isParameter(node)))
+      if (!ts.isIdentifier(named)) visit(named);
+    // A nested scope's declarations are its own (a function's name is its scope's, visited above).
+    if (node !== scope && isScope(ts, node) && !(ts.isBlock(node) && node.parent === scope)) return;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(scope, visit);
+  return found;
 }
 
 /** Whether `name` is an identifier TypeScript reads as one (a keyword is not). */

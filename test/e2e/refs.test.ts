@@ -174,7 +174,7 @@ describe('rt rename, TypeScript', () => {
     const dir = repo({ 'src/d.ts': d });
     const r = run(['rename', 'src/d.ts:@alpha', 'beta'], dir);
     expect(r.status).toBe(3);
-    expect(r.stderr).toContain('beta would clash with a declaration there (src/d.ts:1: ');
+    expect(r.stderr).toContain('beta is already declared where alpha is (src/d.ts:2)');
     expect(read(dir, 'src/d.ts').toString()).toBe(d);
   });
 
