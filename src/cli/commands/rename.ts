@@ -126,8 +126,9 @@ async function rename(
   newName: string,
   options: { dryRun: boolean; expect: number | undefined; force: boolean; check: boolean },
 ): Promise<number> {
-  const semanticName = /\.(?:[cm]?[jt]sx?)$/.test(target.split(':')[0] ?? '');
-  if (!isPlainIdentifier(newName, true) || (!semanticName && newName.includes('$') && !/\.php$/.test(target)))
+  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
+  const dollar = /\.(?:[cm]?[jt]sx?)$/.test(target.split(':')[0] ?? '');
+  if (!isPlainIdentifier(newName, dollar))
     throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier: rt rename gives symbols names`, [
       'a name is a letter or _ then letters, digits or _',
     ]);
