@@ -138,10 +138,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
     if (!refs?.length) throw nothingThere(name, file, position.row);
     const byFile = new Map<string, SymbolPlace[]>();
     for (const r of refs) {
-      const text =
-        read(r.abs)
-          ?.split('\n')
-          [r.row]?.slice(r.column, r.column + r.length) ?? name;
+      const text = rowsOf(r.abs)[r.row]?.slice(r.column, r.column + r.length) ?? name;
       if (!byFile.has(r.abs)) byFile.set(r.abs, []);
       byFile.get(r.abs)!.push({ row: r.row, column: r.column, text, definition: r.definition });
     }
@@ -168,7 +165,11 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
     if (!found?.length) continue;
     byFile.set(
       c.abs,
-      found.map((p) => ({ row: p.row, column: p.column, text: name, definition: false })),
+      // (By name, the one definition known is the target's.)
+      found.map((p) => ({
+        ...{ row: p.row, column: p.column, text: name },
+        definition: c.abs === file.abs && p.row === position.row && p.column === position.column,
+      })),
     );
   }
   return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target };
