@@ -13,7 +13,6 @@ Read:
 Search (hits carry LIDs you can edit at once; -p adds the definition around hits, with =):
   rt grep [-F] [-i] [-w] [-C N] [-p] [-g GLOB] PATTERN [PATH...]  → PATH:NUMBER:LID|CONTENT
   rt grep-file PATTERN FILE    rt find GLOB-OR-SUBSTRING [DIR]
-  rt refs FILE:@NAME           definition and uses   rt rename FILE:@NAME NEW   all, one step
 Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   rt edit FILE FROM [TO] <<'EOF'        replace lines FROM..TO (LIDs)
   ...new lines...
