@@ -19,7 +19,7 @@ _rt_symbols() {
 
 _rt() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent --expect --only'
+  local valueflags='--window --root --color --max -e --regexp -C --context -A --after-context -B --before-context -g --glob --indent --in --expect --only'
   local cmd="" pos=0 i word opts
   # Find the command and how many arguments (not options or their values) follow it.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -128,6 +128,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;
@@ -144,6 +145,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;
@@ -158,6 +160,7 @@ _rt() {
       esac
       if [[ " $valueflags " == *" $prev "* ]]; then return; fi
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
       case "$pos" in
         0) COMPREPLY=($(compgen -f -- "$cur")) ;;
         1) COMPREPLY=() ;;
@@ -193,8 +196,9 @@ _rt() {
       esac
       ;;
     replace)
-      opts='-F --fixed -i --ignore-case -w --word -g --glob --hidden --no-ignore --expect --only --dry-run --max --no-check --root --color --json -h --help'
+      opts='-F --fixed -i --ignore-case -w --word -g --glob --hidden --no-ignore --in --expect --only --dry-run --max --no-check --root --color --json -h --help'
       case "$prev" in
+      --in) COMPREPLY=($(compgen -W 'code all' -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac

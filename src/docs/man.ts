@@ -125,6 +125,11 @@ const OVERVIEW: readonly Section[] = [
         "been shown in that same file, whatever the anchor's form: an LID seen in another file (blank lines, " +
         '"}" and licence headers share LIDs across files) is refused. These checks need saved state: with ' +
         'RT_STATE=off they are not made.',
+      'Instead of lines, edit, insert and delete take PATH:@NAME, and the hunks of apply @NAME: a definition ' +
+        'whole, from its first decorator, attribute or doc comment to its last line. It counts as shown when ' +
+        'every line of it was, or when rt outline listed it or rt open PATH:@NAME opened it and none of its ' +
+        'lines changed, was added or was removed since (its LIDs are the same, in the same order); else the ' +
+        'write is refused (exit 3) with the rt open PATH:@NAME that shows it, unless --force.',
     ],
   },
   {

@@ -11,6 +11,7 @@ import { Edit, Language, Parser, type Point, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
 import { changedSpan } from './changedSpan.js';
 import { identifiersIn, type Place } from './identifiers.js';
+import { nonCodeSpans } from './codeSpans.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { outlineOf, type Definition } from './outline.js';
@@ -64,6 +65,11 @@ export interface Engine {
    * when it could not be parsed in time.
    */
   identifiers(language: LanguageId, text: string, name: string, budgetMs?: number): Place[] | undefined;
+  /**
+   * The strings and comments of `text` that touch `rows` (codeSpans.ts), or undefined when it
+   * could not be parsed in time.
+   */
+  nonCode(language: LanguageId, text: string, rows: readonly number[], budgetMs?: number): number[] | undefined;
   /** The dialect an existing `.json` file is written in: JSONC when it already uses comments or trailing commas. */
   jsonDialect(text: string): 'json' | 'jsonc';
 }
@@ -186,6 +192,15 @@ export function createEngine(read: ReadGrammar): Engine {
       if (!tree) return undefined;
       try {
         return identifiersIn(tree, name);
+      } finally {
+        tree.delete();
+      }
+    },
+    nonCode(language, text, rows, budgetMs = Infinity) {
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return nonCodeSpans(language, tree, rows);
       } finally {
         tree.delete();
       }

@@ -393,6 +393,26 @@ export function identifiersNamed(
 }
 
 /**
+ * The strings and comments of `bytes` that touch `rows` (0-based, ascending), as codeSpans.ts
+ * gives them; undefined when the file cannot be parsed (grammar not loaded, too big, too slow, or
+ * not a tree-sitter language): `rt replace --in code` then replaces in it everywhere, and says so.
+ */
+export function stringsAndComments(
+  language: LanguageId,
+  bytes: Uint8Array,
+  rows: readonly number[],
+): number[] | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
+  if (PARSING[language].kind !== 'tree-sitter') return undefined;
+  try {
+    return parser.nonCode(language, sourceOf(bytes).text, rows, OUTLINE_BUDGET_MS);
+  } catch {
+    return undefined; // as a file too deep to outline
+  }
+}
+
+/**
  * The check's answer, or its skipping when anything inside it throws (a parser's bug, a stack
  * overflow on deep nesting): a check that cannot run never blocks a write, and never ends one.
  */

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'unshown' // a range covers lines never shown
   | 'exists' // the target exists already
   | 'not_found' // a missing file
+  | 'no_definition' // no definition has the name a write gives (PATH:@NAME)
   | 'binary' // a binary file where text is needed
   | 'outside_root' // a path that resolves outside the root
   | 'access' // permission or I/O failure
@@ -19,6 +20,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   stale: 3,
   unshown: 3,
   exists: 3,
+  no_definition: 1,
   not_found: 4,
   binary: 4,
   outside_root: 4,

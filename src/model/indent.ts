@@ -6,7 +6,8 @@
 // The indentation the block takes: for a replacement, that of the first line it replaces (the
 // first not blank); for an insertion, that of the next line below (not blank) unless that line
 // closes a block (`}`, `end`, `else`…), else that of the line above, one level deeper when that
-// line opens a block (`{`, `:`…) and nothing follows it. The block's own base is its first line
+// line opens a block (`{`, `:`…) and nothing follows it; for a definition named (`@NAME`), replaced
+// or with lines inserted beside it, that of its line (`lineIndent`). The block's own base is its first line
 // that is not blank: every line starting with that base has it replaced by the target; a line
 // less indented than the base is shifted by the same amount, in columns.
 
@@ -66,6 +67,11 @@ export function indentUnit(lines: FileLines): Buffer {
   for (const [step, count] of steps)
     if (count > bestCount || (count === bestCount && step < best)) [best, bestCount] = [step, count];
   return Buffer.alloc(best, ' ');
+}
+
+/** The indentation of line `i` (0-based). */
+export function lineIndent(lines: FileLines, i: number): Buffer {
+  return indentOf(lineContent(lines, i));
 }
 
 /**

@@ -141,3 +141,17 @@ function lineNumber(text: string, arg: string): number {
   // Digits past 2^53 name a line past the end of any file rt reads: they stand at that end.
   return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
+
+/**
+ * `PATH:@NAME` as a write names a definition (rt edit PATH:@NAME): the path and the name; undefined
+ * for any other argument, and for a file whose name it is as given.
+ */
+export function symbolTarget(
+  arg: string,
+  exists: (path: string) => boolean,
+): { readonly path: string; readonly name: string } | undefined {
+  const colon = arg.lastIndexOf(':');
+  const name = colon > 0 ? SYMBOL.exec(arg.slice(colon + 1))?.[1] : undefined;
+  if (name === undefined || exists(arg)) return undefined;
+  return { path: arg.slice(0, colon), name };
+}

@@ -13,8 +13,14 @@ import { hashLines } from '../model/hash.js';
 import { retiredLine, type LineIndex } from '../model/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
 import { sliceParts } from '../model/edit.js';
-import { applyChanges, planHunks, type AppliedChanges, type PlannedChange } from '../model/patch/plan.js';
-import { indentUnit, reindent, targetIndent } from '../model/indent.js';
+import {
+  applyChanges,
+  planHunks,
+  type AppliedChanges,
+  type DefinitionSpan,
+  type PlannedChange,
+} from '../model/patch/plan.js';
+import { indentUnit, lineIndent, reindent, targetIndent } from '../model/indent.js';
 import type { FileChange, PatchHunk } from '../model/patch/types.js';
 import { editAround } from './bigEdit.js';
 import { nextReading, unreadText, type Snapshot } from './indexedFile.js';
@@ -73,14 +79,26 @@ export interface Rewrite {
   verify(planned: readonly Planned[]): void;
 }
 
-/** `changes` with their new lines moved to the indentation around them (--indent auto). */
+/**
+ * How the definitions hunks name (`@@ edit @NAME`) are found: given by the command, which knows
+ * the languages (src/cli/symbols.ts).
+ */
+export interface Symbols {
+  /** Makes ready what finding the definitions of `file` takes (its grammar), before the batch takes its locks. */
+  prepare(file: ResolvedPath): Promise<void>;
+  /** The definition `name` names in `file` as read under its lock (`lines`, with `lids`), or a refusal. */
+  find(file: ResolvedPath, lines: FileLines, lids: Uint32Array, name: string): DefinitionSpan;
+}
+
+/** `changes` with their new lines moved to the indentation around them (--indent auto), or a definition's. */
 function reindentChanges(lines: FileLines, changes: readonly PlannedChange[]): PlannedChange[] {
   let unit: Buffer | undefined;
-  return changes.map((c) =>
-    c.insert.length
-      ? { ...c, insert: reindent(c.insert, targetIndent(lines, c.start, c.deleteCount), (unit ??= indentUnit(lines))) }
-      : c,
-  );
+  return changes.map((c) => {
+    if (!c.insert.length) return c;
+    const target =
+      c.indentAt === undefined ? targetIndent(lines, c.start, c.deleteCount) : lineIndent(lines, c.indentAt);
+    return { ...c, insert: reindent(c.insert, target, (unit ??= indentUnit(lines))) };
+  });
 }
 
 /** A file change with its paths resolved. */
@@ -145,10 +163,11 @@ export async function writeChanges(
     readonly origin: WriteOrigin;
     readonly readOnly: boolean;
     readonly rewrite?: Rewrite;
+    readonly symbols?: Symbols;
   },
   output: BatchOutput,
 ): Promise<void> {
-  const { flags, origin } = options;
+  const { flags, origin, symbols } = options;
   const resolved = changes.map((change) => atLine(origin, change.line, () => resolveChange(ws, change, origin)));
   refuseTwice(resolved, origin);
   if (options.readOnly && !flags.dryRun) {
@@ -172,7 +191,25 @@ export async function writeChanges(
           ),
       )
     : undefined;
-  await writeBatch(ws, resolved, flags, origin, grammars, output, options.rewrite);
+  const named = resolved.filter(namesDefinitions);
+  if (named.length && !symbols) throw new Error('definitions are named, and no way to find them was given');
+  for (const r of named) {
+    try {
+      await symbols!.prepare(r.file);
+    } catch (error) {
+      // Named by the patch line of the first hunk that names a definition there.
+      const line = r.change.kind === 'update' ? r.change.hunks.find((h) => h.kind === 'symbol')!.line : r.change.line;
+      atLine(origin, line, () => {
+        throw error;
+      });
+    }
+  }
+  await writeBatch(ws, resolved, flags, origin, grammars, output, options.rewrite, symbols);
+}
+
+/** Whether a change names a definition (`@@ edit @NAME`): its file's definitions are then looked for. */
+function namesDefinitions(r: Resolved): boolean {
+  return r.change.kind === 'update' && r.change.hunks.some((h) => h.kind === 'symbol');
 }
 
 /** The first bytes of the file a `create` or `*** Add File` makes. */
@@ -189,6 +226,7 @@ async function writeBatch(
   grammars: Promise<void> | undefined,
   output: BatchOutput,
   rewrite?: Rewrite,
+  symbols?: Symbols,
 ): Promise<void> {
   const targets = resolved.flatMap((r) => [r.file, ...(r.moveTo ? [r.moveTo] : []), ...(r.link ? [r.link] : [])]);
   // The folders of new files are made first (one at a time, each entered and checked: none
@@ -201,7 +239,7 @@ async function writeBatch(
     tx.sweep(targets);
     const alone = resolved.length === 1;
     const all = resolved.map((r) =>
-      atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone, rewrite)),
+      atLine(origin, r.change.line, () => plan(ws, tx, r, flags, origin, alone, rewrite, symbols)),
     );
     // (A rewrite leaves out a file it now changes in no line.)
     const planned = rewrite ? all.filter((p) => p.applied && p.applied.edits.size > 0) : all;
@@ -360,6 +398,7 @@ function plan(
   origin: WriteOrigin,
   alone: boolean,
   rewrite: Rewrite | undefined,
+  symbols: Symbols | undefined,
 ): Planned {
   const { change, file } = r;
   const store = ws.stateOf(file);
@@ -372,7 +411,7 @@ function plan(
   const planChanges = (lines: FileLines, index: LineIndex) =>
     rewrite
       ? rewrite.plan(file, lines, index)
-      : changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : []);
+      : changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : [], symbols);
   // A big file whose saved index still describes it is read only around its change (see bigEdit.ts).
   const big =
     alone && bigEditable(ws, r, flags)
@@ -431,6 +470,7 @@ function changesOf(
   view: ViewState,
   flags: WriteFlags,
   hunks: readonly PatchHunk[],
+  symbols: Symbols | undefined,
 ): PlannedChange[] {
   const world: AnchorWorld = {
     display: file.display,
@@ -442,7 +482,19 @@ function changesOf(
     force: flags.force,
   };
   const wasSeen = !flags.force && view.kept ? (lid: string) => view.wasSeen(lid) : undefined;
-  const planned = planHunks({ display: file.display, lines, index, world, wasSeen }, hunks);
+  // Definitions are found in the file as read here, under its lock: never in an earlier reading.
+  const definition = symbols ? (name: string) => symbols.find(file, lines, index.lids, name) : undefined;
+  const planned = planHunks(
+    {
+      display: file.display,
+      lines,
+      index,
+      world,
+      wasSeen,
+      ...(definition ? { definition, definitionShown: (lids: Uint32Array) => view.definitionShown(lids) } : {}),
+    },
+    hunks,
+  );
   return flags.indent ? reindentChanges(lines, planned) : planned;
 }
 

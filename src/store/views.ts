@@ -4,8 +4,11 @@
 // `shown` maps a line number to the LIDs shown at that number since the last open/scroll that
 // showed it (an open or scroll starts the list anew; an edit's printed region and search hits
 // add to it). `seen` holds every LID shown recently: LIDs are bound to content, so an LID in it
-// is a line shown since it last changed.
+// is a line shown since it last changed. `definitions` holds a digest of the LIDs of each
+// definition shown as one (rt outline lists its first line, rt open PATH:@NAME its first window):
+// a definition whose lines have those LIDs now, in that order, is the definition shown, unchanged.
 
+import { digestWords } from '../model/digest.js';
 import type { LineWindow } from '../model/window.js';
 import type { StateDoc, StateStore } from './state.js';
 
@@ -13,6 +16,7 @@ export const VIEW_FORMAT = 'rt-view';
 export const VIEW_VERSION = 1;
 const MAX_NUMBERS = 20_000;
 const MAX_SEEN = 100_000;
+const MAX_DEFINITIONS = 20_000;
 
 export interface LastView extends LineWindow {
   readonly startLid: string;
@@ -26,6 +30,8 @@ interface ViewDoc extends StateDoc {
   shown: Array<[number, string[]]>;
   /** LIDs shown, least recent first. */
   seen: string[];
+  /** Definitions shown as such: the digest of their lines' LIDs (definitionKey), least recent first. */
+  definitions?: string[];
 }
 
 function isViewDoc(doc: unknown): boolean {
@@ -48,7 +54,8 @@ function isViewDoc(doc: unknown): boolean {
         e[1].every((l) => typeof l === 'string'),
     ) &&
     Array.isArray(d.seen) &&
-    d.seen.every((l) => typeof l === 'string')
+    d.seen.every((l) => typeof l === 'string') &&
+    (d.definitions === undefined || (Array.isArray(d.definitions) && d.definitions.every((k) => typeof k === 'string')))
   );
 }
 
@@ -64,6 +71,7 @@ export class ViewState {
    */
   private byNumber: Map<number, string[]> | undefined;
   private seenSet: Set<string> | undefined;
+  private definitionSet: Set<string> | undefined;
 
   private constructor(
     private readonly store: StateStore,
@@ -97,6 +105,28 @@ export class ViewState {
 
   wasSeen(lid: string): boolean {
     return this.seen().has(lid);
+  }
+
+  /** Whether a definition whose lines had exactly these LIDs (codes, in order) was shown as one. */
+  definitionShown(lids: Uint32Array): boolean {
+    return this.definitionKeys().has(definitionKey(lids));
+  }
+
+  /** Records definitions as shown as such, each by the LIDs (codes, in order) of its lines. */
+  recordDefinitions(ranges: readonly Uint32Array[]): void {
+    if (ranges.length === 0) return;
+    this.recorded.push((view) => view.recordDefinitions(ranges));
+    const keys = this.definitionKeys();
+    let changed = false;
+    for (const lids of ranges) {
+      const key = definitionKey(lids);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      changed = true;
+    }
+    if (!changed) return;
+    this.changed = true;
+    dropOldest(keys, MAX_DEFINITIONS);
   }
 
   /** Records lines `start`.. with their LIDs as shown. */
@@ -160,6 +190,10 @@ export class ViewState {
 
   private seen(): Set<string> {
     return (this.seenSet ??= new Set(this.doc.seen));
+  }
+
+  private definitionKeys(): Set<string> {
+    return (this.definitionSet ??= new Set(this.doc.definitions));
   }
 
   /**
@@ -232,9 +266,15 @@ export class ViewState {
       for (const again of this.recorded) again(view);
       if (view.byNumber) view.doc.shown = [...view.byNumber];
       if (view.seenSet) view.doc.seen = [...view.seenSet];
+      if (view.definitionSet) view.doc.definitions = [...view.definitionSet];
       store.save('view', this.rel, view.doc);
     });
   }
+}
+
+/** A definition's lines, by their LIDs in order: their count and digest. */
+function definitionKey(lids: Uint32Array): string {
+  return `${lids.length}:${digestWords(lids)}`;
 }
 
 /** Keeps the `max` most recent entries of a map or set (iterated least recent first). */

@@ -67,7 +67,7 @@ describe('rt mcp', () => {
     const edit = tools.find((t) => t.name === 'edit')!;
     expect(edit.inputSchema).toMatchObject({
       type: 'object',
-      required: ['path', 'from', 'text'],
+      required: ['path', 'text'],
       additionalProperties: false,
     });
     expect(Object.keys(edit.inputSchema.properties!)).toEqual([
@@ -153,6 +153,39 @@ describe('rt mcp', () => {
     expect(again.structuredContent!.error).toMatchObject({ exit: 3 });
     expect(textOf(again)).toMatch(/^rt: .*\n(rt: .*\n)*\(exit 3\)$/);
     expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('b1\nb2\nb3\n');
+  });
+
+  it('edit, insert and delete take path "f.py:@name" without from or at: a definition whole, once shown', async () => {
+    const py = '@cached\ndef total(xs):\n    return sum(xs)\n\n\nclass Cart:\n    def add(self, x):\n        pass\n';
+    const dir = repoWith({ 'a.py': py });
+    const { client } = await connect(dir);
+    const unseen = await call(client, 'edit', { path: 'a.py:@total', text: 'def total(xs):\n    return 0\n' });
+    expect(unseen.isError).toBe(true);
+    expect(unseen.structuredContent!.error).toMatchObject({ code: 'unshown', exit: 3 });
+    expect(textOf(unseen)).toContain('see it first: open with target: "a.py:@total"');
+    expect(fs.readFileSync(path.join(dir, 'a.py'), 'utf8')).toBe(py);
+    expect((await call(client, 'outline', { path: 'a.py' })).isError).toBeFalsy();
+    const e = await call(client, 'edit', { path: 'a.py:@total', text: 'def total(xs):\n    return 0\n' });
+    expect(e.isError, textOf(e)).toBeFalsy();
+    expect(textOf(e)).toMatch(/^edited a\.py: 1-3 → 1-2 \(-1\)\n/);
+    const i = await call(client, 'insert', {
+      path: 'a.py:@Cart.add',
+      after: true,
+      indent: 'auto',
+      text: 'def n(self):\n    return 1\n',
+    });
+    expect(i.isError, textOf(i)).toBeFalsy();
+    const d = await call(client, 'delete', { path: 'a.py:@total' });
+    expect(d.isError, textOf(d)).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'a.py'), 'utf8')).toBe(
+      '\n\nclass Cart:\n    def add(self, x):\n        pass\n    def n(self):\n        return 1\n',
+    );
+    // Exit 1, as open of a missing definition: said, not an error.
+    const missing = await call(client, 'delete', { path: 'a.py:@Cart.ad' });
+    expect(missing.isError).toBeFalsy();
+    expect(missing.structuredContent!.error).toMatchObject({ code: 'no_definition', exit: 1 });
+    expect(textOf(missing)).toContain('the closest: Cart.add');
+    expect(textOf(missing)).toContain('(exit 1: no definition has the NAME of path:@NAME: nothing was written)');
   });
 
   it('a CLI edit between two calls: LIDs of untouched lines still work, a changed line is refused', async () => {

@@ -72,8 +72,9 @@ describe("a call's operands and options", () => {
       expect(refused('open', { target: 'a', hidden: 'yes' })).toContain('hidden must be true or false');
       expect(refused('grep', { glob: 7, pattern: 'x' })).toContain('glob must be an array of strings (or one string)');
       expect(refused('edit', { path: 'a', from: '1' })).toContain('the field text is required');
+      // (from may be left out, for a path naming a definition, a.py:@total; not when to is given.)
       expect(refused('edit', { path: 'a', to: 'b', from: undefined, text: '' })).toContain(
-        'the field from is required',
+        'from must be given when a later operand is',
       );
       expect(refused('find', { dir: 'src' })).toContain('the field pattern is required');
       expect(refused('grep', { path: ['a'] })).toContain('pattern must be given when a later operand is');

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RtError } from '../../src/model/errors.js';
 import { isLidText } from '../../src/model/lid.js';
-import { SYMBOL, parseTarget, pastedPosition } from '../../src/model/target.js';
+import { SYMBOL, parseTarget, pastedPosition, symbolTarget } from '../../src/model/target.js';
 import { runs } from '../support/runs.js';
 
 /** `exists` of a tree holding these paths. */
@@ -101,5 +101,27 @@ describe('parseTarget: PATH:@NAME', () => {
 
   it.each(['f.ts:@', 'f.ts:@a@b'])('%s is bad usage after an existing file', (arg) => {
     expect(refusal(() => parseTarget(arg, tree('f.ts'))).exitStatus).toBe(2);
+  });
+});
+
+describe('symbolTarget: PATH:@NAME as edit, insert and delete take it', () => {
+  it.each([
+    ['f.ts:@Cart.add', { path: 'f.ts', name: 'Cart.add' }],
+    ['dir:x/f.ts:@total', { path: 'dir:x/f.ts', name: 'total' }],
+    ['missing.ts:@a', { path: 'missing.ts', name: 'a' }],
+  ])('%s names a definition', (arg, want) => {
+    expect(symbolTarget(arg, tree('f.ts', 'dir:x/f.ts'))).toEqual(want);
+  });
+
+  it.each([
+    ['f.ts', 'f.ts'],
+    ['f.ts:12', 'f.ts'],
+    ['f.ts:@', 'f.ts'],
+    ['f.ts:@a b', 'f.ts'],
+    [':@a', 'f.ts'],
+    // A file whose name it is, as given, is that file.
+    ['g.ts:@a', 'g.ts:@a'],
+  ])('%s does not', (arg, existing) => {
+    expect(symbolTarget(arg, tree(existing))).toBeUndefined();
   });
 });

@@ -72,3 +72,43 @@ describe('ViewState', () => {
     },
   );
 });
+
+describe('ViewState: definitions shown as such', () => {
+  const codes = (...n: number[]) => Uint32Array.from(n, (i) => (1 << 30) | i);
+
+  it('knows a definition by its LIDs in order, saved and loaded again; other runs of lines are not it', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'defs-'));
+    const store = new StateStore(dir, readSettings({}), () => undefined);
+    const view = ViewState.load(store, 'a.py');
+    view.recordDefinitions([codes(1, 2, 3), codes(7)]);
+    view.save();
+    store.flush();
+    const again = ViewState.load(store, 'a.py');
+    for (const v of [view, again]) {
+      expect(v.definitionShown(codes(1, 2, 3))).toBe(true);
+      expect(v.definitionShown(codes(7))).toBe(true);
+      // A line changed (a new LID), added, removed or moved: not the definition shown.
+      expect(v.definitionShown(codes(1, 9, 3))).toBe(false);
+      expect(v.definitionShown(codes(1, 2, 8, 3))).toBe(false);
+      expect(v.definitionShown(codes(1, 3))).toBe(false);
+      expect(v.definitionShown(codes(2, 1, 3))).toBe(false);
+      // Shown as a definition is not shown as lines.
+      expect(v.wasSeen(lidToString(codes(1)[0]!))).toBe(false);
+    }
+  });
+
+  it('keeps what two runs recorded at once', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'defs-both-'));
+    const store = new StateStore(dir, readSettings({}), () => undefined);
+    const first = ViewState.load(store, 'a.py');
+    const second = ViewState.load(store, 'a.py');
+    first.recordDefinitions([codes(1)]);
+    second.recordDefinitions([codes(2)]);
+    first.save();
+    second.save();
+    store.flush();
+    const after = ViewState.load(store, 'a.py');
+    expect(after.definitionShown(codes(1))).toBe(true);
+    expect(after.definitionShown(codes(2))).toBe(true);
+  });
+});

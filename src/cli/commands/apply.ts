@@ -3,7 +3,7 @@ import { parsePatch } from '../../model/patch/parse.js';
 import { readPatchFile } from '../../store/userFiles.js';
 import { defineCommand } from '../spec.js';
 import { runWrites, writeFlags } from '../writing.js';
-import { DIFF, DRY_RUN, INDENT, NO_CHECK } from './editOptions.js';
+import { DEFINITION_TARGETS, DIFF, DRY_RUN, INDENT, NO_CHECK } from './editOptions.js';
 
 const HEREDOC = [
   "rt apply <<'EOF'",
@@ -23,11 +23,11 @@ export const applyCommand = defineCommand({
     'file "*** Update File: PATH" with its hunks (optionally "*** Move to: NEW" after it), "*** Add File:',
     'PATH" with its lines as + rows, or "*** Delete File: PATH"; then "*** End Patch". LID hunks: "@@',
     'edit FROM [TO]", "@@ insert before AT", "@@ insert after AT" (AT "$" appends), "@@ delete FROM',
-    '[TO]", each but delete followed by + rows: the new lines without the +, byte for byte. Anchors are',
-    'read against the files as they were, so hunks may come in any order; lines replaced must have been',
-    'shown (unless force). apply_patch context hunks work too ("@@", then space, - and + rows). Add File',
-    'and Move to are refused if their file exists (unless force); Delete File removes a text file.',
-    'A file may be named once. Exit 2: a malformed patch; 3: a stale anchor, a hunk matching',
+    '[TO]", each but delete followed by + rows: the new lines byte for byte, without the +. @NAME as FROM',
+    '(no TO) or AT is a definition whole (@Class.method), shown by outline or open. Anchors are read',
+    'against the files as they were, so hunks may come in any order; lines replaced must have been shown',
+    '(unless force). apply_patch context hunks work too ("@@", then space, - and + rows). A file may be',
+    'named once. Exit 1: no definition NAME; 2: a malformed patch; 3: a stale anchor, a hunk matching',
     'nowhere, a file that exists; 4: missing or outside the root; 5: a new syntax error.',
   ],
   description: [
@@ -55,6 +55,11 @@ export const applyCommand = defineCommand({
       'inserted there, and an insert after the line above a replaced range goes before its new ' +
       "lines. Replaced and deleted lines, and an insert's anchor, must have been shown by rt " +
       'since they last changed, unless --force.',
+    'A hunk may name a definition instead of lines: "@@ edit @NAME" replaces its whole range with ' +
+      'its + rows, "@@ delete @NAME" removes it, "@@ insert before @NAME" and "@@ insert after @NAME" add ' +
+      'their + rows above its first line or below its last (beside it, so they may go with an edit of it in ' +
+      `one patch; a hunk inside its range may not). ${DEFINITION_TARGETS} Each name is found in its file as ` +
+      'read under the lock, in the same batch as the other hunks.',
     'Context hunks, as apply_patch writes them, work too: "@@" or "@@ TEXT" (a line such as a ' +
       "function's first, after which the hunk is looked for), then rows starting with a space " +
       '(context), - (removed) or + (added), optionally ended by "*** End of File" (the hunk is at ' +
@@ -123,6 +128,7 @@ export const applyCommand = defineCommand({
   ],
   exits: [
     [0, 'every change was written (or, with --dry-run, the diff printed)'],
+    [1, 'no definition has the NAME of a hunk @@ … @NAME: nothing was written'],
     [2, 'the patch is malformed, two hunks overlap, a file is named twice, or no patch was given'],
     [
       3,

@@ -1,19 +1,21 @@
 import { parseAnchor } from '../../model/anchor.js';
 import { RtError, quotePath } from '../../model/errors.js';
-import { runWrites, writeFlags } from '../writing.js';
+import { definitionOr, runWrites, writeDefinition, writeFlags } from '../writing.js';
 import { refusePastedHit } from '../shared.js';
 import { defineCommand } from '../spec.js';
-import { DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
+import { DEFINITION_TARGETS, DIFF, DRY_RUN, FORCE_UNSHOWN, NO_CHECK, writeExits } from './editOptions.js';
 
 export const deleteCommand = defineCommand({
   name: 'delete',
-  summary: 'delete lines FROM..TO',
+  summary: 'delete lines FROM..TO, or a definition (PATH:@NAME)',
   tool: [
     'Delete the lines from..to of path (inclusive; to defaults to from; "$" as to means the last line).',
     'from and to are anchors: an LID (kq3f), a line number still naming the line shown there (101), or',
-    'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. The',
-    'result shows the lines around the gap with their LIDs; every other LID stays valid. dry_run: the',
-    'diff only. Exit 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
+    'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. path',
+    '"a.py:@NAME" without from deletes the definition NAME whole (@Class.method; decorators and doc comment',
+    'too) once outline or open showed it, unchanged since; the blank lines around it stay. The result shows',
+    'the lines around the gap with their LIDs; every other LID stays valid. dry_run: the diff only. Exit 1:',
+    'no definition NAME; 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
     'LIDs); 4: the file is missing, binary or outside the root; 5: the change would add a syntax error',
     '(no_check writes anyway). A refusal writes nothing.',
   ],
@@ -23,17 +25,29 @@ export const deleteCommand = defineCommand({
       '--force. If the file ended without a newline, it still does. A grep hit pasted whole as ' +
       'PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete ' +
       'FILE 166:1w4s.',
+    `PATH:@NAME, with no FROM or TO, deletes the whole definition NAME. ${DEFINITION_TARGETS}`,
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
   ],
   args: [
-    { name: 'path', summary: 'the file to edit', required: true, complete: 'file' },
-    { name: 'from', summary: 'first line to delete (an anchor)', required: true, complete: 'none' },
+    {
+      name: 'path',
+      summary: 'the file to edit, or PATH:@NAME: a definition in it',
+      required: true,
+      complete: 'target',
+    },
+    {
+      name: 'from',
+      summary: 'first line to delete (an anchor); none when PATH is PATH:@NAME',
+      required: false,
+      complete: 'none',
+    },
     { name: 'to', summary: 'last line to delete (an anchor; default FROM)', required: false, complete: 'none' },
   ],
   options: [FORCE_UNSHOWN, DIFF, DRY_RUN, NO_CHECK],
   examples: [
     { command: 'rt delete src/app.ts kq3f', explains: 'delete the line kq3f' },
     { command: 'rt delete src/app.ts kq3f mw7a', explains: 'delete the lines kq3f to mw7a' },
+    { command: 'rt delete src/app.ts:@total', explains: 'delete the function total, its doc comment too' },
   ],
   exits: [[0, 'the lines were deleted (or, with --dry-run, the diff printed)'], ...writeExits(false)],
   checkOperands(cwd, args, switches) {
@@ -42,9 +56,12 @@ export const deleteCommand = defineCommand({
   readsStdin: false,
   writes: true,
   run(ctx, args, options) {
-    const [pathArg, fromArg, toArg] = args as [string, string, string | undefined];
-    const from = parseAnchor(fromArg);
-    const to = parseAnchor(toArg ?? fromArg);
+    const [pathArg, fromArg, toArg] = args as [string, string | undefined, string | undefined];
+    const target = definitionOr(ctx, 'delete', pathArg, { name: 'from', value: fromArg });
+    if ('definition' in target)
+      return writeDefinition(ctx, target.definition, 'delete', [], writeFlags(ctx, options), 'delete');
+    const from = parseAnchor(target.operand);
+    const to = parseAnchor(toArg ?? target.operand);
     if (from.kind === 'end')
       throw new RtError('usage', '$ names the position after the last line: there is nothing there to delete', [
         `name the last line by its LID; see it with: rt open ${quotePath(pathArg)}`,

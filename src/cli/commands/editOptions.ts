@@ -40,9 +40,28 @@ export const NO_CHECK = {
   env: 'RT_CHECK=off',
 } as const satisfies OptionSpec;
 
+/**
+ * What a write naming a definition (PATH:@NAME, @@ edit @NAME) does, for the help of edit, insert, delete and apply:
+ * how it is found, and when it counts as shown.
+ */
+export const DEFINITION_TARGETS =
+  'NAME is a definition as rt outline lists it: a function, class, method…, or @Class.method by its qualified ' +
+  "name; in a Markdown file a heading's anchor, for its section. Its range runs from its first decorator, " +
+  'attribute, doc comment or export to its last line, exactly what rt open PATH:@NAME shows; the lines around ' +
+  'it, blank ones included, are not touched. It is found in the file as the write reads it under its lock, so ' +
+  'lines added or removed elsewhere since it was shown do not matter. It must have been shown: every line of ' +
+  "it shown since it last changed (a window, search hits, an edit's region; a hit or two inside it are not " +
+  'enough), or the definition itself listed by rt outline or opened by rt open PATH:@NAME (even past its ' +
+  'first window) while its lines were the very lines it has now, the same LIDs in the same order: no line of ' +
+  'it changed, added or removed since. Otherwise the write is refused (exit 3) with the rt open command that ' +
+  'shows it, unless --force. With --indent auto, new lines take the indentation of its def line. No ' +
+  'definition of that name is exit 1 with the closest names; several are exit 2, listed with their ' +
+  'qualified names and LIDs.';
+
 /** Exit statuses of a command that edits an existing file. */
 export function writeExits(readsStdin: boolean): ReadonlyArray<readonly [number, string]> {
   return [
+    [1, 'no definition has the NAME of PATH:@NAME: nothing was written'],
     [2, readsStdin ? 'bad usage, or no text on standard input' : 'bad usage'],
     [3, 'an anchor is stale or names lines never shown: nothing was written'],
     [4, 'the file is missing, binary, unwritable, outside the root, or RT_READONLY is set: nothing was written'],

@@ -18,7 +18,7 @@ import { ViewState } from '../../store/views.js';
 import type { Context } from '../context.js';
 import { isFolder, namesNonFolder } from '../../store/userFiles.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
-import { closestNames, definitionsNamed, definitionsOf, grammarFor } from '../symbols.js';
+import { closestNames, closestSaid, definitionsNamed, definitionsOf, grammarFor, severalNamed } from '../symbols.js';
 import { listFolder, type FolderOptions } from '../folderListing.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import { lidToString } from '../../model/lid.js';
@@ -165,49 +165,32 @@ async function openSymbol(
       if (found.length === 0) {
         const near = closestNames(definitions, name);
         if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
-        const closest = near.length
-          ? `; the closest: ${near.join(', ')}`
-          : definitions.length
-            ? ''
-            : ' (it has none rt finds)';
-        ctx.warn(`no definition named ${name} in ${display}${closest}`);
+        ctx.warn(`no definition named ${name} in ${display}${closestSaid(definitions, near)}`);
         ctx.warn(`see them all: rt outline ${quotePath(display)}`);
         return 1;
       }
       if (found.length > 1) {
-        const shown = found
-          .slice(0, 20)
-          .map(
-            (d) =>
-              `  ${d.line}:${lidToString(file.lids(d.line - 1, d.line)[0]!)}|` +
-              `${file.contents(d.line - 1, d.line)[0]!.toString('utf8')}  (${d.kind} ${d.qualifiedName})`,
-          );
-        const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
-        const lid = lidToString(file.lids(found[0]!.line - 1, found[0]!.line)[0]!);
-        const hint = distinct
-          ? `name one by its qualified name (rt open ` +
-            `${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`
-          : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`;
-        throw new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, [...shown, hint], {
-          candidates: found.map((d) => ({
-            qualifiedName: d.qualifiedName,
-            kind: d.kind,
-            line: d.line,
-            start: d.startLine,
-            end: d.endLine,
-          })),
-        });
+        throw severalNamed(
+          found,
+          name,
+          display,
+          {
+            lid: (n) => lidToString(file.lids(n - 1, n)[0]!),
+            content: (n) => file.contents(n - 1, n)[0]!,
+          },
+          (distinct, lid) =>
+            distinct
+              ? `name one by its qualified name (rt open ` +
+                `${quotePath(`${display}:@${found[0]!.qualifiedName}`)}), or open one by its LID`
+              : `open one by its LID: rt open ${quotePath(`${display}:${lid}`)}`,
+        );
       }
       const d = found[0]!;
       const window = rangeWindow(file.total, d.startLine, d.endLine, size);
-      showWindow(
-        ctx,
-        'open',
-        file,
-        window,
-        ViewState.load(ctx.stateOf(file.path), file.path.rel),
-        options.window !== undefined ? size : null,
-      );
+      const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
+      // Shown as a definition, even when longer than its first window: an edit of it by name may follow.
+      view.recordDefinitions([file.lids(d.startLine - 1, Math.min(d.endLine, file.total))]);
+      showWindow(ctx, 'open', file, window, view, options.window !== undefined ? size : null);
       if (window.end < d.endLine) {
         const range = quotePath(`${display}:${d.startLine}-${d.endLine}`);
         const whole = `rt open ${range} --window ${d.endLine - d.startLine + 1}`;

@@ -101,6 +101,8 @@ export const outlineCommand = defineCommand({
         file.persist();
         const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
         for (const { d, lid } of lines) view.record(d.line, [lid], 'window');
+        // Each listed as a definition: an edit of it by name may follow, while its lines are these.
+        view.recordDefinitions(definitions.map((d) => file.lids(d.startLine - 1, Math.min(d.endLine, file.total))));
         view.save();
       }),
     );

@@ -11,6 +11,7 @@ import type { LineIndex } from '../../model/lineIndex.js';
 import { lidToString } from '../../model/lid.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
+import { inCode } from '../../model/codeRanges.js';
 import { expandReplacement, parseReplacement, replaceMatches, type Captured } from '../../model/replacement.js';
 import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
@@ -23,6 +24,7 @@ import { writeChanges, type FileReport, type Planned } from '../../store/fileCha
 import type { ResolvedPath } from '../../store/root.js';
 import type { Context } from '../context.js';
 import { defineCommand, type OptionSpec, type OptionsOf } from '../spec.js';
+import { type CodeOf, codeOf, prepareCodeOnly } from '../codeOnly.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
 import { LISTING_OPTIONS, listOptions, type SearchOptions, searchFlags, searchRequest } from './searchOptions.js';
@@ -47,6 +49,15 @@ const REPLACE_OPTIONS = [
     summary: 'replace only in files matching GLOB (repeatable; without / it matches the file name; !GLOB excludes)',
   },
   ...LISTING_OPTIONS,
+  {
+    long: 'in',
+    value: 'WHERE',
+    kind: 'choice',
+    choices: ['code', 'all'],
+    summary:
+      'where to replace: code leaves matches in strings and comments alone in files rt has a grammar for; ' +
+      'all (the default) replaces everywhere',
+  },
   {
     long: 'expect',
     value: 'N',
@@ -85,8 +96,9 @@ export const replaceCommand = defineCommand({
     'PATH:NUMBER:LID+NEW, then "N matches on M lines in K files", writing nothing. expect: refuse (exit 3)',
     'unless exactly that many matches would be replaced. only: LIDs (or PATH:LID) of the lines to change,',
     'each still matching. After the write, the changed lines as PATH:NUMBER:LID|CONTENT with their new',
-    'LIDs. path, glob, hidden, no_ignore, ignore_case, word as in grep. Exit 1: no match; 3: expect or only',
-    'refused; 5: a file would break its syntax.',
+    'LIDs. in: "code" leaves matches in strings and comments alone where rt has the grammar, and says how',
+    'many it left. path, glob, hidden, no_ignore, ignore_case, word as in grep. Exit 1: no match; 3: expect',
+    'or only refused; 5: a file would break its syntax.',
   ],
   description: [
     'Replaces every match of PATTERN (a JavaScript regular expression, or a literal string with -F) with ' +
@@ -120,6 +132,16 @@ export const replaceCommand = defineCommand({
       'ones a preview printed, as LID or NUMBER:LID, whose number is not checked; PATH:LID or ' +
       'PATH:NUMBER:LID names one in one file): each must still be in ' +
       'its file and match, else the replacement is refused (exit 3).',
+    '--in code leaves the matches in strings and comments alone in the files rt has a grammar for (the ' +
+      'languages of the syntax check), parsing each file under its lock after matching it: comments, ' +
+      'string and character literals (raw, verbatim, here-documents, docstrings, JSX text and regex ' +
+      'literals too), but not the code in a string (${…} of a template, {…} of an f-string, C#, Ruby and ' +
+      'shell interpolations), which is code. A match that touches a string or comment at all is left whole. ' +
+      'All of a Markdown file is prose, left alone. A file rt cannot parse (no grammar, JSON, more than ' +
+      '16 MB, or a parse that takes too long) is replaced everywhere. The summary adds "L matches left ' +
+      'in strings and comments" and, when there are some, "F files rt cannot parse, replaced ' +
+      'everywhere"; --json adds "left" and "unparsed". --expect counts only the matches replaced. ' +
+      '--in all (the default) replaces everywhere, as sed does.',
     'After the write it prints "replaced N matches on M lines in K files", then each changed line as ' +
       'PATH:NUMBER:LID|CONTENT with its new LID (these count as shown), at most 200 (--max N), then how ' +
       'many more. With --json: {"command": "replace", "dryRun", "matches", "lines", "files": [{"path", ' +
@@ -157,6 +179,10 @@ export const replaceCommand = defineCommand({
     {
       command: 'rt replace --expect 12 -w -F oldName newName src',
       explains: 'the same, written only if there are exactly 12 matches',
+    },
+    {
+      command: 'rt replace --in code --dry-run -w -F oldName newName',
+      explains: 'the same, leaving oldName alone in strings and comments',
     },
     {
       command: "rt replace 'assertEquals\\((\\w+), (\\w+)\\)' 'assertEquals($2, $1)' -g '*.java'",
@@ -235,6 +261,11 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   const flags = writeFlags(ctx, { dryRun: options.dryRun, diff: false, check: options.check });
   const max = options.max ?? DEFAULT_SHOWN;
   let matchedAtAll = 0;
+  const codeOnly = options.in === 'code';
+  /** --in code: the matches left in strings and comments, by file and line; the files not parsed. */
+  const leftIn = new Map<string, number>();
+  const unparsed = new Set<string>();
+  const where = () => (codeOnly ? { left: sum(leftIn.values()), unparsed: unparsed.size } : undefined);
   const plan = (file: ResolvedPath, lines: FileLines, index: LineIndex): PlannedChange[] => {
     // Matched again under the lock, within the time a search may take: a pattern that backtracks
     // without end on a line the search did not need to match is stopped (exit 2), writing nothing.
@@ -260,7 +291,13 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
     );
     const changes: PlannedChange[] = [];
     const tally: FileMatches = { matches: 0, lines: [] };
-    for (const { i, lid, before, matches } of found) {
+    // --in code: the file is parsed now, under its lock and after the timed matching, on the bytes matched.
+    const rows = found.map((f) => f.i);
+    const code = codeOnly && rows.length ? codeOf(ctx, file, lines, rows) : undefined;
+    if (code === 'unparsed') unparsed.add(file.abs);
+    for (const { i, lid, before, matches: all } of found) {
+      const matches = code === undefined || code === 'unparsed' ? all : inCodeOf(code, i, all);
+      leftIn.set(`${file.abs}\0${i}`, all.length - matches.length);
       matchedAtAll += matches.length;
       if (only) onlyFound.add(only.key(file, lid));
       // Only the matches that change count (a match already as it would be, changes nothing).
@@ -286,6 +323,7 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   const again = (extra: readonly string[]) => {
     const given = searchFlags(searched);
     for (const o of options.only) given.push('--only', o);
+    if (options.in) given.push('--in', options.in);
     if (!options.check) given.push('--no-check');
     const operands = [pattern, replacement, ...paths];
     const dashed = operands.some((o) => o.startsWith('-')) ? ['--'] : [];
@@ -300,6 +338,7 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
   }));
   try {
     if (files.length === 0) throw new NothingToReplace();
+    if (codeOnly) await prepareCodeOnly(ctx, files);
     await writeChanges(
       ctx,
       changes,
@@ -325,12 +364,18 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
       },
       {
         refusalFirst: ctx.json,
-        report: (planned, reports) => report(ctx, planned, reports, byFile, total(), max),
+        report: (planned, reports) => report(ctx, planned, reports, byFile, total(), max, where()),
       },
     );
   } catch (error) {
     if (!(error instanceof NothingToReplace)) throw error;
-    ctx.emit({ command: 'replace', dryRun: options.dryRun, matches: 0, lines: 0, files: [] });
+    const kept = where();
+    ctx.emit({ command: 'replace', dryRun: options.dryRun, matches: 0, lines: 0, ...kept, files: [] });
+    if (matchedAtAll === 0 && kept && kept.left > 0) {
+      const all = `${count(kept.left, 'match', 'matches')} of ${JSON.stringify(pattern)}`;
+      ctx.warn(`the ${all} ${kept.left === 1 ? 'is' : 'are'} in strings or comments, left alone: nothing was written`);
+      return 1;
+    }
     if (matchedAtAll > 0) {
       // Matches, every one already what it would become: nothing to do, which is no failure.
       const already = `${count(matchedAtAll, 'match', 'matches')} of ${JSON.stringify(pattern)}`;
@@ -426,9 +471,34 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function summary(t: { matches: number; lines: number }, files: number): string {
+function sum(values: Iterable<number>): number {
+  let n = 0;
+  for (const v of values) n += v;
+  return n;
+}
+
+/** What --in code left alone. */
+interface Where {
+  readonly left: number;
+  readonly unparsed: number;
+}
+
+/** The matches of line `i` that lie in code (see CodeOf): none in a Markdown file. */
+function inCodeOf(code: Exclude<CodeOf, 'unparsed'>, i: number, matches: readonly Captured[]): Captured[] {
+  if (code === 'prose') return [];
+  const nonCode = code.get(i);
+  return matches.filter((m) => inCode(nonCode, m.range));
+}
+
+function summary(t: { matches: number; lines: number }, files: number, where: Where | undefined): string {
   const matches = count(t.matches, 'match', 'matches');
-  return `${matches} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
+  const said = `${matches} on ${count(t.lines, 'line', 'lines')} in ${count(files, 'file', 'files')}`;
+  if (!where) return said;
+  const left = `; ${count(where.left, 'match', 'matches')} left in strings and comments`;
+  const unparsed = where.unparsed
+    ? `; ${count(where.unparsed, 'file', 'files')} rt cannot parse, replaced everywhere`
+    : '';
+  return said + left + unparsed;
 }
 
 /** What a replacement prints: a dry run's preview, or the changed lines with their new LIDs. */
@@ -439,6 +509,7 @@ function report(
   byFile: ReadonlyMap<string, FileMatches>,
   total: { matches: number; lines: number },
   max: number,
+  where: Where | undefined,
 ): void {
   const style = ctx.style;
   let shown = 0;
@@ -461,9 +532,9 @@ function report(
       }
     }
     if (shown > max) ctx.out(`… ${count(shown - max, 'more line', 'more lines')} would change (--max N shows more)\n`);
-    ctx.out(`${summary(total, planned.length)}\n`);
+    ctx.out(`${summary(total, planned.length, where)}\n`);
   } else {
-    ctx.out(`replaced ${summary(total, planned.length)}\n`);
+    ctx.out(`replaced ${summary(total, planned.length, where)}\n`);
     for (const r of reports) {
       const p = r.planned;
       const file = p.resolved.file;
@@ -490,5 +561,5 @@ function report(
     if (shown > max)
       ctx.out(`… ${count(shown - max, 'more changed line', 'more changed lines')} (--max N shows more)\n`);
   }
-  ctx.emit({ command: 'replace', dryRun: !reports, ...total, files: json });
+  ctx.emit({ command: 'replace', dryRun: !reports, ...total, ...where, files: json });
 }

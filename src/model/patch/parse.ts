@@ -7,6 +7,7 @@
 
 import { parseAnchor, type Anchor } from '../anchor.js';
 import { RtError } from '../errors.js';
+import { SYMBOL } from '../target.js';
 import { describeIndentation } from './locate.js';
 import type { FileChange, PatchHunk, PatchRow } from './types.js';
 
@@ -461,6 +462,7 @@ function refuseStop(p: PatchLines, body: Body, plus: boolean): void {
 }
 
 function lidHunk(line: number, keyword: 'edit' | 'delete' | 'insert', args: string[], rows: Buffer[]): PatchHunk {
+  if (args.some((a) => a.startsWith('@'))) return symbolHunk(line, keyword, args, rows);
   if (keyword === 'insert') {
     const where = args[0];
     if (args.length !== 2 || (where !== 'before' && where !== 'after')) {
@@ -487,6 +489,33 @@ function lidHunk(line: number, keyword: 'edit' | 'delete' | 'insert', args: stri
   if (keyword === 'edit' && rows.length === 0)
     throw usage(line, '@@ edit has no + rows', ['to remove lines, use @@ delete FROM [TO]; a bare + is an empty line']);
   return { kind: 'range', op: keyword, line, from, to, rows };
+}
+
+/** `@@ edit @NAME`, `@@ delete @NAME`, `@@ insert before|after @NAME`: a definition named, rather than lines. */
+function symbolHunk(line: number, keyword: 'edit' | 'delete' | 'insert', args: string[], rows: Buffer[]): PatchHunk {
+  const where = args[0];
+  const form = keyword === 'insert' ? '@@ insert before @NAME or @@ insert after @NAME' : `@@ ${keyword} @NAME (no TO)`;
+  const wanted = keyword === 'insert' ? 2 : 1;
+  if (args.length !== wanted || (keyword === 'insert' && where !== 'before' && where !== 'after'))
+    throw usage(line, `@@ ${keyword} of a definition takes ${form}`, [
+      `write ${form}: the definition's whole range is its lines`,
+    ]);
+  const text = args[wanted - 1]!;
+  const name = SYMBOL.exec(text)?.[1];
+  if (name === undefined)
+    throw usage(line, `not a definition's name: ${JSON.stringify(text)}`, [
+      '@NAME names a definition as rt outline lists it (@total, @Cart.add), with no spaces, colons or slashes',
+    ]);
+  if (keyword === 'delete' && rows.length)
+    throw usage(line, '@@ delete takes no rows', [`to replace the definition, write @@ edit @${name} with + rows`]);
+  if (keyword !== 'delete' && rows.length === 0)
+    throw usage(line, `@@ ${keyword} has no + rows`, [
+      keyword === 'edit'
+        ? `to remove the definition, use @@ delete @${name}; a bare + is an empty line`
+        : 'write the new lines as + rows after the @@ line (a bare + is an empty line)',
+    ]);
+  const op = keyword === 'insert' ? (where as 'before' | 'after') : keyword;
+  return { kind: 'symbol', op, line, name, rows };
 }
 
 function anchorAt(line: number, text: string): Anchor {

@@ -32,6 +32,17 @@ export interface PlannedChange extends LineEdit {
    * rather than as most of the file's lines do; a last line without one takes the file's.
    */
   readonly ownEnding?: boolean;
+  /** The line (0-based, in the file as read) whose indentation its new lines take (--indent auto): a definition's. */
+  readonly indentAt?: number;
+}
+
+/** A definition a hunk names (`@@ edit @NAME`), as found in the file read: 1-based lines. */
+export interface DefinitionSpan {
+  /** The line it is listed by (its `def`, `class` or `function` line). */
+  readonly line: number;
+  /** Its first line (its first decorator, attribute or doc comment) and its last. */
+  readonly start: number;
+  readonly end: number;
 }
 
 /**
@@ -54,10 +65,17 @@ export interface PlanTarget {
    * Whether rt showed the line of this LID since it last changed; undefined: not checked (--force, or no view state).
    */
   readonly wasSeen: ((lid: string) => boolean) | undefined;
+  /** The definition NAME names in the file, or a refusal; needed only by hunks that name one. */
+  readonly definition?: (name: string) => DefinitionSpan;
+  /**
+   * Whether a definition whose lines had exactly these LIDs (in order) was shown as a definition (by rt outline, or
+   * rt open PATH:@NAME); asked only when `wasSeen` is.
+   */
+  readonly definitionShown?: (lids: Uint32Array) => boolean;
 }
 
 /** An edit with, for an insert, the line its anchor names. */
-type Anchored = Pick<PlannedChange, 'start' | 'deleteCount' | 'insert' | 'anchorLine'>;
+type Anchored = Pick<PlannedChange, 'start' | 'deleteCount' | 'insert' | 'anchorLine' | 'indentAt'>;
 
 /** Lines a hunk claims (from..to-1), and for an insert the line its anchor names. */
 interface Claim {
@@ -93,6 +111,13 @@ export function planHunks(target: PlanTarget, hunks: readonly PatchHunk[]): Plan
         const lenient = lenientMatch(view, hunk, at);
         const said = lenient ? { lenient } : {};
         for (const s of hunkSplices(hunk, at, lenient?.shift)) changes.push({ ...s, hunk, ...said });
+        return;
+      }
+      if (hunk.kind === 'symbol') {
+        const change = planSymbol(target, hunk);
+        // An insert beside the definition claims its place only: it may go with an edit of the definition.
+        claims.push({ hunk, from: change.start, to: change.start + change.deleteCount });
+        changes.push({ ...change, hunk });
         return;
       }
       const change: Anchored = hunk.kind === 'insert' ? planInsert(target, hunk) : planRange(target, hunk);
@@ -132,6 +157,50 @@ function planInsert(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'insert
   const line = resolveAnchor(hunk.at, target.world);
   if (hunk.at.kind === 'end') return { start: target.world.total, deleteCount: 0, insert: hunk.rows };
   return { start: hunk.after ? line : line - 1, deleteCount: 0, insert: hunk.rows, anchorLine: line - 1 };
+}
+
+/**
+ * The whole range of the definition a hunk names, in the file as read. Like a replaced line, the definition must have
+ * been shown (see Only shown lines are edited): every line of it shown since it last changed, or the definition
+ * shown as one (rt outline, rt open PATH:@NAME) when its lines were the very lines (the same LIDs, in order) it has
+ * now: no line of it changed, added or removed since.
+ */
+function planSymbol(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'symbol' }>): Anchored {
+  if (!target.definition) throw new Error(`@${hunk.name} is named, and no definitions were looked for`);
+  const d = target.definition(hunk.name);
+  if (target.wasSeen) checkDefinitionShown(target, hunk, d, target.wasSeen);
+  const start = d.start - 1;
+  const count = d.end - d.start + 1;
+  const indentAt = d.line - 1;
+  switch (hunk.op) {
+    case 'edit':
+      return { start, deleteCount: count, insert: hunk.rows, indentAt };
+    case 'delete':
+      return { start, deleteCount: count, insert: [] };
+    case 'before':
+      return { start, deleteCount: 0, insert: hunk.rows, indentAt };
+    case 'after':
+      return { start: d.end, deleteCount: 0, insert: hunk.rows, indentAt };
+  }
+}
+
+function checkDefinitionShown(
+  target: PlanTarget,
+  hunk: Extract<PatchHunk, { kind: 'symbol' }>,
+  d: DefinitionSpan,
+  wasSeen: (lid: string) => boolean,
+): void {
+  const lids = target.index.lids.subarray(d.start - 1, d.end);
+  if (target.definitionShown?.(lids) || lids.every((code) => wasSeen(lidToString(code)))) return;
+  const { display } = target;
+  const where = d.start === d.end ? `line ${d.start}` : `lines ${d.start}-${d.end}`;
+  const verb = hunk.op === 'before' || hunk.op === 'after' ? 'insert beside it' : `${hunk.op} it`;
+  throw new RtError(
+    'unshown',
+    `@${hunk.name} (${where} of ${display}) has not been shown since it last changed; nothing was written`,
+    [`see it first: rt open ${quotePath(`${display}:@${hunk.name}`)}`, `or, to ${verb} without looking, add --force`],
+    { name: hunk.name, start: d.start, end: d.end },
+  );
 }
 
 /** FROM..TO as 1-based line numbers; $ as TO means the last line. */
@@ -571,7 +640,8 @@ function fileOrder(changes: readonly PlannedChange[]): number[] {
 }
 
 function insertsAfterItsAnchor(change: PlannedChange): boolean {
-  return change.hunk.kind === 'insert' && change.hunk.after && change.hunk.at.kind !== 'end';
+  const { hunk } = change;
+  return hunk.kind === 'insert' ? hunk.after && hunk.at.kind !== 'end' : hunk.kind === 'symbol' && hunk.op === 'after';
 }
 
 /** Lines added at each place of the file order, summed over the places before one in log time (a Fenwick tree). */

@@ -30,6 +30,18 @@ export type PatchHunk =
       readonly after: boolean;
       readonly rows: readonly Buffer[];
     }
+  /**
+   * `@@ edit @NAME` (rows: the new lines), `@@ delete @NAME`, `@@ insert before @NAME`, `@@ insert after @NAME`:
+   * the whole range of the definition NAME (from its first decorator, attribute or doc comment to its last line),
+   * found in the file as read under its lock.
+   */
+  | {
+      readonly kind: 'symbol';
+      readonly op: 'edit' | 'delete' | 'before' | 'after';
+      readonly line: number;
+      readonly name: string;
+      readonly rows: readonly Buffer[];
+    }
   /** An apply_patch hunk: `@@` or `@@ TEXT`, then rows; located by content. */
   | {
       readonly kind: 'context';

@@ -215,6 +215,7 @@ function plainHunk(h: PatchHunk): unknown {
     return { kind: h.kind, op: h.op, line: h.line, from: h.from.text, to: h.to.text, rows: h.rows.map(latin1) };
   if (h.kind === 'insert')
     return { kind: h.kind, line: h.line, at: h.at.text, after: h.after, rows: h.rows.map(latin1) };
+  if (h.kind === 'symbol') return { kind: h.kind, op: h.op, line: h.line, name: h.name, rows: h.rows.map(latin1) };
   return {
     kind: h.kind,
     line: h.line,

@@ -28,6 +28,8 @@ function plainHunk(h: PatchHunk): unknown {
       return { kind: h.kind, op: h.op, line: h.line, from: h.from.text, to: h.to.text, rows: h.rows.map(str) };
     case 'insert':
       return { kind: h.kind, line: h.line, at: h.at.text, after: h.after, rows: h.rows.map(str) };
+    case 'symbol':
+      return { kind: h.kind, op: h.op, line: h.line, name: h.name, rows: h.rows.map(str) };
     case 'context':
       return {
         kind: h.kind,
@@ -377,6 +379,59 @@ describe('parsePatch: an LID header or a context header', () => {
     ],
   ])('%s', (_name, lines, want) => {
     expect((parsed(patch('*** Update File: f', ...lines)) as Array<{ hunks: unknown[] }>)[0]!.hunks).toEqual([want]);
+  });
+});
+
+describe('parsePatch: hunks naming a definition (@NAME)', () => {
+  it('reads @@ edit @NAME, @@ delete @NAME, @@ insert before|after @NAME as the whole definition', () => {
+    const changes = parsePatch(
+      patch(
+        '*** Update File: a.py',
+        '@@ edit @Cart.add',
+        '+    def add(self):',
+        '+        pass',
+        '@@ delete @total',
+        '@@ insert before @valid?',
+        '+x = 1',
+        '@@  insert   after   @#private ',
+        '+',
+      ),
+    );
+    expect(plain(changes)).toEqual([
+      {
+        kind: 'update',
+        line: 1,
+        path: 'a.py',
+        moveTo: undefined,
+        hunks: [
+          { kind: 'symbol', op: 'edit', line: 2, name: 'Cart.add', rows: ['    def add(self):', '        pass'] },
+          { kind: 'symbol', op: 'delete', line: 5, name: 'total', rows: [] },
+          { kind: 'symbol', op: 'before', line: 6, name: 'valid?', rows: ['x = 1'] },
+          { kind: 'symbol', op: 'after', line: 8, name: '#private', rows: [''] },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ['a TO after @NAME', ['@@ edit @a kq3f', '+x'], '@@ edit of a definition takes @@ edit @NAME (no TO)'],
+    ['a delete with rows', ['@@ delete @a', '+x'], '@@ delete takes no rows'],
+    ['an edit without rows', ['@@ edit @a'], '@@ edit has no + rows'],
+    ['an insert without rows', ['@@ insert after @a'], '@@ insert has no + rows'],
+    ['an insert with no place', ['@@ insert @a', '+x'], '@@ insert of a definition takes @@ insert before @NAME'],
+    ['an insert over', ['@@ insert over @a', '+x'], '@@ insert of a definition takes @@ insert before @NAME'],
+    ['a name with a slash', ['@@ delete @a/b'], 'not a definition\'s name: "@a/b"'],
+    ['@ alone', ['@@ delete @'], 'not a definition\'s name: "@"'],
+  ])('%s is refused', (_, hunk, message) => {
+    let error: unknown;
+    try {
+      parsePatch(patch('*** Update File: a.py', ...hunk));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RtError);
+    expect((error as RtError).message).toContain(`patch line 2: ${message}`);
+    expect((error as RtError).exitStatus).toBe(2);
   });
 });
 

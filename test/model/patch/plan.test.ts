@@ -312,3 +312,89 @@ describe('planHunks: context hunks found leniently', () => {
     expect(e.message).not.toMatch(/indentation/);
   });
 });
+
+describe('planHunks: hunks naming a definition', () => {
+  // Definitions of the file `A\nB\n\nf1\nf2\n\ng1\n` as an outline gives them: f at 4-5, g at 7.
+  const TEXT = 'A\nB\n\nf1\nf2\n\ng1\n';
+  const SPANS: Record<string, { line: number; start: number; end: number }> = {
+    f: { line: 5, start: 4, end: 5 },
+    g: { line: 7, start: 7, end: 7 },
+  };
+  const sym = (op: 'edit' | 'delete' | 'before' | 'after', name: string, rows: string[] = []): PatchHunk => ({
+    kind: 'symbol',
+    op,
+    line: 1,
+    name,
+    rows: rows.map(b),
+  });
+  function withDefinitions(text: string, seen?: (lid: string) => boolean, shown?: (lids: Uint32Array) => boolean) {
+    const t = target(text);
+    return {
+      ...t,
+      wasSeen: seen,
+      definition: (name: string) => SPANS[name]!,
+      ...(shown ? { definitionShown: shown } : {}),
+    };
+  }
+  const applyTo = (text: string, hunks: PatchHunk[]) => {
+    const t = withDefinitions(text);
+    return applyChanges(t.lines, t.index, planHunks(t, hunks)).lines.bytes.toString('latin1');
+  };
+
+  it.each([
+    ['an edit replaces the whole range', [sym('edit', 'f', ['F'])], 'A\nB\n\nF\n\ng1\n'],
+    ['a delete removes it, the blank lines around stay', [sym('delete', 'f')], 'A\nB\n\n\ng1\n'],
+    ['before goes above its first line', [sym('before', 'f', ['x'])], 'A\nB\n\nx\nf1\nf2\n\ng1\n'],
+    ['after goes below its last line', [sym('after', 'f', ['x'])], 'A\nB\n\nf1\nf2\nx\n\ng1\n'],
+    [
+      'lines before and after it go with its edit',
+      [sym('edit', 'f', ['F']), sym('before', 'f', ['x']), sym('after', 'f', ['y'])],
+      'A\nB\n\nx\nF\ny\n\ng1\n',
+    ],
+    [
+      'after the last definition of a file without a final newline',
+      [sym('after', 'g', ['x'])],
+      'A\nB\n\nf1\nf2\n\ng1\nx\n',
+    ],
+  ])('%s', (_, hunks, want) => {
+    expect(applyTo(TEXT, hunks)).toBe(want);
+  });
+
+  it('the new lines take the line of the definition for their indentation', () => {
+    const t = withDefinitions(TEXT);
+    expect(planHunks(t, [sym('before', 'f', ['x'])])[0]).toMatchObject({ start: 3, deleteCount: 0, indentAt: 4 });
+  });
+
+  it('refuses an edit of the definition and a hunk of lines inside it', () => {
+    const t = withDefinitions(TEXT);
+    expect(() => planHunks(t, [sym('edit', 'f', ['F']), { ...edit(t.lid(4), t.lid(4), ['x']), line: 2 }])).toThrow(
+      /overlaps/,
+    );
+  });
+
+  it('shown: every line seen, or the definition shown as such with these very LIDs; else exit 3 naming rt open', () => {
+    const t = target(TEXT);
+    const lids = (from: number, to: number) => Array.from(t.index.lids.subarray(from, to), lidToString);
+    const f = lids(3, 5);
+    const seen = (shown: string[]) => (lid: string) => shown.includes(lid);
+    const same = (lids: Uint32Array) => lids.length === 2 && lids.every((c, i) => lidToString(c) === f[i]);
+    expect(() => planHunks(withDefinitions(TEXT, seen(f)), [sym('delete', 'f')])).not.toThrow();
+    expect(() => planHunks(withDefinitions(TEXT, seen([]), same), [sym('delete', 'f')])).not.toThrow();
+    const refused = (() => {
+      try {
+        planHunks(
+          withDefinitions(TEXT, seen([f[0]!]), () => false),
+          [sym('delete', 'f')],
+        );
+      } catch (error) {
+        return error as RtError;
+      }
+      throw new Error('not refused');
+    })();
+    expect(refused.exitStatus).toBe(3);
+    expect(refused.message).toBe(
+      '@f (lines 4-5 of f.txt) has not been shown since it last changed; nothing was written',
+    );
+    expect(refused.hints).toEqual(['see it first: rt open f.txt:@f', 'or, to delete it without looking, add --force']);
+  });
+});
