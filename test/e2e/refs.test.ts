@@ -225,7 +225,8 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
   });
 
   it('renames them by name, refuses a name already there unless --force, and undo restores every byte', () => {
-    const dir = repo({ 'm.py': M_PY, 'n.py': N_PY });
+    const crlf = 'from m import load\r\nx = load  # load\r\n';
+    const dir = repo({ 'm.py': M_PY, 'n.py': N_PY, 'o.py': crlf });
     const taken = run(['rename', 'm.py:@load', 'open'], dir);
     expect(taken.status).toBe(3);
     expect(taken.stderr).toContain('open is already an identifier in m.py (line 3)');
@@ -238,9 +239,11 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
         .replace('f"{load}"', 'f"{fetch}"'),
     );
     expect(read(dir, 'n.py').toString()).toBe('from m import fetch\nfetch("y")\n');
+    expect(read(dir, 'o.py').toString()).toBe('from m import fetch\r\nx = fetch  # load\r\n');
     expect(run(['undo'], dir).status).toBe(0);
     expect(read(dir, 'm.py').toString()).toBe(M_PY);
     expect(read(dir, 'n.py').toString()).toBe(N_PY);
+    expect(read(dir, 'o.py').toString()).toBe(crlf);
     expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
   });
 
