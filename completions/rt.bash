@@ -33,7 +33,7 @@ _rt() {
       --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
       --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace undo redo history mcp completions help --root --color --json --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace refs rename undo redo history mcp completions help --root --color --json --help -h --version -V' -- "$cur"))
     return
   fi
   case "$cmd" in
@@ -210,6 +210,35 @@ _rt() {
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
       esac
       ;;
+    refs)
+      opts='--max --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
+    rename)
+      opts='--dry-run --expect --force --no-check --root --color --json -h --help'
+      case "$prev" in
+      --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+        --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      esac
+      if [[ " $valueflags " == *" $prev "* ]]; then return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+      _rt_symbols && return
+      case "$pos" in
+        0) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        1) COMPREPLY=() ;;
+        *) COMPREPLY=() ;;
+      esac
+      ;;
     undo)
       opts='--force --root --color --json -h --help'
       case "$prev" in
@@ -274,7 +303,7 @@ _rt() {
       esac
       ;;
     help)
-      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace undo redo history mcp completions help agents' -- "$cur"))
+      COMPREPLY=($(compgen -W 'open scroll outline find grep grep-file edit insert delete create apply replace refs rename undo redo history mcp completions help agents' -- "$cur"))
       ;;
   esac
 }

@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Edit, Language, Parser, type Point, type Tree } from 'web-tree-sitter';
 import { bracketBalance, type Rows } from './brackets.js';
 import { changedSpan } from './changedSpan.js';
+import { identifiersIn, type Place } from './identifiers.js';
 import { nonCodeSpans } from './codeSpans.js';
 import { jsonProblems, usesJsonComments } from './jsonProblems.js';
 import { PARSING, type LanguageId } from './languages.js';
@@ -62,6 +63,11 @@ export interface Engine {
   ): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
+  /**
+   * Where identifiers spelling `name` stand in `text` (identifiers.ts), in text order; undefined
+   * when it could not be parsed in time.
+   */
+  identifiers(language: LanguageId, text: string, name: string, budgetMs?: number): Place[] | undefined;
   /**
    * The strings and comments of `text` that touch `rows` (codeSpans.ts), or undefined when it
    * could not be parsed in time.
@@ -183,6 +189,16 @@ export function createEngine(read: ReadGrammar): Engine {
       if (!tree) return undefined;
       try {
         return outlineOf(language, tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    identifiers(language, text, name, budgetMs = Infinity) {
+      if (PARSING[language].kind !== 'tree-sitter') return [];
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return identifiersIn(tree, name);
       } finally {
         tree.delete();
       }

@@ -375,6 +375,24 @@ export function outline(language: LanguageId, bytes: Uint8Array): readonly Defin
 }
 
 /**
+ * Where identifiers spelling `name` stand in `bytes` (0-based rows, UTF-16 columns of the text
+ * sourceOf gives); undefined when the file cannot be parsed (see outline).
+ */
+export function identifiersNamed(
+  language: LanguageId,
+  bytes: Uint8Array,
+  name: string,
+): ReadonlyArray<{ readonly row: number; readonly column: number }> | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
+  try {
+    return parser.identifiers(language, sourceOf(bytes).text, name, OUTLINE_BUDGET_MS);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The strings and comments of `bytes` that touch `rows` (0-based, ascending), as codeSpans.ts
  * gives them; undefined when the file cannot be parsed (grammar not loaded, too big, too slow, or
  * not a tree-sitter language): `rt replace --in code` then replaces in it everywhere, and says so.

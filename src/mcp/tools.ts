@@ -23,6 +23,8 @@ export const SERVED = [
   'create',
   'apply',
   'replace',
+  'refs',
+  'rename',
   'undo',
   'redo',
   'history',

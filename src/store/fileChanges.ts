@@ -63,7 +63,7 @@ export interface WriteFlags {
 
 /** Which command writes: its name, and whether its changes come from a patch (messages then name the patch line). */
 export interface WriteOrigin {
-  readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply' | 'replace';
+  readonly command: 'edit' | 'insert' | 'delete' | 'create' | 'apply' | 'replace' | 'rename';
   readonly patch: boolean;
 }
 

@@ -42,7 +42,7 @@ describe("rt mcp through the MCP Inspector's CLI", () => {
     const { tools } = inspect(dir, 'tools/list') as { tools: Array<{ name: string; description: string }> };
     expect(tools.map((t) => t.name)).toEqual([
       ...['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'replace'],
-      ...['undo', 'redo', 'history', 'outline', 'help'],
+      ...['refs', 'rename', 'undo', 'redo', 'history', 'outline', 'help'],
     ]);
     for (const t of tools) expect(t.description.length, t.name).toBeLessThanOrEqual(1024);
   }, 120_000);

@@ -62,7 +62,7 @@ describe('rt mcp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       ...['open', 'scroll', 'find', 'grep', 'grep_file', 'edit', 'insert', 'delete', 'create', 'apply', 'replace'],
-      ...['undo', 'redo', 'history', 'outline', 'help'],
+      ...['refs', 'rename', 'undo', 'redo', 'history', 'outline', 'help'],
     ]);
     const edit = tools.find((t) => t.name === 'edit')!;
     expect(edit.inputSchema).toMatchObject({
@@ -283,7 +283,7 @@ describe('rt mcp', () => {
     const dir = repoWith({ 'a.txt': 'one\n' });
     const { client } = await connect(dir, { RT_READONLY: '1' });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['open', 'scroll', 'find', 'grep', 'grep_file', 'history', 'outline', 'help']);
+    expect(names).toEqual(['open', 'scroll', 'find', 'grep', 'grep_file', 'refs', 'history', 'outline', 'help']);
     const r = await call(client, 'edit', { path: 'a.txt', from: '1', text: 'x\n' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('RT_READONLY is set');
@@ -344,9 +344,10 @@ describe('rt mcp', () => {
   );
 
   it('every whole-number field takes the minimum its schema says, and refuses one less, as the command', async () => {
-    const dir = repoWith({ 'a.txt': 'one\ntwo\n' });
+    const dir = repoWith({ 'a.txt': 'one\ntwo\n', 'b.ts': 'export const one = 1;\n' });
     const { client } = await connect(dir);
     const base: Record<string, Record<string, unknown>> = {
+      ...{ refs: { target: 'b.ts:@one' }, rename: { target: 'b.ts:@one', newname: 'uno', dry_run: true } },
       ...{ open: { target: 'a.txt' }, scroll: { path: 'a.txt' }, find: { pattern: 'a' } },
       ...{ grep: { pattern: 'one' }, grep_file: { pattern: 'one', path: 'a.txt' } },
       // (Matching nothing: --expect 0 holds, and nothing is written.)
@@ -366,7 +367,7 @@ describe('rt mcp', () => {
         checked++;
       }
     }
-    expect(checked).toBe(13);
+    expect(checked).toBe(15);
   });
 
   it('takes a single string where a list of strings is expected (path: "src")', async () => {
@@ -442,5 +443,22 @@ describe('rt mcp words', () => {
     const created = await call(client, 'create', { path: 'new.txt', empty: true, text: '' });
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(fs.readFileSync(path.join(dir, 'new.txt'), 'utf8')).toBe('');
+  });
+
+  it('refs and rename: the references as hits, then a rename written and taken back by undo', async () => {
+    const dir = repoWith({
+      'a.ts': 'export const one = 1;\n',
+      'b.ts': "import { one } from './a';\nconsole.log(one);\n",
+    });
+    const { client } = await connect(dir);
+    const refs = await call(client, 'refs', { target: 'a.ts:@one' });
+    expect(refs.isError, textOf(refs)).toBeFalsy();
+    expect(textOf(refs)).toContain("3 references on 3 lines in 2 files (TypeScript's language service)");
+    expect(refs.structuredContent).toMatchObject({ command: 'refs', references: 3, files: 2 });
+    const renamed = await call(client, 'rename', { target: 'a.ts:@one', newname: 'uno', expect: 3 });
+    expect(renamed.isError, textOf(renamed)).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'b.ts'), 'utf8')).toBe("import { uno } from './a';\nconsole.log(uno);\n");
+    expect((await call(client, 'undo', {})).isError).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('export const one = 1;\n');
   });
 });

@@ -5,6 +5,8 @@ import { applyCommand } from './apply.js';
 import { historyCommand } from './history.js';
 import { mcpCommand } from './mcp.js';
 import { redoCommand } from './redo.js';
+import { refsCommand } from './refs.js';
+import { renameCommand } from './rename.js';
 import { undoCommand } from './undo.js';
 import { completionsCommand } from './completions.js';
 import { createCommand } from './create.js';
@@ -32,6 +34,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   createCommand,
   applyCommand,
   replaceCommand,
+  refsCommand,
+  renameCommand,
   undoCommand,
   redoCommand,
   historyCommand,

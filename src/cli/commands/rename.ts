@@ -1,0 +1,362 @@
+// rt rename: a symbol and its references renamed as one batch on the one write path (locks,
+// syntax check, journal, one history step). The places come from rt refs' search (TypeScript's
+// rename locations for TS/JS); each file is read again under its lock, and every line to change
+// must still hold the old name as often as when it was found, else nothing is written.
+
+import { isUtf8 } from 'node:buffer';
+import path from 'node:path';
+import { RtError, quotePath, shellQuote } from '../../model/errors.js';
+import { lidToString } from '../../model/lid.js';
+import { lineContent } from '../../model/lines.js';
+import type { PlannedChange } from '../../model/patch/plan.js';
+import { isPlainIdentifier, occurrences, rankAt, renameInLine, type LinePlace } from '../../model/renaming.js';
+import { jsonLine } from '../../render/json.js';
+import { renderLine } from '../../render/window.js';
+import { identifiersNamed } from '../../lang/syntax.js';
+import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
+import { confinedFiles } from '../../store/projectFiles.js';
+import type { Context } from '../context.js';
+import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
+import { defineCommand, type OptionSpec } from '../spec.js';
+import { writeFlags } from '../writing.js';
+import { DRY_RUN, NO_CHECK } from './editOptions.js';
+
+const RENAME_OPTIONS = [
+  { ...DRY_RUN, summary: 'print each line that would change, before and after, and write nothing' },
+  {
+    long: 'expect',
+    value: 'N',
+    kind: 'count',
+    // (Its own declaration is one: no rename changes nothing.)
+    least: 1,
+    counting: 'references',
+    summary: 'refuse (exit 3, nothing written) unless exactly N places would be renamed',
+  },
+  {
+    long: 'force',
+    kind: 'switch',
+    summary: 'outside TypeScript and JavaScript: rename even where NEWNAME already names something',
+  },
+  NO_CHECK,
+] as const satisfies readonly OptionSpec[];
+
+export const renameCommand = defineCommand({
+  name: 'rename',
+  summary: 'rename a symbol and every reference to it across the project, as one step undo takes back',
+  tool: [
+    'Rename the symbol target names, and every reference to it across the project, to newname, as one',
+    'all-or-nothing write that undo takes back. target as in refs: PATH:@NAME, PATH:LINE:LID[:COL] or a grep',
+    "hit. TypeScript and JavaScript: TypeScript's rename (imports and re-exports, shorthand properties",
+    'becoming old: new, export specifiers old as new where the exported name must stay); refused (exit 3) when',
+    'newname would collide with a declaration in a scope the symbol enters. Other languages: identifiers of',
+    'that name outside strings and comments (by name, not scope); refused (exit 3) when newname is already',
+    'an identifier in a touched file, unless force. dry_run: each changed line as PATH:NUMBER:LID-OLD and',
+    'PATH:NUMBER:LID+NEW, then the count, writing nothing. expect: refuse unless exactly that many places.',
+    'Then the changed lines as PATH:NUMBER:LID|CONTENT. Exit 2: newname is no identifier; 3: a collision,',
+    'expect, or a line changed since read; 5: a file would break its syntax.',
+  ],
+  description: [
+    'Renames the symbol TARGET names (as rt refs finds it: PATH:@NAME, PATH:LINE:LID, PATH:LINE:LID:COL ' +
+      'or a grep hit) to NEWNAME, with every reference to it across the project, as one batch: all the ' +
+      'files are written or none, the syntax check refuses (exit 5) a change that would leave a file ' +
+      'with a syntax error it did not have (--no-check writes anyway), and rt undo takes the whole ' +
+      'rename back. NEWNAME must be an identifier (exit 2 otherwise).',
+    "TypeScript and JavaScript: the places are TypeScript's own rename locations, in the files rt grep " +
+      'searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
+      'it did (a shorthand property { old } becomes { old: new }, an export specifier that must keep its ' +
+      'exported name becomes { new as old }). The rename is refused (exit 3, nothing written) when NEWNAME ' +
+      'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
+      'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
+      'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
+      'node_modules), which it would not write.',
+    'Other languages: every identifier spelling the name in files of the language, outside strings ' +
+      'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
+      'is already an identifier in a file it would change, unless --force.',
+    'Each file is read again under its lock: every line to change must hold the old name as often as ' +
+      'when it was found (else it changed since: exit 3, nothing written). Lines need not have been ' +
+      'shown. --dry-run prints each line that would change as PATH:NUMBER:LID-CONTENT and ' +
+      'PATH:NUMBER:LID+CONTENT, then "N references on M lines in K files", and writes nothing; ' +
+      '--expect N refuses (exit 3) unless exactly N places would be renamed.',
+    'After the write it prints "renamed OLD to NEW: N references on M lines in K files", then each ' +
+      'changed line as PATH:NUMBER:LID|CONTENT with its new LID (these count as shown). With --json: ' +
+      '{"command": "rename", "dryRun", "from", "to", "by", "references", "lines", "files": [{"path", ' +
+      '"references", "lines": [...]}]}, each line as replace gives a line.',
+  ],
+  args: [
+    { name: 'target', summary: `the symbol: ${REF_TARGET_FORMS}`, required: true, complete: 'target' },
+    { name: 'newname', summary: 'its new name', required: true, complete: 'none' },
+  ],
+  options: RENAME_OPTIONS,
+  examples: [
+    { command: 'rt rename --dry-run src/cart.ts:@total subtotal', explains: 'preview renaming total to subtotal' },
+    { command: 'rt rename --expect 7 src/cart.ts:@total subtotal', explains: 'rename it if there are 7 places' },
+  ],
+  exits: [
+    [0, 'the symbol was renamed (or, with --dry-run, the change printed)'],
+    [1, 'no definition has that NAME, or nothing is there to rename'],
+    [2, 'bad usage, NEWNAME no identifier, or a line naming no one symbol (add :COL)'],
+    [3, 'NEWNAME would collide, --expect counted otherwise, or a line changed since it was read: nothing written'],
+    [4, 'a file is unwritable or outside the root, or RT_READONLY is set: nothing was written'],
+    [5, 'a file would be left with a syntax error it did not have: nothing was written'],
+  ],
+  readsStdin: false,
+  writes: true,
+  run(ctx, args, options) {
+    return orNoSymbol(ctx, 'rename', () => rename(ctx, args[0]!, args[1]!, options));
+  },
+});
+
+/** A line to rename: its places, and how often the old name stood on it when they were found. */
+interface RowPlan {
+  readonly count: number;
+  readonly places: LinePlace[];
+}
+
+/** A line renamed, as planned under the lock. */
+interface RenamedLine {
+  readonly n: number;
+  readonly lid: string;
+  readonly before: Buffer;
+  readonly after: Buffer;
+}
+
+async function rename(
+  ctx: Context,
+  target: string,
+  newName: string,
+  options: { dryRun: boolean; expect: number | undefined; force: boolean; check: boolean },
+): Promise<number> {
+  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
+  const dollar = /\.(?:[cm]?[jt]sx?)$/.test(target.split(':')[0] ?? '');
+  if (!isPlainIdentifier(newName, dollar))
+    throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier: rt rename gives symbols names`, [
+      'a name is a letter or _ then letters, digits or _',
+    ]);
+  const found = await findSymbol(ctx, target, 'rename');
+  const oldName = found.name;
+  if (newName === oldName) throw new RtError('usage', `${oldName} is already named ${newName}`, []);
+  const plans =
+    found.by === 'semantic' ? semanticPlans(found, newName, target) : namePlans(ctx, found, newName, options.force);
+  const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
+  const byFile = new Map<string, RenamedLine[]>();
+  const references = [...plans.values()].reduce(
+    (n, rows) => n + [...rows.values()].reduce((m, r) => m + r.places.length, 0),
+    0,
+  );
+  const again = (extra: readonly string[]) =>
+    ['rt', 'rename', ...extra, ...(options.check ? [] : ['--no-check']), target, newName].map(shellQuote).join(' ');
+  const flags = writeFlags(ctx, { dryRun: options.dryRun, diff: false, check: options.check });
+  const changes = [...plans.keys()].map((abs) => ({
+    kind: 'update' as const,
+    line: 0,
+    path: path.relative(ctx.cwd, abs) || abs,
+    moveTo: undefined,
+    hunks: [],
+  }));
+  await writeChanges(
+    ctx,
+    changes,
+    {
+      flags,
+      origin: { command: 'rename', patch: false },
+      readOnly: ctx.settings.readOnly,
+      rewrite: {
+        plan(file, lines, index) {
+          const rows = plans.get(file.abs) ?? new Map<number, RowPlan>();
+          const renamed: RenamedLine[] = [];
+          const out: PlannedChange[] = [];
+          for (const [row, plan] of [...rows].sort((a, b) => a[0] - b[0])) {
+            const before = row < lines.count ? lineContent(lines, row) : undefined;
+            const after = before && renameInLine(before, oldName, plan.count, plan.places);
+            if (!before || !after)
+              throw new RtError(
+                'stale',
+                `${file.display}:${row + 1} changed since ${oldName} was found there: nothing was written`,
+                [`see it, then rename again: rt open ${quotePath(`${file.display}:${row + 1}`)}`],
+              );
+            const lid = lidToString(index.lids[row]!);
+            renamed.push({ n: row + 1, lid, before: Buffer.from(before), after });
+            const anchor = { kind: 'both' as const, text: `${row + 1}:${lid}`, line: row + 1, lid };
+            out.push({
+              start: row,
+              deleteCount: 1,
+              insert: [after],
+              hunk: { kind: 'range', op: 'edit', line: 0, from: anchor, to: anchor, rows: [after] },
+              ownEnding: true,
+            });
+          }
+          byFile.set(file.abs, renamed);
+          return out;
+        },
+        verify() {
+          if (options.expect !== undefined && references !== options.expect)
+            throw new RtError(
+              'stale',
+              `${references} places would be renamed, not the ${options.expect} expected: nothing was written`,
+              [`see them: ${again(['--dry-run'])}`, `rename them all: ${again(['--expect', String(references)])}`],
+            );
+        },
+      },
+    },
+    {
+      refusalFirst: ctx.json,
+      report: (planned, reports) =>
+        report(ctx, planned, reports, byFile, { found, newName, references, displayOf, plans }),
+    },
+  );
+  return 0;
+}
+
+/** The rows to rename in each file, from TypeScript's rename locations (refused when it refuses, or on a collision). */
+function semanticPlans(found: SymbolPlaces, newName: string, target: string): Map<string, Map<number, RowPlan>> {
+  const outcome = found.rename!(newName);
+  if (!outcome.ok) {
+    const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
+    throw new RtError(code, `${found.name} cannot be renamed to ${newName}: ${outcome.reason}: nothing was written`, [
+      `see its references: rt refs ${shellQuote(target)}`,
+    ]);
+  }
+  const listed = new Map(found.files.map((f) => [f.file.abs, f]));
+  const plans = new Map<string, Map<number, RowPlan>>();
+  for (const p of outcome.places) {
+    const file = listed.get(p.abs);
+    const row = file?.rows.get(p.row) ?? found.readRow?.(p.abs, p.row);
+    if (!file || row === undefined)
+      throw new RtError(
+        'stale',
+        `renaming ${found.name} would change ${p.abs}:${p.row + 1}, a file rt does not search (ignored or hidden), ` +
+          'so it would not write it: nothing was written',
+        ['rename it with your editor, or track that file'],
+      );
+    addPlace(plans, p.abs, p.row, row, found.name, p.column, p.text);
+  }
+  return plans;
+}
+
+/** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
+function namePlans(
+  ctx: Context,
+  found: SymbolPlaces,
+  newName: string,
+  force: boolean,
+): Map<string, Map<number, RowPlan>> {
+  const plans = new Map<string, Map<number, RowPlan>>();
+  const reader = confinedFiles(ctx.root.dir);
+  for (const f of found.files) {
+    if (!force) {
+      const bytes = reader.bytes(f.file.abs);
+      const taken = bytes && identifiersNamed(found.language, bytes, newName);
+      if (taken?.length)
+        throw new RtError(
+          'stale',
+          `${newName} is already an identifier in ${f.file.display} (line ${taken[0]!.row + 1}), which the rename ` +
+            'changes: renaming by name could merge two symbols: nothing was written',
+          [`see it: rt grep -w ${shellQuote(newName)} ${quotePath(f.file.display)}`, 'rename anyway with --force'],
+        );
+    }
+    for (const p of f.places)
+      addPlace(plans, f.file.abs, p.row, f.rows.get(p.row) ?? '', found.name, p.column, newName);
+  }
+  return plans;
+}
+
+function addPlace(
+  plans: Map<string, Map<number, RowPlan>>,
+  abs: string,
+  row: number,
+  text: string,
+  name: string,
+  column: number,
+  replacement: string,
+): void {
+  const rank = rankAt(text, name, column);
+  if (rank === -1)
+    throw new RtError('stale', `${abs}:${row + 1} no longer holds ${name} where it was found: nothing was written`, [
+      'run the rename again',
+    ]);
+  if (!plans.has(abs)) plans.set(abs, new Map());
+  const rows = plans.get(abs)!;
+  if (!rows.has(row)) rows.set(row, { count: occurrences(text, name).length, places: [] });
+  const places = rows.get(row)!.places;
+  if (!places.some((p) => p.rank === rank)) places.push({ rank, text: replacement });
+}
+
+/** A line's text under `name` for --json, and its bytes in base64 under `${name}Base64` when they are not UTF-8. */
+function side(name: 'before' | 'after', bytes: Buffer): Record<string, string> {
+  const base64 = isUtf8(bytes) ? {} : { [`${name}Base64`]: bytes.toString('base64') };
+  return { [name]: bytes.toString(), ...base64 };
+}
+
+/** What a rename prints: a dry run's preview, or the changed lines with their new LIDs. */
+function report(
+  ctx: Context,
+  planned: readonly Planned[],
+  reports: readonly FileReport[] | undefined,
+  byFile: ReadonlyMap<string, RenamedLine[]>,
+  about: {
+    found: SymbolPlaces;
+    newName: string;
+    references: number;
+    displayOf: ReadonlyMap<string, string>;
+    plans: ReadonlyMap<string, ReadonlyMap<number, RowPlan>>;
+  },
+): void {
+  const style = ctx.style;
+  const { found, newName } = about;
+  const json: Array<Record<string, unknown>> = [];
+  const refsIn = (abs: string) => [...(about.plans.get(abs)?.values() ?? [])].reduce((n, r) => n + r.places.length, 0);
+  const many = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const lines = [...byFile.values()].reduce((n, l) => n + l.length, 0);
+  const summary =
+    `${many(about.references, 'reference')} on ${many(lines, 'line')} in ${many(planned.length, 'file')}` +
+    (found.by === 'name' ? ` (by name, not by scope)` : '');
+  if (!reports) {
+    for (const p of planned) {
+      const file = p.resolved.file;
+      const renamed = byFile.get(file.abs) ?? [];
+      for (const l of renamed) {
+        ctx.out(renderLine(l.n, l.lid, l.before, '-', style, file.display));
+        ctx.out(renderLine(l.n, l.lid, l.after, '+', style, file.display));
+      }
+      json.push({
+        path: file.display,
+        references: refsIn(file.abs),
+        lines: renamed.map((l) => ({ n: l.n, lid: l.lid, ...side('before', l.before), ...side('after', l.after) })),
+      });
+    }
+    ctx.out(`${summary}\n`);
+  } else {
+    ctx.out(`renamed ${found.name} to ${newName}: ${summary}\n`);
+    for (const r of reports) {
+      const p = r.planned;
+      const file = p.resolved.file;
+      const shown: Array<Record<string, unknown>> = [];
+      const runs: Array<{ start: number; lids: string[] }> = [];
+      for (const span of p.applied!.edits.spans()) {
+        const lids: string[] = [];
+        for (let k = 0; k < span.newCount; k++) {
+          const i = span.newStart + k;
+          const lid = lidToString(r.lids![i]!);
+          const content = r.content!(i);
+          lids.push(lid);
+          shown.push({ ...jsonLine(i + 1, lid, content) });
+          ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
+        }
+        if (lids.length) runs.push({ start: span.newStart + 1, lids });
+      }
+      p.view!.recordRuns(runs, 'edit');
+      p.view!.save();
+      json.push({ path: file.display, references: refsIn(file.abs), lines: shown });
+    }
+  }
+  ctx.emit({
+    command: 'rename',
+    dryRun: !reports,
+    from: found.name,
+    to: newName,
+    by: found.by,
+    references: about.references,
+    lines,
+    files: json,
+  });
+}

@@ -1,0 +1,398 @@
+// The references and rename places of a TypeScript or JavaScript symbol, from TypeScript's own
+// language service (the TypeScript rt ships, loaded only by rt refs and rt rename). The program
+// takes the compiler options of the tsconfig.json (or jsconfig.json) nearest the target, and as
+// its files the target's and the ones the caller lists (those that spell the name at all: no other
+// can refer to it), with what they import; every file is read through `files`, which reads
+// nothing outside the root. No standard library is read (rt ships TypeScript's compiler alone):
+// the symbols of a project never resolve to it.
+
+import path from 'node:path';
+import type TS from 'typescript';
+import { loadTypeScript } from './loadTypeScript.js';
+
+type TypeScript = typeof import('typescript');
+
+/** How the language service reads the project: nothing outside the root. */
+export interface ProjectFiles {
+  /** The text of `abs` as a parser reads it (BOM gone, CRLF as LF), or undefined: missing, binary, outside the root. */
+  read(abs: string): string | undefined;
+  fileExists(abs: string): boolean;
+  directoryExists(abs: string): boolean;
+  getDirectories(abs: string): string[];
+}
+
+/** A place in a file's parsed text: 0-based row, UTF-16 column, and its length. */
+export interface SourcePlace {
+  readonly abs: string;
+  readonly row: number;
+  readonly column: number;
+  readonly length: number;
+}
+
+export interface Reference extends SourcePlace {
+  /** Whether it declares the symbol (or an alias of it: an import). */
+  readonly definition: boolean;
+}
+
+/** A place to rename and the text it becomes: the new name, with what keeps it meaning what it did (`old: new`). */
+export interface RenamePlace extends SourcePlace {
+  readonly text: string;
+}
+
+export type RenameOutcome =
+  | { readonly ok: true; readonly places: readonly RenamePlace[] }
+  | { readonly ok: false; readonly reason: string };
+
+/** Why no language service: TypeScript could not be loaded. */
+export class NoTypeScript extends Error {}
+
+export class TypeScriptProject {
+  private readonly ts: TypeScript;
+  private readonly texts = new Map<string, string | undefined>();
+  private readonly versions = new Map<string, number>();
+  private readonly service: TS.LanguageService;
+  /** The configuration file whose options the program takes, if any. */
+  readonly config: string | undefined;
+
+  constructor(
+    private readonly files: ProjectFiles,
+    root: string,
+    target: string,
+    private readonly rootFiles: readonly string[],
+    /** How messages name a file. */
+    private readonly display: (abs: string) => string = (abs) => abs,
+  ) {
+    const ts = loadTypeScript();
+    if (!ts) throw new NoTypeScript('TypeScript could not be loaded');
+    this.ts = ts;
+    const exists = (f: string) => files.fileExists(f);
+    const dir = path.dirname(target);
+    this.config = ts.findConfigFile(dir, exists, 'tsconfig.json') ?? ts.findConfigFile(dir, exists, 'jsconfig.json');
+    const options = { ...this.optionsOf(this.config), ...OVERRIDES };
+    const host: TS.LanguageServiceHost = {
+      getCompilationSettings: () => options,
+      getScriptFileNames: () => [...this.rootFiles],
+      getScriptVersion: (f) => String(this.versions.get(f) ?? 0),
+      getScriptSnapshot: (f) => {
+        const text = this.text(f);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => root,
+      getDefaultLibFileName: () => path.join(root, 'node_modules', 'typescript', 'lib', 'lib.d.ts'),
+      fileExists: exists,
+      readFile: (f) => this.text(f),
+      directoryExists: (d) => files.directoryExists(d),
+      getDirectories: (d) => files.getDirectories(d),
+      useCaseSensitiveFileNames: () => true,
+    };
+    this.service = ts.createLanguageService(host, ts.createDocumentRegistry(true, root));
+  }
+
+  private text(abs: string): string | undefined {
+    if (!this.texts.has(abs)) this.texts.set(abs, this.files.read(abs));
+    return this.texts.get(abs);
+  }
+
+  private optionsOf(config: string | undefined): TS.CompilerOptions {
+    const ts = this.ts;
+    if (config === undefined) return DEFAULTS;
+    const read = ts.readConfigFile(config, (f) => this.files.read(f));
+    if (read.error) return DEFAULTS;
+    const parsed = ts.parseJsonConfigFileContent(
+      read.config,
+      {
+        useCaseSensitiveFileNames: true,
+        readDirectory: () => [],
+        fileExists: (f) => this.files.fileExists(f),
+        readFile: (f) => this.files.read(f),
+      },
+      path.dirname(config),
+      undefined,
+      config,
+    );
+    return parsed.options;
+  }
+
+  /** The offset of (row, column) in `abs`'s text; undefined past its end. */
+  private offsetOf(abs: string, row: number, column: number): number | undefined {
+    const text = this.text(abs);
+    if (text === undefined) return undefined;
+    let at = 0;
+    for (let r = 0; r < row; r++) {
+      const nl = text.indexOf('\n', at);
+      if (nl === -1) return undefined;
+      at = nl + 1;
+    }
+    return at + column;
+  }
+
+  private placeOf(abs: string, start: number, length: number): SourcePlace {
+    const text = this.text(abs) ?? '';
+    let row = 0;
+    let lineStart = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1 && nl < start; nl = text.indexOf('\n', nl + 1)) {
+      row++;
+      lineStart = nl + 1;
+    }
+    return { abs, row, column: start - lineStart, length };
+  }
+
+  /** The symbol's declarations and references, the target's included; undefined when nothing is there to refer to. */
+  references(abs: string, row: number, column: number): Reference[] | undefined {
+    const at = this.offsetOf(abs, row, column);
+    if (at === undefined) return undefined;
+    const found = this.service.findReferences(abs, at);
+    if (!found?.length) return undefined;
+    const seen = new Set<string>();
+    const out: Reference[] = [];
+    for (const symbol of found)
+      for (const r of symbol.references) {
+        const key = `${r.fileName}\0${r.textSpan.start}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({
+          ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length),
+          definition: r.isDefinition === true,
+        });
+      }
+    return out;
+  }
+
+  /**
+   * The places renaming the symbol at (row, column) to `newName` changes, or why it may not be
+   * renamed: TypeScript refuses it, or the new name would collide (see collision).
+   */
+  rename(abs: string, row: number, column: number, newName: string): RenameOutcome {
+    const ts = this.ts;
+    if (!isIdentifierText(ts, newName)) return { ok: false, reason: `${newName} is not an identifier` };
+    const at = this.offsetOf(abs, row, column);
+    if (at === undefined) return { ok: false, reason: 'nothing is there to rename' };
+    const info = this.service.getRenameInfo(abs, at, { providePrefixAndSuffixTextForRename: true });
+    if (!info.canRename) return { ok: false, reason: info.localizedErrorMessage };
+    const locations = this.service.findRenameLocations(abs, at, false, false, {
+      providePrefixAndSuffixTextForRename: true,
+    });
+    if (!locations?.length) return { ok: false, reason: 'TypeScript finds nothing to rename there' };
+    const collision = this.collision(abs, at, info.displayName, newName, locations);
+    if (collision) return { ok: false, reason: collision };
+    return {
+      ok: true,
+      places: locations.map((l) => ({
+        ...this.placeOf(l.fileName, l.textSpan.start, l.textSpan.length),
+        text: `${l.prefixText ?? ''}${newName}${l.suffixText ?? ''}`,
+      })),
+    };
+  }
+
+  /**
+   * Why renaming would change what a name means, or undefined: in the program with the places
+   * renamed, the references of the renamed symbol that spell the new name must be exactly the
+   * places renamed (one lost went to another declaration of the new name; one gained came from
+   * one). References that keep the old name (an export kept as `new as old`) are not asked
+   * about. The program is then put back as it was read.
+   */
+  private collision(
+    abs: string,
+    at: number,
+    oldName: string,
+    newName: string,
+    locations: readonly TS.RenameLocation[],
+  ): string | undefined {
+    const byFile = new Map<string, TS.RenameLocation[]>();
+    for (const l of locations) {
+      if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
+      byFile.get(l.fileName)!.push(l);
+    }
+    // A declaration of the new name in a scope that declares the symbol is a clash TypeScript
+    // reports (a merge, a duplicate) rather than a change of what a name resolves to.
+    const clash = this.declaredBeside(abs, at, newName);
+    if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
+    const expected = new Set<string>();
+    let target = at;
+    const saved = new Map<string, string | undefined>();
+    for (const [file, places] of byFile) {
+      const text = this.text(file) ?? '';
+      saved.set(file, text);
+      places.sort((a, b) => a.textSpan.start - b.textSpan.start);
+      let out = '';
+      let from = 0;
+      for (const p of places) {
+        out += text.slice(from, p.textSpan.start);
+        const name = out.length + (p.prefixText?.length ?? 0);
+        out += `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
+        from = p.textSpan.start + p.textSpan.length;
+        expected.add(`${file}\0${name}`);
+        if (file === abs && at >= p.textSpan.start && at <= from) target = name;
+      }
+      out += text.slice(from);
+      this.texts.set(file, out);
+      this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    }
+    try {
+      const after = this.namedReferences(abs, target, newName);
+      const lost = [...expected].filter((k) => !after.has(k));
+      const gained = [...after].filter((k) => !expected.has(k));
+      const where = (k: string) => {
+        const [file, offset] = splitKey(k);
+        return `${this.display(file)}:${this.placeOf(file, offset, 0).row + 1}`;
+      };
+      if (lost.length === 0 && gained.length === 0) return undefined;
+      if (gained.length)
+        return `${newName} already names something the renamed ${oldName} would capture (${where(gained[0]!)})`;
+      return `${newName} would be taken by another declaration where ${oldName} is used (${where(lost[0]!)})`;
+    } finally {
+      for (const [file, text] of saved) {
+        this.texts.set(file, text);
+        this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+      }
+    }
+  }
+
+  /**
+   * Where `name` is declared in a scope that declares the symbol at `at` (its own declarations'
+   * scopes: a block, a function with its parameters, a module, a class's members...), as
+   * "PATH:LINE"; undefined when nowhere.
+   */
+  private declaredBeside(abs: string, at: number, name: string): string | undefined {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    for (const d of this.service.getDefinitionAtPosition(abs, at) ?? []) {
+      const file = program?.getSourceFile(d.fileName);
+      if (!file || this.text(d.fileName) === undefined) continue;
+      const scope = scopeOf(ts, nodeAt(ts, file, d.textSpan.start));
+      const found = scope && declarationNamed(ts, scope, name);
+      if (found) return `${this.display(d.fileName)}:${this.placeOf(d.fileName, found.getStart(file), 0).row + 1}`;
+    }
+    return undefined;
+  }
+
+  /** The references ("file\0offset") of the symbol at `at` that spell `name` (an alias named otherwise is not one). */
+  private namedReferences(abs: string, at: number, name: string): Set<string> {
+    const out = new Set<string>();
+    for (const symbol of this.service.findReferences(abs, at) ?? [])
+      for (const r of symbol.references) {
+        const text = this.text(r.fileName) ?? '';
+        if (text.slice(r.textSpan.start, r.textSpan.start + r.textSpan.length) === name)
+          out.add(`${r.fileName}\0${r.textSpan.start}`);
+      }
+    return out;
+  }
+}
+
+/** The innermost node of `file` holding `at`. */
+function nodeAt(ts: TypeScript, file: TS.SourceFile, at: number): TS.Node {
+  let node: TS.Node = file;
+  for (;;) {
+    const inner: TS.Node | undefined = ts.forEachChild(node, (c) =>
+      c.getStart(file) <= at && at < c.getEnd() ? c : undefined,
+    );
+    if (!inner) return node;
+    node = inner;
+  }
+}
+
+/** Whether `node` opens a scope its declarations belong to. */
+function isScope(ts: TypeScript, node: TS.Node): boolean {
+  return (
+    ts.isSourceFile(node) ||
+    ts.isBlock(node) ||
+    ts.isModuleBlock(node) ||
+    ts.isCaseBlock(node) ||
+    ts.isFunctionLike(node) ||
+    ts.isClassLike(node) ||
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeLiteralNode(node) ||
+    ts.isEnumDeclaration(node) ||
+    ts.isObjectLiteralExpression(node) ||
+    ts.isForStatement(node) ||
+    ts.isForInStatement(node) ||
+    ts.isForOfStatement(node) ||
+    ts.isCatchClause(node)
+  );
+}
+
+/** The scope the declaration whose name is `name` belongs to (a function's body is the function's). */
+function scopeOf(ts: TypeScript, name: TS.Node): TS.Node | undefined {
+  let node = name.parent?.parent;
+  while (node && !isScope(ts, node)) node = node.parent;
+  if (node && ts.isBlock(node) && node.parent && ts.isFunctionLike(node.parent)) return node.parent;
+  return node;
+}
+
+/** A declaration named `name` directly in `scope` (not in a scope nested in it). */
+function declarationNamed(ts: TypeScript, scope: TS.Node, name: string): TS.Node | undefined {
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node): void => {
+    if (found) return;
+    const named = (node as { name?: TS.Node }).name;
+    const declares =
+      ts.isVariableDeclaration(node) ||
+      ts.isFunctionDeclaration(node) ||
+      ts.isClassDeclaration(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isEnumDeclaration(node) ||
+      ts.isModuleDeclaration(node) ||
+      ts.isImportSpecifier(node) ||
+      ts.isImportClause(node) ||
+      ts.isNamespaceImport(node) ||
+      ts.isImportEqualsDeclaration(node) ||
+      ts.isBindingElement(node) ||
+      ts.isParameter(node) ||
+      ts.isClassElement(node) ||
+      ts.isTypeElement(node) ||
+      ts.isEnumMember(node) ||
+      ts.isPropertyAssignment(node) ||
+      ts.isShorthandPropertyAssignment(node);
+    if (declares && named && ts.isIdentifier(named) && named.text === name) {
+      found = named;
+      return;
+    }
+    if (named && (ts.isBindingElement(node) || ts.isVariableDeclaration(node) || ts.isParameter(node)))
+      if (!ts.isIdentifier(named)) visit(named);
+    // A nested scope's declarations are its own (a function's name is its scope's, visited above).
+    if (node !== scope && isScope(ts, node) && !(ts.isBlock(node) && node.parent === scope)) return;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(scope, visit);
+  return found;
+}
+
+/** Whether `name` is an identifier TypeScript reads as one (a keyword is not). */
+function isIdentifierText(ts: TypeScript, name: string): boolean {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, name);
+  const token = scanner.scan();
+  // Contextual keywords (type, async, of...) name things; reserved words, strict mode's too, do not.
+  const named =
+    token === ts.SyntaxKind.Identifier ||
+    (token > ts.SyntaxKind.LastFutureReservedWord && token <= ts.SyntaxKind.LastKeyword);
+  return named && scanner.getTokenEnd() === name.length;
+}
+
+function splitKey(key: string): [string, number] {
+  const cut = key.lastIndexOf('\0');
+  return [key.slice(0, cut), Number(key.slice(cut + 1))];
+}
+
+/** A project with no tsconfig.json or jsconfig.json: modern modules, JavaScript read as TypeScript reads it. */
+const DEFAULTS: TS.CompilerOptions = {
+  target: 99, // ESNext
+  module: 99, // ESNext
+  moduleResolution: 100, // Bundler
+  jsx: 1, // Preserve
+  allowJs: true,
+  allowImportingTsExtensions: true,
+  resolveJsonModule: true,
+  esModuleInterop: true,
+};
+
+/** Whatever the project says: nothing is emitted, JavaScript files are in, no standard library is looked for. */
+const OVERRIDES: TS.CompilerOptions = {
+  noEmit: true,
+  allowJs: true,
+  noLib: true,
+  composite: false,
+  incremental: false,
+  declaration: false,
+  emitDeclarationOnly: false,
+};

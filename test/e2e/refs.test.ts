@@ -1,0 +1,261 @@
+// rt refs and rt rename: a symbol's places across a project, semantic in TypeScript and
+// JavaScript (TypeScript's language service: shadowing, imports, re-exports, property accesses,
+// shorthand properties), by name elsewhere (tree-sitter identifiers, outside strings and
+// comments); renamed as one undoable batch, collisions refused, bytes outside the names kept.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, expectRun, run, tempRepo, write } from './harness.js';
+import { git } from './search-fixture.js';
+
+afterAll(cleanup);
+
+function repo(files: Record<string, string | Buffer>): string {
+  const dir = tempRepo();
+  for (const [name, content] of Object.entries(files)) write(dir, name, content);
+  git(dir, ['add', '.']);
+  return dir;
+}
+
+const read = (dir: string, name: string) => fs.readFileSync(path.join(dir, name));
+
+/** Output lines with their LIDs taken out (PATH:N|CONTENT, PATH:N=CONTENT), for comparing places. */
+const places = (stdout: string) => stdout.split('\n').map((l) => l.replace(/^([^:]+:\d+):[0-9a-z]{4}([|=+-])/, '$1$2'));
+
+const A_TS = [
+  'export function total(items: number[]): number {',
+  '  let sum = 0;',
+  '  for (const i of items) sum += i;',
+  '  return sum;',
+  '}',
+  '',
+  'export class Cart {',
+  '  total = 0;',
+  '  add(n: number) {',
+  '    this.total += n;',
+  '    return total([n]);',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+const B_TS = [
+  "import { total } from './a';",
+  "import * as A from './a';",
+  "export { total as sum } from './a';",
+  '',
+  'function inner() {',
+  '  const total = 5; // shadows',
+  '  return total + 1;',
+  '}',
+  '',
+  'const box = { total };',
+  'console.log(total([1, 2]), A.total([3]), inner(), box, "total");',
+  '',
+].join('\n');
+
+const TS_PROJECT = {
+  'tsconfig.json': '{ "compilerOptions": { "strict": true, "module": "ESNext", "moduleResolution": "Bundler" } }\n',
+  'src/a.ts': A_TS,
+  'src/b.ts': B_TS,
+};
+
+describe('rt refs, TypeScript', () => {
+  it('lists the definition and the references across files, not a shadowing local nor a same-named property', () => {
+    const dir = repo(TS_PROJECT);
+    const r = run(['refs', 'src/a.ts:@total'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(places(r.stdout)).toEqual([
+      'src/a.ts:1|export function total(items: number[]): number {',
+      'src/a.ts:9=  add(n: number) {',
+      'src/a.ts:11|    return total([n]);',
+      "src/b.ts:1|import { total } from './a';",
+      "src/b.ts:2=import * as A from './a';",
+      "src/b.ts:3|export { total as sum } from './a';",
+      'src/b.ts:5=function inner() {',
+      'src/b.ts:10|const box = { total };',
+      'src/b.ts:11|console.log(total([1, 2]), A.total([3]), inner(), box, "total");',
+      "8 references on 6 lines in 2 files (TypeScript's language service)",
+      '',
+    ]);
+  });
+
+  it('takes PATH:LINE:LID:COL and a grep hit pasted whole, and gives --json', () => {
+    const dir = repo(TS_PROJECT);
+    const hit = run(['grep', '-F', 'this.total', 'src/a.ts'], dir).stdout.trim();
+    const lid = /^src\/a\.ts:10:([0-9a-z]{4})\|/.exec(hit)![1]!;
+    const byCol = run(['refs', `src/a.ts:10:${lid}:10`], dir);
+    expect(places(byCol.stdout)).toEqual([
+      'src/a.ts:7=export class Cart {',
+      'src/a.ts:8|  total = 0;',
+      'src/a.ts:9=  add(n: number) {',
+      'src/a.ts:10|    this.total += n;',
+      "2 references on 2 lines in 1 file (TypeScript's language service)",
+      '',
+    ]);
+    const definitionHit = run(['grep', '-F', 'function total', 'src/a.ts'], dir).stdout.trim();
+    const pasted = run(['refs', definitionHit], dir);
+    expect(pasted.status, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toContain('8 references on 6 lines in 2 files');
+    const callHit = run(['grep', '-F', 'return total', 'src/a.ts'], dir).stdout.trim();
+    const noOne = run(['refs', callHit], dir);
+    expect(noOne.status).toBe(2);
+    expect(noOne.stderr).toContain('add the column of the name');
+    expect(noOne.stderr).toContain('return (:5), total (:12), n (:19)');
+    const json = JSON.parse(run(['refs', '--json', 'src/a.ts:@total'], dir).stdout);
+    expect(json).toMatchObject({
+      command: 'refs',
+      name: 'total',
+      language: 'typescript',
+      by: 'semantic',
+      references: 8,
+      lines: 6,
+      files: 2,
+      definitions: [{ path: 'src/a.ts', n: 1 }],
+      more: null,
+    });
+    expect(json.hits.filter((h: { hit: boolean }) => h.hit)).toHaveLength(6);
+  });
+
+  it('is exit 1 with the outline to see for a definition that is not there', () => {
+    const dir = repo(TS_PROJECT);
+    expectRun(run(['refs', 'src/a.ts:@nothing'], dir), {
+      status: 1,
+      stdout: '',
+      stderr: 'rt: no definition named nothing in src/a.ts\nrt: see them all: rt outline src/a.ts\n',
+    });
+  });
+});
+
+describe('rt rename, TypeScript', () => {
+  it('renames across files (imports, re-exports, property accesses, shorthand) as one step undo takes back', () => {
+    const dir = repo(TS_PROJECT);
+    const preview = run(['rename', '--dry-run', 'src/a.ts:@total', 'grandTotal'], dir);
+    expect(preview.status, preview.stderr).toBe(0);
+    expect(places(preview.stdout).at(-2)).toBe('7 references on 6 lines in 2 files');
+    expect(read(dir, 'src/a.ts').toString()).toBe(A_TS);
+    const r = run(['rename', 'src/a.ts:@total', 'grandTotal'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('renamed total to grandTotal: 7 references on 6 lines in 2 files');
+    expect(read(dir, 'src/a.ts').toString()).toBe(
+      A_TS.replace('function total', 'function grandTotal').replace('return total(', 'return grandTotal('),
+    );
+    expect(read(dir, 'src/b.ts').toString()).toBe(
+      B_TS.replace('import { total }', 'import { grandTotal }')
+        .replace('export { total as sum }', 'export { grandTotal as sum }')
+        .replace('{ total };', '{ total: grandTotal };')
+        .replace('log(total(', 'log(grandTotal(')
+        .replace('A.total(', 'A.grandTotal('),
+    );
+    const undo = run(['undo'], dir);
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(read(dir, 'src/a.ts').toString()).toBe(A_TS);
+    expect(read(dir, 'src/b.ts').toString()).toBe(B_TS);
+  });
+
+  it('refuses (exit 3, nothing written) a name that a use would be captured by, or that would capture another', () => {
+    const dir = repo({
+      ...TS_PROJECT,
+      'src/c.ts': "import { total } from './a';\nfunction outer() {\n  const grand = 1;\n  return total([grand]);\n}\n",
+    });
+    const captured = run(['rename', 'src/a.ts:@total', 'grand'], dir);
+    expect(captured.status).toBe(3);
+    expect(captured.stderr).toContain('grand would be taken by another declaration where total is used (src/c.ts:4)');
+    const capturing = run(['rename', 'src/a.ts:@total', 'inner'], dir);
+    expect(capturing.status).toBe(3);
+    expect(capturing.stderr).toContain('inner already names something the renamed total would capture');
+    expect(read(dir, 'src/a.ts').toString()).toBe(A_TS);
+    expect(read(dir, 'src/b.ts').toString()).toBe(B_TS);
+  });
+
+  it('refuses (exit 3) a name declared beside it, where no reference would move but the declarations clash', () => {
+    const d = 'export function alpha() {}\nfunction beta() {}\nbeta();\n';
+    const dir = repo({ 'src/d.ts': d });
+    const r = run(['rename', 'src/d.ts:@alpha', 'beta'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('beta is already declared where alpha is (src/d.ts:2)');
+    expect(read(dir, 'src/d.ts').toString()).toBe(d);
+  });
+
+  it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
+    const dir = repo(TS_PROJECT);
+    expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);
+    expect(run(['rename', 'src/a.ts:@total', 'class'], dir).status).toBe(2);
+    const expectRefused = run(['rename', '--expect', '3', 'src/a.ts:@total', 'sum2'], dir);
+    expect(expectRefused.status).toBe(3);
+    expect(expectRefused.stderr).toContain('7 places would be renamed, not the 3 expected');
+    expect(read(dir, 'src/a.ts').toString()).toBe(A_TS);
+  });
+
+  it('keeps CRLF, a BOM and a missing final newline, in JavaScript without a tsconfig', () => {
+    const lib = '\ufeffexport const rate = 2;\r\nexport function scale(x) {\r\n  return x * rate;\r\n}';
+    const use = "import { rate, scale } from './lib.js';\nconsole.log(scale(rate));\n";
+    const dir = repo({ 'lib.js': lib, 'use.js': use });
+    const r = run(['rename', 'lib.js:@rate', 'factor'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, 'lib.js').toString()).toBe(lib.replaceAll('rate', 'factor'));
+    expect(read(dir, 'use.js').toString()).toBe(use.replaceAll('rate', 'factor'));
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(read(dir, 'lib.js').toString()).toBe(lib);
+  });
+});
+
+describe('rt refs and rt rename by name (Python, Go)', () => {
+  const M_PY =
+    'def load(path):\n    """load the path"""\n    return open(path)\n\n\nclass Store:\n    def load(self):\n' +
+    '        # load it\n        return load("x")\n\nprint(f"{load}", "load")\n';
+  const N_PY = 'from m import load\nload("y")\n';
+
+  it('finds identifiers of the name outside strings and comments, and says it is by name', () => {
+    const dir = repo({ 'm.py': M_PY, 'n.py': N_PY, 'other.go': 'package main\n\nfunc load() {}\n' });
+    const r = run(['refs', 'm.py:@load'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(places(r.stdout)).toEqual([
+      'm.py:1|def load(path):',
+      'm.py:6=class Store:',
+      'm.py:7|    def load(self):',
+      'm.py:9|        return load("x")',
+      'm.py:11|print(f"{load}", "load")',
+      'n.py:1|from m import load',
+      'n.py:2|load("y")',
+      '6 references on 6 lines in 2 files (by name, not by scope: python identifiers spelling load)',
+      '',
+    ]);
+  });
+
+  it('renames them by name, refuses a name already there unless --force, and undo restores every byte', () => {
+    const crlf = 'from m import load\r\nx = load  # load\r\n';
+    const dir = repo({ 'm.py': M_PY, 'n.py': N_PY, 'o.py': crlf });
+    const taken = run(['rename', 'm.py:@load', 'open'], dir);
+    expect(taken.status).toBe(3);
+    expect(taken.stderr).toContain('open is already an identifier in m.py (line 3)');
+    const r = run(['rename', 'm.py:@load', 'fetch'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, 'm.py').toString()).toBe(
+      M_PY.replace('def load(path)', 'def fetch(path)')
+        .replace('def load(self)', 'def fetch(self)')
+        .replace('return load("x")', 'return fetch("x")')
+        .replace('f"{load}"', 'f"{fetch}"'),
+    );
+    expect(read(dir, 'n.py').toString()).toBe('from m import fetch\nfetch("y")\n');
+    expect(read(dir, 'o.py').toString()).toBe('from m import fetch\r\nx = fetch  # load\r\n');
+    expect(run(['undo'], dir).status).toBe(0);
+    expect(read(dir, 'm.py').toString()).toBe(M_PY);
+    expect(read(dir, 'n.py').toString()).toBe(N_PY);
+    expect(read(dir, 'o.py').toString()).toBe(crlf);
+    expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
+  });
+
+  it('Go: identifiers of the name, not the word in a string or a comment', () => {
+    const go =
+      'package main\n\nfunc Load() int { return 1 }\n\n' +
+      'func main() {\n\t_ = Load() // Load\n\ts := "Load"\n\t_ = s\n}\n';
+    const dir = repo({ 'main.go': go });
+    const r = run(['rename', 'main.go:@Load', 'Fetch'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, 'main.go').toString()).toBe(
+      go.replace('func Load()', 'func Fetch()').replace('_ = Load()', '_ = Fetch()'),
+    );
+  });
+});
