@@ -13,6 +13,7 @@ Read:
 Search (hits carry LIDs you can edit at once; -p adds the definition around hits, with =):
   rt grep [-F] [-i] [-w] [-C N] [-p] [-g GLOB] PATTERN [PATH...]  → PATH:NUMBER:LID|CONTENT
   rt grep-file PATTERN FILE    rt find GLOB-OR-SUBSTRING [DIR]
+  rt refs FILE:@NAME           the definition and every reference (TS/JS by type, else by name)
 Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   rt edit FILE FROM [TO] <<'EOF'        replace lines FROM..TO (LIDs)
   ...new lines...
@@ -20,6 +21,7 @@ Edit (text from a quoted heredoc, byte for byte; one trailing newline dropped):
   rt insert FILE LID [--after] <<'EOF'  insert before (after) a line; '$' appends
   rt delete FILE FROM [TO]              delete lines
   rt create FILE <<'EOF'                new file (--force replaces; --empty: empty)
+  rt edit FILE:@Cart.add <<'EOF'        a definition whole, once shown (delete, insert too)
 Many edits in many files, all or nothing (every anchor as you read it):
   rt apply <<'EOF'
   *** Update File: src/a.ts
@@ -27,6 +29,8 @@ Many edits in many files, all or nothing (every anchor as you read it):
   +new line                     (each new line is a + row; a bare + is an empty line)
   *** Add File: src/b.ts        (also: *** Delete File: P, *** Move to: P)
   EOF                           apply_patch hunks (@@ TEXT, then ' '/-/+ rows) work too
+Across the project, as one step (--dry-run to preview, --expect N to be sure):
+  rt replace [-F] [-w] [--in code] PATTERN REPLACEMENT [PATH...]    rt rename FILE:@NAME NEWNAME
 rt undo steps back your last write if nothing changed the file since (rt redo, rt history).
 Rules:
 - Name lines by LID (kq3f) or NUMBER:LID (101:kq3f); a bare number must still name the line.

@@ -111,11 +111,12 @@ _rt; printf '%s\\n' "\${COMPREPLY[@]}"`;
 });
 
 describe('rt help agents', () => {
-  it('prints the agent guide, under 40 lines, which the README carries too', () => {
+  it('prints the agent guide, at most 43 lines, which the README carries too', () => {
     const r = run(['help', 'agents'], root);
     expect(r.status, r.text).toBe(0);
     expect(r.stdout).toBe(AGENT_GUIDE);
-    expect(AGENT_GUIDE.split('\n').length).toBeLessThan(40);
+    // (39 before project-wide changes, which were allowed four lines more.)
+    expect(AGENT_GUIDE.split('\n').length).toBeLessThanOrEqual(43);
     expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(AGENT_GUIDE);
   });
 });
