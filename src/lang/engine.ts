@@ -59,6 +59,12 @@ export interface Engine {
   ): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
+  /** The definitions of `text` as `outline` gives them, with the syntax errors of the same parse (treeProblems.ts). */
+  outlineChecked(
+    language: LanguageId,
+    text: string,
+    budgetMs?: number,
+  ): { definitions: Definition[]; problems: SyntaxProblem[] } | undefined;
   /**
    * The strings and comments of `text` that touch `rows` (codeSpans.ts), or undefined when it
    * could not be parsed in time.
@@ -176,6 +182,16 @@ export function createEngine(read: ReadGrammar): Engine {
       if (!tree) return undefined;
       try {
         return outlineOf(language, tree);
+      } finally {
+        tree.delete();
+      }
+    },
+    outlineChecked(language, text, budgetMs = Infinity) {
+      if (PARSING[language].kind !== 'tree-sitter') return { definitions: [], problems: [] };
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return { definitions: outlineOf(language, tree), problems: treeProblems(tree) };
       } finally {
         tree.delete();
       }
