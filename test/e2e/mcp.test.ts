@@ -188,6 +188,11 @@ describe('rt mcp', () => {
     expect(textOf(missing)).toContain('the closest: Cart.add');
     expect(textOf(missing)).toContain('see them all: outline with path: "a.py"');
     expect(textOf(missing)).toMatch(/\(exit 1\)$/);
+    const beside = await call(client, 'delete', { path: 'a.py:@Cart.add', from: '1' });
+    expect(beside.isError).toBe(true);
+    expect(textOf(beside)).toContain(
+      'names a definition, whose lines are its whole range: give no from or to beside it',
+    );
   });
 
   it('a CLI edit between two calls: LIDs of untouched lines still work, a changed line is refused', async () => {
