@@ -258,14 +258,18 @@ function byLinesInstead(error: RtError, display: string): RtError {
 /**
  * Refuses a write by name of `d` (lines d.startLine..end) when another definition has text on its
  * first or last line (`const a = 1, b = 2;`, `} function d() {`): written by name, it would go
- * too. Definitions inside `d` go with it; one around it shares its lines but for its first line
- * (`class A: def f(): pass`) or, but in Python, whose blocks end with their last statement, its
- * last (the `}` of `m() {} }`). A Markdown section holds its subsections, and shares no text.
+ * too. Definitions inside `d` go with it; one around it is in the way when its listed line is one
+ * of `d`'s (`class A: def f(): pass`) or, but in Python, whose blocks end with their last
+ * statement, when it ends on `d`'s last line (the `}` of `m() {} }`). A Markdown section holds
+ * its subsections, and shares no text.
  */
 function refuseShared(d: Definition, end: number, all: readonly Definition[], display: string, byLid: string): void {
   if (d.level !== undefined) return;
+  // Inside by its name (a class's method), or by its lines when it starts on a line of its own.
   const inside = (a: Definition, b: Definition) =>
-    a.startLine >= b.startLine && a.endLine <= b.endLine && a.qualifiedName.startsWith(`${b.qualifiedName}.`);
+    a.startLine >= b.startLine &&
+    a.endLine <= b.endLine &&
+    (a.qualifiedName.startsWith(`${b.qualifiedName}.`) || a.startLine > b.startLine);
   const indented = /\.pyi?$/.test(display);
   const other = all.find((e) => {
     if (e === d || e.endLine < d.startLine || e.startLine > end || inside(e, d)) return false;
