@@ -34,6 +34,8 @@ export interface HitOutput {
   readonly prefixPath: boolean;
   /** -o: only the matching parts of hits, each on a line of its own. */
   readonly only: boolean;
+  /** -W: the definitions around hits are printed whole (their lines then count as shown whole: see ShownBy). */
+  readonly whole?: boolean;
 }
 
 /**
@@ -124,7 +126,7 @@ export class HitPrinter implements SearchSink {
     this.view!.record(
       run[0]!.n,
       run.map((r) => r.lid),
-      'search',
+      this.output.whole ? 'search' : 'hit',
     );
     this.run = [];
   }
@@ -164,6 +166,7 @@ export function printHits(
     context: before > 0 || after > 0 || enclosing?.body === true,
     prefixPath,
     only,
+    whole: enclosing?.body === true,
   });
   const options = {
     before,

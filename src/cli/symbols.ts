@@ -13,7 +13,8 @@ import { readWhole } from '../store/userFiles.js';
 import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
-import { MAX_CHECK_BYTES, outline, prepareChecker, type Definition } from '../lang/syntax.js';
+import type { SyntaxProblem } from '../lang/problem.js';
+import { MAX_CHECK_BYTES, outline, outlineChecked, prepareChecker, type Definition } from '../lang/syntax.js';
 import type { Context } from './context.js';
 
 export type { Definition } from '../lang/syntax.js';
@@ -135,13 +136,13 @@ export function severalNamed(
   display: string,
   lines: { lid(line: number): string; content(line: number): Buffer },
   hint: (distinct: boolean, firstLid: string) => string,
+  each?: (d: Definition) => string,
 ): RtError {
-  const shown = found
-    .slice(0, 20)
-    .map(
-      (d) =>
-        `  ${d.line}:${lines.lid(d.line)}|${lines.content(d.line).toString('utf8')}  (${d.kind} ${d.qualifiedName})`,
-    );
+  const shown = found.slice(0, 20).map((d) => {
+    const text = lines.content(d.line).toString('utf8');
+    const listed = `  ${d.line}:${lines.lid(d.line)}|${text}  (${d.kind} ${d.qualifiedName}`;
+    return each ? `${listed}, lines ${d.startLine}-${d.endLine}: ${each(d)})` : `${listed})`;
+  });
   const distinct = new Set(found.map((d) => d.qualifiedName)).size === found.length;
   const hints = [...shown, hint(distinct, lines.lid(found[0]!.line))];
   return new RtError('usage', `${found.length} definitions in ${display} are named ${name}:`, hints, {
@@ -164,7 +165,7 @@ export function severalNamed(
  */
 export function symbolsFor(ctx: Context, named: (display: string, qualifiedName: string) => string): Symbols {
   const languages = new Map<string, Outlined>();
-  const parsed = new WeakMap<FileLines, readonly Definition[]>();
+  const parsed = new WeakMap<FileLines, Parsed>();
   return {
     async prepare(file) {
       try {
@@ -172,20 +173,20 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
       } catch (error) {
         // What to do instead is a write by lines, not a search.
         if (!(error instanceof RtError) || error.code !== 'input') throw error;
-        const instead = `name its lines by LID instead: see them with rt open ${quotePath(file.display)}`;
-        throw new RtError(error.code, error.message, [instead], error.details as Record<string, unknown>);
+        throw byLinesInstead(error, file.display);
       }
     },
     find(file, lines, lids, name) {
-      let definitions = parsed.get(lines);
-      if (!definitions) {
-        const all = definitionsIn(file, lines.bytes, languages.get(file.abs)!);
-        definitions = all.filter((d) => d.endLine <= lines.count);
-        parsed.set(lines, definitions);
+      let found = parsed.get(lines);
+      if (!found) {
+        found = parseForWrite(file, lines, languages.get(file.abs)!);
+        parsed.set(lines, found);
       }
-      const found = definitionsNamed(definitions, name);
+      const { definitions, problems } = found;
       const display = file.display;
-      if (found.length === 0) {
+      const lidOf = (n: number) => lidToString(lids[n - 1]!);
+      const matching = definitionsNamed(definitions, name);
+      if (matching.length === 0) {
         const near = closestNames(definitions, name);
         throw new RtError(
           'no_definition',
@@ -194,20 +195,123 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
           { name, closest: near },
         );
       }
-      if (found.length > 1) {
-        const q = found[0]!.qualifiedName;
+      if (matching.length > 1) {
+        const q = matching[0]!.qualifiedName;
         throw severalNamed(
-          found,
+          matching,
           name,
           display,
-          { lid: (n) => lidToString(lids[n - 1]!), content: (n) => lineContent(lines, n - 1) },
-          (distinct, lid) =>
+          { lid: lidOf, content: (n) => lineContent(lines, n - 1) },
+          (distinct) =>
             `${distinct ? `name one by its qualified name (${named(display, q)}), or ` : ''}name its lines by ` +
-            `LID instead (see them: rt open ${quotePath(`${display}:${lid}`)})`,
+            'LID instead: see them with the rt open above',
+          (d) => `rt open ${quotePath(`${display}:${d.startLine}-${d.endLine}`)}`,
         );
       }
-      const d = found[0]!;
-      return { line: d.line, start: d.startLine, end: d.endLine };
+      const d = matching[0]!;
+      const blank = (n: number) => /^[ \t\f]*$/.test(lineContent(lines, n - 1).toString('latin1'));
+      let end = d.endLine;
+      // A section's blank lines before the next heading are spacing, not its text: a write by name leaves them.
+      if (d.level !== undefined) while (end > d.line && blank(end)) end--;
+      const byLid = `rt edit ${quotePath(display)} ${lidOf(d.startLine)} ${lidOf(end)}`;
+      refuseShared(d, end, definitions, display, byLid);
+      refuseBroken(d, end, definitions, problems, lines.count, display, byLid);
+      return {
+        line: d.line,
+        start: d.startLine,
+        end,
+        ...(end === d.endLine ? {} : { listedEnd: d.endLine }),
+        parts: 1 + (d.parts?.length ?? 0),
+        named: { name: d.name, kind: d.kind, qualified: d.qualifiedName },
+      };
     },
   };
+}
+
+interface Parsed {
+  readonly definitions: readonly Definition[];
+  /** The lines of the parse's errors and missing nodes (none for Markdown), ascending. */
+  readonly problems: readonly SyntaxProblem[];
+}
+
+function parseForWrite(file: ResolvedPath, lines: FileLines, language: Outlined): Parsed {
+  try {
+    if (lines.bytes.length > MAX_CHECK_BYTES) throw tooLarge(file, lines.bytes.length);
+    const keep = (all: readonly Definition[]) => all.filter((d) => d.endLine <= lines.count);
+    if (language === 'markdown') return { definitions: keep(definitionsIn(file, lines.bytes, language)), problems: [] };
+    const found = outlineChecked(language, lines.bytes);
+    if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`);
+    const problems = [...found.problems].sort((a, b) => a.line - b.line);
+    return { definitions: keep(found.definitions), problems };
+  } catch (error) {
+    if (error instanceof RtError && error.code === 'input') throw byLinesInstead(error, file.display);
+    throw error;
+  }
+}
+
+/** `error` (a file rt finds no definitions in) with what to do instead: a write of its lines by LID. */
+function byLinesInstead(error: RtError, display: string): RtError {
+  const instead = `name its lines by LID instead: see them with rt open ${quotePath(display)}`;
+  return new RtError(error.code, error.message, [instead], error.details as Record<string, unknown>);
+}
+
+/**
+ * Refuses a write by name of `d` (lines d.startLine..end) when another definition has text on its
+ * first or last line (`const a = 1, b = 2;`, `} function d() {`): written by name, it would go
+ * too. Definitions inside `d` go with it; one around it is in the way when its listed line is one
+ * of `d`'s (`class A: def f(): pass`) or, but in Python, whose blocks end with their last
+ * statement, when it ends on `d`'s last line (the `}` of `m() {} }`). A Markdown section holds
+ * its subsections, and shares no text.
+ */
+function refuseShared(d: Definition, end: number, all: readonly Definition[], display: string, byLid: string): void {
+  if (d.level !== undefined) return;
+  // Inside by its name (a class's method), or by its lines when it starts on a line of its own.
+  const inside = (a: Definition, b: Definition) =>
+    a.startLine >= b.startLine &&
+    a.endLine <= b.endLine &&
+    (a.qualifiedName.startsWith(`${b.qualifiedName}.`) || a.startLine > b.startLine);
+  const indented = /\.pyi?$/.test(display);
+  const other = all.find((e) => {
+    if (e === d || e.endLine < d.startLine || e.startLine > end || inside(e, d)) return false;
+    if (inside(d, e)) return e.line >= d.startLine || (!indented && e.endLine === end);
+    return true;
+  });
+  if (!other) return;
+  const shared = other.endLine >= d.startLine && other.startLine <= d.startLine ? d.startLine : end;
+  throw new RtError(
+    'usage',
+    `@${d.qualifiedName} shares line ${shared} of ${display} with ${other.kind} ${other.qualifiedName}: written by ` +
+      'name, that would be written too; nothing was written',
+    [`write the lines you mean by LID instead: ${byLid} (the lines of @${d.qualifiedName}; or rt delete …)`],
+    { name: d.qualifiedName, other: other.qualifiedName, line: shared },
+  );
+}
+
+/**
+ * Refuses a write by name of `d` when the parse has an error from its first line to the start of
+ * the definition after it (or the file's end): its range may then run past its end (a `(` left
+ * open swallows the next function), and be written with the lines of another.
+ */
+function refuseBroken(
+  d: Definition,
+  end: number,
+  all: readonly Definition[],
+  problems: readonly SyntaxProblem[],
+  count: number,
+  display: string,
+  byLid: string,
+): void {
+  const next = all.reduce((at, e) => (e.startLine > end && e.startLine < at ? e.startLine : at), count + 1);
+  const error = problems.find((p) => p.endLine >= d.startLine && p.line < next);
+  if (!error) return;
+  throw new RtError(
+    'usage',
+    `${display} has a syntax error at line ${error.line}, column ${error.column} (${error.message}), within or ` +
+      `after @${d.qualifiedName}: where it ends is not known; nothing was written`,
+    [
+      `write the lines you mean by LID instead: ${byLid} (see them: rt open ` +
+        `${quotePath(`${display}:${d.startLine}-${Math.min(next, count)}`)})`,
+    ],
+    { name: d.qualifiedName, line: error.line, column: error.column },
+  );
 }

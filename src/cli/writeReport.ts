@@ -148,12 +148,14 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const { before, after, regions } = changesOf(p);
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
+  const named = p.applied?.edits.edits.flatMap((c) => (c.definition ? [c.definition] : [])) ?? [];
   const json: JsonFile = {
     path: display,
     written: true,
     verb,
     ...(moveTo ? { from: file.display } : {}),
     ...(p.over ? { replaced: true } : {}),
+    ...(named.length === 1 ? { definition: named[0] } : named.length > 1 ? { definitions: named } : {}),
   };
   const replacing = p.over ? ` (replacing the old ${moveTo?.display})` : '';
   if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${replacing}\n`);

@@ -112,6 +112,12 @@ export function definitionOr(
     if (operand.value !== undefined) throw linesBesideDefinition(pathArg, command);
     return { definition };
   }
+  const noName = /^(.+):@$/.exec(pathArg);
+  if (noName && !namesNonFolder(path.resolve(ctx.cwd, pathArg)))
+    throw new RtError('usage', `a name is missing after @ in ${pathArg}: PATH:@NAME names a definition`, [
+      `name one: rt ${command} ${quotePath(`${noName[1]}:@NAME`)}; ` +
+        `see their names: rt outline ${quotePath(noName[1]!)}`,
+    ]);
   if (operand.value === undefined)
     throw new RtError('usage', `missing required argument '${operand.name}'`, [
       `see the usage with: rt help ${command}`,
@@ -125,7 +131,7 @@ function linesBesideDefinition(pathArg: string, command: 'edit' | 'delete' | 'in
   const file = quotePath(pathArg.slice(0, pathArg.lastIndexOf(':')));
   return new RtError(
     'usage',
-    `${pathArg} names a definition, whose lines are its whole range: ${insert ? 'AT is' : 'FROM and TO are'} not given`,
+    `${pathArg} names a definition, whose lines are its whole range: give no ${insert ? 'AT' : 'FROM or TO'} beside it`,
     [
       `${command} it so: ${alone}${insert ? ' (--after to insert after it)' : ''}`,
       `to ${command} at lines of it, name the file alone: rt ${command} ${file} …`,

@@ -63,6 +63,12 @@ export interface Engine {
   ): { found: SyntaxProblem[]; was: SyntaxProblem[] | undefined } | undefined;
   /** The definitions of `text` (tree-sitter languages; JSON has none). */
   outline(language: LanguageId, text: string, budgetMs?: number): Definition[] | undefined;
+  /** The definitions of `text` as `outline` gives them, with the syntax errors of the same parse (treeProblems.ts). */
+  outlineChecked(
+    language: LanguageId,
+    text: string,
+    budgetMs?: number,
+  ): { definitions: Definition[]; problems: SyntaxProblem[] } | undefined;
   /**
    * Where identifiers spelling `name` stand in `text` (identifiers.ts), in text order; undefined
    * when it could not be parsed in time.
@@ -199,6 +205,16 @@ export function createEngine(read: ReadGrammar): Engine {
       if (!tree) return undefined;
       try {
         return identifiersIn(tree, name);
+      } finally {
+        tree.delete();
+      }
+    },
+    outlineChecked(language, text, budgetMs = Infinity) {
+      if (PARSING[language].kind !== 'tree-sitter') return { definitions: [], problems: [] };
+      const tree = parse(language, text, budgetMs);
+      if (!tree) return undefined;
+      try {
+        return { definitions: outlineOf(language, tree), problems: treeProblems(tree) };
       } finally {
         tree.delete();
       }

@@ -393,6 +393,24 @@ export function identifiersNamed(
 }
 
 /**
+ * The definitions in `bytes` with the syntax errors of the same parse (a write by name is refused
+ * near one: see symbols.ts); undefined as for `outline`.
+ */
+export function outlineChecked(
+  language: LanguageId,
+  bytes: Uint8Array,
+): { definitions: readonly Definition[]; problems: readonly SyntaxProblem[] } | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
+  if (PARSING[language].kind !== 'tree-sitter') return { definitions: [], problems: [] };
+  try {
+    return parser.outlineChecked(language, sourceOf(bytes).text, OUTLINE_BUDGET_MS);
+  } catch {
+    return undefined; // as a file too deep to outline
+  }
+}
+
+/**
  * The strings and comments of `bytes` that touch `rows` (0-based, ascending), as codeSpans.ts
  * gives them; undefined when the file cannot be parsed (grammar not loaded, too big, too slow, or
  * not a tree-sitter language): `rt replace --in code` then replaces in it everywhere, and says so.

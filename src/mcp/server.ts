@@ -192,7 +192,9 @@ function resultOf(
   words: Vocabulary,
 ): ToolResult {
   const content: ToolResult['content'] = [];
-  if (status >= 2) {
+  // A write that wrote nothing for want of its target (exit 1: no definition of that name) is refused, not said.
+  const refused = status === 1 && tool.spec.writes === true && document?.error !== undefined;
+  if (status >= 2 || refused) {
     content.push({ type: 'text', text: `${text}${notes}(exit ${status})` });
     return fit(tool, {
       isError: true,

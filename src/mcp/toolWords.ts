@@ -160,6 +160,8 @@ function lineInToolWords(line: string, words: Vocabulary): string {
       .replace(/\b(?:on|to) (?:standard error|stderr)\b/g, "in the result's notes")
       .replace(/\b(?:standard error|stderr) says\b/g, "the result's notes say")
       .replace(/\b(?:standard error|stderr)\b/g, "the result's notes")
+      // The operands beside PATH:@NAME, as a call's fields.
+      .replace(/\bgive no (FROM or TO|AT) beside it\b/g, (_, o: string) => `give no ${o.toLowerCase()} beside it`)
   );
 }
 

@@ -491,7 +491,13 @@ function changesOf(
       index,
       world,
       wasSeen,
-      ...(definition ? { definition, definitionShown: (lids: Uint32Array) => view.definitionShown(lids) } : {}),
+      ...(definition
+        ? {
+            definition,
+            definitionShown: (lids: Uint32Array) => view.definitionShown(lids),
+            ...(wasSeen ? { shownWhole: (lid: string) => view.shownWhole(lid) } : {}),
+          }
+        : {}),
     },
     hunks,
   );

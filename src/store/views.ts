@@ -7,6 +7,8 @@
 // is a line shown since it last changed. `definitions` holds a digest of the LIDs of each
 // definition shown as one (rt outline lists its first line, rt open PATH:@NAME its first window):
 // a definition whose lines have those LIDs now, in that order, is the definition shown, unchanged.
+// `hits` holds the LIDs of `seen` shown only as a search's hits and context (grep without -W): a
+// line shown so is edited by its LID, but a definition is not shown by it.
 
 import { digestWords } from '../model/digest.js';
 import type { LineWindow } from '../model/window.js';
@@ -32,6 +34,8 @@ interface ViewDoc extends StateDoc {
   seen: string[];
   /** Definitions shown as such: the digest of their lines' LIDs (definitionKey), least recent first. */
   definitions?: string[];
+  /** LIDs of `seen` shown only by searches ('hit'), least recent first. */
+  hits?: string[];
 }
 
 function isViewDoc(doc: unknown): boolean {
@@ -55,12 +59,17 @@ function isViewDoc(doc: unknown): boolean {
     ) &&
     Array.isArray(d.seen) &&
     d.seen.every((l) => typeof l === 'string') &&
-    (d.definitions === undefined || (Array.isArray(d.definitions) && d.definitions.every((k) => typeof k === 'string')))
+    (d.definitions === undefined ||
+      (Array.isArray(d.definitions) && d.definitions.every((k) => typeof k === 'string'))) &&
+    (d.hits === undefined || (Array.isArray(d.hits) && d.hits.every((k) => typeof k === 'string')))
   );
 }
 
-/** How lines came to be shown: a window resets what a number means; the rest add to it. */
-export type ShownBy = 'window' | 'edit' | 'search';
+/**
+ * How lines came to be shown: a window resets what a number means; the rest add to it. 'search':
+ * a search that shows definitions whole (grep -W); 'hit': any other search's hits and context.
+ */
+export type ShownBy = 'window' | 'edit' | 'search' | 'hit';
 
 export class ViewState {
   /** Whether what was recorded since loading says more than the saved state did. */
@@ -72,6 +81,7 @@ export class ViewState {
   private byNumber: Map<number, string[]> | undefined;
   private seenSet: Set<string> | undefined;
   private definitionSet: Set<string> | undefined;
+  private hitSet: Set<string> | undefined;
 
   private constructor(
     private readonly store: StateStore,
@@ -105,6 +115,11 @@ export class ViewState {
 
   wasSeen(lid: string): boolean {
     return this.seen().has(lid);
+  }
+
+  /** Whether the line of `lid` was shown since it last changed other than as a search's hit (see `hits`). */
+  shownWhole(lid: string): boolean {
+    return this.seen().has(lid) && !this.hits().has(lid);
   }
 
   /** Whether a definition whose lines had exactly these LIDs (codes, in order) was shown as one. */
@@ -147,6 +162,7 @@ export class ViewState {
     if (!changed) return;
     dropOldest(this.numbers(), MAX_NUMBERS);
     dropOldest(this.seen(), MAX_SEEN);
+    dropOldest(this.hits(), MAX_SEEN);
   }
 
   /** Adds lines `start`.. as shown, without dropping old entries; whether anything changed. */
@@ -160,10 +176,12 @@ export class ViewState {
     }
     const byNumber = this.numbers();
     const seen = this.seen();
+    const hits = this.hits();
     const news = lids.some((lid, i) => {
       const before = byNumber.get(start + i);
       return (
         !seen.has(lid) ||
+        (by !== 'hit' && hits.has(lid)) ||
         !before ||
         (by === 'window' ? before.length !== 1 || before[0] !== lid : !before.includes(lid))
       );
@@ -178,6 +196,11 @@ export class ViewState {
       byNumber.set(n, before.includes(lid) ? before : [...before, lid]);
     });
     for (const lid of lids) {
+      if (by !== 'hit') hits.delete(lid);
+      else if (!seen.has(lid) || hits.has(lid)) {
+        hits.delete(lid);
+        hits.add(lid);
+      }
       seen.delete(lid);
       seen.add(lid);
     }
@@ -190,6 +213,10 @@ export class ViewState {
 
   private seen(): Set<string> {
     return (this.seenSet ??= new Set(this.doc.seen));
+  }
+
+  private hits(): Set<string> {
+    return (this.hitSet ??= new Set(this.doc.hits));
   }
 
   private definitionKeys(): Set<string> {
@@ -267,6 +294,7 @@ export class ViewState {
       if (view.byNumber) view.doc.shown = [...view.byNumber];
       if (view.seenSet) view.doc.seen = [...view.seenSet];
       if (view.definitionSet) view.doc.definitions = [...view.definitionSet];
+      if (view.hitSet) view.doc.hits = [...view.hitSet];
       store.save('view', this.rel, view.doc);
     });
   }

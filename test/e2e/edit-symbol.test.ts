@@ -132,8 +132,9 @@ describe('rt edit PATH:@NAME replaces the whole definition', () => {
       'README.md',
       '# Title\n\nIntro.\n\n## Set up\n\nRun it.\n\n## Use\n\nUse it.\n',
       'set-up',
-      '## Set up\n\nRun it.\n\n',
-      '## Set-up\n\nRun it twice.\n\n',
+      // Up to its last line of text: the blank line before the next heading stays.
+      '## Set up\n\nRun it.\n',
+      '## Set-up\n\nRun it twice.\n',
     ],
   ])('%s', (_, file, source, name, range, text) => {
     const dir = repo({ [file]: source });
@@ -233,7 +234,8 @@ describe('the definition must have been shown, and be unchanged since', () => {
     expect(run(['delete', 'a.py:@Cart.add'], dir).status).toBe(3);
     expect(run(['grep', '-W', 'return x', 'a.py'], dir).status).toBe(0);
     expect(run(['delete', 'a.py:@Cart.add'], dir).status).toBe(0);
-    expect(read(dir, 'a.py')).toBe(PYTHON.replace('    @property\n    def add(self, x):\n        return x\n', ''));
+    // The blank line after it goes too: one was before it.
+    expect(read(dir, 'a.py')).toBe(PYTHON.replace('    @property\n    def add(self, x):\n        return x\n\n', ''));
   });
 
   it('a line of it changed since the outline: exit 3, nothing written; a change elsewhere does not count', () => {
@@ -308,10 +310,10 @@ describe('names', () => {
       stdout: '',
       stderr: new RegExp(
         String.raw`^rt: 2 definitions in a\.py are named run:\n` +
-          String.raw`rt:   2:[0-9a-z]{4}\|    def run\(self\):  \(method A\.run\)\n` +
-          String.raw`rt:   7:[0-9a-z]{4}\|    def run\(self\):  \(method B\.run\)\n` +
-          String.raw`rt: name one by its qualified name \(rt edit a\.py:@A\.run\), or name its lines by LID instead ` +
-          String.raw`\(see them: rt open a\.py:[0-9a-z]{4}\)\n$`,
+          String.raw`rt:   2:[0-9a-z]{4}\|    def run\(self\):  \(method A\.run, lines 2-3: rt open a\.py:2-3\)\n` +
+          String.raw`rt:   7:[0-9a-z]{4}\|    def run\(self\):  \(method B\.run, lines 7-8: rt open a\.py:7-8\)\n` +
+          String.raw`rt: name one by its qualified name \(rt edit a\.py:@A\.run\), or name its lines by LID instead: ` +
+          String.raw`see them with the rt open above\n$`,
       ),
     });
     expect(read(dir, 'a.py')).toBe(TWO);
@@ -339,7 +341,7 @@ describe('names', () => {
     const dir = repo({ 'a.py': PYTHON });
     expectRun(run(['edit', 'a.py:@total', 'kq3f'], dir, { input: 'x\n' }), {
       status: 2,
-      stderr: /^rt: a\.py:@total names a definition, whose lines are its whole range: FROM and TO are not given\n/,
+      stderr: /^rt: a\.py:@total names a definition, whose lines are its whole range: give no FROM or TO beside it\n/,
     });
     expectRun(run(['delete', 'a.py'], dir), {
       status: 2,
@@ -478,5 +480,173 @@ describe('rt apply: @@ edit @NAME, @@ delete @NAME, @@ insert before|after @NAME
         stderr: message,
       });
     }
+  });
+});
+
+describe('a write by name takes nothing but the definition', () => {
+  it('one that shares its first or last line with another is refused (exit 2) with the command by LID', () => {
+    const js =
+      'const a = 1, b = 2;\n\nfunction c() {\n  return 1;\n} function d() {\n  return 2;\n}\n\n' +
+      '/** Doc */ const p = 1; function f() {\n  return 3;\n}\n';
+    const dir = repo({ 'a.js': js });
+    outline(dir, 'a.js');
+    const lid = '[0-9a-z]{4}';
+    for (const [name, line, other] of [
+      ['b', 1, 'const a'],
+      ['a', 1, 'const b'],
+      ['d', 5, 'function c'],
+      ['c', 5, 'function d'],
+      ['f', 9, 'const p'],
+    ] as const) {
+      expectRun(run(['delete', `a.js:@${name}`], dir), {
+        status: 2,
+        stdout: '',
+        stderr: new RegExp(
+          String.raw`^rt: @${name} shares line ${line} of a\.js with ${other}: written by name, that would be ` +
+            String.raw`written too; nothing was written\nrt: write the lines you mean by LID instead: ` +
+            String.raw`rt edit a\.js ${lid} ${lid} `,
+        ),
+      });
+    }
+    expect(run(['edit', 'a.js:@a'], dir, { input: 'const a = 3;\n' }).status).toBe(2);
+    expect(read(dir, 'a.js')).toBe(js);
+  });
+
+  it('a method last in its class (Python) or before its closing line goes alone', () => {
+    const py = 'class A:\n    def f(self):\n        pass\n\n    def g(self):\n        pass\n';
+    const ts = 'class A {\n  f() {\n    return 1;\n  }\n}\n';
+    const dir = repo({ 'a.py': py, 'a.ts': ts });
+    expect(editAfterOutline(dir, 'a.py', 'A.g', '    def g(self):\n        return 2\n')).toBe(
+      py.replace(/pass\n$/, 'return 2\n'),
+    );
+    expect(editAfterOutline(dir, 'a.ts', 'A.f', '  f() {\n    return 2;\n  }\n')).toBe(ts.replace('1', '2'));
+  });
+
+  it('a syntax error within or after it, before the next definition: exit 2, nothing written, where it is said', () => {
+    const py = 'def a():\n    return (1,\n\ndef b():\n    return 2\n';
+    const dir = repo({ 'a.py': py });
+    outline(dir, 'a.py');
+    expectRun(run(['edit', 'a.py:@a'], dir, { input: 'def a():\n    return 1\n' }), {
+      status: 2,
+      stdout: '',
+      stderr: new RegExp(
+        String.raw`^rt: a\.py has a syntax error at line 2, column 5 \(.*\), within or after @a: where it ends is ` +
+          String.raw`not known; nothing was written\nrt: write the lines you mean by LID instead: rt edit a\.py ` +
+          String.raw`[0-9a-z]{4} [0-9a-z]{4} \(see them: rt open a\.py:1-5\)\n$`,
+      ),
+    });
+    expect(read(dir, 'a.py')).toBe(py);
+    // An error past the next definition's start is not in its way; the definition before it is refused.
+    const ok = 'def a():\n    return 1\n\ndef b():\n    return 2\n\nx = (1,\n';
+    const other = repo({ 'a.py': ok });
+    expect(editAfterOutline(other, 'a.py', 'a', 'def a():\n    return 3\n', ['--no-check'])).toBe(ok.replace('1', '3'));
+    expect(run(['delete', 'a.py:@b'], other).status).toBe(2);
+  });
+});
+
+describe('a definition of several parts', () => {
+  const PROP =
+    'class C:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def x(self, v):\n' +
+    '        pass\n';
+
+  it('is not shown by rt outline, which lists its first line: exit 3 saying so; rt open PATH:@NAME shows it', () => {
+    const dir = repo({ 'a.py': PROP });
+    outline(dir, 'a.py');
+    expectRun(run(['delete', 'a.py:@C.x'], dir), {
+      status: 3,
+      stdout: '',
+      stderr:
+        'rt: @C.x (lines 2-8 of a.py) has not been shown since it last changed; it has 2 parts, which rt outline ' +
+        'lists by the first alone; nothing was written\n' +
+        'rt: see it first: rt open a.py:@C.x\nrt: or, to delete it without looking, add --force\n',
+    });
+    expect(read(dir, 'a.py')).toBe(PROP);
+    expect(run(['open', 'a.py:@C.x'], dir).status).toBe(0);
+    expect(run(['edit', 'a.py:@C.x'], dir, { input: '    x = 2\n' }).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('class C:\n    x = 2\n');
+  });
+});
+
+describe('grep hits do not show a definition', () => {
+  it('a one-line definition hit, or every line of one hit by several greps: exit 3; grep -W shows it', () => {
+    const ts = 'const LIMIT = 10;\n\nfunction f() {\n  return 1;\n}\n';
+    const dir = repo({ 'a.ts': ts });
+    expect(run(['grep', 'LIMIT', 'a.ts'], dir).status).toBe(0);
+    expect(run(['edit', 'a.ts:@LIMIT'], dir, { input: 'const LIMIT = 20;\n' }).status).toBe(3);
+    for (const pattern of ['function', 'return', '^}']) expect(run(['grep', pattern, 'a.ts'], dir).status).toBe(0);
+    expect(run(['grep', '-C', '1', 'return', 'a.ts'], dir).status).toBe(0);
+    expect(run(['delete', 'a.ts:@f'], dir).status).toBe(3);
+    expect(read(dir, 'a.ts')).toBe(ts);
+    // The hit still names its line for an edit by LID.
+    const hit = run(['grep', 'LIMIT', 'a.ts'], dir).stdout.split(':')[2]!.slice(0, 4);
+    expect(run(['edit', 'a.ts', hit], dir, { input: 'const LIMIT = 30;\n' }).status).toBe(0);
+    expect(run(['grep', '-W', 'return', 'a.ts'], dir).status).toBe(0);
+    expect(run(['delete', 'a.ts:@f'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts')).toBe('const LIMIT = 30;\n\n');
+  });
+});
+
+describe('rt delete PATH:@NAME takes the blank lines after it when one is before it', () => {
+  it('PEP 8 spacing stays two blank lines; in a block of lines, the blank line after stays', () => {
+    const py = 'import os\n\n\ndef a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n';
+    const dir = repo({ 'a.py': py, 'b.py': 'x = 1\ndef f():\n    pass\n\ny = 2\n' });
+    outline(dir, 'a.py');
+    expect(run(['delete', 'a.py:@b'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('import os\n\n\ndef a():\n    pass\n\n\ndef c():\n    pass\n');
+    expect(run(['delete', 'a.py:@c'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('import os\n\n\ndef a():\n    pass\n\n\n');
+    outline(dir, 'b.py');
+    expect(run(['delete', 'b.py:@f'], dir).status).toBe(0);
+    expect(read(dir, 'b.py')).toBe('x = 1\n\ny = 2\n');
+    // In a patch too; an edit leaves them.
+    const first = repo({ 'a.py': py });
+    outline(first, 'a.py');
+    expect(run(['apply'], first, { input: '*** Update File: a.py\n@@ delete @a\n' }).status).toBe(0);
+    expect(read(first, 'a.py')).toBe('import os\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n');
+    expect(run(['edit', 'a.py:@b'], first, { input: 'def b():\n    return 1\n' }).status).toBe(0);
+    expect(read(first, 'a.py')).toBe('import os\n\n\ndef b():\n    return 1\n\n\ndef c():\n    pass\n');
+  });
+
+  it('CRLF blank lines go the same way', () => {
+    const py = 'def a():\r\n    pass\r\n\r\n\r\ndef b():\r\n    pass\r\n';
+    const dir = repo({ 'a.py': py });
+    outline(dir, 'a.py');
+    expect(run(['delete', 'a.py:@a'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('def b():\r\n    pass\r\n');
+  });
+});
+
+describe('what a refusal of a name says', () => {
+  it('no name after @: said so; a file too big to parse: the lines by LID, not a search', () => {
+    const dir = repo({
+      'a.py': 'def f():\n    pass\n',
+      'big.py': `def f():\n    pass\n${'x = 1\n'.repeat(3_000_000)}`,
+    });
+    expectRun(run(['delete', 'a.py:@'], dir), {
+      status: 2,
+      stdout: '',
+      stderr:
+        'rt: a name is missing after @ in a.py:@: PATH:@NAME names a definition\n' +
+        'rt: name one: rt delete a.py:@NAME; see their names: rt outline a.py\n',
+    });
+    const big = run(['delete', 'big.py:@f', '--force'], dir);
+    expectRun(big, {
+      status: 2,
+      stdout: '',
+      stderr: /^rt: big\.py is 17\.2 MB: rt finds definitions in files of 16 MB/,
+    });
+    expect(big.stderr).toContain('rt: name its lines by LID instead: see them with rt open big.py\n');
+    expect(big.stderr).not.toContain('search it');
+  });
+
+  it('--json names the definition written beside its range', () => {
+    const dir = repo({ 'a.py': PYTHON });
+    outline(dir, 'a.py');
+    const r = run(['edit', 'a.py:@Cart.remove', '--json'], dir, { input: '    def remove(self):\n        return 1\n' });
+    expect(r.status, r.text).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      definition: { name: 'remove', kind: 'method', qualified: 'Cart.remove' },
+      old: { start: 18, count: 2 },
+    });
   });
 });

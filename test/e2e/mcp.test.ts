@@ -177,15 +177,22 @@ describe('rt mcp', () => {
     expect(i.isError, textOf(i)).toBeFalsy();
     const d = await call(client, 'delete', { path: 'a.py:@total' });
     expect(d.isError, textOf(d)).toBeFalsy();
+    // First in the file: the blank lines after it go with it.
     expect(fs.readFileSync(path.join(dir, 'a.py'), 'utf8')).toBe(
-      '\n\nclass Cart:\n    def add(self, x):\n        pass\n    def n(self):\n        return 1\n',
+      'class Cart:\n    def add(self, x):\n        pass\n    def n(self):\n        return 1\n',
     );
-    // Exit 1, as open of a missing definition: said, not an error.
+    // A write that wrote nothing for want of its target is refused: an error, with the closest names.
     const missing = await call(client, 'delete', { path: 'a.py:@Cart.ad' });
-    expect(missing.isError).toBeFalsy();
+    expect(missing.isError).toBe(true);
     expect(missing.structuredContent!.error).toMatchObject({ code: 'no_definition', exit: 1 });
     expect(textOf(missing)).toContain('the closest: Cart.add');
-    expect(textOf(missing)).toContain('(exit 1: no definition has the NAME of path:@NAME: nothing was written)');
+    expect(textOf(missing)).toContain('see them all: outline with path: "a.py"');
+    expect(textOf(missing)).toMatch(/\(exit 1\)$/);
+    const beside = await call(client, 'delete', { path: 'a.py:@Cart.add', from: '1' });
+    expect(beside.isError).toBe(true);
+    expect(textOf(beside)).toContain(
+      'names a definition, whose lines are its whole range: give no from or to beside it',
+    );
   });
 
   it('a CLI edit between two calls: LIDs of untouched lines still work, a changed line is refused', async () => {

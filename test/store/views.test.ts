@@ -97,6 +97,27 @@ describe('ViewState: definitions shown as such', () => {
     }
   });
 
+  it("tells lines shown only as a search's hits: seen, not shown whole, until shown otherwise; saved", () => {
+    const dir = fs.mkdtempSync(path.join(root, 'hits-'));
+    const store = new StateStore(dir, readSettings({}), () => undefined);
+    const [a, b, c] = [1, 2, 3].map((n) => lidToString(codes(n)[0]!)) as [string, string, string];
+    const view = ViewState.load(store, 'a.py');
+    view.record(1, [a, b], 'hit');
+    view.record(3, [c], 'search');
+    view.record(2, [b], 'edit');
+    // Shown whole before, a hit since takes nothing away.
+    view.record(3, [c], 'hit');
+    view.save();
+    store.flush();
+    const again = ViewState.load(store, 'a.py');
+    for (const v of [view, again]) {
+      expect([a, b, c].map((l) => v.wasSeen(l))).toEqual([true, true, true]);
+      expect([a, b, c].map((l) => v.shownWhole(l))).toEqual([false, true, true]);
+    }
+    again.record(1, [a], 'window');
+    expect(again.shownWhole(a)).toBe(true);
+  });
+
   it('keeps what two runs recorded at once', () => {
     const dir = fs.mkdtempSync(path.join(root, 'defs-both-'));
     const store = new StateStore(dir, readSettings({}), () => undefined);

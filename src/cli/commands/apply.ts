@@ -56,7 +56,8 @@ export const applyCommand = defineCommand({
       "lines. Replaced and deleted lines, and an insert's anchor, must have been shown by rt " +
       'since they last changed, unless --force.',
     'A hunk may name a definition instead of lines: "@@ edit @NAME" replaces its whole range with ' +
-      'its + rows, "@@ delete @NAME" removes it, "@@ insert before @NAME" and "@@ insert after @NAME" add ' +
+      'its + rows, "@@ delete @NAME" removes it (and the blank lines after it, as rt delete PATH:@NAME), ' +
+      '"@@ insert before @NAME" and "@@ insert after @NAME" add ' +
       'their + rows above its first line or below its last (beside it, so they may go with an edit of it in ' +
       `one patch; a hunk inside its range may not). ${DEFINITION_TARGETS} Each name is found in its file as ` +
       'read under the lock, in the same batch as the other hunks.',

@@ -46,17 +46,20 @@ export const NO_CHECK = {
  */
 export const DEFINITION_TARGETS =
   'NAME is a definition as rt outline lists it: a function, class, method…, or @Class.method by its qualified ' +
-  "name; in a Markdown file a heading's anchor, for its section. Its range runs from its first decorator, " +
-  'attribute, doc comment or export to its last line, exactly what rt open PATH:@NAME shows; the lines around ' +
-  'it, blank ones included, are not touched. It is found in the file as the write reads it under its lock, so ' +
-  'lines added or removed elsewhere since it was shown do not matter. It must have been shown: every line of ' +
-  "it shown since it last changed (a window, search hits, an edit's region; a hit or two inside it are not " +
-  'enough), or the definition itself listed by rt outline or opened by rt open PATH:@NAME (even past its ' +
-  'first window) while its lines were the very lines it has now, the same LIDs in the same order: no line of ' +
-  'it changed, added or removed since. Otherwise the write is refused (exit 3) with the rt open command that ' +
-  'shows it, unless --force. With --indent auto, new lines take the indentation of its def line. No ' +
-  'definition of that name is exit 1 with the closest names; several are exit 2, listed with their ' +
-  'qualified names and LIDs.';
+  "name; in a Markdown file a heading's anchor, for its section (to its last line of text). Its range runs " +
+  'from its first decorator, attribute, doc comment or export to its last line, exactly what rt open ' +
+  'PATH:@NAME shows; an edit or insert leaves the lines around it, blank ones included. It is found in the ' +
+  'file as the write reads it under its lock, so lines added or removed elsewhere since it was shown do not ' +
+  'matter. It must have been shown: every line of it shown since it last changed (a window, grep -W, an ' +
+  "edit's region; grep's hits and context lines are not enough), or the definition itself listed by rt " +
+  'outline (one of several parts, as a getter and its setter, only by rt open) or opened by rt open ' +
+  'PATH:@NAME (even past its first window) while its lines were the very lines it has now, the same LIDs in ' +
+  'the same order: no line of it changed, added or removed since. Otherwise the write is refused (exit 3) ' +
+  'with the rt open command that shows it, unless --force. With --indent auto, new lines take the ' +
+  'indentation of its def line. No definition of that name is exit 1 with the closest names; several are ' +
+  'exit 2, each listed with its lines and the rt open command for them. A definition that shares its first ' +
+  'or last line with another, or in a file with a syntax error within or after it (up to the next ' +
+  'definition), is refused (exit 2) with the command that writes its lines by LID.';
 
 /** Exit statuses of a command that edits an existing file. */
 export function writeExits(readsStdin: boolean): ReadonlyArray<readonly [number, string]> {

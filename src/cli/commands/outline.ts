@@ -101,8 +101,10 @@ export const outlineCommand = defineCommand({
         file.persist();
         const view = ViewState.load(ctx.stateOf(file.path), file.path.rel);
         for (const { d, lid } of lines) view.record(d.line, [lid], 'window');
-        // Each listed as a definition: an edit of it by name may follow, while its lines are these.
-        view.recordDefinitions(definitions.map((d) => file.lids(d.startLine - 1, Math.min(d.endLine, file.total))));
+        // Each listed as a definition: an edit of it by name may follow, while its lines are these. One of several
+        // parts (a getter and its setter) is listed by its first line alone: not shown by this listing.
+        const whole = definitions.filter((d) => !d.parts?.length);
+        view.recordDefinitions(whole.map((d) => file.lids(d.startLine - 1, Math.min(d.endLine, file.total))));
         view.save();
       }),
     );

@@ -34,15 +34,32 @@ export interface PlannedChange extends LineEdit {
   readonly ownEnding?: boolean;
   /** The line (0-based, in the file as read) whose indentation its new lines take (--indent auto): a definition's. */
   readonly indentAt?: number;
+  /** The definition its hunk names (`@@ edit @NAME`), for the report. */
+  readonly definition?: DefinitionName;
+}
+
+/** A definition as a report names it. */
+export interface DefinitionName {
+  readonly name: string;
+  readonly kind: string;
+  readonly qualified: string;
 }
 
 /** A definition a hunk names (`@@ edit @NAME`), as found in the file read: 1-based lines. */
 export interface DefinitionSpan {
   /** The line it is listed by (its `def`, `class` or `function` line). */
   readonly line: number;
-  /** Its first line (its first decorator, attribute or doc comment) and its last. */
+  /** Its first line (its first decorator, attribute or doc comment) and its last: the lines written. */
   readonly start: number;
   readonly end: number;
+  /**
+   * Its last line as rt outline and rt open PATH:@NAME list it, when not `end` (a Markdown section's
+   * blank lines after it): the lines it was shown as (see checkDefinitionShown).
+   */
+  readonly listedEnd?: number;
+  /** The parts it joins (a getter and its setter: 2); 1, or none, when it is one. */
+  readonly parts?: number;
+  readonly named?: DefinitionName;
 }
 
 /**
@@ -72,10 +89,15 @@ export interface PlanTarget {
    * rt open PATH:@NAME); asked only when `wasSeen` is.
    */
   readonly definitionShown?: (lids: Uint32Array) => boolean;
+  /**
+   * Whether the line of this LID was shown other than as a search's hit or context (grep without
+   * -W): what a definition's lines are checked by; `wasSeen` when not given.
+   */
+  readonly shownWhole?: (lid: string) => boolean;
 }
 
 /** An edit with, for an insert, the line its anchor names. */
-type Anchored = Pick<PlannedChange, 'start' | 'deleteCount' | 'insert' | 'anchorLine' | 'indentAt'>;
+type Anchored = Pick<PlannedChange, 'start' | 'deleteCount' | 'insert' | 'anchorLine' | 'indentAt' | 'definition'>;
 
 /** Lines a hunk claims (from..to-1), and for an insert the line its anchor names. */
 interface Claim {
@@ -168,36 +190,53 @@ function planInsert(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'insert
 function planSymbol(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'symbol' }>): Anchored {
   if (!target.definition) throw new Error(`@${hunk.name} is named, and no definitions were looked for`);
   const d = target.definition(hunk.name);
-  if (target.wasSeen) checkDefinitionShown(target, hunk, d, target.wasSeen);
+  if (target.wasSeen) checkDefinitionShown(target, hunk, d, target.shownWhole ?? target.wasSeen);
   const start = d.start - 1;
   const count = d.end - d.start + 1;
   const indentAt = d.line - 1;
+  const named = d.named ? { definition: d.named } : {};
   switch (hunk.op) {
     case 'edit':
-      return { start, deleteCount: count, insert: hunk.rows, indentAt };
+      return { start, deleteCount: count, insert: hunk.rows, indentAt, ...named };
     case 'delete':
-      return { start, deleteCount: count, insert: [] };
+      return { start, deleteCount: count + blanksAfter(target.lines, start, d.end), insert: [], ...named };
     case 'before':
-      return { start, deleteCount: 0, insert: hunk.rows, indentAt };
+      return { start, deleteCount: 0, insert: hunk.rows, indentAt, ...named };
     case 'after':
-      return { start: d.end, deleteCount: 0, insert: hunk.rows, indentAt };
+      return { start: d.end, deleteCount: 0, insert: hunk.rows, indentAt, ...named };
   }
+}
+
+/**
+ * The blank lines from line `end` (0-based) on that go with a definition deleted from line `start`:
+ * all of them when a blank line or the file's start is before it (the spacing left is then the one
+ * before it, as between the definitions around), else none (it was in a block of lines).
+ */
+function blanksAfter(lines: FileLines, start: number, end: number): number {
+  const blank = (i: number) => lineContent(lines, i).every((b) => b === 0x20 || b === 0x09 || b === 0x0c);
+  if (start > 0 && !blank(start - 1)) return 0;
+  let n = 0;
+  while (end + n < lines.count && blank(end + n)) n++;
+  return n;
 }
 
 function checkDefinitionShown(
   target: PlanTarget,
   hunk: Extract<PatchHunk, { kind: 'symbol' }>,
   d: DefinitionSpan,
-  wasSeen: (lid: string) => boolean,
+  shown: (lid: string) => boolean,
 ): void {
   const lids = target.index.lids.subarray(d.start - 1, d.end);
-  if (target.definitionShown?.(lids) || lids.every((code) => wasSeen(lidToString(code)))) return;
+  const listed = target.index.lids.subarray(d.start - 1, d.listedEnd ?? d.end);
+  if (target.definitionShown?.(listed) || lids.every((code) => shown(lidToString(code)))) return;
   const { display } = target;
   const where = d.start === d.end ? `line ${d.start}` : `lines ${d.start}-${d.end}`;
   const verb = hunk.op === 'before' || hunk.op === 'after' ? 'insert beside it' : `${hunk.op} it`;
+  // One of several parts lists by its first line alone: its outline showed the rest of it nowhere.
+  const parts = (d.parts ?? 1) > 1 ? `; it has ${d.parts} parts, which rt outline lists by the first alone` : '';
   throw new RtError(
     'unshown',
-    `@${hunk.name} (${where} of ${display}) has not been shown since it last changed; nothing was written`,
+    `@${hunk.name} (${where} of ${display}) has not been shown since it last changed${parts}; ` + 'nothing was written',
     [`see it first: rt open ${quotePath(`${display}:@${hunk.name}`)}`, `or, to ${verb} without looking, add --force`],
     { name: hunk.name, start: d.start, end: d.end },
   );

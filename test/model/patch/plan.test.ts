@@ -319,6 +319,8 @@ describe('planHunks: hunks naming a definition', () => {
   const SPANS: Record<string, { line: number; start: number; end: number }> = {
     f: { line: 5, start: 4, end: 5 },
     g: { line: 7, start: 7, end: 7 },
+    a: { line: 1, start: 1, end: 1 },
+    b: { line: 2, start: 2, end: 2 },
   };
   const sym = (op: 'edit' | 'delete' | 'before' | 'after', name: string, rows: string[] = []): PatchHunk => ({
     kind: 'symbol',
@@ -343,7 +345,9 @@ describe('planHunks: hunks naming a definition', () => {
 
   it.each([
     ['an edit replaces the whole range', [sym('edit', 'f', ['F'])], 'A\nB\n\nF\n\ng1\n'],
-    ['a delete removes it, the blank lines around stay', [sym('delete', 'f')], 'A\nB\n\n\ng1\n'],
+    ['a delete takes the blank lines after it when one is before it', [sym('delete', 'f')], 'A\nB\n\ng1\n'],
+    ['a delete in a block of lines leaves the blank lines after it', [sym('delete', 'b')], 'A\n\nf1\nf2\n\ng1\n'],
+    ['a delete first in the file takes the blank lines after it', [sym('delete', 'a')], 'B\n\nf1\nf2\n\ng1\n'],
     ['before goes above its first line', [sym('before', 'f', ['x'])], 'A\nB\n\nx\nf1\nf2\n\ng1\n'],
     ['after goes below its last line', [sym('after', 'f', ['x'])], 'A\nB\n\nf1\nf2\nx\n\ng1\n'],
     [
