@@ -288,9 +288,10 @@ function refuseShared(d: Definition, end: number, all: readonly Definition[], di
 }
 
 /**
- * Refuses a write by name of `d` when the parse has an error from its first line to the start of
- * the definition after it (or the file's end): its range may then run past its end (a `(` left
- * open swallows the next function), and be written with the lines of another.
+ * Refuses a write by name of `d` when the parse has an error beginning between its first line and
+ * the start of the definition after it (or the end of the definition holding it, or the file's
+ * end): its range may then run past its end (a `(` left open swallows the next function), and be
+ * written with the lines of another.
  */
 function refuseBroken(
   d: Definition,
@@ -301,8 +302,16 @@ function refuseBroken(
   display: string,
   byLid: string,
 ): void {
-  const next = all.reduce((at, e) => (e.startLine > end && e.startLine < at ? e.startLine : at), count + 1);
-  const error = problems.find((p) => p.endLine >= d.startLine && p.line < next);
+  // The next definition's start, within the definition holding this one (a block ends where its holder does).
+  const holder = all.reduce<Definition | undefined>(
+    (at, e) => (e !== d && e.startLine <= d.startLine && e.endLine >= end && (!at || e.endLine <= at.endLine) ? e : at),
+    undefined,
+  );
+  const bound = holder ? holder.endLine + 1 : count + 1;
+  const next = all.reduce((at, e) => (e.startLine > end && e.startLine < at ? e.startLine : at), bound);
+  // Only an error that begins there counts: one around the definition (a grammar that lost its way above
+  // it, and took the rest of the file as one error) says nothing of where this one ends.
+  const error = problems.find((p) => p.line >= d.startLine && p.line < next);
   if (!error) return;
   throw new RtError(
     'usage',

@@ -51,6 +51,7 @@ export function reportWrites(
           path: shownPath(first.p),
           written: false,
           dryRun: true,
+          ...namedIn(first.p),
           ...jsonDiff(first.diff),
           ...linkOf(first.p),
         });
@@ -59,6 +60,7 @@ export function reportWrites(
           path: shownPath(p),
           verb: verbOf(p),
           ...(p.resolved.moveTo ? { from: p.resolved.file.display } : {}),
+          ...namedIn(p),
           ...jsonLenient(p),
           ...jsonDiff(diff),
           ...linkOf(p),
@@ -148,14 +150,13 @@ function reportFile(ctx: Context, r: FileReport, flags: WriteFlags, single: bool
   const { before, after, regions } = changesOf(p);
   const display = (moveTo ?? file).display;
   const delta = after.count - before.count;
-  const named = p.applied?.edits.edits.flatMap((c) => (c.definition ? [c.definition] : [])) ?? [];
   const json: JsonFile = {
     path: display,
     written: true,
     verb,
     ...(moveTo ? { from: file.display } : {}),
     ...(p.over ? { replaced: true } : {}),
-    ...(named.length === 1 ? { definition: named[0] } : named.length > 1 ? { definitions: named } : {}),
+    ...namedIn(p),
   };
   const replacing = p.over ? ` (replacing the old ${moveTo?.display})` : '';
   if (moveTo) ctx.out(`${ctx.style.verb('moved')} ${file.display} → ${moveTo.display}${replacing}\n`);
@@ -315,4 +316,10 @@ function jsonDiff(diff: Buffer): { diff: string; diffBase64?: string } {
   return isUtf8(diff)
     ? { diff: diff.toString('utf8') }
     : { diff: diff.toString('utf8'), diffBase64: diff.toString('base64') };
+}
+
+/** The definitions a write named (`rt edit PATH:@NAME`, `@@ edit @NAME`), for its --json: dry run or not. */
+function namedIn(p: Planned): Record<string, unknown> {
+  const named = p.applied?.edits.edits.flatMap((c) => (c.definition ? [c.definition] : [])) ?? [];
+  return named.length === 1 ? { definition: named[0] } : named.length > 1 ? { definitions: named } : {};
 }

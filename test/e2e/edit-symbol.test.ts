@@ -164,8 +164,8 @@ describe('rt edit PATH:@NAME replaces the whole definition', () => {
     outline(dir, 'A.cs');
     const del = run(['delete', 'A.cs:@Remove'], dir);
     expect(del.status, del.text).toBe(0);
-    // The doc comment went with it; the blank line before it stays.
-    expect(read(dir, 'A.cs')).toContain('        public int Add(int x) => x;\n\n    }\n}\n');
+    // The doc comment went with it; last in its class, the blank line before it went too.
+    expect(read(dir, 'A.cs')).toContain('        public int Add(int x) => x;\n    }\n}\n');
   });
 });
 
@@ -187,7 +187,8 @@ describe('bytes', () => {
     outline(dir, 'a.py');
     expect(run(['delete', 'a.py:@b'], dir).status).toBe(0);
     expect(run(['open', 'c.py'], dir).status).toBe(0);
-    expect(run(['delete', 'c.py', '6', '7'], dir).status).toBe(0);
+    // (Last in the file: the blank line before it goes with it.)
+    expect(run(['delete', 'c.py', '5', '7'], dir).status).toBe(0);
     expect(read(dir, 'a.py')).toBe(read(dir, 'c.py'));
     expect(run(['undo'], dir).status).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'c.py'))).toEqual(Buffer.from(py));
@@ -541,6 +542,13 @@ describe('a write by name takes nothing but the definition', () => {
     const other = repo({ 'a.py': ok });
     expect(editAfterOutline(other, 'a.py', 'a', 'def a():\n    return 3\n', ['--no-check'])).toBe(ok.replace('1', '3'));
     expect(run(['delete', 'a.py:@b'], other).status).toBe(2);
+    // Past the end of the class holding it, an error is not in a method's way.
+    const far = 'class C {\n  m() { return 3 }\n}\n\nconst z = foo(1,\n';
+    const held = repo({ 'far.ts': far });
+    outline(held, 'far.ts');
+    const r = run(['delete', 'far.ts:@C.m', '--no-check'], held);
+    expect(r.status, r.text).toBe(0);
+    expect(read(held, 'far.ts')).toBe('class C {\n}\n\nconst z = foo(1,\n');
   });
 });
 
@@ -582,7 +590,7 @@ describe('grep hits do not show a definition', () => {
     expect(run(['edit', 'a.ts', hit], dir, { input: 'const LIMIT = 30;\n' }).status).toBe(0);
     expect(run(['grep', '-W', 'return', 'a.ts'], dir).status).toBe(0);
     expect(run(['delete', 'a.ts:@f'], dir).status).toBe(0);
-    expect(read(dir, 'a.ts')).toBe('const LIMIT = 30;\n\n');
+    expect(read(dir, 'a.ts')).toBe('const LIMIT = 30;\n');
   });
 });
 
@@ -593,8 +601,9 @@ describe('rt delete PATH:@NAME takes the blank lines after it when one is before
     outline(dir, 'a.py');
     expect(run(['delete', 'a.py:@b'], dir).status).toBe(0);
     expect(read(dir, 'a.py')).toBe('import os\n\n\ndef a():\n    pass\n\n\ndef c():\n    pass\n');
+    // Last in the file: the blank lines before it go with it.
     expect(run(['delete', 'a.py:@c'], dir).status).toBe(0);
-    expect(read(dir, 'a.py')).toBe('import os\n\n\ndef a():\n    pass\n\n\n');
+    expect(read(dir, 'a.py')).toBe('import os\n\n\ndef a():\n    pass\n');
     outline(dir, 'b.py');
     expect(run(['delete', 'b.py:@f'], dir).status).toBe(0);
     expect(read(dir, 'b.py')).toBe('x = 1\n\ny = 2\n');
@@ -605,6 +614,20 @@ describe('rt delete PATH:@NAME takes the blank lines after it when one is before
     expect(read(first, 'a.py')).toBe('import os\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n');
     expect(run(['edit', 'a.py:@b'], first, { input: 'def b():\n    return 1\n' }).status).toBe(0);
     expect(read(first, 'a.py')).toBe('import os\n\n\ndef b():\n    return 1\n\n\ndef c():\n    pass\n');
+  });
+
+  it('first in a block, the blank lines after it go; last in one, those before it', () => {
+    const py =
+      'class A:\n    def f(self):\n        pass\n\n    def g(self):\n        pass\n\n    def h(self):\n        pass\n';
+    const dir = repo({ 'a.py': py, 'a.ts': 'class A {\n  f() {}\n\n  g() {}\n}\n' });
+    outline(dir, 'a.py');
+    expect(run(['delete', 'a.py:@A.f'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('class A:\n    def g(self):\n        pass\n\n    def h(self):\n        pass\n');
+    expect(run(['delete', 'a.py:@A.h'], dir).status).toBe(0);
+    expect(read(dir, 'a.py')).toBe('class A:\n    def g(self):\n        pass\n');
+    outline(dir, 'a.ts');
+    expect(run(['delete', 'a.ts:@A.g'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts')).toBe('class A {\n  f() {}\n}\n');
   });
 
   it('CRLF blank lines go the same way', () => {
@@ -648,5 +671,8 @@ describe('what a refusal of a name says', () => {
       definition: { name: 'remove', kind: 'method', qualified: 'Cart.remove' },
       old: { start: 18, count: 2 },
     });
+    // A dry run names it too.
+    const dry = run(['delete', 'a.py:@total', '--dry-run', '--json'], dir);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, definition: { name: 'total', kind: 'function' } });
   });
 });

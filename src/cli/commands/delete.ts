@@ -13,8 +13,8 @@ export const deleteCommand = defineCommand({
     'from and to are anchors: an LID (kq3f), a line number still naming the line shown there (101), or',
     'both (101:kq3f). Every deleted line must have been shown since it last changed, unless force. path',
     '"a.py:@NAME" without from deletes the definition NAME whole (@Class.method; decorators and doc comment',
-    'too) once outline or open showed it, unchanged since, and the blank lines after it when one (or the',
-    "file's start) is before it, so the others keep their spacing. The result shows",
+    "too) once outline or open showed it, unchanged since, with the blank lines that keep the others'",
+    'spacing (those after it; last in its file or block, those before it). The result shows',
     'the lines around the gap with their LIDs; every other LID stays valid. dry_run: the diff only. Exit 1:',
     'no definition NAME; 2: bad usage; 3: a stale anchor or lines not shown (re-open, retry with the new',
     'LIDs); 4: the file is missing, binary or outside the root; 5: the change would add a syntax error',
@@ -26,8 +26,9 @@ export const deleteCommand = defineCommand({
       '--force. If the file ended without a newline, it still does. A grep hit pasted whole as ' +
       'PATH (FILE:166:1w4s, FILE existing) is refused (exit 2) with the command meant: rt delete ' +
       'FILE 166:1w4s.',
-    'PATH:@NAME, with no FROM or TO, deletes the whole definition NAME, and the blank lines right after it ' +
-      "when a blank line or the file's start is before it: the spacing left is that between the others. " +
+    'PATH:@NAME, with no FROM or TO, deletes the whole definition NAME with the blank lines that keep the ' +
+      "others' spacing: those right after it when a blank line, its block's opening line or the file's start " +
+      'is before it; those before it when it is last in its file or block (the next line is indented less). ' +
       DEFINITION_TARGETS,
     'Prints one line saying what was deleted, then the lines around the gap with their LIDs.',
   ],

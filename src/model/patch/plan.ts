@@ -198,8 +198,10 @@ function planSymbol(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'symbol
   switch (hunk.op) {
     case 'edit':
       return { start, deleteCount: count, insert: hunk.rows, indentAt, ...named };
-    case 'delete':
-      return { start, deleteCount: count + blanksAfter(target.lines, start, d.end), insert: [], ...named };
+    case 'delete': {
+      const [before, after] = blanksAround(target.lines, start, d.end);
+      return { start: start - before, deleteCount: before + count + after, insert: [], ...named };
+    }
     case 'before':
       return { start, deleteCount: 0, insert: hunk.rows, indentAt, ...named };
     case 'after':
@@ -208,16 +210,31 @@ function planSymbol(target: PlanTarget, hunk: Extract<PatchHunk, { kind: 'symbol
 }
 
 /**
- * The blank lines from line `end` (0-based) on that go with a definition deleted from line `start`:
- * all of them when a blank line or the file's start is before it (the spacing left is then the one
- * before it, as between the definitions around), else none (it was in a block of lines).
+ * The blank lines before and after a definition deleted from line `start` to line `end` (0-based,
+ * `end` past its last) that go with it, so that the spacing left is the one between the lines around:
+ * - at the file's end, or before a line indented less than it (a block's end), those before it;
+ * - after a line indented less than it (a block's opening), or after blank lines or the file's
+ *   start, those after it;
+ * - else none (it stood among other lines).
  */
-function blanksAfter(lines: FileLines, start: number, end: number): number {
+function blanksAround(lines: FileLines, start: number, end: number): [number, number] {
   const blank = (i: number) => lineContent(lines, i).every((b) => b === 0x20 || b === 0x09 || b === 0x0c);
-  if (start > 0 && !blank(start - 1)) return 0;
-  let n = 0;
-  while (end + n < lines.count && blank(end + n)) n++;
-  return n;
+  const indent = (i: number) => {
+    const content = lineContent(lines, i);
+    let n = 0;
+    while (n < content.length && (content[n] === 0x20 || content[n] === 0x09)) n++;
+    return n;
+  };
+  let before = 0;
+  while (start - before > 0 && blank(start - before - 1)) before++;
+  let after = 0;
+  while (end + after < lines.count && blank(end + after)) after++;
+  const own = indent(start);
+  const next = end + after;
+  if (next >= lines.count || indent(next) < own) return [before, 0];
+  const previous = start - before - 1;
+  if (previous < 0 || before > 0 || indent(previous) < own) return [0, after];
+  return [0, 0];
 }
 
 function checkDefinitionShown(
