@@ -24,6 +24,9 @@ export class LineTransport {
   /** A line over the limit, being passed over to its end: its head and length so far. */
   private skipping: { head: Buffer; length: number } | undefined;
   private closed = false;
+  /** Requests received and not answered yet: when the input ends, they are answered before closing. */
+  private pending = 0;
+  private ending = false;
 
   constructor(
     private readonly sdk: Sdk,
@@ -34,7 +37,7 @@ export class LineTransport {
 
   async start(): Promise<void> {
     this.input.on('data', this.onData);
-    this.input.on('end', this.onEnd);
+    this.input.on('end', this.onInputEnd);
     this.input.on('error', this.onEnd);
     this.output.on('error', this.onEnd);
   }
@@ -42,14 +45,16 @@ export class LineTransport {
   async send(message: Message): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
+    const answers = 'id' in message && ('result' in message || 'error' in message) && message.id !== null;
     if (!this.output.write(line)) await new Promise<void>((resolve) => this.output.once('drain', resolve));
+    if (answers && this.pending > 0 && --this.pending === 0 && this.ending) void this.close();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.input.off('data', this.onData);
-    this.input.off('end', this.onEnd);
+    this.input.off('end', this.onInputEnd);
     this.input.off('error', this.onEnd);
     this.input.pause();
     this.onclose?.();
@@ -57,6 +62,12 @@ export class LineTransport {
 
   private readonly onEnd = (): void => {
     void this.close();
+  };
+
+  /** The client sent all it will: the calls still running are answered, then the connection closes. */
+  private readonly onInputEnd = (): void => {
+    this.ending = true;
+    if (this.pending === 0) void this.close();
   };
 
   private readonly onData = (chunk: Buffer | string): void => {
@@ -108,8 +119,10 @@ export class LineTransport {
       );
       return;
     }
+    const message = checked.data;
+    if ('method' in message && 'id' in message) this.pending++;
     try {
-      this.onmessage?.(checked.data);
+      this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
@@ -129,6 +142,8 @@ export class LineTransport {
 
   private reply(id: string | number | null, code: number, message: string): void {
     this.onerror?.(new Error(message));
+    // (An answer to a message with an id, counted as the answers of requests are.)
+    if (id !== null) this.pending++;
     void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message);
   }
 }

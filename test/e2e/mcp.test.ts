@@ -350,6 +350,25 @@ describe('rt mcp', () => {
     },
   );
 
+  it('answers every call sent before its input ends, even one that loads a grammar first', async () => {
+    const dir = repoWith({ 'a.py': 'def f():\n    pass\n' });
+    const child = spawn(process.execPath, [RT_BIN, 'mcp'], { cwd: dir, env: cleanEnv(), stdio: 'pipe' });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stdin.end(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize",' +
+        '"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n' +
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"outline","arguments":{"path":"a.py"}}}\n',
+    );
+    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(0);
+    const answered = out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+    expect(answered.find((m) => m.id === 2)?.result.content[0].text).toContain('def f():');
+  });
+
   it('every whole-number field takes the minimum its schema says, and refuses one less, as the command', async () => {
     const dir = repoWith({ 'a.txt': 'one\ntwo\n', 'b.ts': 'export const one = 1;\n' });
     const { client } = await connect(dir);
