@@ -66,6 +66,8 @@ export interface SymbolPlaces {
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
   /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
   readonly rename?: (newName: string) => RenameOutcome;
+  /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
+  readonly digests: ReadonlyMap<string, string>;
   /** A row of a file as it was read (BOM gone, decoded); undefined past the end. */
   readonly readRow?: (abs: string, row: number) => string | undefined;
 }
@@ -152,6 +154,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       target,
       rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
       readRow: (abs, row) => rowsOf(abs)[row],
+      digests: reader.digests,
       ...(project.config ? { config: project.config } : {}),
     };
   }
@@ -172,7 +175,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       })),
     );
   }
-  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target };
+  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target, digests: reader.digests };
 }
 
 /** The places found, by file in the listing's order, with their rows as read; those of unlisted files counted. */

@@ -1,7 +1,7 @@
 // rt rename: a symbol and its references renamed as one batch on the one write path (locks,
 // syntax check, journal, one history step). The places come from rt refs' search (TypeScript's
-// rename locations for TS/JS); each file is read again under its lock, and every line to change
-// must still hold the old name as often as when it was found, else nothing is written.
+// rename locations for TS/JS); each file is read again under its lock, and must be byte for byte
+// the file analysed, else nothing is written.
 
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { jsonLine } from '../../render/json.js';
 import { renderLine } from '../../render/window.js';
 import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
-import { confinedFiles } from '../../store/projectFiles.js';
+import { confinedFiles, unchangedSince } from '../../store/projectFiles.js';
 import type { Context } from '../context.js';
 import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
@@ -72,9 +72,8 @@ export const renameCommand = defineCommand({
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change, unless --force.',
-    'Each file is read again under its lock: every line to change must hold the old name as often as ' +
-      'when it was found (else it changed since: exit 3, nothing written). Lines need not have been ' +
-      'shown. --dry-run prints each line that would change as PATH:NUMBER:LID-CONTENT and ' +
+    'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
+      'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints each line that would change as PATH:NUMBER:LID-CONTENT and ' +
       'PATH:NUMBER:LID+CONTENT, then "N references on M lines in K files", and writes nothing; ' +
       '--expect N refuses (exit 3) unless exactly N places would be renamed.',
     'After the write it prints "renamed OLD to NEW: N references on M lines in K files", then each ' +
@@ -162,6 +161,12 @@ async function rename(
       readOnly: ctx.settings.readOnly,
       rewrite: {
         plan(file, lines, index) {
+          if (!unchangedSince(found.digests.get(file.abs), lines.bytes))
+            throw new RtError(
+              'stale',
+              `${file.display} changed since rt found the references; run the rename again: nothing was written`,
+              [`see its references now: rt refs ${shellQuote(target)}`],
+            );
           const rows = plans.get(file.abs) ?? new Map<number, RowPlan>();
           const renamed: RenamedLine[] = [];
           const out: PlannedChange[] = [];
