@@ -73,7 +73,8 @@ export const renameCommand = defineCommand({
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change, unless --force.',
     'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
-      'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints each line that would change as PATH:NUMBER:LID-CONTENT and ' +
+      'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints ' +
+      'each line that would change as PATH:NUMBER:LID-CONTENT and ' +
       'PATH:NUMBER:LID+CONTENT, then "N references on M lines in K files", and writes nothing; ' +
       '--expect N refuses (exit 3) unless exactly N places would be renamed.',
     'After the write it prints "renamed OLD to NEW: N references on M lines in K files", then each ' +
