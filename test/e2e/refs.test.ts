@@ -178,6 +178,17 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'src/d.ts').toString()).toBe(d);
   });
 
+  it('refuses (exit 3) a rename leaving an import naming what its module no longer exports', () => {
+    const a = 'const foo = 1;\nexport { foo };\nexport default foo;\n';
+    const b = "import { foo as F } from './a';\nconsole.log(F);\n";
+    const dir = repo({ 'a.ts': a, 'b.ts': b });
+    const r = run(['rename', 'a.ts:@foo', 'bar'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(`b.ts:1: TS2614 Module '"./a"' has no exported member 'bar'`);
+    expect(read(dir, 'a.ts').toString()).toBe(a);
+    expect(read(dir, 'b.ts').toString()).toBe(b);
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);
