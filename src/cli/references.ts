@@ -2,7 +2,7 @@
 // pasted whole), the symbol found there, and its places across the project. TypeScript and
 // JavaScript: TypeScript's language service (lang/typeScriptProject.ts, loaded here only). Other
 // languages: the identifiers spelling the name (tree-sitter), by name and not by scope. Either way
-// the files looked at are those rt grep searches under the root that hold the name as a word.
+// the files looked at are those rt grep --hidden searches under the root that hold the name as a word.
 
 import path from 'node:path';
 import { resolveAnchor } from '../model/anchor.js';
@@ -60,8 +60,8 @@ export interface SymbolPlaces {
   readonly files: PlacedFile[];
   /** The configuration file the language service took its options from. */
   readonly config?: string;
-  /** Places in files rt grep does not search (ignored, hidden, outside the listing): not shown, never renamed. */
-  readonly unlisted: number;
+  /** Places ("PATH:LINE") in files rt grep --hidden does not search (ignored, node_modules): never renamed. */
+  readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
   /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
@@ -144,7 +144,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       if (!byFile.has(r.abs)) byFile.set(r.abs, []);
       byFile.get(r.abs)!.push({ row: r.row, column: r.column, text, definition: r.definition });
     }
-    const { files, unlisted } = placed(listed, byFile, rowsOf);
+    const { files, unlisted } = placed(listed, byFile, rowsOf, (abs) => path.relative(ctx.cwd, abs) || abs);
     return {
       name,
       language,
@@ -175,19 +175,22 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       })),
     );
   }
-  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target, digests: reader.digests };
+  const display = (abs: string) => path.relative(ctx.cwd, abs) || abs;
+  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf, display), target, digests: reader.digests };
 }
 
-/** The places found, by file in the listing's order, with their rows as read; those of unlisted files counted. */
+/** The places found, by file in the listing's order, with their rows as read; those of unlisted files apart. */
 function placed(
   listed: readonly Candidate[],
   byFile: ReadonlyMap<string, SymbolPlace[]>,
   rowsOf: (abs: string) => readonly string[],
-): { files: PlacedFile[]; unlisted: number } {
+  display: (abs: string) => string,
+): { files: PlacedFile[]; unlisted: string[] } {
   const files: PlacedFile[] = [];
   const known = new Set(listed.map((c) => c.abs));
-  let unlisted = 0;
-  for (const [abs, places] of byFile) if (!known.has(abs)) unlisted += places.length;
+  const unlisted: string[] = [];
+  for (const [abs, places] of byFile)
+    if (!known.has(abs)) for (const p of places) unlisted.push(`${display(abs)}:${p.row + 1}`);
   for (const c of listed) {
     const places = byFile.get(c.abs);
     if (!places?.length) continue;
@@ -201,7 +204,7 @@ function placed(
 }
 
 /**
- * The files rt grep searches under the root (listed as it lists them) that hold `name` as a word and
+ * The files rt grep --hidden searches under the root (listed as it lists them) that hold `name` as a word and
  * are in `language` (TypeScript's service: any of TypeScript, TSX, JavaScript); the target's first.
  */
 async function filesHolding(
@@ -229,7 +232,8 @@ async function filesHolding(
     max: undefined,
     files: true,
     glob: [],
-    hidden: false,
+    // (Hidden files too, as rt grep --hidden lists them: .storybook/main.ts may import the symbol.)
+    hidden: true,
     ignore: true,
   };
   const request = searchRequest('grep', [name, ctx.root.dir], options);

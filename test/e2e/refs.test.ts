@@ -189,6 +189,29 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'b.ts').toString()).toBe(b);
   });
 
+  it('renames in tracked hidden folders; lists places in ignored files (refs) and refuses them (rename)', () => {
+    const dir = repo({
+      'a.ts': 'export const foo = 1;\n',
+      '.storybook/main.ts': "import { foo } from '../a';\nexport default foo;\n",
+      '.gitignore': 'gen.ts\n',
+      'gen.ts': "import { foo } from './a';\nexport const g = foo;\n",
+      'b.ts': "import { g } from './gen';\n// foo\nexport const h = g;\n",
+    });
+    const refs = run(['refs', 'a.ts:@foo'], dir);
+    expect(places(refs.stdout)).toContain('.storybook/main.ts:2|export default foo;');
+    expect(refs.stderr).toContain('2 more in files rt grep does not search (ignored, or node_modules), not shown:');
+    expect(refs.stderr).toContain('rt:   gen.ts:2');
+    const refused = run(['rename', 'a.ts:@foo', 'bar'], dir);
+    expect(refused.status).toBe(3);
+    expect(refused.stderr).toContain('in files rt does not search (ignored, or node_modules)');
+    expect(refused.stderr).toContain('gen.ts:1, gen.ts:2: nothing was written');
+    expect(read(dir, 'a.ts').toString()).toBe('export const foo = 1;\n');
+    fs.rmSync(path.join(dir, 'gen.ts'));
+    fs.writeFileSync(path.join(dir, 'b.ts'), 'export const h = 1;\n');
+    expect(run(['rename', 'a.ts:@foo', 'bar'], dir).status).toBe(0);
+    expect(read(dir, '.storybook/main.ts').toString()).toBe("import { bar } from '../a';\nexport default bar;\n");
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);

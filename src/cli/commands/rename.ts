@@ -62,13 +62,13 @@ export const renameCommand = defineCommand({
       'with a syntax error it did not have (--no-check writes anyway), and rt undo takes the whole ' +
       'rename back. NEWNAME must be an identifier (exit 2 otherwise).',
     "TypeScript and JavaScript: the places are TypeScript's own rename locations, in the files rt grep " +
-      'searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
+      '--hidden searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
       'it did (a shorthand property { old } becomes { old: new }, an export specifier that must keep its ' +
       'exported name becomes { new as old }). The rename is refused (exit 3, nothing written) when NEWNAME ' +
       'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
       'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
       'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
-      'node_modules), which it would not write.',
+      'node_modules), which it would not write; the message names those places.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change, unless --force.',
@@ -136,7 +136,9 @@ async function rename(
   const oldName = found.name;
   if (newName === oldName) throw new RtError('usage', `${oldName} is already named ${newName}`, []);
   const plans =
-    found.by === 'semantic' ? semanticPlans(found, newName, target) : namePlans(ctx, found, newName, options.force);
+    found.by === 'semantic'
+      ? semanticPlans(ctx, found, newName, target)
+      : namePlans(ctx, found, newName, options.force);
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
   const byFile = new Map<string, RenamedLine[]>();
   const references = [...plans.values()].reduce(
@@ -214,7 +216,12 @@ async function rename(
 }
 
 /** The rows to rename in each file, from TypeScript's rename locations (refused when it refuses, or on a collision). */
-function semanticPlans(found: SymbolPlaces, newName: string, target: string): Map<string, Map<number, RowPlan>> {
+function semanticPlans(
+  ctx: Context,
+  found: SymbolPlaces,
+  newName: string,
+  target: string,
+): Map<string, Map<number, RowPlan>> {
   const outcome = found.rename!(newName);
   if (!outcome.ok) {
     const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
@@ -224,16 +231,20 @@ function semanticPlans(found: SymbolPlaces, newName: string, target: string): Ma
   }
   const listed = new Map(found.files.map((f) => [f.file.abs, f]));
   const plans = new Map<string, Map<number, RowPlan>>();
+  const unlisted = outcome.places.filter((p) => !listed.has(p.abs));
+  if (unlisted.length) {
+    const at = unlisted.map((p) => `${path.relative(ctx.cwd, p.abs) || p.abs}:${p.row + 1}`);
+    throw new RtError(
+      'stale',
+      `renaming ${found.name} would change ${unlisted.length} place${unlisted.length === 1 ? '' : 's'} in files ` +
+        `rt does not search (ignored, or node_modules), which it does not write: ${at.slice(0, 10).join(', ')}` +
+        `${at.length > 10 ? `, and ${at.length - 10} more` : ''}: nothing was written`,
+      ['rename them with your editor, or track those files'],
+    );
+  }
   for (const p of outcome.places) {
-    const file = listed.get(p.abs);
-    const row = file?.rows.get(p.row) ?? found.readRow?.(p.abs, p.row);
-    if (!file || row === undefined)
-      throw new RtError(
-        'stale',
-        `renaming ${found.name} would change ${p.abs}:${p.row + 1}, a file rt does not search (ignored or hidden), ` +
-          'so it would not write it: nothing was written',
-        ['rename it with your editor, or track that file'],
-      );
+    const file = listed.get(p.abs)!;
+    const row = file.rows.get(p.row) ?? found.readRow?.(p.abs, p.row) ?? '';
     addPlace(plans, p.abs, p.row, row, found.name, p.column, p.text);
   }
   return plans;
