@@ -143,18 +143,23 @@ export class TypeScriptProject {
     if (at === undefined) return undefined;
     const found = this.service.findReferences(abs, at);
     if (!found?.length) return undefined;
+    // The definitions are the symbol's declarations, whichever place names it (an import, a call).
+    const declared = new Set(this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`));
     const seen = new Set<string>();
     const out: Reference[] = [];
-    for (const symbol of found)
-      for (const r of symbol.references) {
-        const key = `${r.fileName}\0${r.textSpan.start}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({
-          ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length),
-          definition: r.isDefinition === true,
-        });
-      }
+    const add = (symbols: readonly TS.ReferencedSymbol[]) => {
+      for (const symbol of symbols)
+        for (const r of symbol.references) {
+          const key = `${r.fileName}\0${r.textSpan.start}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push({ ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length), definition: declared.has(key) });
+        }
+    };
+    add(found);
+    // Each meaning of a merged symbol (a value and a type...) has its own references.
+    for (const d of this.declarationsAt(abs, at))
+      if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
     return out;
   }
 
@@ -199,7 +204,12 @@ export class TypeScriptProject {
     locations: readonly TS.RenameLocation[],
   ): string | undefined {
     const byFile = new Map<string, TS.RenameLocation[]>();
+    // (TypeScript may list one place twice: an import of a function exported twice.)
+    const seen = new Set<string>();
     for (const l of locations) {
+      const key = `${l.fileName}\0${l.textSpan.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
       byFile.get(l.fileName)!.push(l);
     }
@@ -207,6 +217,10 @@ export class TypeScriptProject {
     // reports (a merge, a duplicate) rather than a change of what a name resolves to.
     const clash = this.declaredBeside(abs, at, newName);
     if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
+    // Every meaning of a merged symbol (a value and a type, an interface and a namespace) is
+    // asked about after: TypeScript gives each its own references.
+    const declarations = this.declarationsAt(abs, at);
+    const moved = new Map<string, number>();
     const expected = new Set<string>();
     let target = at;
     const saved = new Map<string, string | undefined>();
@@ -222,6 +236,7 @@ export class TypeScriptProject {
         out += `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
         from = p.textSpan.start + p.textSpan.length;
         expected.add(`${file}\0${name}`);
+        moved.set(`${file}\0${p.textSpan.start}`, name);
         if (file === abs && at >= p.textSpan.start && at <= from) target = name;
       }
       out += text.slice(from);
@@ -230,6 +245,10 @@ export class TypeScriptProject {
     }
     try {
       const after = this.namedReferences(abs, target, newName);
+      for (const d of declarations) {
+        const to = moved.get(`${d.abs}\0${d.start}`);
+        if (to !== undefined) for (const k of this.namedReferences(d.abs, to, newName)) after.add(k);
+      }
       const lost = [...expected].filter((k) => !after.has(k));
       const gained = [...after].filter((k) => !expected.has(k));
       const where = (k: string) => {
@@ -246,6 +265,24 @@ export class TypeScriptProject {
         this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
       }
     }
+  }
+
+  /**
+   * Where the names of the declarations of the symbol at `at` start (each meaning of a merged one);
+   * `throughAlias`: an import's or export's, those of the symbol it names.
+   */
+  private declarationsAt(abs: string, at: number, throughAlias = false): Array<{ abs: string; start: number }> {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (!program || !file) return [];
+    const checker = program.getTypeChecker();
+    let symbol = checker.getSymbolAtLocation(nodeAt(ts, file, at));
+    if (symbol && throughAlias && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return (symbol?.declarations ?? []).flatMap((d) => {
+      const name = ts.getNameOfDeclaration(d);
+      return name ? [{ abs: d.getSourceFile().fileName, start: name.getStart(d.getSourceFile()) }] : [];
+    });
   }
 
   /**

@@ -212,6 +212,44 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, '.storybook/main.ts').toString()).toBe("import { bar } from '../a';\nexport default bar;\n");
   });
 
+  it('renames a place TypeScript lists twice, and every meaning of a merged symbol', () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\nexport default foo;\n',
+      'b.ts': "import { foo as f2 } from './a';\nf2();\n",
+      'c.ts': 'export const Color = { red: 1 };\nexport type Color = number;\nconst c: Color = Color.red;\n',
+      'd.ts':
+        'interface Shape { a: number }\nnamespace Shape { export const x = 1; }\nconst s: Shape = { a: Shape.x };\n',
+    });
+    expect(run(['rename', 'a.ts:@foo', 'baz'], dir).status).toBe(0);
+    expect(read(dir, 'b.ts').toString()).toBe("import { baz as f2 } from './a';\nf2();\n");
+    const color = `c.ts:${run(['open', 'c.ts:1'], dir).stdout.split('\n')[1]!.slice(0, 6)}`;
+    expect(run(['refs', color], dir).stdout).toContain('4 references on 3 lines in 1 file');
+    expect(run(['rename', color, 'Hue'], dir).status).toBe(0);
+    expect(read(dir, 'c.ts').toString()).toBe(
+      'export const Hue = { red: 1 };\nexport type Hue = number;\nconst c: Hue = Hue.red;\n',
+    );
+    const line = run(['open', 'd.ts:1'], dir).stdout.split('\n')[1]!.slice(0, 6);
+    expect(run(['rename', `d.ts:${line}`, 'Form'], dir).status).toBe(0);
+    expect(read(dir, 'd.ts').toString()).toContain(
+      'namespace Form { export const x = 1; }\nconst s: Form = { a: Form.x };',
+    );
+  });
+
+  it('--json gives the same definitions from the declaration, a call site or the import', () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\n',
+      'e.ts': "import { foo } from './a';\nfoo();\n",
+    });
+    const lids = run(['open', 'e.ts'], dir)
+      .stdout.split('\n')
+      .slice(1, 3)
+      .map((l) => l.slice(0, 6));
+    for (const target of ['a.ts:@foo', `e.ts:${lids[1]}`, `e.ts:${lids[0]}:10`]) {
+      const json = JSON.parse(run(['refs', '--json', target], dir).stdout);
+      expect(json.definitions, target).toEqual([{ path: 'a.ts', n: 1 }]);
+    }
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);
