@@ -108,9 +108,16 @@ export async function orNoSymbol(ctx: Context, command: string, run: () => Promi
 export const REF_TARGET_FORMS = 'PATH:@NAME, PATH:LINE:LID, PATH:LINE:LID:COL or a grep hit';
 
 /** Reads the target and finds the symbol's places. */
-export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'rename'): Promise<SymbolPlaces> {
+export async function findSymbol(
+  ctx: Context,
+  arg: string,
+  command: 'refs' | 'rename',
+  /** Called with the name and its language once the target is read, before the project is searched. */
+  named?: (name: string, language: LanguageId) => void,
+): Promise<SymbolPlaces> {
   const position = await targetPosition(ctx, arg, command);
   const { file, language, name } = position;
+  named?.(name, language);
   const listed = await filesHolding(ctx, name, language, file);
   const reader = confinedFiles(ctx.root.dir);
   const texts = new Map<string, string | undefined>();

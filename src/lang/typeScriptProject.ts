@@ -444,6 +444,7 @@ function isIdentifierText(ts: TypeScript, name: string): boolean {
   // Contextual keywords (type, async, of...) name things; reserved words, strict mode's too, do not.
   const named =
     token === ts.SyntaxKind.Identifier ||
+    token === ts.SyntaxKind.PrivateIdentifier ||
     (token > ts.SyntaxKind.LastFutureReservedWord && token <= ts.SyntaxKind.LastKeyword);
   return named && scanner.getTokenEnd() === name.length;
 }

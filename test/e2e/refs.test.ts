@@ -250,6 +250,27 @@ describe('rt rename, TypeScript', () => {
     }
   });
 
+  it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
+    const a = 'class A {\n  #x = 1;\n  get() { return this.#x; }\n}\n';
+    const dir = repo({ 'a.ts': a, 'm.py': 'def foo():\n    pass\nfoo()\n', 'q.mjs': 'export const q = 1;\n' });
+    const lid = run(['open', 'a.ts'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    const plain = run(['rename', `a.ts:${lid}:3`, 'y'], dir);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toContain('#x is a private name: it is renamed to a private name (#y)');
+    expect(read(dir, 'a.ts').toString()).toBe(a);
+    expect(run(['rename', `a.ts:${lid}:3`, '#y'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts').toString()).toBe(a.replaceAll('#x', '#y'));
+    for (const [target, word] of [
+      ['q.mjs:@q', 'eval'],
+      ['q.mjs:@q', 'await'],
+      ['m.py:@foo', 'lambda'],
+    ]) {
+      const r = run(['rename', target!, word!], dir);
+      expect(r.status, word).toBe(2);
+      expect(r.stderr).toContain(`${word} is a reserved word in`);
+    }
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);

@@ -10,7 +10,9 @@ import { lidToString } from '../../model/lid.js';
 import { lineContent } from '../../model/lines.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import { isPlainIdentifier, occurrences, rankAt, renameInLine, type LinePlace } from '../../model/renaming.js';
+import { isReservedWord } from '../../model/reservedWords.js';
 import { jsonLine } from '../../render/json.js';
+import type { LanguageId } from '../../lang/languages.js';
 import { renderLine } from '../../render/window.js';
 import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
@@ -60,7 +62,8 @@ export const renameCommand = defineCommand({
       'or a grep hit) to NEWNAME, with every reference to it across the project, as one batch: all the ' +
       'files are written or none, the syntax check refuses (exit 5) a change that would leave a file ' +
       'with a syntax error it did not have (--no-check writes anyway), and rt undo takes the whole ' +
-      'rename back. NEWNAME must be an identifier (exit 2 otherwise).',
+      'rename back. NEWNAME must be an identifier of the language and no word it reserves, a private ' +
+      'name (#x) becoming one (#y) (exit 2 otherwise).',
     "TypeScript and JavaScript: the places are TypeScript's own rename locations, in the files rt grep " +
       '--hidden searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
       'it did (a shorthand property { old } becomes { old: new }, an export specifier that must keep its ' +
@@ -94,7 +97,7 @@ export const renameCommand = defineCommand({
   exits: [
     [0, 'the symbol was renamed (or, with --dry-run, the change printed)'],
     [1, 'no definition has that NAME, or nothing is there to rename'],
-    [2, 'bad usage, NEWNAME no identifier, or a line naming no one symbol (add :COL)'],
+    [2, 'bad usage, NEWNAME no identifier or a reserved word, or a line naming no one symbol (add :COL)'],
     [3, 'NEWNAME would collide, --expect counted otherwise, or a line changed since it was read: nothing written'],
     [4, 'a file is unwritable or outside the root, or RT_READONLY is set: nothing was written'],
     [5, 'a file would be left with a syntax error it did not have: nothing was written'],
@@ -126,13 +129,7 @@ async function rename(
   newName: string,
   options: { dryRun: boolean; expect: number | undefined; force: boolean; check: boolean },
 ): Promise<number> {
-  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
-  const dollar = /\.(?:[cm]?[jt]sx?)$/.test(target.split(':')[0] ?? '');
-  if (!isPlainIdentifier(newName, dollar))
-    throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier: rt rename gives symbols names`, [
-      'a name is a letter or _ then letters, digits or _',
-    ]);
-  const found = await findSymbol(ctx, target, 'rename');
+  const found = await findSymbol(ctx, target, 'rename', (oldName, language) => refuseName(oldName, newName, language));
   const oldName = found.name;
   if (newName === oldName) throw new RtError('usage', `${oldName} is already named ${newName}`, []);
   const plans =
@@ -213,6 +210,27 @@ async function rename(
     },
   );
   return 0;
+}
+
+/** Refuses (exit 2) a new name that is no identifier of `language`, or a word it reserves; `#x` only to `#y`. */
+function refuseName(oldName: string, newName: string, language: LanguageId): void {
+  const hidden = oldName.startsWith('#');
+  if (hidden !== newName.startsWith('#'))
+    throw new RtError(
+      'usage',
+      hidden
+        ? `${oldName} is a private name: it is renamed to a private name (#${newName.replace(/^#/, '')})`
+        : `${JSON.stringify(newName)} is not an identifier in ${language}: only a private name (#x) becomes #${oldName}`,
+      [],
+    );
+  const bare = hidden ? newName.slice(1) : newName;
+  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
+  if (!isPlainIdentifier(bare, ['javascript', 'typescript', 'tsx', 'php'].includes(language)))
+    throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier in ${language}`, [
+      'a name is a letter or _ then letters, digits or _',
+    ]);
+  if (!hidden && isReservedWord(language, bare))
+    throw new RtError('usage', `${newName} is a reserved word in ${language}: no symbol can be named so`, []);
 }
 
 /** The rows to rename in each file, from TypeScript's rename locations (refused when it refuses, or on a collision). */
