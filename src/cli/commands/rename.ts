@@ -220,7 +220,7 @@ function refuseName(oldName: string, newName: string, language: LanguageId): voi
       'usage',
       hidden
         ? `${oldName} is a private name: it is renamed to a private name (#${newName.replace(/^#/, '')})`
-        : `${JSON.stringify(newName)} is not an identifier in ${language}: only a private name becomes #${oldName}`,
+        : `${JSON.stringify(newName)} is not an identifier in ${language}: ${oldName} is no private name`,
       [],
     );
   const bare = hidden ? newName.slice(1) : newName;
