@@ -66,6 +66,8 @@ export interface SymbolPlaces {
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
   /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
   readonly rename?: (newName: string) => RenameOutcome;
+  /** Files that hold the name but could not be parsed (too big, too slow): by name only. */
+  readonly unparsed?: readonly string[];
   /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
   readonly digests: ReadonlyMap<string, string>;
   /** A row of a file as it was read (BOM gone, decoded); undefined past the end. */
@@ -168,10 +170,12 @@ export async function findSymbol(
   const ready = await prepareChecker(language);
   if (!ready.ok) throw new RtError('access', `rt cannot read ${language} files: ${ready.reason}`, []);
   const byFile = new Map<string, SymbolPlace[]>();
+  const unparsed: string[] = [];
   for (const c of listed) {
     const bytes = reader.bytes(c.abs);
-    if (bytes === undefined) continue;
-    const found = identifiersNamed(language, bytes, name);
+    const found = bytes === undefined ? undefined : identifiersNamed(language, bytes, name);
+    // (A file that holds the name but could not be read or parsed, too big or too slow, is said.)
+    if (found === undefined) unparsed.push(c.display);
     if (!found?.length) continue;
     byFile.set(
       c.abs,
@@ -183,7 +187,8 @@ export async function findSymbol(
     );
   }
   const display = (abs: string) => path.relative(ctx.cwd, abs) || abs;
-  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf, display), target, digests: reader.digests };
+  const places = placed(listed, byFile, rowsOf, display);
+  return { name, language, by: 'name', ...places, target, digests: reader.digests, unparsed };
 }
 
 /** The places found, by file in the listing's order, with their rows as read; those of unlisted files apart. */

@@ -157,6 +157,11 @@ async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: st
   const again = (n: number) => commandLine('refs', ['--max', String(n)], [arg]);
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), ''));
   ctx.out(`${count.text}\n`);
+  if (found.unparsed?.length)
+    ctx.warn(
+      `${found.unparsed.length} file${found.unparsed.length === 1 ? '' : 's'} holding ${found.name} could not be ` +
+        `parsed (too big or too slow), so their references are not listed: ${found.unparsed.slice(0, 10).join(', ')}`,
+    );
   if (found.unlisted.length) {
     const n = found.unlisted.length;
     ctx.warn(`${n} more in files rt grep does not search (ignored, or node_modules), not shown:`);

@@ -276,6 +276,13 @@ function namePlans(
   force: boolean,
 ): Map<string, Map<number, RowPlan>> {
   const plans = new Map<string, Map<number, RowPlan>>();
+  if (found.unparsed?.length)
+    throw new RtError(
+      'stale',
+      `${found.unparsed.join(', ')} ${found.unparsed.length === 1 ? 'holds' : 'hold'} ${found.name} but could ` +
+        'not be parsed (too big or too slow): its references would be left: nothing was written',
+      [`see them by text: rt grep -w ${shellQuote(found.name)}`],
+    );
   const reader = confinedFiles(ctx.root.dir);
   for (const f of found.files) {
     if (!force) {
