@@ -219,11 +219,11 @@ function placed(
  * The files rt grep --hidden searches under the root (listed as it lists them) that hold `name` as a word and
  * are in `language` (TypeScript's service: any of TypeScript, TSX, JavaScript); the target's first.
  */
-async function filesHolding(
+export async function filesHolding(
   ctx: Context,
   name: string,
   language: LanguageId,
-  target: ResolvedPath,
+  target: Candidate,
 ): Promise<Candidate[]> {
   const options = {
     regexp: [],

@@ -340,6 +340,16 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
   });
 
+  it('Go: refuses a new name declared in another file of the package, unless --force', () => {
+    const main = 'package main\n\nfunc foo() int { return 1 }\n\nfunc main() { foo() }\n';
+    const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'other.go': 'package main\n\nfunc bar() {}\n' });
+    const r = run(['rename', 'main.go:@foo', 'bar'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('bar is already an identifier in other.go (line 3), in the package the rename changes');
+    expect(read(dir, 'main.go').toString()).toBe(main);
+    expect(run(['rename', '--force', 'main.go:@foo', 'bar'], dir).status).toBe(0);
+  });
+
   it('Go: identifiers of the name, not the word in a string or a comment', () => {
     const go =
       'package main\n\nfunc Load() int { return 1 }\n\n' +

@@ -18,7 +18,8 @@ import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
 import { confinedFiles, unchangedSince } from '../../store/projectFiles.js';
 import type { Context } from '../context.js';
-import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
+import { filesHolding, findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
+import type { Candidate } from '../../search/candidates.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
@@ -135,7 +136,7 @@ async function rename(
   const plans =
     found.by === 'semantic'
       ? semanticPlans(ctx, found, newName, target)
-      : namePlans(ctx, found, newName, options.force);
+      : namePlans(ctx, found, newName, options.force, await samePackage(ctx, found, newName, options.force));
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
   const byFile = new Map<string, RenamedLine[]>();
   const references = [...plans.values()].reduce(
@@ -269,11 +270,21 @@ function semanticPlans(
 }
 
 /** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
+/** Go: the other files of the touched files' packages (their folders) that spell NEWNAME, to check as touched ones. */
+async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, force: boolean): Promise<Candidate[]> {
+  if (force || found.language !== 'go') return [];
+  const touched = new Set(found.files.map((f) => f.file.abs));
+  const folders = new Set([...touched].map((abs) => path.dirname(abs)));
+  const holding = await filesHolding(ctx, newName, 'go', { abs: found.target.abs, display: found.target.display });
+  return holding.filter((c) => !touched.has(c.abs) && folders.has(path.dirname(c.abs)));
+}
+
 function namePlans(
   ctx: Context,
   found: SymbolPlaces,
   newName: string,
   force: boolean,
+  alsoChecked: readonly Candidate[],
 ): Map<string, Map<number, RowPlan>> {
   const plans = new Map<string, Map<number, RowPlan>>();
   if (found.unparsed?.length)
@@ -284,18 +295,20 @@ function namePlans(
       [`see them by text: rt grep -w ${shellQuote(found.name)}`],
     );
   const reader = confinedFiles(ctx.root.dir);
+  // (Go: a file of the same package shares its scope with the touched ones.)
+  for (const file of force ? [] : [...found.files.map((f) => f.file), ...alsoChecked]) {
+    const bytes = reader.bytes(file.abs);
+    const taken = bytes && identifiersNamed(found.language, bytes, newName);
+    if (taken?.length)
+      throw new RtError(
+        'stale',
+        `${newName} is already an identifier in ${file.display} (line ${taken[0]!.row + 1}), ` +
+          `${alsoChecked.includes(file) ? 'in the package' : 'which'} the rename changes: renaming by name ` +
+          'could merge two symbols: nothing was written',
+        [`see it: rt grep -w ${shellQuote(newName)} ${quotePath(file.display)}`, 'rename anyway with --force'],
+      );
+  }
   for (const f of found.files) {
-    if (!force) {
-      const bytes = reader.bytes(f.file.abs);
-      const taken = bytes && identifiersNamed(found.language, bytes, newName);
-      if (taken?.length)
-        throw new RtError(
-          'stale',
-          `${newName} is already an identifier in ${f.file.display} (line ${taken[0]!.row + 1}), which the rename ` +
-            'changes: renaming by name could merge two symbols: nothing was written',
-          [`see it: rt grep -w ${shellQuote(newName)} ${quotePath(f.file.display)}`, 'rename anyway with --force'],
-        );
-    }
     for (const p of f.places)
       addPlace(plans, f.file.abs, p.row, f.rows.get(p.row) ?? '', found.name, p.column, newName);
   }
