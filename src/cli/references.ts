@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { resolveAnchor } from '../model/anchor.js';
 import { RtError, quotePath } from '../model/errors.js';
+import { byteOccurrences, occurrences } from '../model/renaming.js';
 import { parseTarget } from '../model/target.js';
 import { PARSING, type LanguageId } from '../lang/languages.js';
 import { sourceOf } from '../lang/source.js';
@@ -333,14 +334,19 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
       }),
     ) - 1;
   const text = sourceOf(bytes).text.split('\n')[row] ?? '';
+  const raw = rawLine(bytes, row);
   const words = [...text.matchAll(/[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$#]+/gu)].filter((w) => !/^\d/.test(w[0]));
+  /** The 1-based byte column of a word of the line: its rank among its occurrences, in the raw bytes. */
+  const byteColumn = (w: RegExpMatchArray) =>
+    byteOccurrences(raw, Buffer.from(w[0]))[occurrences(text, w[0]).indexOf(w.index!)]! + 1;
   let word: RegExpExecArray | RegExpMatchArray | undefined;
   if (col !== undefined) {
-    // COL counts bytes from 1, as ripgrep's --column does.
-    const at = Buffer.from(text)
-      .subarray(0, col - 1)
-      .toString().length;
-    word = words.find((w) => w.index! <= at && at < w.index! + w[0].length);
+    // COL counts bytes of the line as it is from 1, as ripgrep's --column does (never of text decoded
+    // again: a byte that is not UTF-8 is one byte there, three in U+FFFD).
+    word = words.find((w) => {
+      const at = byteColumn(w);
+      return at <= col && col < at + Buffer.byteLength(w[0]);
+    });
   } else {
     const definitions = definitionsOf(file, language).filter((d) => d.line === row + 1);
     const named = definitions.length ? words.find((w) => w[0] === definitions[0]!.name) : undefined;
@@ -349,7 +355,7 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     word = named ?? (declared.length === 1 ? declared[0] : words.length === 1 ? words[0] : undefined);
   }
   if (!word) {
-    const listed = words.slice(0, 8).map((w) => `${w[0]} (:${Buffer.byteLength(text.slice(0, w.index)) + 1})`);
+    const listed = words.slice(0, 8).map((w) => `${w[0]} (:${byteColumn(w)})`);
     throw new RtError(
       'usage',
       `${file.display}:${row + 1} names no one symbol${col !== undefined ? ` at column ${col}` : ''}`,
@@ -368,6 +374,16 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     return { file, language, row, column: hashed.column, name: `#${name}` };
   }
   return { file, language, row, column, name };
+}
+
+/** The bytes of line `row` (0-based) of `bytes` as they are, BOM and line ending left out. */
+function rawLine(bytes: Buffer, row: number): Buffer {
+  let at = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let r = 0; r < row && at !== -1; r++) at = bytes.indexOf(0x0a, at) === -1 ? -1 : bytes.indexOf(0x0a, at) + 1;
+  if (at === -1) return Buffer.alloc(0);
+  const end = bytes.indexOf(0x0a, at);
+  const line = bytes.subarray(at, end === -1 ? bytes.length : end);
+  return line.at(-1) === 0x0d ? line.subarray(0, -1) : line;
 }
 
 function nothingThere(name: string, file: ResolvedPath, row: number): NoSymbol {

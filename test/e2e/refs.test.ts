@@ -340,6 +340,22 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
   });
 
+  it('counts COL in the bytes of the line as they are, after bytes that are not UTF-8 (as rg --column)', () => {
+    const line2 = Buffer.concat([
+      Buffer.from('let q = "'),
+      Buffer.from([0xff, 0xff, 0xff]),
+      Buffer.from('", ab2 = ab + foo;\n'),
+    ]);
+    const dir = repo({ 'a.js': Buffer.concat([Buffer.from('const foo = 1, ab = 2;\n'), line2]) });
+    const lid = run(['open', 'a.js'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    const r = run(['refs', `a.js:${lid}:27`], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('2 references on 2 lines in 1 file');
+    const none = run(['refs', `a.js:${lid}:9`], dir);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('ab2 (:16), ab (:22), foo (:27)');
+  });
+
   it('Go: refuses a new name declared in another file of the package, unless --force', () => {
     const main = 'package main\n\nfunc foo() int { return 1 }\n\nfunc main() { foo() }\n';
     const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'other.go': 'package main\n\nfunc bar() {}\n' });
