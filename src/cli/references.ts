@@ -138,13 +138,18 @@ export async function findSymbol(
   };
   const target = { abs: file.abs, display: file.display, row: position.row, column: position.column };
   if (SEMANTIC.has(language)) {
-    const { TypeScriptProject } = await import('../lang/typeScriptProject.js');
+    const { TypeScriptProject, isLocalName } = await import('../lang/typeScriptProject.js');
+    // A local (in a function, or a module's unexported name) is the target file's alone.
+    const text = read(file.abs) ?? '';
+    const offset = text.split('\n').slice(0, position.row).join('\n').length + (position.row ? 1 : 0);
+    const local = isLocalName(file.abs, text, offset + position.column);
     const project = new TypeScriptProject(
       { ...reader, read },
       ctx.root.dir,
       file.abs,
-      listed.map((c) => c.abs),
+      local ? [file.abs] : listed.map((c) => c.abs),
       (abs) => path.relative(ctx.cwd, abs) || abs,
+      local,
     );
     const refs = project.references(file.abs, position.row, position.column);
     if (!refs?.length) throw nothingThere(name, file, position.row);

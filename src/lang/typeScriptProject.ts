@@ -61,6 +61,8 @@ export class TypeScriptProject {
     private readonly rootFiles: readonly string[],
     /** How messages name a file. */
     private readonly display: (abs: string) => string = (abs) => abs,
+    /** A local's program: its file alone, what it imports not read. */
+    alone = false,
   ) {
     const ts = loadTypeScript();
     if (!ts) throw new NoTypeScript('TypeScript could not be loaded');
@@ -68,7 +70,7 @@ export class TypeScriptProject {
     const exists = (f: string) => files.fileExists(f);
     const dir = path.dirname(target);
     this.config = ts.findConfigFile(dir, exists, 'tsconfig.json') ?? ts.findConfigFile(dir, exists, 'jsconfig.json');
-    const options = { ...this.optionsOf(this.config), ...OVERRIDES };
+    const options = { ...this.optionsOf(this.config), ...OVERRIDES, ...(alone ? { noResolve: true } : {}) };
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => options,
       getScriptFileNames: () => [...this.rootFiles],
@@ -356,6 +358,61 @@ export class TypeScriptProject {
       }
     return out;
   }
+}
+
+/**
+ * Whether the name at `at` of `text` (the file `abs`, parsed alone) is a local that no other file
+ * can name: declared in a function or a block, or at the top of a module without being exported.
+ * Read from the syntax alone, conservatively: a member, a property, an import or an export, a
+ * script's top level, or a name declared nowhere around it are not local.
+ */
+export function isLocalName(abs: string, text: string, at: number): boolean {
+  const ts = loadTypeScript();
+  if (!ts) return false;
+  const file = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true);
+  const node = nodeAt(ts, file, at);
+  if (!ts.isIdentifier(node) || node.getStart(file) > at) return false;
+  const parent = node.parent;
+  const member =
+    ((ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent)) && parent.name === node) ||
+    (ts.isBindingElement(parent) && parent.propertyName === node) ||
+    (ts.isQualifiedName(parent) && parent.right === node) ||
+    ts.isShorthandPropertyAssignment(parent) ||
+    ts.isImportSpecifier(parent) ||
+    ts.isExportSpecifier(parent) ||
+    ts.isImportClause(parent) ||
+    ts.isNamespaceImport(parent) ||
+    ts.isClassElement(parent) ||
+    ts.isTypeElement(parent) ||
+    ts.isEnumMember(parent) ||
+    ts.isJsxAttribute(parent) ||
+    ts.isModuleDeclaration(parent);
+  if (member) return false;
+  const name = node.text;
+  for (let scope: TS.Node | undefined = parent; scope; scope = scope.parent) {
+    if (!isScope(ts, scope)) continue;
+    const declared = declarationNamed(ts, scope, name);
+    if (!declared) continue;
+    if (!ts.isSourceFile(scope))
+      return ts.isFunctionLike(scope) ||
+        ts.isBlock(scope) ||
+        ts.isCaseBlock(scope) ||
+        ts.isCatchClause(scope) ||
+        ts.isForStatement(scope) ||
+        ts.isForInStatement(scope) ||
+        ts.isForOfStatement(scope)
+        ? !ts.isClassElement(declared.parent) && !ts.isTypeElement(declared.parent)
+        : false;
+    if (!ts.isExternalModule(file)) return false;
+    const exported = (ts.getCombinedModifierFlags(declared.parent as TS.Declaration) & ts.ModifierFlags.Export) !== 0;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+    const named = file.statements.some(
+      (st) => (ts.isExportDeclaration(st) || ts.isExportAssignment(st)) && word.test(st.getText(file)),
+    );
+    const imported = [ts.isImportSpecifier, ts.isImportClause, ts.isNamespaceImport, ts.isImportEqualsDeclaration];
+    return !exported && !named && !imported.some((is) => is(declared.parent));
+  }
+  return false;
 }
 
 /** The innermost node of `file` holding `at`. */

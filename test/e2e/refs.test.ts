@@ -340,6 +340,21 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
   });
 
+  it('finds and renames a local in its own file alone, and a module-level export across files', () => {
+    const a =
+      'export const node = 1;\nexport function f() {\n  const node = 2;\n  return node;\n}\nconst own = node;\n';
+    const dir = repo({ 'a.ts': a, 'b.ts': "import { node } from './a';\nnode;\n" });
+    const lid = run(['open', 'a.ts'], dir).stdout.split('\n')[3]!.slice(0, 6);
+    const local = run(['refs', `a.ts:${lid}:9`], dir);
+    expect(local.stdout).toContain('2 references on 2 lines in 1 file');
+    const first = run(['open', 'a.ts'], dir).stdout.split('\n')[1]!.slice(0, 6);
+    expect(run(['refs', `a.ts:${first}:14`], dir).stdout).toContain('4 references on 4 lines in 2 files');
+    expect(run(['rename', `a.ts:${lid}:9`, 'inner'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts').toString()).toBe(
+      a.replace('const node = 2', 'const inner = 2').replace('return node', 'return inner'),
+    );
+  });
+
   it('counts COL in the bytes of the line as they are, after bytes that are not UTF-8 (as rg --column)', () => {
     const line2 = Buffer.concat([
       Buffer.from('let q = "'),
