@@ -64,8 +64,9 @@ export function inToolWords(text: string, words: Vocabulary): string {
 /**
  * A command's output with rt's own words in it said in a tool call's: the line a cap appends, last
  * (or just before a closing count), saying how many results it left out and the command that shows
- * them ("(25 more hits … see them with: rt grep --max 30 …)"), only when the run says there are more. Every other line is the
- * files' (windows, hits, paths, a file named like that line) and stays as it is.
+ * them ("(25 more hits … see them with: rt grep --max 30 …)"), only when the run says there are
+ * more. Every other line is the files' (windows, hits, paths, a file named like that line) and
+ * stays as it is.
  */
 export function outputInToolWords(text: string, words: Vocabulary, more = true): string {
   if (!more) return text;
