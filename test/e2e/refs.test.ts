@@ -271,6 +271,16 @@ describe('rt rename, TypeScript', () => {
     }
   });
 
+  it('refuses (exit 3) a global of the platform as the new name, unless --force', () => {
+    const dir = repo({ 's1.js': 'function foo() {}\nfoo();\n' });
+    for (const name of ['Array', 'setTimeout', 'document']) {
+      const r = run(['rename', 's1.js:@foo', name], dir);
+      expect(r.status, name).toBe(3);
+      expect(r.stderr).toContain(`${name} is a global of the platform`);
+    }
+    expect(run(['rename', '--force', 's1.js:@foo', 'Array'], dir).status).toBe(0);
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);

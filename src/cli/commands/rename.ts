@@ -38,7 +38,7 @@ const RENAME_OPTIONS = [
   {
     long: 'force',
     kind: 'switch',
-    summary: 'outside TypeScript and JavaScript: rename even where NEWNAME already names something',
+    summary: 'rename even where NEWNAME already names something (by name), or is a global of the platform',
   },
   NO_CHECK,
 ] as const satisfies readonly OptionSpec[];
@@ -72,7 +72,8 @@ export const renameCommand = defineCommand({
       'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
       'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
       'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
-      'node_modules), which it would not write; the message names those places.',
+      'node_modules), which it would not write; the message names those places; and when NEWNAME is a ' +
+      'global of the platform (Array, setTimeout, document...), unless --force.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change, unless --force.',
@@ -133,6 +134,13 @@ async function rename(
   const found = await findSymbol(ctx, target, 'rename', (oldName, language) => refuseName(oldName, newName, language));
   const oldName = found.name;
   if (newName === oldName) throw new RtError('usage', `${oldName} is already named ${newName}`, []);
+  if (found.by === 'semantic' && !options.force && platformGlobal(newName))
+    throw new RtError(
+      'stale',
+      `${newName} is a global of the platform (Node or the browser): a use of it the rename reaches would ` +
+        'be taken by the symbol renamed: nothing was written',
+      ['rename anyway with --force'],
+    );
   const plans =
     found.by === 'semantic'
       ? semanticPlans(ctx, found, newName, target)
@@ -211,6 +219,17 @@ async function rename(
     },
   );
   return 0;
+}
+
+/** A few globals of the browser that Node lacks. */
+const BROWSER_GLOBALS = new Set([
+  ...['window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'alert'],
+  ...['confirm', 'prompt', 'self', 'parent', 'top', 'frames', 'screen'],
+]);
+
+/** Whether `name` is a global of JavaScript's platforms (Node's own, and the browser's best known). */
+function platformGlobal(name: string): boolean {
+  return BROWSER_GLOBALS.has(name) || Object.getOwnPropertyNames(globalThis).includes(name);
 }
 
 /** Refuses (exit 2) a new name that is no identifier of `language`, or a word it reserves; `#x` only to `#y`. */
