@@ -189,7 +189,7 @@ complete -c rt -n '__fish_seen_subcommand_from refs' -F
 complete -c rt -n '__fish_seen_subcommand_from refs' -a '(__rt_symbols)'
 complete -c rt -n '__fish_seen_subcommand_from rename' -l dry-run -d 'print each line that would change, before and after, and write nothing'
 complete -c rt -n '__fish_seen_subcommand_from rename' -l expect -r -d 'refuse (exit 3, nothing written) unless exactly N places would be renamed'
-complete -c rt -n '__fish_seen_subcommand_from rename' -l force -d 'outside TypeScript and JavaScript: rename even where NEWNAME already names something'
+complete -c rt -n '__fish_seen_subcommand_from rename' -l force -d 'rename even where NEWNAME already names something (by name), or is a global of the platform'
 complete -c rt -n '__fish_seen_subcommand_from rename' -l no-check -d 'write even if the change leaves a syntax error the file did not have'
 complete -c rt -n '__fish_seen_subcommand_from rename' -l root -r -a '(__fish_complete_directories)' -d 'use DIR as the root (default: nearest ancestor holding .git or .rt, else the working directory)'
 complete -c rt -n '__fish_seen_subcommand_from rename' -l color -r -a 'auto always never' -d 'colour the output: auto (only on a terminal, unless NO_COLOR or FORCE_COLOR say otherwise), always or never'

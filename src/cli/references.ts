@@ -2,11 +2,12 @@
 // pasted whole), the symbol found there, and its places across the project. TypeScript and
 // JavaScript: TypeScript's language service (lang/typeScriptProject.ts, loaded here only). Other
 // languages: the identifiers spelling the name (tree-sitter), by name and not by scope. Either way
-// the files looked at are those rt grep searches under the root that hold the name as a word.
+// the files looked at are those rt grep --hidden searches under the root that hold the name as a word.
 
 import path from 'node:path';
 import { resolveAnchor } from '../model/anchor.js';
 import { RtError, quotePath } from '../model/errors.js';
+import { byteOccurrences, occurrences } from '../model/renaming.js';
 import { parseTarget } from '../model/target.js';
 import { PARSING, type LanguageId } from '../lang/languages.js';
 import { sourceOf } from '../lang/source.js';
@@ -60,12 +61,16 @@ export interface SymbolPlaces {
   readonly files: PlacedFile[];
   /** The configuration file the language service took its options from. */
   readonly config?: string;
-  /** Places in files rt grep does not search (ignored, hidden, outside the listing): not shown, never renamed. */
-  readonly unlisted: number;
+  /** Places ("PATH:LINE") in files rt grep --hidden does not search (ignored, node_modules): never renamed. */
+  readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
   /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
   readonly rename?: (newName: string) => RenameOutcome;
+  /** Files that hold the name but could not be parsed (too big, too slow): by name only. */
+  readonly unparsed?: readonly string[];
+  /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
+  readonly digests: ReadonlyMap<string, string>;
   /** A row of a file as it was read (BOM gone, decoded); undefined past the end. */
   readonly readRow?: (abs: string, row: number) => string | undefined;
 }
@@ -106,9 +111,16 @@ export async function orNoSymbol(ctx: Context, command: string, run: () => Promi
 export const REF_TARGET_FORMS = 'PATH:@NAME, PATH:LINE:LID, PATH:LINE:LID:COL or a grep hit';
 
 /** Reads the target and finds the symbol's places. */
-export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'rename'): Promise<SymbolPlaces> {
+export async function findSymbol(
+  ctx: Context,
+  arg: string,
+  command: 'refs' | 'rename',
+  /** Called with the name and its language once the target is read, before the project is searched. */
+  named?: (name: string, language: LanguageId) => void,
+): Promise<SymbolPlaces> {
   const position = await targetPosition(ctx, arg, command);
   const { file, language, name } = position;
+  named?.(name, language);
   const listed = await filesHolding(ctx, name, language, file);
   const reader = confinedFiles(ctx.root.dir);
   const texts = new Map<string, string | undefined>();
@@ -126,13 +138,18 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
   };
   const target = { abs: file.abs, display: file.display, row: position.row, column: position.column };
   if (SEMANTIC.has(language)) {
-    const { TypeScriptProject } = await import('../lang/typeScriptProject.js');
+    const { TypeScriptProject, isLocalName } = await import('../lang/typeScriptProject.js');
+    // A local (in a function, or a module's unexported name) is the target file's alone.
+    const text = read(file.abs) ?? '';
+    const offset = text.split('\n').slice(0, position.row).join('\n').length + (position.row ? 1 : 0);
+    const local = isLocalName(file.abs, text, offset + position.column);
     const project = new TypeScriptProject(
       { ...reader, read },
       ctx.root.dir,
       file.abs,
-      listed.map((c) => c.abs),
+      local ? [file.abs] : listed.map((c) => c.abs),
       (abs) => path.relative(ctx.cwd, abs) || abs,
+      local,
     );
     const refs = project.references(file.abs, position.row, position.column);
     if (!refs?.length) throw nothingThere(name, file, position.row);
@@ -142,7 +159,7 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       if (!byFile.has(r.abs)) byFile.set(r.abs, []);
       byFile.get(r.abs)!.push({ row: r.row, column: r.column, text, definition: r.definition });
     }
-    const { files, unlisted } = placed(listed, byFile, rowsOf);
+    const { files, unlisted } = placed(listed, byFile, rowsOf, (abs) => path.relative(ctx.cwd, abs) || abs);
     return {
       name,
       language,
@@ -152,16 +169,19 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       target,
       rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
       readRow: (abs, row) => rowsOf(abs)[row],
+      digests: reader.digests,
       ...(project.config ? { config: project.config } : {}),
     };
   }
   const ready = await prepareChecker(language);
   if (!ready.ok) throw new RtError('access', `rt cannot read ${language} files: ${ready.reason}`, []);
   const byFile = new Map<string, SymbolPlace[]>();
+  const unparsed: string[] = [];
   for (const c of listed) {
     const bytes = reader.bytes(c.abs);
-    if (bytes === undefined) continue;
-    const found = identifiersNamed(language, bytes, name);
+    const found = bytes === undefined ? undefined : identifiersNamed(language, bytes, name);
+    // (A file that holds the name but could not be read or parsed, too big or too slow, is said.)
+    if (found === undefined) unparsed.push(c.display);
     if (!found?.length) continue;
     byFile.set(
       c.abs,
@@ -172,19 +192,23 @@ export async function findSymbol(ctx: Context, arg: string, command: 'refs' | 'r
       })),
     );
   }
-  return { name, language, by: 'name', ...placed(listed, byFile, rowsOf), target };
+  const display = (abs: string) => path.relative(ctx.cwd, abs) || abs;
+  const places = placed(listed, byFile, rowsOf, display);
+  return { name, language, by: 'name', ...places, target, digests: reader.digests, unparsed };
 }
 
-/** The places found, by file in the listing's order, with their rows as read; those of unlisted files counted. */
+/** The places found, by file in the listing's order, with their rows as read; those of unlisted files apart. */
 function placed(
   listed: readonly Candidate[],
   byFile: ReadonlyMap<string, SymbolPlace[]>,
   rowsOf: (abs: string) => readonly string[],
-): { files: PlacedFile[]; unlisted: number } {
+  display: (abs: string) => string,
+): { files: PlacedFile[]; unlisted: string[] } {
   const files: PlacedFile[] = [];
   const known = new Set(listed.map((c) => c.abs));
-  let unlisted = 0;
-  for (const [abs, places] of byFile) if (!known.has(abs)) unlisted += places.length;
+  const unlisted: string[] = [];
+  for (const [abs, places] of byFile)
+    if (!known.has(abs)) for (const p of places) unlisted.push(`${display(abs)}:${p.row + 1}`);
   for (const c of listed) {
     const places = byFile.get(c.abs);
     if (!places?.length) continue;
@@ -198,14 +222,14 @@ function placed(
 }
 
 /**
- * The files rt grep searches under the root (listed as it lists them) that hold `name` as a word and
+ * The files rt grep --hidden searches under the root (listed as it lists them) that hold `name` as a word and
  * are in `language` (TypeScript's service: any of TypeScript, TSX, JavaScript); the target's first.
  */
-async function filesHolding(
+export async function filesHolding(
   ctx: Context,
   name: string,
   language: LanguageId,
-  target: ResolvedPath,
+  target: Candidate,
 ): Promise<Candidate[]> {
   const options = {
     regexp: [],
@@ -226,7 +250,8 @@ async function filesHolding(
     max: undefined,
     files: true,
     glob: [],
-    hidden: false,
+    // (Hidden files too, as rt grep --hidden lists them: .storybook/main.ts may import the symbol.)
+    hidden: true,
     ignore: true,
   };
   const request = searchRequest('grep', [name, ctx.root.dir], options);
@@ -314,14 +339,19 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
       }),
     ) - 1;
   const text = sourceOf(bytes).text.split('\n')[row] ?? '';
+  const raw = rawLine(bytes, row);
   const words = [...text.matchAll(/[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$#]+/gu)].filter((w) => !/^\d/.test(w[0]));
+  /** The 1-based byte column of a word of the line: its rank among its occurrences, in the raw bytes. */
+  const byteColumn = (w: RegExpMatchArray) =>
+    byteOccurrences(raw, Buffer.from(w[0]))[occurrences(text, w[0]).indexOf(w.index!)]! + 1;
   let word: RegExpExecArray | RegExpMatchArray | undefined;
   if (col !== undefined) {
-    // COL counts bytes from 1, as ripgrep's --column does.
-    const at = Buffer.from(text)
-      .subarray(0, col - 1)
-      .toString().length;
-    word = words.find((w) => w.index! <= at && at < w.index! + w[0].length);
+    // COL counts bytes of the line as it is from 1, as ripgrep's --column does (never of text decoded
+    // again: a byte that is not UTF-8 is one byte there, three in U+FFFD).
+    word = words.find((w) => {
+      const at = byteColumn(w);
+      return at <= col && col < at + Buffer.byteLength(w[0]);
+    });
   } else {
     const definitions = definitionsOf(file, language).filter((d) => d.line === row + 1);
     const named = definitions.length ? words.find((w) => w[0] === definitions[0]!.name) : undefined;
@@ -330,7 +360,7 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     word = named ?? (declared.length === 1 ? declared[0] : words.length === 1 ? words[0] : undefined);
   }
   if (!word) {
-    const listed = words.slice(0, 8).map((w) => `${w[0]} (:${Buffer.byteLength(text.slice(0, w.index)) + 1})`);
+    const listed = words.slice(0, 8).map((w) => `${w[0]} (:${byteColumn(w)})`);
     throw new RtError(
       'usage',
       `${file.display}:${row + 1} names no one symbol${col !== undefined ? ` at column ${col}` : ''}`,
@@ -349,6 +379,16 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     return { file, language, row, column: hashed.column, name: `#${name}` };
   }
   return { file, language, row, column, name };
+}
+
+/** The bytes of line `row` (0-based) of `bytes` as they are, BOM and line ending left out. */
+function rawLine(bytes: Buffer, row: number): Buffer {
+  let at = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let r = 0; r < row && at !== -1; r++) at = bytes.indexOf(0x0a, at) === -1 ? -1 : bytes.indexOf(0x0a, at) + 1;
+  if (at === -1) return Buffer.alloc(0);
+  const end = bytes.indexOf(0x0a, at);
+  const line = bytes.subarray(at, end === -1 ? bytes.length : end);
+  return line.at(-1) === 0x0d ? line.subarray(0, -1) : line;
 }
 
 function nothingThere(name: string, file: ResolvedPath, row: number): NoSymbol {

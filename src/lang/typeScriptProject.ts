@@ -61,6 +61,8 @@ export class TypeScriptProject {
     private readonly rootFiles: readonly string[],
     /** How messages name a file. */
     private readonly display: (abs: string) => string = (abs) => abs,
+    /** A local's program: its file alone, what it imports not read. */
+    alone = false,
   ) {
     const ts = loadTypeScript();
     if (!ts) throw new NoTypeScript('TypeScript could not be loaded');
@@ -68,7 +70,7 @@ export class TypeScriptProject {
     const exists = (f: string) => files.fileExists(f);
     const dir = path.dirname(target);
     this.config = ts.findConfigFile(dir, exists, 'tsconfig.json') ?? ts.findConfigFile(dir, exists, 'jsconfig.json');
-    const options = { ...this.optionsOf(this.config), ...OVERRIDES };
+    const options = { ...this.optionsOf(this.config), ...OVERRIDES, ...(alone ? { noResolve: true } : {}) };
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => options,
       getScriptFileNames: () => [...this.rootFiles],
@@ -143,18 +145,23 @@ export class TypeScriptProject {
     if (at === undefined) return undefined;
     const found = this.service.findReferences(abs, at);
     if (!found?.length) return undefined;
+    // The definitions are the symbol's declarations, whichever place names it (an import, a call).
+    const declared = new Set(this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`));
     const seen = new Set<string>();
     const out: Reference[] = [];
-    for (const symbol of found)
-      for (const r of symbol.references) {
-        const key = `${r.fileName}\0${r.textSpan.start}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({
-          ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length),
-          definition: r.isDefinition === true,
-        });
-      }
+    const add = (symbols: readonly TS.ReferencedSymbol[]) => {
+      for (const symbol of symbols)
+        for (const r of symbol.references) {
+          const key = `${r.fileName}\0${r.textSpan.start}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push({ ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length), definition: declared.has(key) });
+        }
+    };
+    add(found);
+    // Each meaning of a merged symbol (a value and a type...) has its own references.
+    for (const d of this.declarationsAt(abs, at))
+      if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
     return out;
   }
 
@@ -199,7 +206,12 @@ export class TypeScriptProject {
     locations: readonly TS.RenameLocation[],
   ): string | undefined {
     const byFile = new Map<string, TS.RenameLocation[]>();
+    // (TypeScript may list one place twice: an import of a function exported twice.)
+    const seen = new Set<string>();
     for (const l of locations) {
+      const key = `${l.fileName}\0${l.textSpan.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       if (!byFile.has(l.fileName)) byFile.set(l.fileName, []);
       byFile.get(l.fileName)!.push(l);
     }
@@ -207,6 +219,10 @@ export class TypeScriptProject {
     // reports (a merge, a duplicate) rather than a change of what a name resolves to.
     const clash = this.declaredBeside(abs, at, newName);
     if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
+    // Every meaning of a merged symbol (a value and a type, an interface and a namespace) is
+    // asked about after: TypeScript gives each its own references.
+    const declarations = this.declarationsAt(abs, at);
+    const moved = new Map<string, number>();
     const expected = new Set<string>();
     let target = at;
     const saved = new Map<string, string | undefined>();
@@ -222,6 +238,7 @@ export class TypeScriptProject {
         out += `${p.prefixText ?? ''}${newName}${p.suffixText ?? ''}`;
         from = p.textSpan.start + p.textSpan.length;
         expected.add(`${file}\0${name}`);
+        moved.set(`${file}\0${p.textSpan.start}`, name);
         if (file === abs && at >= p.textSpan.start && at <= from) target = name;
       }
       out += text.slice(from);
@@ -230,13 +247,17 @@ export class TypeScriptProject {
     }
     try {
       const after = this.namedReferences(abs, target, newName);
+      for (const d of declarations) {
+        const to = moved.get(`${d.abs}\0${d.start}`);
+        if (to !== undefined) for (const k of this.namedReferences(d.abs, to, newName)) after.add(k);
+      }
       const lost = [...expected].filter((k) => !after.has(k));
       const gained = [...after].filter((k) => !expected.has(k));
       const where = (k: string) => {
         const [file, offset] = splitKey(k);
         return `${this.display(file)}:${this.placeOf(file, offset, 0).row + 1}`;
       };
-      if (lost.length === 0 && gained.length === 0) return undefined;
+      if (lost.length === 0 && gained.length === 0) return this.unexported([...byFile.keys()], newName);
       if (gained.length)
         return `${newName} already names something the renamed ${oldName} would capture (${where(gained[0]!)})`;
       return `${newName} would be taken by another declaration where ${oldName} is used (${where(lost[0]!)})`;
@@ -246,6 +267,24 @@ export class TypeScriptProject {
         this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
       }
     }
+  }
+
+  /**
+   * Where the names of the declarations of the symbol at `at` start (each meaning of a merged one);
+   * `throughAlias`: an import's or export's, those of the symbol it names.
+   */
+  private declarationsAt(abs: string, at: number, throughAlias = false): Array<{ abs: string; start: number }> {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (!program || !file) return [];
+    const checker = program.getTypeChecker();
+    let symbol = checker.getSymbolAtLocation(nodeAt(ts, file, at));
+    if (symbol && throughAlias && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return (symbol?.declarations ?? []).flatMap((d) => {
+      const name = ts.getNameOfDeclaration(d);
+      return name ? [{ abs: d.getSourceFile().fileName, start: name.getStart(d.getSourceFile()) }] : [];
+    });
   }
 
   /**
@@ -266,6 +305,48 @@ export class TypeScriptProject {
     return undefined;
   }
 
+  /**
+   * An import or re-export in `files` that would name `name` from a module of the program that
+   * exports no such name, as "PATH:LINE: TS2614 ..."; undefined when none. TypeScript resolves such
+   * an import to the module's local of that name (error recovery), so its references look
+   * right: an export kept as `new as old` leaves `import { new as x }` broken. (Comparing what
+   * TypeScript reports about the files renamed, before and after, would find it too, at the
+   * cost of type-checking them twice: 90 s on babel for a rename of 31 files.)
+   */
+  private unexported(files: readonly string[], name: string): string | undefined {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    const checker = program?.getTypeChecker();
+    if (!program || !checker) return undefined;
+    for (const abs of files) {
+      const file = program.getSourceFile(abs);
+      for (const statement of file?.statements ?? []) {
+        const from = (statement as { moduleSpecifier?: TS.Expression }).moduleSpecifier;
+        const named = ts.isImportDeclaration(statement)
+          ? statement.importClause?.namedBindings
+          : ts.isExportDeclaration(statement)
+            ? statement.exportClause
+            : undefined;
+        if (!file || !from || !named || (!ts.isNamedImports(named) && !ts.isNamedExports(named))) continue;
+        const module = checker.getSymbolAtLocation(from);
+        if (!module) continue;
+        const exported = new Set(checker.getExportsOfModule(module).map((e) => e.name));
+        if (module.exports?.has('export=' as TS.__String)) continue;
+        for (const s of named.elements) {
+          const imported = s.propertyName ?? s.name;
+          if (!ts.isIdentifier(imported) || imported.text !== name || exported.has(name)) continue;
+          const line = this.placeOf(abs, imported.getStart(file), 0).row + 1;
+          const spec = ts.isStringLiteral(from) ? `"${from.text}"` : from.getText(file);
+          return (
+            `an import would name what its module does not export: ` +
+            `${this.display(abs)}:${line}: TS2614 Module '${spec}' has no exported member '${name}'`
+          );
+        }
+      }
+    }
+    return undefined;
+  }
+
   /** The references ("file\0offset") of the symbol at `at` that spell `name` (an alias named otherwise is not one). */
   private namedReferences(abs: string, at: number, name: string): Set<string> {
     const out = new Set<string>();
@@ -277,6 +358,61 @@ export class TypeScriptProject {
       }
     return out;
   }
+}
+
+/**
+ * Whether the name at `at` of `text` (the file `abs`, parsed alone) is a local that no other file
+ * can name: declared in a function or a block, or at the top of a module without being exported.
+ * Read from the syntax alone, conservatively: a member, a property, an import or an export, a
+ * script's top level, or a name declared nowhere around it are not local.
+ */
+export function isLocalName(abs: string, text: string, at: number): boolean {
+  const ts = loadTypeScript();
+  if (!ts) return false;
+  const file = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true);
+  const node = nodeAt(ts, file, at);
+  if (!ts.isIdentifier(node) || node.getStart(file) > at) return false;
+  const parent = node.parent;
+  const member =
+    ((ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent)) && parent.name === node) ||
+    (ts.isBindingElement(parent) && parent.propertyName === node) ||
+    (ts.isQualifiedName(parent) && parent.right === node) ||
+    ts.isShorthandPropertyAssignment(parent) ||
+    ts.isImportSpecifier(parent) ||
+    ts.isExportSpecifier(parent) ||
+    ts.isImportClause(parent) ||
+    ts.isNamespaceImport(parent) ||
+    ts.isClassElement(parent) ||
+    ts.isTypeElement(parent) ||
+    ts.isEnumMember(parent) ||
+    ts.isJsxAttribute(parent) ||
+    ts.isModuleDeclaration(parent);
+  if (member) return false;
+  const name = node.text;
+  for (let scope: TS.Node | undefined = parent; scope; scope = scope.parent) {
+    if (!isScope(ts, scope)) continue;
+    const declared = declarationNamed(ts, scope, name);
+    if (!declared) continue;
+    if (!ts.isSourceFile(scope))
+      return ts.isFunctionLike(scope) ||
+        ts.isBlock(scope) ||
+        ts.isCaseBlock(scope) ||
+        ts.isCatchClause(scope) ||
+        ts.isForStatement(scope) ||
+        ts.isForInStatement(scope) ||
+        ts.isForOfStatement(scope)
+        ? !ts.isClassElement(declared.parent) && !ts.isTypeElement(declared.parent)
+        : false;
+    if (!ts.isExternalModule(file)) return false;
+    const exported = (ts.getCombinedModifierFlags(declared.parent as TS.Declaration) & ts.ModifierFlags.Export) !== 0;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+    const named = file.statements.some(
+      (st) => (ts.isExportDeclaration(st) || ts.isExportAssignment(st)) && word.test(st.getText(file)),
+    );
+    const imported = [ts.isImportSpecifier, ts.isImportClause, ts.isNamespaceImport, ts.isImportEqualsDeclaration];
+    return !exported && !named && !imported.some((is) => is(declared.parent));
+  }
+  return false;
 }
 
 /** The innermost node of `file` holding `at`. */
@@ -365,6 +501,7 @@ function isIdentifierText(ts: TypeScript, name: string): boolean {
   // Contextual keywords (type, async, of...) name things; reserved words, strict mode's too, do not.
   const named =
     token === ts.SyntaxKind.Identifier ||
+    token === ts.SyntaxKind.PrivateIdentifier ||
     (token > ts.SyntaxKind.LastFutureReservedWord && token <= ts.SyntaxKind.LastKeyword);
   return named && scanner.getTokenEnd() === name.length;
 }

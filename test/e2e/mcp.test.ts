@@ -481,6 +481,10 @@ describe('rt mcp words', () => {
     expect(refs.isError, textOf(refs)).toBeFalsy();
     expect(textOf(refs)).toContain("3 references on 3 lines in 2 files (TypeScript's language service)");
     expect(refs.structuredContent).toMatchObject({ command: 'refs', references: 3, files: 2 });
+    // The cap's line says how to see the rest in the tool's own words, as grep's does.
+    const capped = await call(client, 'refs', { target: 'a.ts:@one', max: 1 });
+    expect(textOf(capped)).toMatch(/\(2 more hits .*max: 3/);
+    expect(textOf(capped)).not.toContain('rt refs --max');
     const renamed = await call(client, 'rename', { target: 'a.ts:@one', newname: 'uno', expect: 3 });
     expect(renamed.isError, textOf(renamed)).toBeFalsy();
     expect(fs.readFileSync(path.join(dir, 'b.ts'), 'utf8')).toBe("import { uno } from './a';\nconsole.log(uno);\n");

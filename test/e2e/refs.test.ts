@@ -178,6 +178,109 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'src/d.ts').toString()).toBe(d);
   });
 
+  it('refuses (exit 3) a rename leaving an import naming what its module no longer exports', () => {
+    const a = 'const foo = 1;\nexport { foo };\nexport default foo;\n';
+    const b = "import { foo as F } from './a';\nconsole.log(F);\n";
+    const dir = repo({ 'a.ts': a, 'b.ts': b });
+    const r = run(['rename', 'a.ts:@foo', 'bar'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(`b.ts:1: TS2614 Module '"./a"' has no exported member 'bar'`);
+    expect(read(dir, 'a.ts').toString()).toBe(a);
+    expect(read(dir, 'b.ts').toString()).toBe(b);
+  });
+
+  it('renames in tracked hidden folders; lists places in ignored files (refs) and refuses them (rename)', () => {
+    const dir = repo({
+      'a.ts': 'export const foo = 1;\n',
+      '.storybook/main.ts': "import { foo } from '../a';\nexport default foo;\n",
+      '.gitignore': 'gen.ts\n',
+      'gen.ts': "import { foo } from './a';\nexport const g = foo;\n",
+      'b.ts': "import { g } from './gen';\n// foo\nexport const h = g;\n",
+    });
+    const refs = run(['refs', 'a.ts:@foo'], dir);
+    expect(places(refs.stdout)).toContain('.storybook/main.ts:2|export default foo;');
+    expect(refs.stderr).toContain('2 more in files rt grep does not search (ignored, or node_modules), not shown:');
+    expect(refs.stderr).toContain('rt:   gen.ts:2');
+    const refused = run(['rename', 'a.ts:@foo', 'bar'], dir);
+    expect(refused.status).toBe(3);
+    expect(refused.stderr).toContain('in files rt does not search (ignored, or node_modules)');
+    expect(refused.stderr).toContain('gen.ts:1, gen.ts:2: nothing was written');
+    expect(read(dir, 'a.ts').toString()).toBe('export const foo = 1;\n');
+    fs.rmSync(path.join(dir, 'gen.ts'));
+    fs.writeFileSync(path.join(dir, 'b.ts'), 'export const h = 1;\n');
+    expect(run(['rename', 'a.ts:@foo', 'bar'], dir).status).toBe(0);
+    expect(read(dir, '.storybook/main.ts').toString()).toBe("import { bar } from '../a';\nexport default bar;\n");
+  });
+
+  it('renames a place TypeScript lists twice, and every meaning of a merged symbol', () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\nexport default foo;\n',
+      'b.ts': "import { foo as f2 } from './a';\nf2();\n",
+      'c.ts': 'export const Color = { red: 1 };\nexport type Color = number;\nconst c: Color = Color.red;\n',
+      'd.ts':
+        'interface Shape { a: number }\nnamespace Shape { export const x = 1; }\nconst s: Shape = { a: Shape.x };\n',
+    });
+    expect(run(['rename', 'a.ts:@foo', 'baz'], dir).status).toBe(0);
+    expect(read(dir, 'b.ts').toString()).toBe("import { baz as f2 } from './a';\nf2();\n");
+    const color = `c.ts:${run(['open', 'c.ts:1'], dir).stdout.split('\n')[1]!.slice(0, 6)}`;
+    expect(run(['refs', color], dir).stdout).toContain('4 references on 3 lines in 1 file');
+    expect(run(['rename', color, 'Hue'], dir).status).toBe(0);
+    expect(read(dir, 'c.ts').toString()).toBe(
+      'export const Hue = { red: 1 };\nexport type Hue = number;\nconst c: Hue = Hue.red;\n',
+    );
+    const line = run(['open', 'd.ts:1'], dir).stdout.split('\n')[1]!.slice(0, 6);
+    expect(run(['rename', `d.ts:${line}`, 'Form'], dir).status).toBe(0);
+    expect(read(dir, 'd.ts').toString()).toContain(
+      'namespace Form { export const x = 1; }\nconst s: Form = { a: Form.x };',
+    );
+  });
+
+  it('--json gives the same definitions from the declaration, a call site or the import', () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\n',
+      'e.ts': "import { foo } from './a';\nfoo();\n",
+    });
+    const lids = run(['open', 'e.ts'], dir)
+      .stdout.split('\n')
+      .slice(1, 3)
+      .map((l) => l.slice(0, 6));
+    for (const target of ['a.ts:@foo', `e.ts:${lids[1]}`, `e.ts:${lids[0]}:10`]) {
+      const json = JSON.parse(run(['refs', '--json', target], dir).stdout);
+      expect(json.definitions, target).toEqual([{ path: 'a.ts', n: 1 }]);
+    }
+  });
+
+  it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
+    const a = 'class A {\n  #x = 1;\n  get() { return this.#x; }\n}\n';
+    const dir = repo({ 'a.ts': a, 'm.py': 'def foo():\n    pass\nfoo()\n', 'q.mjs': 'export const q = 1;\n' });
+    const lid = run(['open', 'a.ts'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    const plain = run(['rename', `a.ts:${lid}:3`, 'y'], dir);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toContain('#x is a private name: it is renamed to a private name (#y)');
+    expect(read(dir, 'a.ts').toString()).toBe(a);
+    expect(run(['rename', `a.ts:${lid}:3`, '#y'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts').toString()).toBe(a.replaceAll('#x', '#y'));
+    for (const [target, word] of [
+      ['q.mjs:@q', 'eval'],
+      ['q.mjs:@q', 'await'],
+      ['m.py:@foo', 'lambda'],
+    ]) {
+      const r = run(['rename', target!, word!], dir);
+      expect(r.status, word).toBe(2);
+      expect(r.stderr).toContain(`${word} is a reserved word in`);
+    }
+  });
+
+  it('refuses (exit 3) a global of the platform as the new name, unless --force', () => {
+    const dir = repo({ 's1.js': 'function foo() {}\nfoo();\n' });
+    for (const name of ['Array', 'setTimeout', 'document']) {
+      const r = run(['rename', 's1.js:@foo', name], dir);
+      expect(r.status, name).toBe(3);
+      expect(r.stderr).toContain(`${name} is a global of the platform`);
+    }
+    expect(run(['rename', '--force', 's1.js:@foo', 'Array'], dir).status).toBe(0);
+  });
+
   it('refuses a new name that is no identifier (exit 2), and --expect counting otherwise (exit 3)', () => {
     const dir = repo(TS_PROJECT);
     expect(run(['rename', 'src/a.ts:@total', 'no-way'], dir).status).toBe(2);
@@ -245,6 +348,47 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(read(dir, 'n.py').toString()).toBe(N_PY);
     expect(read(dir, 'o.py').toString()).toBe(crlf);
     expect(run(['rename', '--force', 'm.py:@load', 'open'], dir).status).toBe(0);
+  });
+
+  it('finds and renames a local in its own file alone, and a module-level export across files', () => {
+    const a =
+      'export const node = 1;\nexport function f() {\n  const node = 2;\n  return node;\n}\nconst own = node;\n';
+    const dir = repo({ 'a.ts': a, 'b.ts': "import { node } from './a';\nnode;\n" });
+    const lid = run(['open', 'a.ts'], dir).stdout.split('\n')[3]!.slice(0, 6);
+    const local = run(['refs', `a.ts:${lid}:9`], dir);
+    expect(local.stdout).toContain('2 references on 2 lines in 1 file');
+    const first = run(['open', 'a.ts'], dir).stdout.split('\n')[1]!.slice(0, 6);
+    expect(run(['refs', `a.ts:${first}:14`], dir).stdout).toContain('4 references on 4 lines in 2 files');
+    expect(run(['rename', `a.ts:${lid}:9`, 'inner'], dir).status).toBe(0);
+    expect(read(dir, 'a.ts').toString()).toBe(
+      a.replace('const node = 2', 'const inner = 2').replace('return node', 'return inner'),
+    );
+  });
+
+  it('counts COL in the bytes of the line as they are, after bytes that are not UTF-8 (as rg --column)', () => {
+    const line2 = Buffer.concat([
+      Buffer.from('let q = "'),
+      Buffer.from([0xff, 0xff, 0xff]),
+      Buffer.from('", ab2 = ab + foo;\n'),
+    ]);
+    const dir = repo({ 'a.js': Buffer.concat([Buffer.from('const foo = 1, ab = 2;\n'), line2]) });
+    const lid = run(['open', 'a.js'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    const r = run(['refs', `a.js:${lid}:27`], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('2 references on 2 lines in 1 file');
+    const none = run(['refs', `a.js:${lid}:9`], dir);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('ab2 (:16), ab (:22), foo (:27)');
+  });
+
+  it('Go: refuses a new name declared in another file of the package, unless --force', () => {
+    const main = 'package main\n\nfunc foo() int { return 1 }\n\nfunc main() { foo() }\n';
+    const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'other.go': 'package main\n\nfunc bar() {}\n' });
+    const r = run(['rename', 'main.go:@foo', 'bar'], dir);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('bar is already an identifier in other.go (line 3), in the package the rename changes');
+    expect(read(dir, 'main.go').toString()).toBe(main);
+    expect(run(['rename', '--force', 'main.go:@foo', 'bar'], dir).status).toBe(0);
   });
 
   it('Go: identifiers of the name, not the word in a string or a comment', () => {

@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { isPlainIdentifier, occurrences, rankAt, renameInLine } from '../../src/model/renaming.js';
+import { isReservedWord } from '../../src/model/reservedWords.js';
 
 describe('renameInLine', () => {
   it('renames the occurrences named by rank, leaving the others (a string, a comment) alone', () => {
@@ -43,5 +44,20 @@ describe('isPlainIdentifier', () => {
     expect(['total', '_x', 'été', 'x9'].every((n) => isPlainIdentifier(n, false))).toBe(true);
     expect(['9x', 'a-b', 'a b', '', '$x'].some((n) => isPlainIdentifier(n, false))).toBe(false);
     expect(isPlainIdentifier('$x', true)).toBe(true);
+  });
+});
+
+describe('isReservedWord', () => {
+  it("refuses each language's keywords, and in JavaScript the names strict code may not bind", () => {
+    for (const w of ['eval', 'arguments', 'await', 'yield', 'let', 'static', 'implements', 'class'])
+      expect(isReservedWord('typescript', w), w).toBe(true);
+    expect(isReservedWord('python', 'lambda')).toBe(true);
+    expect(isReservedWord('python', 'match')).toBe(false);
+    expect(isReservedWord('go', 'func')).toBe(true);
+    expect(isReservedWord('rust', 'fn')).toBe(true);
+    expect(isReservedWord('php', 'FUNCTION')).toBe(true);
+    expect(isReservedWord('cpp', 'template')).toBe(true);
+    expect(isReservedWord('c', 'template')).toBe(false);
+    expect(isReservedWord('typescript', 'type')).toBe(false);
   });
 });

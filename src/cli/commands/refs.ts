@@ -23,12 +23,12 @@ export const refsCommand = defineCommand({
     "semantic, through TypeScript's language service and the nearest tsconfig.json or jsconfig.json",
     '(a shadowing local of the same name is not a reference; imports, re-exports, property accesses are).',
     'Other languages: identifiers of that name in files of the same language, outside strings and comments,',
-    'by name and not by scope (the count says so). Files: those grep searches under the root. At most 200',
+    'by name and not by scope (the count says so). Files: those grep --hidden searches. At most 200',
     'hits (max). Exit 1: no such definition; 2: a target that names no symbol.',
   ],
   description: [
     'Finds the symbol TARGET names and prints its definition and every reference to it across the ' +
-      'project (the files rt grep searches under the root, that hold its name as a word), each line as ' +
+      'project (the files rt grep --hidden searches under the root, that hold its name as a word), each line as ' +
       'a hit PATH:NUMBER:LID|CONTENT with the LID rt open shows, grouped by file, each group under the ' +
       'first line of the definitions that enclose it (PATH:NUMBER:LID=CONTENT, as rt grep -p prints ' +
       'them); then a count: "N references on M lines in K files". The lines printed count as shown.',
@@ -43,7 +43,7 @@ export const refsCommand = defineCommand({
       'shadows the symbol is not one of them; imports, re-exports and property accesses are, in ' +
       'TypeScript, TSX and JavaScript files alike. No standard library is read: a name the project ' +
       'does not declare has no references. References in files rt grep does not search (ignored, such ' +
-      'as node_modules) are counted, not printed.',
+      'as node_modules) are not printed: stderr says how many and where (PATH:LINE).',
     'In other languages (Python, Go, Rust, Java, C, C++, C#, Ruby, PHP, Bash), the references are the ' +
       "identifiers spelling the name in files of TARGET's language, outside strings and comments: by " +
       'name and not by scope (two unrelated symbols of one name are one), and the count says so.',
@@ -157,8 +157,17 @@ async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: st
   const again = (n: number) => commandLine('refs', ['--max', String(n)], [arg]);
   if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), ''));
   ctx.out(`${count.text}\n`);
-  if (found.unlisted)
-    ctx.warn(`${found.unlisted} more in files rt grep does not search (ignored or hidden): not shown`);
+  if (found.unparsed?.length)
+    ctx.warn(
+      `${found.unparsed.length} file${found.unparsed.length === 1 ? '' : 's'} holding ${found.name} could not be ` +
+        `parsed (too big or too slow), so their references are not listed: ${found.unparsed.slice(0, 10).join(', ')}`,
+    );
+  if (found.unlisted.length) {
+    const n = found.unlisted.length;
+    ctx.warn(`${n} more in files rt grep does not search (ignored, or node_modules), not shown:`);
+    for (const at of found.unlisted.slice(0, 20)) ctx.warn(`  ${at}`);
+    if (n > 20) ctx.warn(`  and ${n - 20} more`);
+  }
   ctx.emit({
     command: 'refs',
     name: found.name,

@@ -1,7 +1,7 @@
 // rt rename: a symbol and its references renamed as one batch on the one write path (locks,
 // syntax check, journal, one history step). The places come from rt refs' search (TypeScript's
-// rename locations for TS/JS); each file is read again under its lock, and every line to change
-// must still hold the old name as often as when it was found, else nothing is written.
+// rename locations for TS/JS); each file is read again under its lock, and must be byte for byte
+// the file analysed, else nothing is written.
 
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
@@ -10,13 +10,16 @@ import { lidToString } from '../../model/lid.js';
 import { lineContent } from '../../model/lines.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import { isPlainIdentifier, occurrences, rankAt, renameInLine, type LinePlace } from '../../model/renaming.js';
+import { isReservedWord } from '../../model/reservedWords.js';
 import { jsonLine } from '../../render/json.js';
+import type { LanguageId } from '../../lang/languages.js';
 import { renderLine } from '../../render/window.js';
 import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
-import { confinedFiles } from '../../store/projectFiles.js';
+import { confinedFiles, unchangedSince } from '../../store/projectFiles.js';
 import type { Context } from '../context.js';
-import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
+import { filesHolding, findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
+import type { Candidate } from '../../search/candidates.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
@@ -35,7 +38,7 @@ const RENAME_OPTIONS = [
   {
     long: 'force',
     kind: 'switch',
-    summary: 'outside TypeScript and JavaScript: rename even where NEWNAME already names something',
+    summary: 'rename even where NEWNAME already names something (by name), or is a global of the platform',
   },
   NO_CHECK,
 ] as const satisfies readonly OptionSpec[];
@@ -60,21 +63,23 @@ export const renameCommand = defineCommand({
       'or a grep hit) to NEWNAME, with every reference to it across the project, as one batch: all the ' +
       'files are written or none, the syntax check refuses (exit 5) a change that would leave a file ' +
       'with a syntax error it did not have (--no-check writes anyway), and rt undo takes the whole ' +
-      'rename back. NEWNAME must be an identifier (exit 2 otherwise).',
+      'rename back. NEWNAME must be an identifier of the language and no word it reserves, a private ' +
+      'name (#x) becoming one (#y) (exit 2 otherwise).',
     "TypeScript and JavaScript: the places are TypeScript's own rename locations, in the files rt grep " +
-      'searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
+      '--hidden searches: declarations, references, imports and re-exports, with what keeps the code meaning what ' +
       'it did (a shorthand property { old } becomes { old: new }, an export specifier that must keep its ' +
       'exported name becomes { new as old }). The rename is refused (exit 3, nothing written) when NEWNAME ' +
       'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
       'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
       'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
-      'node_modules), which it would not write.',
+      'node_modules), which it would not write; the message names those places; and when NEWNAME is a ' +
+      'global of the platform (Array, setTimeout, document...), unless --force.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change, unless --force.',
-    'Each file is read again under its lock: every line to change must hold the old name as often as ' +
-      'when it was found (else it changed since: exit 3, nothing written). Lines need not have been ' +
-      'shown. --dry-run prints each line that would change as PATH:NUMBER:LID-CONTENT and ' +
+    'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
+      'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints ' +
+      'each line that would change as PATH:NUMBER:LID-CONTENT and ' +
       'PATH:NUMBER:LID+CONTENT, then "N references on M lines in K files", and writes nothing; ' +
       '--expect N refuses (exit 3) unless exactly N places would be renamed.',
     'After the write it prints "renamed OLD to NEW: N references on M lines in K files", then each ' +
@@ -94,7 +99,7 @@ export const renameCommand = defineCommand({
   exits: [
     [0, 'the symbol was renamed (or, with --dry-run, the change printed)'],
     [1, 'no definition has that NAME, or nothing is there to rename'],
-    [2, 'bad usage, NEWNAME no identifier, or a line naming no one symbol (add :COL)'],
+    [2, 'bad usage, NEWNAME no identifier or a reserved word, or a line naming no one symbol (add :COL)'],
     [3, 'NEWNAME would collide, --expect counted otherwise, or a line changed since it was read: nothing written'],
     [4, 'a file is unwritable or outside the root, or RT_READONLY is set: nothing was written'],
     [5, 'a file would be left with a syntax error it did not have: nothing was written'],
@@ -126,17 +131,20 @@ async function rename(
   newName: string,
   options: { dryRun: boolean; expect: number | undefined; force: boolean; check: boolean },
 ): Promise<number> {
-  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
-  const dollar = /\.(?:[cm]?[jt]sx?)$/.test(target.split(':')[0] ?? '');
-  if (!isPlainIdentifier(newName, dollar))
-    throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier: rt rename gives symbols names`, [
-      'a name is a letter or _ then letters, digits or _',
-    ]);
-  const found = await findSymbol(ctx, target, 'rename');
+  const found = await findSymbol(ctx, target, 'rename', (oldName, language) => refuseName(oldName, newName, language));
   const oldName = found.name;
   if (newName === oldName) throw new RtError('usage', `${oldName} is already named ${newName}`, []);
+  if (found.by === 'semantic' && !options.force && platformGlobal(newName))
+    throw new RtError(
+      'stale',
+      `${newName} is a global of the platform (Node or the browser): a use of it the rename reaches would ` +
+        'be taken by the symbol renamed: nothing was written',
+      ['rename anyway with --force'],
+    );
   const plans =
-    found.by === 'semantic' ? semanticPlans(found, newName, target) : namePlans(ctx, found, newName, options.force);
+    found.by === 'semantic'
+      ? semanticPlans(ctx, found, newName, target)
+      : namePlans(ctx, found, newName, options.force, await samePackage(ctx, found, newName, options.force));
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
   const byFile = new Map<string, RenamedLine[]>();
   const references = [...plans.values()].reduce(
@@ -162,6 +170,12 @@ async function rename(
       readOnly: ctx.settings.readOnly,
       rewrite: {
         plan(file, lines, index) {
+          if (!unchangedSince(found.digests.get(file.abs), lines.bytes))
+            throw new RtError(
+              'stale',
+              `${file.display} changed since rt found the references; run the rename again: nothing was written`,
+              [`see its references now: rt refs ${shellQuote(target)}`],
+            );
           const rows = plans.get(file.abs) ?? new Map<number, RowPlan>();
           const renamed: RenamedLine[] = [];
           const out: PlannedChange[] = [];
@@ -207,8 +221,45 @@ async function rename(
   return 0;
 }
 
+/** A few globals of the browser that Node lacks. */
+const BROWSER_GLOBALS = new Set([
+  ...['window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'alert'],
+  ...['confirm', 'prompt', 'self', 'parent', 'top', 'frames', 'screen'],
+]);
+
+/** Whether `name` is a global of JavaScript's platforms (Node's own, and the browser's best known). */
+function platformGlobal(name: string): boolean {
+  return BROWSER_GLOBALS.has(name) || Object.getOwnPropertyNames(globalThis).includes(name);
+}
+
+/** Refuses (exit 2) a new name that is no identifier of `language`, or a word it reserves; `#x` only to `#y`. */
+function refuseName(oldName: string, newName: string, language: LanguageId): void {
+  const hidden = oldName.startsWith('#');
+  if (hidden !== newName.startsWith('#'))
+    throw new RtError(
+      'usage',
+      hidden
+        ? `${oldName} is a private name: it is renamed to a private name (#${newName.replace(/^#/, '')})`
+        : `${JSON.stringify(newName)} is not an identifier in ${language}: ${oldName} is no private name`,
+      [],
+    );
+  const bare = hidden ? newName.slice(1) : newName;
+  // ($ makes names in JavaScript and TypeScript alone; TypeScript checks its own rules after.)
+  if (!isPlainIdentifier(bare, ['javascript', 'typescript', 'tsx', 'php'].includes(language)))
+    throw new RtError('usage', `${JSON.stringify(newName)} is not an identifier in ${language}`, [
+      'a name is a letter or _ then letters, digits or _',
+    ]);
+  if (!hidden && isReservedWord(language, bare))
+    throw new RtError('usage', `${newName} is a reserved word in ${language}: no symbol can be named so`, []);
+}
+
 /** The rows to rename in each file, from TypeScript's rename locations (refused when it refuses, or on a collision). */
-function semanticPlans(found: SymbolPlaces, newName: string, target: string): Map<string, Map<number, RowPlan>> {
+function semanticPlans(
+  ctx: Context,
+  found: SymbolPlaces,
+  newName: string,
+  target: string,
+): Map<string, Map<number, RowPlan>> {
   const outcome = found.rename!(newName);
   if (!outcome.ok) {
     const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
@@ -218,42 +269,65 @@ function semanticPlans(found: SymbolPlaces, newName: string, target: string): Ma
   }
   const listed = new Map(found.files.map((f) => [f.file.abs, f]));
   const plans = new Map<string, Map<number, RowPlan>>();
+  const unlisted = outcome.places.filter((p) => !listed.has(p.abs));
+  if (unlisted.length) {
+    const at = unlisted.map((p) => `${path.relative(ctx.cwd, p.abs) || p.abs}:${p.row + 1}`);
+    throw new RtError(
+      'stale',
+      `renaming ${found.name} would change ${unlisted.length} place${unlisted.length === 1 ? '' : 's'} in files ` +
+        `rt does not search (ignored, or node_modules), which it does not write: ${at.slice(0, 10).join(', ')}` +
+        `${at.length > 10 ? `, and ${at.length - 10} more` : ''}: nothing was written`,
+      ['rename them with your editor, or track those files'],
+    );
+  }
   for (const p of outcome.places) {
-    const file = listed.get(p.abs);
-    const row = file?.rows.get(p.row) ?? found.readRow?.(p.abs, p.row);
-    if (!file || row === undefined)
-      throw new RtError(
-        'stale',
-        `renaming ${found.name} would change ${p.abs}:${p.row + 1}, a file rt does not search (ignored or hidden), ` +
-          'so it would not write it: nothing was written',
-        ['rename it with your editor, or track that file'],
-      );
+    const file = listed.get(p.abs)!;
+    const row = file.rows.get(p.row) ?? found.readRow?.(p.abs, p.row) ?? '';
     addPlace(plans, p.abs, p.row, row, found.name, p.column, p.text);
   }
   return plans;
 }
 
 /** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
+/** Go: the other files of the touched files' packages (their folders) that spell NEWNAME, to check as touched ones. */
+async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, force: boolean): Promise<Candidate[]> {
+  if (force || found.language !== 'go') return [];
+  const touched = new Set(found.files.map((f) => f.file.abs));
+  const folders = new Set([...touched].map((abs) => path.dirname(abs)));
+  const holding = await filesHolding(ctx, newName, 'go', { abs: found.target.abs, display: found.target.display });
+  return holding.filter((c) => !touched.has(c.abs) && folders.has(path.dirname(c.abs)));
+}
+
 function namePlans(
   ctx: Context,
   found: SymbolPlaces,
   newName: string,
   force: boolean,
+  alsoChecked: readonly Candidate[],
 ): Map<string, Map<number, RowPlan>> {
   const plans = new Map<string, Map<number, RowPlan>>();
+  if (found.unparsed?.length)
+    throw new RtError(
+      'stale',
+      `${found.unparsed.join(', ')} ${found.unparsed.length === 1 ? 'holds' : 'hold'} ${found.name} but could ` +
+        'not be parsed (too big or too slow): its references would be left: nothing was written',
+      [`see them by text: rt grep -w ${shellQuote(found.name)}`],
+    );
   const reader = confinedFiles(ctx.root.dir);
+  // (Go: a file of the same package shares its scope with the touched ones.)
+  for (const file of force ? [] : [...found.files.map((f) => f.file), ...alsoChecked]) {
+    const bytes = reader.bytes(file.abs);
+    const taken = bytes && identifiersNamed(found.language, bytes, newName);
+    if (taken?.length)
+      throw new RtError(
+        'stale',
+        `${newName} is already an identifier in ${file.display} (line ${taken[0]!.row + 1}), ` +
+          `${alsoChecked.includes(file) ? 'in the package' : 'which'} the rename changes: renaming by name ` +
+          'could merge two symbols: nothing was written',
+        [`see it: rt grep -w ${shellQuote(newName)} ${quotePath(file.display)}`, 'rename anyway with --force'],
+      );
+  }
   for (const f of found.files) {
-    if (!force) {
-      const bytes = reader.bytes(f.file.abs);
-      const taken = bytes && identifiersNamed(found.language, bytes, newName);
-      if (taken?.length)
-        throw new RtError(
-          'stale',
-          `${newName} is already an identifier in ${f.file.display} (line ${taken[0]!.row + 1}), which the rename ` +
-            'changes: renaming by name could merge two symbols: nothing was written',
-          [`see it: rt grep -w ${shellQuote(newName)} ${quotePath(f.file.display)}`, 'rename anyway with --force'],
-        );
-    }
     for (const p of f.places)
       addPlace(plans, f.file.abs, p.row, f.rows.get(p.row) ?? '', found.name, p.column, newName);
   }
