@@ -62,21 +62,17 @@ export function inToolWords(text: string, words: Vocabulary): string {
 }
 
 /**
- * A command's output with rt's own words in it said in a tool call's: the line a cap appends, last
- * (or just before a closing count), saying how many results it left out and the command that shows
- * them ("(25 more hits … see them with: rt grep --max 30 …)"), only when the run says there are
- * more. Every other line is the files' (windows, hits, paths, a file named like that line) and
- * stays as it is.
+ * A command's output with rt's own words in it said in a tool call's: the line a cap appends, last,
+ * saying how many results it left out and the command that shows them ("(25 more hits … see them
+ * with: rt grep --max 30 …)"), only when the run says there are more. Every other line is the
+ * files' (windows, hits, paths, a file named like that line) and stays as it is.
  */
 export function outputInToolWords(text: string, words: Vocabulary, more = true): string {
-  if (!more) return text;
-  const lines = text.split('\n');
-  // The cap's line is the last, or the one before a count that closes the output (refs').
-  const end = lines.at(-1) === '' ? lines.length - 2 : lines.length - 1;
-  const at = [end, end - 1].find((i) => i >= 0 && /^\(\d+ more .*\)$/.test(lines[i]!));
-  if (at === undefined) return text;
-  lines[at] = inToolWords(lines[at]!, words);
-  return lines.join('\n');
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const start = body.lastIndexOf('\n') + 1;
+  const last = body.slice(start);
+  if (!more || !/^\(\d+ more .*\)$/.test(last)) return text;
+  return `${body.slice(0, start)}${inToolWords(last, words)}${text.slice(body.length)}`;
 }
 
 /** A --json document with its error's message and hints, and its more's command, in a tool call's words. */

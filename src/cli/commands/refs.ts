@@ -23,7 +23,7 @@ export const refsCommand = defineCommand({
     "semantic, through TypeScript's language service and the nearest tsconfig.json or jsconfig.json",
     '(a shadowing local of the same name is not a reference; imports, re-exports, property accesses are).',
     'Other languages: identifiers of that name in files of the same language, outside strings and comments,',
-    'by name and not by scope (the count says so). Files: those grep --hidden searches. At most 200',
+    'by name and not by scope (the count says so). Files: those grep searches, hidden ones too. At most 200',
     'hits (max). Exit 1: no such definition; 2: a target that names no symbol.',
   ],
   description: [
@@ -155,8 +155,9 @@ async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: st
   });
   const count = referenceCount(found);
   const again = (n: number) => commandLine('refs', ['--max', String(n)], [arg]);
-  if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), ''));
+  // The count, then the cap's line last, as grep ends with it (an MCP client reads it in its own words).
   ctx.out(`${count.text}\n`);
+  if (moreHits) ctx.out(capNotice(['hit', 'hits'], moreHits, moreFiles, again(shownHits + moreHits), ''));
   if (found.unparsed?.length)
     ctx.warn(
       `${found.unparsed.length} file${found.unparsed.length === 1 ? '' : 's'} holding ${found.name} could not be ` +
