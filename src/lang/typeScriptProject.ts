@@ -370,6 +370,8 @@ export function isLocalName(abs: string, text: string, at: number): boolean {
   const ts = loadTypeScript();
   if (!ts) return false;
   const file = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true);
+  // (A module's .d.ts exports each of its top-level declarations, `export` or not.)
+  if (file.isDeclarationFile) return false;
   const node = nodeAt(ts, file, at);
   if (!ts.isIdentifier(node) || node.getStart(file) > at) return false;
   const parent = node.parent;
@@ -393,6 +395,14 @@ export function isLocalName(abs: string, text: string, at: number): boolean {
     if (!isScope(ts, scope)) continue;
     const declared = declarationNamed(ts, scope, name);
     if (!declared) continue;
+    const declaration = declared.parent;
+    // A constructor's `public x` is a member of its class; a `var` in a block is its function's or module's.
+    if (ts.isParameter(declaration) && ts.isParameterPropertyDeclaration(declaration, declaration.parent)) return false;
+    const hoisted =
+      ts.isVariableDeclaration(declaration) &&
+      ts.isVariableDeclarationList(declaration.parent) &&
+      (declaration.parent.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) === 0;
+    if (hoisted && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) return false;
     if (!ts.isSourceFile(scope))
       return ts.isFunctionLike(scope) ||
         ts.isBlock(scope) ||

@@ -273,7 +273,7 @@ describe('rt rename, TypeScript', () => {
 
   it('refuses (exit 3) a global of the platform as the new name, unless --force', () => {
     const dir = repo({ 's1.js': 'function foo() {}\nfoo();\n' });
-    for (const name of ['Array', 'setTimeout', 'document']) {
+    for (const name of ['Array', 'setTimeout', 'document', 'module', 'exports', '__dirname']) {
       const r = run(['rename', 's1.js:@foo', name], dir);
       expect(r.status, name).toBe(3);
       expect(r.stderr).toContain(`${name} is a global of the platform`);
@@ -363,6 +363,18 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(read(dir, 'a.ts').toString()).toBe(
       a.replace('const node = 2', 'const inner = 2').replace('return node', 'return inner'),
     );
+  });
+
+  it("is not fooled into one file by what only looks local: a parameter property, a block's var", () => {
+    const dir = repo({
+      'a.ts': 'export class A {\n  constructor(public foo: number) {}\n}\n',
+      'b.ts': "import { A } from './a';\nnew A(1).foo;\n",
+      'v.ts': '{\n  var vx = 1;\n}\nexport { vx };\n',
+      'w.ts': "import { vx } from './v';\nvx;\n",
+    });
+    const lid = (file: string, n: number) => run(['open', file], dir).stdout.split('\n')[n]!.slice(0, 6);
+    expect(run(['refs', `a.ts:${lid('a.ts', 2)}:22`], dir).stdout).toContain('in 2 files');
+    expect(run(['refs', `v.ts:${lid('v.ts', 2)}:7`], dir).stdout).toContain('in 2 files');
   });
 
   it('counts COL in the bytes of the line as they are, after bytes that are not UTF-8 (as rg --column)', () => {

@@ -227,9 +227,12 @@ const BROWSER_GLOBALS = new Set([
   ...['confirm', 'prompt', 'self', 'parent', 'top', 'frames', 'screen'],
 ]);
 
+/** Names a CommonJS module of Node's is given by its wrapper, which are on no global object. */
+const MODULE_WRAPPER = new Set(['require', 'module', 'exports', '__dirname', '__filename']);
+
 /** Whether `name` is a global of JavaScript's platforms (Node's own, and the browser's best known). */
 function platformGlobal(name: string): boolean {
-  return BROWSER_GLOBALS.has(name) || Object.getOwnPropertyNames(globalThis).includes(name);
+  return BROWSER_GLOBALS.has(name) || MODULE_WRAPPER.has(name) || Object.getOwnPropertyNames(globalThis).includes(name);
 }
 
 /** Refuses (exit 2) a new name that is no identifier of `language`, or a word it reserves; `#x` only to `#y`. */
