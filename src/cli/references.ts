@@ -71,6 +71,11 @@ export interface SymbolPlaces {
   readonly unparsed?: readonly string[];
   /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
   readonly digests: ReadonlyMap<string, string>;
+  /**
+   * The files that held the name when its places were looked for (absolute paths); undefined when
+   * the symbol is a local, which no other file can name.
+   */
+  readonly searched?: ReadonlySet<string>;
   /** A row of a file as it was read (BOM gone, decoded); undefined past the end. */
   readonly readRow?: (abs: string, row: number) => string | undefined;
 }
@@ -170,6 +175,7 @@ export async function findSymbol(
       rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
       readRow: (abs, row) => rowsOf(abs)[row],
       digests: reader.digests,
+      ...(local ? {} : { searched: new Set(listed.map((c) => c.abs)) }),
       ...(project.config ? { config: project.config } : {}),
     };
   }
@@ -194,7 +200,8 @@ export async function findSymbol(
   }
   const display = (abs: string) => path.relative(ctx.cwd, abs) || abs;
   const places = placed(listed, byFile, rowsOf, display);
-  return { name, language, by: 'name', ...places, target, digests: reader.digests, unparsed };
+  const searched = new Set(listed.map((c) => c.abs));
+  return { name, language, by: 'name', ...places, target, digests: reader.digests, unparsed, searched };
 }
 
 /** The places found, by file in the listing's order, with their rows as read; those of unlisted files apart. */

@@ -161,6 +161,22 @@ async function rename(
     moveTo: undefined,
     hunks: [],
   }));
+  // A file that came to hold the name while the references were looked for (a long analysis) was not
+  // analysed: looked for again now, just before the locks, it refuses the rename rather than be left out.
+  if (found.searched) {
+    const now = await filesHolding(ctx, oldName, found.language, {
+      abs: found.target.abs,
+      display: found.target.display,
+    });
+    const come = now.filter((c) => !found.searched!.has(c.abs));
+    if (come.length)
+      throw new RtError(
+        'stale',
+        `${come.map((c) => c.display).join(', ')} ${come.length === 1 ? 'holds' : 'hold'} ${oldName} now, ` +
+          'and did not when rt looked for its references: nothing was written',
+        [`run the rename again: ${again([])}`],
+      );
+  }
   await writeChanges(
     ctx,
     changes,
