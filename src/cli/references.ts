@@ -24,7 +24,7 @@ import { listedPath, resolveInRoot, type ResolvedPath } from '../store/root.js';
 import { languageFor } from '../store/syntaxCheck.js';
 import { namesNonFolder, readWhole } from '../store/userFiles.js';
 import type { Context } from './context.js';
-import { listOptions, searchRequest } from './commands/searchOptions.js';
+import { listOptions, PLAIN_SEARCH, searchRequest } from './commands/searchOptions.js';
 import { definitionsNamed, definitionsOf } from './symbols.js';
 
 /** The languages TypeScript's language service reads. */
@@ -239,22 +239,9 @@ export async function filesHolding(
   target: Candidate,
 ): Promise<Candidate[]> {
   const options = {
-    regexp: [],
-    ignoreCase: false,
-    smartCase: false,
+    ...PLAIN_SEARCH,
     word: true,
     fixed: true,
-    pcre2: false,
-    invertMatch: false,
-    onlyMatching: false,
-    count: false,
-    context: undefined,
-    afterContext: undefined,
-    beforeContext: undefined,
-    lineNumber: false,
-    function: false,
-    functionContext: false,
-    max: undefined,
     files: true,
     glob: [],
     // (Hidden files too, as rt grep --hidden lists them: .storybook/main.ts may import the symbol.)

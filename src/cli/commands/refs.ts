@@ -10,7 +10,7 @@ import { printHits } from '../hitPrinting.js';
 import { findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import { capNotice, commandLine } from '../searchNotes.js';
 import { defineCommand } from '../spec.js';
-import { DEFAULT_MAX, maxOption, searchRequest } from './searchOptions.js';
+import { DEFAULT_MAX, maxOption, PLAIN_SEARCH, searchRequest } from './searchOptions.js';
 
 export const refsCommand = defineCommand({
   name: 'refs',
@@ -117,21 +117,10 @@ export function referenceCount(found: SymbolPlaces): {
 async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: string): Promise<number> {
   const names = [...new Set(found.files.flatMap((f) => f.places.map((p) => p.text)))];
   const request = searchRequest('grep', [], {
+    ...PLAIN_SEARCH,
     regexp: names.map((n) => escapeRegExp(n)),
-    ignoreCase: false,
-    smartCase: false,
     word: !names.some((n) => n.startsWith('#')),
-    fixed: false,
-    pcre2: false,
-    invertMatch: false,
-    onlyMatching: false,
-    count: false,
-    context: undefined,
-    afterContext: undefined,
-    beforeContext: undefined,
-    lineNumber: false,
     function: true,
-    functionContext: false,
     max,
   });
   const files = found.files.map((f) => f.file);

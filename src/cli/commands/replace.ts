@@ -27,7 +27,14 @@ import { defineCommand, type OptionSpec, type OptionsOf } from '../spec.js';
 import { type CodeOf, codeOf, prepareCodeOnly } from '../codeOnly.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
-import { LISTING_OPTIONS, listOptions, type SearchOptions, searchFlags, searchRequest } from './searchOptions.js';
+import {
+  LISTING_OPTIONS,
+  listOptions,
+  PLAIN_SEARCH,
+  type SearchOptions,
+  searchFlags,
+  searchRequest,
+} from './searchOptions.js';
 
 /** Changed lines printed after a write (or in a preview) by default; the rest are counted. */
 const DEFAULT_SHOWN = 200;
@@ -222,22 +229,10 @@ async function replace(ctx: Context, args: readonly string[], options: ReplaceOp
       'leave the NUL byte out',
     ]);
   const searched: SearchOptions & { files: boolean; glob: readonly string[]; hidden: boolean; ignore: boolean } = {
-    regexp: [],
+    ...PLAIN_SEARCH,
     ignoreCase: options.ignoreCase,
-    smartCase: false,
     word: options.word,
     fixed: options.fixed,
-    pcre2: false,
-    invertMatch: false,
-    onlyMatching: false,
-    count: false,
-    context: undefined,
-    afterContext: undefined,
-    beforeContext: undefined,
-    lineNumber: false,
-    function: false,
-    functionContext: false,
-    max: undefined,
     files: false,
     glob: options.glob,
     hidden: options.hidden,

@@ -144,6 +144,26 @@ export type GrepOptions = OptionsOf<typeof MATCH_OPTIONS> &
 /** The options of a search, parsed: grep-file's, and grep's own where it has them (-l, -g, --hidden, --no-ignore). */
 export type SearchOptions = OptionsOf<typeof MATCH_OPTIONS> & Partial<GrepOptions>;
 
+/** A search's options as given with no flag: what a command searching as grep does (replace, refs) starts from. */
+export const PLAIN_SEARCH: OptionsOf<typeof MATCH_OPTIONS> = {
+  regexp: [],
+  ignoreCase: false,
+  smartCase: false,
+  word: false,
+  fixed: false,
+  pcre2: false,
+  invertMatch: false,
+  onlyMatching: false,
+  count: false,
+  context: undefined,
+  afterContext: undefined,
+  beforeContext: undefined,
+  lineNumber: false,
+  function: false,
+  functionContext: false,
+  max: undefined,
+};
+
 /**
  * The query of `rt COMMAND ARGS`: with -e, the patterns are those and every operand is a path;
  * else the first operand is the pattern. grep-file takes one path.
