@@ -1,6 +1,7 @@
 // A command's run once its operands and options are read, from a command line (by commander) or
 // from a tool call's fields (rt mcp): the same checks, in the same order, then its handler.
 
+import { forgetSniffed } from '../store/indexedFile.js';
 import type { Context } from './context.js';
 import { parseOptions, switchesGiven, type GivenOptions } from './options.js';
 import type { Args, CommandSpec } from './spec.js';
@@ -18,5 +19,6 @@ export async function runCommand(spec: CommandSpec, ctx: Context, args: Args, gi
   } finally {
     // What the command saved of the state lands now, as one segment per root (see The store is a cache).
     ctx.flushState();
+    forgetSniffed();
   }
 }

@@ -98,6 +98,9 @@ function finish(a: number, b: number, n: number): string {
   return hex8(a) + hex8(b);
 }
 
+/** Two hex digits of each byte: a digest is taken of every index head and view read, thousands a search. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function hex8(h: number): string {
-  return (h >>> 0).toString(16).padStart(8, '0');
+  return HEX[h >>> 24]! + HEX[(h >>> 16) & 0xff]! + HEX[(h >>> 8) & 0xff]! + HEX[h & 0xff]!;
 }

@@ -162,8 +162,9 @@ function readFileRows(
   try {
     // Without context, the lines found may do; else the file is read within its folder, entered
     // and checked: one swapped for a link out of the root is not followed.
+    // (A file the search found no trusted index of, moments ago, is read: not looked up again.)
     read =
-      (output.before === 0 && output.after === 0 && !output.enclosing && found
+      (output.before === 0 && output.after === 0 && !output.enclosing && found && (!checked || checked.index)
         ? hitLinesAsFound(world, resolved, searched, found, isHit, checked?.index)
         : undefined) ??
       retryOnChange(() =>
@@ -308,9 +309,18 @@ function rangesAround(
   context: { readonly before: number; readonly after: number },
   total: number,
 ): Array<[number, number]> {
-  return mergeRanges(
-    lines.map((line) => [Math.max(0, line - context.before), Math.min(total, line + context.after + 1)] as const),
-  );
+  const around = (line: number) => [Math.max(0, line - context.before), Math.min(total, line + context.after + 1)];
+  // Hit lines come ascending, so their ranges do too: merged in one pass (a search makes them for every file printed).
+  const out: Array<[number, number]> = [];
+  for (const line of lines) {
+    const [from, to] = around(line) as [number, number];
+    const last = out[out.length - 1];
+    if (last && from < last[0]) return mergeRanges(lines.map((n) => around(n) as [number, number]));
+    if (from >= to) continue;
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
 }
 
 /**

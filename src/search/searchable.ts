@@ -6,6 +6,7 @@ import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { BOM, hasBom } from '../model/lines.js';
 import { lineContentRange } from '../model/lineScan.js';
 import { READ_PLAIN } from '../store/plainFile.js';
+import { keepSniffed } from '../store/indexedFile.js';
 import { readAt } from '../store/readAt.js';
 import type { LineMatcher } from './match.js';
 
@@ -17,7 +18,7 @@ export function readSearchable(abs: string): Buffer | undefined {
 
 /** Whether a file can be searched (see readSearchable), reading only as much as tells. */
 export function isSearchable(abs: string): boolean {
-  return typeof readText(abs, SNIFF_BYTES) !== 'string';
+  return typeof readText(abs, SNIFF_BYTES, true) !== 'string';
 }
 
 /** Whether a file can be searched ('text'), or why not, reading only as much as tells. */
@@ -42,8 +43,12 @@ export function unsearchableText(files: Unsearchable): string {
   ].join(' and ');
 }
 
-/** Up to `limit` bytes of a file that is readable, regular and not binary; else why not. */
-function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' {
+/**
+ * Up to `limit` bytes of a file that is readable, regular and not binary; else why not. `keep`: a
+ * file read whole is kept for the report of its hits (see keepSniffed).
+ */
+function readText(abs: string, limit: number, keep = false): Buffer | 'binary' | 'unreadable' {
+  const since = Date.now();
   let fd: number;
   try {
     // Never follow a symbolic link; never wait on a FIFO.
@@ -52,10 +57,13 @@ function readText(abs: string, limit: number): Buffer | 'binary' | 'unreadable' 
     return 'unreadable';
   }
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size >= 2 ** 32) return 'unreadable';
-    const data = readAt(fd, 0, Math.min(st.size, limit));
-    return looksBinary(data.subarray(0, SNIFF_BYTES)) ? 'binary' : data;
+    const st = fs.fstatSync(fd, { bigint: true });
+    const size = Number(st.size);
+    if (!st.isFile() || size >= 2 ** 32) return 'unreadable';
+    const data = readAt(fd, 0, Math.min(size, limit));
+    if (looksBinary(data.subarray(0, SNIFF_BYTES))) return 'binary';
+    if (keep && data.length === size) keepSniffed(abs, data, st, since);
+    return data;
   } catch {
     return 'unreadable';
   } finally {

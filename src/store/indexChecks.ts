@@ -1,15 +1,18 @@
 // Files a search found whose saved index it checked against their stamp (see trustedIndex): such a
 // file is known to be text without a look at its first bytes, and the report of its hits takes
-// that check rather than making it again.
+// that check rather than making it again (a file found with no such index is read, not looked up again).
 
 import { trustedIndex, type TrustedIndex } from './indexedFile.js';
 import { listedPath, type ResolvedPath, type Root } from './root.js';
 import type { StateStore } from './state.js';
 
-/** A search's check of a found file: the file as resolved, and its index that was found to describe it. */
+/**
+ * A search's check of a found file: the file as resolved, and its index that was found to describe it (undefined: it
+ * had none that could stand in for reading it).
+ */
 export interface CheckedFile {
   readonly file: ResolvedPath;
-  readonly index: TrustedIndex;
+  readonly index: TrustedIndex | undefined;
 }
 
 export class IndexChecks {
@@ -28,7 +31,7 @@ export class IndexChecks {
       return false;
     }
     const trusted = trustedIndex(this.world.stateOf(file), file);
-    if (trusted) this.checked.set(abs, { file, index: trusted });
+    this.checked.set(abs, { file, index: trusted });
     return trusted !== undefined;
   }
 

@@ -3,6 +3,7 @@
 // LIDs with what it holds now, then saves the result.
 
 import fs from 'node:fs';
+import path from 'node:path';
 import { READ_PLAIN } from './plainFile.js';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { ChunkCrcs, crc32Combine, crcOn } from '../model/crc32.js';
@@ -193,14 +194,14 @@ export function indexedLinesAsRead(
     while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
     const from = numbers[i]!;
     const to = numbers[j - 1]! + 1;
-    const records = to <= total ? saved.lineRecords(from, to) : undefined;
-    if (!records) return undefined;
+    const words = to <= total ? saved.lineWords(from, to) : undefined;
+    if (!words) return undefined;
     for (let k = i; k < j; k++) {
-      const at = numbers[k]! - from;
-      const content = contentAsIndexed(read[k]!, numbers[k]!, total, records.h1[at]!, records.h2[at]!);
+      const at = (numbers[k]! - from) * 3;
+      const content = contentAsIndexed(read[k]!, numbers[k]!, total, words[at]!, words[at + 1]!);
       if (!content) return undefined;
       contents.push(content);
-      lids[k] = records.lids[at]!;
+      lids[k] = words[at + 2]!;
     }
     i = j;
   }
@@ -359,6 +360,54 @@ export function retryOnChange<T>(read: () => T): T {
   }
 }
 
+/**
+ * Small files a search read whole to tell they are text (see keepSniffed), by name and stamp (see
+ * sniffedKey): the report of their hits takes their bytes rather than opening and reading them again.
+ */
+const sniffed = new Map<string, Buffer>();
+let sniffedBytes = 0;
+/** The most bytes kept so: a search capped by --max may never report the files it read. */
+const SNIFFED_MAX = 32 << 20;
+
+/**
+ * Keeps the bytes of the file at `abs`, read whole after `since` (ms) through a descriptor whose
+ * stamp was `st`, for the next reading of it (readSnapshot, once). Only a file last changed a tick
+ * of the clock or more before it was read: a write since then stamps it anew, so a reading that
+ * finds the same stamp finds these very bytes (as an index's stamp is trusted, see isRacy).
+ */
+export function keepSniffed(abs: string, bytes: Buffer, st: fs.BigIntStats, since: number): void {
+  const stamp = stampOf(st);
+  if (Number(st.size) !== bytes.length || sniffedBytes + bytes.length > SNIFFED_MAX) return;
+  const changed = BigInt(stamp.mtimeNs) > BigInt(stamp.ctimeNs) ? stamp.mtimeNs : stamp.ctimeNs;
+  if (since - Number(BigInt(changed) / 1_000_000n) < RACY_MS) return;
+  sniffed.set(sniffedKey(abs, stamp), bytes);
+  sniffedBytes += bytes.length;
+}
+
+/**
+ * A file kept by keepSniffed is looked for by its name (the last part of its path: the report reads
+ * files by their names within their folder, entered once) and its stamp, inode included.
+ */
+function sniffedKey(file: string, stamp: FileStamp): string {
+  return `${path.basename(file)}\0${stamp.ino}:${stamp.size}:${stamp.mtimeNs}:${stamp.ctimeNs}`;
+}
+
+/** Forgets every file keepSniffed kept: at a command's end (a server's next call reads its files anew). */
+export function forgetSniffed(): void {
+  sniffed.clear();
+  sniffedBytes = 0;
+}
+
+/** The bytes keepSniffed kept of the file `file` whose stamp is now `now` (forgotten then), if any. */
+function takeSniffed(file: string, now: FileStamp): Buffer | undefined {
+  const key = sniffedKey(file, now);
+  const kept = sniffed.get(key);
+  if (!kept) return undefined;
+  sniffed.delete(key);
+  sniffedBytes -= kept.length;
+  return kept;
+}
+
 /** A file read whole, with its LIDs brought up to date (not saved yet). */
 export interface Snapshot {
   readonly file: ResolvedPath;
@@ -385,16 +434,19 @@ export function readSnapshot(
   binary = false,
 ): Snapshot {
   let read: WholeRead;
-  try {
-    const fd = fs.openSync(file.abs, READ_PLAIN);
+  const kept = takeSniffed(file.abs, before);
+  if (kept) read = { bytes: kept, lines: (lines) => splitLines(kept, true, lines) };
+  else
     try {
-      read = readWhole(fd, before.size, saved?.head.lines);
-    } finally {
-      fs.closeSync(fd);
+      const fd = fs.openSync(file.abs, READ_PLAIN);
+      try {
+        read = readWhole(fd, before.size, saved?.head.lines);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      throw accessError(file, error);
     }
-  } catch (error) {
-    throw accessError(file, error);
-  }
   if (!binary && looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
   const after = statFile(file);
   const head = saved?.head;

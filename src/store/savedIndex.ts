@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { digestText, digestWords } from '../model/digest.js';
 import {
+  decodeRecords,
   decodeRetired,
-  decodeWords,
   encodeRetired,
   encodeWords,
   RECORD_B64,
@@ -136,10 +136,12 @@ export class SavedIndex {
     return lids;
   }
 
-  /** Fingerprints and LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
-  lineRecords(from: number, to: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
-    const words = this.recordWords(from, to)?.words;
-    return words && splitWords(words, to - from);
+  /**
+   * Fingerprints and LID codes of lines from..to-1 as record words (h1, h2 and LID of each line in turn), or undefined
+   * when the index proved damaged or was replaced.
+   */
+  lineWords(from: number, to: number): Uint32Array | undefined {
+    return this.recordWords(from, to)?.words;
   }
 
   /**
@@ -223,7 +225,7 @@ export class SavedIndex {
     if (!bytes) return undefined;
     let words: Uint32Array;
     try {
-      words = decodeWords(bytes);
+      words = decodeRecords(bytes);
     } catch {
       return this.damaged('its records are damaged');
     }

@@ -142,7 +142,10 @@ export class StateStore {
     // drop the index this run prints LIDs from.
     if (found.entry.touched < Date.now() - EXPIRY_MS + REFRESH_MS && this.canSave()) this.refresh(kind, rel, found);
     return {
-      file: found.file,
+      // (Named only in messages: not joined for every index a search reads.)
+      get file() {
+        return found.file;
+      },
       size: found.entry.length,
       read: found.read,
       readInto: found.readInto,
