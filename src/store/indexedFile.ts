@@ -448,7 +448,8 @@ export function readSnapshot(
       throw accessError(file, error);
     }
   if (!binary && looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
-  const after = statFile(file);
+  // Bytes kept from the search were read before `before` was taken, under that very stamp: no change since to look for.
+  const after = kept ? before : statFile(file);
   const head = saved?.head;
   const lines = read.lines(head?.lines);
   const { bytes } = lines;
