@@ -17,8 +17,9 @@ export async function runCommand(spec: CommandSpec, ctx: Context, args: Args, gi
   try {
     return (await spec.run(ctx, args, parseOptions(spec.options, given))) ?? 0;
   } finally {
+    // Bytes a search kept are forgotten first, even if the flush throws: a server's next call reads anew.
+    forgetSniffed();
     // What the command saved of the state lands now, as one segment per root (see The store is a cache).
     ctx.flushState();
-    forgetSniffed();
   }
 }

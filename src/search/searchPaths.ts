@@ -3,7 +3,7 @@
 // Nothing is printed here: the hits go to a sink (see report.ts).
 
 import { RtError } from '../model/errors.js';
-import { statResolved } from '../store/indexedFile.js';
+import { keepSniffedUpTo, statResolved } from '../store/indexedFile.js';
 import { resolveInRoot, type Root } from '../store/root.js';
 import {
   candidates,
@@ -59,17 +59,21 @@ export interface SearchOutcome {
 
 /**
  * Searches the PATHs of `query` with `compiled` (rt's matcher; undefined for -P). `ripgrep` is the
- * command that makes the search, for the message when matching takes too long.
+ * command that makes the search, for the message when matching takes too long. `reportReads`: how
+ * many files the caller's report may read the lines of; as many small files the search reads whole
+ * are kept for it (see keepSniffed).
  */
 export async function searchPaths(
   world: SearchWorld,
   query: FolderQuery,
   compiled: LineMatcher | undefined,
   ripgrep: string,
+  reportReads = 0,
 ): Promise<SearchOutcome> {
   const { root } = world;
   const dirs = searchedFolders(root, query.paths);
   const plan = planEngines(query, dirs);
+  keepSniffedUpTo(reportReads);
   const prefilter =
     compiled && (await prefilterEngine(plan, compiled, world.settings, (abs) => world.knownText?.(abs) ?? false));
   const narrowed = prefilter?.narrowed;

@@ -368,6 +368,16 @@ const sniffed = new Map<string, Buffer>();
 let sniffedBytes = 0;
 /** The most bytes kept so: a search capped by --max may never report the files it read. */
 const SNIFFED_MAX = 32 << 20;
+/**
+ * How many more files may be kept: none unless a search says how many files its report may read
+ * (keepSniffedUpTo), so a search that prints no lines (-l, -c) or few keeps no more than it reads.
+ */
+let sniffedAllowance = 0;
+
+/** Lets the search now starting keep up to `files` files (see keepSniffed): its report reads no more. */
+export function keepSniffedUpTo(files: number): void {
+  sniffedAllowance = files;
+}
 
 /**
  * Keeps the bytes of the file at `abs`, read whole after `since` (ms) through a descriptor whose
@@ -377,11 +387,12 @@ const SNIFFED_MAX = 32 << 20;
  */
 export function keepSniffed(abs: string, bytes: Buffer, st: fs.BigIntStats, since: number): void {
   const stamp = stampOf(st);
-  if (Number(st.size) !== bytes.length || sniffedBytes + bytes.length > SNIFFED_MAX) return;
+  if (sniffedAllowance <= 0 || Number(st.size) !== bytes.length || sniffedBytes + bytes.length > SNIFFED_MAX) return;
   const changed = BigInt(stamp.mtimeNs) > BigInt(stamp.ctimeNs) ? stamp.mtimeNs : stamp.ctimeNs;
   if (since - Number(BigInt(changed) / 1_000_000n) < RACY_MS) return;
   sniffed.set(sniffedKey(abs, stamp), bytes);
   sniffedBytes += bytes.length;
+  sniffedAllowance--;
 }
 
 /**
@@ -396,6 +407,7 @@ function sniffedKey(file: string, stamp: FileStamp): string {
 export function forgetSniffed(): void {
   sniffed.clear();
   sniffedBytes = 0;
+  sniffedAllowance = 0;
 }
 
 /** The bytes keepSniffed kept of the file `file` whose stamp is now `now` (forgotten then), if any. */

@@ -177,7 +177,9 @@ function grepRequest(args: readonly string[], options: GrepOptions): SearchReque
 async function grep(ctx: Context, request: SearchRequest<FolderQuery>): Promise<number> {
   const { query, max } = request;
   const rgCommand = ripgrepCommand(query, [], query.paths);
-  const found = await searchPaths(ctx, query, request.matcher, rgCommand);
+  // The report reads the lines of at most `max` files, and none with -l or -c.
+  const reportReads = query.filesOnly || query.count ? 0 : max;
+  const found = await searchPaths(ctx, query, request.matcher, rgCommand, reportReads);
   noteUndecodable(
     ctx,
     found.undecodable.map((p) => path.resolve(ctx.cwd, p)),
