@@ -25,7 +25,7 @@ import { languageFor } from '../store/syntaxCheck.js';
 import { namesNonFolder, readWhole } from '../store/userFiles.js';
 import type { Context } from './context.js';
 import { listOptions, PLAIN_SEARCH, searchRequest } from './commands/searchOptions.js';
-import { definitionsNamed, definitionsOf } from './symbols.js';
+import { definitionsNamed, definitionsOf, errorsNote, lookByLines, outlineOfFile } from './symbols.js';
 
 /** The languages TypeScript's language service reads. */
 const SEMANTIC: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
@@ -299,11 +299,16 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     () => new RtError('input', `${file.display} is too large to find references in`, []),
   );
   if (target.kind === 'symbol') {
-    const found = definitionsNamed(definitionsOf(file, language), target.name);
+    const outlined = outlineOfFile(file, language);
+    const found = definitionsNamed(outlined.definitions, target.name);
+    const from = outlined.errorsFrom;
     if (found.length === 0)
-      throw new NoSymbol(`no definition named ${target.name} in ${file.display}`, [
-        `see them all: rt outline ${quotePath(file.display)}`,
-      ]);
+      throw new NoSymbol(
+        `no definition named ${target.name} in ${file.display}`,
+        from === undefined
+          ? [`see them all: rt outline ${quotePath(file.display)}`]
+          : [errorsNote(file.display, from), lookByLines(file.display, target.name)],
+      );
     if (found.length > 1)
       throw new RtError('usage', `${found.length} definitions in ${file.display} are named ${target.name}`, [
         ...found.slice(0, 10).map((d) => `  line ${d.line}: ${d.kind} ${d.qualifiedName}`),

@@ -14,7 +14,7 @@ import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
 import type { SyntaxProblem } from '../lang/problem.js';
-import { MAX_CHECK_BYTES, outline, outlineChecked, prepareChecker, type Definition } from '../lang/syntax.js';
+import { MAX_CHECK_BYTES, outlineChecked, prepareChecker, type Definition } from '../lang/syntax.js';
 import type { Context } from './context.js';
 
 export type { Definition } from '../lang/syntax.js';
@@ -47,13 +47,38 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   return language;
 }
 
+/** A file's definitions, and the line of the first error of their parse (where the grammar may have lost some). */
+export interface FileOutline {
+  readonly definitions: readonly Definition[];
+  readonly errorsFrom?: number;
+}
+
 /** The definitions of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
 export function definitionsOf(file: ResolvedPath, language: Outlined): readonly Definition[] {
-  return definitionsIn(
+  return outlineOfFile(file, language).definitions;
+}
+
+/** The outline of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
+export function outlineOfFile(file: ResolvedPath, language: Outlined): FileOutline {
+  return outlineIn(
     file,
     readWhole(file, MAX_CHECK_BYTES, (size) => tooLarge(file, size)),
     language,
   );
+}
+
+/**
+ * What to say when a parse had errors from line `line`: the grammar may have taken the rest of
+ * the file as one error (tree-sitter's TypeScript does with valid code, e.g. a generic call
+ * signature on the line after a member with no `;`), so a definition after it may be missing.
+ */
+export function errorsNote(display: string, line: number): string {
+  return `the parse of ${display} had errors from line ${line}: definitions after it may be missing`;
+}
+
+/** The hint after errorsNote for a definition `name` not found: where to look for it instead. */
+export function lookByLines(display: string, name: string): string {
+  return `look for ${name} by its lines instead: rt grep -n ${name} ${quotePath(display)}, then open them by LID`;
 }
 
 function tooLarge(file: ResolvedPath, size: number): RtError {
@@ -65,16 +90,29 @@ function tooLarge(file: ResolvedPath, size: number): RtError {
   );
 }
 
-/** The definitions in `bytes`, the content of `file`; its grammar must be loaded (grammarFor). */
-function definitionsIn(file: ResolvedPath, bytes: Buffer, language: Outlined): readonly Definition[] {
+/** The outline of `bytes`, the content of `file`; its grammar must be loaded (grammarFor). */
+function outlineIn(file: ResolvedPath, bytes: Buffer, language: Outlined): FileOutline {
   if (bytes.length > MAX_CHECK_BYTES) throw tooLarge(file, bytes.length);
-  if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
-  const found = outline(language, bytes);
+  if (language === 'markdown') return { definitions: markdownOutline(sourceOf(bytes).text) };
+  const found = outlineChecked(language, bytes);
   if (!found)
     throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [
       `search it instead: rt grep-file PATTERN ${quotePath(file.display)}`,
     ]);
-  return found;
+  const from = firstErrorLine(found.problems);
+  return { definitions: found.definitions, ...(from === undefined ? {} : { errorsFrom: from }) };
+}
+
+/**
+ * The line where a parse first went wrong: its first error that holds no other (an error that
+ * does is where the grammar gave up, often the file's first line, not where it lost its way).
+ */
+function firstErrorLine(problems: readonly SyntaxProblem[]): number | undefined {
+  const after = (q: SyntaxProblem, p: SyntaxProblem) => q.line > p.line || (q.line === p.line && q.column > p.column);
+  const holds = (p: SyntaxProblem) => problems.some((q) => after(q, p) && q.endLine <= p.endLine);
+  return problems
+    .filter((p) => !holds(p))
+    .reduce<number | undefined>((at, p) => Math.min(at ?? p.line, p.line), undefined);
 }
 
 /**
@@ -188,11 +226,14 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
       const matching = definitionsNamed(definitions, name);
       if (matching.length === 0) {
         const near = closestNames(definitions, name);
+        const from = firstErrorLine(problems);
         throw new RtError(
           'no_definition',
           `no definition named ${name} in ${display}${closestSaid(definitions, near)}; nothing was written`,
-          [`see them all: rt outline ${quotePath(display)}`],
-          { name, closest: near },
+          from === undefined
+            ? [`see them all: rt outline ${quotePath(display)}`]
+            : [errorsNote(display, from), lookByLines(display, name)],
+          { name, closest: near, ...(from === undefined ? {} : { parseErrorsFrom: from }) },
         );
       }
       if (matching.length > 1) {
@@ -238,7 +279,8 @@ function parseForWrite(file: ResolvedPath, lines: FileLines, language: Outlined)
   try {
     if (lines.bytes.length > MAX_CHECK_BYTES) throw tooLarge(file, lines.bytes.length);
     const keep = (all: readonly Definition[]) => all.filter((d) => d.endLine <= lines.count);
-    if (language === 'markdown') return { definitions: keep(definitionsIn(file, lines.bytes, language)), problems: [] };
+    if (language === 'markdown')
+      return { definitions: keep(outlineIn(file, lines.bytes, language).definitions), problems: [] };
     const found = outlineChecked(language, lines.bytes);
     if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`);
     const problems = [...found.problems].sort((a, b) => a.line - b.line);
