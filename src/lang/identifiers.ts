@@ -13,18 +13,45 @@ const NAMING = /identifier|^name$|^constant$|^variable_name$/;
 export interface Place {
   readonly row: number;
   readonly column: number;
+  /**
+   * A member's name: a field's (Go's, Rust's, C's `field_identifier`, a Go method's) or one
+   * selected after `.` or `->` (`x.Name`). It lives in its type's or operand's scope, so it
+   * never clashes with a name of the file's or package's scope.
+   */
+  readonly member?: true;
 }
+
+/** Tokens after which a name is a member's, selected from what stands before. */
+const SELECTING = new Set(['.', '->', '?.']);
 
 /** The places of identifiers spelling `name` in `tree`, in the order of the text. */
 export function identifiersIn(tree: Tree, name: string): Place[] {
   const found: Place[] = [];
   const cursor = tree.walk();
+  // The kind of the node before the cursor's among its siblings, and those of its ancestors' (a
+  // cursor has no way back; asking a node for its sibling costs a node object on every leaf).
+  let before: string | undefined;
+  const befores: Array<string | undefined> = [];
   try {
     for (;;) {
-      if (cursor.gotoFirstChild()) continue;
-      if (cursor.nodeIsNamed && NAMING.test(cursor.nodeType) && cursor.nodeText === name)
-        found.push(cursor.startPosition);
-      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return found;
+      if (cursor.gotoFirstChild()) {
+        befores.push(before);
+        before = undefined;
+        continue;
+      }
+      if (cursor.nodeIsNamed && NAMING.test(cursor.nodeType) && cursor.nodeText === name) {
+        const member = cursor.nodeType === 'field_identifier' || (before !== undefined && SELECTING.has(before));
+        found.push(member ? { ...cursor.startPosition, member } : cursor.startPosition);
+      }
+      for (;;) {
+        const left = cursor.nodeType;
+        if (cursor.gotoNextSibling()) {
+          before = left;
+          break;
+        }
+        if (!cursor.gotoParent()) return found;
+        before = befores.pop();
+      }
     }
   } finally {
     cursor.delete();

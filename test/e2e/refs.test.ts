@@ -403,6 +403,31 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(run(['rename', '--force', 'main.go:@foo', 'bar'], dir).status).toBe(0);
   });
 
+  it("Go: a struct's field and a selector after . do not clash with a function's new name; a local does", () => {
+    const types = 'package main\r\n\r\ntype User struct {\r\n\tName string\r\n}\r\n';
+    const main =
+      'package main\r\n\r\nfunc lookup(u User) string { return u.Name }\r\n\r\n' +
+      'func main() { _ = lookup(User{}) }\r\n';
+    const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'types.go': types });
+    const r = run(['rename', 'main.go:@lookup', 'Name'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'main.go').toString()).toBe(main.replaceAll('lookup', 'Name'));
+    expect(read(dir, 'types.go').toString()).toBe(types);
+    // Renaming the field itself: any identifier of the new name clashes.
+    const at = run(['open', 'types.go'], dir).stdout.split('\n')[4]!.split('|')[0]!;
+    const field = run(['rename', `types.go:${at}:2`, 'main'], dir);
+    expect(field.status, field.text).toBe(3);
+    expect(read(dir, 'types.go').toString()).toBe(types);
+    // A local of the new name in a function the rename touches is a real clash.
+    const local =
+      'package main\n\nfunc find() int { return 1 }\n\nfunc main() {\n\tcount := 2\n\t_ = find() + count\n}\n';
+    const other = repo({ 'go.mod': 'module x\n', 'main.go': local });
+    const clash = run(['rename', 'main.go:@find', 'count'], other);
+    expect(clash.status, clash.text).toBe(3);
+    expect(clash.stderr).toContain('count is already an identifier in main.go (line 6), which the rename changes');
+    expect(read(other, 'main.go').toString()).toBe(local);
+  });
+
   it('Go: identifiers of the name, not the word in a string or a comment', () => {
     const go =
       'package main\n\nfunc Load() int { return 1 }\n\n' +

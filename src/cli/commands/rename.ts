@@ -76,7 +76,9 @@ export const renameCommand = defineCommand({
       'global of the platform (Array, setTimeout, document...), unless --force.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
-      'is already an identifier in a file it would change, unless --force.',
+      'is already an identifier in a file it would change (in Go, in any file of its package), unless ' +
+      "--force; a member's name (a struct's field, a name after . as in x.Name) counts only when the " +
+      'symbol renamed is a member too.',
     'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
       'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints ' +
       'each line that would change as PATH:NUMBER:LID-CONTENT and ' +
@@ -307,7 +309,6 @@ function semanticPlans(
   return plans;
 }
 
-/** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
 /** Go: the other files of the touched files' packages (their folders) that spell NEWNAME, to check as touched ones. */
 async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, force: boolean): Promise<Candidate[]> {
   if (force || found.language !== 'go') return [];
@@ -317,6 +318,12 @@ async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, f
   return holding.filter((c) => !touched.has(c.abs) && folders.has(path.dirname(c.abs)));
 }
 
+/**
+ * The rows to rename in each file by name; refused where NEWNAME is already an identifier that
+ * could clash, unless forced. A member's name (`x.Name`, a struct's field `Name string`) does not
+ * clash with a symbol that is not a member (a function, a type, a variable), whose scope is the
+ * file's, the package's or a function's; renaming a member, any identifier of NEWNAME clashes.
+ */
 function namePlans(
   ctx: Context,
   found: SymbolPlaces,
@@ -333,10 +340,14 @@ function namePlans(
       [`see them by text: rt grep -w ${shellQuote(found.name)}`],
     );
   const reader = confinedFiles(ctx.root.dir);
+  const { abs, row, column } = found.target;
+  const targetBytes = reader.bytes(abs);
+  const target = targetBytes && identifiersNamed(found.language, targetBytes, found.name);
+  const member = target?.find((p) => p.row === row && p.column === column)?.member === true;
   // (Go: a file of the same package shares its scope with the touched ones.)
   for (const file of force ? [] : [...found.files.map((f) => f.file), ...alsoChecked]) {
     const bytes = reader.bytes(file.abs);
-    const taken = bytes && identifiersNamed(found.language, bytes, newName);
+    const taken = bytes && identifiersNamed(found.language, bytes, newName)?.filter((p) => member || !p.member);
     if (taken?.length)
       throw new RtError(
         'stale',
