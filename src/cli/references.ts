@@ -148,11 +148,15 @@ export async function findSymbol(
     const text = read(file.abs) ?? '';
     const offset = text.split('\n').slice(0, position.row).join('\n').length + (position.row ? 1 : 0);
     const local = isLocalName(file.abs, text, offset + position.column);
+    // An ignored file that spells the name is a root too: one that imports the symbol, imported by
+    // nothing, is reached no other way. Its places are said apart, and refuse a rename.
+    const ignored = local ? [] : await filesHolding(ctx, name, language, file, true);
+    const roots = [...new Set([...listed, ...ignored].map((c) => c.abs))];
     const project = new TypeScriptProject(
       { ...reader, read },
       ctx.root.dir,
       file.abs,
-      local ? [file.abs] : listed.map((c) => c.abs),
+      local ? [file.abs] : roots,
       (abs) => path.relative(ctx.cwd, abs) || abs,
       local,
     );
@@ -237,6 +241,8 @@ export async function filesHolding(
   name: string,
   language: LanguageId,
   target: Candidate,
+  /** Also the files the ignore rules leave out, but those in node_modules. */
+  ignored = false,
 ): Promise<Candidate[]> {
   const options = {
     ...PLAIN_SEARCH,
@@ -246,11 +252,13 @@ export async function filesHolding(
     glob: [],
     // (Hidden files too, as rt grep --hidden lists them: .storybook/main.ts may import the symbol.)
     hidden: true,
-    ignore: true,
+    ignore: !ignored,
   };
+  // (A package's copy of a name is never a reference to the project's symbol: it imports by the package's name.)
+  const globs = ignored ? ['!**/node_modules/**'] : [];
   const request = searchRequest('grep', [name, ctx.root.dir], options);
-  const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(options), globs: [] };
-  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, [], query.paths));
+  const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(options), globs };
+  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, globs, query.paths));
   const same = (l: LanguageId | undefined) =>
     l !== undefined && (l === language || (SEMANTIC.has(language) && SEMANTIC.has(l)));
   const out: Candidate[] = [];

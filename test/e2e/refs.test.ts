@@ -212,6 +212,28 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, '.storybook/main.ts').toString()).toBe("import { bar } from '../a';\nexport default bar;\n");
   });
 
+  it('finds an ignored file that imports the symbol, imported by nothing, and a rename refuses it', () => {
+    const a = 'export function total(): number {\r\n  return 1;\r\n}\r\n';
+    const dir = repo({
+      'src/a.ts': a,
+      'src/b.ts': "import { total } from './a';\nexport const t = total();\n",
+      '.gitignore': 'scratch/\nnode_modules/\n',
+      'scratch/try.ts': "import { total } from '../src/a';\nconsole.log(total());\n",
+      'node_modules/pkg/index.ts': "import { total } from '../../src/a';\nexport const n = total();\n",
+    });
+    const refs = run(['refs', 'src/a.ts:@total'], dir);
+    expect(refs.status, refs.text).toBe(0);
+    expect(refs.stdout).toContain('3 references on 3 lines in 2 files');
+    expect(refs.stderr).toBe(
+      'rt: 2 more in files rt grep does not search (ignored, or node_modules), not shown:\n' +
+        'rt:   scratch/try.ts:1\nrt:   scratch/try.ts:2\n',
+    );
+    const refused = run(['rename', 'src/a.ts:@total', 'sum'], dir);
+    expect(refused.status, refused.text).toBe(3);
+    expect(refused.stderr).toContain('scratch/try.ts:1, scratch/try.ts:2: nothing was written');
+    expect(read(dir, 'src/a.ts').toString()).toBe(a);
+  });
+
   it('renames a place TypeScript lists twice, and every meaning of a merged symbol', () => {
     const dir = repo({
       'a.ts': 'export function foo() {}\nexport default foo;\n',
