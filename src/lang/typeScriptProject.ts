@@ -145,24 +145,29 @@ export class TypeScriptProject {
     if (at === undefined) return undefined;
     const found = this.service.findReferences(abs, at);
     if (!found?.length) return undefined;
-    // The definitions are the symbol's declarations, whichever place names it (an import, a call).
-    const declared = new Set(this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`));
     const seen = new Set<string>();
-    const out: Reference[] = [];
+    const out: Array<{ key: string; place: SourcePlace }> = [];
     const add = (symbols: readonly TS.ReferencedSymbol[]) => {
       for (const symbol of symbols)
         for (const r of symbol.references) {
           const key = `${r.fileName}\0${r.textSpan.start}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          out.push({ ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length), definition: declared.has(key) });
+          out.push({ key, place: this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length) });
         }
     };
     add(found);
     // Each meaning of a merged symbol (a value and a type...) has its own references.
     for (const d of this.declarationsAt(abs, at))
       if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
-    return out;
+    // The definitions are the symbol's declarations, whichever place names it (an import, a call);
+    // an alias's local name (`import { a as b }`, refs of b) has its own references, and its
+    // declaration, the specifier, is theirs.
+    const keys = (through: boolean) =>
+      new Set(this.declarationsAt(abs, at, through).map((d) => `${d.abs}\0${d.start}`));
+    const aliased = keys(true);
+    const declared = out.some((r) => aliased.has(r.key)) ? aliased : keys(false);
+    return out.map(({ key, place }) => ({ ...place, definition: declared.has(key) }));
   }
 
   /**

@@ -272,6 +272,23 @@ describe('rt rename, TypeScript', () => {
     }
   });
 
+  it("--json gives an alias's local name (import { a as b }, refs of b) its specifier as definition", () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\n',
+      'e.ts': "import { foo as bar } from './a';\r\nbar();\r\n",
+    });
+    const lids = run(['open', 'e.ts'], dir)
+      .stdout.split('\n')
+      .slice(1, 3)
+      .map((l) => l.slice(0, 6));
+    for (const target of [`e.ts:${lids[1]}`, `e.ts:${lids[0]}:17`]) {
+      const json = JSON.parse(run(['refs', '--json', target], dir).stdout);
+      expect(json.name, target).toBe('bar');
+      expect(json.definitions, target).toEqual([{ path: 'e.ts', n: 1 }]);
+      expect(json.references, target).toBe(2);
+    }
+  });
+
   it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
     const a = 'class A {\n  #x = 1;\n  get() { return this.#x; }\n}\n';
     const dir = repo({ 'a.ts': a, 'm.py': 'def foo():\n    pass\nfoo()\n', 'q.mjs': 'export const q = 1;\n' });
