@@ -126,6 +126,11 @@ export async function findSymbol(
   const position = await targetPosition(ctx, arg, command);
   const { file, language, name } = position;
   named?.(name, language);
+  // TypeScript and JavaScript: the ignored files that spell the name (but in node_modules) are
+  // roots too, for one that imports the symbol and that nothing imports is reached no other way
+  // (its places are said apart, and refuse a rename). Looked for before the listing: a file found
+  // here and not there is one the listing leaves out, never one that came to hold the name since.
+  const ignored = SEMANTIC.has(language) ? await filesHolding(ctx, name, language, file, true) : [];
   const listed = await filesHolding(ctx, name, language, file);
   const reader = confinedFiles(ctx.root.dir);
   const texts = new Map<string, string | undefined>();
@@ -148,9 +153,6 @@ export async function findSymbol(
     const text = read(file.abs) ?? '';
     const offset = text.split('\n').slice(0, position.row).join('\n').length + (position.row ? 1 : 0);
     const local = isLocalName(file.abs, text, offset + position.column);
-    // An ignored file that spells the name is a root too: one that imports the symbol, imported by
-    // nothing, is reached no other way. Its places are said apart, and refuse a rename.
-    const ignored = local ? [] : await filesHolding(ctx, name, language, file, true);
     const roots = [...new Set([...listed, ...ignored].map((c) => c.abs))];
     const project = new TypeScriptProject(
       { ...reader, read },

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, run, tempRepo, write } from './harness.js';
+import { cleanup, expectRun, run, tempDir, tempRepo, write } from './harness.js';
 import { git } from './search-fixture.js';
 
 afterAll(cleanup);
@@ -340,6 +340,61 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'use.js').toString()).toBe(use.replaceAll('rate', 'factor'));
     expect(run(['undo'], dir).status).toBe(0);
     expect(read(dir, 'lib.js').toString()).toBe(lib);
+  });
+});
+
+/**
+ * A preload for rt's process that changes the files at one fixed step of its run, with no race: when
+ * it takes the lock of HOOK_AT's file (the write, after the analysis), or when it loads TypeScript
+ * (HOOK_AT "typescript", after the files holding the name were listed), it appends HOOK_TEXT to
+ * HOOK_FILE, once.
+ */
+const HOOK = `const fs = require('node:fs');
+const path = require('node:path');
+const { HOOK_AT, HOOK_FILE, HOOK_TEXT } = process.env;
+let done = false;
+const fire = () => { if (!done) { done = true; fs.appendFileSync(HOOK_FILE, HOOK_TEXT); } };
+const link = fs.linkSync;
+fs.linkSync = function (from, to) {
+  if (path.basename(String(to)) === '.' + path.basename(HOOK_AT) + '.rt-lock') fire();
+  return link.apply(this, arguments);
+};
+const read = fs.readFileSync;
+fs.readFileSync = function (file) {
+  if (HOOK_AT === 'typescript' && String(file).endsWith(path.sep + 'typescript.cjs')) fire();
+  return read.apply(this, arguments);
+};
+`;
+
+describe('rt rename: a file changed, or come to hold the name, after the analysis', () => {
+  const hooked = (dir: string, at: string, file: string, text: string) => {
+    const preload = path.join(tempDir(), 'hook.cjs');
+    fs.writeFileSync(preload, HOOK);
+    const env = { NODE_OPTIONS: `--require ${preload}`, HOOK_AT: at, HOOK_FILE: path.join(dir, file), HOOK_TEXT: text };
+    return { env };
+  };
+  const A = 'export function total(): number {\r\n  return 1;\r\n}\r\n';
+  const B = "import { total } from './a';\nexport const t = total();\n";
+
+  it('refuses (exit 3, nothing written) a file the analysis read that changed before the write', () => {
+    const dir = repo({ 'a.ts': A, 'b.ts': B });
+    const r = run(['rename', 'a.ts:@total', 'sum'], dir, hooked(dir, path.join(dir, 'a.ts'), 'b.ts', '// more\n'));
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toMatch(/^rt: b\.ts changed since rt found the references; run the rename again: nothing/m);
+    expect(read(dir, 'a.ts').toString()).toBe(A);
+    expect(read(dir, 'b.ts').toString()).toBe(`${B}// more\n`);
+    expect(run(['history'], dir).stdout).not.toMatch(/rename/);
+  });
+
+  it('refuses (exit 3, nothing written) a file that came to hold the name after the files were listed', () => {
+    const dir = repo({ 'a.ts': A, 'b.ts': B, 'c.ts': 'export const c = 1;\n' });
+    const late = "\nimport { total } from './a';\nexport const d = total();\n";
+    const r = run(['rename', 'a.ts:@total', 'sum'], dir, hooked(dir, 'typescript', 'c.ts', late));
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('rt: c.ts holds total now, and did not when rt looked for its references: nothing');
+    expect(read(dir, 'a.ts').toString()).toBe(A);
+    expect(read(dir, 'b.ts').toString()).toBe(B);
+    expect(read(dir, 'c.ts').toString()).toBe(`export const c = 1;\n${late}`);
   });
 });
 
