@@ -487,6 +487,40 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(none.stderr).toContain('ab2 (:16), ab (:22), foo (:27)');
   });
 
+  it('prints a dry run, a write and their --json as replace prints its own (CRLF, bytes not UTF-8)', () => {
+    const m = Buffer.from('def load():\r\n    return 1\r\n\r\nx = load()  # \xff\r\n', 'latin1');
+    const dir = repo({ 'm.py': m, 'n.py': 'from m import load\nload()\n' });
+    const dry = run(['rename', '--dry-run', 'm.py:@load', 'fetch'], dir);
+    expect(dry.stdoutBytes.toString('latin1')).toBe(
+      'm.py:1:vbz8-def load():\nm.py:1:vbz8+def fetch():\nm.py:4:gn03-x = load()  # \xff\n' +
+        'm.py:4:gn03+x = fetch()  # \xff\nn.py:1:76hh-from m import load\nn.py:1:76hh+from m import fetch\n' +
+        'n.py:2:mtqg-load()\nn.py:2:mtqg+fetch()\n4 references on 4 lines in 2 files (by name, not by scope)\n',
+    );
+    const json = JSON.parse(run(['rename', '--dry-run', '--json', 'm.py:@load', 'fetch'], dir).stdout);
+    expect(json.files[0]).toEqual({
+      path: 'm.py',
+      references: 2,
+      lines: [
+        { n: 1, lid: 'vbz8', before: 'def load():', after: 'def fetch():' },
+        {
+          ...{ n: 4, lid: 'gn03', before: 'x = load()  # \ufffd', beforeBase64: 'eCA9IGxvYWQoKSAgIyD/' },
+          ...{ after: 'x = fetch()  # \ufffd', afterBase64: 'eCA9IGZldGNoKCkgICMg/w==' },
+        },
+      ],
+    });
+    const r = run(['rename', 'm.py:@load', 'fetch'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(places(r.stdout)).toEqual([
+      'renamed load to fetch: 4 references on 4 lines in 2 files (by name, not by scope)',
+      'm.py:1|def fetch():',
+      'm.py:4|x = fetch()  # \ufffd',
+      'n.py:1|from m import fetch',
+      'n.py:2|fetch()',
+      '',
+    ]);
+    expect(read(dir, 'm.py')).toEqual(Buffer.from(m.toString('latin1').replaceAll('load', 'fetch'), 'latin1'));
+  });
+
   it('Go: refuses a new name declared in another file of the package, unless --force', () => {
     const main = 'package main\n\nfunc foo() int { return 1 }\n\nfunc main() { foo() }\n';
     const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'other.go': 'package main\n\nfunc bar() {}\n' });

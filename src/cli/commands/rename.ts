@@ -3,7 +3,6 @@
 // rename locations for TS/JS); each file is read again under its lock, and must be byte for byte
 // the file analysed, else nothing is written.
 
-import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { RtError, quotePath, shellQuote } from '../../model/errors.js';
 import { lidToString } from '../../model/lid.js';
@@ -11,9 +10,7 @@ import { lineContent } from '../../model/lines.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import { isPlainIdentifier, occurrences, rankAt, renameInLine, type LinePlace } from '../../model/renaming.js';
 import { isReservedWord } from '../../model/reservedWords.js';
-import { jsonLine } from '../../render/json.js';
 import type { LanguageId } from '../../lang/languages.js';
-import { renderLine } from '../../render/window.js';
 import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
 import { confinedFiles, unchangedSince } from '../../store/projectFiles.js';
@@ -21,6 +18,7 @@ import type { Context } from '../context.js';
 import { filesHolding, findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import type { Candidate } from '../../search/candidates.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
+import { printRewrite, type RewrittenLine } from '../rewriteReport.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
 
@@ -120,12 +118,6 @@ interface RowPlan {
 }
 
 /** A line renamed, as planned under the lock. */
-interface RenamedLine {
-  readonly n: number;
-  readonly lid: string;
-  readonly before: Buffer;
-  readonly after: Buffer;
-}
 
 async function rename(
   ctx: Context,
@@ -148,7 +140,7 @@ async function rename(
       ? semanticPlans(ctx, found, newName, target)
       : namePlans(ctx, found, newName, options.force, await samePackage(ctx, found, newName, options.force));
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
-  const byFile = new Map<string, RenamedLine[]>();
+  const byFile = new Map<string, RewrittenLine[]>();
   const references = [...plans.values()].reduce(
     (n, rows) => n + [...rows.values()].reduce((m, r) => m + r.places.length, 0),
     0,
@@ -195,7 +187,7 @@ async function rename(
               [`see its references now: rt refs ${shellQuote(target)}`],
             );
           const rows = plans.get(file.abs) ?? new Map<number, RowPlan>();
-          const renamed: RenamedLine[] = [];
+          const renamed: RewrittenLine[] = [];
           const out: PlannedChange[] = [];
           for (const [row, plan] of [...rows].sort((a, b) => a[0] - b[0])) {
             const before = row < lines.count ? lineContent(lines, row) : undefined;
@@ -385,18 +377,12 @@ function addPlace(
   if (!places.some((p) => p.rank === rank)) places.push({ rank, text: replacement });
 }
 
-/** A line's text under `name` for --json, and its bytes in base64 under `${name}Base64` when they are not UTF-8. */
-function side(name: 'before' | 'after', bytes: Buffer): Record<string, string> {
-  const base64 = isUtf8(bytes) ? {} : { [`${name}Base64`]: bytes.toString('base64') };
-  return { [name]: bytes.toString(), ...base64 };
-}
-
 /** What a rename prints: a dry run's preview, or the changed lines with their new LIDs. */
 function report(
   ctx: Context,
   planned: readonly Planned[],
   reports: readonly FileReport[] | undefined,
-  byFile: ReadonlyMap<string, RenamedLine[]>,
+  byFile: ReadonlyMap<string, RewrittenLine[]>,
   about: {
     found: SymbolPlaces;
     newName: string;
@@ -405,54 +391,20 @@ function report(
     plans: ReadonlyMap<string, ReadonlyMap<number, RowPlan>>;
   },
 ): void {
-  const style = ctx.style;
   const { found, newName } = about;
-  const json: Array<Record<string, unknown>> = [];
   const refsIn = (abs: string) => [...(about.plans.get(abs)?.values() ?? [])].reduce((n, r) => n + r.places.length, 0);
   const many = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const lines = [...byFile.values()].reduce((n, l) => n + l.length, 0);
   const summary =
     `${many(about.references, 'reference')} on ${many(lines, 'line')} in ${many(planned.length, 'file')}` +
     (found.by === 'name' ? ` (by name, not by scope)` : '');
-  if (!reports) {
-    for (const p of planned) {
-      const file = p.resolved.file;
-      const renamed = byFile.get(file.abs) ?? [];
-      for (const l of renamed) {
-        ctx.out(renderLine(l.n, l.lid, l.before, '-', style, file.display));
-        ctx.out(renderLine(l.n, l.lid, l.after, '+', style, file.display));
-      }
-      json.push({
-        path: file.display,
-        references: refsIn(file.abs),
-        lines: renamed.map((l) => ({ n: l.n, lid: l.lid, ...side('before', l.before), ...side('after', l.after) })),
-      });
-    }
-    ctx.out(`${summary}\n`);
-  } else {
-    ctx.out(`renamed ${found.name} to ${newName}: ${summary}\n`);
-    for (const r of reports) {
-      const p = r.planned;
-      const file = p.resolved.file;
-      const shown: Array<Record<string, unknown>> = [];
-      const runs: Array<{ start: number; lids: string[] }> = [];
-      for (const span of p.applied!.edits.spans()) {
-        const lids: string[] = [];
-        for (let k = 0; k < span.newCount; k++) {
-          const i = span.newStart + k;
-          const lid = lidToString(r.lids![i]!);
-          const content = r.content!(i);
-          lids.push(lid);
-          shown.push({ ...jsonLine(i + 1, lid, content) });
-          ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
-        }
-        if (lids.length) runs.push({ start: span.newStart + 1, lids });
-      }
-      p.view!.recordRuns(runs, 'edit');
-      p.view!.save();
-      json.push({ path: file.display, references: refsIn(file.abs), lines: shown });
-    }
-  }
+  const json = printRewrite(ctx, planned, reports, {
+    lines: (abs) => byFile.get(abs) ?? [],
+    tally: (abs) => ({ references: refsIn(abs) }),
+    summary,
+    done: `renamed ${found.name} to ${newName}: ${summary}`,
+    max: Number.POSITIVE_INFINITY,
+  });
   ctx.emit({
     command: 'rename',
     dryRun: !reports,
