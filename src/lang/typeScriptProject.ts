@@ -181,6 +181,13 @@ export class TypeScriptProject {
     if (at === undefined) return { ok: false, reason: 'nothing is there to rename' };
     const info = this.service.getRenameInfo(abs, at, { providePrefixAndSuffixTextForRename: true });
     if (!info.canRename) return { ok: false, reason: info.localizedErrorMessage };
+    if (this.exportedUnmarked(abs, at))
+      return {
+        ok: false,
+        reason:
+          'a declaration file exports it with no export keyword, and TypeScript renames it there alone, not ' +
+          'where it is imported; write export before it first',
+      };
     const locations = this.service.findRenameLocations(abs, at, false, false, {
       providePrefixAndSuffixTextForRename: true,
     });
@@ -278,6 +285,28 @@ export class TypeScriptProject {
    * Where the names of the declarations of the symbol at `at` start (each meaning of a merged one);
    * `throughAlias`: an import's or export's, those of the symbol it names.
    */
+  /**
+   * Whether the name at `at` is declared in a module's declaration file with no `export`, which
+   * that file exports all the same (a .d.ts module exports its top-level declarations): TypeScript's
+   * references and rename from the declaration then list it alone, though a file imports it (from
+   * the import they list the declaration too).
+   */
+  private exportedUnmarked(abs: string, at: number): boolean {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (!program || !file?.isDeclarationFile) return false;
+    const checker = program.getTypeChecker();
+    const symbol = checker.getSymbolAtLocation(nodeAt(ts, file, at));
+    const module = checker.getSymbolAtLocation(file);
+    if (!symbol || !module) return false;
+    const unmarked = (symbol.declarations ?? []).some(
+      (d) =>
+        d.getSourceFile() === file && !(ts.getCombinedModifierFlags(d as TS.Declaration) & ts.ModifierFlags.Export),
+    );
+    return unmarked && checker.getExportsOfModule(module).includes(symbol);
+  }
+
   private declarationsAt(abs: string, at: number, throughAlias = false): Array<{ abs: string; start: number }> {
     const ts = this.ts;
     const program = this.service.getProgram();

@@ -289,6 +289,27 @@ describe('rt rename, TypeScript', () => {
     }
   });
 
+  it('a .d.ts module exporting a declaration with no export: refs as TypeScript gives them; rename refused', () => {
+    const mod = "import type { X } from './x';\r\ndeclare function baz(): X;\r\nexport type Y = X;\r\n";
+    const dir = repo({
+      'x.ts': 'export type X = number;\n',
+      'mod.d.ts': mod,
+      'c.ts': "import { baz } from './mod';\nbaz();\n",
+    });
+    // TypeScript's findReferences lists the declaration alone from it, and every place from a use.
+    expect(run(['refs', 'mod.d.ts:@baz'], dir).stdout).toContain('1 reference on 1 line in 1 file');
+    const use = run(['open', 'c.ts'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    expect(run(['refs', `c.ts:${use}`], dir).stdout).toContain('3 references on 3 lines in 2 files');
+    const r = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('a declaration file exports it with no export keyword');
+    expect(read(dir, 'mod.d.ts').toString()).toBe(mod);
+    fs.writeFileSync(path.join(dir, 'mod.d.ts'), mod.replace('declare function', 'export declare function'));
+    const marked = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
+    expect(marked.status, marked.text).toBe(0);
+    expect(read(dir, 'c.ts').toString()).toBe("import { qux } from './mod';\nqux();\n");
+  });
+
   it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
     const a = 'class A {\n  #x = 1;\n  get() { return this.#x; }\n}\n';
     const dir = repo({ 'a.ts': a, 'm.py': 'def foo():\n    pass\nfoo()\n', 'q.mjs': 'export const q = 1;\n' });
