@@ -65,8 +65,13 @@ export interface SymbolPlaces {
   readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
-  /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
-  readonly rename?: (newName: string) => RenameOutcome;
+  /**
+   * TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be
+   * renamed; `also`: files to read with the program's, where a declaration of the new name may be.
+   */
+  readonly rename?: (newName: string, also?: readonly string[]) => RenameOutcome;
+  /** TypeScript and JavaScript: a global of the program's scripts (see isGlobal). */
+  readonly global?: boolean;
   /** Files that hold the name but could not be parsed (too big, too slow): by name only. */
   readonly unparsed?: readonly string[];
   /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
@@ -178,7 +183,11 @@ export async function findSymbol(
       files,
       unlisted,
       target,
-      rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
+      rename: (newName, also = []) => {
+        project.addRoots(also);
+        return project.rename(file.abs, position.row, position.column, newName);
+      },
+      global: !local && project.isGlobal(file.abs, position.row, position.column),
       readRow: (abs, row) => rowsOf(abs)[row],
       digests: reader.digests,
       ...(local ? {} : { searched: new Set(listed.map((c) => c.abs)) }),

@@ -73,7 +73,7 @@ export class TypeScriptProject {
     const options = { ...this.optionsOf(this.config), ...OVERRIDES, ...(alone ? { noResolve: true } : {}) };
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => options,
-      getScriptFileNames: () => [...this.rootFiles],
+      getScriptFileNames: () => [...this.rootFiles, ...this.moreRoots],
       getScriptVersion: (f) => String(this.versions.get(f) ?? 0),
       getScriptSnapshot: (f) => {
         const text = this.text(f);
@@ -137,6 +137,34 @@ export class TypeScriptProject {
       lineStart = nl + 1;
     }
     return { abs, row, column: start - lineStart, length };
+  }
+
+  /** Roots added after the start (addRoots). */
+  private readonly moreRoots: string[] = [];
+
+  /** Adds `files` to the program's roots (those it has already are left). */
+  addRoots(files: readonly string[]): void {
+    const has = new Set([...this.rootFiles, ...this.moreRoots]);
+    for (const f of files) if (!has.has(f)) this.moreRoots.push(f);
+  }
+
+  /**
+   * Whether the name at (row, column) is a global of the program's scripts: declared at the top
+   * level of a file that is no module, whose top-level names every other script shares.
+   */
+  isGlobal(abs: string, row: number, column: number): boolean {
+    const ts = this.ts;
+    const at = this.offsetOf(abs, row, column);
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (at === undefined || !program || !file) return false;
+    const symbol = program.getTypeChecker().getSymbolAtLocation(nodeAt(ts, file, at));
+    const topLevel = (d: TS.Node) => {
+      let n = d.parent;
+      while (n && (ts.isVariableDeclarationList(n) || ts.isVariableStatement(n))) n = n.parent;
+      return n !== undefined && ts.isSourceFile(n) && !ts.isExternalModule(n);
+    };
+    return (symbol?.declarations ?? []).some(topLevel);
   }
 
   /** The symbol's declarations and references, the target's included; undefined when nothing is there to refer to. */
@@ -229,7 +257,7 @@ export class TypeScriptProject {
     }
     // A declaration of the new name in a scope that declares the symbol is a clash TypeScript
     // reports (a merge, a duplicate) rather than a change of what a name resolves to.
-    const clash = this.declaredBeside(abs, at, newName);
+    const clash = this.declaredBeside(abs, at, newName) ?? this.declaredInScripts(newName);
     if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
     // Every meaning of a merged symbol (a value and a type, an interface and a namespace) is
     // asked about after: TypeScript gives each its own references.
@@ -326,6 +354,22 @@ export class TypeScriptProject {
    * scopes: a block, a function with its parameters, a module, a class's members...), as
    * "PATH:LINE"; undefined when nowhere.
    */
+  /**
+   * Where a script added to the roots (addRoots: those a global's rename reads for the new name)
+   * declares `name` at its top level, which every script shares: TypeScript reports the clash of
+   * two such declarations but keeps them two symbols, so the references do not show it.
+   */
+  private declaredInScripts(name: string): string | undefined {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    for (const abs of this.moreRoots) {
+      const file = program?.getSourceFile(abs);
+      const found = file && !ts.isExternalModule(file) ? declarationNamed(ts, file, name) : undefined;
+      if (found) return `${this.display(abs)}:${this.placeOf(abs, found.getStart(file), 0).row + 1}`;
+    }
+    return undefined;
+  }
+
   private declaredBeside(abs: string, at: number, name: string): string | undefined {
     const ts = this.ts;
     const program = this.service.getProgram();

@@ -310,6 +310,24 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'c.ts').toString()).toBe("import { qux } from './mod';\nqux();\n");
   });
 
+  it('a global of scripts: refused when another script declares the new name at its top level, not a module', () => {
+    const a = 'function foo() { return 1; }\r\nfoo();\r\n';
+    const dir = repo({
+      'a.js': a,
+      'g.js': 'var bar = 2;\n',
+      'h.js': 'function h() { var bar = 3; return bar; }\n',
+      'm.js': 'export const bar = 3;\n',
+    });
+    const r = run(['rename', 'a.js:@foo', 'bar'], dir);
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('bar is already declared where foo is (g.js:1): nothing was written');
+    expect(read(dir, 'a.js').toString()).toBe(a);
+    fs.rmSync(path.join(dir, 'g.js'));
+    const ok = run(['rename', 'a.js:@foo', 'bar'], dir);
+    expect(ok.status, ok.text).toBe(0);
+    expect(read(dir, 'a.js').toString()).toBe(a.replaceAll('foo', 'bar'));
+  });
+
   it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
     const a = 'class A {\n  #x = 1;\n  get() { return this.#x; }\n}\n';
     const dir = repo({ 'a.ts': a, 'm.py': 'def foo():\n    pass\nfoo()\n', 'q.mjs': 'export const q = 1;\n' });

@@ -137,7 +137,7 @@ async function rename(
     );
   const plans =
     found.by === 'semantic'
-      ? semanticPlans(ctx, found, newName, target)
+      ? semanticPlans(ctx, found, newName, target, await globalsBeside(ctx, found, newName))
       : namePlans(ctx, found, newName, options.force, await samePackage(ctx, found, newName, options.force));
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
   const byFile = new Map<string, RewrittenLine[]>();
@@ -272,8 +272,9 @@ function semanticPlans(
   found: SymbolPlaces,
   newName: string,
   target: string,
+  also: readonly string[],
 ): Map<string, Map<number, RowPlan>> {
-  const outcome = found.rename!(newName);
+  const outcome = found.rename!(newName, also);
   if (!outcome.ok) {
     const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
     throw new RtError(code, `${found.name} cannot be renamed to ${newName}: ${outcome.reason}: nothing was written`, [
@@ -299,6 +300,17 @@ function semanticPlans(
     addPlace(plans, p.abs, p.row, row, found.name, p.column, p.text);
   }
   return plans;
+}
+
+/**
+ * A global of scripts (no modules) shares its scope with every script of the program: the files
+ * that spell NEWNAME, for the collision check to read too (a script nothing else names may
+ * declare it).
+ */
+async function globalsBeside(ctx: Context, found: SymbolPlaces, newName: string): Promise<string[]> {
+  if (!found.global) return [];
+  const { abs, display } = found.target;
+  return (await filesHolding(ctx, newName, found.language, { abs, display })).map((c) => c.abs);
 }
 
 /** Go: the other files of the touched files' packages (their folders) that spell NEWNAME, to check as touched ones. */
