@@ -42,6 +42,8 @@ export interface SymbolPlace {
   readonly column: number;
   readonly text: string;
   readonly definition: boolean;
+  /** By name: a member's name, or one standing in a type's body (see identifiers.ts). */
+  readonly member?: true;
 }
 
 export interface PlacedFile {
@@ -210,6 +212,7 @@ export async function findSymbol(
       found.map((p) => ({
         ...{ row: p.row, column: p.column, text: name },
         definition: c.abs === file.abs && p.row === position.row && p.column === position.column,
+        ...(p.member || p.inType ? { member: true as const } : {}),
       })),
     );
   }

@@ -19,6 +19,32 @@ export interface Place {
    * never clashes with a name of the file's or package's scope.
    */
   readonly member?: true;
+  /**
+   * It stands in the body of a type (a class, struct, impl, trait, interface), not in one of its
+   * functions': a method's or field's declaration (`def helper(self)` in a class, Java's
+   * `int count;`), whose name a subclass or a call through the type may meet.
+   */
+  readonly inType?: true;
+}
+
+/** Nodes that hold a type's members. */
+const TYPE_BODY = /class|struct|impl_item|trait|interface|enum|record|union/;
+
+/** Nodes that open a function's scope: what stands in them is the function's, not the type's. */
+const FUNCTION = /function|method|lambda|closure|constructor|arrow/;
+
+/**
+ * Whether a name whose ancestors are `kinds` (the root first) stands in a type's body: the nearest
+ * type or function around it is a type, the definition the name is the name of left aside.
+ */
+function inTypeBody(kinds: readonly string[]): boolean {
+  // (The parent is the function the name names, `def helper`: what counts is what holds it.)
+  const top = kinds.length - 1;
+  for (let i = FUNCTION.test(kinds[top] ?? '') ? top - 1 : top; i >= 0; i--) {
+    if (FUNCTION.test(kinds[i]!)) return false;
+    if (TYPE_BODY.test(kinds[i]!)) return true;
+  }
+  return false;
 }
 
 /** Tokens after which a name is a member's, selected from what stands before. */
@@ -32,16 +58,20 @@ export function identifiersIn(tree: Tree, name: string): Place[] {
   // cursor has no way back; asking a node for its sibling costs a node object on every leaf).
   let before: string | undefined;
   const befores: Array<string | undefined> = [];
+  const kinds: string[] = [];
   try {
     for (;;) {
+      const kind = cursor.nodeType;
       if (cursor.gotoFirstChild()) {
+        kinds.push(kind);
         befores.push(before);
         before = undefined;
         continue;
       }
       if (cursor.nodeIsNamed && NAMING.test(cursor.nodeType) && cursor.nodeText === name) {
         const member = cursor.nodeType === 'field_identifier' || (before !== undefined && SELECTING.has(before));
-        found.push(member ? { ...cursor.startPosition, member } : cursor.startPosition);
+        const inType = inTypeBody(kinds) ? { inType: true as const } : {};
+        found.push({ ...cursor.startPosition, ...(member ? { member } : {}), ...inType });
       }
       for (;;) {
         const left = cursor.nodeType;
@@ -50,6 +80,7 @@ export function identifiersIn(tree: Tree, name: string): Place[] {
           break;
         }
         if (!cursor.gotoParent()) return found;
+        kinds.pop();
         before = befores.pop();
       }
     }

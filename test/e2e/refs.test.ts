@@ -595,6 +595,40 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(read(other, 'main.go').toString()).toBe(local);
   });
 
+  it("a member anywhere (a method, a selected name, a class's field): any identifier of the new name clashes", () => {
+    // A method called as self.helper(): renamed run, it would meet the attribute self.run.
+    const py =
+      'class Job:\n    def __init__(self):\n        self.run = False\n\n    def helper(self):\n' +
+      '        return 1\n\n    def go(self):\n        return self.helper()\n';
+    // A method renamed clone would be what p.clone() calls instead of the derived Clone.
+    const rs =
+      '#[derive(Clone)]\nstruct P {\n    x: i32,\n}\n\nimpl P {\n    fn helper(&self) -> i32 {\n' +
+      '        self.x\n    }\n}\n\nfn main() {\n    let p = P { x: 1 };\n    let q = p.clone();\n' +
+      '    println!("{} {}", q.x, p.helper());\n}\n';
+    // A subclass's field renamed total would shadow the base's that this.total reads.
+    const java =
+      'class Sub extends Base {\n    int count = 1;\n\n    int get() {\n        return count + this.total;\n    }\n}\n';
+    const dir = repo({
+      'job.py': py,
+      'm.rs': rs,
+      'Sub.java': java,
+      'Base.java': 'class Base {\n    int total = 7;\n}\n',
+    });
+    const cases: Array<[string, string, string]> = [
+      ['job.py:@helper', 'run', 'job.py'],
+      ['m.rs:@helper', 'clone', 'm.rs'],
+      [`Sub.java:${run(['open', 'Sub.java'], dir).stdout.split('\n')[1]!.split('|')[0]}:9`, 'total', 'Sub.java'],
+    ];
+    for (const [target, name, file] of cases) {
+      const r = run(['rename', target, name], dir);
+      expect(r.status, `${target}: ${r.text}`).toBe(3);
+      expect(r.stderr).toContain(`${name} is already an identifier in ${file}`);
+    }
+    expect(read(dir, 'job.py').toString()).toBe(py);
+    expect(read(dir, 'm.rs').toString()).toBe(rs);
+    expect(read(dir, 'Sub.java').toString()).toBe(java);
+  });
+
   it('Go: identifiers of the name, not the word in a string or a comment', () => {
     const go =
       'package main\n\nfunc Load() int { return 1 }\n\n' +

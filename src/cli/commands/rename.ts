@@ -117,8 +117,6 @@ interface RowPlan {
   readonly places: LinePlace[];
 }
 
-/** A line renamed, as planned under the lock. */
-
 async function rename(
   ctx: Context,
   target: string,
@@ -325,8 +323,9 @@ async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, f
 /**
  * The rows to rename in each file by name; refused where NEWNAME is already an identifier that
  * could clash, unless forced. A member's name (`x.Name`, a struct's field `Name string`) does not
- * clash with a symbol that is not a member (a function, a type, a variable), whose scope is the
- * file's, the package's or a function's; renaming a member, any identifier of NEWNAME clashes.
+ * clash with a symbol that is nowhere a member (a top-level function, a type, a variable), whose
+ * scope is the file's, the package's or a function's; when any place of the symbol is a member's,
+ * or stands in a type's body, any identifier of NEWNAME clashes.
  */
 function namePlans(
   ctx: Context,
@@ -344,10 +343,9 @@ function namePlans(
       [`see them by text: rt grep -w ${shellQuote(found.name)}`],
     );
   const reader = confinedFiles(ctx.root.dir);
-  const { abs, row, column } = found.target;
-  const targetBytes = reader.bytes(abs);
-  const target = targetBytes && identifiersNamed(found.language, targetBytes, found.name);
-  const member = target?.find((p) => p.row === row && p.column === column)?.member === true;
+  // (A member anywhere, `x.helper()` or a method's `def helper`, may be one a subclass or a call
+  // through its type meets under NEWNAME.)
+  const member = found.files.some((f) => f.places.some((p) => p.member));
   // (Go: a file of the same package shares its scope with the touched ones.)
   for (const file of force ? [] : [...found.files.map((f) => f.file), ...alsoChecked]) {
     const bytes = reader.bytes(file.abs);
