@@ -133,11 +133,6 @@ export async function findSymbol(
   const position = await targetPosition(ctx, arg, command);
   const { file, language, name } = position;
   named?.(name, language);
-  // TypeScript and JavaScript: the ignored files that spell the name (but in node_modules) are
-  // roots too, for one that imports the symbol and that nothing imports is reached no other way
-  // (its places are said apart, and refuse a rename). Looked for before the listing: a file found
-  // here and not there is one the listing leaves out, never one that came to hold the name since.
-  const ignored = SEMANTIC.has(language) ? await filesHolding(ctx, name, language, file, true) : [];
   const listed = await filesHolding(ctx, name, language, file);
   const reader = confinedFiles(ctx.root.dir);
   const texts = new Map<string, string | undefined>();
@@ -160,12 +155,11 @@ export async function findSymbol(
     const text = read(file.abs) ?? '';
     const offset = text.split('\n').slice(0, position.row).join('\n').length + (position.row ? 1 : 0);
     const local = isLocalName(file.abs, text, offset + position.column);
-    const roots = [...new Set([...listed, ...ignored].map((c) => c.abs))];
     const project = new TypeScriptProject(
       { ...reader, read },
       ctx.root.dir,
       file.abs,
-      local ? [file.abs] : roots,
+      local ? [file.abs] : listed.map((c) => c.abs),
       (abs) => path.relative(ctx.cwd, abs) || abs,
       local,
     );
@@ -255,8 +249,6 @@ export async function filesHolding(
   name: string,
   language: LanguageId,
   target: Candidate,
-  /** Also the files the ignore rules leave out, but those in node_modules. */
-  ignored = false,
 ): Promise<Candidate[]> {
   const options = {
     ...PLAIN_SEARCH,
@@ -266,13 +258,11 @@ export async function filesHolding(
     glob: [],
     // (Hidden files too, as rt grep --hidden lists them: .storybook/main.ts may import the symbol.)
     hidden: true,
-    ignore: !ignored,
+    ignore: true,
   };
-  // (A package's copy of a name is never a reference to the project's symbol: it imports by the package's name.)
-  const globs = ignored ? ['!**/node_modules/**'] : [];
   const request = searchRequest('grep', [name, ctx.root.dir], options);
-  const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(options), globs };
-  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, globs, query.paths));
+  const query: FolderQuery = { ...request.query, filesOnly: true, list: listOptions(options), globs: [] };
+  const found = await searchPaths(ctx, query, request.matcher, ripgrepCommand(query, [], query.paths));
   const same = (l: LanguageId | undefined) =>
     l !== undefined && (l === language || (SEMANTIC.has(language) && SEMANTIC.has(l)));
   const out: Candidate[] = [];

@@ -70,13 +70,15 @@ export const renameCommand = defineCommand({
       'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
       'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
       'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
-      'node_modules), which it would not write; the message names those places; and when NEWNAME is a ' +
+      'node_modules: outside the project, read only where an import of the files searched leads), which ' +
+      'it would not write; the message names those places; and when NEWNAME is a ' +
       'global of the platform (Array, setTimeout, document...), unless --force.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
       'is already an identifier in a file it would change (in Go, in any file of its package), unless ' +
-      "--force; a member's name (a struct's field, a name after . as in x.Name) counts only when the " +
-      'symbol renamed is a member too.',
+      "--force; a member's name (a struct's field, a name after . as in x.Name) does not count when the " +
+      'symbol renamed is nowhere a member (no place of it after . and none declared in a class, struct, ' +
+      'impl, trait or interface).',
     'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
       'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints ' +
       'each line that would change as PATH:NUMBER:LID-CONTENT and ' +
