@@ -209,17 +209,18 @@ export class TypeScriptProject {
     if (at === undefined) return { ok: false, reason: 'nothing is there to rename' };
     const info = this.service.getRenameInfo(abs, at, { providePrefixAndSuffixTextForRename: true });
     if (!info.canRename) return { ok: false, reason: info.localizedErrorMessage };
-    if (this.exportedUnmarked(abs, at))
-      return {
-        ok: false,
-        reason:
-          'a declaration file exports it with no export keyword, and TypeScript renames it there alone, not ' +
-          'where it is imported; write export before it first',
-      };
     const locations = this.service.findRenameLocations(abs, at, false, false, {
       providePrefixAndSuffixTextForRename: true,
     });
     if (!locations?.length) return { ok: false, reason: 'TypeScript finds nothing to rename there' };
+    const left = this.leftByRename(abs, at, locations);
+    if (left)
+      return {
+        ok: false,
+        reason:
+          `TypeScript's rename from this declaration file would leave ${left}, which a use of it ` +
+          'references (a .d.ts exporting it with no export keyword); write export before it first',
+      };
     const collision = this.collision(abs, at, info.displayName, newName, locations);
     if (collision) return { ok: false, reason: collision };
     return {
@@ -310,31 +311,48 @@ export class TypeScriptProject {
   }
 
   /**
+   * In a declaration file, a reference the rename from the declaration leaves out, and its
+   * references do not list, as "PATH:LINE", found from the first use of the symbol elsewhere: a .d.ts module exports its declarations with
+   * no `export` all the same, but TypeScript's references and rename from such a declaration list
+   * it alone (from a use they list every place). Undefined when none is left, or no use is found.
+   */
+  private leftByRename(abs: string, at: number, locations: readonly TS.RenameLocation[]): string | undefined {
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (!program || !file?.isDeclarationFile) return undefined;
+    const node = nodeAt(this.ts, file, at);
+    if (!this.ts.isIdentifier(node)) return undefined;
+    const start = node.getStart(file);
+    // (What the declaration's own references list is left knowingly: an alias's uses, `import { a as b }`.)
+    const known = (this.service.findReferences(abs, start) ?? []).flatMap((r) => r.references);
+    const keyOf = (fileName: string, at: number) => `${fileName}\0${at}`;
+    const renamed = new Set([
+      ...locations.map((l) => keyOf(l.fileName, l.textSpan.start)),
+      ...known.map((r) => keyOf(r.fileName, r.textSpan.start)),
+    ]);
+    const word = new RegExp(`(?<![\\p{L}\\p{N}$_])${node.text.replaceAll('$', '\\$')}(?![\\p{L}\\p{N}$_])`, 'gu');
+    // (Each use asked costs a search of the program: the first few spellings of the name are enough.)
+    let asked = 0;
+    for (const other of [...this.rootFiles, ...this.moreRoots]) {
+      const text = other === abs ? undefined : program.getSourceFile(other)?.text;
+      for (const m of text?.matchAll(word) ?? []) {
+        if (++asked > USES_ASKED) return undefined;
+        const found = (this.service.findReferences(other, m.index) ?? []).flatMap((r) => r.references);
+        if (!found.some((r) => r.fileName === abs && r.textSpan.start === start)) continue;
+        const missed = found.find((r) => !renamed.has(keyOf(r.fileName, r.textSpan.start)));
+        return (
+          missed &&
+          `${this.display(missed.fileName)}:${this.placeOf(missed.fileName, missed.textSpan.start, 0).row + 1}`
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Where the names of the declarations of the symbol at `at` start (each meaning of a merged one);
    * `throughAlias`: an import's or export's, those of the symbol it names.
    */
-  /**
-   * Whether the name at `at` is declared in a module's declaration file with no `export`, which
-   * that file exports all the same (a .d.ts module exports its top-level declarations): TypeScript's
-   * references and rename from the declaration then list it alone, though a file imports it (from
-   * the import they list the declaration too).
-   */
-  private exportedUnmarked(abs: string, at: number): boolean {
-    const ts = this.ts;
-    const program = this.service.getProgram();
-    const file = program?.getSourceFile(abs);
-    if (!program || !file?.isDeclarationFile) return false;
-    const checker = program.getTypeChecker();
-    const symbol = checker.getSymbolAtLocation(nodeAt(ts, file, at));
-    const module = checker.getSymbolAtLocation(file);
-    if (!symbol || !module) return false;
-    const unmarked = (symbol.declarations ?? []).some(
-      (d) =>
-        d.getSourceFile() === file && !(ts.getCombinedModifierFlags(d as TS.Declaration) & ts.ModifierFlags.Export),
-    );
-    return unmarked && checker.getExportsOfModule(module).includes(symbol);
-  }
-
   private declarationsAt(abs: string, at: number, throughAlias = false): Array<{ abs: string; start: number }> {
     const ts = this.ts;
     const program = this.service.getProgram();
@@ -349,11 +367,6 @@ export class TypeScriptProject {
     });
   }
 
-  /**
-   * Where `name` is declared in a scope that declares the symbol at `at` (its own declarations'
-   * scopes: a block, a function with its parameters, a module, a class's members...), as
-   * "PATH:LINE"; undefined when nowhere.
-   */
   /**
    * Where a script added to the roots (addRoots: those a global's rename reads for the new name)
    * declares `name` at its top level, which every script shares: TypeScript reports the clash of
@@ -370,6 +383,11 @@ export class TypeScriptProject {
     return undefined;
   }
 
+  /**
+   * Where `name` is declared in a scope that declares the symbol at `at` (its own declarations'
+   * scopes: a block, a function with its parameters, a module, a class's members...), as
+   * "PATH:LINE"; undefined when nowhere.
+   */
   private declaredBeside(abs: string, at: number, name: string): string | undefined {
     const ts = this.ts;
     const program = this.service.getProgram();
@@ -610,6 +628,9 @@ const DEFAULTS: TS.CompilerOptions = {
   resolveJsonModule: true,
   esModuleInterop: true,
 };
+
+/** How many spellings of a declaration file's name leftByRename asks about, at most, before it lets the rename be. */
+const USES_ASKED = 20;
 
 /** Whatever the project says: nothing is emitted, JavaScript files are in, no standard library is looked for. */
 const OVERRIDES: TS.CompilerOptions = {

@@ -305,12 +305,28 @@ describe('rt rename, TypeScript', () => {
     expect(run(['refs', `c.ts:${use}`], dir).stdout).toContain('3 references on 3 lines in 2 files');
     const r = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
     expect(r.status, r.text).toBe(3);
-    expect(r.stderr).toContain('a declaration file exports it with no export keyword');
+    expect(r.stderr).toContain("TypeScript's rename from this declaration file would leave c.ts:1");
+    expect(r.stderr).toContain('write export before it first: nothing was written');
     expect(read(dir, 'mod.d.ts').toString()).toBe(mod);
     fs.writeFileSync(path.join(dir, 'mod.d.ts'), mod.replace('declare function', 'export declare function'));
     const marked = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
     expect(marked.status, marked.text).toBe(0);
     expect(read(dir, 'c.ts').toString()).toBe("import { qux } from './mod';\nqux();\n");
+  });
+
+  it("a .d.ts's export = of a namespace: its function renamed with its uses (TypeScript's rename leaves none)", () => {
+    const lib = 'export = Lib;\r\ndeclare namespace Lib {\r\n  function bar(): void;\r\n}\r\n';
+    const main = "import Lib = require('./lib');\nLib.bar();\n";
+    const dir = repo({
+      'lib.d.ts': lib,
+      'main.ts': main,
+      'tsconfig.json': '{"compilerOptions":{"module":"commonjs"}}\n',
+    });
+    const r = run(['rename', 'lib.d.ts:@bar', 'baz'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toContain('2 references on 2 lines in 2 files');
+    expect(read(dir, 'lib.d.ts').toString()).toBe(lib.replace('bar', 'baz'));
+    expect(read(dir, 'main.ts').toString()).toBe(main.replace('bar', 'baz'));
   });
 
   it('a global of scripts: refused when another script declares the new name at its top level, not a module', () => {
