@@ -311,10 +311,11 @@ export class TypeScriptProject {
   }
 
   /**
-   * In a declaration file, a reference the rename from the declaration leaves out, and its
-   * references do not list, as "PATH:LINE", found from the first use of the symbol elsewhere: a .d.ts module exports its declarations with
-   * no `export` all the same, but TypeScript's references and rename from such a declaration list
-   * it alone (from a use they list every place). Undefined when none is left, or no use is found.
+   * In a declaration file, a reference the rename from the declaration leaves out, and its own
+   * references do not list, as "PATH:LINE", found from the first use of the symbol elsewhere: a
+   * .d.ts module exports its declarations with no `export` all the same, but TypeScript's
+   * references and rename from such a declaration list it alone (from a use they list every
+   * place). Undefined when none is left, or no use is found.
    */
   private leftByRename(abs: string, at: number, locations: readonly TS.RenameLocation[]): string | undefined {
     const program = this.service.getProgram();
