@@ -3,7 +3,7 @@
 // loaded, the file parsed whole; a Markdown file's headings.
 
 import { editDistance } from '../model/editDistance.js';
-import { RtError, quotePath } from '../model/errors.js';
+import { RtError, quotePath, shellQuote } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { lineContent, type FileLines } from '../model/lines.js';
 import type { Symbols } from '../store/fileChanges.js';
@@ -78,7 +78,9 @@ export function errorsNote(display: string, line: number): string {
 
 /** The hint after errorsNote for a definition `name` not found: where to look for it instead. */
 export function lookByLines(display: string, name: string): string {
-  return `look for ${name} by its lines instead: rt grep -n ${name} ${quotePath(display)}, then open them by LID`;
+  // (Word and literal: a name such as $x or a.b is no pattern.)
+  const grep = `rt grep -n -w -F -- ${shellQuote(name)} ${quotePath(display)}`;
+  return `look for ${name} by its lines instead: ${grep}, then open them by LID`;
 }
 
 function tooLarge(file: ResolvedPath, size: number): RtError {

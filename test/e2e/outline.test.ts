@@ -124,7 +124,7 @@ describe('rt outline of a file whose parse has errors', () => {
     expect(r.stdout).not.toMatch(/after/);
     expect(r.stderr).toBe(
       'rt: the parse of src/shell.ts had errors from line 4: definitions after it may be missing from this ' +
-        'outline\nrt: look for one by name: rt grep -n NAME src/shell.ts\n',
+        'outline\nrt: look for one by name: rt grep -n -w -F -- NAME src/shell.ts\n',
     );
     const doc = JSON.parse(run(['outline', 'src/shell.ts', '--json'], dir).stdout);
     expect(doc.parseErrorsFrom).toBe(4);
@@ -138,7 +138,7 @@ describe('rt outline of a file whose parse has errors', () => {
     const dir = repo({ 'src/shell.ts': LOST });
     const said =
       'rt: the parse of src/shell.ts had errors from line 4: definitions after it may be missing\n' +
-      'rt: look for after by its lines instead: rt grep -n after src/shell.ts, then open them by LID\n';
+      'rt: look for after by its lines instead: rt grep -n -w -F -- after src/shell.ts, then open them by LID\n';
     expectRun(run(['open', 'src/shell.ts:@after'], dir), {
       status: 1,
       stdout: '',
@@ -153,6 +153,10 @@ describe('rt outline of a file whose parse has errors', () => {
     const refs = run(['refs', 'src/shell.ts:@after'], dir);
     expect(refs.status, refs.text).toBe(1);
     expect(refs.stderr).toBe(`rt: no definition named after in src/shell.ts\n${said}`);
+    // A name the shell would expand, or grep read as a pattern, is quoted and searched literally.
+    const dollar = run(['open', 'src/shell.ts:@$x'], dir);
+    expect(dollar.status, dollar.text).toBe(1);
+    expect(dollar.stderr).toContain("rt grep -n -w -F -- '$x' src/shell.ts, then open them by LID\n");
   });
 });
 

@@ -41,7 +41,7 @@ export const outlineCommand = defineCommand({
       'after PATH:@).',
     'A file whose parse has errors (a syntax error, or valid code the grammar cannot place) may ' +
       'lose the definitions after the first: rt says from which line on stderr and as ' +
-      'parseErrorsFrom in --json; find one there with rt grep -n NAME PATH.',
+      'parseErrorsFrom in --json; find one there with rt grep -n -w -F -- NAME PATH.',
   ],
   args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
   options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
@@ -67,7 +67,7 @@ export const outlineCommand = defineCommand({
         const incomplete = from === undefined ? {} : { parseErrorsFrom: from };
         if (from !== undefined) {
           ctx.warn(`${errorsNote(file.path.display, from)} from this outline`);
-          ctx.warn(`look for one by name: rt grep -n NAME ${quotePath(file.path.display)}`);
+          ctx.warn(`look for one by name: rt grep -n -w -F -- NAME ${quotePath(file.path.display)}`);
         }
         if (options.names) {
           const names = [...new Set(definitions.map((d) => d.qualifiedName))];
