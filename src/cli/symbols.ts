@@ -101,20 +101,35 @@ function outlineIn(file: ResolvedPath, bytes: Buffer, language: Outlined): FileO
     throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [
       `search it instead: rt grep-file PATTERN ${quotePath(file.display)}`,
     ]);
-  const from = firstErrorLine(found.problems);
+  const from = firstErrorLine(found.problems, () => sourceOf(bytes).text);
   return { definitions: found.definitions, ...(from === undefined ? {} : { errorsFrom: from }) };
 }
 
 /**
  * The line where a parse first went wrong: its first error that holds no other (an error that
- * does is where the grammar gave up, often the file's first line, not where it lost its way).
+ * does is where the grammar gave up, often from the file's first line, not where it lost its way),
+ * or an error holding it that starts after the first line, where the text it could not place
+ * begins (`export function b( {` on line 5: the error is in its body, line 6, but b is lost). A
+ * token missing with nothing before it on its line (at the end of the file) is missing from the
+ * line of the last text before it; never past the file's last line. `text`: the file as parsed.
  */
-function firstErrorLine(problems: readonly SyntaxProblem[]): number | undefined {
+function firstErrorLine(problems: readonly SyntaxProblem[], text: () => string): number | undefined {
   const after = (q: SyntaxProblem, p: SyntaxProblem) => q.line > p.line || (q.line === p.line && q.column > p.column);
-  const holds = (p: SyntaxProblem) => problems.some((q) => after(q, p) && q.endLine <= p.endLine);
-  return problems
-    .filter((p) => !holds(p))
-    .reduce<number | undefined>((at, p) => Math.min(at ?? p.line, p.line), undefined);
+  const holds = (p: SyntaxProblem, q: SyntaxProblem) => after(q, p) && q.endLine <= p.endLine;
+  const first = problems
+    .filter((p) => !problems.some((q) => holds(p, q)))
+    .reduce<SyntaxProblem | undefined>((at, p) => (at === undefined || after(at, p) ? p : at), undefined);
+  if (first === undefined) return undefined;
+  const rows = text().split('\n');
+  let line = first.line;
+  if (first.kind.startsWith('missing ') && (rows[line - 1] ?? '').slice(0, first.column - 1).trim() === '') {
+    let above = line - 2;
+    while (above >= 0 && rows[above]!.trim() === '') above--;
+    if (above >= 0) line = above + 1;
+  }
+  for (const p of problems) if (p.line > 1 && p.line < line && holds(p, first)) line = p.line;
+  // (A final line end ends the last line: no line follows it.)
+  return Math.min(line, Math.max(1, rows.length - (rows.at(-1) === '' ? 1 : 0)));
 }
 
 /**
@@ -228,7 +243,7 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
       const matching = definitionsNamed(definitions, name);
       if (matching.length === 0) {
         const near = closestNames(definitions, name);
-        const from = firstErrorLine(problems);
+        const from = firstErrorLine(problems, () => sourceOf(lines.bytes).text);
         throw new RtError(
           'no_definition',
           `no definition named ${name} in ${display}${closestSaid(definitions, near)}; nothing was written`,

@@ -134,6 +134,18 @@ describe('rt outline of a file whose parse has errors', () => {
     expect(JSON.parse(clean.stdout)).not.toHaveProperty('parseErrorsFrom');
   });
 
+  it('says the line the broken text begins on, never past the last line', () => {
+    // The error TypeScript's grammar finds is in b's body (line 6); b itself, on line 5, is lost.
+    const broken = 'export function a(): number {\n  return 1;\n}\n\nexport function b( {\n  return 2;\n}\n';
+    // A `fi` missing at the end of a 5-line file (CRLF, a blank last line): missing from line 4.
+    const unclosed = '\ufeffecho start\r\n\r\nif true; then\r\n  echo hi\r\n\r\n';
+    const dir = repo({ 'b.ts': broken, 'u.sh': unclosed });
+    expect(JSON.parse(run(['outline', 'b.ts', '--json'], dir).stdout).parseErrorsFrom).toBe(5);
+    const u = run(['outline', 'u.sh'], dir);
+    expect(u.stderr).toContain('rt: the parse of u.sh had errors from line 4: definitions after it may be missing');
+    expect(JSON.parse(run(['outline', 'u.sh', '--json'], dir).stdout).parseErrorsFrom).toBe(4);
+  });
+
   it('a name not found there says the parse had errors and how to find its lines, in open, edit and refs', () => {
     const dir = repo({ 'src/shell.ts': LOST });
     const said =
