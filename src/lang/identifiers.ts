@@ -31,7 +31,7 @@ export interface Place {
 const TYPE_BODY = /class|struct|impl_item|trait|interface|enum|record|union/;
 
 /** Nodes that open a function's scope: what stands in them is the function's, not the type's. */
-const FUNCTION = /function|method|lambda|closure|constructor|arrow/;
+const FUNCTION = /function|method|lambda|closure|constructor|arrow|func_literal/;
 
 /**
  * Whether a name whose ancestors are `kinds` (the root first) stands in a type's body: the nearest
