@@ -25,7 +25,7 @@ import { languageFor } from '../store/syntaxCheck.js';
 import { namesNonFolder, readWhole } from '../store/userFiles.js';
 import type { Context } from './context.js';
 import { listOptions, PLAIN_SEARCH, searchRequest } from './commands/searchOptions.js';
-import { definitionsNamed, definitionsOf } from './symbols.js';
+import { definitionsNamed, definitionsOf, errorsNote, lookByLines, outlineOfFile } from './symbols.js';
 
 /** The languages TypeScript's language service reads. */
 const SEMANTIC: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
@@ -42,6 +42,8 @@ export interface SymbolPlace {
   readonly column: number;
   readonly text: string;
   readonly definition: boolean;
+  /** By name: a member's name, or one standing in a type's body (see identifiers.ts). */
+  readonly member?: true;
 }
 
 export interface PlacedFile {
@@ -65,8 +67,13 @@ export interface SymbolPlaces {
   readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
   readonly target: { readonly abs: string; readonly display: string; readonly row: number; readonly column: number };
-  /** TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be renamed. */
-  readonly rename?: (newName: string) => RenameOutcome;
+  /**
+   * TypeScript and JavaScript: the places renaming the symbol changes, or why it may not be
+   * renamed; `also`: files to read with the program's, where a declaration of the new name may be.
+   */
+  readonly rename?: (newName: string, also?: readonly string[]) => RenameOutcome;
+  /** TypeScript and JavaScript: a global of the program's scripts (see isGlobal). */
+  readonly global?: boolean;
   /** Files that hold the name but could not be parsed (too big, too slow): by name only. */
   readonly unparsed?: readonly string[];
   /** The digest of each file's bytes as its places were found (see projectFiles.ts). */
@@ -172,7 +179,11 @@ export async function findSymbol(
       files,
       unlisted,
       target,
-      rename: (newName) => project.rename(file.abs, position.row, position.column, newName),
+      rename: (newName, also = []) => {
+        project.addRoots(also);
+        return project.rename(file.abs, position.row, position.column, newName);
+      },
+      global: !local && project.isGlobal(file.abs, position.row, position.column),
       readRow: (abs, row) => rowsOf(abs)[row],
       digests: reader.digests,
       ...(local ? {} : { searched: new Set(listed.map((c) => c.abs)) }),
@@ -195,6 +206,7 @@ export async function findSymbol(
       found.map((p) => ({
         ...{ row: p.row, column: p.column, text: name },
         definition: c.abs === file.abs && p.row === position.row && p.column === position.column,
+        ...(p.member || p.inType ? { member: true as const } : {}),
       })),
     );
   }
@@ -299,11 +311,16 @@ async function targetPosition(ctx: Context, arg: string, command: string): Promi
     () => new RtError('input', `${file.display} is too large to find references in`, []),
   );
   if (target.kind === 'symbol') {
-    const found = definitionsNamed(definitionsOf(file, language), target.name);
+    const outlined = outlineOfFile(file, language);
+    const found = definitionsNamed(outlined.definitions, target.name);
+    const from = outlined.errorsFrom;
     if (found.length === 0)
-      throw new NoSymbol(`no definition named ${target.name} in ${file.display}`, [
-        `see them all: rt outline ${quotePath(file.display)}`,
-      ]);
+      throw new NoSymbol(
+        `no definition named ${target.name} in ${file.display}`,
+        from === undefined
+          ? [`see them all: rt outline ${quotePath(file.display)}`]
+          : [errorsNote(file.display, from), lookByLines(file.display, target.name)],
+      );
     if (found.length > 1)
       throw new RtError('usage', `${found.length} definitions in ${file.display} are named ${target.name}`, [
         ...found.slice(0, 10).map((d) => `  line ${d.line}: ${d.kind} ${d.qualifiedName}`),

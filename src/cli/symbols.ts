@@ -3,7 +3,7 @@
 // loaded, the file parsed whole; a Markdown file's headings.
 
 import { editDistance } from '../model/editDistance.js';
-import { RtError, quotePath } from '../model/errors.js';
+import { RtError, quotePath, shellQuote } from '../model/errors.js';
 import { lidToString } from '../model/lid.js';
 import { lineContent, type FileLines } from '../model/lines.js';
 import type { Symbols } from '../store/fileChanges.js';
@@ -14,7 +14,7 @@ import { LANGUAGES, PARSING, type LanguageId } from '../lang/languages.js';
 import { isMarkdown, markdownOutline } from '../lang/markdown.js';
 import { sourceOf } from '../lang/source.js';
 import type { SyntaxProblem } from '../lang/problem.js';
-import { MAX_CHECK_BYTES, outline, outlineChecked, prepareChecker, type Definition } from '../lang/syntax.js';
+import { MAX_CHECK_BYTES, outlineChecked, prepareChecker, type Definition } from '../lang/syntax.js';
 import type { Context } from './context.js';
 
 export type { Definition } from '../lang/syntax.js';
@@ -47,13 +47,40 @@ export async function grammarFor(ctx: Context, file: ResolvedPath): Promise<Outl
   return language;
 }
 
+/** A file's definitions, and the line of the first error of their parse (where the grammar may have lost some). */
+export interface FileOutline {
+  readonly definitions: readonly Definition[];
+  readonly errorsFrom?: number;
+}
+
 /** The definitions of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
 export function definitionsOf(file: ResolvedPath, language: Outlined): readonly Definition[] {
-  return definitionsIn(
+  return outlineOfFile(file, language).definitions;
+}
+
+/** The outline of `file` as it is now (read within its folder); its grammar must be loaded (grammarFor). */
+export function outlineOfFile(file: ResolvedPath, language: Outlined): FileOutline {
+  return outlineIn(
     file,
     readWhole(file, MAX_CHECK_BYTES, (size) => tooLarge(file, size)),
     language,
   );
+}
+
+/**
+ * What to say when a parse had errors from line `line`: the grammar may have taken the rest of
+ * the file as one error (tree-sitter's TypeScript does with valid code, e.g. a generic call
+ * signature on the line after a member with no `;`), so a definition after it may be missing.
+ */
+export function errorsNote(display: string, line: number): string {
+  return `the parse of ${display} had errors from line ${line}: definitions after it may be missing`;
+}
+
+/** The hint after errorsNote for a definition `name` not found: where to look for it instead. */
+export function lookByLines(display: string, name: string): string {
+  // (Word and literal: a name such as $x or a.b is no pattern.)
+  const grep = `rt grep -n -w -F -- ${shellQuote(name)} ${quotePath(display)}`;
+  return `look for ${name} by its lines instead: ${grep}, then open them by LID`;
 }
 
 function tooLarge(file: ResolvedPath, size: number): RtError {
@@ -65,16 +92,44 @@ function tooLarge(file: ResolvedPath, size: number): RtError {
   );
 }
 
-/** The definitions in `bytes`, the content of `file`; its grammar must be loaded (grammarFor). */
-function definitionsIn(file: ResolvedPath, bytes: Buffer, language: Outlined): readonly Definition[] {
+/** The outline of `bytes`, the content of `file`; its grammar must be loaded (grammarFor). */
+function outlineIn(file: ResolvedPath, bytes: Buffer, language: Outlined): FileOutline {
   if (bytes.length > MAX_CHECK_BYTES) throw tooLarge(file, bytes.length);
-  if (language === 'markdown') return markdownOutline(sourceOf(bytes).text);
-  const found = outline(language, bytes);
+  if (language === 'markdown') return { definitions: markdownOutline(sourceOf(bytes).text) };
+  const found = outlineChecked(language, bytes);
   if (!found)
     throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`, [
       `search it instead: rt grep-file PATTERN ${quotePath(file.display)}`,
     ]);
-  return found;
+  const from = firstErrorLine(found.problems, () => sourceOf(bytes).text);
+  return { definitions: found.definitions, ...(from === undefined ? {} : { errorsFrom: from }) };
+}
+
+/**
+ * The line where a parse first went wrong: its first error that holds no other (an error that
+ * does is where the grammar gave up, often from the file's first line, not where it lost its way),
+ * or an error holding it that starts after the first line, where the text it could not place
+ * begins (`export function b( {` on line 5: the error is in its body, line 6, but b is lost). A
+ * token missing with nothing before it on its line (at the end of the file) is missing from the
+ * line of the last text before it; never past the file's last line. `text`: the file as parsed.
+ */
+function firstErrorLine(problems: readonly SyntaxProblem[], text: () => string): number | undefined {
+  const after = (q: SyntaxProblem, p: SyntaxProblem) => q.line > p.line || (q.line === p.line && q.column > p.column);
+  const holds = (p: SyntaxProblem, q: SyntaxProblem) => after(q, p) && q.endLine <= p.endLine;
+  const first = problems
+    .filter((p) => !problems.some((q) => holds(p, q)))
+    .reduce<SyntaxProblem | undefined>((at, p) => (at === undefined || after(at, p) ? p : at), undefined);
+  if (first === undefined) return undefined;
+  const rows = text().split('\n');
+  let line = first.line;
+  if (first.kind.startsWith('missing ') && (rows[line - 1] ?? '').slice(0, first.column - 1).trim() === '') {
+    let above = line - 2;
+    while (above >= 0 && rows[above]!.trim() === '') above--;
+    if (above >= 0) line = above + 1;
+  }
+  for (const p of problems) if (p.line > 1 && p.line < line && holds(p, first)) line = p.line;
+  // (A final line end ends the last line: no line follows it.)
+  return Math.min(line, Math.max(1, rows.length - (rows.at(-1) === '' ? 1 : 0)));
 }
 
 /**
@@ -188,11 +243,14 @@ export function symbolsFor(ctx: Context, named: (display: string, qualifiedName:
       const matching = definitionsNamed(definitions, name);
       if (matching.length === 0) {
         const near = closestNames(definitions, name);
+        const from = firstErrorLine(problems, () => sourceOf(lines.bytes).text);
         throw new RtError(
           'no_definition',
           `no definition named ${name} in ${display}${closestSaid(definitions, near)}; nothing was written`,
-          [`see them all: rt outline ${quotePath(display)}`],
-          { name, closest: near },
+          from === undefined
+            ? [`see them all: rt outline ${quotePath(display)}`]
+            : [errorsNote(display, from), lookByLines(display, name)],
+          { name, closest: near, ...(from === undefined ? {} : { parseErrorsFrom: from }) },
         );
       }
       if (matching.length > 1) {
@@ -238,7 +296,8 @@ function parseForWrite(file: ResolvedPath, lines: FileLines, language: Outlined)
   try {
     if (lines.bytes.length > MAX_CHECK_BYTES) throw tooLarge(file, lines.bytes.length);
     const keep = (all: readonly Definition[]) => all.filter((d) => d.endLine <= lines.count);
-    if (language === 'markdown') return { definitions: keep(definitionsIn(file, lines.bytes, language)), problems: [] };
+    if (language === 'markdown')
+      return { definitions: keep(outlineIn(file, lines.bytes, language).definitions), problems: [] };
     const found = outlineChecked(language, lines.bytes);
     if (!found) throw new RtError('input', `${file.display} could not be parsed in time to find its definitions`);
     const problems = [...found.problems].sort((a, b) => a.line - b.line);

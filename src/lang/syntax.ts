@@ -10,6 +10,7 @@
 // `skipped` with a one-line reason and never blocks a write.
 
 import type { Engine } from './engine.js';
+import type { Place } from './identifiers.js';
 import { PARSING, type LanguageId } from './languages.js';
 import { loadEngine } from './loadEngine.js';
 import { hunkBetween, newProblems, type ChangedLines } from './newProblems.js';
@@ -378,11 +379,7 @@ export function outline(language: LanguageId, bytes: Uint8Array): readonly Defin
  * Where identifiers spelling `name` stand in `bytes` (0-based rows, UTF-16 columns of the text
  * sourceOf gives); undefined when the file cannot be parsed (see outline).
  */
-export function identifiersNamed(
-  language: LanguageId,
-  bytes: Uint8Array,
-  name: string,
-): ReadonlyArray<{ readonly row: number; readonly column: number }> | undefined {
+export function identifiersNamed(language: LanguageId, bytes: Uint8Array, name: string): readonly Place[] | undefined {
   const parser = prepared(language);
   if (typeof parser === 'string' || bytes.length > MAX_CHECK_BYTES) return undefined;
   try {

@@ -73,7 +73,7 @@ export class TypeScriptProject {
     const options = { ...this.optionsOf(this.config), ...OVERRIDES, ...(alone ? { noResolve: true } : {}) };
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => options,
-      getScriptFileNames: () => [...this.rootFiles],
+      getScriptFileNames: () => [...this.rootFiles, ...this.moreRoots],
       getScriptVersion: (f) => String(this.versions.get(f) ?? 0),
       getScriptSnapshot: (f) => {
         const text = this.text(f);
@@ -139,30 +139,63 @@ export class TypeScriptProject {
     return { abs, row, column: start - lineStart, length };
   }
 
+  /** Roots added after the start (addRoots). */
+  private readonly moreRoots: string[] = [];
+
+  /** Adds `files` to the program's roots (those it has already are left). */
+  addRoots(files: readonly string[]): void {
+    const has = new Set([...this.rootFiles, ...this.moreRoots]);
+    for (const f of files) if (!has.has(f)) this.moreRoots.push(f);
+  }
+
+  /**
+   * Whether the name at (row, column) is a global of the program's scripts: declared at the top
+   * level of a file that is no module, whose top-level names every other script shares.
+   */
+  isGlobal(abs: string, row: number, column: number): boolean {
+    const ts = this.ts;
+    const at = this.offsetOf(abs, row, column);
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (at === undefined || !program || !file) return false;
+    const symbol = program.getTypeChecker().getSymbolAtLocation(nodeAt(ts, file, at));
+    const topLevel = (d: TS.Node) => {
+      let n = d.parent;
+      while (n && (ts.isVariableDeclarationList(n) || ts.isVariableStatement(n))) n = n.parent;
+      return n !== undefined && ts.isSourceFile(n) && !ts.isExternalModule(n);
+    };
+    return (symbol?.declarations ?? []).some(topLevel);
+  }
+
   /** The symbol's declarations and references, the target's included; undefined when nothing is there to refer to. */
   references(abs: string, row: number, column: number): Reference[] | undefined {
     const at = this.offsetOf(abs, row, column);
     if (at === undefined) return undefined;
     const found = this.service.findReferences(abs, at);
     if (!found?.length) return undefined;
-    // The definitions are the symbol's declarations, whichever place names it (an import, a call).
-    const declared = new Set(this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`));
     const seen = new Set<string>();
-    const out: Reference[] = [];
+    const out: Array<{ key: string; place: SourcePlace }> = [];
     const add = (symbols: readonly TS.ReferencedSymbol[]) => {
       for (const symbol of symbols)
         for (const r of symbol.references) {
           const key = `${r.fileName}\0${r.textSpan.start}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          out.push({ ...this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length), definition: declared.has(key) });
+          out.push({ key, place: this.placeOf(r.fileName, r.textSpan.start, r.textSpan.length) });
         }
     };
     add(found);
     // Each meaning of a merged symbol (a value and a type...) has its own references.
     for (const d of this.declarationsAt(abs, at))
       if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
-    return out;
+    // The definitions are the symbol's declarations, whichever place names it (an import, a call);
+    // an alias's local name (`import { a as b }`, refs of b) has its own references, and its
+    // declaration, the specifier, is theirs.
+    const keys = (through: boolean) =>
+      new Set(this.declarationsAt(abs, at, through).map((d) => `${d.abs}\0${d.start}`));
+    const aliased = keys(true);
+    const declared = out.some((r) => aliased.has(r.key)) ? aliased : keys(false);
+    return out.map(({ key, place }) => ({ ...place, definition: declared.has(key) }));
   }
 
   /**
@@ -180,6 +213,14 @@ export class TypeScriptProject {
       providePrefixAndSuffixTextForRename: true,
     });
     if (!locations?.length) return { ok: false, reason: 'TypeScript finds nothing to rename there' };
+    const left = this.leftByRename(abs, at, locations);
+    if (left)
+      return {
+        ok: false,
+        reason:
+          `TypeScript's rename from this declaration file would leave ${left}, which a use of it ` +
+          'references (a .d.ts exporting it with no export keyword); write export before it first',
+      };
     const collision = this.collision(abs, at, info.displayName, newName, locations);
     if (collision) return { ok: false, reason: collision };
     return {
@@ -217,7 +258,7 @@ export class TypeScriptProject {
     }
     // A declaration of the new name in a scope that declares the symbol is a clash TypeScript
     // reports (a merge, a duplicate) rather than a change of what a name resolves to.
-    const clash = this.declaredBeside(abs, at, newName);
+    const clash = this.declaredBeside(abs, at, newName) ?? this.declaredInScripts(newName);
     if (clash) return `${newName} is already declared where ${oldName} is (${clash})`;
     // Every meaning of a merged symbol (a value and a type, an interface and a namespace) is
     // asked about after: TypeScript gives each its own references.
@@ -270,6 +311,46 @@ export class TypeScriptProject {
   }
 
   /**
+   * In a declaration file, a reference the rename from the declaration leaves out, and its own
+   * references do not list, as "PATH:LINE", found from the first use of the symbol elsewhere: a
+   * .d.ts module exports its declarations with no `export` all the same, but TypeScript's
+   * references and rename from such a declaration list it alone (from a use they list every
+   * place). Undefined when none is left, or no use is found.
+   */
+  private leftByRename(abs: string, at: number, locations: readonly TS.RenameLocation[]): string | undefined {
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    if (!program || !file?.isDeclarationFile) return undefined;
+    const node = nodeAt(this.ts, file, at);
+    if (!this.ts.isIdentifier(node)) return undefined;
+    const start = node.getStart(file);
+    // (What the declaration's own references list is left knowingly: an alias's uses, `import { a as b }`.)
+    const known = (this.service.findReferences(abs, start) ?? []).flatMap((r) => r.references);
+    const keyOf = (fileName: string, at: number) => `${fileName}\0${at}`;
+    const renamed = new Set([
+      ...locations.map((l) => keyOf(l.fileName, l.textSpan.start)),
+      ...known.map((r) => keyOf(r.fileName, r.textSpan.start)),
+    ]);
+    const word = new RegExp(`(?<![\\p{L}\\p{N}$_])${node.text.replaceAll('$', '\\$')}(?![\\p{L}\\p{N}$_])`, 'gu');
+    // (Each use asked costs a search of the program: the first few spellings of the name are enough.)
+    let asked = 0;
+    for (const other of [...this.rootFiles, ...this.moreRoots]) {
+      const text = other === abs ? undefined : program.getSourceFile(other)?.text;
+      for (const m of text?.matchAll(word) ?? []) {
+        if (++asked > USES_ASKED) return undefined;
+        const found = (this.service.findReferences(other, m.index) ?? []).flatMap((r) => r.references);
+        if (!found.some((r) => r.fileName === abs && r.textSpan.start === start)) continue;
+        const missed = found.find((r) => !renamed.has(keyOf(r.fileName, r.textSpan.start)));
+        return (
+          missed &&
+          `${this.display(missed.fileName)}:${this.placeOf(missed.fileName, missed.textSpan.start, 0).row + 1}`
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Where the names of the declarations of the symbol at `at` start (each meaning of a merged one);
    * `throughAlias`: an import's or export's, those of the symbol it names.
    */
@@ -285,6 +366,22 @@ export class TypeScriptProject {
       const name = ts.getNameOfDeclaration(d);
       return name ? [{ abs: d.getSourceFile().fileName, start: name.getStart(d.getSourceFile()) }] : [];
     });
+  }
+
+  /**
+   * Where a script added to the roots (addRoots: those a global's rename reads for the new name)
+   * declares `name` at its top level, which every script shares: TypeScript reports the clash of
+   * two such declarations but keeps them two symbols, so the references do not show it.
+   */
+  private declaredInScripts(name: string): string | undefined {
+    const ts = this.ts;
+    const program = this.service.getProgram();
+    for (const abs of this.moreRoots) {
+      const file = program?.getSourceFile(abs);
+      const found = file && !ts.isExternalModule(file) ? declarationNamed(ts, file, name) : undefined;
+      if (found) return `${this.display(abs)}:${this.placeOf(abs, found.getStart(file), 0).row + 1}`;
+    }
+    return undefined;
   }
 
   /**
@@ -532,6 +629,9 @@ const DEFAULTS: TS.CompilerOptions = {
   resolveJsonModule: true,
   esModuleInterop: true,
 };
+
+/** How many spellings of a declaration file's name leftByRename asks about, at most, before it lets the rename be. */
+const USES_ASKED = 20;
 
 /** Whatever the project says: nothing is emitted, JavaScript files are in, no standard library is looked for. */
 const OVERRIDES: TS.CompilerOptions = {

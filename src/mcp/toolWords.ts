@@ -64,16 +64,24 @@ export function inToolWords(text: string, words: Vocabulary): string {
 /**
  * A command's output with rt's own words in it said in a tool call's: the line a cap appends, last,
  * saying how many results it left out and the command that shows them ("(25 more hits … see them
- * with: rt grep --max 30 …)"), only when the run says there are more. Every other line is the
- * files' (windows, hits, paths, a file named like that line) and stays as it is.
+ * with: rt grep --max 30 …)"), only when the run says there are more; and a write's line saying
+ * its cap cut its report (CUT_NOTE). Every other line is the files' (windows, hits, paths, a file
+ * named like that line) and stays as it is.
  */
 export function outputInToolWords(text: string, words: Vocabulary, more = true): string {
-  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const capped = text.replace(CUT_NOTE, (line) => inToolWords(line, words));
+  const body = capped.endsWith('\n') ? capped.slice(0, -1) : capped;
   const start = body.lastIndexOf('\n') + 1;
   const last = body.slice(start);
-  if (!more || !/^\(\d+ more .*\)$/.test(last)) return text;
-  return `${body.slice(0, start)}${inToolWords(last, words)}${text.slice(body.length)}`;
+  if (!more || !/^\(\d+ more .*\)$/.test(last)) return capped;
+  return `${body.slice(0, start)}${inToolWords(last, words)}${capped.slice(body.length)}`;
 }
+
+/**
+ * The line a write's report ends its shown lines with when its cap cut them ("… 3 more changed
+ * lines (--max N shows more)", rt replace): no line of a file is printed so (each is PATH:N:LID).
+ */
+const CUT_NOTE = /^… \d+ more [a-z ]+ \(--max N shows more\)$/gm;
 
 /** A --json document with its error's message and hints, and its more's command, in a tool call's words. */
 export function documentInToolWords<T extends Record<string, unknown> | undefined>(document: T, words: Vocabulary): T {

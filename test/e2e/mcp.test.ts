@@ -471,6 +471,31 @@ describe('rt mcp words', () => {
     expect(fs.readFileSync(path.join(dir, 'new.txt'), 'utf8')).toBe('');
   });
 
+  it("every tool's cap says how to see the rest by its field max, never by a --max flag", async () => {
+    const dir = repoWith({
+      'a.ts': 'export const one = 1;\r\nconst two = one + one;\r\n',
+      'b.ts': "import { one } from './a';\nconsole.log(one, one);\n",
+    });
+    const { client } = await connect(dir);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['grep', { pattern: 'one', max: 1 }],
+      ['grep_file', { pattern: 'one', path: 'b.ts', max: 1 }],
+      ['find', { pattern: '.ts', max: 1 }],
+      ['refs', { target: 'a.ts:@one', max: 1 }],
+      ['replace', { pattern: 'one', replacement: 'uno', dry_run: true, max: 1 }],
+      ['replace', { pattern: 'one', replacement: 'uno', max: 1 }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await call(client, tool, args);
+      const said = `${tool} ${JSON.stringify(args)}\n${textOf(r)}`;
+      expect(r.isError, said).toBeFalsy();
+      expect(textOf(r), said).toMatch(/\bmax\b/);
+      expect(textOf(r), said).not.toMatch(/--max/);
+      if (tool === 'replace')
+        expect(textOf(r), said).toMatch(/^… 3 more (changed )?lines( would change)? \(max: N shows more\)$/m);
+    }
+  });
+
   it('refs and rename: the references as hits, then a rename written and taken back by undo', async () => {
     const dir = repoWith({
       'a.ts': 'export const one = 1;\n',

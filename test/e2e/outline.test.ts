@@ -1,6 +1,8 @@
 // rt outline and rt open PATH:@NAME: a file's definitions in file order as window
 // lines, counting as shown; a definition opened whole by its name or qualified name.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, expectRun, parseWindow, range, run, repoWith as repo } from './harness.js';
 
@@ -92,6 +94,81 @@ describe('rt outline', () => {
     });
     expect(run(['outline', 'data.json'], dir).status).toBe(2);
     expect(run(['outline', 'nope.ts'], dir).status).toBe(4);
+  });
+});
+
+// Valid TypeScript that tree-sitter's grammar cannot place: a generic call signature on the line
+// after a member with no `;` is read as that member's type arguments, and the rest of the file is
+// lost to the error. The file has a BOM and CRLF line ends.
+const LOST = `\ufeffexport function before(): void {}\r
+\r
+interface Shell {\r
+  (pieces: TemplateStringsArray): string\r
+  <O extends Partial<Options> = Partial<Options>>(opts: O): Shell\r
+  sync: {\r
+    (opts: Partial<Options>): Shell\r
+  }\r
+}\r
+\r
+export function after(): number {\r
+  return 1\r
+}\r
+`;
+
+describe('rt outline of a file whose parse has errors', () => {
+  it('says on stderr, and in --json, from which line the outline may be incomplete', () => {
+    const dir = repo({ 'src/shell.ts': LOST, 'src/cart.ts': CART });
+    const r = run(['outline', 'src/shell.ts'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toMatch(/^1:[0-9a-z]+\|export function before\(\): void \{\}$/m);
+    expect(r.stdout).not.toMatch(/after/);
+    expect(r.stderr).toBe(
+      'rt: the parse of src/shell.ts had errors from line 4: definitions after it may be missing from this ' +
+        'outline\nrt: look for one by name: rt grep -n -w -F -- NAME src/shell.ts\n',
+    );
+    const doc = JSON.parse(run(['outline', 'src/shell.ts', '--json'], dir).stdout);
+    expect(doc.parseErrorsFrom).toBe(4);
+    expect(JSON.parse(run(['outline', 'src/shell.ts', '--names', '--json'], dir).stdout).parseErrorsFrom).toBe(4);
+    const clean = run(['outline', 'src/cart.ts', '--json'], dir);
+    expect(clean.stderr).toBe('');
+    expect(JSON.parse(clean.stdout)).not.toHaveProperty('parseErrorsFrom');
+  });
+
+  it('says the line the broken text begins on, never past the last line', () => {
+    // The error TypeScript's grammar finds is in b's body (line 6); b itself, on line 5, is lost.
+    const broken = 'export function a(): number {\n  return 1;\n}\n\nexport function b( {\n  return 2;\n}\n';
+    // A `fi` missing at the end of a 5-line file (CRLF, a blank last line): missing from line 4.
+    const unclosed = '\ufeffecho start\r\n\r\nif true; then\r\n  echo hi\r\n\r\n';
+    const dir = repo({ 'b.ts': broken, 'u.sh': unclosed });
+    expect(JSON.parse(run(['outline', 'b.ts', '--json'], dir).stdout).parseErrorsFrom).toBe(5);
+    const u = run(['outline', 'u.sh'], dir);
+    expect(u.stderr).toContain('rt: the parse of u.sh had errors from line 4: definitions after it may be missing');
+    expect(JSON.parse(run(['outline', 'u.sh', '--json'], dir).stdout).parseErrorsFrom).toBe(4);
+  });
+
+  it('a name not found there says the parse had errors and how to find its lines, in open, edit and refs', () => {
+    const dir = repo({ 'src/shell.ts': LOST });
+    const said =
+      'rt: the parse of src/shell.ts had errors from line 4: definitions after it may be missing\n' +
+      'rt: look for after by its lines instead: rt grep -n -w -F -- after src/shell.ts, then open them by LID\n';
+    expectRun(run(['open', 'src/shell.ts:@after'], dir), {
+      status: 1,
+      stdout: '',
+      stderr: `rt: no definition named after in src/shell.ts\n${said}`,
+    });
+    const json = JSON.parse(run(['open', 'src/shell.ts:@after', '--json'], dir).stdout);
+    expect(json).toMatchObject({ found: false, parseErrorsFrom: 4 });
+    const e = run(['edit', 'src/shell.ts:@after'], dir, { input: 'export const after = 2\n' });
+    expect(e.status, e.text).toBe(1);
+    expect(e.stderr).toBe(`rt: no definition named after in src/shell.ts; nothing was written\n${said}`);
+    expect(readFileSync(join(dir, 'src/shell.ts'), 'utf8')).toBe(LOST);
+    const refs = run(['refs', 'src/shell.ts:@after'], dir);
+    expect(refs.status, refs.text).toBe(1);
+    expect(refs.stderr).toBe(`rt: no definition named after in src/shell.ts\n${said}`);
+    // A name the shell would expand, or grep read as a pattern, is quoted and searched literally.
+    const dollar = run(['open', 'src/shell.ts:@$x'], dir);
+    expect(dollar.status, dollar.text).toBe(1);
+    expect(dollar.stderr).toContain("rt grep -n -w -F -- '$x' src/shell.ts, then open them by LID\n");
   });
 });
 

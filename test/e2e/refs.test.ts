@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, expectRun, run, tempRepo, write } from './harness.js';
+import { cleanup, expectRun, run, tempDir, tempRepo, write } from './harness.js';
 import { git } from './search-fixture.js';
 
 afterAll(cleanup);
@@ -212,6 +212,31 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, '.storybook/main.ts').toString()).toBe("import { bar } from '../a';\nexport default bar;\n");
   });
 
+  it('leaves out ignored files nothing searched imports (build output, a scratch file): outside the project', () => {
+    const a = 'export function total(): number {\r\n  return 1;\r\n}\r\n';
+    const b = "import { total } from './a';\nexport const t = total();\n";
+    const dist = 'function total() {\n  return 1;\n}\nexports.total = total;\n';
+    const scratch = "import { total } from '../src/a';\nconsole.log(total());\n";
+    const dir = repo({
+      'src/a.ts': a,
+      'src/b.ts': b,
+      '.gitignore': 'scratch/\ndist/\nnode_modules/\n',
+      'dist/a.js': dist,
+      'scratch/try.ts': scratch,
+      'node_modules/pkg/index.ts': "import { total } from '../../src/a';\nexport const n = total();\n",
+    });
+    const refs = run(['refs', 'src/a.ts:@total'], dir);
+    expect(refs.status, refs.text).toBe(0);
+    expect(refs.stdout).toContain('3 references on 3 lines in 2 files');
+    expect(refs.stderr).toBe('');
+    const renamed = run(['rename', 'src/a.ts:@total', 'sum'], dir);
+    expect(renamed.status, renamed.text).toBe(0);
+    expect(read(dir, 'src/a.ts').toString()).toBe(a.replace('total', 'sum'));
+    expect(read(dir, 'src/b.ts').toString()).toBe(b.replaceAll('total', 'sum'));
+    expect(read(dir, 'dist/a.js').toString()).toBe(dist);
+    expect(read(dir, 'scratch/try.ts').toString()).toBe(scratch);
+  });
+
   it('renames a place TypeScript lists twice, and every meaning of a merged symbol', () => {
     const dir = repo({
       'a.ts': 'export function foo() {}\nexport default foo;\n',
@@ -248,6 +273,78 @@ describe('rt rename, TypeScript', () => {
       const json = JSON.parse(run(['refs', '--json', target], dir).stdout);
       expect(json.definitions, target).toEqual([{ path: 'a.ts', n: 1 }]);
     }
+  });
+
+  it("--json gives an alias's local name (import { a as b }, refs of b) its specifier as definition", () => {
+    const dir = repo({
+      'a.ts': 'export function foo() {}\n',
+      'e.ts': "import { foo as bar } from './a';\r\nbar();\r\n",
+    });
+    const lids = run(['open', 'e.ts'], dir)
+      .stdout.split('\n')
+      .slice(1, 3)
+      .map((l) => l.slice(0, 6));
+    for (const target of [`e.ts:${lids[1]}`, `e.ts:${lids[0]}:17`]) {
+      const json = JSON.parse(run(['refs', '--json', target], dir).stdout);
+      expect(json.name, target).toBe('bar');
+      expect(json.definitions, target).toEqual([{ path: 'e.ts', n: 1 }]);
+      expect(json.references, target).toBe(2);
+    }
+  });
+
+  it('a .d.ts module exporting a declaration with no export: refs as TypeScript gives them; rename refused', () => {
+    const mod = "import type { X } from './x';\r\ndeclare function baz(): X;\r\nexport type Y = X;\r\n";
+    const dir = repo({
+      'x.ts': 'export type X = number;\n',
+      'mod.d.ts': mod,
+      'c.ts': "import { baz } from './mod';\nbaz();\n",
+    });
+    // TypeScript's findReferences lists the declaration alone from it, and every place from a use.
+    expect(run(['refs', 'mod.d.ts:@baz'], dir).stdout).toContain('1 reference on 1 line in 1 file');
+    const use = run(['open', 'c.ts'], dir).stdout.split('\n')[2]!.slice(0, 6);
+    expect(run(['refs', `c.ts:${use}`], dir).stdout).toContain('3 references on 3 lines in 2 files');
+    const r = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain("TypeScript's rename from this declaration file would leave c.ts:1");
+    expect(r.stderr).toContain('write export before it first: nothing was written');
+    expect(read(dir, 'mod.d.ts').toString()).toBe(mod);
+    fs.writeFileSync(path.join(dir, 'mod.d.ts'), mod.replace('declare function', 'export declare function'));
+    const marked = run(['rename', 'mod.d.ts:@baz', 'qux'], dir);
+    expect(marked.status, marked.text).toBe(0);
+    expect(read(dir, 'c.ts').toString()).toBe("import { qux } from './mod';\nqux();\n");
+  });
+
+  it("a .d.ts's export = of a namespace: its function renamed with its uses (TypeScript's rename leaves none)", () => {
+    const lib = 'export = Lib;\r\ndeclare namespace Lib {\r\n  function bar(): void;\r\n}\r\n';
+    const main = "import Lib = require('./lib');\nLib.bar();\n";
+    const dir = repo({
+      'lib.d.ts': lib,
+      'main.ts': main,
+      'tsconfig.json': '{"compilerOptions":{"module":"commonjs"}}\n',
+    });
+    const r = run(['rename', 'lib.d.ts:@bar', 'baz'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stdout).toContain('2 references on 2 lines in 2 files');
+    expect(read(dir, 'lib.d.ts').toString()).toBe(lib.replace('bar', 'baz'));
+    expect(read(dir, 'main.ts').toString()).toBe(main.replace('bar', 'baz'));
+  });
+
+  it('a global of scripts: refused when another script declares the new name at its top level, not a module', () => {
+    const a = 'function foo() { return 1; }\r\nfoo();\r\n';
+    const dir = repo({
+      'a.js': a,
+      'g.js': 'var bar = 2;\n',
+      'h.js': 'function h() { var bar = 3; return bar; }\n',
+      'm.js': 'export const bar = 3;\n',
+    });
+    const r = run(['rename', 'a.js:@foo', 'bar'], dir);
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('bar is already declared where foo is (g.js:1): nothing was written');
+    expect(read(dir, 'a.js').toString()).toBe(a);
+    fs.rmSync(path.join(dir, 'g.js'));
+    const ok = run(['rename', 'a.js:@foo', 'bar'], dir);
+    expect(ok.status, ok.text).toBe(0);
+    expect(read(dir, 'a.js').toString()).toBe(a.replaceAll('foo', 'bar'));
   });
 
   it('renames a private name only to a private name, and refuses reserved words (exit 2)', () => {
@@ -301,6 +398,61 @@ describe('rt rename, TypeScript', () => {
     expect(read(dir, 'use.js').toString()).toBe(use.replaceAll('rate', 'factor'));
     expect(run(['undo'], dir).status).toBe(0);
     expect(read(dir, 'lib.js').toString()).toBe(lib);
+  });
+});
+
+/**
+ * A preload for rt's process that changes the files at one fixed step of its run, with no race: when
+ * it takes the lock of HOOK_AT's file (the write, after the analysis), or when it loads TypeScript
+ * (HOOK_AT "typescript", after the files holding the name were listed), it appends HOOK_TEXT to
+ * HOOK_FILE, once.
+ */
+const HOOK = `const fs = require('node:fs');
+const path = require('node:path');
+const { HOOK_AT, HOOK_FILE, HOOK_TEXT } = process.env;
+let done = false;
+const fire = () => { if (!done) { done = true; fs.appendFileSync(HOOK_FILE, HOOK_TEXT); } };
+const link = fs.linkSync;
+fs.linkSync = function (from, to) {
+  if (path.basename(String(to)) === '.' + path.basename(HOOK_AT) + '.rt-lock') fire();
+  return link.apply(this, arguments);
+};
+const read = fs.readFileSync;
+fs.readFileSync = function (file) {
+  if (HOOK_AT === 'typescript' && String(file).endsWith(path.sep + 'typescript.cjs')) fire();
+  return read.apply(this, arguments);
+};
+`;
+
+describe('rt rename: a file changed, or come to hold the name, after the analysis', () => {
+  const hooked = (dir: string, at: string, file: string, text: string) => {
+    const preload = path.join(tempDir(), 'hook.cjs');
+    fs.writeFileSync(preload, HOOK);
+    const env = { NODE_OPTIONS: `--require ${preload}`, HOOK_AT: at, HOOK_FILE: path.join(dir, file), HOOK_TEXT: text };
+    return { env };
+  };
+  const A = 'export function total(): number {\r\n  return 1;\r\n}\r\n';
+  const B = "import { total } from './a';\nexport const t = total();\n";
+
+  it('refuses (exit 3, nothing written) a file the analysis read that changed before the write', () => {
+    const dir = repo({ 'a.ts': A, 'b.ts': B });
+    const r = run(['rename', 'a.ts:@total', 'sum'], dir, hooked(dir, path.join(dir, 'a.ts'), 'b.ts', '// more\n'));
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toMatch(/^rt: b\.ts changed since rt found the references; run the rename again: nothing/m);
+    expect(read(dir, 'a.ts').toString()).toBe(A);
+    expect(read(dir, 'b.ts').toString()).toBe(`${B}// more\n`);
+    expect(run(['history'], dir).stdout).not.toMatch(/rename/);
+  });
+
+  it('refuses (exit 3, nothing written) a file that came to hold the name after the files were listed', () => {
+    const dir = repo({ 'a.ts': A, 'b.ts': B, 'c.ts': 'export const c = 1;\n' });
+    const late = "\nimport { total } from './a';\nexport const d = total();\n";
+    const r = run(['rename', 'a.ts:@total', 'sum'], dir, hooked(dir, 'typescript', 'c.ts', late));
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('rt: c.ts holds total now, and did not when rt looked for its references: nothing');
+    expect(read(dir, 'a.ts').toString()).toBe(A);
+    expect(read(dir, 'b.ts').toString()).toBe(B);
+    expect(read(dir, 'c.ts').toString()).toBe(`export const c = 1;\n${late}`);
   });
 });
 
@@ -393,6 +545,40 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(none.stderr).toContain('ab2 (:16), ab (:22), foo (:27)');
   });
 
+  it('prints a dry run, a write and their --json as replace prints its own (CRLF, bytes not UTF-8)', () => {
+    const m = Buffer.from('def load():\r\n    return 1\r\n\r\nx = load()  # \xff\r\n', 'latin1');
+    const dir = repo({ 'm.py': m, 'n.py': 'from m import load\nload()\n' });
+    const dry = run(['rename', '--dry-run', 'm.py:@load', 'fetch'], dir);
+    expect(dry.stdoutBytes.toString('latin1')).toBe(
+      'm.py:1:vbz8-def load():\nm.py:1:vbz8+def fetch():\nm.py:4:gn03-x = load()  # \xff\n' +
+        'm.py:4:gn03+x = fetch()  # \xff\nn.py:1:76hh-from m import load\nn.py:1:76hh+from m import fetch\n' +
+        'n.py:2:mtqg-load()\nn.py:2:mtqg+fetch()\n4 references on 4 lines in 2 files (by name, not by scope)\n',
+    );
+    const json = JSON.parse(run(['rename', '--dry-run', '--json', 'm.py:@load', 'fetch'], dir).stdout);
+    expect(json.files[0]).toEqual({
+      path: 'm.py',
+      references: 2,
+      lines: [
+        { n: 1, lid: 'vbz8', before: 'def load():', after: 'def fetch():' },
+        {
+          ...{ n: 4, lid: 'gn03', before: 'x = load()  # \ufffd', beforeBase64: 'eCA9IGxvYWQoKSAgIyD/' },
+          ...{ after: 'x = fetch()  # \ufffd', afterBase64: 'eCA9IGZldGNoKCkgICMg/w==' },
+        },
+      ],
+    });
+    const r = run(['rename', 'm.py:@load', 'fetch'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(places(r.stdout)).toEqual([
+      'renamed load to fetch: 4 references on 4 lines in 2 files (by name, not by scope)',
+      'm.py:1|def fetch():',
+      'm.py:4|x = fetch()  # \ufffd',
+      'n.py:1|from m import fetch',
+      'n.py:2|fetch()',
+      '',
+    ]);
+    expect(read(dir, 'm.py')).toEqual(Buffer.from(m.toString('latin1').replaceAll('load', 'fetch'), 'latin1'));
+  });
+
   it('Go: refuses a new name declared in another file of the package, unless --force', () => {
     const main = 'package main\n\nfunc foo() int { return 1 }\n\nfunc main() { foo() }\n';
     const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'other.go': 'package main\n\nfunc bar() {}\n' });
@@ -401,6 +587,65 @@ describe('rt refs and rt rename by name (Python, Go)', () => {
     expect(r.stderr).toContain('bar is already an identifier in other.go (line 3), in the package the rename changes');
     expect(read(dir, 'main.go').toString()).toBe(main);
     expect(run(['rename', '--force', 'main.go:@foo', 'bar'], dir).status).toBe(0);
+  });
+
+  it("Go: a struct's field and a selector after . do not clash with a function's new name; a local does", () => {
+    const types = 'package main\r\n\r\ntype User struct {\r\n\tName string\r\n}\r\n';
+    const main =
+      'package main\r\n\r\nfunc lookup(u User) string { return u.Name }\r\n\r\n' +
+      'func main() { _ = lookup(User{}) }\r\n';
+    const dir = repo({ 'go.mod': 'module x\n', 'main.go': main, 'types.go': types });
+    const r = run(['rename', 'main.go:@lookup', 'Name'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(read(dir, 'main.go').toString()).toBe(main.replaceAll('lookup', 'Name'));
+    expect(read(dir, 'types.go').toString()).toBe(types);
+    // Renaming the field itself: any identifier of the new name clashes.
+    const at = run(['open', 'types.go'], dir).stdout.split('\n')[4]!.split('|')[0]!;
+    const field = run(['rename', `types.go:${at}:2`, 'main'], dir);
+    expect(field.status, field.text).toBe(3);
+    expect(read(dir, 'types.go').toString()).toBe(types);
+    // A local of the new name in a function the rename touches is a real clash.
+    const local =
+      'package main\n\nfunc find() int { return 1 }\n\nfunc main() {\n\tcount := 2\n\t_ = find() + count\n}\n';
+    const other = repo({ 'go.mod': 'module x\n', 'main.go': local });
+    const clash = run(['rename', 'main.go:@find', 'count'], other);
+    expect(clash.status, clash.text).toBe(3);
+    expect(clash.stderr).toContain('count is already an identifier in main.go (line 6), which the rename changes');
+    expect(read(other, 'main.go').toString()).toBe(local);
+  });
+
+  it("a member anywhere (a method, a selected name, a class's field): any identifier of the new name clashes", () => {
+    // A method called as self.helper(): renamed run, it would meet the attribute self.run.
+    const py =
+      'class Job:\n    def __init__(self):\n        self.run = False\n\n    def helper(self):\n' +
+      '        return 1\n\n    def go(self):\n        return self.helper()\n';
+    // A method renamed clone would be what p.clone() calls instead of the derived Clone.
+    const rs =
+      '#[derive(Clone)]\nstruct P {\n    x: i32,\n}\n\nimpl P {\n    fn helper(&self) -> i32 {\n' +
+      '        self.x\n    }\n}\n\nfn main() {\n    let p = P { x: 1 };\n    let q = p.clone();\n' +
+      '    println!("{} {}", q.x, p.helper());\n}\n';
+    // A subclass's field renamed total would shadow the base's that this.total reads.
+    const java =
+      'class Sub extends Base {\n    int count = 1;\n\n    int get() {\n        return count + this.total;\n    }\n}\n';
+    const dir = repo({
+      'job.py': py,
+      'm.rs': rs,
+      'Sub.java': java,
+      'Base.java': 'class Base {\n    int total = 7;\n}\n',
+    });
+    const cases: Array<[string, string, string]> = [
+      ['job.py:@helper', 'run', 'job.py'],
+      ['m.rs:@helper', 'clone', 'm.rs'],
+      [`Sub.java:${run(['open', 'Sub.java'], dir).stdout.split('\n')[1]!.split('|')[0]}:9`, 'total', 'Sub.java'],
+    ];
+    for (const [target, name, file] of cases) {
+      const r = run(['rename', target, name], dir);
+      expect(r.status, `${target}: ${r.text}`).toBe(3);
+      expect(r.stderr).toContain(`${name} is already an identifier in ${file}`);
+    }
+    expect(read(dir, 'job.py').toString()).toBe(py);
+    expect(read(dir, 'm.rs').toString()).toBe(rs);
+    expect(read(dir, 'Sub.java').toString()).toBe(java);
   });
 
   it('Go: identifiers of the name, not the word in a string or a comment', () => {

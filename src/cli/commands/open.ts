@@ -18,7 +18,16 @@ import { ViewState } from '../../store/views.js';
 import type { Context } from '../context.js';
 import { isFolder, namesNonFolder } from '../../store/userFiles.js';
 import { explicitWindowSize, showWindow } from '../shared.js';
-import { closestNames, closestSaid, definitionsNamed, definitionsOf, grammarFor, severalNamed } from '../symbols.js';
+import {
+  closestNames,
+  closestSaid,
+  definitionsNamed,
+  errorsNote,
+  grammarFor,
+  lookByLines,
+  outlineOfFile,
+  severalNamed,
+} from '../symbols.js';
 import { listFolder, type FolderOptions } from '../folderListing.js';
 import { LISTING_OPTIONS } from './searchOptions.js';
 import { lidToString } from '../../model/lid.js';
@@ -160,13 +169,18 @@ async function openSymbol(
     withFolderOf(resolved, (pinned) => {
       const file = openIndexed(ctx.stateOf(pinned), pinned);
       const display = file.path.display;
-      const definitions = definitionsOf(resolved, language).filter((d) => d.startLine <= file.total);
+      const outlined = outlineOfFile(resolved, language);
+      const definitions = outlined.definitions.filter((d) => d.startLine <= file.total);
       const found = definitionsNamed(definitions, name);
       if (found.length === 0) {
         const near = closestNames(definitions, name);
-        if (ctx.json) ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near });
+        const from = outlined.errorsFrom;
+        const incomplete = from === undefined ? {} : { parseErrorsFrom: from };
+        if (ctx.json)
+          ctx.emit({ command: 'open', path: display, symbol: name, found: false, closest: near, ...incomplete });
         ctx.warn(`no definition named ${name} in ${display}${closestSaid(definitions, near)}`);
-        ctx.warn(`see them all: rt outline ${quotePath(display)}`);
+        if (from === undefined) ctx.warn(`see them all: rt outline ${quotePath(display)}`);
+        else for (const line of [errorsNote(display, from), lookByLines(display, name)]) ctx.warn(line);
         return 1;
       }
       if (found.length > 1) {

@@ -5,7 +5,8 @@ import { resolveInRoot } from '../../store/root.js';
 import { ViewState } from '../../store/views.js';
 import { renderWindowLines } from '../../render/window.js';
 import { defineCommand } from '../spec.js';
-import { definitionsOf, grammarFor, OUTLINED } from '../symbols.js';
+import { quotePath } from '../../model/errors.js';
+import { errorsNote, grammarFor, OUTLINED, outlineOfFile } from '../symbols.js';
 
 export const outlineCommand = defineCommand({
   name: 'outline',
@@ -38,6 +39,9 @@ export const outlineCommand = defineCommand({
       'start, end, level}]} (level for headings only; line is the line listed, start and end the ' +
       'range); --names prints only the qualified names, one a line (what shell completion offers ' +
       'after PATH:@).',
+    'A file whose parse has errors (a syntax error, or valid code the grammar cannot place) may ' +
+      'lose the definitions after the first: rt says from which line on stderr and as ' +
+      'parseErrorsFrom in --json; find one there with rt grep -n -w -F -- NAME PATH.',
   ],
   args: [{ name: 'path', summary: 'the file', required: true, complete: 'file' }],
   options: [{ long: 'names', kind: 'switch', summary: 'print only the qualified names, one a line' }],
@@ -57,10 +61,17 @@ export const outlineCommand = defineCommand({
     retryOnChange(() =>
       withFolderOf(resolved, (pinned) => {
         const file = openIndexed(ctx.stateOf(pinned), pinned);
-        const definitions = definitionsOf(resolved, language).filter((d) => d.line <= file.total);
+        const found = outlineOfFile(resolved, language);
+        const definitions = found.definitions.filter((d) => d.line <= file.total);
+        const from = found.errorsFrom;
+        const incomplete = from === undefined ? {} : { parseErrorsFrom: from };
+        if (from !== undefined) {
+          ctx.warn(`${errorsNote(file.path.display, from)} from this outline`);
+          ctx.warn(`look for one by name: rt grep -n -w -F -- NAME ${quotePath(file.path.display)}`);
+        }
         if (options.names) {
           const names = [...new Set(definitions.map((d) => d.qualifiedName))];
-          ctx.emit({ command: 'outline', path: file.path.display, names });
+          ctx.emit({ command: 'outline', path: file.path.display, names, ...incomplete });
           for (const name of names) ctx.out(`${name}\n`);
           file.persist();
           return;
@@ -87,6 +98,7 @@ export const outlineCommand = defineCommand({
               end: d.endLine,
               ...(d.level !== undefined ? { level: d.level } : {}),
             })),
+            ...incomplete,
           });
         if (ctx.text) {
           const count = `${lines.length} definition${lines.length === 1 ? '' : 's'}`;

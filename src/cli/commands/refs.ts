@@ -42,8 +42,10 @@ export const refsCommand = defineCommand({
       'modern defaults when there is none: the references are semantic. A local of the same name that ' +
       'shadows the symbol is not one of them; imports, re-exports and property accesses are, in ' +
       'TypeScript, TSX and JavaScript files alike. No standard library is read: a name the project ' +
-      'does not declare has no references. References in files rt grep does not search (ignored, such ' +
-      'as node_modules) are not printed: stderr says how many and where (PATH:LINE).',
+      'does not declare has no references. Ignored files are outside the project, as git and ripgrep ' +
+      'see it: one is read only when TypeScript reaches it through the imports of the files it reads, ' +
+      'and its references, as those in node_modules, are not printed: stderr says how many and where ' +
+      '(PATH:LINE), and rt rename refuses them.',
     'In other languages (Python, Go, Rust, Java, C, C++, C#, Ruby, PHP, Bash), the references are the ' +
       "identifiers spelling the name in files of TARGET's language, outside strings and comments: by " +
       'name and not by scope (two unrelated symbols of one name are one), and the count says so.',

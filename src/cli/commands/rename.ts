@@ -3,7 +3,6 @@
 // rename locations for TS/JS); each file is read again under its lock, and must be byte for byte
 // the file analysed, else nothing is written.
 
-import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { RtError, quotePath, shellQuote } from '../../model/errors.js';
 import { lidToString } from '../../model/lid.js';
@@ -11,9 +10,7 @@ import { lineContent } from '../../model/lines.js';
 import type { PlannedChange } from '../../model/patch/plan.js';
 import { isPlainIdentifier, occurrences, rankAt, renameInLine, type LinePlace } from '../../model/renaming.js';
 import { isReservedWord } from '../../model/reservedWords.js';
-import { jsonLine } from '../../render/json.js';
 import type { LanguageId } from '../../lang/languages.js';
-import { renderLine } from '../../render/window.js';
 import { identifiersNamed } from '../../lang/syntax.js';
 import { writeChanges, type FileReport, type Planned } from '../../store/fileChanges.js';
 import { confinedFiles, unchangedSince } from '../../store/projectFiles.js';
@@ -21,6 +18,7 @@ import type { Context } from '../context.js';
 import { filesHolding, findSymbol, orNoSymbol, REF_TARGET_FORMS, type SymbolPlaces } from '../references.js';
 import type { Candidate } from '../../search/candidates.js';
 import { defineCommand, type OptionSpec } from '../spec.js';
+import { printRewrite, type RewrittenLine } from '../rewriteReport.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
 
@@ -72,11 +70,15 @@ export const renameCommand = defineCommand({
       'would collide: when, in the program renamed, the references of the renamed symbol are not exactly ' +
       'its references before (one captured by another declaration of NEWNAME, or one of another symbol ' +
       'captured by it); also when a place lies in a file rt grep does not search (ignored, or in ' +
-      'node_modules), which it would not write; the message names those places; and when NEWNAME is a ' +
+      'node_modules: outside the project, read only where an import of the files searched leads), which ' +
+      'it would not write; the message names those places; and when NEWNAME is a ' +
       'global of the platform (Array, setTimeout, document...), unless --force.',
     'Other languages: every identifier spelling the name in files of the language, outside strings ' +
       'and comments, by name and not by scope (see rt refs). The rename is refused (exit 3) when NEWNAME ' +
-      'is already an identifier in a file it would change, unless --force.',
+      'is already an identifier in a file it would change (in Go, in any file of its package), unless ' +
+      "--force; a member's name (a struct's field, a name after . as in x.Name) does not count when the " +
+      'symbol renamed is nowhere a member (no place of it after . and none declared in a class, struct, ' +
+      'impl, trait or interface).',
     'Each file is read again under its lock and must be the file analysed, byte for byte (else it ' +
       'changed since: exit 3, nothing written). Lines need not have been shown. --dry-run prints ' +
       'each line that would change as PATH:NUMBER:LID-CONTENT and ' +
@@ -117,14 +119,6 @@ interface RowPlan {
   readonly places: LinePlace[];
 }
 
-/** A line renamed, as planned under the lock. */
-interface RenamedLine {
-  readonly n: number;
-  readonly lid: string;
-  readonly before: Buffer;
-  readonly after: Buffer;
-}
-
 async function rename(
   ctx: Context,
   target: string,
@@ -143,10 +137,10 @@ async function rename(
     );
   const plans =
     found.by === 'semantic'
-      ? semanticPlans(ctx, found, newName, target)
+      ? semanticPlans(ctx, found, newName, target, await globalsBeside(ctx, found, newName))
       : namePlans(ctx, found, newName, options.force, await samePackage(ctx, found, newName, options.force));
   const displayOf = new Map(found.files.map((f) => [f.file.abs, f.file.display]));
-  const byFile = new Map<string, RenamedLine[]>();
+  const byFile = new Map<string, RewrittenLine[]>();
   const references = [...plans.values()].reduce(
     (n, rows) => n + [...rows.values()].reduce((m, r) => m + r.places.length, 0),
     0,
@@ -193,7 +187,7 @@ async function rename(
               [`see its references now: rt refs ${shellQuote(target)}`],
             );
           const rows = plans.get(file.abs) ?? new Map<number, RowPlan>();
-          const renamed: RenamedLine[] = [];
+          const renamed: RewrittenLine[] = [];
           const out: PlannedChange[] = [];
           for (const [row, plan] of [...rows].sort((a, b) => a[0] - b[0])) {
             const before = row < lines.count ? lineContent(lines, row) : undefined;
@@ -278,8 +272,9 @@ function semanticPlans(
   found: SymbolPlaces,
   newName: string,
   target: string,
+  also: readonly string[],
 ): Map<string, Map<number, RowPlan>> {
-  const outcome = found.rename!(newName);
+  const outcome = found.rename!(newName, also);
   if (!outcome.ok) {
     const code = /not an identifier/.test(outcome.reason) ? 'usage' : 'stale';
     throw new RtError(code, `${found.name} cannot be renamed to ${newName}: ${outcome.reason}: nothing was written`, [
@@ -307,7 +302,17 @@ function semanticPlans(
   return plans;
 }
 
-/** The rows to rename in each file by name; refused where NEWNAME is already an identifier, unless forced. */
+/**
+ * A global of scripts (no modules) shares its scope with every script of the program: the files
+ * that spell NEWNAME, for the collision check to read too (a script nothing else names may
+ * declare it).
+ */
+async function globalsBeside(ctx: Context, found: SymbolPlaces, newName: string): Promise<string[]> {
+  if (!found.global) return [];
+  const { abs, display } = found.target;
+  return (await filesHolding(ctx, newName, found.language, { abs, display })).map((c) => c.abs);
+}
+
 /** Go: the other files of the touched files' packages (their folders) that spell NEWNAME, to check as touched ones. */
 async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, force: boolean): Promise<Candidate[]> {
   if (force || found.language !== 'go') return [];
@@ -317,6 +322,13 @@ async function samePackage(ctx: Context, found: SymbolPlaces, newName: string, f
   return holding.filter((c) => !touched.has(c.abs) && folders.has(path.dirname(c.abs)));
 }
 
+/**
+ * The rows to rename in each file by name; refused where NEWNAME is already an identifier that
+ * could clash, unless forced. A member's name (`x.Name`, a struct's field `Name string`) does not
+ * clash with a symbol that is nowhere a member (a top-level function, a type, a variable), whose
+ * scope is the file's, the package's or a function's; when any place of the symbol is a member's,
+ * or stands in a type's body, any identifier of NEWNAME clashes.
+ */
 function namePlans(
   ctx: Context,
   found: SymbolPlaces,
@@ -333,10 +345,13 @@ function namePlans(
       [`see them by text: rt grep -w ${shellQuote(found.name)}`],
     );
   const reader = confinedFiles(ctx.root.dir);
+  // (A member anywhere, `x.helper()` or a method's `def helper`, may be one a subclass or a call
+  // through its type meets under NEWNAME.)
+  const member = found.files.some((f) => f.places.some((p) => p.member));
   // (Go: a file of the same package shares its scope with the touched ones.)
   for (const file of force ? [] : [...found.files.map((f) => f.file), ...alsoChecked]) {
     const bytes = reader.bytes(file.abs);
-    const taken = bytes && identifiersNamed(found.language, bytes, newName);
+    const taken = bytes && identifiersNamed(found.language, bytes, newName)?.filter((p) => member || !p.member);
     if (taken?.length)
       throw new RtError(
         'stale',
@@ -374,18 +389,12 @@ function addPlace(
   if (!places.some((p) => p.rank === rank)) places.push({ rank, text: replacement });
 }
 
-/** A line's text under `name` for --json, and its bytes in base64 under `${name}Base64` when they are not UTF-8. */
-function side(name: 'before' | 'after', bytes: Buffer): Record<string, string> {
-  const base64 = isUtf8(bytes) ? {} : { [`${name}Base64`]: bytes.toString('base64') };
-  return { [name]: bytes.toString(), ...base64 };
-}
-
 /** What a rename prints: a dry run's preview, or the changed lines with their new LIDs. */
 function report(
   ctx: Context,
   planned: readonly Planned[],
   reports: readonly FileReport[] | undefined,
-  byFile: ReadonlyMap<string, RenamedLine[]>,
+  byFile: ReadonlyMap<string, RewrittenLine[]>,
   about: {
     found: SymbolPlaces;
     newName: string;
@@ -394,54 +403,20 @@ function report(
     plans: ReadonlyMap<string, ReadonlyMap<number, RowPlan>>;
   },
 ): void {
-  const style = ctx.style;
   const { found, newName } = about;
-  const json: Array<Record<string, unknown>> = [];
   const refsIn = (abs: string) => [...(about.plans.get(abs)?.values() ?? [])].reduce((n, r) => n + r.places.length, 0);
   const many = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const lines = [...byFile.values()].reduce((n, l) => n + l.length, 0);
   const summary =
     `${many(about.references, 'reference')} on ${many(lines, 'line')} in ${many(planned.length, 'file')}` +
     (found.by === 'name' ? ` (by name, not by scope)` : '');
-  if (!reports) {
-    for (const p of planned) {
-      const file = p.resolved.file;
-      const renamed = byFile.get(file.abs) ?? [];
-      for (const l of renamed) {
-        ctx.out(renderLine(l.n, l.lid, l.before, '-', style, file.display));
-        ctx.out(renderLine(l.n, l.lid, l.after, '+', style, file.display));
-      }
-      json.push({
-        path: file.display,
-        references: refsIn(file.abs),
-        lines: renamed.map((l) => ({ n: l.n, lid: l.lid, ...side('before', l.before), ...side('after', l.after) })),
-      });
-    }
-    ctx.out(`${summary}\n`);
-  } else {
-    ctx.out(`renamed ${found.name} to ${newName}: ${summary}\n`);
-    for (const r of reports) {
-      const p = r.planned;
-      const file = p.resolved.file;
-      const shown: Array<Record<string, unknown>> = [];
-      const runs: Array<{ start: number; lids: string[] }> = [];
-      for (const span of p.applied!.edits.spans()) {
-        const lids: string[] = [];
-        for (let k = 0; k < span.newCount; k++) {
-          const i = span.newStart + k;
-          const lid = lidToString(r.lids![i]!);
-          const content = r.content!(i);
-          lids.push(lid);
-          shown.push({ ...jsonLine(i + 1, lid, content) });
-          ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
-        }
-        if (lids.length) runs.push({ start: span.newStart + 1, lids });
-      }
-      p.view!.recordRuns(runs, 'edit');
-      p.view!.save();
-      json.push({ path: file.display, references: refsIn(file.abs), lines: shown });
-    }
-  }
+  const json = printRewrite(ctx, planned, reports, {
+    lines: (abs) => byFile.get(abs) ?? [],
+    tally: (abs) => ({ references: refsIn(abs) }),
+    summary,
+    done: `renamed ${found.name} to ${newName}: ${summary}`,
+    max: Number.POSITIVE_INFINITY,
+  });
   ctx.emit({
     command: 'rename',
     dryRun: !reports,

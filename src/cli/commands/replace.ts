@@ -3,7 +3,6 @@
 // the files: each is read again under its lock and matched again there, so the match is the proof
 // of the content and no line needs to have been shown.
 
-import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { RtError, shellQuote } from '../../model/errors.js';
 import { hasBom, lineContent, type FileLines } from '../../model/lines.js';
@@ -13,8 +12,6 @@ import type { PlannedChange } from '../../model/patch/plan.js';
 import type { PatchHunk } from '../../model/patch/types.js';
 import { inCodeAll } from '../../model/codeRanges.js';
 import { expandReplacement, parseReplacement, replaceMatches, type Captured } from '../../model/replacement.js';
-import { jsonLine } from '../../render/json.js';
-import { renderLine } from '../../render/window.js';
 import type { FolderQuery } from '../../search/engine.js';
 import { capturingMatcher } from '../../search/match.js';
 import { matchInTime } from '../../search/matchInTime.js';
@@ -25,6 +22,7 @@ import type { ResolvedPath } from '../../store/root.js';
 import type { Context } from '../context.js';
 import { defineCommand, type OptionSpec, type OptionsOf } from '../spec.js';
 import { type CodeOf, codeOf, prepareCodeOnly } from '../codeOnly.js';
+import { count, printRewrite } from '../rewriteReport.js';
 import { writeFlags } from '../writing.js';
 import { DRY_RUN, NO_CHECK } from './editOptions.js';
 import {
@@ -465,16 +463,6 @@ function onlyLids(ctx: Context, given: readonly string[]) {
   };
 }
 
-/** A line's text under `name` for --json, and its bytes in base64 under `${name}Base64` when they are not UTF-8. */
-function side(name: 'before' | 'after', bytes: Buffer): Record<string, string> {
-  const base64 = isUtf8(bytes) ? {} : { [`${name}Base64`]: bytes.toString('base64') };
-  return { [name]: bytes.toString(), ...base64 };
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 function sum(values: Iterable<number>): number {
   let n = 0;
   for (const v of values) n += v;
@@ -521,55 +509,13 @@ function report(
   max: number,
   where: Where | undefined,
 ): void {
-  const style = ctx.style;
-  let shown = 0;
-  const json: Array<Record<string, unknown>> = [];
-  if (!reports) {
-    for (const p of planned) {
-      const file = p.resolved.file;
-      const tally = byFile.get(file.abs)!;
-      const lines = tally.lines.map((l) => ({
-        n: l.n,
-        lid: l.lid,
-        ...side('before', l.before),
-        ...side('after', l.after),
-      }));
-      json.push({ path: file.display, matches: tally.matches, lines });
-      for (const l of tally.lines) {
-        if (shown++ >= max) continue;
-        ctx.out(renderLine(l.n, l.lid, l.before, '-', style, file.display));
-        ctx.out(renderLine(l.n, l.lid, l.after, '+', style, file.display));
-      }
-    }
-    if (shown > max) ctx.out(`… ${count(shown - max, 'more line', 'more lines')} would change (--max N shows more)\n`);
-    ctx.out(`${summary(total, planned.length, where)}\n`);
-  } else {
-    ctx.out(`replaced ${summary(total, planned.length, where)}\n`);
-    for (const r of reports) {
-      const p = r.planned;
-      const file = p.resolved.file;
-      const tally = byFile.get(file.abs)!;
-      const lines: Array<Record<string, unknown>> = [];
-      const view = p.view!;
-      const runs: Array<{ start: number; lids: string[] }> = [];
-      for (const span of p.applied!.edits.spans()) {
-        const lids: string[] = [];
-        for (let k = 0; k < span.newCount; k++) {
-          const i = span.newStart + k;
-          const lid = lidToString(r.lids![i]!);
-          const content = r.content!(i);
-          lids.push(lid);
-          lines.push({ ...jsonLine(i + 1, lid, content) });
-          if (shown++ < max) ctx.out(renderLine(i + 1, lid, content, '|', style, file.display));
-        }
-        if (lids.length) runs.push({ start: span.newStart + 1, lids });
-      }
-      view.recordRuns(runs, 'edit');
-      view.save();
-      json.push({ path: file.display, matches: tally.matches, lines });
-    }
-    if (shown > max)
-      ctx.out(`… ${count(shown - max, 'more changed line', 'more changed lines')} (--max N shows more)\n`);
-  }
+  const said = summary(total, planned.length, where);
+  const json = printRewrite(ctx, planned, reports, {
+    lines: (abs) => byFile.get(abs)!.lines,
+    tally: (abs) => ({ matches: byFile.get(abs)!.matches }),
+    summary: said,
+    done: `replaced ${said}`,
+    max,
+  });
   ctx.emit({ command: 'replace', dryRun: !reports, ...total, ...where, files: json });
 }
