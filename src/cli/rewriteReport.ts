@@ -18,7 +18,7 @@ export interface RewrittenLine {
   readonly after: Buffer;
 }
 
-export interface Rewrite {
+export interface RewriteReport {
   /** The lines a dry run would change in the file `abs`. */
   readonly lines: (abs: string) => readonly RewrittenLine[];
   /** A file's fields in --json beside its path and lines ({matches: 3}, {references: 2}). */
@@ -35,7 +35,7 @@ export function printRewrite(
   ctx: Context,
   planned: readonly Planned[],
   reports: readonly FileReport[] | undefined,
-  rewrite: Rewrite,
+  rewrite: RewriteReport,
 ): Array<Record<string, unknown>> {
   const { style } = ctx;
   const { max } = rewrite;
