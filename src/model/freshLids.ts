@@ -29,7 +29,8 @@
 import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, CodeTable, hasLetter, type CodeSet } from './lid.js';
+import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
+import { claimMemory, type FirstClaims } from './wasmClaims.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -48,7 +49,10 @@ const SIEVE_PART_BITS = 22;
  * Whether each line's content occurs more than once in the file (1) or once (0). Its working
  * arrays take `scratch`, two words a line (contextKeys then writes the keys there).
  */
-export function repeatedLines(hashes: LineHashes, scratch = new Uint32Array(2 * hashes.h1.length)): Uint8Array {
+export function repeatedLines(
+  hashes: LineHashes,
+  scratch: Uint32Array = new Uint32Array(2 * hashes.h1.length),
+): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
@@ -148,11 +152,14 @@ function markRepeated(
 
 /**
  * The keys of every line of a file, written over the sieve's working arrays once it is done
- * with them: a big file's first reading holds one set of such arrays, not both.
+ * with them: a big file's first reading holds one set of such arrays, not both. `scratch`, two
+ * words a line, holds them (k1 of every line, then k2).
  */
-export function contextKeys(hashes: LineHashes): LineKeys {
+export function contextKeys(
+  hashes: LineHashes,
+  scratch: Uint32Array = new Uint32Array(2 * hashes.h1.length),
+): LineKeys {
   const n = hashes.h1.length;
-  const scratch = new Uint32Array(2 * n);
   const repeated = repeatedLines(hashes, scratch);
   const k1 = scratch.subarray(0, n);
   const k2 = scratch.subarray(n, 2 * n);
@@ -367,6 +374,23 @@ function mixIn(h: number, word: number): number {
   return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
 }
 
+/** Lines from which a file's first claims are taken in WebAssembly (see wasmClaims.ts). */
+export const CLAIMS_IN_WASM = 1 << 16;
+
+/**
+ * The fresh LIDs of a file's lines (see the top of this file): assignByKeys of their
+ * contextKeys. A file of `wasmFrom` lines or more has its keys written and its first claims
+ * taken in WebAssembly's memory (see wasmClaims.ts).
+ */
+export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32Array {
+  const n = hashes.h1.length;
+  const length = lidLengthFor(n);
+  const memory = n >= wasmFrom ? claimMemory(n, length) : undefined;
+  if (!memory) return assignByKeys(contextKeys(hashes), length);
+  const keys = contextKeys(hashes, memory.keys);
+  return assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+}
+
 /**
  * Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order.
  */
@@ -393,13 +417,11 @@ function letterCandidate(k1: number, k2: number, from: number, length: number): 
  * and a line that went back to an earlier code, the clash that moved it gone, still reserves the
  * code it held, which no line new to the file can then take.
  */
-export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
+export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClaims): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
-  const n = k1.length;
-  const lids = new Uint32Array(n);
-  const first = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
-  let pending: number[] = [];
-  for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
+  const first = claimed ?? firstClaimsOf(keys, length);
+  const { lids } = first;
+  let pending = first.pending;
   if (pending.length === 0) return lids;
   /**
    * Index, among its key's candidates, of each moving line's reserve (found again when it first moves: few lines do).
@@ -451,6 +473,16 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     pending = [...next];
   }
   return lids;
+}
+
+/** The first claims of every line (see assignByKeys), in JavaScript. */
+function firstClaimsOf(keys: LineKeys, length: number): FirstClaims {
+  const n = keys.h1.length;
+  const lids = new Uint32Array(n);
+  const { once, twice } = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
+  const pending: number[] = [];
+  for (let i = 0; i < n; i++) if (twice.has(lids[i]!)) pending.push(i);
+  return { lids, once, twice, pending };
 }
 
 /** Words of the filter of the codes a round contests (see assignByKeys): 8 KiB. */
