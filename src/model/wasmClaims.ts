@@ -31,7 +31,7 @@ interface Exports {
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
 const CALL_LINES = 1 << 14;
 
-/** A file's first claims: each line's code held, the codes claimed (once, twice), the lines holding one claimed twice. */
+/** A file's first claims: each line's code held, the codes claimed once and twice, the lines holding one twice. */
 export interface FirstClaims {
   readonly lids: Uint32Array;
   readonly once: CodeSet;
