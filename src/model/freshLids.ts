@@ -397,14 +397,14 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
 const MAX_LEVELS = 32;
 
 /**
- * The k-th candidate of a key that contains a letter (the others are never LIDs), and its index in the key's
- * candidates.
+ * The index, from `from` on, of the first of a key's candidates that contains a letter (the
+ * others are never LIDs). (An index, not a pair with the code: tens of thousands of lines that
+ * clash each take a few, and the pairs were garbage.)
  */
-function letterCandidate(k1: number, k2: number, from: number, length: number): [number, number] {
-  for (let k = from; ; k++) {
-    const code = candidate(k1, k2, k, length);
-    if (hasLetter(code, length)) return [code, k];
-  }
+function letterAt(k1: number, k2: number, from: number, length: number): number {
+  let k = from;
+  while (!hasLetter(candidate(k1, k2, k, length), length)) k++;
+  return k;
 }
 
 /**
@@ -429,8 +429,7 @@ export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClai
   const reserveAt = new IntMap(pending.length);
   const reserveOf = (i: number) => {
     let at = reserveAt.get(i);
-    if (at === undefined)
-      at = letterCandidate(k1[i]!, k2[i]!, letterCandidate(k1[i]!, k2[i]!, 0, length)[1] + 1, length)[1];
+    if (at === undefined) at = letterAt(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, 0, length) + 1, length);
     return at;
   };
   // Later claims, counted, and the line holding each code held at a later round.
@@ -441,8 +440,12 @@ export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClai
     if (round > MAX_LEVELS) {
       // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
       for (const i of pending.sort((x, y) => x - y)) {
-        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
-        while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
+        let k = letterAt(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
+        let code = candidate(k1[i]!, k2[i]!, k, length);
+        while (claims(code) > 0) {
+          k = letterAt(k1[i]!, k2[i]!, k + 1, length);
+          code = candidate(k1[i]!, k2[i]!, k, length);
+        }
         later.set(code, 1);
         lids[i] = code;
       }
@@ -451,7 +454,8 @@ export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClai
     const claimed: number[] = [];
     for (const i of pending) {
       const at = reserveOf(i);
-      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, at + 1, length);
+      const r = letterAt(k1[i]!, k2[i]!, at + 1, length);
+      const reserve = candidate(k1[i]!, k2[i]!, r, length);
       lids[i] = candidate(k1[i]!, k2[i]!, at, length);
       reserveAt.set(i, r);
       later.set(reserve, (later.get(reserve) ?? 0) + 1);
@@ -524,10 +528,10 @@ function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { 
     else once.add(code);
   };
   for (let i = 0; i < n; i++) {
-    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
-    lids[i] = held;
-    claim(held);
-    claim(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
+    const k = letterAt(k1[i]!, k2[i]!, 0, length);
+    lids[i] = candidate(k1[i]!, k2[i]!, k, length);
+    claim(lids[i]!);
+    claim(candidate(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, k + 1, length), length));
   }
   return { once, twice };
 }
@@ -569,7 +573,7 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
   const reserves = new Uint32Array(inFileOrder ? 0 : n);
   const starts = new Uint32Array((1 << (valueBits - shift)) + 1);
   for (let i = 0; i < n; i++) {
-    // letterCandidate's first two candidates, unrolled: this loop runs for every line.
+    // letterAt's first two candidates, unrolled: this loop runs for every line.
     const a = k1[i]!;
     const step = k2[i]! | 1;
     let k = 0;
