@@ -12,6 +12,7 @@ const modules = [
   ['lines.wat', 'src/model/wasmLines.ts', 'LINES_WASM'],
   ['records.wat', 'src/model/wasmRecords.ts', 'RECORDS_WASM'],
   ['claims.wat', 'src/model/wasmClaims.ts', 'CLAIMS_WASM'],
+  ['hash.wat', 'src/model/wasmHash.ts', 'HASH_WASM'],
 ];
 const tools = await wabt();
 for (const [wat, holder, name] of modules) {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
+import { HASH_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
 
@@ -13,6 +14,7 @@ describe('the WebAssembly modules', () => {
     ['lines.wat', LINES_WASM],
     ['records.wat', RECORDS_WASM],
     ['claims.wat', CLAIMS_WASM],
+    ['hash.wat', HASH_WASM],
   ] as const) {
     it(`${wat} is what it assembles to`, async () => {
       const { default: wabt } = await import('wabt');

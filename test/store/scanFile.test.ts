@@ -15,12 +15,12 @@ import { runs } from '../support/runs.js';
 
 afterAll(cleanup);
 
-function scanned(bytes: Buffer, piece: number): ReturnType<typeof scanFile> {
+function scanned(bytes: Buffer, piece: number, wasm = true): ReturnType<typeof scanFile> {
   const file = path.join(tempDir(), 'f.txt');
   fs.writeFileSync(file, bytes);
   const fd = fs.openSync(file, 'r');
   try {
-    return scanFile(fd, bytes.length, piece);
+    return scanFile(fd, bytes.length, piece, 0, wasm);
   } finally {
     fs.closeSync(fd);
   }
@@ -49,7 +49,10 @@ const line = fc.oneof(
 );
 
 describe('scanFile', () => {
-  it('gives the lines, fingerprints and block offsets that reading the file whole gives', () => {
+  it.each([
+    ['in WebAssembly', true],
+    ['in JavaScript', false],
+  ])('gives the lines, fingerprints and block offsets that reading the file whole gives (%s)', (_, wasm) => {
     fc.assert(
       fc.property(
         fc.boolean(),
@@ -64,7 +67,7 @@ describe('scanFile', () => {
             bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
             Buffer.from(text, 'latin1'),
           ]);
-          const scan = scanned(bytes, piece);
+          const scan = scanned(bytes, piece, wasm);
           // (No assertion's value is returned: fast-check takes a returned false as a failure.)
           if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
             expect(scan).toBe('binary');
