@@ -9,13 +9,26 @@ import { giveBack, instantiate, MOST, PAGE } from './wasmModule.js';
 
 /** src/model/wasm/hash.wat, assembled (wabt, SIMD on), in base64. */
 export const HASH_WASM =
-  'AGFzbQEAAAABEAJgAX8Bf2AGf39/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBwgBBGhhc2gAAQqkAgI0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC+wBAQh/AkADQCAGIARPDQEgACABTw0BQcW78oh4IQhBjOWeunkhCSAIIQogCSELIAAhBwJAA0AgByABTw0BIActAAAhDCAMQQpGDQEgCCEKIAkhCyAIIAxzQZODgAhsIQggCSAIaiEJIAdBAWohBwwACwsgByAAayENIAcgAUkEQCANQQBLBEAgB0EBay0AAEENRgRAIAohCCALIQkgDUEBayENCwsLIAIgBkECdGogCCANcxAANgIAIAMgBkECdGogCSANQZXTx94FbHMQADYCACAGQQFqIQYgB0EBaiEADAALCyAFIAA2AgAgBgs=';
+  'AGFzbQEAAAABEwJgAX8Bf2AJf39/f39/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBwgBBGhhc2gAAQq+AgI0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC4YCAQh/AkADQCAJIARPDQEgACABTw0BIAYgCWogB3BFBEAgCCAANgIAIAhBBGohCAtBxbvyiHghC0GM5Z66eSEMIAshDSAMIQ4gACEKAkADQCAKIAFPDQEgCi0AACEPIA9BCkYNASALIQ0gDCEOIAsgD3NBk4OACGwhCyAMIAtqIQwgCkEBaiEKDAALCyAKIABrIRAgCiABSQRAIBBBAEsEQCAKQQFrLQAAQQ1GBEAgDSELIA4hDCAQQQFrIRALCwsgAiAJQQJ0aiALIBBzEAA2AgAgAyAJQQJ0aiAMIBBBldPH3gVscxAANgIAIAlBAWohCSAKQQFqIQAMAAsLIAUgADYCACAJCw==';
 
 interface Exports {
-  hash(start: number, end: number, h1: number, h2: number, max: number, next: number): number;
+  hash(
+    start: number,
+    end: number,
+    h1: number,
+    h2: number,
+    max: number,
+    next: number,
+    first: number,
+    block: number,
+    marks: number,
+  ): number;
 }
 
-/** Memory to read pieces of a file into (`bytes`) and fingerprint their lines, up to `most` lines a call. */
+/**
+ * Memory to read pieces of a file into (`bytes`) and fingerprint their lines, up to `most` lines
+ * a call, noting where each line whose number is a multiple of `block` starts.
+ */
 export interface LineHasher {
   /** Room for a piece (`room` bytes); a view that `grow` replaces. */
   readonly bytes: Buffer;
@@ -23,9 +36,19 @@ export interface LineHasher {
   grow(length: number): Buffer | undefined;
   /**
    * Fingerprints the lines of bytes from `start` (of `bytes`) on, to `end`, up to `max` of them
-   * (at most `most`), into `h1` and `h2` from `at`: how many, and where the next starts (`next`).
+   * (at most `most`), into `h1` and `h2` from `at` (the file's line number of the first): how
+   * many, and where the next starts (`next`). Where each of them numbered a multiple of `block`
+   * starts (in `bytes`) is given to `mark`.
    */
-  hash(start: number, end: number, max: number, h1: Uint32Array, h2: Uint32Array, at: number): number;
+  hash(
+    start: number,
+    end: number,
+    max: number,
+    h1: Uint32Array,
+    h2: Uint32Array,
+    at: number,
+    mark: (start: number) => void,
+  ): number;
   /** Where the line after the last one `hash` fingerprinted starts. */
   readonly next: number;
   /** Gives the memory back for the next module (see giveBack): nothing of this hasher is used after. */
@@ -33,10 +56,12 @@ export interface LineHasher {
 }
 
 /** Memory for pieces of `room` bytes; undefined where WebAssembly cannot give it. */
-export function lineHasher(room: number, most: number): LineHasher | undefined {
+export function lineHasher(room: number, most: number, block: number): LineHasher | undefined {
   const h1At = 0;
   const h2At = 4 * most;
-  const nextAt = 8 * most;
+  const marksAt = 8 * most;
+  const marks = Math.ceil(most / block) + 1;
+  const nextAt = marksAt + 4 * marks;
   const bytesAt = nextAt + 8;
   const instance = instantiate<Exports>(HASH_WASM, bytesAt + room);
   if (!instance) return undefined;
@@ -58,12 +83,24 @@ export function lineHasher(room: number, most: number): LineHasher | undefined {
       bytes = Buffer.from(memory.buffer, bytesAt, length);
       return bytes;
     },
-    hash(start, end, max, h1, h2, at) {
-      const count = exports.hash(bytesAt + start, bytesAt + end, h1At, h2At, Math.min(max, most), nextAt);
-      const words = new Uint32Array(memory.buffer, 0, 2 * most + 1);
+    hash(start, end, max, h1, h2, at, mark) {
+      const count = exports.hash(
+        bytesAt + start,
+        bytesAt + end,
+        h1At,
+        h2At,
+        Math.min(max, most),
+        nextAt,
+        at,
+        block,
+        marksAt,
+      );
+      const words = new Uint32Array(memory.buffer, 0, nextAt / 4 + 1);
       h1.set(words.subarray(0, count), at);
       h2.set(words.subarray(most, most + count), at);
-      next = words[2 * most]! - bytesAt;
+      for (let line = at + ((block - (at % block)) % block), m = marksAt / 4; line < at + count; line += block, m++)
+        mark(words[m]! - bytesAt);
+      next = words[nextAt / 4]! - bytesAt;
       return count;
     },
     get next() {

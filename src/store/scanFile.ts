@@ -10,6 +10,12 @@ import { type LineHasher, lineHasher } from '../model/wasmHash.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
 
+/**
+ * Lines fingerprinted a call into WebAssembly (each call costs some microseconds; between calls V8
+ * swaps in the optimised code, see wasmRecords.ts).
+ */
+const HASH_LINES = 16 * BLOCK;
+
 /** Bytes read at a time. */
 export const SCAN_PIECE = 4 << 20;
 
@@ -35,7 +41,7 @@ export function scanFile(
   wasm = true,
 ): ScannedFile | 'binary' | undefined {
   if (looksBinary(readAt(fd, 0, Math.min(size, SNIFF_BYTES)))) return 'binary';
-  const hasher = wasm ? lineHasher(Math.min(piece, size), BLOCK) : undefined;
+  const hasher = wasm ? lineHasher(Math.min(piece, size), HASH_LINES, BLOCK) : undefined;
   try {
     return scanPieces(fd, size, piece, minLines, hasher);
   } finally {
@@ -97,13 +103,12 @@ function scanPieces(
         h1 = grow(h1, grown);
         h2 = grow(h2, grown);
       }
-      if (count % BLOCK === 0) checkpoints.push(at + start);
       if (hasher) {
-        // Up to the next checkpoint, and to the room left in h1 and h2.
-        count += hasher.hash(start, end, Math.min(BLOCK - (count % BLOCK), h1.length - count), h1, h2, count);
+        count += hasher.hash(start, end, h1.length - count, h1, h2, count, (s) => checkpoints.push(at + s));
         start = hasher.next;
         continue;
       }
+      if (count % BLOCK === 0) checkpoints.push(at + start);
       const nl = hashLineAt(buffer, start, end, h1, h2, count);
       count++;
       start = nl + 1;

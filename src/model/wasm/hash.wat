@@ -16,16 +16,22 @@
 
   ;; Fingerprints the lines from $start on (up to $max of them) of bytes that run to $end, as
   ;; hashLineAt does each: h1 and h2 of the n-th written at $h1 and $h2 (32-bit words). A line
-  ;; ends at its `\n` (a `\r` before it is not content) or at $end (a `\r` there kept). Returns
-  ;; how many lines; where the next one starts is written at $next.
+  ;; ends at its `\n` (a `\r` before it is not content) or at $end (a `\r` there kept). The
+  ;; n-th line is the file's ($first + n)-th: where each line whose number is a multiple of
+  ;; $block starts is written at $marks, in turn. Returns how many lines; where the next one
+  ;; starts is written at $next.
   (func (export "hash") (param $start i32) (param $end i32) (param $h1 i32) (param $h2 i32) (param $max i32)
-      (param $next i32) (result i32)
+      (param $next i32) (param $first i32) (param $block i32) (param $marks i32) (result i32)
     (local $count i32) (local $p i32) (local $a i32) (local $b i32) (local $beforeA i32) (local $beforeB i32)
       (local $byte i32) (local $length i32)
     (block $done
       (loop $lines
         (br_if $done (i32.ge_u (local.get $count) (local.get $max)))
         (br_if $done (i32.ge_u (local.get $start) (local.get $end)))
+        (if (i32.eqz (i32.rem_u (i32.add (local.get $first) (local.get $count)) (local.get $block)))
+          (then
+            (i32.store (local.get $marks) (local.get $start))
+            (local.set $marks (i32.add (local.get $marks) (i32.const 4)))))
         (local.set $a (i32.const 0x811c9dc5))
         (local.set $b (i32.const 0x9747b28c))
         (local.set $beforeA (local.get $a))
