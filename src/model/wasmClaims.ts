@@ -11,7 +11,7 @@ import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
 export const CLAIMS_WASM =
-  'AGFzbQEAAAABIANgCX9/f39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBAMAAQIHEwIFZmlyc3QAAAdwZW5kaW5nAAIKlAQD7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgL';
+  'AGFzbQEAAAABQQZgCX9/f39/f39/fwF/YAZ/f39/f38Cf39gCH9/f39/f39/AGAHf39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBwYAAQIDBAUHIgQFZmlyc3QAAARzb3J0AAIFY2xhaW0AAwdwZW5kaW5nAAUKhggG7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBAEIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBAEIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLZwEDfyAAIAJxIQcCQANAIAUgByAHIANxIARqcnENASAGQQFqIQYgACAGIAFsaiACcSEHDAALCyAHIQgDQCAGQQFqIQYgACAGIAFsaiACcSEHIAUgByAHIANxIARqcnFFDQALIAggBwuXAgELf0EBIARBBWx0QQFrIQogBEEEa0EedCELQe/73vcBIApxIQxBxrGM4wAgCnEhDUGQhKGIAiAKcSEOAkADQCAIIANPDQEgCEECdCEJIAAgCWooAgAgASAJaigCAEEBciAKIAwgDSAOEAEhECEPIAIgCWogCyAPcjYCACAHBEAgBSAPIAZ2QQJ0aiERIBEoAgAhEiAHIBJBAnRqIA82AgAFIAUgDyAGdkEBakECdGohESARKAIAIRILIBEgEkEBajYCACAHBEAgBSAQIAZ2QQJ0aiERIBEoAgAhEiAHIBJBAnRqIBA2AgAFIAUgECAGdkEBakECdGohESARKAIAIRILIBEgEkEBajYCACAIQQFqIQgMAAsLC3ABBn8CQANAIAcgAU8NASAAIAdBAnRqKAIAIQggCEEFdkECdCEJQQEgCHQhCiACIAlqKAIAIQsgCyAKcQRAIAMgCHIgBCAMIAUgBhAEIAxBAWohDAUgAiAJaiALIApyNgIACyAHQQFqIQcMAAsLIAwLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgL';
 
 interface Exports {
   first(
@@ -26,7 +26,23 @@ interface Exports {
     shift: number,
   ): number;
   pending(lids: number, from: number, to: number, filter: number, shift: number, out: number): number;
+  sort(
+    k1: number,
+    k2: number,
+    lids: number,
+    n: number,
+    length: number,
+    counts: number,
+    shift: number,
+    sorted: number,
+  ): void;
+  claim(values: number, n: number, once: number, kind: number, again: number, filter: number, shift: number): number;
 }
+
+/** Bits of the biggest code values claimed in file order (see freshLids.ts, FILE_ORDER_BITS). */
+const FILE_ORDER_BITS = 25;
+/** Bits of a code's value claimed together when the claims are sorted by part (see freshLids.ts, BUCKET_BITS). */
+const PART_BITS = 22;
 
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
 const CALL_LINES = 1 << 14;
@@ -49,13 +65,12 @@ export interface ClaimMemory {
 }
 
 /**
- * Memory for the first claims of `n` lines whose LIDs have `length` characters (4 or 5: a bitmap
- * of every 6-character code would take 128 MiB); undefined where WebAssembly cannot give it.
+ * Memory for the first claims of `n` lines whose LIDs have `length` characters; undefined where
+ * WebAssembly cannot give it.
  * The codes held pass through it a few lines at a time into an array of JavaScript's: the memory,
  * its keys and bitmaps, is garbage once the LIDs are settled, and they are not copied out whole.
  */
 export function claimMemory(n: number, length: number): ClaimMemory | undefined {
-  if (length > 5) return undefined;
   const valueBits = 5 * length;
   const mask = 2 ** valueBits - 1;
   const bitmapBytes = 2 ** valueBits / 8;
@@ -67,7 +82,15 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const filterAt = onceAt + bitmapBytes;
   const codesAt = filterAt + 2 ** filterBits / 8;
   const outAt = codesAt + 4 * CALL_LINES;
-  const instance = instantiate<Exports>(CLAIMS_WASM, outAt + 8 * CALL_LINES);
+  // A bitmap past the cache is claimed by parts (see freshLids.ts, firstClaims): the claims sorted
+  // by part first, each line's code held kept here meanwhile.
+  const byParts = valueBits > FILE_ORDER_BITS;
+  const partShift = Math.min(valueBits, PART_BITS);
+  const parts = 2 ** (valueBits - partShift);
+  const lidsAt = outAt + 8 * CALL_LINES;
+  const countsAt = lidsAt + (byParts ? 4 * n : 0);
+  const sortedAt = countsAt + 4 * (parts + 1);
+  const instance = instantiate<Exports>(CLAIMS_WASM, byParts ? sortedAt + 8 * n : lidsAt);
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
@@ -87,17 +110,54 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
       table.add(code);
     },
   };
+  /** The first claims sorted by part, then claimed a part after the other; the codes held into `lids`. */
+  const claimByParts = (lids: Uint32Array) => {
+    const sort = (sorted: number) => {
+      for (let from = 0; from < n; from += CALL_LINES)
+        exports.sort(
+          4 * from,
+          4 * (n + from),
+          lidsAt + 4 * from,
+          Math.min(CALL_LINES, n - from),
+          length,
+          countsAt,
+          partShift,
+          sorted,
+        );
+    };
+    sort(0);
+    const starts = new Uint32Array(memory.buffer, countsAt, parts + 1);
+    for (let p = 1; p <= parts; p++) starts[p]! += starts[p - 1]!;
+    sort(sortedAt);
+    const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);
+    const kind = ((length - 4) << 30) >>> 0;
+    for (let from = 0; from < 2 * n; from += CALL_LINES) {
+      const again = exports.claim(
+        sortedAt + 4 * from,
+        Math.min(CALL_LINES, 2 * n - from),
+        onceAt,
+        kind,
+        outAt,
+        filterAt,
+        shift,
+      );
+      for (let j = 0; j < again; j++) table.add(out[j]!);
+    }
+    lids.set(new Uint32Array(memory.buffer, lidsAt, n));
+  };
   return {
     keys: new Uint32Array(memory.buffer, 0, 2 * n),
     firstClaims(lids) {
       const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
       const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);
-      for (let from = 0; from < n; from += CALL_LINES) {
-        const count = Math.min(CALL_LINES, n - from);
-        const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
-        lids.set(codes.subarray(0, count), from);
-        for (let j = 0; j < again; j++) table.add(out[j]!);
-      }
+      if (byParts) claimByParts(lids);
+      else
+        for (let from = 0; from < n; from += CALL_LINES) {
+          const count = Math.min(CALL_LINES, n - from);
+          const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
+          lids.set(codes.subarray(0, count), from);
+          for (let j = 0; j < again; j++) table.add(out[j]!);
+        }
       const pending: number[] = [];
       for (let from = 0; from < n; from += CALL_LINES) {
         const count = Math.min(CALL_LINES, n - from);

@@ -68,6 +68,99 @@
         (br $lines)))
     (local.get $count))
 
+  ;; The values of a key's first two candidates with a letter (see first), from its halves $a and
+  ;; $step (made odd); $low, $six and $high as first makes them.
+  (func $pair (param $a i32) (param $step i32) (param $mask i32) (param $low i32) (param $six i32) (param $high i32)
+      (result i32 i32)
+    (local $k i32) (local $value i32) (local $held i32)
+    (local.set $value (i32.and (local.get $a) (local.get $mask)))
+    (block $found
+      (loop $tries
+        (br_if $found (i32.and (local.get $high)
+          (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+        (br $tries)))
+    (local.set $held (local.get $value))
+    (loop $reserve
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+      (br_if $reserve (i32.eqz (i32.and (local.get $high)
+        (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))))
+    (local.get $held)
+    (local.get $value))
+
+  ;; For a bitmap too big to be claimed in file order (every 6-character code): for lines 0..n-1,
+  ;; each line's first candidate with a letter goes to $lids (its code), and the values of it
+  ;; and the next are counted by part (value >> $shift) at $counts, one word after the part's;
+  ;; or, $sorted not 0, written at $sorted where $counts says each part starts (and counted there).
+  (func (export "sort") (param $k1 i32) (param $k2 i32) (param $lids i32) (param $n i32) (param $length i32)
+      (param $counts i32) (param $shift i32) (param $sorted i32)
+    (local $i i32) (local $at i32) (local $mask i32) (local $kind i32) (local $low i32) (local $six i32) (local $high i32)
+      (local $held i32) (local $reserve i32) (local $slot i32) (local $count i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (i32.mul (local.get $length) (i32.const 5))) (i32.const 1)))
+    (local.set $kind (i32.shl (i32.sub (local.get $length) (i32.const 4)) (i32.const 30)))
+    (local.set $low (i32.and (i32.const 0x1ef7bdef) (local.get $mask)))
+    (local.set $six (i32.and (i32.const 0x0c6318c6) (local.get $mask)))
+    (local.set $high (i32.and (i32.const 0x21084210) (local.get $mask)))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+        (call $pair
+          (i32.load (i32.add (local.get $k1) (local.get $at)))
+          (i32.or (i32.load (i32.add (local.get $k2) (local.get $at))) (i32.const 1))
+          (local.get $mask) (local.get $low) (local.get $six) (local.get $high))
+        (local.set $reserve)
+        (local.set $held)
+        (i32.store (i32.add (local.get $lids) (local.get $at)) (i32.or (local.get $kind) (local.get $held)))
+        ;; the value held: counted in its part's word after the part's, or written where its part's word says
+        (if (local.get $sorted)
+          (then
+            (local.set $slot (i32.add (local.get $counts) (i32.shl (i32.shr_u (local.get $held) (local.get $shift)) (i32.const 2))))
+            (local.set $count (i32.load (local.get $slot)))
+            (i32.store (i32.add (local.get $sorted) (i32.shl (local.get $count) (i32.const 2))) (local.get $held)))
+          (else
+            (local.set $slot (i32.add (local.get $counts)
+              (i32.shl (i32.add (i32.shr_u (local.get $held) (local.get $shift)) (i32.const 1)) (i32.const 2))))
+            (local.set $count (i32.load (local.get $slot)))))
+        (i32.store (local.get $slot) (i32.add (local.get $count) (i32.const 1)))
+        ;; the reserve, as well
+        (if (local.get $sorted)
+          (then
+            (local.set $slot (i32.add (local.get $counts) (i32.shl (i32.shr_u (local.get $reserve) (local.get $shift)) (i32.const 2))))
+            (local.set $count (i32.load (local.get $slot)))
+            (i32.store (i32.add (local.get $sorted) (i32.shl (local.get $count) (i32.const 2))) (local.get $reserve)))
+          (else
+            (local.set $slot (i32.add (local.get $counts)
+              (i32.shl (i32.add (i32.shr_u (local.get $reserve) (local.get $shift)) (i32.const 1)) (i32.const 2))))
+            (local.set $count (i32.load (local.get $slot)))))
+        (i32.store (local.get $slot) (i32.add (local.get $count) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines))))
+
+  ;; Claims the n values at $values (32-bit words) as first claims its candidates: a value
+  ;; claimed before is listed at $again (its code: $kind added) and marked in the filter.
+  ;; Returns how many it listed.
+  (func (export "claim") (param $values i32) (param $n i32) (param $once i32) (param $kind i32) (param $again i32)
+      (param $filter i32) (param $shift i32) (result i32)
+    (local $i i32) (local $value i32) (local $word i32) (local $bit i32) (local $bits i32) (local $count i32)
+    (block $done
+      (loop $claims
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $value (i32.load (i32.add (local.get $values) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $word (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2)))
+        (local.set $bit (i32.shl (i32.const 1) (local.get $value)))
+        (local.set $bits (i32.load (i32.add (local.get $once) (local.get $word))))
+        (if (i32.and (local.get $bits) (local.get $bit))
+          (then (call $again (i32.or (local.get $kind) (local.get $value)) (local.get $again) (local.get $count)
+            (local.get $filter) (local.get $shift))
+            (local.set $count (i32.add (local.get $count) (i32.const 1))))
+          (else (i32.store (i32.add (local.get $once) (local.get $word)) (i32.or (local.get $bits) (local.get $bit)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $claims)))
+    (local.get $count))
+
   ;; Writes $code at $list's $at-th word and sets its bit in the filter at $filter.
   (func $again (param $code i32) (param $list i32) (param $at i32) (param $filter i32) (param $shift i32)
     (local $bit i32)
