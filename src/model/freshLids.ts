@@ -473,7 +473,7 @@ export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClai
       if (line !== undefined && lids[line] === code) next.add(line);
       if (first.once.has(code)) contestedFirst.add(code);
     }
-    if (contestedFirst.size > 0) addHolders(lids, contestedFirst, next);
+    if (contestedFirst.size > 0) (first.holders ?? addHolders)(lids, contestedFirst, next);
     pending = [...next];
   }
   return lids;

@@ -47,6 +47,10 @@ const FILE_ORDER_BITS = 25;
 /** Bits of a code's value claimed together when the claims are sorted by part (see freshLids.ts, BUCKET_BITS). */
 const PART_BITS = 22;
 
+/** Bits of the filter of the codes a round of clashes contests (see freshLids.ts, addHolders): 8 KiB. */
+const HOLDERS_BITS = 16;
+const HOLDERS_FILTER = 2 ** HOLDERS_BITS;
+
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
 const CALL_LINES = 1 << 14;
 
@@ -57,6 +61,8 @@ export interface FirstClaims {
   readonly twice: CodeSet;
   /** The lines whose code held is claimed twice, in file order. */
   readonly pending: number[];
+  /** Adds to `into` each line (in file order) whose code in `lids` is one of `codes` (see addHolders). */
+  holders?(lids: Uint32Array, codes: Set<number>, into: Set<number>): void;
 }
 
 /** Memory for the first claims of `n` lines' LIDs of `length` characters. */
@@ -90,7 +96,8 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const byParts = valueBits > FILE_ORDER_BITS;
   const partShift = Math.min(valueBits, PART_BITS);
   const parts = 2 ** (valueBits - partShift);
-  const lidsAt = outAt + 8 * CALL_LINES;
+  const holdersAt = outAt + 8 * CALL_LINES;
+  const lidsAt = holdersAt + HOLDERS_FILTER / 8;
   const countsAt = lidsAt + (byParts ? 4 * n : 0);
   const sortedAt = countsAt + 4 * (parts + 1);
   const instance = instantiate<Exports>(CLAIMS_WASM, byParts ? sortedAt + 8 * n : lidsAt);
@@ -112,6 +119,26 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
       filter[bit(code) >>> 5]! |= 1 << (bit(code) & 31);
       table.add(code);
     },
+  };
+  /**
+   * Gives `found` each line (in file order) whose code in `lids` has its bit (code·0x9e3779b1 >>
+   * `shift`) set in the filter at `filter`, and is one `has` has.
+   */
+  const linesOf = (
+    lids: Uint32Array,
+    filter: number,
+    shift: number,
+    has: (code: number) => boolean,
+    found: (line: number) => void,
+  ) => {
+    const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
+    const out = new Uint32Array(memory.buffer, outAt, CALL_LINES);
+    for (let from = 0; from < n; from += CALL_LINES) {
+      const count = Math.min(CALL_LINES, n - from);
+      codes.set(lids.subarray(from, from + count));
+      const passed = exports.pending(codesAt, 0, count, filter, shift, outAt);
+      for (let j = 0; j < passed; j++) if (has(codes[out[j]!]!)) found(from + out[j]!);
+    }
   };
   /** The first claims sorted by part, then claimed a part after the other; the codes held into `lids`. */
   const claimByParts = (lids: Uint32Array) => {
@@ -162,13 +189,26 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
           for (let j = 0; j < again; j++) table.add(out[j]!);
         }
       const pending: number[] = [];
-      for (let from = 0; from < n; from += CALL_LINES) {
-        const count = Math.min(CALL_LINES, n - from);
-        codes.set(lids.subarray(from, from + count));
-        const found = exports.pending(codesAt, 0, count, filterAt, shift, outAt);
-        for (let j = 0; j < found; j++) if (table.has(codes[out[j]!]!)) pending.push(from + out[j]!);
-      }
-      return { lids, once, twice, pending };
+      linesOf(
+        lids,
+        filterAt,
+        shift,
+        (code) => table.has(code),
+        (line) => pending.push(line),
+      );
+      const holders = (of: Uint32Array, held: Set<number>, into: Set<number>) => {
+        const bits = new Uint32Array(memory.buffer, holdersAt, HOLDERS_FILTER / 32).fill(0);
+        const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> (32 - HOLDERS_BITS);
+        for (const code of held) bits[bit(code) >>> 5]! |= 1 << (bit(code) & 31);
+        linesOf(
+          of,
+          holdersAt,
+          32 - HOLDERS_BITS,
+          (code) => held.has(code),
+          (line) => into.add(line),
+        );
+      };
+      return { lids, once, twice, pending, holders };
     },
   };
 }
