@@ -3,10 +3,10 @@
 // claimed again listed (few) and marked in a filter of their hashes, and the lines whose code
 // held passes the filter. For a million lines this takes some 30 ms of CPU where the loop in
 // JavaScript, run once a process, took 150 (with its lookup of every line's code in the table of
-// those claimed again). A bitmap past the processor's cache (6 characters, 128 MiB) is claimed by
-// parts, the claims sorted first, as firstClaims does: the sorted claims stay in the memory until
-// it goes (some 60 MB more at the peak of 10,000,000 lines, for some 10% less time). The module
-// is src/model/wasm/claims.wat, assembled below
+// those claimed again). 6-character LIDs stay in JavaScript, which sorts their claims by part: a
+// bitmap of every code (128 MiB) and the sorted claims would stay in the memory until it goes,
+// some 60 MB more at the peak of 10,000,000 lines for some 8% less time. The module is
+// src/model/wasm/claims.wat, assembled below
 // (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import { CodeTable, type CodeSet } from './lid.js';
@@ -14,7 +14,7 @@ import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
 export const CLAIMS_WASM =
-  'AGFzbQEAAAABQQZgCX9/f39/f39/fwF/YAZ/f39/f38Cf39gCH9/f39/f39/AGAHf39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBwYAAQIDBAUHIgQFZmlyc3QAAARzb3J0AAIFY2xhaW0AAwdwZW5kaW5nAAUKhggG7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBAEIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBAEIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLZwEDfyAAIAJxIQcCQANAIAUgByAHIANxIARqcnENASAGQQFqIQYgACAGIAFsaiACcSEHDAALCyAHIQgDQCAGQQFqIQYgACAGIAFsaiACcSEHIAUgByAHIANxIARqcnFFDQALIAggBwuXAgELf0EBIARBBWx0QQFrIQogBEEEa0EedCELQe/73vcBIApxIQxBxrGM4wAgCnEhDUGQhKGIAiAKcSEOAkADQCAIIANPDQEgCEECdCEJIAAgCWooAgAgASAJaigCAEEBciAKIAwgDSAOEAEhECEPIAIgCWogCyAPcjYCACAHBEAgBSAPIAZ2QQJ0aiERIBEoAgAhEiAHIBJBAnRqIA82AgAFIAUgDyAGdkEBakECdGohESARKAIAIRILIBEgEkEBajYCACAHBEAgBSAQIAZ2QQJ0aiERIBEoAgAhEiAHIBJBAnRqIBA2AgAFIAUgECAGdkEBakECdGohESARKAIAIRILIBEgEkEBajYCACAIQQFqIQgMAAsLC3ABBn8CQANAIAcgAU8NASAAIAdBAnRqKAIAIQggCEEFdkECdCEJQQEgCHQhCiACIAlqKAIAIQsgCyAKcQRAIAMgCHIgBCAMIAUgBhAEIAxBAWohDAUgAiAJaiALIApyNgIACyAHQQFqIQcMAAsLIAwLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgL';
+  'AGFzbQEAAAABIANgCX9/f39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBAMAAQIHEwIFZmlyc3QAAAdwZW5kaW5nAAIKlAQD7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgL';
 
 interface Exports {
   first(
@@ -29,23 +29,7 @@ interface Exports {
     shift: number,
   ): number;
   pending(lids: number, from: number, to: number, filter: number, shift: number, out: number): number;
-  sort(
-    k1: number,
-    k2: number,
-    lids: number,
-    n: number,
-    length: number,
-    counts: number,
-    shift: number,
-    sorted: number,
-  ): void;
-  claim(values: number, n: number, once: number, kind: number, again: number, filter: number, shift: number): number;
 }
-
-/** Bits of the biggest code values claimed in file order (see freshLids.ts, FILE_ORDER_BITS). */
-const FILE_ORDER_BITS = 25;
-/** Bits of a code's value claimed together when the claims are sorted by part (see freshLids.ts, BUCKET_BITS). */
-const PART_BITS = 22;
 
 /** Bits of the filter of the codes a round of clashes contests (see freshLids.ts, addHolders): 8 KiB. */
 const HOLDERS_BITS = 16;
@@ -74,12 +58,13 @@ export interface ClaimMemory {
 }
 
 /**
- * Memory for the first claims of `n` lines whose LIDs have `length` characters; undefined where
- * WebAssembly cannot give it.
+ * Memory for the first claims of `n` lines whose LIDs have `length` characters (4 or 5: see
+ * above for 6); undefined where WebAssembly cannot give it.
  * The codes held pass through it a few lines at a time into an array of JavaScript's: the memory,
  * its keys and bitmaps, is garbage once the LIDs are settled, and they are not copied out whole.
  */
 export function claimMemory(n: number, length: number): ClaimMemory | undefined {
+  if (length > 5) return undefined;
   const valueBits = 5 * length;
   const mask = 2 ** valueBits - 1;
   const bitmapBytes = 2 ** valueBits / 8;
@@ -91,16 +76,8 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const filterAt = onceAt + bitmapBytes;
   const codesAt = filterAt + 2 ** filterBits / 8;
   const outAt = codesAt + 4 * CALL_LINES;
-  // A bitmap past the cache is claimed by parts (see freshLids.ts, firstClaims): the claims sorted
-  // by part first, each line's code held kept here meanwhile.
-  const byParts = valueBits > FILE_ORDER_BITS;
-  const partShift = Math.min(valueBits, PART_BITS);
-  const parts = 2 ** (valueBits - partShift);
   const holdersAt = outAt + 8 * CALL_LINES;
-  const lidsAt = holdersAt + HOLDERS_FILTER / 8;
-  const countsAt = lidsAt + (byParts ? 4 * n : 0);
-  const sortedAt = countsAt + 4 * (parts + 1);
-  const instance = instantiate<Exports>(CLAIMS_WASM, byParts ? sortedAt + 8 * n : lidsAt);
+  const instance = instantiate<Exports>(CLAIMS_WASM, holdersAt + HOLDERS_FILTER / 8);
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
@@ -140,54 +117,17 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
       for (let j = 0; j < passed; j++) if (has(codes[out[j]!]!)) found(from + out[j]!);
     }
   };
-  /** The first claims sorted by part, then claimed a part after the other; the codes held into `lids`. */
-  const claimByParts = (lids: Uint32Array) => {
-    const sort = (sorted: number) => {
-      for (let from = 0; from < n; from += CALL_LINES)
-        exports.sort(
-          4 * from,
-          4 * (n + from),
-          lidsAt + 4 * from,
-          Math.min(CALL_LINES, n - from),
-          length,
-          countsAt,
-          partShift,
-          sorted,
-        );
-    };
-    sort(0);
-    const starts = new Uint32Array(memory.buffer, countsAt, parts + 1);
-    for (let p = 1; p <= parts; p++) starts[p]! += starts[p - 1]!;
-    sort(sortedAt);
-    const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);
-    const kind = ((length - 4) << 30) >>> 0;
-    for (let from = 0; from < 2 * n; from += CALL_LINES) {
-      const again = exports.claim(
-        sortedAt + 4 * from,
-        Math.min(CALL_LINES, 2 * n - from),
-        onceAt,
-        kind,
-        outAt,
-        filterAt,
-        shift,
-      );
-      for (let j = 0; j < again; j++) table.add(out[j]!);
-    }
-    lids.set(new Uint32Array(memory.buffer, lidsAt, n));
-  };
   return {
     keys: new Uint32Array(memory.buffer, 0, 2 * n),
     firstClaims(lids) {
       const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
       const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);
-      if (byParts) claimByParts(lids);
-      else
-        for (let from = 0; from < n; from += CALL_LINES) {
-          const count = Math.min(CALL_LINES, n - from);
-          const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
-          lids.set(codes.subarray(0, count), from);
-          for (let j = 0; j < again; j++) table.add(out[j]!);
-        }
+      for (let from = 0; from < n; from += CALL_LINES) {
+        const count = Math.min(CALL_LINES, n - from);
+        const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
+        lids.set(codes.subarray(0, count), from);
+        for (let j = 0; j < again; j++) table.add(out[j]!);
+      }
       const pending: number[] = [];
       linesOf(
         lids,
