@@ -57,13 +57,30 @@ export function giveBack(memory: WebAssembly.Memory): void {
 /** The biggest memory given back. */
 const SPARE_MOST = 16 << 20;
 
-/** The memory given back, zeroed and grown to `size` bytes, or undefined. */
+/**
+ * The memory given back, zeroed and grown to `size` bytes, or undefined (none given back, or it
+ * could not grow: a new memory is tried then, which may fit where growing this one did not).
+ */
 function spareMemory(size: number): WebAssembly.Memory | undefined {
   const memory = spare;
   spare = undefined;
   if (!memory) return undefined;
-  new Uint8Array(memory.buffer).fill(0);
-  const pages = Math.ceil(size / PAGE) - memory.buffer.byteLength / PAGE;
-  if (pages > 0) memory.grow(pages);
+  const used = memory.buffer.byteLength;
+  const pages = Math.ceil(size / PAGE) - used / PAGE;
+  try {
+    if (pages > 0) memory.grow(pages);
+  } catch {
+    return undefined;
+  }
+  // (The pages it grew by come zeroed.)
+  new Uint8Array(memory.buffer, 0, used).fill(0);
   return memory;
+}
+
+/**
+ * Lets go of the memory given back, if no module took it: at the end of a command, so that a
+ * server (rt mcp) does not hold it between calls.
+ */
+export function dropSpareMemory(): void {
+  spare = undefined;
 }
