@@ -31,6 +31,7 @@ import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
 import { claimMemory, type FirstClaims } from './wasmClaims.js';
+import { dropSpareMemory } from './wasmModule.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -386,7 +387,12 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
   const n = hashes.h1.length;
   const length = lidLengthFor(n);
   const memory = n >= wasmFrom ? claimMemory(n, length) : undefined;
-  if (!memory) return assignByKeys(contextKeys(hashes), length);
+  if (!memory) {
+    // A big file's scan gave its memory back for these claims (see wasmModule.ts, giveBack): it
+    // is not held through JavaScript's.
+    dropSpareMemory();
+    return assignByKeys(contextKeys(hashes), length);
+  }
   const keys = contextKeys(hashes, memory.keys);
   return assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
 }

@@ -1,7 +1,11 @@
 // A memory given back (src/model/wasmModule.ts, giveBack) is taken by the next module, zeroed, when it
-// can grow to the size asked; else a new memory is; and one let go of at a command's end is not.
+// can grow to the size asked; else a new memory is; one let go of (at a command's end, or when a
+// file's claims are taken in JavaScript) is not.
 
 import { describe, expect, it } from 'vitest';
+import { freshLids } from '../../src/model/freshLids.js';
+import { hashLines } from '../../src/model/hash.js';
+import { splitLines } from '../../src/model/lines.js';
 import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
 import { dropSpareMemory, giveBack, instantiate, PAGE } from '../../src/model/wasmModule.js';
 
@@ -38,6 +42,13 @@ describe('a memory given back', () => {
     const memory = written();
     giveBack(memory);
     dropSpareMemory();
+    expect(instantiate(CLAIMS_WASM, PAGE)?.memory).not.toBe(memory);
+  });
+
+  it("is let go of when a file's claims are taken in JavaScript, not held through them", () => {
+    const memory = written();
+    giveBack(memory);
+    freshLids(hashLines(splitLines(Buffer.from('a\nb\n'))), Number.POSITIVE_INFINITY);
     expect(instantiate(CLAIMS_WASM, PAGE)?.memory).not.toBe(memory);
   });
 });
