@@ -5,7 +5,7 @@
 // JavaScript, run once a process, took 150 (with its lookup of every line's code in the table of
 // those claimed again). 6-character LIDs stay in JavaScript, which sorts their claims by part: a
 // bitmap of every code (128 MiB) and the sorted claims would stay in the memory until it goes,
-// some 60 MB more at the peak of 10,000,000 lines for some 8% less time. The module is
+// some 70 MB more at the peak of 10,000,000 lines for some 10% less time. The module is
 // src/model/wasm/claims.wat, assembled below
 // (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
