@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const modules = [
   ['lines.wat', 'src/model/wasmLines.ts', 'LINES_WASM'],
   ['records.wat', 'src/model/wasmRecords.ts', 'RECORDS_WASM'],
+  ['claims.wat', 'src/model/wasmClaims.ts', 'CLAIMS_WASM'],
+  ['hash.wat', 'src/model/wasmHash.ts', 'HASH_WASM'],
 ];
 const tools = await wabt();
 for (const [wat, holder, name] of modules) {
@@ -20,7 +22,7 @@ for (const [wat, holder, name] of modules) {
   const base64 = Buffer.from(module.toBinary({}).buffer).toString('base64');
   const file = path.join(root, holder);
   const text = fs.readFileSync(file, 'utf8');
-  const pattern = new RegExp(`(export const ${name} = ')[A-Za-z0-9+/=]*(';)`);
+  const pattern = new RegExp(`(export const ${name} =\\s*')[A-Za-z0-9+/=]*(';)`);
   if (!pattern.test(text)) throw new Error(`${holder} holds no ${name}`);
   fs.writeFileSync(file, text.replace(pattern, `$1${base64}$2`));
   console.log(`${wat}: ${Buffer.byteLength(base64, 'base64')} bytes into ${holder} (${name})`);

@@ -1,6 +1,7 @@
 // A command's run once its operands and options are read, from a command line (by commander) or
 // from a tool call's fields (rt mcp): the same checks, in the same order, then its handler.
 
+import { dropSpareMemory } from '../model/wasmModule.js';
 import { forgetSniffed } from '../store/indexedFile.js';
 import type { Context } from './context.js';
 import { parseOptions, switchesGiven, type GivenOptions } from './options.js';
@@ -19,6 +20,8 @@ export async function runCommand(spec: CommandSpec, ctx: Context, args: Args, gi
   } finally {
     // Bytes a search kept are forgotten first, even if the flush throws: a server's next call reads anew.
     forgetSniffed();
+    // A big file's scan may leave a memory given back for claims that did not follow.
+    dropSpareMemory();
     // What the command saved of the state lands now, as one segment per root (see The store is a cache).
     ctx.flushState();
   }

@@ -29,7 +29,9 @@
 import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
-import { candidate, CodeTable, hasLetter, type CodeSet } from './lid.js';
+import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
+import { claimMemory, type FirstClaims } from './wasmClaims.js';
+import { dropSpareMemory } from './wasmModule.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
 const EDGE_1 = 0x6a09e667;
@@ -48,7 +50,10 @@ const SIEVE_PART_BITS = 22;
  * Whether each line's content occurs more than once in the file (1) or once (0). Its working
  * arrays take `scratch`, two words a line (contextKeys then writes the keys there).
  */
-export function repeatedLines(hashes: LineHashes, scratch = new Uint32Array(2 * hashes.h1.length)): Uint8Array {
+export function repeatedLines(
+  hashes: LineHashes,
+  scratch: Uint32Array = new Uint32Array(2 * hashes.h1.length),
+): Uint8Array {
   const n = hashes.h1.length;
   const { h1, h2 } = hashes;
   const repeated = new Uint8Array(n);
@@ -148,11 +153,14 @@ function markRepeated(
 
 /**
  * The keys of every line of a file, written over the sieve's working arrays once it is done
- * with them: a big file's first reading holds one set of such arrays, not both.
+ * with them: a big file's first reading holds one set of such arrays, not both. `scratch`, two
+ * words a line, holds them (k1 of every line, then k2).
  */
-export function contextKeys(hashes: LineHashes): LineKeys {
+export function contextKeys(
+  hashes: LineHashes,
+  scratch: Uint32Array = new Uint32Array(2 * hashes.h1.length),
+): LineKeys {
   const n = hashes.h1.length;
-  const scratch = new Uint32Array(2 * n);
   const repeated = repeatedLines(hashes, scratch);
   const k1 = scratch.subarray(0, n);
   const k2 = scratch.subarray(n, 2 * n);
@@ -367,20 +375,42 @@ function mixIn(h: number, word: number): number {
   return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
 }
 
+/** Lines from which a file's first claims are taken in WebAssembly (see wasmClaims.ts). */
+export const CLAIMS_IN_WASM = 1 << 16;
+
+/**
+ * The fresh LIDs of a file's lines (see the top of this file): assignByKeys of their
+ * contextKeys. A file of `wasmFrom` lines or more has its keys written and its first claims
+ * taken in WebAssembly's memory (see wasmClaims.ts).
+ */
+export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32Array {
+  const n = hashes.h1.length;
+  const length = lidLengthFor(n);
+  const memory = n >= wasmFrom ? claimMemory(n, length) : undefined;
+  if (!memory) {
+    // A big file's scan gave its memory back for these claims (see wasmModule.ts, giveBack): it
+    // is not held through JavaScript's.
+    dropSpareMemory();
+    return assignByKeys(contextKeys(hashes), length);
+  }
+  const keys = contextKeys(hashes, memory.keys);
+  return assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+}
+
 /**
  * Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order.
  */
 const MAX_LEVELS = 32;
 
 /**
- * The k-th candidate of a key that contains a letter (the others are never LIDs), and its index in the key's
- * candidates.
+ * The index, from `from` on, of the first of a key's candidates that contains a letter (the
+ * others are never LIDs). (An index, not a pair with the code: tens of thousands of lines that
+ * clash each take a few, and the pairs were garbage.)
  */
-function letterCandidate(k1: number, k2: number, from: number, length: number): [number, number] {
-  for (let k = from; ; k++) {
-    const code = candidate(k1, k2, k, length);
-    if (hasLetter(code, length)) return [code, k];
-  }
+function letterAt(k1: number, k2: number, from: number, length: number): number {
+  let k = from;
+  while (!hasLetter(candidate(k1, k2, k, length), length)) k++;
+  return k;
 }
 
 /**
@@ -393,13 +423,11 @@ function letterCandidate(k1: number, k2: number, from: number, length: number): 
  * and a line that went back to an earlier code, the clash that moved it gone, still reserves the
  * code it held, which no line new to the file can then take.
  */
-export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
+export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClaims): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
-  const n = k1.length;
-  const lids = new Uint32Array(n);
-  const first = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
-  let pending: number[] = [];
-  for (let i = 0; i < n; i++) if (first.twice.has(lids[i]!)) pending.push(i);
+  const first = claimed ?? firstClaimsOf(keys, length);
+  const { lids } = first;
+  let pending = first.pending;
   if (pending.length === 0) return lids;
   /**
    * Index, among its key's candidates, of each moving line's reserve (found again when it first moves: few lines do).
@@ -407,8 +435,7 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const reserveAt = new IntMap(pending.length);
   const reserveOf = (i: number) => {
     let at = reserveAt.get(i);
-    if (at === undefined)
-      at = letterCandidate(k1[i]!, k2[i]!, letterCandidate(k1[i]!, k2[i]!, 0, length)[1] + 1, length)[1];
+    if (at === undefined) at = letterAt(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, 0, length) + 1, length);
     return at;
   };
   // Later claims, counted, and the line holding each code held at a later round.
@@ -419,8 +446,12 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     if (round > MAX_LEVELS) {
       // Only lines of one key clash this long: the first code nobody claims, in file order, settles them.
       for (const i of pending.sort((x, y) => x - y)) {
-        let [code, k] = letterCandidate(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
-        while (claims(code) > 0) [code, k] = letterCandidate(k1[i]!, k2[i]!, k + 1, length);
+        let k = letterAt(k1[i]!, k2[i]!, reserveOf(i) + 1, length);
+        let code = candidate(k1[i]!, k2[i]!, k, length);
+        while (claims(code) > 0) {
+          k = letterAt(k1[i]!, k2[i]!, k + 1, length);
+          code = candidate(k1[i]!, k2[i]!, k, length);
+        }
         later.set(code, 1);
         lids[i] = code;
       }
@@ -429,7 +460,8 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     const claimed: number[] = [];
     for (const i of pending) {
       const at = reserveOf(i);
-      const [reserve, r] = letterCandidate(k1[i]!, k2[i]!, at + 1, length);
+      const r = letterAt(k1[i]!, k2[i]!, at + 1, length);
+      const reserve = candidate(k1[i]!, k2[i]!, r, length);
       lids[i] = candidate(k1[i]!, k2[i]!, at, length);
       reserveAt.set(i, r);
       later.set(reserve, (later.get(reserve) ?? 0) + 1);
@@ -447,10 +479,20 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
       if (line !== undefined && lids[line] === code) next.add(line);
       if (first.once.has(code)) contestedFirst.add(code);
     }
-    if (contestedFirst.size > 0) addHolders(lids, contestedFirst, next);
+    if (contestedFirst.size > 0) (first.holders ?? addHolders)(lids, contestedFirst, next);
     pending = [...next];
   }
   return lids;
+}
+
+/** The first claims of every line (see assignByKeys), in JavaScript. */
+function firstClaimsOf(keys: LineKeys, length: number): FirstClaims {
+  const n = keys.h1.length;
+  const lids = new Uint32Array(n);
+  const { once, twice } = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
+  const pending: number[] = [];
+  for (let i = 0; i < n; i++) if (twice.has(lids[i]!)) pending.push(i);
+  return { lids, once, twice, pending };
 }
 
 /** Words of the filter of the codes a round contests (see assignByKeys): 8 KiB. */
@@ -492,10 +534,10 @@ function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { 
     else once.add(code);
   };
   for (let i = 0; i < n; i++) {
-    const [held, k] = letterCandidate(k1[i]!, k2[i]!, 0, length);
-    lids[i] = held;
-    claim(held);
-    claim(letterCandidate(k1[i]!, k2[i]!, k + 1, length)[0]);
+    const k = letterAt(k1[i]!, k2[i]!, 0, length);
+    lids[i] = candidate(k1[i]!, k2[i]!, k, length);
+    claim(lids[i]!);
+    claim(candidate(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, k + 1, length), length));
   }
   return { once, twice };
 }
@@ -537,7 +579,7 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
   const reserves = new Uint32Array(inFileOrder ? 0 : n);
   const starts = new Uint32Array((1 << (valueBits - shift)) + 1);
   for (let i = 0; i < n; i++) {
-    // letterCandidate's first two candidates, unrolled: this loop runs for every line.
+    // letterAt's first two candidates, unrolled: this loop runs for every line.
     const a = k1[i]!;
     const step = k2[i]! | 1;
     let k = 0;

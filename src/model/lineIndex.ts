@@ -6,7 +6,7 @@
 // neither in use nor retired.
 
 import { pairLines, pairUniqueMoves } from './pairing.js';
-import { assignByKeys, contextKeys, contextKeysOf, lookupBudget, type LineKeys } from './freshLids.js';
+import { contextKeys, contextKeysOf, freshLids, lookupBudget, type LineKeys } from './freshLids.js';
 import type { LineHashes } from './hash.js';
 import { candidate, hasLetter, LidSet, lidLengthFor, ScannedCodes, type CodeSet } from './lid.js';
 
@@ -37,7 +37,7 @@ export function today(now = Date.now()): number {
 
 /** LIDs for a file with no history: the same on every machine (see freshLids.ts). */
 export function buildIndex(hashes: LineHashes): LineIndex {
-  const lids = assignByKeys(contextKeys(hashes), lidLengthFor(hashes.h1.length));
+  const lids = freshLids(hashes);
   return { h1: hashes.h1, h2: hashes.h2, lids, retired: NO_RETIRED };
 }
 

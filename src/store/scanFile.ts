@@ -6,8 +6,15 @@ import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { hashLineAt, type LineHashes } from '../model/hash.js';
 import { BOM, countLines, grow, hasBom } from '../model/lines.js';
+import { type LineHasher, lineHasher } from '../model/wasmHash.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
+
+/**
+ * Lines fingerprinted a call into WebAssembly (each call costs some microseconds; between calls V8
+ * swaps in the optimised code, see wasmRecords.ts).
+ */
+const HASH_LINES = 16 * BLOCK;
 
 /** Bytes read at a time. */
 export const SCAN_PIECE = 4 << 20;
@@ -23,14 +30,33 @@ export interface ScannedFile extends LineHashes {
  * 'binary' when the file looks binary, undefined when the file ended early (it changed: the
  * caller's check of its stamp tells) or its first piece holds fewer than `minLines` lines (its
  * lines are long: its blocks of lines, read whole to show a window, would be most of the file).
+ * The pieces are read into WebAssembly's memory and fingerprinted there (see wasmHash.ts), a
+ * block of lines a call, unless `wasm` is false or WebAssembly cannot be had.
  */
 export function scanFile(
   fd: number,
   size: number,
   piece = SCAN_PIECE,
   minLines = 0,
+  wasm = true,
 ): ScannedFile | 'binary' | undefined {
   if (looksBinary(readAt(fd, 0, Math.min(size, SNIFF_BYTES)))) return 'binary';
+  const hasher = wasm ? lineHasher(Math.min(piece, size), HASH_LINES, BLOCK) : undefined;
+  try {
+    return scanPieces(fd, size, piece, minLines, hasher);
+  } finally {
+    hasher?.done();
+  }
+}
+
+/** scanFile's reading, once it knows the file for text: with `hasher`, its lines are fingerprinted in it. */
+function scanPieces(
+  fd: number,
+  size: number,
+  piece: number,
+  minLines: number,
+  hasher: LineHasher | undefined,
+): ScannedFile | undefined {
   let h1: Uint32Array = new Uint32Array(1024);
   let h2: Uint32Array = new Uint32Array(1024);
   const checkpoints: number[] = [];
@@ -39,12 +65,16 @@ export function scanFile(
   // start), into the rest of the buffer: it is grown only when that line fills half of it (a
   // line longer than half a piece), never for the few bytes most pieces carry over (each
   // growth was a copy beside the old buffer, twice the size).
-  let buffer = Buffer.allocUnsafe(Math.min(piece, size));
+  let buffer = hasher ? hasher.bytes : Buffer.allocUnsafe(Math.min(piece, size));
   let carried = 0;
   let read = 0;
   while (read < size) {
-    if (2 * carried > buffer.length)
-      buffer = Buffer.concat([buffer.subarray(0, carried)], Math.max(buffer.length * 2, carried + piece));
+    if (2 * carried > buffer.length) {
+      const length = Math.max(buffer.length * 2, carried + piece);
+      const grown = hasher ? hasher.grow(length) : Buffer.concat([buffer.subarray(0, carried)], length);
+      if (!grown) throw new RangeError(`no memory for a line of ${carried} bytes`);
+      buffer = grown;
+    }
     const n = fs.readSync(fd, buffer, carried, Math.min(buffer.length - carried, size - read), read);
     if (n === 0) return undefined;
     read += n;
@@ -72,6 +102,11 @@ export function scanFile(
         const grown = Math.max(h1.length * 2, estimate);
         h1 = grow(h1, grown);
         h2 = grow(h2, grown);
+      }
+      if (hasher) {
+        count += hasher.hash(start, end, h1.length - count, h1, h2, count, (s) => checkpoints.push(at + s));
+        start = hasher.next;
+        continue;
       }
       if (count % BLOCK === 0) checkpoints.push(at + start);
       const nl = hashLineAt(buffer, start, end, h1, h2, count);

@@ -1,11 +1,19 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assignByKeys, contextKeys, contextKeysOf, lookupBudget } from '../../src/model/freshLids.js';
+import {
+  assignByKeys,
+  CLAIMS_IN_WASM,
+  contextKeys,
+  contextKeysOf,
+  freshLids,
+  lookupBudget,
+} from '../../src/model/freshLids.js';
 import { hashLines, type LineHashes } from '../../src/model/hash.js';
-import { candidate, hasLetter, lidToString } from '../../src/model/lid.js';
+import { candidate, hasLetter, lidLengthFor, lidToString } from '../../src/model/lid.js';
 import { buildIndex } from '../../src/model/lineIndex.js';
 import { splitLines } from '../../src/model/lines.js';
+import { claimMemory } from '../../src/model/wasmClaims.js';
 import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
 import { runs } from '../support/runs.js';
 
@@ -271,20 +279,21 @@ describe("assignByKeys settles clashes so that no line takes another line's LID"
   });
 });
 
+/** Fingerprints of `n` lines drawn from `contents` contents (many repeated), from a fixed seed. */
+function synthetic(n: number, contents: number, from = 12345): LineHashes {
+  const h1 = new Uint32Array(n);
+  const h2 = new Uint32Array(n);
+  let seed = from;
+  for (let i = 0; i < n; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const content = seed % contents;
+    h1[i] = Math.imul(content ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
+    h2[i] = Math.imul(content + 0x27d4eb2f, 0x85ebca6b) >>> 0;
+  }
+  return { h1, h2 };
+}
+
 describe("a big file's fresh LIDs do not depend on how its claims and repeats are counted", () => {
-  // Fingerprints of `n` lines drawn from `contents` contents (many repeated), from a fixed seed.
-  const synthetic = (n: number, contents: number): LineHashes => {
-    const h1 = new Uint32Array(n);
-    const h2 = new Uint32Array(n);
-    let seed = 12345;
-    for (let i = 0; i < n; i++) {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      const content = seed % contents;
-      h1[i] = Math.imul(content ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
-      h2[i] = Math.imul(content + 0x27d4eb2f, 0x85ebca6b) >>> 0;
-    }
-    return { h1, h2 };
-  };
   const digestOf = (lids: Uint32Array) => createHash('sha256').update(lids).digest('hex').slice(0, 16);
 
   // The digests are those of LIDs given before the sieve and the first claims were made to hold
@@ -305,5 +314,63 @@ describe("a big file's fresh LIDs do not depend on how its claims and repeats ar
   it('gives the LIDs it gave to a file of 600,000 lines (a sieve of two parts)', () => {
     const hashes = synthetic(600_000, 500_000);
     expect(digestOf(buildIndex(hashes).lids)).toMatchInlineSnapshot(`"73a2aade7e4c1143"`);
+  });
+});
+
+describe("a big file's first claims taken in WebAssembly give the LIDs JavaScript gives", () => {
+  /** JavaScript's claims (the reference) against WebAssembly's, for every file however small. */
+  const expectSameLids = (hashes: LineHashes): void => {
+    // Where WebAssembly cannot be had freshLids takes JavaScript's claims, which would be compared with themselves.
+    const n = hashes.h1.length;
+    expect(claimMemory(n, lidLengthFor(n))).toBeDefined();
+    expect(Array.from(freshLids(hashes, 0))).toEqual(Array.from(freshLids(hashes, Number.POSITIVE_INFINITY)));
+  };
+  // Many repeated lines (blank lines, braces), some unique ones, and runs of blank lines.
+  const line = fc.oneof(
+    fc.nat(1_000_000).map((k) => `unique ${k}`),
+    fc.constantFrom('', '}', '{', '  }', 'return;'),
+    fc.array(fc.constant(''), { minLength: 2, maxLength: 30 }).map((run) => run.join('\n')),
+  );
+
+  it("on random files of repeated lines, of every size up to past the small files' tables", () => {
+    // The count of parts drawn first, evenly (some 3 lines a part, so up to some 10,000 lines): an array
+    // left to fast-check's size would hold a few parts, never the 4,096 lines past the small tables.
+    const parts = fc
+      .noBias(fc.integer({ min: 0, max: 3000 }))
+      .chain((count) => fc.array(line, { minLength: count, maxLength: count }));
+    fc.assert(
+      fc.property(parts, (drawn) => expectSameLids(hashesOf(drawn))),
+      { numRuns: runs(60) },
+    );
+  });
+
+  it('on keys whose candidates clash at every level, at 4 and 5 characters', () => {
+    const key = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 300 }), fc.constantFrom(4, 5), (pairs, length) => {
+        const n = pairs.length;
+        const h1 = Uint32Array.from(pairs, ([a]) => a * 4099);
+        const h2 = Uint32Array.from(pairs, ([, b]) => b * 8191);
+        const memory = claimMemory(n, length);
+        if (!memory) throw new Error('no WebAssembly');
+        memory.keys.set(h1);
+        memory.keys.set(h2, n);
+        const keys = { h1: memory.keys.subarray(0, n), h2: memory.keys.subarray(n) };
+        const inWasm = assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+        expect(Array.from(inWasm)).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it('around the sizes where the small tables and WebAssembly take over', () => {
+    for (const n of [4095, 4096, 4097, CLAIMS_IN_WASM - 1, CLAIMS_IN_WASM, CLAIMS_IN_WASM + 1, 100_001]) {
+      expectSameLids(synthetic(n, Math.ceil(n / 2), 777));
+      expectSameLids(synthetic(n, 40, 777));
+    }
+  });
+
+  it('refuses 6-character LIDs, whose bitmap would take 128 MiB (JavaScript sorts their claims)', () => {
+    expect(claimMemory(10, 6)).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
+import { HASH_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
 
@@ -11,6 +13,8 @@ describe('the WebAssembly modules', () => {
   for (const [wat, held] of [
     ['lines.wat', LINES_WASM],
     ['records.wat', RECORDS_WASM],
+    ['claims.wat', CLAIMS_WASM],
+    ['hash.wat', HASH_WASM],
   ] as const) {
     it(`${wat} is what it assembles to`, async () => {
       const { default: wabt } = await import('wabt');

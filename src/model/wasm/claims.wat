@@ -1,0 +1,101 @@
+;; The first claims of a big file's fresh LIDs (see src/model/freshLids.ts, firstClaims): each
+;; line's first two candidates that hold a letter, claimed in a bitmap of every code's value; the
+;; codes claimed again listed, and marked in a filter of their hashes; the lines whose first
+;; candidate may have been claimed again (its filter bit set). See
+;; src/model/wasmClaims.ts, which holds these functions assembled;
+;; test/model/wasmAssembled.test.ts checks that it does.
+
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; For lines 0..n-1 with keys at $k1 and $k2 (32-bit words): the code of each line's first
+  ;; candidate with a letter goes to $lids, and it and the next such candidate are claimed: a
+  ;; code claimed before is written at $again (returns how many) and its bit set in the filter
+  ;; at $filter (bit (code·0x9e3779b1) >> $shift).
+  ;; A candidate is (k1 + k·(k2 | 1)) masked to the 5·$length bits of a code's value; it holds
+  ;; a letter when one of its 5-bit digits is 16 or more, or its low 4 bits and 6 make 16 or
+  ;; more: all digits tested at once, each in its own 5 bits (no carry leaves them).
+  (func (export "first") (param $k1 i32) (param $k2 i32) (param $lids i32) (param $n i32) (param $length i32)
+      (param $once i32) (param $again i32) (param $filter i32) (param $shift i32) (result i32)
+    (local $i i32) (local $a i32) (local $step i32) (local $k i32) (local $value i32) (local $mask i32) (local $kind i32)
+      (local $at i32) (local $low i32) (local $six i32) (local $high i32) (local $word i32) (local $bit i32) (local $bits i32) (local $count i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (i32.mul (local.get $length) (i32.const 5))) (i32.const 1)))
+    (local.set $kind (i32.shl (i32.sub (local.get $length) (i32.const 4)) (i32.const 30)))
+    ;; 0b01111, 0b00110 and 0b10000 in every digit
+    (local.set $low (i32.and (i32.const 0x1ef7bdef) (local.get $mask)))
+    (local.set $six (i32.and (i32.const 0x0c6318c6) (local.get $mask)))
+    (local.set $high (i32.and (i32.const 0x21084210) (local.get $mask)))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $a (i32.load (i32.add (local.get $k1) (local.get $at))))
+        (local.set $step (i32.or (i32.load (i32.add (local.get $k2) (local.get $at))) (i32.const 1)))
+        (local.set $k (i32.const 0))
+        (local.set $value (i32.and (local.get $a) (local.get $mask)))
+        (block $held
+          (loop $tries
+            (br_if $held (i32.and (local.get $high)
+              (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+            (br $tries)))
+        (i32.store (i32.add (local.get $lids) (local.get $at)) (i32.or (local.get $kind) (local.get $value)))
+        ;; claimed: its bit set in the bitmap at $once, or listed again when set already
+        (local.set $word (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2)))
+        (local.set $bit (i32.shl (i32.const 1) (local.get $value)))
+        (local.set $bits (i32.load (i32.add (local.get $once) (local.get $word))))
+        (if (i32.and (local.get $bits) (local.get $bit))
+          (then (call $again (i32.or (local.get $kind) (local.get $value)) (local.get $again) (local.get $count)
+            (local.get $filter) (local.get $shift))
+            (local.set $count (i32.add (local.get $count) (i32.const 1))))
+          (else (i32.store (i32.add (local.get $once) (local.get $word)) (i32.or (local.get $bits) (local.get $bit)))))
+        (loop $reserve
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+          (br_if $reserve (i32.eqz (i32.and (local.get $high)
+            (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))))
+        ;; claimed, as the first
+        (local.set $word (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2)))
+        (local.set $bit (i32.shl (i32.const 1) (local.get $value)))
+        (local.set $bits (i32.load (i32.add (local.get $once) (local.get $word))))
+        (if (i32.and (local.get $bits) (local.get $bit))
+          (then (call $again (i32.or (local.get $kind) (local.get $value)) (local.get $again) (local.get $count)
+            (local.get $filter) (local.get $shift))
+            (local.set $count (i32.add (local.get $count) (i32.const 1))))
+          (else (i32.store (i32.add (local.get $once) (local.get $word)) (i32.or (local.get $bits) (local.get $bit)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+    (local.get $count))
+
+  ;; Writes $code at $list's $at-th word and sets its bit in the filter at $filter.
+  (func $again (param $code i32) (param $list i32) (param $at i32) (param $filter i32) (param $shift i32)
+    (local $bit i32)
+    (i32.store (i32.add (local.get $list) (i32.shl (local.get $at) (i32.const 2))) (local.get $code))
+    (local.set $bit (i32.shr_u (i32.mul (local.get $code) (i32.const 0x9e3779b1)) (local.get $shift)))
+    (i32.store (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2)))
+      (i32.or (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
+        (i32.shl (i32.const 1) (local.get $bit)))))
+
+  ;; Writes at $out (32-bit words) each line of from..to-1 whose code at $lids has its bit set
+  ;; in the filter at $filter (see first), and returns how many it wrote.
+  (func (export "pending") (param $lids i32) (param $from i32) (param $to i32) (param $filter i32) (param $shift i32)
+      (param $out i32) (result i32)
+    (local $i i32) (local $bit i32) (local $count i32)
+    (local.set $i (local.get $from))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
+        (local.set $bit (i32.shr_u
+          (i32.mul (i32.load (i32.add (local.get $lids) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 0x9e3779b1))
+          (local.get $shift)))
+        (if (i32.and
+              (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
+              (i32.shl (i32.const 1) (local.get $bit)))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+    (local.get $count))
+)

@@ -1,0 +1,111 @@
+// A big file's lines found and fingerprinted in WebAssembly, a piece at a time: the piece is read
+// straight into the module's memory, and each line's two hashes are taken there as hashLineAt
+// takes them (src/model/hash.ts), one pass over its bytes. In JavaScript that pass, run once a
+// process, was most of a first open's reading (hashLineAt inlined in the loop of scanFile). The
+// module is src/model/wasm/hash.wat, assembled below (test/model/wasmAssembled.test.ts assembles
+// it again and checks it is the same).
+
+import { giveBack, instantiate, MOST, PAGE } from './wasmModule.js';
+
+/** src/model/wasm/hash.wat, assembled (wabt, SIMD on), in base64. */
+export const HASH_WASM =
+  'AGFzbQEAAAABEwJgAX8Bf2AJf39/f39/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBwgBBGhhc2gAAQq+AgI0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC4YCAQh/AkADQCAJIARPDQEgACABTw0BIAYgCWogB3BFBEAgCCAANgIAIAhBBGohCAtBxbvyiHghC0GM5Z66eSEMIAshDSAMIQ4gACEKAkADQCAKIAFPDQEgCi0AACEPIA9BCkYNASALIQ0gDCEOIAsgD3NBk4OACGwhCyAMIAtqIQwgCkEBaiEKDAALCyAKIABrIRAgCiABSQRAIBBBAEsEQCAKQQFrLQAAQQ1GBEAgDSELIA4hDCAQQQFrIRALCwsgAiAJQQJ0aiALIBBzEAA2AgAgAyAJQQJ0aiAMIBBBldPH3gVscxAANgIAIAlBAWohCSAKQQFqIQAMAAsLIAUgADYCACAJCw==';
+
+interface Exports {
+  hash(
+    start: number,
+    end: number,
+    h1: number,
+    h2: number,
+    max: number,
+    next: number,
+    first: number,
+    block: number,
+    marks: number,
+  ): number;
+}
+
+/**
+ * Memory to read pieces of a file into (`bytes`) and fingerprint their lines, up to `most` lines
+ * a call, noting where each line whose number is a multiple of `block` starts.
+ */
+export interface LineHasher {
+  /** Room for a piece (`room` bytes); a view that `grow` replaces. */
+  readonly bytes: Buffer;
+  /** Room for `length` bytes, the bytes held kept: the new `bytes` (undefined when memory is refused). */
+  grow(length: number): Buffer | undefined;
+  /**
+   * Fingerprints the lines of bytes from `start` (of `bytes`) on, to `end`, up to `max` of them
+   * (at most `most`), into `h1` and `h2` from `at` (the file's line number of the first): how
+   * many, and where the next starts (`next`). Where each of them numbered a multiple of `block`
+   * starts (in `bytes`) is given to `mark`.
+   */
+  hash(
+    start: number,
+    end: number,
+    max: number,
+    h1: Uint32Array,
+    h2: Uint32Array,
+    at: number,
+    mark: (start: number) => void,
+  ): number;
+  /** Where the line after the last one `hash` fingerprinted starts. */
+  readonly next: number;
+  /** Gives the memory back for the next module (see giveBack): nothing of this hasher is used after. */
+  done(): void;
+}
+
+/** Memory for pieces of `room` bytes; undefined where WebAssembly cannot give it. */
+export function lineHasher(room: number, most: number, block: number): LineHasher | undefined {
+  const h1At = 0;
+  const h2At = 4 * most;
+  const marksAt = 8 * most;
+  const marks = Math.ceil(most / block) + 1;
+  const nextAt = marksAt + 4 * marks;
+  const bytesAt = nextAt + 8;
+  const instance = instantiate<Exports>(HASH_WASM, bytesAt + room);
+  if (!instance) return undefined;
+  const { memory, exports } = instance;
+  let next = 0;
+  let bytes = Buffer.from(memory.buffer, bytesAt, room);
+  return {
+    get bytes() {
+      return bytes;
+    },
+    grow(length) {
+      const pages = Math.ceil((bytesAt + length - memory.buffer.byteLength) / PAGE);
+      if (bytesAt + length > MOST) return undefined;
+      try {
+        if (pages > 0) memory.grow(pages);
+      } catch {
+        return undefined;
+      }
+      bytes = Buffer.from(memory.buffer, bytesAt, length);
+      return bytes;
+    },
+    hash(start, end, max, h1, h2, at, mark) {
+      const count = exports.hash(
+        bytesAt + start,
+        bytesAt + end,
+        h1At,
+        h2At,
+        Math.min(max, most),
+        nextAt,
+        at,
+        block,
+        marksAt,
+      );
+      const words = new Uint32Array(memory.buffer, 0, nextAt / 4 + 1);
+      h1.set(words.subarray(0, count), at);
+      h2.set(words.subarray(most, most + count), at);
+      for (let line = at + ((block - (at % block)) % block), m = marksAt / 4; line < at + count; line += block, m++)
+        mark(words[m]! - bytesAt);
+      next = words[nextAt / 4]! - bytesAt;
+      return count;
+    },
+    get next() {
+      return next;
+    },
+    done: () => giveBack(memory),
+  };
+}
