@@ -120,7 +120,7 @@ const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
  * The absolute path of a file ripgrep named: as named when that is absolute and normal already
  * (ripgrep is given absolute folders), for path.resolve costs microseconds a file found.
  */
-function absolute(name: string): string {
+export function absolute(name: string): string {
   return path.sep === '/' && name.startsWith('/') && !NOT_NORMAL.test(name) ? name : path.resolve(name);
 }
 
