@@ -25,7 +25,8 @@ export function isTerminal(fd: number): boolean {
 }
 
 export class FdSink {
-  private parts: Buffer[] = [];
+  /** Output waiting, copied in as written: one buffer reused, not a Buffer a line then joined. */
+  private readonly pool = Buffer.allocUnsafe(FLUSH_AT);
   private size = 0;
   private tty: boolean | undefined;
 
@@ -46,24 +47,35 @@ export class FdSink {
   }
 
   write(chunk: string | Uint8Array): boolean {
-    const buf =
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, 'utf8')
-        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (buf.length === 0) return true;
-    this.parts.push(buf);
-    this.size += buf.length;
-    if (!this.buffered || this.size >= FLUSH_AT) this.flush();
+    if (chunk.length === 0) return true;
+    // A string that surely fits (3 bytes at most a UTF-16 unit) is encoded straight into the pool.
+    if (typeof chunk === 'string' && chunk.length * 3 <= FLUSH_AT - this.size)
+      this.size += this.pool.write(chunk, this.size, 'utf8');
+    else {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      if (buf.byteLength > FLUSH_AT - this.size) this.flush();
+      if (buf.byteLength >= FLUSH_AT) {
+        this.send(buf);
+        return true;
+      }
+      this.pool.set(buf, this.size);
+      this.size += buf.byteLength;
+    }
+    if (!this.buffered) this.flush();
     return true;
   }
 
   /** Writes out everything waiting. */
   flush(): void {
     if (this.size === 0) return;
-    this.before();
-    const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    this.parts = [];
+    const size = this.size;
     this.size = 0;
+    this.send(this.pool.subarray(0, size));
+  }
+
+  /** Writes `data` whole (after what `before` writes), waiting for a full pipe. */
+  private send(data: Uint8Array): void {
+    this.before();
     let done = 0;
     while (done < data.length) {
       try {

@@ -84,10 +84,18 @@ export function renderLine(
   const where = path === undefined ? '' : `${style.path(path)}${style.separator(':')}`;
   const at = `${style.number(String(number))}${style.separator(':')}`;
   const head = `${where}${at}${style.lid(lid)}${style.separator(separator)}`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), ...displayContent(content, marks, style), NEWLINE]);
+  // Built in one buffer: a line a hit, and grep may print tens of thousands.
+  const parts = displayContent(content, marks, style);
+  const headLength = Buffer.byteLength(head, 'utf8');
+  let length = headLength + 1;
+  for (const part of parts) length += part.length;
+  const line = Buffer.allocUnsafe(length);
+  line.write(head, 0, 'utf8');
+  let filled = headLength;
+  for (const part of parts) filled += part.copy(line, filled);
+  line[filled] = 0x0a;
+  return line;
 }
-
-const NEWLINE = Buffer.from('\n');
 
 /**
  * Content as shown: its exact bytes, with `marks` (byte ranges of a hit's matches, ascending)
