@@ -4,7 +4,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Finished } from '../e2e/harness.js';
+import { runAsync, start, type Finished } from '../e2e/harness.js';
+import type { Tally } from './figures.js';
 
 export { runAsync, start, type Finished, type Started, type StartOptions } from '../e2e/harness.js';
 
@@ -138,3 +139,37 @@ export function numberedBytes(n: number, width = 0, prefix = 'line '): Buffer {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One trial of a kill scenario: rt `args` started in `dir` and SIGKILLed after a random delay of
+ * up to 1.2 × `timing.ms` (trial 0 is not killed: it measures a whole run); a run that ended
+ * unkilled must have exited 0, and moves `timing.ms` toward its time. Then the next command, an
+ * `rt open` of `opened`, which finishes or undoes what the kill left. The run, and the delay.
+ */
+export async function killedTrial(
+  args: readonly string[],
+  dir: string,
+  opened: string,
+  trial: number,
+  next: () => number,
+  timing: { ms: number },
+  tally: Tally,
+): Promise<{ run: Finished; delay: number }> {
+  const p = start(args, dir);
+  const delay = trial === 0 ? Number.POSITIVE_INFINITY : Math.floor(next() * timing.ms * 1.2);
+  if (delay !== Number.POSITIVE_INFINITY) {
+    await Promise.race([sleep(delay), p.done]);
+    p.kill();
+  }
+  const run = await p.done;
+  if (trial > 0) tally.trials++;
+  if (run.signal === null) {
+    const crash = crashOf(run);
+    if (crash || run.status !== 0)
+      tally.fail('crashes', `trial ${trial}: ${crash ?? `exit ${run.status}`}\n${run.text}`);
+    else timing.ms = Math.round((timing.ms + run.ms) / 2);
+  }
+  const after = await runAsync(['open', `${opened}:1-1`], dir);
+  if (crashOf(after) || after.status !== 0) tally.fail('crashes', `the open after trial ${trial}: ${after.text}`);
+  return { run, delay };
+}

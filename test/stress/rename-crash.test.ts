@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { SCENARIO_TIMEOUT, SEED, pick, random } from './config.js';
 import { Tally } from './figures.js';
-import { corruptStateFiles, crashOf, leftovers, runAsync, sleep, start } from './proc.js';
+import { corruptStateFiles, crashOf, killedTrial, leftovers, runAsync } from './proc.js';
 
 afterAll(cleanup);
 
@@ -72,26 +72,18 @@ describe('stress: crash safety of rt rename', () => {
       });
       const next = random(SEED ^ 0x7e);
       const outcome = { old: 0, new: 0 };
-      let renameMs = 3000;
+      const timing = { ms: 3000 };
       for (let trial = 0; trial <= trials; trial++) {
         const to = `tok${trial + 1}`;
-        const p = start(['rename', `lib.ts:@${token}`, to], dir);
-        // Trial 0 is not killed: it measures a whole rename.
-        const delay = trial === 0 ? Infinity : Math.floor(next() * renameMs * 1.2);
-        if (delay !== Infinity) {
-          await Promise.race([sleep(delay), p.done]);
-          p.kill();
-        }
-        const r = await p.done;
-        if (trial > 0) tally.trials++;
-        if (r.signal === null) {
-          const crash = crashOf(r);
-          if (crash || r.status !== 0)
-            tally.fail('crashes', `trial ${trial}: ${crash ?? `exit ${r.status}`}\n${r.text}`);
-          else renameMs = Math.round((renameMs + r.ms) / 2);
-        }
-        const after = await runAsync(['open', `${name(0)}:1-1`], dir);
-        if (crashOf(after) || after.status !== 0) tally.fail('crashes', `the open after trial ${trial}: ${after.text}`);
+        const { run: r, delay } = await killedTrial(
+          ['rename', `lib.ts:@${token}`, to],
+          dir,
+          name(0),
+          trial,
+          next,
+          timing,
+          tally,
+        );
         const old = versions(token);
         const renamed = versions(to);
         let olds = 0;
@@ -131,7 +123,7 @@ describe('stress: crash safety of rt rename', () => {
       });
       tally.notes =
         `${tally.trials} kills: all old ${outcome.old}, all new ${outcome.new}; ` +
-        `a whole rename of ${FILES * (ROWS / EVERY + 1) + 1} places took about ${renameMs} ms`;
+        `a whole rename of ${FILES * (ROWS / EVERY + 1) + 1} places took about ${timing.ms} ms`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },

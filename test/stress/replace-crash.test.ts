@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { SCENARIO_TIMEOUT, SEED, pick, random } from './config.js';
 import { Tally } from './figures.js';
-import { corruptStateFiles, crashOf, leftovers, runAsync, sleep, start } from './proc.js';
+import { corruptStateFiles, crashOf, killedTrial, leftovers, runAsync } from './proc.js';
 
 afterAll(cleanup);
 
@@ -63,27 +63,18 @@ describe('stress: crash safety of rt replace', () => {
       }
       const next = random(SEED ^ 0x5e);
       const outcome = { old: 0, new: 0 };
-      let replaceMs = 3000;
+      const timing = { ms: 3000 };
       for (let trial = 0; trial <= trials; trial++) {
         const to = `tok${trial + 1}`;
-        const p = start(['replace', '-w', '-F', token, to], dir);
-        // Trial 0 is not killed: it measures a whole replacement.
-        const delay = trial === 0 ? Infinity : Math.floor(next() * replaceMs * 1.2);
-        if (delay !== Infinity) {
-          await Promise.race([sleep(delay), p.done]);
-          p.kill();
-        }
-        const r = await p.done;
-        if (trial > 0) tally.trials++;
-        if (r.signal === null) {
-          const crash = crashOf(r);
-          if (crash || r.status !== 0)
-            tally.fail('crashes', `trial ${trial}: ${crash ?? `exit ${r.status}`}\n${r.text}`);
-          else replaceMs = Math.round((replaceMs + r.ms) / 2);
-        }
-        // The next command finishes or undoes what the kill left.
-        const after = await runAsync(['open', `${name(0)}:1-1`], dir);
-        if (crashOf(after) || after.status !== 0) tally.fail('crashes', `the open after trial ${trial}: ${after.text}`);
+        const { run: r, delay } = await killedTrial(
+          ['replace', '-w', '-F', token, to],
+          dir,
+          name(0),
+          trial,
+          next,
+          timing,
+          tally,
+        );
         let olds = 0;
         let news = 0;
         for (let i = 0; i < FILES; i++) {
@@ -118,7 +109,7 @@ describe('stress: crash safety of rt replace', () => {
           tally.fail('wrongRestores', `the undo left ${name(i)} other than before the replacement`);
       tally.notes =
         `${tally.trials} kills: all old ${outcome.old}, all new ${outcome.new}; ` +
-        `a whole replacement of ${FILES * (ROWS / EVERY + 1)} lines took about ${replaceMs} ms`;
+        `a whole replacement of ${FILES * (ROWS / EVERY + 1)} lines took about ${timing.ms} ms`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },
