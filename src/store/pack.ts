@@ -512,7 +512,14 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
     // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
     // DamagedSegment, and the segment would be skipped on every run instead of set aside.
     if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
-    const [key, offset, length, entrySeq, touched, check] = row as unknown[];
+    // (Taken by index: destructuring goes through the array's iterator until the code is optimised, and a table
+    // of thousands of rows is read once a run, mostly before.)
+    const key: unknown = row[0];
+    const offset: unknown = row[1];
+    const length: unknown = row[2];
+    const entrySeq: unknown = row[3];
+    const touched: unknown = row[4];
+    const check: unknown = row[5];
     if (
       typeof key !== 'string' ||
       !Number.isSafeInteger(offset) ||
