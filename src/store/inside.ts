@@ -28,7 +28,7 @@ export function below(dir: string, target: string): string | undefined {
 }
 
 /** The folder last found absolute and normal: a search asks of one root (or a few) for every file it lists. */
-let lastNormalDir = '';
+let lastNormalDir: string | undefined;
 
 function normalDir(dir: string): boolean {
   if (dir === lastNormalDir) return true;
