@@ -4,3 +4,5 @@
 export const childProcess = () => process.getBuiltinModule('node:child_process');
 
 export const zlib = () => process.getBuiltinModule('node:zlib');
+
+export const crypto = () => process.getBuiltinModule('node:crypto');

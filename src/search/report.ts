@@ -153,7 +153,9 @@ function readFileRows(
   let resolved: ResolvedPath;
   try {
     // Listed under a folder resolved inside the root (or named, and resolved): not resolved again.
-    resolved = checked ? { ...checked.file, display: file.display } : listedPath(world.root, file.abs, file.display);
+    resolved = checked
+      ? { abs: checked.file.abs, stateRoot: checked.file.stateRoot, rel: checked.file.rel, display: file.display }
+      : listedPath(world.root, file.abs, file.display);
   } catch {
     return undefined;
   }
@@ -177,13 +179,16 @@ function readFileRows(
     if (error instanceof RtError) return undefined;
     throw error;
   }
-  const hitSet = new Set(read.lines);
   const rows: FoundLine[] = [];
   const hit: boolean[] = [];
+  // The hit lines and the ranges both ascend: the next hit is the only one a line may be.
+  const hitLines = read.lines;
+  let nextHit = 0;
   for (const [from, to] of read.ranges) {
     for (let i = from; i < to; i++) {
       const { lid, content } = read.line(i);
-      const isHitLine = hitSet.has(i);
+      while (nextHit < hitLines.length && hitLines[nextHit]! < i) nextHit++;
+      const isHitLine = hitLines[nextHit] === i;
       // A line cut for display needs its first match, to show it.
       const marks = !isHitLine
         ? []
@@ -292,13 +297,15 @@ function hitLinesAsFound(
   // (Undefined: checked now.)
   const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read, checked);
   if (!known?.contents.every(isHit)) return undefined;
-  const at = new Map(searched.map((n, k) => [n, k]));
+  // Asked for in order, the hits alone: each is the one after the last asked for (else looked for).
+  let last = -1;
   return {
     persist: () => undefined,
     lines: searched,
     ranges: rangesAround(searched, { before: 0, after: 0 }, Infinity),
     line: (i) => {
-      const k = at.get(i)!;
+      const k = searched[last + 1] === i ? last + 1 : searched.indexOf(i);
+      last = k;
       return { lid: lidToString(known.lids[k]!), content: known.contents[k]! };
     },
   };

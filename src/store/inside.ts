@@ -19,10 +19,20 @@ const UNNORMAL = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
  * path.relative tells).
  */
 export function below(dir: string, target: string): string | undefined {
-  if (path.sep !== '/' || !dir.startsWith('/')) return undefined;
+  if (path.sep !== '/' || !normalDir(dir)) return undefined;
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
   if (!target.startsWith(prefix) || target.length === prefix.length) return undefined;
-  if (UNNORMAL.test(dir) || UNNORMAL.test(target)) return undefined;
+  if (UNNORMAL.test(target)) return undefined;
   const rel = target.slice(prefix.length);
   return rel.endsWith('/') ? undefined : rel;
+}
+
+/** The folder last found absolute and normal: a search asks of one root (or a few) for every file it lists. */
+let lastNormalDir: string | undefined;
+
+function normalDir(dir: string): boolean {
+  if (dir === lastNormalDir) return true;
+  if (!dir.startsWith('/') || UNNORMAL.test(dir)) return false;
+  lastNormalDir = dir;
+  return true;
 }

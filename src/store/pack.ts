@@ -136,7 +136,7 @@ export class Pack {
     const hit = this.newest.get(key);
     if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
     if (!hit || hit.entry.length === NONE) return undefined;
-    return segmentEntry(this.dir, hit.segment, hit.entry);
+    return new SegmentFound(this.dir, hit.segment, hit.entry);
   }
 
   /**
@@ -403,22 +403,35 @@ function segmentName(seq: number): string {
   return `pack-${String(seq).padStart(10, '0')}.jsonl`;
 }
 
-function segmentEntry(dir: string, segment: Segment, entry: PackEntry): Found {
-  return {
-    entry,
-    // (Named only in messages: not joined for every entry read.)
-    get file() {
-      return path.join(dir, segment.name);
-    },
-    read: (start, end) => chunkedRead(segment, entry.offset + start, entry.offset + Math.min(end, entry.length)),
-    readInto(into, start) {
-      const want = Math.max(0, Math.min(into.length, entry.length - start));
-      if (want > CHUNK) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
-      const bytes = chunkedRead(segment, entry.offset + start, entry.offset + start + want);
-      into.set(bytes);
-      return bytes.length;
-    },
-  };
+/**
+ * An entry of a segment as found: a class, not an object literal with a getter and closures, since a search makes one
+ * for each file it prints (thousands), twice (its index and its view).
+ */
+class SegmentFound implements Found {
+  constructor(
+    private readonly dir: string,
+    private readonly segment: Segment,
+    readonly entry: PackEntry,
+  ) {}
+
+  // (Named only in messages: not joined for every entry read.)
+  get file(): string {
+    return path.join(this.dir, this.segment.name);
+  }
+
+  read(start: number, end: number): Buffer {
+    const { entry } = this;
+    return chunkedRead(this.segment, entry.offset + start, entry.offset + Math.min(end, entry.length));
+  }
+
+  readInto(into: Uint8Array, start: number): number {
+    const { entry, segment } = this;
+    const want = Math.max(0, Math.min(into.length, entry.length - start));
+    if (want > CHUNK) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
+    const bytes = chunkedRead(segment, entry.offset + start, entry.offset + start + want);
+    into.set(bytes);
+    return bytes.length;
+  }
 }
 
 /**
@@ -499,7 +512,14 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
     // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
     // DamagedSegment, and the segment would be skipped on every run instead of set aside.
     if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
-    const [key, offset, length, entrySeq, touched, check] = row as unknown[];
+    // (Taken by index: destructuring goes through the array's iterator until the code is optimised, and a table
+    // of thousands of rows is read once a run, mostly before.)
+    const key: unknown = row[0];
+    const offset: unknown = row[1];
+    const length: unknown = row[2];
+    const entrySeq: unknown = row[3];
+    const touched: unknown = row[4];
+    const check: unknown = row[5];
     if (
       typeof key !== 'string' ||
       !Number.isSafeInteger(offset) ||

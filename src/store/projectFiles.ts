@@ -3,9 +3,9 @@
 // kept for the command's run: the service asks about the same folders many times. The digest of
 // each file read is kept too: a rename writes only files that are still what was analysed.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { crypto } from '../io/builtins.js';
 import { looksBinary } from '../model/binary.js';
 import { readPlainFile } from './plainFile.js';
 import { isInside } from './inside.js';
@@ -25,7 +25,8 @@ export interface ConfinedFiles {
 
 /** A digest of a file's bytes. */
 export function digestOf(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('base64');
+  // (Loaded when first used: every command's start-up would load it otherwise.)
+  return crypto().createHash('sha256').update(bytes).digest('base64');
 }
 
 /**

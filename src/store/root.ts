@@ -145,18 +145,25 @@ function stateRootOf(root: Root, dir: string): string {
  * root's or a nested root's).
  */
 function relInRoot(root: Root, real: string, userPath: string): string {
-  if (!isInside(root.dir, real)) {
+  // (The listed paths of a search lie below the root, and are taken by slicing: see below.)
+  const sliced = below(root.dir, real);
+  if (sliced === undefined && !isInside(root.dir, real)) {
     throw new RtError('outside_root', `${printable(userPath)} is outside the root ${printable(root.dir)}`, [
       `work inside ${root.dir}, or choose another root with --root DIR (or RT_ROOT)`,
     ]);
   }
-  const rel = toPosix(below(root.dir, real) ?? path.relative(root.dir, real));
-  if (rel.split('/').includes('.rt')) {
+  const rel = toPosix(sliced ?? path.relative(root.dir, real));
+  if (inStateFolder(rel)) {
     throw new RtError('outside_root', `${printable(userPath)} is rt's own state folder`, [
       'rt does not read or edit its state; delete .rt/ to reset it',
     ]);
   }
   return rel;
+}
+
+/** Whether a relative POSIX path has a part ".rt". */
+function inStateFolder(rel: string): boolean {
+  return rel === '.rt' || rel.startsWith('.rt/') || rel.endsWith('/.rt') || rel.includes('/.rt/');
 }
 
 /** A path's final separators: "/" (and, on Windows, "\\"; a POSIX file name may end in a backslash). */

@@ -141,16 +141,7 @@ export class StateStore {
     // An index near its 30 days, read now, is saved again with this run: a sweep by another rt meanwhile must not
     // drop the index this run prints LIDs from.
     if (found.entry.touched < Date.now() - EXPIRY_MS + REFRESH_MS && this.canSave()) this.refresh(kind, rel, found);
-    return {
-      // (Named only in messages: not joined for every index a search reads.)
-      get file() {
-        return found.file;
-      },
-      size: found.entry.length,
-      read: found.read,
-      readInto: found.readInto,
-      setAside: (why) => this.setAsideEntry(key, rel, found, why),
-    };
+    return new OpenEntry(found, (why) => this.setAsideEntry(key, rel, found, why));
   }
 
   /**
@@ -533,6 +524,31 @@ export class StateStore {
     } catch {
       // Sweeping is housekeeping: never a reason to fail.
     }
+  }
+}
+
+/** A state document opened for reading (a class: a search opens one for every file it prints). */
+class OpenEntry implements StateEntry {
+  constructor(
+    private readonly found: Found,
+    readonly setAside: (why: string) => void,
+  ) {}
+
+  // (Named only in messages: not joined for every index a search reads.)
+  get file(): string {
+    return this.found.file;
+  }
+
+  get size(): number {
+    return this.found.entry.length;
+  }
+
+  read(start: number, end: number): Buffer {
+    return this.found.read(start, end);
+  }
+
+  readInto(into: Uint8Array, start: number): number {
+    return this.found.readInto(into, start);
   }
 }
 

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { below, isInside } from '../../src/store/inside.js';
 
 const part = fc.constantFrom('a', 'b', '.', '..', '', '.rt', 'x y', 'é', '.a', 'a.');
@@ -34,5 +34,16 @@ describe('below', () => {
     expect(below('/r', '/r//a')).toBeUndefined();
     expect(below('/r', '/r/a/')).toBeUndefined();
     expect(below('r', 'r/a')).toBeUndefined();
+  });
+
+  it('takes no folder as normal before one was checked, and checks each new one', async () => {
+    // A fresh copy of the module: the folder it remembers is none yet.
+    vi.resetModules();
+    const fresh = await import('../../src/store/inside.js');
+    expect(fresh.below('', '/etc/passwd')).toBeUndefined();
+    expect(fresh.isInside('', '/etc/passwd')).toBe(false);
+    expect(fresh.below('/r', '/r/a')).toBe('a');
+    expect(fresh.below('/r/../s', '/r/../s/a')).toBeUndefined();
+    expect(fresh.below('/r', '/r/b')).toBe('b');
   });
 });

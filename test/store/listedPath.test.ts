@@ -27,8 +27,18 @@ describe('listedPath', () => {
       path.join(dir, '.rt'),
       path.join(dir, '.rt/pack/pack-0000000001.jsonl'),
       path.join(dir, '.rt/pack/lock'),
+      path.join(dir, 'sub/.rt'),
+      path.join(dir, 'sub/.rt/pack/lock'),
+      path.join(dir, 'a/b/.rt/history/x'),
     ]) {
       expect(() => listedPath(root, abs, abs)).toThrow(RtError);
+    }
+  });
+
+  it('takes names that only look like rt state: .rtx, x.rt, .rt.d', () => {
+    for (const rel of ['.rtx', 'x.rt', '.rt.d/a', 'a/x.rt/b', 'a/.rtignore', 'a/b.rt']) {
+      const abs = path.join(dir, rel);
+      expect(listedPath(root, abs, rel).rel).toBe(rel);
     }
   });
 });
