@@ -8,11 +8,13 @@
 // Like the rest of .rt/ it is a cache of what rt did: never trusted when damaged (set aside),
 // never a reason for a write to fail, bounded (the last 200 steps, 256 MiB of data, 30 days).
 
+import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes } from '../model/digest.js';
 import { acquireLock, removeLockLeftovers } from './lock.js';
+import { readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
@@ -138,12 +140,9 @@ export class History {
    * file is set aside: its step can no longer be taken back or brought back).
    */
   data(id: number): FileData[] | undefined {
-    let blob: Buffer;
-    try {
-      blob = fs.readFileSync(this.dataFile(id));
-    } catch {
-      return undefined;
-    }
+    // Read as a plain file: a FIFO or device planted there is missing, never waited on.
+    const blob = readPlainFile(this.dataFile(id), constants.MAX_LENGTH);
+    if (!blob) return undefined;
     const data = decode(blob);
     if (!data) this.store.setAsideFile('index', this.dataFile(id), 'it is damaged');
     return data;
@@ -358,10 +357,14 @@ export class History {
       ) {
         // A step whose own fields are damaged is left out (its data goes with the next bound);
         // a damaged field that only adds to a step (a count, a mark) is dropped: the rest stands.
+        const steps = doc.steps.flatMap((step) => cleanStep(step) ?? []);
         return {
           ...doc,
+          // A next number not past every step's (a list edited or put back by hand) would give a new step the
+          // id, and write over the data, of one the list holds.
+          next: steps.reduce((next, step) => Math.max(next, step.id + 1), doc.next),
           undos: Number.isInteger(doc.undos) ? doc.undos : 0,
-          steps: doc.steps.flatMap((step) => cleanStep(step) ?? []),
+          steps,
         };
       }
     } catch {

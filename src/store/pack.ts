@@ -202,7 +202,7 @@ export class Pack {
       this.segments = undefined;
       this.list();
       if (staging) this.settle(staging);
-      if (staging && staging.count > 0) this.publish(staging);
+      if (staging && staging.count > 0) this.add(this.publish(staging));
       if (lock) {
         this.compact(sweepBefore);
         // What killed rt processes left (their staging files): gone at the next save, not the next day.
@@ -249,13 +249,13 @@ export class Pack {
    * Writes a staged segment's table and links it into place under the next free sequence number: its
    * entries take that number (`own`), or keep their own (a merge's copies).
    */
-  private publish(staging: Staging, own = true): void {
+  private publish(staging: Staging, own = true): number {
     for (let seq = this.highestSeen + 1; ; seq++) {
       staging.finish(own ? seq : undefined);
       try {
         fs.linkSync(staging.file, path.join(this.dir, segmentName(seq)));
         this.highestSeen = seq;
-        return;
+        return seq;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -267,7 +267,8 @@ export class Pack {
    * more than MAX_SEGMENTS, the smallest are merged into one; a segment mostly dead is copied anew.
    */
   private compact(sweepBefore: number | undefined): void {
-    this.segments = undefined;
+    // The listing made under the lock, with the segment this save added: no other rt merged or removed one since (a
+    // merge takes the lock), and a segment a save without the lock added meanwhile is left to the next merge.
     const segments = this.list();
     const live = liveEntries(segments, sweepBefore);
     const liveBytes = (s: Segment) => (live.get(s) ?? []).reduce((n, e) => n + Math.max(0, e.length), 0);
@@ -302,6 +303,20 @@ export class Pack {
       }
     }
     this.segments = undefined;
+  }
+
+  /** Adds the segment this run just published as `seq` to its listing (it never changes: read back once). */
+  private add(seq: number): void {
+    const segment = this.segments && this.segment(segmentName(seq));
+    if (!segment || segment === 'gone') {
+      this.segments = undefined;
+      return;
+    }
+    this.segments = [segment, ...this.segments!];
+    for (const entry of segment.entries) {
+      const known = this.newest.get(entry.key);
+      if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 // The history store (src/store/history.ts): bounded by count, by bytes and by age, the
 // oldest dropped first with their data; a session's new step clears what it could redo.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,35 @@ const data = (bytes: Buffer): FileData[] => [
 ];
 
 describe('History', () => {
+  it('gives a new step an id past every step of a list whose next number is not (a list put back by hand)', () => {
+    const { history, dir } = fresh();
+    for (let i = 0; i < 3; i++)
+      history.record(
+        { time: Date.now(), session: null, command: 'rt edit', files: [file] },
+        data(Buffer.from(`${i}\n`)),
+      );
+    const list = path.join(dir, 'steps.json');
+    const doc = JSON.parse(fs.readFileSync(list, 'utf8'));
+    fs.writeFileSync(list, JSON.stringify({ ...doc, next: 2 }));
+    const again = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
+    const step = again.record(
+      { time: Date.now(), session: null, command: 'rt edit', files: [file] },
+      data(Buffer.from('n\n')),
+    );
+    expect(step!.id).toBe(4);
+    expect(again.steps().map((s) => s.id)).toEqual([1, 2, 3, 4]);
+    expect(again.data(2)![0]!.beforeBytes[0]!.toString()).toBe('1\n');
+  });
+
+  it("takes a FIFO planted as a step's data for missing data, never waiting on it", () => {
+    const { history, dir } = fresh();
+    history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.from('a\n')));
+    const blob = path.join(dir, 'data', '1.bin');
+    fs.rmSync(blob);
+    execFileSync('mkfifo', [blob]);
+    expect(history.data(1)).toBeUndefined();
+  });
+
   it(`keeps the last ${MAX_STEPS} of 250 steps, the oldest gone first with their data`, () => {
     const { history, dir } = fresh();
     for (let i = 0; i < 250; i++)
