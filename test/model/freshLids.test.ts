@@ -355,11 +355,28 @@ describe("a big file's first claims taken in WebAssembly give the LIDs JavaScrip
         if (!memory) throw new Error('no WebAssembly');
         memory.keys.set(h1);
         memory.keys.set(h2, n);
-        const keys = { h1: memory.keys.subarray(0, n), h2: memory.keys.subarray(n) };
-        const inWasm = assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+        const inWasm = memory.lidsOf(new Uint32Array(n));
         expect(Array.from(inWasm)).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
       }),
       { numRuns: runs(500) },
+    );
+  });
+
+  it('on keys sharing their first candidates, whose clashes take several rounds, at 4 and 5 characters', () => {
+    // Few first halves and any second: lines clash at their first candidates and part at their next ones.
+    const key = fc.tuple(fc.integer({ min: 0, max: 63 }), fc.nat());
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 3000 }), fc.constantFrom(4, 5), (pairs, length) => {
+        const n = pairs.length;
+        const h1 = Uint32Array.from(pairs, ([a]) => a * 0x10001);
+        const h2 = Uint32Array.from(pairs, ([, b]) => b);
+        const memory = claimMemory(n, length);
+        if (!memory) throw new Error('no WebAssembly');
+        memory.keys.set(h1);
+        memory.keys.set(h2, n);
+        expect(Array.from(memory.lidsOf(new Uint32Array(n)))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(200) },
     );
   });
 
