@@ -4,11 +4,12 @@
 // and the lines whose code held passes the filter. For a million lines this takes some 30 ms of
 // CPU where the loop in JavaScript, run once a process, took 150 (with its lookup of every line's
 // code in the table of those claimed again). The clashes are then settled over the two bitmaps
-// (clashRounds.ts), in some 30 ms where the rounds over maps and sets took some 100. 6-character LIDs stay in JavaScript, which sorts their claims by part: a
-// bitmap of every code (128 MiB) and the sorted claims would stay in the memory until it goes,
-// some 70 MB more at the peak of 10,000,000 lines for some 10% less time. The module is
-// src/model/wasm/claims.wat, assembled below
-// (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
+// (clashRounds.ts): for a million lines some 100 ms of CPU where the rounds over maps and sets
+// took 200 (on a loaded machine), and a peak some 6 MB lower (their heap, less the 4 MiB bitmap).
+// 6-character LIDs stay in JavaScript, which sorts their claims by part: a bitmap of every code
+// (128 MiB) and the sorted claims would stay in the memory until it goes, some 70 MB more at the
+// peak of 10,000,000 lines for some 10% less time. The module is src/model/wasm/claims.wat,
+// assembled below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import { settleClashes } from './clashRounds.js';
 import { instantiate } from './wasmModule.js';
