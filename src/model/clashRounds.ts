@@ -1,8 +1,9 @@
 // The rounds that settle a big file's clashing fresh LIDs (see freshLids.ts, assignByKeys) over
-// two bitmaps of every code's value (claimed at least once, at least twice), with no table of
-// codes or lines: where the JavaScript reference keeps the claims made in rounds in maps, the
-// holder of each code settled and the set of lines to move on, these rounds read all they need
-// from the bitmaps and from each line's code held.
+// two sets of codes (claimed at least once, at least twice: the first claims' own, a bitmap of
+// every code and a table of the few claimed twice, or two bitmaps), with no table of lines: where
+// the JavaScript reference keeps the claims made in rounds in maps, the holder of each code
+// settled and the set of lines to move on, these rounds read all they need from the two sets and
+// from each line's code held.
 //
 // They give the same LIDs because of what assignByKeys keeps true after every round: the lines
 // that move on in the next round are exactly the lines whose code held is claimed more than once
@@ -10,7 +11,7 @@
 // what its holders and first claims find). And a line's reserve is always the candidate with a
 // letter after the one it holds: its place among its candidates is found again from its code.
 
-import { hasLetter } from './lid.js';
+import { hasLetter, type CodeSet } from './lid.js';
 
 /**
  * Rounds after which lines still clashing (only lines of one key could) take the first free
@@ -18,15 +19,15 @@ import { hasLetter } from './lid.js';
  */
 export const MAX_LEVELS = 32;
 
-/** A file's claims: bit `value` of each is set for a code of that value claimed at least once, at least twice. */
-export interface ClaimBitmaps {
-  readonly once: Uint32Array;
-  readonly twice: Uint32Array;
+/** A file's claims: the codes claimed at least once, at least twice. */
+export interface Claims {
+  readonly once: CodeSet;
+  readonly twice: CodeSet;
 }
 
 /**
  * Settles the LIDs (codes of `length` characters) of a file whose first claims are taken: `lids`
- * holds each line's first candidate with a letter, `bits` every line's first two such
+ * holds each line's first candidate with a letter, `claims` every line's first two such
  * candidates, and `pending` the lines (in file order) whose code is claimed twice.
  * `holdersOf(codes)` gives, in file order, every line whose code in `lids` is one of `codes`
  * and claimed twice (it may give more of those claimed twice).
@@ -36,11 +37,11 @@ export function settleClashes(
   k2: Uint32Array,
   lids: Uint32Array,
   length: number,
-  bits: ClaimBitmaps,
+  claims: Claims,
   pending: Uint32Array,
   holdersOf: (codes: Uint32Array) => Uint32Array,
 ): void {
-  const { once, twice } = bits;
+  const { once, twice } = claims;
   const mask = 2 ** (5 * length) - 1;
   const kind = ((length - 4) << 30) >>> 0;
   /** The index of the first candidate with a letter after the k-th of line i's. */
@@ -59,17 +60,15 @@ export function settleClashes(
     while (valueAt(i, k) !== held) k++;
     return k;
   };
-  const claimedTwice = (value: number) => (twice[value >>> 5]! & (1 << (value & 31))) !== 0;
   let moving = pending;
   for (let round = 1; moving.length > 0; round++) {
     if (round > MAX_LEVELS) {
       // The first code nobody claims, after the reserve, line by line in file order (the order the lines move in).
       for (const i of moving) {
         let k = nextLetter(i, nextLetter(i, heldAt(i)));
-        while (once[valueAt(i, k) >>> 5]! & (1 << (valueAt(i, k) & 31))) k = nextLetter(i, k);
-        const value = valueAt(i, k);
-        once[value >>> 5]! |= 1 << (value & 31);
-        lids[i] = (kind | value) >>> 0;
+        while (once.has((kind | valueAt(i, k)) >>> 0)) k = nextLetter(i, k);
+        lids[i] = (kind | valueAt(i, k)) >>> 0;
+        once.add(lids[i]!);
       }
       return;
     }
@@ -79,18 +78,16 @@ export function settleClashes(
     for (const i of moving) {
       const held = nextLetter(i, heldAt(i));
       lids[i] = (kind | valueAt(i, held)) >>> 0;
-      const value = valueAt(i, nextLetter(i, held));
-      const word = value >>> 5;
-      const bit = 1 << (value & 31);
-      if (!(once[word]! & bit)) once[word]! |= bit;
-      else if (!(twice[word]! & bit)) {
-        twice[word]! |= bit;
-        contested[count++] = (kind | value) >>> 0;
+      const reserve = (kind | valueAt(i, nextLetter(i, held))) >>> 0;
+      if (!once.has(reserve)) once.add(reserve);
+      else if (!twice.has(reserve)) {
+        twice.add(reserve);
+        contested[count++] = reserve;
       }
     }
     const staying = new Uint32Array(moving.length);
     let stay = 0;
-    for (const i of moving) if (claimedTwice(lids[i]! & mask)) staying[stay++] = i;
+    for (const i of moving) if (twice.has(lids[i]!)) staying[stay++] = i;
     moving =
       count === 0 ? staying.slice(0, stay) : union(staying.subarray(0, stay), holdersOf(contested.subarray(0, count)));
   }

@@ -30,7 +30,7 @@ import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
-import { MAX_LEVELS } from './clashRounds.js';
+import { MAX_LEVELS, settleClashes } from './clashRounds.js';
 import { claimMemory } from './wasmClaims.js';
 import { dropSpareMemory } from './wasmModule.js';
 
@@ -393,7 +393,8 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
     // A big file's scan gave its memory back for these claims (see wasmModule.ts, giveBack): it
     // is not held through JavaScript's.
     dropSpareMemory();
-    return assignByKeys(contextKeys(hashes), length);
+    const keys = contextKeys(hashes);
+    return n >= wasmFrom ? settledByKeys(keys, length) : assignByKeys(keys, length);
   }
   contextKeys(hashes, memory.keys);
   return memory.lidsOf(new Uint32Array(n));
@@ -489,6 +490,33 @@ export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
     pending = [...next];
   }
   return lids;
+}
+
+/**
+ * The LIDs assignByKeys gives, its clashes settled over its first claims' two sets, as a big
+ * file's are in WebAssembly (see clashRounds.ts): for a big file whose claims are taken in
+ * JavaScript (6-character LIDs, or no WebAssembly).
+ */
+export function settledByKeys(keys: LineKeys, length: number): Uint32Array {
+  const first = firstClaimsOf(keys, length);
+  const { lids, twice } = first;
+  const holdersOf = (codes: Uint32Array) => {
+    const filter = new Uint32Array(FILTER_WORDS);
+    for (const code of codes) filter[filterBit(code) >>> 5]! |= 1 << (filterBit(code) & 31);
+    return linesHolding(lids, filter, twice);
+  };
+  settleClashes(keys.h1, keys.h2, lids, length, first, Uint32Array.from(first.pending), holdersOf);
+  return lids;
+}
+
+/** The lines (in file order) whose code passes `filter` (see filterBit) and is in `codes`. */
+function linesHolding(lids: Uint32Array, filter: Uint32Array, codes: CodeSet): Uint32Array {
+  const found: number[] = [];
+  for (let i = 0; i < lids.length; i++) {
+    const bit = filterBit(lids[i]!);
+    if (filter[bit >>> 5]! & (1 << (bit & 31)) && codes.has(lids[i]!)) found.push(i);
+  }
+  return Uint32Array.from(found);
 }
 
 /** The first claims of every line (see assignByKeys), in JavaScript. */

@@ -73,11 +73,23 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const instance = instantiate<Exports>(CLAIMS_WASM, holdersAt + HOLDERS_FILTER / 8);
   if (!instance) return undefined;
   const { memory, exports } = instance;
-  const bits = {
-    once: new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4),
-    twice: new Uint32Array(memory.buffer, twiceAt, bitmapBytes / 4),
+  const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
+  const twiceWords = new Uint32Array(memory.buffer, twiceAt, bitmapBytes / 4);
+  const claimedTwice = (code: number) => (twiceWords[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0;
+  const claims = {
+    once: {
+      has: (code: number) => (onceWords[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+      add: (code: number) => {
+        onceWords[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
+    },
+    twice: {
+      has: claimedTwice,
+      add: (code: number) => {
+        twiceWords[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
+    },
   };
-  const claimedTwice = (code: number) => (bits.twice[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0;
   /**
    * The lines (in file order) whose code in `lids` has its bit (code·0x9e3779b1 >> `shift`) set
    * in the filter at `filter`, and is claimed twice.
@@ -113,7 +125,7 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
         const count = Math.min(CALL_LINES, n - from);
         const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
         lids.set(codes.subarray(0, count), from);
-        for (let j = 0; j < again; j++) bits.twice[(out[j]! & mask) >>> 5]! |= 1 << (out[j]! & 31);
+        for (let j = 0; j < again; j++) claims.twice.add(out[j]!);
       }
       const holdersOf = (contested: Uint32Array) => {
         const filter = new Uint32Array(memory.buffer, holdersAt, HOLDERS_FILTER / 32).fill(0);
@@ -126,7 +138,7 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
         keys.subarray(n),
         lids,
         length,
-        bits,
+        claims,
         linesOf(lids, filterAt, shift),
         holdersOf,
       );

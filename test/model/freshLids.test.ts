@@ -8,6 +8,7 @@ import {
   contextKeysOf,
   freshLids,
   lookupBudget,
+  settledByKeys,
 } from '../../src/model/freshLids.js';
 import { hashLines, type LineHashes } from '../../src/model/hash.js';
 import { candidate, hasLetter, lidLengthFor, lidToString } from '../../src/model/lid.js';
@@ -380,6 +381,23 @@ describe("a big file's first claims taken in WebAssembly give the LIDs JavaScrip
       }),
       { numRuns: runs(100) },
     );
+  });
+
+  it("settles the clashes of JavaScript's first claims as the reference does, at 4, 5 and 6 characters", () => {
+    const key = fc.tuple(fc.integer({ min: 0, max: 63 }), fc.oneof(fc.nat(), fc.integer({ min: 0, max: 3 })));
+    const keys = fc.array(key, { maxLength: 3000, size: 'large' });
+    fc.assert(
+      fc.property(keys, fc.constantFrom(4, 5, 6), (pairs, length) => {
+        const h1 = Uint32Array.from(pairs, ([a]) => a * 0x10001);
+        const h2 = Uint32Array.from(pairs, ([, b]) => b);
+        expect(Array.from(settledByKeys({ h1, h2 }, length))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(100) },
+    );
+    // A file of 6-character LIDs (over 3,000,000 lines) takes these, where WebAssembly would refuse it.
+    const hashes = synthetic(20_000, 12_000);
+    const reference = assignByKeys(contextKeys(hashes), 6);
+    expect(Array.from(settledByKeys(contextKeys(hashes), 6))).toEqual(Array.from(reference));
   });
 
   it('around the sizes where the small tables and WebAssembly take over', () => {
