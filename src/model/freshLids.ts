@@ -383,7 +383,7 @@ export const CLAIMS_IN_WASM = 1 << 16;
  * The fresh LIDs of a file's lines (see the top of this file): assignByKeys of their
  * contextKeys. A file of `wasmFrom` lines or more has its keys written, its first claims taken
  * and its clashes settled in WebAssembly's memory (see wasmClaims.ts, clashRounds.ts), or, where
- * that cannot be had (6-character LIDs), its clashes settled in the same rounds (settledByKeys):
+ * that cannot be had (6-character LIDs, or no WebAssembly), its clashes settled in the same rounds (settledByKeys):
  * both give the LIDs assignByKeys gives.
  */
 export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32Array {

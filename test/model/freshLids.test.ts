@@ -394,6 +394,32 @@ describe("a big file's first claims taken in WebAssembly give the LIDs JavaScrip
       }),
       { numRuns: runs(100) },
     );
+    // Past the small files' tables: the first claims' bitmap, which the rounds add to, with keys
+    // chained into each other's candidates so that clashes last many rounds.
+    const big = fc.record({
+      n: fc.integer({ min: 4096, max: 6000 }),
+      seed: fc.nat(),
+      kinds: fc.integer({ min: 1, max: 64 }),
+    });
+    fc.assert(
+      fc.property(big, fc.constantFrom(4, 5, 6), ({ n, seed, kinds }, length) => {
+        let x = seed | 1;
+        const next = () => {
+          x ^= x << 13;
+          x ^= x >>> 17;
+          x ^= x << 5;
+          return x >>> 0;
+        };
+        const h1 = new Uint32Array(n);
+        const h2 = new Uint32Array(n);
+        for (let i = 0; i < n; i++) {
+          h1[i] = (next() % kinds) * 0x10001 + (next() % 4 === 0 ? i : 0);
+          h2[i] = next() % 3 === 0 ? next() % 4 : next();
+        }
+        expect(Array.from(settledByKeys({ h1, h2 }, length))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(12) },
+    );
     // A file of 6-character LIDs (over 3,000,000 lines) takes these, where WebAssembly would refuse it.
     const hashes = synthetic(20_000, 12_000);
     const reference = assignByKeys(contextKeys(hashes), 6);
