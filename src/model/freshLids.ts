@@ -30,7 +30,8 @@ import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
-import { claimMemory, type FirstClaims } from './wasmClaims.js';
+import { MAX_LEVELS, settleClashes } from './clashRounds.js';
+import { claimMemory } from './wasmClaims.js';
 import { dropSpareMemory } from './wasmModule.js';
 
 /** Fingerprint that stands for the start and the end of the file around a stretch. */
@@ -380,8 +381,10 @@ export const CLAIMS_IN_WASM = 1 << 16;
 
 /**
  * The fresh LIDs of a file's lines (see the top of this file): assignByKeys of their
- * contextKeys. A file of `wasmFrom` lines or more has its keys written and its first claims
- * taken in WebAssembly's memory (see wasmClaims.ts).
+ * contextKeys. A file of `wasmFrom` lines or more has its keys written, its first claims taken
+ * and its clashes settled in WebAssembly's memory (see wasmClaims.ts, clashRounds.ts), or, where
+ * that cannot be had (6-character LIDs, or no WebAssembly), its clashes settled in the same rounds (settledByKeys):
+ * both give the LIDs assignByKeys gives.
  */
 export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32Array {
   const n = hashes.h1.length;
@@ -391,16 +394,21 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
     // A big file's scan gave its memory back for these claims (see wasmModule.ts, giveBack): it
     // is not held through JavaScript's.
     dropSpareMemory();
-    return assignByKeys(contextKeys(hashes), length);
+    const keys = contextKeys(hashes);
+    return n >= wasmFrom ? settledByKeys(keys, length) : assignByKeys(keys, length);
   }
-  const keys = contextKeys(hashes, memory.keys);
-  return assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+  contextKeys(hashes, memory.keys);
+  return memory.lidsOf(new Uint32Array(n));
 }
 
-/**
- * Levels after which lines still clashing (only lines of one key could) take the first free candidate in file order.
- */
-const MAX_LEVELS = 32;
+/** A file's first claims: each line's code held, the codes claimed once and twice, the lines holding one twice. */
+interface FirstClaims {
+  readonly lids: Uint32Array;
+  readonly once: CodeSet;
+  readonly twice: CodeSet;
+  /** The lines whose code held is claimed twice, in file order. */
+  readonly pending: number[];
+}
 
 /**
  * The index, from `from` on, of the first of a key's candidates that contains a letter (the
@@ -423,9 +431,9 @@ function letterAt(k1: number, k2: number, from: number, length: number): number 
  * and a line that went back to an earlier code, the clash that moved it gone, still reserves the
  * code it held, which no line new to the file can then take.
  */
-export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClaims): Uint32Array {
+export function assignByKeys(keys: LineKeys, length: number): Uint32Array {
   const { h1: k1, h2: k2 } = keys;
-  const first = claimed ?? firstClaimsOf(keys, length);
+  const first = firstClaimsOf(keys, length);
   const { lids } = first;
   let pending = first.pending;
   if (pending.length === 0) return lids;
@@ -479,10 +487,37 @@ export function assignByKeys(keys: LineKeys, length: number, claimed?: FirstClai
       if (line !== undefined && lids[line] === code) next.add(line);
       if (first.once.has(code)) contestedFirst.add(code);
     }
-    if (contestedFirst.size > 0) (first.holders ?? addHolders)(lids, contestedFirst, next);
+    if (contestedFirst.size > 0) addHolders(lids, contestedFirst, next);
     pending = [...next];
   }
   return lids;
+}
+
+/**
+ * The LIDs assignByKeys gives, its clashes settled over its first claims' two sets, as a big
+ * file's are in WebAssembly (see clashRounds.ts): for a big file whose claims are taken in
+ * JavaScript (6-character LIDs, or no WebAssembly).
+ */
+export function settledByKeys(keys: LineKeys, length: number): Uint32Array {
+  const first = firstClaimsOf(keys, length);
+  const { lids, twice } = first;
+  const holdersOf = (codes: Uint32Array) => {
+    const filter = new Uint32Array(FILTER_WORDS);
+    for (const code of codes) filter[filterBit(code) >>> 5]! |= 1 << (filterBit(code) & 31);
+    return linesHolding(lids, filter, twice);
+  };
+  settleClashes(keys.h1, keys.h2, lids, length, first, Uint32Array.from(first.pending), holdersOf);
+  return lids;
+}
+
+/** The lines (in file order) whose code passes `filter` (see filterBit) and is in `codes`. */
+function linesHolding(lids: Uint32Array, filter: Uint32Array, codes: CodeSet): Uint32Array {
+  const found: number[] = [];
+  for (let i = 0; i < lids.length; i++) {
+    const bit = filterBit(lids[i]!);
+    if (filter[bit >>> 5]! & (1 << (bit & 31)) && codes.has(lids[i]!)) found.push(i);
+  }
+  return Uint32Array.from(found);
 }
 
 /** The first claims of every line (see assignByKeys), in JavaScript. */

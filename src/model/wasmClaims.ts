@@ -1,15 +1,17 @@
 // A big file's first claims of fresh LIDs (see freshLids.ts, firstClaims) in WebAssembly: each
 // line's first two candidates with a letter, claimed in a bitmap of every code; the codes
-// claimed again listed (few) and marked in a filter of their hashes, and the lines whose code
-// held passes the filter. For a million lines this takes some 30 ms of CPU where the loop in
-// JavaScript, run once a process, took 150 (with its lookup of every line's code in the table of
-// those claimed again). 6-character LIDs stay in JavaScript, which sorts their claims by part: a
-// bitmap of every code (128 MiB) and the sorted claims would stay in the memory until it goes,
-// some 70 MB more at the peak of 10,000,000 lines for some 10% less time. The module is
-// src/model/wasm/claims.wat, assembled below
-// (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
+// claimed again listed (few), marked in a bitmap of every code and in a filter of their hashes,
+// and the lines whose code held passes the filter. For a million lines this takes some 30 ms of
+// CPU where the loop in JavaScript, run once a process, took 150 (with its lookup of every line's
+// code in the table of those claimed again). The clashes are then settled over the two bitmaps
+// (clashRounds.ts): for a million lines some 100 ms of CPU where the rounds over maps and sets
+// took 200 (on a loaded machine), and a peak some 6 MB lower (their heap, less the 4 MiB bitmap).
+// 6-character LIDs stay in JavaScript, which sorts their claims by part: a bitmap of every code
+// (128 MiB) and the sorted claims would stay in the memory until it goes, some 70 MB more at the
+// peak of 10,000,000 lines for some 10% less time. The module is src/model/wasm/claims.wat,
+// assembled below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
-import { CodeTable, type CodeSet } from './lid.js';
+import { settleClashes } from './clashRounds.js';
 import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
@@ -31,35 +33,25 @@ interface Exports {
   pending(lids: number, from: number, to: number, filter: number, shift: number, out: number): number;
 }
 
-/** Bits of the filter of the codes a round of clashes contests (see freshLids.ts, addHolders): 8 KiB. */
+/** Bits of the filter of the codes a round of clashes contests (see clashRounds.ts): 8 KiB. */
 const HOLDERS_BITS = 16;
 const HOLDERS_FILTER = 2 ** HOLDERS_BITS;
 
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
 const CALL_LINES = 1 << 14;
 
-/** A file's first claims: each line's code held, the codes claimed once and twice, the lines holding one twice. */
-export interface FirstClaims {
-  readonly lids: Uint32Array;
-  readonly once: CodeSet;
-  readonly twice: CodeSet;
-  /** The lines whose code held is claimed twice, in file order. */
-  readonly pending: number[];
-  /** Adds to `into` each line (in file order) whose code in `lids` is one of `codes` (see addHolders). */
-  holders?(lids: Uint32Array, codes: Set<number>, into: Set<number>): void;
-}
-
-/** Memory for the first claims of `n` lines' LIDs of `length` characters. */
+/** Memory for the fresh LIDs of `n` lines of `length` characters. */
 export interface ClaimMemory {
   /** Room for the lines' keys, to be written there first: k1 of every line, then k2. */
   readonly keys: Uint32Array;
-  /** The first claims of the keys written in `keys`, each line's code held written into `lids`. */
-  firstClaims(lids: Uint32Array): FirstClaims;
+  /** The fresh LIDs of the keys written in `keys` (see freshLids.ts, assignByKeys), written into `lids`. */
+  lidsOf(lids: Uint32Array): Uint32Array;
 }
 
 /**
- * Memory for the first claims of `n` lines whose LIDs have `length` characters (4 or 5: see
- * above for 6); undefined where WebAssembly cannot give it.
+ * Memory for the fresh LIDs of `n` lines whose LIDs have `length` characters (4 or 5: see
+ * above for 6); undefined where WebAssembly cannot give it. The first claims are taken there, and
+ * the clashes settled over its bitmaps of every code claimed once and twice (clashRounds.ts).
  * The codes held pass through it a few lines at a time into an array of JavaScript's: the memory,
  * its keys and bitmaps, is garbage once the LIDs are settled, and they are not copied out whole.
  */
@@ -73,7 +65,8 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   while (filterBits < 23 && 2 ** filterBits < 8 * n) filterBits++;
   const shift = 32 - filterBits;
   const onceAt = 8 * n;
-  const filterAt = onceAt + bitmapBytes;
+  const twiceAt = onceAt + bitmapBytes;
+  const filterAt = twiceAt + bitmapBytes;
   const codesAt = filterAt + 2 ** filterBits / 8;
   const outAt = codesAt + 4 * CALL_LINES;
   const holdersAt = outAt + 8 * CALL_LINES;
@@ -81,74 +74,75 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
-  const once: CodeSet = {
-    has: (code) => (onceWords[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
-    add: (code) => {
-      onceWords[(code & mask) >>> 5]! |= 1 << (code & 31);
+  const twiceWords = new Uint32Array(memory.buffer, twiceAt, bitmapBytes / 4);
+  const claimedTwice = (code: number) => (twiceWords[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0;
+  const claims = {
+    once: {
+      has: (code: number) => (onceWords[(code & mask) >>> 5]! & (1 << (code & 31))) !== 0,
+      add: (code: number) => {
+        onceWords[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
     },
-  };
-  const filter = new Uint32Array(memory.buffer, filterAt, 2 ** filterBits / 32);
-  const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> shift;
-  const table = new CodeTable();
-  const twice: CodeSet = {
-    has: (code) => (filter[bit(code) >>> 5]! & (1 << (bit(code) & 31))) !== 0 && table.has(code),
-    add: (code) => {
-      filter[bit(code) >>> 5]! |= 1 << (bit(code) & 31);
-      table.add(code);
+    twice: {
+      has: claimedTwice,
+      add: (code: number) => {
+        twiceWords[(code & mask) >>> 5]! |= 1 << (code & 31);
+      },
     },
   };
   /**
-   * Gives `found` each line (in file order) whose code in `lids` has its bit (code·0x9e3779b1 >>
-   * `shift`) set in the filter at `filter`, and is one `has` has.
+   * The lines (in file order) whose code in `lids` has its bit (code·0x9e3779b1 >> `shift`) set
+   * in the filter at `filter`, and is claimed twice.
    */
-  const linesOf = (
-    lids: Uint32Array,
-    filter: number,
-    shift: number,
-    has: (code: number) => boolean,
-    found: (line: number) => void,
-  ) => {
+  const linesOf = (lids: Uint32Array, filter: number, shift: number): Uint32Array => {
     const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
     const out = new Uint32Array(memory.buffer, outAt, CALL_LINES);
+    let found = new Uint32Array(64);
+    let count = 0;
     for (let from = 0; from < n; from += CALL_LINES) {
-      const count = Math.min(CALL_LINES, n - from);
-      codes.set(lids.subarray(from, from + count));
-      const passed = exports.pending(codesAt, 0, count, filter, shift, outAt);
-      for (let j = 0; j < passed; j++) if (has(codes[out[j]!]!)) found(from + out[j]!);
+      const size = Math.min(CALL_LINES, n - from);
+      codes.set(lids.subarray(from, from + size));
+      const passed = exports.pending(codesAt, 0, size, filter, shift, outAt);
+      for (let j = 0; j < passed; j++) {
+        if (!claimedTwice(codes[out[j]!]!)) continue;
+        if (count === found.length) {
+          const more = new Uint32Array(2 * count);
+          more.set(found);
+          found = more;
+        }
+        found[count++] = from + out[j]!;
+      }
     }
+    return found.slice(0, count);
   };
+  const keys = new Uint32Array(memory.buffer, 0, 2 * n);
   return {
-    keys: new Uint32Array(memory.buffer, 0, 2 * n),
-    firstClaims(lids) {
+    keys,
+    lidsOf(lids) {
       const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
       const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);
       for (let from = 0; from < n; from += CALL_LINES) {
         const count = Math.min(CALL_LINES, n - from);
         const again = exports.first(4 * from, 4 * (n + from), codesAt, count, length, onceAt, outAt, filterAt, shift);
         lids.set(codes.subarray(0, count), from);
-        for (let j = 0; j < again; j++) table.add(out[j]!);
+        for (let j = 0; j < again; j++) claims.twice.add(out[j]!);
       }
-      const pending: number[] = [];
-      linesOf(
-        lids,
-        filterAt,
-        shift,
-        (code) => table.has(code),
-        (line) => pending.push(line),
-      );
-      const holders = (of: Uint32Array, held: Set<number>, into: Set<number>) => {
-        const bits = new Uint32Array(memory.buffer, holdersAt, HOLDERS_FILTER / 32).fill(0);
+      const holdersOf = (contested: Uint32Array) => {
+        const filter = new Uint32Array(memory.buffer, holdersAt, HOLDERS_FILTER / 32).fill(0);
         const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> (32 - HOLDERS_BITS);
-        for (const code of held) bits[bit(code) >>> 5]! |= 1 << (bit(code) & 31);
-        linesOf(
-          of,
-          holdersAt,
-          32 - HOLDERS_BITS,
-          (code) => held.has(code),
-          (line) => into.add(line),
-        );
+        for (const code of contested) filter[bit(code) >>> 5]! |= 1 << (bit(code) & 31);
+        return linesOf(lids, holdersAt, 32 - HOLDERS_BITS);
       };
-      return { lids, once, twice, pending, holders };
+      settleClashes(
+        keys.subarray(0, n),
+        keys.subarray(n),
+        lids,
+        length,
+        claims,
+        linesOf(lids, filterAt, shift),
+        holdersOf,
+      );
+      return lids;
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   contextKeysOf,
   freshLids,
   lookupBudget,
+  settledByKeys,
 } from '../../src/model/freshLids.js';
 import { hashLines, type LineHashes } from '../../src/model/hash.js';
 import { candidate, hasLetter, lidLengthFor, lidToString } from '../../src/model/lid.js';
@@ -355,12 +356,74 @@ describe("a big file's first claims taken in WebAssembly give the LIDs JavaScrip
         if (!memory) throw new Error('no WebAssembly');
         memory.keys.set(h1);
         memory.keys.set(h2, n);
-        const keys = { h1: memory.keys.subarray(0, n), h2: memory.keys.subarray(n) };
-        const inWasm = assignByKeys(keys, length, memory.firstClaims(new Uint32Array(n)));
+        const inWasm = memory.lidsOf(new Uint32Array(n));
         expect(Array.from(inWasm)).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
       }),
       { numRuns: runs(500) },
     );
+  });
+
+  it('on keys sharing their first candidates, whose clashes take several rounds, at 4 and 5 characters', () => {
+    // Few first halves: lines clash at their first candidates, and part at their next ones unless
+    // their second halves are equal too (a few are): those clash at every level.
+    const key = fc.tuple(fc.integer({ min: 0, max: 63 }), fc.oneof(fc.nat(), fc.integer({ min: 0, max: 3 })));
+    const keys = fc.array(key, { maxLength: 3000, size: 'large' });
+    fc.assert(
+      fc.property(keys, fc.constantFrom(4, 5), (pairs, length) => {
+        const n = pairs.length;
+        const h1 = Uint32Array.from(pairs, ([a]) => a * 0x10001);
+        const h2 = Uint32Array.from(pairs, ([, b]) => b);
+        const memory = claimMemory(n, length);
+        if (!memory) throw new Error('no WebAssembly');
+        memory.keys.set(h1);
+        memory.keys.set(h2, n);
+        expect(Array.from(memory.lidsOf(new Uint32Array(n)))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+
+  it("settles the clashes of JavaScript's first claims as the reference does, at 4, 5 and 6 characters", () => {
+    const key = fc.tuple(fc.integer({ min: 0, max: 63 }), fc.oneof(fc.nat(), fc.integer({ min: 0, max: 3 })));
+    const keys = fc.array(key, { maxLength: 3000, size: 'large' });
+    fc.assert(
+      fc.property(keys, fc.constantFrom(4, 5, 6), (pairs, length) => {
+        const h1 = Uint32Array.from(pairs, ([a]) => a * 0x10001);
+        const h2 = Uint32Array.from(pairs, ([, b]) => b);
+        expect(Array.from(settledByKeys({ h1, h2 }, length))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(100) },
+    );
+    // Past the small files' tables: the first claims' bitmap, which the rounds add to, with keys
+    // chained into each other's candidates so that clashes last many rounds.
+    const big = fc.record({
+      n: fc.integer({ min: 4096, max: 6000 }),
+      seed: fc.nat(),
+      kinds: fc.integer({ min: 1, max: 64 }),
+    });
+    fc.assert(
+      fc.property(big, fc.constantFrom(4, 5, 6), ({ n, seed, kinds }, length) => {
+        let x = seed | 1;
+        const next = () => {
+          x ^= x << 13;
+          x ^= x >>> 17;
+          x ^= x << 5;
+          return x >>> 0;
+        };
+        const h1 = new Uint32Array(n);
+        const h2 = new Uint32Array(n);
+        for (let i = 0; i < n; i++) {
+          h1[i] = (next() % kinds) * 0x10001 + (next() % 4 === 0 ? i : 0);
+          h2[i] = next() % 3 === 0 ? next() % 4 : next();
+        }
+        expect(Array.from(settledByKeys({ h1, h2 }, length))).toEqual(Array.from(assignByKeys({ h1, h2 }, length)));
+      }),
+      { numRuns: runs(12) },
+    );
+    // A file of 6-character LIDs (over 3,000,000 lines) takes these, where WebAssembly would refuse it.
+    const hashes = synthetic(20_000, 12_000);
+    const reference = assignByKeys(contextKeys(hashes), 6);
+    expect(Array.from(settledByKeys(contextKeys(hashes), 6))).toEqual(Array.from(reference));
   });
 
   it('around the sizes where the small tables and WebAssembly take over', () => {
