@@ -430,7 +430,7 @@ export interface Snapshot {
   /** Whether the saved index differs from `index` (or its stamp from the file's). */
   readonly stale: boolean;
   /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
-  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string };
+  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string; readonly partial?: boolean };
 }
 
 /**
