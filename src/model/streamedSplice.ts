@@ -102,8 +102,23 @@ export function spliceStreamed(
   fillNew(Math.min(fill[0], from), Math.max(fill[1], newTo));
   const fresh = newTo - from;
   if (fresh > 0) {
-    const keys = freshKeys(old, { h1, h2 }, { start, end, from, newTo, shift, n1, n2 }, fillNew);
-    assignCodes(old, keys, lids, from, freshLength(old.retired, count));
+    const length = freshLength(old.retired, count);
+    // A new line whose content the file holds once is keyed by its content: its candidates are
+    // looked for in the pass that counts the contents, which most edits then need alone.
+    const used = new Map<number, boolean>();
+    const guess = new PairTable(fresh * CANDIDATES);
+    for (let f = 0; f < fresh; f++) {
+      for (let k = 0, got = 0; got < CANDIDATES; k++) {
+        const code = candidate(n1[head + f]!, n2[head + f]!, k, length);
+        if (hasLetter(code, length)) got += guess.add(code, 0) >= 0 ? 1 : 0;
+      }
+    }
+    const seen = new Uint8Array(fresh * CANDIDATES);
+    const region = { start, end, from, newTo, shift, n1, n2 };
+    const keys = freshKeys(old, { h1, h2 }, region, fillNew, (l) => markIn(guess, l, seen));
+    markIn(guess, old.retired.lids, seen);
+    guess.a.forEach((code, s) => used.set(code, seen[s] === 1));
+    assignCodes(old, keys, lids, from, length, used);
   }
   const gone: Array<{ lid: number; line: number }> = [];
   const line = Math.min(from + 1, Math.max(count, 1));
@@ -131,14 +146,15 @@ function freshKeys(
   hashes: { h1: Uint32Array; h2: Uint32Array },
   r: Region,
   fillNew: (lo: number, hi: number) => void,
+  also: (lids: Uint32Array) => void,
 ): { k1: Uint32Array; k2: Uint32Array } {
   const count = hashes.h1.length;
   const { from, newTo } = r;
-  for (let margin = MARGIN; ; margin *= 4) {
+  for (let margin = MARGIN, pass = 0; ; margin *= 4, pass++) {
     const lo = Math.max(0, from - margin);
     const hi = Math.min(count, newTo + margin);
     fillNew(lo, hi);
-    const counts = countContents(old, hashes, lo, hi, r);
+    const counts = countContents(old, hashes, lo, hi, r, pass === 0 ? also : undefined);
     const isRepeated = (i: number) => counts[i - lo]! > 1;
     let s = from;
     if (isRepeated(from)) while (s > lo && isRepeated(s - 1)) s--;
@@ -222,13 +238,15 @@ function countContents(
   lo: number,
   hi: number,
   r: Region,
+  also: ((lids: Uint32Array) => void) | undefined,
 ): Uint32Array {
   const table = new PairTable(hi - lo);
   const slotOf = new Int32Array(hi - lo);
   for (let i = lo; i < hi; i++) slotOf[i - lo] = table.add(hashes.h1[i]!, hashes.h2[i]!);
   const found = new Uint32Array(table.a.length);
   // The new file: the old lines but those the edit replaced, and the new ones.
-  old.pieces((at, h1, h2) => {
+  old.pieces((at, h1, h2, lids) => {
+    also?.(lids);
     for (let k = 0; k < h1.length; k++) {
       const i = at + k;
       if (i >= r.start && i < r.end) continue;
@@ -255,12 +273,12 @@ function assignCodes(
   lids: Uint32Array,
   from: number,
   length: number,
+  used: Map<number, boolean>,
 ): void {
   const fresh = keys.k1.length;
-  // Each line's candidates so far, and which of every code asked for are in use.
+  // Each line's candidates so far; `used`: which codes asked for (or known before) are in use.
   const tried: number[][] = Array.from({ length: fresh }, () => []);
   const next = new Uint32Array(fresh);
-  const used = new Map<number, boolean>();
   const more = (f: number, howMany: number, ask: PairTable) => {
     for (let got = 0; got < howMany; next[f]!++) {
       const code = candidate(keys.k1[f]!, keys.k2[f]!, next[f]!, length);
@@ -273,7 +291,7 @@ function assignCodes(
   let ask = new PairTable(fresh * CANDIDATES);
   for (let f = 0; f < fresh; f++) more(f, CANDIDATES, ask);
   for (;;) {
-    inUse(old, ask, used);
+    if (ask.a.length > 0) inUse(old, ask, used);
     // The lines in order, each taking its first candidate free; one that runs out of candidates asks for more.
     const taken = new Set<number>();
     const short: number[] = [];
@@ -295,15 +313,15 @@ function assignCodes(
 /** Records in `used` whether each code of `ask` is in use: an LID of a line of the old file, or retired from it. */
 function inUse(old: StreamedIndex, ask: PairTable, used: Map<number, boolean>): void {
   const hit = new Uint8Array(ask.a.length);
-  old.pieces((_, _h1, _h2, lids) => {
-    for (let k = 0; k < lids.length; k++) {
-      const s = ask.find(lids[k]!, 0);
-      if (s >= 0) hit[s] = 1;
-    }
-  });
-  for (const code of old.retired.lids) {
-    const s = ask.find(code, 0);
+  old.pieces((_, _h1, _h2, lids) => markIn(ask, lids, hit));
+  markIn(ask, old.retired.lids, hit);
+  ask.a.forEach((code, s) => used.set(code, hit[s] === 1));
+}
+
+/** Marks in `hit` the codes of `ask` that `lids` holds. */
+function markIn(ask: PairTable, lids: Uint32Array, hit: Uint8Array): void {
+  for (let k = 0; k < lids.length; k++) {
+    const s = ask.find(lids[k]!, 0);
     if (s >= 0) hit[s] = 1;
   }
-  ask.a.forEach((code, s) => used.set(code, hit[s] === 1));
 }

@@ -29,7 +29,7 @@ import { RtError } from '../model/errors.js';
 import { dominantEol, splitLines, type FileLines } from '../model/lines.js';
 import { mergeRanges } from '../model/window.js';
 import type { AppliedChanges, PlannedChange } from '../model/patch/plan.js';
-import { markUnread, sameStamp, SMALL_CONTENT, stampOf, statFile, trustworthy, type Snapshot } from './indexedFile.js';
+import { markCheckpoints, markUnread, sameStamp, SMALL_CONTENT, stampOf, statFile, trustworthy, type Snapshot } from './indexedFile.js';
 import { readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, type RecordsSource, SavedIndex, type FileStamp, UnreadIndex } from './savedIndex.js';
@@ -308,7 +308,7 @@ function editWith(
     return was === undefined ? -1 : was + size - stamp.size;
   };
   const placed = { first: firstLine, at: windowStart, total: count + shift, size, bomLength: lines.bomLength };
-  const after = linesAfter(edited, placed, checkpoint);
+  const after = linesAfter(edited, placed, checkpoint, reading.partial);
   if (!after) return undefined;
   // The index after the change: at least the lines read, and the blocks whose digests the change makes anew.
   const fill = [
@@ -359,6 +359,7 @@ function linesAfter(
   edited: EditedFile,
   placed: { first: number; at: number; total: number; size: number; bomLength: number },
   checkpoint: (line: number) => number,
+  sparse: boolean,
 ): FileLines | undefined {
   const { first, at, total, size } = placed;
   const starts = new Uint32Array(total + 1);
@@ -368,14 +369,16 @@ function linesAfter(
     starts[first + i] = at + read.starts[i]!;
     contentEnds[first + i] = at + read.contentEnds[i]!;
   }
+  // The checkpoints apart, when sparse: one in the line starts would touch every page of them.
+  const checkpoints: number[] = [];
   for (let k = 0; k < total; k += BLOCK) {
-    if (k >= first && k < first + read.count) continue;
-    const start = checkpoint(k);
+    const start = k >= first && k < first + read.count ? starts[k]! : checkpoint(k);
     if (!(start >= 0)) return undefined;
-    starts[k] = start;
+    if (sparse) checkpoints.push(start);
+    else starts[k] = start;
   }
   starts[total] = size;
-  return {
+  const lines = {
     get bytes(): Buffer {
       throw new Error('the lines of a big file edited around its change were not read whole');
     },
@@ -384,6 +387,8 @@ function linesAfter(
     starts,
     contentEnds,
   };
+  if (sparse) markCheckpoints(lines, checkpoints);
+  return lines;
 }
 
 /** Where block `b` starts in the file: its checkpoint, but the first block with the BOM before its first line. */

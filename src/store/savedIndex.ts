@@ -50,6 +50,8 @@ const WASM_RECORDS = 16 * BLOCK;
  * from the segment again (see RecordsSource).
  */
 const READ_PIECE = 64 * BLOCK;
+/** Lines a pass over a big index (see SavedIndex.streamed) reads and decodes at a time: some 450 KiB of memory. */
+const PASS_PIECE = 16 * BLOCK;
 /** Lines an edit may add to a big index in place (see Records.room): memory never touched unless used. */
 const ROOM = 64 * BLOCK;
 
@@ -205,7 +207,7 @@ export class SavedIndex {
   }
 
   /**
-   * Gives every record to `visit` a piece of READ_PIECE lines at a time, decoded in WebAssembly's
+   * Gives every record to `visit` a piece of PASS_PIECE lines at a time, decoded in WebAssembly's
    * memory where it can be (the piece's arrays are reused: a visit keeps none); with `check`,
    * each block checked against its digest. False when the index proved damaged or unreadable.
    */
@@ -215,11 +217,11 @@ export class SavedIndex {
     memories: PieceMemories,
   ): boolean {
     const lines = this.head.lines;
-    for (let at = 0; at < lines; at += READ_PIECE) {
-      const n = Math.min(READ_PIECE, lines - at);
+    for (let at = 0; at < lines; at += PASS_PIECE) {
+      const n = Math.min(PASS_PIECE, lines - at);
       // The last piece, if shorter, has a memory of its own size: its last block's digest is of its lines alone.
       const memory =
-        n === READ_PIECE ? (memories.whole ??= recordMemory(n, BLOCK)) : (memories.last ??= recordMemory(n, BLOCK));
+        n === PASS_PIECE ? (memories.whole ??= recordMemory(n, BLOCK)) : (memories.last ??= recordMemory(n, BLOCK));
       if (!memory) {
         const read = this.recordWords(at, at + n);
         if (!read) return false;
@@ -529,7 +531,7 @@ export function saveIndexFile(
  */
 function movedDigests(source: RecordsSource, from: number, to: number): string {
   if (!source.pieces) throw new Error('the saved records cannot be read again by the piece');
-  const size = READ_PIECE + BLOCK;
+  const size = PASS_PIECE + BLOCK;
   const buffer = { h1: new Uint32Array(size), h2: new Uint32Array(size), lids: new Uint32Array(size) };
   let held = 0;
   let hex = '';
@@ -546,7 +548,7 @@ function movedDigests(source: RecordsSource, from: number, to: number): string {
       held += n;
       k += n;
       const whole = held - (held % BLOCK);
-      if (whole >= READ_PIECE) {
+      if (whole >= PASS_PIECE) {
         digest(whole);
         buffer.h1.copyWithin(0, whole, held);
         buffer.h2.copyWithin(0, whole, held);
