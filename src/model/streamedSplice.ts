@@ -28,6 +28,12 @@ export interface StreamedIndex {
 
 /** Lines looked at on each side of the new ones for their keys, at first (widened fourfold while a stretch reaches its edge). */
 const MARGIN = 16;
+/**
+ * Values up to which a pass looks each up in a piece with indexOf, which V8 runs over a typed
+ * array with SIMD, rather than looking each line up in a table: a loop over a million lines in
+ * JavaScript, run once, takes some 50 ms before V8 has optimised it.
+ */
+const FEW = 64;
 /** Candidates of each new line checked at once: one taken by another line of a million is a chance of some 3%. */
 const CANDIDATES = 4;
 
@@ -150,11 +156,14 @@ function freshKeys(
 ): { k1: Uint32Array; k2: Uint32Array } {
   const count = hashes.h1.length;
   const { from, newTo } = r;
-  for (let margin = MARGIN, pass = 0; ; margin *= 4, pass++) {
+  // The new lines' own contents counted first: where none repeats (most edits), each is keyed by its content.
+  const own = countContents(old, hashes, from, newTo, r, also);
+  if (own.every((c) => c <= 1)) return { k1: hashes.h1.slice(from, newTo), k2: hashes.h2.slice(from, newTo) };
+  for (let margin = MARGIN; ; margin *= 4) {
     const lo = Math.max(0, from - margin);
     const hi = Math.min(count, newTo + margin);
     fillNew(lo, hi);
-    const counts = countContents(old, hashes, lo, hi, r, pass === 0 ? also : undefined);
+    const counts = countContents(old, hashes, lo, hi, r, undefined);
     const isRepeated = (i: number) => counts[i - lo]! > 1;
     let s = from;
     if (isRepeated(from)) while (s > lo && isRepeated(s - 1)) s--;
@@ -245,11 +254,19 @@ function countContents(
   for (let i = lo; i < hi; i++) slotOf[i - lo] = table.add(hashes.h1[i]!, hashes.h2[i]!);
   const found = new Uint32Array(table.a.length);
   // The new file: the old lines but those the edit replaced, and the new ones.
+  const few = table.a.length <= FEW;
   old.pieces((at, h1, h2, lids) => {
     also?.(lids);
+    const counted = (k: number) => at + k < r.start || at + k >= r.end;
+    if (few) {
+      table.a.forEach((a, s) => {
+        const b = table.b[s]!;
+        for (let k = h1.indexOf(a); k !== -1; k = h1.indexOf(a, k + 1)) if (h2[k] === b && counted(k)) found[s]!++;
+      });
+      return;
+    }
     for (let k = 0; k < h1.length; k++) {
-      const i = at + k;
-      if (i >= r.start && i < r.end) continue;
+      if (!counted(k)) continue;
       const s = table.find(h1[k]!, h2[k]!);
       if (s >= 0) found[s]!++;
     }
@@ -320,6 +337,12 @@ function inUse(old: StreamedIndex, ask: PairTable, used: Map<number, boolean>): 
 
 /** Marks in `hit` the codes of `ask` that `lids` holds. */
 function markIn(ask: PairTable, lids: Uint32Array, hit: Uint8Array): void {
+  if (ask.a.length <= FEW) {
+    ask.a.forEach((code, s) => {
+      if (!hit[s] && lids.includes(code)) hit[s] = 1;
+    });
+    return;
+  }
   for (let k = 0; k < lids.length; k++) {
     const s = ask.find(lids[k]!, 0);
     if (s >= 0) hit[s] = 1;

@@ -29,7 +29,16 @@ import { RtError } from '../model/errors.js';
 import { dominantEol, splitLines, type FileLines } from '../model/lines.js';
 import { mergeRanges } from '../model/window.js';
 import type { AppliedChanges, PlannedChange } from '../model/patch/plan.js';
-import { markCheckpoints, markUnread, sameStamp, SMALL_CONTENT, stampOf, statFile, trustworthy, type Snapshot } from './indexedFile.js';
+import {
+  markCheckpoints,
+  markUnread,
+  sameStamp,
+  SMALL_CONTENT,
+  stampOf,
+  statFile,
+  trustworthy,
+  type Snapshot,
+} from './indexedFile.js';
 import { readInto } from './readAt.js';
 import type { ResolvedPath } from './root.js';
 import { BLOCK, type RecordsSource, SavedIndex, type FileStamp, UnreadIndex } from './savedIndex.js';
