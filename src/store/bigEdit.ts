@@ -67,7 +67,10 @@ export interface LidLookup {
   lidCodeAt(i: number): number;
 }
 
-/** The plan of a big edit: given the file's lines (only their count may be looked at), its index, and with an index read only around the change, how to find lines by LID in it. */
+/**
+ * The plan of a big edit: given the file's lines (only their count may be looked at), its index,
+ * and with an index read only around the change, how to find lines by LID in it.
+ */
 export type BigPlan = (lines: FileLines, index: LineIndex, lookup?: LidLookup) => readonly PlannedChange[];
 
 /** Indexes of this many lines or more are read only around an edit's change (see spliceStreamed). */
@@ -121,7 +124,10 @@ interface Reading {
   readonly partial: boolean;
   load(from: number, to: number): void;
   readonly lookup?: LidLookup & { covers(from: number, to: number): boolean };
-  /** The index after `change`, filled in at least for lines `fill` (new numbering), and what the history keeps of the one before. */
+  /**
+   * The index after `change`, filled in at least for lines `fill` (new numbering), and what the
+   * history keeps of the one before.
+   */
   after(change: PlannedChange, fill: readonly [number, number]): { after: LineIndex; before: LineIndex } | undefined;
   readonly text: Buffer | RecordsSource;
 }
