@@ -26,7 +26,7 @@ export interface StreamedIndex {
   pieces(visit: (from: number, h1: Uint32Array, h2: Uint32Array, lids: Uint32Array) => void): void;
 }
 
-/** Lines looked at on each side of new repeated ones for their keys (widened fourfold while a stretch reaches an edge). */
+/** Lines looked at beside new repeated ones for their keys (widened fourfold while a stretch reaches an edge). */
 const MARGIN = 16;
 /**
  * Values up to which a pass looks each up in a piece with indexOf, which V8 runs over a typed
