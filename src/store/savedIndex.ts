@@ -188,13 +188,12 @@ export class SavedIndex {
         let e = b + 1;
         while (e < Math.ceil(to / BLOCK) && !loaded[e]) e++;
         const first = b * BLOCK;
-        const words = this.lineWords(first, Math.min(lines, e * BLOCK));
-        if (!words) throw new UnreadIndex();
-        for (let k = 0, i = first; k < words.length; k += 3, i++) {
-          into.h1[i] = words[k]!;
-          into.h2[i] = words[k + 1]!;
-          into.lids[i] = words[k + 2]!;
-        }
+        const n = Math.min(lines, e * BLOCK) - first;
+        const read = this.blocksIn(first, n);
+        if (!read) throw new UnreadIndex();
+        into.h1.set(read.h1, first);
+        into.h2.set(read.h2, first);
+        into.lids.set(read.lids, first);
         loaded.fill(1, b, e);
         b = e - 1;
       }
@@ -204,6 +203,35 @@ export class SavedIndex {
       checked = true;
     };
     return { ...into, retired, load, pieces };
+  }
+
+  /**
+   * The records of the `n` lines from line `first` (whole blocks), decoded and checked in
+   * WebAssembly's memory where it can be (the arrays are its views), else in JavaScript; undefined
+   * when damaged or unreadable.
+   */
+  private blocksIn(first: number, n: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const memory = recordMemory(n, BLOCK);
+    if (!memory) {
+      const read = this.recordWords(first, first + n);
+      return read && splitWords(read.words, n);
+    }
+    const got = this.readInto(memory.text, this.recordsAt + first * RECORD_B64);
+    if (got !== memory.text.length || !memory.decodeAt(0, n)) return this.damaged('its records are damaged');
+    return this.sameDigests(first / BLOCK, memory.digests()) ? memory.words(n) : undefined;
+  }
+
+  /** Whether `digests` are those of blocks b.. in the head; else the index is set aside for the first that is not. */
+  private sameDigests(b: number, digests: string): boolean {
+    if (digests === this.head.blocks.slice(b * BLOCK_DIGEST, b * BLOCK_DIGEST + digests.length)) return true;
+    let k = 0;
+    while (
+      digests.slice(k * BLOCK_DIGEST, (k + 1) * BLOCK_DIGEST) ===
+      this.head.blocks.slice((b + k) * BLOCK_DIGEST, (b + k + 1) * BLOCK_DIGEST)
+    )
+      k++;
+    this.damagedBlock(b + k);
+    return false;
   }
 
   /**
@@ -232,19 +260,8 @@ export class SavedIndex {
       const text = memory.text.subarray(0, n * RECORD_B64);
       const got = this.readInto(text, this.recordsAt + at * RECORD_B64);
       if (got !== text.length || !memory.decodeAt(0, n)) return this.damaged('its records are damaged') ?? false;
-      if (check) {
-        const b = at / BLOCK;
-        const digests = memory.digests().slice(0, Math.ceil(n / BLOCK) * BLOCK_DIGEST);
-        if (digests !== this.head.blocks.slice(b * BLOCK_DIGEST, b * BLOCK_DIGEST + digests.length)) {
-          let k = 0;
-          while (
-            digests.slice(k * BLOCK_DIGEST, (k + 1) * BLOCK_DIGEST) ===
-            this.head.blocks.slice((b + k) * BLOCK_DIGEST, (b + k + 1) * BLOCK_DIGEST)
-          )
-            k++;
-          return this.damagedBlock(b + k) ?? false;
-        }
-      }
+      if (check && !this.sameDigests(at / BLOCK, memory.digests().slice(0, Math.ceil(n / BLOCK) * BLOCK_DIGEST)))
+        return false;
       const { h1, h2, lids } = memory.words(n);
       visit(at, h1, h2, lids);
     }
