@@ -301,9 +301,9 @@ export class SavedIndex {
         if (!this.eachPiece(visit, false, memories)) throw new Error('the saved index could not be read again');
       },
       copy: (from, to, write) => {
-        const piece = Buffer.allocUnsafe(Math.min(READ_PIECE, Math.max(0, to - from)) * RECORD_B64);
-        for (let at = from; at < to; at += READ_PIECE) {
-          const bytes = piece.subarray(0, Math.min(READ_PIECE, to - at) * RECORD_B64);
+        const piece = Buffer.allocUnsafe(Math.min(PASS_PIECE, Math.max(0, to - from)) * RECORD_B64);
+        for (let at = from; at < to; at += PASS_PIECE) {
+          const bytes = piece.subarray(0, Math.min(PASS_PIECE, to - at) * RECORD_B64);
           if (this.readInto(bytes, this.recordsAt + at * RECORD_B64) !== bytes.length)
             throw new Error('the saved index could not be read again');
           write(bytes);
