@@ -103,8 +103,10 @@ export function editAround(
         const edit = editWith(file, version, stamp, saved, streamed, plan);
         if (edit !== FALL_BACK) return edit;
       } catch (error) {
-        // A refusal is made again by the reading of the whole index, which says it whole.
-        if (!(error instanceof UnreadIndex) && !(error instanceof RtError)) throw error;
+        // An index that proved damaged was set aside: the file is read whole, as for none.
+        if (error instanceof UnreadIndex) return undefined;
+        // A refusal is made again with the whole index, which says it whole.
+        if (!(error instanceof RtError)) throw error;
       }
     }
   }

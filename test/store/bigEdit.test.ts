@@ -227,6 +227,25 @@ describe('an edit of a big file whose index is read only around its change', () 
     });
   }
 
+  it('leaves to a whole reading an index whose records far from the change prove damaged, and never trusts it', () => {
+    const rel = 's-damaged.txt';
+    const { abs, file } = indexed(rel, bigText(LINES));
+    // A record of line 60,001 changed in the pack (one base64 character for another).
+    const pack = path.join(root, '.rt', 'pack');
+    const segment = fs
+      .readdirSync(pack)
+      .find((name) => fs.readFileSync(path.join(pack, name)).includes(`"path":"${rel}"`))!;
+    const bytes = fs.readFileSync(path.join(pack, segment));
+    const at = bytes.indexOf(',"records":"', bytes.indexOf(`"path":"${rel}"`)) + ',"records":"'.length + 16 * 60_000;
+    bytes[at] = bytes[at] === 0x41 ? 0x42 : 0x41;
+    fs.writeFileSync(path.join(pack, segment), bytes);
+    // (This store throws what it would say: the damage found in the first pass over the records.)
+    expect(() => editAround(store, file, versionOf(fs.lstatSync(abs)), naming(40_000, 1, ['x']))).toThrow(
+      /records of lines 59393-60416 are damaged/,
+    );
+    expect(SavedIndex.open(store, rel)).toBeUndefined();
+  });
+
   it('finds a line named by LID where the view showed it, else by a pass over the records', () => {
     const { abs, file, index } = indexed('s-lookup.txt', bigText(LINES));
     let found: number[] = [];
