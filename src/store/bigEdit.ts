@@ -206,6 +206,9 @@ function streamedReading(saved: SavedIndex): Reading | undefined {
     after: (change, fill) => {
       const after = spliceStreamed(old, change, fill);
       if (!after) return undefined;
+      // The records kept are copied, and the digests of blocks they fill re-taken from them, as read:
+      // every block is checked first, here when no pass over them was made (a pure deletion).
+      old.check();
       partialIndexes.set(after, () => wholeAfter(old, change, after));
       return { after, before: index };
     },

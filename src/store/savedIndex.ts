@@ -170,10 +170,11 @@ export class SavedIndex {
   /**
    * The index read only where asked (see StreamedIndex): arrays of its line count, whose memory is
    * touched only where `load` puts the records of whole blocks, and passes over every record a
-   * piece at a time (checked against the blocks' digests in the first). Undefined (damaged or
-   * replaced) as records() is; a load or a pass that finds it so throws UnreadIndex.
+   * piece at a time (checked against the blocks' digests in the first); `check` makes that first
+   * pass when none was made. Undefined (damaged or replaced) as records() is; a load or a pass
+   * that finds it so throws UnreadIndex.
    */
-  streamed(): StreamedIndex | undefined {
+  streamed(): (StreamedIndex & { check(): void }) | undefined {
     const retired = this.retired();
     if (!retired) return undefined;
     const lines = this.head.lines;
@@ -202,7 +203,10 @@ export class SavedIndex {
       if (!this.eachPiece(visit, !checked, memories)) throw new UnreadIndex();
       checked = true;
     };
-    return { ...into, retired, load, pieces };
+    const check = () => {
+      if (!checked) pieces(() => {});
+    };
+    return { ...into, retired, load, pieces, check };
   }
 
   /**

@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hashLines } from '../../src/model/hash.js';
 import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../../src/model/lines.js';
@@ -25,8 +25,14 @@ afterAll(cleanup);
 
 const root = fs.realpathSync(tempDir());
 fs.mkdirSync(path.join(root, '.rt'));
+/** The store's messages, gathered while a test sets this; else a message fails the test. */
+let said: string[] | undefined;
 const store = new StateStore(root, readSettings({}), (m) => {
-  throw new Error(m);
+  if (!said) throw new Error(m);
+  said.push(m);
+});
+afterEach(() => {
+  said = undefined;
 });
 
 /** About 1.5 MB: a BOM, CRLF endings with some LF, tabs, invalid UTF-8, empty lines, and no final newline. */
@@ -166,6 +172,18 @@ describe('an edit of a big file read only around its change', () => {
   });
 });
 
+/** Changes the record of 0-based line `line` of `rel`'s saved index in the pack (one base64 character for another). */
+function damageRecord(rel: string, line: number): void {
+  const pack = path.join(root, '.rt', 'pack');
+  const segment = fs
+    .readdirSync(pack)
+    .find((name) => fs.readFileSync(path.join(pack, name)).includes(`"path":"${rel}"`))!;
+  const bytes = fs.readFileSync(path.join(pack, segment));
+  const at = bytes.indexOf(',"records":"', bytes.indexOf(`"path":"${rel}"`)) + ',"records":"'.length + 16 * line;
+  bytes[at] = bytes[at] === 0x41 ? 0x42 : 0x41;
+  fs.writeFileSync(path.join(pack, segment), bytes);
+}
+
 /** A plan as planHunks makes it from line anchors: it looks up the lines it names (with `lookup`, where given). */
 function naming(start: number, deleteCount: number, insert: string[]) {
   const plan = replacing(start, deleteCount, insert);
@@ -230,20 +248,39 @@ describe('an edit of a big file whose index is read only around its change', () 
   it('leaves to a whole reading an index whose records far from the change prove damaged, and never trusts it', () => {
     const rel = 's-damaged.txt';
     const { abs, file } = indexed(rel, bigText(LINES));
-    // A record of line 60,001 changed in the pack (one base64 character for another).
-    const pack = path.join(root, '.rt', 'pack');
-    const segment = fs
-      .readdirSync(pack)
-      .find((name) => fs.readFileSync(path.join(pack, name)).includes(`"path":"${rel}"`))!;
-    const bytes = fs.readFileSync(path.join(pack, segment));
-    const at = bytes.indexOf(',"records":"', bytes.indexOf(`"path":"${rel}"`)) + ',"records":"'.length + 16 * 60_000;
-    bytes[at] = bytes[at] === 0x41 ? 0x42 : 0x41;
-    fs.writeFileSync(path.join(pack, segment), bytes);
+    damageRecord(rel, 60_000);
     // (This store throws what it would say: the damage found in the first pass over the records.)
     expect(() => editAround(store, file, versionOf(fs.lstatSync(abs)), naming(40_000, 1, ['x']))).toThrow(
       /records of lines 59393-60416 are damaged/,
     );
     expect(SavedIndex.open(store, rel)).toBeUndefined();
+  });
+
+  it('checks every record before a pure deletion (no pass made) copies them and re-digests the blocks moved', () => {
+    const rel = 's-damaged-deletion.txt';
+    const { abs, file, lines, index } = indexed(rel, bigText(LINES));
+    damageRecord(rel, 60_000);
+    said = [];
+    const plan = naming(20_000, 1, []);
+    const big = editAround(store, file, versionOf(fs.lstatSync(abs)), plan);
+    // Undefined: the file is read whole, as for no index; else its edit is saved from the records kept.
+    const whole = applyChanges(lines, index, plan(lines, index));
+    const want = Buffer.concat(whole.parts);
+    const got = big ? written(abs, big.applied.parts, big.unread) : want;
+    expect(got.equals(want)).toBe(true);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/records of lines 59393-60416 are damaged/);
+    fs.writeFileSync(abs, got);
+    const kept = big && { ...big.snapshot.saved!, start: 20_000, end: 20_001, inserted: 0 };
+    const saved = big?.applied.index ?? whole.index;
+    expect(saveIndex(store, rel, splitLines(got), saved, statFile(file), { parts: [got], ...(kept && { kept }) })).toBe(
+      true,
+    );
+    const records = SavedIndex.open(store, rel)?.records();
+    expect(said).toHaveLength(1);
+    expect(records && [...records.lids]).toEqual([...whole.index.lids]);
+    expect(records && [...records.h1]).toEqual([...whole.index.h1]);
+    expect(records && [...records.h2]).toEqual([...whole.index.h2]);
   });
 
   it('finds a line named by LID where the view showed it, else by a pass over the records', () => {
