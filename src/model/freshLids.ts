@@ -341,7 +341,7 @@ function repeatedAmong(hashes: LineHashes, lo: number, hi: number): Uint8Array {
  * the stretch with its bounding lines (or the file's edges), then each line's content and
  * offset in it.
  */
-function keyStretch(
+export function keyStretch(
   hashes: LineHashes,
   start: number,
   end: number,

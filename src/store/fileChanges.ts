@@ -9,6 +9,7 @@ import path from 'node:path';
 import { looksBinary, RATIO_BYTES, SNIFF_BYTES } from '../model/binary.js';
 import type { AnchorWorld } from '../model/anchor.js';
 import { RtError, quotePath, shellQuote } from '../model/errors.js';
+import { lidToString } from '../model/lid.js';
 import { hashLines } from '../model/hash.js';
 import { retiredLine, type LineIndex } from '../model/lineIndex.js';
 import { lineContent, splitLines, type FileLines } from '../model/lines.js';
@@ -22,7 +23,7 @@ import {
 } from '../model/patch/plan.js';
 import { indentUnit, lineIndent, reindent, targetIndent } from '../model/indent.js';
 import type { FileChange, PatchHunk } from '../model/patch/types.js';
-import { editAround } from './bigEdit.js';
+import { editAround, type LidLookup, wholeIndex } from './bigEdit.js';
 import { nextReading, unreadText, type Snapshot } from './indexedFile.js';
 import { inFolder } from './pinnedFolder.js';
 import { readPlainFile } from './plainFile.js';
@@ -408,10 +409,10 @@ function plan(
   const view = ViewState.load(store, file.rel);
   if (change.kind === 'update' && !flags.force && view.kept && change.hunks[0])
     tx.within(file, (store, pinned) => refuseUnreadAtOnce(store, pinned, view, change.hunks[0]!));
-  const planChanges = (lines: FileLines, index: LineIndex) =>
+  const planChanges = (lines: FileLines, index: LineIndex, lookup?: LidLookup) =>
     rewrite
       ? rewrite.plan(file, lines, index)
-      : changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : [], symbols);
+      : changesOf(file, lines, index, view, flags, change.kind === 'update' ? change.hunks : [], symbols, lookup);
   // A big file whose saved index still describes it is read only around its change (see bigEdit.ts).
   const big =
     alone && bigEditable(ws, r, flags)
@@ -471,12 +472,16 @@ function changesOf(
   flags: WriteFlags,
   hunks: readonly PatchHunk[],
   symbols: Symbols | undefined,
+  lookup?: LidLookup,
 ): PlannedChange[] {
   const world: AnchorWorld = {
     display: file.display,
     total: lines.count,
-    lineOf: (code) => index.lids.indexOf(code),
-    lidCodeAt: (i) => index.lids[i]!,
+    // An index read only around the change finds a line by where the view showed it first.
+    lineOf: lookup
+      ? (code) => lookup.lineOf(code, view.linesShowing(lidToString(code)))
+      : (code) => index.lids.indexOf(code),
+    lidCodeAt: lookup ? (i) => lookup.lidCodeAt(i) : (i) => index.lids[i]!,
     retiredLine: (code) => retiredLine(index.retired, code),
     shownAt: (line) => view.shownAt(line),
     force: flags.force,
@@ -696,7 +701,7 @@ function reportOf(ws: Workspace, p: Planned, save: () => Saved): FileReport {
  * saved index of the old content is reconciled), which no later command knows.
  */
 function lidsShown(store: StateStore, rel: string, index: LineIndex, saved: boolean): Uint32Array {
-  return saved ? index.lids : nextReading(store, rel, index).lids;
+  return saved ? index.lids : nextReading(store, rel, wholeIndex(index)).lids;
 }
 
 /**

@@ -430,7 +430,7 @@ export interface Snapshot {
   /** Whether the saved index differs from `index` (or its stamp from the file's). */
   readonly stale: boolean;
   /** When `index` is the saved index as it was read: its records' text and block digests (see KeptRecords). */
-  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string };
+  readonly saved?: { readonly text: Buffer | RecordsSource; readonly blocks: string; readonly partial?: boolean };
 }
 
 /**
@@ -577,8 +577,8 @@ export function saveIndex(
       edit.wrote !== undefined &&
       ownWriteSettled(stamp, sizeOf(edit.parts), edit.writtenSince, edit.wrote)
     );
-  const checkpoints: number[] = [];
-  for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  const checkpoints = knownCheckpoints.get(lines)?.slice() ?? [];
+  if (!knownCheckpoints.has(lines)) for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
   return saveIndexFile(
     store,
     rel,
@@ -650,6 +650,16 @@ export function markUnread(parts: readonly Buffer[]): void {
 }
 
 const unreadParts = new WeakSet<readonly Buffer[]>();
+
+/**
+ * Takes `checkpoints` as the starts of lines 0, BLOCK, 2·BLOCK, … of `lines`, whose starts are
+ * known only around a big edit's change (see linesAfter in bigEdit.ts).
+ */
+export function markCheckpoints(lines: FileLines, checkpoints: readonly number[]): void {
+  knownCheckpoints.set(lines, checkpoints);
+}
+
+const knownCheckpoints = new WeakMap<FileLines, readonly number[]>();
 
 /** The chunks' CRCs of files read whole and digested, by the memory they were read into. */
 const chunksOf = new WeakMap<ArrayBufferLike, ChunkCrcs>();

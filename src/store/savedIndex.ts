@@ -26,7 +26,15 @@ import {
 } from '../model/indexCodec.js';
 import type { LineIndex, Retired } from '../model/lineIndex.js';
 import { digestRecords, recordMemory, type RecordMemory } from '../model/wasmRecords.js';
+import type { StreamedIndex } from '../model/streamedSplice.js';
 import type { StateEntry, StateStore } from './state.js';
+
+/** A saved index read by the piece (see SavedIndex.streamed) proved damaged or could not be read again. */
+export class UnreadIndex extends Error {
+  constructor() {
+    super('the saved index could not be read');
+  }
+}
 
 export const INDEX_FORMAT = 'rt-index';
 export const INDEX_VERSION = 5;
@@ -42,6 +50,8 @@ const WASM_RECORDS = 16 * BLOCK;
  * from the segment again (see RecordsSource).
  */
 const READ_PIECE = 64 * BLOCK;
+/** Lines a pass over a big index (see SavedIndex.streamed) reads and decodes at a time: some 450 KiB of memory. */
+const PASS_PIECE = 16 * BLOCK;
 /** Lines an edit may add to a big index in place (see Records.room): memory never touched unless used. */
 const ROOM = 64 * BLOCK;
 
@@ -157,6 +167,111 @@ export class SavedIndex {
     return read && { ...splitWords(read.words, lines), text: read.text, room: 0 };
   }
 
+  /**
+   * The index read only where asked (see StreamedIndex): arrays of its line count, whose memory is
+   * touched only where `load` puts the records of whole blocks, and passes over every record a
+   * piece at a time (checked against the blocks' digests in the first); `check` makes that first
+   * pass when none was made. Undefined (damaged or replaced) as records() is; a load or a pass
+   * that finds it so throws UnreadIndex.
+   */
+  streamed(): (StreamedIndex & { check(): void }) | undefined {
+    const retired = this.retired();
+    if (!retired) return undefined;
+    const lines = this.head.lines;
+    const blocks = Math.ceil(lines / BLOCK);
+    const loaded = new Uint8Array(blocks);
+    const into = { h1: new Uint32Array(lines), h2: new Uint32Array(lines), lids: new Uint32Array(lines) };
+    let checked = false;
+    const memories: PieceMemories = {};
+    const load = (from: number, to: number) => {
+      for (let b = Math.floor(from / BLOCK); b < Math.ceil(to / BLOCK); b++) {
+        if (loaded[b]) continue;
+        let e = b + 1;
+        while (e < Math.ceil(to / BLOCK) && !loaded[e]) e++;
+        const first = b * BLOCK;
+        const n = Math.min(lines, e * BLOCK) - first;
+        const read = this.blocksIn(first, n);
+        if (!read) throw new UnreadIndex();
+        into.h1.set(read.h1, first);
+        into.h2.set(read.h2, first);
+        into.lids.set(read.lids, first);
+        loaded.fill(1, b, e);
+        b = e - 1;
+      }
+    };
+    const pieces = (visit: (from: number, h1: Uint32Array, h2: Uint32Array, lids: Uint32Array) => void) => {
+      if (!this.eachPiece(visit, !checked, memories)) throw new UnreadIndex();
+      checked = true;
+    };
+    const check = () => {
+      if (!checked) pieces(() => {});
+    };
+    return { ...into, retired, load, pieces, check };
+  }
+
+  /**
+   * The records of the `n` lines from line `first` (whole blocks), decoded and checked in
+   * WebAssembly's memory where it can be (the arrays are its views), else in JavaScript; undefined
+   * when damaged or unreadable.
+   */
+  private blocksIn(first: number, n: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const memory = recordMemory(n, BLOCK);
+    if (!memory) {
+      const read = this.recordWords(first, first + n);
+      return read && splitWords(read.words, n);
+    }
+    const got = this.readInto(memory.text, this.recordsAt + first * RECORD_B64);
+    if (got !== memory.text.length || !memory.decodeAt(0, n)) return this.damaged('its records are damaged');
+    return this.sameDigests(first / BLOCK, memory.digests()) ? memory.words(n) : undefined;
+  }
+
+  /** Whether `digests` are those of blocks b.. in the head; else the index is set aside for the first that is not. */
+  private sameDigests(b: number, digests: string): boolean {
+    if (digests === this.head.blocks.slice(b * BLOCK_DIGEST, b * BLOCK_DIGEST + digests.length)) return true;
+    let k = 0;
+    while (
+      digests.slice(k * BLOCK_DIGEST, (k + 1) * BLOCK_DIGEST) ===
+      this.head.blocks.slice((b + k) * BLOCK_DIGEST, (b + k + 1) * BLOCK_DIGEST)
+    )
+      k++;
+    this.damagedBlock(b + k);
+    return false;
+  }
+
+  /**
+   * Gives every record to `visit` a piece of PASS_PIECE lines at a time, decoded in WebAssembly's
+   * memory where it can be (the piece's arrays are reused: a visit keeps none); with `check`,
+   * each block checked against its digest. False when the index proved damaged or unreadable.
+   */
+  private eachPiece(
+    visit: (from: number, h1: Uint32Array, h2: Uint32Array, lids: Uint32Array) => void,
+    check: boolean,
+    memories: PieceMemories,
+  ): boolean {
+    const lines = this.head.lines;
+    for (let at = 0; at < lines; at += PASS_PIECE) {
+      const n = Math.min(PASS_PIECE, lines - at);
+      // The last piece, if shorter, has a memory of its own size: its last block's digest is of its lines alone.
+      const memory =
+        n === PASS_PIECE ? (memories.whole ??= recordMemory(n, BLOCK)) : (memories.last ??= recordMemory(n, BLOCK));
+      if (!memory) {
+        const read = this.recordWords(at, at + n);
+        if (!read) return false;
+        const { h1, h2, lids } = splitWords(read.words, n);
+        visit(at, h1, h2, lids);
+        continue;
+      }
+      const text = memory.text.subarray(0, n * RECORD_B64);
+      const got = this.readInto(text, this.recordsAt + at * RECORD_B64);
+      if (got !== text.length || !memory.decodeAt(0, n)) return this.damaged('its records are damaged') ?? false;
+      if (check && !this.sameDigests(at / BLOCK, memory.digests().slice(0, Math.ceil(n / BLOCK) * BLOCK_DIGEST)))
+        return false;
+      const { h1, h2, lids } = memory.words(n);
+      visit(at, h1, h2, lids);
+    }
+    return true;
+  }
+
   /** records(), read into `memory` a piece at a time, and decoded and checked there (see wasmRecords.ts). */
   private recordsIn(memory: RecordMemory): Records | undefined {
     const lines = this.head.lines;
@@ -182,13 +297,17 @@ export class SavedIndex {
   }
 
   /** The records' text as it is in the index, read again from it a piece at a time (a segment never changes). */
-  private recordsText(): RecordsSource {
+  recordsText(): RecordsSource {
+    const memories: PieceMemories = {};
     return {
       lines: this.head.lines,
+      pieces: (visit) => {
+        if (!this.eachPiece(visit, false, memories)) throw new Error('the saved index could not be read again');
+      },
       copy: (from, to, write) => {
-        const piece = Buffer.allocUnsafe(Math.min(READ_PIECE, Math.max(0, to - from)) * RECORD_B64);
-        for (let at = from; at < to; at += READ_PIECE) {
-          const bytes = piece.subarray(0, Math.min(READ_PIECE, to - at) * RECORD_B64);
+        const piece = Buffer.allocUnsafe(Math.min(PASS_PIECE, Math.max(0, to - from)) * RECORD_B64);
+        for (let at = from; at < to; at += PASS_PIECE) {
+          const bytes = piece.subarray(0, Math.min(PASS_PIECE, to - at) * RECORD_B64);
           if (this.readInto(bytes, this.recordsAt + at * RECORD_B64) !== bytes.length)
             throw new Error('the saved index could not be read again');
           write(bytes);
@@ -274,6 +393,12 @@ export class SavedIndex {
   }
 }
 
+/** The memories a pass over an index's pieces decodes in, kept for the next pass: a full piece's and the last's. */
+interface PieceMemories {
+  whole?: RecordMemory | undefined;
+  last?: RecordMemory | undefined;
+}
+
 /** Every line's fingerprint and LID of a saved index, as read, and its records' text. */
 export type Records = Pick<LineIndex, 'h1' | 'h2' | 'lids'> & {
   readonly text: Buffer | RecordsSource;
@@ -289,6 +414,8 @@ export interface RecordsSource {
   readonly lines: number;
   /** Gives the records of lines from..to-1 to `write`, a piece at a time (a piece is not kept: it is reused). */
   copy(from: number, to: number, write: (part: Uint8Array) => void): void;
+  /** Gives every record decoded, a piece at a time (see SavedIndex.streamed). */
+  pieces?(visit: (from: number, h1: Uint32Array, h2: Uint32Array, lids: Uint32Array) => void): void;
 }
 
 /** The records' text `text` as a RecordsSource. */
@@ -314,6 +441,11 @@ export interface KeptRecords {
   readonly start: number;
   readonly end: number;
   readonly inserted: number;
+  /**
+   * The index saved is filled in only around the change (see spliceStreamed): the digests of the
+   * blocks after it that moved by other than whole blocks are taken from the records kept, read again.
+   */
+  readonly partial?: boolean;
 }
 
 /**
@@ -371,7 +503,17 @@ export function saveIndexFile(
         source.copy(0, old.before, write);
         encode(old.before, old.after, false);
         source.copy(kept.end, old.oldLines, write);
+        // A partial index's blocks after the change, moved within blocks, from the records kept.
+        const movedFrom = Math.ceil(old.after / BLOCK);
+        const moved =
+          kept.partial && old.shift % BLOCK !== 0 && movedFrom < blockCount
+            ? movedDigests(source, movedFrom * BLOCK - old.shift, old.oldLines)
+            : undefined;
         for (let b = 0; b < blockCount; b++) {
+          if (moved && b >= movedFrom) {
+            blocks += moved.slice((b - movedFrom) * BLOCK_DIGEST, (b - movedFrom + 1) * BLOCK_DIGEST);
+            continue;
+          }
           const from = b * BLOCK;
           const to = Math.min(fields.lines, from + BLOCK);
           // A block of the same kept lines as one of the saved index (not moved, or moved by whole blocks) keeps its
@@ -401,6 +543,50 @@ export function saveIndexFile(
     // still the version it describes (an index of an older reading loses to an edit's).
     () => isStill(path.join(store.rootDir, rel), fields.file),
   );
+}
+
+/**
+ * The digests of the records of lines from..to-1 of the saved index `source`, by blocks of BLOCK
+ * lines from `from` on (the last maybe shorter), their hex run together: its pieces read again and
+ * gathered, a few blocks at a time, into arrays digested in WebAssembly where it can be.
+ */
+function movedDigests(source: RecordsSource, from: number, to: number): string {
+  if (!source.pieces) throw new Error('the saved records cannot be read again by the piece');
+  const size = PASS_PIECE + BLOCK;
+  const buffer = { h1: new Uint32Array(size), h2: new Uint32Array(size), lids: new Uint32Array(size) };
+  let held = 0;
+  let hex = '';
+  const digest = (n: number) => {
+    const part = { h1: buffer.h1.subarray(0, n), h2: buffer.h2.subarray(0, n), lids: buffer.lids.subarray(0, n) };
+    hex += digestRecords(part, n, BLOCK) ?? digestAll(part, n);
+  };
+  source.pieces((at, h1, h2, lids) => {
+    for (let k = Math.max(0, from - at); k < h1.length && at + k < to; ) {
+      const n = Math.min(h1.length - k, to - at - k, size - held);
+      buffer.h1.set(h1.subarray(k, k + n), held);
+      buffer.h2.set(h2.subarray(k, k + n), held);
+      buffer.lids.set(lids.subarray(k, k + n), held);
+      held += n;
+      k += n;
+      const whole = held - (held % BLOCK);
+      if (whole >= PASS_PIECE) {
+        digest(whole);
+        buffer.h1.copyWithin(0, whole, held);
+        buffer.h2.copyWithin(0, whole, held);
+        buffer.lids.copyWithin(0, whole, held);
+        held -= whole;
+      }
+    }
+  });
+  if (held > 0) digest(held);
+  return hex;
+}
+
+/** digestRecords's digests, in JavaScript. */
+function digestAll(index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>, n: number): string {
+  let hex = '';
+  for (let from = 0; from < n; from += BLOCK) hex += digestWords(recordWords(index, from, Math.min(n, from + BLOCK)));
+  return hex;
 }
 
 /** Whether the file at `abs` is still the version `stamp` describes. */

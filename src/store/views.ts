@@ -113,6 +113,13 @@ export class ViewState {
     return this.numbers().get(line) ?? [];
   }
 
+  /** The line numbers at which `lid` was shown (see shownAt): where it was, a guess at where it is. */
+  linesShowing(lid: string): number[] {
+    const lines: number[] = [];
+    for (const [line, lids] of this.numbers()) if (lids.includes(lid)) lines.push(line);
+    return lines;
+  }
+
   wasSeen(lid: string): boolean {
     return this.seen().has(lid);
   }
