@@ -185,7 +185,19 @@ function check(
   // A window whose cut makes errors of its own (a class body cut from its class, a mapping from
   // its key) cannot tell what the edit did: those errors may stop the parser, or fill the list,
   // before the edit's lines. The whole file says.
-  if (was.length > 0) return wholeFile(parser, language, oldBytes, newBytes, edit, CONFIRM_BUDGET_MS);
+  if (was.length > 0)
+    return wholeFile(
+      parser,
+      language,
+      oldBytes,
+      newBytes,
+      edit,
+      CONFIRM_BUDGET_MS,
+      undefined,
+      (mb) =>
+        // Its lines are short (they were cut into a window): the file is long, not minified.
+        `the lines around the edit had errors before it, and the file is too long (${mb} MB) to check whole`,
+    );
   const windowEdit = hunksInWindow(edit, window.newFrom);
   const made = newProblems(was, found, windowEdit);
   if (made.length === 0) return { status: 'ok' };
@@ -207,6 +219,7 @@ function check(
 /**
  * The check on the whole file. `windowFound` holds the errors a window around the edit found
  * (in file lines), when this confirms them: then a confirmation that cannot run refuses.
+ * `tooLong` says why a file too long to parse whole is not checked.
  */
 function wholeFile(
   parser: Engine,
@@ -216,6 +229,7 @@ function wholeFile(
   hunks: readonly ChangedLines[] | undefined,
   budget: number,
   windowFound?: readonly SyntaxProblem[],
+  tooLong = (mb: string) => `lines too long to check (${mb} MB: minified?)`,
 ): Check {
   const unconfirmed = (why: string): Check =>
     windowFound ? { status: 'errors', errors: nearestFirst(windowFound, hunks ?? []), unconfirmed: why } : skipped(why);
@@ -224,7 +238,7 @@ function wholeFile(
     return unconfirmed(
       windowFound
         ? `the file is too long (${(newBytes.length / 1024 / 1024).toFixed(1)} MB) to confirm them on the whole file`
-        : `lines too long to check (${(newBytes.length / 1024 / 1024).toFixed(1)} MB: minified?)`,
+        : tooLong((newBytes.length / 1024 / 1024).toFixed(1)),
     );
   }
   if (language === 'yaml' && TEMPLATE.test(after)) return skipped(TEMPLATE_REASON);

@@ -190,6 +190,19 @@ describe('newErrors on a long file (a window around the edit)', () => {
     expect(messages(check)).toEqual(['12003:13 missing `)`']);
   });
 
+  it('a long file whose window had errors before the edit is skipped as too long, not as minified', () => {
+    // 200,000 short lines (1.7 MB), a `def` with no body every other line: every window has errors of its own.
+    const defs = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? `def f${i}(x):` : ''));
+    const after = defs.slice();
+    after[100_000] = 'def g(x, y=1):';
+    const check = newErrors('python', b(`${defs.join('\n')}\n`), b(`${after.join('\n')}\n`), [
+      { oldStart: 100_001, oldEnd: 100_002, newStart: 100_001, newEnd: 100_002 },
+    ]);
+    expect(check.status === 'skipped' && check.reason).toMatch(
+      /^the lines around the edit had errors before it, and the file is too long \([\d.]+ MB\) to check whole$/,
+    );
+  });
+
   it('finds the edit itself when no hunks are given', () => {
     const after = lines.slice();
     after.splice(15_000, 0, '  a = [1, 2;');
