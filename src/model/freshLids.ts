@@ -215,35 +215,52 @@ export function contextKeysOf(
     const lo = Math.max(0, from - margin);
     const hi = Math.min(n, to + margin);
     const repeated = repeatedAmong(hashes, lo, hi);
-    const isRepeated = (i: number) => repeated[i - lo] === 1;
-    let start = from;
-    if (isRepeated(from)) while (start > lo && isRepeated(start - 1)) start--;
-    let end = to;
-    if (isRepeated(to - 1)) while (end < hi && isRepeated(end)) end++;
-    if ((start === lo && lo > 0 && isRepeated(lo)) || (end === hi && hi < n && isRepeated(hi - 1))) continue;
-    for (let i = from; i < to; ) {
-      if (!isRepeated(i)) {
-        k1[i - from] = hashes.h1[i]!;
-        k2[i - from] = hashes.h2[i]!;
-        i++;
-        continue;
-      }
-      let s = i;
-      while (s > lo && isRepeated(s - 1)) s--;
-      let e = i;
-      while (e < hi && isRepeated(e)) e++;
-      const stretch1 = new Uint32Array(e - s);
-      const stretch2 = new Uint32Array(e - s);
-      keyStretch(hashes, s, e, stretch1, stretch2, s);
-      const last = Math.min(e, to);
-      for (let j = i; j < last; j++) {
-        k1[j - from] = stretch1[j - s]!;
-        k2[j - from] = stretch2[j - s]!;
-      }
-      i = last;
-    }
-    return { h1: k1, h2: k2 };
+    if (keysWithin(hashes, { from, to, lo, hi }, (i) => repeated[i - lo] === 1, k1, k2)) return { h1: k1, h2: k2 };
   }
+}
+
+/**
+ * The keys of lines `from..to-1` (into `k1`, `k2` from 0), as contextKeys gives them, when only
+ * lines `lo..hi-1` around them were counted: `isRepeated(i)` tells whether line i's content
+ * repeats in the file. False, having decided nothing, when the stretch of the first or last
+ * line may reach past the lines counted: the region must be widened.
+ */
+export function keysWithin(
+  hashes: LineHashes,
+  region: { readonly from: number; readonly to: number; readonly lo: number; readonly hi: number },
+  isRepeated: (line: number) => boolean,
+  k1: Uint32Array,
+  k2: Uint32Array,
+): boolean {
+  const { from, to, lo, hi } = region;
+  const n = hashes.h1.length;
+  let start = from;
+  if (isRepeated(from)) while (start > lo && isRepeated(start - 1)) start--;
+  let end = to;
+  if (isRepeated(to - 1)) while (end < hi && isRepeated(end)) end++;
+  if ((start === lo && lo > 0 && isRepeated(lo)) || (end === hi && hi < n && isRepeated(hi - 1))) return false;
+  for (let i = from; i < to; ) {
+    if (!isRepeated(i)) {
+      k1[i - from] = hashes.h1[i]!;
+      k2[i - from] = hashes.h2[i]!;
+      i++;
+      continue;
+    }
+    let s = i;
+    while (s > lo && isRepeated(s - 1)) s--;
+    let e = i;
+    while (e < hi && isRepeated(e)) e++;
+    const stretch1 = new Uint32Array(e - s);
+    const stretch2 = new Uint32Array(e - s);
+    keyStretch(hashes, s, e, stretch1, stretch2, s);
+    const last = Math.min(e, to);
+    for (let j = i; j < last; j++) {
+      k1[j - from] = stretch1[j - s]!;
+      k2[j - from] = stretch2[j - s]!;
+    }
+    i = last;
+  }
+  return true;
 }
 
 /**

@@ -14,6 +14,44 @@ export interface RunEdit {
   readonly insert: readonly Uint8Array[];
 }
 
+/** The lines an edit changes: its ends left as they were are taken off (see unchangedEnds). */
+export interface ChangedRun {
+  /** The fingerprints of the new lines, all of them. */
+  readonly n1: Uint32Array;
+  readonly n2: Uint32Array;
+  /** Old lines from..oldTo-1 became new lines from..newTo-1. */
+  readonly from: number;
+  readonly oldTo: number;
+  readonly newTo: number;
+}
+
+/**
+ * The run of lines `edit` changes in an index whose fingerprints of the lines it replaces (and
+ * nothing else) are read; undefined when a content is both among the old lines of the run and
+ * the new ones: spliceIndex may pair them as moved, which only the whole index can tell.
+ */
+export function changedRun(old: Pick<LineIndex, 'h1' | 'h2'>, edit: RunEdit): ChangedRun | undefined {
+  const { start, deleteCount, insert } = edit;
+  const inserted = insert.length;
+  const n1 = new Uint32Array(inserted);
+  const n2 = new Uint32Array(inserted);
+  insert.forEach((content, i) => {
+    [n1[i], n2[i]] = hashBytes(content);
+  });
+  const { head, tail } = unchangedEnds(
+    deleteCount,
+    inserted,
+    (i, j) => old.h1[start + i] === n1[j] && old.h2[start + i] === n2[j],
+  );
+  const from = start + head;
+  const oldTo = start + deleteCount - tail;
+  const newTo = start + inserted - tail;
+  const left = new Set<string>();
+  for (let i = from; i < oldTo; i++) left.add(`${old.h1[i]}:${old.h2[i]}`);
+  for (let j = head; j < inserted - tail; j++) if (left.has(`${n1[j]}:${n2[j]}`)) return undefined;
+  return { n1, n2, from, oldTo, newTo };
+}
+
 /**
  * The index after `edit`, made in `index`'s own arrays, which must have room for `room` more
  * lines after their end in their buffer (see Records.room). Gives also what the index held of the
@@ -36,23 +74,9 @@ export function spliceInPlace(
   const inserted = insert.length;
   const count = n - deleteCount + inserted;
   if (count > n + room) return undefined;
-  const n1 = new Uint32Array(inserted);
-  const n2 = new Uint32Array(inserted);
-  insert.forEach((content, i) => {
-    [n1[i], n2[i]] = hashBytes(content);
-  });
-  const { head, tail } = unchangedEnds(
-    deleteCount,
-    inserted,
-    (i, j) => index.h1[start + i] === n1[j] && index.h2[start + i] === n2[j],
-  );
-  const from = start + head;
-  const oldTo = end - tail;
-  const newTo = start + inserted - tail;
-  // A content both among the old lines left and the new ones: spliceIndex may pair them as moved.
-  const left = new Set<string>();
-  for (let i = from; i < oldTo; i++) left.add(`${index.h1[i]}:${index.h2[i]}`);
-  for (let j = head; j < inserted - tail; j++) if (left.has(`${n1[j]}:${n2[j]}`)) return undefined;
+  const run = changedRun(index, edit);
+  if (!run) return undefined;
+  const { n1, n2, from, oldTo, newTo } = run;
   // What the old index held of the region, kept apart before it is written over.
   const before: LineIndex = {
     h1: new Uint32Array(n),

@@ -7,11 +7,10 @@
 // What it cannot do without the old index whole (a line of the region moved within it, see
 // pairUniqueMoves) it leaves to spliceIndex.
 
-import { keyStretch } from './freshLids.js';
-import { hashBytes } from './hash.js';
-import { freshLength, type LineIndex, retire, type Retired, today, unchangedEnds } from './lineIndex.js';
+import { keysWithin } from './freshLids.js';
+import { freshLength, type LineIndex, retire, type Retired, today } from './lineIndex.js';
 import { candidate, hasLetter } from './lid.js';
-import type { RunEdit } from './spliceInPlace.js';
+import { changedRun, type RunEdit } from './spliceInPlace.js';
 
 /** The index before an edit, read only where asked. */
 export interface StreamedIndex {
@@ -54,23 +53,11 @@ export function spliceStreamed(
   const inserted = insert.length;
   const shift = inserted - deleteCount;
   const count = n + shift;
-  const n1 = new Uint32Array(inserted);
-  const n2 = new Uint32Array(inserted);
-  insert.forEach((content, i) => {
-    [n1[i], n2[i]] = hashBytes(content);
-  });
   old.load(Math.max(0, start - 1), Math.min(n, end + 1));
-  const { head, tail } = unchangedEnds(
-    deleteCount,
-    inserted,
-    (i, j) => old.h1[start + i] === n1[j] && old.h2[start + i] === n2[j],
-  );
-  const from = start + head;
-  const oldTo = end - tail;
-  const newTo = start + inserted - tail;
-  const left = new Set<string>();
-  for (let i = from; i < oldTo; i++) left.add(`${old.h1[i]}:${old.h2[i]}`);
-  for (let j = head; j < inserted - tail; j++) if (left.has(`${n1[j]}:${n2[j]}`)) return undefined;
+  const run = changedRun(old, edit);
+  if (!run) return undefined;
+  const { n1, n2, from, oldTo, newTo } = run;
+  const head = from - start;
 
   // Zero-filled memory of the new line count: pages never written are never made resident.
   const h1 = new Uint32Array(count);
@@ -164,36 +151,9 @@ function freshKeys(
     const hi = Math.min(count, newTo + margin);
     fillNew(lo, hi);
     const counts = countContents(old, hashes, lo, hi, r, undefined);
-    const isRepeated = (i: number) => counts[i - lo]! > 1;
-    let s = from;
-    if (isRepeated(from)) while (s > lo && isRepeated(s - 1)) s--;
-    let e = newTo;
-    if (isRepeated(newTo - 1)) while (e < hi && isRepeated(e)) e++;
-    if ((s === lo && lo > 0 && isRepeated(lo)) || (e === hi && hi < count && isRepeated(hi - 1))) continue;
     const k1 = new Uint32Array(newTo - from);
     const k2 = new Uint32Array(newTo - from);
-    for (let i = from; i < newTo; ) {
-      if (!isRepeated(i)) {
-        k1[i - from] = hashes.h1[i]!;
-        k2[i - from] = hashes.h2[i]!;
-        i++;
-        continue;
-      }
-      let a = i;
-      while (a > lo && isRepeated(a - 1)) a--;
-      let b = i;
-      while (b < hi && isRepeated(b)) b++;
-      const s1 = new Uint32Array(b - a);
-      const s2 = new Uint32Array(b - a);
-      keyStretch(hashes, a, b, s1, s2, a);
-      const last = Math.min(b, newTo);
-      for (let j = i; j < last; j++) {
-        k1[j - from] = s1[j - a]!;
-        k2[j - from] = s2[j - a]!;
-      }
-      i = last;
-    }
-    return { k1, k2 };
+    if (keysWithin(hashes, { from, to: newTo, lo, hi }, (i) => counts[i - lo]! > 1, k1, k2)) return { k1, k2 };
   }
 }
 
