@@ -257,7 +257,8 @@ function editWith(
   plan: BigPlan,
 ): BigEdit | undefined | typeof FALL_BACK {
   const head = saved.head;
-  const { index, retired } = { index: reading.index, retired: reading.index.retired };
+  const index = reading.index;
+  const retired = index.retired;
   const count = head.lines;
   const blocks = head.checkpoints.length;
   // Zero-filled memory of the file's size: pages never written are never made resident.
