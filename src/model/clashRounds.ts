@@ -72,17 +72,27 @@ export function settleClashes(
       }
       return;
     }
-    // Each line takes its reserve and reserves the next; a code claimed twice for the first time is listed.
-    const contested = new Uint32Array(moving.length);
-    let count = 0;
-    for (const i of moving) {
+    // Each line takes its reserve and reserves the next; a code claimed twice for the first time is
+    // listed, unless nobody claimed it before this round: no line holds it then (a line holds only
+    // its first code or a reserve of an earlier round), so no holder is looked for. Two lines of
+    // keys clashing round after round claim only such codes, and each round would scan every line.
+    const reserves = new Uint32Array(moving.length);
+    const before = new Uint8Array(moving.length);
+    for (let j = 0; j < moving.length; j++) {
+      const i = moving[j]!;
       const held = nextLetter(i, heldAt(i));
       lids[i] = (kind | valueAt(i, held)) >>> 0;
-      const reserve = (kind | valueAt(i, nextLetter(i, held))) >>> 0;
+      reserves[j] = (kind | valueAt(i, nextLetter(i, held))) >>> 0;
+      before[j] = once.has(reserves[j]!) ? 1 : 0;
+    }
+    const contested = new Uint32Array(moving.length);
+    let count = 0;
+    for (let j = 0; j < moving.length; j++) {
+      const reserve = reserves[j]!;
       if (!once.has(reserve)) once.add(reserve);
       else if (!twice.has(reserve)) {
         twice.add(reserve);
-        contested[count++] = reserve;
+        if (before[j]) contested[count++] = reserve;
       }
     }
     const staying = new Uint32Array(moving.length);
