@@ -3,7 +3,10 @@ import { assignByKeys } from '../../src/model/freshLids.js';
 import { settleClashes } from '../../src/model/clashRounds.js';
 import { candidate, hasLetter } from '../../src/model/lid.js';
 
-/** The first claims of lines keyed (k1, k2) as assignByKeys documents them: each line's first two candidates with a letter. */
+/**
+ * The first claims of lines keyed (k1, k2), as assignByKeys documents them: each line's first two
+ * candidates with a letter.
+ */
 function firstClaims(k1: Uint32Array, k2: Uint32Array, length: number) {
   const n = k1.length;
   const lids = new Uint32Array(n);
