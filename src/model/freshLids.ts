@@ -76,7 +76,7 @@ export function repeatedLines(
   for (let i = 0; i < n; i++) starts[part(h1[i]!) + 1]!++;
   for (let p = 1; p < starts.length; p++) starts[p]! += starts[p - 1]!;
   const at = starts.slice();
-  // (Only the few lines sharing a bucket need their second fingerprint: it is looked up by line.)
+  // (Only the few lines sharing a bucket need their second fingerprint: it is gathered for them.)
   const a1 = scratch.subarray(0, n);
   const line = scratch.subarray(n, 2 * n);
   for (let i = 0; i < n; i++) {
@@ -87,6 +87,7 @@ export function repeatedLines(
   const once = new Uint32Array(1 << (localBits - 5));
   const twice = new Uint32Array(1 << (localBits - 5));
   const local = (1 << localBits) - 1;
+  let second = new Uint32Array(1024);
   for (let p = 0; p + 1 < starts.length; p++) {
     const from = starts[p]!;
     const to = starts[p + 1]!;
@@ -110,18 +111,22 @@ export function repeatedLines(
         line[shared++] = line[e]!;
       }
     }
-    markRepeated(a1, h2, line, from, shared, repeated);
+    // Their second fingerprints, gathered in a loop of loads that wait on nothing (looked up as
+    // the table probed, each waited on a miss in a big file's h2): 0.2 s of 10,000,000 lines.
+    if (second.length < shared - from) second = new Uint32Array(Math.max(2 * second.length, shared - from));
+    for (let e = from; e < shared; e++) second[e - from] = h2[line[e]!]!;
+    markRepeated(a1, second, line, from, shared, repeated);
   }
   return repeated;
 }
 
 /**
- * Marks in `repeated` the lines of entries from..to-1 (of a1 and line) whose fingerprint (a1,
- * and h2 of the line) another of them has.
+ * Marks in `repeated` the lines of entries from..to-1 (of a1 and line; entry e's second
+ * fingerprint at b2[e - from]) whose fingerprints another of them has.
  */
 function markRepeated(
   a1: Uint32Array,
-  h2: Uint32Array,
+  b2: Uint32Array,
   line: Uint32Array,
   from: number,
   to: number,
@@ -134,7 +139,7 @@ function markRepeated(
   const slots = new Int32Array(capacity);
   for (let e = from; e < to; e++) {
     const a = a1[e]!;
-    const b = h2[line[e]!]!;
+    const b = b2[e - from]!;
     let s = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
     for (;;) {
       const first = slots[s]! - 1;
@@ -142,7 +147,7 @@ function markRepeated(
         slots[s] = e + 1;
         break;
       }
-      if (a1[first] === a && h2[line[first]!] === b) {
+      if (a1[first] === a && b2[first - from] === b) {
         repeated[line[first]!] = 1;
         repeated[line[e]!] = 1;
         break;
