@@ -11,13 +11,27 @@
 // what its holders and first claims find). And a line's reserve is always the candidate with a
 // letter after the one it holds: its place among its candidates is found again from its code.
 
-import { hasLetter, type CodeSet } from './lid.js';
+import type { CodeSet } from './lid.js';
 
 /**
  * Rounds after which lines still clashing (only lines of one key could) take the first free
  * candidate in file order.
  */
 export const MAX_LEVELS = 32;
+
+/**
+ * Whether a code's value of `length` characters holds a letter (a digit of 10 or more), as
+ * lid.ts's hasLetter tells, all digits tested at once, each in its own 5 bits: a digit's top bit,
+ * or its low 4 bits and 6 carrying into it (no carry leaves a digit). The loops over every line
+ * of a big file run it twice a line (claims.wat does the same).
+ */
+export function letterTest(length: number): (value: number) => boolean {
+  const mask = 2 ** (5 * length) - 1;
+  const low = 0x1ef7bdef & mask;
+  const six = 0x0c6318c6 & mask;
+  const high = 0x21084210 & mask;
+  return (value) => (high & (value | ((value & low) + six))) !== 0;
+}
 
 /** A file's claims: the codes claimed at least once, at least twice. */
 export interface Claims {
@@ -44,12 +58,13 @@ export function settleClashes(
   const { once, twice } = claims;
   const mask = 2 ** (5 * length) - 1;
   const kind = ((length - 4) << 30) >>> 0;
+  const hasLetter = letterTest(length);
   /** The index of the first candidate with a letter after the k-th of line i's. */
   const nextLetter = (i: number, k: number): number => {
     const a = k1[i]!;
     const step = k2[i]! | 1;
     do k++;
-    while (!hasLetter((a + Math.imul(k, step)) & mask, length));
+    while (!hasLetter((a + Math.imul(k, step)) & mask));
     return k;
   };
   const valueAt = (i: number, k: number) => (k1[i]! + Math.imul(k, k2[i]! | 1)) & mask;

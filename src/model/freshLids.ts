@@ -30,7 +30,7 @@ import { ContentCounts } from './fingerprintTable.js';
 import { IntMap } from './intMap.js';
 import { fmix32, type LineHashes } from './hash.js';
 import { candidate, CodeTable, hasLetter, lidLengthFor, type CodeSet } from './lid.js';
-import { MAX_LEVELS, settleClashes } from './clashRounds.js';
+import { letterTest, MAX_LEVELS, settleClashes } from './clashRounds.js';
 import { claimMemory } from './wasmClaims.js';
 import { dropSpareMemory } from './wasmModule.js';
 
@@ -624,6 +624,7 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
   const shift = Math.min(valueBits, BUCKET_BITS);
   const kind = ((length - 4) << 30) >>> 0;
   const inFileOrder = valueBits <= FILE_ORDER_BITS;
+  const lettered = letterTest(length);
   // (Made after the claims are sorted, when they are: the arrays sorting them are then its only company.)
   let bits = new Uint32Array(inFileOrder ? (mask >>> 5) + 1 : 0);
   const twice = fewCodes();
@@ -641,12 +642,12 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
     const step = k2[i]! | 1;
     let k = 0;
     let value = a & mask;
-    while (!hasLetter(value, length)) value = (a + Math.imul(++k, step)) & mask;
+    while (!lettered(value)) value = (a + Math.imul(++k, step)) & mask;
     lids[i] = (kind | value) >>> 0;
     if (inFileOrder) claim(lids[i]!);
     else starts[(value >>> shift) + 1]!++;
     do value = (a + Math.imul(++k, step)) & mask;
-    while (!hasLetter(value, length));
+    while (!lettered(value));
     if (inFileOrder) claim((kind | value) >>> 0);
     else {
       reserves[i] = (kind | value) >>> 0;

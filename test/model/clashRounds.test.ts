@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assignByKeys } from '../../src/model/freshLids.js';
-import { settleClashes } from '../../src/model/clashRounds.js';
+import { letterTest, settleClashes } from '../../src/model/clashRounds.js';
 import { candidate, hasLetter } from '../../src/model/lid.js';
+import { runs } from '../support/runs.js';
 
 /**
  * The first claims of lines keyed (k1, k2), as assignByKeys documents them: each line's first two
@@ -54,4 +56,21 @@ describe('the rounds that settle clashing fresh LIDs', () => {
       expect(lids[30]).not.toBe(lids[150]);
     },
   );
+});
+
+describe('letterTest', () => {
+  it.each([4, 5, 6])('tells a letter in a value of %i characters as hasLetter does', (length) => {
+    const test = letterTest(length);
+    const mask = 2 ** (5 * length) - 1;
+    fc.assert(
+      fc.property(fc.nat(), (x) => test(x & mask) === hasLetter(x & mask, length)),
+      { numRuns: runs(2000) },
+    );
+    // Every value of one digit, alone and above others, and all ten-free values of a few digits.
+    for (let d = 0; d < 32; d++)
+      for (const rest of [0, 9, 31, 0x1ef7bdef])
+        expect(test(((rest << 5) | d) & mask)).toBe(hasLetter(((rest << 5) | d) & mask, length));
+    expect(test(0)).toBe(false);
+    expect(test(0x12409 & mask)).toBe(false);
+  });
 });
