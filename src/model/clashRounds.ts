@@ -44,7 +44,8 @@ export interface Claims {
  * holds each line's first candidate with a letter, `claims` every line's first two such
  * candidates, and `pending` the lines (in file order) whose code is claimed twice.
  * `holdersOf(codes)` gives, in file order, every line whose code in `lids` is one of `codes`
- * and claimed twice (it may give more of those claimed twice).
+ * and claimed twice (it may give more of those claimed twice). `moveOn`, when given, makes each
+ * round's moves in place of the loops below (in WebAssembly, see wasmClaims.ts).
  */
 export function settleClashes(
   k1: Uint32Array,
@@ -54,6 +55,7 @@ export function settleClashes(
   claims: Claims,
   pending: Uint32Array,
   holdersOf: (codes: Uint32Array) => Uint32Array,
+  moveOn?: MoveOn,
 ): void {
   const { once, twice } = claims;
   const mask = 2 ** (5 * length) - 1;
@@ -87,6 +89,11 @@ export function settleClashes(
       }
       return;
     }
+    if (moveOn) {
+      const { contested, staying } = moveOn(moving);
+      moving = contested.length === 0 ? staying : union(staying, holdersOf(contested));
+      continue;
+    }
     // Each line takes its reserve and reserves the next; a code claimed twice for the first time is
     // listed, unless nobody claimed it before this round: no line holds it then (a line holds only
     // its first code or a reserve of an earlier round), so no holder is looked for. Two lines of
@@ -117,6 +124,14 @@ export function settleClashes(
       count === 0 ? staying.slice(0, stay) : union(staying.subarray(0, stay), holdersOf(contested.subarray(0, count)));
   }
 }
+
+/**
+ * A round's moves (see settleClashes): each of the lines `moving` (in file order) takes its
+ * reserve (in `lids`) and claims the next candidate with a letter; gives the codes claimed twice
+ * for the first time that were claimed before the round, and the lines, in file order, whose code
+ * is now claimed twice.
+ */
+export type MoveOn = (moving: Uint32Array) => { contested: Uint32Array; staying: Uint32Array };
 
 /** The lines of two sorted lists, each once, sorted. */
 function union(a: Uint32Array, b: Uint32Array): Uint32Array {
