@@ -547,8 +547,7 @@ function firstClaimsOf(keys: LineKeys, length: number): FirstClaims {
   const n = keys.h1.length;
   const lids = new Uint32Array(n);
   const { once, twice } = n < SMALL_FILE ? smallFirstClaims(keys, length, lids) : firstClaims(keys, length, lids);
-  const pending: number[] = [];
-  for (let i = 0; i < n; i++) if (twice.has(lids[i]!)) pending.push(i);
+  const pending = twice.linesIn(lids);
   return { lids, once, twice, pending };
 }
 
@@ -581,7 +580,7 @@ const SMALL_FILE = 1 << 12;
  * firstClaims for a small file: the same two sets, as tables of its few codes, where a bitmap of
  * every code (128 KiB for 4 characters) would cost more to zero than the file to read.
  */
-function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: CodeSet } {
+function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: FewCodes } {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const once = fewCodes(2 * n);
@@ -616,7 +615,7 @@ const FILE_ORDER_BITS = 25;
  * processor's cache is filled a part at a time, the claims sorted first by its parts: set in
  * file order, it costs a miss a claim (some 200 ns, where memory is virtual).
  */
-function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: CodeSet } {
+function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: FewCodes } {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
   const valueBits = 5 * length;
@@ -679,7 +678,7 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
  * lookups (of codes not in it) at one look: some 1.5 MiB where a bitmap of every 5-character
  * code takes 4.
  */
-function fewCodes(n = 1 << 20): CodeSet {
+function fewCodes(n = 1 << 20): FewCodes {
   const table = new CodeTable(n);
   // 2^23 bits for a big file, fewer for a small one (whose table is small too): some 8 a code.
   let bits = 10;
@@ -696,5 +695,22 @@ function fewCodes(n = 1 << 20): CodeSet {
       filter[b >>> 5]! |= 1 << (b & 31);
       table.add(code);
     },
+    linesIn(lids) {
+      // (The filter's test written out, its values in locals: this loop runs over every line.)
+      const shift = 32 - bits;
+      const words = filter;
+      const found: number[] = [];
+      for (let i = 0; i < lids.length; i++) {
+        const b = Math.imul(lids[i]!, 0x9e3779b1) >>> shift;
+        if (words[b >>> 5]! & (1 << (b & 31)) && table.has(lids[i]!)) found.push(i);
+      }
+      return found;
+    },
   };
+}
+
+/** A set of few codes (see fewCodes). */
+interface FewCodes extends CodeSet {
+  /** The lines (in file order) whose code in `lids` it holds. */
+  linesIn(lids: Uint32Array): number[];
 }
