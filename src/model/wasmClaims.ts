@@ -6,6 +6,7 @@
 // code in the table of those claimed again). The clashes are then settled over the two bitmaps
 // (clashRounds.ts): for a million lines some 100 ms of CPU where the rounds over maps and sets
 // took 200 (on a loaded machine), and a peak some 6 MB lower (their heap, less the 4 MiB bitmap).
+// Each round's moves are made here too (moveOn below), with the lines a few thousand at a time.
 // 6-character LIDs stay in JavaScript, which sorts their claims by part: a bitmap of every code
 // (128 MiB) and the sorted claims would stay in the memory until it goes, some 70 MB more at the
 // peak of 10,000,000 lines for some 10% less time. The module is src/model/wasm/claims.wat,
@@ -16,7 +17,7 @@ import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
 export const CLAIMS_WASM =
-  'AGFzbQEAAAABIANgCX9/f39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBAMAAQIHEwIFZmlyc3QAAAdwZW5kaW5nAAIKlAQD7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgL';
+  'AGFzbQEAAAABKwRgCX9/f39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/YAh/f39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMHBgABAgMCAgcsBQVmaXJzdAAAB3BlbmRpbmcAAgdyZXNlcnZlAAMFY2xhaW0ABARzdGF5AAUK5wgG7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgLxQIBDH9BASAFQQVsdEEBayEPIAVBBGtBHnQhEEHv+973ASAPcSERQcaxjOMAIA9xIRJBkIShiAIgD3EhEwJAA0AgCCAETw0BIAIgCEECdGooAgBBAnQhCSAAIAlqKAIAIQogASAJaigCAEEBciELIAMgCEECdGooAgAgD3EhDkEAIQwgCiAPcSENAkADQCANIA5GDQEgDEEBaiEMIAogDCALbGogD3EhDQwACwsDQCAMQQFqIQwgCiAMIAtsaiAPcSENIBMgDSANIBFxIBJqcnFFDQALIAMgCEECdGogECANcjYCAANAIAxBAWohDCAKIAwgC2xqIA9xIQ0gEyANIA0gEXEgEmpycUUNAAsgByAIQQJ0aiAQIA1yQYCAgIB4QQAgBiANQQV2QQJ0aigCAEEBIA10cRtyNgIAIAhBAWohCAwACwsLqQEBBn8CQANAIAYgAU8NASAAIAZBAnRqKAIAIQcgByACcSEIIAhBBXZBAnQhCUEBIAh0IQogAyAJaigCACAKcUUEQCADIAlqIAMgCWooAgAgCnI2AgAFIAQgCWooAgAgCnFFBEAgBCAJaiAEIAlqKAIAIApyNgIAIAdBAEgEQCAFIAtBAnRqIAdB/////wdxNgIAIAtBAWohCwsLCyAGQQFqIQYMAAsLIAsLYAEDfwJAA0AgBiACTw0BIAEgBkECdGooAgAgA3EhByAEIAdBBXZBAnRqKAIAQQEgB3RxBEAgBSAIQQJ0aiAAIAZBAnRqKAIANgIAIAhBAWohCAsgBkEBaiEGDAALCyAICw==';
 
 interface Exports {
   first(
@@ -31,6 +32,18 @@ interface Exports {
     shift: number,
   ): number;
   pending(lids: number, from: number, to: number, filter: number, shift: number, out: number): number;
+  reserve(
+    k1: number,
+    k2: number,
+    moving: number,
+    held: number,
+    m: number,
+    length: number,
+    once: number,
+    reserves: number,
+  ): void;
+  claim(reserves: number, m: number, mask: number, once: number, twice: number, contested: number): number;
+  stay(moving: number, held: number, m: number, mask: number, twice: number, out: number): number;
 }
 
 /** Bits of the filter of the codes a round of clashes contests (see clashRounds.ts): 8 KiB. */
@@ -70,7 +83,8 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const codesAt = filterAt + 2 ** filterBits / 8;
   const outAt = codesAt + 4 * CALL_LINES;
   const holdersAt = outAt + 8 * CALL_LINES;
-  const instance = instantiate<Exports>(CLAIMS_WASM, holdersAt + HOLDERS_FILTER / 8);
+  const roundAt = holdersAt + HOLDERS_FILTER / 8;
+  const instance = instantiate<Exports>(CLAIMS_WASM, roundAt + 12 * CALL_LINES);
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
@@ -115,6 +129,46 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
     }
     return found.slice(0, count);
   };
+  /**
+   * A round's moves (see clashRounds.ts, MoveOn) in WebAssembly, a few thousand lines a call: in
+   * JavaScript, a loop a process runs a few times before V8 has optimised it, the first round of
+   * a million lines (some 60,000 moving) took 35 to 65 ms of CPU.
+   */
+  const moveOn = (lids: Uint32Array, moving: Uint32Array) => {
+    const m = moving.length;
+    const lines = new Uint32Array(memory.buffer, roundAt, CALL_LINES);
+    const held = new Uint32Array(memory.buffer, roundAt + 4 * CALL_LINES, CALL_LINES);
+    const out = new Uint32Array(memory.buffer, roundAt + 8 * CALL_LINES, CALL_LINES);
+    const reserves = new Uint32Array(m);
+    for (let from = 0; from < m; from += CALL_LINES) {
+      const size = Math.min(CALL_LINES, m - from);
+      for (let j = 0; j < size; j++) held[j] = lids[moving[from + j]!]!;
+      lines.set(moving.subarray(from, from + size));
+      exports.reserve(0, 4 * n, roundAt, roundAt + 4 * CALL_LINES, size, length, onceAt, roundAt + 8 * CALL_LINES);
+      for (let j = 0; j < size; j++) lids[moving[from + j]!] = held[j]!;
+      reserves.set(out.subarray(0, size), from);
+    }
+    const contested = new Uint32Array(m);
+    let count = 0;
+    for (let from = 0; from < m; from += CALL_LINES) {
+      const size = Math.min(CALL_LINES, m - from);
+      out.set(reserves.subarray(from, from + size));
+      const claimed = exports.claim(roundAt + 8 * CALL_LINES, size, mask, onceAt, twiceAt, roundAt);
+      contested.set(lines.subarray(0, claimed), count);
+      count += claimed;
+    }
+    const staying = new Uint32Array(m);
+    let stay = 0;
+    for (let from = 0; from < m; from += CALL_LINES) {
+      const size = Math.min(CALL_LINES, m - from);
+      lines.set(moving.subarray(from, from + size));
+      for (let j = 0; j < size; j++) held[j] = lids[moving[from + j]!]!;
+      const stayed = exports.stay(roundAt, roundAt + 4 * CALL_LINES, size, mask, twiceAt, roundAt + 8 * CALL_LINES);
+      staying.set(out.subarray(0, stayed), stay);
+      stay += stayed;
+    }
+    return { contested: contested.subarray(0, count), staying: staying.slice(0, stay) };
+  };
   const keys = new Uint32Array(memory.buffer, 0, 2 * n);
   return {
     keys,
@@ -141,6 +195,7 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
         claims,
         linesOf(lids, filterAt, shift),
         holdersOf,
+        (moving) => moveOn(lids, moving),
       );
       return lids;
     },

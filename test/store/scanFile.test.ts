@@ -92,6 +92,33 @@ describe('scanFile', () => {
     );
   });
 
+  it('fingerprints two lines at a time in WebAssembly as reading the file whole does, whatever their lengths', () => {
+    // Lines up to several times the 16 bytes their ends are looked for at once, side by side
+    // with lines of other lengths, `\r` at their ends or not, cut by pieces anywhere.
+    const long = fc.oneof(
+      line,
+      fc
+        .uint8Array({ maxLength: 70 })
+        .map((a) => Buffer.from(a.filter((b) => b !== 0x0a && b !== 0)).toString('latin1')),
+      fc.nat(80).map((k) => `${'r'.repeat(k)}\r`),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(long, fc.constantFrom('\n', '\r\n')), { maxLength: 1500, size: 'max' }),
+        fc.boolean(),
+        fc.integer({ min: 16, max: 4000 }),
+        (lines, finalNewline, piece) => {
+          let text = lines.map(([content, eol]) => content + eol).join('');
+          if (!finalNewline && lines.length) text = text.replace(/\r?\n$/, '') || 'x';
+          const bytes = Buffer.from(text, 'latin1');
+          if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) return;
+          expect(scannedAsWhole(bytes, piece)).toEqual(whole(bytes));
+        },
+      ),
+      { numRuns: runs(100) },
+    );
+  });
+
   it('says when a file looks binary, from its first 8 KiB as a whole reading would', () => {
     expect(scanned(Buffer.concat([Buffer.from('text\n'), Buffer.from([0]), Buffer.from('\nmore\n')]), 3)).toBe(
       'binary',

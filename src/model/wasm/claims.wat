@@ -1,7 +1,8 @@
 ;; The first claims of a big file's fresh LIDs (see src/model/freshLids.ts, firstClaims): each
 ;; line's first two candidates that hold a letter, claimed in a bitmap of every code's value; the
 ;; codes claimed again listed, and marked in a filter of their hashes; the lines whose first
-;; candidate may have been claimed again (its filter bit set). See
+;; candidate may have been claimed again (its filter bit set); and the moves of the rounds that
+;; settle the clashes (reserve, claim, stay). See
 ;; src/model/wasmClaims.ts, which holds these functions assembled;
 ;; test/model/wasmAssembled.test.ts checks that it does.
 
@@ -96,6 +97,105 @@
             (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
             (local.set $count (i32.add (local.get $count) (i32.const 1)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+    (local.get $count))
+  ;; A round of the clashes (see src/model/clashRounds.ts), its first half, for lines $moving
+  ;; (32-bit words, $m of them) with keys at $k1 and $k2: each line's code at $held (its code's
+  ;; value: kind bits cleared or not) is replaced by its reserve, the first candidate with a
+  ;; letter after it, and the next such candidate (its new reserve) is written at $reserves,
+  ;; with bit 31 set when the bitmap at $once holds it before this round's claims.
+  (func (export "reserve") (param $k1 i32) (param $k2 i32) (param $moving i32) (param $held i32) (param $m i32)
+      (param $length i32) (param $once i32) (param $reserves i32)
+    (local $j i32) (local $at i32) (local $a i32) (local $step i32) (local $k i32) (local $value i32) (local $target i32)
+      (local $mask i32) (local $kind i32) (local $low i32) (local $six i32) (local $high i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (i32.mul (local.get $length) (i32.const 5))) (i32.const 1)))
+    (local.set $kind (i32.shl (i32.sub (local.get $length) (i32.const 4)) (i32.const 30)))
+    (local.set $low (i32.and (i32.const 0x1ef7bdef) (local.get $mask)))
+    (local.set $six (i32.and (i32.const 0x0c6318c6) (local.get $mask)))
+    (local.set $high (i32.and (i32.const 0x21084210) (local.get $mask)))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $j) (local.get $m)))
+        (local.set $at (i32.shl (i32.load (i32.add (local.get $moving) (i32.shl (local.get $j) (i32.const 2)))) (i32.const 2)))
+        (local.set $a (i32.load (i32.add (local.get $k1) (local.get $at))))
+        (local.set $step (i32.or (i32.load (i32.add (local.get $k2) (local.get $at))) (i32.const 1)))
+        ;; The candidate the line holds (one of its own, so found).
+        (local.set $target (i32.and (i32.load (i32.add (local.get $held) (i32.shl (local.get $j) (i32.const 2))))
+          (local.get $mask)))
+        (local.set $k (i32.const 0))
+        (local.set $value (i32.and (local.get $a) (local.get $mask)))
+        (block $found
+          (loop $find
+            (br_if $found (i32.eq (local.get $value) (local.get $target)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+            (br $find)))
+        ;; Its reserve, then the next: each the next candidate with a letter.
+        (loop $next
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+          (br_if $next (i32.eqz (i32.and (local.get $high)
+            (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))))
+        (i32.store (i32.add (local.get $held) (i32.shl (local.get $j) (i32.const 2))) (i32.or (local.get $kind) (local.get $value)))
+        (loop $after
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (local.set $value (i32.and (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $step))) (local.get $mask)))
+          (br_if $after (i32.eqz (i32.and (local.get $high)
+            (i32.or (local.get $value) (i32.add (i32.and (local.get $value) (local.get $low)) (local.get $six)))))))
+        (i32.store (i32.add (local.get $reserves) (i32.shl (local.get $j) (i32.const 2)))
+          (i32.or (i32.or (local.get $kind) (local.get $value))
+            (select (i32.const 0x80000000) (i32.const 0)
+              (i32.and (i32.load (i32.add (local.get $once) (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2))))
+                (i32.shl (i32.const 1) (local.get $value))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $lines))))
+
+  ;; The round's second half: each reserve at $reserves ($m, as reserve wrote them) claimed, in
+  ;; the bitmaps at $once and $twice; a code claimed twice for the first time that the bitmap
+  ;; at $once held before the round (bit 31) is written at $contested. Returns how many.
+  (func (export "claim") (param $reserves i32) (param $m i32) (param $mask i32) (param $once i32) (param $twice i32)
+      (param $contested i32) (result i32)
+    (local $j i32) (local $code i32) (local $value i32) (local $word i32) (local $bit i32) (local $count i32)
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $j) (local.get $m)))
+        (local.set $code (i32.load (i32.add (local.get $reserves) (i32.shl (local.get $j) (i32.const 2)))))
+        (local.set $value (i32.and (local.get $code) (local.get $mask)))
+        (local.set $word (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2)))
+        (local.set $bit (i32.shl (i32.const 1) (local.get $value)))
+        (if (i32.eqz (i32.and (i32.load (i32.add (local.get $once) (local.get $word))) (local.get $bit)))
+          (then (i32.store (i32.add (local.get $once) (local.get $word))
+            (i32.or (i32.load (i32.add (local.get $once) (local.get $word))) (local.get $bit))))
+          (else (if (i32.eqz (i32.and (i32.load (i32.add (local.get $twice) (local.get $word))) (local.get $bit)))
+            (then
+              (i32.store (i32.add (local.get $twice) (local.get $word))
+                (i32.or (i32.load (i32.add (local.get $twice) (local.get $word))) (local.get $bit)))
+              (if (i32.lt_s (local.get $code) (i32.const 0))
+                (then
+                  (i32.store (i32.add (local.get $contested) (i32.shl (local.get $count) (i32.const 2)))
+                    (i32.and (local.get $code) (i32.const 0x7fffffff)))
+                  (local.set $count (i32.add (local.get $count) (i32.const 1)))))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $lines)))
+    (local.get $count))
+
+  ;; Writes at $out, in turn, the lines of $moving ($m) whose code at $held the bitmap at $twice
+  ;; holds (they move on in the next round). Returns how many.
+  (func (export "stay") (param $moving i32) (param $held i32) (param $m i32) (param $mask i32) (param $twice i32)
+      (param $out i32) (result i32)
+    (local $j i32) (local $value i32) (local $count i32)
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $j) (local.get $m)))
+        (local.set $value (i32.and (i32.load (i32.add (local.get $held) (i32.shl (local.get $j) (i32.const 2))))
+          (local.get $mask)))
+        (if (i32.and (i32.load (i32.add (local.get $twice) (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2))))
+              (i32.shl (i32.const 1) (local.get $value)))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2)))
+              (i32.load (i32.add (local.get $moving) (i32.shl (local.get $j) (i32.const 2)))))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $lines)))
     (local.get $count))
 )
