@@ -41,6 +41,41 @@ const lazyChildProcess = {
 };
 
 /**
+ * Packages that cost every run start-up time and heap when loaded, though few commands call them:
+ * ignore compiles regular expressions at load (some 270 KB of heap; only a walk outside git reads
+ * ignore files) and picomatch serves globs only. In dist/rt.cjs each import becomes a load at the
+ * first call. A source whose import is no longer the line expected fails the build rather than
+ * quietly losing the saving.
+ */
+const LAZY_IMPORTS = [
+  {
+    file: 'src/search/listFiles.ts',
+    line: "import ignore, { type Ignore } from 'ignore';",
+    lazy: "import type { Ignore } from 'ignore';\nconst ignore = (options) => require('ignore')(options);",
+  },
+  {
+    file: 'src/search/candidates.ts',
+    line: "import picomatch from 'picomatch';",
+    lazy:
+      "const picomatch = Object.assign((glob, options) => require('picomatch')(glob, options), " +
+      "{ makeRe: (glob, options) => require('picomatch').makeRe(glob, options) });",
+  },
+];
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(b) {
+    for (const { file, line, lazy } of LAZY_IMPORTS) {
+      const filter = new RegExp(`${file.split('/').join('[\\\\/]').replace('.', '\\.')}$`);
+      b.onLoad({ filter }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(line)) throw new Error(`build: ${args.path} no longer imports as expected: ${line}`);
+        return { contents: source.replace(line, lazy), loader: 'ts' };
+      });
+    }
+  },
+};
+
+/**
  * The files the three loaders below load are sidecars of dist/rt.cjs: files beside it in dist/,
  * or a single executable's assets (scripts/sidecars.mjs, bundled in, tells which). bin/rt.cjs
  * passes the bundle dist/ as __dirname and its own require, which takes absolute paths as well.
@@ -201,10 +236,11 @@ await build({
   target: 'node20',
   legalComments: 'none',
   define: { __RT_VERSION__: JSON.stringify(version) },
-  // Whitespace only (names stay): less for V8 to read and to cache at every start.
+  // Less for V8 to read and to cache at every start; the names are shortened below, once the
+  // interop helper is patched by its name.
   minifyWhitespace: true,
   logLevel: 'warning',
-  plugins: [lazyChildProcess, langLoader, typeScriptLoader, mcpLoader],
+  plugins: [lazyChildProcess, lazyImports, langLoader, typeScriptLoader, mcpLoader],
 });
 
 /** Copies the WASM files src/lang/grammars.json names (and their packages' licences) to dist/grammars/. */
