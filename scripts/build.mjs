@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { LOADER_COPIES, withLoader } from './copyLoader.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +37,41 @@ const lazyChildProcess = {
       const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
       return { contents: source.replace(line, lazy), loader: 'js' };
     });
+  },
+};
+
+/**
+ * Packages that cost every run start-up time and heap when loaded, though few commands call them:
+ * ignore compiles regular expressions at load (some 270 KB of heap; only a walk outside git reads
+ * ignore files) and picomatch serves globs only. In dist/rt.cjs each import becomes a load at the
+ * first call. A source whose import is no longer the line expected fails the build rather than
+ * quietly losing the saving.
+ */
+const LAZY_IMPORTS = [
+  {
+    file: 'src/search/listFiles.ts',
+    line: "import ignore, { type Ignore } from 'ignore';",
+    lazy: "import type { Ignore } from 'ignore';\nconst ignore = (options) => require('ignore')(options);",
+  },
+  {
+    file: 'src/search/candidates.ts',
+    line: "import picomatch from 'picomatch';",
+    lazy:
+      "const picomatch = Object.assign((glob, options) => require('picomatch')(glob, options), " +
+      "{ makeRe: (glob, options) => require('picomatch').makeRe(glob, options) });",
+  },
+];
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(b) {
+    for (const { file, line, lazy } of LAZY_IMPORTS) {
+      const filter = new RegExp(`${file.split('/').join('[\\\\/]').replace('.', '\\.')}$`);
+      b.onLoad({ filter }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(line)) throw new Error(`build: ${args.path} no longer imports as expected: ${line}`);
+        return { contents: source.replace(line, lazy), loader: 'ts' };
+      });
+    }
   },
 };
 
@@ -170,14 +205,15 @@ await build({
 });
 copyGrammars();
 // The parsers' bundle is loaded with a code cache of its own (scripts/sidecars.mjs): made ASCII
-// and named by its first line, as dist/rt.cjs is below.
+// and named by its first line, as dist/rt.cjs is below (not wrapped: a test requires it as it is).
 stampBuild(path.join(root, 'dist', 'lang.cjs'));
 copyFileSync(
   createRequire(path.join(root, 'package.json')).resolve('typescript'),
   path.join(root, 'dist', 'typescript.cjs'),
 );
-// TypeScript's parser is loaded with a code cache too: named by its first line as the others.
-stampBuild(path.join(root, 'dist', 'typescript.cjs'));
+// TypeScript's parser is loaded with a code cache too: named by its first line as the others, and
+// wrapped as dist/rt.cjs is (see stampBuild): 9 MB of text not copied again by each load.
+stampBuild(path.join(root, 'dist', 'typescript.cjs'), { wrap: true });
 
 await build({
   entryPoints: [path.join(root, 'src/mcp/sdk.ts')],
@@ -200,10 +236,11 @@ await build({
   target: 'node20',
   legalComments: 'none',
   define: { __RT_VERSION__: JSON.stringify(version) },
-  // Whitespace only (names stay): less for V8 to read and to cache at every start.
+  // Less for V8 to read and to cache at every start; the names are shortened below, once the
+  // interop helper is patched by its name.
   minifyWhitespace: true,
   logLevel: 'warning',
-  plugins: [lazyChildProcess, langLoader, typeScriptLoader, mcpLoader],
+  plugins: [lazyChildProcess, lazyImports, langLoader, typeScriptLoader, mcpLoader],
 });
 
 /** Copies the WASM files src/lang/grammars.json names (and their packages' licences) to dist/grammars/. */
@@ -254,14 +291,31 @@ function memoizeInterop(code) {
 // of every start): esbuild escapes what is not ASCII in code; what is left, in comments, is
 // escaped here, a UTF-16 unit at a time (\uXXXX reads the same in a comment, a string or a regular
 // expression, with the u flag or without).
-stampBuild(outfile, memoizeInterop);
+// Its local names are shortened once the interop helper is in place (a quarter less text for V8
+// to read, keep and cache at every start, some 0.5 MB of each run's peak memory); the names of
+// what stack traces print (RT_DEBUG) are shortened with them.
+const shortNames = (
+  await transform(memoizeInterop(readFileSync(outfile, 'utf8')), {
+    minifyWhitespace: true,
+    minifyIdentifiers: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+  })
+).code;
+stampBuild(outfile, { transform: () => shortNames, wrap: true });
 
-/** Makes a bundle ASCII only (see above) and names its build on its first line. */
-function stampBuild(file, transform = (code) => code) {
-  const bundle = transform(readFileSync(file, 'utf8')).replace(
+/**
+ * Makes a bundle ASCII only (see above) and names its build on its first line. With `wrap`, the
+ * CommonJS wrapper the loader would put around it is put there by the build, so that a start does
+ * not copy the whole text once more to wrap it (scripts/codeCache.cjs).
+ */
+function stampBuild(file, { transform = (code) => code, wrap = false } = {}) {
+  const text = transform(readFileSync(file, 'utf8')).replace(
     /[^\x00-\x7f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+  const bundle = wrap ? `(function (exports, require, module, __filename, __dirname) {${text}\n})` : text;
   const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
   writeFileSync(file, buildLine + bundle);
   rmSync(`${file}.cache`, { force: true });

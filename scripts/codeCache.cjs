@@ -30,10 +30,11 @@ function runCached(source, readCache, file, requireFn, save) {
   } catch {
     cachedData = undefined; // no cache: compile as usual
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  // A bundle the build made may carry its own CommonJS wrapper after its first line: compiled as
+  // read, its text is not copied once more into a wrapped string (for typescript.cjs, 9 MB).
+  const wrapper = '(function (exports, require, module, __filename, __dirname) {';
+  const wrapped = print !== undefined && source.startsWith(wrapper, print.length);
+  const script = new vm.Script(wrapped ? source : `${wrapper}${source}\n})`, { filename: file, cachedData });
   const write = () =>
     require('node:fs').writeFileSync(
       `${file}.cache`,

@@ -13,10 +13,12 @@ export interface Source {
   readonly byteLength: number;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+/** Made when a file is first parsed, not by every run that loads this file. */
+let decoder: TextDecoder | undefined;
 
 export function sourceOf(bytes: Uint8Array): Source {
   const bom = bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0;
+  decoder ??= new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
   let text = decoder.decode(bom ? bytes.subarray(bom) : bytes);
   if (text.includes('\r\n')) text = text.replace(/\r\n/g, '\n');
   return { text, byteLength: bytes.length };

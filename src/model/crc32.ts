@@ -18,12 +18,18 @@ function multmodp(a: number, b: number): number {
   return p >>> 0;
 }
 
-/** x^(2^k) modulo the polynomial, k = 0..31. */
-const X2N: number[] = [0x40000000];
-for (let k = 1; k < 32; k++) X2N.push(multmodp(X2N[k - 1]!, X2N[k - 1]!));
+/** x^(2^k) modulo the polynomial, k = 0..31: made when first needed, not by every run that loads this file. */
+let X2N: number[] | undefined;
+
+function powers(): number[] {
+  const x2n = [0x40000000];
+  for (let k = 1; k < 32; k++) x2n.push(multmodp(x2n[k - 1]!, x2n[k - 1]!));
+  return x2n;
+}
 
 /** x^(n·2^k) modulo the polynomial. */
 function x2nmodp(n: number, k: number): number {
+  X2N ??= powers();
   let p = 0x80000000;
   for (; n > 0; n = Math.floor(n / 2), k++) if (n % 2) p = multmodp(X2N[k & 31]!, p);
   return p;

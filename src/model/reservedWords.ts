@@ -5,20 +5,23 @@
 const words = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
 /** ECMAScript's reserved words, strict mode's, and the names a module or strict code may not bind. */
-const JS = words(`
+const JS = `
   break case catch class const continue debugger default delete do else enum export extends false finally for
   function if import in instanceof new null return super switch this throw true try typeof var void while with
-  implements interface let package private protected public static yield await eval arguments`);
+  implements interface let package private protected public static yield await eval arguments`;
 
 const C = `auto break case char const continue default do double else enum extern float for goto if inline int
   long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while
   _Bool _Complex _Imaginary _Alignas _Alignof _Atomic _Generic _Noreturn _Static_assert _Thread_local bool true
   false nullptr alignas alignof constexpr static_assert thread_local typeof`;
 
-const RESERVED: Readonly<Record<string, ReadonlySet<string>>> = {
-  javascript: JS,
-  typescript: JS,
-  tsx: JS,
+/** The sets, made when a name is first checked: every run loads this file, few check a name. */
+let reserved: Readonly<Record<string, ReadonlySet<string>>> | undefined;
+
+const makeReserved = (js = words(JS)): Readonly<Record<string, ReadonlySet<string>>> => ({
+  javascript: js,
+  typescript: js,
+  tsx: js,
   python: words(`False None True and as assert async await break class continue def del elif else except finally
     for from global if import in is lambda nonlocal not or pass raise return try while with yield`),
   go: words(`break case chan const continue default defer else fallthrough for func go goto if import interface map
@@ -49,9 +52,10 @@ const RESERVED: Readonly<Record<string, ReadonlySet<string>>> = {
     namespace new noexcept not not_eq operator or or_eq private protected public reinterpret_cast requires
     static_cast template this throw try typeid typename using virtual wchar_t xor xor_eq`),
   bash: words('if then else elif fi case esac for select while until do done in function time coproc'),
-};
+});
 
 /** Whether `name` is a word `language` reserves (PHP's keywords in any case). */
 export function isReservedWord(language: string, name: string): boolean {
-  return RESERVED[language]?.has(language === 'php' ? name.toLowerCase() : name) === true;
+  reserved ??= makeReserved();
+  return reserved[language]?.has(language === 'php' ? name.toLowerCase() : name) === true;
 }
