@@ -13,6 +13,7 @@ const modules = [
   ['records.wat', 'src/model/wasmRecords.ts', 'RECORDS_WASM'],
   ['claims.wat', 'src/model/wasmClaims.ts', 'CLAIMS_WASM'],
   ['hash.wat', 'src/model/wasmHash.ts', 'HASH_WASM'],
+  ['digest.wat', 'src/model/wasmDigest.ts', 'DIGEST_WASM'],
 ];
 const tools = await wabt();
 for (const [wat, holder, name] of modules) {

@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestText } from '../model/digest.js';
+import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { tempMark } from '../io/processes.js';
 import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
 import { READ_PLAIN } from './plainFile.js';
@@ -514,8 +515,11 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   if (typeof tocAt !== 'number' || !Number.isSafeInteger(tocAt) || tocAt < HEADER.length || tocAt >= tocEnd)
     throw new DamagedSegment('it is truncated or damaged');
   if (tocEnd - tocAt > MAX_TABLE) throw new DamagedSegment('its table is damaged');
-  const text = readAt(fd, tocAt, tocEnd).toString('utf8');
-  if (digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
+  const bytes = readAt(fd, tocAt, tocEnd);
+  // A big table of ASCII (every key a plain path) is checked over its bytes (see src/model/wasmDigest.ts).
+  const fast = bytes.length >= WASM_DIGEST_FROM ? digestAscii(bytes) : undefined;
+  const text = bytes.toString(fast === undefined ? 'utf8' : 'latin1');
+  if ((fast ?? digestText(text)) !== trailer.check) throw new DamagedSegment('its table is damaged');
   let toc: unknown;
   try {
     toc = (JSON.parse(text) as { toc?: unknown }).toc;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
+import { DIGEST_WASM } from '../../src/model/wasmDigest.js';
 import { HASH_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
@@ -15,6 +16,7 @@ describe('the WebAssembly modules', () => {
     ['records.wat', RECORDS_WASM],
     ['claims.wat', CLAIMS_WASM],
     ['hash.wat', HASH_WASM],
+    ['digest.wat', DIGEST_WASM],
   ] as const) {
     it(`${wat} is what it assembles to`, async () => {
       const { default: wabt } = await import('wabt');
