@@ -5,20 +5,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WASM_DIGEST_FROM } from '../../src/model/wasmDigest.js';
-import { readSettings } from '../../src/settings/env.js';
-import { StateStore, type StateDoc } from '../../src/store/state.js';
-import { packSegments } from '../support/pack.js';
+import { noteDoc as doc, noteOf as note, noteStore as store, packSegments } from '../support/pack.js';
 import { tempFolders } from '../support/tempFolders.js';
 
 const tempDir = tempFolders('rt-packtable-');
-
-interface NoteDoc extends StateDoc {
-  note: string;
-}
-const doc = (rel: string, note: string): NoteDoc => ({ format: 'rt-test', version: 1, path: rel, touched: 0, note });
-const store = (root: string, warnings: string[] = []) =>
-  new StateStore(root, readSettings({}), (m) => warnings.push(m));
-const note = (s: StateStore, rel: string) => s.load<NoteDoc>('view', rel, 'rt-test', 1)?.note;
 
 /** A root whose one segment holds the views of `names`, its table past WASM_DIGEST_FROM bytes. */
 function bigTable(names: readonly string[]): { root: string; file: string; tocAt: number } {
