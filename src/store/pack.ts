@@ -86,7 +86,7 @@ interface Segment {
   readonly fd: number;
   readonly size: number;
   readonly identity: string;
-  readonly entries: readonly PackEntry[];
+  readonly table: Table;
   /** The pieces of it read and kept (see chunkedRead), by number. */
   readonly chunks: Map<number, Buffer>;
 }
@@ -116,7 +116,6 @@ export interface Staged {
 export class Pack {
   /** The segments seen, newest sequence first; undefined until first needed. */
   private segments: Segment[] | undefined;
-  private newest = new Map<string, { entry: PackEntry; segment: Segment }>();
   /** The sequence number of each key's newest entry when this run first looked (0: none). */
   private readonly seen = new Map<string, number>();
   private highestSeen = 0;
@@ -133,11 +132,11 @@ export class Pack {
   find(key: string): Found | undefined {
     const staged = this.replaying ? undefined : this.staging?.find(key);
     if (staged) return staged;
-    this.list();
-    const hit = this.newest.get(key);
-    if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
-    if (!hit || hit.entry.length === NONE) return undefined;
-    return new SegmentFound(this.dir, hit.segment, hit.entry);
+    const segment = newestOf(this.list(), key);
+    const entry = segment?.table.entry(key);
+    if (!this.seen.has(key)) this.seen.set(key, entry?.seq ?? 0);
+    if (!entry || entry.length === NONE) return undefined;
+    return new SegmentFound(this.dir, segment!, entry);
   }
 
   /**
@@ -150,10 +149,7 @@ export class Pack {
     staged: Staged = {},
     check: string | null = null,
   ): void {
-    if (!this.seen.has(key)) {
-      this.list();
-      this.seen.set(key, this.newest.get(key)?.entry.seq ?? 0);
-    }
+    if (!this.seen.has(key)) this.seen.set(key, newestSeq(this.list(), key));
     this.staging ??= Staging.open(this.dir);
     this.staging.add(key, produce, staged, check);
   }
@@ -229,9 +225,9 @@ export class Pack {
   /** Replays or drops staged entries whose key another rt saved since this run looked at it. */
   private settle(staging: Staging): void {
     for (const key of staging.keys()) {
-      const hit = this.newest.get(key);
+      const newest = newestSeq(this.segments!, key);
       const saw = this.seen.get(key) ?? this.highestSeen;
-      if (!hit || hit.entry.seq <= saw) continue;
+      if (newest <= saw) continue;
       const staged = staging.staged(key);
       if (staged?.replay) {
         this.replaying = true;
@@ -272,25 +268,25 @@ export class Pack {
     // merge takes the lock), and a segment a save without the lock added meanwhile is left to the next merge.
     const segments = this.list();
     const live = liveEntries(segments, sweepBefore);
-    const liveBytes = (s: Segment) => (live.get(s) ?? []).reduce((n, e) => n + Math.max(0, e.length), 0);
+    const liveBytes = (s: Segment) => live.get(s)!.bytes;
     // The segment of the highest number stays, even with nothing live: its number must not be given again (a run
     // that saw it would take a later entry under it for one it had already seen).
     const top = segments[0];
-    const empty = segments.filter((s) => s !== top && !live.get(s)?.length);
-    const rest = segments.filter((s) => live.get(s)?.length);
+    const empty = segments.filter((s) => s !== top && !live.get(s)!.count);
+    const rest = segments.filter((s) => live.get(s)!.count);
     let merge: Segment[] = [];
     if (rest.length > MAX_SEGMENTS) {
       merge = [...rest].sort((a, b) => liveBytes(a) - liveBytes(b)).slice(0, rest.length - KEEP_AFTER_MERGE);
     }
     for (const s of rest) {
       const used = liveBytes(s);
-      const expired = sweepBefore !== undefined && (live.get(s)?.length ?? 0) < s.entries.length;
+      const expired = sweepBefore !== undefined && live.get(s)!.count < s.table.size;
       if (!merge.includes(s) && (expired || (s.size - used >= DEAD_BYTES && used < s.size * LIVE_PART))) merge.push(s);
     }
     if (merge.length > 0) {
       const into = Staging.open(this.dir);
       try {
-        for (const s of merge) for (const e of live.get(s) ?? []) into.copy(e, s.fd);
+        for (const s of merge) for (const e of live.get(s)!.entries()) into.copy(e, s.fd);
         if (into.count > 0) this.publish(into, false);
       } finally {
         into.discard();
@@ -314,10 +310,6 @@ export class Pack {
       return;
     }
     this.segments = [segment, ...this.segments!];
-    for (const entry of segment.entries) {
-      const known = this.newest.get(entry.key);
-      if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
-    }
   }
 
   /**
@@ -344,14 +336,9 @@ export class Pack {
       if (vanished && attempt < 5) continue;
       segments.sort((a, b) => b.seq - a.seq);
       this.segments = segments;
-      this.newest = new Map();
-      for (const segment of segments) {
-        this.highestSeen = Math.max(this.highestSeen, segment.seq);
-        for (const entry of segment.entries) {
-          const known = this.newest.get(entry.key);
-          if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
-        }
-      }
+      // (A key's newest entry is looked up in each segment's table when asked, newestOf: no map of every key is
+      // made again at each listing, twice a command that saves.)
+      for (const segment of segments) this.highestSeen = Math.max(this.highestSeen, segment.seq);
       const here = new Set(names.map((n) => path.join(this.dir, n)));
       for (const [file, s] of openSegments)
         if (!here.has(file) && path.dirname(file) === this.dir) {
@@ -389,8 +376,8 @@ export class Pack {
       if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
       const seq = Number(SEGMENT.exec(name)![1]);
       if (seq > MAX_SEQ) throw new DamagedSegment('its number is out of range');
-      const entries = readTable(fd, st.size, seq);
-      const segment: Segment = { name, seq, fd, size: st.size, identity, entries, chunks: new Map() };
+      const table = readTable(fd, st.size, seq);
+      const segment: Segment = { name, seq, fd, size: st.size, identity, table, chunks: new Map() };
       openSegments.set(file, segment);
       return segment;
     } catch (error) {
@@ -498,8 +485,92 @@ function entryIn(file: string, fd: number, entry: PackEntry): Found {
   };
 }
 
+/**
+ * A segment's table, checked: its rows in columns, found by key. Arrays, not an object a row: a table of 20,000 rows
+ * is read by every command in its root, and its objects, with a map of every key's newest made again at each
+ * listing, were most of what a small command spent there (with their collection).
+ */
+class Table {
+  constructor(
+    private readonly keys: readonly string[],
+    /** Row i's offset, length, sequence number and time at 4i to 4i + 3. */
+    private readonly numbers: Float64Array,
+    private readonly checks: ReadonlyArray<string | null>,
+    private readonly rows: ReadonlyMap<string, number>,
+    /** Bytes of its entries. */
+    readonly bytes: number,
+    /** The rows of its tombstones. */
+    readonly tombstones: readonly number[],
+  ) {}
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** The row of `key`, or undefined. */
+  row(key: string): number | undefined {
+    return this.rows.get(key);
+  }
+
+  keyOf(row: number): string {
+    return this.keys[row]!;
+  }
+
+  lengthOf(row: number): number {
+    return this.numbers[4 * row + 1]!;
+  }
+
+  seqOf(row: number): number {
+    return this.numbers[4 * row + 2]!;
+  }
+
+  touchedOf(row: number): number {
+    return this.numbers[4 * row + 3]!;
+  }
+
+  /** The entry of row `row`. */
+  at(row: number): PackEntry {
+    const n = this.numbers;
+    const i = 4 * row;
+    return {
+      key: this.keys[row]!,
+      offset: n[i]!,
+      length: n[i + 1]!,
+      seq: n[i + 2]!,
+      touched: n[i + 3]!,
+      check: this.checks[row]!,
+    };
+  }
+
+  /** The entry of `key`, or undefined. */
+  entry(key: string): PackEntry | undefined {
+    const row = this.rows.get(key);
+    return row === undefined ? undefined : this.at(row);
+  }
+}
+
+/** The segment holding the newest entry of `key` (the highest sequence number; of equals, the first listed). */
+function newestOf(segments: readonly Segment[], key: string): Segment | undefined {
+  let found: Segment | undefined;
+  let seq = Number.NEGATIVE_INFINITY;
+  for (const segment of segments) {
+    const row = segment.table.row(key);
+    if (row !== undefined && segment.table.seqOf(row) > seq) {
+      found = segment;
+      seq = segment.table.seqOf(row);
+    }
+  }
+  return found;
+}
+
+/** The sequence number of the newest entry of `key`, 0 when there is none. */
+function newestSeq(segments: readonly Segment[], key: string): number {
+  const segment = newestOf(segments, key);
+  return segment ? segment.table.seqOf(segment.table.row(key)!) : 0;
+}
+
 /** The table of a segment of `size` bytes, checked; throws DamagedSegment when it cannot be trusted. */
-function readTable(fd: number, size: number, seq: number): PackEntry[] {
+function readTable(fd: number, size: number, seq: number): Table {
   if (size < HEADER.length || readAt(fd, 0, HEADER.length).toString('latin1') !== HEADER)
     throw new DamagedSegment('it is not an rt pack of this version');
   const tail = readAt(fd, Math.max(0, size - TRAILER_MAX), size).toString('latin1');
@@ -527,7 +598,15 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
     throw new DamagedSegment('its table is damaged');
   }
   if (!Array.isArray(toc)) throw new DamagedSegment('its table is damaged');
-  return toc.map((row) => {
+  const count = toc.length;
+  const keys = new Array<string>(count);
+  const numbers = new Float64Array(4 * count);
+  const checks = new Array<string | null>(count);
+  const rows = new Map<string, number>();
+  const tombstones: number[] = [];
+  let entryBytes = 0;
+  for (let i = 0; i < count; i++) {
+    const row: unknown = toc[i];
     // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
     // DamagedSegment, and the segment would be skipped on every run instead of set aside.
     if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
@@ -552,15 +631,26 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
       (offset as number) + Math.max(0, length as number) > tocAt
     )
       throw new DamagedSegment('its table is damaged');
-    return {
-      key,
-      offset: offset as number,
-      length: length as number,
-      seq: entrySeq as number,
-      touched,
-      check: check as string | null,
-    };
-  });
+    rows.set(key, i);
+    // A key named twice: rt writes a table from a map of its keys, so this one was not written by rt.
+    if (rows.size !== i + 1) throw new DamagedSegment('its table is damaged');
+    keys[i] = key;
+    numbers[4 * i] = offset as number;
+    numbers[4 * i + 1] = length as number;
+    numbers[4 * i + 2] = entrySeq as number;
+    numbers[4 * i + 3] = touched;
+    checks[i] = check as string | null;
+    if (length === NONE) tombstones.push(i);
+    else entryBytes += length as number;
+  }
+  return new Table(keys, numbers, checks, rows, entryBytes, tombstones);
+}
+
+/** The entries of a segment that are live (see liveEntries): how many, their bytes, and (when needed) which. */
+interface Live {
+  readonly count: number;
+  readonly bytes: number;
+  entries(): PackEntry[];
 }
 
 /**
@@ -568,28 +658,61 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
  * tombstones only while an older entry of their key is left in another segment, and (with
  * `sweepBefore`) not untouched since then (an index is kept while a view of its file is not).
  */
-function liveEntries(segments: readonly Segment[], sweepBefore: number | undefined): Map<Segment, PackEntry[]> {
-  const newest = new Map<string, PackEntry>();
-  const count = new Map<string, number>();
-  for (const s of segments)
-    for (const e of s.entries) {
-      const known = newest.get(e.key);
-      if (!known || known.seq < e.seq) newest.set(e.key, e);
-      count.set(e.key, (count.get(e.key) ?? 0) + 1);
-    }
+function liveEntries(segments: readonly Segment[], sweepBefore: number | undefined): Map<Segment, Live> {
   const viewed = new Set<string>();
   if (sweepBefore !== undefined)
-    for (const e of newest.values())
-      if (e.key.startsWith('view') && e.touched >= sweepBefore) viewed.add(e.key.slice(e.key.indexOf(':') + 1));
-  const live = new Map<Segment, PackEntry[]>();
+    for (const s of segments)
+      for (let r = 0; r < s.table.size; r++) {
+        const key = s.table.keyOf(r);
+        if (key.startsWith('view') && s.table.touchedOf(r) >= sweepBefore && newestOf(segments, key) === s)
+          viewed.add(key.slice(key.indexOf(':') + 1));
+      }
+  const isLive = (s: Segment, r: number): boolean => {
+    const key = s.table.keyOf(r);
+    if (newestOf(segments, key) !== s) return false;
+    if (s.table.lengthOf(r) === NONE) return segments.some((o) => o !== s && o.table.row(key) !== undefined);
+    if (sweepBefore === undefined || s.table.touchedOf(r) >= sweepBefore) return true;
+    return key.startsWith('index:') && viewed.has(key.slice('index:'.length));
+  };
+  const liveRows = (s: Segment) => {
+    const kept: PackEntry[] = [];
+    for (let r = 0; r < s.table.size; r++) if (isLive(s, r)) kept.push(s.table.at(r));
+    return kept;
+  };
+  // The biggest segment (without a sweep) is not gone through row by row: an entry of it can be dead only if its key
+  // is in another segment too, or if it is a tombstone. A save in a root of 20,000 entries made 20,000 of them.
+  const big =
+    sweepBefore === undefined
+      ? segments.reduce<Segment | undefined>((a, s) => (a && a.table.size >= s.table.size ? a : s), undefined)
+      : undefined;
+  const live = new Map<Segment, Live>();
   for (const s of segments) {
-    const kept = s.entries.filter((e) => {
-      if (newest.get(e.key) !== e) return false;
-      if (e.length === NONE) return count.get(e.key)! > 1;
-      if (sweepBefore === undefined || e.touched >= sweepBefore) return true;
-      return e.key.startsWith('index:') && viewed.has(e.key.slice('index:'.length));
+    if (s === big) continue;
+    const kept = liveRows(s);
+    live.set(s, {
+      count: kept.length,
+      bytes: kept.reduce((n, e) => n + Math.max(0, e.length), 0),
+      entries: () => kept,
     });
-    live.set(s, kept);
+  }
+  if (big) {
+    const looked = new Set<string>();
+    let dead = 0;
+    let deadBytes = 0;
+    for (const s of segments)
+      for (let r = 0; s !== big && r < s.table.size; r++) {
+        const key = s.table.keyOf(r);
+        const row = big.table.row(key);
+        if (row === undefined || looked.has(key)) continue;
+        looked.add(key);
+        if (!isLive(big, row)) {
+          dead++;
+          deadBytes += Math.max(0, big.table.lengthOf(row));
+        }
+      }
+    // A tombstone whose key no other segment holds (they were looked at above) is dead.
+    for (const row of big.table.tombstones) if (!looked.has(big.table.keyOf(row))) dead++;
+    live.set(big, { count: big.table.size - dead, bytes: big.table.bytes - deadBytes, entries: () => liveRows(big) });
   }
   return live;
 }

@@ -3,9 +3,20 @@
 // table changed by one byte is set aside, never trusted.
 
 import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WASM_DIGEST_FROM } from '../../src/model/wasmDigest.js';
-import { noteDoc as doc, noteOf as note, noteStore as store, packSegments } from '../support/pack.js';
+import { Pack } from '../../src/store/pack.js';
+import {
+  noteDoc as doc,
+  noteOf as note,
+  noteStore as store,
+  packDir,
+  packSegments,
+  plantEntries,
+} from '../support/pack.js';
+import { runs } from '../support/runs.js';
 import { tempFolders } from '../support/tempFolders.js';
 
 const tempDir = tempFolders('rt-packtable-');
@@ -50,4 +61,98 @@ describe('a big table', () => {
       expect(fs.existsSync(file)).toBe(false);
     });
   }
+});
+
+describe('a table naming a key twice', () => {
+  it('was not written by rt: the segment is set aside', () => {
+    const root = tempDir();
+    const file = plantEntries(root, [
+      ['view:a.txt', JSON.stringify(doc('a.txt', 'one'))],
+      ['view:a.txt', JSON.stringify(doc('a.txt', 'two'))],
+    ]);
+    const warnings: string[] = [];
+    expect(note(store(root, warnings), 'a.txt')).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/set aside/);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+});
+
+describe('merges over a big segment', () => {
+  it('keep every key’s newest entry and drop the dead, whatever saves and tombstones came (property)', () => {
+    const KEYS = 40;
+    const key = (k: number) => `view:f${k}.txt`;
+    const op = fc.record({
+      saved: fc.uniqueArray(fc.nat(KEYS - 1), { maxLength: 6 }),
+      forgot: fc.uniqueArray(fc.nat(KEYS - 1), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
+        const root = tempDir();
+        const dir = packDir(root);
+        fs.mkdirSync(dir, { recursive: true });
+        const hooks = { damaged: () => {}, ownFolder: () => true };
+        const model = new Map<string, string>();
+        const put = (pack: Pack, k: number, text: string) => {
+          pack.stage(key(k), (write) => write(text));
+          model.set(key(k), text);
+        };
+        // First every key, as a search's first run leaves them: the biggest segment.
+        const first = new Pack(dir, hooks);
+        for (let k = 0; k < KEYS; k++) put(first, k, `first ${k}`);
+        first.save();
+        ops.forEach(({ saved, forgot }, i) => {
+          const pack = new Pack(dir, hooks);
+          for (const k of saved) put(pack, k, `${i}: ${k}`);
+          for (const k of forgot.filter((k) => !saved.includes(k))) {
+            pack.forget(key(k));
+            model.delete(key(k));
+          }
+          pack.save();
+          const again = new Pack(dir, hooks);
+          for (let k = 0; k < KEYS; k++) {
+            const found = again.find(key(k));
+            expect(found ? found.read(0, found.entry.length).toString() : undefined).toBe(model.get(key(k)));
+          }
+          const names = fs.readdirSync(dir).filter((n) => n.startsWith('pack-'));
+          expect(names.length).toBeLessThanOrEqual(9);
+        });
+        // No segment but the newest is left with nothing live: the newest entry of a key, a tombstone only over an
+        // older entry it hides.
+        const segments = packSegments(root);
+        const rows = segments.flatMap((s) => s.rows);
+        const newest = new Map<string, number>();
+        for (const r of rows) newest.set(r.key, Math.max(newest.get(r.key) ?? 0, r.seq));
+        for (const s of segments.slice(0, -1))
+          expect(
+            s.rows.some(
+              (r) => newest.get(r.key) === r.seq && (r.length >= 0 || rows.filter((o) => o.key === r.key).length > 1),
+            ),
+          ).toBe(true);
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+});
+
+describe('a big segment mostly dead', () => {
+  it('is copied anew, its live entries kept', () => {
+    const root = tempDir();
+    const dir = packDir(root);
+    fs.mkdirSync(dir, { recursive: true });
+    const hooks = { damaged: () => {}, ownFolder: () => true };
+    const key = (k: number) => `index:f${k}.txt`;
+    const first = new Pack(dir, hooks);
+    for (let k = 0; k < 40; k++) first.stage(key(k), (write) => write(`${k}:${'x'.repeat(40_000)}`));
+    first.save();
+    const again = new Pack(dir, hooks);
+    for (let k = 0; k < 30; k++) again.stage(key(k), (write) => write(`new ${k}`));
+    again.save();
+    // 1.2 MB of its 1.6 MB dead: its 10 live entries copied into a new segment, and it removed.
+    expect(fs.existsSync(path.join(dir, 'pack-0000000001.jsonl'))).toBe(false);
+    const read = new Pack(dir, hooks);
+    for (let k = 0; k < 40; k++) {
+      const found = read.find(key(k))!;
+      expect(found.read(0, 20).toString()).toBe(k < 30 ? `new ${k}` : `${k}:${'x'.repeat(20 - `${k}:`.length)}`);
+    }
+  });
 });
