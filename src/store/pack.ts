@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { digestText } from '../model/digest.js';
 import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
+import { type ScannedTable, scanTable } from '../model/wasmTable.js';
 import { tempMark } from '../io/processes.js';
 import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
 import { READ_PLAIN } from './plainFile.js';
@@ -486,34 +487,72 @@ function entryIn(file: string, fd: number, entry: PackEntry): Found {
 }
 
 /**
- * A segment's table, checked: its rows in columns, found by key. Arrays, not an object a row: a table of 20,000 rows
+ * A segment's table, checked: its rows by number, found by key. Columns, not an object a row: a table of 20,000 rows
  * is read by every command in its root, and its objects, with a map of every key's newest made again at each
  * listing, were most of what a small command spent there (with their collection).
  */
-class Table {
+abstract class Table {
+  abstract readonly size: number;
+  /** Bytes of its entries. */
+  abstract readonly bytes: number;
+  /** The rows of its tombstones. */
+  abstract readonly tombstones: readonly number[];
+  /** The row of `key`, or undefined. */
+  abstract row(key: string): number | undefined;
+  abstract keyOf(row: number): string;
+  abstract offsetOf(row: number): number;
+  abstract lengthOf(row: number): number;
+  abstract seqOf(row: number): number;
+  abstract touchedOf(row: number): number;
+  abstract checkOf(row: number): string | null;
+
+  /** The entry of row `row` (its key given when known). */
+  at(row: number, key = this.keyOf(row)): PackEntry {
+    return {
+      key,
+      offset: this.offsetOf(row),
+      length: this.lengthOf(row),
+      seq: this.seqOf(row),
+      touched: this.touchedOf(row),
+      check: this.checkOf(row),
+    };
+  }
+
+  /** The entry of `key`, or undefined. */
+  entry(key: string): PackEntry | undefined {
+    const row = this.row(key);
+    return row === undefined ? undefined : this.at(row, key);
+  }
+}
+
+/** A table read by JSON.parse: the reference, for any table (see readTable). */
+class ParsedTable extends Table {
   constructor(
     private readonly keys: readonly string[],
     /** Row i's offset, length, sequence number and time at 4i to 4i + 3. */
     private readonly numbers: Float64Array,
     private readonly checks: ReadonlyArray<string | null>,
     private readonly rows: ReadonlyMap<string, number>,
-    /** Bytes of its entries. */
     readonly bytes: number,
-    /** The rows of its tombstones. */
     readonly tombstones: readonly number[],
-  ) {}
+  ) {
+    super();
+  }
 
   get size(): number {
     return this.keys.length;
   }
 
-  /** The row of `key`, or undefined. */
   row(key: string): number | undefined {
     return this.rows.get(key);
   }
 
   keyOf(row: number): string {
     return this.keys[row]!;
+  }
+
+  offsetOf(row: number): number {
+    return this.numbers[4 * row]!;
   }
 
   lengthOf(row: number): number {
@@ -528,24 +567,63 @@ class Table {
     return this.numbers[4 * row + 3]!;
   }
 
-  /** The entry of row `row`. */
-  at(row: number): PackEntry {
-    const n = this.numbers;
-    const i = 4 * row;
-    return {
-      key: this.keys[row]!,
-      offset: n[i]!,
-      length: n[i + 1]!,
-      seq: n[i + 2]!,
-      touched: n[i + 3]!,
-      check: this.checks[row]!,
-    };
+  checkOf(row: number): string | null {
+    return this.checks[row]!;
+  }
+}
+
+/** A big table of the usual form, read in WebAssembly (see src/model/wasmTable.ts). */
+class ScannedRows extends Table {
+  private kept: number[] | undefined;
+
+  constructor(private readonly scanned: ScannedTable) {
+    super();
   }
 
-  /** The entry of `key`, or undefined. */
-  entry(key: string): PackEntry | undefined {
-    const row = this.rows.get(key);
-    return row === undefined ? undefined : this.at(row);
+  get size(): number {
+    return this.scanned.size;
+  }
+
+  get bytes(): number {
+    return this.scanned.bytes;
+  }
+
+  get tombstones(): readonly number[] {
+    if (!this.kept) {
+      this.kept = [];
+      for (let r = 0; this.scanned.tombstoneCount > 0 && r < this.size; r++)
+        if (this.scanned.lengthOf(r) === NONE) this.kept.push(r);
+    }
+    return this.kept;
+  }
+
+  row(key: string): number | undefined {
+    const row = this.scanned.row(key);
+    return row < 0 ? undefined : row;
+  }
+
+  keyOf(row: number): string {
+    return this.scanned.keyOf(row);
+  }
+
+  offsetOf(row: number): number {
+    return this.scanned.offsetOf(row);
+  }
+
+  lengthOf(row: number): number {
+    return this.scanned.lengthOf(row);
+  }
+
+  seqOf(row: number): number {
+    return this.scanned.seqOf(row);
+  }
+
+  touchedOf(row: number): number {
+    return this.scanned.touchedOf(row);
+  }
+
+  checkOf(row: number): string | null {
+    return this.scanned.checkOf(row);
   }
 }
 
@@ -589,8 +667,13 @@ function readTable(fd: number, size: number, seq: number): Table {
   const bytes = readAt(fd, tocAt, tocEnd);
   // A big table of ASCII (every key a plain path) is checked over its bytes (see src/model/wasmDigest.ts).
   const fast = bytes.length >= WASM_DIGEST_FROM ? digestAscii(bytes) : undefined;
+  if (fast !== undefined) {
+    if (fast !== trailer.check) throw new DamagedSegment('its table is damaged');
+    const scanned = scanTable(bytes, tocAt, seq, HEADER.length);
+    if (scanned) return new ScannedRows(scanned);
+  }
   const text = bytes.toString(fast === undefined ? 'utf8' : 'latin1');
-  if ((fast ?? digestText(text)) !== trailer.check) throw new DamagedSegment('its table is damaged');
+  if (fast === undefined && digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
   let toc: unknown;
   try {
     toc = (JSON.parse(text) as { toc?: unknown }).toc;
@@ -643,7 +726,7 @@ function readTable(fd: number, size: number, seq: number): Table {
     if (length === NONE) tombstones.push(i);
     else entryBytes += length as number;
   }
-  return new Table(keys, numbers, checks, rows, entryBytes, tombstones);
+  return new ParsedTable(keys, numbers, checks, rows, entryBytes, tombstones);
 }
 
 /** The entries of a segment that are live (see liveEntries): how many, their bytes, and (when needed) which. */

@@ -9,6 +9,7 @@ import { DIGEST_WASM } from '../../src/model/wasmDigest.js';
 import { HASH_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
+import { TABLE_WASM } from '../../src/model/wasmTable.js';
 
 describe('the WebAssembly modules', () => {
   for (const [wat, held] of [
@@ -17,6 +18,7 @@ describe('the WebAssembly modules', () => {
     ['claims.wat', CLAIMS_WASM],
     ['hash.wat', HASH_WASM],
     ['digest.wat', DIGEST_WASM],
+    ['table.wat', TABLE_WASM],
   ] as const) {
     it(`${wat} is what it assembles to`, async () => {
       const { default: wabt } = await import('wabt');
