@@ -34,6 +34,7 @@ export class ScannedTable {
   private readonly numbers: Float64Array;
   private readonly words: Uint32Array;
   private readonly text: Buffer;
+  private decoded: string | undefined;
 
   constructor(
     memory: WebAssembly.Memory,
@@ -42,6 +43,9 @@ export class ScannedTable {
     private readonly slotsAt: number,
     private readonly mask: number,
     private readonly keyAt: number,
+    /** Where the table's text lies in memory, and its bytes. */
+    private readonly textAt: number,
+    private readonly textLength: number,
     /** How many rows. */
     readonly size: number,
     /** Bytes of their entries. */
@@ -56,15 +60,29 @@ export class ScannedTable {
 
   /** The row of `key`, or -1. */
   row(key: string): number {
-    // (A key that does not fit is longer than any key of the table.)
-    const n = this.text.write(key, this.keyAt, KEY_ROOM, 'utf8');
+    // A key longer than any of the table's, or not ASCII as all of them are, is not there. (Copied by hand: a
+    // search looks up thousands, and Buffer's write cost more than the lookup.)
+    const n = key.length;
     if (n >= KEY_ROOM - 1) return -1;
-    return this.exports.find(this.keyAt, this.keyAt + n, this.rowsAt, this.slotsAt, this.mask);
+    const text = this.text;
+    const at = this.keyAt;
+    for (let i = 0; i < n; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      text[at + i] = c;
+    }
+    return this.exports.find(at, at + n, this.rowsAt, this.slotsAt, this.mask);
   }
 
   keyOf(row: number): string {
     const w = (row * ROW) / 4;
-    return this.text.toString('latin1', this.words[w + 8]!, this.words[w + 9]!);
+    return this.source().slice(this.words[w + 8]! - this.textAt, this.words[w + 9]! - this.textAt);
+  }
+
+  /** The table's text, decoded once: a key or check sliced from it costs less than decoding each from the bytes. */
+  private source(): string {
+    this.decoded ??= this.text.toString('latin1', this.textAt, this.textAt + this.textLength);
+    return this.decoded;
   }
 
   offsetOf(row: number): number {
@@ -85,7 +103,7 @@ export class ScannedTable {
 
   checkOf(row: number): string | null {
     const at = this.words[(row * ROW) / 4 + 10]!;
-    return at === 0 ? null : this.text.toString('latin1', at, at + 16);
+    return at === 0 ? null : this.source().slice(at - this.textAt, at - this.textAt + 16);
   }
 }
 
@@ -134,6 +152,8 @@ export function scanTable(bytes: Uint8Array, tocAt: number, seq: number, first: 
     slotsAt,
     slots - 1,
     keyAt,
+    at,
+    n,
     count,
     exports.bytes(),
     exports.tombstones(),

@@ -117,6 +117,9 @@ export interface Staged {
 export class Pack {
   /** The segments seen, newest sequence first; undefined until first needed. */
   private segments: Segment[] | undefined;
+  /** Each key's newest entry, once this run has looked up many (see newestEntry). */
+  private newest: Map<string, Newest> | undefined;
+  private lookups = 0;
   /** The sequence number of each key's newest entry when this run first looked (0: none). */
   private readonly seen = new Map<string, number>();
   private highestSeen = 0;
@@ -133,11 +136,27 @@ export class Pack {
   find(key: string): Found | undefined {
     const staged = this.replaying ? undefined : this.staging?.find(key);
     if (staged) return staged;
-    const segment = newestOf(this.list(), key);
-    const entry = segment?.table.entry(key);
-    if (!this.seen.has(key)) this.seen.set(key, entry?.seq ?? 0);
-    if (!entry || entry.length === NONE) return undefined;
-    return new SegmentFound(this.dir, segment!, entry);
+    const hit = this.newestEntry(key);
+    if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
+    if (!hit || hit.entry.length === NONE) return undefined;
+    return new SegmentFound(this.dir, hit.segment, hit.entry);
+  }
+
+  /**
+   * The newest entry of `key` and its segment: looked up in each segment's table, until this run has looked up
+   * MANY_LOOKUPS keys; then from a map of every key's newest, made once (a search looks up thousands).
+   */
+  private newestEntry(key: string): Newest | undefined {
+    const segments = this.list();
+    if (!this.newest && ++this.lookups > MANY_LOOKUPS) this.newest = newestEntries(segments);
+    if (this.newest) return this.newest.get(key);
+    const segment = newestOf(segments, key);
+    return segment && { segment, entry: segment.table.entry(key)! };
+  }
+
+  /** The segment holding the newest entry of `key`, as newestEntry finds it. */
+  private holder(key: string): Segment | undefined {
+    return this.newest ? this.newest.get(key)?.segment : newestOf(this.list(), key);
   }
 
   /**
@@ -150,7 +169,7 @@ export class Pack {
     staged: Staged = {},
     check: string | null = null,
   ): void {
-    if (!this.seen.has(key)) this.seen.set(key, newestSeq(this.list(), key));
+    if (!this.seen.has(key)) this.seen.set(key, this.newestEntry(key)?.entry.seq ?? 0);
     this.staging ??= Staging.open(this.dir);
     this.staging.add(key, produce, staged, check);
   }
@@ -226,7 +245,7 @@ export class Pack {
   /** Replays or drops staged entries whose key another rt saved since this run looked at it. */
   private settle(staging: Staging): void {
     for (const key of staging.keys()) {
-      const newest = newestSeq(this.segments!, key);
+      const newest = this.newestEntry(key)?.entry.seq ?? 0;
       const saw = this.seen.get(key) ?? this.highestSeen;
       if (newest <= saw) continue;
       const staged = staging.staged(key);
@@ -268,7 +287,7 @@ export class Pack {
     // The listing made under the lock, with the segment this save added: no other rt merged or removed one since (a
     // merge takes the lock), and a segment a save without the lock added meanwhile is left to the next merge.
     const segments = this.list();
-    const live = liveEntries(segments, sweepBefore);
+    const live = liveEntries(segments, sweepBefore, (key) => this.holder(key));
     const liveBytes = (s: Segment) => live.get(s)!.bytes;
     // The segment of the highest number stays, even with nothing live: its number must not be given again (a run
     // that saw it would take a later entry under it for one it had already seen).
@@ -311,6 +330,7 @@ export class Pack {
       return;
     }
     this.segments = [segment, ...this.segments!];
+    if (this.newest) addNewest(this.newest, segment);
   }
 
   /**
@@ -337,8 +357,9 @@ export class Pack {
       if (vanished && attempt < 5) continue;
       segments.sort((a, b) => b.seq - a.seq);
       this.segments = segments;
-      // (A key's newest entry is looked up in each segment's table when asked, newestOf: no map of every key is
-      // made again at each listing, twice a command that saves.)
+      // (A key's newest entry is looked up in each segment's table when asked, see newestEntry: a command needing a
+      // few makes no map of every key, which was made at each listing, twice a command that saves.)
+      this.newest = undefined;
       for (const segment of segments) this.highestSeen = Math.max(this.highestSeen, segment.seq);
       const here = new Set(names.map((n) => path.join(this.dir, n)));
       for (const [file, s] of openSegments)
@@ -627,11 +648,15 @@ class ScannedRows extends Table {
   }
 }
 
-/** The segment holding the newest entry of `key` (the highest sequence number; of equals, the first listed). */
+/**
+ * The segment holding the newest entry of `key` (the highest sequence number; of equals, the first listed), of
+ * `segments` listed newest first: a segment numbered no higher than an entry found holds none newer.
+ */
 function newestOf(segments: readonly Segment[], key: string): Segment | undefined {
   let found: Segment | undefined;
   let seq = Number.NEGATIVE_INFINITY;
   for (const segment of segments) {
+    if (segment.seq <= seq) break;
     const row = segment.table.row(key);
     if (row !== undefined && segment.table.seqOf(row) > seq) {
       found = segment;
@@ -641,10 +666,30 @@ function newestOf(segments: readonly Segment[], key: string): Segment | undefine
   return found;
 }
 
-/** The sequence number of the newest entry of `key`, 0 when there is none. */
-function newestSeq(segments: readonly Segment[], key: string): number {
-  const segment = newestOf(segments, key);
-  return segment ? segment.table.seqOf(segment.table.row(key)!) : 0;
+/** An entry found, with its segment. */
+interface Newest {
+  readonly segment: Segment;
+  readonly entry: PackEntry;
+}
+
+/** Keys looked up in each segment's table by a run before it makes a map of every key's newest entry. */
+const MANY_LOOKUPS = 64;
+
+/** Every key's newest entry in `segments` (listed newest first; of equal sequence numbers, the first listed). */
+function newestEntries(segments: readonly Segment[]): Map<string, Newest> {
+  const newest = new Map<string, Newest>();
+  for (const segment of segments) addNewest(newest, segment);
+  return newest;
+}
+
+/** Adds the entries of `segment` to `newest` where they are newer. */
+function addNewest(newest: Map<string, Newest>, segment: Segment): void {
+  const { table } = segment;
+  for (let row = 0; row < table.size; row++) {
+    const key = table.keyOf(row);
+    const known = newest.get(key);
+    if (!known || known.entry.seq < table.seqOf(row)) newest.set(key, { segment, entry: table.at(row, key) });
+  }
 }
 
 /** The table of a segment of `size` bytes, checked; throws DamagedSegment when it cannot be trusted. */
@@ -741,18 +786,22 @@ interface Live {
  * tombstones only while an older entry of their key is left in another segment, and (with
  * `sweepBefore`) not untouched since then (an index is kept while a view of its file is not).
  */
-function liveEntries(segments: readonly Segment[], sweepBefore: number | undefined): Map<Segment, Live> {
+function liveEntries(
+  segments: readonly Segment[],
+  sweepBefore: number | undefined,
+  holder: (key: string) => Segment | undefined,
+): Map<Segment, Live> {
   const viewed = new Set<string>();
   if (sweepBefore !== undefined)
     for (const s of segments)
       for (let r = 0; r < s.table.size; r++) {
         const key = s.table.keyOf(r);
-        if (key.startsWith('view') && s.table.touchedOf(r) >= sweepBefore && newestOf(segments, key) === s)
+        if (key.startsWith('view') && s.table.touchedOf(r) >= sweepBefore && holder(key) === s)
           viewed.add(key.slice(key.indexOf(':') + 1));
       }
   const isLive = (s: Segment, r: number): boolean => {
     const key = s.table.keyOf(r);
-    if (newestOf(segments, key) !== s) return false;
+    if (holder(key) !== s) return false;
     if (s.table.lengthOf(r) === NONE) return segments.some((o) => o !== s && o.table.row(key) !== undefined);
     if (sweepBefore === undefined || s.table.touchedOf(r) >= sweepBefore) return true;
     return key.startsWith('index:') && viewed.has(key.slice('index:'.length));
