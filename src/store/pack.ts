@@ -137,9 +137,9 @@ export class Pack {
     const staged = this.replaying ? undefined : this.staging?.find(key);
     if (staged) return staged;
     const hit = this.newestEntry(key);
-    if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
-    if (!hit || hit.entry.length === NONE) return undefined;
-    return new SegmentFound(this.dir, hit.segment, hit.entry);
+    if (!this.seen.has(key)) this.seen.set(key, hit?.seq ?? 0);
+    if (!hit || hit.segment.table.lengthOf(hit.row) === NONE) return undefined;
+    return new SegmentFound(this.dir, hit.segment, hit.segment.table.at(hit.row, key));
   }
 
   /**
@@ -151,12 +151,9 @@ export class Pack {
     if (!this.newest && ++this.lookups > MANY_LOOKUPS) this.newest = newestEntries(segments);
     if (this.newest) return this.newest.get(key);
     const segment = newestOf(segments, key);
-    return segment && { segment, entry: segment.table.entry(key)! };
-  }
-
-  /** The segment holding the newest entry of `key`, as newestEntry finds it. */
-  private holder(key: string): Segment | undefined {
-    return this.newest ? this.newest.get(key)?.segment : newestOf(this.list(), key);
+    if (!segment) return undefined;
+    const row = segment.table.row(key)!;
+    return { segment, row, seq: segment.table.seqOf(row) };
   }
 
   /**
@@ -169,7 +166,7 @@ export class Pack {
     staged: Staged = {},
     check: string | null = null,
   ): void {
-    if (!this.seen.has(key)) this.seen.set(key, this.newestEntry(key)?.entry.seq ?? 0);
+    if (!this.seen.has(key)) this.seen.set(key, this.newestEntry(key)?.seq ?? 0);
     this.staging ??= Staging.open(this.dir);
     this.staging.add(key, produce, staged, check);
   }
@@ -245,7 +242,7 @@ export class Pack {
   /** Replays or drops staged entries whose key another rt saved since this run looked at it. */
   private settle(staging: Staging): void {
     for (const key of staging.keys()) {
-      const newest = this.newestEntry(key)?.entry.seq ?? 0;
+      const newest = this.newestEntry(key)?.seq ?? 0;
       const saw = this.seen.get(key) ?? this.highestSeen;
       if (newest <= saw) continue;
       const staged = staging.staged(key);
@@ -287,7 +284,11 @@ export class Pack {
     // The listing made under the lock, with the segment this save added: no other rt merged or removed one since (a
     // merge takes the lock), and a segment a save without the lock added meanwhile is left to the next merge.
     const segments = this.list();
-    const live = liveEntries(segments, sweepBefore, (key) => this.holder(key));
+    // Many rows outside the biggest segment (a search saved thousands), or a sweep: from a map of every key's newest.
+    const biggest = Math.max(0, ...segments.map((s) => s.table.size));
+    const others = segments.reduce((n, s) => n + s.table.size, 0) - biggest;
+    if (!this.newest && (others > MANY_LOOKUPS || sweepBefore !== undefined)) this.newest = newestEntries(segments);
+    const live = this.newest ? liveEntries(segments, this.newest, sweepBefore) : liveEntriesAround(segments);
     const liveBytes = (s: Segment) => live.get(s)!.bytes;
     // The segment of the highest number stays, even with nothing live: its number must not be given again (a run
     // that saw it would take a later entry under it for one it had already seen).
@@ -666,10 +667,11 @@ function newestOf(segments: readonly Segment[], key: string): Segment | undefine
   return found;
 }
 
-/** An entry found, with its segment. */
+/** An entry found: its segment, its row there and its sequence number (no entry made until it is read). */
 interface Newest {
   readonly segment: Segment;
-  readonly entry: PackEntry;
+  readonly row: number;
+  readonly seq: number;
 }
 
 /** Keys looked up in each segment's table by a run before it makes a map of every key's newest entry. */
@@ -687,8 +689,9 @@ function addNewest(newest: Map<string, Newest>, segment: Segment): void {
   const { table } = segment;
   for (let row = 0; row < table.size; row++) {
     const key = table.keyOf(row);
+    const seq = table.seqOf(row);
     const known = newest.get(key);
-    if (!known || known.entry.seq < table.seqOf(row)) newest.set(key, { segment, entry: table.at(row, key) });
+    if (!known || known.seq < seq) newest.set(key, { segment, row, seq });
   }
 }
 
@@ -782,50 +785,54 @@ interface Live {
 }
 
 /**
- * The entries each segment holds that are live: the newest of their key across all segments,
- * tombstones only while an older entry of their key is left in another segment, and (with
- * `sweepBefore`) not untouched since then (an index is kept while a view of its file is not).
+ * The entries each segment holds that are live: the newest of their key across all segments, tombstones only while
+ * an older entry of their key is left in another segment, and (with `sweepBefore`) not untouched since then (an index
+ * is kept while a view of its file is not). Taken from `newest`, the map of every key's newest entry.
  */
 function liveEntries(
   segments: readonly Segment[],
+  newest: ReadonlyMap<string, Newest>,
   sweepBefore: number | undefined,
-  holder: (key: string) => Segment | undefined,
 ): Map<Segment, Live> {
   const viewed = new Set<string>();
   if (sweepBefore !== undefined)
-    for (const s of segments)
-      for (let r = 0; r < s.table.size; r++) {
-        const key = s.table.keyOf(r);
-        if (key.startsWith('view') && s.table.touchedOf(r) >= sweepBefore && holder(key) === s)
-          viewed.add(key.slice(key.indexOf(':') + 1));
-      }
+    for (const [key, { segment, row }] of newest)
+      if (key.startsWith('view') && segment.table.touchedOf(row) >= sweepBefore)
+        viewed.add(key.slice(key.indexOf(':') + 1));
+  const kept = new Map<Segment, number[]>(segments.map((s) => [s, []]));
+  for (const [key, { segment, row }] of newest) {
+    const table = segment.table;
+    if (table.lengthOf(row) === NONE) {
+      if (!segments.some((o) => o !== segment && o.table.row(key) !== undefined)) continue;
+    } else if (
+      sweepBefore !== undefined &&
+      table.touchedOf(row) < sweepBefore &&
+      !(key.startsWith('index:') && viewed.has(key.slice('index:'.length)))
+    )
+      continue;
+    kept.get(segment)!.push(row);
+  }
+  return new Map(segments.map((s) => [s, liveOf(s, kept.get(s)!)]));
+}
+
+/**
+ * liveEntries when a few keys lie outside the biggest segment (a command that saved a few), without a sweep: the
+ * biggest is not gone through row by row, since an entry of it can be dead only if its key is in another segment
+ * too, or if it is a tombstone (a save in a root of 20,000 entries made a map of them all).
+ */
+function liveEntriesAround(segments: readonly Segment[]): Map<Segment, Live> {
   const isLive = (s: Segment, r: number): boolean => {
     const key = s.table.keyOf(r);
-    if (holder(key) !== s) return false;
-    if (s.table.lengthOf(r) === NONE) return segments.some((o) => o !== s && o.table.row(key) !== undefined);
-    if (sweepBefore === undefined || s.table.touchedOf(r) >= sweepBefore) return true;
-    return key.startsWith('index:') && viewed.has(key.slice('index:'.length));
+    if (newestOf(segments, key) !== s) return false;
+    return s.table.lengthOf(r) !== NONE || segments.some((o) => o !== s && o.table.row(key) !== undefined);
   };
-  const liveRows = (s: Segment) => {
-    const kept: PackEntry[] = [];
-    for (let r = 0; r < s.table.size; r++) if (isLive(s, r)) kept.push(s.table.at(r));
-    return kept;
-  };
-  // The biggest segment (without a sweep) is not gone through row by row: an entry of it can be dead only if its key
-  // is in another segment too, or if it is a tombstone. A save in a root of 20,000 entries made 20,000 of them.
-  const big =
-    sweepBefore === undefined
-      ? segments.reduce<Segment | undefined>((a, s) => (a && a.table.size >= s.table.size ? a : s), undefined)
-      : undefined;
+  const big = segments.reduce<Segment | undefined>((a, s) => (a && a.table.size >= s.table.size ? a : s), undefined);
   const live = new Map<Segment, Live>();
   for (const s of segments) {
     if (s === big) continue;
-    const kept = liveRows(s);
-    live.set(s, {
-      count: kept.length,
-      bytes: kept.reduce((n, e) => n + Math.max(0, e.length), 0),
-      entries: () => kept,
-    });
+    const kept: number[] = [];
+    for (let r = 0; r < s.table.size; r++) if (isLive(s, r)) kept.push(r);
+    live.set(s, liveOf(s, kept));
   }
   if (big) {
     const looked = new Set<string>();
@@ -844,9 +851,24 @@ function liveEntries(
       }
     // A tombstone whose key no other segment holds (they were looked at above) is dead.
     for (const row of big.table.tombstones) if (!looked.has(big.table.keyOf(row))) dead++;
-    live.set(big, { count: big.table.size - dead, bytes: big.table.bytes - deadBytes, entries: () => liveRows(big) });
+    live.set(big, {
+      count: big.table.size - dead,
+      bytes: big.table.bytes - deadBytes,
+      entries: () => {
+        const kept: number[] = [];
+        for (let r = 0; r < big.table.size; r++) if (isLive(big, r)) kept.push(r);
+        return kept.map((r) => big.table.at(r));
+      },
+    });
   }
   return live;
+}
+
+/** The live entries of `segment`, its rows `rows`. */
+function liveOf(segment: Segment, rows: readonly number[]): Live {
+  let bytes = 0;
+  for (const r of rows) bytes += Math.max(0, segment.table.lengthOf(r));
+  return { count: rows.length, bytes, entries: () => rows.map((r) => segment.table.at(r)) };
 }
 
 /** A segment being written by this run: its entries in a temporary file, its table in memory. */
