@@ -14,6 +14,8 @@ const modules = [
   ['claims.wat', 'src/model/wasmClaims.ts', 'CLAIMS_WASM'],
   ['hash.wat', 'src/model/wasmHash.ts', 'HASH_WASM'],
   ['scan.wat', 'src/model/wasmHash.ts', 'SCAN_WASM'],
+  ['digest.wat', 'src/model/wasmDigest.ts', 'DIGEST_WASM'],
+  ['table.wat', 'src/model/wasmTable.ts', 'TABLE_WASM'],
 ];
 const tools = await wabt();
 for (const [wat, holder, name] of modules) {

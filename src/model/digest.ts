@@ -54,9 +54,17 @@ export function digestBytes(bytes: Uint8Array): string {
 
 /** Digest of text (its UTF-16 code units): digestWords of them, read from the string without copying them out. */
 export function digestText(text: string): string {
-  const seed = 0x27d4eb2f;
-  const a = textLanes(text, seed ^ 0x3c6ef372, seed ^ 0x5be0cd19);
+  const a = textLanes(text, TEXT_A, TEXT_B);
   return finish(a, laneB, text.length);
+}
+
+/** Where digestText starts its lanes a and b. */
+export const TEXT_A = 0x27d4eb2f ^ 0x3c6ef372;
+export const TEXT_B = 0x27d4eb2f ^ 0x5be0cd19;
+
+/** The digest of `n` code units whose lanes ended as `a` and `b` (taken elsewhere: see src/model/wasmDigest.ts). */
+export function digestOfLanes(a: number, b: number, n: number): string {
+  return finish(a, b, n);
 }
 
 /** Lane b as textLanes left it. */

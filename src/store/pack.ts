@@ -22,6 +22,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestText } from '../model/digest.js';
+import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
+import { type ScannedTable, scanTable } from '../model/wasmTable.js';
 import { tempMark } from '../io/processes.js';
 import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
 import { READ_PLAIN } from './plainFile.js';
@@ -85,7 +87,7 @@ interface Segment {
   readonly fd: number;
   readonly size: number;
   readonly identity: string;
-  readonly entries: readonly PackEntry[];
+  readonly table: Table;
   /** The pieces of it read and kept (see chunkedRead), by number. */
   readonly chunks: Map<number, Buffer>;
 }
@@ -115,7 +117,9 @@ export interface Staged {
 export class Pack {
   /** The segments seen, newest sequence first; undefined until first needed. */
   private segments: Segment[] | undefined;
-  private newest = new Map<string, { entry: PackEntry; segment: Segment }>();
+  /** Each key's newest entry, once this run has looked up many (see newestEntry). */
+  private newest: Map<string, Newest> | undefined;
+  private lookups = 0;
   /** The sequence number of each key's newest entry when this run first looked (0: none). */
   private readonly seen = new Map<string, number>();
   private highestSeen = 0;
@@ -132,11 +136,24 @@ export class Pack {
   find(key: string): Found | undefined {
     const staged = this.replaying ? undefined : this.staging?.find(key);
     if (staged) return staged;
-    this.list();
-    const hit = this.newest.get(key);
-    if (!this.seen.has(key)) this.seen.set(key, hit?.entry.seq ?? 0);
-    if (!hit || hit.entry.length === NONE) return undefined;
-    return new SegmentFound(this.dir, hit.segment, hit.entry);
+    const hit = this.newestEntry(key);
+    if (!this.seen.has(key)) this.seen.set(key, hit?.seq ?? 0);
+    if (!hit || hit.segment.table.lengthOf(hit.row) === NONE) return undefined;
+    return new SegmentFound(this.dir, hit.segment, hit.segment.table.at(hit.row, key));
+  }
+
+  /**
+   * The newest entry of `key` and its segment: looked up in each segment's table, until this run has looked up
+   * MANY_LOOKUPS keys; then from a map of every key's newest, made once (a search looks up thousands).
+   */
+  private newestEntry(key: string): Newest | undefined {
+    const segments = this.list();
+    if (!this.newest && ++this.lookups > MANY_LOOKUPS) this.newest = newestEntries(segments);
+    if (this.newest) return this.newest.get(key);
+    const segment = newestOf(segments, key);
+    if (!segment) return undefined;
+    const row = segment.table.row(key)!;
+    return { segment, row, seq: segment.table.seqOf(row) };
   }
 
   /**
@@ -149,10 +166,7 @@ export class Pack {
     staged: Staged = {},
     check: string | null = null,
   ): void {
-    if (!this.seen.has(key)) {
-      this.list();
-      this.seen.set(key, this.newest.get(key)?.entry.seq ?? 0);
-    }
+    if (!this.seen.has(key)) this.seen.set(key, this.newestEntry(key)?.seq ?? 0);
     this.staging ??= Staging.open(this.dir);
     this.staging.add(key, produce, staged, check);
   }
@@ -228,9 +242,9 @@ export class Pack {
   /** Replays or drops staged entries whose key another rt saved since this run looked at it. */
   private settle(staging: Staging): void {
     for (const key of staging.keys()) {
-      const hit = this.newest.get(key);
+      const newest = this.newestEntry(key)?.seq ?? 0;
       const saw = this.seen.get(key) ?? this.highestSeen;
-      if (!hit || hit.entry.seq <= saw) continue;
+      if (newest <= saw) continue;
       const staged = staging.staged(key);
       if (staged?.replay) {
         this.replaying = true;
@@ -270,26 +284,30 @@ export class Pack {
     // The listing made under the lock, with the segment this save added: no other rt merged or removed one since (a
     // merge takes the lock), and a segment a save without the lock added meanwhile is left to the next merge.
     const segments = this.list();
-    const live = liveEntries(segments, sweepBefore);
-    const liveBytes = (s: Segment) => (live.get(s) ?? []).reduce((n, e) => n + Math.max(0, e.length), 0);
+    // Many rows outside the biggest segment (a search saved thousands), or a sweep: from a map of every key's newest.
+    const biggest = Math.max(0, ...segments.map((s) => s.table.size));
+    const others = segments.reduce((n, s) => n + s.table.size, 0) - biggest;
+    if (!this.newest && (others > MANY_LOOKUPS || sweepBefore !== undefined)) this.newest = newestEntries(segments);
+    const live = this.newest ? liveEntries(segments, this.newest, sweepBefore) : liveEntriesAround(segments);
+    const liveBytes = (s: Segment) => live.get(s)!.bytes;
     // The segment of the highest number stays, even with nothing live: its number must not be given again (a run
     // that saw it would take a later entry under it for one it had already seen).
     const top = segments[0];
-    const empty = segments.filter((s) => s !== top && !live.get(s)?.length);
-    const rest = segments.filter((s) => live.get(s)?.length);
+    const empty = segments.filter((s) => s !== top && !live.get(s)!.count);
+    const rest = segments.filter((s) => live.get(s)!.count);
     let merge: Segment[] = [];
     if (rest.length > MAX_SEGMENTS) {
       merge = [...rest].sort((a, b) => liveBytes(a) - liveBytes(b)).slice(0, rest.length - KEEP_AFTER_MERGE);
     }
     for (const s of rest) {
       const used = liveBytes(s);
-      const expired = sweepBefore !== undefined && (live.get(s)?.length ?? 0) < s.entries.length;
+      const expired = sweepBefore !== undefined && live.get(s)!.count < s.table.size;
       if (!merge.includes(s) && (expired || (s.size - used >= DEAD_BYTES && used < s.size * LIVE_PART))) merge.push(s);
     }
     if (merge.length > 0) {
       const into = Staging.open(this.dir);
       try {
-        for (const s of merge) for (const e of live.get(s) ?? []) into.copy(e, s.fd);
+        for (const s of merge) for (const e of live.get(s)!.entries()) into.copy(e, s.fd);
         if (into.count > 0) this.publish(into, false);
       } finally {
         into.discard();
@@ -313,10 +331,7 @@ export class Pack {
       return;
     }
     this.segments = [segment, ...this.segments!];
-    for (const entry of segment.entries) {
-      const known = this.newest.get(entry.key);
-      if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
-    }
+    if (this.newest) addNewest(this.newest, segment);
   }
 
   /**
@@ -343,14 +358,10 @@ export class Pack {
       if (vanished && attempt < 5) continue;
       segments.sort((a, b) => b.seq - a.seq);
       this.segments = segments;
-      this.newest = new Map();
-      for (const segment of segments) {
-        this.highestSeen = Math.max(this.highestSeen, segment.seq);
-        for (const entry of segment.entries) {
-          const known = this.newest.get(entry.key);
-          if (!known || known.entry.seq < entry.seq) this.newest.set(entry.key, { entry, segment });
-        }
-      }
+      // (A key's newest entry is looked up in each segment's table when asked, see newestEntry: a command needing a
+      // few makes no map of every key, which was made at each listing, twice a command that saves.)
+      this.newest = undefined;
+      for (const segment of segments) this.highestSeen = Math.max(this.highestSeen, segment.seq);
       const here = new Set(names.map((n) => path.join(this.dir, n)));
       for (const [file, s] of openSegments)
         if (!here.has(file) && path.dirname(file) === this.dir) {
@@ -388,8 +399,8 @@ export class Pack {
       if (!st.isFile()) throw new DamagedSegment('it is not a regular file');
       const seq = Number(SEGMENT.exec(name)![1]);
       if (seq > MAX_SEQ) throw new DamagedSegment('its number is out of range');
-      const entries = readTable(fd, st.size, seq);
-      const segment: Segment = { name, seq, fd, size: st.size, identity, entries, chunks: new Map() };
+      const table = readTable(fd, st.size, seq);
+      const segment: Segment = { name, seq, fd, size: st.size, identity, table, chunks: new Map() };
       openSegments.set(file, segment);
       return segment;
     } catch (error) {
@@ -497,8 +508,195 @@ function entryIn(file: string, fd: number, entry: PackEntry): Found {
   };
 }
 
+/**
+ * A segment's table, checked: its rows by number, found by key. Columns, not an object a row: a table of 20,000 rows
+ * is read by every command in its root, and its objects, with a map of every key's newest made again at each
+ * listing, were most of what a small command spent there (with their collection).
+ */
+abstract class Table {
+  abstract readonly size: number;
+  /** Bytes of its entries. */
+  abstract readonly bytes: number;
+  /** The rows of its tombstones. */
+  abstract readonly tombstones: readonly number[];
+  /** The row of `key`, or undefined. */
+  abstract row(key: string): number | undefined;
+  abstract keyOf(row: number): string;
+  abstract offsetOf(row: number): number;
+  abstract lengthOf(row: number): number;
+  abstract seqOf(row: number): number;
+  abstract touchedOf(row: number): number;
+  abstract checkOf(row: number): string | null;
+
+  /** The entry of row `row` (its key given when known). */
+  at(row: number, key = this.keyOf(row)): PackEntry {
+    return {
+      key,
+      offset: this.offsetOf(row),
+      length: this.lengthOf(row),
+      seq: this.seqOf(row),
+      touched: this.touchedOf(row),
+      check: this.checkOf(row),
+    };
+  }
+
+  /** The entry of `key`, or undefined. */
+  entry(key: string): PackEntry | undefined {
+    const row = this.row(key);
+    return row === undefined ? undefined : this.at(row, key);
+  }
+}
+
+/** A table read by JSON.parse: the reference, for any table (see readTable). */
+class ParsedTable extends Table {
+  constructor(
+    private readonly keys: readonly string[],
+    /** Row i's offset, length, sequence number and time at 4i to 4i + 3. */
+    private readonly numbers: Float64Array,
+    private readonly checks: ReadonlyArray<string | null>,
+    private readonly rows: ReadonlyMap<string, number>,
+    readonly bytes: number,
+    readonly tombstones: readonly number[],
+  ) {
+    super();
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  row(key: string): number | undefined {
+    return this.rows.get(key);
+  }
+
+  keyOf(row: number): string {
+    return this.keys[row]!;
+  }
+
+  offsetOf(row: number): number {
+    return this.numbers[4 * row]!;
+  }
+
+  lengthOf(row: number): number {
+    return this.numbers[4 * row + 1]!;
+  }
+
+  seqOf(row: number): number {
+    return this.numbers[4 * row + 2]!;
+  }
+
+  touchedOf(row: number): number {
+    return this.numbers[4 * row + 3]!;
+  }
+
+  checkOf(row: number): string | null {
+    return this.checks[row]!;
+  }
+}
+
+/** A big table of the usual form, read in WebAssembly (see src/model/wasmTable.ts). */
+class ScannedRows extends Table {
+  private kept: number[] | undefined;
+
+  constructor(private readonly scanned: ScannedTable) {
+    super();
+  }
+
+  get size(): number {
+    return this.scanned.size;
+  }
+
+  get bytes(): number {
+    return this.scanned.bytes;
+  }
+
+  get tombstones(): readonly number[] {
+    if (!this.kept) {
+      this.kept = [];
+      for (let r = 0; this.scanned.tombstoneCount > 0 && r < this.size; r++)
+        if (this.scanned.lengthOf(r) === NONE) this.kept.push(r);
+    }
+    return this.kept;
+  }
+
+  row(key: string): number | undefined {
+    const row = this.scanned.row(key);
+    return row < 0 ? undefined : row;
+  }
+
+  keyOf(row: number): string {
+    return this.scanned.keyOf(row);
+  }
+
+  offsetOf(row: number): number {
+    return this.scanned.offsetOf(row);
+  }
+
+  lengthOf(row: number): number {
+    return this.scanned.lengthOf(row);
+  }
+
+  seqOf(row: number): number {
+    return this.scanned.seqOf(row);
+  }
+
+  touchedOf(row: number): number {
+    return this.scanned.touchedOf(row);
+  }
+
+  checkOf(row: number): string | null {
+    return this.scanned.checkOf(row);
+  }
+}
+
+/**
+ * The segment holding the newest entry of `key` (the highest sequence number; of equals, the first listed), of
+ * `segments` listed newest first: a segment numbered no higher than an entry found holds none newer.
+ */
+function newestOf(segments: readonly Segment[], key: string): Segment | undefined {
+  let found: Segment | undefined;
+  let seq = Number.NEGATIVE_INFINITY;
+  for (const segment of segments) {
+    if (segment.seq <= seq) break;
+    const row = segment.table.row(key);
+    if (row !== undefined && segment.table.seqOf(row) > seq) {
+      found = segment;
+      seq = segment.table.seqOf(row);
+    }
+  }
+  return found;
+}
+
+/** An entry found: its segment, its row there and its sequence number (no entry made until it is read). */
+interface Newest {
+  readonly segment: Segment;
+  readonly row: number;
+  readonly seq: number;
+}
+
+/** Keys looked up in each segment's table by a run before it makes a map of every key's newest entry. */
+const MANY_LOOKUPS = 64;
+
+/** Every key's newest entry in `segments` (listed newest first; of equal sequence numbers, the first listed). */
+function newestEntries(segments: readonly Segment[]): Map<string, Newest> {
+  const newest = new Map<string, Newest>();
+  for (const segment of segments) addNewest(newest, segment);
+  return newest;
+}
+
+/** Adds the entries of `segment` to `newest` where they are newer. */
+function addNewest(newest: Map<string, Newest>, segment: Segment): void {
+  const { table } = segment;
+  for (let row = 0; row < table.size; row++) {
+    const key = table.keyOf(row);
+    const seq = table.seqOf(row);
+    const known = newest.get(key);
+    if (!known || known.seq < seq) newest.set(key, { segment, row, seq });
+  }
+}
+
 /** The table of a segment of `size` bytes, checked; throws DamagedSegment when it cannot be trusted. */
-function readTable(fd: number, size: number, seq: number): PackEntry[] {
+function readTable(fd: number, size: number, seq: number): Table {
   if (size < HEADER.length || readAt(fd, 0, HEADER.length).toString('latin1') !== HEADER)
     throw new DamagedSegment('it is not an rt pack of this version');
   const tail = readAt(fd, Math.max(0, size - TRAILER_MAX), size).toString('latin1');
@@ -514,8 +712,16 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
   if (typeof tocAt !== 'number' || !Number.isSafeInteger(tocAt) || tocAt < HEADER.length || tocAt >= tocEnd)
     throw new DamagedSegment('it is truncated or damaged');
   if (tocEnd - tocAt > MAX_TABLE) throw new DamagedSegment('its table is damaged');
-  const text = readAt(fd, tocAt, tocEnd).toString('utf8');
-  if (digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
+  const bytes = readAt(fd, tocAt, tocEnd);
+  // A big table of ASCII (every key a plain path) is checked over its bytes (see src/model/wasmDigest.ts).
+  const fast = bytes.length >= WASM_DIGEST_FROM ? digestAscii(bytes) : undefined;
+  if (fast !== undefined) {
+    if (fast !== trailer.check) throw new DamagedSegment('its table is damaged');
+    const scanned = scanTable(bytes, tocAt, seq, HEADER.length);
+    if (scanned) return new ScannedRows(scanned);
+  }
+  const text = bytes.toString(fast === undefined ? 'utf8' : 'latin1');
+  if (fast === undefined && digestText(text) !== trailer.check) throw new DamagedSegment('its table is damaged');
   let toc: unknown;
   try {
     toc = (JSON.parse(text) as { toc?: unknown }).toc;
@@ -523,7 +729,15 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
     throw new DamagedSegment('its table is damaged');
   }
   if (!Array.isArray(toc)) throw new DamagedSegment('its table is damaged');
-  return toc.map((row) => {
+  const count = toc.length;
+  const keys = new Array<string>(count);
+  const numbers = new Float64Array(4 * count);
+  const checks = new Array<string | null>(count);
+  const rows = new Map<string, number>();
+  const tombstones: number[] = [];
+  let entryBytes = 0;
+  for (let i = 0; i < count; i++) {
+    const row: unknown = toc[i];
     // Checked before it is taken apart: a row that is no array (null, a number) would throw a TypeError, not
     // DamagedSegment, and the segment would be skipped on every run instead of set aside.
     if (!Array.isArray(row)) throw new DamagedSegment('its table is damaged');
@@ -548,46 +762,113 @@ function readTable(fd: number, size: number, seq: number): PackEntry[] {
       (offset as number) + Math.max(0, length as number) > tocAt
     )
       throw new DamagedSegment('its table is damaged');
-    return {
-      key,
-      offset: offset as number,
-      length: length as number,
-      seq: entrySeq as number,
-      touched,
-      check: check as string | null,
-    };
-  });
+    rows.set(key, i);
+    // A key named twice: rt writes a table from a map of its keys, so this one was not written by rt.
+    if (rows.size !== i + 1) throw new DamagedSegment('its table is damaged');
+    keys[i] = key;
+    numbers[4 * i] = offset as number;
+    numbers[4 * i + 1] = length as number;
+    numbers[4 * i + 2] = entrySeq as number;
+    numbers[4 * i + 3] = touched;
+    checks[i] = check as string | null;
+    if (length === NONE) tombstones.push(i);
+    else entryBytes += length as number;
+  }
+  return new ParsedTable(keys, numbers, checks, rows, entryBytes, tombstones);
+}
+
+/** The entries of a segment that are live (see liveEntries): how many, their bytes, and (when needed) which. */
+interface Live {
+  readonly count: number;
+  readonly bytes: number;
+  entries(): PackEntry[];
 }
 
 /**
- * The entries each segment holds that are live: the newest of their key across all segments,
- * tombstones only while an older entry of their key is left in another segment, and (with
- * `sweepBefore`) not untouched since then (an index is kept while a view of its file is not).
+ * The entries each segment holds that are live: the newest of their key across all segments, tombstones only while
+ * an older entry of their key is left in another segment, and (with `sweepBefore`) not untouched since then (an index
+ * is kept while a view of its file is not). Taken from `newest`, the map of every key's newest entry.
  */
-function liveEntries(segments: readonly Segment[], sweepBefore: number | undefined): Map<Segment, PackEntry[]> {
-  const newest = new Map<string, PackEntry>();
-  const count = new Map<string, number>();
-  for (const s of segments)
-    for (const e of s.entries) {
-      const known = newest.get(e.key);
-      if (!known || known.seq < e.seq) newest.set(e.key, e);
-      count.set(e.key, (count.get(e.key) ?? 0) + 1);
-    }
+function liveEntries(
+  segments: readonly Segment[],
+  newest: ReadonlyMap<string, Newest>,
+  sweepBefore: number | undefined,
+): Map<Segment, Live> {
   const viewed = new Set<string>();
   if (sweepBefore !== undefined)
-    for (const e of newest.values())
-      if (e.key.startsWith('view') && e.touched >= sweepBefore) viewed.add(e.key.slice(e.key.indexOf(':') + 1));
-  const live = new Map<Segment, PackEntry[]>();
+    for (const [key, { segment, row }] of newest)
+      if (key.startsWith('view') && segment.table.touchedOf(row) >= sweepBefore)
+        viewed.add(key.slice(key.indexOf(':') + 1));
+  const kept = new Map<Segment, number[]>(segments.map((s) => [s, []]));
+  for (const [key, { segment, row }] of newest) {
+    const table = segment.table;
+    if (table.lengthOf(row) === NONE) {
+      if (!segments.some((o) => o !== segment && o.table.row(key) !== undefined)) continue;
+    } else if (
+      sweepBefore !== undefined &&
+      table.touchedOf(row) < sweepBefore &&
+      !(key.startsWith('index:') && viewed.has(key.slice('index:'.length)))
+    )
+      continue;
+    kept.get(segment)!.push(row);
+  }
+  return new Map(segments.map((s) => [s, liveOf(s, kept.get(s)!)]));
+}
+
+/**
+ * liveEntries when a few keys lie outside the biggest segment (a command that saved a few), without a sweep: the
+ * biggest is not gone through row by row, since an entry of it can be dead only if its key is in another segment
+ * too, or if it is a tombstone (a save in a root of 20,000 entries made a map of them all).
+ */
+function liveEntriesAround(segments: readonly Segment[]): Map<Segment, Live> {
+  const isLive = (s: Segment, r: number): boolean => {
+    const key = s.table.keyOf(r);
+    if (newestOf(segments, key) !== s) return false;
+    return s.table.lengthOf(r) !== NONE || segments.some((o) => o !== s && o.table.row(key) !== undefined);
+  };
+  const big = segments.reduce<Segment | undefined>((a, s) => (a && a.table.size >= s.table.size ? a : s), undefined);
+  const live = new Map<Segment, Live>();
   for (const s of segments) {
-    const kept = s.entries.filter((e) => {
-      if (newest.get(e.key) !== e) return false;
-      if (e.length === NONE) return count.get(e.key)! > 1;
-      if (sweepBefore === undefined || e.touched >= sweepBefore) return true;
-      return e.key.startsWith('index:') && viewed.has(e.key.slice('index:'.length));
+    if (s === big) continue;
+    const kept: number[] = [];
+    for (let r = 0; r < s.table.size; r++) if (isLive(s, r)) kept.push(r);
+    live.set(s, liveOf(s, kept));
+  }
+  if (big) {
+    const looked = new Set<string>();
+    let dead = 0;
+    let deadBytes = 0;
+    for (const s of segments)
+      for (let r = 0; s !== big && r < s.table.size; r++) {
+        const key = s.table.keyOf(r);
+        const row = big.table.row(key);
+        if (row === undefined || looked.has(key)) continue;
+        looked.add(key);
+        if (!isLive(big, row)) {
+          dead++;
+          deadBytes += Math.max(0, big.table.lengthOf(row));
+        }
+      }
+    // A tombstone whose key no other segment holds (they were looked at above) is dead.
+    for (const row of big.table.tombstones) if (!looked.has(big.table.keyOf(row))) dead++;
+    live.set(big, {
+      count: big.table.size - dead,
+      bytes: big.table.bytes - deadBytes,
+      entries: () => {
+        const kept: number[] = [];
+        for (let r = 0; r < big.table.size; r++) if (isLive(big, r)) kept.push(r);
+        return kept.map((r) => big.table.at(r));
+      },
     });
-    live.set(s, kept);
   }
   return live;
+}
+
+/** The live entries of `segment`, its rows `rows`. */
+function liveOf(segment: Segment, rows: readonly number[]): Live {
+  let bytes = 0;
+  for (const r of rows) bytes += Math.max(0, segment.table.lengthOf(r));
+  return { count: rows.length, bytes, entries: () => rows.map((r) => segment.table.at(r)) };
 }
 
 /** A segment being written by this run: its entries in a temporary file, its table in memory. */

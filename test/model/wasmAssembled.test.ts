@@ -5,9 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
+import { DIGEST_WASM } from '../../src/model/wasmDigest.js';
 import { HASH_WASM, SCAN_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
+import { TABLE_WASM } from '../../src/model/wasmTable.js';
 
 describe('the WebAssembly modules', () => {
   for (const [wat, held] of [
@@ -16,6 +18,8 @@ describe('the WebAssembly modules', () => {
     ['claims.wat', CLAIMS_WASM],
     ['hash.wat', HASH_WASM],
     ['scan.wat', SCAN_WASM],
+    ['digest.wat', DIGEST_WASM],
+    ['table.wat', TABLE_WASM],
   ] as const) {
     it(`${wat} is what it assembles to`, async () => {
       const { default: wabt } = await import('wabt');

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestText } from '../../src/model/digest.js';
+import { readSettings } from '../../src/settings/env.js';
 import type { PackEntry } from '../../src/store/pack.js';
+import { StateStore, type StateDoc } from '../../src/store/state.js';
 
 const HEADER = '{"format":"rt-pack","version":1}\n';
 const SEGMENT = /^pack-(\d{10})\.jsonl$/;
@@ -131,3 +133,24 @@ export function rewritePack(
   for (const segment of packSegments(root)) fs.rmSync(segment.file);
   if (kept.length > 0) plantEntries(root, kept);
 }
+
+/** A small state document for tests of the store: a note about a path. */
+export interface NoteDoc extends StateDoc {
+  note: string;
+}
+
+export const noteDoc = (rel: string, note: string): NoteDoc => ({
+  format: 'rt-test',
+  version: 1,
+  path: rel,
+  touched: 0,
+  note,
+});
+
+/** A store of `root` as a run of rt opens it, its warnings pushed to `warnings`. */
+export const noteStore = (root: string, warnings: string[] = []): StateStore =>
+  new StateStore(root, readSettings({}), (m) => warnings.push(m));
+
+/** The note saved as the view of `rel`, or undefined. */
+export const noteOf = (s: StateStore, rel: string): string | undefined =>
+  s.load<NoteDoc>('view', rel, 'rt-test', 1)?.note;
