@@ -91,7 +91,9 @@ export function createEngine(read: ReadGrammar): Engine {
   const init = (): Promise<void> => {
     // A command parses once or twice and ends: V8's optimising tier for WebAssembly costs such a
     // process more than it saves (a 1,000-line TypeScript file: 65-90 ms to the first tree with
-    // it, 22 ms without; notes/syntax-research.md). rt runs no other WebAssembly.
+    // it, 22 ms without; notes/syntax-research.md). The flag is the process's: rt's own modules
+    // (src/model/wasm) compiled after it stay on the baseline tier too, which costs a big file's
+    // work some speed in a command or `rt mcp` server that parsed first, never its results.
     if (!runtime) setFlagsFromString('--liftoff-only');
     return (runtime ??= Parser.init({ wasmBinary: read('web-tree-sitter.wasm') }));
   };
