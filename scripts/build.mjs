@@ -293,11 +293,12 @@ function memoizeInterop(code) {
 // expression, with the u flag or without).
 // Its local names are shortened once the interop helper is in place (a quarter less text for V8
 // to read, keep and cache at every start, some 0.5 MB of each run's peak memory); the names of
-// what stack traces print (RT_DEBUG) are shortened with them.
+// what stack traces print (RT_DEBUG) are shortened with them. RT_KEEP_NAMES=1 keeps them, for a
+// CPU profile or a trace that names rt's functions.
 const shortNames = (
   await transform(memoizeInterop(readFileSync(outfile, 'utf8')), {
     minifyWhitespace: true,
-    minifyIdentifiers: true,
+    minifyIdentifiers: !process.env.RT_KEEP_NAMES,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
