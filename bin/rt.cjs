@@ -1,13 +1,13 @@
 #!/bin/sh
-':' //; unset NODE_EXTRA_CA_CERTS; exec node --v8-pool-size=1 "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
 'use strict';
 // The two lines above are for the shell, which runs this file first (JavaScript reads the second
 // as a string and a comment): Node reads NODE_EXTRA_CA_CERTS's whole certificate file at every
 // start (some 40 ms where it is set), and rt makes no network connection, so the shell drops it
 // and runs Node on this same file. Run as `node bin/rt.cjs`, the file goes straight to Node.
-// One thread for V8's background work (compiling, collecting) instead of Node's four: each thread
-// that runs touches memory of its own, and a command of rt is short: the edit of a 1,000,000-line
-// file peaked some 2 MB lower, its first open 3 MB, and neither took longer.
+// Node keeps its four threads for V8's background work: one (--v8-pool-size=1) lowered a big
+// edit's peak by some 3.6 MB but moved collecting onto the main thread, 15% more of its time in
+// `rt refs` and a many-file grep, which idle cores would have spent in parallel.
 // No formatter touches this file (biome.json): a `;` after ':' would make the shell run `//`.
 // Runs dist/rt.cjs, the bundled CLI, compiled with V8's code cache (dist/rt.cjs.cache, made by
 // the build after a sample run), so start-up skips most parsing and compiling. The loader
