@@ -93,6 +93,9 @@ describe('scanTable', () => {
       text([['index:a.txt', 40, -2, 3, 1, null]]),
       text([['index:a.txt', TOC_AT - 5, 10, 3, 1, null]]),
       text([['index:a.txt', 1e16, 10, 3, 1, null]]),
+      Buffer.from('{"toc":[["index:a.txt",040,10,3,1,null]]}\n'), // a leading zero, which JSON.parse refuses
+      Buffer.from('{"toc":[["index:a.txt",40,10,-01,1,null]]}\n'),
+      Buffer.from('{"toc":[["index:a.txt",40,10,3,01795914471846,null]]}\n'),
       Buffer.from('{"toc": []}\n'),
       Buffer.from('{"toc":[["index:a.txt",40,10,3,1,null] ]}\n'),
       Buffer.from('{"toc":[["index:a.txt",40,10,3,1,null],]}\n'),

@@ -23,7 +23,8 @@
   (func (export "bytes") (result f64) (global.get $bytes))
   (func (export "tombstones") (result i32) (global.get $tombstones))
 
-  ;; An integer at $at (a sign, then 1 to 15 digits) into $value: where it ends, or 0.
+  ;; An integer at $at (a sign, then 1 to 15 digits, no leading zero: JSON has none) into $value:
+  ;; where it ends, or 0.
   (func $num (param $at i32) (result i32)
     (local $start i32) (local $c i32) (local $v f64) (local $negative i32)
     (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 45))
@@ -39,7 +40,9 @@
         (local.set $at (i32.add (local.get $at) (i32.const 1)))
         (br $digits)))
     (if (i32.or (i32.eq (local.get $at) (local.get $start))
-          (i32.gt_u (i32.sub (local.get $at) (local.get $start)) (i32.const 15)))
+          (i32.or (i32.gt_u (i32.sub (local.get $at) (local.get $start)) (i32.const 15))
+            (i32.and (i32.gt_u (i32.sub (local.get $at) (local.get $start)) (i32.const 1))
+              (i32.eq (i32.load8_u (local.get $start)) (i32.const 48)))))
       (then (return (i32.const 0))))
     (global.set $value (select (f64.neg (local.get $v)) (local.get $v) (local.get $negative)))
     (local.get $at))
