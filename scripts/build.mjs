@@ -64,14 +64,30 @@ const LAZY_IMPORTS = [
 const lazyImports = {
   name: 'lazy-imports',
   setup(b) {
+    const rewritten = new Set();
     for (const { file, line, lazy } of LAZY_IMPORTS) {
       const filter = new RegExp(`${file.split('/').join('[\\\\/]').replace('.', '\\.')}$`);
       b.onLoad({ filter }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         if (!source.includes(line)) throw new Error(`build: ${args.path} no longer imports as expected: ${line}`);
+        rewritten.add(file);
         return { contents: source.replace(line, lazy), loader: 'ts' };
       });
     }
+    // Also fails when a file above was moved (nothing rewritten) or another file imports either package.
+    b.onResolve({ filter: /^(ignore|picomatch)$/ }, (args) => {
+      const from = path.relative(process.cwd(), args.importer).split(path.sep).join('/');
+      if (!LAZY_IMPORTS.some((l) => l.file === from && l.line.includes(`'${args.path}'`)))
+        return {
+          errors: [{ text: `build: ${from} imports ${args.path}, which only the lazy imports above may load` }],
+        };
+      return undefined;
+    });
+    b.onEnd((result) => {
+      for (const { file } of LAZY_IMPORTS)
+        if (result.errors.length === 0 && !rewritten.has(file))
+          result.errors.push({ text: `build: ${file} was not bundled, so its lazy import is lost` });
+    });
   },
 };
 
