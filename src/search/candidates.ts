@@ -86,6 +86,11 @@ export function listCandidates(root: Root, paths: readonly string[], list: ListO
  * is given, that are in it (absolute paths); sorted as a tree is read.
  */
 export function pickCandidates(listed: Listed, globs: readonly string[], only?: ReadonlySet<string>): CandidateSet {
+  const empty = globs.find((g) => g === '' || g === '!');
+  if (empty !== undefined)
+    throw new RtError('usage', `the glob ${JSON.stringify(empty)} names no file`, [
+      "give -g a pattern, e.g. -g '*.ts' to search only TypeScript files or -g '!*.min.js' to leave files out",
+    ]);
   const include = globs.filter((g) => !g.startsWith('!')).map(globMatcher);
   const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globMatcher(g.slice(1)));
   const wanted = (rel: string) => (include.length === 0 || include.some((m) => m(rel))) && !exclude.some((m) => m(rel));

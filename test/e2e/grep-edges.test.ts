@@ -294,3 +294,26 @@ describe('a long literal on long lines', () => {
     );
   });
 });
+
+describe('an empty glob', () => {
+  it('is refused as a usage error that says what to give, by grep and replace, in git and outside it', () => {
+    for (const dir of [tempRepo(), tempDir('rt-glob-')]) {
+      write(dir, 'a.txt', 'needle\n');
+      for (const glob of ['', '!']) {
+        for (const args of [
+          ['grep', '-g', glob, '-F', 'needle'],
+          ['replace', '-g', glob, '-F', 'needle', 'pin'],
+        ]) {
+          const r = run(args, dir);
+          expect(r.status, r.text).toBe(2);
+          expect(r.stderr).toBe(
+            `rt: the glob ${JSON.stringify(glob)} names no file\n` +
+              "rt: give -g a pattern, e.g. -g '*.ts' to search only TypeScript files " +
+              "or -g '!*.min.js' to leave files out\n",
+          );
+          expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('needle\n');
+        }
+      }
+    }
+  });
+});
