@@ -5,9 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { digestText } from '../../src/model/digest.js';
 import { WASM_DIGEST_FROM } from '../../src/model/wasmDigest.js';
+import { scanTable } from '../../src/model/wasmTable.js';
 import { Pack } from '../../src/store/pack.js';
 import {
   noteDoc as doc,
@@ -21,6 +22,13 @@ import { runs } from '../support/runs.js';
 import { tempFolders } from '../support/tempFolders.js';
 
 const tempDir = tempFolders('rt-packtable-');
+
+// The scan watched, so that a test can tell the WebAssembly reading was taken, not only JSON.parse's.
+vi.mock('../../src/model/wasmTable.js', async (original) => {
+  const real = await original<typeof import('../../src/model/wasmTable.js')>();
+  return { ...real, scanTable: vi.fn(real.scanTable) };
+});
+const scans = vi.mocked(scanTable);
 
 /** A root whose one segment holds the views of `names`, its table past WASM_DIGEST_FROM bytes. */
 function bigTable(names: readonly string[]): { root: string; file: string; tocAt: number } {
@@ -37,9 +45,11 @@ function bigTable(names: readonly string[]): { root: string; file: string; tocAt
 
 const many = (extra: string[] = []) => [...Array.from({ length: 400 }, (_, i) => `dir/f${i}.txt`), ...extra];
 
+const ascii = many();
+
 describe('a big table', () => {
   for (const [what, names] of [
-    ['of ASCII', many()],
+    ['of ASCII', ascii],
     ['with other characters (é, a CJK name, an emoji)', many(['café.txt', '文件.md', 'x😀y.txt'])],
     [
       'of ASCII with names JSON escapes (a quote, a backslash, a tab)',
@@ -47,9 +57,12 @@ describe('a big table', () => {
     ],
   ] as const) {
     it(`${what} is read whole and checked`, () => {
+      scans.mockClear();
       const { root } = bigTable(names);
       const again = store(root);
       for (const name of names) expect(note(again, name)).toBe(`n:${name}`);
+      // Only the table of plain names is in the form the WebAssembly scan reads; the others go to JSON.parse.
+      expect(scans.mock.results.some((r) => r.value !== undefined)).toBe(names === ascii);
     });
 
     it(`${what}: one byte changed in it sets the segment aside`, () => {
