@@ -119,6 +119,42 @@ describe('scanFile', () => {
     );
   });
 
+  it('marks where each line numbered a multiple of the block starts, the first or the second of a pair', () => {
+    // A scan's calls all start at a multiple of BLOCK, so only a small block, and a start anywhere,
+    // put a mark on either line of the two the module fingerprints side by side.
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.nat(20),
+        fc.integer({ min: 1, max: 64 }),
+        (lines, block, at, max) => {
+          const bytes = Buffer.from(`a${lines.map(([content, eol]) => content + eol).join('')}`, 'latin1');
+          const split = splitLines(bytes);
+          const hashes = hashLines(split);
+          const hasher = lineHasher(bytes.length, 64, block)!;
+          try {
+            hasher.bytes.set(bytes);
+            const h1 = new Uint32Array(at + 64);
+            const h2 = new Uint32Array(at + 64);
+            const marks: number[] = [];
+            const count = hasher.hash(0, bytes.length, max, h1, h2, at, (start) => marks.push(start));
+            expect(count).toBe(Math.min(max, split.count));
+            expect(Array.from(h1.subarray(at, at + count))).toEqual(Array.from(hashes.h1.subarray(0, count)));
+            expect(Array.from(h2.subarray(at, at + count))).toEqual(Array.from(hashes.h2.subarray(0, count)));
+            const wanted: number[] = [];
+            for (let i = 0; i < count; i++) if ((at + i) % block === 0) wanted.push(split.starts[i]!);
+            expect(marks).toEqual(wanted);
+            expect(hasher.next).toBe(split.starts[count]);
+          } finally {
+            hasher.done();
+          }
+        },
+      ),
+      { numRuns: runs(200) },
+    );
+  });
+
   it('says when a file looks binary, from its first 8 KiB as a whole reading would', () => {
     expect(scanned(Buffer.concat([Buffer.from('text\n'), Buffer.from([0]), Buffer.from('\nmore\n')]), 3)).toBe(
       'binary',
