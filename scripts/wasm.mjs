@@ -12,7 +12,6 @@ const modules = [
   ['lines.wat', 'src/model/wasmLines.ts', 'LINES_WASM'],
   ['records.wat', 'src/model/wasmRecords.ts', 'RECORDS_WASM'],
   ['claims.wat', 'src/model/wasmClaims.ts', 'CLAIMS_WASM'],
-  ['hash.wat', 'src/model/wasmHash.ts', 'HASH_WASM'],
   ['scan.wat', 'src/model/wasmHash.ts', 'SCAN_WASM'],
   ['digest.wat', 'src/model/wasmDigest.ts', 'DIGEST_WASM'],
   ['table.wat', 'src/model/wasmTable.ts', 'TABLE_WASM'],

@@ -2,17 +2,13 @@
 // straight into the module's memory, and each line's two hashes are taken there as hashLineAt
 // takes them (src/model/hash.ts), one pass over its bytes. In JavaScript that pass, run once a
 // process, was most of a first open's reading (hashLineAt inlined in the loop of scanFile). The
-// module is src/model/wasm/scan.wat, which hashes two lines side by side (10% less time than
-// hash.wat's one at a time on a 525 MB file's scan), assembled below with hash.wat
-// (test/model/wasmAssembled.test.ts assembles them again and checks they are the same).
+// module is src/model/wasm/scan.wat, which hashes two lines side by side (10% less time than one
+// at a time on a 525 MB file's scan), assembled below (test/model/wasmAssembled.test.ts assembles
+// it again and checks it is the same).
 
 import { giveBack, instantiate, MOST, PAGE } from './wasmModule.js';
 
-/** src/model/wasm/hash.wat, assembled (wabt, SIMD on), in base64. */
-export const HASH_WASM =
-  'AGFzbQEAAAABEwJgAX8Bf2AJf39/f39/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBwgBBGhhc2gAAQq+AgI0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC4YCAQh/AkADQCAJIARPDQEgACABTw0BIAYgCWogB3BFBEAgCCAANgIAIAhBBGohCAtBxbvyiHghC0GM5Z66eSEMIAshDSAMIQ4gACEKAkADQCAKIAFPDQEgCi0AACEPIA9BCkYNASALIQ0gDCEOIAsgD3NBk4OACGwhCyAMIAtqIQwgCkEBaiEKDAALCyAKIABrIRAgCiABSQRAIBBBAEsEQCAKQQFrLQAAQQ1GBEAgDSELIA4hDCAQQQFrIRALCwsgAiAJQQJ0aiALIBBzEAA2AgAgAyAJQQJ0aiAMIBBBldPH3gVscxAANgIAIAlBAWohCSAKQQFqIQAMAAsLIAUgADYCACAJCw==';
-
-/** src/model/wasm/scan.wat, assembled (wabt, SIMD on), in base64: hash.wat's hash, two lines at a time. */
+/** src/model/wasm/scan.wat, assembled (wabt, SIMD on), in base64. */
 export const SCAN_WASM =
   'AGFzbQEAAAABIARgAX8Bf2ACf38Bf2ADf39/AX9gCX9/f39/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBQQAAQIDBwgBBGhhc2gAAwrEBQQ0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC2ECAXsBf0EK/Q8hAgJAA0AgAEEQaiABSw0BIAD9AAQAIAL9I/1kIQMgAwRAIAAgA2hqDwsgAEEQaiEADAALCwJAA0AgACABTw0BIAAtAABBCkYNASAAQQFqIQAMAAsLIAALLgAgASACSQRAIAEgAEsEQCABQQFrLQAAQQ1GBEAgASAAa0EBaw8LCwsgASAAawv7AwENfwJAA0AgCSAETw0BIAAgAU8NASAGIAlqIAdwRQRAIAggADYCACAIQQRqIQgLIAAgARABIQogACAKIAEQAiEMIApBAWohDiAJQQFqIARJIA4gAUlxIRVBACENIAohCyAVBEAgBiAJakEBaiAHcEUEQCAIIA42AgAgCEEEaiEICyAOIAEQASELIA4gCyABEAIhDQtBxbvyiHghD0GM5Z66eSERQcW78oh4IRBBjOWeunkhEiAMIA0gDCANSRshFEEAIRMCQANAIBMgFE8NASAPIAAgE2otAABzQZODgAhsIQ8gECAOIBNqLQAAc0GTg4AIbCEQIBEgD2ohESASIBBqIRIgE0EBaiETDAALCyATIRQCQANAIBMgDE8NASAPIAAgE2otAABzQZODgAhsIQ8gESAPaiERIBNBAWohEwwACwsgFCETAkADQCATIA1PDQEgECAOIBNqLQAAc0GTg4AIbCEQIBIgEGohEiATQQFqIRMMAAsLIAIgCUECdGogDyAMcxAANgIAIAMgCUECdGogESAMQZXTx94FbHMQADYCACAJQQFqIQkgCkEBaiEAIBUEQCACIAlBAnRqIBAgDXMQADYCACADIAlBAnRqIBIgDUGV08feBWxzEAA2AgAgCUEBaiEJIAtBAWohAAsMAAsLIAUgADYCACAJCw==';
 

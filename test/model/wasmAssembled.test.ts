@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_WASM } from '../../src/model/wasmClaims.js';
 import { DIGEST_WASM } from '../../src/model/wasmDigest.js';
-import { HASH_WASM, SCAN_WASM } from '../../src/model/wasmHash.js';
+import { SCAN_WASM } from '../../src/model/wasmHash.js';
 import { LINES_WASM } from '../../src/model/wasmLines.js';
 import { RECORDS_WASM } from '../../src/model/wasmRecords.js';
 import { TABLE_WASM } from '../../src/model/wasmTable.js';
@@ -16,7 +16,6 @@ describe('the WebAssembly modules', () => {
     ['lines.wat', LINES_WASM],
     ['records.wat', RECORDS_WASM],
     ['claims.wat', CLAIMS_WASM],
-    ['hash.wat', HASH_WASM],
     ['scan.wat', SCAN_WASM],
     ['digest.wat', DIGEST_WASM],
     ['table.wat', TABLE_WASM],

@@ -1,10 +1,9 @@
 ;; Lines of a piece of a file found and fingerprinted, two lines at a time: the work of
-;; hashLineAt (src/model/hash.ts) for the lines of bytes read into this module's memory, as
-;; hash.wat's hash does it one line at a time. A line's hash is a chain in which each byte waits
-;; for the one before (a multiply, some 4 cycles a byte), so one line at a time runs at that
-;; chain's pace: two lines' chains, interleaved, run side by side. Each line's end is found first,
-;; 16 bytes at a time. See src/model/wasmHash.ts, which holds this function assembled;
-;; test/model/wasmAssembled.test.ts checks that it does.
+;; hashLineAt (src/model/hash.ts) for the lines of bytes read into this module's memory. A
+;; line's hash is a chain in which each byte waits for the one before (a multiply, some 4 cycles
+;; a byte), so one line at a time runs at that chain's pace: two lines' chains, interleaved, run
+;; side by side. Each line's end is found first, 16 bytes at a time. See src/model/wasmHash.ts,
+;; which holds this function assembled; test/model/wasmAssembled.test.ts checks that it does.
 
 (module
   (import "env" "memory" (memory 1))
@@ -45,9 +44,9 @@
           (then (return (i32.sub (i32.sub (local.get $p) (local.get $start)) (i32.const 1)))))))))
     (i32.sub (local.get $p) (local.get $start)))
 
-  ;; As hash.wat's hash: fingerprints the lines from $start on (up to $max of them) of bytes that
-  ;; run to $end: h1 and h2 of the n-th written at $h1 and $h2 (32-bit words). The n-th line is
-  ;; the file's ($first + n)-th: where each line whose number is a multiple of $block starts is
+  ;; Fingerprints the lines from $start on (up to $max of them) of bytes that run to $end: h1
+  ;; and h2 of the n-th written at $h1 and $h2 (32-bit words). The n-th line is the file's
+  ;; ($first + n)-th: where each line whose number is a multiple of $block starts is
   ;; written at $marks, in turn. Returns how many lines; where the next one starts is written at
   ;; $next.
   (func (export "hash") (param $start i32) (param $end i32) (param $h1 i32) (param $h2 i32) (param $max i32)
