@@ -541,12 +541,6 @@ abstract class Table {
       check: this.checkOf(row),
     };
   }
-
-  /** The entry of `key`, or undefined. */
-  entry(key: string): PackEntry | undefined {
-    const row = this.row(key);
-    return row === undefined ? undefined : this.at(row, key);
-  }
 }
 
 /** A table read by JSON.parse: the reference, for any table (see readTable). */
@@ -812,7 +806,7 @@ function liveEntries(
   for (const [key, { segment, row }] of newest) {
     const table = segment.table;
     if (table.lengthOf(row) === NONE) {
-      if (!segments.some((o) => o !== segment && o.table.row(key) !== undefined)) continue;
+      if (!heldElsewhere(segments, segment, key)) continue;
     } else if (
       sweepBefore !== undefined &&
       table.touchedOf(row) < sweepBefore &&
@@ -833,7 +827,7 @@ function liveEntriesAround(segments: readonly Segment[]): Map<Segment, Live> {
   const isLive = (s: Segment, r: number): boolean => {
     const key = s.table.keyOf(r);
     if (newestOf(segments, key) !== s) return false;
-    return s.table.lengthOf(r) !== NONE || segments.some((o) => o !== s && o.table.row(key) !== undefined);
+    return s.table.lengthOf(r) !== NONE || heldElsewhere(segments, s, key);
   };
   const big = segments.reduce<Segment | undefined>((a, s) => (a && a.table.size >= s.table.size ? a : s), undefined);
   const live = new Map<Segment, Live>();
@@ -871,6 +865,11 @@ function liveEntriesAround(segments: readonly Segment[]): Map<Segment, Live> {
     });
   }
   return live;
+}
+
+/** Whether a segment of `segments` other than `segment` holds an entry of `key` (which keeps a tombstone live). */
+function heldElsewhere(segments: readonly Segment[], segment: Segment, key: string): boolean {
+  return segments.some((o) => o !== segment && o.table.row(key) !== undefined);
 }
 
 /** The live entries of `segment`, its rows `rows`. */
