@@ -33,9 +33,9 @@ function rssMiB(pid) {
 
 /**
  * A folder of its own (its own root), with `files` files f0.ts … of `lines` lines, and a client
- * of rt mcp started there.
+ * of rt mcp started there (or of another stdio server: `args` to Node, e.g. a floor/ program).
  */
-export async function serverIn(files, env, lines = 150) {
+export async function serverIn(files, env, lines = 150, args = [RT, 'mcp']) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt-bench-mcp-')));
   fs.mkdirSync(path.join(dir, '.rt'));
   const text = Array.from(
@@ -45,7 +45,7 @@ export async function serverIn(files, env, lines = 150) {
   for (let i = 0; i < files; i++) fs.writeFileSync(path.join(dir, `f${i}.ts`), text);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [RT, 'mcp'],
+    args,
     cwd: dir,
     env: { ...env, RT_ROOT: dir },
     stderr: 'pipe',

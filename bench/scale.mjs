@@ -304,6 +304,14 @@ function pathWithout(name) {
     .join(':');
 }
 
+/**
+ * The floor of `rt grep` and `grep-file` (bench/floor/rg.cjs): a Node program that starts ripgrep
+ * as rt does and reads all it prints, nothing else. A ratio to rg below this one's is out of reach.
+ */
+const rgFloor = (literal, target, cwd) => ({
+  run: () => measure(process.execPath, [path.join(root, 'bench', 'floor', 'rg.cjs'), literal, target], { cwd }),
+});
+
 /** The files under `dir` and the space they take on disk (du's figure) and as data. */
 function folderSize(dir) {
   let files = 0;
@@ -343,6 +351,7 @@ part('tree', () => {
     rt(['grep', '--max', '1000000', '-F', TREE_TOKEN]);
     const printed = lineCount(OUT);
     timeRow(`${name}, warm / rg -n -F`, alternate(grep, rg), { max: 1.5 });
+    timeRow(`  the floor: node starting rg as rt does / rg -n -F`, alternate(rgFloor(TREE_TOKEN, '.', dir), rg));
     const checked = printed === hits && found === hits ? '' : `; rt printed ${printed} lines, rg ${found}`;
     valueRow(
       `.rt/ after that first run, ${where}: files in it`,
@@ -454,6 +463,10 @@ for (const lines of SIZES.bigLines) {
       timeRow(`rt grep-file -F (100 hits, index saved), ${size} / rg -n -F`, alternate(grepFile({}), rg, { runs }), {
         max: 2,
       });
+      timeRow(
+        `  the floor: node starting rg as rt does / rg -n -F`,
+        alternate(rgFloor(RARE_TOKEN, f.big, dir), rg, { runs }),
+      );
       const noRg = pathWithout('rg');
       if (which('rg', noRg)) skip(`  the same, ripgrep not on PATH / rg -n -F`, 'could not hide rg');
       else timeRow(`  the same, ripgrep not on PATH / rg -n -F`, alternate(grepFile({ PATH: noRg }), rg, { runs }));
@@ -615,6 +628,40 @@ part('long line', () => {
   }
 });
 
+/** A row of the median of `times` (ms a call), with their min and p90. */
+function callsRow(measure, times, target) {
+  const sorted = [...times].sort((a, b) => a - b);
+  valueRow(
+    measure,
+    median(times),
+    target,
+    `min ${fmt(sorted[0])} ms, p90 ${fmt(sorted[Math.floor(0.9 * sorted.length)])} ms over ` +
+      `${times.length} calls after 10 untimed`,
+  );
+}
+
+/**
+ * The floor of `rt mcp`'s edit on this disk (bench/floor/mcp-edit.cjs): the same client and
+ * transport, a server whose edit of line `line` is only the file's own durable write and one
+ * fsync'd record of it. `rt mcp`'s edit can be no faster.
+ */
+async function mcpFloor(serverIn, line) {
+  const floor = await serverIn(1, env, SIZES.mcpLines, [path.join(root, 'bench', 'floor', 'mcp-edit.cjs')]);
+  try {
+    const times = [];
+    for (let i = -10; i < SIZES.mcpCalls; i++) {
+      const text = `export const floor_${i + 10} = ${i};\n`;
+      const t0 = process.hrtime.bigint();
+      const r = await floor.client.callTool({ name: 'edit', arguments: { path: 'f0.ts', n: line, text } });
+      if (r.isError) throw new Error(`the floor's edit: ${r.content.map((c) => c.text).join('')}`);
+      if (i >= 0) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    callsRow(`  the floor: the file's durable write and one fsync'd record, same SDK, median ms a call`, times);
+  } finally {
+    await floor.close();
+  }
+}
+
 // 5. rt mcp: one-line edits of a 1,000-line file through one stdio session.
 if (!only || only.test('mcp')) {
   const t = Date.now();
@@ -647,14 +694,12 @@ if (!only || only.test('mcp')) {
           if (i >= 0) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
           lid = lidOf(r);
         }
-        const sorted = [...times].sort((a, b) => a - b);
-        valueRow(
+        callsRow(
           `rt mcp edit of one line of a ${count(SIZES.mcpLines)}-line .ts file (${label}), median ms a call`,
-          median(times),
+          times,
           target,
-          `min ${fmt(sorted[0])} ms, p90 ${fmt(sorted[Math.floor(0.9 * sorted.length)])} ms over ` +
-            `${SIZES.mcpCalls} calls after 10 untimed`,
         );
+        if (label === 'no_check') await mcpFloor(serverIn, line);
       }
     } finally {
       await server.close();
