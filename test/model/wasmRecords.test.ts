@@ -91,6 +91,27 @@ describe('wasm records', () => {
     expect(digests).toBe(want);
   });
 
+  it('gives its memory back to the next module: digests taken a piece after another make one memory', () => {
+    const n = 3000;
+    const words = (seed: number) => Uint32Array.from({ length: n }, (_, i) => Math.imul(i + seed, 2654435761) >>> 0);
+    const index = { h1: words(1), h2: words(2), lids: words(3) };
+    const want = digestRecords(index, n, 64);
+    const Memory = WebAssembly.Memory;
+    let made = 0;
+    WebAssembly.Memory = class extends Memory {
+      constructor(descriptor: WebAssembly.MemoryDescriptor) {
+        super(descriptor);
+        made++;
+      }
+    };
+    try {
+      for (let k = 0; k < 5; k++) expect(digestRecords(index, n, 64)).toBe(want);
+    } finally {
+      WebAssembly.Memory = Memory;
+    }
+    expect(made).toBe(0);
+  });
+
   it('refuses a character outside base64, = included, wherever it stands', () => {
     const h = Uint32Array.from([1, 2, 3]);
     for (const bad of ['=', '-', '_', ' ', '\n', '\0', '\x80', '\xff', '@', '[', '`', '{', ':', '.']) {
