@@ -467,8 +467,8 @@ function readBlocks(
   }
 }
 
-/** Bytes of the file scanned at a time for its line starts (startsAfter). */
-const SCAN_PIECE = 1 << 20;
+/** Bytes of the file scanned at a time for its line starts (startsAfter); resident at the edit's peak. */
+const SCAN_PIECE = 1 << 18;
 
 /**
  * Finds the starts of the lines from `line` on (the one at byte `at`) to the file's end that will

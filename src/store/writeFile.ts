@@ -43,8 +43,11 @@ export interface Unread {
   readonly ranges: ReadonlyArray<{ readonly at: number; readonly from: number; readonly length: number }>;
 }
 
-/** Bytes copied at a time from the file replaced (see Unread). */
-const COPY_PIECE = 1 << 20;
+/**
+ * Bytes copied at a time from the file replaced (see Unread): the piece is resident at a big edit's
+ * peak, and copies no slower than one of 1 MiB.
+ */
+const COPY_PIECE = 1 << 18;
 
 export function versionOf(st: fs.Stats): FileVersion {
   return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode & 0o7777 };
