@@ -78,24 +78,30 @@
       (i32.or (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
         (i32.shl (i32.const 1) (local.get $bit)))))
 
-  ;; Writes at $out (32-bit words) each line of from..to-1 whose code at $lids has its bit set
-  ;; in the filter at $filter (see first), and returns how many it wrote.
+  ;; Writes at $out (32-bit words), plus $base, each line of from..to-1 whose code at $lids has
+  ;; its bit set in the filter at $filter (see first) and its value's (code & $mask) in the bitmap
+  ;; at $twice (claimed twice), and returns how many it wrote.
   (func (export "pending") (param $lids i32) (param $from i32) (param $to i32) (param $filter i32) (param $shift i32)
-      (param $out i32) (result i32)
-    (local $i i32) (local $bit i32) (local $count i32)
+      (param $mask i32) (param $twice i32) (param $base i32) (param $out i32) (result i32)
+    (local $i i32) (local $bit i32) (local $count i32) (local $value i32)
     (local.set $i (local.get $from))
     (block $done
       (loop $lines
         (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
-        (local.set $bit (i32.shr_u
-          (i32.mul (i32.load (i32.add (local.get $lids) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 0x9e3779b1))
-          (local.get $shift)))
+        (local.set $value (i32.load (i32.add (local.get $lids) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $bit (i32.shr_u (i32.mul (local.get $value) (i32.const 0x9e3779b1)) (local.get $shift)))
         (if (i32.and
               (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
               (i32.shl (i32.const 1) (local.get $bit)))
           (then
-            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
-            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+            (local.set $value (i32.and (local.get $value) (local.get $mask)))
+            (if (i32.and
+                  (i32.load (i32.add (local.get $twice) (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2))))
+                  (i32.shl (i32.const 1) (local.get $value)))
+              (then
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2)))
+                  (i32.add (local.get $base) (local.get $i)))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $lines)))
     (local.get $count))
