@@ -403,8 +403,9 @@ export const CLAIMS_IN_WASM = 1 << 16;
 
 /**
  * The fresh LIDs of a file's lines (see the top of this file): assignByKeys of their
- * contextKeys. A file of `wasmFrom` lines or more has its keys written, its first claims taken
- * and its clashes settled in WebAssembly's memory (see wasmClaims.ts, clashRounds.ts), or, where
+ * contextKeys. A file of `wasmFrom` lines or more has its keys made (as contextKeys makes them,
+ * see wasmClaims.ts, writeKeys), its first claims taken and its clashes settled in WebAssembly's
+ * memory (see wasmClaims.ts, clashRounds.ts), or, where
  * that cannot be had (6-character LIDs, or no WebAssembly), its clashes settled in the same rounds (settledByKeys):
  * both give the LIDs assignByKeys gives.
  */
@@ -419,7 +420,7 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
     const keys = contextKeys(hashes);
     return n >= wasmFrom ? settledByKeys(keys, length) : assignByKeys(keys, length);
   }
-  contextKeys(hashes, memory.keys);
+  memory.writeKeys(hashes);
   return memory.lidsOf(new Uint32Array(n));
 }
 

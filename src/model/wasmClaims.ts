@@ -1,4 +1,5 @@
-// A big file's first claims of fresh LIDs (see freshLids.ts, firstClaims) in WebAssembly: each
+// A big file's keys (see freshLids.ts, contextKeys: writeKeys below, over its fingerprints in
+// place) and first claims of fresh LIDs (see freshLids.ts, firstClaims) in WebAssembly: each
 // line's first two candidates with a letter, claimed in a bitmap of every code; the codes
 // claimed again listed (few), marked in a bitmap of every code and in a filter of their hashes,
 // and the lines whose code held passes the filter. For a million lines this takes some 30 ms of
@@ -13,11 +14,12 @@
 // assembled below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import { settleClashes } from './clashRounds.js';
+import type { LineHashes } from './hash.js';
 import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
 export const CLAIMS_WASM =
-  'AGFzbQEAAAABKwRgCX9/f39/f39/fwF/YAV/f39/fwBgBn9/f39/fwF/YAh/f39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMHBgABAgMCAgcsBQVmaXJzdAAAB3BlbmRpbmcAAgdyZXNlcnZlAAMFY2xhaW0ABARzdGF5AAUK5wgG7AIBD39BASAEQQVsdEEBayEOIARBBGtBHnQhD0Hv+973ASAOcSERQcaxjOMAIA5xIRJBkIShiAIgDnEhEwJAA0AgCSADTw0BIAlBAnQhECAAIBBqKAIAIQogASAQaigCAEEBciELQQAhDCAKIA5xIQ0CQANAIBMgDSANIBFxIBJqcnENASAMQQFqIQwgCiAMIAtsaiAOcSENDAALCyACIBBqIA8gDXI2AgAgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACwNAIAxBAWohDCAKIAwgC2xqIA5xIQ0gEyANIA0gEXEgEmpycUUNAAsgDUEFdkECdCEUQQEgDXQhFSAFIBRqKAIAIRYgFiAVcQRAIA8gDXIgBiAXIAcgCBABIBdBAWohFwUgBSAUaiAWIBVyNgIACyAJQQFqIQkMAAsLIBcLQQEBfyABIAJBAnRqIAA2AgAgAEGx893xeWwgBHYhBSADIAVBBXZBAnRqIAMgBUEFdkECdGooAgBBASAFdHI2AgALYgEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAQbHz3fF5bCAEdiEHIAMgB0EFdkECdGooAgBBASAHdHEEQCAFIAhBAnRqIAY2AgAgCEEBaiEICyAGQQFqIQYMAAsLIAgLxQIBDH9BASAFQQVsdEEBayEPIAVBBGtBHnQhEEHv+973ASAPcSERQcaxjOMAIA9xIRJBkIShiAIgD3EhEwJAA0AgCCAETw0BIAIgCEECdGooAgBBAnQhCSAAIAlqKAIAIQogASAJaigCAEEBciELIAMgCEECdGooAgAgD3EhDkEAIQwgCiAPcSENAkADQCANIA5GDQEgDEEBaiEMIAogDCALbGogD3EhDQwACwsDQCAMQQFqIQwgCiAMIAtsaiAPcSENIBMgDSANIBFxIBJqcnFFDQALIAMgCEECdGogECANcjYCAANAIAxBAWohDCAKIAwgC2xqIA9xIQ0gEyANIA0gEXEgEmpycUUNAAsgByAIQQJ0aiAQIA1yQYCAgIB4QQAgBiANQQV2QQJ0aigCAEEBIA10cRtyNgIAIAhBAWohCAwACwsLqQEBBn8CQANAIAYgAU8NASAAIAZBAnRqKAIAIQcgByACcSEIIAhBBXZBAnQhCUEBIAh0IQogAyAJaigCACAKcUUEQCADIAlqIAMgCWooAgAgCnI2AgAFIAQgCWooAgAgCnFFBEAgBCAJaiAEIAlqKAIAIApyNgIAIAdBAEgEQCAFIAtBAnRqIAdB/////wdxNgIAIAtBAWohCwsLCyAGQQFqIQYMAAsLIAsLYAEDfwJAA0AgBiACTw0BIAEgBkECdGooAgAgA3EhByAEIAdBBXZBAnRqKAIAQQEgB3RxBEAgBSAIQQJ0aiAAIAZBAnRqKAIANgIAIAhBAWohCAsgBkEBaiEGDAALCyAICw==';
+  'AGFzbQEAAAABSQhgCX9/f39/f39/fwF/YAV/f39/fwBgCH9/f39/f39/AGAGf39/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AGAHf39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMNDAABAAIDAwQFBgMHAwdPCQVmaXJzdAAAB3BlbmRpbmcAAgdyZXNlcnZlAAMFY2xhaW0ABARzdGF5AAUFc2lldmUACApjYW5kaWRhdGVzAAkEbWFyawAKBGtleXMACwqeEAzsAgEPf0EBIARBBWx0QQFrIQ4gBEEEa0EedCEPQe/73vcBIA5xIRFBxrGM4wAgDnEhEkGQhKGIAiAOcSETAkADQCAJIANPDQEgCUECdCEQIAAgEGooAgAhCiABIBBqKAIAQQFyIQtBACEMIAogDnEhDQJAA0AgEyANIA0gEXEgEmpycQ0BIAxBAWohDCAKIAwgC2xqIA5xIQ0MAAsLIAIgEGogDyANcjYCACANQQV2QQJ0IRRBASANdCEVIAUgFGooAgAhFiAWIBVxBEAgDyANciAGIBcgByAIEAEgF0EBaiEXBSAFIBRqIBYgFXI2AgALA0AgDEEBaiEMIAogDCALbGogDnEhDSATIA0gDSARcSASanJxRQ0ACyANQQV2QQJ0IRRBASANdCEVIAUgFGooAgAhFiAWIBVxBEAgDyANciAGIBcgByAIEAEgF0EBaiEXBSAFIBRqIBYgFXI2AgALIAlBAWohCQwACwsgFwtBAQF/IAEgAkECdGogADYCACAAQbHz3fF5bCAEdiEFIAMgBUEFdkECdGogAyAFQQV2QQJ0aigCAEEBIAV0cjYCAAuHAQEEfyABIQkCQANAIAkgAk8NASAAIAlBAnRqKAIAIQwgDEGx893xeWwgBHYhCiADIApBBXZBAnRqKAIAQQEgCnRxBEAgDCAFcSEMIAYgDEEFdkECdGooAgBBASAMdHEEQCAIIAtBAnRqIAcgCWo2AgAgC0EBaiELCwsgCUEBaiEJDAALCyALC8UCAQx/QQEgBUEFbHRBAWshDyAFQQRrQR50IRBB7/ve9wEgD3EhEUHGsYzjACAPcSESQZCEoYgCIA9xIRMCQANAIAggBE8NASACIAhBAnRqKAIAQQJ0IQkgACAJaigCACEKIAEgCWooAgBBAXIhCyADIAhBAnRqKAIAIA9xIQ5BACEMIAogD3EhDQJAA0AgDSAORg0BIAxBAWohDCAKIAwgC2xqIA9xIQ0MAAsLA0AgDEEBaiEMIAogDCALbGogD3EhDSATIA0gDSARcSASanJxRQ0ACyADIAhBAnRqIBAgDXI2AgADQCAMQQFqIQwgCiAMIAtsaiAPcSENIBMgDSANIBFxIBJqcnFFDQALIAcgCEECdGogECANckGAgICAeEEAIAYgDUEFdkECdGooAgBBASANdHEbcjYCACAIQQFqIQgMAAsLC6kBAQZ/AkADQCAGIAFPDQEgACAGQQJ0aigCACEHIAcgAnEhCCAIQQV2QQJ0IQlBASAIdCEKIAMgCWooAgAgCnFFBEAgAyAJaiADIAlqKAIAIApyNgIABSAEIAlqKAIAIApxRQRAIAQgCWogBCAJaigCACAKcjYCACAHQQBIBEAgBSALQQJ0aiAHQf////8HcTYCACALQQFqIQsLCwsgBkEBaiEGDAALCyALC2ABA38CQANAIAYgAk8NASABIAZBAnRqKAIAIANxIQcgBCAHQQV2QQJ0aigCAEEBIAd0cQRAIAUgCEECdGogACAGQQJ0aigCADYCACAIQQFqIQgLIAZBAWohBgwACwsgCAspACABQdHa+OR8bEEPd0GT65zcAWwhASAAIAFzQQ13QQVsQeTW0bJ+agssACAAIABBEHZzQeuUr694bCEAIAAgAEENdnNBtdzKlXxsIQAgACAAQRB2cwtyAQV/IAEhBgJAA0AgBiACTw0BIAAgBkECdGooAgAgA3EhByAHQQV2QQJ0IQhBASAHdCEJIAQgCGooAgAhCiAKIAlxBEAgBSAIaiAFIAhqKAIAIAlyNgIABSAEIAhqIAogCXI2AgALIAZBAWohBgwACwsLWAEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAIANxIQcgBCAHQQV2QQJ0aigCAEEBIAd0cQRAIAUgBmpBAToAACAIQQFqIQgLIAZBAWohBgwACwsgCAvIAQEFfyACIQcCQANAIAcgA08NASAEIAdqLQAABEAgACAHQQJ0aigCACEIIAEgB0ECdGooAgAhCSAIIAlBsfPd8XlscyAGcSEKAkADQCAFIApBAnRqKAIAIQsgC0UEQCAFIApBAnRqIAdBAWo2AgAMAgsgC0EBayELIAAgC0ECdGooAgAgCEYgASALQQJ0aigCACAJRnEEQCAEIAtqQQI6AAAgBCAHakECOgAADAILIApBAWogBnEhCgwACwsLIAdBAWohBwwACwsLogMBB38gAyEGAkADQCAGIARPDQEgBSAGai0AAEECRwRAIAZBAWohBgwBCyAGIQcgBiEIAkADQCAIIAJPDQEgBSAIai0AAEECRw0BIAhBAWohCAwACwsgBwRAIAdBAWtBAnQhCyAAIAtqKAIAIQkgASALaigCACEKBUHnzKfQBiEJQYXdntt7IQoLIAchBgJAA0AgBiAITw0BIAZBAnQhCyAJIAAgC2ooAgAQBiEJIAogASALaigCABAGIQogBkEBaiEGDAALCyAIIAJJBEAgCEECdCELIAkgACALaigCABAGIQkgCiABIAtqKAIAEAYhCgUgCUGF3Z7bexAGIQkgCkHnzKfQBhAGIQoLIAkgCCAHa3MQByEJIAogCCAHa0GV08feBWxzEAchCiAHIQYCQANAIAYgCE8NASAGQQJ0IQsgBiAHa0EBaiEMIAAgC2ogCSAMQa/W074CbHMgACALaigCABAGIAoQBhAHNgIAIAEgC2ogCiAMQbHP2bIBbGogASALaigCABAGIAkQBhAHNgIAIAZBAWohBgwACwsMAAsLIAYL';
 
 interface Exports {
   first(
@@ -31,7 +33,17 @@ interface Exports {
     filter: number,
     shift: number,
   ): number;
-  pending(lids: number, from: number, to: number, filter: number, shift: number, out: number): number;
+  pending(
+    lids: number,
+    from: number,
+    to: number,
+    filter: number,
+    shift: number,
+    mask: number,
+    twice: number,
+    base: number,
+    out: number,
+  ): number;
   reserve(
     k1: number,
     k2: number,
@@ -44,6 +56,10 @@ interface Exports {
   ): void;
   claim(reserves: number, m: number, mask: number, once: number, twice: number, contested: number): number;
   stay(moving: number, held: number, m: number, mask: number, twice: number, out: number): number;
+  sieve(h1: number, from: number, to: number, mask: number, once: number, twice: number): void;
+  candidates(h1: number, from: number, to: number, mask: number, twice: number, flags: number): number;
+  mark(h1: number, h2: number, from: number, to: number, flags: number, table: number, tmask: number): void;
+  keys(h1: number, h2: number, n: number, from: number, to: number, flags: number): number;
 }
 
 /** Bits of the filter of the codes a round of clashes contests (see clashRounds.ts): 8 KiB. */
@@ -51,12 +67,21 @@ const HOLDERS_BITS = 16;
 const HOLDERS_FILTER = 2 ** HOLDERS_BITS;
 
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
-const CALL_LINES = 1 << 14;
+export const CALL_LINES = 1 << 14;
+
+/** Slots of the table of `count` lines whose content may repeat (see writeKeys): half of them at most filled. */
+function tableSlots(count: number): number {
+  let slots = 64;
+  while (slots < 2 * count) slots *= 2;
+  return slots;
+}
 
 /** Memory for the fresh LIDs of `n` lines of `length` characters. */
 export interface ClaimMemory {
-  /** Room for the lines' keys, to be written there first: k1 of every line, then k2. */
+  /** Room for the lines' keys, to be written there first (or by writeKeys): k1 of every line, then k2. */
   readonly keys: Uint32Array;
+  /** Writes into `keys` the keys of the lines of `hashes` (`n` of them), as contextKeys gives them. */
+  writeKeys(hashes: LineHashes): void;
   /** The fresh LIDs of the keys written in `keys` (see freshLids.ts, assignByKeys), written into `lids`. */
   lidsOf(lids: Uint32Array): Uint32Array;
 }
@@ -84,7 +109,15 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
   const outAt = codesAt + 4 * CALL_LINES;
   const holdersAt = outAt + 8 * CALL_LINES;
   const roundAt = holdersAt + HOLDERS_FILTER / 8;
-  const instance = instantiate<Exports>(CLAIMS_WASM, roundAt + 12 * CALL_LINES);
+  // The keys' working room (see writeKeys): a byte a line; the sieve's two bitmaps (some 8 bits a
+  // line) are the claims' two, zeroed after, and its table of the lines the sieve lets through is
+  // the first of them once sieved, where it fits (else past the flags: as big as all the lines
+  // would need, its pages beyond those a file's few need never the process's).
+  const flagsAt = roundAt + 12 * CALL_LINES;
+  let sieveBits = 10;
+  while (sieveBits < valueBits && 2 ** sieveBits < 8 * n) sieveBits++;
+  const tableAt = flagsAt + 8 * Math.ceil(n / 8);
+  const instance = instantiate<Exports>(CLAIMS_WASM, tableAt + 4 * tableSlots(n));
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const onceWords = new Uint32Array(memory.buffer, onceAt, bitmapBytes / 4);
@@ -116,16 +149,14 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
     for (let from = 0; from < n; from += CALL_LINES) {
       const size = Math.min(CALL_LINES, n - from);
       codes.set(lids.subarray(from, from + size));
-      const passed = exports.pending(codesAt, 0, size, filter, shift, outAt);
-      for (let j = 0; j < passed; j++) {
-        if (!claimedTwice(codes[out[j]!]!)) continue;
-        if (count === found.length) {
-          const more = new Uint32Array(2 * count);
-          more.set(found);
-          found = more;
-        }
-        found[count++] = from + out[j]!;
+      const passed = exports.pending(codesAt, 0, size, filter, shift, mask, twiceAt, from, outAt);
+      if (count + passed > found.length) {
+        const more = new Uint32Array(Math.max(2 * found.length, count + passed));
+        more.set(found.subarray(0, count));
+        found = more;
       }
+      found.set(out.subarray(0, passed), count);
+      count += passed;
     }
     return found.slice(0, count);
   };
@@ -170,8 +201,32 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
     return { contested: contested.subarray(0, count), staying: staying.slice(0, stay) };
   };
   const keys = new Uint32Array(memory.buffer, 0, 2 * n);
+  /**
+   * contextKeys (see freshLids.ts) in WebAssembly, over the fingerprints copied into `keys`: in
+   * JavaScript, loops a process runs once, mostly before V8 has optimised them, its sieve, table
+   * and stretches took some 60 ms of a million lines' first reading.
+   */
+  const writeKeys = (hashes: LineHashes) => {
+    keys.set(hashes.h1, 0);
+    keys.set(hashes.h2, n);
+    const h2At = 4 * n;
+    const sieveMask = 2 ** sieveBits - 1;
+    for (let from = 0; from < n; from += CALL_LINES)
+      exports.sieve(0, from, Math.min(n, from + CALL_LINES), sieveMask, onceAt, twiceAt);
+    let count = 0;
+    for (let from = 0; from < n; from += CALL_LINES)
+      count += exports.candidates(0, from, Math.min(n, from + CALL_LINES), sieveMask, twiceAt, flagsAt);
+    const slots = tableSlots(count);
+    const table = 4 * slots <= bitmapBytes ? onceAt : tableAt;
+    new Uint8Array(memory.buffer, table, 4 * slots).fill(0);
+    for (let from = 0; from < n; from += CALL_LINES)
+      exports.mark(0, h2At, from, Math.min(n, from + CALL_LINES), flagsAt, table, slots - 1);
+    new Uint8Array(memory.buffer, onceAt, 2 * bitmapBytes).fill(0);
+    for (let from = 0; from < n; ) from = exports.keys(0, h2At, n, from, Math.min(n, from + CALL_LINES), flagsAt);
+  };
   return {
     keys,
+    writeKeys,
     lidsOf(lids) {
       const codes = new Uint32Array(memory.buffer, codesAt, CALL_LINES);
       const out = new Uint32Array(memory.buffer, outAt, 2 * CALL_LINES);

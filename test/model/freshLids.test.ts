@@ -14,7 +14,7 @@ import { hashLines, type LineHashes } from '../../src/model/hash.js';
 import { candidate, hasLetter, lidLengthFor, lidToString } from '../../src/model/lid.js';
 import { buildIndex } from '../../src/model/lineIndex.js';
 import { splitLines } from '../../src/model/lines.js';
-import { claimMemory } from '../../src/model/wasmClaims.js';
+import { CALL_LINES, claimMemory } from '../../src/model/wasmClaims.js';
 import { applyModelOp, modelLines, modelOp, surroundings } from '../support/lidModel.js';
 import { runs } from '../support/runs.js';
 
@@ -435,5 +435,106 @@ describe("a big file's first claims taken in WebAssembly give the LIDs JavaScrip
 
   it('refuses 6-character LIDs, whose bitmap would take 128 MiB (JavaScript sorts their claims)', () => {
     expect(claimMemory(10, 6)).toBeUndefined();
+  });
+});
+
+describe("a big file's keys written in WebAssembly are contextKeys'", () => {
+  /** The first word where two arrays differ, or -1. */
+  const firstDifference = (a: Uint32Array, b: Uint32Array): number => {
+    if (a.length !== b.length) return Math.min(a.length, b.length);
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+    return -1;
+  };
+  /** contextKeys (the reference) against writeKeys, at `length` characters. */
+  const expectSameKeys = (hashes: LineHashes, length = 5): void => {
+    const n = hashes.h1.length;
+    const memory = claimMemory(n, length);
+    if (!memory) throw new Error('no WebAssembly');
+    memory.writeKeys(hashes);
+    const reference = contextKeys(hashes);
+    expect(firstDifference(memory.keys.subarray(0, n), reference.h1)).toBe(-1);
+    expect(firstDifference(memory.keys.subarray(n, 2 * n), reference.h2)).toBe(-1);
+  };
+  // A content's fingerprints: a few common contents (braces, blank lines), their twins (the same
+  // first fingerprint, another second: the sieve and the table's first test pass them), and
+  // unique ones.
+  const COMMON = 6;
+  const fingerprints = (content: number): [number, number] => {
+    const base = content >= 100 && content < 100 + COMMON ? content - 100 : content;
+    return [Math.imul(base ^ 0x5bd1e995, 0x9e3779b1) >>> 0, Math.imul(content + 0x27d4eb2f, 0x85ebca6b) >>> 0];
+  };
+  const hashesOfContents = (contents: readonly number[]): LineHashes => {
+    const h1 = new Uint32Array(contents.length);
+    const h2 = new Uint32Array(contents.length);
+    contents.forEach((c, i) => ([h1[i], h2[i]] = fingerprints(c)));
+    return { h1, h2 };
+  };
+  /** `n` lines, each common with odds `common` (in runs of up to `run`), else unique, from `seed`. */
+  const drawn = (n: number, common: number, run: number, seed: number): LineHashes => {
+    let x = seed | 1;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    const contents: number[] = [];
+    let unique = 1000;
+    while (contents.length < n) {
+      if (next() < common) {
+        const length = 1 + Math.floor(next() * run);
+        for (let j = 0; j < length && contents.length < n; j++) {
+          const c = Math.floor(next() * COMMON);
+          contents.push(next() < 0.05 ? 100 + c : c);
+        }
+      } else contents.push(unique++);
+    }
+    return hashesOfContents(contents);
+  };
+
+  it('on random files of repeated lines, runs of them at the edges, all of them and none', () => {
+    const segment = fc.oneof(
+      fc.integer({ min: 0, max: COMMON - 1 }).map((c) => [c]),
+      fc.integer({ min: 100, max: 100 + COMMON - 1 }).map((c) => [c]),
+      fc.array(fc.integer({ min: 0, max: COMMON - 1 }), { minLength: 2, maxLength: 40 }),
+      fc.integer({ min: 1000, max: 1_000_000 }).map((c) => [c]),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 400 }), fc.constantFrom(4, 5), (segments, length) => {
+        expectSameKeys(hashesOfContents(segments.flat()), length);
+      }),
+      { numRuns: runs(200) },
+    );
+    for (const n of [0, 1, 2, 3, 100]) {
+      expectSameKeys(drawn(n, 1, 40, 5));
+      expectSameKeys(drawn(n, 0, 1, 5));
+    }
+  });
+
+  it('around the lines of a call, stretches crossing from one call into the next', () => {
+    const sizes = [CALL_LINES - 1, CALL_LINES, CALL_LINES + 1, 2 * CALL_LINES + 3];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...sizes),
+        fc.constantFrom(0, 0.1, 0.5, 0.9, 1),
+        fc.constantFrom(1, 8, 200),
+        fc.nat(),
+        (n, common, run, seed) => expectSameKeys(drawn(n, common, run, seed)),
+      ),
+      { numRuns: runs(20) },
+    );
+    // A stretch across the first call's end, and one to the file's end.
+    const contents = Array.from({ length: 2 * CALL_LINES + 5 }, (_, i) => 1000 + i);
+    for (let i = CALL_LINES - 3; i < CALL_LINES + 4; i++) contents[i] = i % 2;
+    for (let i = contents.length - 4; i < contents.length; i++) contents[i] = 2;
+    contents[0] = 2;
+    expectSameKeys(hashesOfContents(contents));
+  });
+
+  it("with more lines sharing a bucket than the claims' bitmap holds as a table, and a sieve of fewer bits", () => {
+    // 4 characters: a bitmap of 128 KiB, a table of 32,768 slots; 200,000 lines sieved on 20 bits.
+    expectSameKeys(drawn(40_000, 1, 40, 9), 4);
+    expectSameKeys(drawn(200_000, 0.5, 8, 11), 4);
+    expectSameKeys(drawn(70_000, 0.3, 8, 13), 5);
   });
 });

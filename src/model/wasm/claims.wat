@@ -78,24 +78,30 @@
       (i32.or (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
         (i32.shl (i32.const 1) (local.get $bit)))))
 
-  ;; Writes at $out (32-bit words) each line of from..to-1 whose code at $lids has its bit set
-  ;; in the filter at $filter (see first), and returns how many it wrote.
+  ;; Writes at $out (32-bit words), plus $base, each line of from..to-1 whose code at $lids has
+  ;; its bit set in the filter at $filter (see first) and its value's (code & $mask) in the bitmap
+  ;; at $twice (claimed twice), and returns how many it wrote.
   (func (export "pending") (param $lids i32) (param $from i32) (param $to i32) (param $filter i32) (param $shift i32)
-      (param $out i32) (result i32)
-    (local $i i32) (local $bit i32) (local $count i32)
+      (param $mask i32) (param $twice i32) (param $base i32) (param $out i32) (result i32)
+    (local $i i32) (local $bit i32) (local $count i32) (local $value i32)
     (local.set $i (local.get $from))
     (block $done
       (loop $lines
         (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
-        (local.set $bit (i32.shr_u
-          (i32.mul (i32.load (i32.add (local.get $lids) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 0x9e3779b1))
-          (local.get $shift)))
+        (local.set $value (i32.load (i32.add (local.get $lids) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $bit (i32.shr_u (i32.mul (local.get $value) (i32.const 0x9e3779b1)) (local.get $shift)))
         (if (i32.and
               (i32.load (i32.add (local.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
               (i32.shl (i32.const 1) (local.get $bit)))
           (then
-            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
-            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+            (local.set $value (i32.and (local.get $value) (local.get $mask)))
+            (if (i32.and
+                  (i32.load (i32.add (local.get $twice) (i32.shl (i32.shr_u (local.get $value) (i32.const 5)) (i32.const 2))))
+                  (i32.shl (i32.const 1) (local.get $value)))
+              (then
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2)))
+                  (i32.add (local.get $base) (local.get $i)))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $lines)))
     (local.get $count))
@@ -198,4 +204,174 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $lines)))
     (local.get $count))
+
+  ;; The keys of a big file's lines (see src/model/freshLids.ts, contextKeys), written over its
+  ;; fingerprints in place: the first fingerprints at $h1, the second at $h2 (32-bit words), k1
+  ;; and k2 then. A line whose content occurs once keeps its fingerprints as its key; only the
+  ;; lines of stretches are rewritten. First a sieve on bits of the first fingerprint (sieve),
+  ;; then the lines sharing a bucket marked (candidates), then the exact table of those (mark),
+  ;; then each stretch keyed (keys). Each is called a range of lines at a time: WebAssembly's
+  ;; optimised code comes in between calls only.
+
+  ;; One step of MurmurHash3's word mixing (freshLids.ts, mixIn).
+  (func $mix (param $h i32) (param $word i32) (result i32)
+    (local.set $word (i32.mul (i32.rotl (i32.mul (local.get $word) (i32.const 0xcc9e2d51)) (i32.const 15))
+      (i32.const 0x1b873593)))
+    (i32.add (i32.mul (i32.rotl (i32.xor (local.get $h) (local.get $word)) (i32.const 13)) (i32.const 5))
+      (i32.const 0xe6546b64)))
+
+  ;; MurmurHash3's finaliser (hash.ts, fmix32).
+  (func $fmix (param $h i32) (result i32)
+    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
+  ;; Lines $from..$to-1: the bit (h1 & $mask) of each set in the bitmap at $once, or, set there
+  ;; already, in the bitmap at $twice.
+  (func (export "sieve") (param $h1 i32) (param $from i32) (param $to i32) (param $mask i32) (param $once i32)
+      (param $twice i32)
+    (local $i i32) (local $x i32) (local $word i32) (local $bit i32) (local $bits i32)
+    (local.set $i (local.get $from))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
+        (local.set $x (i32.and (i32.load (i32.add (local.get $h1) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $mask)))
+        (local.set $word (i32.shl (i32.shr_u (local.get $x) (i32.const 5)) (i32.const 2)))
+        (local.set $bit (i32.shl (i32.const 1) (local.get $x)))
+        (local.set $bits (i32.load (i32.add (local.get $once) (local.get $word))))
+        (if (i32.and (local.get $bits) (local.get $bit))
+          (then (i32.store (i32.add (local.get $twice) (local.get $word))
+            (i32.or (i32.load (i32.add (local.get $twice) (local.get $word))) (local.get $bit))))
+          (else (i32.store (i32.add (local.get $once) (local.get $word)) (i32.or (local.get $bits) (local.get $bit)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+  )
+
+  ;; Lines $from..$to-1: the byte at $flags of each whose bucket's bit the bitmap at $twice holds
+  ;; set to 1 (it may repeat). Returns how many.
+  (func (export "candidates") (param $h1 i32) (param $from i32) (param $to i32) (param $mask i32) (param $twice i32)
+      (param $flags i32) (result i32)
+    (local $i i32) (local $x i32) (local $count i32)
+    (local.set $i (local.get $from))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
+        (local.set $x (i32.and (i32.load (i32.add (local.get $h1) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $mask)))
+        (if (i32.and (i32.load (i32.add (local.get $twice) (i32.shl (i32.shr_u (local.get $x) (i32.const 5)) (i32.const 2))))
+              (i32.shl (i32.const 1) (local.get $x)))
+          (then
+            (i32.store8 (i32.add (local.get $flags) (local.get $i)) (i32.const 1))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+    (local.get $count))
+
+  ;; Lines $from..$to-1 flagged 1 at $flags, each looked up in the table at $table (open
+  ;; addressing, $tmask + 1 slots of a line + 1, zeroed first) by its two fingerprints: the
+  ;; first line of a content is entered; a later one, and that first, are flagged 2 (repeated).
+  (func (export "mark") (param $h1 i32) (param $h2 i32) (param $from i32) (param $to i32) (param $flags i32)
+      (param $table i32) (param $tmask i32)
+    (local $i i32) (local $a i32) (local $b i32) (local $s i32) (local $first i32)
+    (local.set $i (local.get $from))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
+        (if (i32.load8_u (i32.add (local.get $flags) (local.get $i)))
+          (then
+            (local.set $a (i32.load (i32.add (local.get $h1) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $b (i32.load (i32.add (local.get $h2) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $s (i32.and (i32.xor (local.get $a) (i32.mul (local.get $b) (i32.const 0x9e3779b1)))
+              (local.get $tmask)))
+            (block $found
+              (loop $probe
+                (local.set $first (i32.load (i32.add (local.get $table) (i32.shl (local.get $s) (i32.const 2)))))
+                (if (i32.eqz (local.get $first))
+                  (then
+                    (i32.store (i32.add (local.get $table) (i32.shl (local.get $s) (i32.const 2)))
+                      (i32.add (local.get $i) (i32.const 1)))
+                    (br $found)))
+                (local.set $first (i32.sub (local.get $first) (i32.const 1)))
+                (if (i32.and
+                      (i32.eq (i32.load (i32.add (local.get $h1) (i32.shl (local.get $first) (i32.const 2)))) (local.get $a))
+                      (i32.eq (i32.load (i32.add (local.get $h2) (i32.shl (local.get $first) (i32.const 2)))) (local.get $b)))
+                  (then
+                    (i32.store8 (i32.add (local.get $flags) (local.get $first)) (i32.const 2))
+                    (i32.store8 (i32.add (local.get $flags) (local.get $i)) (i32.const 2))
+                    (br $found)))
+                (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $tmask)))
+                (br $probe)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $lines)))
+  )
+
+  ;; From line $from on, up to $to (or past it, to the end of a stretch begun before it), of $n
+  ;; lines flagged at $flags: each stretch of lines flagged 2 keyed as keyStretch keys it, its
+  ;; keys written over its fingerprints. Returns the line it stopped at.
+  (func (export "keys") (param $h1 i32) (param $h2 i32) (param $n i32) (param $from i32) (param $to i32)
+      (param $flags i32) (result i32)
+    (local $i i32) (local $start i32) (local $end i32) (local $a i32) (local $b i32) (local $at i32) (local $d i32)
+    (local.set $i (local.get $from))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
+        (if (i32.ne (i32.load8_u (i32.add (local.get $flags) (local.get $i))) (i32.const 2))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $lines)))
+        (local.set $start (local.get $i))
+        (local.set $end (local.get $i))
+        (block $ended
+          (loop $stretch
+            (br_if $ended (i32.ge_u (local.get $end) (local.get $n)))
+            (br_if $ended (i32.ne (i32.load8_u (i32.add (local.get $flags) (local.get $end))) (i32.const 2)))
+            (local.set $end (i32.add (local.get $end) (i32.const 1)))
+            (br $stretch)))
+        ;; the digest of the stretch with its bounding lines (whose content occurs once: their keys are their fingerprints)
+        (if (local.get $start)
+          (then
+            (local.set $at (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 2)))
+            (local.set $a (i32.load (i32.add (local.get $h1) (local.get $at))))
+            (local.set $b (i32.load (i32.add (local.get $h2) (local.get $at)))))
+          (else
+            (local.set $a (i32.const 0x6a09e667))
+            (local.set $b (i32.const 0xbb67ae85))))
+        (local.set $i (local.get $start))
+        (block $mixed
+          (loop $mixing
+            (br_if $mixed (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+            (local.set $a (call $mix (local.get $a) (i32.load (i32.add (local.get $h1) (local.get $at)))))
+            (local.set $b (call $mix (local.get $b) (i32.load (i32.add (local.get $h2) (local.get $at)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $mixing)))
+        (if (i32.lt_u (local.get $end) (local.get $n))
+          (then
+            (local.set $at (i32.shl (local.get $end) (i32.const 2)))
+            (local.set $a (call $mix (local.get $a) (i32.load (i32.add (local.get $h1) (local.get $at)))))
+            (local.set $b (call $mix (local.get $b) (i32.load (i32.add (local.get $h2) (local.get $at))))))
+          (else
+            (local.set $a (call $mix (local.get $a) (i32.const 0xbb67ae85)))
+            (local.set $b (call $mix (local.get $b) (i32.const 0x6a09e667)))))
+        (local.set $a (call $fmix (i32.xor (local.get $a) (i32.sub (local.get $end) (local.get $start)))))
+        (local.set $b (call $fmix (i32.xor (local.get $b)
+          (i32.mul (i32.sub (local.get $end) (local.get $start)) (i32.const 0x5bd1e995)))))
+        ;; each line's key: the digest, its offset and its content
+        (local.set $i (local.get $start))
+        (block $keyed
+          (loop $keying
+            (br_if $keyed (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+            (local.set $d (i32.add (i32.sub (local.get $i) (local.get $start)) (i32.const 1)))
+            (i32.store (i32.add (local.get $h1) (local.get $at))
+              (call $fmix (call $mix (call $mix (i32.xor (local.get $a) (i32.mul (local.get $d) (i32.const 0x27d4eb2f)))
+                (i32.load (i32.add (local.get $h1) (local.get $at)))) (local.get $b))))
+            (i32.store (i32.add (local.get $h2) (local.get $at))
+              (call $fmix (call $mix (call $mix (i32.add (local.get $b) (i32.mul (local.get $d) (i32.const 0x165667b1)))
+                (i32.load (i32.add (local.get $h2) (local.get $at)))) (local.get $a))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $keying)))
+        (br $lines)))
+    (local.get $i))
 )
