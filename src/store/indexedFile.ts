@@ -185,25 +185,16 @@ export function indexedLinesAsRead(
   if (!checked) return undefined;
   const { saved } = checked;
   const total = saved.head.lines;
+  // Only the blocks holding the lines are read, each checked against its digest.
+  const words = saved.wordsAt(numbers);
+  if (!words) return undefined;
   const lids = new Uint32Array(numbers.length);
   const contents: Buffer[] = [];
-  for (let i = 0; i < numbers.length; ) {
-    // The lines of one block at a time: its records are read and checked once.
-    const block = Math.floor(numbers[i]! / BLOCK);
-    let j = i + 1;
-    while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
-    const from = numbers[i]!;
-    const to = numbers[j - 1]! + 1;
-    const words = to <= total ? saved.lineWords(from, to) : undefined;
-    if (!words) return undefined;
-    for (let k = i; k < j; k++) {
-      const at = (numbers[k]! - from) * 3;
-      const content = contentAsIndexed(read[k]!, numbers[k]!, total, words[at]!, words[at + 1]!);
-      if (!content) return undefined;
-      contents.push(content);
-      lids[k] = words[at + 2]!;
-    }
-    i = j;
+  for (let k = 0; k < numbers.length; k++) {
+    const content = contentAsIndexed(read[k]!, numbers[k]!, total, words[k * 3]!, words[k * 3 + 1]!);
+    if (!content) return undefined;
+    contents.push(content);
+    lids[k] = words[k * 3 + 2]!;
   }
   return { lids, contents };
 }

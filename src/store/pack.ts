@@ -455,7 +455,8 @@ class SegmentFound implements Found {
   readInto(into: Uint8Array, start: number): number {
     const { entry, segment } = this;
     const want = Math.max(0, Math.min(into.length, entry.length - start));
-    if (want > CHUNK) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
+    // A read of this size or more costs less made as it is than through a chunk (read, kept, copied).
+    if (want >= DIRECT_READ) return readInto(segment.fd, into.subarray(0, want), entry.offset + start);
     const bytes = chunkedRead(segment, entry.offset + start, entry.offset + start + want);
     into.set(bytes);
     return bytes.length;
@@ -469,6 +470,8 @@ class SegmentFound implements Found {
  * file. A segment never changes, so a chunk read stays true while the segment is open.
  */
 const CHUNK = 1 << 16;
+/** Reads into a caller's memory (see SegmentFound.readInto) of this many bytes or more are made straight from the file. */
+const DIRECT_READ = 1 << 12;
 const CHUNKS_KEPT = 32 << 20;
 /** The pieces kept, oldest read first. */
 const keptChunks: Array<{ readonly segment: Segment; readonly n: number }> = [];

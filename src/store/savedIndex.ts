@@ -139,6 +139,12 @@ export class SavedIndex {
 
   /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
   lids(from: number, to: number): Uint32Array | undefined {
+    if (from < to && to <= this.head.lines && this.head.lines >= WASM_RECORDS) {
+      const first = Math.floor(from / BLOCK);
+      const blocks = Array.from({ length: Math.ceil(to / BLOCK) - first }, (_, k) => first + k);
+      const read = this.blocksRead(blocks);
+      if (read !== null) return read?.lids.slice(from - first * BLOCK, to - first * BLOCK);
+    }
     const words = this.recordWords(from, to)?.words;
     if (!words) return undefined;
     const lids = new Uint32Array(to - from);
@@ -147,11 +153,48 @@ export class SavedIndex {
   }
 
   /**
-   * Fingerprints and LID codes of lines from..to-1 as record words (h1, h2 and LID of each line in turn), or undefined
-   * when the index proved damaged or was replaced.
+   * Fingerprints and LID codes of the lines `numbers` (0-based, ascending, each below the line count) as record words
+   * (h1, h2 and LID of each line in turn), or undefined when the index proved damaged or was replaced. Only the
+   * blocks holding them are read, each checked against its digest.
    */
-  lineWords(from: number, to: number): Uint32Array | undefined {
-    return this.recordWords(from, to)?.words;
+  wordsAt(numbers: readonly number[]): Uint32Array | undefined {
+    const out = new Uint32Array(numbers.length * 3);
+    if (numbers.length === 0) return out;
+    if (numbers[numbers.length - 1]! >= this.head.lines) return undefined;
+    const blocks: number[] = [];
+    for (const n of numbers) {
+      const b = Math.floor(n / BLOCK);
+      if (blocks[blocks.length - 1] !== b) blocks.push(b);
+    }
+    // A big index's blocks are read together into WebAssembly's memory, decoded and checked there.
+    const read = this.head.lines >= WASM_RECORDS ? this.blocksRead(blocks) : null;
+    if (read === undefined) return undefined;
+    if (read) {
+      for (let i = 0, k = 0; i < numbers.length; i++) {
+        const n = numbers[i]!;
+        while (blocks[k] !== Math.floor(n / BLOCK)) k++;
+        const at = k * BLOCK + (n % BLOCK);
+        out[i * 3] = read.h1[at]!;
+        out[i * 3 + 1] = read.h2[at]!;
+        out[i * 3 + 2] = read.lids[at]!;
+      }
+      return out;
+    }
+    for (let i = 0; i < numbers.length; ) {
+      // The lines of one block at a time: its records are read and checked once.
+      const block = Math.floor(numbers[i]! / BLOCK);
+      let j = i + 1;
+      while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
+      const from = numbers[i]!;
+      const words = this.recordWords(from, numbers[j - 1]! + 1)?.words;
+      if (!words) return undefined;
+      for (let k = i; k < j; k++) {
+        const at = (numbers[k]! - from) * 3;
+        out.set(words.subarray(at, at + 3), k * 3);
+      }
+      i = j;
+    }
+    return out;
   }
 
   /**
@@ -215,14 +258,41 @@ export class SavedIndex {
    * when damaged or unreadable.
    */
   private blocksIn(first: number, n: number): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined {
+    const b = first / BLOCK;
+    const read = this.blocksRead(Array.from({ length: Math.ceil(n / BLOCK) }, (_, k) => b + k));
+    if (read !== null) return read;
+    const words = this.recordWords(first, first + n);
+    return words && splitWords(words.words, n);
+  }
+
+  /**
+   * The records of the blocks `blocks` (ascending, distinct), block blocks[k]'s lines from line k·BLOCK of the arrays
+   * (views of WebAssembly's memory): each run of neighbouring blocks read at once, all decoded and each checked against
+   * its digest there. Undefined when damaged or unreadable; null where WebAssembly cannot be had.
+   */
+  private blocksRead(blocks: readonly number[]): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined | null {
+    const last = blocks[blocks.length - 1]!;
+    // Only the file's last block may be short; it comes last.
+    const n = (blocks.length - 1) * BLOCK + Math.min(BLOCK, this.head.lines - last * BLOCK);
     const memory = recordMemory(n, BLOCK);
-    if (!memory) {
-      const read = this.recordWords(first, first + n);
-      return read && splitWords(read.words, n);
+    if (!memory) return null;
+    // [k, e): runs of neighbouring blocks, blocks[k]..blocks[e - 1].
+    const runs: Array<[number, number]> = [];
+    for (let k = 0, e = 1; k < blocks.length; k = e++) {
+      while (e < blocks.length && blocks[e] === blocks[k]! + (e - k)) e++;
+      runs.push([k, e]);
     }
-    const got = this.readInto(memory.text, this.recordsAt + first * RECORD_B64);
-    if (got !== memory.text.length || !memory.decodeAt(0, n)) return this.damaged('its records are damaged');
-    return this.sameDigests(first / BLOCK, memory.digests()) ? memory.words(n) : undefined;
+    for (const [k, e] of runs) {
+      const text = memory.text.subarray(k * BLOCK * RECORD_B64, Math.min(n, e * BLOCK) * RECORD_B64);
+      const got = this.readInto(text, this.recordsAt + blocks[k]! * BLOCK * RECORD_B64);
+      if (got === undefined) return undefined;
+      if (got !== text.length) return this.damaged('its records are damaged');
+    }
+    if (!memory.decodeAt(0, n)) return this.damaged('its records are damaged');
+    const digests = memory.digests();
+    for (const [k, e] of runs)
+      if (!this.sameDigests(blocks[k]!, digests.slice(k * BLOCK_DIGEST, e * BLOCK_DIGEST))) return undefined;
+    return memory.words(n);
   }
 
   /** Whether `digests` are those of blocks b.. in the head; else the index is set aside for the first that is not. */

@@ -312,11 +312,22 @@ function definitionKey(lids: Uint32Array): string {
   return `${lids.length}:${digestWords(lids)}`;
 }
 
+/**
+ * Each map or set's iterator of its keys, least recent first, kept where dropOldest stopped: every entry before it was
+ * dropped, and an entry set again goes after it, so what it gives next is the least recent. (A new iterator would walk
+ * past every entry dropped before, until the map is rehashed: a hundred thousand hits, each a run, spent seconds so.)
+ */
+const oldestFirst = new WeakMap<Map<unknown, unknown> | Set<unknown>, Iterator<unknown>>();
+
 /** Keeps the `max` most recent entries of a map or set (iterated least recent first). */
 function dropOldest(entries: Map<unknown, unknown> | Set<unknown>, max: number): void {
-  for (const key of entries.keys()) {
-    if (entries.size <= max) break;
-    entries.delete(key);
+  if (entries.size <= max) return;
+  let keys = oldestFirst.get(entries);
+  if (!keys) oldestFirst.set(entries, (keys = entries.keys()));
+  while (entries.size > max) {
+    const next = keys.next();
+    if (next.done) oldestFirst.set(entries, (keys = entries.keys()));
+    else entries.delete(next.value);
   }
 }
 

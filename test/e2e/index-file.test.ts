@@ -276,4 +276,59 @@ describe('the saved index', () => {
     expect(r.stdout).toBe(fresh);
     expect(r.stderr).toBe('');
   });
+  it(
+    'a big index (its blocks decoded in WebAssembly) gives the hits of grep-file and a window only from ' +
+      'the blocks holding them, each checked: a damaged one of those set aside, the LIDs a fresh reading gives',
+    () => {
+      // 100,000 lines (over 1 MiB: grep-file takes ripgrep's or its scan's lines, not reading the file again),
+      // hits in blocks apart, in two neighbouring blocks, twice in one block and in the last block, which is short.
+      const hits = new Set([5, 30_000, 51_199, 51_200, 51_201, 70_000, 70_100, 99_990]);
+      let text = '';
+      for (let i = 0; i < 100_000; i++) text += hits.has(i) ? `line ${i} needle\n` : `line ${i}\n`;
+      const dir = tempDir();
+      age(write(dir, 'big.txt', text));
+      // Its change time is now: an index saved within RACY_MS of it would not be trusted alone.
+      const settled = Date.now() + 2100;
+      const commands = [
+        ['grep-file', '-F', 'needle', 'big.txt'],
+        ['grep-file', '-F', '-C', '2', 'needle', 'big.txt'],
+        ['open', 'big.txt:51190', '--window', '30'],
+        ['open', 'big.txt:99990', '--window', '30'],
+      ];
+      const fresh = commands.map((c) => run(c, dir, { env: { RT_STATE: 'off' } }).stdout);
+      expect(fresh[0]!.split('\n')).toHaveLength(hits.size + 1);
+      while (Date.now() < settled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, settled - Date.now());
+      run(['open', 'big.txt:1', '--window', '1'], dir);
+      const saved = indexText(dir, 'big.txt');
+      expect(saved).toContain('"racy":false');
+      const damage = (line: number) => {
+        const at = saved.indexOf('"records":"') + '"records":"'.length + line * 16 + 5;
+        plantIndex(dir, saved.slice(0, at) + (saved[at] === 'A' ? 'B' : 'A') + saved.slice(at + 1), 'big.txt');
+      };
+      // A damaged block holding no hit is not read.
+      damage(40_000);
+      for (const [k, c] of commands.entries()) {
+        const r = run(c, dir);
+        expect(r.stdout, c.join(' ')).toBe(fresh[k]);
+        expect(r.stderr, c.join(' ')).toBe('');
+      }
+      // One holding a hit is read, found damaged and set aside; the file is read whole.
+      for (const [line, c] of [
+        [70_050, commands[0]!],
+        [99_999, commands[0]!],
+        [51_210, commands[1]!],
+        [51_210, commands[2]!],
+      ] as const) {
+        fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
+        damage(line);
+        const r = run(c, dir);
+        expect(r.stdout, c.join(' ')).toBe(fresh[commands.indexOf(c)]);
+        const block = Math.floor(line / 1024);
+        expect(r.stderr, c.join(' ')).toMatch(
+          `set aside (its records of lines ${block * 1024 + 1}-${Math.min(100_000, block * 1024 + 1024)} are damaged)`,
+        );
+        expect(fs.readdirSync(path.join(dir, '.rt', 'set-aside'))).toHaveLength(1);
+      }
+    },
+  );
 });

@@ -95,6 +95,18 @@ describe('indexedLinesAsRead', () => {
     expect(lidsOf(indexedLinesAsRead(store, file, hits, asPrinted(bytes, hits)))).toEqual(hits.map((n) => lids[n]));
   });
 
+  it('reads a big index only in the blocks holding the lines (in WebAssembly), neighbouring, shared or last', () => {
+    // 40,000 lines: over the size whose records are decoded in WebAssembly; the last block is short.
+    const bytes = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `row ${i}\n`).join(''));
+    const { file, lids, contents } = indexed('big.txt', bytes);
+    const hits = [0, 1023, 1024, 2047, 2048, 5000, 5001, 20_480, 39_000, 39_999];
+    const known = indexedLinesAsRead(store, file, hits, asPrinted(bytes, hits));
+    expect(lidsOf(known)).toEqual(hits.map((n) => lids[n]));
+    expect(known!.contents).toEqual(hits.map((n) => contents[n]));
+    expect(indexedLinesAsRead(store, file, [5, 40_000], asPrinted(bytes, [5, 5]))).toBeUndefined();
+    expect(lidsOf(indexedLinesAsRead(store, file, [], []))).toEqual([]);
+  });
+
   it('gives nothing when a line read is not the one the index holds at its number', () => {
     const bytes = Buffer.from('one\ntwo hit\nthree\n');
     const { file } = indexed('other.txt', bytes);

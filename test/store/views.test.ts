@@ -73,6 +73,42 @@ describe('ViewState', () => {
   );
 });
 
+describe('ViewState: many runs recorded one at a time', () => {
+  it('keeps the most recent 100,000 LIDs and 20,000 numbers, lines shown again made the most recent', () => {
+    const store = new StateStore(fs.mkdtempSync(path.join(root, 'runs-')), readSettings({}), () => undefined);
+    const view = ViewState.load(store, 'hits.txt');
+    // What it should keep, most recent last: each line is recorded with a LID never recorded before.
+    const numbers = new Map<number, string[]>();
+    const seen: string[] = [];
+    let next = 1;
+    const show = (line: number) => {
+      const lid = lidToString((1 << 30) | next++);
+      view.record(line, [lid], 'edit');
+      const before = numbers.get(line) ?? [];
+      numbers.delete(line);
+      numbers.set(line, [...before, lid]);
+      seen.push(lid);
+    };
+    for (let line = 1; line <= 130_000; line++) {
+      show(line);
+      // Now and then a line shown a little before, again: moved after the entries older than it.
+      if (line % 1000 === 0) show(line - 7);
+    }
+    for (let line = 1; line <= 10; line++) show(line);
+    // A line whose number was dropped keeps only the LIDs recorded since.
+    const kept = [...numbers].slice(-20_000).map(([line, lids]) => [line, line <= 10 ? lids.slice(-1) : lids] as const);
+    view.save();
+    for (const v of [view, ViewState.load(store, 'hits.txt')]) {
+      expect(seen.slice(-100_000).filter((lid) => !v.wasSeen(lid))).toEqual([]);
+      expect(seen.slice(0, -100_000).filter((lid) => v.wasSeen(lid))).toEqual([]);
+      expect(kept.filter(([line, lids]) => v.shownAt(line)!.join() !== lids.join())).toEqual([]);
+      const keptLines = new Set(kept.map(([line]) => line));
+      const dropped = Array.from({ length: 130_000 }, (_, i) => i + 1).filter((line) => !keptLines.has(line));
+      expect(dropped.filter((line) => v.shownAt(line)!.length > 0)).toEqual([]);
+    }
+  });
+});
+
 describe('ViewState: definitions shown as such', () => {
   const codes = (...n: number[]) => Uint32Array.from(n, (i) => (1 << 30) | i);
 
