@@ -21,7 +21,7 @@ import { FolderRun } from '../store/pinnedFolder.js';
 import { listedPath, type ResolvedPath, type Root } from '../store/root.js';
 import type { StateStore } from '../store/state.js';
 import type { Candidate } from './candidates.js';
-import { matchesLine, type LineMatcher } from './match.js';
+import { matchesLine, type LineMatcher, type MatchRange } from './match.js';
 import { matchInTime } from './matchInTime.js';
 import type { FoundLine, ReportedFile, SearchSink } from './sink.js';
 
@@ -165,15 +165,16 @@ function readFileRows(
     // Without context, the lines found may do; else the file is read within its folder, entered
     // and checked: one swapped for a link out of the root is not followed.
     // (A file the search found no trusted index of, moments ago, is read: not looked up again.)
-    read =
-      (output.before === 0 && output.after === 0 && !output.enclosing && found && (!checked || checked.index)
-        ? hitLinesAsFound(world, resolved, searched, found, isHit, checked?.index)
-        : undefined) ??
-      retryOnChange(() =>
-        folders.in(resolved, (pinned) =>
-          readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
-        ),
-      );
+    if (output.before === 0 && output.after === 0 && !output.enclosing && found && (!checked || checked.index)) {
+      const rows = hitRowsAsFound(world, resolved, searched, found, output, checked?.index);
+      if (rows)
+        return { file: { ...file, resolved }, persist: noPersist, rows, hit: rows.map(isRow), hits: rows.length };
+    }
+    read = retryOnChange(() =>
+      folders.in(resolved, (pinned) =>
+        readHitLines(openIndexed(world.stateOf(pinned), pinned), searched, output, isHit),
+      ),
+    );
   } catch (error) {
     // Gone, unreadable or turned binary since it was searched: as if it had not matched.
     if (error instanceof RtError) return undefined;
@@ -189,21 +190,25 @@ function readFileRows(
       const { lid, content } = read.line(i);
       while (nextHit < hitLines.length && hitLines[nextHit]! < i) nextHit++;
       const isHitLine = hitLines[nextHit] === i;
-      // A line cut for display needs its first match, to show it.
-      const marks = !isHitLine
-        ? []
-        : output.marking
-          ? output.matcher.matchesIn(content)
-          : content.length > output.cutOver
-            ? output.matcher.matchesIn(content, 1)
-            : [];
-      rows.push({ n: i + 1, lid, content, marks });
+      rows.push({ n: i + 1, lid, content, marks: isHitLine ? hitMarks(content, output) : [] });
       hit.push(isHitLine);
     }
   }
   const whole = read.whole ? { whole: read.whole } : {};
   return { file: { ...file, resolved }, persist: read.persist, rows, hit, hits: read.lines.length, ...whole };
 }
+
+/** The matches of a hit that show: coloured, printed alone, or (a line cut for display) its first, to show it. */
+function hitMarks(content: Buffer, output: ReportOptions): readonly MatchRange[] {
+  return output.marking
+    ? output.matcher.matchesIn(content)
+    : content.length > output.cutOver
+      ? output.matcher.matchesIn(content, 1)
+      : [];
+}
+
+const noPersist = (): void => undefined;
+const isRow = (): boolean => true;
 
 /**
  * Adds to a file's rows the lines of the definitions that enclose its hits (--function: the line
@@ -276,39 +281,38 @@ function readHitLines(
 }
 
 /**
- * The hits as the search read them (`found`, by 1-based number), with the LIDs of the file's
- * saved index, when that holds each of them as read (see indexedLinesAsRead) and each matches:
- * the file is not read again. Undefined otherwise: readHitLines reads it.
+ * The hits as the search read them (`found`, by 1-based number), each a row with the LID of the
+ * file's saved index, when that holds each of them as read (see indexedLinesAsRead) and each
+ * matches: the file is not read again. Undefined otherwise: readHitLines reads it. The rows are
+ * made here, one a hit, with no reading's object between (a search prints thousands of files so).
  */
-function hitLinesAsFound(
+function hitRowsAsFound(
   world: ReportWorld,
   resolved: ResolvedPath,
   searched: readonly number[],
   found: ReadonlyMap<number, Buffer>,
-  isHit: (content: Buffer) => boolean,
+  output: ReportOptions,
   checked: TrustedIndex | undefined,
-): HitLines | undefined {
+): FoundLine[] | undefined {
   const read: Buffer[] = [];
-  for (const n of searched) {
+  for (let k = 0; k < searched.length; k++) {
+    const n = searched[k]!;
     const line = found.get(n + 1);
-    if (!line) return undefined;
+    // (Hit lines ascend, each once: a row a hit is a row a line.)
+    if (!line || (k > 0 && n <= searched[k - 1]!)) return undefined;
     read.push(line);
   }
   // (Undefined: checked now.)
   const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read, checked);
-  if (!known?.contents.every(isHit)) return undefined;
-  // Asked for in order, the hits alone: each is the one after the last asked for (else looked for).
-  let last = -1;
-  return {
-    persist: () => undefined,
-    lines: searched,
-    ranges: rangesAround(searched, { before: 0, after: 0 }, Infinity),
-    line: (i) => {
-      const k = searched[last + 1] === i ? last + 1 : searched.indexOf(i);
-      last = k;
-      return { lid: lidToString(known.lids[k]!), content: known.contents[k]! };
-    },
-  };
+  if (!known) return undefined;
+  const { lids, contents } = known;
+  for (const content of contents) if (!matchesLine(output.matcher, content)) return undefined;
+  const rows: FoundLine[] = [];
+  for (let k = 0; k < searched.length; k++) {
+    const content = contents[k]!;
+    rows.push({ n: searched[k]! + 1, lid: lidToString(lids[k]!), content, marks: hitMarks(content, output) });
+  }
+  return rows;
 }
 
 function rangesAround(

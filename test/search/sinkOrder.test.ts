@@ -4,16 +4,18 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import type { FolderQuery } from '../../src/search/engine.js';
 import { compileSearch } from '../../src/search/match.js';
-import { capHits, reportCounts, reportHits } from '../../src/search/report.js';
+import { capHits, reportCounts, reportHits, type FileHits } from '../../src/search/report.js';
 import { searchPaths } from '../../src/search/searchPaths.js';
 import type { SearchSink } from '../../src/search/sink.js';
 import { folderQuery } from '../support/folderQuery.js';
 import { tempFolders } from '../support/tempFolders.js';
 import { readSettings } from '../../src/settings/env.js';
+import { openIndexed } from '../../src/store/indexedFile.js';
+import { listedPath } from '../../src/store/root.js';
 
 const folder = tempFolders('rt-sink-');
 
@@ -107,5 +109,73 @@ describe('the sink hears', () => {
       'begin b.txt',
       'finish b.txt 2',
     ]);
+  });
+});
+
+describe('hits reported as the search read them', () => {
+  /** A file with a saved index that its stamp lets stand for it (changed a while before it was indexed). */
+  function indexed(): { ctx: Context; abs: string } {
+    const dir = folder();
+    fs.mkdirSync(path.join(dir, '.rt'));
+    const abs = path.join(fs.realpathSync(dir), 'f.txt');
+    fs.writeFileSync(abs, 'x\nhit one\ny\nhit two\nhit three\n');
+    const ctx = new Context(
+      dir,
+      readSettings({ RT_RIPGREP: 'off', RT_GIT_GREP: 'off', PATH: process.env.PATH }),
+      { stdout: { write: () => true }, stderr: { write: () => true } },
+      { isTTY: false, read: () => Buffer.alloc(0) },
+      dir,
+    );
+    const file = listedPath(ctx.root, abs, 'f.txt');
+    // Indexed as if a while after its change (its change time is now): its stamp then stands for it.
+    const later = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10_000);
+    try {
+      openIndexed(ctx.stateOf(file), file).persist();
+      ctx.flushState();
+    } finally {
+      later.mockRestore();
+    }
+    return { ctx, abs };
+  }
+
+  /** What the sink hears of `lines` of the file, with the lines found given (as read) or not (the file is read). */
+  function heard(ctx: Context, abs: string, lines: number[], given: boolean): string[] {
+    const matcher = compileSearch(['hit'], { fixed: true, ignoreCase: false, word: false, invert: false });
+    const found = new Map([
+      [2, Buffer.from('hit one')],
+      [4, Buffer.from('hit two')],
+      [5, Buffer.from('hit three')],
+    ]);
+    const hits: FileHits[] = [{ file: { abs, display: 'f.txt' }, lines, ...(given ? { found } : {}) }];
+    const out: string[] = [];
+    reportHits(
+      ctx,
+      hits,
+      { before: 0, after: 0, matcher, marking: true, cutOver: 2000, ripgrep: 'rg' },
+      {
+        begin: (file) => out.push(`begin ${file.display}`),
+        matched: (line) => out.push(`matched ${line.n} ${line.lid} ${line.content} ${JSON.stringify(line.marks)}`),
+        context: (line) => out.push(`context ${line.n} ${line.lid} ${line.content}`),
+        finish: (file, n) => out.push(`finish ${file.display} ${n}`),
+      },
+    );
+    return out;
+  }
+
+  it('with the LIDs and marks a reading of the file gives', () => {
+    const { ctx, abs } = indexed();
+    const read = heard(ctx, abs, [1, 3, 4], false);
+    expect(read).toHaveLength(5);
+    expect(read[1]).toMatch(/^matched 2 \w{4} hit one \[\[0,3\]\]$/);
+    expect(heard(ctx, abs, [1, 3, 4], true)).toEqual(read);
+  });
+
+  it('lines given twice or out of order: as a reading of the file reports them', () => {
+    const { ctx, abs } = indexed();
+    for (const lines of [
+      [1, 1, 3],
+      [3, 1],
+    ])
+      expect(heard(ctx, abs, lines, true)).toEqual(heard(ctx, abs, lines, false));
   });
 });
