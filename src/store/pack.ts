@@ -470,7 +470,10 @@ class SegmentFound implements Found {
  * file. A segment never changes, so a chunk read stays true while the segment is open.
  */
 const CHUNK = 1 << 16;
-/** Reads into a caller's memory (see SegmentFound.readInto) of this many bytes or more are made straight from the file. */
+/**
+ * Reads into a caller's memory (see SegmentFound.readInto) of this many bytes or more are made
+ * straight from the file.
+ */
 const DIRECT_READ = 1 << 12;
 const CHUNKS_KEPT = 32 << 20;
 /** The pieces kept, oldest read first. */
