@@ -19,7 +19,7 @@ import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/claims.wat, assembled (wabt, SIMD on), in base64. */
 export const CLAIMS_WASM =
-  'AGFzbQEAAAABSQhgCX9/f39/f39/fwF/YAV/f39/fwBgCH9/f39/f39/AGAGf39/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AGAHf39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMNDAABAAIDAwQFBgMHAwdPCQVmaXJzdAAAB3BlbmRpbmcAAgdyZXNlcnZlAAMFY2xhaW0ABARzdGF5AAUFc2lldmUACApjYW5kaWRhdGVzAAkEbWFyawAKBGtleXMACwqeEAzsAgEPf0EBIARBBWx0QQFrIQ4gBEEEa0EedCEPQe/73vcBIA5xIRFBxrGM4wAgDnEhEkGQhKGIAiAOcSETAkADQCAJIANPDQEgCUECdCEQIAAgEGooAgAhCiABIBBqKAIAQQFyIQtBACEMIAogDnEhDQJAA0AgEyANIA0gEXEgEmpycQ0BIAxBAWohDCAKIAwgC2xqIA5xIQ0MAAsLIAIgEGogDyANcjYCACANQQV2QQJ0IRRBASANdCEVIAUgFGooAgAhFiAWIBVxBEAgDyANciAGIBcgByAIEAEgF0EBaiEXBSAFIBRqIBYgFXI2AgALA0AgDEEBaiEMIAogDCALbGogDnEhDSATIA0gDSARcSASanJxRQ0ACyANQQV2QQJ0IRRBASANdCEVIAUgFGooAgAhFiAWIBVxBEAgDyANciAGIBcgByAIEAEgF0EBaiEXBSAFIBRqIBYgFXI2AgALIAlBAWohCQwACwsgFwtBAQF/IAEgAkECdGogADYCACAAQbHz3fF5bCAEdiEFIAMgBUEFdkECdGogAyAFQQV2QQJ0aigCAEEBIAV0cjYCAAuHAQEEfyABIQkCQANAIAkgAk8NASAAIAlBAnRqKAIAIQwgDEGx893xeWwgBHYhCiADIApBBXZBAnRqKAIAQQEgCnRxBEAgDCAFcSEMIAYgDEEFdkECdGooAgBBASAMdHEEQCAIIAtBAnRqIAcgCWo2AgAgC0EBaiELCwsgCUEBaiEJDAALCyALC8UCAQx/QQEgBUEFbHRBAWshDyAFQQRrQR50IRBB7/ve9wEgD3EhEUHGsYzjACAPcSESQZCEoYgCIA9xIRMCQANAIAggBE8NASACIAhBAnRqKAIAQQJ0IQkgACAJaigCACEKIAEgCWooAgBBAXIhCyADIAhBAnRqKAIAIA9xIQ5BACEMIAogD3EhDQJAA0AgDSAORg0BIAxBAWohDCAKIAwgC2xqIA9xIQ0MAAsLA0AgDEEBaiEMIAogDCALbGogD3EhDSATIA0gDSARcSASanJxRQ0ACyADIAhBAnRqIBAgDXI2AgADQCAMQQFqIQwgCiAMIAtsaiAPcSENIBMgDSANIBFxIBJqcnFFDQALIAcgCEECdGogECANckGAgICAeEEAIAYgDUEFdkECdGooAgBBASANdHEbcjYCACAIQQFqIQgMAAsLC6kBAQZ/AkADQCAGIAFPDQEgACAGQQJ0aigCACEHIAcgAnEhCCAIQQV2QQJ0IQlBASAIdCEKIAMgCWooAgAgCnFFBEAgAyAJaiADIAlqKAIAIApyNgIABSAEIAlqKAIAIApxRQRAIAQgCWogBCAJaigCACAKcjYCACAHQQBIBEAgBSALQQJ0aiAHQf////8HcTYCACALQQFqIQsLCwsgBkEBaiEGDAALCyALC2ABA38CQANAIAYgAk8NASABIAZBAnRqKAIAIANxIQcgBCAHQQV2QQJ0aigCAEEBIAd0cQRAIAUgCEECdGogACAGQQJ0aigCADYCACAIQQFqIQgLIAZBAWohBgwACwsgCAspACABQdHa+OR8bEEPd0GT65zcAWwhASAAIAFzQQ13QQVsQeTW0bJ+agssACAAIABBEHZzQeuUr694bCEAIAAgAEENdnNBtdzKlXxsIQAgACAAQRB2cwtyAQV/IAEhBgJAA0AgBiACTw0BIAAgBkECdGooAgAgA3EhByAHQQV2QQJ0IQhBASAHdCEJIAQgCGooAgAhCiAKIAlxBEAgBSAIaiAFIAhqKAIAIAlyNgIABSAEIAhqIAogCXI2AgALIAZBAWohBgwACwsLWAEDfyABIQYCQANAIAYgAk8NASAAIAZBAnRqKAIAIANxIQcgBCAHQQV2QQJ0aigCAEEBIAd0cQRAIAUgBmpBAToAACAIQQFqIQgLIAZBAWohBgwACwsgCAvIAQEFfyACIQcCQANAIAcgA08NASAEIAdqLQAABEAgACAHQQJ0aigCACEIIAEgB0ECdGooAgAhCSAIIAlBsfPd8XlscyAGcSEKAkADQCAFIApBAnRqKAIAIQsgC0UEQCAFIApBAnRqIAdBAWo2AgAMAgsgC0EBayELIAAgC0ECdGooAgAgCEYgASALQQJ0aigCACAJRnEEQCAEIAtqQQI6AAAgBCAHakECOgAADAILIApBAWogBnEhCgwACwsLIAdBAWohBwwACwsLogMBB38gAyEGAkADQCAGIARPDQEgBSAGai0AAEECRwRAIAZBAWohBgwBCyAGIQcgBiEIAkADQCAIIAJPDQEgBSAIai0AAEECRw0BIAhBAWohCAwACwsgBwRAIAdBAWtBAnQhCyAAIAtqKAIAIQkgASALaigCACEKBUHnzKfQBiEJQYXdntt7IQoLIAchBgJAA0AgBiAITw0BIAZBAnQhCyAJIAAgC2ooAgAQBiEJIAogASALaigCABAGIQogBkEBaiEGDAALCyAIIAJJBEAgCEECdCELIAkgACALaigCABAGIQkgCiABIAtqKAIAEAYhCgUgCUGF3Z7bexAGIQkgCkHnzKfQBhAGIQoLIAkgCCAHa3MQByEJIAogCCAHa0GV08feBWxzEAchCiAHIQYCQANAIAYgCE8NASAGQQJ0IQsgBiAHa0EBaiEMIAAgC2ogCSAMQa/W074CbHMgACALaigCABAGIAoQBhAHNgIAIAEgC2ogCiAMQbHP2bIBbGogASALaigCABAGIAkQBhAHNgIAIAZBAWohBgwACwsMAAsLIAYL';
+  'AGFzbQEAAAABSwhgCX9/f39/f39/fwF/YAV/f39/fwBgCH9/f39/f39/AGAGf39/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AGAJf39/f39/f39/AAIPAQNlbnYGbWVtb3J5AgABAw0MAAEAAgMDBAUGAwcDB08JBWZpcnN0AAAHcGVuZGluZwACB3Jlc2VydmUAAwVjbGFpbQAEBHN0YXkABQVzaWV2ZQAICmNhbmRpZGF0ZXMACQRtYXJrAAoEa2V5cwALCrMQDOwCAQ9/QQEgBEEFbHRBAWshDiAEQQRrQR50IQ9B7/ve9wEgDnEhEUHGsYzjACAOcSESQZCEoYgCIA5xIRMCQANAIAkgA08NASAJQQJ0IRAgACAQaigCACEKIAEgEGooAgBBAXIhC0EAIQwgCiAOcSENAkADQCATIA0gDSARcSASanJxDQEgDEEBaiEMIAogDCALbGogDnEhDQwACwsgAiAQaiAPIA1yNgIAIA1BBXZBAnQhFEEBIA10IRUgBSAUaigCACEWIBYgFXEEQCAPIA1yIAYgFyAHIAgQASAXQQFqIRcFIAUgFGogFiAVcjYCAAsDQCAMQQFqIQwgCiAMIAtsaiAOcSENIBMgDSANIBFxIBJqcnFFDQALIA1BBXZBAnQhFEEBIA10IRUgBSAUaigCACEWIBYgFXEEQCAPIA1yIAYgFyAHIAgQASAXQQFqIRcFIAUgFGogFiAVcjYCAAsgCUEBaiEJDAALCyAXC0EBAX8gASACQQJ0aiAANgIAIABBsfPd8XlsIAR2IQUgAyAFQQV2QQJ0aiADIAVBBXZBAnRqKAIAQQEgBXRyNgIAC4cBAQR/IAEhCQJAA0AgCSACTw0BIAAgCUECdGooAgAhDCAMQbHz3fF5bCAEdiEKIAMgCkEFdkECdGooAgBBASAKdHEEQCAMIAVxIQwgBiAMQQV2QQJ0aigCAEEBIAx0cQRAIAggC0ECdGogByAJajYCACALQQFqIQsLCyAJQQFqIQkMAAsLIAsLxQIBDH9BASAFQQVsdEEBayEPIAVBBGtBHnQhEEHv+973ASAPcSERQcaxjOMAIA9xIRJBkIShiAIgD3EhEwJAA0AgCCAETw0BIAIgCEECdGooAgBBAnQhCSAAIAlqKAIAIQogASAJaigCAEEBciELIAMgCEECdGooAgAgD3EhDkEAIQwgCiAPcSENAkADQCANIA5GDQEgDEEBaiEMIAogDCALbGogD3EhDQwACwsDQCAMQQFqIQwgCiAMIAtsaiAPcSENIBMgDSANIBFxIBJqcnFFDQALIAMgCEECdGogECANcjYCAANAIAxBAWohDCAKIAwgC2xqIA9xIQ0gEyANIA0gEXEgEmpycUUNAAsgByAIQQJ0aiAQIA1yQYCAgIB4QQAgBiANQQV2QQJ0aigCAEEBIA10cRtyNgIAIAhBAWohCAwACwsLqQEBBn8CQANAIAYgAU8NASAAIAZBAnRqKAIAIQcgByACcSEIIAhBBXZBAnQhCUEBIAh0IQogAyAJaigCACAKcUUEQCADIAlqIAMgCWooAgAgCnI2AgAFIAQgCWooAgAgCnFFBEAgBCAJaiAEIAlqKAIAIApyNgIAIAdBAEgEQCAFIAtBAnRqIAdB/////wdxNgIAIAtBAWohCwsLCyAGQQFqIQYMAAsLIAsLYAEDfwJAA0AgBiACTw0BIAEgBkECdGooAgAgA3EhByAEIAdBBXZBAnRqKAIAQQEgB3RxBEAgBSAIQQJ0aiAAIAZBAnRqKAIANgIAIAhBAWohCAsgBkEBaiEGDAALCyAICykAIAFB0dr45HxsQQ93QZPrnNwBbCEBIAAgAXNBDXdBBWxB5NbRsn5qCywAIAAgAEEQdnNB65Svr3hsIQAgACAAQQ12c0G13MqVfGwhACAAIABBEHZzC3IBBX8gASEGAkADQCAGIAJPDQEgACAGQQJ0aigCACADcSEHIAdBBXZBAnQhCEEBIAd0IQkgBCAIaigCACEKIAogCXEEQCAFIAhqIAUgCGooAgAgCXI2AgAFIAQgCGogCiAJcjYCAAsgBkEBaiEGDAALCwtYAQN/IAEhBgJAA0AgBiACTw0BIAAgBkECdGooAgAgA3EhByAEIAdBBXZBAnRqKAIAQQEgB3RxBEAgBSAGakEBOgAAIAhBAWohCAsgBkEBaiEGDAALCyAIC90BAQV/IAIhCQJAA0AgCSADTw0BIAQgCWotAABBAEcgACAJQQJ0aigCACAHcSAIRnEEQCAAIAlBAnRqKAIAIQogASAJQQJ0aigCACELIAogC0Gx893xeWxzIAZxIQwCQANAIAUgDEECdGooAgAhDSANRQRAIAUgDEECdGogCUEBajYCAAwCCyANQQFrIQ0gACANQQJ0aigCACAKRiABIA1BAnRqKAIAIAtGcQRAIAQgDWpBAjoAACAEIAlqQQI6AAAMAgsgDEEBaiAGcSEMDAALCwsgCUEBaiEJDAALCwuiAwEHfyADIQYCQANAIAYgBE8NASAFIAZqLQAAQQJHBEAgBkEBaiEGDAELIAYhByAGIQgCQANAIAggAk8NASAFIAhqLQAAQQJHDQEgCEEBaiEIDAALCyAHBEAgB0EBa0ECdCELIAAgC2ooAgAhCSABIAtqKAIAIQoFQefMp9AGIQlBhd2e23shCgsgByEGAkADQCAGIAhPDQEgBkECdCELIAkgACALaigCABAGIQkgCiABIAtqKAIAEAYhCiAGQQFqIQYMAAsLIAggAkkEQCAIQQJ0IQsgCSAAIAtqKAIAEAYhCSAKIAEgC2ooAgAQBiEKBSAJQYXdntt7EAYhCSAKQefMp9AGEAYhCgsgCSAIIAdrcxAHIQkgCiAIIAdrQZXTx94FbHMQByEKIAchBgJAA0AgBiAITw0BIAZBAnQhCyAGIAdrQQFqIQwgACALaiAJIAxBr9bTvgJscyAAIAtqKAIAEAYgChAGEAc2AgAgASALaiAKIAxBsc/ZsgFsaiABIAtqKAIAEAYgCRAGEAc2AgAgBkEBaiEGDAALCwwACwsgBgs=';
 
 interface Exports {
   first(
@@ -58,7 +58,17 @@ interface Exports {
   stay(moving: number, held: number, m: number, mask: number, twice: number, out: number): number;
   sieve(h1: number, from: number, to: number, mask: number, once: number, twice: number): void;
   candidates(h1: number, from: number, to: number, mask: number, twice: number, flags: number): number;
-  mark(h1: number, h2: number, from: number, to: number, flags: number, table: number, tmask: number): void;
+  mark(
+    h1: number,
+    h2: number,
+    from: number,
+    to: number,
+    flags: number,
+    table: number,
+    tmask: number,
+    partMask: number,
+    part: number,
+  ): void;
   keys(h1: number, h2: number, n: number, from: number, to: number, flags: number): number;
 }
 
@@ -68,6 +78,9 @@ const HOLDERS_FILTER = 2 ** HOLDERS_BITS;
 
 /** Lines a call (see wasmRecords.ts, TIERING_BLOCKS: the optimised code comes in between calls only). */
 export const CALL_LINES = 1 << 14;
+
+/** At most 2 ** this many parts of the exact table (see writeKeys). */
+const MAX_PART_BITS = 6;
 
 /** Slots of the table of `count` lines whose content may repeat (see writeKeys): half of them at most filled. */
 function tableSlots(count: number): number {
@@ -201,6 +214,10 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
     return { contested: contested.subarray(0, count), staying: staying.slice(0, stay) };
   };
   const keys = new Uint32Array(memory.buffer, 0, 2 * n);
+  // The room past the flags (a table too big for the bitmap: one content filling a part, as a file
+  // of blank lines) is zero until a table uses it, the memory being new or zeroed: only a later use
+  // zeroes it, so the pages a table never reaches are never made resident.
+  let roomUsed = false;
   /**
    * contextKeys (see freshLids.ts) in WebAssembly, over the fingerprints copied into `keys`: in
    * JavaScript, loops a process runs once, mostly before V8 has optimised them, its sieve, table
@@ -216,11 +233,34 @@ export function claimMemory(n: number, length: number): ClaimMemory | undefined 
     let count = 0;
     for (let from = 0; from < n; from += CALL_LINES)
       count += exports.candidates(0, from, Math.min(n, from + CALL_LINES), sieveMask, twiceAt, flagsAt);
-    const slots = tableSlots(count);
-    const table = 4 * slots <= bitmapBytes ? onceAt : tableAt;
-    new Uint8Array(memory.buffer, table, 4 * slots).fill(0);
-    for (let from = 0; from < n; from += CALL_LINES)
-      exports.mark(0, h2At, from, Math.min(n, from + CALL_LINES), flagsAt, table, slots - 1);
+    // The exact table is made a part of the candidates at a time, parts by h1's top bits (equal
+    // contents share h1, so they meet in one part): as many parts as bring each part's table into
+    // the sieve's first bitmap, which is resident already. Sized by every candidate at once, its own
+    // room past the flags (zeroed, so made resident) added up to 32 MiB to the peak of a file of
+    // 3,000,000 lines where most lines repeat; repeatedLines, the JavaScript reference, parts too.
+    let partBits = 0;
+    while (partBits < MAX_PART_BITS && 4 * tableSlots(Math.ceil((count / 2 ** partBits) * 1.25)) > bitmapBytes)
+      partBits++;
+    const parts = 2 ** partBits;
+    const shift = 32 - partBits;
+    const partMask = partBits === 0 ? 0 : ((parts - 1) << shift) | 0;
+    const perPart = new Uint32Array(parts);
+    if (partBits === 0) perPart[0] = count;
+    else {
+      const flags = new Uint8Array(memory.buffer, flagsAt, n);
+      for (let i = 0; i < n; i++) if (flags[i]) perPart[keys[i]! >>> shift]!++;
+    }
+    for (let part = 0; part < parts; part++) {
+      if (perPart[part] === 0) continue;
+      const slots = tableSlots(perPart[part]!);
+      const inBitmap = 4 * slots <= bitmapBytes;
+      const table = inBitmap ? onceAt : tableAt;
+      if (inBitmap || roomUsed) new Uint8Array(memory.buffer, table, 4 * slots).fill(0);
+      if (!inBitmap) roomUsed = true;
+      const partValue = partBits === 0 ? 0 : (part << shift) | 0;
+      for (let from = 0; from < n; from += CALL_LINES)
+        exports.mark(0, h2At, from, Math.min(n, from + CALL_LINES), flagsAt, table, slots - 1, partMask, partValue);
+    }
     new Uint8Array(memory.buffer, onceAt, 2 * bitmapBytes).fill(0);
     for (let from = 0; from < n; ) from = exports.keys(0, h2At, n, from, Math.min(n, from + CALL_LINES), flagsAt);
   };

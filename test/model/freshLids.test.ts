@@ -536,5 +536,32 @@ describe("a big file's keys written in WebAssembly are contextKeys'", () => {
     expectSameKeys(drawn(40_000, 1, 40, 9), 4);
     expectSameKeys(drawn(200_000, 0.5, 8, 11), 4);
     expectSameKeys(drawn(70_000, 0.3, 8, 13), 5);
+    // Six contents of some 33,000 lines each: parts whose table is too big for the bitmap, one
+    // after another in the room past the flags.
+    expectSameKeys(drawn(200_000, 1, 40, 17), 4);
+  });
+
+  it('on contents sharing h1 and the low bits of h2, each once (unique: keyed by their fingerprints)', () => {
+    // Twins in the same slot of the exact table, amid unique lines and a stretch, one pair across
+    // a call's end and one on the last line: only the second fingerprint tells them apart.
+    const n = 70_000;
+    const h1 = new Uint32Array(n);
+    const h2 = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      h1[i] = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+      h2[i] = Math.imul(i + 7, 0x85ebca6b) >>> 0;
+    }
+    for (const [x, y] of [
+      [10, 20],
+      [CALL_LINES - 1, CALL_LINES],
+      [40_000, n - 1],
+    ] as const) {
+      h1[y] = h1[x]!;
+      h2[y] = (h2[x]! ^ 0x80000000) >>> 0;
+    }
+    h1[100] = h1[101] = 5;
+    h2[100] = h2[101] = 6;
+    expectSameKeys({ h1, h2 }, 4);
+    expectSameKeys({ h1, h2 }, 5);
   });
 });

@@ -268,17 +268,20 @@
         (br $lines)))
     (local.get $count))
 
-  ;; Lines $from..$to-1 flagged 1 at $flags, each looked up in the table at $table (open
+  ;; Lines $from..$to-1 flagged 1 at $flags whose h1 has $part in the bits of $partMask (the
+  ;; table's part: see wasmClaims.ts, writeKeys), each looked up in the table at $table (open
   ;; addressing, $tmask + 1 slots of a line + 1, zeroed first) by its two fingerprints: the
   ;; first line of a content is entered; a later one, and that first, are flagged 2 (repeated).
   (func (export "mark") (param $h1 i32) (param $h2 i32) (param $from i32) (param $to i32) (param $flags i32)
-      (param $table i32) (param $tmask i32)
+      (param $table i32) (param $tmask i32) (param $partMask i32) (param $part i32)
     (local $i i32) (local $a i32) (local $b i32) (local $s i32) (local $first i32)
     (local.set $i (local.get $from))
     (block $done
       (loop $lines
         (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
-        (if (i32.load8_u (i32.add (local.get $flags) (local.get $i)))
+        (if (i32.and (i32.ne (i32.load8_u (i32.add (local.get $flags) (local.get $i))) (i32.const 0))
+              (i32.eq (i32.and (i32.load (i32.add (local.get $h1) (i32.shl (local.get $i) (i32.const 2))))
+                (local.get $partMask)) (local.get $part)))
           (then
             (local.set $a (i32.load (i32.add (local.get $h1) (i32.shl (local.get $i) (i32.const 2)))))
             (local.set $b (i32.load (i32.add (local.get $h2) (i32.shl (local.get $i) (i32.const 2)))))
