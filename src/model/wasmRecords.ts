@@ -43,6 +43,8 @@ export interface RecordMemory {
    * decode).
    */
   digests(): string;
+  /** Hands the memory on to the next module made (see giveBack): no view of it may be used after. */
+  done(): undefined;
 }
 
 /**
@@ -74,6 +76,10 @@ export function recordMemory(lines: number, block: number, pieceLines = lines, r
   return {
     text: Buffer.from(memory.buffer, textAt, 16 * textLines),
     decode: () => (decodeAt(0, lines) ? words(lines) : undefined),
+    done: () => {
+      giveBack(memory);
+      return undefined;
+    },
     decodeAt,
     words,
     digests() {

@@ -139,11 +139,18 @@ export class SavedIndex {
 
   /** LID codes of lines from..to-1, or undefined when the index proved damaged or was replaced. */
   lids(from: number, to: number): Uint32Array | undefined {
-    if (from < to && to <= this.head.lines && this.head.lines >= WASM_RECORDS) {
+    // A span of more than a block of a big index is read into WebAssembly's memory (a module made a
+    // call: a line at a time, as an outline asks, that made one a line, half as slow again).
+    if (to - from > BLOCK && to <= this.head.lines && this.head.lines >= WASM_RECORDS) {
       const first = Math.floor(from / BLOCK);
       const blocks = Array.from({ length: Math.ceil(to / BLOCK) - first }, (_, k) => first + k);
       const read = this.blocksRead(blocks);
-      if (read !== null) return read?.lids.slice(from - first * BLOCK, to - first * BLOCK);
+      if (read === undefined) return undefined;
+      if (read !== null) {
+        const lids = read.lids.slice(from - first * BLOCK, to - first * BLOCK);
+        read.done();
+        return lids;
+      }
     }
     const words = this.recordWords(from, to)?.words;
     if (!words) return undefined;
@@ -166,19 +173,29 @@ export class SavedIndex {
       const b = Math.floor(n / BLOCK);
       if (blocks[blocks.length - 1] !== b) blocks.push(b);
     }
-    // A big index's blocks are read together into WebAssembly's memory, decoded and checked there.
-    const read = this.head.lines >= WASM_RECORDS ? this.blocksRead(blocks) : null;
-    if (read === undefined) return undefined;
-    if (read) {
-      for (let i = 0, k = 0; i < numbers.length; i++) {
-        const n = numbers[i]!;
-        while (blocks[k] !== Math.floor(n / BLOCK)) k++;
-        const at = k * BLOCK + (n % BLOCK);
-        out[i * 3] = read.h1[at]!;
-        out[i * 3 + 1] = read.h2[at]!;
-        out[i * 3 + 2] = read.lids[at]!;
+    // A big index's blocks are read into WebAssembly's memory, decoded and checked there, at most
+    // READ_PIECE lines of them at a time (all at once, a search hitting every block of 10,000,000
+    // lines held 28 bytes a line of them: 1.8 times main's peak), the memory handed on between.
+    if (this.head.lines >= WASM_RECORDS) {
+      const group = READ_PIECE / BLOCK;
+      let i = 0;
+      for (let g = 0; g < blocks.length; g += group) {
+        const some = blocks.slice(g, g + group);
+        const read = this.blocksRead(some);
+        if (read === undefined) return undefined;
+        if (read === null) break; // no WebAssembly here: JavaScript reads them all below
+        for (let k = 0; i < numbers.length && k < some.length; i++) {
+          const n = numbers[i]!;
+          while (k < some.length && some[k] !== Math.floor(n / BLOCK)) k++;
+          if (k === some.length) break;
+          const at = k * BLOCK + (n % BLOCK);
+          out[i * 3] = read.h1[at]!;
+          out[i * 3 + 1] = read.h2[at]!;
+          out[i * 3 + 2] = read.lids[at]!;
+        }
+        read.done();
       }
-      return out;
+      if (i === numbers.length) return out;
     }
     for (let i = 0; i < numbers.length; ) {
       // The lines of one block at a time: its records are read and checked once.
@@ -267,32 +284,48 @@ export class SavedIndex {
 
   /**
    * The records of the blocks `blocks` (ascending, distinct), block blocks[k]'s lines from line k·BLOCK of the arrays
-   * (views of WebAssembly's memory): each run of neighbouring blocks read at once, all decoded and each checked against
-   * its digest there. Undefined when damaged or unreadable; null where WebAssembly cannot be had.
+   * (views of WebAssembly's memory, which `done` hands on once they are no longer used): each run of neighbouring
+   * blocks read, decoded and, in order, checked against its digests there. Undefined when damaged or unreadable; null
+   * where WebAssembly cannot be had.
    */
-  private blocksRead(blocks: readonly number[]): Pick<LineIndex, 'h1' | 'h2' | 'lids'> | undefined | null {
+  private blocksRead(
+    blocks: readonly number[],
+  ): (Pick<LineIndex, 'h1' | 'h2' | 'lids'> & { readonly done: () => void }) | undefined | null {
     const last = blocks[blocks.length - 1]!;
     // Only the file's last block may be short; it comes last.
     const n = (blocks.length - 1) * BLOCK + Math.min(BLOCK, this.head.lines - last * BLOCK);
-    const memory = recordMemory(n, BLOCK);
-    if (!memory) return null;
     // [k, e): runs of neighbouring blocks, blocks[k]..blocks[e - 1].
     const runs: Array<[number, number]> = [];
+    let longest = 0;
     for (let k = 0, e = 1; k < blocks.length; k = e++) {
       while (e < blocks.length && blocks[e] === blocks[k]! + (e - k)) e++;
       runs.push([k, e]);
+      longest = Math.max(longest, Math.min(n, e * BLOCK) - k * BLOCK);
     }
-    for (const [k, e] of runs) {
-      const text = memory.text.subarray(k * BLOCK * RECORD_B64, Math.min(n, e * BLOCK) * RECORD_B64);
+    // The text of one run at a time: decoded into its place before the next is read.
+    const memory = recordMemory(n, BLOCK, longest);
+    if (!memory) return null;
+    const digestsHold = (upTo: number): boolean => {
+      const digests = memory.digests();
+      for (const [k, e] of runs.slice(0, upTo))
+        if (!this.sameDigests(blocks[k]!, digests.slice(k * BLOCK_DIGEST, e * BLOCK_DIGEST))) return false;
+      return true;
+    };
+    for (let r = 0; r < runs.length; r++) {
+      const [k, e] = runs[r]!;
+      const count = Math.min(n, e * BLOCK) - k * BLOCK;
+      const text = memory.text.subarray(0, count * RECORD_B64);
       const got = this.readInto(text, this.recordsAt + blocks[k]! * BLOCK * RECORD_B64);
-      if (got === undefined) return undefined;
-      if (got !== text.length) return this.damaged('its records are damaged');
+      if (got === undefined) return memory.done();
+      if (got !== text.length || !memory.decodeAt(k * BLOCK, count)) {
+        // The blocks before it are checked first, as reading them one after another would.
+        const held = digestsHold(r);
+        memory.done();
+        return held ? this.damaged('its records are damaged') : undefined;
+      }
     }
-    if (!memory.decodeAt(0, n)) return this.damaged('its records are damaged');
-    const digests = memory.digests();
-    for (const [k, e] of runs)
-      if (!this.sameDigests(blocks[k]!, digests.slice(k * BLOCK_DIGEST, e * BLOCK_DIGEST))) return undefined;
-    return memory.words(n);
+    if (!digestsHold(runs.length)) return memory.done();
+    return { ...memory.words(n), done: () => memory.done() };
   }
 
   /** Whether `digests` are those of blocks b.. in the head; else the index is set aside for the first that is not. */
