@@ -162,12 +162,10 @@ function search(
   flags.push('--regexp', matching.wanted, '--');
   // Its environment holds nothing that would change the files it lists.
   const rgEnv = { PATH: settings.env.PATH ?? '', HOME: settings.env.HOME ?? '' };
-  // Its hits go to a file, not a pipe it would wait on each time it filled (see childOutput).
   const run = output('rg', [...(checked ? ['--debug'] : []), ...flags, ...request.dirs], {
     env: rgEnv,
     stderr: checked,
     watchStderr: checked ? logWatch(request.dirs) : undefined,
-    stdoutInFile: true,
   });
   return run.then(async (r) => {
     if (!r || (r.status !== 0 && r.status !== 1)) return undefined; // not installed, failed, or stopped
@@ -179,7 +177,7 @@ function search(
     // searched whatever the ignore rules say), unless they would not fit on its command line.
     if (listed.length <= MAX_READ_BESIDE) return { found: r.stdout, unanswered: new Set(listed) };
     if (listed.reduce((bytes, file) => bytes + Buffer.byteLength(file) + 1, 0) > MAX_NAMED_BYTES) return undefined;
-    const named = await output('rg', [...flags, ...listed], { env: rgEnv, stdoutInFile: true });
+    const named = await output('rg', [...flags, ...listed], { env: rgEnv });
     if (!named || (named.status !== 0 && named.status !== 1)) return undefined;
     return { found: Buffer.concat([r.stdout, named.stdout]), unanswered: new Set<string>() };
   });

@@ -43,57 +43,5 @@ describe('childOutput', () => {
 
   it('gives nothing for a program that cannot start', async () => {
     expect(await childOutput('/nonexistent/program', [], {})).toBeUndefined();
-    expect(await childOutput('/nonexistent/program', [], { stdoutInFile: true })).toBeUndefined();
-  });
-
-  describe('with stdout in a file', () => {
-    const stdoutKind = ['-e', 'process.stdout.write(require("fs").fstatSync(1).isFile() ? "file" : "other")'];
-
-    it.runIf(process.platform === 'linux')('gives the program a file with no name as its stdout', async () => {
-      expect((await childOutput(process.execPath, stdoutKind, { stdoutInFile: true }))?.stdout.toString()).toBe('file');
-      expect((await childOutput(process.execPath, stdoutKind, {}))?.stdout.toString()).toBe('other');
-      // No name links to it: nothing is left behind, whatever happens to rt.
-      const links = ['-e', 'process.stdout.write(String(require("fs").fstatSync(1).nlink))'];
-      expect((await childOutput(process.execPath, links, { stdoutInFile: true }))?.stdout.toString()).toBe('0');
-    });
-
-    it('gives the exit status and all that was printed, and what stderr had when asked', async () => {
-      const r = await childOutput(
-        process.execPath,
-        [
-          '-e',
-          'process.stdout.write(Buffer.alloc(3_000_000, 0x61)); process.stderr.write("err"); process.exitCode = 3',
-        ],
-        { stdoutInFile: true, stderr: true },
-      );
-      expect(r?.status).toBe(3);
-      expect(r?.stdout.length).toBe(3_000_000);
-      expect(r?.stdout.every((b) => b === 0x61)).toBe(true);
-      expect(r?.stderr.toString()).toBe('err');
-      const none = await childOutput(process.execPath, ['-e', ''], { stdoutInFile: true });
-      expect(none?.status).toBe(0);
-      expect(none?.stdout.length).toBe(0);
-    });
-
-    it('stops a program printing more than maxBytes, and gives nothing', async () => {
-      expect(
-        await childOutput(process.execPath, print(3_000_000), { maxBytes: 1_000_000, stdoutInFile: true }),
-      ).toBeUndefined();
-      // Still printing: stopped while it runs.
-      expect(
-        await childOutput(process.execPath, ['-e', 'setInterval(() => process.stdout.write("x".repeat(65536)), 1)'], {
-          maxBytes: 1_000_000,
-          stdoutInFile: true,
-        }),
-      ).toBeUndefined();
-    });
-
-    it('gives nothing when the watch of stderr stops the program', async () => {
-      const both = ['-e', 'process.stdout.write("out"); process.stderr.write(Buffer.alloc(2_000_000, 0x62))'];
-      const watchStderr = () => false;
-      expect(
-        await childOutput(process.execPath, both, { stderr: true, watchStderr, stdoutInFile: true }),
-      ).toBeUndefined();
-    });
   });
 });
