@@ -305,26 +305,40 @@ export class SavedIndex {
     // The text of one run at a time: decoded into its place before the next is read.
     const memory = recordMemory(n, BLOCK, longest);
     if (!memory) return null;
-    const digestsHold = (upTo: number): boolean => {
+    /** Whether the digests of `ranges` ([k, e): blocks[k]..blocks[e - 1], decoded) are the head's. */
+    const digestsHold = (ranges: ReadonlyArray<readonly [number, number]>): boolean => {
       const digests = memory.digests();
-      for (const [k, e] of runs.slice(0, upTo))
+      for (const [k, e] of ranges)
         if (!this.sameDigests(blocks[k]!, digests.slice(k * BLOCK_DIGEST, e * BLOCK_DIGEST))) return false;
       return true;
     };
-    for (let r = 0; r < runs.length; r++) {
-      const [k, e] = runs[r]!;
-      const count = Math.min(n, e * BLOCK) - k * BLOCK;
+    /** The text of `count` lines from blocks[k]'s first read into the text's start and decoded into place. */
+    const readRun = (k: number, count: number): boolean | undefined => {
       const text = memory.text.subarray(0, count * RECORD_B64);
       const got = this.readInto(text, this.recordsAt + blocks[k]! * BLOCK * RECORD_B64);
-      if (got === undefined) return memory.done();
-      if (got !== text.length || !memory.decodeAt(k * BLOCK, count)) {
-        // The blocks before it are checked first, as reading them one after another would.
-        const held = digestsHold(r);
+      if (got === undefined) return undefined;
+      return got === text.length && memory.decodeAt(k * BLOCK, count);
+    };
+    for (let r = 0; r < runs.length; r++) {
+      const [k, e] = runs[r]!;
+      const read = readRun(k, Math.min(n, e * BLOCK) - k * BLOCK);
+      if (read === undefined) return memory.done();
+      if (!read) {
+        // The blocks before the first of this run that cannot be read are checked first, as
+        // reading the blocks one after another would: they are read again a block at a time.
+        let good = k;
+        for (let b = k; b < e; b++) {
+          const one = readRun(b, Math.min(n, (b + 1) * BLOCK) - b * BLOCK);
+          if (one === undefined) return memory.done();
+          if (!one) break;
+          good = b + 1;
+        }
+        const held = digestsHold(good > k ? [...runs.slice(0, r), [k, good]] : runs.slice(0, r));
         memory.done();
         return held ? this.damaged('its records are damaged') : undefined;
       }
     }
-    if (!digestsHold(runs.length)) return memory.done();
+    if (!digestsHold(runs)) return memory.done();
     return { ...memory.words(n), done: () => memory.done() };
   }
 

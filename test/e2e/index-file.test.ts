@@ -341,6 +341,16 @@ describe('the saved index', () => {
       expect(r.stdout).toBe(fresh[0]);
       const asides = r.stderr.split('\n').filter((line) => line.includes('set aside'));
       expect(asides[0]).toMatch('set aside (its records of lines 29697-30720 are damaged)');
+      // The same in two neighbouring hit blocks, read as one run: the earlier is named.
+      fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
+      let run2 = saved;
+      run2 = `${run2.slice(0, at(51_190))}${run2[at(51_190)] === 'A' ? 'B' : 'A'}${run2.slice(at(51_190) + 1)}`;
+      run2 = `${run2.slice(0, at(51_210))}*${run2.slice(at(51_210) + 1)}`;
+      plantIndex(dir, run2, 'big.txt');
+      const r2 = run(commands[0]!, dir);
+      expect(r2.stdout).toBe(fresh[0]);
+      const asides2 = r2.stderr.split('\n').filter((line) => line.includes('set aside'));
+      expect(asides2[0]).toMatch('set aside (its records of lines 50177-51200 are damaged)');
     },
   );
 });

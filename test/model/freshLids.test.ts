@@ -541,6 +541,20 @@ describe("a big file's keys written in WebAssembly are contextKeys'", () => {
     expectSameKeys(drawn(200_000, 1, 40, 17), 4);
   });
 
+  it("with a part's table past the flags after another's: no entry of the earlier part kept", () => {
+    // Part 0's twins fill half of its 131,072 slots past the flags; part 1's, in the same room,
+    // would find every slot of its 65,536 held by part 0's entries were they not cleared (and
+    // probe forever). X: imul(X, 0x9e3779b1) is 32,768 modulo 2^17, so each twin pair shares a slot.
+    let inverse = 1;
+    for (let i = 0; i < 5; i++) inverse = Math.imul(inverse, 2 - Math.imul(0x9e3779b1, inverse));
+    const x = Math.imul(32_768, inverse) & 0x1ffff;
+    const h1: number[] = [];
+    const h2: number[] = [];
+    for (let j = 0; j < 32_768; j++) h1.push(j, j), h2.push(0, x);
+    for (let j = 0; j < 16_384; j++) h1.push((1 << 29) | j, (1 << 29) | j), h2.push(0, x);
+    expectSameKeys({ h1: Uint32Array.from(h1), h2: Uint32Array.from(h2) }, 4);
+  }, 60_000);
+
   it('on contents sharing h1 and the low bits of h2, each once (unique: keyed by their fingerprints)', () => {
     // Twins in the same slot of the exact table, amid unique lines and a stretch, one pair across
     // a call's end and one on the last line: only the second fingerprint tells them apart.

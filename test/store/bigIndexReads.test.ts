@@ -26,6 +26,19 @@ vi.mock('../../src/model/wasmRecords.js', async (importOriginal) => {
   };
 });
 
+// A memory handed on is filled with 0xff here (the next module zeroes it anyway): a view of it
+// used after `done` gives wrong LIDs, which the tests below would see.
+vi.mock('../../src/model/wasmModule.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/model/wasmModule.js')>();
+  return {
+    ...real,
+    giveBack: (memory: WebAssembly.Memory) => {
+      new Uint8Array(memory.buffer).fill(0xff);
+      return real.giveBack(memory);
+    },
+  };
+});
+
 afterAll(cleanup);
 // rt's clock a minute ahead: an index saved now is trusted alone (not "racy").
 beforeAll(() => {
