@@ -166,7 +166,7 @@ function readFileRows(
     // and checked: one swapped for a link out of the root is not followed.
     // (A file the search found no trusted index of, moments ago, is read: not looked up again.)
     if (output.before === 0 && output.after === 0 && !output.enclosing && found && (!checked || checked.index)) {
-      const rows = hitRowsAsFound(world, resolved, searched, found, output, checked?.index);
+      const rows = hitRowsAsFound(world, resolved, searched, found, output, isHit, checked?.index);
       if (rows)
         return { file: { ...file, resolved }, persist: noPersist, rows, hit: rows.map(isRow), hits: rows.length };
     }
@@ -292,6 +292,7 @@ function hitRowsAsFound(
   searched: readonly number[],
   found: ReadonlyMap<number, Buffer>,
   output: ReportOptions,
+  isHit: (content: Buffer) => boolean,
   checked: TrustedIndex | undefined,
 ): FoundLine[] | undefined {
   const read: Buffer[] = [];
@@ -306,7 +307,7 @@ function hitRowsAsFound(
   const known = indexedLinesAsRead(world.stateOf(resolved), resolved, searched, read, checked);
   if (!known) return undefined;
   const { lids, contents } = known;
-  for (const content of contents) if (!matchesLine(output.matcher, content)) return undefined;
+  if (!contents.every(isHit)) return undefined;
   const rows: FoundLine[] = [];
   for (let k = 0; k < searched.length; k++) {
     const content = contents[k]!;

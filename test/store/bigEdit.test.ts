@@ -13,12 +13,11 @@ import { lineContent, splitLines, type FileLines } from '../../src/model/lines.j
 import { applyChanges, type PlannedChange } from '../../src/model/patch/plan.js';
 import { BIG_EDIT_AT, editAround, type LidLookup, STREAM_LINES, wholeIndex } from '../../src/store/bigEdit.js';
 import { contentDigest, saveIndex, statFile } from '../../src/store/indexedFile.js';
-import { resolveInRoot } from '../../src/store/root.js';
 import { BLOCK, SavedIndex } from '../../src/store/savedIndex.js';
 import { StateStore } from '../../src/store/state.js';
 import { versionOf, writeTemp } from '../../src/store/writeFile.js';
 import { readSettings } from '../../src/settings/env.js';
-import { bigFile, nextTick } from '../support/bigFiles.js';
+import { bigFile, savedAsWritten } from '../support/bigFiles.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
 
 afterAll(cleanup);
@@ -38,25 +37,8 @@ afterEach(() => {
 /** About 1.5 MB: a BOM, CRLF endings with some LF, tabs, invalid UTF-8, empty lines, and no final newline. */
 const bigText = (lines?: number) => bigFile('\r\n', true, false, lines);
 
-/**
- * `bytes` at `rel` with its index saved, as rt's own write leaves them (its content written, its
- * mode set a tick later): a stamp trusted alone (see ownWriteSettled), unless `racy`.
- */
-function indexed(rel: string, bytes: Buffer, racy = false) {
-  const since = Date.now();
-  const abs = path.join(root, rel);
-  fs.writeFileSync(abs, bytes);
-  nextTick(root);
-  fs.chmodSync(abs, 0o644);
-  const st = fs.statSync(abs, { bigint: true });
-  const wrote = { ino: String(st.ino), mtimeNs: String(st.mtimeNs), size: Number(st.size) };
-  const file = resolveInRoot({ dir: root, cwd: root }, rel);
-  const lines = splitLines(bytes);
-  const index = buildIndex(hashLines(lines));
-  const own = racy ? {} : { writtenSince: since, wrote };
-  expect(saveIndex(store, rel, lines, index, statFile(file), { parts: [bytes], ...own })).toBe(true);
-  return { abs, file, lines, index };
-}
+/** `bytes` at `rel` with its index saved, as rt's own write leaves them (see savedAsWritten). */
+const indexed = (rel: string, bytes: Buffer, racy = false) => savedAsWritten(store, root, rel, bytes, racy);
 
 /** A plan replacing `deleteCount` lines at `start` (0-based) with `insert`. */
 function replacing(start: number, deleteCount: number, insert: string[]) {

@@ -4,18 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashLines } from '../../src/model/hash.js';
-import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
+import type { LineIndex } from '../../src/model/lineIndex.js';
 import { splitLines, type FileLines } from '../../src/model/lines.js';
 import { applyChanges, type PlannedChange } from '../../src/model/patch/plan.js';
 import { editAround } from '../../src/store/bigEdit.js';
-import { saveIndex, statFile } from '../../src/store/indexedFile.js';
-import { resolveInRoot } from '../../src/store/root.js';
 import { BLOCK } from '../../src/store/savedIndex.js';
 import { StateStore } from '../../src/store/state.js';
 import { versionOf, writeTemp } from '../../src/store/writeFile.js';
 import { readSettings } from '../../src/settings/env.js';
-import { nextTick } from '../support/bigFiles.js';
+import { savedAsWritten } from '../support/bigFiles.js';
 import { cleanup, tempDir } from '../e2e/harness.js';
 
 afterAll(cleanup);
@@ -42,19 +39,7 @@ function fixed(count: number, width: number, eol: string, extra = 0, utf8 = fals
 }
 
 function expectSameEdit(rel: string, original: Buffer, start: number, deleteCount: number, insert: string[]) {
-  const since = Date.now();
-  const abs = path.join(root, rel);
-  fs.writeFileSync(abs, original);
-  nextTick(root);
-  fs.chmodSync(abs, 0o644);
-  const st = fs.statSync(abs, { bigint: true });
-  const wrote = { ino: String(st.ino), mtimeNs: String(st.mtimeNs), size: Number(st.size) };
-  const file = resolveInRoot({ dir: root, cwd: root }, rel);
-  const lines = splitLines(original);
-  const index = buildIndex(hashLines(lines));
-  expect(saveIndex(store, rel, lines, index, statFile(file), { parts: [original], writtenSince: since, wrote })).toBe(
-    true,
-  );
+  const { abs, file, lines, index } = savedAsWritten(store, root, rel, original);
   const plan = (_l: FileLines, _i: LineIndex): PlannedChange[] => [
     {
       start,

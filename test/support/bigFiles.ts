@@ -1,8 +1,15 @@
-// What the tests of big files share: a file of lines of all kinds, and a wait for the file
-// system's clock.
+// What the tests of big files share: a file of lines of all kinds, a wait for the file
+// system's clock, and a file with its index saved as rt's own write leaves them.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
+import { hashLines } from '../../src/model/hash.js';
+import { buildIndex } from '../../src/model/lineIndex.js';
+import { splitLines } from '../../src/model/lines.js';
+import { saveIndex, statFile } from '../../src/store/indexedFile.js';
+import { resolveInRoot } from '../../src/store/root.js';
+import type { StateStore } from '../../src/store/state.js';
 
 /**
  * `lines` lines (about 1.5 MB for 40,000) of all kinds, line `n` (1-based) holding `marker n`:
@@ -32,4 +39,25 @@ export function nextTick(dir: string): void {
     fs.writeFileSync(probe, 'x');
     if (fs.statSync(probe, { bigint: true }).mtimeNs !== was) return;
   }
+}
+
+/**
+ * `bytes` at `rel` (in the root `root` of `store`) with its index saved, as rt's own write leaves
+ * them (its content written, its mode set a tick later): a stamp trusted alone (see
+ * ownWriteSettled), unless `racy`.
+ */
+export function savedAsWritten(store: StateStore, root: string, rel: string, bytes: Buffer, racy = false) {
+  const since = Date.now();
+  const abs = path.join(root, rel);
+  fs.writeFileSync(abs, bytes);
+  nextTick(root);
+  fs.chmodSync(abs, 0o644);
+  const st = fs.statSync(abs, { bigint: true });
+  const wrote = { ino: String(st.ino), mtimeNs: String(st.mtimeNs), size: Number(st.size) };
+  const file = resolveInRoot({ dir: root, cwd: root }, rel);
+  const lines = splitLines(bytes);
+  const index = buildIndex(hashLines(lines));
+  const own = racy ? {} : { writtenSince: since, wrote };
+  expect(saveIndex(store, rel, lines, index, statFile(file), { parts: [bytes], ...own })).toBe(true);
+  return { abs, file, lines, index };
 }
