@@ -84,14 +84,18 @@ export function repeatedLines(
     a1[e] = h1[i]!;
     line[e] = i;
   }
-  const once = new Uint32Array(1 << (localBits - 5));
-  const twice = new Uint32Array(1 << (localBits - 5));
+  // A small file's bitmaps and gathered fingerprints are the process's scratch, zeroed (a search
+  // reads thousands of small files: arrays made for each were most of their keys' cost).
+  const words = 1 << (localBits - 5);
+  const small = words <= SMALL_SIEVE_WORDS;
+  const once = small ? sieveScratch.subarray(0, words) : new Uint32Array(words);
+  const twice = small ? sieveScratch.subarray(words, 2 * words) : new Uint32Array(words);
   const local = (1 << localBits) - 1;
-  let second = new Uint32Array(1024);
+  let second = small ? gatheredScratch : new Uint32Array(1024);
   for (let p = 0; p + 1 < starts.length; p++) {
     const from = starts[p]!;
     const to = starts[p + 1]!;
-    if (p > 0) {
+    if (p > 0 || small) {
       once.fill(0);
       twice.fill(0);
     }
@@ -113,12 +117,25 @@ export function repeatedLines(
     }
     // Their second fingerprints, gathered in a loop of loads that wait on nothing (looked up as
     // the table probed, each waited on a miss in a big file's h2): 0.2 s of 10,000,000 lines.
-    if (second.length < shared - from) second = new Uint32Array(Math.max(2 * second.length, shared - from));
+    if (second.length < shared - from) {
+      second = new Uint32Array(Math.max(2 * second.length, shared - from));
+      if (small && second.length <= SMALL_GATHERED) gatheredScratch = second;
+    }
     for (let e = from; e < shared; e++) second[e - from] = h2[line[e]!]!;
     markRepeated(a1, second, line, from, shared, repeated);
   }
   return repeated;
 }
+
+/** Words of the sieve's two bitmaps a small file's take from sieveScratch (files of up to 1,024 lines). */
+const SMALL_SIEVE_WORDS = 1 << 8;
+const sieveScratch = new Uint32Array(2 * SMALL_SIEVE_WORDS);
+/** The most second fingerprints kept in gatheredScratch between calls. */
+const SMALL_GATHERED = 1 << 12;
+let gatheredScratch = new Uint32Array(64);
+/** markRepeated's table, when this small: the process's, zeroed. */
+const SMALL_SLOTS = 1 << 12;
+const slotsScratch = new Int32Array(SMALL_SLOTS);
 
 /**
  * Marks in `repeated` the lines of entries from..to-1 (of a1 and line; entry e's second
@@ -136,7 +153,7 @@ function markRepeated(
   let capacity = 64;
   while (capacity < (to - from) * 2) capacity *= 2;
   const mask = capacity - 1;
-  const slots = new Int32Array(capacity);
+  const slots = capacity <= SMALL_SLOTS ? slotsScratch.fill(0, 0, capacity) : new Int32Array(capacity);
   for (let e = from; e < to; e++) {
     const a = a1[e]!;
     const b = b2[e - from]!;
@@ -417,12 +434,17 @@ export function freshLids(hashes: LineHashes, wasmFrom = CLAIMS_IN_WASM): Uint32
     // A big file's scan gave its memory back for these claims (see wasmModule.ts, giveBack): it
     // is not held through JavaScript's.
     dropSpareMemory();
-    const keys = contextKeys(hashes);
+    // (A small file's keys are written over the process's scratch: they are done with before this returns.)
+    const keys = contextKeys(hashes, 2 * n <= KEYS_SCRATCH ? keysScratch.subarray(0, 2 * n) : undefined);
     return n >= wasmFrom ? settledByKeys(keys, length) : assignByKeys(keys, length);
   }
   memory.writeKeys(hashes);
   return memory.lidsOf(new Uint32Array(n));
 }
+
+/** Words of keysScratch: the keys of files of up to 2,048 lines. */
+const KEYS_SCRATCH = 1 << 12;
+const keysScratch = new Uint32Array(KEYS_SCRATCH);
 
 /** A file's first claims: each line's code held, the codes claimed once and twice, the lines holding one twice. */
 interface FirstClaims {
@@ -584,19 +606,23 @@ const SMALL_FILE = 1 << 12;
 function smallFirstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once: CodeSet; twice: FewCodes } {
   const { h1: k1, h2: k2 } = keys;
   const n = k1.length;
-  const once = fewCodes(2 * n);
-  const twice = fewCodes(n);
-  const claim = (code: number) => {
-    if (once.has(code)) twice.add(code);
-    else once.add(code);
-  };
+  // The process's two sets, emptied: a search reads thousands of small files, and their sets are
+  // done with before the file's LIDs are returned (see assignByKeys, settledByKeys).
+  const once = smallOnce.reset(2 * n);
+  const twice = smallTwice.reset(n);
   for (let i = 0; i < n; i++) {
     const k = letterAt(k1[i]!, k2[i]!, 0, length);
     lids[i] = candidate(k1[i]!, k2[i]!, k, length);
-    claim(lids[i]!);
-    claim(candidate(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, k + 1, length), length));
+    claimIn(once, twice, lids[i]!);
+    claimIn(once, twice, candidate(k1[i]!, k2[i]!, letterAt(k1[i]!, k2[i]!, k + 1, length), length));
   }
   return { once, twice };
+}
+
+/** A code claimed: into `once` the first time, into `twice` after. */
+function claimIn(once: FewCodes, twice: FewCodes, code: number): void {
+  if (once.has(code)) twice.add(code);
+  else once.add(code);
 }
 
 /** Bits of a code's value looked up together (a bitmap of 512 KiB, which the processor's cache holds). */
@@ -680,35 +706,56 @@ function firstClaims(keys: LineKeys, length: number, lids: Uint32Array): { once:
  * code takes 4.
  */
 function fewCodes(n = 1 << 20): FewCodes {
-  const table = new CodeTable(n);
-  // 2^23 bits for a big file, fewer for a small one (whose table is small too): some 8 a code.
-  let bits = 10;
-  while (bits < 23 && 1 << bits < n * 8) bits++;
-  const filter = new Uint32Array(Math.max(1, (1 << bits) >>> 5));
-  const bit = (code: number) => Math.imul(code, 0x9e3779b1) >>> (32 - bits);
-  return {
-    has(code) {
-      const b = bit(code);
-      return (filter[b >>> 5]! & (1 << (b & 31))) !== 0 && table.has(code);
-    },
-    add(code) {
-      const b = bit(code);
-      filter[b >>> 5]! |= 1 << (b & 31);
-      table.add(code);
-    },
-    linesIn(lids) {
-      // (The filter's test written out, its values in locals: this loop runs over every line.)
-      const shift = 32 - bits;
-      const words = filter;
-      const found: number[] = [];
-      for (let i = 0; i < lids.length; i++) {
-        const b = Math.imul(lids[i]!, 0x9e3779b1) >>> shift;
-        if (words[b >>> 5]! & (1 << (b & 31)) && table.has(lids[i]!)) found.push(i);
-      }
-      return found;
-    },
-  };
+  return new FewCodeSet().reset(n);
 }
+
+/** See fewCodes: emptied by reset, for another file's claims. */
+class FewCodeSet implements FewCodes {
+  private table = new CodeTable(1);
+  private filter = new Uint32Array(1);
+  private bits = 10;
+
+  /** Empties the set, sized for about `n` codes (it grows past them). */
+  reset(n: number): this {
+    // 2^23 bits for a big file, fewer for a small one (whose table is small too): some 8 a code.
+    let bits = 10;
+    while (bits < 23 && 1 << bits < n * 8) bits++;
+    this.bits = bits;
+    const words = Math.max(1, (1 << bits) >>> 5);
+    if (this.filter.length === words) this.filter.fill(0);
+    else this.filter = new Uint32Array(words);
+    if (!this.table.reuse(n)) this.table = new CodeTable(n);
+    return this;
+  }
+
+  has(code: number): boolean {
+    const b = Math.imul(code, 0x9e3779b1) >>> (32 - this.bits);
+    return (this.filter[b >>> 5]! & (1 << (b & 31))) !== 0 && this.table.has(code);
+  }
+
+  add(code: number): void {
+    const b = Math.imul(code, 0x9e3779b1) >>> (32 - this.bits);
+    this.filter[b >>> 5]! |= 1 << (b & 31);
+    this.table.add(code);
+  }
+
+  linesIn(lids: Uint32Array): number[] {
+    // (The filter's test written out, its values in locals: this loop runs over every line.)
+    const shift = 32 - this.bits;
+    const words = this.filter;
+    const table = this.table;
+    const found: number[] = [];
+    for (let i = 0; i < lids.length; i++) {
+      const b = Math.imul(lids[i]!, 0x9e3779b1) >>> shift;
+      if (words[b >>> 5]! & (1 << (b & 31)) && table.has(lids[i]!)) found.push(i);
+    }
+    return found;
+  }
+}
+
+/** The sets of a small file's first claims (see smallFirstClaims). */
+const smallOnce = new FewCodeSet();
+const smallTwice = new FewCodeSet();
 
 /** A set of few codes (see fewCodes). */
 interface FewCodes extends CodeSet {

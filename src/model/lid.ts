@@ -149,9 +149,24 @@ export class CodeTable {
 
   /** `expected`: about how many codes it will hold (it grows past them). */
   constructor(expected = 1 << 15) {
+    this.table = new Uint32Array(CodeTable.sizeFor(expected));
+  }
+
+  private static sizeFor(expected: number): number {
     let size = 64;
     while (size < expected * 2 && size < 1 << 16) size *= 2;
-    this.table = new Uint32Array(size);
+    return size;
+  }
+
+  /**
+   * Empties the table for about `expected` codes, when its size is the one the constructor would
+   * give it (then true); else false, and it is left as it was.
+   */
+  reuse(expected: number): boolean {
+    if (this.table.length !== CodeTable.sizeFor(expected)) return false;
+    this.table.fill(0);
+    this.count = 0;
+    return true;
   }
 
   has(code: number): boolean {

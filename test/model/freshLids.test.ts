@@ -579,3 +579,24 @@ describe("a big file's keys written in WebAssembly are contextKeys'", () => {
     expectSameKeys({ h1, h2 }, 5);
   });
 });
+
+describe("a small file's fresh LIDs do not depend on the files read before it in the process", () => {
+  // A search reads thousands of small files, whose sieve and claims take the process's tables
+  // (emptied for each): any claim or repeat left there from another file would move LIDs.
+  it("gives each file the LIDs of WebAssembly's claims, read once, again, and after other files", () => {
+    const files = [
+      hashesOf(F_JS),
+      synthetic(40, 30, 1),
+      synthetic(900, 400, 2),
+      synthetic(3000, 20, 3),
+      hashesOf(['', '}', '', '}', 'a', 'a']),
+    ];
+    const reference = files.map((h) => Array.from(freshLids(h, 0)));
+    for (const order of [
+      [0, 0, 1, 1, 0],
+      [2, 1, 0, 3, 4, 4, 1],
+      [3, 3, 2, 4, 0, 2],
+    ])
+      for (const k of order) expect(Array.from(freshLids(files[k]!, Number.POSITIVE_INFINITY))).toEqual(reference[k]);
+  });
+});
