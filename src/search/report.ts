@@ -344,13 +344,17 @@ function readRanges(
   indexed: IndexedFile,
   ranges: ReadonlyArray<readonly [number, number]>,
 ): (i: number) => { lid: string; content: Buffer } {
-  const spans: Array<{ from: number; lids: Uint32Array; contents: Buffer[] }> = [];
+  const spans: Array<{ from: number; lids: Uint32Array; contents: Array<Buffer | undefined> }> = [];
   for (let r = 0; r < ranges.length; ) {
+    const first = r;
     const from = ranges[r]![0];
     let end = ranges[r]![1];
     for (r++; r < ranges.length && ranges[r]![0] - end <= SPAN_GAP; r++) end = ranges[r]![1];
     // Contents first: a warm file checks, reading them, that it is the version its LIDs describe.
-    const contents = indexed.contents(from, end);
+    const contents: Array<Buffer | undefined> = indexed.contents(from, end);
+    // The lines between the ranges are let go: a search keeps every file's rows until all are read.
+    for (let k = first + 1; k < r; k++)
+      for (let i = ranges[k - 1]![1]; i < ranges[k]![0]; i++) contents[i - from] = undefined;
     spans.push({ from, contents, lids: indexed.lids(from, end) });
   }
   return (i) => {
