@@ -90,3 +90,49 @@ describe('an edit saving the records it kept as they were read', () => {
     expect(records && Array.from(records.lids)).toEqual(Array.from(index.lids));
   });
 });
+
+describe('a small index saved whole, written in one piece', () => {
+  it('has the bytes of the same index written in pieces (an edit keeping records), and reads back', () => {
+    const root = tempDir();
+    const store = new StateStore(root, readSettings({}), (m) => {
+      throw new Error(m);
+    });
+    // Around the blocks and the one piece's limit (4 blocks): over it, both are written in pieces.
+    for (const count of [1, 2, BLOCK - 1, BLOCK, BLOCK + 1, 4 * BLOCK - 1, 4 * BLOCK, 4 * BLOCK + 1, 4 * BLOCK + 2]) {
+      const rel = `g${count}.txt`;
+      const text = Array.from({ length: count }, (_, i) => `line ${i % 89}\n`).join('');
+      const lines = splitLines(Buffer.from(text));
+      save(store, rel, buildIndex(hashLines(lines)));
+      const before = SavedIndex.open(store, rel)!;
+      const records = before.records()!;
+      // One line deleted at the middle: the edit's index, saved from the records kept and whole.
+      const start = count >> 1;
+      const edited = applySplice(
+        lines,
+        { h1: records.h1, h2: records.h2, lids: records.lids, retired: before.retired()! },
+        { start, deleteCount: 1, insert: [] },
+        dominantEol(lines),
+      ).index;
+      save(store, `${rel}.kept`, edited, {
+        text: records.text,
+        blocks: before.head.blocks,
+        start,
+        end: start + 1,
+        inserted: 0,
+      });
+      save(store, `${rel}.anew`, edited);
+      store.flush();
+      // But for its path, when it was written and the head's digest, which covers both.
+      const bare = (key: string) =>
+        packText(root, `index:${key}`)!
+          .replace(/"path":"[^"]*"/, '')
+          .replace(/"touched":\d+/, '')
+          .replace(/"head":"[0-9a-f]+"/, '');
+      expect(bare(`${rel}.anew`)).toBe(bare(`${rel}.kept`));
+      const anew = SavedIndex.open(store, `${rel}.anew`)!;
+      expect(anew).toBeDefined();
+      expect(Array.from(anew.records()!.lids)).toEqual(Array.from(edited.lids));
+      expect(anew.retired()).toEqual(edited.retired);
+    }
+  });
+});
