@@ -372,7 +372,8 @@ export function keepSniffedUpTo(files: number): void {
 
 /**
  * Keeps the bytes of the file at `abs`, read whole after `since` (ms) through a descriptor whose
- * stamp was `st`, for the next reading of it (readSnapshot, once). Only a file last changed a tick
+ * stamp was `st`, and found to be text (looksBinary of its first SNIFF_BYTES said no), for the
+ * next reading of it (readSnapshot, once, which does not look again). Only a file last changed a tick
  * of the clock or more before it was read: a write since then stamps it anew, so a reading that
  * finds the same stamp finds these very bytes (as an index's stamp is trusted, see isRacy).
  */
@@ -450,7 +451,8 @@ export function readSnapshot(
     } catch (error) {
       throw accessError(file, error);
     }
-  if (!binary && looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
+  // (Bytes kept from the search were found to be text there, by this very test: see keepSniffed.)
+  if (!binary && !kept && looksBinary(read.bytes.subarray(0, SNIFF_BYTES))) throw binaryFile(file);
   // Bytes kept from the search were read before `before` was taken, under that very stamp: no change since to look for.
   const after = kept ? before : statFile(file);
   const head = saved?.head;
