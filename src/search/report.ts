@@ -276,7 +276,8 @@ function readHitLines(
     ranges = rangesAround(lines, context, indexed.total);
     line = all;
   }
-  const persist = () => indexed.persist();
+  // (The file's own save, not the file: a search keeps it until it prints.)
+  const persist = indexed.persist;
   return { persist, lines, ranges, line, ...(whole ? { whole: { total: indexed.total, line } } : {}) };
 }
 

@@ -62,8 +62,11 @@ export interface IndexedFile {
   lineOf(code: number): number;
   /** For an LID of this file since retired, where its line was right after it changed (1-based); else undefined. */
   retiredLine(code: number): number | undefined;
-  /** Saves the index if reading brought it up to date. Called once the command has succeeded. */
-  persist(): void;
+  /**
+   * Saves the index if reading brought it up to date. Called once the command has succeeded. A
+   * function of its own, called alone: a search keeps it, not the file read, until it prints.
+   */
+  readonly persist: () => void;
 }
 
 /**
@@ -563,25 +566,41 @@ export function saveIndex(
     wrote?: { ino: string; mtimeNs: string; size: number };
   },
 ): boolean {
+  return saveIndexOf(store, rel, lines.count, checkpointsOf(lines), edit?.parts ?? [lines.bytes], index, stamp, edit);
+}
+
+/** The byte offsets of lines 0, BLOCK, 2·BLOCK, … of `lines`. */
+function checkpointsOf(lines: FileLines): number[] {
+  const checkpoints = knownCheckpoints.get(lines)?.slice() ?? [];
+  if (!knownCheckpoints.has(lines)) for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
+  return checkpoints;
+}
+
+/**
+ * saveIndex, given of the file's lines only what it needs: their count, the checkpoints, and the
+ * file's bytes in consecutive parts (digested only when the stamp is racy).
+ */
+function saveIndexOf(
+  store: StateStore,
+  rel: string,
+  count: number,
+  checkpoints: number[],
+  parts: readonly Buffer[],
+  index: LineIndex,
+  stamp: FileStamp,
+  edit?: { kept?: KeptRecords; writtenSince?: number; wrote?: { ino: string; mtimeNs: string; size: number } },
+): boolean {
   const racy =
     isRacy(stamp) &&
     !(
       edit?.writtenSince !== undefined &&
       edit.wrote !== undefined &&
-      ownWriteSettled(stamp, sizeOf(edit.parts), edit.writtenSince, edit.wrote)
+      ownWriteSettled(stamp, sizeOf(parts), edit.writtenSince, edit.wrote)
     );
-  const checkpoints = knownCheckpoints.get(lines)?.slice() ?? [];
-  if (!knownCheckpoints.has(lines)) for (let i = 0; i < lines.count; i += BLOCK) checkpoints.push(lines.starts[i]!);
   return saveIndexFile(
     store,
     rel,
-    {
-      file: stamp,
-      racy,
-      content: racy ? contentDigest(edit?.parts ?? [lines.bytes]) : null,
-      lines: lines.count,
-      checkpoints,
-    },
+    { file: stamp, racy, content: racy ? contentDigest(parts) : null, lines: count, checkpoints },
     index,
     edit?.kept,
   );
@@ -719,7 +738,14 @@ function coldFile(
   if (streamed) return streamed;
   const snap = readSnapshot(store, file, saved, before);
   const opened = inMemoryFile(file, snap.lines, snap.index);
-  return { ...opened, persist: () => snap.stale && saveIndex(store, file.rel, snap.lines, snap.index, snap.stamp) };
+  if (!snap.stale) return opened;
+  // The save holds what it needs of the reading (a search holds thousands until it prints them):
+  // not the lines' offsets, nor the reading's other objects.
+  const { index, stamp } = snap;
+  const { count, bytes } = snap.lines;
+  const checkpoints = checkpointsOf(snap.lines);
+  const rel = file.rel;
+  return { ...opened, persist: () => void saveIndexOf(store, rel, count, checkpoints, [bytes], index, stamp) };
 }
 
 /**
