@@ -178,7 +178,7 @@ class DraftPool {
     const now = Date.now();
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = now;
-      removeLeftovers(this.dir, [DRAFT]);
+      removeLeftovers(this.dir, [DRAFT], (file, st) => this.adopt(file, st));
     }
     let draft: Draft | undefined;
     while ((draft = this.free.pop()) && !rewrite(draft, token));
@@ -192,6 +192,24 @@ class DraftPool {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
       return undefined;
     }
+  }
+
+  /**
+   * Takes a draft an rt gone left (see removeLeftovers) into the pool, under a name of this
+   * process: a rename, where a new draft would be a new file. Not one still linked as a lock
+   * (killed while holding it: removed, the lock broken by its PID), nor another user's.
+   */
+  private adopt(file: string, st: fs.Stats): boolean {
+    if (!st.isFile() || st.nlink !== 1 || st.uid !== process.getuid?.() || this.free.length >= POOL_KEEP) return false;
+    const mine = path.join(this.dir, `${DRAFT}${tempMark()}`);
+    try {
+      fs.renameSync(file, mine);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT'; // taken by another rt meanwhile
+    }
+    // Judged again when it is written (see rewrite): what was renamed must still be the file looked at.
+    this.free.push({ file: mine, dev: st.dev, ino: st.ino });
+    return true;
   }
 
   giveBack(draft: Draft): void {

@@ -121,6 +121,29 @@ describe('locks linked from a pool of drafts', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['.rt']);
   });
 
+  it('takes a draft an rt gone left instead of making one, but not one still linked as its lock', () => {
+    const { dir, lock, pool } = root();
+    const dead = deadPid();
+    fs.mkdirSync(pool);
+    const free = path.join(pool, `lock.${dead}-aaaaaa`);
+    fs.writeFileSync(free, `${dead}@${os.hostname()}@1-a-longer-token-than-any-rt-writes`);
+    const linked = path.join(pool, `lock.${dead}-bbbbbb`);
+    const heldByDead = path.join(dir, '.g.txt.rt-lock');
+    fs.writeFileSync(linked, `${dead}@${os.hostname()}@2-b`);
+    fs.linkSync(linked, heldByDead);
+    const ino = fs.statSync(free).ino;
+    const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
+    expect(fs.statSync(lock).ino).toBe(ino);
+    const t = token(lock);
+    expect(t.startsWith(`${process.pid}@${os.hostname()}@`)).toBe(true);
+    expect(t).not.toContain('longer');
+    // Renamed as this process's own; the one linked as a lock removed, as any leftover is (its lock is not).
+    expect(drafts(pool)).toEqual([expect.stringMatching(new RegExp(`^lock\\.${process.pid}-[0-9a-z]{6}$`))]);
+    expect(fs.statSync(heldByDead).nlink).toBe(1);
+    taken.release();
+    expect(drafts(pool)).toHaveLength(1);
+  });
+
   it('writes through nothing put in a free draft’s place: a symbolic link, a hard link, a FIFO', () => {
     const { lock, pool } = root();
     const victim = path.join(folder(), 'victim.txt');
