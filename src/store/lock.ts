@@ -73,7 +73,7 @@ export function acquireLock(
   const drafts = pool === undefined ? undefined : poolAt(pool);
   for (let attempt = 0; ; attempt++) {
     try {
-      const draft = drafts?.link(lockPath, token);
+      let draft = drafts?.link(lockPath, token);
       if (!draft) takeLock(lockPath, token);
       return {
         release() {
@@ -82,8 +82,9 @@ export function acquireLock(
           } catch {
             // Already gone: nothing to release.
           } finally {
-            // Unlinked from the lock's name (or broken, by name too): the draft is free again.
+            // Unlinked from the lock's name (or broken, by name too): the draft is free again, once.
             if (draft) drafts!.giveBack(draft);
+            draft = undefined;
           }
         },
       };
@@ -178,7 +179,8 @@ class DraftPool {
     const now = Date.now();
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = now;
-      removeLeftovers(this.dir, [DRAFT], (file, st) => this.adopt(file, st));
+      // Never through a link put in place of the folder (nor of .rt).
+      if (this.plainFolder(false)) removeLeftovers(this.dir, [DRAFT], (file, st) => this.adopt(file, st));
     }
     let draft: Draft | undefined;
     while ((draft = this.free.pop()) && !rewrite(draft, token));
@@ -218,20 +220,31 @@ class DraftPool {
   }
 
   /**
-   * A new draft holding `token`, made in the pool's folder (made if need be in `.rt`, which must
-   * be a folder already: rt's state makes it); undefined when either is no plain folder.
+   * Whether the pool's folder and `.rt` are plain folders (lstat: not links); with `make`, the
+   * pool's folder is made if need be (never `.rt`: rt's state makes it). Never throws.
    */
+  private plainFolder(make: boolean): boolean {
+    try {
+      if (!fs.lstatSync(path.dirname(this.dir)).isDirectory()) return false;
+      if (make) {
+        try {
+          fs.mkdirSync(this.dir);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+        }
+      }
+      return fs.lstatSync(this.dir).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** A new draft holding `token`, made in the pool's folder; undefined when it or `.rt` is no plain folder. */
   private make(token: string): Draft | undefined {
     let fd: number;
     const file = path.join(this.dir, `${DRAFT}${tempMark()}`);
     try {
-      if (!fs.lstatSync(path.dirname(this.dir)).isDirectory()) return undefined;
-      try {
-        fs.mkdirSync(this.dir);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
-      }
-      if (!fs.lstatSync(this.dir).isDirectory()) return undefined;
+      if (!this.plainFolder(true)) return undefined;
       fd = fs.openSync(file, WRITE_DRAFT | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o666);
     } catch {
       return undefined;

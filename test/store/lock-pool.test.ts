@@ -89,10 +89,18 @@ describe('locks linked from a pool of drafts', () => {
     expect(drafts(pool)).toHaveLength(2);
     expect(token(lock)).toBe(secondToken);
     expect(token(other)).not.toBe(secondToken);
-    // A release called twice (the first's again) still does not remove it.
+    const otherToken = token(other);
+    // A release called twice (the first's again) still does not remove it, nor frees its draft twice.
     first.release();
     expect(token(lock)).toBe(secondToken);
     second.release();
+    const fourth = acquireLock(lock, 'the state', 1000, lock, 60_000, pool);
+    const fifth = acquireLock(path.join(path.dirname(lock), 'fifth'), 'x', 1000, undefined, undefined, pool);
+    expect(drafts(pool)).toHaveLength(3);
+    expect(token(other)).toBe(otherToken);
+    expect(fs.statSync(lock).ino).not.toBe(fs.statSync(path.join(path.dirname(lock), 'fifth')).ino);
+    fourth.release();
+    fifth.release();
     third.release();
     expect(fs.existsSync(lock)).toBe(false);
     expect(fs.existsSync(other)).toBe(false);
@@ -175,12 +183,16 @@ describe('locks linked from a pool of drafts', () => {
     for (const planted of ['link', 'file'] as const) {
       const { dir, lock, pool } = root();
       const elsewhere = folder();
+      // Named as a draft of an rt gone: not swept nor taken through the link.
+      const named = `lock.${deadPid()}-abc123`;
+      fs.writeFileSync(path.join(elsewhere, named), 'the user’s\n');
       if (planted === 'link') fs.symlinkSync(elsewhere, pool);
       else fs.writeFileSync(pool, 'x');
       const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
       expect(fs.statSync(lock).nlink).toBe(1);
       taken.release();
-      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      expect(fs.readdirSync(elsewhere)).toEqual([named]);
+      expect(fs.readFileSync(path.join(elsewhere, named), 'utf8')).toBe('the user’s\n');
       expect(fs.readdirSync(dir).sort()).toEqual(['.rt']);
     }
   });
