@@ -90,14 +90,9 @@ export const TEMP_MARK_END = /(\d+)-[0-9a-z]{6}$/;
 /**
  * Removes the files of `dir` named PREFIX + tempMark() (for one of `prefixes`) that an rt process
  * left: its PID no longer runs, or the file is over an hour old (the PID may have been reused by
- * another program). `adopt` may take such a file instead (true: taken, or gone meanwhile).
- * Housekeeping: it never fails.
+ * another program). Housekeeping: it never fails.
  */
-export function removeLeftovers(
-  dir: string,
-  prefixes: readonly string[],
-  adopt?: (file: string, st: fs.Stats) => boolean,
-): void {
+export function removeLeftovers(dir: string, prefixes: readonly string[]): void {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -117,7 +112,7 @@ export function removeLeftovers(
       // A process of that PID that started after the file was written is another (the PID was used again).
       if (st.isDirectory() || (isRunning(pid) && now - st.mtimeMs < ABANDONED_MS && !startedAfter(pid, st.mtimeMs)))
         continue;
-      if (!adopt?.(file, st)) fs.rmSync(file, { force: true });
+      fs.rmSync(file, { force: true });
     } catch {
       // Gone meanwhile, or not ours to remove.
     }

@@ -159,12 +159,15 @@ const WRITE_DRAFT = fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | fs.constan
 /**
  * The drafts this process keeps in one folder of rt's state (`.rt/locks`), free ones for reuse.
  * Each is a regular file rt made there under its PID's mark (see tempMark), linked as at most one
- * lock at a time; a killed rt's are removed by the next rt's sweep of the folder, as leftovers.
+ * lock at a time, and removed as the process exits; a killed rt's are removed by the next rt's
+ * sweep of the folder, as leftovers.
  * Anything unexpected (the folder missing or a link, a draft replaced, linked elsewhere, a link
  * that fails: another file system, EPERM) falls back to a new draft beside the lock, as before.
  */
 class DraftPool {
   private readonly free: Draft[] = [];
+  /** Every draft this process made here and may still hold: removed when it exits (see removeDrafts). */
+  readonly made = new Set<Draft>();
   private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly dir: string) {}
@@ -180,10 +183,11 @@ class DraftPool {
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = now;
       // Never through a link put in place of the folder (nor of .rt).
-      if (this.plainFolder(false)) removeLeftovers(this.dir, [DRAFT], (file, st) => this.adopt(file, st));
+      if (this.plainFolder(false)) removeLeftovers(this.dir, [DRAFT]);
     }
     let draft: Draft | undefined;
-    while ((draft = this.free.pop()) && !rewrite(draft, token));
+    // One that is no longer the file rt made there is left as it is, and forgotten.
+    while ((draft = this.free.pop()) && !rewrite(draft, token)) this.made.delete(draft);
     draft ??= this.make(token);
     if (!draft) return undefined;
     try {
@@ -196,27 +200,20 @@ class DraftPool {
     }
   }
 
-  /**
-   * Takes a draft an rt gone left (see removeLeftovers) into the pool, under a name of this
-   * process: a rename, where a new draft would be a new file. Not one still linked as a lock
-   * (killed while holding it: removed, the lock broken by its PID), nor another user's.
-   */
-  private adopt(file: string, st: fs.Stats): boolean {
-    if (!st.isFile() || st.nlink !== 1 || st.uid !== process.getuid?.() || this.free.length >= POOL_KEEP) return false;
-    const mine = path.join(this.dir, `${DRAFT}${tempMark()}`);
-    try {
-      fs.renameSync(file, mine);
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT'; // taken by another rt meanwhile
-    }
-    // Judged again when it is written (see rewrite): what was renamed must still be the file looked at.
-    this.free.push({ file: mine, dev: st.dev, ino: st.ino });
-    return true;
-  }
-
   giveBack(draft: Draft): void {
     if (this.free.length < POOL_KEEP) this.free.push(draft);
-    else fs.rmSync(draft.file, { force: true });
+    else this.remove(draft);
+  }
+
+  /** Removes the draft's name if it is still the file rt made there (never one put in its place). */
+  remove(draft: Draft): void {
+    this.made.delete(draft);
+    try {
+      const st = fs.lstatSync(draft.file);
+      if (st.isFile() && st.ino === draft.ino && st.dev === draft.dev) fs.unlinkSync(draft.file);
+    } catch {
+      // Gone already.
+    }
   }
 
   /**
@@ -252,7 +249,9 @@ class DraftPool {
     try {
       fs.writeSync(fd, token);
       const st = fs.fstatSync(fd);
-      return { file, dev: st.dev, ino: st.ino };
+      const draft = { file, dev: st.dev, ino: st.ino };
+      this.made.add(draft);
+      return draft;
     } catch {
       fs.rmSync(file, { force: true });
       return undefined;
@@ -292,8 +291,19 @@ const pools = new Map<string, DraftPool>();
 
 function poolAt(dir: string): DraftPool {
   let pool = pools.get(dir);
-  if (!pool) pools.set(dir, (pool = new DraftPool(dir)));
+  if (!pool) {
+    if (pools.size === 0) process.once('exit', removeDrafts);
+    pools.set(dir, (pool = new DraftPool(dir)));
+  }
   return pool;
+}
+
+/**
+ * Removes this process's drafts as it exits: a command leaves `.rt/locks` as it found it (a refused
+ * one writes nothing), and a long-lived rt's are gone with it. A killed rt's are swept by the next.
+ */
+function removeDrafts(): void {
+  for (const pool of pools.values()) for (const draft of pool.made) pool.remove(draft);
 }
 
 /**

@@ -317,7 +317,8 @@ describe('an rt killed mid-edit', () => {
     await expectPrompt(dir, ['edit', 'f.txt', w2.lidAt(1)], 'one\n', 5_000);
     expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
     expect(leftovers(dir)).toEqual([]);
-    expect(fs.readdirSync(pool).filter((n) => n.startsWith(`lock.${killed}-`))).toEqual([]);
+    // The killed rt's drafts swept, and the next one's removed as it exited.
+    expect(fs.readdirSync(pool)).toEqual([]);
   });
 
   it('a lock and a temporary file left by a killed rt do not block the next edit, which removes them', async () => {
