@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes } from '../model/digest.js';
-import { acquireLock, removeLockLeftovers } from './lock.js';
+import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
 import type { FileStamp } from './savedIndex.js';
@@ -318,7 +318,14 @@ export class History {
     } catch {
       return undefined;
     }
-    const lock = acquireLock(path.join(this.dir, '.steps.rt-lock'), 'the history', LOCK_WAIT_MS);
+    const lock = acquireLock(
+      path.join(this.dir, '.steps.rt-lock'),
+      'the history',
+      LOCK_WAIT_MS,
+      undefined,
+      undefined,
+      lockPoolIn(path.dirname(this.dir)),
+    );
     try {
       const doc = this.read();
       const out = change(doc);

@@ -749,9 +749,12 @@ function setAside(file: string, dir: string, warn: (message: string) => void): v
  * The locks of every file, taken in one fixed order (by path), so that two batches never wait
  * on each other in a circle. Each lock is made inside its file's folder, entered and checked
  * (see inFolder): a folder swapped for a link while rt waits is not written through. `shown`
- * names a lock in messages (from the working directory).
+ * names a lock in messages (from the working directory); `pool`, the folder of the drafts it is
+ * linked from (see acquireLock).
  */
-export function lockAll(entries: ReadonlyArray<{ abs: string; display: string; shownLock?: string }>): Lock[] {
+export function lockAll(
+  entries: ReadonlyArray<{ abs: string; display: string; shownLock?: string; pool?: string }>,
+): Lock[] {
   const sorted = [...new Map(entries.map((e) => [e.abs, e])).values()].sort((a, b) =>
     a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0,
   );
@@ -764,7 +767,7 @@ export function lockAll(entries: ReadonlyArray<{ abs: string; display: string; s
       let lock: Lock;
       try {
         lock = inFolder(dir, e.display, () =>
-          acquireLock(name, e.display, undefined, e.shownLock ?? lockPathFor(e.abs)),
+          acquireLock(name, e.display, undefined, e.shownLock ?? lockPathFor(e.abs), undefined, e.pool),
         );
       } catch (error) {
         if (error instanceof RtError)

@@ -5,6 +5,11 @@
 // no longer running (killed mid-edit) is broken at once, instead of after a timeout as with
 // mtime-based locks: a killed rt must not stall the next one. Breaking is itself guarded by an
 // exclusive "breaker" file, so two waiters cannot both break a lock and then both take it.
+//
+// Making a file is the dear part of taking a lock (a new inode: far more than the link), so a
+// lock of a root with a state folder is linked from a draft kept for reuse in `.rt/locks/` (see
+// DraftPool): the draft's token is written again in place for each acquisition, which gives it a
+// fresh token and mtime, then it is linked to the lock's name; the release unlinks that name only.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,18 +65,26 @@ export function acquireLock(
   shown = lockPath,
   /** A lock older than this is broken whoever holds it (a lock held only briefly, as the pack's: see pack.ts). */
   staleMs?: number,
+  /** The folder of rt's own (`.rt/locks`, see lockPoolIn) whose drafts the lock is linked from; none: a new draft. */
+  pool?: string,
 ): Lock {
   const deadline = Date.now() + waitMs;
   const token = `${process.pid}@${os.hostname()}@${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const drafts = pool === undefined ? undefined : poolAt(pool);
   for (let attempt = 0; ; attempt++) {
     try {
-      takeLock(lockPath, token);
+      let draft = drafts?.link(lockPath, token);
+      if (!draft) takeLock(lockPath, token);
       return {
         release() {
           try {
             if (readToken(lockPath) === token) fs.unlinkSync(lockPath);
           } catch {
             // Already gone: nothing to release.
+          } finally {
+            // Unlinked from the lock's name (or broken, by name too): the draft is free again, once.
+            if (draft) drafts!.giveBack(draft);
+            draft = undefined;
           }
         },
       };
@@ -121,6 +134,176 @@ function takeLock(lockPath: string, token: string, file = lockPath): void {
   } finally {
     fs.rmSync(draft, { force: true });
   }
+}
+
+/** The folder of drafts kept for reuse for the locks of the root whose state folder (`.rt`) is `stateDir`. */
+export function lockPoolIn(stateDir: string): string {
+  return path.join(stateDir, 'locks');
+}
+
+/** A pool's draft: its path, and the file rt made there (a file put in its place is not it). */
+interface Draft {
+  readonly file: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The prefix of a pool's drafts: `lock.PID-XXXXXX`, swept as leftovers once their rt is gone. */
+const DRAFT = 'lock.';
+/** Free drafts kept at most, a pool: more (a batch locking many files at once) are removed at release. */
+const POOL_KEEP = 8;
+/** A long-lived rt sweeps a pool for drafts of rt processes gone at most this often. */
+const SWEEP_EVERY_MS = 60_000;
+const WRITE_DRAFT = fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+
+/**
+ * The drafts this process keeps in one folder of rt's state (`.rt/locks`), free ones for reuse.
+ * Each is a regular file rt made there under its PID's mark (see tempMark), linked as at most one
+ * lock at a time, and removed as the process exits; a killed rt's are removed by the next rt's
+ * sweep of the folder, as leftovers.
+ * Anything unexpected (the folder missing or a link, a draft replaced, linked elsewhere, a link
+ * that fails: another file system, EPERM) falls back to a new draft beside the lock, as before.
+ */
+class DraftPool {
+  private readonly free: Draft[] = [];
+  /** Every draft this process made here and may still hold: removed when it exits (see removeDrafts). */
+  readonly made = new Set<Draft>();
+  private sweptAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly dir: string) {}
+
+  /**
+   * The lock at `lockPath` taken with `token` through a draft of the pool: the draft; undefined
+   * when the pool cannot give one (the lock is then taken without it). Throws EEXIST when held.
+   */
+  link(lockPath: string, token: string): Draft | undefined {
+    // A name with no room for a draft beside it is refused as before (its breakers are drafted there).
+    if (Buffer.byteLength(path.basename(lockPath)) + String(process.pid).length + 8 > 255) return undefined;
+    const now = Date.now();
+    if (now - this.sweptAt >= SWEEP_EVERY_MS) {
+      this.sweptAt = now;
+      // Never through a link put in place of the folder (nor of .rt).
+      if (this.plainFolder(false)) removeLeftovers(this.dir, [DRAFT]);
+    }
+    let draft: Draft | undefined;
+    // One that is no longer the file rt made there is left as it is, and forgotten.
+    while ((draft = this.free.pop()) && !rewrite(draft, token)) this.made.delete(draft);
+    draft ??= this.make(token);
+    if (!draft) return undefined;
+    try {
+      fs.linkSync(draft.file, lockPath);
+      return draft;
+    } catch (error) {
+      this.free.push(draft);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+      return undefined;
+    }
+  }
+
+  giveBack(draft: Draft): void {
+    if (this.free.length < POOL_KEEP) this.free.push(draft);
+    else this.remove(draft);
+  }
+
+  /** Removes the draft's name if it is still the file rt made there (never one put in its place). */
+  remove(draft: Draft): void {
+    this.made.delete(draft);
+    try {
+      const st = fs.lstatSync(draft.file);
+      if (st.isFile() && st.ino === draft.ino && st.dev === draft.dev) fs.unlinkSync(draft.file);
+    } catch {
+      // Gone already.
+    }
+  }
+
+  /**
+   * Whether the pool's folder and `.rt` are plain folders (lstat: not links); with `make`, the
+   * pool's folder is made if need be (never `.rt`: rt's state makes it). Never throws.
+   */
+  private plainFolder(make: boolean): boolean {
+    try {
+      if (!fs.lstatSync(path.dirname(this.dir)).isDirectory()) return false;
+      if (make) {
+        try {
+          fs.mkdirSync(this.dir);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+        }
+      }
+      return fs.lstatSync(this.dir).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** A new draft holding `token`, made in the pool's folder; undefined when it or `.rt` is no plain folder. */
+  private make(token: string): Draft | undefined {
+    let fd: number;
+    const file = path.join(this.dir, `${DRAFT}${tempMark()}`);
+    try {
+      if (!this.plainFolder(true)) return undefined;
+      fd = fs.openSync(file, WRITE_DRAFT | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o666);
+    } catch {
+      return undefined;
+    }
+    try {
+      fs.writeSync(fd, token);
+      const st = fs.fstatSync(fd);
+      const draft = { file, dev: st.dev, ino: st.ino };
+      this.made.add(draft);
+      return draft;
+    } catch {
+      fs.rmSync(file, { force: true });
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/**
+ * Writes `token` in place of the free draft's (a write gives it a fresh mtime, the lock's age);
+ * false, with nothing written, when the file there is not the draft as rt left it: missing, a
+ * link or FIFO put in its place, another file, or still linked under another name.
+ */
+function rewrite(draft: Draft, token: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(draft.file, WRITE_DRAFT);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.ino !== draft.ino || st.dev !== draft.dev || st.nlink !== 1) return false;
+    const bytes = Buffer.from(token);
+    fs.writeSync(fd, bytes, 0, bytes.length, 0);
+    fs.ftruncateSync(fd, bytes.length);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const pools = new Map<string, DraftPool>();
+
+function poolAt(dir: string): DraftPool {
+  let pool = pools.get(dir);
+  if (!pool) {
+    if (pools.size === 0) process.once('exit', removeDrafts);
+    pools.set(dir, (pool = new DraftPool(dir)));
+  }
+  return pool;
+}
+
+/**
+ * Removes this process's drafts as it exits: a command leaves `.rt/locks` as it found it (a refused
+ * one writes nothing), and a long-lived rt's are gone with it. A killed rt's are swept by the next.
+ */
+function removeDrafts(): void {
+  for (const pool of pools.values()) for (const draft of pool.made) pool.remove(draft);
 }
 
 /**

@@ -25,7 +25,7 @@ import { digestText } from '../model/digest.js';
 import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { type ScannedTable, scanTable } from '../model/wasmTable.js';
 import { tempMark } from '../io/processes.js';
-import { acquireLock, removeLockLeftovers, type Lock } from './lock.js';
+import { acquireLock, lockPoolIn, removeLockLeftovers, type Lock } from './lock.js';
 import { READ_PLAIN } from './plainFile.js';
 import { readAt, readInto } from './readAt.js';
 
@@ -200,7 +200,14 @@ export class Pack {
     const lockFile = path.join(this.dir, 'lock');
     for (let attempt = 0; attempt < 2 && !lock; attempt++) {
       try {
-        lock = acquireLock(lockFile, 'the state', LOCK_WAIT_MS, lockFile, LOCK_STALE_MS);
+        lock = acquireLock(
+          lockFile,
+          'the state',
+          LOCK_WAIT_MS,
+          lockFile,
+          LOCK_STALE_MS,
+          lockPoolIn(path.dirname(this.dir)),
+        );
       } catch {
         // A save without the lock is still whole and never overwrites another (it is linked under a
         // free name); it only skips the merge, and replays on what it saw. But something else than a

@@ -33,7 +33,7 @@ import {
   type Skipped,
   type StagedStep,
 } from './journal.js';
-import type { Lock } from './lock.js';
+import { lockPoolIn, type Lock } from './lock.js';
 import { enterFolderOf, inFolder } from './pinnedFolder.js';
 import type { ResolvedPath, Root } from './root.js';
 import type { KeptRecords } from './savedIndex.js';
@@ -195,6 +195,8 @@ export class Transaction {
             abs: t.abs,
             display: t.display,
             shownLock: path.relative(ws.cwd, lockPathFor(t.abs)),
+            // Linked from a draft kept in the file's state folder (see DraftPool in lock.ts).
+            ...(ws.stateOf(t).enabled ? { pool: lockPoolIn(ws.stateOf(t).dir) } : {}),
           })),
         ),
       );

@@ -292,6 +292,35 @@ describe('an rt killed mid-edit', () => {
     expect(leftovers(dir)).toEqual([]);
   });
 
+  it('a killed rt’s lock, linked from its draft in .rt/locks, is broken at once, its drafts swept', async () => {
+    const dir = tempDir();
+    const file = write(dir, 'f.txt', numbered(20_000));
+    const w = openWindow(dir, 'f.txt:1-3');
+    const pool = path.join(dir, '.rt', 'locks');
+    let killed = 0;
+    // Killed while it holds the file's lock, taken through a draft of its own kept in .rt/locks.
+    const seen = await killWhen(dir, ['edit', 'f.txt', w.lidAt(1)], 'one\n', () => {
+      const lock = heldLock(dir);
+      if (lock === undefined) return false;
+      try {
+        const ino = fs.statSync(path.join(dir, lock)).ino;
+        const draft = fs.readdirSync(pool).find((n) => fs.statSync(path.join(pool, n)).ino === ino);
+        killed = Number(/^lock\.(\d+)-[0-9a-z]{6}$/.exec(draft ?? '')?.[1] ?? 0);
+      } catch {
+        // gone meanwhile: looked at again
+      }
+      return killed > 0;
+    });
+    expect(seen, 'no lock linked from a draft of .rt/locks was seen').toBe(true);
+    fs.writeFileSync(file, numbered(20_000)); // whatever the kill left, start again from line 1
+    const w2 = openWindow(dir, 'f.txt:1-3');
+    await expectPrompt(dir, ['edit', 'f.txt', w2.lidAt(1)], 'one\n', 5_000);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`one\n${numbered(20_000).slice('line 1\n'.length)}`);
+    expect(leftovers(dir)).toEqual([]);
+    // The killed rt's drafts swept, and the next one's removed as it exited.
+    expect(fs.readdirSync(pool)).toEqual([]);
+  });
+
   it('a lock and a temporary file left by a killed rt do not block the next edit, which removes them', async () => {
     const dir = tempDir();
     const rest = bigRest();
