@@ -677,18 +677,21 @@ function saveSmallIndex(
   index: LineIndex,
   retired: string,
 ): boolean {
-  const words = recordWords(index, 0, fields.lines, smallRecords);
-  let blocks = '';
-  for (let w = 0; w < words.length; w += BLOCK * 3)
-    blocks += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
-  const whole = { ...head, blocks };
-  const text =
-    `${JSON.stringify({ ...whole, head: headDigest(whole) }).slice(0, -1)}${RECORDS_KEY}` +
-    `${encodeWords(words)}${RETIRED_KEY}${retired}${END}`;
   return store.saveText(
     'index',
     rel,
-    (write) => write(text),
+    // Made only once the store takes it (state kept and writable), then written in one piece.
+    (write) => {
+      const words = recordWords(index, 0, fields.lines, smallRecords);
+      let blocks = '';
+      for (let w = 0; w < words.length; w += BLOCK * 3)
+        blocks += digestWords(words, w, Math.min(words.length, w + BLOCK * 3));
+      const whole = { ...head, blocks };
+      write(
+        `${JSON.stringify({ ...whole, head: headDigest(whole) }).slice(0, -1)}${RECORDS_KEY}` +
+          `${encodeWords(words)}${RETIRED_KEY}${retired}${END}`,
+      );
+    },
     () => isStill(path.join(store.rootDir, rel), fields.file),
   );
 }

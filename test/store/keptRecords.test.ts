@@ -136,3 +136,26 @@ describe('a small index saved whole, written in one piece', () => {
     }
   });
 });
+
+describe('a small index not kept (RT_STATE=off)', () => {
+  it('is not encoded at all: the store refuses it before its records are read', () => {
+    const store = new StateStore(tempDir(), readSettings({ RT_STATE: 'off' }), () => undefined);
+    const unread = () => {
+      throw new Error('the records were read');
+    };
+    const index = {
+      retired: buildIndex(hashLines(splitLines(Buffer.from('a\n')))).retired,
+      get h1(): Uint32Array {
+        return unread();
+      },
+      get h2(): Uint32Array {
+        return unread();
+      },
+      get lids(): Uint32Array {
+        return unread();
+      },
+    } as unknown as LineIndex;
+    const fields = { file: stamp, racy: false, content: null, lines: 100, checkpoints: [0] };
+    expect(saveIndexFile(store, 'off.txt', fields, index)).toBe(false);
+  });
+});
