@@ -141,9 +141,13 @@ export function lockPoolIn(stateDir: string): string {
   return path.join(stateDir, 'locks');
 }
 
-/** A pool's draft: its path, and the file rt made there (a file put in its place is not it). */
+/**
+ * A pool's draft: its path, and the file rt made there (a file put in its place is not it), held
+ * open as long as the pool keeps it: its inode cannot be given to a file made in its place.
+ */
 interface Draft {
   readonly file: string;
+  readonly fd: number;
   readonly dev: number;
   readonly ino: number;
 }
@@ -183,11 +187,11 @@ class DraftPool {
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = now;
       // Never through a link put in place of the folder (nor of .rt).
-      if (this.plainFolder(false)) removeLeftovers(this.dir, [DRAFT]);
+      if (this.plainFolder()) removeLeftovers(this.dir, [DRAFT]);
     }
     let draft: Draft | undefined;
     // One that is no longer the file rt made there is left as it is, and forgotten.
-    while ((draft = this.free.pop()) && !rewrite(draft, token)) this.made.delete(draft);
+    while ((draft = this.free.pop()) && !rewrite(draft, token)) this.forget(draft);
     draft ??= this.make(token);
     if (!draft) return undefined;
     try {
@@ -205,32 +209,35 @@ class DraftPool {
     else this.remove(draft);
   }
 
-  /** Removes the draft's name if it is still the file rt made there (never one put in its place). */
+  /** Removes the draft's name if it is still the file rt made there (never one put in its place), and lets it go. */
   remove(draft: Draft): void {
-    this.made.delete(draft);
     try {
       const st = fs.lstatSync(draft.file);
       if (st.isFile() && st.ino === draft.ino && st.dev === draft.dev) fs.unlinkSync(draft.file);
     } catch {
       // Gone already.
     }
+    this.forget(draft);
+  }
+
+  /** Lets the draft go without touching its name (what is there may no longer be it). */
+  forget(draft: Draft): void {
+    this.made.delete(draft);
+    try {
+      fs.closeSync(draft.fd);
+    } catch {
+      // Closed already.
+    }
   }
 
   /**
-   * Whether the pool's folder and `.rt` are plain folders (lstat: not links); with `make`, the
-   * pool's folder is made if need be (never `.rt`: rt's state makes it). Never throws.
+   * Whether the pool's folder and `.rt` are plain folders (lstat: not links). The pool's folder is
+   * made by the state's first save (see StateStore.flush), never by a lock: a refused command
+   * leaves `.rt/` as it was. Never throws.
    */
-  private plainFolder(make: boolean): boolean {
+  private plainFolder(): boolean {
     try {
-      if (!fs.lstatSync(path.dirname(this.dir)).isDirectory()) return false;
-      if (make) {
-        try {
-          fs.mkdirSync(this.dir);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-        }
-      }
-      return fs.lstatSync(this.dir).isDirectory();
+      return fs.lstatSync(path.dirname(this.dir)).isDirectory() && fs.lstatSync(this.dir).isDirectory();
     } catch {
       return false;
     }
@@ -241,7 +248,7 @@ class DraftPool {
     let fd: number;
     const file = path.join(this.dir, `${DRAFT}${tempMark()}`);
     try {
-      if (!this.plainFolder(true)) return undefined;
+      if (!this.plainFolder()) return undefined;
       fd = fs.openSync(file, WRITE_DRAFT | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o666);
     } catch {
       return undefined;
@@ -249,41 +256,35 @@ class DraftPool {
     try {
       fs.writeSync(fd, token);
       const st = fs.fstatSync(fd);
-      const draft = { file, dev: st.dev, ino: st.ino };
+      const draft = { file, fd, dev: st.dev, ino: st.ino };
       this.made.add(draft);
       return draft;
     } catch {
+      fs.closeSync(fd);
       fs.rmSync(file, { force: true });
       return undefined;
-    } finally {
-      fs.closeSync(fd);
     }
   }
 }
 
 /**
- * Writes `token` in place of the free draft's (a write gives it a fresh mtime, the lock's age);
- * false, with nothing written, when the file there is not the draft as rt left it: missing, a
- * link or FIFO put in its place, another file, or still linked under another name.
+ * Writes `token` in place of the free draft's, through the descriptor it was made with (a write
+ * gives it a fresh mtime, the lock's age); false, with nothing written, when its name no longer
+ * leads to it (removed, a link, FIFO or file put in its place: its inode, held open, cannot be
+ * another file's) or it is still linked under another name.
  */
 function rewrite(draft: Draft, token: string): boolean {
-  let fd: number;
   try {
-    fd = fs.openSync(draft.file, WRITE_DRAFT);
-  } catch {
-    return false;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.ino !== draft.ino || st.dev !== draft.dev || st.nlink !== 1) return false;
+    const own = fs.fstatSync(draft.fd);
+    if (own.nlink !== 1) return false;
+    const there = fs.lstatSync(draft.file, { throwIfNoEntry: false });
+    if (!there?.isFile() || there.ino !== draft.ino || there.dev !== draft.dev) return false;
     const bytes = Buffer.from(token);
-    fs.writeSync(fd, bytes, 0, bytes.length, 0);
-    fs.ftruncateSync(fd, bytes.length);
+    fs.writeSync(draft.fd, bytes, 0, bytes.length, 0);
+    fs.ftruncateSync(draft.fd, bytes.length);
     return true;
   } catch {
     return false;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { digestText } from '../model/digest.js';
 import { hashString } from '../model/hash.js';
 import { tempMark } from '../io/processes.js';
+import { lockPoolIn } from './lock.js';
 import type { Settings } from '../settings/env.js';
 import { closeGoneSegments, Pack, type Found } from './pack.js';
 
@@ -249,11 +250,31 @@ export class StateStore {
       return;
     }
     try {
+      const staged = pack.dirty;
       pack.save(this.sweepBefore);
       this.sweepBefore = undefined;
+      if (staged) this.makeLockFolder();
     } catch (error) {
       pack.discard();
       this.disable(`cannot write ${STATE_DIR}/${PACK} (${errorCode(error)})`);
+    }
+  }
+
+  /** Whether this process made (or found) the folder of the lock drafts (see makeLockFolder). */
+  private lockFolderMade = false;
+
+  /**
+   * Makes `.rt/locks`, where locks keep their drafts for reuse (see lock.ts), with the state's first
+   * save of the process: a command that saves state anyway, never a refused one. Housekeeping: a
+   * lock without the folder is taken as before.
+   */
+  private makeLockFolder(): void {
+    if (this.lockFolderMade) return;
+    this.lockFolderMade = true;
+    try {
+      fs.mkdirSync(lockPoolIn(this.dir));
+    } catch {
+      // There already, or it cannot be: the locks are taken without it.
     }
   }
 

@@ -22,11 +22,15 @@ const age = (file: string, ms: number) => {
   fs.utimesSync(file, t, t);
 };
 
-/** A root with its state folder: the lock `name` beside its files, and the pool of drafts in `.rt/locks`. */
+/**
+ * A root with its state folder: the lock `name` beside its files, and the pool of drafts in
+ * `.rt/locks` (made, as the state's first save makes it).
+ */
 function root(name = '.f.txt.rt-lock'): { dir: string; lock: string; pool: string } {
   const dir = folder();
-  fs.mkdirSync(path.join(dir, '.rt'));
-  return { dir, lock: path.join(dir, name), pool: lockPoolIn(path.join(dir, '.rt')) };
+  const pool = lockPoolIn(path.join(dir, '.rt'));
+  fs.mkdirSync(pool, { recursive: true });
+  return { dir, lock: path.join(dir, name), pool };
 }
 
 const token = (file: string) => fs.readFileSync(file, 'utf8');
@@ -110,7 +114,6 @@ describe('locks linked from a pool of drafts', () => {
   it('breaks a killed rt’s lock linked from its draft at once, and sweeps its drafts', () => {
     const { dir, lock, pool } = root();
     const dead = deadPid();
-    fs.mkdirSync(pool);
     const held = path.join(pool, `lock.${dead}-abc123`);
     fs.writeFileSync(held, `${dead}@${os.hostname()}@1-abc`);
     fs.linkSync(held, lock);
@@ -133,7 +136,6 @@ describe('locks linked from a pool of drafts', () => {
   it('removes a draft an rt gone left, also one still linked as its lock (the lock stays, broken by its PID)', () => {
     const { dir, lock, pool } = root();
     const dead = deadPid();
-    fs.mkdirSync(pool);
     fs.writeFileSync(path.join(pool, `lock.${dead}-aaaaaa`), `${dead}@${os.hostname()}@1-a`);
     const linked = path.join(pool, `lock.${dead}-bbbbbb`);
     const heldByDead = path.join(dir, '.g.txt.rt-lock');
@@ -180,6 +182,7 @@ describe('locks linked from a pool of drafts', () => {
       // Named as a draft of an rt gone: not swept nor taken through the link.
       const named = `lock.${deadPid()}-abc123`;
       fs.writeFileSync(path.join(elsewhere, named), 'the user’s\n');
+      fs.rmdirSync(pool);
       if (planted === 'link') fs.symlinkSync(elsewhere, pool);
       else fs.writeFileSync(pool, 'x');
       const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
@@ -220,5 +223,79 @@ describe('locks linked from a pool of drafts', () => {
     for (const h of held) h.release();
     expect(drafts(pool)).toHaveLength(8);
     expect(fs.readdirSync(dir).sort()).toEqual(['.rt']);
+  });
+});
+
+describe('the pool guarded', () => {
+  it('makes no folder: without .rt/locks the lock is taken as before, and .rt is left as it was', () => {
+    const dir = folder();
+    fs.mkdirSync(path.join(dir, '.rt'));
+    const lock = path.join(dir, '.f.txt.rt-lock');
+    const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, lockPoolIn(path.join(dir, '.rt')));
+    expect(fs.statSync(lock).nlink).toBe(1);
+    taken.release();
+    expect(fs.readdirSync(path.join(dir, '.rt'))).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(['.rt']);
+  });
+
+  it('never rewrites a draft still linked as a lock whose release could not unlink it', () => {
+    const { dir, lock, pool } = root();
+    const first = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
+    const firstToken = token(lock);
+    const unlink = fs.unlinkSync;
+    const spy = vi.spyOn(fs, 'unlinkSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('EBUSY'), { code: 'EBUSY' });
+    });
+    first.release(); // the name stays: the draft goes back to the pool still linked as the lock
+    spy.mockRestore();
+    expect(fs.existsSync(lock)).toBe(true);
+    const other = path.join(dir, '.g.txt.rt-lock');
+    const second = acquireLock(other, 'g.txt', 1000, other, undefined, pool);
+    expect(token(lock)).toBe(firstToken);
+    expect(fs.statSync(other).ino).not.toBe(fs.statSync(lock).ino);
+    second.release();
+    unlink(lock);
+  });
+
+  it('gives a draft back once when a release is called twice: two later locks never share one inode', () => {
+    const { dir, pool } = root();
+    const a = path.join(dir, '.a.rt-lock');
+    const first = acquireLock(a, 'a', 1000, a, undefined, pool);
+    first.release();
+    first.release();
+    const b = path.join(dir, '.b.rt-lock');
+    const c = path.join(dir, '.c.rt-lock');
+    const lb = acquireLock(b, 'b', 1000, b, undefined, pool);
+    const lc = acquireLock(c, 'c', 1000, c, undefined, pool);
+    expect(fs.statSync(b).ino).not.toBe(fs.statSync(c).ino);
+    expect(token(b)).not.toBe(token(c));
+    lb.release();
+    lc.release();
+  });
+
+  it('never writes a file put in place of a free draft, even one given the draft’s inode number', () => {
+    const { lock, pool } = root();
+    acquireLock(lock, 'f.txt', 1000, lock, undefined, pool).release();
+    const [draft] = drafts(pool);
+    const at = path.join(pool, draft!);
+    // The draft is held open, so its number cannot be given to the file made in its place; were it
+    // let go, ext4 would give the freed number to the next file made, almost always at once.
+    fs.rmSync(at);
+    fs.writeFileSync(at, 'the user’s own\n');
+    const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
+    expect(fs.readFileSync(at, 'utf8')).toBe('the user’s own\n');
+    expect(fs.statSync(lock).ino).not.toBe(fs.statSync(at).ino);
+    taken.release();
+  });
+
+  it('makes nothing through a link put in place of .rt', () => {
+    const dir = folder();
+    const outside = folder();
+    fs.mkdirSync(path.join(outside, 'locks'));
+    fs.symlinkSync(outside, path.join(dir, '.rt'));
+    const lock = path.join(dir, '.f.txt.rt-lock');
+    const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, lockPoolIn(path.join(dir, '.rt')));
+    taken.release();
+    expect(fs.readdirSync(path.join(outside, 'locks'))).toEqual([]);
   });
 });

@@ -1,0 +1,64 @@
+// Locks linked from drafts kept for reuse in `.rt/locks` (see lock.ts), as a user meets them: the
+// folder is made by a command that saves state, never by a refused one (which leaves `.rt/` as it
+// was), and a server ended by a signal removes its drafts as one whose input ends does.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cleanEnv, cleanup, numbered, openWindow, repoWith, RT_BIN, run, tree } from './harness.js';
+
+afterAll(cleanup);
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+});
+
+const locks = (dir: string) => path.join(dir, '.rt', 'locks');
+
+describe('lock drafts in .rt/locks', () => {
+  it('a refused edit in a root whose state has no .rt/locks (an older rt’s) leaves .rt as it was', () => {
+    const dir = repoWith({ 'f.txt': numbered(5) });
+    const w = openWindow(dir, 'f.txt');
+    fs.rmSync(locks(dir), { recursive: true, force: true });
+    fs.writeFileSync(path.join(dir, 'f.txt'), numbered(5).replace('line 2', 'changed'));
+    const before = tree(dir);
+    const r = run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'X\n' });
+    expect(r.status).toBe(3);
+    expect(tree(dir)).toEqual(before);
+    expect(fs.existsSync(locks(dir))).toBe(false);
+    // A command that saves state makes it, empty as the process leaves it.
+    openWindow(dir, 'f.txt');
+    expect(fs.readdirSync(locks(dir))).toEqual([]);
+  });
+
+  it('rt mcp ended by SIGTERM removes the drafts its locks were linked from', async () => {
+    const dir = repoWith({ 'a.txt': numbered(30) });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [RT_BIN, 'mcp'],
+      cwd: dir,
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'rt-lock-drafts', version: '0' });
+    await client.connect(transport);
+    clients.push(client);
+    type Result = { content: Array<{ text: string }>; isError?: boolean };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as Result;
+    const opened = (await call('open', { target: 'a.txt:3', window: 1 })).content[0]!.text;
+    const lid = /^3:([0-9a-z]{4})\|/m.exec(opened)![1]!;
+    const r = await call('edit', { path: 'a.txt', from: lid, text: 'one\n' });
+    expect(r.isError, r.content[0]?.text).toBeFalsy();
+    expect(fs.readdirSync(locks(dir)).length).toBeGreaterThan(0);
+    const ended = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+    });
+    process.kill(transport.pid!, 'SIGTERM');
+    await ended;
+    for (let i = 0; i < 100 && fs.readdirSync(locks(dir)).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(locks(dir))).toEqual([]);
+  });
+});
