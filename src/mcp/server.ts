@@ -5,7 +5,6 @@
 // in the order they come. Nothing but the protocol is written to stdout: the runs write to
 // memory, and anything else to stderr.
 
-import os from 'node:os';
 import { isInside } from '../store/inside.js';
 import type { StdinSource } from '../io/stdin.js';
 import { VERSION } from '../cli/program.js';
@@ -76,12 +75,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   const tools = toolsOf(COMMANDS, readOnly);
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
   const help = helpToolOf(tools);
-
-  // A server told to end by a signal (a client's SIGTERM, a terminal's Ctrl-C or hang-up) still runs
-  // its exit hooks (its lock drafts removed, see lock.ts). It ends between two steps of its event
-  // loop, which a kill could cut anywhere: a write is as safe from it (see All or nothing).
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-    process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
 
   const sdk = await loadSdk();
   const server = new sdk.Server(

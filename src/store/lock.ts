@@ -156,6 +156,11 @@ interface Draft {
 const DRAFT = 'lock.';
 /** Free drafts kept at most, a pool: more (a batch locking many files at once) are removed at release. */
 const POOL_KEEP = 8;
+/**
+ * Drafts a pool holds at most, each open (see Draft): a batch locking more files at once takes the
+ * rest of its locks with a new draft beside each, as before, never a descriptor a file.
+ */
+const POOL_MOST = 64;
 /** A long-lived rt sweeps a pool for drafts of rt processes gone at most this often. */
 const SWEEP_EVERY_MS = 60_000;
 const WRITE_DRAFT = fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
@@ -192,6 +197,7 @@ class DraftPool {
     let draft: Draft | undefined;
     // One that is no longer the file rt made there is left as it is, and forgotten.
     while ((draft = this.free.pop()) && !rewrite(draft, token)) this.forget(draft);
+    if (!draft && this.made.size >= POOL_MOST) return undefined;
     draft ??= this.make(token);
     if (!draft) return undefined;
     try {

@@ -299,3 +299,43 @@ describe('the pool guarded', () => {
     expect(fs.readdirSync(path.join(outside, 'locks'))).toEqual([]);
   });
 });
+
+describe('the pool bounded', () => {
+  const openFiles = () => fs.readdirSync('/proc/self/fd').length;
+
+  it.runIf(fs.existsSync('/proc/self/fd'))(
+    'holds 64 drafts open at most: more locks at once take new drafts beside them, and a release lets go all but 8',
+    () => {
+      const { dir, pool } = root();
+      const before = openFiles();
+      const held = Array.from({ length: 70 }, (_, i) => {
+        const lock = path.join(dir, `.f${i}.rt-lock`);
+        return acquireLock(lock, `f${i}`, 1000, lock, undefined, pool);
+      });
+      expect(drafts(pool)).toHaveLength(64);
+      expect(openFiles() - before).toBeLessThanOrEqual(64);
+      for (const lock of held) lock.release();
+      expect(fs.readdirSync(dir).sort()).toEqual(['.rt']);
+      expect(drafts(pool)).toHaveLength(8);
+      expect(openFiles() - before).toBeLessThanOrEqual(8);
+    },
+  );
+
+  it('never writes a file put at a free draft’s name while the draft is still linked elsewhere', () => {
+    const { dir, lock, pool } = root();
+    acquireLock(lock, 'f.txt', 1000, lock, undefined, pool).release();
+    const [draft] = drafts(pool);
+    const at = path.join(pool, draft!);
+    const kept = path.join(dir, 'kept');
+    fs.linkSync(at, kept);
+    const was = fs.readFileSync(kept, 'utf8');
+    fs.rmSync(at);
+    fs.writeFileSync(at, 'the user’s own\n');
+    const taken = acquireLock(lock, 'f.txt', 1000, lock, undefined, pool);
+    expect(fs.readFileSync(at, 'utf8')).toBe('the user’s own\n');
+    expect(fs.readFileSync(kept, 'utf8')).toBe(was);
+    expect(fs.statSync(lock).ino).not.toBe(fs.statSync(at).ino);
+    expect(fs.statSync(lock).ino).not.toBe(fs.statSync(kept).ino);
+    taken.release();
+  });
+});
