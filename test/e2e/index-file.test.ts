@@ -331,26 +331,20 @@ describe('the saved index', () => {
       }
       // Two hit blocks damaged, the earlier by a digest, the later by a character no base64 has:
       // the earlier is named, as reading the blocks one after another names it.
-      fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
       const at = (line: number) => saved.indexOf('"records":"') + '"records":"'.length + line * 16 + 5;
-      let twice = saved;
-      twice = `${twice.slice(0, at(30_010))}${twice[at(30_010)] === 'A' ? 'B' : 'A'}${twice.slice(at(30_010) + 1)}`;
-      twice = `${twice.slice(0, at(70_010))}*${twice.slice(at(70_010) + 1)}`;
-      plantIndex(dir, twice, 'big.txt');
-      const r = run(commands[0]!, dir);
-      expect(r.stdout).toBe(fresh[0]);
-      const asides = r.stderr.split('\n').filter((line) => line.includes('set aside'));
-      expect(asides[0]).toMatch('set aside (its records of lines 29697-30720 are damaged)');
+      const firstSetAside = (earlier: number, later: number) => {
+        fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
+        let text = saved;
+        text = `${text.slice(0, at(earlier))}${text[at(earlier)] === 'A' ? 'B' : 'A'}${text.slice(at(earlier) + 1)}`;
+        text = `${text.slice(0, at(later))}*${text.slice(at(later) + 1)}`;
+        plantIndex(dir, text, 'big.txt');
+        const r = run(commands[0]!, dir);
+        expect(r.stdout).toBe(fresh[0]);
+        return r.stderr.split('\n').filter((line) => line.includes('set aside'))[0];
+      };
+      expect(firstSetAside(30_010, 70_010)).toMatch('set aside (its records of lines 29697-30720 are damaged)');
       // The same in two neighbouring hit blocks, read as one run: the earlier is named.
-      fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
-      let run2 = saved;
-      run2 = `${run2.slice(0, at(51_190))}${run2[at(51_190)] === 'A' ? 'B' : 'A'}${run2.slice(at(51_190) + 1)}`;
-      run2 = `${run2.slice(0, at(51_210))}*${run2.slice(at(51_210) + 1)}`;
-      plantIndex(dir, run2, 'big.txt');
-      const r2 = run(commands[0]!, dir);
-      expect(r2.stdout).toBe(fresh[0]);
-      const asides2 = r2.stderr.split('\n').filter((line) => line.includes('set aside'));
-      expect(asides2[0]).toMatch('set aside (its records of lines 50177-51200 are damaged)');
+      expect(firstSetAside(51_190, 51_210)).toMatch('set aside (its records of lines 50177-51200 are damaged)');
     },
   );
 });

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, cleanup, numbered, openWindow, repoWith, RT_BIN, run, tree } from './harness.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { cleanup, numbered, openWindow, repoWith, run, tree } from './harness.js';
+import { mcpClient } from './mcpClient.js';
 
 afterAll(cleanup);
 const clients: Client[] = [];
@@ -35,19 +35,8 @@ describe('lock drafts in .rt/locks', () => {
 
   it('the drafts of an rt mcp ended by SIGTERM (at once, even mid-call) are swept by the next rt', async () => {
     const dir = repoWith({ 'a.txt': numbered(30) });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [RT_BIN, 'mcp'],
-      cwd: dir,
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'rt-lock-drafts', version: '0' });
-    await client.connect(transport);
+    const { client, transport, call } = await mcpClient(dir, 'rt-lock-drafts');
     clients.push(client);
-    type Result = { content: Array<{ text: string }>; isError?: boolean };
-    const call = async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as Result;
     const opened = (await call('open', { target: 'a.txt:3', window: 1 })).content[0]!.text;
     const lid = /^3:([0-9a-z]{4})\|/m.exec(opened)![1]!;
     const r = await call('edit', { path: 'a.txt', from: lid, text: 'one\n' });

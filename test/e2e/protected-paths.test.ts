@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, cleanup, expectRun, openWindow, repoWith, RT_BIN, run, tree } from './harness.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { cleanup, expectRun, openWindow, repoWith, run, tree } from './harness.js';
+import { mcpClient } from './mcpClient.js';
 
 afterAll(cleanup);
 
@@ -176,19 +176,8 @@ describe('MCP tools refuse as the commands do', () => {
   it('create, apply and edit of .git are tool errors; open of it works', async () => {
     const dir = repoWith({ 'a.txt': 'a\n' });
     const before = tree(path.join(dir, '.git'));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [RT_BIN, 'mcp'],
-      cwd: dir,
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'rt-tests', version: '0.0.0' });
-    await client.connect(transport);
+    const { client, call } = await mcpClient(dir);
     clients.push(client);
-    type Result = { content: Array<{ text: string }>; isError?: boolean; structuredContent?: Record<string, any> };
-    const call = async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as Result;
     const opened = await call('open', { target: '.git/HEAD' });
     expect(opened.isError, JSON.stringify(opened)).toBeFalsy();
     const lid = (opened.structuredContent!.lines as Array<{ lid: string }>)[0]!.lid;
