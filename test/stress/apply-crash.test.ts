@@ -17,7 +17,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { SCENARIO_TIMEOUT, SEED, pick, random } from './config.js';
 import { Tally } from './figures.js';
-import { corruptStateFiles, crashOf, leftovers, numberedBytes, runAsync, sleep, start, type Finished } from './proc.js';
+import {
+  corruptStateFiles,
+  crashOf,
+  leftovers,
+  numberedBytes,
+  runAsync,
+  sleep,
+  start,
+  type Finished,
+  LOCK_LEFTOVERS,
+} from './proc.js';
 
 afterAll(cleanup);
 
@@ -90,8 +100,9 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
  * Leftovers the next writer of their file (or of the history, for its data; of any file, for the pack's staged segment
  * and its lock) removes.
  */
-const PER_FILE =
-  /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/pack\/(tmp-\d+-|lock($|\.))|^\.rt\/history\/data\/\d+\.bin\.tmp-\d+-/;
+const PER_FILE = new RegExp(
+  `${LOCK_LEFTOVERS.source}|\\.json\\.tmp-\\d+-|^\\.rt\\/history\\/data\\/\\d+\\.bin\\.tmp-\\d+-`,
+);
 
 /**
  * Files a batch leaves while it runs and the next command must remove: its temporary files, journals and drafts,

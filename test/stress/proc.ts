@@ -26,10 +26,19 @@ export function crashOf(r: Finished): string | undefined {
 
 /** Whether `d` is the folder of rt's packed state (where a segment is staged as tmp-PID-…, beside the lock). */
 const isPack = (d: string) => path.basename(d) === 'pack' && path.basename(path.dirname(d)) === '.rt';
+/** Whether `d` is the folder of the lock drafts a process keeps for reuse (`lock.PID-…`, removed as it exits). */
+const isLocks = (d: string) => path.basename(d) === 'locks' && path.basename(path.dirname(d)) === '.rt';
 
 /**
- * rt's leftovers under `dir` (recursively, .rt/ included): temporary files, locks and their drafts, the pack's
- * staged segments and lock.
+ * Leftovers of a killed rt that the next command taking the same lock removes, not any command:
+ * locks and their drafts beside a file, the pack's staged segments and lock, and the lock drafts
+ * kept for reuse in `.rt/locks` (swept by the next rt that takes a lock of that root).
+ */
+export const LOCK_LEFTOVERS = /\.rt-lock($|\.)|^\.rt\/pack\/(tmp-\d+-|lock($|\.))|^\.rt\/locks\/lock\./;
+
+/**
+ * rt's leftovers under `dir` (recursively, .rt/ included): temporary files, locks and their drafts (beside
+ * the lock, or kept for reuse in `.rt/locks`), the pack's staged segments and lock.
  */
 export function leftovers(dir: string): string[] {
   const found: string[] = [];
@@ -43,7 +52,11 @@ export function leftovers(dir: string): string[] {
     for (const e of entries) {
       const p = path.join(d, e.name);
       if (e.isDirectory() && !e.isSymbolicLink()) walk(p);
-      else if (/\.rt-tmp-|\.rt-lock|\.tmp-\d+-/.test(e.name) || (/^(tmp-\d+-|lock($|\.))/.test(e.name) && isPack(d)))
+      else if (
+        /\.rt-tmp-|\.rt-lock|\.tmp-\d+-/.test(e.name) ||
+        (/^(tmp-\d+-|lock($|\.))/.test(e.name) && isPack(d)) ||
+        (/^lock\./.test(e.name) && isLocks(d))
+      )
         found.push(path.relative(dir, p));
     }
   };

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../e2e/harness.js';
 import { SCENARIO_TIMEOUT, SEED, pick, random } from './config.js';
 import { Tally } from './figures.js';
-import { corruptStateFiles, crashOf, killedTrial, leftovers, runAsync } from './proc.js';
+import { corruptStateFiles, crashOf, killedTrial, leftovers, runAsync, LOCK_LEFTOVERS } from './proc.js';
 
 afterAll(cleanup);
 
@@ -33,7 +33,7 @@ function fileWith(i: number, token: string): Buffer {
 
 /** Files a batch leaves while it runs and the next command must remove: temporary files, journals, drafts. */
 function batchLeftovers(dir: string): string[] {
-  const found = leftovers(dir).filter((l) => !/\.rt-lock($|\.)|^\.rt\/pack\/(tmp-\d+-|lock($|\.))/.test(l));
+  const found = leftovers(dir).filter((l) => !LOCK_LEFTOVERS.test(l));
   for (const sub of ['journal', 'set-aside']) {
     const d = path.join(dir, '.rt', sub);
     if (fs.existsSync(d)) for (const n of fs.readdirSync(d)) found.push(`.rt/${sub}/${n}`);
@@ -107,6 +107,8 @@ describe('stress: crash safety of rt replace', () => {
       for (let i = 0; i < FILES; i++)
         if (!fs.readFileSync(path.join(dir, name(i))).equals(before[i]!))
           tally.fail('wrongRestores', `the undo left ${name(i)} other than before the replacement`);
+      // Every leftover of the kills, lock drafts included, is gone once commands that take those locks ran.
+      for (const left of leftovers(dir)) tally.fail('strayTemp', `after the last undo: ${left}`);
       tally.notes =
         `${tally.trials} kills: all old ${outcome.old}, all new ${outcome.new}; ` +
         `a whole replacement of ${FILES * (ROWS / EVERY + 1)} lines took about ${timing.ms} ms`;

@@ -39,7 +39,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, RT_BIN, tempDir } from '../e2e/harness.js';
 import { FULL, SCENARIO_TIMEOUT, SEED, pick, random } from './config.js';
 import { Tally, type Count } from './figures.js';
-import { corruptStateFiles, crashOf, leftovers, numberedBytes, runAsync, sleep, start, type Finished } from './proc.js';
+import {
+  corruptStateFiles,
+  crashOf,
+  leftovers,
+  numberedBytes,
+  runAsync,
+  sleep,
+  start,
+  type Finished,
+  LOCK_LEFTOVERS,
+} from './proc.js';
 
 afterAll(cleanup);
 
@@ -789,7 +799,7 @@ const KILL_FILES = [
  * What a kill may leave of one file's own housekeeping (its lock, lock draft, a state temporary file), for its next
  * writer to remove, and of the pack's (a staged segment, its lock), for the next writer of any file, as in apply-crash.
  */
-const PER_FILE = /\.rt-lock($|\.)|\.json\.tmp-\d+-|^\.rt\/pack\/(tmp-\d+-|lock($|\.))/;
+const PER_FILE = new RegExp(`${LOCK_LEFTOVERS.source}|\\.json\\.tmp-\\d+-`);
 
 function journalFiles(dir: string): string[] {
   try {
