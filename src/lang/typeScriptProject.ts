@@ -188,6 +188,7 @@ export class TypeScriptProject {
     // Each meaning of a merged symbol (a value and a type...) has its own references.
     for (const d of this.declarationsAt(abs, at))
       if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
+    this.importersOf(abs, at, seen, add);
     // The definitions are the symbol's declarations, whichever place names it (an import, a call);
     // an alias's local name (`import { a as b }`, refs of b) has its own references, and its
     // declaration, the specifier, is theirs.
@@ -196,6 +197,43 @@ export class TypeScriptProject {
     const aliased = keys(true);
     const declared = out.some((r) => aliased.has(r.key)) ? aliased : keys(false);
     return out.map(({ key, place }) => ({ ...place, definition: declared.has(key) }));
+  }
+
+  /**
+   * Adds the references of the symbol at `at` that only its importers lead to: TypeScript goes from
+   * a CommonJS importer (`const { a } = require('./m')`, `m.a`, an ES import of a CommonJS module)
+   * to the declaration, but not from a declaration exported as `module.exports = { a }` to its
+   * importers. So when the symbol is declared in a JavaScript file, the spellings of its name in
+   * the other files that no reference found yet, and that name the declaring module (see
+   * moduleWords), are asked (IMPORTS_ASKED at most), and those whose references hold one of its
+   * declarations bring theirs. An importer reaching it through another module's re-export is not
+   * looked for.
+   */
+  private importersOf(
+    abs: string,
+    at: number,
+    seen: Set<string>,
+    add: (symbols: readonly TS.ReferencedSymbol[]) => void,
+  ): void {
+    const program = this.service.getProgram();
+    const file = program?.getSourceFile(abs);
+    const node = file && nodeAt(this.ts, file, at);
+    if (!program || !node || !this.ts.isIdentifier(node)) return;
+    const declared = this.declarationsAt(abs, at, true);
+    if (!declared.some((d) => JAVASCRIPT.test(d.abs))) return;
+    const keys = new Set(declared.map((d) => `${d.abs}\0${d.start}`));
+    const modules = declared.flatMap((d) => (JAVASCRIPT.test(d.abs) ? moduleWords(d.abs) : []));
+    let asked = 0;
+    for (const other of [...this.rootFiles, ...this.moreRoots]) {
+      const text = other === abs ? undefined : program.getSourceFile(other)?.text;
+      if (!text || !modules.some((word) => text.includes(word))) continue;
+      for (const m of text.matchAll(wordPattern(node.text))) {
+        if (seen.has(`${other}\0${m.index}`)) continue;
+        if (++asked > IMPORTS_ASKED) return;
+        const found = this.service.findReferences(other, m.index) ?? [];
+        if (found.some((s) => s.references.some((r) => keys.has(`${r.fileName}\0${r.textSpan.start}`)))) add(found);
+      }
+    }
   }
 
   /**
@@ -331,12 +369,11 @@ export class TypeScriptProject {
       ...locations.map((l) => keyOf(l.fileName, l.textSpan.start)),
       ...known.map((r) => keyOf(r.fileName, r.textSpan.start)),
     ]);
-    const word = new RegExp(`(?<![\\p{L}\\p{N}$_])${node.text.replaceAll('$', '\\$')}(?![\\p{L}\\p{N}$_])`, 'gu');
     // (Each use asked costs a search of the program: the first few spellings of the name are enough.)
     let asked = 0;
     for (const other of [...this.rootFiles, ...this.moreRoots]) {
       const text = other === abs ? undefined : program.getSourceFile(other)?.text;
-      for (const m of text?.matchAll(word) ?? []) {
+      for (const m of text?.matchAll(wordPattern(node.text)) ?? []) {
         if (++asked > USES_ASKED) return undefined;
         const found = (this.service.findReferences(other, m.index) ?? []).flatMap((r) => r.references);
         if (!found.some((r) => r.fileName === abs && r.textSpan.start === start)) continue;
@@ -632,6 +669,25 @@ const DEFAULTS: TS.CompilerOptions = {
 
 /** How many spellings of a declaration file's name leftByRename asks about, at most, before it lets the rename be. */
 const USES_ASKED = 20;
+
+/** How many spellings of a JavaScript declaration's name, in files no reference reached, importersOf asks at most. */
+const IMPORTS_ASKED = 200;
+
+const JAVASCRIPT = /\.(js|cjs|mjs|jsx)$/;
+
+/**
+ * What an import of the module `abs` spells in its specifier: its name without the extension
+ * (`./lib` for lib.js), or its folder's name for an index file (`./lib` for lib/index.js).
+ */
+function moduleWords(abs: string): string[] {
+  const name = path.basename(abs).replace(JAVASCRIPT, '');
+  return name === 'index' ? [path.basename(path.dirname(abs)), name] : [name];
+}
+
+/** A global pattern of `name` as a whole identifier. */
+function wordPattern(name: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}$_])${name.replaceAll('$', '\\$')}(?![\\p{L}\\p{N}$_])`, 'gu');
+}
 
 /** Whatever the project says: nothing is emitted, JavaScript files are in, no standard library is looked for. */
 const OVERRIDES: TS.CompilerOptions = {

@@ -128,6 +128,39 @@ describe('rt refs, TypeScript', () => {
   });
 });
 
+describe('rt refs, CommonJS', () => {
+  const files = {
+    'lib.js': 'function greet(name) {\n  return "hi " + name;\n}\nmodule.exports = { greet };\n',
+    'destructured.js': 'const { greet } = require("./lib");\nconsole.log(greet("x"));\n',
+    'member.js': 'const lib = require("./lib.js");\nlib.greet("y");\n',
+    'esm.mjs': 'import { greet } from "./lib.js";\ngreet("z");\n',
+    'other.js': 'const o = { greet() {} };\no.greet();\n',
+  };
+
+  it("finds a module.exports object's importers (TypeScript goes from them to it, not back)", () => {
+    const dir = repo(files);
+    const r = run(['refs', 'lib.js:@greet'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(places(r.stdout)).toEqual([
+      'destructured.js:1|const { greet } = require("./lib");',
+      'destructured.js:2|console.log(greet("x"));',
+      'esm.mjs:1|import { greet } from "./lib.js";',
+      'esm.mjs:2|greet("z");',
+      'lib.js:1|function greet(name) {',
+      'lib.js:4|module.exports = { greet };',
+      'member.js:1=const lib = require("./lib.js");',
+      'member.js:2|lib.greet("y");',
+      "7 references on 7 lines in 4 files (TypeScript's language service)",
+      '',
+    ]);
+    // From an importer too, the other importers (TypeScript alone gives this file's and the declaration's).
+    const use = run(['open', 'destructured.js:2'], dir).stdout.split('\n')[2]!.split('|')[0]!;
+    const fromUse = places(run(['refs', `destructured.js:${use}:13`], dir).stdout);
+    expect(fromUse).toContain('esm.mjs:2|greet("z");');
+    expect(fromUse).toContain('lib.js:4|module.exports = { greet };');
+  });
+});
+
 describe('rt rename, TypeScript', () => {
   it('renames across files (imports, re-exports, property accesses, shorthand) as one step undo takes back', () => {
     const dir = repo(TS_PROJECT);

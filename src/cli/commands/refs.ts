@@ -41,7 +41,10 @@ export const refsCommand = defineCommand({
       'ships), with the compiler options of the tsconfig.json (else jsconfig.json) nearest TARGET, or ' +
       'modern defaults when there is none: the references are semantic. A local of the same name that ' +
       'shadows the symbol is not one of them; imports, re-exports and property accesses are, in ' +
-      'TypeScript, TSX and JavaScript files alike. No standard library is read: a name the project ' +
+      'TypeScript, TSX and JavaScript files alike; so are the importers of a CommonJS export ' +
+      '(module.exports = { NAME }), which TypeScript finds only from each of them: rt asks it from ' +
+      'the spellings of the name, up to 200, in the files that name the declaring module. ' +
+      'No standard library is read: a name the project ' +
       'does not declare has no references. Ignored files are outside the project, as git and ripgrep ' +
       'see it: one is read only when TypeScript reaches it through the imports of the files it reads, ' +
       'and its references, as those in node_modules, are not printed: stderr says how many and where ' +
