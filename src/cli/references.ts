@@ -63,6 +63,8 @@ export interface SymbolPlaces {
   readonly files: PlacedFile[];
   /** The configuration file the language service took its options from. */
   readonly config?: string;
+  /** TypeScript and JavaScript: spellings of a CommonJS export's name were left unasked for its importers. */
+  readonly importersCut?: boolean;
   /** Places ("PATH:LINE") in files rt grep --hidden does not search (ignored, node_modules): never renamed. */
   readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
@@ -163,7 +165,8 @@ export async function findSymbol(
       (abs) => path.relative(ctx.cwd, abs) || abs,
       local,
     );
-    const refs = project.references(file.abs, position.row, position.column);
+    // (A rename takes TypeScript's own places: the importers of a CommonJS export keep their name.)
+    const refs = project.references(file.abs, position.row, position.column, command === 'refs');
     if (!refs?.length) throw nothingThere(name, file, position.row);
     const byFile = new Map<string, SymbolPlace[]>();
     for (const r of refs) {
@@ -178,6 +181,7 @@ export async function findSymbol(
       by: 'semantic',
       files,
       unlisted,
+      ...(project.importersCut ? { importersCut: true } : {}),
       target,
       rename: (newName, also = []) => {
         project.addRoots(also);

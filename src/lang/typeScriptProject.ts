@@ -167,8 +167,15 @@ export class TypeScriptProject {
     return (symbol?.declarations ?? []).some(topLevel);
   }
 
-  /** The symbol's declarations and references, the target's included; undefined when nothing is there to refer to. */
-  references(abs: string, row: number, column: number): Reference[] | undefined {
+  /** Whether the last references() left spellings of the name unasked for CommonJS importers (see importersOf). */
+  importersCut = false;
+
+  /**
+   * The symbol's declarations and references, the target's included; undefined when nothing is
+   * there to refer to. `importers`: with the CommonJS importers TypeScript does not reach from the
+   * export (see importersOf).
+   */
+  references(abs: string, row: number, column: number, importers = false): Reference[] | undefined {
     const at = this.offsetOf(abs, row, column);
     if (at === undefined) return undefined;
     const found = this.service.findReferences(abs, at);
@@ -188,7 +195,7 @@ export class TypeScriptProject {
     // Each meaning of a merged symbol (a value and a type...) has its own references.
     for (const d of this.declarationsAt(abs, at))
       if (!seen.has(`${d.abs}\0${d.start}`)) add(this.service.findReferences(d.abs, d.start) ?? []);
-    this.importersOf(abs, at, seen, add);
+    if (importers) this.importersCut = this.importersOf(abs, at, seen, add);
     // The definitions are the symbol's declarations, whichever place names it (an import, a call);
     // an alias's local name (`import { a as b }`, refs of b) has its own references, and its
     // declaration, the specifier, is theirs.
@@ -202,38 +209,54 @@ export class TypeScriptProject {
   /**
    * Adds the references of the symbol at `at` that only its importers lead to: TypeScript goes from
    * a CommonJS importer (`const { a } = require('./m')`, `m.a`, an ES import of a CommonJS module)
-   * to the declaration, but not from a declaration exported as `module.exports = { a }` to its
-   * importers. So when the symbol is declared in a JavaScript file, the spellings of its name in
-   * the other files that no reference found yet, and that name the declaring module (see
-   * moduleWords), are asked (IMPORTS_ASKED at most), and those whose references hold one of its
-   * declarations bring theirs. An importer reaching it through another module's re-export is not
-   * looked for.
+   * to the export, but not from a declaration exported as `module.exports = { a }` to its
+   * importers. So when a reference found is such an export of the name from a JavaScript file (see
+   * commonJsExport), the spellings of the name in the other files that no reference found yet,
+   * and that name the exporting module (see moduleWords), are asked (IMPORTS_ASKED at most); those
+   * whose references hold the export or a declaration bring theirs that spell the name. An
+   * importer reaching it through another module's re-export, or naming the module otherwise
+   * (`require('.')`, a package's name), is not looked for. True when spellings were left unasked.
    */
   private importersOf(
     abs: string,
     at: number,
     seen: Set<string>,
     add: (symbols: readonly TS.ReferencedSymbol[]) => void,
-  ): void {
+  ): boolean {
+    const ts = this.ts;
     const program = this.service.getProgram();
     const file = program?.getSourceFile(abs);
-    const node = file && nodeAt(this.ts, file, at);
-    if (!program || !node || !this.ts.isIdentifier(node)) return;
-    const declared = this.declarationsAt(abs, at, true);
-    if (!declared.some((d) => JAVASCRIPT.test(d.abs))) return;
-    const keys = new Set(declared.map((d) => `${d.abs}\0${d.start}`));
-    const modules = declared.flatMap((d) => (JAVASCRIPT.test(d.abs) ? moduleWords(d.abs) : []));
+    const node = file && nodeAt(ts, file, at);
+    if (!program || !node || !ts.isIdentifier(node)) return false;
+    const name = node.text;
+    const exports = new Set<string>();
+    for (const key of seen) {
+      const [fileName, start] = splitKey(key);
+      const source = JAVASCRIPT.test(fileName) ? program.getSourceFile(fileName) : undefined;
+      const id = source && nodeAt(ts, source, start);
+      if (!id || !ts.isIdentifier(id) || id.text !== name) continue;
+      const exported = commonJsExport(ts, id);
+      if (exported) exports.add(`${fileName}\0${exported.getStart(source)}`);
+    }
+    if (exports.size === 0) return false;
+    const leads = new Set([...exports, ...this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`)]);
+    const exporters = new Set([...exports].map((key) => splitKey(key)[0]));
+    const modules = [...exporters].flatMap(moduleWords);
+    const spells = (r: TS.ReferenceEntry) =>
+      program.getSourceFile(r.fileName)?.text.slice(r.textSpan.start, r.textSpan.start + r.textSpan.length) === name;
     let asked = 0;
     for (const other of [...this.rootFiles, ...this.moreRoots]) {
-      const text = other === abs ? undefined : program.getSourceFile(other)?.text;
+      const text = exporters.has(other) ? undefined : program.getSourceFile(other)?.text;
       if (!text || !modules.some((word) => text.includes(word))) continue;
-      for (const m of text.matchAll(wordPattern(node.text))) {
+      for (const m of text.matchAll(wordPattern(name))) {
         if (seen.has(`${other}\0${m.index}`)) continue;
-        if (++asked > IMPORTS_ASKED) return;
+        if (++asked > IMPORTS_ASKED) return true;
         const found = this.service.findReferences(other, m.index) ?? [];
-        if (found.some((s) => s.references.some((r) => keys.has(`${r.fileName}\0${r.textSpan.start}`)))) add(found);
+        if (found.some((s) => s.references.some((r) => leads.has(`${r.fileName}\0${r.textSpan.start}`))))
+          add(found.map((s) => ({ ...s, references: s.references.filter(spells) })));
       }
     }
+    return false;
   }
 
   /**
@@ -677,11 +700,42 @@ const JAVASCRIPT = /\.(js|cjs|mjs|jsx)$/;
 
 /**
  * What an import of the module `abs` spells in its specifier: its name without the extension
- * (`./lib` for lib.js), or its folder's name for an index file (`./lib` for lib/index.js).
+ * (`./lib` for lib.js), or its folder's name for an index file (`./lib`, `./lib/index` for
+ * lib/index.js).
  */
 function moduleWords(abs: string): string[] {
   const name = path.basename(abs).replace(JAVASCRIPT, '');
-  return name === 'index' ? [path.basename(path.dirname(abs)), name] : [name];
+  return [name === 'index' ? path.basename(path.dirname(abs)) : name];
+}
+
+/**
+ * The name under which a CommonJS module exports `id` as itself, when it does: `id` as a property
+ * of the object assigned to `module.exports` (`module.exports = { id }`, `{ id: ... }`), as a
+ * property assigned on `exports` or `module.exports` (`exports.id = ...`), or as the value so
+ * assigned (`exports.id = id`: the property's name).
+ */
+function commonJsExport(ts: TypeScript, id: TS.Identifier): TS.Node | undefined {
+  const isExports = (e: TS.Expression) =>
+    (ts.isIdentifier(e) && e.text === 'exports') ||
+    (ts.isPropertyAccessExpression(e) &&
+      ts.isIdentifier(e.expression) &&
+      e.expression.text === 'module' &&
+      e.name.text === 'exports');
+  const assignment = (n: TS.Node) =>
+    ts.isBinaryExpression(n.parent) && n.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? n.parent : undefined;
+  // `exports.id = ...`: the assigned property, `exports.id = id`: the value, named as the property.
+  const property = (left: TS.Expression) =>
+    ts.isPropertyAccessExpression(left) && isExports(left.expression) && left.name.text === id.text
+      ? left.name
+      : undefined;
+  const p = id.parent;
+  if ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && p.name === id) {
+    const set = ts.isObjectLiteralExpression(p.parent) ? assignment(p.parent) : undefined;
+    return set && set.right === p.parent && isExports(set.left) ? id : undefined;
+  }
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return assignment(p)?.left === p ? property(p) : undefined;
+  const set = assignment(id);
+  return set?.right === id ? property(set.left) : undefined;
 }
 
 /** A global pattern of `name` as a whole identifier. */

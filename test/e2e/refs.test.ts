@@ -159,6 +159,35 @@ describe('rt refs, CommonJS', () => {
     expect(fromUse).toContain('esm.mjs:2|greet("z");');
     expect(fromUse).toContain('lib.js:4|module.exports = { greet };');
   });
+
+  it('finds the importers of exports.NAME = NAME, and asks nothing of an export under another name', () => {
+    const dir = repo({
+      'lib.js': 'function greet(n) {\n  return n;\n}\nexports.greet = greet;\n',
+      'a.js': 'const lib = require("./lib");\nlib.greet(1);\n',
+      'b.js': 'const { greet } = require("./lib");\ngreet(2);\n',
+      'assert.js': 'function ok(v) {\n  return v;\n}\nmodule.exports = ok;\n',
+      'user.js': 'const assert = require("./assert");\nassert(1);\n',
+    });
+    const r = run(['refs', 'lib.js:@greet'], dir);
+    expect(r.stdout).toContain('6 references on 5 lines in 3 files');
+    expect(places(r.stdout)).toContain('a.js:2|lib.greet(1);');
+    // `assert` is `ok` exported whole: its references stay the importer's own, none of ok's.
+    const use = run(['open', 'user.js'], dir).stdout.split('\n')[2]!.split('|')[0]!;
+    const alias = run(['refs', `user.js:${use}:1`], dir);
+    expect(alias.stdout).toContain('2 references on 2 lines in 1 file');
+    expect(alias.stderr).toBe('');
+  });
+
+  it('says so when spellings of the name were left unasked (200 at most)', () => {
+    const decoys = Object.fromEntries(
+      Array.from({ length: 3 }, (_, i) => [`d${i}.js`, `// lib\n${'new Map().greet;\n'.repeat(70)}`]),
+    );
+    const dir = repo({ ...files, ...decoys });
+    const r = run(['refs', 'lib.js:@greet'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(r.stderr).toContain('greet is a CommonJS export: its importers were looked for at 200 of its spellings');
+    expect(r.stderr).toContain('rt grep -w greet shows every spelling');
+  });
 });
 
 describe('rt rename, TypeScript', () => {

@@ -42,8 +42,9 @@ export const refsCommand = defineCommand({
       'modern defaults when there is none: the references are semantic. A local of the same name that ' +
       'shadows the symbol is not one of them; imports, re-exports and property accesses are, in ' +
       'TypeScript, TSX and JavaScript files alike; so are the importers of a CommonJS export ' +
-      '(module.exports = { NAME }), which TypeScript finds only from each of them: rt asks it from ' +
-      'the spellings of the name, up to 200, in the files that name the declaring module. ' +
+      '(module.exports = { NAME }, exports.NAME = ...), which TypeScript finds only from each of them: ' +
+      'rt asks it from the spellings of the name, up to 200, in the files that name the exporting ' +
+      'module (stderr says when more were left). ' +
       'No standard library is read: a name the project ' +
       'does not declare has no references. Ignored files are outside the project, as git and ripgrep ' +
       'see it: one is read only when TypeScript reaches it through the imports of the files it reads, ' +
@@ -156,6 +157,11 @@ async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: st
     ctx.warn(
       `${found.unparsed.length} file${found.unparsed.length === 1 ? '' : 's'} holding ${found.name} could not be ` +
         `parsed (too big or too slow), so their references are not listed: ${found.unparsed.slice(0, 10).join(', ')}`,
+    );
+  if (found.importersCut)
+    ctx.warn(
+      `${found.name} is a CommonJS export: its importers were looked for at 200 of its spellings in files ` +
+        `naming its module, and more were left, so some may be missing: rt grep -w ${found.name} shows every spelling`,
     );
   if (found.unlisted.length) {
     const n = found.unlisted.length;
