@@ -109,8 +109,8 @@ describe('stress: crash safety', () => {
       for (const left of leftovers(dir)) tally.fail('strayTemp', left);
       for (const bad of corruptStateFiles(dir)) tally.fail('corruptState', bad);
       tally.notes =
-        `kills leaving the old file ${outcomes.old}, the new ${outcomes.new}; kills leaving temporary files or lock drafts ` +
-        `(removed by the next run that writes) ${outcomes.leftByKill}`;
+        `kills leaving the old file ${outcomes.old}, the new ${outcomes.new}; kills leaving temporary files ` +
+        `or lock drafts (removed by the next run that writes) ${outcomes.leftByKill}`;
       tally.record();
       expect(tally.clean, tally.summary()).toBe(true);
     },
