@@ -11,7 +11,7 @@ import { giveBack, instantiate } from './wasmModule.js';
 
 /** src/model/wasm/records.wat, assembled (wabt, SIMD on), in base64. */
 export const RECORDS_WASM =
-  'AGFzbQEAAAABHgRgBX9/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwYFAAEBAgMHFAIGZGVjb2RlAAAHZGlnZXN0cwAECo4IBYoDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFCyUAIAAgAUHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmoLJQAgACABQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFags0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC/4DAQd/AkADQCAGIANPDQEgBiAEaiEHIAcgA0sEQCADIQcLQfLmu+MDIQpBmZqD3wUhCyAGIQgCQANAIAhBAmogB0sNASAIQQJ0IQkgCiAAIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgASAJaigCAEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyAAIAlqKAIEQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAogASAJaigCBEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAIgCWooAgRB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCEECaiEIDAALCyAIIAdJBEAgCEECdCEJIAogACAJaigCABABIQogCyABIAlqKAIAEAIhCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHMhCgsgByAGa0EDbCEMIAogDHMhCiALIAxzIQsgCiALaiEKIAsgCmohCyAKEAMhCiALEAMhCyAKIAtqIQogCyAKaiELIAUgCjYCACAFIAs2AgQgBUEIaiEFIAchBgwACwsL';
+  'AGFzbQEAAAABJgVgBX9/f39/AX9gBX9/f39/AGACf38Bf2ABfwF/YAZ/f39/f38AAg8BA2VudgZtZW1vcnkCAAEDBwYAAQICAwQHHQMGZGVjb2RlAAAGZW5jb2RlAAEHZGlnZXN0cwAFCqAKBooDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFC5ACAgJ/DHtB/x/9ESEIQT/9ECEJQRn9DyEKQTP9DyELQT79DyEMQT/9DyENQcEA/Q8hDkHHAP0PIQ9BfP0PIRBBbf0PIRFBcP0PIRICQANAIAUgA08NASAFQQJ0IQYgACAGaigCAP0RIAEgBmooAgD9HAEgAiAGaigCAP0cAiEHIAcgB/0NAgEAAAUEAwMIBwYGCwoJCSEHIAdBDP2tASAI/U4gByAI/U5BEP2rAf1QIQcgB0EG/Y0BIAn9TiAHIAn9TkEI/YsB/VAhByAEIAVBBHRqIAcgEiARIBAgDyAOIAcgCv0o/VIgByAL/Sj9UiAHIAz9I/1SIAcgDf0j/VL9bv0LBAAgBUEBaiEFDAALCwslACAAIAFB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qCyUAIAAgAUHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWoLNAAgACAAQRB2cyEAIABB65Svr3hsIQAgACAAQQ12cyEAIABBtdzKlXxsIQAgACAAQRB2cwv+AwEHfwJAA0AgBiADTw0BIAYgBGohByAHIANLBEAgAyEHC0Hy5rvjAyEKQZmag98FIQsgBiEIAkADQCAIQQJqIAdLDQEgCEECdCEJIAogACAJaigCAEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAEgCWooAgBB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCiACIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgACAJaigCBEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAKIAEgCWooAgRB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyACIAlqKAIEQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAhBAmohCAwACwsgCCAHSQRAIAhBAnQhCSAKIAAgCWooAgAQAiEKIAsgASAJaigCABADIQsgCiACIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzIQoLIAcgBmtBA2whDCAKIAxzIQogCyAMcyELIAogC2ohCiALIApqIQsgChAEIQogCxAEIQsgCiALaiEKIAsgCmohCyAFIAo2AgAgBSALNgIEIAVBCGohBSAHIQYMAAsLCw==';
 
 /** Blocks digested a call (see digests). */
 const TIERING_BLOCKS = 16;
@@ -19,6 +19,7 @@ const TIERING_BLOCKS = 16;
 interface Exports {
   decode(text: number, n: number, h1: number, h2: number, lids: number): number;
   digests(h1: number, h2: number, lids: number, n: number, block: number, out: number): void;
+  encode(h1: number, h2: number, lids: number, n: number, text: number): void;
 }
 
 /** Memory for the records of `lines` lines: read into `text` (whole, or a piece at a time), then decoded. */
@@ -108,18 +109,23 @@ export function recordMemory(lines: number, block: number, pieceLines = lines, r
 /**
  * The digests (as digestWords gives them, their hex run together) of the records of lines 0..n-1
  * of `index`, by blocks of `block` lines: copied into a small memory a few blocks at a time and
- * digested there, some seven times as fast as digestWords for a million lines. Undefined where
- * WebAssembly cannot be had.
+ * digested there, some seven times as fast as digestWords for a million lines. With `encoded`,
+ * the records are also encoded there as encodeWords encodes them (in base64, 16 characters a
+ * line), and each few blocks' text handed to it in turn, a view of the memory that the next
+ * replaces: no string is made of them, nor are their words interleaved in JavaScript. Undefined,
+ * nothing handed on, where WebAssembly cannot be had.
  */
 export function digestRecords(
   index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>,
   n: number,
   block: number,
+  encoded?: (text: Buffer) => void,
 ): string | undefined {
   const piece = TIERING_BLOCKS * block;
   const lines = Math.min(n, piece);
   const outAt = 12 * lines;
-  const instance = instantiate<Exports>(RECORDS_WASM, outAt + 8 * TIERING_BLOCKS);
+  const textAt = outAt + 8 * TIERING_BLOCKS;
+  const instance = instantiate<Exports>(RECORDS_WASM, textAt + (encoded ? 16 * lines : 0));
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const h1 = new Uint32Array(memory.buffer, 0, lines);
@@ -134,6 +140,10 @@ export function digestRecords(
     lids.set(index.lids.subarray(from, from + count));
     exports.digests(0, 4 * lines, 8 * lines, count, block, outAt);
     for (const lane of out.subarray(0, 2 * Math.ceil(count / block))) hex += lane.toString(16).padStart(8, '0');
+    if (encoded) {
+      exports.encode(0, 4 * lines, 8 * lines, count, textAt);
+      encoded(Buffer.from(memory.buffer, textAt, 16 * count));
+    }
   }
   // Its memory is the next module's: a big edit that moves the blocks after its change by part of
   // one digests them a piece at a time (movedDigests in savedIndex.ts), a memory each call, every
