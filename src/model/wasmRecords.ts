@@ -3,7 +3,8 @@
 // record) at a time (SIMD), and each block's digest taken there too. For a million lines this
 // takes some 13 ms where decodeWords, digestWords and splitWords take 30: a latin-1 string of
 // the whole text, Node's base64 decoder, then two passes of JavaScript that a process calling it
-// once runs before V8 has optimised them. The module is src/model/wasm/records.wat, assembled
+// once runs before V8 has optimised them. A big index saved whole has its records encoded there
+// too, with their digests (digestRecords). The module is src/model/wasm/records.wat, assembled
 // below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import type { LineIndex } from './lineIndex.js';

@@ -1,6 +1,7 @@
 ;; A saved index's records (src/io/savedIndex.ts), decoded and checked in WebAssembly: the work
 ;; of decodeWords, splitWords and digestWords (src/core/indexCodec.ts, src/core/digest.ts) for
-;; the whole of a big index, read into this module's memory. See src/core/wasmRecords.ts, which
+;; the whole of a big index, read into this module's memory; and, for a big index saved whole,
+;; the work of recordWords and encodeWords. See src/core/wasmRecords.ts, which
 ;; holds these functions assembled (test/core/wasmAssembled.test.ts checks that it does);
 ;; test/core/wasmRecords.test.ts, that they give what those functions give.
 
