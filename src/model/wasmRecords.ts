@@ -3,7 +3,8 @@
 // record) at a time (SIMD), and each block's digest taken there too. For a million lines this
 // takes some 13 ms where decodeWords, digestWords and splitWords take 30: a latin-1 string of
 // the whole text, Node's base64 decoder, then two passes of JavaScript that a process calling it
-// once runs before V8 has optimised them. The module is src/model/wasm/records.wat, assembled
+// once runs before V8 has optimised them. A big index saved whole has its records encoded there
+// too, with their digests (digestRecords). The module is src/model/wasm/records.wat, assembled
 // below (test/model/wasmAssembled.test.ts assembles it again and checks it is the same).
 
 import type { LineIndex } from './lineIndex.js';
@@ -11,7 +12,7 @@ import { giveBack, instantiate } from './wasmModule.js';
 
 /** src/model/wasm/records.wat, assembled (wabt, SIMD on), in base64. */
 export const RECORDS_WASM =
-  'AGFzbQEAAAABHgRgBX9/f39/AX9gAn9/AX9gAX8Bf2AGf39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwYFAAEBAgMHFAIGZGVjb2RlAAAHZGlnZXN0cwAECo4IBYoDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFCyUAIAAgAUHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmoLJQAgACABQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFags0ACAAIABBEHZzIQAgAEHrlK+veGwhACAAIABBDXZzIQAgAEG13MqVfGwhACAAIABBEHZzC/4DAQd/AkADQCAGIANPDQEgBiAEaiEHIAcgA0sEQCADIQcLQfLmu+MDIQpBmZqD3wUhCyAGIQgCQANAIAhBAmogB0sNASAIQQJ0IQkgCiAAIAlqKAIAQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgASAJaigCAEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyAAIAlqKAIEQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAogASAJaigCBEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAIgCWooAgRB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCEECaiEIDAALCyAIIAdJBEAgCEECdCEJIAogACAJaigCABABIQogCyABIAlqKAIAEAIhCyAKIAIgCWooAgBB0dr45HxsQQ93QZPrnNwBbHMhCgsgByAGa0EDbCEMIAogDHMhCiALIAxzIQsgCiALaiEKIAsgCmohCyAKEAMhCiALEAMhCyAKIAtqIQogCyAKaiELIAUgCjYCACAFIAs2AgQgBUEIaiEFIAchBgwACwsL';
+  'AGFzbQEAAAABJgVgBX9/f39/AX9gBX9/f39/AGACf38Bf2ABfwF/YAZ/f39/f38AAg8BA2VudgZtZW1vcnkCAAEDBwYAAQICAwQHHQMGZGVjb2RlAAAGZW5jb2RlAAEHZGlnZXN0cwAFCtUOBooDAgJ/F3tBwQD9DyEPQdoA/Q8hEEHhAP0PIRFB+gD9DyESQTD9DyETQTn9DyEUQSv9DyEVQS/9DyEWQb9//Q8hF0G5f/0PIRhBBP0PIRlBE/0PIRpBEP0PIRtB/wH9ECEcQf//A/0RIR0CQANAIAUgAU8NASAAIAVBBHRq/QAEACEHIAcgD/0sIAcgEP0q/U4hCiAHIBH9LCAHIBL9Kv1OIQsgByAT/SwgByAU/Sr9TiEMIAcgFf0jIQ0gByAW/SMhDiAJIAogC/1QIAwgDf1QIA79UP1Q/U39UCEJIAcgCiAX/U4gCyAY/U79UCAMIBn9TiANIBr9TiAOIBv9Tv1Q/VD9UP1uIQggCCAc/U5BBv2LASAIQQj9jQH9UCEIIAggHf1OQQz9qwEgCEEQ/a0B/VAhCCAIIAj9DQIBAAYFBAoJCA4NDAMHCw8hCCAFQQJ0IQYgAiAGaiAI/RsANgIAIAMgBmogCP0bATYCACAEIAZqIAj9GwI2AgAgBUEBaiEFDAALCyAJ/VNFC8UGAgN/CntB/x/9ESEMQT/9ECENQRr9DyEOQTP9DyEPQQ39DyEQ/QxH/Pz8/Pz8/Pz8/O3wQQAAIRECQANAIAVBBGogA0sNASAFQQJ0IQYgBCAFQQR0aiEHIAAgBmr9AAQAIQkgASAGav0ABAAhCiACIAZq/QAEACELIAkgCv0NAAECAxAREhMAAAAAAAAAACAL/Q0CAQAABQQDAxAHBgYTEhERIQggCEEM/a0BIAz9TiAIIAz9TkEQ/asB/VAhCCAIQQb9jQEgDf1OIAggDf1OQQj9iwH9UCEIIAggESAIIA/9cyAIIA79JiAQ/U79UP0O/W4hCCAHIAj9CwQAIAkgCv0NBAUGBxQVFhcAAAAAAAAAACAL/Q0CAQAABQQDAxQHBgYXFhUVIQggCEEM/a0BIAz9TiAIIAz9TkEQ/asB/VAhCCAIQQb9jQEgDf1OIAggDf1OQQj9iwH9UCEIIAggESAIIA/9cyAIIA79JiAQ/U79UP0O/W4hCCAHIAj9CwQQIAkgCv0NCAkKCxgZGhsAAAAAAAAAACAL/Q0CAQAABQQDAxgHBgYbGhkZIQggCEEM/a0BIAz9TiAIIAz9TkEQ/asB/VAhCCAIQQb9jQEgDf1OIAggDf1OQQj9iwH9UCEIIAggESAIIA/9cyAIIA79JiAQ/U79UP0O/W4hCCAHIAj9CwQgIAkgCv0NDA0ODxwdHh8AAAAAAAAAACAL/Q0CAQAABQQDAxwHBgYfHh0dIQggCEEM/a0BIAz9TiAIIAz9TkEQ/asB/VAhCCAIQQb9jQEgDf1OIAggDf1OQQj9iwH9UCEIIAggESAIIA/9cyAIIA79JiAQ/U79UP0O/W4hCCAHIAj9CwQwIAVBBGohBQwACwsCQANAIAUgA08NASAFQQJ0IQYgACAGaigCAP0RIAEgBmooAgD9HAEgAiAGaigCAP0cAiAJ/Q0CAQAABQQDAwgHBgYLCgkJIQggCEEM/a0BIAz9TiAIIAz9TkEQ/asB/VAhCCAIQQb9jQEgDf1OIAggDf1OQQj9iwH9UCEIIAggESAIIA/9cyAIIA79JiAQ/U79UP0O/W4hCCAEIAVBBHRqIAj9CwQAIAVBAWohBQwACwsLJQAgACABQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+agslACAAIAFB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqCzQAIAAgAEEQdnMhACAAQeuUr694bCEAIAAgAEENdnMhACAAQbXcypV8bCEAIAAgAEEQdnML/gMBB38CQANAIAYgA08NASAGIARqIQcgByADSwRAIAMhBwtB8ua74wMhCkGZmoPfBSELIAYhCAJAA0AgCEECaiAHSw0BIAhBAnQhCSAKIAAgCWooAgBB0dr45HxsQQ93QZPrnNwBbHNBDXdBBWxB5NbRsn5qIQogCyABIAlqKAIAQeuUr694bEEQd0G13MqVfGxzQRF3QQVsQZua87AFaiELIAogAiAJaigCAEHR2vjkfGxBD3dBk+uc3AFsc0ENd0EFbEHk1tGyfmohCiALIAAgCWooAgRB65Svr3hsQRB3QbXcypV8bHNBEXdBBWxBm5rzsAVqIQsgCiABIAlqKAIEQdHa+OR8bEEPd0GT65zcAWxzQQ13QQVsQeTW0bJ+aiEKIAsgAiAJaigCBEHrlK+veGxBEHdBtdzKlXxsc0ERd0EFbEGbmvOwBWohCyAIQQJqIQgMAAsLIAggB0kEQCAIQQJ0IQkgCiAAIAlqKAIAEAIhCiALIAEgCWooAgAQAyELIAogAiAJaigCAEHR2vjkfGxBD3dBk+uc3AFscyEKCyAHIAZrQQNsIQwgCiAMcyEKIAsgDHMhCyAKIAtqIQogCyAKaiELIAoQBCEKIAsQBCELIAogC2ohCiALIApqIQsgBSAKNgIAIAUgCzYCBCAFQQhqIQUgByEGDAALCws=';
 
 /** Blocks digested a call (see digests). */
 const TIERING_BLOCKS = 16;
@@ -19,6 +20,7 @@ const TIERING_BLOCKS = 16;
 interface Exports {
   decode(text: number, n: number, h1: number, h2: number, lids: number): number;
   digests(h1: number, h2: number, lids: number, n: number, block: number, out: number): void;
+  encode(h1: number, h2: number, lids: number, n: number, text: number): void;
 }
 
 /** Memory for the records of `lines` lines: read into `text` (whole, or a piece at a time), then decoded. */
@@ -108,18 +110,23 @@ export function recordMemory(lines: number, block: number, pieceLines = lines, r
 /**
  * The digests (as digestWords gives them, their hex run together) of the records of lines 0..n-1
  * of `index`, by blocks of `block` lines: copied into a small memory a few blocks at a time and
- * digested there, some seven times as fast as digestWords for a million lines. Undefined where
- * WebAssembly cannot be had.
+ * digested there, some seven times as fast as digestWords for a million lines. With `encoded`,
+ * the records are also encoded there as encodeWords encodes them (in base64, 16 characters a
+ * line), and each few blocks' text handed to it in turn, a view of the memory that the next
+ * replaces: no string is made of them, nor are their words interleaved in JavaScript. Undefined,
+ * nothing handed on, where WebAssembly cannot be had.
  */
 export function digestRecords(
   index: Pick<LineIndex, 'h1' | 'h2' | 'lids'>,
   n: number,
   block: number,
+  encoded?: (text: Buffer) => void,
 ): string | undefined {
   const piece = TIERING_BLOCKS * block;
   const lines = Math.min(n, piece);
   const outAt = 12 * lines;
-  const instance = instantiate<Exports>(RECORDS_WASM, outAt + 8 * TIERING_BLOCKS);
+  const textAt = outAt + 8 * TIERING_BLOCKS;
+  const instance = instantiate<Exports>(RECORDS_WASM, textAt + (encoded ? 16 * lines : 0));
   if (!instance) return undefined;
   const { memory, exports } = instance;
   const h1 = new Uint32Array(memory.buffer, 0, lines);
@@ -134,6 +141,10 @@ export function digestRecords(
     lids.set(index.lids.subarray(from, from + count));
     exports.digests(0, 4 * lines, 8 * lines, count, block, outAt);
     for (const lane of out.subarray(0, 2 * Math.ceil(count / block))) hex += lane.toString(16).padStart(8, '0');
+    if (encoded) {
+      exports.encode(0, 4 * lines, 8 * lines, count, textAt);
+      encoded(Buffer.from(memory.buffer, textAt, 16 * count));
+    }
   }
   // Its memory is the next module's: a big edit that moves the blocks after its change by part of
   // one digests them a piece at a time (movedDigests in savedIndex.ts), a memory each call, every

@@ -650,9 +650,11 @@ export function saveIndexFile(
               : digestWords(recordWords(index, from, to, scratch));
         }
       } else {
-        // A big index's block digests are taken in WebAssembly, the records encoded alone.
-        const fast = fields.lines >= WASM_RECORDS ? digestRecords(index, fields.lines, BLOCK) : undefined;
-        encode(0, fields.lines, fast === undefined);
+        // A big index's records are encoded and their block digests taken in WebAssembly, together:
+        // each few blocks' text is a view of the module's memory that the next overwrites, which
+        // `write` may take as the pack's does, its bytes copied or written before it returns.
+        const fast = fields.lines >= WASM_RECORDS ? digestRecords(index, fields.lines, BLOCK, write) : undefined;
+        if (fast === undefined) encode(0, fields.lines, true);
         blocks = fast ?? digests;
       }
       write(`${RETIRED_KEY}${retired}${END}`);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { looksBinary, SNIFF_BYTES } from '../model/binary.js';
 import { hashLineAt, type LineHashes } from '../model/hash.js';
-import { BOM, countLines, grow, hasBom } from '../model/lines.js';
+import { BOM, grow, hasBom } from '../model/lines.js';
 import { type LineHasher, lineHasher } from '../model/wasmHash.js';
 import { readAt } from './readAt.js';
 import { BLOCK } from './savedIndex.js';
@@ -57,8 +57,8 @@ function scanPieces(
   minLines: number,
   hasher: LineHasher | undefined,
 ): ScannedFile | undefined {
-  let h1: Uint32Array = new Uint32Array(1024);
-  let h2: Uint32Array = new Uint32Array(1024);
+  let h1: Uint32Array = new Uint32Array(FIRST_LENGTH);
+  let h2: Uint32Array = new Uint32Array(FIRST_LENGTH);
   const checkpoints: number[] = [];
   let count = 0;
   // Pieces are read after the unfinished line the last one ended with (`carried` bytes at the
@@ -91,17 +91,11 @@ function scanPieces(
     // The piece's lines are fingerprinted where they lie, straight into h1 and h2: no table of
     // them is made (each piece's, some 1.5 MB, was garbage that outlived many pieces).
     let start = at === 0 && hasBom(buffer.subarray(0, end)) ? BOM.length : 0;
-    const firstPieceLines = at === 0 ? countLines(buffer, start, end) : 0;
-    if (at === 0 && firstPieceLines < minLines && read < size) return undefined;
     while (start < end) {
       if (count === h1.length) {
-        // Made, after the first piece, the size its lines suggest the file holds (and a little
-        // more, but never more than the file's bytes): the arrays are then seldom grown, each
-        // growth a copy beside the old ones.
-        const estimate = at === 0 ? Math.min(size + 1, Math.ceil((firstPieceLines * size * 1.05) / end)) : 0;
-        const grown = Math.max(h1.length * 2, estimate);
-        h1 = grow(h1, grown);
-        h2 = grow(h2, grown);
+        // Doubled; through the first piece, until its lines are counted (see below).
+        h1 = grow(h1, h1.length * 2);
+        h2 = grow(h2, h2.length * 2);
       }
       if (hasher) {
         count += hasher.hash(start, end, h1.length - count, h1, h2, count, (s) => checkpoints.push(at + s));
@@ -113,8 +107,31 @@ function scanPieces(
       count++;
       start = nl + 1;
     }
+    if (at === 0) {
+      // The first piece's lines, counted by their fingerprinting (not by a pass of their own).
+      if (count < minLines && read < size) return undefined;
+      // Once it held more than the arrays' first length, they are made the size its lines
+      // suggest the file holds (and a little more, but never more than the file's bytes): they
+      // are then seldom grown, each growth a copy beside the old ones.
+      if (count > FIRST_LENGTH) {
+        const estimate = Math.max(FIRST_LENGTH * 2, Math.min(size + 1, Math.ceil((count * size * 1.05) / end)));
+        h1 = resized(h1, count, estimate);
+        h2 = resized(h2, count, estimate);
+      }
+    }
     buffer.copyWithin(0, end, carried + n);
     carried = carried + n - end;
   }
   return { h1: h1.subarray(0, count), h2: h2.subarray(0, count), count, checkpoints };
+}
+
+/** Length of the fingerprints' arrays before the first piece is read. */
+const FIRST_LENGTH = 1024;
+
+/** The first `count` words of `array` in an array of `length` (`array` itself when that long). */
+function resized(array: Uint32Array, count: number, length: number): Uint32Array {
+  if (array.length === length) return array;
+  const copy = new Uint32Array(length);
+  copy.set(array.subarray(0, count));
+  return copy;
 }

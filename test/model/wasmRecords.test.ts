@@ -44,6 +44,14 @@ describe('wasm records', () => {
           expect(digests).toBe(want);
           // The same digests, of arrays copied into a small memory a few blocks at a time.
           expect(digestRecords({ h1, h2, lids }, rows.length, block)).toBe(want);
+          // And with the records encoded there, a few blocks at a time, as encodeWords encodes them.
+          const parts: string[] = [];
+          const hex = digestRecords({ h1, h2, lids }, rows.length, block, (text) =>
+            parts.push(text.toString('latin1')),
+          );
+          expect(hex).toBe(want);
+          expect(parts.join('')).toBe(encodeWords(recordWords({ h1, h2, lids }, 0, rows.length)));
+          expect(parts.length).toBe(Math.ceil(rows.length / (16 * block)));
         },
       ),
       { numRuns: runs(2000) },
@@ -81,7 +89,11 @@ describe('wasm records', () => {
       h2[i] = Math.imul(i ^ 0x5bd1e995, 40503) >>> 0;
       lids[i] = (i * 7919) >>> 0;
     }
-    const { got, digests, want } = decoded(h1, h2, lids, 1024);
+    const { got, digests, want, text } = decoded(h1, h2, lids, 1024);
+    // Encoded there a piece at a time (each a view the next replaces), as encodeWords encodes them.
+    const parts: Buffer[] = [];
+    expect(digestRecords({ h1, h2, lids }, n, 1024, (piece) => parts.push(Buffer.from(piece)))).toBe(want);
+    expect(Buffer.concat(parts).equals(text.subarray(0, 16 * n))).toBe(true);
     expect(Buffer.from(got!.h1.buffer, got!.h1.byteOffset, got!.h1.byteLength).equals(Buffer.from(h1.buffer))).toBe(
       true,
     );

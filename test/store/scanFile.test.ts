@@ -36,8 +36,8 @@ function whole(bytes: Buffer): { h1: number[]; h2: number[]; count: number; chec
 }
 
 /** A scan in pieces of `piece` bytes, in the shape `whole` gives (or why there is none). */
-function scannedAsWhole(bytes: Buffer, piece: number): ReturnType<typeof whole> | undefined | 'binary' {
-  const scan = scanned(bytes, piece);
+function scannedAsWhole(bytes: Buffer, piece: number, wasm = true): ReturnType<typeof whole> | undefined | 'binary' {
+  const scan = scanned(bytes, piece, wasm);
   return scan === undefined || scan === 'binary'
     ? scan
     : { h1: Array.from(scan.h1), h2: Array.from(scan.h2), count: scan.count, checkpoints: scan.checkpoints };
@@ -153,6 +153,22 @@ describe('scanFile', () => {
       ),
       { numRuns: runs(200) },
     );
+  });
+
+  it('reads a first piece of more lines than its arrays first hold, then the pieces after it', () => {
+    // Lines of 1 to 12 bytes: a first piece of 8 KiB holds some 1,200 to 4,000 of them, past the
+    // arrays' first 1,024 (doubled through it, then made the size its lines suggest), around
+    // every block's and call's edge; pieces of 8 KiB and of 8 KiB ± 1 after it.
+    for (const wasm of [true, false]) {
+      for (const piece of [8191, 8192, 8193]) {
+        for (const seed of [1, 2, 3]) {
+          const lines: string[] = [];
+          for (let i = 0; i < 9000; i++) lines.push('abcdefghijk'.slice(0, Math.imul(i + seed, 2654435761) >>> 29));
+          const bytes = Buffer.from(`${lines.join('\n')}\n`);
+          expect(scannedAsWhole(bytes, piece, wasm)).toEqual(whole(bytes));
+        }
+      }
+    }
   });
 
   it('says when a file looks binary, from its first 8 KiB as a whole reading would', () => {

@@ -1,6 +1,7 @@
 ;; A saved index's records (src/io/savedIndex.ts), decoded and checked in WebAssembly: the work
 ;; of decodeWords, splitWords and digestWords (src/core/indexCodec.ts, src/core/digest.ts) for
-;; the whole of a big index, read into this module's memory. See src/core/wasmRecords.ts, which
+;; the whole of a big index, read into this module's memory; and, for a big index saved whole,
+;; the work of recordWords and encodeWords. See src/core/wasmRecords.ts, which
 ;; holds these functions assembled (test/core/wasmAssembled.test.ts checks that it does);
 ;; test/core/wasmRecords.test.ts, that they give what those functions give.
 
@@ -61,6 +62,96 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $records)))
     (i32.eqz (v128.any_true (local.get $bad))))
+
+  ;; Encodes the records of lines 0..$n-1 (h1, h2 and LID code of each from the arrays of 32-bit
+  ;; words at $h1, $h2 and $lids) as encodeWords does, 16 base64 characters a line at $text: the
+  ;; record's 12 bytes (little-endian words) in 4 groups of 3, each group 4 characters. Four
+  ;; lines at a time, each line's record gathered from the three arrays' words by two shuffles,
+  ;; which also put each group's 3 bytes in a 32-bit lane as a number, its first byte highest.
+  (func (export "encode") (param $h1 i32) (param $h2 i32) (param $lids i32) (param $n i32) (param $text i32)
+    (local $i i32) (local $at i32) (local $out i32) (local $v v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    (local $lo12 v128) (local $lo6 v128) (local $c26 v128) (local $c51 v128) (local $c13 v128) (local $lut v128)
+    (local.set $lo12 (i32x4.splat (i32.const 0xfff)))
+    (local.set $lo6 (i16x8.splat (i32.const 0x3f)))
+    (local.set $c26 (i8x16.splat (i32.const 26)))
+    (local.set $c51 (i8x16.splat (i32.const 51)))
+    (local.set $c13 (i8x16.splat (i32.const 13)))
+    ;; What a value adds to give its character, by its range: 26-51 a-z (0), 52-61 0-9 (1 to 10),
+    ;; 62 + (11), 63 / (12), 0-25 A-Z (13): the range's number is the value less 51 (none below
+    ;; 52), 13 for values below 26.
+    (local.set $lut (v128.const i8x16 71 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -19 -16 65 0 0))
+    (block $foursDone
+      (loop $fours
+        (br_if $foursDone (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $out (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 4))))
+        (local.set $x1 (v128.load (i32.add (local.get $h1) (local.get $at))))
+        (local.set $x2 (v128.load (i32.add (local.get $h2) (local.get $at))))
+        (local.set $x3 (v128.load (i32.add (local.get $lids) (local.get $at))))
+        (local.set $v (i8x16.shuffle 2 1 0 0 5 4 3 3 16 7 6 6 19 18 17 17 (i8x16.shuffle 0 1 2 3 16 17 18 19 0 0 0 0 0 0 0 0 (local.get $x1) (local.get $x2)) (local.get $x3)))
+        (local.set $v (v128.or
+          (v128.and (i32x4.shr_u (local.get $v) (i32.const 12)) (local.get $lo12))
+          (i32x4.shl (v128.and (local.get $v) (local.get $lo12)) (i32.const 16))))
+        (local.set $v (v128.or
+          (v128.and (i16x8.shr_u (local.get $v) (i32.const 6)) (local.get $lo6))
+          (i16x8.shl (v128.and (local.get $v) (local.get $lo6)) (i32.const 8))))
+        (local.set $v (i8x16.add (local.get $v) (i8x16.swizzle (local.get $lut)
+          (v128.or (i8x16.sub_sat_u (local.get $v) (local.get $c51))
+            (v128.and (i8x16.lt_u (local.get $v) (local.get $c26)) (local.get $c13))))))
+        (v128.store offset=0 (local.get $out) (local.get $v))
+        (local.set $v (i8x16.shuffle 2 1 0 0 5 4 3 3 20 7 6 6 23 22 21 21 (i8x16.shuffle 4 5 6 7 20 21 22 23 0 0 0 0 0 0 0 0 (local.get $x1) (local.get $x2)) (local.get $x3)))
+        (local.set $v (v128.or
+          (v128.and (i32x4.shr_u (local.get $v) (i32.const 12)) (local.get $lo12))
+          (i32x4.shl (v128.and (local.get $v) (local.get $lo12)) (i32.const 16))))
+        (local.set $v (v128.or
+          (v128.and (i16x8.shr_u (local.get $v) (i32.const 6)) (local.get $lo6))
+          (i16x8.shl (v128.and (local.get $v) (local.get $lo6)) (i32.const 8))))
+        (local.set $v (i8x16.add (local.get $v) (i8x16.swizzle (local.get $lut)
+          (v128.or (i8x16.sub_sat_u (local.get $v) (local.get $c51))
+            (v128.and (i8x16.lt_u (local.get $v) (local.get $c26)) (local.get $c13))))))
+        (v128.store offset=16 (local.get $out) (local.get $v))
+        (local.set $v (i8x16.shuffle 2 1 0 0 5 4 3 3 24 7 6 6 27 26 25 25 (i8x16.shuffle 8 9 10 11 24 25 26 27 0 0 0 0 0 0 0 0 (local.get $x1) (local.get $x2)) (local.get $x3)))
+        (local.set $v (v128.or
+          (v128.and (i32x4.shr_u (local.get $v) (i32.const 12)) (local.get $lo12))
+          (i32x4.shl (v128.and (local.get $v) (local.get $lo12)) (i32.const 16))))
+        (local.set $v (v128.or
+          (v128.and (i16x8.shr_u (local.get $v) (i32.const 6)) (local.get $lo6))
+          (i16x8.shl (v128.and (local.get $v) (local.get $lo6)) (i32.const 8))))
+        (local.set $v (i8x16.add (local.get $v) (i8x16.swizzle (local.get $lut)
+          (v128.or (i8x16.sub_sat_u (local.get $v) (local.get $c51))
+            (v128.and (i8x16.lt_u (local.get $v) (local.get $c26)) (local.get $c13))))))
+        (v128.store offset=32 (local.get $out) (local.get $v))
+        (local.set $v (i8x16.shuffle 2 1 0 0 5 4 3 3 28 7 6 6 31 30 29 29 (i8x16.shuffle 12 13 14 15 28 29 30 31 0 0 0 0 0 0 0 0 (local.get $x1) (local.get $x2)) (local.get $x3)))
+        (local.set $v (v128.or
+          (v128.and (i32x4.shr_u (local.get $v) (i32.const 12)) (local.get $lo12))
+          (i32x4.shl (v128.and (local.get $v) (local.get $lo12)) (i32.const 16))))
+        (local.set $v (v128.or
+          (v128.and (i16x8.shr_u (local.get $v) (i32.const 6)) (local.get $lo6))
+          (i16x8.shl (v128.and (local.get $v) (local.get $lo6)) (i32.const 8))))
+        (local.set $v (i8x16.add (local.get $v) (i8x16.swizzle (local.get $lut)
+          (v128.or (i8x16.sub_sat_u (local.get $v) (local.get $c51))
+            (v128.and (i8x16.lt_u (local.get $v) (local.get $c26)) (local.get $c13))))))
+        (v128.store offset=48 (local.get $out) (local.get $v))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $fours)))
+    ;; The last few lines one at a time.
+    (block $done
+      (loop $records
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $v (i8x16.shuffle 2 1 0 0 5 4 3 3 8 7 6 6 11 10 9 9 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (i32.load (i32.add (local.get $h1) (local.get $at)))) (i32.load (i32.add (local.get $h2) (local.get $at)))) (i32.load (i32.add (local.get $lids) (local.get $at)))) (local.get $x1)))
+        (local.set $v (v128.or
+          (v128.and (i32x4.shr_u (local.get $v) (i32.const 12)) (local.get $lo12))
+          (i32x4.shl (v128.and (local.get $v) (local.get $lo12)) (i32.const 16))))
+        (local.set $v (v128.or
+          (v128.and (i16x8.shr_u (local.get $v) (i32.const 6)) (local.get $lo6))
+          (i16x8.shl (v128.and (local.get $v) (local.get $lo6)) (i32.const 8))))
+        (local.set $v (i8x16.add (local.get $v) (i8x16.swizzle (local.get $lut)
+          (v128.or (i8x16.sub_sat_u (local.get $v) (local.get $c51))
+            (v128.and (i8x16.lt_u (local.get $v) (local.get $c26)) (local.get $c13))))))
+        (v128.store (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 4))) (local.get $v))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $records))))
 
   ;; digestWords' two lanes: a word of lane a (the even words), and of lane b (the odd ones). The
   ;; loop below has them written out, for the baseline compiler that runs this calls no function.
