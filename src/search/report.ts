@@ -190,7 +190,7 @@ function readFileRows(
       const { lid, content } = read.line(i);
       while (nextHit < hitLines.length && hitLines[nextHit]! < i) nextHit++;
       const isHitLine = hitLines[nextHit] === i;
-      rows.push({ n: i + 1, lid, content, marks: isHitLine ? hitMarks(content, output) : [] });
+      rows.push({ n: i + 1, lid, content, marks: isHitLine ? hitMarks(content, output) : NO_MARKS });
       hit.push(isHitLine);
     }
   }
@@ -212,8 +212,11 @@ function hitMarks(content: Buffer, output: ReportOptions): readonly MatchRange[]
     ? output.matcher.matchesIn(content)
     : content.length > output.cutOver
       ? output.matcher.matchesIn(content, 1)
-      : [];
+      : NO_MARKS;
 }
+
+/** The marks of a line shown without any: one list for all (a search keeps every row until it prints). */
+const NO_MARKS: readonly MatchRange[] = [];
 
 const noPersist = (): void => undefined;
 const isRow = (): boolean => true;
@@ -236,7 +239,7 @@ function addEnclosing(file: FileRows, whole: NonNullable<HitLines['whole']>, enc
   file.rows.forEach((row, k) => byLine.set(row.n - 1, { row, hit: file.hit[k]! }));
   for (const [from, to] of mergeRanges(spans))
     for (let i = from; i < to; i++)
-      if (!byLine.has(i)) byLine.set(i, { row: { n: i + 1, ...whole.line(i), marks: [] }, hit: false });
+      if (!byLine.has(i)) byLine.set(i, { row: { n: i + 1, ...whole.line(i), marks: NO_MARKS }, hit: false });
   for (const [i, { definition: d, by }] of listed) {
     const at = byLine.get(i)!;
     if (at.hit) continue;
