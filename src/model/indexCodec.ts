@@ -82,9 +82,18 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 export function decodeRecords(text: Uint8Array): Uint32Array {
   if (text.length % RECORD_B64 !== 0) throw new Error('index records are truncated');
   const words = new Uint32Array((text.length / RECORD_B64) * 3);
-  const out = new Uint8Array(words.buffer);
+  decodeRecordsInto(text, 0, text.length, new Uint8Array(words.buffer));
+  return words;
+}
+
+/**
+ * decodeRecords of `text[start..end)` written into the words whose bytes are `out` (from its start; the caller gives
+ * room for them): a search decoding a block of every file it prints reuses one memory for all.
+ */
+export function decodeRecordsInto(text: Uint8Array, start: number, end: number, out: Uint8Array): void {
+  if ((end - start) % RECORD_B64 !== 0) throw new Error('index records are truncated');
   let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
+  for (let i = start; i < end; i += 4) {
     const a = SIXBITS[text[i]!]!;
     const b = SIXBITS[text[i + 1]!]!;
     const c = SIXBITS[text[i + 2]!]!;
@@ -95,8 +104,7 @@ export function decodeRecords(text: Uint8Array): Uint32Array {
     out[o++] = (n >>> 8) & 0xff;
     out[o++] = n & 0xff;
   }
-  if (!LITTLE_ENDIAN) Buffer.from(words.buffer).swap32();
-  return words;
+  if (!LITTLE_ENDIAN) Buffer.from(out.buffer, out.byteOffset, o).swap32();
 }
 
 const RETIRED_RECORD = 10;

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { digestText, digestWords } from '../model/digest.js';
 import {
   decodeRecords,
+  decodeRecordsInto,
   decodeRetired,
   encodeRetired,
   encodeWords,
@@ -52,6 +53,9 @@ const WASM_RECORDS = 16 * BLOCK;
 const READ_PIECE = 64 * BLOCK;
 /** Lines a pass over a big index (see SavedIndex.streamed) reads and decodes at a time: some 450 KiB of memory. */
 const PASS_PIECE = 16 * BLOCK;
+/** The words of a block wordsAt decodes (see SavedIndex.blockWords), made at its first use and reused. */
+let blockMemory: Uint32Array | undefined;
+let blockBytes: Uint8Array | undefined;
 /** Lines an edit may add to a big index in place (see Records.room): memory never touched unless used. */
 const ROOM = 64 * BLOCK;
 
@@ -202,16 +206,47 @@ export class SavedIndex {
       const block = Math.floor(numbers[i]! / BLOCK);
       let j = i + 1;
       while (j < numbers.length && Math.floor(numbers[j]! / BLOCK) === block) j++;
-      const from = numbers[i]!;
-      const words = this.recordWords(from, numbers[j - 1]! + 1)?.words;
+      const words = this.blockWords(block);
       if (!words) return undefined;
       for (let k = i; k < j; k++) {
-        const at = (numbers[k]! - from) * 3;
-        out.set(words.subarray(at, at + 3), k * 3);
+        const at = (numbers[k]! - block * BLOCK) * 3;
+        out[k * 3] = words[at]!;
+        out[k * 3 + 1] = words[at + 1]!;
+        out[k * 3 + 2] = words[at + 2]!;
       }
       i = j;
     }
     return out;
+  }
+
+  /**
+   * The record words of block `b`, checked against its digest (as recordWords checks them), in memory the next call
+   * reuses; undefined when the index proved damaged or was replaced. A small index's records are decoded from the
+   * bytes read with its head: a search reads a block of every file it prints, with no memory made for each.
+   */
+  private blockWords(b: number): Uint32Array | undefined {
+    const lineEnd = Math.min(this.head.lines, (b + 1) * BLOCK);
+    const start = this.recordsAt + b * BLOCK * RECORD_B64;
+    const end = this.recordsAt + lineEnd * RECORD_B64;
+    const within = end <= this.prefix.length;
+    const text = within ? this.prefix : this.read(start, end);
+    if (!text) return undefined;
+    const from = within ? start : 0;
+    const to = within ? end : text.length;
+    if (to - from !== (lineEnd - b * BLOCK) * RECORD_B64) return this.damaged('its records are damaged');
+    blockMemory ??= new Uint32Array(BLOCK * 3);
+    blockBytes ??= new Uint8Array(blockMemory.buffer);
+    try {
+      decodeRecordsInto(text, from, to, blockBytes);
+    } catch {
+      return this.damaged('its records are damaged');
+    }
+    if (
+      digestWords(blockMemory, 0, (lineEnd - b * BLOCK) * 3) !==
+      this.head.blocks.slice(b * BLOCK_DIGEST, (b + 1) * BLOCK_DIGEST)
+    )
+      return this.damagedBlock(b);
+    return blockMemory;
   }
 
   /**

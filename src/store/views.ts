@@ -181,6 +181,10 @@ export class ViewState {
       start += lids.length - MAX_SEEN;
       lids = lids.slice(lids.length - MAX_SEEN);
     }
+    // Lines shown again as a small saved view has them already (a search repeated): told from its lists as they are,
+    // with no map or set made of them (a search prints thousands of files, each with its view).
+    if (by !== 'window' && !this.byNumber && !this.seenSet && !this.hitSet && !addsTo(this.doc, start, lids, by))
+      return false;
     const byNumber = this.numbers();
     const seen = this.seen();
     const hits = this.hits();
@@ -305,6 +309,28 @@ export class ViewState {
       store.save('view', this.rel, view.doc);
     });
   }
+}
+
+/** Lists of a saved view this long at most are looked through as they are (see addsTo). */
+const SMALL_VIEW = 64;
+
+/**
+ * Whether recording lines `start`.. with `lids` (not as a window) may change the saved view `doc`, told from its lists
+ * as they are, as ViewState.add tells it from the map and sets made of them: true when any lid is not in `seen`, is
+ * in `hits` while not shown by a search's hits, or is not among the LIDs shown at its number (the last entry of that
+ * number, as a map made of `shown` keeps). True, to be told the usual way, when a list is longer than SMALL_VIEW.
+ */
+function addsTo(doc: ViewDoc, start: number, lids: readonly string[], by: ShownBy): boolean {
+  const { shown, seen, hits } = doc;
+  if (shown.length > SMALL_VIEW || seen.length > SMALL_VIEW || (hits?.length ?? 0) > SMALL_VIEW) return true;
+  for (let i = 0; i < lids.length; i++) {
+    const lid = lids[i]!;
+    if (!seen.includes(lid) || (by !== 'hit' && hits?.includes(lid))) return true;
+    let before: readonly string[] | undefined;
+    for (let k = shown.length - 1; k >= 0 && !before; k--) if (shown[k]![0] === start + i) before = shown[k]![1];
+    if (!before?.includes(lid)) return true;
+  }
+  return false;
 }
 
 /** A definition's lines, by their LIDs in order: their count and digest. */

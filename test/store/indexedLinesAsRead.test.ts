@@ -107,6 +107,49 @@ describe('indexedLinesAsRead', () => {
     expect(lidsOf(indexedLinesAsRead(store, file, [], []))).toEqual([]);
   });
 
+  it('reads the blocks of an index past the bytes read with its head, one file after another', () => {
+    // 10,000 lines: records past the head's first read, decoded in JavaScript; the last block is short.
+    const bytes = Buffer.from(Array.from({ length: 10_000 }, (_, i) => `mid ${i}\n`).join(''));
+    const { file, lids } = indexed('mid.txt', bytes);
+    const small = indexed('small.txt', 'a\nb hit\n');
+    const hits = [3, 4100, 4101, 9216, 9999];
+    for (let round = 0; round < 2; round++) {
+      expect(lidsOf(indexedLinesAsRead(store, file, hits, asPrinted(bytes, hits)))).toEqual(hits.map((n) => lids[n]));
+      expect(lidsOf(indexedLinesAsRead(store, small.file, [1], [Buffer.from('b hit')]))).toEqual([small.lids[1]]);
+    }
+  });
+
+  it('sets an index whose records do not check aside, and gives nothing', () => {
+    const said: string[] = [];
+    // A store for each case, made after the damage (a store lists the pack's segments once).
+    const warned = () => new StateStore(root, readSettings({}), (m) => said.push(m));
+    /** A file indexed and saved, then its records' character `at` changed to `to` in the pack. */
+    const damaged = (rel: string, lines: number, at: number, to: string) => {
+      const bytes = Buffer.from(Array.from({ length: lines }, (_, i) => `text ${i}\n`).join(''));
+      const { file } = indexed(rel, bytes);
+      store.flush();
+      const pack = path.join(root, '.rt', 'pack');
+      for (const name of fs.readdirSync(pack).filter((n) => n.endsWith('.jsonl'))) {
+        const text = fs.readFileSync(path.join(pack, name), 'latin1');
+        const entry = text.indexOf(`"path":${JSON.stringify(rel)}`);
+        if (entry === -1 || !text.startsWith('{"format":"rt-index"', text.lastIndexOf('\n', entry) + 1)) continue;
+        const k = text.indexOf('"records":"', entry) + '"records":"'.length + at;
+        const changed = Buffer.from(text, 'latin1');
+        changed[k] = to === 'other' ? (text[k] === 'A' ? 0x42 : 0x41) : to.charCodeAt(0);
+        fs.writeFileSync(path.join(pack, name), changed);
+        return { file, bytes };
+      }
+      throw new Error(`no index of ${rel}`);
+    };
+    const a = damaged('flipped.txt', 1500, 1030 * 16 + 5, 'other');
+    expect(indexedLinesAsRead(warned(), a.file, [1100], asPrinted(a.bytes, [1100]))).toBeUndefined();
+    expect(said.pop()).toMatch(/set aside \(its records of lines 1025-1500 are damaged\)/);
+    const b = damaged('not-base64.txt', 20, 3, '!');
+    expect(indexedLinesAsRead(warned(), b.file, [2], asPrinted(b.bytes, [2]))).toBeUndefined();
+    expect(said.pop()).toMatch(/set aside \(its records are damaged\)/);
+    expect(said).toEqual([]);
+  });
+
   it('gives nothing when a line read is not the one the index holds at its number', () => {
     const bytes = Buffer.from('one\ntwo hit\nthree\n');
     const { file } = indexed('other.txt', bytes);

@@ -169,3 +169,61 @@ describe('ViewState: definitions shown as such', () => {
     expect(after.definitionShown(codes(2))).toBe(true);
   });
 });
+
+describe('ViewState: lines shown again', () => {
+  const lid = (i: number) => lidToString((1 << 30) | i);
+
+  /**
+   * Whether recording `start`.. `lids` as `by` on a view holding `lines` (its first three hits at 4 and 26 and an
+   * edit at 10, then `more` lines from 100 on) saves it: with the view's lists looked through as they are, and with
+   * its map and sets made first (wasSeen makes them), which must agree.
+   */
+  const saves = (start: number, lids: readonly string[], by: 'hit' | 'search' | 'edit', more = 0): boolean => {
+    const answers = [false, true].map((madeFirst) => {
+      const dir = fs.mkdtempSync(path.join(root, 'again-'));
+      const store = new StateStore(dir, readSettings({}), () => undefined);
+      const first = ViewState.load(store, 'f.txt');
+      first.record(4, [lid(1)], 'hit');
+      first.record(26, [lid(2)], 'hit');
+      first.record(10, [lid(3)], 'edit');
+      if (more > 0)
+        first.record(
+          100,
+          Array.from({ length: more }, (_, i) => lid(100 + i)),
+          'hit',
+        );
+      first.save();
+      store.flush();
+      const seq = () => packEntries(dir).get('view:f.txt')!.row.seq;
+      const before = seq();
+      const view = ViewState.load(store, 'f.txt');
+      if (madeFirst) view.wasSeen(lid(1));
+      view.record(start, lids, by);
+      view.save();
+      store.flush();
+      return seq() !== before;
+    });
+    expect(answers[0]).toBe(answers[1]);
+    return answers[0]!;
+  };
+
+  it('a small view holding them already saves nothing; a line not shown so, or a hit shown otherwise, is saved', () => {
+    expect(saves(4, [lid(1)], 'hit')).toBe(false);
+    expect(saves(10, [lid(3)], 'hit')).toBe(false);
+    expect(saves(10, [lid(3)], 'edit')).toBe(false);
+    expect(saves(4, [lid(1)], 'search')).toBe(true);
+    expect(saves(4, [lid(1)], 'edit')).toBe(true);
+    expect(saves(5, [lid(1)], 'hit')).toBe(true);
+    expect(saves(4, [lid(3)], 'hit')).toBe(true);
+    expect(saves(4, [lid(9)], 'hit')).toBe(true);
+    expect(saves(26, [lid(2), lid(1)], 'hit')).toBe(true);
+    expect(saves(25, [lid(2)], 'hit')).toBe(true);
+  });
+
+  it('a view longer than is looked through as it is tells the same from its map and sets', () => {
+    expect(saves(100, [lid(100), lid(101)], 'hit', 80)).toBe(false);
+    expect(saves(4, [lid(1)], 'hit', 80)).toBe(false);
+    expect(saves(101, [lid(100)], 'hit', 80)).toBe(true);
+    expect(saves(4, [lid(1)], 'search', 80)).toBe(true);
+  });
+});
