@@ -58,6 +58,8 @@ export class HitPrinter implements SearchSink {
   private last = -1;
   /** Lines shown whole, one after another, not yet recorded as shown. */
   private run: FoundLine[] = [];
+  /** The runs of lines shown whole in the file, recorded as shown together when it is finished. */
+  private runs: Array<{ readonly start: number; readonly lids: readonly string[] }> = [];
 
   constructor(
     private readonly ctx: Context,
@@ -85,6 +87,9 @@ export class HitPrinter implements SearchSink {
 
   finish(): void {
     this.record();
+    // The file's runs in one call (see recordEach), not one a run.
+    if (this.runs.length) this.view!.recordEach(this.runs, this.output.whole ? 'search' : 'hit');
+    this.runs = [];
     this.view!.save();
   }
 
@@ -119,15 +124,11 @@ export class HitPrinter implements SearchSink {
     else this.run.push(row);
   }
 
-  /** Records the lines shown whole since the last gap as shown. */
+  /** Adds the lines shown whole since the last gap to the runs to record as shown. */
   private record(): void {
     const run = this.run;
     if (run.length === 0) return;
-    this.view!.record(
-      run[0]!.n,
-      run.map((r) => r.lid),
-      this.output.whole ? 'search' : 'hit',
-    );
+    this.runs.push({ start: run[0]!.n, lids: run.map((r) => r.lid) });
     this.run = [];
   }
 }

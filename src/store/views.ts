@@ -172,6 +172,21 @@ export class ViewState {
     dropOldest(this.hits(), MAX_SEEN);
   }
 
+  /**
+   * Records runs of lines (ascending, none twice) with their LIDs as shown, leaving the view as a
+   * call of record for each would (its oldest entries dropped after each run that adds anything),
+   * but kept as one step to record again at the save (a search's 100,000 hits apart were as many).
+   */
+  recordEach(runs: ReadonlyArray<{ readonly start: number; readonly lids: readonly string[] }>, by: ShownBy): void {
+    this.recorded.push((view) => view.recordEach(runs, by));
+    for (const { start, lids } of runs) {
+      if (!this.add(start, lids, by)) continue;
+      dropOldest(this.numbers(), MAX_NUMBERS);
+      dropOldest(this.seen(), MAX_SEEN);
+      dropOldest(this.hits(), MAX_SEEN);
+    }
+  }
+
   /** Adds lines `start`.. as shown, without dropping old entries; whether anything changed. */
   private add(start: number, lids: readonly string[], by: ShownBy): boolean {
     // Only the most recent MAX_SEEN LIDs (and MAX_NUMBERS numbers, fewer) are kept: of a longer

@@ -266,6 +266,33 @@ describe('the saved index', () => {
     },
   );
 
+  it('the head of a big index (digested in WebAssembly when all ASCII) is checked: damage to it is noticed', () => {
+    // 500,000 lines: a head of some 12,000 characters (its checkpoints and block digests), digested
+    // in WebAssembly; a name outside ASCII has it digested in JavaScript.
+    for (const name of ['big.txt', 'bïg.txt']) {
+      const dir = tempDir();
+      age(write(dir, name, numbered(500_000)));
+      const grep = ['grep-file', '-F', 'line 49999', name];
+      const fresh = run(grep, dir, { env: { RT_STATE: 'off' } }).stdout;
+      run(['open', `${name}:1`, '--window', '1'], dir);
+      const saved = indexText(dir, name);
+      expect(Buffer.byteLength(saved.slice(0, saved.indexOf('"records":"')))).toBeGreaterThan(10_000);
+      const good = run(grep, dir);
+      expect([good.stdout, good.stderr]).toEqual([fresh, '']);
+      // A digit of a checkpoint changed, then a character of a block's digest: each set aside.
+      const checkpoint = saved.indexOf('"checkpoints":[0,') + '"checkpoints":[0,'.length;
+      const digest = saved.indexOf('"blocks":"') + '"blocks":"'.length + 100;
+      for (const at of [checkpoint, digest]) {
+        fs.rmSync(path.join(dir, '.rt', 'set-aside'), { recursive: true, force: true });
+        plantIndex(dir, saved.slice(0, at) + (saved[at] === '1' ? '2' : '1') + saved.slice(at + 1), name);
+        const r = run(grep, dir);
+        expect(r.stdout, `${name} ${at}`).toBe(fresh);
+        expect(r.stderr, `${name} ${at}`).toMatch(/set aside \(it is damaged\)/);
+        expect(fs.readdirSync(path.join(dir, '.rt', 'set-aside'))).toHaveLength(1);
+      }
+    }
+  });
+
   it('a path with characters outside ASCII is read back (the head is measured in bytes)', () => {
     const dir = tempDir();
     const name = 'ünï cødé — 文件.txt';

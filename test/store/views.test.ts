@@ -109,6 +109,42 @@ describe('ViewState: many runs recorded one at a time', () => {
   });
 });
 
+describe('ViewState: runs recorded in one call (recordEach)', () => {
+  it(
+    'leave the view as recording them one at a time does, past the numbers and LIDs kept ' +
+      '(a window shown, then a search of 100,000 hits apart, some in it), and again on a view saved meanwhile',
+    () => {
+      const lid = (n: number) => lidToString((1 << 30) | n);
+      // A window of lines 499,951-500,050, then a hit every tenth line of a million (ten of them in the window).
+      const window = Array.from({ length: 100 }, (_, i) => lid(499_951 + i));
+      const runs = Array.from({ length: 100_000 }, (_, k) => ({ start: 10 * k + 5, lids: [lid(10 * k + 5)] }));
+      /** The view saved after the runs are recorded by `record`, with another window saved between load and save. */
+      const saved = (record: (view: ViewState) => void): unknown => {
+        const dir = fs.mkdtempSync(path.join(root, 'each-'));
+        const store = new StateStore(dir, readSettings({}), () => undefined);
+        const shown = ViewState.load(store, 'f.txt');
+        shown.recordWindow({ start: 499_951, end: 500_050 }, window, null);
+        shown.save();
+        const view = ViewState.load(store, 'f.txt');
+        record(view);
+        const other = ViewState.load(store, 'f.txt');
+        other.recordWindow({ start: 3, end: 4 }, [lid(3), lid(4)], null);
+        other.save();
+        view.save();
+        store.flush();
+        const doc = JSON.parse(packEntries(dir).get('view:f.txt')!.bytes.toString('utf8')) as Record<string, unknown>;
+        delete doc.touched;
+        return doc;
+      };
+      const oneAtATime = saved((view) => {
+        for (const run of runs) view.record(run.start, run.lids, 'hit');
+      });
+      expect((oneAtATime as { seen: string[] }).seen).toContain(lid(499_955));
+      expect(saved((view) => view.recordEach(runs, 'hit'))).toEqual(oneAtATime);
+    },
+  );
+});
+
 describe('ViewState: definitions shown as such', () => {
   const codes = (...n: number[]) => Uint32Array.from(n, (i) => (1 << 30) | i);
 
