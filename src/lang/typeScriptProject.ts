@@ -213,9 +213,10 @@ export class TypeScriptProject {
    * importers. So when a reference found is such an export of the name from a JavaScript file (see
    * commonJsExport), the spellings of the name in the other files that no reference found yet,
    * and that name the exporting module (see moduleWords), are asked (IMPORTS_ASKED at most); those
-   * whose references hold the export or a declaration bring theirs that spell the name. An
-   * importer reaching it through another module's re-export, or naming the module otherwise
-   * (`require('.')`, a package's name), is not looked for. True when spellings were left unasked.
+   * whose references hold the export or a declaration bring theirs that spell the name, and the
+   * files they reach are asked in turn. An importer reaching it through another module's
+   * re-export, or naming the module otherwise (`require('.')`, a package's name) in a file no
+   * other importer's references reach, is not looked for. True when spellings were left unasked.
    */
   private importersOf(
     abs: string,
@@ -242,18 +243,32 @@ export class TypeScriptProject {
     const leads = new Set([...exports, ...this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`)]);
     const exporters = new Set([...exports].map((key) => splitKey(key)[0]));
     const modules = [...exporters].flatMap(moduleWords);
+    // (Defensive: an importer accepted names the export itself, so its references spell the name.)
     const spells = (r: TS.ReferenceEntry) =>
       program.getSourceFile(r.fileName)?.text.slice(r.textSpan.start, r.textSpan.start + r.textSpan.length) === name;
     let asked = 0;
-    for (const other of [...this.rootFiles, ...this.moreRoots]) {
-      const text = exporters.has(other) ? undefined : program.getSourceFile(other)?.text;
-      if (!text || !modules.some((word) => text.includes(word))) continue;
-      for (const m of text.matchAll(wordPattern(name))) {
-        if (seen.has(`${other}\0${m.index}`)) continue;
+    // Files naming the module first; then any file an importer's references reached, whatever it
+    // names (`require('.')` of an index file, a package's main): its other spellings are asked too.
+    const scanned = new Set<string>();
+    const queue = [...this.rootFiles, ...this.moreRoots].filter((f) => {
+      const text = exporters.has(f) ? undefined : program.getSourceFile(f)?.text;
+      return text !== undefined && modules.some((word) => text.includes(word));
+    });
+    for (let other = queue.shift(); other !== undefined; other = queue.shift()) {
+      if (scanned.has(other)) continue;
+      scanned.add(other);
+      const source = program.getSourceFile(other);
+      for (const m of source?.text.matchAll(wordPattern(name)) ?? []) {
+        // Only the name's own tokens: not its spelling inside a string or a comment.
+        const token = nodeAt(ts, source!, m.index);
+        if (seen.has(`${other}\0${m.index}`) || !ts.isIdentifier(token) || token.getStart(source) !== m.index) continue;
         if (++asked > IMPORTS_ASKED) return true;
         const found = this.service.findReferences(other, m.index) ?? [];
-        if (found.some((s) => s.references.some((r) => leads.has(`${r.fileName}\0${r.textSpan.start}`))))
-          add(found.map((s) => ({ ...s, references: s.references.filter(spells) })));
+        if (!found.some((s) => s.references.some((r) => leads.has(`${r.fileName}\0${r.textSpan.start}`)))) continue;
+        const named = found.map((s) => ({ ...s, references: s.references.filter(spells) }));
+        add(named);
+        for (const r of named.flatMap((s) => s.references))
+          if (!scanned.has(r.fileName) && !exporters.has(r.fileName)) queue.push(r.fileName);
       }
     }
     return false;
@@ -710,9 +725,9 @@ function moduleWords(abs: string): string[] {
 
 /**
  * The name under which a CommonJS module exports `id` as itself, when it does: `id` as a property
- * of the object assigned to `module.exports` (`module.exports = { id }`, `{ id: ... }`), as a
- * property assigned on `exports` or `module.exports` (`exports.id = ...`), or as the value so
- * assigned (`exports.id = id`: the property's name).
+ * of the object assigned to `module.exports` (`module.exports = { id }`, `{ id: ... }`, or its
+ * value in `{ id: id }`), as a property assigned on `exports` or `module.exports` (`exports.id =
+ * ...`), or as the value so assigned (`exports.id = id`: the property's name).
  */
 function commonJsExport(ts: TypeScript, id: TS.Identifier): TS.Node | undefined {
   const isExports = (e: TS.Expression) =>
@@ -729,9 +744,14 @@ function commonJsExport(ts: TypeScript, id: TS.Identifier): TS.Node | undefined 
       ? left.name
       : undefined;
   const p = id.parent;
-  if ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && p.name === id) {
+  // `{ id }`, `{ id: ... }`, and `{ id: id }` from its value: the property.
+  const named =
+    ts.isShorthandPropertyAssignment(p) ||
+    (ts.isPropertyAssignment(p) &&
+      (p.name === id || (p.initializer === id && ts.isIdentifier(p.name) && p.name.text === id.text)));
+  if (named) {
     const set = ts.isObjectLiteralExpression(p.parent) ? assignment(p.parent) : undefined;
-    return set && set.right === p.parent && isExports(set.left) ? id : undefined;
+    return set && set.right === p.parent && isExports(set.left) ? p.name : undefined;
   }
   if (ts.isPropertyAccessExpression(p) && p.name === id) return assignment(p)?.left === p ? property(p) : undefined;
   const set = assignment(id);

@@ -178,6 +178,19 @@ describe('rt refs, CommonJS', () => {
     expect(alias.stderr).toBe('');
   });
 
+  it("finds { NAME: NAME }'s importers, asks no spelling in a string or comment, follows an importer's file", () => {
+    const dir = repo({
+      'kv.js': 'function greet(n) {\n  return n;\n}\nmodule.exports = { greet: greet };\n',
+      'a.js': 'const { greet } = require("./kv");\ngreet(1);\n',
+      // Named in strings and comments 250 times: none of them is asked (no note of spellings left).
+      'b.js': `// kv\n${'const s = "greet"; // greet\n'.repeat(125)}`,
+    });
+    const r = run(['refs', 'kv.js:@greet'], dir);
+    expect(r.status, r.text).toBe(0);
+    expect(places(r.stdout)).toContain('a.js:2|greet(1);');
+    expect(r.stderr).toBe('');
+  });
+
   it('says so when spellings of the name were left unasked (200 at most)', () => {
     const decoys = Object.fromEntries(
       Array.from({ length: 3 }, (_, i) => [`d${i}.js`, `// lib\n${'new Map().greet;\n'.repeat(70)}`]),
