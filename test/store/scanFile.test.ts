@@ -50,6 +50,19 @@ const line = fc.oneof(
 );
 
 describe('scanFile', () => {
+  it('sizes its arrays by the first piece: no more than a few lines past the file, not a power of two', () => {
+    // 9,000 lines of 8 bytes in pieces of 8 KiB: the first piece's 1,024 lines and more tell the file's.
+    const bytes = Buffer.from(`${Array.from({ length: 9000 }, (_, i) => `${i}`.padStart(7, '0')).join('\n')}\n`);
+    for (const wasm of [true, false]) {
+      const scan = scanned(bytes, 8192 + 1024, wasm);
+      if (!scan || scan === 'binary') throw new Error('no scan');
+      expect(scan.count).toBe(9000);
+      // (The estimate: the first piece's lines × the size × 1.05 / its bytes.)
+      expect(scan.h1.buffer.byteLength / 4).toBeLessThanOrEqual(Math.ceil(9000 * 1.05) + 1);
+      expect(scan.h2.buffer.byteLength / 4).toBe(scan.h1.buffer.byteLength / 4);
+    }
+  });
+
   it.each([
     ['in WebAssembly', true],
     ['in JavaScript', false],

@@ -1,6 +1,6 @@
 ;; Lines of a file's bytes, found 16 bytes at a time (WebAssembly SIMD): the work of splitLines
-;; (src/core/lines.ts) for a file read into this module's memory. See src/core/wasmLines.ts,
-;; which holds these functions assembled; test/core/wasmAssembled.test.ts checks that it does.
+;; (src/model/lines.ts) for a file read into this module's memory. See src/model/wasmLines.ts,
+;; which holds these functions assembled; test/model/wasmAssembled.test.ts checks that it does.
 
 (module
   (import "env" "memory" (memory 1))

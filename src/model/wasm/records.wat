@@ -1,9 +1,9 @@
-;; A saved index's records (src/io/savedIndex.ts), decoded and checked in WebAssembly: the work
-;; of decodeWords, splitWords and digestWords (src/core/indexCodec.ts, src/core/digest.ts) for
+;; A saved index's records (src/store/savedIndex.ts), decoded and checked in WebAssembly: the work
+;; of decodeWords, splitWords and digestWords (src/model/indexCodec.ts, src/model/digest.ts) for
 ;; the whole of a big index, read into this module's memory; and, for a big index saved whole,
-;; the work of recordWords and encodeWords. See src/core/wasmRecords.ts, which
-;; holds these functions assembled (test/core/wasmAssembled.test.ts checks that it does);
-;; test/core/wasmRecords.test.ts, that they give what those functions give.
+;; the work of recordWords and encodeWords. See src/model/wasmRecords.ts, which
+;; holds these functions assembled (test/model/wasmAssembled.test.ts checks that it does);
+;; test/model/wasmRecords.test.ts, that they give what those functions give.
 
 (module
   (import "env" "memory" (memory 1))
