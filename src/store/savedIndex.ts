@@ -845,6 +845,8 @@ function readHead(entry: StateEntry): { text: string | undefined; recordsAt: num
  * (checkpoints and block digests, some 25 characters a block: 250 KB for 10,000,000 lines) is
  * then digested in WebAssembly, its UTF-8 bytes being its code units when all are ASCII (once a
  * process, the JavaScript loop ran mostly before V8 had optimised it: 3-8 ms of a grep-file).
+ * (digestAscii takes the spare memory an earlier module gave back, and keeps it: the next big
+ * index's records make a memory of their own.)
  */
 function headDigest(h: Omit<IndexHead, 'head'>, read = false): string {
   const f = h.file;

@@ -18,6 +18,21 @@ function viewEntry(dir: string): { text: string; written: string; touched: numbe
 }
 
 describe('view state', () => {
+  it("a search of two files records each file's shown lines in its own view only", () => {
+    const dir = tempDir();
+    write(dir, 'a.txt', 'one\nctx line\nsame MARK\nfour\n');
+    write(dir, 'b.txt', 'alpha\nbeta\ngamma\ndelta\neps\nMARK b\nzeta\neta\ntheta\nctx line\n');
+    expect(run(['grep', '-C1', '-F', 'MARK', 'a.txt', 'b.txt'], dir).status).toBe(0);
+    // b.txt:10 holds a.txt:2's text, hence its LID; a.txt showed it, b.txt never did.
+    const lid = /:(\w{4})\|/.exec(
+      run(['grep-file', '-F', 'ctx line', 'b.txt'], dir, { env: { RT_STATE: 'off' } }).stdout,
+    )![1];
+    const r = run(['edit', 'b.txt', `10:${lid}`], dir, { input: 'edited\n' });
+    expect(r.status, r.text).toBe(3);
+    expect(r.stderr).toContain('line 10 of b.txt has not been shown since it last changed; nothing was written');
+    expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toContain('theta\nctx line\n');
+  });
+
   it('a repeated search does not rewrite it; a search showing new lines does', () => {
     const dir = tempDir();
     write(dir, 'a.txt', `${numbered(50)}needle one\n${numbered(5, 'x ')}needle two\n`);
