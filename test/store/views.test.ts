@@ -12,6 +12,23 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('ViewState', () => {
+  it('a hit recorded after a window in the same run is told from the map the window changed, not the saved lists', () => {
+    const store = new StateStore(fs.mkdtempSync(path.join(root, 'guard-')), readSettings({}), () => undefined);
+    const a = lidToString((1 << 30) | 1);
+    const b = lidToString((1 << 30) | 2);
+    const first = ViewState.load(store, 'f.txt');
+    first.record(4, [a], 'hit');
+    first.save();
+    store.flush();
+    const view = ViewState.load(store, 'f.txt');
+    view.recordWindow({ start: 4, end: 4 }, [b], null); // line 4 now shows b only
+    view.record(4, [a], 'hit'); // a shown at 4 again
+    expect(view.shownAt(4)).toEqual([b, a]);
+    view.save();
+    store.flush();
+    expect(ViewState.load(store, 'f.txt').shownAt(4)).toEqual([b, a]);
+  });
+
   it(
     'records a window of a million lines as it keeps it: its ' +
       'last 100,000 LIDs and 20,000 numbers, saved and loaded again',
