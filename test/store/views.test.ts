@@ -12,7 +12,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('ViewState', () => {
-  it('a hit recorded after a window in the same run is told from the map the window changed, not the saved lists', () => {
+  it('a hit recorded after a window in one run is told from the map the window changed, not the saved lists', () => {
     const store = new StateStore(fs.mkdtempSync(path.join(root, 'guard-')), readSettings({}), () => undefined);
     const a = lidToString((1 << 30) | 1);
     const b = lidToString((1 << 30) | 2);
