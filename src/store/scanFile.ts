@@ -91,6 +91,7 @@ function scanPieces(
     // The piece's lines are fingerprinted where they lie, straight into h1 and h2: no table of
     // them is made (each piece's, some 1.5 MB, was garbage that outlived many pieces).
     let start = at === 0 && hasBom(buffer.subarray(0, end)) ? BOM.length : 0;
+    if (at === 0 && minLines > 0 && read < size && !holdsLines(buffer, start, end, minLines)) return undefined;
     while (start < end) {
       if (count === h1.length) {
         // Doubled; through the first piece, until its lines are counted (see below).
@@ -107,17 +108,14 @@ function scanPieces(
       count++;
       start = nl + 1;
     }
-    if (at === 0) {
-      // The first piece's lines, counted by their fingerprinting (not by a pass of their own).
-      if (count < minLines && read < size) return undefined;
-      // Once it held more than the arrays' first length, they are made the size its lines
-      // suggest the file holds (and a little more, but never more than the file's bytes): they
-      // are then seldom grown, each growth a copy beside the old ones.
-      if (count > FIRST_LENGTH) {
-        const estimate = Math.max(FIRST_LENGTH * 2, Math.min(size + 1, Math.ceil((count * size * 1.05) / end)));
-        h1 = resized(h1, count, estimate);
-        h2 = resized(h2, count, estimate);
-      }
+    // A first piece that held more lines than the arrays' first length (counted by their
+    // fingerprinting, not by a pass of their own): the arrays are made the size its lines suggest
+    // the file holds (and a little more, but never more than the file's bytes): they are then
+    // seldom grown, each growth a copy beside the old ones.
+    if (at === 0 && count > FIRST_LENGTH) {
+      const estimate = Math.max(FIRST_LENGTH * 2, Math.min(size + 1, Math.ceil((count * size * 1.05) / end)));
+      h1 = resized(h1, count, estimate);
+      h2 = resized(h2, count, estimate);
     }
     buffer.copyWithin(0, end, carried + n);
     carried = carried + n - end;
@@ -134,4 +132,18 @@ function resized(array: Uint32Array, count: number, length: number): Uint32Array
   const copy = new Uint32Array(length);
   copy.set(array.subarray(0, count));
   return copy;
+}
+
+/**
+ * Whether bytes start..end-1 hold `lines` whole lines at least; only those lines' newlines are looked
+ * for (a file of long lines gives up before a piece of it is fingerprinted).
+ */
+function holdsLines(bytes: Buffer, start: number, end: number, lines: number): boolean {
+  let at = start;
+  for (let k = 0; k < lines; k++) {
+    const nl = bytes.indexOf(0x0a, at);
+    if (nl === -1 || nl >= end) return false;
+    at = nl + 1;
+  }
+  return true;
 }
