@@ -63,8 +63,8 @@ export interface SymbolPlaces {
   readonly files: PlacedFile[];
   /** The configuration file the language service took its options from. */
   readonly config?: string;
-  /** TypeScript and JavaScript: spellings of a CommonJS export's name were left unasked for its importers. */
-  readonly importersCut?: boolean;
+  /** TypeScript and JavaScript: the spellings of a CommonJS export's name asked for importers, if more were left. */
+  readonly importersCut?: number;
   /** Places ("PATH:LINE") in files rt grep --hidden does not search (ignored, node_modules): never renamed. */
   readonly unlisted: readonly string[];
   /** The target: its file, row and column. */
@@ -181,7 +181,7 @@ export async function findSymbol(
       by: 'semantic',
       files,
       unlisted,
-      ...(project.importersCut ? { importersCut: true } : {}),
+      ...(project.importersCut ? { importersCut: project.importersCut } : {}),
       target,
       rename: (newName, also = []) => {
         project.addRoots(also);

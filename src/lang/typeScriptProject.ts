@@ -167,8 +167,8 @@ export class TypeScriptProject {
     return (symbol?.declarations ?? []).some(topLevel);
   }
 
-  /** Whether the last references() left spellings of the name unasked for CommonJS importers (see importersOf). */
-  importersCut = false;
+  /** The spellings the last references() asked for CommonJS importers if it left more, else 0 (see importersOf). */
+  importersCut = 0;
 
   /**
    * The symbol's declarations and references, the target's included; undefined when nothing is
@@ -216,19 +216,20 @@ export class TypeScriptProject {
    * whose references hold the export or a declaration bring theirs that spell the name, and the
    * files they reach are asked in turn. An importer reaching it through another module's
    * re-export, or naming the module otherwise (`require('.')`, a package's name) in a file no
-   * other importer's references reach, is not looked for. True when spellings were left unasked.
+   * other importer's references reach, is not looked for. The spellings asked when more were left
+   * unasked, else 0.
    */
   private importersOf(
     abs: string,
     at: number,
     seen: Set<string>,
     add: (symbols: readonly TS.ReferencedSymbol[]) => void,
-  ): boolean {
+  ): number {
     const ts = this.ts;
     const program = this.service.getProgram();
     const file = program?.getSourceFile(abs);
     const node = file && nodeAt(ts, file, at);
-    if (!program || !node || !ts.isIdentifier(node)) return false;
+    if (!program || !node || !ts.isIdentifier(node)) return 0;
     const name = node.text;
     const exports = new Set<string>();
     for (const key of seen) {
@@ -239,7 +240,7 @@ export class TypeScriptProject {
       const exported = commonJsExport(ts, id);
       if (exported) exports.add(`${fileName}\0${exported.getStart(source)}`);
     }
-    if (exports.size === 0) return false;
+    if (exports.size === 0) return 0;
     const leads = new Set([...exports, ...this.declarationsAt(abs, at, true).map((d) => `${d.abs}\0${d.start}`)]);
     const exporters = new Set([...exports].map((key) => splitKey(key)[0]));
     const modules = [...exporters].flatMap(moduleWords);
@@ -254,7 +255,8 @@ export class TypeScriptProject {
       const text = exporters.has(f) ? undefined : program.getSourceFile(f)?.text;
       return text !== undefined && modules.some((word) => text.includes(word));
     });
-    for (let other = queue.shift(); other !== undefined; other = queue.shift()) {
+    for (let q = 0; q < queue.length; q++) {
+      const other = queue[q]!;
       if (scanned.has(other)) continue;
       scanned.add(other);
       const source = program.getSourceFile(other);
@@ -262,7 +264,7 @@ export class TypeScriptProject {
         // Only the name's own tokens: not its spelling inside a string or a comment.
         const token = nodeAt(ts, source!, m.index);
         if (seen.has(`${other}\0${m.index}`) || !ts.isIdentifier(token) || token.getStart(source) !== m.index) continue;
-        if (++asked > IMPORTS_ASKED) return true;
+        if (++asked > IMPORTS_ASKED) return IMPORTS_ASKED;
         const found = this.service.findReferences(other, m.index) ?? [];
         if (!found.some((s) => s.references.some((r) => leads.has(`${r.fileName}\0${r.textSpan.start}`)))) continue;
         const named = found.map((s) => ({ ...s, references: s.references.filter(spells) }));
@@ -271,7 +273,7 @@ export class TypeScriptProject {
           if (!scanned.has(r.fileName) && !exporters.has(r.fileName)) queue.push(r.fileName);
       }
     }
-    return false;
+    return 0;
   }
 
   /**

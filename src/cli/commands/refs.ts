@@ -160,8 +160,9 @@ async function printRefs(ctx: Context, found: SymbolPlaces, max: number, arg: st
     );
   if (found.importersCut)
     ctx.warn(
-      `${found.name} is a CommonJS export: its importers were looked for at 200 of its spellings in files ` +
-        `naming its module, and more were left, so some may be missing: rt grep -w ${found.name} shows every spelling`,
+      `${found.name} is a CommonJS export: its importers were looked for at ${found.importersCut} of its ` +
+        `spellings in files naming its module, and more were left, so some may be missing: ` +
+        `rt grep -w ${found.name} shows every spelling`,
     );
   if (found.unlisted.length) {
     const n = found.unlisted.length;
