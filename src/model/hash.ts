@@ -6,6 +6,7 @@
 // text in the index, and takes two different lines for the same one with negligible odds.
 
 import type { FileLines } from './lines.js';
+import { hashLong } from './wasmHash.js';
 
 export interface LineHashes {
   readonly h1: Uint32Array;
@@ -72,13 +73,28 @@ export function hashBytes(content: Uint8Array): [number, number] {
 // hashRange returns the first hash and leaves the second here, to avoid allocating per line.
 let secondHash = 0;
 
+/**
+ * Lines this long or longer are hashed in WebAssembly (see hashLong), where WebAssembly can be had:
+ * below it, JavaScript's loop, optimised after the first lines, costs less than the module's setup.
+ */
+export const LONG_LINE = 256 << 10;
+
+/** FNV-1a's state and the sum of its states, carried through hashLong. */
+const chain = new Int32Array(2);
+
 function hashRange(bytes: Uint8Array, start: number, end: number): number {
   let a = 0x811c9dc5; // FNV-1a
   let b = 0x9747b28c; // the sum of FNV's states
-  for (let p = start; p < end; p++) {
-    a = Math.imul(a ^ bytes[p]!, 0x01000193);
-    b = (b + a) | 0;
-  }
+  chain[0] = a;
+  chain[1] = b;
+  if (end - start >= LONG_LINE && hashLong(bytes, start, end, chain)) {
+    a = chain[0]!;
+    b = chain[1]!;
+  } else
+    for (let p = start; p < end; p++) {
+      a = Math.imul(a ^ bytes[p]!, 0x01000193);
+      b = (b + a) | 0;
+    }
   secondHash = fmix32(b ^ Math.imul(end - start, 0x5bd1e995)) >>> 0;
   return fmix32(a ^ (end - start)) >>> 0;
 }

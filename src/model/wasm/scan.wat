@@ -132,4 +132,22 @@
         (br $lines)))
     (i32.store (local.get $next) (local.get $start))
     (local.get $count))
+
+  ;; hashRange's chain (src/model/hash.ts) carried on over the bytes from $p to $end: FNV-1a's
+  ;; state and the sum of its states, 32-bit words at $state and $state + 4, read and written
+  ;; back. A long line (a minified file's one line) is hashed a piece at a time through it: in
+  ;; JavaScript its one call runs in code V8 has not optimised yet (see wasmHash.ts's hashLong).
+  (func (export "range") (param $p i32) (param $end i32) (param $state i32)
+    (local $a i32) (local $b i32)
+    (local.set $a (i32.load (local.get $state)))
+    (local.set $b (i32.load offset=4 (local.get $state)))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $a (i32.mul (i32.xor (local.get $a) (i32.load8_u (local.get $p))) (i32.const 0x01000193)))
+        (local.set $b (i32.add (local.get $b) (local.get $a)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $bytes)))
+    (i32.store (local.get $state) (local.get $a))
+    (i32.store offset=4 (local.get $state) (local.get $b)))
 )
