@@ -195,7 +195,7 @@ export const NAME_ENDING = /^[\w.\- ]+$/;
 const MAX_ASKED = 1000;
 
 /**
- * Which of `rels` (files under `dir`, relative with "/", e.g. those a search found) a listing of
+ * Which of `rels` (distinct files under `dir`, relative with "/", e.g. those a search found) a listing of
  * `dir` gives: the same answer as filtering listFiles(dir, options, top).files, but git is asked
  * about these paths alone. `tracked` is what trackedFiles(dir) gave (undefined: not a work
  * tree). Undefined when asking would cost more than listing, or git failed: list instead.
@@ -226,17 +226,20 @@ export function listedAmong(
       if (folder === '.') break;
     }
   }
-  const asked = [...new Set([...rels, ...ignoreFiles])];
-  const unknown = asked.filter((p) => !tracked.has(p));
+  // (The paths found are distinct: with no .ignore file to add, they are asked as they are, and all
+  // that is listed of them is wanted. A search narrows thousands so.)
+  const asked = ignoreFiles.length ? [...new Set([...rels, ...ignoreFiles])] : rels;
+  const unknown: string[] = [];
+  for (const p of asked) if (!tracked.has(p)) unknown.push(p);
   if (unknown.length > MAX_ASKED) return undefined;
   const others = unknown.length ? gitLs(dir, ['--others', '--exclude-standard', '--', ...unknown]) : [];
   if (!others) return undefined;
   const untracked = new Set(others);
-  const present = asked.filter((p) => tracked.has(p) || untracked.has(p));
+  const present = unknown.length ? asked.filter((p) => tracked.has(p) || untracked.has(p)) : asked;
+  const listed = filterGitListing(dir, present, options, inheritedRules(dir, top, ['.ignore'])).files;
+  if (!ignoreFiles.length) return listed;
   const wanted = new Set(rels);
-  return filterGitListing(dir, present, options, inheritedRules(dir, top, ['.ignore'])).files.filter((p) =>
-    wanted.has(p),
-  );
+  return listed.filter((p) => wanted.has(p));
 }
 
 /**
@@ -277,7 +280,7 @@ function walkedAmong(dir: string, rels: readonly string[], options: ListOptions,
 }
 
 /** Applies what git does not know: `.ignore` files (here and above) and the hidden rule. */
-function filterGitListing(dir: string, files: string[], options: ListOptions, inherited: Rules[]): Listing {
+function filterGitListing(dir: string, files: readonly string[], options: ListOptions, inherited: Rules[]): Listing {
   const rules = [...inherited];
   for (const f of files) {
     if (f === '.ignore' || f.endsWith('/.ignore')) {

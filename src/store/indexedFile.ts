@@ -80,6 +80,9 @@ export function openIndexed(store: StateStore, file: ResolvedPath): IndexedFile 
   return coldFile(store, file, saved, before);
 }
 
+/** The size from which a file is refused as too big to read (see statFile). */
+const FOUR_GIB = 2n ** 32n;
+
 export function statFile(file: ResolvedPath): FileStamp {
   let st: fs.BigIntStats;
   try {
@@ -89,15 +92,18 @@ export function statFile(file: ResolvedPath): FileStamp {
   } catch (error) {
     throw accessError(file, error);
   }
-  if (st.isSymbolicLink()) throw swappedForLink(file);
-  if (st.isDirectory()) {
+  // The kind told by one number, not by the BigInt arithmetic of each of isSymbolicLink, isDirectory and isFile
+  // (a search stats every file it found).
+  const kind = Number(st.mode) & fs.constants.S_IFMT;
+  if (kind === fs.constants.S_IFLNK) throw swappedForLink(file);
+  if (kind === fs.constants.S_IFDIR) {
     throw new RtError('access', `${file.display} is a directory`, [
       `see its entries: rt open ${quotePath(file.display)}`,
     ]);
   }
-  if (!st.isFile())
+  if (kind !== fs.constants.S_IFREG)
     throw new RtError('access', `${file.display} is not a regular file`, ['rt reads regular text files only']);
-  if (st.size >= 2n ** 32n)
+  if (st.size >= FOUR_GIB)
     throw new RtError('input', `${file.display} is larger than 4 GiB`, [
       'split it, or use a streaming tool such as sed',
     ]);

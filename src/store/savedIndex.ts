@@ -112,17 +112,13 @@ export class SavedIndex {
   static open(store: StateStore, rel: string): SavedIndex | undefined {
     const entry = store.openForReading('index', rel);
     if (!entry) return undefined;
-    const damaged = (why: string): undefined => {
-      entry.setAside(why);
-      return undefined;
-    };
     const { text, recordsAt, prefix } = readHead(entry);
-    if (text === undefined) return damaged('it is not an rt state file of this version');
+    if (text === undefined) return setAside(entry, 'it is not an rt state file of this version');
     let head: unknown;
     try {
       head = JSON.parse(`${text}}`);
     } catch {
-      return damaged('it is not valid JSON');
+      return setAside(entry, 'it is not valid JSON');
     }
     const h = head as Partial<IndexHead> | null;
     if (
@@ -134,11 +130,11 @@ export class SavedIndex {
     )
       return undefined;
     if (!h || typeof h !== 'object' || h.format !== INDEX_FORMAT || h.version !== INDEX_VERSION)
-      return damaged('it is not an rt state file of this version');
-    if (h.path !== rel) return damaged(`it describes ${String(h.path)}`);
-    if (!isHead(h)) return damaged('it is damaged');
+      return setAside(entry, 'it is not an rt state file of this version');
+    if (h.path !== rel) return setAside(entry, `it describes ${String(h.path)}`);
+    if (!isHead(h)) return setAside(entry, 'it is damaged');
     if (entry.size !== recordsAt + h.lines * RECORD_B64 + RETIRED_KEY.length + h.retiredLength + END.length)
-      return damaged('it is truncated or damaged');
+      return setAside(entry, 'it is truncated or damaged');
     return new SavedIndex(entry, h, recordsAt, prefix);
   }
 
@@ -823,6 +819,12 @@ const WRITE_SLICE = 4 * BLOCK;
 /** The record words of a small index being saved (see saveSmallIndex), reused. */
 const smallRecords = new Uint32Array(WRITE_SLICE * 3);
 
+/** Sets a saved index aside, for `why` (a function, not a closure made at each open). */
+function setAside(entry: StateEntry, why: string): undefined {
+  entry.setAside(why);
+  return undefined;
+}
+
 /**
  * The head's text (without its closing brace), where the records start, and the bytes read; text
  * undefined when there is no records key. The first read takes 64 KiB: the whole index of a file
@@ -857,6 +859,15 @@ function headDigest(h: Omit<IndexHead, 'head'>, read = false): string {
   return fast ?? digestText(text);
 }
 
+/** Whether every item of `list` is a whole number, 0 or more (a loop: no closure made a head read). */
+function offsetsAll(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (!Number.isSafeInteger(c) || (c as number) < 0) return false;
+  }
+  return true;
+}
+
 /** The shape a head must have, and its digest, before any field of it is used. */
 function isHead(h: Partial<IndexHead>): h is IndexHead {
   const f = h.file as Partial<FileStamp> | undefined;
@@ -868,7 +879,7 @@ function isHead(h: Partial<IndexHead>): h is IndexHead {
     (h.content === null || typeof h.content === 'string') &&
     Array.isArray(h.checkpoints) &&
     h.checkpoints.length === Math.ceil(h.lines! / BLOCK) &&
-    h.checkpoints.every((c) => Number.isSafeInteger(c) && c >= 0) &&
+    offsetsAll(h.checkpoints) &&
     typeof h.blocks === 'string' &&
     h.blocks.length === h.checkpoints.length * BLOCK_DIGEST &&
     Number.isSafeInteger(h.retiredLength) &&
