@@ -189,6 +189,20 @@ export class StateStore {
     }
   }
 
+  /**
+   * Keeps a copy of a state file found untrustworthy that stays where it is until rt replaces it (the history's log,
+   * which its next write replaces): its bytes copied to set-aside/ for inspection.
+   */
+  copyAsideFile(kind: string, file: string, bytes: Buffer, why: string): void {
+    try {
+      if (!this.ensureFolder()) throw new Error('no state');
+      this.keepAside(bytes, `${kind}-${path.basename(file)}`);
+      this.warn(`state file ${this.shown(file)} was set aside (${why}) and will be rebuilt`);
+    } catch {
+      this.warn(`state file ${this.shown(file)} is unusable (${why}); ignoring it`);
+    }
+  }
+
   /** Stages `doc` as the state of `rel`, saved at the end of the command; false (after one warning) when it cannot
    * be. */
   save(kind: StateKind, rel: string, doc: StateDoc): boolean {

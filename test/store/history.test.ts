@@ -42,8 +42,10 @@ describe('History', () => {
         data(Buffer.from(`${i}\n`)),
       );
     const list = path.join(dir, 'steps.json');
+    // Written whole (its log of changes gone with it), as another rt writes it.
     const doc = JSON.parse(fs.readFileSync(list, 'utf8'));
-    fs.writeFileSync(list, JSON.stringify({ ...doc, next: 2 }));
+    fs.writeFileSync(list, JSON.stringify({ ...doc, next: 2, steps: history.steps() }));
+    fs.rmSync(path.join(dir, 'steps.log'), { force: true });
     const again = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
     const step = again.record(
       { time: Date.now(), session: null, command: 'rt edit', files: [file] },
