@@ -6,7 +6,9 @@
 //   steps.log       the changes made to the list since it was last written whole, appended in
 //                   place one line a change (see History.update); the list read is steps.json
 //                   with them applied, while the log names steps.json's exact bytes as its base
-//   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides
+//   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides;
+//                   a step whose data is small (INLINE_MAX) keeps it in its entry of the list
+//                   instead (`inline`, in base64), and has no data file
 //
 // Like the rest of .rt/ it is a cache of what rt did: never trusted when damaged (set aside),
 // never a reason for a write to fail, bounded (the last 200 steps, 256 MiB of data, 30 days).
@@ -37,6 +39,12 @@ const LOG_FORMAT = 'rt-history-log';
  */
 export const LOG_CHANGES = 32;
 const LOG_MAX_BYTES = 1 << 20;
+/**
+ * The largest data a step keeps in its entry of the list (see Step.inline) rather than in a data file of its own: a
+ * file made costs more than the bytes (a one-line edit's data is some 200-600). Bounded for the list, read at each
+ * change and written whole every LOG_CHANGES: MAX_STEPS such steps make it some 0.4 MB at most.
+ */
+export const INLINE_MAX = 1024;
 
 /** Per history list: its bytes, its log's and their document as this process last wrote them (see History.load). */
 const lastWritten = new Map<string, Loaded>();
@@ -85,8 +93,10 @@ export interface Step {
   /** When undone by `rt undo STEP` in another session than the step's: that session (its redo brings it back). */
   readonly undoneBy?: string | null;
   readonly files: readonly StepFile[];
-  /** Bytes of its data file. */
+  /** Bytes of its data (its data file's, or those `inline` holds). */
   readonly bytes: number;
+  /** Its data when small (see INLINE_MAX), as a data file would hold it, in base64: it then has no data file. */
+  readonly inline?: string;
   /** Folders the step made for its new files (from the root, outermost first): an undo removes them when empty. */
   readonly folders?: readonly string[];
   /**
@@ -158,10 +168,25 @@ export class History {
   }
 
   /**
-   * The data of step `id`, per file; undefined when it is missing or damaged (a damaged data
-   * file is set aside: its step can no longer be taken back or brought back).
+   * The data of step `step`, per file; undefined when it is missing or damaged (damaged data, in
+   * its file or in its entry of the list, is set aside: its step can no longer be taken back or
+   * brought back).
    */
-  data(id: number): FileData[] | undefined {
+  data(which: number | Pick<Step, 'id' | 'inline'>): FileData[] | undefined {
+    const step = typeof which === 'number' ? (this.read().steps.find((s) => s.id === which) ?? { id: which }) : which;
+    const id = step.id;
+    if (step.inline !== undefined) {
+      // Checked against its digest as a data file is: base64 that does not decode to it is damaged.
+      const data = decode(Buffer.from(step.inline, 'base64'));
+      if (!data)
+        this.store.copyAside(
+          `index-step-${id}.inline`,
+          Buffer.from(step.inline),
+          `the data of step ${id} in ${this.shown(this.listFile())}`,
+          'it is damaged',
+        );
+      return data;
+    }
     // Read as a plain file: a FIFO or device planted there is missing, never waited on.
     const blob = readPlainFile(this.dataFile(id), constants.MAX_LENGTH);
     if (!blob) return undefined;
@@ -182,7 +207,7 @@ export class History {
    * Records a step: its data first, then the list, under the history's lock. A new step of a
    * session clears what that session could redo. The oldest steps go past the bounds.
    */
-  record(step: Omit<Step, 'id' | 'bytes' | 'state'>, data: readonly FileData[]): Step | undefined {
+  record(step: Omit<Step, 'id' | 'bytes' | 'state' | 'inline'>, data: readonly FileData[]): Step | undefined {
     if (!this.store.ensure()) return undefined;
     const size = dataSize(data);
     if (size > MAX_BYTES) {
@@ -204,13 +229,24 @@ export class History {
       if (known) return known;
       const id = doc.next++;
       const blob = encodeStepData(data);
-      // Again: a damaged list is set aside with its data.
-      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
-      writeAtomic(this.dataFile(id), blob);
+      const inline = blob.length <= INLINE_MAX;
+      if (!inline) {
+        // Again: a damaged list is set aside with its data.
+        fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
+        writeAtomic(this.dataFile(id), blob);
+      }
       doc.steps = doc.steps.map((s) =>
         redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s,
       );
-      const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
+      // (An `inline` the caller's object carries is not this step's data: that is the one encoded here.)
+      const { inline: _given, ...meta } = step as Step;
+      const recorded: Step = {
+        ...meta,
+        id,
+        state: 'done',
+        bytes: blob.length,
+        ...(inline ? { inline: blob.toString('base64') } : {}),
+      };
       doc.steps.push(recorded);
       this.bound(doc);
       return recorded;
@@ -226,7 +262,16 @@ export class History {
     const step = cleanStep({ ...(meta as Step), id: 0, state: 'done', bytes: 0 });
     const data = decode(blob);
     if (!step || !data || data.length !== step.files.length) throw new Error('its step as kept is damaged');
-    const { id: _id, state: _state, bytes: _bytes, undoneSeq: _seq, undoneBy: _by, pending: _pending, ...rest } = step;
+    const {
+      id: _id,
+      state: _state,
+      bytes: _bytes,
+      inline: _inline,
+      undoneSeq: _seq,
+      undoneBy: _by,
+      pending: _pending,
+      ...rest
+    } = step;
     this.record({ ...rest, files: step.files.map(written), batch }, data);
   }
 
@@ -326,7 +371,7 @@ export class History {
     ) {
       const gone = doc.steps.shift()!;
       bytes -= gone.bytes;
-      fs.rmSync(this.dataFile(gone.id), { force: true });
+      if (gone.inline === undefined) fs.rmSync(this.dataFile(gone.id), { force: true });
     }
   }
 
@@ -481,7 +526,7 @@ export class History {
         if (i < lines.length - 1 || log[log.length - 1] === 0x0a)
           // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
           // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
-          this.store.copyAsideFile('index', this.logFile(), log, 'it is damaged');
+          this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
         return { doc: { ...doc, steps, next: nextPast(steps, next), undos }, log };
       }
       steps = replay(steps, change.del, change.put);
@@ -494,6 +539,11 @@ export class History {
 
   private listFile(): string {
     return path.join(this.dir, 'steps.json');
+  }
+
+  /** A file of the history as messages name it. */
+  private shown(file: string): string {
+    return path.relative(path.dirname(this.store.dir), file);
   }
 
   private logFile(): string {
@@ -663,10 +713,12 @@ function cleanStep(s: Step): Step | undefined {
         Number.isInteger(f.removed),
     );
   if (!needed) return undefined;
-  const { undoneSeq, undoneBy, folders, pending, batch, ...rest } = s;
+  const { undoneSeq, undoneBy, folders, pending, batch, inline, ...rest } = s;
   const p = pending;
   return {
     ...rest,
+    // Data that is not a string is none: the step is then taken for one whose data file is missing.
+    ...(typeof inline === 'string' ? { inline } : {}),
     ...(typeof batch === 'string' ? { batch } : {}),
     ...(Number.isInteger(undoneSeq) ? { undoneSeq } : {}),
     ...(undoneBy === null || typeof undoneBy === 'string' ? { undoneBy } : {}),

@@ -190,16 +190,17 @@ export class StateStore {
   }
 
   /**
-   * Keeps a copy of a state file found untrustworthy that stays where it is until rt replaces it (the history's log,
-   * which its next write replaces): its bytes copied to set-aside/ for inspection.
+   * Keeps a copy of state found untrustworthy that is not moved away (the history's log, which its next write
+   * replaces; a step's data kept in the history's list): `bytes` copied to set-aside/ as `name`, for inspection;
+   * `what` names it in the warning.
    */
-  copyAsideFile(kind: string, file: string, bytes: Buffer, why: string): void {
+  copyAside(name: string, bytes: Buffer, what: string, why: string): void {
     try {
       if (!this.ensureFolder()) throw new Error('no state');
-      this.keepAside(bytes, `${kind}-${path.basename(file)}`);
-      this.warn(`state file ${this.shown(file)} was set aside (${why}) and will be rebuilt`);
+      this.keepAside(bytes, name);
+      this.warn(`${what} was set aside (${why}) and will be rebuilt`);
     } catch {
-      this.warn(`state file ${this.shown(file)} is unusable (${why}); ignoring it`);
+      this.warn(`${what} is unusable (${why}); ignoring it`);
     }
   }
 
