@@ -60,7 +60,7 @@ export function step(ctx: Context, direction: Direction, stepArg: string | undef
       );
     return 1;
   }
-  const data = history.data(chosen.id);
+  const data = history.data(chosen);
   if (!data || data.length !== chosen.files.length || !data.every((d, i) => fits(chosen.files[i]!, d))) {
     // Its data cannot be trusted (set aside by History.data): the step is taken out of the list, so that no hint leads
     // back to it.

@@ -3,7 +3,12 @@
 //   steps.json      the steps, oldest first: command, time, session, and per file its two sides
 //                   (whether it existed, its size, its content's digest; after a write, its
 //                   stamp) and the lines it changed
-//   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides
+//   steps.log       the changes made to the list since it was last written whole, appended in
+//                   place one line a change (see History.update); the list read is steps.json
+//                   with them applied, while the log names steps.json's exact bytes as its base
+//   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides;
+//                   a step whose data is small (INLINE_MAX) keeps it in its entry of the list
+//                   instead (`inline`, in base64), and has no data file
 //
 // Like the rest of .rt/ it is a cache of what rt did: never trusted when damaged (set aside),
 // never a reason for a write to fail, bounded (the last 200 steps, 256 MiB of data, 30 days).
@@ -13,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes } from '../model/digest.js';
+import { READ_PLAIN } from './plainFile.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
@@ -26,9 +32,22 @@ export const MAX_BYTES = 256 << 20;
 const MAX_AGE_MS = 30 * 86_400_000;
 const LOCK_WAIT_MS = 5000;
 const LEFTOVERS_EVERY_MS = 60_000;
+const LOG_FORMAT = 'rt-history-log';
+/**
+ * The changes the log takes before the list is written whole again (and the log removed): each change written
+ * whole would rewrite the list of up to MAX_STEPS steps, and replacing a file costs the kernel more the bigger it is.
+ */
+export const LOG_CHANGES = 32;
+const LOG_MAX_BYTES = 1 << 20;
+/**
+ * The largest data a step keeps in its entry of the list (see Step.inline) rather than in a data file of its own: a
+ * file made costs more than the bytes (a one-line edit's data is some 200-600). Bounded for the list, read at each
+ * change and written whole every LOG_CHANGES: MAX_STEPS such steps make it some 0.4 MB at most.
+ */
+export const INLINE_MAX = 1024;
 
-/** Per history list: its text and document as this process last wrote them (see History.read). */
-const lastWritten = new Map<string, { readonly text: string; readonly doc: Doc }>();
+/** Per history list: its bytes, its log's and their document as this process last wrote them (see History.load). */
+const lastWritten = new Map<string, Loaded>();
 /** Per history folder: when this process last looked for leftovers there (see History.removeLeftovers). */
 const leftoversSought = new Map<string, number>();
 
@@ -74,8 +93,10 @@ export interface Step {
   /** When undone by `rt undo STEP` in another session than the step's: that session (its redo brings it back). */
   readonly undoneBy?: string | null;
   readonly files: readonly StepFile[];
-  /** Bytes of its data file. */
+  /** Bytes of its data (its data file's, or those `inline` holds). */
   readonly bytes: number;
+  /** Its data when small (see INLINE_MAX), as a data file would hold it, in base64: it then has no data file. */
+  readonly inline?: string;
   /** Folders the step made for its new files (from the root, outermost first): an undo removes them when empty. */
   readonly folders?: readonly string[];
   /**
@@ -118,6 +139,17 @@ export interface FileData {
   readonly afterLids: readonly Uint32Array[];
 }
 
+/** The list as read: its document, and what update needs to append a change to its log. */
+interface Loaded {
+  readonly doc: Doc;
+  /** The bytes of steps.json (undefined when there is none). */
+  readonly list?: Buffer;
+  /** The bytes of steps.log (empty when there is none). */
+  readonly log: Buffer;
+  /** The changes the log holds, all applied; undefined when it cannot take one more in place (see update). */
+  readonly changes?: number;
+}
+
 export class History {
   private constructor(
     private readonly store: StateStore,
@@ -136,10 +168,25 @@ export class History {
   }
 
   /**
-   * The data of step `id`, per file; undefined when it is missing or damaged (a damaged data
-   * file is set aside: its step can no longer be taken back or brought back).
+   * The data of step `step`, per file; undefined when it is missing or damaged (damaged data, in
+   * its file or in its entry of the list, is set aside: its step can no longer be taken back or
+   * brought back).
    */
-  data(id: number): FileData[] | undefined {
+  data(which: number | Pick<Step, 'id' | 'inline'>): FileData[] | undefined {
+    const step = typeof which === 'number' ? (this.read().steps.find((s) => s.id === which) ?? { id: which }) : which;
+    const id = step.id;
+    if (step.inline !== undefined) {
+      // Checked against its digest as a data file is: base64 that does not decode to it is damaged.
+      const data = decode(Buffer.from(step.inline, 'base64'));
+      if (!data)
+        this.store.copyAside(
+          `index-step-${id}.inline`,
+          Buffer.from(step.inline),
+          `the data of step ${id} in ${this.shown(this.listFile())}`,
+          'it is damaged',
+        );
+      return data;
+    }
     // Read as a plain file: a FIFO or device planted there is missing, never waited on.
     const blob = readPlainFile(this.dataFile(id), constants.MAX_LENGTH);
     if (!blob) return undefined;
@@ -160,7 +207,7 @@ export class History {
    * Records a step: its data first, then the list, under the history's lock. A new step of a
    * session clears what that session could redo. The oldest steps go past the bounds.
    */
-  record(step: Omit<Step, 'id' | 'bytes' | 'state'>, data: readonly FileData[]): Step | undefined {
+  record(step: Omit<Step, 'id' | 'bytes' | 'state' | 'inline'>, data: readonly FileData[]): Step | undefined {
     if (!this.store.ensure()) return undefined;
     const size = dataSize(data);
     if (size > MAX_BYTES) {
@@ -182,13 +229,24 @@ export class History {
       if (known) return known;
       const id = doc.next++;
       const blob = encodeStepData(data);
-      // Again: a damaged list is set aside with its data.
-      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
-      writeAtomic(this.dataFile(id), blob);
+      const inline = blob.length <= INLINE_MAX;
+      if (!inline) {
+        // Again: a damaged list is set aside with its data.
+        fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
+        writeAtomic(this.dataFile(id), blob);
+      }
       doc.steps = doc.steps.map((s) =>
         redoneBy(s) === step.session && s.state === 'undone' ? { ...s, state: 'cleared' } : s,
       );
-      const recorded: Step = { ...step, id, state: 'done', bytes: blob.length };
+      // (An `inline` the caller's object carries is not this step's data: that is the one encoded here.)
+      const { inline: _given, ...meta } = step as Step;
+      const recorded: Step = {
+        ...meta,
+        id,
+        state: 'done',
+        bytes: blob.length,
+        ...(inline ? { inline: blob.toString('base64') } : {}),
+      };
       doc.steps.push(recorded);
       this.bound(doc);
       return recorded;
@@ -204,7 +262,16 @@ export class History {
     const step = cleanStep({ ...(meta as Step), id: 0, state: 'done', bytes: 0 });
     const data = decode(blob);
     if (!step || !data || data.length !== step.files.length) throw new Error('its step as kept is damaged');
-    const { id: _id, state: _state, bytes: _bytes, undoneSeq: _seq, undoneBy: _by, pending: _pending, ...rest } = step;
+    const {
+      id: _id,
+      state: _state,
+      bytes: _bytes,
+      inline: _inline,
+      undoneSeq: _seq,
+      undoneBy: _by,
+      pending: _pending,
+      ...rest
+    } = step;
     this.record({ ...rest, files: step.files.map(written), batch }, data);
   }
 
@@ -281,7 +348,7 @@ export class History {
     let names: string[] = [];
     const data = path.join(this.dir, 'data');
     try {
-      own(this.dir, fs.readdirSync(this.dir), /^steps\.json\.tmp-\d+-[0-9a-z]{6}$/);
+      own(this.dir, fs.readdirSync(this.dir), /^steps\.(json|log)\.tmp-\d+-[0-9a-z]{6}$/);
       names = fs.readdirSync(data);
     } catch {
       return;
@@ -304,10 +371,16 @@ export class History {
     ) {
       const gone = doc.steps.shift()!;
       bytes -= gone.bytes;
-      fs.rmSync(this.dataFile(gone.id), { force: true });
+      if (gone.inline === undefined) fs.rmSync(this.dataFile(gone.id), { force: true });
     }
   }
 
+  /**
+   * Changes the list under the history's lock. The change is appended to the log in place when the log is there,
+   * whole and based on the list as it is (one write to a file that exists: no file made, none replaced); the list is
+   * written whole (a temporary file renamed over it) when there is no list yet, every LOG_CHANGES changes, and
+   * whenever the log cannot take it. A killed rt leaves at most a torn last line, which readers skip.
+   */
   private update<T>(change: (doc: Doc) => T): T | undefined {
     try {
       for (const dir of [this.dir, path.join(this.dir, 'data')]) {
@@ -327,32 +400,80 @@ export class History {
       lockPoolIn(path.dirname(this.dir)),
     );
     try {
-      const doc = this.read();
+      const loaded = this.load();
+      const doc = loaded.doc;
+      const before = [...doc.steps];
       const out = change(doc);
-      const text = listText(doc);
-      writeAtomic(this.listFile(), text);
-      lastWritten.set(this.listFile(), { text, doc });
+      if (!this.appendChange(loaded, before, doc)) {
+        const list = Buffer.from(listText(doc));
+        writeAtomic(this.listFile(), list);
+        // The log's base is gone with the list it named: it is stale, removed so that no reader reads it again.
+        fs.rmSync(this.logFile(), { force: true });
+        lastWritten.set(this.listFile(), { doc, list, log: Buffer.alloc(0), changes: 0 });
+      }
       return out;
     } finally {
       lock.release();
     }
   }
 
+  /**
+   * Writes the change from `before` to `doc` as a line of the log (made anew, with its base, when there is none);
+   * false when the list must be written whole instead.
+   */
+  private appendChange(loaded: Loaded, before: readonly Step[], doc: Doc): boolean {
+    if (loaded.list === undefined || loaded.changes === undefined || loaded.changes >= LOG_CHANGES) return false;
+    const made = changeOf(before, doc.steps);
+    if (!made) return false;
+    const line = changeLine(doc, made);
+    if (loaded.log.length + line.length > LOG_MAX_BYTES) return false;
+    let log: Buffer;
+    if (loaded.log.length === 0) {
+      // A log made anew: a temporary file renamed to a name that holds nothing (no file replaced).
+      log = Buffer.concat([logHead(loaded.list), line]);
+      writeAtomic(this.logFile(), log);
+    } else {
+      if (!appendInPlace(this.logFile(), loaded.log.length, line)) return false;
+      log = Buffer.concat([loaded.log, line]);
+    }
+    lastWritten.set(this.listFile(), { doc, list: loaded.list, log, changes: loaded.changes + 1 });
+    return true;
+  }
+
   private read(): Doc {
-    const empty = (): Doc => ({ format: FORMAT, version: VERSION, next: 1, steps: [] });
-    let text: string;
+    return this.load().doc;
+  }
+
+  /** The list, its log's changes applied (the log first: read before the list, it is never newer than the list). */
+  private load(): Loaded {
+    const empty = (): Loaded => ({
+      doc: { format: FORMAT, version: VERSION, next: 1, steps: [] },
+      log: Buffer.alloc(0),
+      changes: 0,
+    });
+    let list: Buffer;
+    let log: Buffer;
     try {
       if (fs.realpathSync.native(this.dir) !== this.dir) return empty();
+      // Read as a plain file: a link, FIFO or device planted there is no log (the next write replaces it).
+      log = readPlainFile(this.logFile(), LOG_MAX_BYTES * 2) ?? Buffer.alloc(0);
       const st = fs.lstatSync(this.listFile(), { throwIfNoEntry: false });
       if (!st) return empty();
-      text = st.isFile() ? fs.readFileSync(this.listFile(), 'utf8') : '';
+      list = st.isFile() ? fs.readFileSync(this.listFile()) : Buffer.alloc(0);
     } catch {
       return empty();
     }
-    // The list as this process last wrote it, unchanged since: taken as it was, not parsed again (a long-lived
-    // rt mcp records one step a call, and the list holds up to MAX_STEPS).
+    // The list and log as this process last wrote them, unchanged since: taken as they were, not parsed again (a
+    // long-lived rt mcp records one step a call, and the list holds up to MAX_STEPS).
     const own = lastWritten.get(this.listFile());
-    if (own?.text === text) return { ...own.doc, steps: [...own.doc.steps] };
+    if (own?.list?.equals(list) && own.log.equals(log))
+      return { ...own, doc: { ...own.doc, steps: [...own.doc.steps] } };
+    const doc = this.parseList(list.toString('utf8'));
+    if (!doc) return empty();
+    return { list, ...this.applyLog(doc, list, log) };
+  }
+
+  private parseList(text: string): Doc | undefined {
     try {
       const doc = JSON.parse(text) as Doc;
       if (
@@ -369,7 +490,7 @@ export class History {
           ...doc,
           // A next number not past every step's (a list edited or put back by hand) would give a new step the
           // id, and write over the data, of one the list holds.
-          next: steps.reduce((next, step) => Math.max(next, step.id + 1), doc.next),
+          next: nextPast(steps, doc.next),
           undos: Number.isInteger(doc.undos) ? doc.undos : 0,
           steps,
         };
@@ -380,11 +501,53 @@ export class History {
     // Set aside with its data: a list that cannot be read leaves nothing behind that no bound counts.
     this.store.setAsideFile('index', this.listFile(), 'it is not a history rt wrote');
     this.store.setAsideFile('index', path.join(this.dir, 'data'), 'its list was damaged');
-    return empty();
+    if (fs.existsSync(this.logFile())) this.store.setAsideFile('index', this.logFile(), 'its list was damaged');
+    return undefined;
+  }
+
+  /**
+   * `doc` (the list `list` parsed) with the changes of `log` applied, when the log's base is that list: a log of
+   * another list (written whole since, by this rt or one that keeps no log) is stale, and read as none. Its lines are
+   * applied up to the first that is not whole and sound: a torn last line is what a killed rt leaves (the log then
+   * takes no more in place); a damaged line before others is damage: the log is set aside.
+   */
+  private applyLog(doc: Doc, list: Buffer, log: Buffer): Omit<Loaded, 'list'> {
+    if (log.length === 0) return { doc, log, changes: 0 };
+    const lines = splitLog(log);
+    const head = logHead(list);
+    if (lines[0] !== head.toString('utf8', 0, head.length - 1)) return { doc, log: Buffer.alloc(0) };
+    let steps = doc.steps;
+    let next = doc.next;
+    let undos = doc.undos ?? 0;
+    let changes = 0;
+    for (let i = 1; i < lines.length; i++) {
+      const change = parseChange(lines[i]!);
+      if (!change) {
+        if (i < lines.length - 1 || log[log.length - 1] === 0x0a)
+          // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
+          // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
+          this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
+        return { doc: { ...doc, steps, next: nextPast(steps, next), undos }, log };
+      }
+      steps = replay(steps, change.del, change.put);
+      next = Math.max(next, change.next);
+      undos = change.undos;
+      changes++;
+    }
+    return { doc: { ...doc, steps, next: nextPast(steps, next), undos }, log, changes };
   }
 
   private listFile(): string {
     return path.join(this.dir, 'steps.json');
+  }
+
+  /** A file of the history as messages name it. */
+  private shown(file: string): string {
+    return path.relative(path.dirname(this.store.dir), file);
+  }
+
+  private logFile(): string {
+    return path.join(this.dir, 'steps.log');
   }
 
   private dataFile(id: number): string {
@@ -409,6 +572,118 @@ export function listText(doc: Doc): string {
   const head = JSON.stringify({ ...doc, steps: 0 });
   const at = head.lastIndexOf('"steps":0');
   return `${head.slice(0, at)}"steps":[${steps.join(',')}]${head.slice(at + '"steps":0'.length)}`;
+}
+
+/** A next number past every step's. */
+function nextPast(steps: readonly Step[], next: number): number {
+  return steps.reduce((n, step) => Math.max(n, step.id + 1), next);
+}
+
+/** A change of the list as its log keeps it: the steps taken out (by id), then those put (in place, or at the end). */
+interface ListChange {
+  readonly next: number;
+  readonly undos: number;
+  readonly del: readonly number[];
+  readonly put: readonly Step[];
+}
+
+/** `steps` with a change replayed. */
+function replay(steps: readonly Step[], del: readonly number[], put: readonly Step[]): Step[] {
+  const gone = new Set(del);
+  const out = steps.filter((s) => !gone.has(s.id));
+  for (const step of put) {
+    const at = out.findIndex((s) => s.id === step.id);
+    if (at === -1) out.push(step);
+    else out[at] = step;
+  }
+  return out;
+}
+
+/**
+ * The change from steps `before` to `after` (a step is never changed in place, only replaced: an object not in
+ * `before` is new or changed); undefined when replaying it would not give `after` exactly (its order, repeated ids).
+ */
+function changeOf(before: readonly Step[], after: readonly Step[]): Pick<ListChange, 'del' | 'put'> | undefined {
+  const kept = new Set(after.map((s) => s.id));
+  const del = before.filter((s) => !kept.has(s.id)).map((s) => s.id);
+  const was = new Set(before);
+  const put = after.filter((s) => !was.has(s));
+  const replayed = replay(before, del, put);
+  return replayed.length === after.length && replayed.every((s, i) => s === after[i]) ? { del, put } : undefined;
+}
+
+/** The log's first line: the list it applies to, by the digest of its bytes. */
+function logHead(list: Buffer): Buffer {
+  return Buffer.from(`${JSON.stringify({ format: LOG_FORMAT, version: VERSION, base: digestBytes(list) })}\n`);
+}
+
+/** A line of the log: the digest of its change's JSON, a space, the JSON (which holds no newline). */
+function changeLine(doc: Doc, change: Pick<ListChange, 'del' | 'put'>): Buffer {
+  const put = change.put.map((step) => {
+    let text = stepTexts.get(step);
+    if (text === undefined) stepTexts.set(step, (text = JSON.stringify(step)));
+    return text;
+  });
+  const json = Buffer.from(
+    `{"next":${doc.next},"undos":${doc.undos ?? 0},"del":${JSON.stringify(change.del)},"put":[${put.join(',')}]}`,
+  );
+  return Buffer.concat([Buffer.from(`${digestBytes(json)} `), json, Buffer.from('\n')]);
+}
+
+/** The log's lines (the last one torn when the log does not end with a newline). */
+function splitLog(log: Buffer): string[] {
+  const text = log.toString('utf8');
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A line of the log, checked against its digest; undefined when it is not whole and sound. */
+function parseChange(line: string): ListChange | undefined {
+  const space = line.indexOf(' ');
+  if (space === -1) return undefined;
+  const json = Buffer.from(line.slice(space + 1));
+  if (digestBytes(json) !== line.slice(0, space)) return undefined;
+  try {
+    const c = JSON.parse(json.toString('utf8')) as ListChange;
+    if (
+      !c ||
+      !Number.isInteger(c.next) ||
+      !Number.isInteger(c.undos) ||
+      !Array.isArray(c.del) ||
+      !c.del.every((id) => Number.isInteger(id)) ||
+      !Array.isArray(c.put)
+    )
+      return undefined;
+    const put = c.put.map((step) => cleanStep(step));
+    return put.every((step) => step !== undefined) ? { ...c, put: put as Step[] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Appends `line` to the log in place: only to a regular file of exactly `size` bytes (those read and checked, under
+ * the history's lock) that no other name links (a hard link planted there would be written through); false when
+ * it is not one, or the write fails (a part written is a torn last line, which readers skip).
+ */
+function appendInPlace(file: string, size: number, line: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, (READ_PLAIN & ~fs.constants.O_RDONLY) | fs.constants.O_WRONLY | fs.constants.O_APPEND);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || st.size !== size) return false;
+    for (let at = 0; at < line.length; ) at += fs.writeSync(fd, line, at, line.length - at);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The step as read, its damaged optional fields dropped; undefined when a field it needs is damaged. */
@@ -438,10 +713,12 @@ function cleanStep(s: Step): Step | undefined {
         Number.isInteger(f.removed),
     );
   if (!needed) return undefined;
-  const { undoneSeq, undoneBy, folders, pending, batch, ...rest } = s;
+  const { undoneSeq, undoneBy, folders, pending, batch, inline, ...rest } = s;
   const p = pending;
   return {
     ...rest,
+    // Data that is not a string is none: the step is then taken for one whose data file is missing.
+    ...(typeof inline === 'string' ? { inline } : {}),
     ...(typeof batch === 'string' ? { batch } : {}),
     ...(Number.isInteger(undoneSeq) ? { undoneSeq } : {}),
     ...(undoneBy === null || typeof undoneBy === 'string' ? { undoneBy } : {}),

@@ -189,6 +189,21 @@ export class StateStore {
     }
   }
 
+  /**
+   * Keeps a copy of state found untrustworthy that is not moved away (the history's log, which its next write
+   * replaces; a step's data kept in the history's list): `bytes` copied to set-aside/ as `name`, for inspection;
+   * `what` names it in the warning.
+   */
+  copyAside(name: string, bytes: Buffer, what: string, why: string): void {
+    try {
+      if (!this.ensureFolder()) throw new Error('no state');
+      this.keepAside(bytes, name);
+      this.warn(`${what} was set aside (${why}) and will be rebuilt`);
+    } catch {
+      this.warn(`${what} is unusable (${why}); ignoring it`);
+    }
+  }
+
   /** Stages `doc` as the state of `rel`, saved at the end of the command; false (after one warning) when it cannot
    * be. */
   save(kind: StateKind, rel: string, doc: StateDoc): boolean {

@@ -179,7 +179,7 @@ export function settlePending(ws: Workspace, history: History): void {
     const to = s.pending.direction === 'undo' ? 'before' : 'after';
     let now: StepFile[] | undefined;
     try {
-      const data = history.data(s.id);
+      const data = history.data(s);
       if (data && data.length === s.files.length)
         now = sidesNow(
           s,

@@ -158,7 +158,9 @@ describe('undo and redo: a crash between the files and the history', () => {
     const list = path.join(dir, '.rt/history/steps.json');
     const done = fs.readFileSync(list);
     expect(run(['undo'], dir).status).toBe(0);
+    // The list as it was (written whole, no log of changes since).
     fs.writeFileSync(list, done);
+    fs.rmSync(path.join(dir, '.rt/history/steps.log'), { force: true });
     fs.appendFileSync(path.join(dir, 'f.txt'), 'e\n');
     const again = run(['undo'], dir);
     expect(again.status, again.text).toBe(3);
@@ -192,9 +194,11 @@ describe('the history store', () => {
   it('the data of steps in a list set aside does not stay forever (the 200-step / 256 MiB bound)', () => {
     const dir = repo({ 'f.txt': 'a\n' });
     openWindow(dir, 'f.txt');
-    for (let i = 0; i < 3; i++) run(['insert', 'f.txt', '$'], dir, { input: `x${i}\n` });
+    // Lines long enough for each step's data to take a file of its own.
+    const long = 'z'.repeat(1500);
+    for (let i = 0; i < 3; i++) run(['insert', 'f.txt', '$'], dir, { input: `x${i}${long}\n` });
     fs.writeFileSync(path.join(dir, '.rt/history/steps.json'), '{"garbage');
-    for (let i = 0; i < 3; i++) run(['insert', 'f.txt', '$'], dir, { input: `y${i}\n` });
+    for (let i = 0; i < 3; i++) run(['insert', 'f.txt', '$'], dir, { input: `y${i}${long}\n` });
     const listed = JSON.parse(run(['history', '--json'], dir).stdout).steps.length;
     expect(fs.readdirSync(path.join(dir, '.rt/history/data')).length).toBe(listed);
   });
@@ -206,7 +210,9 @@ describe('the history store: a damaged history is never trusted', () => {
   // damaged in data/ID.bin (same length) are written into the file by undo, and the line gets
   // the LID the old line had, so a window printed before the step now names other content.
   it('a data file whose bytes were damaged is not written into the file, nor its LID given to other content', () => {
-    const dir = repo({ 'f.txt': 'a\nb\n' });
+    // A line long enough for the step's data to take a file of its own.
+    const long = 'a'.repeat(1500);
+    const dir = repo({ 'f.txt': `${long}\nb\n` });
     const w = openWindow(dir, 'f.txt');
     expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'X\n' }).status).toBe(0);
     const data = path.join(dir, '.rt/history/data/1.bin');
@@ -217,7 +223,7 @@ describe('the history store: a damaged history is never trusted', () => {
     fs.writeFileSync(data, blob);
     const u = run(['undo'], dir);
     expect(read(dir, 'f.txt').toString(), u.text).not.toContain('Z');
-    if (u.status === 0) expect(parseWindow(u).lines.find((l) => l.lid === w.lidAt(1))?.content, u.text).toBe('a');
+    if (u.status === 0) expect(parseWindow(u).lines.find((l) => l.lid === w.lidAt(1))?.content, u.text).toBe(long);
   });
 
   // history.ts validStep only checks `typeof s.time === 'number'`: a time Date cannot hold makes
@@ -244,7 +250,7 @@ describe('the history store: a damaged history is never trusted', () => {
     const dir = repo({ 'f.txt': 'a\nb\n' });
     const w = openWindow(dir, 'f.txt');
     expect(run(['edit', 'f.txt', w.lidAt(1)], dir, { input: 'X\n' }).status).toBe(0);
-    expect(run(['edit', 'f.txt', w.lidAt(2)], dir, { input: 'Y\n' }).status).toBe(0);
+    expect(run(['edit', 'f.txt', w.lidAt(2)], dir, { input: `${'Y'.repeat(1500)}\n` }).status).toBe(0);
     fs.truncateSync(path.join(dir, '.rt/history/data/2.bin'), 10);
     const u = run(['undo'], dir);
     const older = run(['undo', '1'], dir);
@@ -297,7 +303,7 @@ describe('the history store: the bound', () => {
     const dir = repo({ 'f.txt': s });
     const m = run(['apply'], dir, { input: '*** Update File: f.txt\n*** Move to: g.txt\n' });
     expect(m.status, m.text).toBe(0);
-    const size = fs.statSync(path.join(dir, '.rt/history/data/1.bin')).size;
+    const size = readList(dir).steps[0]!.bytes as number;
     expect(size, `step of ${size} bytes for a ${s.length}-byte file moved`).toBeLessThan(s.length);
   });
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { History, MAX_BYTES, MAX_STEPS, type FileData } from '../../src/store/history.js';
+import { encodeStepData, History, MAX_BYTES, MAX_STEPS, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
 
@@ -25,7 +25,7 @@ const file = { path: 'f.txt', abs: '/x/f.txt', before: side, after: side, added:
 const span = { from: 0, to: 1, start: 0, end: 2 };
 const data = (bytes: Buffer): FileData[] => [
   {
-    hunks: [{ before: span, after: span }],
+    hunks: [{ before: { ...span, end: bytes.length }, after: span }],
     beforeBytes: [bytes],
     afterBytes: [Buffer.from('b\n')],
     beforeLids: [Uint32Array.of(1)],
@@ -42,8 +42,10 @@ describe('History', () => {
         data(Buffer.from(`${i}\n`)),
       );
     const list = path.join(dir, 'steps.json');
+    // Written whole (its log of changes gone with it), as another rt writes it.
     const doc = JSON.parse(fs.readFileSync(list, 'utf8'));
-    fs.writeFileSync(list, JSON.stringify({ ...doc, next: 2 }));
+    fs.writeFileSync(list, JSON.stringify({ ...doc, next: 2, steps: history.steps() }));
+    fs.rmSync(path.join(dir, 'steps.log'), { force: true });
     const again = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
     const step = again.record(
       { time: Date.now(), session: null, command: 'rt edit', files: [file] },
@@ -56,7 +58,8 @@ describe('History', () => {
 
   it("takes a FIFO planted as a step's data for missing data, never waiting on it", () => {
     const { history, dir } = fresh();
-    history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.from('a\n')));
+    // Data big enough for a file of its own.
+    history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.alloc(2000)));
     const blob = path.join(dir, 'data', '1.bin');
     fs.rmSync(blob);
     execFileSync('mkfifo', [blob]);
@@ -65,13 +68,15 @@ describe('History', () => {
 
   it(`keeps the last ${MAX_STEPS} of 250 steps, the oldest gone first with their data`, () => {
     const { history, dir } = fresh();
+    // Data big enough for a file of its own (a file each step, removed with it).
+    const a = Buffer.from(`${'a'.repeat(2000)}\n`);
     for (let i = 0; i < 250; i++)
-      history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(Buffer.from('a\n')));
+      history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(a));
     const steps = history.steps();
     expect(steps.map((s) => s.id)).toEqual(Array.from({ length: MAX_STEPS }, (_, i) => 250 - MAX_STEPS + 1 + i));
     expect(fs.readdirSync(path.join(dir, 'data')).length).toBe(MAX_STEPS);
     expect(history.data(250 - MAX_STEPS)).toBeUndefined();
-    expect(history.data(250)![0]!.beforeBytes[0]!.toString()).toBe('a\n');
+    expect(history.data(250)![0]!.beforeBytes[0]!).toEqual(a);
   });
 
   it(`keeps no more than ${MAX_BYTES / 2 ** 20} MiB of changed lines, the oldest gone first`, () => {
@@ -106,5 +111,26 @@ describe('History', () => {
       [2, 'undone'],
       [3, 'done'],
     ]);
+  });
+});
+
+describe('History: data kept in the list', () => {
+  it('counts a step kept in the list by its data in the 256 MiB bound, as one of a data file', () => {
+    const { history, dir } = fresh();
+    const small = history.record(
+      { time: Date.now(), session: null, command: 'rt edit', files: [file] },
+      data(Buffer.from('a\n')),
+    )!;
+    expect(typeof small.inline).toBe('string');
+    expect(small.bytes).toBe(Buffer.from(small.inline!, 'base64').length);
+    // A step whose data file alone is within the bound, but not with the small step's bytes.
+    let size = MAX_BYTES - small.bytes;
+    let big = data(Buffer.alloc(size));
+    size -= encodeStepData(big).length - (MAX_BYTES - small.bytes) - 1;
+    big = data(Buffer.alloc(size));
+    expect(encodeStepData(big).length).toBe(MAX_BYTES - small.bytes + 1);
+    history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, big);
+    expect(history.steps().map((s) => s.id)).toEqual([2]);
+    expect(fs.readdirSync(path.join(dir, 'data'))).toEqual(['2.bin']);
   });
 });

@@ -58,11 +58,14 @@ describe('the history list', () => {
     const history = open();
     history.record(meta('A'), data);
     history.record(meta('A'), data);
-    // Another process takes the first step out (as its drop would): this one must not bring it back.
+    // Another process takes the first step out (as its drop would, writing the list whole and removing its log):
+    // this one must not bring it back.
     const list = path.join(root, '.rt', 'history', 'steps.json');
     const doc = JSON.parse(fs.readFileSync(list, 'utf8'));
-    fs.writeFileSync(`${list}.other`, JSON.stringify({ ...doc, steps: doc.steps.filter((s: Step) => s.id !== 1) }));
+    const steps = history.steps().filter((s: Step) => s.id !== 1);
+    fs.writeFileSync(`${list}.other`, JSON.stringify({ ...doc, next: 3, steps }));
     fs.renameSync(`${list}.other`, list);
+    fs.rmSync(path.join(root, '.rt', 'history', 'steps.log'));
     history.record(meta('A'), data);
     expect(history.steps().map((s) => s.id)).toEqual([2, 3]);
     // The same bytes written over by another process (a new inode): still its list, and still the same.

@@ -1,0 +1,147 @@
+// The history's log (src/store/history.ts): a change of the list is appended to steps.log in place
+// rather than the list rewritten, the list written whole every LOG_CHANGES changes; a log torn by a
+// kill, damaged, stale (its base list replaced), or planted (a hard link, a symbolic link, a FIFO)
+// is never trusted nor written through.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { History, LOG_CHANGES, type FileData } from '../../src/store/history.js';
+import { StateStore } from '../../src/store/state.js';
+import { readSettings } from '../../src/settings/env.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
+
+function fresh(): { history: History; dir: string; root: string; warnings: string[] } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-history-log-'));
+  roots.push(root);
+  const warnings: string[] = [];
+  const history = History.of(new StateStore(root, readSettings({}), (w) => void warnings.push(w)))!;
+  return { history, dir: path.join(root, '.rt', 'history'), root, warnings };
+}
+
+const side = { exists: true, size: 2, digest: null };
+const file = { path: 'f.txt', abs: '/x/f.txt', before: side, after: side, added: 1, removed: 1 };
+const span = { from: 0, to: 1, start: 0, end: 2 };
+const data = (text: string): FileData[] => [
+  {
+    hunks: [{ before: span, after: span }],
+    beforeBytes: [Buffer.from(text)],
+    afterBytes: [Buffer.from('b\n')],
+    beforeLids: [Uint32Array.of(1)],
+    afterLids: [Uint32Array.of(2)],
+  },
+];
+const record = (history: History, n: number) => {
+  for (let i = 0; i < n; i++)
+    history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(`${i}\n`));
+};
+const ids = (history: History) => history.steps().map((s) => s.id);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('the history log', () => {
+  it(`takes each change in place; the list is written whole again after ${LOG_CHANGES} changes`, () => {
+    const { history, dir } = fresh();
+    record(history, 1);
+    const list = path.join(dir, 'steps.json');
+    const log = path.join(dir, 'steps.log');
+    const first = fs.statSync(list).ino;
+    record(history, 2);
+    const logIno = fs.statSync(log).ino;
+    record(history, LOG_CHANGES - 2);
+    // One list, one log: neither replaced while the log took the changes.
+    expect(fs.statSync(list).ino).toBe(first);
+    expect(fs.statSync(log).ino).toBe(logIno);
+    expect(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).length).toBe(1 + LOG_CHANGES);
+    expect(ids(history)).toEqual(range(1, 1 + LOG_CHANGES));
+    // One more: the list written whole, holding every step, and the log gone with its base.
+    record(history, 1);
+    expect(fs.statSync(list).ino).not.toBe(first);
+    expect(fs.existsSync(log)).toBe(false);
+    expect(JSON.parse(fs.readFileSync(list, 'utf8')).steps.length).toBe(2 + LOG_CHANGES);
+    // Read afresh by another process (nothing taken from what this one wrote), the same steps.
+    const again = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
+    expect(ids(again)).toEqual(range(1, 2 + LOG_CHANGES));
+    expect(again.data(2 + LOG_CHANGES)![0]!.beforeBytes[0]!.toString()).toBe('0\n');
+  });
+
+  it('skips a torn last line (a killed rt): only its change is lost, and the list is written whole next', () => {
+    const { history, dir, warnings } = fresh();
+    record(history, 4);
+    const log = path.join(dir, 'steps.log');
+    fs.truncateSync(log, fs.statSync(log).size - 5);
+    expect(ids(history)).toEqual([1, 2, 3]);
+    record(history, 1);
+    expect(ids(history)).toEqual([1, 2, 3, 4]);
+    expect(fs.existsSync(log)).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'steps.json'), 'utf8')).steps.length).toBe(4);
+    expect(warnings).toEqual([]);
+  });
+
+  it('sets aside a log damaged before its last line: the changes after the damage are not trusted', () => {
+    const { history, dir, root, warnings } = fresh();
+    record(history, 4);
+    const log = path.join(dir, 'steps.log');
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    // The change that recorded step 3, one character of its JSON changed (its length kept).
+    lines[2] = lines[2]!.replace('"rt edit"', '"rt edjt"');
+    fs.writeFileSync(log, lines.join('\n'));
+    expect(ids(history)).toEqual([1, 2]);
+    expect(fs.readdirSync(path.join(root, '.rt', 'set-aside')).some((n) => n.includes('steps.log'))).toBe(true);
+    expect(warnings.join('\n')).toMatch(/steps\.log was set aside \(it is damaged\)/);
+    // The next write writes the list whole, with the changes read before the damage; the log goes.
+    record(history, 1);
+    expect(ids(history)).toEqual([1, 2, 3]);
+    expect(fs.existsSync(log)).toBe(false);
+    expect(history.data(3)![0]!.beforeBytes[0]!.toString()).toBe('0\n');
+  });
+
+  it('reads a log whose base is not the list (the list written whole since by an rt that keeps no log) as none', () => {
+    const { history, dir } = fresh();
+    record(history, 3);
+    const list = path.join(dir, 'steps.json');
+    // An older rt reads steps.json alone, and writes it whole with its change: the steps of the log are not in it.
+    const doc = JSON.parse(fs.readFileSync(list, 'utf8'));
+    fs.writeFileSync(list, JSON.stringify({ ...doc, steps: [{ ...doc.steps[0], state: 'undone', undoneSeq: 1 }] }));
+    const again = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
+    expect(again.steps().map((s) => [s.id, s.state])).toEqual([[1, 'undone']]);
+    record(again, 1);
+    expect(ids(again)).toEqual([1, 2]);
+    expect(fs.existsSync(path.join(dir, 'steps.log'))).toBe(false);
+  });
+
+  it('never writes through a hard link, a symbolic link or a FIFO planted as the log', () => {
+    const { history, dir } = fresh();
+    record(history, 3);
+    const log = path.join(dir, 'steps.log');
+    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rt-history-out-')), 'victim');
+    roots.push(path.dirname(outside));
+    // A hard link to the log (its bytes a log this list takes): appending would write the other name's file too.
+    fs.linkSync(log, outside);
+    const victim = fs.readFileSync(outside);
+    record(history, 1);
+    expect(fs.readFileSync(outside)).toEqual(victim);
+    expect(ids(history)).toEqual([1, 2, 3, 4]);
+    record(history, 1);
+    // A symbolic link to a file holding a log of this list: not followed, replaced.
+    fs.rmSync(outside);
+    fs.copyFileSync(log, outside);
+    const copied = fs.readFileSync(outside);
+    fs.rmSync(log);
+    fs.symlinkSync(outside, log);
+    record(history, 1);
+    expect(fs.readFileSync(outside)).toEqual(copied);
+    expect(fs.lstatSync(log).isSymbolicLink()).toBe(false);
+    // A FIFO: not waited on, replaced.
+    fs.rmSync(log);
+    execFileSync('mkfifo', [log]);
+    record(history, 1);
+    expect(fs.lstatSync(log).isFile()).toBe(true);
+    // (What the planted files held is not the history's: the steps recorded since the list was last written whole went
+    // with them, and the next took their place.)
+    expect(ids(history)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
