@@ -13,27 +13,55 @@ export const processStdin: StdinSource = {
   get isTTY() {
     return isTerminal(0);
   },
-  read() {
-    const chunks: Buffer[] = [];
-    const buf = Buffer.allocUnsafe(1 << 16);
-    for (;;) {
-      let n: number;
-      try {
-        n = fs.readSync(0, buf, 0, buf.length, null);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
-        if (code === 'EOF' || code === 'EBADF' || code === 'ENXIO') break; // no stdin at all
-        throw new RtError('input', `cannot read standard input (${code ?? String(error)})`, [
-          "give the text as a quoted heredoc: <<'EOF'",
-        ]);
-      }
-      if (n === 0) break;
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-    return Buffer.concat(chunks);
-  },
+  read: () => readAll(0),
 };
+
+/**
+ * All the bytes left to read from `fd`. A regular file (stdin redirected from one) is read into
+ * one buffer of its size, not in pieces then joined: a 50 MB text is held once, not twice. What
+ * it holds past that size (a file still growing) is read in pieces after.
+ */
+export function readAll(fd: number): Buffer {
+  let size = 0;
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isFile()) size = st.size;
+  } catch {
+    // No stdin at all (a closed descriptor): read as a pipe would be, which finds nothing.
+  }
+  if (size === 0) return readPieces(fd);
+  // (Read from where the descriptor is: a file read partly before leaves less than its size.)
+  const whole = Buffer.allocUnsafe(size);
+  let filled = 0;
+  for (let n = readSome(fd, whole, filled); n > 0; n = filled < size ? readSome(fd, whole, filled) : 0) filled += n;
+  if (filled < size) return whole.subarray(0, filled);
+  const rest = readPieces(fd);
+  return rest.length ? Buffer.concat([whole, rest]) : whole;
+}
+
+/** All the bytes left to read from `fd`, read a piece at a time and joined (a pipe, a terminal). */
+export function readPieces(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(1 << 16);
+  for (let n = readSome(fd, buf, 0); n > 0; n = readSome(fd, buf, 0)) chunks.push(Buffer.from(buf.subarray(0, n)));
+  return Buffer.concat(chunks);
+}
+
+/** Bytes read from `fd` into `buf` at `offset`: 0 at the end of the input, or when there is none. */
+function readSome(fd: number, buf: Buffer, offset: number): number {
+  for (;;) {
+    try {
+      return fs.readSync(fd, buf, offset, buf.length - offset, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
+      if (code === 'EOF' || code === 'EBADF' || code === 'ENXIO') return 0; // no stdin at all
+      throw new RtError('input', `cannot read standard input (${code ?? String(error)})`, [
+        "give the text as a quoted heredoc: <<'EOF'",
+      ]);
+    }
+  }
+}
 
 /**
  * The text piped to an edit; refuses a terminal or empty stdin with the heredoc form (`empty`:

@@ -135,6 +135,19 @@ export function newErrors(
 }
 
 /**
+ * What newErrors answers for content of these lengths when it is not to be parsed for its size
+ * (or the language's grammar is not loaded); undefined when it may be. Asked first, a big file's
+ * new bytes, held as parts, are not joined only to be found too large.
+ */
+export function skippedForSize(language: LanguageId, oldLength: number, newLength: number): Check | undefined {
+  const parser = prepared(language);
+  if (typeof parser === 'string') return skipped(parser);
+  if (newLength > MAX_CHECK_BYTES) return tooLarge(newLength);
+  if (oldLength > MAX_CHECK_BYTES) return tooLarge(oldLength);
+  return undefined;
+}
+
+/**
  * Where the lines of the old and new content start (their byte offsets, and the length last), when the caller has them.
  */
 export interface LineStarts {

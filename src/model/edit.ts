@@ -212,7 +212,8 @@ function stripEol(prefix: Buffer): Buffer {
 /**
  * Text from stdin as lines: one trailing newline (`\n` or `\r\n`) removed, then split on `\n`;
  * a `\r` before a `\n` belongs to that line ending. `eol` is the text's own convention (CRLF if
- * most of its endings are), and `bytes` the text exactly as given, for `create`.
+ * most of its endings are), and `bytes` the text exactly as given, for `create`. The lines are
+ * views of `text`, not copies: a text of one 50 MB line is held once.
  */
 export function textLines(text: Buffer): { lines: Buffer[]; eol: '\n' | '\r\n'; bytes: Buffer } {
   let body = text;
@@ -226,10 +227,10 @@ export function textLines(text: Buffer): { lines: Buffer[]; eol: '\n' | '\r\n'; 
   for (let nl = body.indexOf(0x0a); nl !== -1; nl = body.indexOf(0x0a, start)) {
     const cr = nl > start && body[nl - 1] === 0x0d;
     cr ? crlf++ : lf++;
-    lines.push(Buffer.from(body.subarray(start, cr ? nl - 1 : nl)));
+    lines.push(body.subarray(start, cr ? nl - 1 : nl));
     start = nl + 1;
   }
-  lines.push(Buffer.from(body.subarray(start)));
+  lines.push(body.subarray(start));
   if (body.length < text.length) text.length - body.length === 2 ? crlf++ : lf++;
   return { lines, eol: crlf > lf ? '\r\n' : '\n', bytes: text };
 }

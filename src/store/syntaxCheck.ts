@@ -15,7 +15,7 @@ import { hashLines } from '../model/hash.js';
 import { lidToString } from '../model/lid.js';
 import { lineContent, type FileLines } from '../model/lines.js';
 import { languageOf, type LanguageId } from '../lang/languages.js';
-import { newErrors, prepareChecker, type ChangedLines, type SyntaxProblem } from '../lang/syntax.js';
+import { newErrors, prepareChecker, skippedForSize, type ChangedLines, type SyntaxProblem } from '../lang/syntax.js';
 import { nextReading } from './indexedFile.js';
 import type { ResolvedPath } from './root.js';
 import type { Change, Content, Workspace } from './transaction.js';
@@ -80,13 +80,16 @@ export function checkChanges(ws: Workspace, changes: readonly Change[]): void {
     // A file rt does not check (most files of no language rt knows) is never joined whole.
     const language = languageFor(ws.root.dir, written.file, written.head);
     if (language === undefined) continue;
-    const check = newErrors(
-      language,
-      written.before,
-      written.after.bytes,
-      written.hunks,
-      written.beforeStarts ? { old: written.beforeStarts, new: startsOf(written.after) } : undefined,
-    );
+    const after = written.after;
+    const check =
+      skippedForSize(language, written.before.length, after.starts[after.count]!) ??
+      newErrors(
+        language,
+        written.before,
+        after.bytes,
+        written.hunks,
+        written.beforeStarts ? { old: written.beforeStarts, new: startsOf(after) } : undefined,
+      );
     if (check.status === 'skipped') ws.warn(`${written.file.display} was not syntax-checked: ${check.reason}`);
     else if (check.status === 'errors') found.push({ written, errors: check.errors, unconfirmed: check.unconfirmed });
   }

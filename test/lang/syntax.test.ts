@@ -11,6 +11,7 @@ import {
   MAX_PARSED_CHARS,
   newErrors,
   prepareChecker,
+  skippedForSize,
   syntaxErrors,
   type Check,
 } from '../../src/lang/syntax.js';
@@ -158,6 +159,17 @@ describe('newErrors', () => {
       const check = newErrors('yaml', b('a: 1\n'), b(`a: 1\n${tag}\nb: [\n`));
       expect(check.status === 'skipped' && check.reason, tag).toMatch(/template/);
     }
+  });
+
+  it('says a change too large to check is skipped, before its bytes are joined, as the check itself says', () => {
+    const sizes = [0, 10, MAX_CHECK_BYTES, MAX_CHECK_BYTES + 1];
+    const zeros = new Map(sizes.map((n) => [n, new Uint8Array(n)]));
+    for (const oldLength of sizes)
+      for (const newLength of sizes) {
+        const early = skippedForSize('javascript', oldLength, newLength);
+        if (oldLength <= MAX_CHECK_BYTES && newLength <= MAX_CHECK_BYTES) expect(early).toBeUndefined();
+        else expect(early).toEqual(newErrors('javascript', zeros.get(oldLength)!, zeros.get(newLength)!));
+      }
   });
 
   it(`a file above ${MAX_CHECK_BYTES / 1024 / 1024} MB is not checked, with the reason`, () => {

@@ -63,6 +63,13 @@ describe('textLines', () => {
     expect(t.lines.map((l) => l.toString('latin1'))).toEqual(lines);
     expect(t.eol).toBe(eol);
   });
+
+  it('gives the lines as views of the text, not copies (a text of one 50 MB line is held once)', () => {
+    const text = Buffer.from(`${'x'.repeat(10_000)}\r\nshort\n`);
+    const { lines } = textLines(text);
+    for (const line of lines) expect(line.buffer).toBe(text.buffer);
+    expect(lines.map((l) => l.byteOffset - text.byteOffset)).toEqual([0, 10_002]);
+  });
 });
 
 /** The simple model: lines with their own endings; an edit follows the documented rules by hand. */
