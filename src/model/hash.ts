@@ -82,6 +82,23 @@ export const LONG_LINE = 256 << 10;
 /** FNV-1a's state and the sum of its states, carried through hashLong. */
 const chain = new Int32Array(2);
 
+/**
+ * The chain over start..end in JavaScript, from and into `chain`. A function of its own, its state
+ * read from 32-bit words: with the loop in hashRange beside the call to hashLong, V8 ran lines of
+ * 150-255 KiB at some 4 ns a byte (1.8 times main's first open of a file of them); here, at 1.2,
+ * faster than hashRange's own loop ever ran them (a file of 250 KiB lines: 0.37 -> 0.21 s).
+ */
+function chainJs(bytes: Uint8Array, start: number, end: number): void {
+  let a = chain[0]!;
+  let b = chain[1]!;
+  for (let p = start; p < end; p++) {
+    a = Math.imul(a ^ bytes[p]!, 0x01000193);
+    b = (b + a) | 0;
+  }
+  chain[0] = a;
+  chain[1] = b;
+}
+
 function hashRange(bytes: Uint8Array, start: number, end: number): number {
   let a = 0x811c9dc5; // FNV-1a
   let b = 0x9747b28c; // the sum of FNV's states
@@ -90,11 +107,11 @@ function hashRange(bytes: Uint8Array, start: number, end: number): number {
   if (end - start >= LONG_LINE && hashLong(bytes, start, end, chain)) {
     a = chain[0]!;
     b = chain[1]!;
-  } else
-    for (let p = start; p < end; p++) {
-      a = Math.imul(a ^ bytes[p]!, 0x01000193);
-      b = (b + a) | 0;
-    }
+  } else {
+    chainJs(bytes, start, end);
+    a = chain[0]!;
+    b = chain[1]!;
+  }
   secondHash = fmix32(b ^ Math.imul(end - start, 0x5bd1e995)) >>> 0;
   return fmix32(a ^ (end - start)) >>> 0;
 }
