@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { digestBytes } from '../../src/model/digest.js';
+import { digestText } from '../../src/model/digest.js';
 import { tree } from './harness.js';
 
 export const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel));
@@ -37,7 +37,7 @@ export function wholeList(dir: string): Record<string, any> & { steps: Array<Rec
     .readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l !== '');
-  if (JSON.parse(head!).base !== digestBytes(fs.readFileSync(stepsFile(dir)))) return doc;
+  if (JSON.parse(head!).base !== digestText(fs.readFileSync(stepsFile(dir), 'utf8'))) return doc;
   for (const line of changes) {
     const c = JSON.parse(line.slice(line.indexOf(' ') + 1));
     doc.steps = doc.steps.filter((s: { id: number }) => !c.del.includes(s.id));

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { History, LOG_CHANGES, type FileData } from '../../src/store/history.js';
+import { encodeStepData, History, LOG_CHANGES, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
 
@@ -143,5 +143,44 @@ describe('the history log', () => {
     // (What the planted files held is not the history's: the steps recorded since the list was last written whole went
     // with them, and the next took their place.)
     expect(ids(history)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('is never let grow past its bound: a big change has the list written whole, and every step stays readable', () => {
+    const { history, dir } = fresh();
+    // Steps of many files (a batch): some 300 KB a line of the log.
+    const many = Array.from({ length: 1500 }, (_, i) => ({ ...file, path: `${'d/'.repeat(90)}f${i}.txt` }));
+    for (let i = 0; i < 8; i++)
+      history.record({ time: Date.now(), session: null, command: 'rt apply', files: many }, data(`${i}\n`));
+    const log = path.join(dir, 'steps.log');
+    if (fs.existsSync(log)) expect(fs.statSync(log).size).toBeLessThanOrEqual(1 << 20);
+    expect(ids(history)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('takes a last line cut just before its newline (a short write) as torn: no change glued to it', () => {
+    const { history, dir, warnings } = fresh();
+    record(history, 3);
+    const log = path.join(dir, 'steps.log');
+    fs.truncateSync(log, fs.statSync(log).size - 1);
+    record(history, 1);
+    // Read as another process would: every line of the log whole, one change each.
+    if (fs.existsSync(log))
+      for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(1))
+        expect(line.split('{"next":').length).toBe(2);
+    // The torn change is lost (its id given again), the next one kept whole.
+    expect(ids(history)).toEqual([1, 2, 3]);
+    expect(history.data(history.steps()[2]!)?.[0]?.beforeBytes[0]?.toString()).toBe('0\n');
+    expect(warnings).toEqual([]);
+  });
+
+  it('leaves no data file of another step under the id of a step kept inline (an older rt reads it)', () => {
+    const { history, dir } = fresh();
+    record(history, 1);
+    // What a killed record of a big step, or a step lost with a stale log, leaves: a sound data file of the next id.
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'data', '2.bin'), encodeStepData(data(`${'x'.repeat(2000)}\n`)));
+    const step = history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data('c\n'));
+    expect(step?.id).toBe(2);
+    expect(step?.inline).toBeDefined();
+    expect(fs.existsSync(path.join(dir, 'data', '2.bin'))).toBe(false);
   });
 });
