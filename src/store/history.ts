@@ -357,7 +357,9 @@ export class History {
       return;
     }
     own(data, names, /^\d+\.bin\.tmp-\d+-[0-9a-z]{6}$/);
-    const ids = new Set(doc.steps.map((step) => step.id));
+    // A step kept inline owns no data file: one under its id is another's (an older rt's, given the same id and
+    // killed before its list was written), which an older rt would read as this step's.
+    const ids = new Set(doc.steps.flatMap((step) => (step.inline === undefined ? [step.id] : [])));
     for (const n of names) {
       const m = /^(\d+)\.bin$/.exec(n);
       if (m && !ids.has(Number(m[1])) && Number(m[1]) < doc.next) fs.rmSync(path.join(data, n), { force: true });

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { encodeStepData, History, LOG_CHANGES, type FileData } from '../../src/store/history.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { encodeStepData, History, LOG_CHANGES, MAX_STEPS, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
 
@@ -182,5 +182,29 @@ describe('the history log', () => {
     expect(step?.id).toBe(2);
     expect(step?.inline).toBeDefined();
     expect(fs.existsSync(path.join(dir, 'data', '2.bin'))).toBe(false);
+  });
+
+  it('sweeps a data file under the id of a step kept inline (an older rt, killed before its list)', () => {
+    const { history, dir } = fresh();
+    record(history, 1);
+    fs.writeFileSync(path.join(dir, 'data', '1.bin'), encodeStepData(data(`${'x'.repeat(2000)}\n`)));
+    // Leftovers are looked for once a minute.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      record(history, 1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(fs.existsSync(path.join(dir, 'data', '1.bin'))).toBe(false);
+    expect(ids(history)).toEqual([1, 2]);
+  });
+
+  it('removes with a step kept inline that the bound drops any data file left under its id', () => {
+    const { history, dir } = fresh();
+    record(history, MAX_STEPS);
+    fs.writeFileSync(path.join(dir, 'data', '1.bin'), encodeStepData(data(`${'x'.repeat(2000)}\n`)));
+    record(history, 1);
+    expect(ids(history)[0]).toBe(2);
+    expect(fs.existsSync(path.join(dir, 'data', '1.bin'))).toBe(false);
   });
 });
