@@ -141,7 +141,11 @@ export function newErrors(
  */
 export function skippedForSize(language: LanguageId, oldLength: number, newLength: number): Check | undefined {
   const parser = prepared(language);
-  if (typeof parser === 'string') return skipped(parser);
+  return typeof parser === 'string' ? skipped(parser) : tooLargeOf(oldLength, newLength);
+}
+
+/** A change too large to parse, of content of these lengths; undefined when it is not. */
+function tooLargeOf(oldLength: number, newLength: number): Check | undefined {
   if (newLength > MAX_CHECK_BYTES) return tooLarge(newLength);
   if (oldLength > MAX_CHECK_BYTES) return tooLarge(oldLength);
   return undefined;
@@ -164,8 +168,8 @@ function check(
 ): Check {
   const parser = prepared(language);
   if (typeof parser === 'string') return skipped(parser);
-  if (newBytes.length > MAX_CHECK_BYTES) return tooLarge(newBytes.length);
-  if (oldBytes.length > MAX_CHECK_BYTES) return tooLarge(oldBytes.length);
+  const large = tooLargeOf(oldBytes.length, newBytes.length);
+  if (large) return large;
   const newLines = lines?.new ?? lineOffsets(newBytes);
   // JSON is parsed whole (its parser is quick, and a fragment of it is never JSON).
   if (newLines.length - 1 <= WINDOWED_FROM_LINES || PARSING[language].kind === 'json')

@@ -100,18 +100,12 @@ function chainJs(bytes: Uint8Array, start: number, end: number): void {
 }
 
 function hashRange(bytes: Uint8Array, start: number, end: number): number {
-  let a = 0x811c9dc5; // FNV-1a
-  let b = 0x9747b28c; // the sum of FNV's states
-  chain[0] = a;
-  chain[1] = b;
-  if (end - start >= LONG_LINE && hashLong(bytes, start, end, chain)) {
-    a = chain[0]!;
-    b = chain[1]!;
-  } else {
-    chainJs(bytes, start, end);
-    a = chain[0]!;
-    b = chain[1]!;
-  }
+  chain[0] = 0x811c9dc5; // FNV-1a
+  chain[1] = 0x9747b28c; // the sum of FNV's states
+  // (hashLong leaves the chain as it was where it cannot run.)
+  if (end - start < LONG_LINE || !hashLong(bytes, start, end, chain)) chainJs(bytes, start, end);
+  const a = chain[0]!;
+  const b = chain[1]!;
   secondHash = fmix32(b ^ Math.imul(end - start, 0x5bd1e995)) >>> 0;
   return fmix32(a ^ (end - start)) >>> 0;
 }

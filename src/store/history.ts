@@ -5,7 +5,8 @@
 //                   stamp) and the lines it changed
 //   steps.log       the changes made to the list since it was last written whole, appended in
 //                   place one line a change (see History.update); the list read is steps.json
-//                   with them applied, while the log names steps.json's exact bytes as its base
+//                   with them applied, while the log names steps.json (the digest of its text)
+//                   as its base
 //   data/ID.bin     per step, the bytes and LIDs of the changed lines of each file, both sides;
 //                   a step whose data is small (INLINE_MAX) keeps it in its entry of the list
 //                   instead (`inline`, in base64), and has no data file
@@ -19,9 +20,8 @@ import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes, digestText } from '../model/digest.js';
 import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
-import { READ_PLAIN } from './plainFile.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
-import { readPlainFile } from './plainFile.js';
+import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
@@ -532,7 +532,7 @@ export class History {
       const torn = i === lines.length - 1 && log[log.length - 1] !== 0x0a;
       const change = torn ? undefined : parseChange(lines[i]!);
       if (!change) {
-        if (i < lines.length - 1 || log[log.length - 1] === 0x0a)
+        if (!torn)
           // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
           // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
           this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
@@ -567,16 +567,19 @@ export class History {
 /** Each step's JSON text, once made: a step is never changed, only replaced (see listText). */
 const stepTexts = new WeakMap<Step, string>();
 
+/** A step's JSON text, made once (see stepTexts). */
+function stepText(step: Step): string {
+  let text = stepTexts.get(step);
+  if (text === undefined) stepTexts.set(step, (text = JSON.stringify(step)));
+  return text;
+}
+
 /**
  * The list's text, as JSON.stringify(doc) makes it, from the text of each step made once: a long-lived rt mcp
  * rewrites a list of up to MAX_STEPS steps a call, all but one or two of them the same steps as before.
  */
 export function listText(doc: Doc): string {
-  const steps = doc.steps.map((step) => {
-    let text = stepTexts.get(step);
-    if (text === undefined) stepTexts.set(step, (text = JSON.stringify(step)));
-    return text;
-  });
+  const steps = doc.steps.map(stepText);
   // The document's own fields in their own order, the steps' place held by a number that nothing else there writes.
   const head = JSON.stringify({ ...doc, steps: 0 });
   const at = head.lastIndexOf('"steps":0');
@@ -633,11 +636,7 @@ function logHead(list: Buffer): Buffer {
 
 /** A line of the log: the digest of its change's JSON, a space, the JSON (which holds no newline). */
 function changeLine(doc: Doc, change: Pick<ListChange, 'del' | 'put'>): Buffer {
-  const put = change.put.map((step) => {
-    let text = stepTexts.get(step);
-    if (text === undefined) stepTexts.set(step, (text = JSON.stringify(step)));
-    return text;
-  });
+  const put = change.put.map(stepText);
   const json = Buffer.from(
     `{"next":${doc.next},"undos":${doc.undos ?? 0},"del":${JSON.stringify(change.del)},"put":[${put.join(',')}]}`,
   );
