@@ -134,6 +134,16 @@ export class StateStore {
     return d as T;
   }
 
+  /**
+   * What names the saved state of `rel` as it stands: the same text when two calls give the same
+   * name ('' when there is none); undefined when that cannot be told (an entry saved with no digest).
+   */
+  savedAs(kind: StateKind, rel: string): string | undefined {
+    const found = this.find(this.keyOf(kind, rel));
+    if (!found) return '';
+    return found.entry.check === null ? undefined : `${found.entry.length}:${found.entry.check}`;
+  }
+
   /** The state document of `rel` opened for reading in parts (a big index); undefined when there is none. */
   openForReading(kind: StateKind, rel: string): StateEntry | undefined {
     const key = this.keyOf(kind, rel);

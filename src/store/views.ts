@@ -94,8 +94,14 @@ export class ViewState {
   /** What was recorded since loading, to be recorded again on the state as it is when saving. */
   private readonly recorded: Array<(view: ViewState) => void> = [];
 
+  /** What named the saved view when it was loaded (see StateStore.savedAs). */
+  private loadedAs: string | undefined;
+
   static load(store: StateStore, rel: string): ViewState {
-    return new ViewState(store, rel, loadDoc(store, rel), store.canSave());
+    const loadedAs = store.savedAs('view', rel);
+    const view = new ViewState(store, rel, loadDoc(store, rel), store.canSave());
+    view.loadedAs = loadedAs;
+    return view;
   }
 
   get last(): LastView | null {
@@ -315,8 +321,12 @@ export class ViewState {
     // two agents reading): what this run recorded is recorded again on the view as saved now,
     // so that no line shown by either is forgotten, and an edit of it is not refused as unseen.
     store.update('view', this.rel, () => {
-      const view = new ViewState(store, this.rel, loadDoc(store, this.rel), this.kept);
-      for (const again of this.recorded) again(view);
+      // Saved as it was loaded (no other rt saved it since): what was recorded would be recorded again on the
+      // same view, to the same end, so this one is saved as it stands (a search's 100,000 hits were parsed and
+      // recorded twice).
+      const unchanged = this.loadedAs !== undefined && store.savedAs('view', this.rel) === this.loadedAs;
+      const view = unchanged ? this : new ViewState(store, this.rel, loadDoc(store, this.rel), this.kept);
+      if (!unchanged) for (const again of this.recorded) again(view);
       if (view.byNumber) view.doc.shown = [...view.byNumber];
       if (view.seenSet) view.doc.seen = [...view.seenSet];
       if (view.definitionSet) view.doc.definitions = [...view.definitionSet];

@@ -221,6 +221,26 @@ describe('ViewState: definitions shown as such', () => {
     expect(after.definitionShown(codes(1))).toBe(true);
     expect(after.definitionShown(codes(2))).toBe(true);
   });
+
+  it('keeps what another process saved between this one loading the view and saving it', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'two-processes-'));
+    const stores = [0, 1].map(() => new StateStore(dir, readSettings({}), () => undefined));
+    const seed = ViewState.load(stores[0]!, 'a.txt');
+    seed.record(1, ['aaaaa'], 'window');
+    seed.save();
+    stores[0]!.flush();
+    const ours = ViewState.load(stores[0]!, 'a.txt');
+    const theirs = ViewState.load(stores[1]!, 'a.txt');
+    theirs.record(7, ['bbbbb'], 'hit');
+    theirs.save();
+    stores[1]!.flush();
+    ours.record(9, ['ccccc'], 'edit');
+    ours.save();
+    stores[0]!.flush();
+    const after = ViewState.load(new StateStore(dir, readSettings({}), () => undefined), 'a.txt');
+    expect(['aaaaa', 'bbbbb', 'ccccc'].map((lid) => after.wasSeen(lid))).toEqual([true, true, true]);
+    expect([after.shownAt(1), after.shownAt(7), after.shownAt(9)]).toEqual([['aaaaa'], ['bbbbb'], ['ccccc']]);
+  });
 });
 
 describe('ViewState: lines shown again', () => {
