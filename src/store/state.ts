@@ -100,7 +100,39 @@ export class StateStore {
   ): T | undefined {
     const key = this.keyOf(kind, rel);
     const found = this.find(key);
-    if (!found) return undefined;
+    return found && this.parse<T>(key, rel, found, format, version, valid);
+  }
+
+  /** As load, with what named the saved state it read (see savedAs). */
+  loadNamed<T extends StateDoc>(
+    kind: StateKind,
+    rel: string,
+    format: string,
+    version: number,
+    valid: (doc: unknown) => boolean,
+  ): { doc: T | undefined; savedAs: string | undefined } {
+    const key = this.keyOf(kind, rel);
+    const found = this.find(key);
+    return { doc: found && this.parse<T>(key, rel, found, format, version, valid), savedAs: nameOf(found) };
+  }
+
+  /**
+   * What names the saved state of `rel` as it stands: the same text when two calls give the same
+   * name ('' when there is none); undefined when that cannot be told (an entry saved with no digest).
+   */
+  savedAs(kind: StateKind, rel: string): string | undefined {
+    return nameOf(this.find(this.keyOf(kind, rel)));
+  }
+
+  /** The document of `found`, the entry of `key`, parsed and checked (see load). */
+  private parse<T extends StateDoc>(
+    key: string,
+    rel: string,
+    found: Found,
+    format: string,
+    version: number,
+    valid: (doc: unknown) => boolean,
+  ): T | undefined {
     let bytes: Buffer;
     try {
       bytes = found.read(0, found.entry.length);
@@ -132,16 +164,6 @@ export class StateStore {
     }
     if (!valid(d)) return this.setAsideEntry(key, rel, found, 'it is damaged');
     return d as T;
-  }
-
-  /**
-   * What names the saved state of `rel` as it stands: the same text when two calls give the same
-   * name ('' when there is none); undefined when that cannot be told (an entry saved with no digest).
-   */
-  savedAs(kind: StateKind, rel: string): string | undefined {
-    const found = this.find(this.keyOf(kind, rel));
-    if (!found) return '';
-    return found.entry.check === null ? undefined : `${found.entry.length}:${found.entry.check}`;
   }
 
   /** The state document of `rel` opened for reading in parts (a big index); undefined when there is none. */
@@ -621,4 +643,10 @@ function removeQuietly(file: string): void {
 
 function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/** An entry's name by its length and digest (see StateStore.savedAs). */
+function nameOf(found: Found | undefined): string | undefined {
+  if (!found) return '';
+  return found.entry.check === null ? undefined : `${found.entry.length}:${found.entry.check}`;
 }

@@ -98,9 +98,9 @@ export class ViewState {
   private loadedAs: string | undefined;
 
   static load(store: StateStore, rel: string): ViewState {
-    const loadedAs = store.savedAs('view', rel);
-    const view = new ViewState(store, rel, loadDoc(store, rel), store.canSave());
-    view.loadedAs = loadedAs;
+    const { doc, savedAs } = store.loadNamed<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc);
+    const view = new ViewState(store, rel, doc ?? emptyDoc(rel), store.canSave());
+    view.loadedAs = savedAs;
     return view;
   }
 
@@ -383,16 +383,18 @@ function dropOldest(entries: Map<unknown, unknown> | Set<unknown>, max: number):
 }
 
 function loadDoc(store: StateStore, rel: string): ViewDoc {
-  return (
-    store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc) ?? {
-      format: VIEW_FORMAT,
-      version: VIEW_VERSION,
-      path: rel,
-      touched: 0,
-      window: null,
-      last: null,
-      shown: [],
-      seen: [],
-    }
-  );
+  return store.load<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc) ?? emptyDoc(rel);
+}
+
+function emptyDoc(rel: string): ViewDoc {
+  return {
+    format: VIEW_FORMAT,
+    version: VIEW_VERSION,
+    path: rel,
+    touched: 0,
+    window: null,
+    last: null,
+    shown: [],
+    seen: [],
+  };
 }
