@@ -1,7 +1,16 @@
 // Bundles the CLI into one file (dist/rt.cjs) so start-up loads a single module, then makes
 // V8's code cache for it (dist/rt.cjs.cache) from a sample run; bin/rt.cjs loads both.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -336,6 +345,10 @@ function stampBuild(file, { transform = (code) => code, wrap = false } = {}) {
   const buildLine = `// rt build ${createHash('sha256').update(bundle).digest('hex').slice(0, 32)}\n`;
   writeFileSync(file, buildLine + bundle);
   rmSync(`${file}.cache`, { force: true });
+  // The caches runs under other flags made of the bundle before (see ownCache): of another build.
+  const own = `${path.basename(file)}.cache-`;
+  for (const name of readdirSync(path.dirname(file)))
+    if (name.startsWith(own)) rmSync(path.join(path.dirname(file), name), { force: true });
 }
 
 // Sample runs compile what a typical command uses: a first open of a small file (which builds
@@ -359,7 +372,9 @@ const runs = [
 for (const [args, extra, expected = 0] of runs) {
   const run = spawnSync(process.execPath, [path.join(root, 'bin', 'rt.cjs'), ...args], {
     cwd: sample,
-    env: { ...process.env, ...extra, RT_STATE: '', RT_ROOT: sample },
+    // With no flags from NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and
+    // a run with flags makes its own (see ownCache).
+    env: { ...process.env, ...extra, RT_STATE: '', RT_ROOT: sample, NODE_OPTIONS: '' },
     encoding: 'utf8',
   });
   if (run.status !== expected) {

@@ -49,7 +49,8 @@ export function requireSidecar(name) {
     // never fitted). Loading lang.cjs: 3.3 ms with it, 6.3 without.
     const file = path.join(__dirname, name);
     const save = process.env.RT_WRITE_CODE_CACHE === file ? CACHED.get(name) : undefined;
-    return runCached(fs.readFileSync(file, 'latin1'), () => fs.readFileSync(`${file}.cache`), file, require, save);
+    const read = () => fs.readFileSync(`${file}.cache`);
+    return runCached(fs.readFileSync(file, 'latin1'), read, file, require, save, !save);
   }
   // Compiled as Node compiles a CommonJS file, with a require that loads files and Node's modules
   // (the bundles need only Node's), without a code cache. Its name, beside the executable, is for
