@@ -53,7 +53,11 @@ function runCached(source, readCache, file, requireFn, save, ownToo) {
   return mod.exports;
 }
 
-/** Own caches kept beside a bundle at most (each about its size). */
+/**
+ * Own caches made beside a bundle at most (each about its size; two runs making their first at
+ * once may pass it by one). None is removed but by the next build: past eight sets of flags, the
+ * others run as if there were none, as before.
+ */
 const OWN_CACHES = 8;
 
 /**
@@ -78,7 +82,8 @@ function keepOwn(own, print, script) {
   const prefix = `${path.basename(own).slice(0, path.basename(own).lastIndexOf('-'))}-`;
   const temporary = `${own}.${process.pid}.tmp`;
   try {
-    if (fs.readdirSync(path.dirname(own)).filter((name) => name.startsWith(prefix)).length >= OWN_CACHES) return;
+    const made = fs.readdirSync(path.dirname(own)).filter((name) => name.startsWith(prefix) && !name.endsWith('.tmp'));
+    if (made.length >= OWN_CACHES) return;
     fs.writeFileSync(temporary, Buffer.concat([Buffer.from(print, 'latin1'), script.createCachedData()]), {
       flag: 'wx',
     });

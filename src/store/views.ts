@@ -96,6 +96,14 @@ export class ViewState {
 
   /** What named the saved view when it was loaded (see StateStore.savedAs). */
   private loadedAs: string | undefined;
+  /**
+   * Whether what was recorded, recorded again on the view as loaded, makes its map and sets of
+   * lines shown (a window, or lines it may not hold: see add), and its set of definitions. Saved
+   * as it stands (see save), the view writes back only those, as recording it again would: a set
+   * made only to answer a question must not add a list the saved view did not have.
+   */
+  private recordingMakesSets = false;
+  private recordingMakesDefinitions = false;
 
   static load(store: StateStore, rel: string): ViewState {
     const { doc, savedAs } = store.loadNamed<ViewDoc>('view', rel, VIEW_FORMAT, VIEW_VERSION, isViewDoc);
@@ -144,6 +152,7 @@ export class ViewState {
   recordDefinitions(ranges: readonly Uint32Array[]): void {
     if (ranges.length === 0) return;
     this.recorded.push((view) => view.recordDefinitions(ranges));
+    this.recordingMakesDefinitions = true;
     const keys = this.definitionKeys();
     let changed = false;
     for (const lids of ranges) {
@@ -204,8 +213,10 @@ export class ViewState {
     }
     // Lines shown again as a small saved view has them already (a search repeated): told from its lists as they are,
     // with no map or set made of them (a search prints thousands of files, each with its view).
-    if (by !== 'window' && !this.byNumber && !this.seenSet && !this.hitSet && !addsTo(this.doc, start, lids, by))
-      return false;
+    // (Recorded again on the view as loaded, lines it may not hold make the map and sets: see save.)
+    if (!this.recordingMakesSets && (by === 'window' || addsTo(this.doc, start, lids, by)))
+      this.recordingMakesSets = true;
+    if (by !== 'window' && !this.byNumber && !this.seenSet && !this.hitSet && !this.recordingMakesSets) return false;
     const byNumber = this.numbers();
     const seen = this.seen();
     const hits = this.hits();
@@ -327,10 +338,12 @@ export class ViewState {
       const unchanged = this.loadedAs !== undefined && store.savedAs('view', this.rel) === this.loadedAs;
       const view = unchanged ? this : new ViewState(store, this.rel, loadDoc(store, this.rel), this.kept);
       if (!unchanged) for (const again of this.recorded) again(view);
-      if (view.byNumber) view.doc.shown = [...view.byNumber];
-      if (view.seenSet) view.doc.seen = [...view.seenSet];
-      if (view.definitionSet) view.doc.definitions = [...view.definitionSet];
-      if (view.hitSet) view.doc.hits = [...view.hitSet];
+      const sets = !unchanged || view.recordingMakesSets;
+      if (sets && view.byNumber) view.doc.shown = [...view.byNumber];
+      if (sets && view.seenSet) view.doc.seen = [...view.seenSet];
+      if ((!unchanged || view.recordingMakesDefinitions) && view.definitionSet)
+        view.doc.definitions = [...view.definitionSet];
+      if (sets && view.hitSet) view.doc.hits = [...view.hitSet];
       store.save('view', this.rel, view.doc);
     });
   }

@@ -1,7 +1,7 @@
 // The package people install: npm pack, then npm install -g of the tarball, gives a working rt
 // with its man page (no network needed: the bundle has no runtime dependencies).
 
-import { spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,15 +13,24 @@ const root = path.resolve(__dirname, '../..');
 describe('the installed package', () => {
   it('npm pack + npm install -g gives rt on PATH, its version and man page', () => {
     const work = tempDir();
-    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, root], {
-      encoding: 'utf8',
-      env: { ...process.env },
-    });
+    // A code cache a run under flags made beside the bundle (see ownCache) is this machine's, not the package's.
+    const own = path.join(root, 'dist', 'rt.cjs.cache-packtest');
+    fs.writeFileSync(own, '');
+    let packed: SpawnSyncReturns<string>;
+    try {
+      packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, root], {
+        encoding: 'utf8',
+        env: { ...process.env },
+      });
+    } finally {
+      fs.rmSync(own, { force: true });
+    }
     expect(packed.status, packed.stderr).toBe(0);
     // The single executable (npm run sea), 120 MB, is no part of the package.
     const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     expect(files).toContain('dist/rt.cjs');
     expect(files.filter((f) => /^dist\/rt(?:-making)?(?:\.exe)?$/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.includes('.cache-'))).toEqual([]);
     // The licence travels with the package, and package.json names it.
     expect(files).toContain('LICENSE');
     expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(

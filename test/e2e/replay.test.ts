@@ -1,6 +1,6 @@
 // Replays real commits of this repository: for each changed file, one `rt open` of the old
 // version, then every hunk of the commit applied top to bottom with the LIDs of that single
-// read (edit, insert --after, delete). The result must equal the new version byte for byte.
+// read (edit, insert --after, delete), unchecked. The result must equal the new version byte for byte.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -78,7 +78,9 @@ describe('replaying real commits by LIDs of one read', () => {
               : h.added.length === 0
                 ? ['delete', 'f', lids[h.oldStart]!, lids[h.oldStart + h.oldCount - 1]!]
                 : ['edit', 'f', lids[h.oldStart]!, lids[h.oldStart + h.oldCount - 1]!];
-          const r = run(args, dir, { input: text });
+          // Unchecked: one hunk of several may leave the file in a state that does not parse (a comment opened by one
+          // hunk, closed by the next), which the check refuses (rt apply would take the hunks as one change).
+          const r = run(args, dir, { input: text, env: { RT_CHECK: 'off' } });
           expect(r.status, `${rev} ${file}\n${r.text}`).toBe(0);
         }
         expect(

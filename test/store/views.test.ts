@@ -6,7 +6,7 @@ import { lidToString } from '../../src/model/lid.js';
 import { StateStore } from '../../src/store/state.js';
 import { ViewState } from '../../src/store/views.js';
 import { readSettings } from '../../src/settings/env.js';
-import { packEntries, packSegments } from '../support/pack.js';
+import { packEntries, packSegments, packText } from '../support/pack.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-views-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -220,6 +220,48 @@ describe('ViewState: definitions shown as such', () => {
     const after = ViewState.load(store, 'a.py');
     expect(after.definitionShown(codes(1))).toBe(true);
     expect(after.definitionShown(codes(2))).toBe(true);
+  });
+
+  it('saves the same text whether or not the run asked the view questions first', () => {
+    const lid = (i: number) => lidToString((1 << 30) | i);
+    // Each run: what it asks before recording, what it records; each on a view saved by the seed.
+    const seeds: Array<(view: ViewState) => void> = [
+      (view) => view.recordWindow({ start: 1, end: 3 }, [lid(1), lid(2), lid(3)], null),
+      (view) => {
+        view.record(4, [lid(4)], 'hit');
+        view.recordDefinitions([codes(9)]);
+      },
+    ];
+    const runs: Array<(view: ViewState) => void> = [
+      (view) => view.record(5, [lid(5)], 'edit'),
+      (view) => view.record(2, [lid(2)], 'hit'),
+      (view) => view.recordDefinitions([codes(1, 2)]),
+      (view) => view.recordWindow({ start: 2, end: 2 }, [lid(2)], 7),
+    ];
+    const questions = (view: ViewState) => {
+      view.definitionShown(codes(1));
+      view.shownWhole(lid(1));
+      view.wasSeen(lid(2));
+      view.shownAt(3);
+    };
+    for (const [s, seed] of seeds.entries())
+      for (const [r, run] of runs.entries()) {
+        const texts = [false, true].map((asked) => {
+          const dir = fs.mkdtempSync(path.join(root, 'asked-'));
+          const store = new StateStore(dir, readSettings({}), () => undefined);
+          const first = ViewState.load(store, 'a.txt');
+          seed(first);
+          first.save();
+          store.flush();
+          const view = ViewState.load(store, 'a.txt');
+          if (asked) questions(view);
+          run(view);
+          view.save();
+          store.flush();
+          return packText(dir, 'view:a.txt')!.replace(/"touched":\d+/, '');
+        });
+        expect(texts[1], `seed ${s}, run ${r}`).toBe(texts[0]);
+      }
   });
 
   it('keeps what another process saved between this one loading the view and saving it', () => {
