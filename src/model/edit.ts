@@ -116,6 +116,12 @@ export function splicedIndex(index: LineIndex, edit: LineEdit): LineIndex {
  * them).
  */
 export function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
+  const out = partsBetween(parts, from, to);
+  return out.length === 1 ? out[0]! : Buffer.concat(out);
+}
+
+/** Bytes from..to of a file given as consecutive parts, as views of the parts they overlap. */
+export function partsBetween(parts: readonly Buffer[], from: number, to: number): Buffer[] {
   const out: Buffer[] = [];
   let at = 0;
   for (const part of parts) {
@@ -125,7 +131,7 @@ export function sliceParts(parts: readonly Buffer[], from: number, to: number): 
     at += part.length;
     if (at >= to) break;
   }
-  return out.length === 1 ? out[0]! : Buffer.concat(out);
+  return out;
 }
 
 /** A file held as consecutive parts: sliced and compared without joining them. */
