@@ -17,10 +17,20 @@ const D2 = 0xc2b2ae35;
  * ones.
  */
 export function digestWords(words: Uint32Array | Int32Array, from = 0, to = words.length, seed = 0): string {
-  let a = seed ^ 0x3c6ef372;
-  let b = seed ^ 0x5be0cd19;
-  let i = from;
-  for (; i + 1 < to; i += 2) {
+  const pairsEnd = from + ((to - from) & ~1);
+  const a = pairLanes(words, from, pairsEnd, seed ^ 0x3c6ef372, seed ^ 0x5be0cd19);
+  return finish(pairsEnd < to ? lastWord(a, words[pairsEnd]!) : a, wordsB, to - from);
+}
+
+/** Lane b as pairLanes left it. */
+let wordsB = 0;
+
+/**
+ * The lanes of digestWords over the pairs of words from..to (an even count), from lanes `a` and
+ * `b`: a returned, b left in wordsB.
+ */
+function pairLanes(words: Uint32Array | Int32Array, from: number, to: number, a: number, b: number): number {
+  for (let i = from; i < to; i += 2) {
     let k = Math.imul(words[i]!, C1);
     k = Math.imul((k << 15) | (k >>> 17), C2);
     a ^= k;
@@ -30,12 +40,15 @@ export function digestWords(words: Uint32Array | Int32Array, from = 0, to = word
     b ^= m;
     b = (Math.imul((b << 17) | (b >>> 15), 5) + 0x561ccd1b) | 0;
   }
-  if (i < to) {
-    let k = Math.imul(words[i]!, C1);
-    k = Math.imul((k << 15) | (k >>> 17), C2);
-    a ^= k;
-  }
-  return finish(a, b, to - from);
+  wordsB = b;
+  return a;
+}
+
+/** Lane a after an odd count of words' last word `word`. */
+function lastWord(a: number, word: number): number {
+  let k = Math.imul(word, C1);
+  k = Math.imul((k << 15) | (k >>> 17), C2);
+  return a ^ k;
 }
 
 /** Digest of a byte string (its 32-bit words in the machine's byte order, then its last 0-3 bytes). */
@@ -50,6 +63,63 @@ export function digestBytes(bytes: Uint8Array): string {
   let tail = 0;
   for (let i = whole * 4; i < bytes.length; i++) tail = (tail << 8) | bytes[i]!;
   return digestWords(words, 0, whole, Math.imul(bytes.length, 0x9e3779b1) ^ tail);
+}
+
+/** Bytes of parts staged at a time for their digest (see digestParts): an even count of words at most. */
+const STAGE_BYTES = 1 << 16;
+
+/**
+ * digestBytes of the bytes of `parts` one after the other, without joining them: the words of a
+ * part read in place where they lie at a 4-byte boundary of its memory, the others copied through
+ * a small buffer (a history step's data, written to its file in parts: see encodeStepData).
+ */
+export function digestParts(parts: readonly Uint8Array[]): string {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const whole = length >>> 2;
+  // The last 0-3 bytes, which digestBytes folds into its seed.
+  let tail = 0;
+  let at = 0;
+  for (const part of parts) {
+    for (let i = Math.max(0, whole * 4 - at); i < part.length; i++) tail = (tail << 8) | part[i]!;
+    at += part.length;
+  }
+  const seed = Math.imul(length, 0x9e3779b1) ^ tail;
+  let a = seed ^ 0x3c6ef372;
+  let b = seed ^ 0x5be0cd19;
+  // No more than the words there are (a small step's data is digested a call of `rt mcp`).
+  const stage = new Uint32Array(Math.min(STAGE_BYTES, (whole * 4 + 7) & ~7) / 4);
+  const staged = new Uint8Array(stage.buffer);
+  let filled = 0;
+  // Bytes still to go into words (the tail goes into none).
+  let left = whole * 4;
+  for (const part of parts) {
+    for (let p = 0; p < part.length && left > 0; ) {
+      if (filled === 0 && (part.byteOffset + p) % 4 === 0 && left >= 8 && part.length - p >= 8) {
+        const words = (Math.min(part.length - p, left) >>> 3) << 1;
+        a = pairLanes(new Uint32Array(part.buffer, part.byteOffset + p, words), 0, words, a, b);
+        b = wordsB;
+        p += words * 4;
+        left -= words * 4;
+        continue;
+      }
+      const n = Math.min(part.length - p, staged.length - filled, left);
+      staged.set(part.subarray(p, p + n), filled);
+      filled += n;
+      p += n;
+      left -= n;
+      if (filled === staged.length) {
+        a = pairLanes(stage, 0, stage.length, a, b);
+        b = wordsB;
+        filled = 0;
+      }
+    }
+  }
+  const words = filled >>> 2;
+  a = pairLanes(stage, 0, words & ~1, a, b);
+  b = wordsB;
+  if (words & 1) a = lastWord(a, stage[words - 1]!);
+  return finish(a, b, whole);
 }
 
 /** Digest of text (its UTF-16 code units): digestWords of them, read from the string without copying them out. */

@@ -67,13 +67,14 @@ export function applySplice(lines: FileLines, index: LineIndex, edit: LineEdit, 
     parts.push(content);
     if (i < insert.length - 1 || !bareEnd || content.length === 0) parts.push(endingFor(content));
   });
-  // Three parts: what comes before and after stays views of the old bytes; the new lines, their
-  // endings and the line before them (the region spliceLines splits) are joined: a part a line
-  // would mean a write a line.
+  // What comes before and after stays views of the old bytes; the new lines, their endings and
+  // the line before them (the region spliceLines splits) are joined, but for a piece of JOIN_BELOW
+  // bytes or more, which stays a view (a 50 MB line given on stdin is not held twice): a part a
+  // line would mean a write a line.
   const regionStart = starts[Math.max(0, start - 1)]!;
   const out = new Parts([
     parts[0]!.subarray(0, regionStart),
-    Buffer.concat([parts[0]!.subarray(regionStart), ...parts.slice(1)]),
+    ...gathered([parts[0]!.subarray(regionStart), ...parts.slice(1)]),
     tail,
   ]);
 
@@ -90,6 +91,25 @@ export function applySplice(lines: FileLines, index: LineIndex, edit: LineEdit, 
     index: splicedIndex(index, edit),
     total,
   };
+}
+
+/** Pieces this big or bigger are written as they are (views); smaller ones next to each other are joined. */
+export const JOIN_BELOW = 1 << 16;
+
+/** `pieces` as parts: each run of pieces smaller than JOIN_BELOW joined, each bigger one as it is. */
+function gathered(pieces: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length) out.push(run.length === 1 ? run[0]! : Buffer.concat(run));
+    run = [];
+  };
+  for (const piece of pieces) {
+    if (piece.length < JOIN_BELOW) run.push(piece);
+    else flush(), out.push(piece);
+  }
+  flush();
+  return out;
 }
 
 /** The index of a file after `edit`: the new lines' fingerprints taken, the LIDs carried (see spliceIndex). */
@@ -116,6 +136,12 @@ export function splicedIndex(index: LineIndex, edit: LineEdit): LineIndex {
  * them).
  */
 export function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
+  const out = partsBetween(parts, from, to);
+  return out.length === 1 ? out[0]! : Buffer.concat(out);
+}
+
+/** Bytes from..to of a file given as consecutive parts, as views of the parts they overlap. */
+export function partsBetween(parts: readonly Buffer[], from: number, to: number): Buffer[] {
   const out: Buffer[] = [];
   let at = 0;
   for (const part of parts) {
@@ -125,7 +151,7 @@ export function sliceParts(parts: readonly Buffer[], from: number, to: number): 
     at += part.length;
     if (at >= to) break;
   }
-  return out.length === 1 ? out[0]! : Buffer.concat(out);
+  return out;
 }
 
 /** A file held as consecutive parts: sliced and compared without joining them. */
@@ -174,7 +200,8 @@ function spliceLines(old: FileLines, out: Parts, start: number, end: number, tot
   const regionStart = old.starts[first]!;
   const delta = out.size - old.bytes.length;
   const tailStart = old.starts[end]! + delta;
-  const region = splitLines(out.slice(regionStart, tailStart), false);
+  const pieces = partsBetween(out.parts, regionStart, tailStart);
+  const region = pieces.length > 1 ? splitPieces(pieces) : splitLines(pieces[0] ?? Buffer.alloc(0), false);
   const kept = old.count - end;
   // Not expected: the edit engine's own rules say otherwise.
   if (first + region.count + kept !== total) return splitLines(out.joined());
@@ -200,6 +227,30 @@ function spliceLines(old: FileLines, out: Parts, start: number, end: number, tot
     starts,
     contentEnds,
   };
+}
+
+/** The lines of `pieces` one after the other, as splitLines(joined, false) gives them, without joining them. */
+function splitPieces(pieces: readonly Buffer[]): Pick<FileLines, 'count' | 'starts' | 'contentEnds'> {
+  const starts: number[] = [];
+  const contentEnds: number[] = [];
+  let at = 0;
+  let lineStart = 0;
+  // The byte before the piece looked at: a \r there and a \n first in it make one ending.
+  let last = -1;
+  for (const piece of pieces) {
+    for (let nl = piece.indexOf(0x0a); nl !== -1; nl = piece.indexOf(0x0a, nl + 1)) {
+      const end = at + nl;
+      const before = nl > 0 ? piece[nl - 1] : last;
+      starts.push(lineStart);
+      contentEnds.push(end > lineStart && before === 0x0d ? end - 1 : end);
+      lineStart = end + 1;
+    }
+    if (piece.length) last = piece[piece.length - 1]!;
+    at += piece.length;
+  }
+  if (lineStart < at) starts.push(lineStart), contentEnds.push(at);
+  starts.push(at);
+  return { count: contentEnds.length, starts: Uint32Array.from(starts), contentEnds: Uint32Array.from(contentEnds) };
 }
 
 function stripEol(prefix: Buffer): Buffer {

@@ -18,7 +18,7 @@ import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
-import { digestBytes, digestText } from '../model/digest.js';
+import { digestBytes, digestParts, digestText } from '../model/digest.js';
 import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
@@ -208,7 +208,7 @@ export class History {
    * Records a step: its data first, then the list, under the history's lock. A new step of a
    * session clears what that session could redo. The oldest steps go past the bounds.
    */
-  record(step: Omit<Step, 'id' | 'bytes' | 'state' | 'inline'>, data: readonly FileData[]): Step | undefined {
+  record(step: Omit<Step, 'id' | 'bytes' | 'state' | 'inline'>, data: readonly NewFileData[]): Step | undefined {
     if (!this.store.ensure()) return undefined;
     const size = dataSize(data);
     if (size > MAX_BYTES) {
@@ -229,11 +229,12 @@ export class History {
       const known = step.batch === undefined ? undefined : doc.steps.find((s) => s.batch === step.batch);
       if (known) return known;
       const id = doc.next++;
-      const blob = encodeStepData(data);
-      const inline = blob.length <= INLINE_MAX;
+      const parts = stepDataParts(data);
+      const length = parts.reduce((n, part) => n + part.length, 0);
+      const inline = length <= INLINE_MAX;
       // Again: a damaged list is set aside with its data.
       fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
-      if (!inline) writeAtomic(this.dataFile(id), blob);
+      if (!inline) writeAtomic(this.dataFile(id), parts);
       // A data file already under this id (a step given it, then lost: a killed rt, or a list an older rt wrote over
       // the log that held it) is another step's: an older rt reads a step's data from its file only, and would
       // undo that change in place of this one.
@@ -247,8 +248,8 @@ export class History {
         ...meta,
         id,
         state: 'done',
-        bytes: blob.length,
-        ...(inline ? { inline: blob.toString('base64') } : {}),
+        bytes: length,
+        ...(inline ? { inline: Buffer.concat(parts).toString('base64') } : {}),
       };
       doc.steps.push(recorded);
       this.bound(doc);
@@ -777,46 +778,45 @@ function validSide(side: FileSide): boolean {
  * bytes of the ranges and the LIDs as 32-bit words. Data that does not match its digest is
  * damaged: never written into a file.
  */
-export function encodeStepData(data: readonly FileData[]): Buffer {
+export function encodeStepData(data: readonly NewFileData[]): Buffer {
+  return Buffer.concat(stepDataParts(data));
+}
+
+/**
+ * A step's new bytes may be given in pieces (the lines of a range, cut from a new file held in
+ * parts): written one after the other, as if joined.
+ */
+export type NewFileData = Omit<FileData, 'afterBytes'> & {
+  readonly afterBytes: ReadonlyArray<Buffer | readonly Buffer[]>;
+};
+
+/**
+ * The bytes encodeStepData gives, in parts: the length and header, then the ranges and LIDs as
+ * given, never joined (a step of a 50 MB line held both of its sides once more joined), their
+ * digest taken over them in order.
+ */
+function stepDataParts(data: readonly NewFileData[]): Uint8Array[] {
+  const pieces = (b: Buffer | readonly Buffer[]) => (Buffer.isBuffer(b) ? [b] : b);
+  const sizeOf = (b: Buffer | readonly Buffer[]) => pieces(b).reduce((n, piece) => n + piece.length, 0);
   const payload: Uint8Array[] = [];
-  for (const f of data) payload.push(...f.beforeBytes, ...f.afterBytes);
+  for (const f of data) payload.push(...f.beforeBytes, ...f.afterBytes.flatMap(pieces));
   for (const f of data)
     for (const l of [...f.beforeLids, ...f.afterLids])
       payload.push(new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
-  let bodyLength = 0;
-  for (const part of payload) bodyLength += part.length;
   const files = data.map((f) => ({
     ...(f.movedTo === undefined ? {} : { movedTo: f.movedTo }),
     ...(f.movedFrom === undefined ? {} : { movedFrom: f.movedFrom }),
     hunks: f.hunks,
     before: f.beforeBytes.map((b) => b.length),
-    after: f.afterBytes.map((b) => b.length),
+    after: f.afterBytes.map(sizeOf),
     beforeLids: f.beforeLids.map((l) => l.length),
     afterLids: f.afterLids.map((l) => l.length),
   }));
-  const header = (check: string) => Buffer.from(JSON.stringify({ check, files }));
-  // The body is copied once, into the blob itself, at a 4-byte boundary (digestBytes reads words
-  // in place there): a step of a 50 MB line held its body twice, joined and then again with its
-  // head. Its check is a digest of fixed length, so the head's length is known before it.
-  const headerLength = header(CHECK_PLACEHOLDER).length;
-  const length = 4 + headerLength + bodyLength;
-  const shift = (4 - ((4 + headerLength) % 4)) % 4;
-  const blob = Buffer.allocUnsafeSlow(length + shift).subarray(shift);
-  blob.writeUInt32LE(headerLength, 0);
-  let at = 4 + headerLength;
-  for (const part of payload) {
-    blob.set(part, at);
-    at += part.length;
-  }
-  const head = header(digestBytes(blob.subarray(4 + headerLength)));
-  if (head.length !== headerLength)
-    throw new Error(`a step's check is not ${CHECK_PLACEHOLDER.length} characters long`);
-  head.copy(blob, 4);
-  return blob;
+  const header = Buffer.from(JSON.stringify({ check: digestParts(payload), files }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  return [length, header, ...payload];
 }
-
-/** A check of the length every digestBytes has, in the head whose length is taken before the body's digest. */
-const CHECK_PLACEHOLDER = '0'.repeat(16);
 
 interface HeaderFile {
   movedTo?: number;
@@ -884,10 +884,10 @@ function validData(f: FileData, i: number, count: number): boolean {
 }
 
 /** The bytes a step's data takes. */
-function dataSize(data: readonly FileData[]): number {
+function dataSize(data: readonly NewFileData[]): number {
   let n = 0;
   for (const f of data) {
-    for (const b of [...f.beforeBytes, ...f.afterBytes]) n += b.length;
+    for (const b of [...f.beforeBytes, ...f.afterBytes.flat()]) n += b.length;
     for (const l of [...f.beforeLids, ...f.afterLids]) n += l.byteLength;
   }
   return n;

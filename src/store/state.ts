@@ -620,15 +620,27 @@ class OpenEntry implements StateEntry {
   }
 }
 
-/** Writes a file by renaming a complete temporary file over it. */
-export function writeAtomic(file: string, data: string | Buffer): void {
+/** Writes a file by renaming a complete temporary file over it; `data` may be parts, written one after the other. */
+export function writeAtomic(file: string, data: string | Buffer | readonly Uint8Array[]): void {
   const tmp = `${file}.tmp-${tempMark()}`;
   try {
-    fs.writeFileSync(tmp, data, { flag: 'wx' });
+    if (typeof data === 'string' || Buffer.isBuffer(data)) fs.writeFileSync(tmp, data, { flag: 'wx' });
+    else writeParts(tmp, data);
     fs.renameSync(tmp, file);
   } catch (error) {
     removeQuietly(tmp);
     throw error;
+  }
+}
+
+/** Makes the new file `file` of `parts`, one after the other (as writeFileSync would make it of them joined). */
+function writeParts(file: string, parts: readonly Uint8Array[]): void {
+  const fd = fs.openSync(file, 'wx');
+  try {
+    for (const part of parts)
+      for (let done = 0; done < part.length; ) done += fs.writeSync(fd, part, done, part.length - done);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -5,11 +5,19 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { sliceParts } from '../model/edit.js';
+import { partsBetween } from '../model/edit.js';
 import { hunksOf, type StepHunk } from '../model/history/changes.js';
 import { splitLines, type FileLines } from '../model/lines.js';
 import type { FileReport, Planned, WriteOrigin } from './fileChanges.js';
-import { encodeStepData, History, type FileData, type FileSide, type Step, type StepFile } from './history.js';
+import {
+  encodeStepData,
+  History,
+  type FileData,
+  type FileSide,
+  type NewFileData,
+  type Step,
+  type StepFile,
+} from './history.js';
 import type { RecoveredStep, StagedStep } from './journal.js';
 import { contentDigest, statFile } from './indexedFile.js';
 import type { ResolvedPath } from './root.js';
@@ -80,9 +88,9 @@ function stepOf(
   reports: readonly FileReport[],
   madeFolders: readonly string[],
   written: boolean,
-): { meta: Omit<Step, 'id' | 'bytes' | 'state'>; data: FileData[] } | undefined {
+): { meta: Omit<Step, 'id' | 'bytes' | 'state'>; data: NewFileData[] } | undefined {
   const files: StepFile[] = [];
-  const data: FileData[] = [];
+  const data: NewFileData[] = [];
   for (const r of reports) {
     for (const [file, d] of filesOf(ws, r, files.length, written)) files.push(file), data.push(d);
   }
@@ -96,7 +104,7 @@ function stepOf(
 }
 
 /** The files a planned change wrote, as a step holds them (`at`: the index in the step of the first). */
-function filesOf(ws: Workspace, r: FileReport, at: number, written: boolean): Array<[StepFile, FileData]> {
+function filesOf(ws: Workspace, r: FileReport, at: number, written: boolean): Array<[StepFile, NewFileData]> {
   // What the file written is now: its stamp, and (for a file made whole) its permission bits.
   const stamp = (file: ResolvedPath) => (written ? { stamp: statFile(file) } : {});
   const mode = (file: ResolvedPath) => (written ? { mode: fs.lstatSync(file.abs).mode & 0o7777 } : {});
@@ -153,8 +161,8 @@ function filesOf(ws: Workspace, r: FileReport, at: number, written: boolean): Ar
       {
         hunks,
         beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
-        // Cut from the parts written: the new file is never joined for its step.
-        afterBytes: hunks.map((h) => sliceParts(applied.parts, h.after.start, h.after.end)),
+        // Views of the parts written: neither the new file nor a range of it is joined for its step.
+        afterBytes: hunks.map((h) => partsBetween(applied.parts, h.after.start, h.after.end)),
         beforeLids: hunks.map((h) => beforeLids.slice(h.before.from, h.before.to)),
         afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
       },
@@ -173,7 +181,7 @@ function moved(
   r: FileReport,
   at: number,
   written: Pick<FileSide, 'stamp' | 'mode'>,
-): Array<[StepFile, FileData]> {
+): Array<[StepFile, NewFileData]> {
   const p = r.planned;
   const { file, moveTo } = p.resolved;
   const applied = p.applied!;
@@ -199,7 +207,7 @@ function moved(
         movedTo: at + 1,
         hunks,
         beforeBytes: hunks.map((h) => before.bytes.subarray(h.before.start, h.before.end)),
-        afterBytes: hunks.map((h) => sliceParts(applied.parts, h.after.start, h.after.end)),
+        afterBytes: hunks.map((h) => partsBetween(applied.parts, h.after.start, h.after.end)),
         beforeLids: hunks.map((h) => beforeLids.slice(h.before.from, h.before.to)),
         afterLids: hunks.map((h) => r.lids!.slice(h.after.from, h.after.to)),
       },

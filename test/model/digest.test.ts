@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digestBytes, digestText, digestWords } from '../../src/model/digest.js';
+import { digestBytes, digestParts, digestText, digestWords } from '../../src/model/digest.js';
 import { runs } from '../support/runs.js';
 
 describe('digestBytes', () => {
@@ -52,5 +52,34 @@ describe('the digests as saved', () => {
     expect(digestWords(new Uint32Array([1, 2, 3, 0xffffffff]))).toBe('c23a99ea75011c1b');
     expect(digestBytes(Buffer.from('abc\n'))).toBe('b4343ad1f4c76bd3');
     for (let n = 0; n < 200; n++) expect(digestWords(new Uint32Array([n]))).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('digestParts', () => {
+  /** A part at any offset of a bigger buffer, as lines cut from a file are. */
+  const part = fc
+    .tuple(fc.uint8Array({ maxLength: 40 }), fc.nat(7))
+    .map(([b, at]) =>
+      Buffer.concat([Buffer.alloc(at, 0xee), Buffer.from(b), Buffer.alloc(3, 0xee)]).subarray(at, at + b.length),
+    );
+
+  it('is digestBytes of the parts joined, however they are cut and wherever they lie (property)', () => {
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+        expect(digestParts(parts)).toBe(digestBytes(Buffer.concat(parts)));
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+
+  it('is digestBytes of parts bigger than what it stages at a time, aligned or not', () => {
+    const big = Buffer.alloc(300_001);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 131 + (i >>> 9)) & 0xff;
+    for (const cut of [0, 1, 2, 3, 5, 8, 65_536, 65_537, 131_071]) {
+      for (const shift of [0, 1, 3]) {
+        const parts = [big.subarray(shift, cut + shift), big.subarray(cut + shift)];
+        expect(digestParts(parts)).toBe(digestBytes(Buffer.concat(parts)));
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applySplice, textLines } from '../../src/model/edit.js';
+import { applySplice, JOIN_BELOW, textLines } from '../../src/model/edit.js';
 import { hashLines } from '../../src/model/hash.js';
 import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
 import { lidToString } from '../../src/model/lid.js';
@@ -47,6 +47,32 @@ describe('applySplice', () => {
     expect(Buffer.from(out, 'latin1')).toEqual(
       Buffer.concat([BOM, buf('\tx\n'), buf([0xff, 0xfe, 0x0a]), buf('Y\nz')]),
     );
+  });
+});
+
+describe('applySplice, a long line', () => {
+  it('is written as the view given, the bytes about it kept (CRLF, BOM, invalid UTF-8, a final \\r)', () => {
+    const long = Buffer.concat([Buffer.alloc(JOIN_BELOW + 1, 'z'), buf([0xff, 0x0d])]);
+    for (const tail of ['c\r\n', 'c', '']) {
+      const file = Buffer.concat([BOM, buf([0xc3, 0x28]), buf('\r\nb\r\n'), buf(tail)]);
+      const lines = splitLines(file);
+      const start = 1;
+      const edit = { start, deleteCount: 1, insert: [long, buf('x')] };
+      const result = applySplice(lines, buildIndex(hashLines(lines)), edit, dominantEol(lines));
+      const expected = Buffer.concat([
+        BOM,
+        buf([0xc3, 0x28]),
+        buf('\r\n'),
+        long,
+        buf('\r\nx'),
+        buf(tail ? '\r\nc' : ''),
+        buf(tail === 'c' ? '' : '\r\n'),
+      ]);
+      expect(Buffer.concat(result.parts).equals(expected)).toBe(true);
+      expect(result.parts.some((p) => p.buffer === long.buffer && p.byteOffset === long.byteOffset)).toBe(true);
+      expect({ ...result.lines, bytes: undefined }).toEqual({ ...splitLines(expected), bytes: undefined });
+      expect(result.content(start).equals(long)).toBe(true);
+    }
   });
 });
 
@@ -106,25 +132,36 @@ const lineContent = fc.oneof(
   fc.constantFrom('', '}', '\t{', 'return x;', '  // note'),
   fc.uint8Array({ maxLength: 6 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a)).toString('latin1')),
 );
-const modelFile = fc.record({
-  bom: fc.boolean(),
-  lines: fc.array(
-    fc.record({ content: lineContent, eol: fc.constantFrom('\n', '\r\n') as fc.Arbitrary<'\n' | '\r\n'> }),
-    { maxLength: 25 },
-  ),
-  finalNewline: fc.boolean(),
-});
-const editOp = fc.record({
-  kind: fc.constantFrom('edit', 'insert', 'insertAfter', 'delete', 'append'),
-  pick: fc.nat(),
-  span: fc.integer({ min: 0, max: 3 }),
-  text: fc.array(lineContent, { minLength: 1, maxLength: 3 }),
-});
+/** Files of up to `lines` lines of `content`, and edits of them: their new lines of `content` too. */
+const fileOf = (content: fc.Arbitrary<string>, lines: number) =>
+  fc.record({
+    bom: fc.boolean(),
+    lines: fc.array(fc.record({ content, eol: fc.constantFrom('\n', '\r\n') as fc.Arbitrary<'\n' | '\r\n'> }), {
+      maxLength: lines,
+    }),
+    finalNewline: fc.boolean(),
+  });
+const editOf = (content: fc.Arbitrary<string>) =>
+  fc.record({
+    kind: fc.constantFrom('edit', 'insert', 'insertAfter', 'delete', 'append'),
+    pick: fc.nat(),
+    span: fc.integer({ min: 0, max: 3 }),
+    text: fc.array(content, { minLength: 1, maxLength: 3 }),
+  });
+
+/** Content of a line that may be long: JOIN_BELOW bytes or more, written as a view of the text given, never joined. */
+const longContent = fc.oneof(
+  { weight: 4, arbitrary: lineContent },
+  { weight: 1, arbitrary: fc.tuple(fc.nat(3), lineContent).map(([k, c]) => `${'y'.repeat(JOIN_BELOW - 2 + k)}${c}`) },
+);
 
 describe('edits addressed by LIDs from one read', () => {
-  it("give exactly the model's bytes, and keep every untouched line's LID", () => {
+  it.each([
+    ['short lines', fileOf(lineContent, 25), editOf(lineContent), runs(400)],
+    ['lines long enough to be written as views', fileOf(longContent, 6), editOf(longContent), runs(40)],
+  ])("give exactly the model's bytes, and keep every untouched line's LID: %s", (_name, files, edits, numRuns) => {
     fc.assert(
-      fc.property(modelFile, fc.array(editOp, { maxLength: 12 }), (f, ops) => {
+      fc.property(files, fc.array(edits, { maxLength: 12 }), (f, ops) => {
         // A line ending in \r is written with \r\n so that it keeps it; the model, whose lines take the file's ending,
         // keeps content clean of final \r's (all of them).
         let model: ModelLine[] = f.lines.map((l) => ({
@@ -170,13 +207,18 @@ describe('edits addressed by LIDs from one read', () => {
           // Read from the parts before they are ever joined: each line's content, and whether anything changed.
           const expected = serialise(f.bom, model);
           const split = splitLines(expected);
-          for (let i = 0; i < split.count; i++) expect(result.content(i)).toEqual(contentOf(split, i));
+          for (let i = 0; i < split.count; i++) expect(result.content(i).equals(contentOf(split, i))).toBe(true);
           expect(result.unchanged).toBe(expected.equals(bytes));
-          // Before, the new lines (joined: one write for them all, not one a line), after.
-          expect(result.parts.length).toBe(3);
-          expect(Buffer.concat(result.parts)).toEqual(expected);
+          // Before, the new lines (joined: one write for them all, not one a line), after; a long new line is a part of
+          // its own, the very bytes given, and so is a long line before them.
+          const before = start > 0 ? lines.starts[start]! - lines.starts[start - 1]! : 0;
+          const long = insert.filter((c) => c.length >= JOIN_BELOW);
+          if (long.length === 0 && before < JOIN_BELOW) expect(result.parts.length).toBe(3);
+          for (const c of long)
+            expect(result.parts.some((p) => p.buffer === c.buffer && p.byteOffset === c.byteOffset)).toBe(true);
+          expect(Buffer.concat(result.parts).equals(expected)).toBe(true);
           bytes = Buffer.from(result.bytes);
-          expect(bytes).toEqual(expected);
+          expect(bytes.equals(expected)).toBe(true);
           lines = splitLines(bytes);
           // The lines the edit engine derives are those a fresh split finds.
           expect({ ...result.lines, bytes: undefined }).toEqual({ ...lines, bytes: undefined });
@@ -193,7 +235,7 @@ describe('edits addressed by LIDs from one read', () => {
           expect(Array.from(index.h2)).toEqual(Array.from(fresh.h2));
         }
       }),
-      { numRuns: runs(400) },
+      { numRuns },
     );
   });
 });
