@@ -17,8 +17,8 @@ const D2 = 0xc2b2ae35;
  * ones.
  */
 export function digestWords(words: Uint32Array | Int32Array, from = 0, to = words.length, seed = 0): string {
-  let a = seed ^ 0x3c6ef372;
-  let b = seed ^ 0x5be0cd19;
+  let a = seed ^ WORDS_A;
+  let b = seed ^ WORDS_B;
   let i = from;
   for (; i + 1 < to; i += 2) {
     let k = Math.imul(words[i]!, C1);
@@ -49,7 +49,16 @@ export function digestBytes(bytes: Uint8Array): string {
       : new Uint32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer);
   let tail = 0;
   for (let i = whole * 4; i < bytes.length; i++) tail = (tail << 8) | bytes[i]!;
-  return digestWords(words, 0, whole, Math.imul(bytes.length, 0x9e3779b1) ^ tail);
+  return digestWords(words, 0, whole, bytesSeed(bytes.length, tail));
+}
+
+/** Where digestWords starts its lanes a and b (each XORed with the seed). */
+export const WORDS_A = 0x3c6ef372;
+export const WORDS_B = 0x5be0cd19;
+
+/** The seed of digestBytes' words: from the bytes' length and their last 0-3 bytes (`tail`, big-endian). */
+export function bytesSeed(length: number, tail: number): number {
+  return Math.imul(length, 0x9e3779b1) ^ tail;
 }
 
 /** Digest of text (its UTF-16 code units): digestWords of them, read from the string without copying them out. */
