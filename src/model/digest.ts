@@ -18,7 +18,7 @@ const D2 = 0xc2b2ae35;
  */
 export function digestWords(words: Uint32Array | Int32Array, from = 0, to = words.length, seed = 0): string {
   const pairsEnd = from + ((to - from) & ~1);
-  const a = pairLanes(words, from, pairsEnd, seed ^ 0x3c6ef372, seed ^ 0x5be0cd19);
+  const a = pairLanes(words, from, pairsEnd, seed ^ WORDS_A, seed ^ WORDS_B);
   return finish(pairsEnd < to ? lastWord(a, words[pairsEnd]!) : a, wordsB, to - from);
 }
 
@@ -62,7 +62,16 @@ export function digestBytes(bytes: Uint8Array): string {
       : new Uint32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer);
   let tail = 0;
   for (let i = whole * 4; i < bytes.length; i++) tail = (tail << 8) | bytes[i]!;
-  return digestWords(words, 0, whole, Math.imul(bytes.length, 0x9e3779b1) ^ tail);
+  return digestWords(words, 0, whole, bytesSeed(bytes.length, tail));
+}
+
+/** Where digestWords starts its lanes a and b (each XORed with the seed). */
+export const WORDS_A = 0x3c6ef372;
+export const WORDS_B = 0x5be0cd19;
+
+/** The seed of digestBytes' words: from the bytes' length and their last 0-3 bytes (`tail`, big-endian). */
+export function bytesSeed(length: number, tail: number): number {
+  return Math.imul(length, 0x9e3779b1) ^ tail;
 }
 
 /** Bytes of parts staged at a time for their digest (see digestParts): an even count of words at most. */
@@ -84,9 +93,9 @@ export function digestParts(parts: readonly Uint8Array[]): string {
     for (let i = Math.max(0, whole * 4 - at); i < part.length; i++) tail = (tail << 8) | part[i]!;
     at += part.length;
   }
-  const seed = Math.imul(length, 0x9e3779b1) ^ tail;
-  let a = seed ^ 0x3c6ef372;
-  let b = seed ^ 0x5be0cd19;
+  const seed = bytesSeed(length, tail);
+  let a = seed ^ WORDS_A;
+  let b = seed ^ WORDS_B;
   // No more than the words there are (a small step's data is digested a call of `rt mcp`).
   const stage = new Uint32Array(Math.min(STAGE_BYTES, (whole * 4 + 7) & ~7) / 4);
   const staged = new Uint8Array(stage.buffer);

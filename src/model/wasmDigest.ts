@@ -1,18 +1,20 @@
 // digestText of a long ASCII text taken over its bytes in WebAssembly: a pack's table (20,000
 // entries, 1.28 MB) is checked by every command in its root, and the JavaScript loop over the
-// decoded text took 10-15 ms of it, once a process, before it was ever compiled well. The module is
-// src/model/wasm/digest.wat, assembled below (test/model/wasmAssembled.test.ts assembles it again
-// and checks it is the same).
+// decoded text took 10-15 ms of it, once a process, before it was ever compiled well. Likewise
+// digestBytes of many ranges of one buffer (the lines of the history's log, each checked by its
+// own). The module is src/model/wasm/digest.wat, assembled below (test/model/wasmAssembled.test.ts
+// assembles it again and checks it is the same).
 
-import { digestOfLanes, TEXT_A, TEXT_B } from './digest.js';
+import { bytesSeed, digestOfLanes, TEXT_A, TEXT_B, WORDS_A, WORDS_B } from './digest.js';
 import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/digest.wat, assembled (wabt, SIMD on), in base64. */
 export const DIGEST_WASM =
-  'AGFzbQEAAAABCgFgBX9/f39/AX8CDwEDZW52Bm1lbW9yeQIAAQMCAQAHCQEFbGFuZXMAAArIAQHFAQEDfwJAA0AgAEEBaiABTw0BIAAtAAAhBSAALQABIQYgByAFIAZyciEHIAVB0dr45HxsQQ93QZPrnNwBbCEFIAIgBXNBDXdBBWxB5NbRsn5qIQIgBkHrlK+veGxBEHdBtdzKlXxsIQYgAyAGc0ERd0EFbEGbmvOwBWohAyAAQQJqIQAMAAsLIAAgAUkEQCAALQAAIQUgByAFciEHIAIgBUHR2vjkfGxBD3dBk+uc3AFscyECCyAEIAI2AgAgBCADNgIEIAcL';
+  'AGFzbQEAAAABEgJgBX9/f39/AX9gBX9/f39/AAIPAQNlbnYGbWVtb3J5AgABAwMCAAEHEQIFbGFuZXMAAAV3b3JkcwABCvACAsUBAQN/AkADQCAAQQFqIAFPDQEgAC0AACEFIAAtAAEhBiAHIAUgBnJyIQcgBUHR2vjkfGxBD3dBk+uc3AFsIQUgAiAFc0ENd0EFbEHk1tGyfmohAiAGQeuUr694bEEQd0G13MqVfGwhBiADIAZzQRF3QQVsQZua87AFaiEDIABBAmohAAwACwsgACABSQRAIAAtAAAhBSAHIAVyIQcgAiAFQdHa+OR8bEEPd0GT65zcAWxzIQILIAQgAjYCACAEIAM2AgQgBwumAQECfwJAA0AgAEEIaiABSw0BIAAoAgBB0dr45HxsQQ93QZPrnNwBbCEFIAIgBXNBDXdBBWxB5NbRsn5qIQIgACgCBEHrlK+veGxBEHdBtdzKlXxsIQYgAyAGc0ERd0EFbEGbmvOwBWohAyAAQQhqIQAMAAsLIAAgAUkEQCACIAAoAgBB0dr45HxsQQ93QZPrnNwBbHMhAgsgBCACNgIAIAQgAzYCBAs=';
 
 interface Exports {
   lanes(p: number, end: number, a: number, b: number, out: number): number;
+  words(p: number, end: number, a: number, b: number, out: number): void;
 }
 
 /**
@@ -27,12 +29,9 @@ export const WASM_DIGEST_FROM = 8 << 10;
  * then takes digestText of the decoded text.
  */
 export function digestAscii(bytes: Uint8Array): string | undefined {
-  const at = 8;
-  const instance = instantiate<Exports>(DIGEST_WASM, at + bytes.length);
-  if (!instance) return undefined;
-  const { memory, exports } = instance;
-  new Uint8Array(memory.buffer, at, bytes.length).set(bytes);
-  const lanes = new Int32Array(memory.buffer, 0, 2);
+  const module = holding(bytes);
+  if (!module) return undefined;
+  const { exports, lanes } = module;
   let a = TEXT_A;
   let b = TEXT_B;
   let or = 0;
@@ -40,7 +39,7 @@ export function digestAscii(bytes: Uint8Array): string | undefined {
   // compiled) code is no faster than JavaScript; the optimised code, compiled meanwhile, serves the
   // later calls. (A piece is even, so that the lanes take turns as over the whole.)
   for (let p = 0; p < bytes.length; p += PIECE) {
-    or |= exports.lanes(at + p, at + Math.min(bytes.length, p + PIECE), a, b, 0);
+    or |= exports.lanes(AT + p, AT + Math.min(bytes.length, p + PIECE), a, b, 0);
     a = lanes[0]!;
     b = lanes[1]!;
   }
@@ -48,5 +47,49 @@ export function digestAscii(bytes: Uint8Array): string | undefined {
   return digestOfLanes(a, b, bytes.length);
 }
 
+/** Where the bytes lie in the module's memory: its lanes are written before them. */
+const AT = 8;
+
+/**
+ * The module instantiated with `bytes` copied into its memory at AT, and its lanes' words; undefined where it cannot
+ * be had.
+ */
+function holding(bytes: Uint8Array): { exports: Exports; lanes: Int32Array } | undefined {
+  const instance = instantiate<Exports>(DIGEST_WASM, AT + bytes.length);
+  if (!instance) return undefined;
+  new Uint8Array(instance.memory.buffer, AT, bytes.length).set(bytes);
+  return { exports: instance.exports, lanes: new Int32Array(instance.memory.buffer, 0, 2) };
+}
+
 /** Bytes a call of the module takes. */
 const PIECE = 4096;
+
+/** Whether this machine keeps words little-endian, as WebAssembly reads them (digestBytes reads them in its order). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * digestBytes of `bytes[starts[i]..ends[i])` for each i, over one copy of `bytes`; undefined where WebAssembly cannot
+ * be had, or the machine is not little-endian: the caller then takes digestBytes of each.
+ */
+export function digestBytesEach(
+  bytes: Uint8Array,
+  starts: readonly number[],
+  ends: readonly number[],
+): string[] | undefined {
+  const module = LITTLE_ENDIAN ? holding(bytes) : undefined;
+  if (!module) return undefined;
+  const { exports, lanes } = module;
+  const out: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const length = ends[i]! - start;
+    const whole = length >>> 2;
+    // As digestBytes: the last 0-3 bytes, and the length, make the seed.
+    let tail = 0;
+    for (let k = start + whole * 4; k < start + length; k++) tail = (tail << 8) | bytes[k]!;
+    const seed = bytesSeed(length, tail);
+    exports.words(AT + start, AT + start + whole * 4, seed ^ WORDS_A, seed ^ WORDS_B, 0);
+    out.push(digestOfLanes(lanes[0]!, lanes[1]!, whole));
+  }
+  return out;
+}

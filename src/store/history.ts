@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes, digestParts, digestText } from '../model/digest.js';
-import { digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
+import { digestAscii, digestBytesEach, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
@@ -47,8 +47,11 @@ const LOG_MAX_BYTES = 1 << 20;
  */
 export const INLINE_MAX = 1024;
 
-/** Per history list: its bytes, its log's and their document as this process last wrote them (see History.load). */
-const lastWritten = new Map<string, Loaded>();
+/**
+ * Per history list: its bytes and its log's as this process last read or wrote them, and what they make (see
+ * History.load).
+ */
+const known = new Map<string, { readonly list: Buffer; readonly log: Buffer; readonly loaded: Loaded }>();
 /** Per history folder: when this process last looked for leftovers there (see History.removeLeftovers). */
 const leftoversSought = new Map<string, number>();
 
@@ -416,7 +419,8 @@ export class History {
         writeAtomic(this.listFile(), list);
         // The log's base is gone with the list it named: it is stale, removed so that no reader reads it again.
         fs.rmSync(this.logFile(), { force: true });
-        lastWritten.set(this.listFile(), { doc, list, log: Buffer.alloc(0), changes: 0 });
+        const log = Buffer.alloc(0);
+        known.set(this.listFile(), { list, log, loaded: { doc, list, log, changes: 0 } });
       }
       return out;
     } finally {
@@ -443,7 +447,11 @@ export class History {
       if (!appendInPlace(this.logFile(), loaded.log.length, line)) return false;
       log = Buffer.concat([loaded.log, line]);
     }
-    lastWritten.set(this.listFile(), { doc, list: loaded.list, log, changes: loaded.changes + 1 });
+    known.set(this.listFile(), {
+      list: loaded.list,
+      log,
+      loaded: { doc, list: loaded.list, log, changes: loaded.changes + 1 },
+    });
     return true;
   }
 
@@ -470,14 +478,16 @@ export class History {
     } catch {
       return empty();
     }
-    // The list and log as this process last wrote them, unchanged since: taken as they were, not parsed again (a
-    // long-lived rt mcp records one step a call, and the list holds up to MAX_STEPS).
-    const own = lastWritten.get(this.listFile());
-    if (own?.list?.equals(list) && own.log.equals(log))
-      return { ...own, doc: { ...own.doc, steps: [...own.doc.steps] } };
+    // The list and log as this process last read or wrote them, unchanged since: taken as they were, not parsed again
+    // (a long-lived rt mcp records one step a call, and the list holds up to MAX_STEPS; a CLI command reads them at
+    // each step of its own: rt undo settles, chooses, begins and marks).
+    const own = known.get(this.listFile());
+    if (own?.list.equals(list) && own.log.equals(log)) return copied(own.loaded);
     const doc = this.parseList(list.toString('utf8'));
     if (!doc) return empty();
-    return { list, ...this.applyLog(doc, list, log) };
+    const loaded = { list, ...this.applyLog(doc, list, log) };
+    known.set(this.listFile(), { list, log, loaded });
+    return copied(loaded);
   }
 
   private parseList(text: string): Doc | undefined {
@@ -520,31 +530,34 @@ export class History {
    */
   private applyLog(doc: Doc, list: Buffer, log: Buffer): Omit<Loaded, 'list'> {
     if (log.length === 0) return { doc, log, changes: 0 };
-    const lines = splitLog(log);
+    // The head with its newline: a first line without it is torn as any other (a change appended would be glued to it).
     const head = logHead(list);
-    if (lines[0] !== head.toString('utf8', 0, head.length - 1)) return { doc, log: Buffer.alloc(0) };
-    let steps = doc.steps;
+    if (log.length < head.length || log.compare(head, 0, head.length, 0, head.length) !== 0)
+      return { doc, log: Buffer.alloc(0) };
+    const lines = logLines(log, head.length);
+    const replayed = new Replay(doc.steps);
     let next = doc.next;
     let undos = doc.undos ?? 0;
     let changes = 0;
-    for (let i = 1; i < lines.length; i++) {
-      // A last line without its newline is torn, however whole it reads: a write cut short just before the newline
-      // (a kill between pages, a full disk) leaves one, and a line appended after it would be glued to it.
-      const torn = i === lines.length - 1 && log[log.length - 1] !== 0x0a;
-      const change = torn ? undefined : parseChange(lines[i]!);
+    const applied = () => {
+      const steps = replayed.steps();
+      return { ...doc, steps, next: nextPast(steps, next), undos };
+    };
+    for (let i = 0; i < lines.count; i++) {
+      const change = parseChange(log, lines.starts[i]!, lines.spaces[i]!, lines.ends[i]!, lines.digests[i]);
       if (!change) {
-        if (!torn)
-          // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
-          // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
-          this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
-        return { doc: { ...doc, steps, next: nextPast(steps, next), undos }, log };
+        // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
+        // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
+        this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
+        return { doc: applied(), log };
       }
-      steps = replay(steps, change.del, change.put);
+      replayed.apply(change.del, change.put);
       next = Math.max(next, change.next);
       undos = change.undos;
       changes++;
     }
-    return { doc: { ...doc, steps, next: nextPast(steps, next), undos }, log, changes };
+    // A torn last line: skipped, and the log takes no more in place.
+    return lines.torn ? { doc: applied(), log } : { doc: applied(), log, changes };
   }
 
   private listFile(): string {
@@ -563,6 +576,11 @@ export class History {
   private dataFile(id: number): string {
     return path.join(this.dir, 'data', `${id}.bin`);
   }
+}
+
+/** `loaded` with a document of its own to change (its steps are never changed in place, only replaced). */
+function copied(loaded: Loaded): Loaded {
+  return { ...loaded, doc: { ...loaded.doc, steps: [...loaded.doc.steps] } };
 }
 
 /** Each step's JSON text, once made: a step is never changed, only replaced (see listText). */
@@ -598,6 +616,47 @@ interface ListChange {
   readonly undos: number;
   readonly del: readonly number[];
   readonly put: readonly Step[];
+}
+
+/**
+ * Steps with the log's changes replayed one after another as replay does, each step found by its id: replay passes
+ * over every step at each change, and a log of 32 changes of a list of MAX_STEPS did so 32 times at a command's start.
+ */
+class Replay {
+  private readonly held: (Step | undefined)[];
+  /** Where each step lies in `held`; undefined when two steps share an id (a list edited by hand): replay runs then. */
+  private readonly at: Map<number, number> | undefined;
+  private plain: Step[] | undefined;
+
+  constructor(steps: readonly Step[]) {
+    this.held = [...steps];
+    const at = new Map<number, number>();
+    for (let i = 0; i < steps.length; i++) at.set(steps[i]!.id, i);
+    if (at.size === steps.length) this.at = at;
+    else this.plain = [...steps];
+  }
+
+  apply(del: readonly number[], put: readonly Step[]): void {
+    if (!this.at) {
+      this.plain = replay(this.plain!, del, put);
+      return;
+    }
+    for (const id of del) {
+      const i = this.at.get(id);
+      if (i === undefined) continue;
+      this.held[i] = undefined;
+      this.at.delete(id);
+    }
+    for (const step of put) {
+      const i = this.at.get(step.id);
+      if (i !== undefined) this.held[i] = step;
+      else this.at.set(step.id, this.held.push(step) - 1);
+    }
+  }
+
+  steps(): Step[] {
+    return this.plain ?? this.held.filter((step) => step !== undefined);
+  }
 }
 
 /** `steps` with a change replayed. */
@@ -644,22 +703,50 @@ function changeLine(doc: Doc, change: Pick<ListChange, 'del' | 'put'>): Buffer {
   return Buffer.concat([Buffer.from(`${digestBytes(json)} `), json, Buffer.from('\n')]);
 }
 
-/** The log's lines (the last one torn when the log does not end with a newline). */
-function splitLog(log: Buffer): string[] {
-  const text = log.toString('utf8');
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+/** The whole lines of a log after its head: per line, where it starts, its first space and its newline. */
+interface LogLines {
+  readonly count: number;
+  readonly starts: readonly number[];
+  /** Where its first space lies (-1 when it has none: damaged). */
+  readonly spaces: readonly number[];
+  readonly ends: readonly number[];
+  /** The digest of each line's JSON (after its first space), when taken all at once (else taken as it is read). */
+  readonly digests: readonly string[];
+  /** Whether a last line without its newline follows them. */
+  readonly torn: boolean;
 }
 
-/** A line of the log, checked against its digest; undefined when it is not whole and sound. */
-function parseChange(line: string): ListChange | undefined {
-  const space = line.indexOf(' ');
+/**
+ * The whole lines of `log` from `from` on. A last line without its newline is torn, however whole it reads: a write
+ * cut short just before the newline (a kill between pages, a full disk) leaves one, and a line appended after it
+ * would be glued to it. The lines' digests are taken over one copy of the log in WebAssembly when it is long: a CLI
+ * command reads the log once, before JavaScript's digest of its lines is optimised (3 ms for 30 KB).
+ */
+function logLines(log: Buffer, from: number): LogLines {
+  const starts: number[] = [];
+  const spaces: number[] = [];
+  const ends: number[] = [];
+  let at = from;
+  for (let end = log.indexOf(0x0a, at); end !== -1; at = end + 1, end = log.indexOf(0x0a, at)) {
+    const space = log.indexOf(0x20, at);
+    starts.push(at);
+    spaces.push(space !== -1 && space < end ? space : -1);
+    ends.push(end);
+  }
+  const whole = spaces.map((space, i) => (space === -1 ? ends[i]! : space + 1));
+  const digests = (log.length >= WASM_DIGEST_FROM ? digestBytesEach(log, whole, ends) : undefined) ?? [];
+  return { count: starts.length, starts, spaces, ends, digests, torn: at < log.length };
+}
+
+/**
+ * The line of the log at `start..end` (its first space at `space`), checked against its digest (`digest`, when
+ * taken already, of its JSON); undefined when it is not sound.
+ */
+function parseChange(log: Buffer, start: number, space: number, end: number, digest?: string): ListChange | undefined {
   if (space === -1) return undefined;
-  const json = Buffer.from(line.slice(space + 1));
-  if (digestBytes(json) !== line.slice(0, space)) return undefined;
+  if ((digest ?? digestBytes(log.subarray(space + 1, end))) !== log.toString('latin1', start, space)) return undefined;
   try {
-    const c = JSON.parse(json.toString('utf8')) as ListChange;
+    const c = JSON.parse(log.toString('utf8', space + 1, end)) as ListChange;
     if (
       !c ||
       !Number.isInteger(c.next) ||

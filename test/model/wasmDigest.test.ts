@@ -1,10 +1,10 @@
 // digestAscii (src/model/wasmDigest.ts) is digestText of the text its bytes spell, when they are
-// ASCII, and refuses bytes that are not.
+// ASCII, and refuses bytes that are not; digestBytesEach is digestBytes of each range it is given.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digestText } from '../../src/model/digest.js';
-import { digestAscii } from '../../src/model/wasmDigest.js';
+import { digestBytes, digestText } from '../../src/model/digest.js';
+import { digestAscii, digestBytesEach } from '../../src/model/wasmDigest.js';
 import { runs } from '../support/runs.js';
 
 /** Lengths on either side of a lane pair's edge, small and past a memory page. */
@@ -53,5 +53,30 @@ describe('digestAscii', () => {
     const pool = Buffer.from('xx{"toc":[["index:a",33,10,1,2,null]]}\nyy', 'latin1');
     const view = pool.subarray(2, pool.length - 2);
     expect(digestAscii(view)).toBe(digestText(view.toString('latin1')));
+  });
+});
+
+describe('digestBytesEach', () => {
+  it('gives digestBytes of each range, whatever its start and length (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 12 }),
+        (bytes, picks) => {
+          const starts = picks.map(([a]) => (bytes.length === 0 ? 0 : a % (bytes.length + 1)));
+          const ends = picks.map(([, b], i) => starts[i]! + (b % (bytes.length - starts[i]! + 1)));
+          const each = digestBytesEach(bytes, starts, ends);
+          expect(each).toEqual(starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))));
+        },
+      ),
+      { numRuns: runs(2000) },
+    );
+  });
+
+  it('gives digestBytes of ranges around the edges of a word pair, and past a memory page', () => {
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 131 + 7) & 0xff));
+    const starts = LENGTHS.flatMap((n) => [0, 1, 2, 3].filter((s) => s + n <= bytes.length));
+    const ends = LENGTHS.flatMap((n) => [0, 1, 2, 3].filter((s) => s + n <= bytes.length).map((s) => s + n));
+    expect(digestBytesEach(bytes, starts, ends)).toEqual(starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))));
   });
 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { digestBytes, digestText } from '../../src/model/digest.js';
 import { encodeStepData, History, LOG_CHANGES, MAX_STEPS, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
@@ -40,6 +41,23 @@ const record = (history: History, n: number) => {
     history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, data(`${i}\n`));
 };
 const ids = (history: History) => history.steps().map((s) => s.id);
+/** The history of a copy of `root`'s state in a root of its own: read afresh, as another process would read it. */
+const copyOf = (root: string) => {
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-history-copy-'));
+  roots.push(other);
+  fs.cpSync(path.join(root, '.rt'), path.join(other, '.rt'), { recursive: true });
+  const warnings: string[] = [];
+  const history = History.of(new StateStore(other, readSettings({}), (w) => void warnings.push(w)))!;
+  return { history, dir: path.join(other, '.rt', 'history'), root: other, warnings };
+};
+/** A line of the log, as History writes one: the digest of the change's JSON, a space, the JSON. */
+const logLine = (change: object) => {
+  const json = Buffer.from(JSON.stringify(change));
+  return `${digestBytes(json)} ${json}\n`;
+};
+/** The log's first line, naming the list whose text is `list`. */
+const logHead = (list: string) =>
+  `${JSON.stringify({ format: 'rt-history-log', version: 1, base: digestText(list) })}\n`;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('the history log', () => {
@@ -206,5 +224,102 @@ describe('the history log', () => {
     record(history, 1);
     expect(ids(history)[0]).toBe(2);
     expect(fs.existsSync(path.join(dir, 'data', '1.bin'))).toBe(false);
+  });
+
+  it('checks each line of a long log (in WebAssembly from 8 KiB) as a short one: a damaged line set aside', () => {
+    const { history, root } = fresh();
+    for (let i = 0; i < 12; i++) {
+      const text = `${String(i).repeat(600)}\n`;
+      const [one] = data(text);
+      const hunks = [{ before: { ...span, end: text.length }, after: span }];
+      history.record({ time: Date.now(), session: null, command: 'rt edit', files: [file] }, [{ ...one!, hunks }]);
+    }
+    const log = path.join(root, '.rt', 'history', 'steps.log');
+    expect(fs.statSync(log).size).toBeGreaterThan(8 << 10);
+    const sound = copyOf(root);
+    expect(ids(sound.history)).toEqual(range(1, 12));
+    expect(sound.history.data(12)![0]!.beforeBytes[0]!.toString()).toBe(`${'11'.repeat(600)}\n`);
+    expect(sound.warnings).toEqual([]);
+    // The change that recorded step 7, one character of its JSON changed (its length kept).
+    const damaged = copyOf(root);
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    lines[6] = lines[6]!.replace('"rt edit"', '"rt edjt"');
+    fs.writeFileSync(path.join(damaged.dir, 'steps.log'), lines.join('\n'));
+    expect(ids(damaged.history)).toEqual(range(1, 6));
+    expect(damaged.warnings.join('\n')).toMatch(/steps\.log was set aside \(it is damaged\)/);
+  });
+
+  it('replays a log one change after another, over a list whose ids repeat (put back by hand) or not', () => {
+    const step = (id: number, command: string) => ({
+      id,
+      time: 1,
+      session: null,
+      command,
+      state: 'done',
+      files: [file],
+      bytes: 0,
+    });
+    const replayed = (steps: object[], changes: object[]) => {
+      const { root, dir } = fresh();
+      fs.mkdirSync(dir, { recursive: true });
+      const list = JSON.stringify({ format: 'rt-history', version: 1, next: 1, steps });
+      fs.writeFileSync(path.join(dir, 'steps.json'), list);
+      fs.writeFileSync(path.join(dir, 'steps.log'), logHead(list) + changes.map(logLine).join(''));
+      return copyOf(root)
+        .history.steps()
+        .map((s) => `${s.id}${s.command}`);
+    };
+    // A step is replaced where it lies, or put at the end when not there (new, or taken out before).
+    const changes = [
+      { next: 5, undos: 0, del: [], put: [step(4, 'e')] },
+      { next: 5, undos: 0, del: [], put: [step(2, 'f'), step(4, 'g')] },
+      { next: 5, undos: 0, del: [3], put: [step(3, 'h')] },
+      { next: 5, undos: 0, del: [1, 9], put: [] },
+      { next: 5, undos: 0, del: [], put: [step(1, 'i'), step(1, 'j')] },
+    ];
+    expect(replayed([step(1, 'a'), step(2, 'b'), step(3, 'c')], changes)).toEqual(['2f', '4g', '3h', '1j']);
+    // Two steps of one id: the first is replaced.
+    expect(replayed([step(1, 'a'), step(2, 'b'), step(3, 'c'), step(2, 'd')], changes)).toEqual([
+      '2f',
+      '2d',
+      '4g',
+      '3h',
+      '1j',
+    ]);
+  });
+
+  it('takes a first line without its newline as torn: the next change starts the log anew, not glued to it', () => {
+    const { history, root, dir } = fresh();
+    record(history, 2);
+    const log = path.join(dir, 'steps.log');
+    const text = fs.readFileSync(log, 'utf8');
+    fs.writeFileSync(log, text.slice(0, text.indexOf('\n')));
+    record(history, 1);
+    // Read afresh: the change of step 2 went with the head's newline (its id given again); the next change is kept
+    // whole, in a log made anew.
+    const again = copyOf(root).history;
+    expect(ids(again)).toEqual([1, 2]);
+    expect(again.data(2)![0]!.beforeBytes[0]!.toString()).toBe('0\n');
+  });
+
+  it('reads the list and its log once while their bytes stay the same, and anew when they change', () => {
+    const { history, root } = fresh();
+    record(history, 3);
+    const copy = copyOf(root);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(ids(copy.history)).toEqual([1, 2, 3]);
+      const once = parse.mock.calls.length;
+      expect(once).toBeGreaterThan(0);
+      expect(ids(copy.history)).toEqual([1, 2, 3]);
+      expect(parse.mock.calls.length).toBe(once);
+      // The list written again with a space more (an older rt writing it whole): its log is stale.
+      const list = path.join(copy.dir, 'steps.json');
+      fs.writeFileSync(list, `${fs.readFileSync(list, 'utf8')} `);
+      expect(ids(copy.history)).toEqual([1]);
+      expect(parse.mock.calls.length).toBeGreaterThan(once);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
