@@ -17,7 +17,7 @@ const D2 = 0xc2b2ae35;
  * ones.
  */
 export function digestWords(words: Uint32Array | Int32Array, from = 0, to = words.length, seed = 0): string {
-  const pairsEnd = from + ((to - from) & ~1);
+  const pairsEnd = from + (Math.max(0, to - from) & ~1);
   const a = pairLanes(words, from, pairsEnd, seed ^ WORDS_A, seed ^ WORDS_B);
   return finish(pairsEnd < to ? lastWord(a, words[pairsEnd]!) : a, wordsB, to - from);
 }

@@ -230,7 +230,7 @@ function spliceLines(old: FileLines, out: Parts, start: number, end: number, tot
 }
 
 /** The lines of `pieces` one after the other, as splitLines(joined, false) gives them, without joining them. */
-function splitPieces(pieces: readonly Buffer[]): Pick<FileLines, 'count' | 'starts' | 'contentEnds'> {
+export function splitPieces(pieces: readonly Buffer[]): Pick<FileLines, 'count' | 'starts' | 'contentEnds'> {
   const starts: number[] = [];
   const contentEnds: number[] = [];
   let at = 0;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applySplice, JOIN_BELOW, textLines } from '../../src/model/edit.js';
+import { applySplice, JOIN_BELOW, splitPieces, textLines } from '../../src/model/edit.js';
 import { hashLines } from '../../src/model/hash.js';
 import { buildIndex, type LineIndex } from '../../src/model/lineIndex.js';
 import { lidToString } from '../../src/model/lid.js';
@@ -73,6 +73,60 @@ describe('applySplice, a long line', () => {
       expect({ ...result.lines, bytes: undefined }).toEqual({ ...splitLines(expected), bytes: undefined });
       expect(result.content(start).equals(long)).toBe(true);
     }
+  });
+});
+
+describe('JOIN_BELOW', () => {
+  it('a new line one byte shorter is joined with the region; one of JOIN_BELOW bytes is a part of its own', () => {
+    const file = buf('a\nb\nc\n');
+    const lines = splitLines(file);
+    for (const [length, own] of [
+      [JOIN_BELOW - 1, false],
+      [JOIN_BELOW, true],
+    ] as const) {
+      const long = Buffer.alloc(length, 'z');
+      const edit = { start: 1, deleteCount: 1, insert: [long] };
+      const result = applySplice(lines, buildIndex(hashLines(lines)), edit, dominantEol(lines));
+      expect(Buffer.concat(result.parts).toString('latin1')).toBe(`a\n${'z'.repeat(length)}\nc\n`);
+      expect(result.parts.some((p) => p.buffer === long.buffer && p.byteOffset === long.byteOffset)).toBe(own);
+      expect(result.parts.length, `${length}`).toBe(own ? 5 : 3);
+    }
+  });
+
+  it('the line before the region of JOIN_BELOW bytes stays a view of the file; one byte shorter is joined', () => {
+    for (const [length, own] of [
+      [JOIN_BELOW - 2, false],
+      [JOIN_BELOW - 1, true],
+    ] as const) {
+      // The line before the change with its newline: `length` + 1 bytes.
+      const file = Buffer.concat([Buffer.alloc(length, 'y'), buf('\nb\nc\n')]);
+      const lines = splitLines(file);
+      const edit = { start: 1, deleteCount: 1, insert: [buf('B')] };
+      const result = applySplice(lines, buildIndex(hashLines(lines)), edit, dominantEol(lines));
+      expect(Buffer.concat(result.parts).equals(Buffer.concat([Buffer.alloc(length, 'y'), buf('\nB\nc\n')]))).toBe(
+        true,
+      );
+      expect(
+        result.parts.some((p) => p.buffer === file.buffer && p.length === length + 1),
+        `${length}`,
+      ).toBe(own);
+    }
+  });
+});
+
+describe('splitPieces', () => {
+  it('gives the lines of the pieces one after the other as splitLines gives those of them joined', () => {
+    const bytes = fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a.map((b) => [0x61, 0x0d, 0x0a][b % 3]!)));
+    fc.assert(
+      fc.property(fc.array(bytes, { maxLength: 5 }), (pieces) => {
+        const joined = splitLines(Buffer.concat(pieces), false);
+        const split = splitPieces(pieces);
+        expect(split.count).toBe(joined.count);
+        expect([...split.starts]).toEqual([...joined.starts]);
+        expect([...split.contentEnds]).toEqual([...joined.contentEnds]);
+      }),
+      { numRuns: runs(400) },
+    );
   });
 });
 
