@@ -150,7 +150,8 @@ describe("a step's data file", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-stepdata-'));
     roots.push(root);
     const history = History.of(new StateStore(root, readSettings({}), () => undefined))!;
-    const old = Buffer.alloc(3 * INLINE_MAX, 'o');
+    // Big enough to be written on its own (parts smaller are gathered into one write).
+    const old = Buffer.alloc(1 << 16, 'o');
     const data: NewFileData[] = [
       {
         hunks: [{ before: { from: 0, to: 1, start: 0, end: old.length }, after: { from: 0, to: 1, start: 0, end: 4 } }],
@@ -161,7 +162,7 @@ describe("a step's data file", () => {
       },
     ];
     const folder = path.join(root, '.rt', 'history', 'data');
-    // A kill after the head and the old bytes are written: nothing after runs, nothing is cleaned up.
+    // A kill after the head and the old bytes are written (two writes): nothing after runs, nothing is cleaned up.
     let writes = 0;
     const write = fs.writeSync;
     const writeSync = vi.spyOn(fs, 'writeSync').mockImplementation(((...args: Parameters<typeof fs.writeSync>) => {
