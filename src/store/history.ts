@@ -485,8 +485,10 @@ export class History {
     if (own?.list.equals(list) && own.log.equals(log)) return copied(own.loaded);
     const doc = this.parseList(list.toString('utf8'));
     if (!doc) return empty();
+    this.damagedLog = false;
     const loaded = { list, ...this.applyLog(doc, list, log) };
-    known.set(this.listFile(), { list, log, loaded });
+    // A damaged log is read again, and told of again, at the next read (an rt mcp server's next call).
+    if (!this.damagedLog) known.set(this.listFile(), { list, log, loaded });
     return copied(loaded);
   }
 
@@ -548,6 +550,7 @@ export class History {
       if (!change) {
         // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
         // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
+        this.damagedLog = true;
         this.store.copyAside('index-steps.log', log, `state file ${this.shown(this.logFile())}`, 'it is damaged');
         return { doc: applied(), log };
       }
@@ -559,6 +562,9 @@ export class History {
     // A torn last line: skipped, and the log takes no more in place.
     return lines.torn ? { doc: applied(), log } : { doc: applied(), log, changes };
   }
+
+  /** Whether the last log read was found damaged (see read). */
+  private damagedLog = false;
 
   private listFile(): string {
     return path.join(this.dir, 'steps.json');
@@ -722,20 +728,24 @@ interface LogLines {
  * would be glued to it. The lines' digests are taken over one copy of the log in WebAssembly when it is long: a CLI
  * command reads the log once, before JavaScript's digest of its lines is optimised (3 ms for 30 KB).
  */
-function logLines(log: Buffer, from: number): LogLines {
+export function logLines(log: Buffer, from: number): LogLines {
   const starts: number[] = [];
   const spaces: number[] = [];
   const ends: number[] = [];
   let at = from;
-  for (let end = log.indexOf(0x0a, at); end !== -1; at = end + 1, end = log.indexOf(0x0a, at)) {
-    const space = log.indexOf(0x20, at);
+  let damaged = false;
+  for (let end = log.indexOf(0x0a, at); end !== -1 && !damaged; at = end + 1, end = log.indexOf(0x0a, at)) {
+    // Looked for within the line (through the rest of the log, lines with no space took time quadratic in their
+    // count); a line with none is damaged, and no line after it is read.
+    const space = log.subarray(at, end).indexOf(0x20);
+    damaged = space === -1;
     starts.push(at);
-    spaces.push(space !== -1 && space < end ? space : -1);
+    spaces.push(damaged ? -1 : at + space);
     ends.push(end);
   }
   const whole = spaces.map((space, i) => (space === -1 ? ends[i]! : space + 1));
   const digests = (log.length >= WASM_DIGEST_FROM ? digestBytesEach(log, whole, ends) : undefined) ?? [];
-  return { count: starts.length, starts, spaces, ends, digests, torn: at < log.length };
+  return { count: starts.length, starts, spaces, ends, digests, torn: !damaged && at < log.length };
 }
 
 /**

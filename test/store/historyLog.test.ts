@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { digestBytes, digestText } from '../../src/model/digest.js';
-import { encodeStepData, History, LOG_CHANGES, MAX_STEPS, type FileData } from '../../src/store/history.js';
+import { encodeStepData, History, LOG_CHANGES, logLines, MAX_STEPS, type FileData } from '../../src/store/history.js';
 import { StateStore } from '../../src/store/state.js';
 import { readSettings } from '../../src/settings/env.js';
 
@@ -321,5 +321,41 @@ describe('the history log', () => {
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it('warns of a damaged log at each read of a store of its own (each rt mcp call), not only the first', () => {
+    const { history, dir, root } = fresh();
+    record(history, 4);
+    const log = path.join(dir, 'steps.log');
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('"rt edit"', '"rt edjt"');
+    fs.writeFileSync(log, lines.join('\n'));
+    for (const call of [1, 2]) {
+      const warnings: string[] = [];
+      History.of(new StateStore(root, readSettings({}), (w) => void warnings.push(w)))!.steps();
+      expect(warnings.join('\n'), `call ${call}`).toMatch(/steps\.log was set aside \(it is damaged\)/);
+    }
+  });
+
+  it('lists no line of a log past one without a space (damaged): a million of them are not looked through', () => {
+    const { history, dir } = fresh();
+    record(history, 1);
+    const list = fs.readFileSync(path.join(dir, 'steps.json'), 'utf8');
+    const head = `${JSON.stringify({ format: 'rt-history-log', version: 1, base: digestText(list) })}\n`;
+    const log = Buffer.from(head + '\n'.repeat(1_000_000));
+    const lines = logLines(log, head.length);
+    expect([lines.count, lines.spaces[0], lines.torn]).toEqual([1, -1, false]);
+    fs.writeFileSync(path.join(dir, 'steps.log'), log);
+    const reader = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
+    expect(reader.steps().map((s) => s.id)).toEqual([1]);
+  });
+
+  it('hands out a list of its own: a caller changing it changes no later read', () => {
+    const { history, root } = fresh();
+    record(history, 3);
+    const reader = History.of(new StateStore(root, readSettings({}), () => undefined))!;
+    const steps = reader.steps() as unknown[];
+    steps.length = 0;
+    expect(reader.steps().map((s) => s.id)).toEqual([1, 2, 3]);
   });
 });
