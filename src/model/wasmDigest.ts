@@ -68,28 +68,22 @@ const PIECE = 4096;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * digestBytes of `bytes[starts[i]..ends[i])` for each i, over one copy of `bytes`; undefined where WebAssembly cannot
- * be had, or the machine is not little-endian: the caller then takes digestBytes of each.
+ * digestBytes of a range of `bytes`, taken over one copy of them, as each is asked for (a damaged log is read no
+ * further than its first damaged line); undefined where WebAssembly cannot be had, or the machine is not
+ * little-endian: the caller then takes digestBytes of each.
  */
-export function digestBytesEach(
-  bytes: Uint8Array,
-  starts: readonly number[],
-  ends: readonly number[],
-): string[] | undefined {
+export function bytesDigester(bytes: Uint8Array): ((start: number, end: number) => string) | undefined {
   const module = LITTLE_ENDIAN ? holding(bytes) : undefined;
   if (!module) return undefined;
   const { exports, lanes } = module;
-  const out: string[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i]!;
-    const length = ends[i]! - start;
+  return (start, end) => {
+    const length = end - start;
     const whole = length >>> 2;
     // As digestBytes: the last 0-3 bytes, and the length, make the seed.
     let tail = 0;
     for (let k = start + whole * 4; k < start + length; k++) tail = (tail << 8) | bytes[k]!;
     const seed = bytesSeed(length, tail);
     exports.words(AT + start, AT + start + whole * 4, seed ^ WORDS_A, seed ^ WORDS_B, 0);
-    out.push(digestOfLanes(lanes[0]!, lanes[1]!, whole));
-  }
-  return out;
+    return digestOfLanes(lanes[0]!, lanes[1]!, whole);
+  };
 }

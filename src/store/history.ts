@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { StepHunk } from '../model/history/changes.js';
 import { digestBytes, digestParts, digestText } from '../model/digest.js';
-import { digestAscii, digestBytesEach, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
+import { bytesDigester, digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
 import { thisProcess, type Owner } from '../io/processes.js';
@@ -546,7 +546,7 @@ export class History {
       return { ...doc, steps, next: nextPast(steps, next), undos };
     };
     for (let i = 0; i < lines.count; i++) {
-      const change = parseChange(log, lines.starts[i]!, lines.spaces[i]!, lines.ends[i]!, lines.digests[i]);
+      const change = parseChange(log, lines.starts[i]!, lines.spaces[i]!, lines.ends[i]!, lines.digestOf(i));
       if (!change) {
         // Copied aside: the file stays until the next write replaces it with the list written whole, which keeps
         // the changes read before the damage (an rt reading without the lock must not take it from under a writer).
@@ -716,8 +716,9 @@ interface LogLines {
   /** Where its first space lies (-1 when it has none: damaged). */
   readonly spaces: readonly number[];
   readonly ends: readonly number[];
-  /** The digest of each line's JSON (after its first space), when taken all at once (else taken as it is read). */
-  readonly digests: readonly string[];
+  /** The digest of line i's JSON (after its first space), taken in WebAssembly when the log is long (else undefined:
+   * taken as it is read). */
+  digestOf(i: number): string | undefined;
   /** Whether a last line without its newline follows them. */
   readonly torn: boolean;
 }
@@ -725,8 +726,9 @@ interface LogLines {
 /**
  * The whole lines of `log` from `from` on. A last line without its newline is torn, however whole it reads: a write
  * cut short just before the newline (a kill between pages, a full disk) leaves one, and a line appended after it
- * would be glued to it. The lines' digests are taken over one copy of the log in WebAssembly when it is long: a CLI
- * command reads the log once, before JavaScript's digest of its lines is optimised (3 ms for 30 KB).
+ * would be glued to it. The lines' digests are taken over one copy of the log in WebAssembly when it is long (a CLI
+ * command reads the log once, before JavaScript's digest of its lines is optimised: 3 ms for 30 KB), each as its
+ * line is read: no digest is taken past the first damaged line.
  */
 export function logLines(log: Buffer, from: number): LogLines {
   const starts: number[] = [];
@@ -735,18 +737,21 @@ export function logLines(log: Buffer, from: number): LogLines {
   let at = from;
   let damaged = false;
   for (let end = log.indexOf(0x0a, at); end !== -1 && !damaged; at = end + 1, end = log.indexOf(0x0a, at)) {
-    // Looked for within the line (through the rest of the log, lines with no space took time quadratic in their
-    // count); a line with none is damaged, and no line after it is read.
-    const space = log.subarray(at, end).indexOf(0x20);
-    damaged = space === -1;
+    // A line is its digest, a space and its JSON: its space looked for within it (through the rest of the log, lines
+    // with none took time quadratic in their count). A line of another shape is damaged, and no line after it is read.
+    const space = log.subarray(at, Math.min(end, at + DIGEST_CHARS + 1)).indexOf(0x20);
+    damaged = space !== DIGEST_CHARS;
     starts.push(at);
-    spaces.push(damaged ? -1 : at + space);
+    spaces.push(space === -1 ? -1 : at + space);
     ends.push(end);
   }
-  const whole = spaces.map((space, i) => (space === -1 ? ends[i]! : space + 1));
-  const digests = (log.length >= WASM_DIGEST_FROM ? digestBytesEach(log, whole, ends) : undefined) ?? [];
-  return { count: starts.length, starts, spaces, ends, digests, torn: !damaged && at < log.length };
+  const digester = log.length >= WASM_DIGEST_FROM ? bytesDigester(log) : undefined;
+  const digestOf = (i: number) => (spaces[i] === -1 ? undefined : digester?.(spaces[i]! + 1, ends[i]!));
+  return { count: starts.length, starts, spaces, ends, digestOf, torn: !damaged && at < log.length };
 }
+
+/** The characters of a digest (digestBytes' hex digits), which begin a line of the log. */
+const DIGEST_CHARS = 16;
 
 /**
  * The line of the log at `start..end` (its first space at `space`), checked against its digest (`digest`, when

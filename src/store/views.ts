@@ -295,14 +295,8 @@ export class ViewState {
       last.endLid !== lids[k - 1]
     )
       return false;
-    if (
-      (size !== undefined && size !== this.doc.window) ||
-      this.byNumber ||
-      this.seenSet ||
-      seen.length < k ||
-      shown.length < k
-    )
-      return false;
+    // (The map and sets a question made, with nothing recorded yet, are the saved lists: these are looked through.)
+    if ((size !== undefined && size !== this.doc.window) || seen.length < k || shown.length < k) return false;
     for (let i = 0; i < k; i++) {
       const [n, at] = shown[shown.length - k + i]!;
       if (seen[seen.length - k + i] !== lids[i] || n !== window.start + i || at.length !== 1 || at[0] !== lids[i])

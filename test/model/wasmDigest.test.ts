@@ -1,10 +1,10 @@
 // digestAscii (src/model/wasmDigest.ts) is digestText of the text its bytes spell, when they are
-// ASCII, and refuses bytes that are not; digestBytesEach is digestBytes of each range it is given.
+// ASCII, and refuses bytes that are not; bytesDigester gives digestBytes of each range it is asked for.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { digestBytes, digestText } from '../../src/model/digest.js';
-import { digestAscii, digestBytesEach } from '../../src/model/wasmDigest.js';
+import { bytesDigester, digestAscii } from '../../src/model/wasmDigest.js';
 import { runs } from '../support/runs.js';
 
 /** Lengths on either side of a lane pair's edge, small and past a memory page. */
@@ -56,7 +56,7 @@ describe('digestAscii', () => {
   });
 });
 
-describe('digestBytesEach', () => {
+describe('bytesDigester', () => {
   it('gives digestBytes of each range, whatever its start and length (property)', () => {
     fc.assert(
       fc.property(
@@ -65,8 +65,10 @@ describe('digestBytesEach', () => {
         (bytes, picks) => {
           const starts = picks.map(([a]) => (bytes.length === 0 ? 0 : a % (bytes.length + 1)));
           const ends = picks.map(([, b], i) => starts[i]! + (b % (bytes.length - starts[i]! + 1)));
-          const each = digestBytesEach(bytes, starts, ends);
-          expect(each).toEqual(starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))));
+          const digest = bytesDigester(bytes)!;
+          expect(starts.map((s, i) => digest(s, ends[i]!))).toEqual(
+            starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))),
+          );
         },
       ),
       { numRuns: runs(2000) },
@@ -77,6 +79,9 @@ describe('digestBytesEach', () => {
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 131 + 7) & 0xff));
     const starts = LENGTHS.flatMap((n) => [0, 1, 2, 3].filter((s) => s + n <= bytes.length));
     const ends = LENGTHS.flatMap((n) => [0, 1, 2, 3].filter((s) => s + n <= bytes.length).map((s) => s + n));
-    expect(digestBytesEach(bytes, starts, ends)).toEqual(starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))));
+    const digest = bytesDigester(bytes)!;
+    expect(starts.map((s, i) => digest(s, ends[i]!))).toEqual(
+      starts.map((s, i) => digestBytes(bytes.subarray(s, ends[i]))),
+    );
   });
 });

@@ -337,17 +337,20 @@ describe('the history log', () => {
     }
   });
 
-  it('lists no line of a log past one without a space (damaged): a million of them are not looked through', () => {
+  it('lists no line of a log past one not of its shape (damaged): a million of them are not looked through', () => {
     const { history, dir } = fresh();
     record(history, 1);
     const list = fs.readFileSync(path.join(dir, 'steps.json'), 'utf8');
     const head = `${JSON.stringify({ format: 'rt-history-log', version: 1, base: digestText(list) })}\n`;
-    const log = Buffer.from(head + '\n'.repeat(1_000_000));
-    const lines = logLines(log, head.length);
-    expect([lines.count, lines.spaces[0], lines.torn]).toEqual([1, -1, false]);
-    fs.writeFileSync(path.join(dir, 'steps.log'), log);
-    const reader = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
-    expect(reader.steps().map((s) => s.id)).toEqual([1]);
+    // No space; a space, but not after a digest; a digest's place, but no space after it.
+    for (const line of ['\n', ' \n', 'abc {}\n', '0123456789abcdef0{}\n']) {
+      const log = Buffer.from(head + line.repeat(1_000_000));
+      const lines = logLines(log, head.length);
+      expect([lines.count, lines.torn], JSON.stringify(line)).toEqual([1, false]);
+      fs.writeFileSync(path.join(dir, 'steps.log'), log);
+      const reader = History.of(new StateStore(path.dirname(path.dirname(dir)), readSettings({}), () => undefined))!;
+      expect(reader.steps().map((s) => s.id)).toEqual([1]);
+    }
   });
 
   it('hands out a list of its own: a caller changing it changes no later read', () => {

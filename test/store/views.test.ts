@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lidToString } from '../../src/model/lid.js';
-import { StateStore } from '../../src/store/state.js';
+import { type StateDoc, StateStore } from '../../src/store/state.js';
 import { ViewState } from '../../src/store/views.js';
 import { readSettings } from '../../src/settings/env.js';
 import { packEntries, packSegments, packText } from '../support/pack.js';
@@ -225,18 +225,36 @@ describe('ViewState: definitions shown as such', () => {
   it('saves the same text whether or not the run asked the view questions first', () => {
     const lid = (i: number) => lidToString((1 << 30) | i);
     // Each run: what it asks before recording, what it records; each on a view saved by the seed.
-    const seeds: Array<(view: ViewState) => void> = [
-      (view) => view.recordWindow({ start: 1, end: 3 }, [lid(1), lid(2), lid(3)], null),
+    const window = [lid(1), lid(2), lid(3)];
+    const seeds: Array<(view: ViewState, store: StateStore) => void> = [
+      (view) => view.recordWindow({ start: 1, end: 3 }, window, null),
       (view) => {
         view.record(4, [lid(4)], 'hit');
         view.recordDefinitions([codes(9)]);
       },
+      (view) => {
+        view.recordWindow({ start: 1, end: 3 }, window, null);
+        view.record(2, [lid(2)], 'hit');
+      },
+      // A view saved by an rt that kept no hits nor definitions.
+      (_view, store) =>
+        store.save('view', 'a.txt', {
+          format: 'rt-view',
+          version: 1,
+          path: 'a.txt',
+          touched: 0,
+          window: null,
+          last: { start: 1, end: 3, startLid: lid(1), endLid: lid(3) },
+          shown: window.map((l, i) => [i + 1, [l]]),
+          seen: window,
+        } as StateDoc),
     ];
     const runs: Array<(view: ViewState) => void> = [
       (view) => view.record(5, [lid(5)], 'edit'),
       (view) => view.record(2, [lid(2)], 'hit'),
       (view) => view.recordDefinitions([codes(1, 2)]),
       (view) => view.recordWindow({ start: 2, end: 2 }, [lid(2)], 7),
+      (view) => view.recordWindow({ start: 1, end: 3 }, window, null),
     ];
     const questions = (view: ViewState) => {
       view.definitionShown(codes(1));
@@ -250,7 +268,7 @@ describe('ViewState: definitions shown as such', () => {
           const dir = fs.mkdtempSync(path.join(root, 'asked-'));
           const store = new StateStore(dir, readSettings({}), () => undefined);
           const first = ViewState.load(store, 'a.txt');
-          seed(first);
+          seed(first, store);
           first.save();
           store.flush();
           const view = ViewState.load(store, 'a.txt');

@@ -27,4 +27,22 @@ describe('writeAtomic of parts', () => {
     expect(fs.readFileSync(file).equals(Buffer.concat(parts))).toBe(true);
     expect(fs.readdirSync(root)).toEqual(['parts.bin']);
   });
+
+  it('makes the whole file when the system writes less than asked (parts of and about 64 KiB, empty ones)', () => {
+    const sizes = [0, 1, 65_534, 65_535, 65_536, 65_537, 32_767, 131_072, 7];
+    const parts = sizes.map((n, i) => Buffer.alloc(n, 97 + i));
+    const file = path.join(root, 'short.bin');
+    const write = fs.writeSync;
+    let calls = 0;
+    const writes = vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementation(((fd: number, buffer: Uint8Array, offset: number, length: number) =>
+        write(fd, buffer, offset, Math.max(1, Math.min(length, (++calls * 7919) % 40_000)))) as typeof fs.writeSync);
+    try {
+      writeAtomic(file, parts);
+    } finally {
+      writes.mockRestore();
+    }
+    expect(fs.readFileSync(file).equals(Buffer.concat(parts))).toBe(true);
+  });
 });
