@@ -739,7 +739,9 @@ export function logLines(log: Buffer, from: number): LogLines {
   for (let end = log.indexOf(0x0a, at); end !== -1 && !damaged; at = end + 1, end = log.indexOf(0x0a, at)) {
     // A line is its digest, a space and its JSON: its space looked for within it (through the rest of the log, lines
     // with none took time quadratic in their count). A line of another shape is damaged, and no line after it is read.
-    const space = log.subarray(at, Math.min(end, at + DIGEST_CHARS + 1)).indexOf(0x20);
+    let space = -1;
+    for (let k = at, to = Math.min(end, at + DIGEST_CHARS + 1); k < to && space === -1; k++)
+      if (log[k] === 0x20) space = k - at;
     damaged = space !== DIGEST_CHARS;
     starts.push(at);
     spaces.push(space === -1 ? -1 : at + space);
