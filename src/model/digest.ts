@@ -60,9 +60,7 @@ export function digestBytes(bytes: Uint8Array): string {
     bytes.byteOffset % 4 === 0
       ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole)
       : new Uint32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer);
-  let tail = 0;
-  for (let i = whole * 4; i < bytes.length; i++) tail = (tail << 8) | bytes[i]!;
-  return digestWords(words, 0, whole, bytesSeed(bytes.length, tail));
+  return digestWords(words, 0, whole, bytesSeedOf(bytes, 0, bytes.length));
 }
 
 /** Where digestWords starts its lanes a and b (each XORed with the seed). */
@@ -70,8 +68,15 @@ export const WORDS_A = 0x3c6ef372;
 export const WORDS_B = 0x5be0cd19;
 
 /** The seed of digestBytes' words: from the bytes' length and their last 0-3 bytes (`tail`, big-endian). */
-export function bytesSeed(length: number, tail: number): number {
+function bytesSeed(length: number, tail: number): number {
   return Math.imul(length, 0x9e3779b1) ^ tail;
+}
+
+/** The seed of digestBytes' words of bytes start..end of `bytes` (see bytesSeed). */
+export function bytesSeedOf(bytes: Uint8Array, start: number, end: number): number {
+  let tail = 0;
+  for (let i = start + ((end - start) & ~3); i < end; i++) tail = (tail << 8) | bytes[i]!;
+  return bytesSeed(end - start, tail);
 }
 
 /** Bytes of parts staged at a time for their digest (see digestParts): an even count of words at most. */

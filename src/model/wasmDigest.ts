@@ -5,7 +5,7 @@
 // own). The module is src/model/wasm/digest.wat, assembled below (test/model/wasmAssembled.test.ts
 // assembles it again and checks it is the same).
 
-import { bytesSeed, digestOfLanes, TEXT_A, TEXT_B, WORDS_A, WORDS_B } from './digest.js';
+import { bytesSeedOf, digestOfLanes, TEXT_A, TEXT_B, WORDS_A, WORDS_B } from './digest.js';
 import { instantiate } from './wasmModule.js';
 
 /** src/model/wasm/digest.wat, assembled (wabt, SIMD on), in base64. */
@@ -77,12 +77,8 @@ export function bytesDigester(bytes: Uint8Array): ((start: number, end: number) 
   if (!module) return undefined;
   const { exports, lanes } = module;
   return (start, end) => {
-    const length = end - start;
-    const whole = length >>> 2;
-    // As digestBytes: the last 0-3 bytes, and the length, make the seed.
-    let tail = 0;
-    for (let k = start + whole * 4; k < start + length; k++) tail = (tail << 8) | bytes[k]!;
-    const seed = bytesSeed(length, tail);
+    const whole = (end - start) >>> 2;
+    const seed = bytesSeedOf(bytes, start, end);
     exports.words(AT + start, AT + start + whole * 4, seed ^ WORDS_A, seed ^ WORDS_B, 0);
     return digestOfLanes(lanes[0]!, lanes[1]!, whole);
   };

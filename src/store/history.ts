@@ -22,6 +22,7 @@ import { digestBytes, digestParts, digestText } from '../model/digest.js';
 import { bytesDigester, digestAscii, WASM_DIGEST_FROM } from '../model/wasmDigest.js';
 import { acquireLock, lockPoolIn, removeLockLeftovers } from './lock.js';
 import { READ_PLAIN, readPlainFile } from './plainFile.js';
+import { writeAll } from './readAt.js';
 import { thisProcess, type Owner } from '../io/processes.js';
 import type { FileStamp } from './savedIndex.js';
 import { writeAtomic, type StateStore } from './state.js';
@@ -235,9 +236,11 @@ export class History {
       const parts = stepDataParts(data);
       const length = parts.reduce((n, part) => n + part.length, 0);
       const inline = length <= INLINE_MAX;
-      // Again: a damaged list is set aside with its data.
-      fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
-      if (!inline) writeAtomic(this.dataFile(id), parts);
+      if (!inline) {
+        // Again: a damaged list is set aside with its data.
+        fs.mkdirSync(path.join(this.dir, 'data'), { recursive: true });
+        writeAtomic(this.dataFile(id), parts);
+      }
       // A data file already under this id (a step given it, then lost: a killed rt, or a list an older rt wrote over
       // the log that held it) is another step's: an older rt reads a step's data from its file only, and would
       // undo that change in place of this one.
@@ -795,7 +798,7 @@ function appendInPlace(file: string, size: number, line: Buffer): boolean {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.nlink !== 1 || st.size !== size) return false;
-    for (let at = 0; at < line.length; ) at += fs.writeSync(fd, line, at, line.length - at);
+    writeAll(fd, line);
     return true;
   } catch {
     return false;

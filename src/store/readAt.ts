@@ -1,4 +1,5 @@
-// Positional reads: bytes start..end of an open file (fewer if the file is shorter).
+// Positional reads: bytes start..end of an open file (fewer if the file is shorter); and a write
+// of all of some bytes, however few each call of the system writes.
 
 import fs from 'node:fs';
 
@@ -16,4 +17,9 @@ export function readInto(fd: number, into: Uint8Array, start: number): number {
     got += n;
   }
   return got;
+}
+
+/** Writes all of `bytes` to `fd` at its position, a call of the system after another while each writes fewer. */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }

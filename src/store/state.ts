@@ -12,6 +12,7 @@
 
 import fs from 'node:fs';
 import { readPlainFile } from './plainFile.js';
+import { writeAll } from './readAt.js';
 import path from 'node:path';
 import { digestText } from '../model/digest.js';
 import { hashString } from '../model/hash.js';
@@ -646,22 +647,19 @@ function writeParts(file: string, parts: readonly Uint8Array[]): void {
   try {
     let gathered: Buffer | undefined;
     let filled = 0;
-    const write = (bytes: Uint8Array, length: number) => {
-      for (let done = 0; done < length; ) done += fs.writeSync(fd, bytes, done, length - done);
-    };
     for (const part of parts) {
       if (part.length >= GATHER_BELOW || (gathered && filled + part.length > GATHER_BELOW)) {
-        if (filled) write(gathered!, filled);
+        if (filled) writeAll(fd, gathered!.subarray(0, filled));
         filled = 0;
       }
-      if (part.length >= GATHER_BELOW) write(part, part.length);
+      if (part.length >= GATHER_BELOW) writeAll(fd, part);
       else {
         gathered ??= Buffer.allocUnsafe(GATHER_BELOW);
         gathered.set(part, filled);
         filled += part.length;
       }
     }
-    if (filled) write(gathered!, filled);
+    if (filled) writeAll(fd, gathered!.subarray(0, filled));
   } finally {
     fs.closeSync(fd);
   }

@@ -6,6 +6,7 @@
 
 import fs from 'node:fs';
 import { READ_PLAIN } from './plainFile.js';
+import { writeAll } from './readAt.js';
 import path from 'node:path';
 import { crcOn } from '../model/crc32.js';
 import { RtError } from '../model/errors.js';
@@ -189,10 +190,6 @@ export function writeTemp(
     }
     return temp;
   });
-}
-
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
 }
 
 /**
